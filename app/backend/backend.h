@@ -1,0 +1,48 @@
+// Where traces come from: the real GPU (cuda) or the CPU model (sim), chosen at run time.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../core/trace.h"
+
+namespace rl::backend {
+
+struct TraceRequest {
+  std::string algorithm;
+  core::Op op = core::Op::Sum;
+  core::DType type = core::DType::Int;
+  int block = 32;
+  int trace_block = 0;
+  std::vector<double> input;  // the whole array, already rounded to the type
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;    // "cuda" or "sim"
+  virtual std::string device() const = 0;  // what the window's status line names
+  // Throws std::invalid_argument for a request no kernel can take (unknown algorithm, bad
+  // block size, traced block outside the grid) and std::runtime_error for device failures.
+  virtual core::Trace trace(const TraceRequest& request) = 0;
+};
+
+enum class Choice { Auto, Cuda, Sim };
+
+struct Selection {
+  std::unique_ptr<Backend> backend;
+  std::string fallback_reason;  // why auto chose the CPU model; empty otherwise
+};
+
+// Auto takes the GPU when one is usable and the CPU model otherwise. Cuda throws
+// std::runtime_error saying why when no GPU can be used.
+Selection select(Choice choice);
+
+// "GPU: NVIDIA H200" or "CPU model: no NVIDIA GPU found": never passes the model off as a GPU.
+std::string status_line(const Selection& selection);
+
+std::unique_ptr<Backend> make_sim_backend();
+// nullptr, with *why set, when this build has no CUDA or no GPU is usable.
+std::unique_ptr<Backend> make_cuda_backend(std::string* why);
+
+}  // namespace rl::backend

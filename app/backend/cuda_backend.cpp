@@ -1,0 +1,41 @@
+#include "backend.h"
+#include "tree_runner.h"
+
+namespace rl::backend {
+namespace {
+
+class CudaBackend final : public Backend {
+ public:
+  explicit CudaBackend(std::string device) : device_(std::move(device)) {}
+  std::string name() const override { return "cuda"; }
+  std::string device() const override { return device_; }
+  core::Trace trace(const TraceRequest& req) override {
+    try {
+      core::Trace t = req.type == core::DType::Int
+                          ? run_tree<int>(req, kernels::gpu_reduce<int>)
+                          : run_tree<float>(req, kernels::gpu_reduce<float>);
+      t.backend = name();
+      t.device = device_;
+      return t;
+    } catch (const kernels::CudaError& e) {
+      throw std::runtime_error(std::string("GPU run failed: ") + e.what());
+    }
+  }
+
+ private:
+  std::string device_;
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_cuda_backend(std::string* why) {
+  try {
+    if (!kernels::cuda_available(why)) return nullptr;
+    return std::make_unique<CudaBackend>(kernels::cuda_device_name());
+  } catch (const kernels::CudaError& e) {
+    if (why) *why = e.what();
+    return nullptr;
+  }
+}
+
+}  // namespace rl::backend

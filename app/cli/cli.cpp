@@ -1,0 +1,198 @@
+#include "cli.h"
+
+#include <CLI/CLI.hpp>
+#include <charconv>
+#include <nlohmann/json.hpp>
+
+#include "../core/catalog.h"
+#include "../core/input.h"
+#include "render_command.h"
+
+namespace rl::cli {
+namespace {
+
+constexpr std::size_t kMaxTraceSize = std::size_t(1) << 27;
+
+// Options shared by `trace` and `render`: everything that picks a run to record.
+struct RunOptions {
+  std::string algorithm;
+  std::string size;
+  int block = 32;
+  int trace_block = 0;
+  std::string input = "random:1";
+  std::string op = "sum";
+  std::string type = "int";
+  std::string backend = "auto";
+};
+
+const std::map<std::string, backend::Choice> kBackends = {
+    {"auto", backend::Choice::Auto}, {"cuda", backend::Choice::Cuda}, {"sim", backend::Choice::Sim}};
+
+void add_run_options(CLI::App* cmd, RunOptions& o) {
+  cmd->add_option("--algorithm,-a", o.algorithm, "Algorithm id (see `list`)")
+      ->required()
+      ->check(CLI::IsMember(core::algorithm_ids()));
+  cmd->add_option("--size,-n", o.size, "Elements: N or 2^K (default: one block, or the file's count)");
+  cmd->add_option("--block,-b", o.block, "Threads per block: a power of two, 32..1024")
+      ->check([](const std::string& s) -> std::string {
+        int b = 0;
+        const auto r = std::from_chars(s.data(), s.data() + s.size(), b);
+        if (r.ec != std::errc() || r.ptr != s.data() + s.size() || b < 32 || b > 1024 || (b & (b - 1)))
+          return "block size must be a power of two from 32 to 1024, got '" + s + "'";
+        return {};
+      });
+  cmd->add_option("--trace-block", o.trace_block, "Which block to record (0-based)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--input", o.input, "iota | ones | random[:SEED] | PATH (numbers file)");
+  cmd->add_option("--op", o.op, "sum | min | max")->check(CLI::IsMember({"sum", "min", "max"}));
+  cmd->add_option("--type", o.type, "int | float")->check(CLI::IsMember({"int", "float"}));
+  cmd->add_option("--backend", o.backend, "auto | cuda | sim")->check(CLI::IsMember({"auto", "cuda", "sim"}));
+}
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Runs the chosen backend. UsageError for requests that cannot be, runtime_error otherwise.
+core::Trace record(const RunOptions& o) {
+  const core::DType type = *core::parse_dtype(o.type);
+  std::string why;
+  const auto spec = core::parse_input_spec(o.input, &why);
+  if (!spec) throw UsageError("--input: " + why);
+  std::size_t n = static_cast<std::size_t>(o.block);
+  if (!o.size.empty()) {
+    const auto parsed = parse_size(o.size);
+    if (!parsed) throw UsageError("--size: '" + o.size + "' is not a size (use N or 2^K)");
+    n = *parsed;
+  }
+  if (n == 0) throw UsageError("--size: must be at least 1");
+  if (n > kMaxTraceSize) throw UsageError("--size: traces take at most 2^27 elements, got " + o.size);
+
+  backend::TraceRequest req;
+  req.algorithm = o.algorithm;
+  req.op = *core::parse_op(o.op);
+  req.type = type;
+  req.block = o.block;
+  req.trace_block = o.trace_block;
+  if (spec->kind == core::InputSpec::Kind::File) {
+    req.input = core::read_input_file(spec->path, type);  // runtime_error names file and line
+    if (!o.size.empty() && req.input.size() != n)
+      throw UsageError("--size " + o.size + " disagrees with the " + std::to_string(req.input.size()) +
+                       " numbers in " + spec->path);
+  } else {
+    req.input = core::generate_input(*spec, n, type);
+  }
+  auto sel = backend::select(kBackends.at(o.backend));
+  try {
+    return sel.backend->trace(req);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(e.what());
+  }
+}
+
+int cmd_list(std::ostream& out, const std::string& format) {
+  if (format == "json") {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& a : core::algorithms())
+      j.push_back({{"id", a.id}, {"family", a.family}, {"title", a.title}, {"lesson", a.lesson}});
+    out << j.dump(2) << "\n";
+    return 0;
+  }
+  for (const auto& a : core::algorithms())
+    out << a.id << "  [" << a.family << "]  " << a.title << "\n    " << a.lesson << "\n";
+  return 0;
+}
+
+}  // namespace
+
+std::optional<std::size_t> parse_size(std::string_view text) {
+  const auto whole = [](std::string_view s, std::size_t& v) {
+    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
+    return !s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size();
+  };
+  std::size_t v = 0;
+  if (text.starts_with("2^")) {
+    if (!whole(text.substr(2), v) || v > 62) return std::nullopt;
+    return std::size_t(1) << v;
+  }
+  if (!whole(text, v)) return std::nullopt;
+  return v;
+}
+
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err, const GuiEntry& gui) {
+  CLI::App app{"Reduction Lab: watch GPUs reduce an array, stage by stage", "reduction-lab"};
+  app.set_version_flag("--version", std::string("reduction-lab ") + REDLAB_VERSION);
+  app.require_subcommand(0, 1);
+
+  GuiOptions gui_opts;
+  std::string gui_backend = "auto";
+  app.add_option("--backend", gui_backend, "Window's backend: auto | cuda | sim")
+      ->check(CLI::IsMember({"auto", "cuda", "sim"}));
+  app.add_option("--quit-after-frames", gui_opts.quit_after_frames,
+                 "Close the window after N frames (for tests)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--screenshot", gui_opts.screenshot, "With --quit-after-frames: save the last frame as PNG");
+
+  std::string list_format = "text";
+  auto* list = app.add_subcommand("list", "List the algorithms");
+  list->add_option("--format", list_format, "text | json")->check(CLI::IsMember({"text", "json"}));
+
+  RunOptions trace_opts;
+  std::string trace_format = "json";
+  auto* trace = app.add_subcommand("trace", "Record every stage of one block of a run");
+  add_run_options(trace, trace_opts);
+  trace->add_option("--format", trace_format, "json | text")->check(CLI::IsMember({"json", "text"}));
+
+  RunOptions render_opts;
+  int stage = 0, width = 1280, height = 720;
+  std::string png;
+  auto* render = app.add_subcommand("render", "Draw a stage's view to PNG, headless (EGL)");
+  add_run_options(render, render_opts);
+  render->add_option("--stage", stage, "Stage to draw (0 = the load)")->required()->check(CLI::NonNegativeNumber);
+  render->add_option("--out,-o", png, "PNG file to write")->required();
+  render->add_option("--width", width, "Image width in pixels")->check(CLI::Range(64, 8192));
+  render->add_option("--height", height, "Image height in pixels")->check(CLI::Range(64, 8192));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e, out, err);
+  } catch (const CLI::ParseError& e) {
+    err << "reduction-lab: error: " << e.what() << " (see --help)\n";
+    return 2;
+  }
+
+  try {
+    if (*list) return cmd_list(out, list_format);
+    if (*trace) {
+      const core::Trace t = record(trace_opts);
+      out << (trace_format == "json" ? core::to_json(t) + "\n" : core::to_text(t));
+      return 0;
+    }
+    if (*render) {
+      const core::Trace t = record(render_opts);
+      if (stage >= int(t.stages.size()))
+        throw UsageError("--stage: " + std::to_string(stage) + " is past the last stage (" +
+                         std::to_string(t.stages.size() - 1) + ")");
+      return render_stage_png(t, stage, width, height, png, err);
+    }
+    gui_opts.backend = kBackends.at(gui_backend);
+    if (!gui) {
+      err << "reduction-lab: error: this build has no window; use the list, trace or render commands\n";
+      return 1;
+    }
+    return gui(gui_opts, err);
+  } catch (const UsageError& e) {
+    err << "reduction-lab: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    err << "reduction-lab: error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
+}  // namespace rl::cli

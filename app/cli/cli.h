@@ -1,0 +1,27 @@
+// The command line: subcommands list, trace and render; no subcommand opens the window.
+#pragma once
+#include <functional>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "../backend/backend.h"
+
+namespace rl::cli {
+
+struct GuiOptions {
+  backend::Choice backend = backend::Choice::Auto;
+  int quit_after_frames = 0;  // > 0: close by itself after that many frames (tests)
+  std::string screenshot;     // with quit_after_frames: PNG of the last frame
+};
+
+using GuiEntry = std::function<int(const GuiOptions&, std::ostream& err)>;
+
+// Exit codes: 0 success, 1 the work failed (device, file, display), 2 a usage error.
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err, const GuiEntry& gui);
+
+// "1000" or "2^20"; nullopt for anything else (negative, non-numeric, overflowing).
+std::optional<std::size_t> parse_size(std::string_view text);
+
+}  // namespace rl::cli

@@ -1,0 +1,122 @@
+#include "input.h"
+
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+namespace rl::core {
+
+std::optional<InputSpec> parse_input_spec(std::string_view text, std::string* error) {
+  InputSpec spec;
+  if (text == "iota") {
+    spec.kind = InputSpec::Kind::Iota;
+  } else if (text == "ones") {
+    spec.kind = InputSpec::Kind::Ones;
+  } else if (text == "random") {
+    spec.kind = InputSpec::Kind::Random;
+  } else if (text.starts_with("random:")) {
+    const auto digits = text.substr(7);
+    const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), spec.seed);
+    if (digits.empty() || r.ec != std::errc() || r.ptr != digits.data() + digits.size()) {
+      if (error) *error = "random seed must be a non-negative integer, got '" + std::string(digits) + "'";
+      return std::nullopt;
+    }
+    spec.kind = InputSpec::Kind::Random;
+  } else {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(std::string(text), ec)) {
+      if (error)
+        *error = "input must be iota, ones, random[:SEED] or a readable file; no file '" +
+                 std::string(text) + "'";
+      return std::nullopt;
+    }
+    spec.kind = InputSpec::Kind::File;
+    spec.path = std::string(text);
+  }
+  return spec;
+}
+
+std::string to_string(const InputSpec& spec) {
+  switch (spec.kind) {
+    case InputSpec::Kind::Iota: return "iota";
+    case InputSpec::Kind::Ones: return "ones";
+    case InputSpec::Kind::Random: return "random:" + std::to_string(spec.seed);
+    case InputSpec::Kind::File: return spec.path;
+  }
+  return "?";
+}
+
+std::vector<double> generate_input(const InputSpec& spec, std::size_t n, DType type) {
+  if (spec.kind == InputSpec::Kind::File) return read_input_file(spec.path, type);
+  std::vector<double> v(n);
+  std::mt19937_64 rng(spec.seed);
+  for (std::size_t i = 0; i < n; ++i) {
+    switch (spec.kind) {
+      case InputSpec::Kind::Iota:
+        v[i] = type == DType::Float ? double(float(i + 1)) : double(std::int32_t(std::uint32_t(i + 1)));
+        break;
+      case InputSpec::Kind::Ones: v[i] = 1; break;
+      case InputSpec::Kind::Random:
+        // Explicit arithmetic rather than <random> distributions: the same values everywhere.
+        if (type == DType::Int) v[i] = double(std::int64_t(rng() % 199) - 99);
+        else v[i] = double(rng() >> 40) * 0x1p-23 - 1.0;  // 24 bits: exact in float
+        break;
+      case InputSpec::Kind::File: break;
+    }
+  }
+  return v;
+}
+
+std::vector<double> parse_numbers(std::string_view text, DType type, std::string_view origin) {
+  std::vector<double> out;
+  int line_no = 1;
+  std::size_t i = 0;
+  const auto fail = [&](const std::string& token, const std::string& why) {
+    throw std::runtime_error(std::string(origin) + ":" + std::to_string(line_no) + ": '" + token +
+                             "' " + why);
+  };
+  while (i < text.size()) {
+    const char c = text[i];
+    if (c == '\n') { ++line_no; ++i; continue; }
+    if (c == ' ' || c == '\t' || c == '\r' || c == ',') { ++i; continue; }
+    if (c == '#') {
+      while (i < text.size() && text[i] != '\n') ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < text.size() && std::string_view(" \t\r\n,#").find(text[j]) == std::string_view::npos) ++j;
+    const std::string token(text.substr(i, j - i));
+    i = j;
+    double value = 0;
+    const char* first = token.data() + (token[0] == '+' ? 1 : 0);
+    const auto r = std::from_chars(first, token.data() + token.size(), value);
+    if (r.ec != std::errc() || r.ptr != token.data() + token.size()) fail(token, "is not a number");
+    if (type == DType::Int) {
+      if (!std::isfinite(value) || value != std::floor(value)) fail(token, "is not an integer");
+      if (value < std::numeric_limits<std::int32_t>::min() || value > std::numeric_limits<std::int32_t>::max())
+        fail(token, "does not fit a 32-bit int");
+    } else {
+      if (std::isfinite(value) && std::fabs(value) > std::numeric_limits<float>::max())
+        fail(token, "does not fit a float");
+      value = double(float(value));
+    }
+    out.push_back(value);
+  }
+  if (out.empty()) throw std::runtime_error(std::string(origin) + ": holds no numbers");
+  return out;
+}
+
+std::vector<double> read_input_file(const std::string& path, DType type) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) throw std::runtime_error("cannot open input file '" + path + "'");
+  std::ostringstream buf;
+  buf << file.rdbuf();
+  return parse_numbers(buf.str(), type, path);
+}
+
+}  // namespace rl::core

@@ -1,0 +1,36 @@
+// Input arrays: iota (1..n), ones, random[:SEED], or a file of numbers.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "types.h"
+
+namespace rl::core {
+
+struct InputSpec {
+  enum class Kind { Iota, Ones, Random, File };
+  Kind kind = Kind::Random;
+  std::uint64_t seed = 1;
+  std::string path;
+  bool operator==(const InputSpec&) const = default;
+};
+
+// nullopt (with *error set) when the text is not iota, ones, random, random:SEED or a path
+// to an existing file.
+std::optional<InputSpec> parse_input_spec(std::string_view text, std::string* error);
+std::string to_string(const InputSpec& spec);
+
+// Values already rounded to the type (floats to float precision). Random ints lie in
+// [-99, 99] and random floats in [-1, 1), so a teacher can read them off the screen.
+std::vector<double> generate_input(const InputSpec& spec, std::size_t n, DType type);
+
+// Numbers separated by whitespace or commas ('#' starts a comment). Throws
+// std::runtime_error naming the file, line and token for anything else.
+std::vector<double> parse_numbers(std::string_view text, DType type, std::string_view origin);
+std::vector<double> read_input_file(const std::string& path, DType type);
+
+}  // namespace rl::core

@@ -1,0 +1,158 @@
+#include "trace.h"
+
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+namespace rl::core {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// JSON has no Inf or NaN; they travel as strings. Integers travel as integers.
+json encode(double v, DType type) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (type == DType::Int) return static_cast<long long>(v);
+  return v;
+}
+
+double decode(const json& j, const char* field) {
+  if (j.is_number()) return j.get<double>();
+  if (j.is_string()) {
+    const auto s = j.get<std::string>();
+    if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
+    if (s == "inf") return std::numeric_limits<double>::infinity();
+    if (s == "-inf") return -std::numeric_limits<double>::infinity();
+  }
+  throw std::runtime_error(std::string("trace field '") + field + "' holds a non-number: " + j.dump());
+}
+
+json encode_all(const std::vector<double>& values, DType type) {
+  json a = json::array();
+  for (double v : values) a.push_back(encode(v, type));
+  return a;
+}
+
+const json& field(const json& j, const char* name) {
+  if (!j.is_object() || !j.contains(name))
+    throw std::runtime_error(std::string("trace is missing field '") + name + "'");
+  return j.at(name);
+}
+
+std::vector<double> decode_all(const json& j, const char* name) {
+  if (!j.is_array()) throw std::runtime_error(std::string("trace field '") + name + "' is not a list");
+  std::vector<double> out;
+  out.reserve(j.size());
+  for (const auto& v : j) out.push_back(decode(v, name));
+  return out;
+}
+
+template <class T>
+T typed(const json& j, const char* name) {
+  try {
+    return field(j, name).get<T>();
+  } catch (const json::exception&) {
+    throw std::runtime_error(std::string("trace field '") + name + "' has the wrong type");
+  }
+}
+
+}  // namespace
+
+std::string to_json(const Trace& t, int indent) {
+  json j;
+  j["algorithm"] = t.algorithm;
+  j["backend"] = t.backend;
+  j["device"] = t.device;
+  j["source"] = t.source;
+  j["size"] = t.size;
+  j["block"] = t.block;
+  j["grid"] = t.grid;
+  j["trace_block"] = t.trace_block;
+  j["op"] = to_string(t.op);
+  j["type"] = to_string(t.type);
+  j["input"] = encode_all(t.input, t.type);
+  j["result"] = encode(t.result, t.type);
+  json stages = json::array();
+  for (const auto& s : t.stages) {
+    json js;
+    js["label"] = s.label;
+    js["line"] = s.line;
+    js["shared"] = s.shared ? encode_all(*s.shared, t.type) : json(nullptr);
+    js["active"] = s.active;
+    json acc = json::array();
+    for (const auto& a : s.accesses)
+      acc.push_back({{"thread", a.thread}, {"reads", a.reads}, {"writes", a.writes}});
+    js["accesses"] = acc;
+    stages.push_back(js);
+  }
+  j["stages"] = stages;
+  return j.dump(indent);
+}
+
+Trace trace_from_json(const std::string& text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw std::runtime_error(std::string("trace is not valid JSON: ") + e.what());
+  }
+  Trace t;
+  t.algorithm = typed<std::string>(j, "algorithm");
+  t.backend = typed<std::string>(j, "backend");
+  t.device = typed<std::string>(j, "device");
+  t.source = typed<std::string>(j, "source");
+  t.size = typed<std::size_t>(j, "size");
+  t.block = typed<int>(j, "block");
+  t.grid = typed<std::size_t>(j, "grid");
+  t.trace_block = typed<int>(j, "trace_block");
+  const auto op = parse_op(typed<std::string>(j, "op"));
+  const auto type = parse_dtype(typed<std::string>(j, "type"));
+  if (!op) throw std::runtime_error("trace field 'op' is not sum, min or max");
+  if (!type) throw std::runtime_error("trace field 'type' is not int or float");
+  t.op = *op;
+  t.type = *type;
+  t.input = decode_all(field(j, "input"), "input");
+  t.result = decode(field(j, "result"), "result");
+  const auto& stages = field(j, "stages");
+  if (!stages.is_array()) throw std::runtime_error("trace field 'stages' is not a list");
+  for (const auto& js : stages) {
+    Stage s;
+    s.label = typed<std::string>(js, "label");
+    s.line = typed<int>(js, "line");
+    if (!field(js, "shared").is_null()) s.shared = decode_all(js.at("shared"), "shared");
+    s.active = typed<std::vector<int>>(js, "active");
+    if (js.contains("accesses")) {
+      for (const auto& ja : js.at("accesses")) {
+        s.accesses.push_back({typed<int>(ja, "thread"), typed<std::vector<int>>(ja, "reads"),
+                              typed<std::vector<int>>(ja, "writes")});
+      }
+    }
+    t.stages.push_back(std::move(s));
+  }
+  return t;
+}
+
+std::string to_text(const Trace& t) {
+  std::ostringstream out;
+  out << t.algorithm << " on " << t.device << " (" << t.backend << "): n=" << t.size
+      << " block=" << t.block << " grid=" << t.grid << " traced block=" << t.trace_block << " op="
+      << to_string(t.op) << " type=" << to_string(t.type) << "\n";
+  out << "result: " << format_value(t.result, t.type) << "\n";
+  for (std::size_t k = 0; k < t.stages.size(); ++k) {
+    const auto& s = t.stages[k];
+    out << "\nstage " << k << ": " << s.label << "  (" << t.source << ":" << s.line << ", "
+        << s.active.size() << " active)\n";
+    if (!s.shared) continue;
+    const auto& v = *s.shared;
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      out << (i % 16 == 0 ? "  " : " ") << format_value(v[i], t.type);
+      if (i % 16 == 15 || i + 1 == v.size()) out << "\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace rl::core

@@ -1,0 +1,50 @@
+// The Trace: one format for the CLI's JSON, the GUI, the renderer and the tests.
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "types.h"
+
+namespace rl::core {
+
+struct Access {
+  int thread = 0;
+  std::vector<int> reads;   // shared-memory indices read in the stage
+  std::vector<int> writes;  // shared-memory indices written in the stage
+  bool operator==(const Access&) const = default;
+};
+
+struct Stage {
+  std::string label;
+  int line = 0;                                 // kernel source line (1-based)
+  std::optional<std::vector<double>> shared;    // shared array after the stage
+  std::vector<int> active;                      // threads that did the stage's work
+  std::vector<Access> accesses;                 // one per active thread
+  bool operator==(const Stage&) const = default;
+};
+
+struct Trace {
+  std::string algorithm;
+  std::string backend;  // "cuda" or "sim"
+  std::string device;   // "NVIDIA H100 80GB HBM3" or "CPU model"
+  std::string source;   // repository path of the kernel source the lines refer to
+  std::size_t size = 0;
+  int block = 0;
+  std::size_t grid = 0;
+  int trace_block = 0;
+  Op op = Op::Sum;
+  DType type = DType::Int;
+  std::vector<double> input;  // the traced block's input elements
+  double result = 0;          // the reduction of the whole input
+  std::vector<Stage> stages;
+  bool operator==(const Trace&) const = default;
+};
+
+std::string to_json(const Trace& trace, int indent = 2);
+// Throws std::runtime_error naming the first field that is missing or malformed.
+Trace trace_from_json(const std::string& text);
+std::string to_text(const Trace& trace);
+
+}  // namespace rl::core

@@ -1,0 +1,23 @@
+// Operators and element types the user can choose, with their spellings.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace rl::core {
+
+enum class Op { Sum, Min, Max };
+enum class DType { Int, Float };
+
+std::string to_string(Op op);
+std::string to_string(DType type);
+std::optional<Op> parse_op(std::string_view text);
+std::optional<DType> parse_dtype(std::string_view text);
+
+// Applies op in double precision: the reference the tests and checks compare against.
+double apply(Op op, double a, double b);
+
+// Formats a value for people: integers without a decimal point, floats shortest-exact.
+std::string format_value(double v, DType type);
+
+}  // namespace rl::core

@@ -1,0 +1,69 @@
+#include "window.h"
+
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE  // glad provides the GL declarations
+#include <GLFW/glfw3.h>
+
+#include <cstdlib>
+
+namespace rl::platform {
+namespace {
+std::string g_last_error;
+void on_error(int code, const char* text) { g_last_error = std::to_string(code) + ": " + text; }
+}  // namespace
+
+std::unique_ptr<Window> Window::create(const char* title, int width, int height, std::string* error) {
+  glfwSetErrorCallback(on_error);
+  if (!glfwInit()) {
+    const bool no_display = !std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY");
+    if (error)
+      *error = no_display ? "no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset)"
+                          : "cannot open a window: GLFW failed (" + g_last_error + ")";
+    return nullptr;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  GLFWwindow* w = glfwCreateWindow(width, height, title, nullptr, nullptr);
+  if (!w) {
+    if (error) *error = "cannot create an OpenGL 3.3 window (" + g_last_error + ")";
+    glfwTerminate();
+    return nullptr;
+  }
+  glfwMakeContextCurrent(w);
+  if (!gladLoadGL(glfwGetProcAddress)) {
+    if (error) *error = "cannot load OpenGL 3.3 functions";
+    glfwDestroyWindow(w);
+    glfwTerminate();
+    return nullptr;
+  }
+  glfwSwapInterval(1);
+  auto out = std::unique_ptr<Window>(new Window());
+  out->window_ = w;
+  return out;
+}
+
+Window::~Window() {
+  glfwDestroyWindow(window_);
+  glfwTerminate();
+}
+
+bool Window::should_close() const { return glfwWindowShouldClose(window_); }
+
+float Window::content_scale() const {
+  float x = 1, y = 1;
+  glfwGetWindowContentScale(window_, &x, &y);
+  return x > 0 ? x : 1.0f;
+}
+
+void Window::framebuffer_size(int* w, int* h) const { glfwGetFramebufferSize(window_, w, h); }
+void Window::swap() { glfwSwapBuffers(window_); }
+
+void Window::wait_events(bool animating) {
+  if (animating) glfwPollEvents();
+  else glfwWaitEventsTimeout(0.25);
+}
+
+}  // namespace rl::platform

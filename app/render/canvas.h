@@ -1,0 +1,43 @@
+// A small batched 2D painter over the project's shaders: rectangles with borders, and text
+// from a font atlas baked with stb_truetype. Needs a current OpenGL 3.3 core context.
+#pragma once
+#include <map>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "layout.h"
+#include "palette.h"
+
+namespace rl::render {
+
+enum class Align { Left, Center, Right };
+
+class Canvas {
+ public:
+  Canvas();  // throws std::runtime_error if a shader fails to build
+  ~Canvas();
+  Canvas(const Canvas&) = delete;
+  Canvas& operator=(const Canvas&) = delete;
+
+  void begin(int width, int height, Color clear);
+  void rect(const Rect& r, Color fill, Color border = {}, float border_width = 0);
+  // Text vertically centred on cy; x is the left, centre or right edge per align.
+  void text(float x, float cy, std::string_view s, float px, Color color, Align align = Align::Left);
+  float text_width(std::string_view s, float px);
+  void end();  // draws everything queued since begin()
+
+ private:
+  struct Atlas;
+  Atlas& atlas(int px);
+
+  unsigned quad_program_ = 0, text_program_ = 0;
+  unsigned quad_vao_ = 0, quad_vbo_ = 0, instance_vbo_ = 0;
+  unsigned text_vao_ = 0, text_vbo_ = 0;
+  int width_ = 0, height_ = 0;
+  std::vector<float> instances_;
+  std::map<int, std::vector<float>> text_vertices_;  // per atlas size
+  std::map<int, std::unique_ptr<Atlas>> atlases_;
+};
+
+}  // namespace rl::render

@@ -1,0 +1,116 @@
+#include "memory_view.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <vector>
+
+#include "../core/facts.h"
+
+namespace rl::render {
+namespace {
+
+// Cells are narrow: floats get three significant digits, ints their digits.
+std::string short_value(double v, core::DType type) {
+  if (type == core::DType::Int || !std::isfinite(v)) return core::format_value(v, type);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+// The colour scale spans the shown stage's values: sums grow stage by stage, and a scale
+// fixed to the final total would paint the early stages in one colour.
+struct Scale {
+  double lo = 0, hi = 1;
+  float at(double v) const { return hi > lo ? float((v - lo) / (hi - lo)) : 0.5f; }
+};
+
+Scale value_scale(const core::Stage& s) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  if (s.shared) {
+    for (double v : *s.shared) {
+      if (!std::isfinite(v)) continue;
+      lo = std::min(lo, v);
+      hi = std::max(hi, v);
+    }
+  }
+  if (lo > hi) return {};
+  return {lo, hi};
+}
+
+}  // namespace
+
+void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int height,
+                      const ViewOptions& options) {
+  const Palette pal = options.high_contrast ? high_contrast_palette() : standard_palette();
+  c.begin(width, height, pal.background);
+  const MemoryLayout L = layout_memory(t.block, width, height);
+  stage = std::clamp(stage, 0, std::max(0, int(t.stages.size()) - 1));
+
+  if (t.stages.empty()) {
+    c.text(width / 2.0f, height / 2.0f, "no stages to show", L.title_px, pal.muted, Align::Center);
+    c.end();
+    return;
+  }
+  const core::Stage& s = t.stages[stage];
+  c.text(L.title.x, L.title.cy(),
+         t.algorithm + "  -  stage " + std::to_string(stage) + " of " +
+             std::to_string(t.stages.size() - 1) + ": " + s.label,
+         L.title_px, pal.text);
+  c.text(L.caption.x, L.caption.cy(), core::stage_caption(t, stage), L.label_px, pal.muted);
+
+  std::vector<char> read(t.block, 0), written(t.block, 0), working(t.block, 0);
+  for (int th : s.active)
+    if (th >= 0 && th < t.block) working[th] = 1;
+  for (const auto& a : s.accesses) {
+    for (int r : a.reads)
+      if (r >= 0 && r < t.block) read[r] = 1;
+    for (int w : a.writes)
+      if (w >= 0 && w < t.block) written[w] = 1;
+  }
+
+  const Scale scale = value_scale(s);
+  const float mark = std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.09f);
+  for (int r = 0; r < L.rows; ++r) {
+    const Rect lab = L.row_label(r);
+    c.text(lab.x, lab.cy(), "warp " + std::to_string(r), L.label_px * 0.8f, pal.muted);
+  }
+  const float value_px = std::min(L.cell_h * 0.5f, L.cell_w * 0.45f);
+  for (int i = 0; i < t.block; ++i) {
+    const Rect cell = L.cell(i);
+    const double v = s.shared && i < int(s.shared->size()) ? (*s.shared)[i] : 0.0;
+    const bool pad = !std::isfinite(v) && s.shared;
+    const Color fill = pad ? pal.padding : value_color(scale.at(v));
+    const Color border = written[i] ? pal.written : read[i] ? pal.read : fill;
+    c.rect(cell, fill, border, (written[i] || read[i]) ? mark : 0);
+    c.rect(L.thread_band(i), working[i] ? pal.active : pal.inactive);
+    if (s.shared && value_px >= 6) {
+      const std::string text = short_value(v, t.type);
+      float px = value_px;
+      const float w = c.text_width(text, px);
+      if (w > cell.w - 2 * mark) px *= (cell.w - 2 * mark) / w;
+      if (px >= 6) c.text(cell.cx(), cell.cy(), text, px, pad ? pal.muted : text_on(fill), Align::Center);
+    }
+  }
+
+  // Footer: legend on the left, where the data came from on the right.
+  float x = L.footer.x;
+  const float sw = L.label_px;
+  const auto legend = [&](Color col, const char* name, bool outline) {
+    const Rect box{x, L.footer.cy() - sw / 2, sw, sw};
+    c.rect(box, outline ? pal.background : col, col, outline ? std::max(1.5f, sw * 0.2f) : 0);
+    x += sw * 1.4f;
+    c.text(x, L.footer.cy(), name, L.label_px, pal.text);
+    x += c.text_width(name, L.label_px) + sw * 1.5f;
+  };
+  legend(pal.written, "written", true);
+  legend(pal.read, "read", true);
+  legend(pal.active, "thread worked", false);
+  legend(pal.inactive, "thread idle", false);
+  const std::string source = t.backend == "cuda" ? "GPU run: " + t.device : "CPU model (not a GPU run)";
+  c.text(L.footer.x + L.footer.w, L.footer.cy(), source, L.label_px, pal.text, Align::Right);
+  c.end();
+}
+
+}  // namespace rl::render

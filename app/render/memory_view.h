@@ -1,0 +1,17 @@
+// The shared-memory view: the traced block's array after a stage, one row per warp, each
+// cell with its value; cells read and written by active threads marked; each thread's
+// strip green when it worked and grey when it idled.
+#pragma once
+#include "../core/trace.h"
+#include "canvas.h"
+
+namespace rl::render {
+
+struct ViewOptions {
+  bool high_contrast = false;
+};
+
+void draw_memory_view(Canvas& canvas, const core::Trace& trace, int stage, int width, int height,
+                      const ViewOptions& options = {});
+
+}  // namespace rl::render

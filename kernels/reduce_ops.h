@@ -1,0 +1,43 @@
+// Operators shared by the CUDA kernels and the CPU model, so both add in the same way.
+#pragma once
+#include <climits>
+#include <cstdint>
+#include <limits>
+
+#if defined(__CUDACC__)
+#define RL_HD __host__ __device__ __forceinline__
+#else
+#define RL_HD inline
+#endif
+
+namespace rl::ops {
+
+// int sums wrap modulo 2^32 on the GPU; the unsigned detour makes the CPU agree without UB.
+RL_HD int add(int a, int b) {
+  return static_cast<int>(static_cast<std::uint32_t>(a) + static_cast<std::uint32_t>(b));
+}
+RL_HD float add(float a, float b) { return a + b; }
+RL_HD double add(double a, double b) { return a + b; }
+
+struct Sum {
+  template <class T> RL_HD T operator()(T a, T b) const { return add(a, b); }
+  template <class T> RL_HD static T identity() { return T(0); }
+};
+
+struct Min {
+  template <class T> RL_HD T operator()(T a, T b) const { return b < a ? b : a; }
+  template <class T> RL_HD static T identity() {
+    if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
+    else return std::numeric_limits<T>::max();
+  }
+};
+
+struct Max {
+  template <class T> RL_HD T operator()(T a, T b) const { return a < b ? b : a; }
+  template <class T> RL_HD static T identity() {
+    if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
+    else return std::numeric_limits<T>::lowest();
+  }
+};
+
+}  // namespace rl::ops
