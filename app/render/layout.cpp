@@ -4,10 +4,14 @@
 
 namespace rl::render {
 
+float MemoryLayout::row_y(int row) const {
+  const int warps_before = (row * cols) / 32;  // warp boundaries above this row
+  return grid.y + row * (cell_h + band_h + row_gap) + warps_before * warp_gap;
+}
+
 Rect MemoryLayout::cell(int i) const {
   const int r = i / cols, c = i % cols;
-  return {grid.x + label_w + c * (cell_w + gap), grid.y + r * (cell_h + band_h + row_gap), cell_w,
-          cell_h};
+  return {grid.x + label_w + c * (cell_w + gap), row_y(r), cell_w, cell_h};
 }
 
 Rect MemoryLayout::thread_band(int i) const {
@@ -15,36 +19,50 @@ Rect MemoryLayout::thread_band(int i) const {
   return {c.x, c.y + c.h + band_h * 0.2f, c.w, band_h * 0.8f};
 }
 
-Rect MemoryLayout::row_label(int row) const {
-  return {grid.x, grid.y + row * (cell_h + band_h + row_gap), label_w, cell_h};
-}
+Rect MemoryLayout::row_label(int row) const { return {grid.x, row_y(row), label_w, cell_h}; }
 
 MemoryLayout layout_memory(int block, int width, int height) {
   MemoryLayout L;
   L.block = std::max(block, 1);
-  L.cols = std::min(L.block, 32);
-  L.rows = (L.block + L.cols - 1) / L.cols;
   const float w = float(width), h = float(height);
   const float margin = std::max(4.0f, 0.02f * std::min(w, h));
-  L.title_px = std::clamp(h * 0.045f, 10.0f, 44.0f);
-  L.label_px = std::clamp(h * 0.028f, 8.0f, 28.0f);
+  L.title_px = std::clamp(std::min(h * 0.045f, w * 0.024f), 9.0f, 44.0f);
+  L.label_px = std::clamp(std::min(h * 0.028f, w * 0.015f), 8.0f, 28.0f);
   L.title = {margin, margin, w - 2 * margin, L.title_px * 1.3f};
   L.caption = {margin, L.title.y + L.title.h, w - 2 * margin, L.label_px * 1.5f};
-  L.footer = {margin, h - margin - L.label_px * 1.6f, w - 2 * margin, L.label_px * 1.6f};
+  const float line = L.label_px * 1.6f;
+  L.source = {margin, h - margin - line, w - 2 * margin, line};
+  L.legend = {margin, L.source.y - line, w - 2 * margin, line};
   const float top = L.caption.y + L.caption.h + margin * 0.5f;
-  const float bottom = L.footer.y - margin * 0.5f;
+  const float avail_h = std::max(L.legend.y - margin * 0.5f - top, 1.0f);
   L.label_w = L.label_px * 4.2f;
   L.gap = std::max(1.0f, w * 0.002f);
   const float grid_w = w - 2 * margin - L.label_w;
+
+  // Pick the row width that gives the largest cells; a warp is one row or several.
+  float best = -1;
+  for (int cols : {32, 16, 8}) {
+    if (cols > L.block && cols != 8) continue;
+    const int c = std::min(cols, L.block);
+    const int rows = (L.block + c - 1) / c;
+    const float cw = (grid_w - (c - 1) * L.gap) / c;
+    const float rh = std::min(avail_h / rows, cw * 2.2f);
+    const float score = std::min(cw, rh * 0.65f);
+    if (score > best + 0.5f) {
+      best = score;
+      L.cols = c;
+      L.rows = rows;
+    }
+  }
   L.cell_w = (grid_w - (L.cols - 1) * L.gap) / L.cols;
-  const float avail_h = std::max(bottom - top, 1.0f);
-  // A row is a cell plus its thread strip; rows get a wider gap so warps stand apart.
-  float row_h = avail_h / L.rows;
-  row_h = std::min(row_h, L.cell_w * 2.2f);
-  L.row_gap = row_h * 0.12f;
+  const int warps = (L.rows * L.cols + 31) / 32;
+  // Row = cell + thread strip + gap; warps get extra space between them so they stand apart.
+  float row_h = std::min(avail_h / (L.rows + 0.3f * (warps - 1)), L.cell_w * 2.2f);
+  L.row_gap = row_h * 0.1f;
+  L.warp_gap = warps > 1 && L.cols < 32 ? row_h * 0.3f : 0.0f;
   L.band_h = row_h * 0.2f;
   L.cell_h = row_h - L.row_gap - L.band_h;
-  const float used = L.rows * row_h - L.row_gap;
+  const float used = L.rows * row_h - L.row_gap + (warps - 1) * L.warp_gap;
   L.grid = {margin, top + std::max(0.0f, (avail_h - used) / 2), w - 2 * margin, used};
   return L;
 }

@@ -26,10 +26,11 @@ struct Scale {
   float at(double v) const { return hi > lo ? float((v - lo) / (hi - lo)) : 0.5f; }
 };
 
-Scale value_scale(const core::Stage& s) {
+Scale value_scale(const core::Stage& s, std::size_t real) {
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   if (s.shared) {
-    for (double v : *s.shared) {
+    for (std::size_t i = 0; i < s.shared->size() && i < real; ++i) {
+      const double v = (*s.shared)[i];
       if (!std::isfinite(v)) continue;
       lo = std::min(lo, v);
       hi = std::max(hi, v);
@@ -70,46 +71,54 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
       if (w >= 0 && w < t.block) written[w] = 1;
   }
 
-  const Scale scale = value_scale(s);
+  const Scale scale = value_scale(s, t.input.size());
   const float mark = std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.09f);
   for (int r = 0; r < L.rows; ++r) {
+    if (!L.starts_warp(r)) continue;
     const Rect lab = L.row_label(r);
-    c.text(lab.x, lab.cy(), "warp " + std::to_string(r), L.label_px * 0.8f, pal.muted);
+    c.text(lab.x, lab.cy(), "warp " + std::to_string(r * L.cols / 32), L.label_px * 0.8f, pal.muted);
   }
-  const float value_px = std::min(L.cell_h * 0.5f, L.cell_w * 0.45f);
+  // Cells past the end of the array hold the operator's identity: shown, but greyed.
+  const int real = int(t.input.size());
+  std::vector<std::string> texts(t.block);
+  float widest = 0;
+  const float probe_px = 20;
+  for (int i = 0; i < t.block && s.shared; ++i) {
+    texts[i] = short_value(i < int(s.shared->size()) ? (*s.shared)[i] : 0.0, t.type);
+    widest = std::max(widest, c.text_width(texts[i], probe_px));
+  }
+  // One text size for every cell: the largest at which the widest value fits.
+  float value_px = std::min(L.cell_h * 0.5f, L.cell_w * 0.45f);
+  if (widest > 0) value_px = std::min(value_px, probe_px * (L.cell_w - 3 * mark) / widest);
   for (int i = 0; i < t.block; ++i) {
     const Rect cell = L.cell(i);
     const double v = s.shared && i < int(s.shared->size()) ? (*s.shared)[i] : 0.0;
-    const bool pad = !std::isfinite(v) && s.shared;
+    const bool pad = i >= real;
     const Color fill = pad ? pal.padding : value_color(scale.at(v));
     const Color border = written[i] ? pal.written : read[i] ? pal.read : fill;
     c.rect(cell, fill, border, (written[i] || read[i]) ? mark : 0);
     c.rect(L.thread_band(i), working[i] ? pal.active : pal.inactive);
-    if (s.shared && value_px >= 6) {
-      const std::string text = short_value(v, t.type);
-      float px = value_px;
-      const float w = c.text_width(text, px);
-      if (w > cell.w - 2 * mark) px *= (cell.w - 2 * mark) / w;
-      if (px >= 6) c.text(cell.cx(), cell.cy(), text, px, pad ? pal.muted : text_on(fill), Align::Center);
-    }
+    if (s.shared && value_px >= 6)
+      c.text(cell.cx(), cell.cy(), texts[i], value_px, pad ? pal.muted : text_on(fill), Align::Center);
   }
 
-  // Footer: legend on the left, where the data came from on the right.
-  float x = L.footer.x;
+  // Footer: the legend, then where the data came from.
+  float x = L.legend.x;
   const float sw = L.label_px;
   const auto legend = [&](Color col, const char* name, bool outline) {
-    const Rect box{x, L.footer.cy() - sw / 2, sw, sw};
+    const Rect box{x, L.legend.cy() - sw / 2, sw, sw};
     c.rect(box, outline ? pal.background : col, col, outline ? std::max(1.5f, sw * 0.2f) : 0);
     x += sw * 1.4f;
-    c.text(x, L.footer.cy(), name, L.label_px, pal.text);
+    c.text(x, L.legend.cy(), name, L.label_px, pal.text);
     x += c.text_width(name, L.label_px) + sw * 1.5f;
   };
   legend(pal.written, "written", true);
   legend(pal.read, "read", true);
   legend(pal.active, "thread worked", false);
   legend(pal.inactive, "thread idle", false);
+  if (real < t.block) legend(pal.padding, "past the array's end (identity)", false);
   const std::string source = t.backend == "cuda" ? "GPU run: " + t.device : "CPU model (not a GPU run)";
-  c.text(L.footer.x + L.footer.w, L.footer.cy(), source, L.label_px, pal.text, Align::Right);
+  c.text(L.source.x, L.source.cy(), source, L.label_px, pal.text);
   c.end();
 }
 

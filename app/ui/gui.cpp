@@ -102,7 +102,6 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
       const auto now = std::chrono::steady_clock::now();
       const double dt = std::chrono::duration<double>(now - last).count();
       last = now;
-      state.frame_ms = float(dt * 1000.0);
       state.player.tick(dt);
 
       ImGui_ImplOpenGL3_NewFrame();
@@ -150,6 +149,8 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
         break;
       }
       window->swap();
+      // The work of one frame, without the time spent waiting for input.
+      state.frame_ms = float(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - now).count());
     }
   }
   ImGui_ImplOpenGL3_Shutdown();

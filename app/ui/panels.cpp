@@ -11,12 +11,12 @@
 namespace rl::ui {
 namespace {
 
-void place(const Frame& f, const char* name) {
+void place(const Frame& f, const char* name, ImGuiWindowFlags extra = 0) {
   ImGui::SetNextWindowPos({f.x, f.y}, ImGuiCond_Always);
   ImGui::SetNextWindowSize({f.w, f.h}, ImGuiCond_Always);
   ImGui::Begin(name, nullptr,
                ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                   ImGuiWindowFlags_NoSavedSettings);
+                   ImGuiWindowFlags_NoSavedSettings | extra);
 }
 
 template <class E>
@@ -140,7 +140,7 @@ void source_panel(AppState& s, const Frame& f) {
 }
 
 void status_bar(const AppState& s, const Frame& f) {
-  place(f, "Status");
+  place(f, "Status", ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
   const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
   const ImVec4 color = gpu ? ImVec4{0.35f, 0.85f, 0.55f, 1} : ImVec4{0.95f, 0.72f, 0.2f, 1};
   ImGui::TextColored(color, "%s", backend::status_line(s.backend).c_str());
@@ -149,8 +149,10 @@ void status_bar(const AppState& s, const Frame& f) {
     ImGui::Text("  |  %s of %zu elements = %s", core::to_string(s.trace->op).c_str(), s.trace->size,
                 core::format_value(s.trace->result, s.trace->type).c_str());
   }
-  ImGui::SameLine(f.w - ImGui::GetFontSize() * 7);
-  ImGui::TextDisabled("%.1f ms/frame", s.frame_ms);
+  char frame[32];
+  std::snprintf(frame, sizeof frame, "frame %.1f ms", s.frame_ms);
+  ImGui::SameLine(f.w - ImGui::CalcTextSize(frame).x - ImGui::GetStyle().WindowPadding.x * 2);
+  ImGui::TextDisabled("%s", frame);
   ImGui::End();
 }
 

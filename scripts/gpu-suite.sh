@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The whole GPU suite in one go.
+#   scripts/gpu-suite.sh pack   here: builds for sm_90 and bundles the binaries into .gpu/
+#   scripts/gpu-suite.sh run    on the GPU machine (nvcc, no Debian packages): runs from .gpu/
+# `run` executes the GPU tests, compute-sanitizer (memcheck, racecheck, synccheck, initcheck)
+# over the GPU tests, the headless render tests on the NVIDIA driver, and a traced CLI run,
+# writing one log, the summary, a GPU trace and a GPU render under $OUT (or ./gpu-out):
+# four files, inside what the device tool brings back.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-}
+
+if [ "$mode" = pack ]; then
+  set -e
+  [ -x /usr/local/cuda/bin/nvcc ] && export PATH="/usr/local/cuda/bin:$PATH"
+  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DREDLAB_GUI=OFF \
+    -DCMAKE_CUDA_ARCHITECTURES=90 -DREDLAB_WERROR=ON >/dev/null
+  cmake --build build-gpu
+  rm -rf .gpu
+  "${BUNDLE:-../shared/gpu/bundle.sh}" .gpu build-gpu/reduction-lab build-gpu/tests/gpu_test \
+    build-gpu/tests/render_test build-gpu/tests/model_test
+  exit 0
+fi
+
+[ "$mode" = run ] || { echo "usage: scripts/gpu-suite.sh pack|run" >&2; exit 2; }
+out=${OUT:-gpu-out}
+mkdir -p "$out"
+export REDLAB_TEST_SEED=${REDLAB_TEST_SEED:-$RANDOM$RANDOM}
+summary=()
+log="$out/suite.log"
+: >"$log"
+step() {  # step NAME COMMAND...: runs, appends to suite.log, records pass/fail and seconds
+  local name=$1; shift
+  local t0=$SECONDS
+  echo "===== $name: $*" >>"$log"
+  "$@" >"$out/step.tmp" 2>&1
+  local rc=$?
+  cat "$out/step.tmp" >>"$log"
+  summary+=("$(printf '%-22s %-6s %4ss  %s' "$name" "$([ $rc -eq 0 ] && echo PASS || echo FAIL:$rc)" \
+    $((SECONDS - t0)) "$(grep -E 'PASSED|FAILED|SUMMARY' "$out/step.tmp" | tail -n 1)")")
+}
+sanitize() {  # sanitize TOOL: the quick GPU test set under compute-sanitizer
+  REDLAB_GPU_QUICK=1 compute-sanitizer --tool "$1" --error-exitcode 9 --print-limit 20 \
+    .gpu/run.sh .gpu/bin/gpu_test
+}
+
+device=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader)
+step gpu_test .gpu/run.sh .gpu/bin/gpu_test
+step model_test .gpu/run.sh .gpu/bin/model_test
+step render_test_egl env REDLAB_REQUIRE_GL=1 .gpu/run.sh .gpu/bin/render_test
+for tool in memcheck racecheck synccheck initcheck; do step "sanitizer_$tool" sanitize "$tool"; done
+step trace_cli sh -c '.gpu/run.sh .gpu/bin/reduction-lab trace -a sequential -n 1000 --block 256 \
+  --trace-block 3 --backend cuda --input iota --format json >"$1"' _ "$out/trace_gpu.json"
+step render_cli .gpu/run.sh .gpu/bin/reduction-lab render -a interleaved-divergent -n 2^20 --block 64 \
+  --stage 2 --backend cuda --out "$out/render_gpu.png"
+rm -f "$out/step.tmp"
+{
+  echo "== GPU suite: $device; $(date -u +%Y-%m-%dT%H:%MZ); REDLAB_TEST_SEED=$REDLAB_TEST_SEED"
+  printf '%s\n' "${summary[@]}"
+} | tee "$out/summary.txt"
+! grep -q FAIL "$out/summary.txt"

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds with warnings as errors and runs every test; then builds
+# the host code again under AddressSanitizer + UBSan and runs the host tests there.
+# GPU tests (label gpu) skip themselves, visibly, where there is no GPU; GUI tests run the
+# real window under Xvfb and render headless through EGL (Mesa here, NVIDIA on a GPU).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+[ -x /usr/local/cuda/bin/nvcc ] && export PATH="/usr/local/cuda/bin:$PATH"
+jobs=$(nproc)
+export REDLAB_REQUIRE_GL=1  # a missing GL or Xvfb fails here instead of skipping
+
+echo "== build (warnings are errors, CUDA for sm_90)"
+cmake -S . -B build-ci -G Ninja -DCMAKE_BUILD_TYPE=Debug -DREDLAB_WERROR=ON \
+  -DCMAKE_CUDA_ARCHITECTURES=90 >/dev/null
+cmake --build build-ci -j "$jobs"
+echo "== tests"
+ctest --test-dir build-ci --output-on-failure -j "$jobs"
+
+echo "== host tests under AddressSanitizer and UBSan"
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DREDLAB_WERROR=ON -DREDLAB_SANITIZE=ON \
+  -DREDLAB_CUDA=OFF -DREDLAB_GUI=OFF >/dev/null
+cmake --build build-asan -j "$jobs"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build-asan --output-on-failure -j "$jobs" -L host

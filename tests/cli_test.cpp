@@ -1,0 +1,133 @@
+// The command line in-process: outputs, exit codes and one-line errors.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <fstream>
+#include <sstream>
+
+#include "app/cli/cli.h"
+
+using namespace rl;
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+Result run(std::vector<std::string> args) {
+  args.insert(args.begin(), "reduction-lab");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  bool gui_called = false;
+  const int code = cli::run(int(argv.size()), argv.data(), out, err,
+                            [&](const cli::GuiOptions&, std::ostream&) { gui_called = true; return 0; });
+  return {code, out.str(), err.str() + (gui_called ? "[gui]" : "")};
+}
+
+void expect_usage_error(std::vector<std::string> args, const std::string& part) {
+  const auto r = run(args);
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find(part), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << "not one line: " << r.err;
+  EXPECT_TRUE(r.out.empty());
+}
+
+}  // namespace
+
+TEST(Cli, ListsAlgorithmsAsTextAndJson) {
+  auto r = run({"list"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("interleaved-divergent"), std::string::npos);
+  r = run({"list", "--format", "json"});
+  ASSERT_EQ(r.code, 0);
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.size(), 3u);
+  for (const auto& a : j)
+    for (const char* key : {"id", "family", "title", "lesson"}) EXPECT_TRUE(a.contains(key)) << key;
+}
+
+TEST(Cli, TracePrintsJsonWithTheRequestedShape) {
+  const auto r = run({"trace", "--algorithm", "sequential", "--size", "1000", "--block", "256",
+                      "--trace-block", "3", "--input", "iota", "--op", "max", "--type", "float", "--backend", "sim"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["algorithm"], "sequential");
+  EXPECT_EQ(j["backend"], "sim");
+  EXPECT_EQ(j["device"], "CPU model");
+  EXPECT_EQ(j["size"], 1000);
+  EXPECT_EQ(j["block"], 256);
+  EXPECT_EQ(j["op"], "max");
+  EXPECT_EQ(j["type"], "float");
+  EXPECT_EQ(j["result"], 1000.0);
+  EXPECT_EQ(j["input"].size(), 232u);  // block 3 holds elements 768..999
+  EXPECT_EQ(j["input"][0], 769.0);
+  EXPECT_EQ(j["stages"].size(), 9u);  // load + 8 steps
+  EXPECT_EQ(j["stages"][0]["label"], "load into shared memory");
+}
+
+TEST(Cli, TraceTextAndSizesAsPowers) {
+  const auto r = run({"trace", "-a", "interleaved-divergent", "-n", "2^10", "--format", "text", "--backend", "sim"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("n=1024"), std::string::npos);
+  EXPECT_NE(r.out.find("stage 5: stride 16"), std::string::npos);
+}
+
+TEST(Cli, WrongFlagsAndValuesGetOneLineAndExitTwo) {
+  expect_usage_error({"--bogus"}, "--bogus");
+  expect_usage_error({"trace"}, "--algorithm");
+  expect_usage_error({"trace", "-a", "quick-sort"}, "quick-sort");
+  expect_usage_error({"trace", "-a", "sequential", "--block", "48"}, "power of two");
+  expect_usage_error({"trace", "-a", "sequential", "--block", "2048"}, "2048");
+  expect_usage_error({"trace", "-a", "sequential", "--size", "0"}, "at least 1");
+  expect_usage_error({"trace", "-a", "sequential", "--size", "-3"}, "'-3'");
+  expect_usage_error({"trace", "-a", "sequential", "--size", "lots"}, "'lots'");
+  expect_usage_error({"trace", "-a", "sequential", "--size", "2^40"}, "at most");
+  expect_usage_error({"trace", "-a", "sequential", "--op", "product"}, "product");
+  expect_usage_error({"trace", "-a", "sequential", "--type", "half"}, "half");
+  expect_usage_error({"trace", "-a", "sequential", "--input", "/no/such/file"}, "/no/such/file");
+  expect_usage_error({"trace", "-a", "sequential", "--input", "random:abc"}, "seed");
+  expect_usage_error({"trace", "-a", "sequential", "-n", "64", "--trace-block", "2"}, "outside the grid");
+  expect_usage_error({"trace", "-a", "sequential", "--format", "xml"}, "xml");
+  expect_usage_error({"render", "-a", "sequential", "--out", "x.png"}, "--stage");
+  expect_usage_error({"render", "-a", "sequential", "--stage", "9", "--out", "x.png", "--backend", "sim"}, "past the last stage");
+}
+
+TEST(Cli, HelpAndVersionExitZero) {
+  auto r = run({"--help"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("trace"), std::string::npos);
+  r = run({"--version"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("reduction-lab 0."), std::string::npos);
+  r = run({"trace", "--help"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.out.find("--trace-block"), std::string::npos);
+}
+
+TEST(Cli, NoSubcommandOpensTheWindow) {
+  const auto r = run({"--backend", "sim"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_NE(r.err.find("[gui]"), std::string::npos);
+}
+
+TEST(Cli, BadInputFileIsAFailureNamingTheLine) {
+  const auto path = testing::TempDir() + "redlab_bad_input.txt";
+  { std::ofstream(path) << "1 2 3\n4 five 6\n"; }
+  const auto r = run({"trace", "-a", "sequential", "--input", path, "--backend", "sim"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find(":2: 'five' is not a number"), std::string::npos) << r.err;
+}
+
+TEST(Cli, InputFileSetsTheSize) {
+  const auto path = testing::TempDir() + "redlab_input.txt";
+  { std::ofstream(path) << "5 -2 9 4 4\n"; }
+  const auto r = run({"trace", "-a", "sequential", "--input", path, "--op", "min", "--backend", "sim"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["size"], 5);
+  EXPECT_EQ(j["result"], -2);
+  expect_usage_error({"trace", "-a", "sequential", "--input", path, "--size", "7"}, "disagrees");
+}

@@ -1,0 +1,196 @@
+// Trace JSON, input specs and files, the stage player, value formatting.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <nlohmann/json.hpp>
+
+#include "app/backend/backend.h"
+#include "app/core/input.h"
+#include "app/core/player.h"
+#include "app/core/trace.h"
+#include "test_support.h"
+
+using namespace rl;
+
+namespace {
+
+core::Trace sample_trace(core::DType type, core::Op op, std::uint64_t seed) {
+  backend::TraceRequest req{"interleaved-bank-conflicts", op, type, 64, 1,
+                            test::random_values(100, type, seed)};
+  return backend::make_sim_backend()->trace(req);
+}
+
+}  // namespace
+
+TEST(TraceJson, RoundTripsEveryField) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  for (auto type : {core::DType::Int, core::DType::Float})
+    for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
+      const auto t = sample_trace(type, op, seed);
+      const auto back = core::trace_from_json(core::to_json(t));
+      EXPECT_EQ(back, t);
+      // Compact output reads back the same too.
+      EXPECT_EQ(core::trace_from_json(core::to_json(t, -1)), t);
+    }
+}
+
+TEST(TraceJson, HoldsTheFieldsTheCliPromises) {
+  const auto t = sample_trace(core::DType::Int, core::Op::Sum, 7);
+  const auto j = nlohmann::json::parse(core::to_json(t));
+  for (const char* key : {"algorithm", "backend", "device", "size", "block", "op", "type", "input", "result", "stages"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["backend"], "sim");
+  EXPECT_TRUE(j["result"].is_number_integer());
+  const auto& s0 = j["stages"][0];
+  for (const char* key : {"label", "line", "shared", "active"}) EXPECT_TRUE(s0.contains(key)) << key;
+  EXPECT_EQ(j["input"].size(), 36u);  // the traced block's 36 elements: 64..99
+}
+
+TEST(TraceJson, NonFiniteValuesTravelAsStrings) {
+  auto t = sample_trace(core::DType::Float, core::Op::Min, 3);  // block 1's padding is +inf
+  const auto text = core::to_json(t);
+  EXPECT_NE(text.find("\"inf\""), std::string::npos);
+  t.result = std::numeric_limits<double>::quiet_NaN();
+  const auto back = core::trace_from_json(core::to_json(t));
+  EXPECT_TRUE(std::isnan(back.result));
+  EXPECT_EQ((*back.stages[0].shared)[63], std::numeric_limits<double>::infinity());
+}
+
+TEST(TraceJson, MalformedInputNamesTheField) {
+  const auto expect_error = [](const std::string& text, const std::string& part) {
+    try {
+      core::trace_from_json(text);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    }
+  };
+  expect_error("{", "not valid JSON");
+  expect_error("{}", "'algorithm'");
+  auto j = nlohmann::json::parse(core::to_json(sample_trace(core::DType::Int, core::Op::Sum, 1)));
+  j["op"] = "product";
+  expect_error(j.dump(), "'op'");
+  j["op"] = "sum";
+  j["stages"][0]["shared"][2] = "twelve";
+  expect_error(j.dump(), "'shared'");
+  j.erase("size");
+  expect_error(j.dump(), "'size'");
+}
+
+TEST(Input, SpecsParseAndRejectWithReasons) {
+  std::string why;
+  EXPECT_EQ(core::parse_input_spec("iota", &why)->kind, core::InputSpec::Kind::Iota);
+  EXPECT_EQ(core::parse_input_spec("random:42", &why)->seed, 42u);
+  EXPECT_FALSE(core::parse_input_spec("random:x", &why));
+  EXPECT_NE(why.find("seed"), std::string::npos);
+  EXPECT_FALSE(core::parse_input_spec("random:", &why));
+  EXPECT_FALSE(core::parse_input_spec("/no/such/file", &why));
+  EXPECT_NE(why.find("/no/such/file"), std::string::npos);
+}
+
+TEST(Input, GeneratedValuesAreSeededAndInRange) {
+  const core::InputSpec a{core::InputSpec::Kind::Random, 5, {}}, b{core::InputSpec::Kind::Random, 6, {}};
+  const auto ia = core::generate_input(a, 1000, core::DType::Int);
+  EXPECT_EQ(ia, core::generate_input(a, 1000, core::DType::Int));
+  EXPECT_NE(ia, core::generate_input(b, 1000, core::DType::Int));
+  bool negative = false, positive = false;
+  for (double v : ia) {
+    EXPECT_GE(v, -99);
+    EXPECT_LE(v, 99);
+    EXPECT_EQ(v, std::floor(v));
+    negative |= v < 0;
+    positive |= v > 0;
+  }
+  EXPECT_TRUE(negative && positive);
+  for (double v : core::generate_input(a, 1000, core::DType::Float)) {
+    EXPECT_GE(v, -1.0);
+    EXPECT_LT(v, 1.0);
+    EXPECT_EQ(v, double(float(v)));
+  }
+  const auto io = core::generate_input({core::InputSpec::Kind::Iota, 0, {}}, 5, core::DType::Int);
+  EXPECT_EQ(io, (std::vector<double>{1, 2, 3, 4, 5}));
+}
+
+TEST(Input, NumberFilesParseAndFailWithLineNumbers) {
+  EXPECT_EQ(core::parse_numbers("1, 2 3\n# note\n-4,+5", core::DType::Int, "f"),
+            (std::vector<double>{1, 2, 3, -4, 5}));
+  EXPECT_EQ(core::parse_numbers("0.1", core::DType::Float, "f")[0], double(0.1f));
+  const auto expect_error = [](const std::string& text, core::DType type, const std::string& part) {
+    try {
+      core::parse_numbers(text, type, "data.txt");
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    }
+  };
+  expect_error("1 2\n3 x4", core::DType::Int, "data.txt:2: 'x4' is not a number");
+  expect_error("1.5", core::DType::Int, "not an integer");
+  expect_error("3000000000", core::DType::Int, "32-bit");
+  expect_error("1e300", core::DType::Float, "does not fit a float");
+  expect_error("  # only a comment\n", core::DType::Int, "holds no numbers");
+  expect_error("", core::DType::Float, "holds no numbers");
+
+  const auto path = std::filesystem::temp_directory_path() / "redlab_input_test.txt";
+  std::ofstream(path) << "7 8 9\n";
+  EXPECT_EQ(core::read_input_file(path.string(), core::DType::Int), (std::vector<double>{7, 8, 9}));
+  std::filesystem::remove(path);
+  EXPECT_THROW(core::read_input_file(path.string(), core::DType::Int), std::runtime_error);
+}
+
+TEST(Player, StepsScrubsAndPlays) {
+  core::Player p;
+  p.reset(6);
+  EXPECT_EQ(p.stage(), 0);
+  p.step_back();
+  EXPECT_EQ(p.stage(), 0);
+  p.step_forward();
+  p.step_forward();
+  EXPECT_EQ(p.stage(), 2);
+  p.seek(99);
+  EXPECT_EQ(p.stage(), 5);
+  p.play();  // from the last stage, starts over
+  EXPECT_TRUE(p.playing());
+  EXPECT_EQ(p.stage(), 0);
+  p.set_speed(2.0);
+  EXPECT_FALSE(p.tick(0.4));
+  EXPECT_TRUE(p.tick(0.2));  // 0.6 s at 2 stages/s: one stage
+  EXPECT_EQ(p.stage(), 1);
+  p.tick(10.0);  // runs to the end and stops there
+  EXPECT_EQ(p.stage(), 5);
+  EXPECT_FALSE(p.playing());
+  p.toggle();
+  EXPECT_TRUE(p.playing());
+  p.toggle();
+  EXPECT_FALSE(p.playing());
+  p.set_speed(1000);
+  EXPECT_EQ(p.speed(), 20.0);
+  p.reset(0);
+  p.play();
+  EXPECT_FALSE(p.playing());
+}
+
+TEST(Format, ValuesReadBackExactly) {
+  EXPECT_EQ(core::format_value(528, core::DType::Int), "528");
+  EXPECT_EQ(core::format_value(-7, core::DType::Int), "-7");
+  EXPECT_EQ(core::format_value(double(0.1f), core::DType::Float), "0.1");
+  EXPECT_EQ(core::format_value(std::numeric_limits<double>::infinity(), core::DType::Float), "inf");
+  EXPECT_EQ(core::format_value(std::nan(""), core::DType::Float), "nan");
+}
+
+TEST(Backend, AutoFallsBackToTheModelAndSaysWhy) {
+  const auto sel = backend::select(backend::Choice::Auto);
+  ASSERT_TRUE(sel.backend);
+  const auto line = backend::status_line(sel);
+  if (sel.backend->name() == "sim") {
+    EXPECT_EQ(line.rfind("CPU model: ", 0), 0u) << line;
+    EXPECT_FALSE(sel.fallback_reason.empty());
+  } else {
+    EXPECT_EQ(line.rfind("GPU: ", 0), 0u) << line;
+  }
+  const auto sim = backend::select(backend::Choice::Sim);
+  EXPECT_EQ(backend::status_line(sim), "CPU model: chosen by the user");
+}

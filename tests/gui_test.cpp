@@ -1,0 +1,65 @@
+// The real program's window: opened under Xvfb, a frame captured and checked; and the
+// message when there is no display.
+#include <gtest/gtest.h>
+#include <stb/stb_image.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+namespace {
+
+std::string capture(const std::string& cmd, int* code) {
+  std::string out;
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) return out;
+  std::array<char, 512> buf;
+  while (fgets(buf.data(), buf.size(), p)) out += buf.data();
+  const int status = pclose(p);
+  *code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+// Pixels within 8 levels of (r, g, b) among pixels [first, last).
+int count_near(const unsigned char* px, int first, int last, int r, int g, int b) {
+  int count = 0;
+  for (int i = first; i < last; ++i)
+    count += std::abs(px[4 * i] - r) < 8 && std::abs(px[4 * i + 1] - g) < 8 && std::abs(px[4 * i + 2] - b) < 8;
+  return count;
+}
+
+}  // namespace
+
+TEST(Gui, OpensAWindowUnderXvfbAndDrawsTheView) {
+  if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) {
+    if (std::getenv("REDLAB_REQUIRE_GL")) FAIL() << "xvfb-run is not installed";
+    GTEST_SKIP() << "SKIPPED: xvfb-run is not installed";
+  }
+  const auto shot = std::filesystem::path(testing::TempDir()) / "redlab_gui.png";
+  std::filesystem::remove(shot);
+  int code = -1;
+  const auto out = capture("xvfb-run -a -s '-screen 0 1600x900x24' " REDLAB_BINARY
+                           " --backend sim --quit-after-frames 8 --screenshot " + shot.string(), &code);
+  ASSERT_EQ(code, 0) << out;
+  int w = 0, h = 0, ch = 0;
+  unsigned char* px = stbi_load(shot.c_str(), &w, &h, &ch, 4);
+  ASSERT_NE(px, nullptr) << "no screenshot";
+  EXPECT_GE(w, 800);
+  EXPECT_GE(h, 500);
+  // The load stage: every thread's strip is the 'worked' green (0x009E73).
+  EXPECT_GT(count_near(px, 0, w * h, 0x00, 0x9E, 0x73), 200);
+  // The status line at the bottom names the CPU model in amber (0.95, 0.72, 0.2); text is
+  // antialiased, so only the glyphs' cores match exactly.
+  EXPECT_GT(count_near(px, w * (h - h / 20), w * h, 242, 184, 51), 20);
+  EXPECT_EQ(count_near(px, 0, w * (h - h / 20), 242, 184, 51), 0);
+  stbi_image_free(px);
+}
+
+TEST(Gui, WithoutADisplaySaysSoAndPointsToTheHeadlessCommands) {
+  int code = -1;
+  const auto out = capture("env -u DISPLAY -u WAYLAND_DISPLAY " REDLAB_BINARY " --backend sim", &code);
+  EXPECT_EQ(code, 1) << out;
+  EXPECT_NE(out.find("no display"), std::string::npos) << out;
+  EXPECT_NE(out.find("render"), std::string::npos) << out;
+}

@@ -1,0 +1,126 @@
+// The memory view drawn headless through EGL, checked pixel by pixel against the layout.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "app/backend/backend.h"
+#include "app/core/input.h"
+#include "app/platform/headless.h"
+#include "app/render/canvas.h"
+#include "app/render/layout.h"
+#include "app/render/memory_view.h"
+#include "app/render/offscreen.h"
+
+using namespace rl;
+
+namespace {
+
+constexpr int W = 1024, H = 640;
+
+struct Image {
+  std::vector<std::uint8_t> rgba;
+  render::Color at(float x, float y) const {
+    const std::size_t i = (std::size_t(y) * W + std::size_t(x)) * 4;
+    return {rgba[i] / 255.0f, rgba[i + 1] / 255.0f, rgba[i + 2] / 255.0f, 1};
+  }
+};
+
+bool near(render::Color a, render::Color b) {
+  return std::abs(a.r - b.r) < 0.02f && std::abs(a.g - b.g) < 0.02f && std::abs(a.b - b.b) < 0.02f;
+}
+
+std::string str(render::Color c) {
+  return "rgb(" + std::to_string(int(c.r * 255)) + "," + std::to_string(int(c.g * 255)) + "," +
+         std::to_string(int(c.b * 255)) + ")";
+}
+
+class RenderTest : public testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    ctx_ = platform::HeadlessContext::create(&why);
+    if (!ctx_) {
+      if (std::getenv("REDLAB_REQUIRE_GL")) FAIL() << "no headless OpenGL: " << why;
+      GTEST_SKIP() << "SKIPPED: no headless OpenGL here: " << why;
+    }
+    canvas_ = std::make_unique<render::Canvas>();
+    target_.resize(W, H);
+  }
+  void TearDown() override { canvas_.reset(); }
+
+  Image draw(const core::Trace& t, int stage) {
+    target_.bind();
+    render::draw_memory_view(*canvas_, t, stage, W, H);
+    render::Offscreen::unbind();
+    return {target_.read_rgba()};
+  }
+
+  std::unique_ptr<platform::HeadlessContext> ctx_;
+  std::unique_ptr<render::Canvas> canvas_;
+  render::Offscreen target_;
+};
+
+core::Trace iota_trace(const std::string& algo, int n, int block) {
+  backend::TraceRequest req{algo, core::Op::Sum, core::DType::Int, block, 0,
+                            core::generate_input({core::InputSpec::Kind::Iota, 0, {}}, n, core::DType::Int)};
+  return backend::make_sim_backend()->trace(req);
+}
+
+}  // namespace
+
+TEST_F(RenderTest, MarksWhatTheTraceRecorded) {
+  const auto t = iota_trace("sequential", 32, 32);
+  const Image img = draw(t, 1);  // stride 16: threads 0..15 add cells 16..31 into 0..15
+  const auto L = render::layout_memory(32, W, H);
+  const auto pal = render::standard_palette();
+  EXPECT_TRUE(near(img.at(2, 2), pal.background)) << str(img.at(2, 2));
+  for (int i : {0, 7, 15}) {
+    const auto band = L.thread_band(i), cell = L.cell(i);
+    EXPECT_TRUE(near(img.at(band.cx(), band.cy()), pal.active)) << "thread " << i << " " << str(img.at(band.cx(), band.cy()));
+    EXPECT_TRUE(near(img.at(cell.x + 1, cell.cy()), pal.written)) << "cell " << i;
+  }
+  for (int i : {16, 20, 31}) {
+    const auto band = L.thread_band(i), cell = L.cell(i);
+    EXPECT_TRUE(near(img.at(band.cx(), band.cy()), pal.inactive)) << "thread " << i;
+    EXPECT_TRUE(near(img.at(cell.x + 1, cell.cy()), pal.read)) << "cell " << i << " " << str(img.at(cell.x + 1, cell.cy()));
+  }
+  // Cell 15 holds the stage's largest value (16 + 32 = 48): the top of the value scale.
+  const auto c15 = L.cell(15);
+  EXPECT_TRUE(near(img.at(c15.cx(), c15.y + c15.h * 0.16f), render::value_color(1.0f)))
+      << str(img.at(c15.cx(), c15.y + c15.h * 0.16f));
+  // Cell 16 holds 17, the smallest: the bottom of the scale.
+  const auto c16 = L.cell(16);
+  EXPECT_TRUE(near(img.at(c16.cx(), c16.y + c16.h * 0.16f), render::value_color(0.0f)));
+}
+
+TEST_F(RenderTest, StagesDifferAndWarpsStandApart) {
+  const auto t = iota_trace("interleaved-divergent", 256, 256);
+  const Image a = draw(t, 1), b = draw(t, 2);
+  EXPECT_NE(a.rgba, b.rgba);
+  const auto L = render::layout_memory(256, W, H);
+  const auto pal = render::standard_palette();
+  // Stage 2 (stride 2): threads 0, 4, 8, ... work; 1, 2, 3 idle.
+  for (int i : {0, 4, 128}) {
+    const auto band = L.thread_band(i);
+    EXPECT_TRUE(near(b.at(band.cx(), band.cy()), pal.active)) << i;
+  }
+  for (int i : {1, 2, 3, 129}) {
+    const auto band = L.thread_band(i);
+    EXPECT_TRUE(near(b.at(band.cx(), band.cy()), pal.inactive)) << i;
+  }
+  // Between the last row of warp 0 and the first of warp 1 lies background.
+  const int last_row_of_warp0 = 32 / L.cols - 1;
+  const auto above = L.thread_band(last_row_of_warp0 * L.cols), below = L.cell(32);
+  ASSERT_LT(above.y + above.h, below.y);
+  EXPECT_TRUE(near(b.at(below.cx(), (above.y + above.h + below.y) / 2), pal.background));
+}
+
+TEST_F(RenderTest, CellsPastTheEndArePadding) {
+  backend::TraceRequest req{"sequential", core::Op::Sum, core::DType::Int, 64, 0,
+                            core::generate_input({core::InputSpec::Kind::Random, 3, {}}, 40, core::DType::Int)};
+  const auto t = backend::make_sim_backend()->trace(req);
+  const Image img = draw(t, 0);
+  const auto L = render::layout_memory(64, W, H);
+  const auto c = L.cell(50);
+  EXPECT_TRUE(near(img.at(c.cx(), c.y + c.h * 0.16f), render::standard_palette().padding));
+}

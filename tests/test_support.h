@@ -1,0 +1,46 @@
+// Helpers shared by the test suites: seeded random inputs (the seed is printed on failure
+// through SCOPED_TRACE by the caller) and double-precision references.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "app/core/types.h"
+
+namespace rl::test {
+
+// A seed per run, overridable with REDLAB_TEST_SEED so a failure can be replayed.
+inline std::uint64_t test_seed() {
+  static const std::uint64_t seed = [] {
+    if (const char* s = std::getenv("REDLAB_TEST_SEED")) return std::uint64_t(std::stoull(s));
+    return std::uint64_t(std::random_device{}()) << 32 | std::random_device{}();
+  }();
+  return seed;
+}
+
+// Random values of the type: ints in [-1000, 1000], floats in [-100, 100) (float-exact).
+inline std::vector<double> random_values(std::size_t n, core::DType type, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<double> v(n);
+  for (auto& x : v) {
+    if (type == core::DType::Int) x = double(std::int64_t(rng() % 2001) - 1000);
+    else x = double(float(double(rng() >> 11) * 0x1p-53 * 200.0 - 100.0));
+  }
+  return v;
+}
+
+inline double reference(core::Op op, const std::vector<double>& v) {
+  double acc = v.at(0);
+  for (std::size_t i = 1; i < v.size(); ++i) acc = core::apply(op, acc, v[i]);
+  return acc;
+}
+
+inline double abs_sum(const std::vector<double>& v) {
+  double s = 0;
+  for (double x : v) s += std::fabs(x);
+  return s;
+}
+
+}  // namespace rl::test
