@@ -1,42 +1,76 @@
-// Probes: the kernels call these after every stage. NoProbe compiles to nothing (the timed
+// Probes: the kernels report every stage to one. NoProbe compiles to nothing (the timed
 // instantiation); TraceProbe records one chosen block into device buffers (the traced one).
 #pragma once
 #include <cstddef>
 #include <cstdint>
 
+#include "stage_tags.h"
+
 namespace rl::kernels {
 
 struct NoProbe {
-  __device__ __forceinline__ void access(int, bool, int, int, int) const {}
+  static constexpr bool records = false;
+  __device__ __forceinline__ void stage(int, int, int) const {}
+  __device__ __forceinline__ void work(int, bool) const {}
+  __device__ __forceinline__ void read(int, int, int) const {}
+  __device__ __forceinline__ void write(int, int, int) const {}
   template <class T>
-  __device__ __forceinline__ void snapshot(int, const T*) const {}
+  __device__ __forceinline__ void lane(int, T) const {}
+  template <class T>
+  __device__ __forceinline__ void shared(int, const T*, int) const {}
 };
 
 template <class T>
 struct TraceProbe {
+  static constexpr bool records = true;
   int traced_block;
-  T* shared;             // [stage][thread]
-  std::uint8_t* active;  // [stage][thread]
-  int* reads;            // [stage][thread][2]
-  int* writes;           // [stage][thread]
+  int slots;
+  int shared_size;
+  int* tags;                 // [stage]
+  int* params;               // [stage]
+  std::uint8_t* has_shared;  // [stage]
+  std::uint8_t* has_lanes;   // [stage]
+  T* shared_cells;           // [stage][shared_size]
+  T* lanes;                  // [stage][thread]
+  std::uint8_t* active;      // [stage][thread]
+  int* access;               // [stage][thread][slot]
 
   __device__ bool on() const { return blockIdx.x == static_cast<unsigned>(traced_block); }
-
-  // What this thread did in the stage: shared indices read (r0, r1) and written (w), -1 for none.
-  __device__ void access(int stage, bool did_work, int r0, int r1, int w) const {
-    if (!on()) return;
-    const std::size_t i = static_cast<std::size_t>(stage) * blockDim.x + threadIdx.x;
-    active[i] = did_work ? 1 : 0;
-    reads[2 * i] = did_work ? r0 : -1;
-    reads[2 * i + 1] = did_work ? r1 : -1;
-    writes[i] = did_work ? w : -1;
+  __device__ std::size_t cell(int stage) const {
+    return static_cast<std::size_t>(stage) * blockDim.x + threadIdx.x;
   }
 
-  // Called after the stage's barrier. The extra barrier keeps the next stage from writing a
-  // cell another thread is still copying; it changes no arithmetic, so results stay identical.
-  __device__ void snapshot(int stage, const T* smem) const {
+  // The stage's kind and parameter (stride, offset); written once, by thread 0.
+  __device__ void stage(int k, int tag, int param) const {
+    if (!on() || threadIdx.x != 0) return;
+    tags[k] = tag;
+    params[k] = param;
+  }
+  __device__ void work(int k, bool did) const {
+    if (on()) active[cell(k)] = did ? 1 : 0;
+  }
+  // The slot-th shared access of this thread in stage k (program order), by cell index.
+  __device__ void read(int k, int slot, int index) const {
+    if (on()) access[cell(k) * slots + slot] = 2 * index;
+  }
+  __device__ void write(int k, int slot, int index) const {
+    if (on()) access[cell(k) * slots + slot] = 2 * index + 1;
+  }
+  // The value this thread holds in a register after stage k.
+  __device__ void lane(int k, T value) const {
     if (!on()) return;
-    shared[static_cast<std::size_t>(stage) * blockDim.x + threadIdx.x] = smem[threadIdx.x];
+    lanes[cell(k)] = value;
+    if (threadIdx.x == 0) has_lanes[k] = 1;
+  }
+  // Copies shared memory after stage k. Every thread of the block must call it (it holds a
+  // barrier, so the next stage cannot overwrite a cell still being copied). It changes no
+  // arithmetic, so traced and timed runs add in the same order.
+  __device__ void shared(int k, const T* smem, int count) const {
+    if (!on()) return;
+    __syncthreads();
+    for (int i = threadIdx.x; i < count; i += blockDim.x)
+      shared_cells[static_cast<std::size_t>(k) * shared_size + i] = smem[i];
+    if (threadIdx.x == 0) has_shared[k] = 1;
     __syncthreads();
   }
 };

@@ -1,4 +1,5 @@
-// Plain C++ face of the CUDA kernels: host code includes this and never needs nvcc.
+// Plain C++ face of the CUDA kernels and their CPU model: host code includes this and never
+// needs nvcc.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -8,27 +9,86 @@
 
 namespace rl::kernels {
 
-enum class Algo { InterleavedDivergent, InterleavedBankConflicts, Sequential };
+enum class Algo {
+  NaiveSerial,
+  GlobalHalving,
+  InterleavedDivergent,
+  InterleavedBankConflicts,
+  Sequential,
+  FirstAddOnLoad,
+  UnrollLastWarp,
+  CompleteUnroll,
+  MultiplePerThread,
+  NonPow2Block,
+  WarpShuffle,
+  WarpShuffleVectorized,
+  CgWarp,
+  CgBlock,
+  CgTwoPhase,
+  CgReduceUpdateAsync,
+  CgGridSync,
+  ThreadfenceSinglePass,
+  MissingSyncthreads,
+  LegacyWarpSynchronous,
+  SyncthreadsInBranch,
+};
 enum class OpKind { Sum, Min, Max };
 
-// What one instrumented block recorded, stage by stage. Stage 0 is the load into shared
-// memory; stage k > 0 is the k-th tree step. Arrays are [stage][thread] (reads: [stage][thread][2]).
+// Sizes of one trace: stages, access slots per thread and stage, cells of shared memory.
+struct TraceShape {
+  int stages = 0;
+  int slots = 0;
+  int shared_size = 0;
+};
+
+// What one instrumented block recorded, stage by stage. Per-stage arrays are [stage];
+// per-thread ones [stage][thread]; shared [stage][cell]; access [stage][thread][slot], in the
+// thread's program order: -1 none, else 2*index for a read and 2*index+1 for a write.
 template <class T>
 struct RawTrace {
   int block = 0;
-  int stages = 0;
-  std::vector<T> shared;             // the block's shared array after each stage
-  std::vector<std::uint8_t> active;  // 1 if the thread did the stage's work
-  std::vector<int> reads;            // shared indices read, -1 when none
-  std::vector<int> writes;           // shared index written, -1 when none
+  std::size_t grid = 0;
+  TraceShape shape;
+  std::vector<int> tags, params;
+  std::vector<std::uint8_t> has_shared, has_lanes;
+  std::vector<T> shared, lanes;
+  std::vector<std::uint8_t> active;
+  std::vector<int> access;
+
+  void reset(TraceShape s, int threads) {
+    shape = s;
+    block = threads;
+    const std::size_t st = std::size_t(s.stages), cells = st * threads;
+    tags.assign(st, -1);
+    params.assign(st, 0);
+    has_shared.assign(st, 0);
+    has_lanes.assign(st, 0);
+    shared.assign(st * s.shared_size, T{});
+    lanes.assign(cells, T{});
+    active.assign(cells, 0);
+    access.assign(cells * s.slots, -1);
+  }
 };
 
-// Number of stages a tree algorithm has for a block size: the load, then log2(block) steps.
-int tree_stage_count(int block);
+// How a run is launched. grid 0 means "derived from n"; algorithms with a fixed grid
+// (grid-stride, cooperative) take the grid the host chose, so the model can match it.
+struct Launch {
+  int block = 32;
+  std::size_t grid = 0;
+  int trace_block = 0;
+};
 
-// Throws std::invalid_argument naming the problem when the launch shape is impossible:
-// n == 0, block not a power of two in 32..1024, or (traced) trace_block outside the grid.
-void check_launch(std::size_t n, int block, bool traced, int trace_block);
+TraceShape trace_shape(Algo algo, int block, std::size_t n);
+// Blocks the first pass launches: derived from n, or the fixed grid for a given SM count.
+std::size_t first_pass_grid(Algo algo, std::size_t n, int block, int sm_count);
+// True when the algorithm runs on a GPU at all (syncthreads-in-branch is modelled only).
+bool gpu_launchable(Algo algo);
+// True when blocks combine their totals with atomics, so float sums depend on block order.
+bool combines_atomically(Algo algo);
+
+// Throws std::invalid_argument naming the problem when the launch shape is impossible for
+// the algorithm: n == 0, a block size it cannot take, a traced block outside the grid.
+void check_launch(Algo algo, std::size_t n, const Launch& launch, bool traced);
 
 // Thrown for any failing CUDA call, with the call, file and line in the message.
 struct CudaError : std::runtime_error {
@@ -38,12 +98,12 @@ struct CudaError : std::runtime_error {
 // True when a CUDA device can be used; otherwise *why says what is missing.
 bool cuda_available(std::string* why);
 std::string cuda_device_name();
+int cuda_sm_count();
 
-// Reduces host_in[0..n) on the GPU: per-block partials, then further passes of the same
-// kernel until one value is left. When trace is non-null, block trace_block of the first
-// pass runs the instrumented instantiation and its stages are copied into *trace.
+// Reduces host_in[0..n) on the GPU to one value. With trace non-null, block
+// launch.trace_block of the first pass runs the instrumented instantiation.
 template <class T>
-T gpu_reduce(Algo algo, OpKind op, const T* host_in, std::size_t n, int block,
-             RawTrace<T>* trace, int trace_block);
+T gpu_reduce(Algo algo, OpKind op, const T* host_in, std::size_t n, const Launch& launch,
+             RawTrace<T>* trace);
 
 }  // namespace rl::kernels

@@ -76,18 +76,131 @@ TEST(Model, InterleavedBankConflictsStagesByHand) {
   EXPECT_EQ(t.result, 64 * 65 / 2);
 }
 
-TEST(Model, TraceLinesPointAtTheTaggedSourceLines) {
-  for (const auto& id : core::algorithm_ids()) {
+TEST(Model, EveryStageLinePointsAtItsTaggedSourceLine) {
+  for (const auto& id : core::traced_ids()) {
     const auto& src = core::source_of(id);
-    const auto t = model_trace(id, iota(64), 32);
-    ASSERT_FALSE(t.stages.empty());
-    const auto line_text = [&](int line) { return src.lines.at(line - src.first_line); };
-    EXPECT_NE(line_text(t.stages[0].line).find("// [load]"), std::string::npos) << id;
-    for (std::size_t k = 1; k < t.stages.size(); ++k)
-      EXPECT_NE(line_text(t.stages[k].line).find("// [step]"), std::string::npos) << id;
-    EXPECT_NE(src.lines.front().find("template"), std::string::npos) << id;
-    EXPECT_EQ(t.source, "kernels/tree.cuh");
+    const auto t = model_trace(id, iota(300), id == "non-pow2-block" ? 100 : 64);
+    ASSERT_FALSE(t.stages.empty()) << id;
+    EXPECT_EQ(t.source, src.file);
+    for (const auto& s : t.stages) {
+      ASSERT_GE(s.line, src.first_line) << id << " " << s.label;
+      const auto& text = src.lines.at(s.line - src.first_line);
+      EXPECT_NE(text.find("// ["), std::string::npos) << id << " " << s.label << ": " << text;
+    }
+    bool kernel = false;
+    for (const auto& line : src.lines) kernel |= line.find("__global__") != std::string::npos;
+    EXPECT_TRUE(kernel) << id;
   }
+}
+
+TEST(Model, NaiveSerialIsOneThreadWalkingTheBlock) {
+  const auto t = model_trace("naive-serial", iota(32));
+  ASSERT_EQ(t.stages.size(), 2u);
+  EXPECT_EQ(t.stages[1].active, std::vector<int>{0});
+  EXPECT_EQ(t.stages[1].accesses.size(), 1u);
+  EXPECT_EQ(t.stages[1].accesses[0].reads, range(0, 32));
+  EXPECT_EQ(t.stages[1].accesses[0].writes, std::vector<int>{0});
+  EXPECT_EQ((*t.stages[1].shared)[0], 528);
+  EXPECT_EQ(t.result, 528);
+}
+
+TEST(Model, GlobalHalvingKeepsTheLivePart) {
+  const auto t = model_trace("global-halving", iota(5));
+  EXPECT_EQ(t.memory, "global");
+  ASSERT_EQ(t.stages.size(), 4u);  // the input, then halves of 3, 2, 1
+  EXPECT_EQ(*t.stages[0].shared, (std::vector<double>{1, 2, 3, 4, 5}));
+  EXPECT_EQ(*t.stages[1].shared, (std::vector<double>{5, 7, 3}));  // 1+4, 2+5, 3 waits
+  EXPECT_EQ(t.stages[1].active, (std::vector<int>{0, 1}));
+  EXPECT_EQ(t.stages[1].accesses[1], (core::Access{1, {1, 4}, {1}}));
+  EXPECT_EQ(*t.stages[2].shared, (std::vector<double>{8, 7}));
+  EXPECT_EQ(*t.stages[3].shared, (std::vector<double>{15}));
+  EXPECT_FALSE(t.stages[1].bank_conflicts);  // global memory has no banks
+  EXPECT_EQ(t.result, 15);
+}
+
+TEST(Model, FirstAddOnLoadAddsTwoBlocksApart) {
+  const auto t = model_trace("first-add-on-load", iota(64));
+  EXPECT_EQ(t.grid, 1u);
+  EXPECT_EQ(t.input.size(), 64u);
+  for (int i = 0; i < 32; ++i) EXPECT_EQ((*t.stages[0].shared)[i], 2 * i + 34);  // (i+1) + (i+33)
+  EXPECT_EQ(t.stages[0].label, "add two elements while loading");
+  EXPECT_EQ(t.result, 64 * 65 / 2);
+}
+
+TEST(Model, NonPow2BlockChecksBothCells) {
+  const auto t = model_trace("non-pow2-block", iota(270), 270);
+  ASSERT_EQ(t.stages.size(), 10u);  // load + strides 256 .. 1
+  EXPECT_EQ(t.stages[1].label, "stride 256");
+  EXPECT_EQ(t.stages[1].active, range(0, 14));  // only cells 256..269 exist above
+  EXPECT_EQ((*t.stages[1].shared)[13], 14 + 270);
+  EXPECT_EQ(t.result, 270 * 271 / 2);
+}
+
+TEST(Model, UnrolledLastWarpStepsAreWarpSteps) {
+  const auto t = model_trace("unroll-last-warp", iota(128), 128);
+  ASSERT_EQ(t.stages.size(), 8u);
+  EXPECT_EQ(t.stages[1].label, "stride 64");
+  EXPECT_EQ(t.stages[2].label, "last warp, stride 32");
+  EXPECT_EQ(t.stages[2].active, range(0, 32));
+  EXPECT_EQ(t.stages[7].label, "last warp, stride 1");
+  EXPECT_EQ(t.result, 128 * 129 / 2);
+  const auto c = model_trace("complete-unroll", iota(128), 128);
+  for (std::size_t k = 0; k < t.stages.size(); ++k) EXPECT_EQ(c.stages[k].shared, t.stages[k].shared);
+}
+
+TEST(Model, ShuffleDownHandsEdgeLanesTheirOwnValue) {
+  const auto t = model_trace("warp-shuffle", iota(32));
+  ASSERT_EQ(t.stages.size(), 13u);
+  EXPECT_FALSE(t.stages[0].shared);
+  EXPECT_EQ(t.stages[1].label, "shuffle down by 16");
+  const auto& lanes = *t.stages[1].lanes;
+  for (int l = 0; l < 16; ++l) EXPECT_EQ(lanes[l], (l + 1) + (l + 17)) << l;
+  for (int l = 16; l < 32; ++l) EXPECT_EQ(lanes[l], 2 * (l + 1)) << "lane " << l << " adds its own value";
+  EXPECT_EQ((*t.stages[5].lanes)[0], 528);
+  EXPECT_EQ(t.stages[6].label, "warp totals to shared memory");
+  EXPECT_EQ(*t.stages[6].shared, std::vector<double>{528});
+  EXPECT_EQ(t.result, 528);
+}
+
+TEST(Model, CgTileReduceLeavesTheTotalInEveryLane) {
+  const auto t = model_trace("cg-block", iota(64), 64);
+  ASSERT_EQ(t.stages.size(), 5u);
+  const auto& lanes = *t.stages[1].lanes;
+  for (int l = 0; l < 32; ++l) EXPECT_EQ(lanes[l], 528);
+  for (int l = 32; l < 64; ++l) EXPECT_EQ(lanes[l], 1552);
+  EXPECT_EQ(*t.stages[2].shared, (std::vector<double>{528, 1552}));
+  EXPECT_EQ(t.result, 2080);
+}
+
+TEST(Model, GridStrideThreadsSumEveryGridWidthApart) {
+  backend::TraceRequest req{"multiple-per-thread", core::Op::Sum, core::DType::Int, 32, 1, iota(1000), 4};
+  const auto t = backend::make_sim_backend()->trace(req);
+  EXPECT_EQ(t.grid, 4u);
+  // Block 1, thread 0 adds elements 32, 160, 288, ... (iota: value = index + 1).
+  double expect = 0;
+  for (int i = 32; i < 1000; i += 128) expect += i + 1;
+  EXPECT_EQ((*t.stages[0].shared)[0], expect);
+  EXPECT_EQ(t.input.size(), 256u);  // 8 strides of 32 elements
+  EXPECT_EQ(t.result, 1000 * 1001 / 2);
+}
+
+TEST(Model, BankConflictsComeFromRecordedAddresses) {
+  const auto strided = model_trace("interleaved-bank-conflicts", iota(1024), 1024);
+  // Stride s: thread t touches 2*s*t, so a warp's 32 threads hit min(2s, 32)-way conflicts.
+  for (int k = 1; k <= 5; ++k) EXPECT_EQ(strided.stages[k].bank_conflicts, std::min(1 << k, 32)) << strided.stages[k].label;
+  const auto seq = model_trace("sequential", iota(1024), 1024);
+  for (std::size_t k = 0; k < seq.stages.size(); ++k) EXPECT_EQ(seq.stages[k].bank_conflicts, 1) << k;
+  EXPECT_EQ(core::bank_conflict_degree({{0}, {32}, {64}, {1}}), 3);
+  EXPECT_EQ(core::bank_conflict_degree({{0}, {0}, {0}}), 1);  // one word: a broadcast
+  EXPECT_EQ(core::bank_conflict_degree({}), 0);
+}
+
+TEST(Model, DivergentWarpsAreCounted) {
+  const auto div = model_trace("interleaved-divergent", iota(256), 256);
+  EXPECT_EQ(div.stages[1].divergent_warps, 8);  // every warp has idle lanes
+  const auto seq = model_trace("sequential", iota(256), 256);
+  EXPECT_EQ(seq.stages[1].divergent_warps, 0);  // stride 128: warps 0-3 all work, 4-7 all idle
+  EXPECT_EQ(seq.stages[4].divergent_warps, 1);  // stride 16: half of warp 0
 }
 
 TEST(Model, TailBlockIsPaddedWithTheIdentity) {
@@ -107,18 +220,18 @@ TEST(Model, TailBlockIsPaddedWithTheIdentity) {
 TEST(Model, ResultsMatchDoubleReferenceOnRandomInputs) {
   const auto seed = test::test_seed();
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
-  for (const auto& id : core::algorithm_ids())
+  for (const auto& id : core::traced_ids())
     for (std::size_t n : {std::size_t(1), std::size_t(31), std::size_t(33), std::size_t(1000), std::size_t(4099), (std::size_t(1) << 17) + 3})
       for (int block : {32, 128, 1024})
         for (auto type : {core::DType::Int, core::DType::Float})
           for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
             const auto input = test::random_values(n, type, seed + n + block);
-            const auto t = model_trace(id, input, block, op, type);
-            const double ref = test::reference(op, input);
             SCOPED_TRACE(id + " n=" + std::to_string(n) + " block=" + std::to_string(block) + " " +
                          core::to_string(op) + " " + core::to_string(type));
-            if (type == core::DType::Int || op != core::Op::Sum) EXPECT_EQ(t.result, ref);
-            else EXPECT_NEAR(t.result, ref, 2e-6 * test::abs_sum(input));
+            const double got = test::model_result(id, op, type, input, block);
+            const double ref = test::reference(op, input);
+            if (type == core::DType::Int || op != core::Op::Sum) EXPECT_EQ(got, ref);
+            else EXPECT_NEAR(got, ref, 2e-6 * test::abs_sum(input));
           }
 }
 
@@ -143,4 +256,7 @@ TEST(Model, ImpossibleRequestsNameTheProblem) {
   expect_msg([] { model_trace("sequential", iota(8), 16); }, "power of two");
   expect_msg([] { model_trace("sequential", iota(40), 32, core::Op::Sum, core::DType::Int, 2); }, "outside the grid");
   expect_msg([] { model_trace("nope", iota(8), 32); }, "unknown algorithm");
+  expect_msg([] { model_trace("cub", iota(8), 32); }, "baseline");
+  expect_msg([] { model_trace("global-halving", iota(70000), 32); }, "at most 2^16");
+  expect_msg([] { model_trace("non-pow2-block", iota(8), 1025); }, "from 1 to 1024");
 }

@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "app/backend/runner.h"
 #include "app/core/types.h"
+#include "kernels/reference/model.h"
 
 namespace rl::test {
 
@@ -41,6 +43,19 @@ inline double abs_sum(const std::vector<double>& v) {
   double s = 0;
   for (double x : v) s += std::fabs(x);
   return s;
+}
+
+// The CPU model's whole-array result, untraced (any n).
+inline double model_result(const std::string& id, core::Op op, core::DType type, const std::vector<double>& v,
+                           int block, std::size_t grid = 0) {
+  const auto algo = backend::kernel_algo(id);
+  const kernels::Launch launch{block, grid, 0};
+  if (type == core::DType::Int) {
+    const std::vector<int> in(v.begin(), v.end());
+    return model::model_reduce<int>(algo, backend::kernel_op(op), in.data(), in.size(), launch, nullptr);
+  }
+  const std::vector<float> in(v.begin(), v.end());
+  return model::model_reduce<float>(algo, backend::kernel_op(op), in.data(), in.size(), launch, nullptr);
 }
 
 }  // namespace rl::test

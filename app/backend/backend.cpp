@@ -1,16 +1,76 @@
 #include "backend.h"
 
+#include <algorithm>
+#include <map>
 #include <stdexcept>
 
-#include "tree_runner.h"
+#include "runner.h"
 
 namespace rl::backend {
 
 kernels::Algo kernel_algo(const std::string& id) {
-  if (id == "interleaved-divergent") return kernels::Algo::InterleavedDivergent;
-  if (id == "interleaved-bank-conflicts") return kernels::Algo::InterleavedBankConflicts;
-  if (id == "sequential") return kernels::Algo::Sequential;
+  using A = kernels::Algo;
+  static const std::map<std::string, A> ids = {
+      {"naive-serial", A::NaiveSerial},
+      {"global-halving", A::GlobalHalving},
+      {"interleaved-divergent", A::InterleavedDivergent},
+      {"interleaved-bank-conflicts", A::InterleavedBankConflicts},
+      {"sequential", A::Sequential},
+      {"first-add-on-load", A::FirstAddOnLoad},
+      {"unroll-last-warp", A::UnrollLastWarp},
+      {"complete-unroll", A::CompleteUnroll},
+      {"multiple-per-thread", A::MultiplePerThread},
+      {"non-pow2-block", A::NonPow2Block},
+      {"warp-shuffle", A::WarpShuffle},
+      {"warp-shuffle-vectorized", A::WarpShuffleVectorized},
+      {"cg-warp", A::CgWarp},
+      {"cg-block", A::CgBlock},
+      {"cg-two-phase", A::CgTwoPhase},
+      {"cg-reduce-update-async", A::CgReduceUpdateAsync},
+      {"cg-grid-sync", A::CgGridSync},
+      {"threadfence-single-pass", A::ThreadfenceSinglePass},
+      {"missing-syncthreads", A::MissingSyncthreads},
+      {"legacy-warp-synchronous", A::LegacyWarpSynchronous},
+      {"syncthreads-in-branch", A::SyncthreadsInBranch},
+  };
+  if (const auto it = ids.find(id); it != ids.end()) return it->second;
+  const auto* info = core::find_algorithm(id);
+  if (info && info->kind == core::Kind::Baseline)
+    throw std::invalid_argument("'" + id + "' is a baseline: it is timed by `bench`, it has no stages to trace");
   throw std::invalid_argument("unknown algorithm '" + id + "'");
+}
+
+std::vector<std::size_t> traced_elements(kernels::Algo algo, std::size_t n, int block, std::size_t grid, int traced) {
+  using A = kernels::Algo;
+  std::vector<std::size_t> out;
+  const std::size_t b = std::size_t(block), k = std::size_t(traced);
+  switch (algo) {
+    case A::GlobalHalving:
+      for (std::size_t i = 0; i < n; ++i) out.push_back(i);
+      break;
+    case A::FirstAddOnLoad:
+      for (std::size_t i = k * 2 * b; i < std::min(n, (k + 1) * 2 * b); ++i) out.push_back(i);
+      break;
+    case A::WarpShuffleVectorized: {  // 16-byte vectors by grid stride, then the scalar tail
+      const std::size_t vectors = n / 4, threads = grid * b;
+      for (std::size_t start = k * b; start < vectors; start += threads)
+        for (std::size_t j = start; j < std::min(vectors, start + b); ++j)
+          for (std::size_t e = 0; e < 4; ++e) out.push_back(4 * j + e);
+      for (std::size_t i = 4 * vectors + k * b; i < n; i += threads)
+        for (std::size_t e = i; e < std::min(n, i + b); ++e) out.push_back(e);
+      break;
+    }
+    case A::MultiplePerThread:
+    case A::CgTwoPhase:
+    case A::CgReduceUpdateAsync:
+    case A::CgGridSync:  // a block's tile of every grid-wide stride
+      for (std::size_t start = k * b; start < n; start += grid * b)
+        for (std::size_t i = start; i < std::min(n, start + b); ++i) out.push_back(i);
+      break;
+    default:
+      for (std::size_t i = k * b; i < std::min(n, (k + 1) * b); ++i) out.push_back(i);
+  }
+  return out;
 }
 
 kernels::OpKind kernel_op(core::Op op) {

@@ -15,6 +15,7 @@ struct TraceRequest {
   int block = 32;
   int trace_block = 0;
   std::vector<double> input;  // the whole array, already rounded to the type
+  std::size_t grid = 0;       // fixed-grid algorithms: 0 lets the backend choose for its device
 };
 
 class Backend {
@@ -22,8 +23,9 @@ class Backend {
   virtual ~Backend() = default;
   virtual std::string name() const = 0;    // "cuda" or "sim"
   virtual std::string device() const = 0;  // what the window's status line names
-  // Throws std::invalid_argument for a request no kernel can take (unknown algorithm, bad
-  // block size, traced block outside the grid) and std::runtime_error for device failures.
+  // Throws std::invalid_argument for a request no kernel can take (unknown algorithm, a
+  // baseline, bad block size, traced block outside the grid) and std::runtime_error for
+  // device failures. Modelled-only algorithms come back from the CPU model, saying so.
   virtual core::Trace trace(const TraceRequest& request) = 0;
 };
 

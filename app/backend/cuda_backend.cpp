@@ -1,5 +1,5 @@
 #include "backend.h"
-#include "tree_runner.h"
+#include "runner.h"
 
 namespace rl::backend {
 namespace {
@@ -10,10 +10,15 @@ class CudaBackend final : public Backend {
   std::string name() const override { return "cuda"; }
   std::string device() const override { return device_; }
   core::Trace trace(const TraceRequest& req) override {
+    // Undefined on a GPU by design: shown from the CPU model, and labelled as such.
+    if (!kernels::gpu_launchable(kernel_algo(req.algorithm))) {
+      core::Trace t = model_->trace(req);
+      t.device = "CPU model (never launched on a GPU: undefined behaviour)";
+      return t;
+    }
     try {
-      core::Trace t = req.type == core::DType::Int
-                          ? run_tree<int>(req, kernels::gpu_reduce<int>)
-                          : run_tree<float>(req, kernels::gpu_reduce<float>);
+      core::Trace t = req.type == core::DType::Int ? run_trace<int>(req, kernels::gpu_reduce<int>)
+                                                   : run_trace<float>(req, kernels::gpu_reduce<float>);
       t.backend = name();
       t.device = device_;
       return t;
@@ -24,6 +29,7 @@ class CudaBackend final : public Backend {
 
  private:
   std::string device_;
+  std::unique_ptr<Backend> model_ = make_sim_backend();
 };
 
 }  // namespace

@@ -1,6 +1,6 @@
-#include "../../kernels/reference/tree_model.h"
+#include "../../kernels/reference/model.h"
 #include "backend.h"
-#include "tree_runner.h"
+#include "runner.h"
 
 namespace rl::backend {
 namespace {
@@ -10,8 +10,8 @@ class SimBackend final : public Backend {
   std::string name() const override { return "sim"; }
   std::string device() const override { return "CPU model"; }
   core::Trace trace(const TraceRequest& req) override {
-    core::Trace t = req.type == core::DType::Int ? run_tree<int>(req, model::tree_reduce<int>)
-                                                 : run_tree<float>(req, model::tree_reduce<float>);
+    core::Trace t = req.type == core::DType::Int ? run_trace<int>(req, model::model_reduce<int>)
+                                                 : run_trace<float>(req, model::model_reduce<float>);
     t.backend = name();
     t.device = device();
     return t;

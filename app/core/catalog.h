@@ -1,5 +1,6 @@
 // The algorithm catalog: ids, lessons, and where each stage sits in the real kernel source.
 #pragma once
+#include <map>
 #include <span>
 #include <string>
 #include <string_view>
@@ -11,27 +12,37 @@ struct SourceView {
   std::string file;                // repository path of the kernel source
   int first_line = 0;              // 1-based line of lines[0] in that file
   std::vector<std::string> lines;  // the algorithm's kernel, as compiled
-  int load_line = 0;               // 1-based line the load stage corresponds to
-  int step_line = 0;               // 1-based line each tree step corresponds to
+  std::map<std::string, int, std::less<>> markers;  // "[step]" -> 1-based line
+  int line_of(std::string_view marker) const;       // 0 when the marker is absent
 };
+
+enum class Kind { Traced, Pitfall, ModelOnly, Baseline };
 
 struct AlgorithmInfo {
   std::string id;
-  std::string family;
+  std::string family;  // tree, warp-shuffle, cooperative-groups, single-pass, pitfall, baseline
   std::string title;
   std::string lesson;  // one line, for `list`
   std::string detail;  // a paragraph, for the window
+  std::string file;    // kernel source holding "<<< id" (empty for host baselines)
+  Kind kind = Kind::Traced;
+  bool any_block = false;  // takes any block size 1..1024, not only powers of two
 };
 
 std::span<const AlgorithmInfo> algorithms();
 const AlgorithmInfo* find_algorithm(std::string_view id);
 std::vector<std::string> algorithm_ids();
+// The ids that record stages (everything but the baselines).
+std::vector<std::string> traced_ids();
 
-// The kernel's source as built into this binary. Throws std::runtime_error if the
-// markers for id are missing (a broken build, never user input).
+// The kernel's source as built into this binary. Throws std::runtime_error if the markers
+// for id are missing (a broken build, never user input).
 const SourceView& source_of(std::string_view id);
 
-// Finds "<<< id" ... ">>>" with its "[load]" and "[step]" tags in a source text.
+// Finds "<<< id" ... ">>>" and the "[tag]" markers inside it in a source text.
 SourceView parse_source(std::string_view text, std::string_view file, std::string_view id);
+
+// A stage's label from its recorded tag and parameter: "stride 8", "shuffle down by 4".
+std::string stage_label(int tag, int param, bool has_shared);
 
 }  // namespace rl::core

@@ -5,6 +5,9 @@
   extern "C" const char rl_embed_##sym[];     \
   extern "C" const char rl_embed_##sym##_end[];
 RL_EMBEDDED(tree_cuh)
+RL_EMBEDDED(shuffle_cuh)
+RL_EMBEDDED(cg_cuh)
+RL_EMBEDDED(single_pass_cuh)
 RL_EMBEDDED(quad_vert)
 RL_EMBEDDED(quad_frag)
 RL_EMBEDDED(text_vert)
@@ -21,6 +24,14 @@ std::string_view view(const char* begin, const char* end) {
 
 std::string_view tree_kernel_source() { return RL_VIEW(tree_cuh); }
 std::string_view mono_font() { return RL_VIEW(mono_font); }
+
+std::string_view kernel_source(std::string_view name) {
+  if (name == "tree.cuh") return RL_VIEW(tree_cuh);
+  if (name == "shuffle.cuh") return RL_VIEW(shuffle_cuh);
+  if (name == "cg.cuh") return RL_VIEW(cg_cuh);
+  if (name == "single_pass.cuh") return RL_VIEW(single_pass_cuh);
+  return {};
+}
 
 std::string_view shader(std::string_view name) {
   if (name == "quad.vert") return RL_VIEW(quad_vert);

@@ -1,5 +1,6 @@
 #include "facts.h"
 
+#include <algorithm>
 #include <vector>
 
 namespace rl::core {
@@ -13,6 +14,25 @@ std::vector<int> active_per_warp(const Stage& stage, int block) {
 }
 
 }  // namespace
+
+int bank_conflict_degree(const std::vector<std::vector<int>>& words) {
+  int worst = 0;
+  for (std::size_t first = 0; first < words.size(); first += 32) {
+    const std::size_t last = std::min(words.size(), first + 32);
+    std::size_t slots = 0;
+    for (std::size_t t = first; t < last; ++t) slots = std::max(slots, words[t].size());
+    for (std::size_t k = 0; k < slots; ++k) {
+      std::vector<std::vector<int>> bank(32);
+      for (std::size_t t = first; t < last; ++t) {
+        if (k >= words[t].size() || words[t][k] < 0) continue;
+        auto& b = bank[words[t][k] % 32];
+        if (std::find(b.begin(), b.end(), words[t][k]) == b.end()) b.push_back(words[t][k]);
+      }
+      for (const auto& b : bank) worst = std::max(worst, int(b.size()));
+    }
+  }
+  return worst;
+}
 
 int divergent_warps(const Stage& stage, int block) {
   int n = 0;
@@ -33,11 +53,17 @@ int busy_warps(const Stage& stage, int block) {
 std::string stage_caption(const Trace& t, int k) {
   if (k < 0 || k >= int(t.stages.size())) return {};
   const Stage& s = t.stages[k];
-  const int busy = busy_warps(s, t.block), divergent = divergent_warps(s, t.block);
+  // global-halving's threads span the array, not one block.
+  const int threads = t.memory == "global" ? int(t.size) : t.block;
+  const int busy = busy_warps(s, threads), divergent = s.divergent_warps;
   std::string out = s.label + ": " + std::to_string(s.active.size()) + " of " +
-                    std::to_string(t.block) + " threads active in " + std::to_string(busy) +
+                    std::to_string(threads) + " threads active in " + std::to_string(busy) +
                     (busy == 1 ? " warp" : " warps");
   out += "; " + std::to_string(divergent) + (divergent == 1 ? " divergent warp" : " divergent warps");
+  if (s.bank_conflicts) {
+    if (*s.bank_conflicts > 1) out += "; " + std::to_string(*s.bank_conflicts) + "-way bank conflict";
+    else out += "; no bank conflicts";
+  }
   return out;
 }
 

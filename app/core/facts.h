@@ -1,10 +1,18 @@
 // Facts derived from a trace's recordings (never typed in), and captions built from them.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "trace.h"
 
 namespace rl::core {
+
+// The worst bank conflict of a stage's warp-wide shared-memory accesses. words[t][k] is
+// thread t's k-th access in program order, as a 32-bit word index (-1: none). Threads form
+// warps of 32; the k-th accesses of a warp's threads are one warp-wide instruction, and its
+// degree is the largest number of distinct words requested within one of the 32 banks.
+// Returns 0 when nothing touched shared memory.
+int bank_conflict_degree(const std::vector<std::vector<int>>& words);
 
 // Warps that had some but not all of their threads active in the stage.
 int divergent_warps(const Stage& stage, int block);

@@ -67,6 +67,7 @@ std::string to_json(const Trace& t, int indent) {
   j["backend"] = t.backend;
   j["device"] = t.device;
   j["source"] = t.source;
+  j["memory"] = t.memory;
   j["size"] = t.size;
   j["block"] = t.block;
   j["grid"] = t.grid;
@@ -81,7 +82,10 @@ std::string to_json(const Trace& t, int indent) {
     js["label"] = s.label;
     js["line"] = s.line;
     js["shared"] = s.shared ? encode_all(*s.shared, t.type) : json(nullptr);
+    js["lanes"] = s.lanes ? encode_all(*s.lanes, t.type) : json(nullptr);
     js["active"] = s.active;
+    js["bank_conflicts"] = s.bank_conflicts ? json(*s.bank_conflicts) : json(nullptr);
+    js["divergent_warps"] = s.divergent_warps;
     json acc = json::array();
     for (const auto& a : s.accesses)
       acc.push_back({{"thread", a.thread}, {"reads", a.reads}, {"writes", a.writes}});
@@ -104,6 +108,7 @@ Trace trace_from_json(const std::string& text) {
   t.backend = typed<std::string>(j, "backend");
   t.device = typed<std::string>(j, "device");
   t.source = typed<std::string>(j, "source");
+  if (j.contains("memory")) t.memory = typed<std::string>(j, "memory");
   t.size = typed<std::size_t>(j, "size");
   t.block = typed<int>(j, "block");
   t.grid = typed<std::size_t>(j, "grid");
@@ -123,7 +128,11 @@ Trace trace_from_json(const std::string& text) {
     s.label = typed<std::string>(js, "label");
     s.line = typed<int>(js, "line");
     if (!field(js, "shared").is_null()) s.shared = decode_all(js.at("shared"), "shared");
+    if (js.contains("lanes") && !js.at("lanes").is_null()) s.lanes = decode_all(js.at("lanes"), "lanes");
     s.active = typed<std::vector<int>>(js, "active");
+    if (js.contains("bank_conflicts") && !js.at("bank_conflicts").is_null())
+      s.bank_conflicts = typed<int>(js, "bank_conflicts");
+    if (js.contains("divergent_warps")) s.divergent_warps = typed<int>(js, "divergent_warps");
     if (js.contains("accesses")) {
       for (const auto& ja : js.at("accesses")) {
         s.accesses.push_back({typed<int>(ja, "thread"), typed<std::vector<int>>(ja, "reads"),
@@ -144,13 +153,18 @@ std::string to_text(const Trace& t) {
   for (std::size_t k = 0; k < t.stages.size(); ++k) {
     const auto& s = t.stages[k];
     out << "\nstage " << k << ": " << s.label << "  (" << t.source << ":" << s.line << ", "
-        << s.active.size() << " active)\n";
-    if (!s.shared) continue;
-    const auto& v = *s.shared;
-    for (std::size_t i = 0; i < v.size(); ++i) {
-      out << (i % 16 == 0 ? "  " : " ") << format_value(v[i], t.type);
-      if (i % 16 == 15 || i + 1 == v.size()) out << "\n";
-    }
+        << s.active.size() << " active, " << s.divergent_warps << " divergent warps";
+    if (s.bank_conflicts) out << ", " << *s.bank_conflicts << "-way bank conflicts";
+    out << ")\n";
+    const auto rows = [&](const char* name, const std::vector<double>& v) {
+      out << "  " << name << ":\n";
+      for (std::size_t i = 0; i < v.size(); ++i) {
+        out << (i % 16 == 0 ? "    " : " ") << format_value(v[i], t.type);
+        if (i % 16 == 15 || i + 1 == v.size()) out << "\n";
+      }
+    };
+    if (s.shared) rows(t.memory == "global" ? "global" : "shared", *s.shared);
+    if (s.lanes) rows("lanes", *s.lanes);
   }
   return out.str();
 }

@@ -18,10 +18,13 @@ struct Access {
 
 struct Stage {
   std::string label;
-  int line = 0;                                 // kernel source line (1-based)
-  std::optional<std::vector<double>> shared;    // shared array after the stage
-  std::vector<int> active;                      // threads that did the stage's work
-  std::vector<Access> accesses;                 // one per active thread
+  int line = 0;                                // kernel source line (1-based)
+  std::optional<std::vector<double>> shared;   // shared array after the stage (global for global-halving)
+  std::optional<std::vector<double>> lanes;    // each thread's register value after the stage
+  std::vector<int> active;                     // threads that did the stage's work
+  std::vector<Access> accesses;                // one per thread that touched shared memory
+  std::optional<int> bank_conflicts;           // worst n-way conflict of a warp-wide access
+  int divergent_warps = 0;                     // warps with some but not all threads active
   bool operator==(const Stage&) const = default;
 };
 
@@ -30,6 +33,7 @@ struct Trace {
   std::string backend;  // "cuda" or "sim"
   std::string device;   // "NVIDIA H100 80GB HBM3" or "CPU model"
   std::string source;   // repository path of the kernel source the lines refer to
+  std::string memory = "shared";  // what `shared` holds: "shared" memory, or the "global" array
   std::size_t size = 0;
   int block = 0;
   std::size_t grid = 0;

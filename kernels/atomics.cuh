@@ -1,0 +1,35 @@
+// Combines a block's total into the result with one atomic: add, min or max. Floats have no
+// hardware min/max atomic, so those loop on compare-and-swap.
+#pragma once
+#include <type_traits>
+
+#include "reduce_ops.h"
+
+namespace rl::kernels {
+
+template <class Op>
+__device__ void atomic_combine(int* dst, int v) {
+  if constexpr (std::is_same_v<Op, ops::Sum>) atomicAdd(dst, v);
+  else if constexpr (std::is_same_v<Op, ops::Min>) atomicMin(dst, v);
+  else atomicMax(dst, v);
+}
+
+template <class Op>
+__device__ void atomic_combine(float* dst, float v) {
+  if constexpr (std::is_same_v<Op, ops::Sum>) {
+    atomicAdd(dst, v);
+  } else {
+    int* bits = reinterpret_cast<int*>(dst);
+    int seen = *bits;
+    for (;;) {
+      const float now = __int_as_float(seen);
+      const float next = Op{}(now, v);
+      if (__float_as_int(next) == seen) return;  // nothing to change
+      const int prev = atomicCAS(bits, seen, __float_as_int(next));
+      if (prev == seen) return;
+      seen = prev;
+    }
+  }
+}
+
+}  // namespace rl::kernels

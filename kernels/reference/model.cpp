@@ -1,0 +1,400 @@
+#include "model.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "../reduce_ops.h"
+#include "../stage_tags.h"
+
+namespace rl::model {
+namespace {
+
+using kernels::Algo;
+using kernels::RawTrace;
+
+// Mirrors TraceProbe: records the traced block, does nothing for the others.
+template <class T>
+struct Rec {
+  RawTrace<T>* raw = nullptr;
+  std::size_t cell(int k, int t) const { return std::size_t(k) * raw->block + t; }
+  void stage(int k, int tag, int param) const {
+    if (raw) raw->tags[k] = tag, raw->params[k] = param;
+  }
+  void work(int k, int t, bool did) const {
+    if (raw) raw->active[cell(k, t)] = did ? 1 : 0;
+  }
+  void read(int k, int t, int slot, int index) const {
+    if (raw) raw->access[cell(k, t) * raw->shape.slots + slot] = 2 * index;
+  }
+  void write(int k, int t, int slot, int index) const {
+    if (raw) raw->access[cell(k, t) * raw->shape.slots + slot] = 2 * index + 1;
+  }
+  void lanes(int k, const std::vector<T>& v) const {
+    if (!raw) return;
+    std::copy(v.begin(), v.end(), raw->lanes.begin() + cell(k, 0));
+    raw->has_lanes[k] = 1;
+  }
+  void shared(int k, const std::vector<T>& smem, int count) const {
+    if (!raw) return;
+    std::copy_n(smem.begin(), count, raw->shared.begin() + std::size_t(k) * raw->shape.shared_size);
+    raw->has_shared[k] = 1;
+  }
+};
+
+// Who works in a tree step, and on which cells: thread t combines smem[a] and smem[a + s]
+// into smem[a].
+enum class Rule { LowHalf, Interleaved, Strided, NonPow2, LastWarp };
+struct Step {
+  int tag;
+  unsigned s;
+  Rule rule;
+};
+
+std::vector<Step> tree_steps(Algo algo, int B) {
+  std::vector<Step> out;
+  const unsigned b = unsigned(B);
+  switch (algo) {
+    case Algo::InterleavedDivergent:
+      for (unsigned s = 1; s < b; s *= 2) out.push_back({kernels::kTagStep, s, Rule::Interleaved});
+      break;
+    case Algo::InterleavedBankConflicts:
+      for (unsigned s = 1; s < b; s *= 2) out.push_back({kernels::kTagStep, s, Rule::Strided});
+      break;
+    case Algo::NonPow2Block: {
+      unsigned p = 1;
+      while (p < b) p <<= 1;
+      for (unsigned s = p / 2; s > 0; s >>= 1) out.push_back({kernels::kTagStep, s, Rule::NonPow2});
+      break;
+    }
+    case Algo::UnrollLastWarp:
+    case Algo::CompleteUnroll:
+    case Algo::LegacyWarpSynchronous:
+      for (unsigned s = b / 2; s > 32; s >>= 1) out.push_back({kernels::kTagStep, s, Rule::LowHalf});
+      for (unsigned s = std::min(b / 2, 32u); s > 0; s >>= 1) out.push_back({kernels::kTagWarpStep, s, Rule::LastWarp});
+      break;
+    default:  // sequential addressing and everything built on it
+      for (unsigned s = b / 2; s > 0; s >>= 1) out.push_back({kernels::kTagStep, s, Rule::LowHalf});
+  }
+  return out;
+}
+
+bool works(const Step& st, unsigned t, unsigned B) {
+  switch (st.rule) {
+    case Rule::LowHalf: return t < st.s;
+    case Rule::Interleaved: return t % (2 * st.s) == 0;
+    case Rule::Strided: return 2 * st.s * t < B;
+    case Rule::NonPow2: return t < st.s && t + st.s < B;
+    case Rule::LastWarp: return t < 32 && t + st.s < B;
+  }
+  return false;
+}
+
+template <class T, class Op>
+struct Model {
+  Algo algo;
+  int B;
+  std::size_t grid;  // of the pass being modelled
+
+  static T id() { return Op::template identity<T>(); }
+
+  // Grid-stride accumulation of thread t of block b, as the kernels do it.
+  T grid_stride(const T* in, std::size_t n, std::size_t b, int t) const {
+    T acc = id();
+    const std::size_t stride = grid * B;
+    for (std::size_t i = b * B + t; i < n; i += stride) acc = Op{}(acc, in[i]);
+    return acc;
+  }
+
+  // One block of a shared-memory tree algorithm, stage by stage. All threads of a stage
+  // read before any writes (lockstep), which equals the GPU for race-free trees.
+  T tree_block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
+    std::vector<T> smem(B);
+    const auto at = [&](std::size_t i) { return i < n ? in[i] : id(); };
+    int tag = kernels::kTagLoad;
+    for (int t = 0; t < B; ++t) {
+      if (algo == Algo::FirstAddOnLoad) {
+        const std::size_t i = b * 2 * B + t;
+        smem[t] = Op{}(at(i), at(i + B));
+        tag = kernels::kTagLoadAdd;
+      } else if (algo == Algo::MultiplePerThread) {
+        smem[t] = grid_stride(in, n, b, t);
+        tag = kernels::kTagGridStride;
+      } else {
+        smem[t] = at(b * B + t);
+      }
+      rec.work(0, t, true), rec.write(0, t, 0, t);
+    }
+    rec.stage(0, tag, 0), rec.shared(0, smem, B);
+
+    if (algo == Algo::NaiveSerial) {
+      T acc = smem[0];
+      for (int j = 1; j < B; ++j) acc = Op{}(acc, smem[j]);
+      smem[0] = acc;
+      for (int t = 0; t < B; ++t) rec.work(1, t, t == 0);
+      for (int j = 0; j < B; ++j) rec.read(1, 0, j, j);
+      rec.write(1, 0, B, 0);
+      rec.stage(1, kernels::kTagSerial, 0), rec.shared(1, smem, B);
+      return smem[0];
+    }
+    int k = 1;
+    std::vector<T> next;
+    for (const Step& st : tree_steps(algo, B)) {
+      next = smem;
+      for (int t = 0; t < B; ++t) {
+        const bool w = works(st, unsigned(t), unsigned(B));
+        rec.work(k, t, w);
+        if (!w) continue;
+        const int a = st.rule == Rule::Strided ? int(2 * st.s * t) : t;
+        next[a] = Op{}(smem[a], smem[a + st.s]);
+        rec.read(k, t, 0, a), rec.read(k, t, 1, a + int(st.s)), rec.write(k, t, 2, a);
+      }
+      smem.swap(next);
+      rec.stage(k, st.tag, int(st.s)), rec.shared(k, smem, B);
+      ++k;
+    }
+    return smem[0];
+  }
+
+  // __shfl_down_sync(v, offset) in every warp: a lane past the warp's end gets its own value.
+  static void shuffle_down(std::vector<T>& v, int offset, bool only_warp0) {
+    const std::vector<T> before = v;
+    const int limit = only_warp0 ? std::min<int>(32, int(v.size())) : int(v.size());
+    for (int t = 0; t < limit; ++t) {
+      const int lane = t % 32;
+      v[t] = Op{}(before[t], lane + offset < 32 ? before[t + offset] : before[t]);
+    }
+  }
+
+  T shuffle_block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
+    std::vector<T> v(B);
+    const int warps = B / 32;
+    const bool vectorized = algo == Algo::WarpShuffleVectorized;
+    for (int t = 0; t < B; ++t) {
+      if (vectorized) {
+        const std::size_t gid = b * B + t, threads = grid * B, vectors = n / 4;
+        T acc = id();
+        for (std::size_t i = gid; i < vectors; i += threads)
+          acc = Op{}(Op{}(Op{}(Op{}(acc, in[4 * i]), in[4 * i + 1]), in[4 * i + 2]), in[4 * i + 3]);
+        for (std::size_t i = 4 * vectors + gid; i < n; i += threads) acc = Op{}(acc, in[i]);
+        v[t] = acc;
+      } else {
+        v[t] = b * B + t < n ? in[b * B + t] : id();
+      }
+      rec.work(0, t, true);
+    }
+    rec.stage(0, vectorized ? kernels::kTagVectorLoad : kernels::kTagLoad, 0), rec.lanes(0, v);
+    int k = 1;
+    for (int offset = 16; offset > 0; offset >>= 1, ++k) {
+      shuffle_down(v, offset, false);
+      for (int t = 0; t < B; ++t) rec.work(k, t, true);
+      rec.stage(k, kernels::kTagShuffle, offset), rec.lanes(k, v);
+    }
+    std::vector<T> smem(warps);
+    for (int t = 0; t < B; ++t) rec.work(k, t, t % 32 == 0);
+    for (int w = 0; w < warps; ++w) smem[w] = v[w * 32], rec.write(k, w * 32, 0, w);
+    rec.stage(k, kernels::kTagWarpSums, 0), rec.shared(k, smem, warps);
+    ++k;
+    for (int t = 0; t < B; ++t) rec.work(k, t, t < 32);
+    for (int t = 0; t < 32; ++t) {
+      v[t] = t < warps ? smem[t] : id();
+      if (t < warps) rec.read(k, t, 0, t);
+    }
+    rec.stage(k, kernels::kTagFinalLoad, 0), rec.lanes(k, v);
+    ++k;
+    for (int offset = 16; offset > 0; offset >>= 1, ++k) {
+      shuffle_down(v, offset, true);
+      for (int t = 0; t < B; ++t) rec.work(k, t, t < 32);
+      rec.stage(k, kernels::kTagFinalShuffle, offset), rec.lanes(k, v);
+    }
+    if (vectorized) {
+      for (int t = 0; t < B; ++t) rec.work(k, t, t == 0);
+      rec.stage(k, kernels::kTagAtomic, 0);
+    }
+    return v[0];
+  }
+
+  // cg::reduce over 32-thread tiles: a butterfly (floats), or redux.sync (ints, exact in
+  // any order); either way every lane ends with the tile's total, computed as below.
+  static void tile_reduce(std::vector<T>& v, int tiles) {
+    for (int mask = 16; mask > 0; mask >>= 1) {
+      const std::vector<T> before = v;
+      for (int t = 0; t < tiles * 32; ++t) v[t] = Op{}(before[t], before[t ^ mask]);
+    }
+  }
+
+  // The cg family's block: returns the block total, or each tile's total for the
+  // algorithms that emit one per tile (cg-warp, cg-reduce-update-async).
+  std::vector<T> cg_block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
+    std::vector<T> v(B);
+    const int tiles = B / 32;
+    const bool strided = algo != Algo::CgWarp && algo != Algo::CgBlock;
+    for (int t = 0; t < B; ++t) {
+      v[t] = strided ? grid_stride(in, n, b, t) : (b * B + t < n ? in[b * B + t] : id());
+      rec.work(0, t, true);
+    }
+    rec.stage(0, strided ? kernels::kTagGridStride : kernels::kTagLoad, 0), rec.lanes(0, v);
+    if (algo == Algo::CgReduceUpdateAsync) {
+      for (int t = 0; t < B; ++t) rec.work(1, t, true);
+      rec.stage(1, kernels::kTagAtomic, 32);
+    }
+    tile_reduce(v, tiles);
+    std::vector<T> tile_totals(tiles);
+    for (int w = 0; w < tiles; ++w) tile_totals[w] = v[w * 32];
+    if (algo == Algo::CgReduceUpdateAsync) return tile_totals;
+    for (int t = 0; t < B; ++t) rec.work(1, t, true);
+    rec.stage(1, kernels::kTagTileReduce, 32), rec.lanes(1, v);
+    if (algo == Algo::CgWarp) return tile_totals;
+    return {block_finish(v, tile_totals, rec)};
+  }
+
+  // Tile totals to shared memory, then the first tile reduces them (stages 2..4).
+  T block_finish(std::vector<T>& v, const std::vector<T>& smem, const Rec<T>& rec) const {
+    const int tiles = int(smem.size());
+    for (int t = 0; t < B; ++t) rec.work(2, t, t % 32 == 0);
+    for (int w = 0; w < tiles; ++w) rec.write(2, w * 32, 0, w);
+    rec.stage(2, kernels::kTagTileSums, 0), rec.shared(2, smem, tiles);
+    for (int t = 0; t < 32; ++t) {
+      v[t] = t < tiles ? smem[t] : id();
+      if (t < tiles) rec.read(3, t, 0, t);
+    }
+    for (int t = 0; t < B; ++t) rec.work(3, t, t < 32);
+    rec.stage(3, kernels::kTagFinalLoad, 0), rec.lanes(3, v);
+    tile_reduce(v, 1);
+    for (int t = 0; t < B; ++t) rec.work(4, t, t < 32);
+    rec.stage(4, kernels::kTagFinalReduce, 32), rec.lanes(4, v);
+    return v[0];
+  }
+
+  // A block's outputs: one value, or one per tile.
+  std::vector<T> block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
+    switch (algo) {
+      case Algo::WarpShuffle:
+      case Algo::WarpShuffleVectorized: return {shuffle_block(in, n, b, rec)};
+      case Algo::CgWarp:
+      case Algo::CgBlock:
+      case Algo::CgTwoPhase:
+      case Algo::CgReduceUpdateAsync:
+      case Algo::CgGridSync: return cg_block(in, n, b, rec);
+      default: return {tree_block(in, n, b, rec)};
+    }
+  }
+};
+
+template <class T, class Op>
+T halving(const T* in, std::size_t n, RawTrace<T>* raw) {
+  std::vector<T> x(in, in + n);
+  if (raw) {
+    raw->reset(kernels::trace_shape(Algo::GlobalHalving, 0, n), int(n));
+    raw->grid = 1;
+    raw->tags[0] = kernels::kTagInput;
+    raw->has_shared[0] = 1;
+    std::copy(x.begin(), x.end(), raw->shared.begin());
+    std::fill_n(raw->active.begin(), n, 1);
+  }
+  std::size_t live = n;
+  for (int k = 1; live > 1; ++k) {
+    const std::size_t half = (live + 1) / 2;
+    for (std::size_t i = 0; i < half; ++i) {
+      const bool w = i + half < live;
+      if (w) x[i] = Op{}(x[i], x[i + half]);  // x[i + half] is never written in this launch
+      if (!raw) continue;
+      const std::size_t c = std::size_t(k) * n + i;
+      raw->active[c] = w;
+      if (w) raw->access[3 * c] = int(2 * i), raw->access[3 * c + 1] = int(2 * (i + half)), raw->access[3 * c + 2] = int(2 * i + 1);
+    }
+    if (raw) {
+      raw->tags[k] = kernels::kTagHalving, raw->params[k] = int(half), raw->has_shared[k] = 1;
+      std::copy_n(x.begin(), half, raw->shared.begin() + std::size_t(k) * n);
+    }
+    live = half;
+  }
+  return x[0];
+}
+
+template <class T, class Op>
+T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& launch, RawTrace<T>* raw) {
+  if (algo == Algo::GlobalHalving) return halving<T, Op>(in, n, raw);
+  const int B = launch.block;
+  std::size_t grid = launch.grid ? launch.grid : kernels::first_pass_grid(algo, n, B, kModelSmCount);
+  if (algo == Algo::CgGridSync && !launch.grid)  // co-residency: at most 2048 threads per SM
+    grid = std::min<std::size_t>(grid, std::size_t(std::max(1, 2048 / B)) * kModelSmCount);
+  if (raw) {
+    raw->reset(kernels::trace_shape(algo, B, n), B);
+    raw->grid = grid;
+  }
+  const auto rec_for = [&](std::size_t b) { return Rec<T>{b == std::size_t(launch.trace_block) ? raw : nullptr}; };
+  Model<T, Op> first{algo, B, grid};
+  const auto first_pass = [&](std::size_t blocks) {
+    std::vector<T> out;
+    for (std::size_t b = 0; b < blocks; ++b)
+      for (const T& v : first.block(in, n, b, rec_for(b))) out.push_back(v);
+    return out;
+  };
+  switch (algo) {
+    case Algo::WarpShuffleVectorized:
+    case Algo::CgReduceUpdateAsync: {  // atomics: combined here in block order
+      T acc = Op::template identity<T>();
+      for (const T& v : first_pass(grid)) acc = Op{}(acc, v);
+      return acc;
+    }
+    case Algo::MultiplePerThread:
+    case Algo::CgTwoPhase: {  // the same kernel again, one block over the partials
+      const std::vector<T> partials = first_pass(grid);
+      return Model<T, Op>{algo, B, 1}.block(partials.data(), partials.size(), 0, {})[0];
+    }
+    case Algo::CgGridSync: {  // after grid.sync(), block 0 folds the partials and finishes
+      const std::vector<T> partials = first_pass(grid);
+      std::vector<T> v(B, Op::template identity<T>());
+      for (int t = 0; t < B; ++t)
+        for (std::size_t b = t; b < partials.size(); b += B) v[t] = Op{}(v[t], partials[b]);
+      Model<T, Op>::tile_reduce(v, B / 32);
+      std::vector<T> tiles(B / 32);
+      for (int w = 0; w < B / 32; ++w) tiles[w] = v[w * 32];
+      return first.block_finish(v, tiles, {});
+    }
+    case Algo::ThreadfenceSinglePass: {  // the last block folds the partials, then the tree
+      const std::vector<T> partials = first_pass(grid);
+      std::vector<T> smem(B, Op::template identity<T>());
+      for (int t = 0; t < B; ++t)
+        for (std::size_t b = t; b < partials.size(); b += B) smem[t] = Op{}(smem[t], partials[b]);
+      return Model<T, Op>{Algo::Sequential, B, 1}.tree_block(smem.data(), smem.size(), 0, {});
+    }
+    default: {  // block partials, then the same kernel over them until one value is left
+      const std::size_t per_block = algo == Algo::FirstAddOnLoad ? 2 * std::size_t(B) : std::size_t(B);
+      const auto next_count = [&](std::size_t c) { return (c + (algo == Algo::CgWarp ? 32 : per_block) - 1) / (algo == Algo::CgWarp ? 32 : per_block); };
+      std::vector<T> partial = first_pass((n + per_block - 1) / per_block);
+      partial.resize(next_count(n));
+      while (partial.size() > 1) {
+        std::vector<T> next;
+        const std::size_t blocks = (partial.size() + per_block - 1) / per_block;
+        for (std::size_t b = 0; b < blocks; ++b)
+          for (const T& v : first.block(partial.data(), partial.size(), b, {})) next.push_back(v);
+        next.resize(next_count(partial.size()));
+        partial.swap(next);
+      }
+      return partial[0];
+    }
+  }
+}
+
+}  // namespace
+
+template <class T>
+T model_reduce(Algo algo, kernels::OpKind op, const T* in, std::size_t n, const kernels::Launch& launch,
+               RawTrace<T>* trace) {
+  kernels::Launch checked = launch;
+  if (!checked.grid) checked.grid = kernels::first_pass_grid(algo, n, launch.block, kModelSmCount);
+  kernels::check_launch(algo, n, checked, trace != nullptr);
+  switch (op) {
+    case kernels::OpKind::Sum: return reduce_with<T, ops::Sum>(algo, in, n, launch, trace);
+    case kernels::OpKind::Min: return reduce_with<T, ops::Min>(algo, in, n, launch, trace);
+    case kernels::OpKind::Max: return reduce_with<T, ops::Max>(algo, in, n, launch, trace);
+  }
+  throw std::invalid_argument("unknown operator");
+}
+
+template int model_reduce<int>(Algo, kernels::OpKind, const int*, std::size_t, const kernels::Launch&, RawTrace<int>*);
+template float model_reduce<float>(Algo, kernels::OpKind, const float*, std::size_t, const kernels::Launch&,
+                                   RawTrace<float>*);
+
+}  // namespace rl::model

@@ -1,0 +1,19 @@
+// CPU model of every algorithm: the same stages, the same order of operations, the same
+// recordings as the instrumented kernels. It is the sim backend and the GPU tests' oracle.
+#pragma once
+#include <cstddef>
+
+#include "../reduce_api.h"
+
+namespace rl::model {
+
+// The SM count the model sizes fixed grids for when no GPU says otherwise (H100/H200).
+constexpr int kModelSmCount = 132;
+
+// Same contract as kernels::gpu_reduce, computed on the CPU. A fixed-grid algorithm uses
+// launch.grid when given (to match a GPU run), else the grid for kModelSmCount SMs.
+template <class T>
+T model_reduce(kernels::Algo algo, kernels::OpKind op, const T* in, std::size_t n, const kernels::Launch& launch,
+               kernels::RawTrace<T>* trace);
+
+}  // namespace rl::model

@@ -1,0 +1,82 @@
+// Launch shapes and trace sizes, shared by the GPU launchers and the CPU model.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "reduce_api.h"
+
+namespace rl::kernels {
+namespace {
+
+int ceil_log2(std::size_t v) {
+  int k = 0;
+  while ((std::size_t(1) << k) < v) ++k;
+  return k;
+}
+
+bool pow2(int b) { return b > 0 && (b & (b - 1)) == 0; }
+
+constexpr int kShuffleSteps = 5;  // offsets 16, 8, 4, 2, 1
+
+}  // namespace
+
+TraceShape trace_shape(Algo algo, int block, std::size_t n) {
+  const int steps = ceil_log2(std::size_t(block));
+  const int warps = (block + 31) / 32;
+  switch (algo) {
+    case Algo::NaiveSerial: return {2, block + 1, block};
+    case Algo::GlobalHalving: return {1 + ceil_log2(n), 3, int(n)};
+    case Algo::WarpShuffle: return {1 + kShuffleSteps + 1 + 1 + kShuffleSteps, 1, warps};
+    case Algo::WarpShuffleVectorized: return {1 + kShuffleSteps + 1 + 1 + kShuffleSteps + 1, 1, warps};
+    case Algo::CgWarp: return {2, 0, 0};
+    case Algo::CgReduceUpdateAsync: return {2, 0, 0};
+    case Algo::CgBlock:
+    case Algo::CgTwoPhase:
+    case Algo::CgGridSync: return {5, 1, warps};
+    default: return {1 + steps, 3, block};  // the tree family: load, then one stage per step
+  }
+}
+
+bool gpu_launchable(Algo algo) { return algo != Algo::SyncthreadsInBranch; }
+
+bool combines_atomically(Algo algo) {
+  return algo == Algo::WarpShuffleVectorized || algo == Algo::CgReduceUpdateAsync;
+}
+
+std::size_t first_pass_grid(Algo algo, std::size_t n, int block, int sm_count) {
+  const std::size_t b = std::size_t(block);
+  switch (algo) {
+    case Algo::FirstAddOnLoad: return (n + 2 * b - 1) / (2 * b);
+    case Algo::MultiplePerThread:
+    case Algo::WarpShuffleVectorized:
+    case Algo::CgTwoPhase:
+    case Algo::CgReduceUpdateAsync:
+    case Algo::CgGridSync: {
+      // A few blocks per SM, each thread striding over many elements ("cascading").
+      const std::size_t needed = (n + b - 1) / b;
+      return std::max<std::size_t>(1, std::min<std::size_t>(needed, std::size_t(4) * std::max(sm_count, 1)));
+    }
+    case Algo::GlobalHalving: return 1;
+    default: return (n + b - 1) / b;
+  }
+}
+
+void check_launch(Algo algo, std::size_t n, const Launch& launch, bool traced) {
+  if (n == 0) throw std::invalid_argument("size must be at least 1");
+  const int b = launch.block;
+  if (algo == Algo::NonPow2Block) {
+    if (b < 1 || b > 1024)
+      throw std::invalid_argument("block size must be from 1 to 1024, got " + std::to_string(b));
+  } else if (b < 32 || b > 1024 || !pow2(b)) {
+    throw std::invalid_argument("block size must be a power of two from 32 to 1024, got " + std::to_string(b));
+  }
+  if (algo == Algo::GlobalHalving && traced && n > (std::size_t(1) << 16))
+    throw std::invalid_argument("global-halving traces hold the whole array: at most 2^16 elements, got " +
+                                std::to_string(n));
+  const std::size_t grid = launch.grid ? launch.grid : first_pass_grid(algo, n, b, 1);
+  if (traced && (launch.trace_block < 0 || std::size_t(launch.trace_block) >= grid))
+    throw std::invalid_argument("trace block " + std::to_string(launch.trace_block) + " is outside the grid of " +
+                                std::to_string(grid) + " block(s)");
+}
+
+}  // namespace rl::kernels

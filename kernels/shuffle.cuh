@@ -1,0 +1,98 @@
+// Warp-shuffle reductions: registers instead of shared memory inside each warp.
+#pragma once
+#include <cstddef>
+
+#include "atomics.cuh"
+#include "tree.cuh"
+
+namespace rl::kernels {
+
+template <class T> struct Vec4;
+template <> struct Vec4<float> { using type = float4; };
+template <> struct Vec4<int> { using type = int4; };
+
+// <<< warp-shuffle
+template <class T, class Op, class Probe>
+__global__ void warp_shuffle(const T* in, T* out, std::size_t n, Probe probe) {
+  T* smem = shared_array<T>();  // one cell per warp
+  const unsigned tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+  const unsigned warps = blockDim.x / 32;
+  T v = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid);  // [load]
+  probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.lane(0, v);
+
+  int stage = 1;
+  for (int offset = 16; offset > 0; offset >>= 1, ++stage) {
+    // Lanes past the warp's end get their own value back.
+    v = Op{}(v, __shfl_down_sync(0xffffffffu, v, offset));  // [shfl]
+    probe.stage(stage, kTagShuffle, offset), probe.work(stage, true), probe.lane(stage, v);
+  }
+  if (lane == 0) {
+    smem[warp] = v;  // [warp-sums]
+    probe.write(stage, 0, warp);
+  }
+  probe.stage(stage, kTagWarpSums, 0), probe.work(stage, lane == 0);
+  __syncthreads();
+  probe.shared(stage++, smem, warps);
+
+  if (warp == 0) {
+    v = lane < warps ? smem[lane] : Op::template identity<T>();  // [final-load]
+    if (lane < warps) probe.read(stage, 0, lane);
+  }
+  probe.stage(stage, kTagFinalLoad, 0), probe.work(stage, warp == 0), probe.lane(stage, v);
+  ++stage;
+  for (int offset = 16; offset > 0; offset >>= 1, ++stage) {
+    if (warp == 0) v = Op{}(v, __shfl_down_sync(0xffffffffu, v, offset));  // [final-shfl]
+    probe.stage(stage, kTagFinalShuffle, offset), probe.work(stage, warp == 0), probe.lane(stage, v);
+  }
+  if (tid == 0) out[blockIdx.x] = v;
+}
+// >>>
+
+// <<< warp-shuffle-vectorized
+template <class T, class Op, class Probe>
+__global__ void warp_shuffle_vectorized(const T* in, T* out, std::size_t n, Probe probe) {
+  using V = typename Vec4<T>::type;
+  T* smem = shared_array<T>();
+  const unsigned tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+  const unsigned warps = blockDim.x / 32;
+  const std::size_t gid = std::size_t(blockIdx.x) * blockDim.x + tid;
+  const std::size_t threads = std::size_t(gridDim.x) * blockDim.x;
+  const std::size_t vectors = n / 4;  // cudaMalloc'd input: 16-byte aligned
+  const V* in4 = reinterpret_cast<const V*>(in);
+  T v = Op::template identity<T>();
+  for (std::size_t i = gid; i < vectors; i += threads) {
+    const V q = in4[i];  // one 16-byte load brings four elements
+    v = Op{}(Op{}(Op{}(Op{}(v, q.x), q.y), q.z), q.w);  // [vector-load]
+  }
+  for (std::size_t i = 4 * vectors + gid; i < n; i += threads) v = Op{}(v, in[i]);  // the scalar tail
+  probe.stage(0, kTagVectorLoad, 0), probe.work(0, true), probe.lane(0, v);
+
+  int stage = 1;
+  for (int offset = 16; offset > 0; offset >>= 1, ++stage) {
+    v = Op{}(v, __shfl_down_sync(0xffffffffu, v, offset));  // [shfl]
+    probe.stage(stage, kTagShuffle, offset), probe.work(stage, true), probe.lane(stage, v);
+  }
+  if (lane == 0) {
+    smem[warp] = v;  // [warp-sums]
+    probe.write(stage, 0, warp);
+  }
+  probe.stage(stage, kTagWarpSums, 0), probe.work(stage, lane == 0);
+  __syncthreads();
+  probe.shared(stage++, smem, warps);
+
+  if (warp == 0) {
+    v = lane < warps ? smem[lane] : Op::template identity<T>();  // [final-load]
+    if (lane < warps) probe.read(stage, 0, lane);
+  }
+  probe.stage(stage, kTagFinalLoad, 0), probe.work(stage, warp == 0), probe.lane(stage, v);
+  ++stage;
+  for (int offset = 16; offset > 0; offset >>= 1, ++stage) {
+    if (warp == 0) v = Op{}(v, __shfl_down_sync(0xffffffffu, v, offset));  // [final-shfl]
+    probe.stage(stage, kTagFinalShuffle, offset), probe.work(stage, warp == 0), probe.lane(stage, v);
+  }
+  if (tid == 0) atomic_combine<Op>(out, v);  // [atomic]: one atomic per block, a single pass
+  probe.stage(stage, kTagAtomic, 0), probe.work(stage, tid == 0);
+}
+// >>>
+
+}  // namespace rl::kernels

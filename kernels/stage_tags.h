@@ -1,0 +1,38 @@
+// What kind of step a recorded stage is. The kernels and the model record a tag and a
+// parameter per stage; the app turns them into a label, and finds the stage's source line
+// by the tag's marker ("// [name]") inside the algorithm's kernel.
+#pragma once
+
+namespace rl::kernels {
+
+enum Tag : int {
+  kTagLoad = 0,     // [load]       one element per thread into shared memory / registers
+  kTagLoadAdd,      // [load-add]   two elements added while loading
+  kTagGridStride,   // [grid-stride] many elements accumulated per thread
+  kTagVectorLoad,   // [vector-load] 16-byte loads accumulated per thread
+  kTagStep,         // [step]       a tree step over shared memory; param = stride
+  kTagWarpStep,     // [warp-step]  a tree step inside the last warp; param = stride
+  kTagSerial,       // [serial]     one thread adds the block's cells one by one
+  kTagShuffle,      // [shfl]       a __shfl_down_sync step; param = offset
+  kTagWarpSums,     // [warp-sums]  each warp's lane 0 stores its total to shared memory
+  kTagFinalLoad,    // [final-load] the first warp loads the warps' totals
+  kTagFinalShuffle, // [final-shfl] the first warp's shuffle steps; param = offset
+  kTagTileReduce,   // [tile-reduce] cg::reduce over a 32-thread tile
+  kTagTileSums,     // [tile-sums]  tile leaders store tile totals to shared memory
+  kTagFinalReduce,  // [final-reduce] the first tile reduces the tile totals
+  kTagAtomic,       // [atomic]     the block's total combined into the result atomically
+  kTagHalving,      // [halving]    a launch adds the upper half of the array onto the lower
+  kTagInput,        // [input]      the array in global memory, before any launch
+  kTagCount
+};
+
+// The marker that tags a line in the kernel source, e.g. "[step]".
+inline const char* tag_marker(int tag) {
+  static const char* const names[kTagCount] = {
+      "[load]", "[load-add]", "[grid-stride]", "[vector-load]", "[step]", "[warp-step]", "[serial]",
+      "[shfl]", "[warp-sums]", "[final-load]", "[final-shfl]", "[tile-reduce]", "[tile-sums]",
+      "[final-reduce]", "[atomic]", "[halving]", "[input]"};
+  return tag >= 0 && tag < kTagCount ? names[tag] : "[?]";
+}
+
+}  // namespace rl::kernels
