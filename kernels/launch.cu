@@ -74,6 +74,8 @@ struct TraceBuffers {
     has_lanes.fill_bytes(0);
     active.fill_bytes(0);
     access.fill_bytes(0xff);
+    shared.fill_bytes(0);  // stages that record no shared memory or lanes still copy back
+    lanes.fill_bytes(0);
   }
   TraceProbe<T> probe(int traced_block) const {
     return {traced_block, std::max(shape.slots, 1), shape.shared_size, tags.get(), params.get(), has_shared.get(),

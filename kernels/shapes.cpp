@@ -65,8 +65,9 @@ void check_launch(Algo algo, std::size_t n, const Launch& launch, bool traced) {
   if (n == 0) throw std::invalid_argument("size must be at least 1");
   const int b = launch.block;
   if (algo == Algo::NonPow2Block) {
-    if (b < 1 || b > 1024)
-      throw std::invalid_argument("block size must be from 1 to 1024, got " + std::to_string(b));
+    // One thread a block would leave as many partials as elements: no pass could shrink them.
+    if (b < 2 || b > 1024)
+      throw std::invalid_argument("block size must be from 2 to 1024, got " + std::to_string(b));
   } else if (b < 32 || b > 1024 || !pow2(b)) {
     throw std::invalid_argument("block size must be a power of two from 32 to 1024, got " + std::to_string(b));
   }

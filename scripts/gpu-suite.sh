@@ -22,6 +22,17 @@ if [ "$mode" = pack ]; then
   exit 0
 fi
 
+if [ "$mode" = sanitize ]; then  # sanitize TOOL: the quick GPU test set under compute-sanitizer
+  REDLAB_GPU_QUICK=1 exec compute-sanitizer --tool "$2" --error-exitcode 9 --print-limit 20 \
+    .gpu/run.sh .gpu/bin/gpu_test
+fi
+if [ "$mode" = expect-race ]; then  # expect-race ALGO: racecheck must report hazards for a pitfall
+  log=$(compute-sanitizer --tool racecheck --print-limit 5 .gpu/run.sh .gpu/bin/reduction-lab trace -a "$2" \
+    --backend cuda -n 65536 --block 1024 --format text 2>&1 | grep -v '^ ')
+  echo "$log" | tail -n 20
+  echo "$log" | grep -Eq 'RACECHECK SUMMARY: [1-9][0-9]* hazard'
+  exit
+fi
 [ "$mode" = run ] || { echo "usage: scripts/gpu-suite.sh pack|run" >&2; exit 2; }
 out=${OUT:-gpu-out}
 mkdir -p "$out"
@@ -33,31 +44,19 @@ step() {  # step NAME COMMAND...: runs, appends to suite.log, records pass/fail 
   local name=$1; shift
   local t0=$SECONDS
   echo "===== $name: $*" >>"$log"
-  "$@" >"$out/step.tmp" 2>&1
+  timeout "${STEP_TIMEOUT:-240}" "$@" >"$out/step.tmp" 2>&1
   local rc=$?
   cat "$out/step.tmp" >>"$log"
   summary+=("$(printf '%-22s %-6s %4ss  %s' "$name" "$([ $rc -eq 0 ] && echo PASS || echo FAIL:$rc)" \
     $((SECONDS - t0)) "$(grep -E 'PASSED|FAILED|SUMMARY' "$out/step.tmp" | tail -n 1 | cut -c1-80)")")
 }
-sanitize() {  # sanitize TOOL: the quick GPU test set under compute-sanitizer
-  REDLAB_GPU_QUICK=1 compute-sanitizer --tool "$1" --error-exitcode 9 --print-limit 20 \
-    .gpu/run.sh .gpu/bin/gpu_test
-}
-
 device=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader)
 step gpu_test .gpu/run.sh .gpu/bin/gpu_test
 step model_test .gpu/run.sh .gpu/bin/model_test
 step render_test_egl env REDLAB_REQUIRE_GL=1 .gpu/run.sh .gpu/bin/render_test
-for tool in memcheck racecheck synccheck initcheck; do step "sanitizer_$tool" sanitize "$tool"; done
-expect_race() {  # expect_race ALGO: racecheck must report hazards for a pitfall
-  local log
-  log=$(compute-sanitizer --tool racecheck --print-limit 5 .gpu/run.sh .gpu/bin/reduction-lab trace -a "$1" \
-    --backend cuda -n 65536 --block 1024 --format text 2>&1 | grep -v '^ ')
-  echo "$log" | tail -n 20
-  echo "$log" | grep -Eq 'RACECHECK SUMMARY: [1-9][0-9]* hazard'
-}
-step pitfall_missing_sync expect_race missing-syncthreads
-step pitfall_legacy_warp expect_race legacy-warp-synchronous
+for tool in memcheck racecheck synccheck initcheck; do step "sanitizer_$tool" "$0" sanitize "$tool"; done
+step pitfall_missing_sync "$0" expect-race missing-syncthreads
+step pitfall_legacy_warp "$0" expect-race legacy-warp-synchronous
 step trace_cli sh -c '.gpu/run.sh .gpu/bin/reduction-lab trace -a sequential -n 1000 --block 256 \
   --trace-block 3 --backend cuda --input iota --format json >"$1"' _ "$out/trace_gpu.json"
 step render_cli .gpu/run.sh .gpu/bin/reduction-lab render -a interleaved-divergent -n 2^20 --block 64 \

@@ -258,5 +258,6 @@ TEST(Model, ImpossibleRequestsNameTheProblem) {
   expect_msg([] { model_trace("nope", iota(8), 32); }, "unknown algorithm");
   expect_msg([] { model_trace("cub", iota(8), 32); }, "baseline");
   expect_msg([] { model_trace("global-halving", iota(70000), 32); }, "at most 2^16");
-  expect_msg([] { model_trace("non-pow2-block", iota(8), 1025); }, "from 1 to 1024");
+  expect_msg([] { model_trace("non-pow2-block", iota(8), 1025); }, "from 2 to 1024");
+  expect_msg([] { model_trace("non-pow2-block", iota(8), 1); }, "from 2 to 1024");
 }

@@ -35,7 +35,7 @@ void add_run_options(CLI::App* cmd, RunOptions& o) {
       ->check(CLI::IsMember(core::algorithm_ids()));
   cmd->add_option("--size,-n", o.size, "Elements: N or 2^K (default: one block, or the file's count)");
   // Which block sizes an algorithm takes is the kernels' to say (check_launch).
-  cmd->add_option("--block,-b", o.block, "Threads per block: a power of two, 32..1024 (non-pow2-block: 1..1024)");
+  cmd->add_option("--block,-b", o.block, "Threads per block: a power of two, 32..1024 (non-pow2-block: 2..1024)");
   cmd->add_option("--trace-block", o.trace_block, "Which block to record (0-based)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--input", o.input, "iota | ones | random[:SEED] | PATH (numbers file)");
