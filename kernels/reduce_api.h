@@ -106,4 +106,16 @@ template <class T>
 T gpu_reduce(Algo algo, OpKind op, const T* host_in, std::size_t n, const Launch& launch,
              RawTrace<T>* trace);
 
+// Baselines over the same data: the library reductions, and a device copy (the bandwidth
+// ceiling, checked element for element).
+enum class Baseline { Cub, Thrust, Cpu, Copy };
+template <class T>
+T cub_reduce(OpKind op, const T* host_in, std::size_t n);
+template <class T>
+T thrust_reduce(OpKind op, const T* host_in, std::size_t n);
+// Copies host_in through the GPU with 16-byte loads and stores; true when every element
+// arrived unchanged.
+template <class T>
+bool copy_roundtrip(const T* host_in, std::size_t n);
+
 }  // namespace rl::kernels

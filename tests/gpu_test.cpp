@@ -105,6 +105,7 @@ TEST(Gpu, TracesEqualTheCpuModelBitForBit) {
     }
 }
 
+#ifdef REDLAB_HAS_CUDA
 TEST(Gpu, TimedKernelsMatchADoubleReference) {
   std::string why;
   if (!kernels::cuda_available(&why)) GTEST_SKIP() << "SKIPPED: no GPU: " << why;
@@ -152,6 +153,30 @@ TEST(Gpu, ImpossibleLaunchesAreRefusedAndTheGpuStillWorks) {
                std::invalid_argument);
   EXPECT_EQ(kernels::gpu_reduce<int>(Algo::Sequential, kernels::OpKind::Sum, in.data(), 100, {32, 0, 0}, nullptr), 100);
 }
+
+TEST(Gpu, BaselinesAgreeWithTheReference) {
+  std::string why;
+  if (!kernels::cuda_available(&why)) GTEST_SKIP() << "SKIPPED: no GPU: " << why;
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  for (std::size_t n : sizes())
+    for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
+      SCOPED_TRACE("n=" + std::to_string(n) + " " + core::to_string(op));
+      const auto ints = test::random_values(n, core::DType::Int, seed + n);
+      const auto floats = test::random_values(n, core::DType::Float, seed + n + 1);
+      const std::vector<int> vi(ints.begin(), ints.end());
+      const std::vector<float> vf(floats.begin(), floats.end());
+      const auto kop = backend::kernel_op(op);
+      EXPECT_EQ(kernels::cub_reduce<int>(kop, vi.data(), n), test::reference(op, ints));
+      EXPECT_EQ(kernels::thrust_reduce<int>(kop, vi.data(), n), test::reference(op, ints));
+      const double tol = op == core::Op::Sum ? 2e-6 * test::abs_sum(floats) : 0.0;
+      EXPECT_NEAR(kernels::cub_reduce<float>(kop, vf.data(), n), test::reference(op, floats), tol);
+      EXPECT_NEAR(kernels::thrust_reduce<float>(kop, vf.data(), n), test::reference(op, floats), tol);
+      EXPECT_TRUE(kernels::copy_roundtrip<float>(vf.data(), n));
+      EXPECT_TRUE(kernels::copy_roundtrip<int>(vi.data(), n));
+    }
+}
+#endif  // REDLAB_HAS_CUDA
 
 TEST(Gpu, ModelOnlyAlgorithmsSayTheyAreTheModel) {
   std::string why;

@@ -7,6 +7,7 @@
 #include "app/core/catalog.h"
 #include "app/core/facts.h"
 #include "app/core/input.h"
+#include "kernels/reference/cpu_baseline.h"
 #include "test_support.h"
 
 using namespace rl;
@@ -260,4 +261,19 @@ TEST(Model, ImpossibleRequestsNameTheProblem) {
   expect_msg([] { model_trace("global-halving", iota(70000), 32); }, "at most 2^16");
   expect_msg([] { model_trace("non-pow2-block", iota(8), 1025); }, "from 2 to 1024");
   expect_msg([] { model_trace("non-pow2-block", iota(8), 1); }, "from 2 to 1024");
+}
+
+TEST(Model, CpuBaselineMatchesTheReference) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  for (std::size_t n : {std::size_t(1), std::size_t(1000), std::size_t(100003)})
+    for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
+      const auto ints = test::random_values(n, core::DType::Int, seed + n);
+      const std::vector<int> vi(ints.begin(), ints.end());
+      EXPECT_EQ(model::cpu_reduce<int>(backend::kernel_op(op), vi.data(), n), test::reference(op, ints));
+      const auto floats = test::random_values(n, core::DType::Float, seed + n);
+      const std::vector<float> vf(floats.begin(), floats.end());
+      const double got = model::cpu_reduce<float>(backend::kernel_op(op), vf.data(), n);
+      EXPECT_NEAR(got, test::reference(op, floats), op == core::Op::Sum ? 1e-5 * test::abs_sum(floats) : 0.0);
+    }
 }

@@ -26,11 +26,11 @@ struct Scale {
   float at(double v) const { return hi > lo ? float((v - lo) / (hi - lo)) : 0.5f; }
 };
 
-Scale value_scale(const core::Stage& s, std::size_t real) {
+Scale value_scale(const std::vector<double>* values, std::size_t real) {
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  if (s.shared) {
-    for (std::size_t i = 0; i < s.shared->size() && i < real; ++i) {
-      const double v = (*s.shared)[i];
+  if (values) {
+    for (std::size_t i = 0; i < values->size() && i < real; ++i) {
+      const double v = (*values)[i];
       if (!std::isfinite(v)) continue;
       lo = std::min(lo, v);
       hi = std::max(hi, v);
@@ -40,65 +40,94 @@ Scale value_scale(const core::Stage& s, std::size_t real) {
   return {lo, hi};
 }
 
+// What a stage shows: its shared (or global) array, or else the threads' registers.
+struct Shown {
+  const std::vector<double>* values = nullptr;
+  std::string what;
+  bool per_thread = false;  // cell i is thread i's (bands and padding apply)
+};
+
+Shown shown_array(const core::Trace& t, const core::Stage& s) {
+  if (s.shared) {
+    const bool global = t.memory == "global";
+    return {&*s.shared, global ? "global array (live part)" : "shared memory",
+            global || int(s.shared->size()) == t.block};
+  }
+  if (s.lanes) return {&*s.lanes, "registers, one per thread", true};
+  return {};
+}
+
+constexpr int kMaxCells = 1024;  // larger arrays (global-halving) show their start
+
 }  // namespace
 
 void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int height,
                       const ViewOptions& options) {
   const Palette pal = options.high_contrast ? high_contrast_palette() : standard_palette();
   c.begin(width, height, pal.background);
-  const MemoryLayout L = layout_memory(t.block, width, height);
   stage = std::clamp(stage, 0, std::max(0, int(t.stages.size()) - 1));
-
   if (t.stages.empty()) {
+    const MemoryLayout L = layout_memory(1, width, height);
     c.text(width / 2.0f, height / 2.0f, "no stages to show", L.title_px, pal.muted, Align::Center);
     c.end();
     return;
   }
   const core::Stage& s = t.stages[stage];
+  const Shown shown = shown_array(t, s);
+  const int total = shown.values ? int(shown.values->size()) : 0;
+  const int count = std::max(1, std::min(total, kMaxCells));
+  const MemoryLayout L = layout_memory(count, width, height);
+
   c.text(L.title.x, L.title.cy(),
-         t.algorithm + "  -  stage " + std::to_string(stage) + " of " +
-             std::to_string(t.stages.size() - 1) + ": " + s.label,
+         t.algorithm + "  -  stage " + std::to_string(stage) + " of " + std::to_string(t.stages.size() - 1) + ": " +
+             s.label,
          L.title_px, pal.text);
-  c.text(L.caption.x, L.caption.cy(), core::stage_caption(t, stage), L.label_px, pal.muted);
+  std::string caption = core::stage_caption(t, stage);
+  if (shown.values) caption = shown.what + (total > count ? " (first " + std::to_string(count) + " of " + std::to_string(total) + ")" : "") + "  |  " + caption;
+  const float caption_w = c.text_width(caption, L.label_px);  // long captions shrink to fit
+  c.text(L.caption.x, L.caption.cy(), caption,
+         caption_w > L.caption.w ? L.label_px * L.caption.w / caption_w : L.label_px, pal.muted);
 
-  std::vector<char> read(t.block, 0), written(t.block, 0), working(t.block, 0);
+  std::vector<char> read(count, 0), written(count, 0), working(count, 0);
+  const bool marks = s.shared.has_value();  // reads and writes are shared (or global) cells
   for (int th : s.active)
-    if (th >= 0 && th < t.block) working[th] = 1;
-  for (const auto& a : s.accesses) {
-    for (int r : a.reads)
-      if (r >= 0 && r < t.block) read[r] = 1;
-    for (int w : a.writes)
-      if (w >= 0 && w < t.block) written[w] = 1;
-  }
+    if (th >= 0 && th < count) working[th] = 1;
+  if (marks)
+    for (const auto& a : s.accesses) {
+      for (int r : a.reads)
+        if (r >= 0 && r < count) read[r] = 1;
+      for (int w : a.writes)
+        if (w >= 0 && w < count) written[w] = 1;
+    }
 
-  const Scale scale = value_scale(s, t.input.size());
+  const Scale scale = value_scale(shown.values, shown.per_thread && t.memory != "global" ? t.input.size() : std::size_t(total));
   const float mark = std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.09f);
   for (int r = 0; r < L.rows; ++r) {
-    if (!L.starts_warp(r)) continue;
+    if (!L.starts_warp(r) || !shown.per_thread) continue;
     const Rect lab = L.row_label(r);
     c.text(lab.x, lab.cy(), "warp " + std::to_string(r * L.cols / 32), L.label_px * 0.8f, pal.muted);
   }
   // Cells past the end of the array hold the operator's identity: shown, but greyed.
-  const int real = int(t.input.size());
-  std::vector<std::string> texts(t.block);
+  const int real = shown.per_thread && t.memory != "global" ? int(t.input.size()) : count;
+  std::vector<std::string> texts(count);
   float widest = 0;
   const float probe_px = 20;
-  for (int i = 0; i < t.block && s.shared; ++i) {
-    texts[i] = short_value(i < int(s.shared->size()) ? (*s.shared)[i] : 0.0, t.type);
+  for (int i = 0; i < count && shown.values; ++i) {
+    texts[i] = short_value((*shown.values)[i], t.type);
     widest = std::max(widest, c.text_width(texts[i], probe_px));
   }
   // One text size for every cell: the largest at which the widest value fits.
   float value_px = std::min(L.cell_h * 0.5f, L.cell_w * 0.45f);
   if (widest > 0) value_px = std::min(value_px, probe_px * (L.cell_w - 3 * mark) / widest);
-  for (int i = 0; i < t.block; ++i) {
+  for (int i = 0; i < count; ++i) {
     const Rect cell = L.cell(i);
-    const double v = s.shared && i < int(s.shared->size()) ? (*s.shared)[i] : 0.0;
+    const double v = shown.values ? (*shown.values)[i] : 0.0;
     const bool pad = i >= real;
-    const Color fill = pad ? pal.padding : value_color(scale.at(v));
+    const Color fill = pad || !shown.values ? pal.padding : value_color(scale.at(v));
     const Color border = written[i] ? pal.written : read[i] ? pal.read : fill;
     c.rect(cell, fill, border, (written[i] || read[i]) ? mark : 0);
-    c.rect(L.thread_band(i), working[i] ? pal.active : pal.inactive);
-    if (s.shared && value_px >= 6)
+    if (shown.per_thread) c.rect(L.thread_band(i), working[i] ? pal.active : pal.inactive);
+    if (shown.values && value_px >= 6)
       c.text(cell.cx(), cell.cy(), texts[i], value_px, pad ? pal.muted : text_on(fill), Align::Center);
   }
 
@@ -112,12 +141,16 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
     c.text(x, L.legend.cy(), name, L.label_px, pal.text);
     x += c.text_width(name, L.label_px) + sw * 1.5f;
   };
-  legend(pal.written, "written", true);
-  legend(pal.read, "read", true);
-  legend(pal.active, "thread worked", false);
-  legend(pal.inactive, "thread idle", false);
-  if (real < t.block) legend(pal.padding, "past the array's end (identity)", false);
-  const std::string source = t.backend == "cuda" ? "GPU run: " + t.device : "CPU model (not a GPU run)";
+  if (marks) {
+    legend(pal.written, "written", true);
+    legend(pal.read, "read", true);
+  }
+  if (shown.per_thread) {
+    legend(pal.active, "thread worked", false);
+    legend(pal.inactive, "thread idle", false);
+  }
+  if (real < count) legend(pal.padding, "past the array's end (identity)", false);
+  const std::string source = t.backend == "cuda" ? "GPU run: " + t.device : t.device + (t.device.find("not a GPU") == std::string::npos && t.device.find("never launched") == std::string::npos ? " (not a GPU run)" : "");
   c.text(L.source.x, L.source.cy(), source, L.label_px, pal.text);
   c.end();
 }

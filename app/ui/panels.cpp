@@ -31,18 +31,20 @@ bool combo(const char* label, E& value, const char* const* names, int count) {
 
 void algorithm_panel(AppState& s, const Frame& f) {
   place(f, "Algorithm");
+  ImGui::BeginChild("list", {0, f.h * 0.38f}, true);
   std::string family;
   for (const auto& a : core::algorithms()) {
+    if (a.kind == core::Kind::Baseline) continue;  // timed by bench; nothing to step through
     if (a.family != family) {
       family = a.family;
       ImGui::TextDisabled("%s family", family.c_str());
     }
     if (ImGui::Selectable(a.title.c_str(), s.choice.algorithm == a.id)) s.choice.algorithm = a.id;
   }
-  ImGui::Separator();
-  if (const auto* info = core::find_algorithm(s.choice.algorithm)) {
-    ImGui::TextWrapped("%s", info->detail.c_str());
-  }
+  ImGui::EndChild();
+  ImGui::BeginChild("lesson", {0, f.h * 0.27f}, false);
+  if (const auto* about = core::find_algorithm(s.choice.algorithm)) ImGui::TextWrapped("%s", about->detail.c_str());
+  ImGui::EndChild();
   ImGui::Separator();
   ImGui::TextDisabled("Run");
   const float em = ImGui::GetFontSize();
@@ -51,15 +53,22 @@ void algorithm_panel(AppState& s, const Frame& f) {
   static const char* types[] = {"int", "float"};
   combo("operator", s.choice.op, ops, 3);
   combo("type", s.choice.type, types, 2);
-  static const char* blocks[] = {"32", "64", "128", "256", "512", "1024"};
-  int bi = 0;
-  while ((32 << bi) < s.choice.block && bi < 5) ++bi;
-  if (ImGui::Combo("block size", &bi, blocks, 6)) s.choice.block = 32 << bi;
+  const auto* info = core::find_algorithm(s.choice.algorithm);
+  if (info && info->any_block) {
+    ImGui::InputInt("block size", &s.choice.block, 1, 32);
+    s.choice.block = std::clamp(s.choice.block, 2, 1024);
+  } else {
+    static const char* blocks[] = {"32", "64", "128", "256", "512", "1024"};
+    int bi = 0;
+    while ((32 << bi) < s.choice.block && bi < 5) ++bi;
+    if (ImGui::Combo("block size", &bi, blocks, 6) || (32 << bi) != s.choice.block) s.choice.block = 32 << bi;
+  }
   ImGui::InputInt("array size", &s.choice.size, 1, 32);
   s.choice.size = std::clamp(s.choice.size, 1, 1 << 20);
-  const int grid = (s.choice.size + s.choice.block - 1) / s.choice.block;
   ImGui::InputInt("traced block", &s.choice.trace_block);
-  s.choice.trace_block = std::clamp(s.choice.trace_block, 0, grid - 1);
+  const int grid = s.trace && s.trace->algorithm == s.choice.algorithm ? int(s.trace->grid)
+                                                                       : (s.choice.size + s.choice.block - 1) / s.choice.block;
+  s.choice.trace_block = std::clamp(s.choice.trace_block, 0, std::max(grid - 1, 0));
   static const char* inputs[] = {"iota (1, 2, 3, ...)", "ones", "random"};
   int kind = static_cast<int>(s.choice.input.kind);
   if (kind > 2) kind = 2;
@@ -129,7 +138,11 @@ void source_panel(AppState& s, const Frame& f) {
     const int number = src.first_line + int(i);
     char label[512];
     std::snprintf(label, sizeof label, "%3d  %s##%d", number, src.lines[i].c_str(), number);
+    // The probe calls are the instrumentation: dimmed, so the algorithm reads first.
+    const bool probe = src.lines[i].find("probe.") != std::string::npos;
+    if (probe) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::Selectable(label, number == line);
+    if (probe) ImGui::PopStyleColor();
     if (number == line && scrolled_to != line) {
       ImGui::SetScrollHereY(0.4f);
       scrolled_to = line;
