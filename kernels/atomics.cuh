@@ -32,4 +32,22 @@ __device__ void atomic_combine(float* dst, float v) {
   }
 }
 
+template <class Op>
+__device__ void atomic_combine(double* dst, double v) {
+  if constexpr (std::is_same_v<Op, ops::Sum>) {
+    atomicAdd(dst, v);
+  } else {
+    auto* bits = reinterpret_cast<unsigned long long*>(dst);
+    unsigned long long seen = *bits;
+    for (;;) {
+      const double next = Op{}(__longlong_as_double(static_cast<long long>(seen)), v);
+      const auto want = static_cast<unsigned long long>(__double_as_longlong(next));
+      if (want == seen) return;
+      const unsigned long long prev = atomicCAS(bits, seen, want);
+      if (prev == seen) return;
+      seen = prev;
+    }
+  }
+}
+
 }  // namespace rl::kernels

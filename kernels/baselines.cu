@@ -58,11 +58,12 @@ T thrust_with(const T* host_in, std::size_t n) {
 // 16-byte loads and stores with a grid stride, then the scalar tail.
 template <class T>
 __global__ void vector_copy(const T* in, T* out, std::size_t n) {
-  using V = typename Vec4<T>::type;
+  using V = typename Vec16<T>::type;
+  constexpr std::size_t per = sizeof(V) / sizeof(T);
   const std::size_t gid = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::size_t threads = std::size_t(gridDim.x) * blockDim.x, vectors = n / 4;
+  const std::size_t threads = std::size_t(gridDim.x) * blockDim.x, vectors = n / per;
   for (std::size_t i = gid; i < vectors; i += threads) reinterpret_cast<V*>(out)[i] = reinterpret_cast<const V*>(in)[i];
-  for (std::size_t i = 4 * vectors + gid; i < n; i += threads) out[i] = in[i];
+  for (std::size_t i = per * vectors + gid; i < n; i += threads) out[i] = in[i];
 }
 
 template <class Fn>
@@ -91,7 +92,7 @@ bool copy_roundtrip(const T* host_in, std::size_t n) {
   Buffer<T> in(n), out(n);
   RL_CUDA(cudaMemcpy(in.ptr, host_in, n * sizeof(T), cudaMemcpyHostToDevice));
   RL_CUDA(cudaMemset(out.ptr, 0xff, n * sizeof(T)));  // poison: every element must be written
-  vector_copy<T><<<unsigned(std::max<std::size_t>(1, std::min<std::size_t>((n / 4 + 255) / 256, 4 * cuda_sm_count()))), 256>>>(in.ptr, out.ptr, n);
+  vector_copy<T><<<unsigned(std::max<std::size_t>(1, std::min<std::size_t>((n / 2 + 255) / 256, 4 * cuda_sm_count()))), 256>>>(in.ptr, out.ptr, n);
   RL_CUDA(cudaGetLastError());
   std::vector<T> back(n);
   RL_CUDA(cudaMemcpy(back.data(), out.ptr, n * sizeof(T), cudaMemcpyDeviceToHost));
@@ -106,5 +107,8 @@ template int thrust_reduce<int>(OpKind, const int*, std::size_t);
 template float thrust_reduce<float>(OpKind, const float*, std::size_t);
 template bool copy_roundtrip<int>(const int*, std::size_t);
 template bool copy_roundtrip<float>(const float*, std::size_t);
+template double cub_reduce<double>(OpKind, const double*, std::size_t);
+template double thrust_reduce<double>(OpKind, const double*, std::size_t);
+template bool copy_roundtrip<double>(const double*, std::size_t);
 
 }  // namespace rl::kernels

@@ -365,5 +365,6 @@ T gpu_reduce(Algo algo, OpKind op, const T* host_in, std::size_t n, const Launch
 
 template int gpu_reduce<int>(Algo, OpKind, const int*, std::size_t, const Launch&, RawTrace<int>*);
 template float gpu_reduce<float>(Algo, OpKind, const float*, std::size_t, const Launch&, RawTrace<float>*);
+template double gpu_reduce<double>(Algo, OpKind, const double*, std::size_t, const Launch&, RawTrace<double>*);
 
 }  // namespace rl::kernels

@@ -7,9 +7,17 @@
 
 namespace rl::kernels {
 
-template <class T> struct Vec4;
-template <> struct Vec4<float> { using type = float4; };
-template <> struct Vec4<int> { using type = int4; };
+// 16-byte vectors: four 4-byte elements or two doubles, folded in element order.
+template <class T> struct Vec16;
+template <> struct Vec16<float> { using type = float4; };
+template <> struct Vec16<int> { using type = int4; };
+template <> struct Vec16<double> { using type = double2; };
+
+template <class Op, class T, class V>
+__device__ __forceinline__ T fold(T acc, const V& q) {
+  if constexpr (sizeof(T) == 8) return Op{}(Op{}(acc, q.x), q.y);
+  else return Op{}(Op{}(Op{}(Op{}(acc, q.x), q.y), q.z), q.w);
+}
 
 // <<< warp-shuffle
 template <class T, class Op, class Probe>
@@ -51,20 +59,21 @@ __global__ void warp_shuffle(const T* in, T* out, std::size_t n, Probe probe) {
 // <<< warp-shuffle-vectorized
 template <class T, class Op, class Probe>
 __global__ void warp_shuffle_vectorized(const T* in, T* out, std::size_t n, Probe probe) {
-  using V = typename Vec4<T>::type;
+  using V = typename Vec16<T>::type;
+  constexpr std::size_t per = sizeof(V) / sizeof(T);
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
   const unsigned warps = blockDim.x / 32;
   const std::size_t gid = std::size_t(blockIdx.x) * blockDim.x + tid;
   const std::size_t threads = std::size_t(gridDim.x) * blockDim.x;
-  const std::size_t vectors = n / 4;  // cudaMalloc'd input: 16-byte aligned
-  const V* in4 = reinterpret_cast<const V*>(in);
+  const std::size_t vectors = n / per;  // cudaMalloc'd input: 16-byte aligned
+  const V* in16 = reinterpret_cast<const V*>(in);
   T v = Op::template identity<T>();
   for (std::size_t i = gid; i < vectors; i += threads) {
-    const V q = in4[i];  // one 16-byte load brings four elements
-    v = Op{}(Op{}(Op{}(Op{}(v, q.x), q.y), q.z), q.w);  // [vector-load]
+    const V q = in16[i];  // one 16-byte load brings 'per' elements
+    v = fold<Op>(v, q);  // [vector-load]
   }
-  for (std::size_t i = 4 * vectors + gid; i < n; i += threads) v = Op{}(v, in[i]);  // the scalar tail
+  for (std::size_t i = per * vectors + gid; i < n; i += threads) v = Op{}(v, in[i]);  // the scalar tail
   probe.stage(0, kTagVectorLoad, 0), probe.work(0, true), probe.lane(0, v);
 
   int stage = 1;

@@ -28,7 +28,7 @@ core::Trace sample_trace(core::DType type, core::Op op, std::uint64_t seed) {
 TEST(TraceJson, RoundTripsEveryField) {
   const auto seed = test::test_seed();
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
-  for (auto type : {core::DType::Int, core::DType::Float})
+  for (auto type : {core::DType::Int, core::DType::Float, core::DType::Double})
     for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
       const auto t = sample_trace(type, op, seed);
       const auto back = core::trace_from_json(core::to_json(t));

@@ -30,13 +30,12 @@ bool same_values(const std::optional<std::vector<double>>& a, const std::optiona
 }
 
 // Float sums combined by atomics depend on the order blocks arrive in: within rounding.
-void expect_identical(const core::Trace& gpu, const core::Trace& model, bool order_free_result,
-                      const std::vector<double>& input) {
+void expect_identical(const core::Trace& gpu, const core::Trace& model, bool order_free_result, double tolerance) {
   EXPECT_EQ(gpu.backend, "cuda");
   EXPECT_EQ(gpu.grid, model.grid);
   ASSERT_EQ(gpu.stages.size(), model.stages.size());
   if (order_free_result) EXPECT_TRUE(same_bits(gpu.result, model.result)) << gpu.result << " vs " << model.result;
-  else EXPECT_NEAR(gpu.result, model.result, 2e-6 * test::abs_sum(input));
+  else EXPECT_NEAR(gpu.result, model.result, tolerance);
   EXPECT_EQ(gpu.input, model.input);
   for (std::size_t k = 0; k < gpu.stages.size(); ++k) {
     const auto &g = gpu.stages[k], &m = model.stages[k];
@@ -88,7 +87,7 @@ TEST(Gpu, TracesEqualTheCpuModelBitForBit) {
       std::fprintf(stderr, "trace: %s n=%zu\n", id.c_str(), n);
       if (id == "global-halving" && n > (std::size_t(1) << 16)) continue;  // traces hold the whole array
       for (int block : blocks(id))
-        for (auto type : {core::DType::Int, core::DType::Float})
+        for (auto type : {core::DType::Int, core::DType::Float, core::DType::Double})
           for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
             const bool several = kernels::first_pass_grid(backend::kernel_algo(id), n, block, 1) > 1;
             backend::TraceRequest req{id, op, type, block, several ? 1 : 0,
@@ -98,8 +97,8 @@ TEST(Gpu, TracesEqualTheCpuModelBitForBit) {
             const core::Trace g = gpu->trace(req);
             req.grid = g.grid;  // fixed grids follow the GPU's SM count and occupancy
             const bool atomic_float_sum = kernels::combines_atomically(backend::kernel_algo(id)) &&
-                                          type == core::DType::Float && op == core::Op::Sum;
-            expect_identical(g, model->trace(req), !atomic_float_sum, req.input);
+                                          type != core::DType::Int && op == core::Op::Sum;
+            expect_identical(g, model->trace(req), !atomic_float_sum, test::sum_tolerance(type, req.input));
             if (HasFailure()) return;
           }
     }
@@ -115,7 +114,7 @@ TEST(Gpu, TimedKernelsMatchADoubleReference) {
     for (std::size_t n : sizes()) {
       std::fprintf(stderr, "timed: %s n=%zu\n", id.c_str(), n);  // progress, should one hang
       for (int block : blocks(id))
-        for (auto type : {core::DType::Int, core::DType::Float})
+        for (auto type : {core::DType::Int, core::DType::Float, core::DType::Double})
           for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
             const auto values = test::random_values(n, type, seed + n * 7 + block);
             const auto algo = backend::kernel_algo(id);
@@ -124,6 +123,8 @@ TEST(Gpu, TimedKernelsMatchADoubleReference) {
             if (type == core::DType::Int) {
               const std::vector<int> in(values.begin(), values.end());
               got = kernels::gpu_reduce<int>(algo, backend::kernel_op(op), in.data(), n, launch, nullptr);
+            } else if (type == core::DType::Double) {
+              got = kernels::gpu_reduce<double>(algo, backend::kernel_op(op), values.data(), n, launch, nullptr);
             } else {
               const std::vector<float> in(values.begin(), values.end());
               got = kernels::gpu_reduce<float>(algo, backend::kernel_op(op), in.data(), n, launch, nullptr);
@@ -131,9 +132,8 @@ TEST(Gpu, TimedKernelsMatchADoubleReference) {
             const double ref = test::reference(op, values);
             SCOPED_TRACE(id + " n=" + std::to_string(n) + " block=" + std::to_string(block) + " " +
                          core::to_string(op) + " " + core::to_string(type));
-            // Float sums: a tree of depth log2(n) adds at most ~log2(n) roundings of |x|;
-            // 2e-6 of sum |x| covers n = 2^20 with margin. Everything else is exact.
-            if (type == core::DType::Float && op == core::Op::Sum) EXPECT_NEAR(got, ref, 2e-6 * test::abs_sum(values));
+            // Sums of floats and doubles within rounding (test::sum_tolerance); the rest exact.
+            if (type != core::DType::Int && op == core::Op::Sum) EXPECT_NEAR(got, ref, test::sum_tolerance(type, values));
             else EXPECT_EQ(got, ref);
             if (HasFailure()) return;
           }
@@ -169,7 +169,12 @@ TEST(Gpu, BaselinesAgreeWithTheReference) {
       const auto kop = backend::kernel_op(op);
       EXPECT_EQ(kernels::cub_reduce<int>(kop, vi.data(), n), test::reference(op, ints));
       EXPECT_EQ(kernels::thrust_reduce<int>(kop, vi.data(), n), test::reference(op, ints));
-      const double tol = op == core::Op::Sum ? 2e-6 * test::abs_sum(floats) : 0.0;
+      const double tol = op == core::Op::Sum ? test::sum_tolerance(core::DType::Float, floats) : 0.0;
+      const auto doubles = test::random_values(n, core::DType::Double, seed + n + 2);
+      const double dtol = op == core::Op::Sum ? test::sum_tolerance(core::DType::Double, doubles) : 0.0;
+      EXPECT_NEAR(kernels::cub_reduce<double>(kop, doubles.data(), n), test::reference(op, doubles), dtol);
+      EXPECT_NEAR(kernels::thrust_reduce<double>(kop, doubles.data(), n), test::reference(op, doubles), dtol);
+      EXPECT_TRUE(kernels::copy_roundtrip<double>(doubles.data(), n));
       EXPECT_NEAR(kernels::cub_reduce<float>(kop, vf.data(), n), test::reference(op, floats), tol);
       EXPECT_NEAR(kernels::thrust_reduce<float>(kop, vf.data(), n), test::reference(op, floats), tol);
       EXPECT_TRUE(kernels::copy_roundtrip<float>(vf.data(), n));

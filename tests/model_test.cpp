@@ -224,7 +224,7 @@ TEST(Model, ResultsMatchDoubleReferenceOnRandomInputs) {
   for (const auto& id : core::traced_ids())
     for (std::size_t n : {std::size_t(1), std::size_t(31), std::size_t(33), std::size_t(1000), std::size_t(4099), (std::size_t(1) << 17) + 3})
       for (int block : {32, 128, 1024})
-        for (auto type : {core::DType::Int, core::DType::Float})
+        for (auto type : {core::DType::Int, core::DType::Float, core::DType::Double})
           for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
             const auto input = test::random_values(n, type, seed + n + block);
             SCOPED_TRACE(id + " n=" + std::to_string(n) + " block=" + std::to_string(block) + " " +
@@ -232,7 +232,7 @@ TEST(Model, ResultsMatchDoubleReferenceOnRandomInputs) {
             const double got = test::model_result(id, op, type, input, block);
             const double ref = test::reference(op, input);
             if (type == core::DType::Int || op != core::Op::Sum) EXPECT_EQ(got, ref);
-            else EXPECT_NEAR(got, ref, 2e-6 * test::abs_sum(input));
+            else EXPECT_NEAR(got, ref, test::sum_tolerance(type, input));
           }
 }
 
@@ -276,4 +276,96 @@ TEST(Model, CpuBaselineMatchesTheReference) {
       const double got = model::cpu_reduce<float>(backend::kernel_op(op), vf.data(), n);
       EXPECT_NEAR(got, test::reference(op, floats), op == core::Op::Sum ? 1e-5 * test::abs_sum(floats) : 0.0);
     }
+}
+
+TEST(Model, VectorizedLoadsFourThenTheTail) {
+  const auto t = model_trace("warp-shuffle-vectorized", iota(10));
+  EXPECT_EQ(t.grid, 1u);
+  const auto& lanes = *t.stages[0].lanes;
+  EXPECT_EQ(lanes[0], 1 + 2 + 3 + 4 + 9);   // vector 0, then tail element 8
+  EXPECT_EQ(lanes[1], 5 + 6 + 7 + 8 + 10);  // vector 1, then tail element 9
+  for (int l = 2; l < 32; ++l) EXPECT_EQ(lanes[l], 0) << l;
+  EXPECT_EQ(t.stages.back().label, "atomic update of the result");
+  EXPECT_EQ(t.stages.back().active, std::vector<int>{0});
+  EXPECT_EQ(t.result, 55);
+}
+
+TEST(Model, CgWarpMatchesTheSeedExample) {
+  // 1..64 in one block of 64: warp 0 reduces to 528, warp 1 to 1552.
+  const auto t = model_trace("cg-warp", iota(64), 64);
+  ASSERT_EQ(t.stages.size(), 2u);
+  EXPECT_EQ(t.stages[1].label, "cg::reduce over each 32-thread tile");
+  EXPECT_EQ((*t.stages[1].lanes)[0], 528);
+  EXPECT_EQ((*t.stages[1].lanes)[63], 1552);
+  EXPECT_EQ(t.result, 2080);
+}
+
+TEST(Model, CgReduceUpdateAsyncUpdatesPerTile) {
+  const auto t = model_trace("cg-reduce-update-async", iota(64), 64);
+  ASSERT_EQ(t.stages.size(), 2u);
+  EXPECT_EQ(t.stages[0].label, "grid-stride: each thread accumulates many elements");
+  EXPECT_EQ(t.stages[1].label, "atomic update of the result");
+  EXPECT_FALSE(t.stages[1].lanes);
+  EXPECT_EQ(t.result, 2080);
+}
+
+TEST(Model, GridSyncAndTwoPhaseUseTheGivenGrid) {
+  for (const char* id : {"cg-grid-sync", "cg-two-phase"}) {
+    backend::TraceRequest req{id, core::Op::Sum, core::DType::Int, 32, 1, iota(1000), 2};
+    const auto t = backend::make_sim_backend()->trace(req);
+    EXPECT_EQ(t.grid, 2u) << id;
+    // Block 1, thread 0: elements 32, 96, 160, ... (stride 2 blocks x 32 threads).
+    double expect = 0;
+    for (int i = 32; i < 1000; i += 64) expect += i + 1;
+    EXPECT_EQ((*t.stages[0].lanes)[0], expect) << id;
+    EXPECT_EQ(t.stages[2].label, "tile totals to shared memory") << id;
+    EXPECT_EQ(t.result, 500500) << id;
+  }
+}
+
+TEST(Model, ThreadfenceSinglePassTracesTheBlockPhase) {
+  const auto t = model_trace("threadfence-single-pass", iota(100), 32, core::Op::Max);
+  EXPECT_EQ(t.grid, 4u);
+  ASSERT_EQ(t.stages.size(), 6u);
+  EXPECT_EQ((*t.stages[5].shared)[0], 32);
+  EXPECT_EQ(t.result, 100);
+}
+
+TEST(Model, PitfallsModelTheIntendedStages) {
+  const auto seq = model_trace("sequential", iota(128), 128);
+  const auto missing = model_trace("missing-syncthreads", iota(128), 128);
+  const auto branch = model_trace("syncthreads-in-branch", iota(128), 128);
+  ASSERT_EQ(missing.stages.size(), seq.stages.size());
+  for (std::size_t k = 0; k < seq.stages.size(); ++k) {
+    EXPECT_EQ(missing.stages[k].shared, seq.stages[k].shared);
+    EXPECT_EQ(branch.stages[k].shared, seq.stages[k].shared);
+  }
+  const auto unrolled = model_trace("unroll-last-warp", iota(128), 128);
+  const auto legacy = model_trace("legacy-warp-synchronous", iota(128), 128);
+  for (std::size_t k = 0; k < unrolled.stages.size(); ++k) EXPECT_EQ(legacy.stages[k].shared, unrolled.stages[k].shared);
+  EXPECT_EQ(core::find_algorithm("syncthreads-in-branch")->kind, core::Kind::ModelOnly);
+}
+
+TEST(Model, EveryTracedAlgorithmHasALessonAndSource) {
+  for (const auto& a : core::algorithms()) {
+    EXPECT_GT(a.lesson.size(), 20u) << a.id;
+    if (a.kind == core::Kind::Baseline) continue;
+    EXPECT_GT(a.detail.size(), 150u) << a.id;
+    EXPECT_NO_THROW(core::source_of(a.id)) << a.id;
+  }
+}
+
+TEST(Model, DoublesUseTwoPerVectorAndTwoBanks) {
+  backend::TraceRequest req{"warp-shuffle-vectorized", core::Op::Sum, core::DType::Double, 32, 0,
+                            core::generate_input({core::InputSpec::Kind::Iota, 0, {}}, 5, core::DType::Double)};
+  const auto t = backend::make_sim_backend()->trace(req);
+  EXPECT_EQ((*t.stages[0].lanes)[0], 1 + 2 + 5);  // vector 0 (two doubles), then tail element 4
+  EXPECT_EQ((*t.stages[0].lanes)[1], 3 + 4);
+  EXPECT_EQ(t.result, 15);
+  // 8-byte elements: consecutive ones fill a half-warp's 32 banks; a stride of two doubles conflicts 2-way.
+  std::vector<std::vector<int>> consecutive(32), strided(32);
+  for (int i = 0; i < 32; ++i) consecutive[i] = {i}, strided[i] = {2 * i};
+  EXPECT_EQ(core::bank_conflict_degree(consecutive, 8), 1);
+  EXPECT_EQ(core::bank_conflict_degree(strided, 8), 2);
+  EXPECT_EQ(core::bank_conflict_degree(strided, 4), 2);
 }

@@ -22,27 +22,49 @@ inline std::uint64_t test_seed() {
   return seed;
 }
 
-// Random values of the type: ints in [-1000, 1000], floats in [-100, 100) (float-exact).
+// Random values of the type: ints in [-1000, 1000], floats and doubles in [-100, 100)
+// (exact in the type).
 inline std::vector<double> random_values(std::size_t n, core::DType type, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<double> v(n);
   for (auto& x : v) {
     if (type == core::DType::Int) x = double(std::int64_t(rng() % 2001) - 1000);
-    else x = double(float(double(rng() >> 11) * 0x1p-53 * 200.0 - 100.0));
+    else if (type == core::DType::Float) x = double(float(double(rng() >> 11) * 0x1p-53 * 200.0 - 100.0));
+    else x = double(rng() >> 11) * 0x1p-53 * 200.0 - 100.0;
   }
   return v;
 }
 
+// The exact-as-can-be result: sums compensated in long double (a plain double sum of 2^20
+// doubles could itself be off by more than the tolerance we allow the GPU).
 inline double reference(core::Op op, const std::vector<double>& v) {
-  double acc = v.at(0);
-  for (std::size_t i = 1; i < v.size(); ++i) acc = core::apply(op, acc, v[i]);
-  return acc;
+  if (op != core::Op::Sum) {
+    double acc = v.at(0);
+    for (std::size_t i = 1; i < v.size(); ++i) acc = core::apply(op, acc, v[i]);
+    return acc;
+  }
+  long double sum = 0, carry = 0;  // Neumaier
+  for (double x : v) {
+    const long double t = sum + x;
+    carry += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
+    sum = t;
+  }
+  return double(sum + carry);
 }
+
+// How far a sum of the type may stray from the exact one: a tree of depth log2(n) adds at
+// most ~log2(n) roundings of |x|; with n up to 2^20 these bounds leave margin.
+inline double sum_tolerance(core::DType type, const std::vector<double>& v);
 
 inline double abs_sum(const std::vector<double>& v) {
   double s = 0;
   for (double x : v) s += std::fabs(x);
   return s;
+}
+
+inline double sum_tolerance(core::DType type, const std::vector<double>& v) {
+  if (type == core::DType::Int) return 0;
+  return (type == core::DType::Float ? 2e-6 : 1e-14) * abs_sum(v);
 }
 
 // The CPU model's whole-array result, untraced (any n).
@@ -54,6 +76,8 @@ inline double model_result(const std::string& id, core::Op op, core::DType type,
     const std::vector<int> in(v.begin(), v.end());
     return model::model_reduce<int>(algo, backend::kernel_op(op), in.data(), in.size(), launch, nullptr);
   }
+  if (type == core::DType::Double)
+    return model::model_reduce<double>(algo, backend::kernel_op(op), v.data(), v.size(), launch, nullptr);
   const std::vector<float> in(v.begin(), v.end());
   return model::model_reduce<float>(algo, backend::kernel_op(op), in.data(), in.size(), launch, nullptr);
 }

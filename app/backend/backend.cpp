@@ -40,7 +40,8 @@ kernels::Algo kernel_algo(const std::string& id) {
   throw std::invalid_argument("unknown algorithm '" + id + "'");
 }
 
-std::vector<std::size_t> traced_elements(kernels::Algo algo, std::size_t n, int block, std::size_t grid, int traced) {
+std::vector<std::size_t> traced_elements(kernels::Algo algo, std::size_t n, int block, std::size_t grid, int traced,
+                                         std::size_t per_vector) {
   using A = kernels::Algo;
   std::vector<std::size_t> out;
   const std::size_t b = std::size_t(block), k = std::size_t(traced);
@@ -52,11 +53,11 @@ std::vector<std::size_t> traced_elements(kernels::Algo algo, std::size_t n, int 
       for (std::size_t i = k * 2 * b; i < std::min(n, (k + 1) * 2 * b); ++i) out.push_back(i);
       break;
     case A::WarpShuffleVectorized: {  // 16-byte vectors by grid stride, then the scalar tail
-      const std::size_t vectors = n / 4, threads = grid * b;
+      const std::size_t vectors = n / per_vector, threads = grid * b;
       for (std::size_t start = k * b; start < vectors; start += threads)
         for (std::size_t j = start; j < std::min(vectors, start + b); ++j)
-          for (std::size_t e = 0; e < 4; ++e) out.push_back(4 * j + e);
-      for (std::size_t i = 4 * vectors + k * b; i < n; i += threads)
+          for (std::size_t e = 0; e < per_vector; ++e) out.push_back(per_vector * j + e);
+      for (std::size_t i = per_vector * vectors + k * b; i < n; i += threads)
         for (std::size_t e = i; e < std::min(n, i + b); ++e) out.push_back(e);
       break;
     }

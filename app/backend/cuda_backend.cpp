@@ -17,8 +17,9 @@ class CudaBackend final : public Backend {
       return t;
     }
     try {
-      core::Trace t = req.type == core::DType::Int ? run_trace<int>(req, kernels::gpu_reduce<int>)
-                                                   : run_trace<float>(req, kernels::gpu_reduce<float>);
+      core::Trace t = req.type == core::DType::Int     ? run_trace<int>(req, kernels::gpu_reduce<int>)
+                      : req.type == core::DType::Float ? run_trace<float>(req, kernels::gpu_reduce<float>)
+                                                       : run_trace<double>(req, kernels::gpu_reduce<double>);
       t.backend = name();
       t.device = device_;
       return t;

@@ -15,7 +15,9 @@ namespace rl::backend {
 kernels::Algo kernel_algo(const std::string& id);  // throws std::invalid_argument if unknown or a baseline
 kernels::OpKind kernel_op(core::Op op);
 // Indices of the input elements the traced block reads, in order.
-std::vector<std::size_t> traced_elements(kernels::Algo algo, std::size_t n, int block, std::size_t grid, int traced);
+// per_vector: elements in one 16-byte load (4, or 2 for doubles).
+std::vector<std::size_t> traced_elements(kernels::Algo algo, std::size_t n, int block, std::size_t grid, int traced,
+                                         std::size_t per_vector);
 
 template <class T>
 core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kernels::RawTrace<T>& raw, T result) {
@@ -32,7 +34,8 @@ core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kerne
   t.op = req.op;
   t.type = req.type;
   t.result = static_cast<double>(result);
-  for (std::size_t i : traced_elements(algo, t.size, req.block, raw.grid, req.trace_block)) t.input.push_back(req.input[i]);
+  for (std::size_t i : traced_elements(algo, t.size, req.block, raw.grid, req.trace_block, 16 / sizeof(T)))
+    t.input.push_back(req.input[i]);
 
   const int threads = raw.block, slots = raw.shape.slots;
   for (int k = 0; k < raw.shape.stages; ++k) {
@@ -57,14 +60,14 @@ core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kerne
         const int code = raw.access[(base + tid) * slots + slot];
         if (code < 0) continue;
         (code & 1 ? a.writes : a.reads).push_back(code >> 1);
-        words[tid].push_back(code >> 1);  // 4-byte elements: one 32-bit word each
+        words[tid].push_back(code >> 1);
       }
       if (!a.reads.empty() || !a.writes.empty()) {
         touched = true;
         s.accesses.push_back(std::move(a));
       }
     }
-    if (touched && !global) s.bank_conflicts = core::bank_conflict_degree(words);
+    if (touched && !global) s.bank_conflicts = core::bank_conflict_degree(words, sizeof(T));
     s.divergent_warps = core::divergent_warps(s, threads);
     t.stages.push_back(std::move(s));
   }

@@ -10,8 +10,9 @@ class SimBackend final : public Backend {
   std::string name() const override { return "sim"; }
   std::string device() const override { return "CPU model"; }
   core::Trace trace(const TraceRequest& req) override {
-    core::Trace t = req.type == core::DType::Int ? run_trace<int>(req, model::model_reduce<int>)
-                                                 : run_trace<float>(req, model::model_reduce<float>);
+    core::Trace t = req.type == core::DType::Int     ? run_trace<int>(req, model::model_reduce<int>)
+                    : req.type == core::DType::Float ? run_trace<float>(req, model::model_reduce<float>)
+                                                     : run_trace<double>(req, model::model_reduce<double>);
     t.backend = name();
     t.device = device();
     return t;

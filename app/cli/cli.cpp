@@ -40,7 +40,7 @@ void add_run_options(CLI::App* cmd, RunOptions& o) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--input", o.input, "iota | ones | random[:SEED] | PATH (numbers file)");
   cmd->add_option("--op", o.op, "sum | min | max")->check(CLI::IsMember({"sum", "min", "max"}));
-  cmd->add_option("--type", o.type, "int | float")->check(CLI::IsMember({"int", "float"}));
+  cmd->add_option("--type", o.type, "int | float | double")->check(CLI::IsMember({"int", "float", "double"}));
   cmd->add_option("--backend", o.backend, "auto | cuda | sim")->check(CLI::IsMember({"auto", "cuda", "sim"}));
 }
 

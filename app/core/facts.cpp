@@ -15,17 +15,19 @@ std::vector<int> active_per_warp(const Stage& stage, int block) {
 
 }  // namespace
 
-int bank_conflict_degree(const std::vector<std::vector<int>>& words) {
+int bank_conflict_degree(const std::vector<std::vector<int>>& words, std::size_t element_bytes) {
   int worst = 0;
-  for (std::size_t first = 0; first < words.size(); first += 32) {
-    const std::size_t last = std::min(words.size(), first + 32);
+  const std::size_t group = element_bytes == 8 ? 16 : 32;  // 64-bit accesses: two half-warp phases
+  const int bank_step = element_bytes == 8 ? 2 : 1;
+  for (std::size_t first = 0; first < words.size(); first += group) {
+    const std::size_t last = std::min(words.size(), first + group);
     std::size_t slots = 0;
     for (std::size_t t = first; t < last; ++t) slots = std::max(slots, words[t].size());
     for (std::size_t k = 0; k < slots; ++k) {
       std::vector<std::vector<int>> bank(32);
       for (std::size_t t = first; t < last; ++t) {
         if (k >= words[t].size() || words[t][k] < 0) continue;
-        auto& b = bank[words[t][k] % 32];
+        auto& b = bank[(words[t][k] * bank_step) % 32];
         if (std::find(b.begin(), b.end(), words[t][k]) == b.end()) b.push_back(words[t][k]);
       }
       for (const auto& b : bank) worst = std::max(worst, int(b.size()));

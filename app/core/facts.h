@@ -7,12 +7,12 @@
 
 namespace rl::core {
 
-// The worst bank conflict of a stage's warp-wide shared-memory accesses. words[t][k] is
-// thread t's k-th access in program order, as a 32-bit word index (-1: none). Threads form
-// warps of 32; the k-th accesses of a warp's threads are one warp-wide instruction, and its
-// degree is the largest number of distinct words requested within one of the 32 banks.
-// Returns 0 when nothing touched shared memory.
-int bank_conflict_degree(const std::vector<std::vector<int>>& words);
+// The worst bank conflict of a stage's warp-wide shared-memory accesses. index[t][k] is
+// thread t's k-th access in program order, an element index (-1: none). The k-th accesses of
+// a warp's threads are one warp-wide instruction; its degree is the largest number of
+// distinct elements requested within one of the 32 four-byte banks. 8-byte elements span
+// two banks and are served half a warp at a time. Returns 0 when nothing touched shared memory.
+int bank_conflict_degree(const std::vector<std::vector<int>>& index, std::size_t element_bytes = 4);
 
 // Warps that had some but not all of their threads active in the stage.
 int divergent_warps(const Stage& stage, int block);

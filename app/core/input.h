@@ -25,7 +25,7 @@ std::optional<InputSpec> parse_input_spec(std::string_view text, std::string* er
 std::string to_string(const InputSpec& spec);
 
 // Values already rounded to the type (floats to float precision). Random ints lie in
-// [-99, 99] and random floats in [-1, 1), so a teacher can read them off the screen.
+// [-99, 99] and random floats and doubles in [-1, 1), so a teacher can read them off the screen.
 std::vector<double> generate_input(const InputSpec& spec, std::size_t n, DType type);
 
 // Numbers separated by whitespace or commas ('#' starts a comment). Throws

@@ -15,7 +15,14 @@ std::string to_string(Op op) {
   return "?";
 }
 
-std::string to_string(DType type) { return type == DType::Int ? "int" : "float"; }
+std::string to_string(DType type) {
+  switch (type) {
+    case DType::Int: return "int";
+    case DType::Float: return "float";
+    case DType::Double: return "double";
+  }
+  return "?";
+}
 
 std::optional<Op> parse_op(std::string_view text) {
   if (text == "sum") return Op::Sum;
@@ -27,6 +34,7 @@ std::optional<Op> parse_op(std::string_view text) {
 std::optional<DType> parse_dtype(std::string_view text) {
   if (text == "int") return DType::Int;
   if (text == "float") return DType::Float;
+  if (text == "double") return DType::Double;
   return std::nullopt;
 }
 
@@ -47,8 +55,9 @@ std::string format_value(double v, DType type) {
     std::snprintf(buf, sizeof buf, "%lld", static_cast<long long>(v));
     return buf;
   }
-  // Shortest text that reads back as the same float.
-  const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<float>(v));
+  // Shortest text that reads back as the same value of the type.
+  const auto r = type == DType::Double ? std::to_chars(buf, buf + sizeof buf, v)
+                                       : std::to_chars(buf, buf + sizeof buf, static_cast<float>(v));
   return std::string(buf, r.ptr);
 }
 

@@ -7,7 +7,7 @@
 namespace rl::core {
 
 enum class Op { Sum, Min, Max };
-enum class DType { Int, Float };
+enum class DType { Int, Float, Double };
 
 std::string to_string(Op op);
 std::string to_string(DType type);

@@ -50,9 +50,9 @@ void algorithm_panel(AppState& s, const Frame& f) {
   const float em = ImGui::GetFontSize();
   ImGui::PushItemWidth(-em * 6);
   static const char* ops[] = {"sum", "min", "max"};
-  static const char* types[] = {"int", "float"};
+  static const char* types[] = {"int", "float", "double"};
   combo("operator", s.choice.op, ops, 3);
-  combo("type", s.choice.type, types, 2);
+  combo("type", s.choice.type, types, 3);
   const auto* info = core::find_algorithm(s.choice.algorithm);
   if (info && info->any_block) {
     ImGui::InputInt("block size", &s.choice.block, 1, 32);

@@ -171,11 +171,13 @@ struct Model {
     const bool vectorized = algo == Algo::WarpShuffleVectorized;
     for (int t = 0; t < B; ++t) {
       if (vectorized) {
-        const std::size_t gid = b * B + t, threads = grid * B, vectors = n / 4;
+        // 16-byte vectors: four 4-byte elements or two doubles, folded in order.
+        const std::size_t per = 16 / sizeof(T);
+        const std::size_t gid = b * B + t, threads = grid * B, vectors = n / per;
         T acc = id();
         for (std::size_t i = gid; i < vectors; i += threads)
-          acc = Op{}(Op{}(Op{}(Op{}(acc, in[4 * i]), in[4 * i + 1]), in[4 * i + 2]), in[4 * i + 3]);
-        for (std::size_t i = 4 * vectors + gid; i < n; i += threads) acc = Op{}(acc, in[i]);
+          for (std::size_t e = 0; e < per; ++e) acc = Op{}(acc, in[per * i + e]);
+        for (std::size_t i = per * vectors + gid; i < n; i += threads) acc = Op{}(acc, in[i]);
         v[t] = acc;
       } else {
         v[t] = b * B + t < n ? in[b * B + t] : id();
@@ -396,5 +398,7 @@ T model_reduce(Algo algo, kernels::OpKind op, const T* in, std::size_t n, const 
 template int model_reduce<int>(Algo, kernels::OpKind, const int*, std::size_t, const kernels::Launch&, RawTrace<int>*);
 template float model_reduce<float>(Algo, kernels::OpKind, const float*, std::size_t, const kernels::Launch&,
                                    RawTrace<float>*);
+template double model_reduce<double>(Algo, kernels::OpKind, const double*, std::size_t, const kernels::Launch&,
+                                     RawTrace<double>*);
 
 }  // namespace rl::model
