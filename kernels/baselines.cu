@@ -13,7 +13,7 @@
 
 #include "reduce_api.h"
 #include "reduce_ops.h"
-#include "shuffle.cuh"
+#include "copy.cuh"
 
 namespace rl::kernels {
 namespace {
@@ -53,17 +53,6 @@ T thrust_with(const T* host_in, std::size_t n) {
   RL_CUDA(cudaMemcpy(in.ptr, host_in, n * sizeof(T), cudaMemcpyHostToDevice));
   const thrust::device_ptr<T> p(in.ptr);
   return thrust::reduce(thrust::device, p, p + n, Op::template identity<T>(), Op{});
-}
-
-// 16-byte loads and stores with a grid stride, then the scalar tail.
-template <class T>
-__global__ void vector_copy(const T* in, T* out, std::size_t n) {
-  using V = typename Vec16<T>::type;
-  constexpr std::size_t per = sizeof(V) / sizeof(T);
-  const std::size_t gid = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  const std::size_t threads = std::size_t(gridDim.x) * blockDim.x, vectors = n / per;
-  for (std::size_t i = gid; i < vectors; i += threads) reinterpret_cast<V*>(out)[i] = reinterpret_cast<const V*>(in)[i];
-  for (std::size_t i = per * vectors + gid; i < n; i += threads) out[i] = in[i];
 }
 
 template <class Fn>

@@ -59,12 +59,13 @@ struct HalvingProbe {
 // <<< global-halving
 // No shared memory: each launch adds the upper half of the live array onto the lower half,
 // and the end of the launch is the barrier. The host launches until one element is left.
+// The first launch reads the input and writes a scratch array; later ones work in place.
 template <class T, class Op>
-__global__ void global_halving(T* x, std::size_t live, std::size_t half, HalvingProbe probe) {  // [input]
+__global__ void global_halving(const T* src, T* x, std::size_t live, std::size_t half, HalvingProbe probe) {  // [input]
   const std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (i >= half) return;
   const bool work = i + half < live;  // odd lengths: the middle element waits a round
-  if (work) x[i] = Op{}(x[i], x[i + half]);  // [halving]
+  x[i] = work ? Op{}(src[i], src[i + half]) : src[i];  // [halving]
   probe.record(i, work, half);
 }
 // >>>

@@ -1,0 +1,359 @@
+#include <cub/device/device_reduce.cuh>
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+#include <thrust/device_ptr.h>
+#include <thrust/execution_policy.h>
+#include <thrust/reduce.h>
+
+#include <algorithm>
+#include <cstring>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "bench_api.h"
+#include "copy.cuh"
+#include "launch_impl.cuh"
+#include "reference/cpu_baseline.h"
+
+namespace rl::kernels {
+namespace {
+
+void check(cudaError_t err, const char* call, int line) {
+  if (err == cudaSuccess) return;
+  cudaGetLastError();
+  throw CudaError(std::string(call) + " failed: " + cudaGetErrorString(err) + " at bench.cu:" + std::to_string(line));
+}
+#define RL_BCUDA(call) check((call), #call, __LINE__)
+
+// NVML, loaded at run time so the program starts where the library is missing.
+struct Nvml {
+  using Init = int (*)();
+  using ByPci = int (*)(const char*, void**);
+  using Reasons = int (*)(void*, unsigned long long*);
+  using DriverVersion = int (*)(char*, unsigned);
+  void* lib = nullptr;
+  void* device = nullptr;
+  Reasons reasons = nullptr;
+  std::string driver;
+
+  explicit Nvml(int cuda_device) {
+    lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) return;
+    auto init = reinterpret_cast<Init>(dlsym(lib, "nvmlInit_v2"));
+    auto by_pci = reinterpret_cast<ByPci>(dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2"));
+    auto version = reinterpret_cast<DriverVersion>(dlsym(lib, "nvmlSystemGetDriverVersion"));
+    reasons = reinterpret_cast<Reasons>(dlsym(lib, "nvmlDeviceGetCurrentClocksEventReasons"));
+    if (!reasons) reasons = reinterpret_cast<Reasons>(dlsym(lib, "nvmlDeviceGetCurrentClocksThrottleReasons"));
+    char pci[64] = {};
+    if (!init || !by_pci || !reasons || init() != 0 || cudaDeviceGetPCIBusId(pci, sizeof pci, cuda_device) != cudaSuccess ||
+        by_pci(pci, &device) != 0) {
+      reasons = nullptr;
+      return;
+    }
+    char buf[96] = {};
+    if (version && version(buf, sizeof buf) == 0) driver = buf;
+  }
+  ~Nvml() {
+    if (lib) dlclose(lib);
+  }
+  // Power cap, hardware slowdown, thermal slowdown (software and hardware), power brake.
+  bool throttled() const {
+    unsigned long long r = 0;
+    if (!reasons || reasons(device, &r) != 0) return false;
+    return (r & (0x4ull | 0x8ull | 0x20ull | 0x40ull | 0x80ull)) != 0;
+  }
+};
+
+std::uint64_t mix(std::uint64_t x) {  // splitmix64: the same values for a seed everywhere
+  x += 0x9E3779B97F4A7C15ull;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
+struct BenchSession::Impl {
+  int device_id = 0;
+  DeviceInfo info;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  void* flush = nullptr;
+  void* input = nullptr;
+  void* output = nullptr;  // the copy baseline's destination
+  std::size_t capacity = 0, n = 0;
+  Type type = Type::Float;
+  std::vector<unsigned char> host;  // the same values, for the CPU baseline
+  std::unique_ptr<Nvml> nvml;
+
+  ~Impl() {
+    cudaFree(flush);
+    cudaFree(input);
+    cudaFree(output);
+    if (start) cudaEventDestroy(start);
+    if (stop) cudaEventDestroy(stop);
+    if (stream) cudaStreamDestroy(stream);
+  }
+
+  std::size_t elem() const { return type == Type::Double ? 8 : 4; }
+
+  // The sample loop shared by every kernel and baseline. Enqueue returns where the result is.
+  template <class T, class Enqueue>
+  Timing measure(Enqueue enqueue, const BenchSettings& s, const std::atomic<bool>* cancel) {
+    using clock = std::chrono::steady_clock;
+    const auto t0 = clock::now();
+    const T* result = nullptr;
+    for (int w = 0; w < s.warmup; ++w) result = enqueue();
+    RL_BCUDA(cudaStreamSynchronize(stream));
+    std::vector<double> us;
+    Timing t;
+    for (int i = 0; !(cancel && cancel->load()); ++i) {
+      // Cold: overwrite an L2-sized buffer so the input is not served from cache.
+      RL_BCUDA(cudaMemsetAsync(flush, i & 0xff, info.l2_bytes, stream));
+      RL_BCUDA(cudaEventRecord(start, stream));
+      result = enqueue();
+      RL_BCUDA(cudaEventRecord(stop, stream));
+      RL_BCUDA(cudaEventSynchronize(stop));
+      float ms = 0;
+      RL_BCUDA(cudaEventElapsedTime(&ms, start, stop));
+      if (nvml && nvml->throttled()) {
+        ++t.discarded;
+      } else {
+        us.push_back(ms * 1000.0);
+      }
+      const double wall = std::chrono::duration<double>(clock::now() - t0).count();
+      if (int(us.size()) >= s.min_samples && rsd(us) < s.rsd_target) {
+        t.converged = true;
+        break;
+      }
+      if (int(us.size()) >= s.max_samples || wall > s.max_seconds) break;
+    }
+    summarise(us, t);
+    if (result) {
+      T r{};
+      RL_BCUDA(cudaMemcpy(&r, result, sizeof(T), cudaMemcpyDeviceToHost));
+      t.result = double(r);
+    }
+    return t;
+  }
+
+  static double rsd(const std::vector<double>& v) {
+    if (v.size() < 2) return 1;
+    const double mean = std::accumulate(v.begin(), v.end(), 0.0) / v.size();
+    double var = 0;
+    for (double x : v) var += (x - mean) * (x - mean);
+    return std::sqrt(var / (v.size() - 1)) / mean;
+  }
+
+  static void summarise(std::vector<double> us, Timing& t) {
+    t.samples = int(us.size());
+    if (us.empty()) return;
+    t.noise_pct = 100.0 * (us.size() > 1 ? rsd(us) : 0.0);
+    std::sort(us.begin(), us.end());
+    const std::size_t m = us.size() / 2;
+    t.median_us = us.size() % 2 ? us[m] : (us[m - 1] + us[m]) / 2;
+  }
+
+  template <class T, class Op>
+  Timing time_algo(Algo algo, int block, const BenchSettings& s, const std::atomic<bool>* cancel) {
+    Reducer<T, Op> r(algo, Launch{block, 0, 0}, nullptr, stream);
+    r.prepare(n);
+    const T* in = static_cast<const T*>(input);
+    return measure<T>([&] { return r.enqueue(in); }, s, cancel);
+  }
+
+  template <class T, class Op>
+  Timing time_base(Baseline b, const BenchSettings& s, const std::atomic<bool>* cancel) {
+    const T* in = static_cast<const T*>(input);
+    if (b == Baseline::Cub) {
+      T* out = static_cast<T*>(output);
+      std::size_t bytes = 0;
+      RL_BCUDA(cub::DeviceReduce::Reduce(nullptr, bytes, in, out, n, Op{}, Op::template identity<T>(), stream));
+      void* temp = nullptr;
+      RL_BCUDA(cudaMalloc(&temp, std::max<std::size_t>(bytes, 1)));
+      try {
+        Timing t = measure<T>([&] {
+          check(cub::DeviceReduce::Reduce(temp, bytes, in, out, n, Op{}, Op::template identity<T>(), stream),
+                "cub::DeviceReduce::Reduce", __LINE__);
+          return static_cast<const T*>(out);
+        }, s, cancel);
+        cudaFree(temp);
+        return t;
+      } catch (...) {
+        cudaFree(temp);
+        throw;
+      }
+    }
+    if (b == Baseline::Thrust) {
+      T result{};
+      const thrust::device_ptr<const T> p(in);
+      Timing t = measure<T>([&] {
+        result = thrust::reduce(thrust::cuda::par.on(stream), p, p + n, Op::template identity<T>(), Op{});
+        return static_cast<const T*>(nullptr);
+      }, s, cancel);
+      t.result = double(result);
+      return t;
+    }
+    if (b == Baseline::Copy) {
+      const unsigned grid = unsigned(std::max<std::size_t>(1, std::min<std::size_t>((n / 2 + 255) / 256, 8 * info.sm_count)));
+      return measure<T>([&] {
+        vector_copy<T><<<grid, 256, 0, stream>>>(in, static_cast<T*>(output), n);
+        check(cudaGetLastError(), "vector_copy", __LINE__);
+        return static_cast<const T*>(nullptr);
+      }, s, cancel);
+    }
+    // The CPU: host clock around std::reduce over the same values.
+    const T* h = reinterpret_cast<const T*>(host.data());
+    std::vector<double> us;
+    Timing t;
+    const auto t0 = std::chrono::steady_clock::now();
+    while (!(cancel && cancel->load())) {
+      const auto a = std::chrono::steady_clock::now();
+      const T r = model::cpu_reduce<T>(kernel_op_of<Op>(), h, n);
+      const auto z = std::chrono::steady_clock::now();
+      t.result = double(r);
+      us.push_back(std::chrono::duration<double, std::micro>(z - a).count());
+      const double wall = std::chrono::duration<double>(z - t0).count();
+      if (int(us.size()) >= s.min_samples && rsd(us) < s.rsd_target) {
+        t.converged = true;
+        break;
+      }
+      if (int(us.size()) >= s.max_samples || wall > s.max_seconds) break;
+    }
+    summarise(us, t);
+    return t;
+  }
+
+  template <class Op>
+  static OpKind kernel_op_of() {
+    if constexpr (std::is_same_v<Op, ops::Min>) return OpKind::Min;
+    else if constexpr (std::is_same_v<Op, ops::Max>) return OpKind::Max;
+    else return OpKind::Sum;
+  }
+
+  // Calls job.template run<T, Op>(*this) for the session's type and the given operator.
+  template <class Job>
+  Timing dispatch(OpKind op, const Job& job) {
+    switch (type) {
+      case Type::Int: return with_op<int>(op, job);
+      case Type::Double: return with_op<double>(op, job);
+      default: return with_op<float>(op, job);
+    }
+  }
+  template <class T, class Job>
+  Timing with_op(OpKind op, const Job& job) {
+    switch (op) {
+      case OpKind::Min: return job.template run<T, ops::Min>(*this);
+      case OpKind::Max: return job.template run<T, ops::Max>(*this);
+      default: return job.template run<T, ops::Sum>(*this);
+    }
+  }
+};
+
+namespace {
+struct AlgoJob {
+  Algo algo;
+  int block;
+  const BenchSettings& s;
+  const std::atomic<bool>* cancel;
+  template <class T, class Op>
+  Timing run(BenchSession::Impl& m) const { return m.time_algo<T, Op>(algo, block, s, cancel); }
+};
+struct BaselineJob {
+  Baseline b;
+  const BenchSettings& s;
+  const std::atomic<bool>* cancel;
+  template <class T, class Op>
+  Timing run(BenchSession::Impl& m) const { return m.time_base<T, Op>(b, s, cancel); }
+};
+}  // namespace
+
+BenchSession::BenchSession() : impl_(std::make_unique<Impl>()) {
+  auto& m = *impl_;
+  RL_BCUDA(cudaGetDevice(&m.device_id));
+  cudaDeviceProp prop{};
+  RL_BCUDA(cudaGetDeviceProperties(&prop, m.device_id));
+  m.info.name = prop.name;
+  int v = 0;
+  RL_BCUDA(cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, m.device_id));
+  m.info.sm_count = v;
+  RL_BCUDA(cudaDeviceGetAttribute(&v, cudaDevAttrL2CacheSize, m.device_id));
+  m.info.l2_bytes = std::size_t(v);
+  RL_BCUDA(cudaDeviceGetAttribute(&m.info.mem_clock_khz, cudaDevAttrMemoryClockRate, m.device_id));
+  RL_BCUDA(cudaDeviceGetAttribute(&m.info.bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, m.device_id));
+  m.info.peak_gbps = 2.0 * m.info.mem_clock_khz * 1e3 * (m.info.bus_width_bits / 8.0) / 1e9;
+  m.nvml = std::make_unique<Nvml>(m.device_id);
+  m.info.throttle_check = m.nvml->reasons != nullptr;
+  if (!m.nvml->driver.empty()) {
+    m.info.driver = m.nvml->driver;
+  } else {
+    RL_BCUDA(cudaDriverGetVersion(&v));
+    m.info.driver = "CUDA " + std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+  }
+  RL_BCUDA(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking));
+  RL_BCUDA(cudaEventCreate(&m.start));
+  RL_BCUDA(cudaEventCreate(&m.stop));
+  RL_BCUDA(cudaMalloc(&m.flush, std::max<std::size_t>(m.info.l2_bytes, 1)));
+}
+
+BenchSession::~BenchSession() = default;
+
+const DeviceInfo& BenchSession::device() const { return impl_->info; }
+
+double BenchSession::set_input(Type type, OpKind op, std::size_t n, std::uint64_t seed) {
+  auto& m = *impl_;
+  m.type = type;
+  m.n = n;
+  const std::size_t bytes = n * m.elem();
+  if (bytes > m.capacity) {
+    cudaFree(m.input);
+    cudaFree(m.output);
+    m.input = m.output = nullptr;
+    m.capacity = 0;
+    RL_BCUDA(cudaMalloc(&m.input, bytes));
+    RL_BCUDA(cudaMalloc(&m.output, bytes));
+    m.capacity = bytes;
+  }
+  m.host.resize(bytes);
+  long double sum = 0, carry = 0;
+  double lo = INFINITY, hi = -INFINITY;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t r = mix(seed * 0x100000001B3ull + i);
+    double x;
+    if (type == Type::Int) {
+      const int v = int(r % 2001) - 1000;
+      std::memcpy(&m.host[i * 4], &v, 4);
+      x = v;
+    } else if (type == Type::Float) {
+      const float v = float(double(r >> 40) * 0x1p-23 - 1.0);
+      std::memcpy(&m.host[i * 4], &v, 4);
+      x = v;
+    } else {
+      const double v = double(r >> 11) * 0x1p-52 - 1.0;
+      std::memcpy(&m.host[i * 8], &v, 8);
+      x = v;
+    }
+    const long double t = sum + x;  // compensated: the exact sum to check against
+    carry += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
+    sum = t;
+    lo = std::min(lo, x);
+    hi = std::max(hi, x);
+  }
+  RL_BCUDA(cudaMemcpy(m.input, m.host.data(), bytes, cudaMemcpyHostToDevice));
+  return op == OpKind::Min ? lo : op == OpKind::Max ? hi : double(sum + carry);
+}
+
+Timing BenchSession::time(Algo algo, OpKind op, int block, const BenchSettings& s, const std::atomic<bool>* cancel) {
+  if (!gpu_launchable(algo)) throw std::invalid_argument("this algorithm is modelled only and never launched on the GPU");
+  check_launch(algo, impl_->n, Launch{block, first_pass_grid(algo, impl_->n, block, cuda_sm_count()), 0}, false);
+  return impl_->dispatch(op, AlgoJob{algo, block, s, cancel});
+}
+
+Timing BenchSession::time_baseline(Baseline b, OpKind op, const BenchSettings& s, const std::atomic<bool>* cancel) {
+  return impl_->dispatch(op, BaselineJob{b, s, cancel});
+}
+
+}  // namespace rl::kernels

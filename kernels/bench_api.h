@@ -1,0 +1,68 @@
+// Timing on the GPU, following nvbench's rules: cold samples (L2 flushed before each), CUDA
+// events on the session's own stream, warm-up, at least min_samples and until the relative
+// standard deviation is under the target or the time runs out; samples taken while the GPU
+// reported clock throttling (NVML) are discarded. Plain C++: host code needs no nvcc.
+#pragma once
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "reduce_api.h"
+
+namespace rl::kernels {
+
+struct DeviceInfo {
+  std::string name;
+  std::string driver;        // e.g. "13.0" (the CUDA version the driver supports)
+  int sm_count = 0;
+  std::size_t l2_bytes = 0;
+  int mem_clock_khz = 0;
+  int bus_width_bits = 0;
+  double peak_gbps = 0;      // 2 x memory clock x bus width / 8, from the device's attributes
+  bool throttle_check = false;  // NVML available to spot throttled samples
+};
+
+struct BenchSettings {
+  int warmup = 3;
+  int min_samples = 10;
+  int max_samples = 500;
+  double rsd_target = 0.005;  // 0.5 %
+  double max_seconds = 1.0;   // per point, samples and warm-up together
+};
+
+struct Timing {
+  double median_us = 0;
+  double noise_pct = 0;  // relative standard deviation of the kept samples
+  int samples = 0;
+  int discarded = 0;     // samples taken while the clocks were throttled
+  bool converged = false;
+  double result = 0;     // what the timed run computed (for the check)
+};
+
+enum class Type { Int, Float, Double };
+
+// One per worker thread: a stream, events, an L2-sized flush buffer and the input array.
+class BenchSession {
+ public:
+  BenchSession();  // throws CudaError when no GPU can be used
+  ~BenchSession();
+  BenchSession(const BenchSession&) = delete;
+  BenchSession& operator=(const BenchSession&) = delete;
+
+  const DeviceInfo& device() const;
+  // Fills the device input with n seeded random values of the type (ints in [-1000, 1000],
+  // floats and doubles in [-1, 1)), and returns their exact reduction for the checks.
+  double set_input(Type type, OpKind op, std::size_t n, std::uint64_t seed);
+  // Times one whole-array reduction of the current input. Cancel stops between samples.
+  Timing time(Algo algo, OpKind op, int block, const BenchSettings& s, const std::atomic<bool>* cancel);
+  Timing time_baseline(Baseline b, OpKind op, const BenchSettings& s, const std::atomic<bool>* cancel);
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rl::kernels

@@ -1,0 +1,351 @@
+// The host side of every algorithm: device buffers, trace buffers, and the Reducer that
+// covers a whole array with an algorithm's launches (repeated passes, a fixed grid and a
+// second pass, atomics, a cooperative launch). Shared by launch.cu (results and traces) and
+// bench.cu (timing).
+#pragma once
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cg.cuh"
+#include "reduce_api.h"
+#include "shuffle.cuh"
+#include "single_pass.cuh"
+#include "tree.cuh"
+
+namespace rl::kernels {
+inline namespace launch_detail {
+
+inline void check(cudaError_t err, const char* call, const char* file, int line) {
+  if (err == cudaSuccess) return;
+  cudaGetLastError();  // clear a non-sticky error so the next run starts clean
+  throw CudaError(std::string(call) + " failed: " + cudaGetErrorString(err) + " (" + cudaGetErrorName(err) +
+                  ") at " + file + ":" + std::to_string(line));
+}
+#define RL_CUDA(call) check((call), #call, __FILE__, __LINE__)
+
+// Owns one device allocation; freed on every path, exceptions included.
+template <class T>
+class DeviceArray {
+ public:
+  explicit DeviceArray(std::size_t count) : count_(count) {
+    if (count_ > 0) RL_CUDA(cudaMalloc(&ptr_, count_ * sizeof(T)));
+  }
+  ~DeviceArray() {
+    if (ptr_) cudaFree(ptr_);
+  }
+  DeviceArray(const DeviceArray&) = delete;
+  DeviceArray& operator=(const DeviceArray&) = delete;
+  T* get() const { return ptr_; }
+  void to_host(T* dst, std::size_t count) const {
+    if (count > 0) RL_CUDA(cudaMemcpy(dst, ptr_, count * sizeof(T), cudaMemcpyDeviceToHost));
+  }
+  void to_host(std::vector<T>& dst) const { to_host(dst.data(), dst.size()); }
+  void from_host(const T* src, std::size_t count) {
+    if (count > 0) RL_CUDA(cudaMemcpy(ptr_, src, count * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  void fill_bytes(int byte) {
+    if (count_ > 0) RL_CUDA(cudaMemset(ptr_, byte, count_ * sizeof(T)));
+  }
+
+ private:
+  T* ptr_ = nullptr;
+  std::size_t count_;
+};
+
+inline std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+
+// Device buffers behind a TraceProbe, copied into a RawTrace afterwards.
+template <class T>
+struct TraceBuffers {
+  TraceShape shape;
+  int block;
+  DeviceArray<int> tags, params;
+  DeviceArray<std::uint8_t> has_shared, has_lanes, active;
+  DeviceArray<T> shared, lanes;
+  DeviceArray<int> access;
+
+  TraceBuffers(TraceShape s, int b)
+      : shape(s), block(b), tags(s.stages), params(s.stages), has_shared(s.stages), has_lanes(s.stages),
+        active(std::size_t(s.stages) * b), shared(std::size_t(s.stages) * s.shared_size),
+        lanes(std::size_t(s.stages) * b), access(std::size_t(s.stages) * b * std::max(s.slots, 1)) {
+    tags.fill_bytes(0xff);  // -1: a stage the kernel never reached
+    params.fill_bytes(0);
+    has_shared.fill_bytes(0);
+    has_lanes.fill_bytes(0);
+    active.fill_bytes(0);
+    access.fill_bytes(0xff);
+    shared.fill_bytes(0);  // stages that record no shared memory or lanes still copy back
+    lanes.fill_bytes(0);
+  }
+  TraceProbe<T> probe(int traced_block) const {
+    return {traced_block, std::max(shape.slots, 1), shape.shared_size, tags.get(), params.get(), has_shared.get(),
+            has_lanes.get(), shared.get(), lanes.get(), active.get(), access.get()};
+  }
+  void copy_to(RawTrace<T>& raw) const {
+    raw.reset(shape, block);
+    tags.to_host(raw.tags);
+    params.to_host(raw.params);
+    has_shared.to_host(raw.has_shared);
+    has_lanes.to_host(raw.has_lanes);
+    shared.to_host(raw.shared);
+    lanes.to_host(raw.lanes);
+    active.to_host(raw.active);
+    if (shape.slots > 0) access.to_host(raw.access);
+  }
+};
+
+template <class T, class Op, class Probe>
+void launch_block_kernel(Algo algo, std::size_t grid, int block, const T* in, T* out, std::size_t n,
+                         const Probe& p, cudaStream_t st) {
+  const dim3 g(static_cast<unsigned>(grid));
+  const std::size_t sh = std::size_t(block) * sizeof(T);
+  switch (algo) {
+    case Algo::NaiveSerial: naive_serial<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+    case Algo::InterleavedDivergent: interleaved_divergent<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+    case Algo::InterleavedBankConflicts: interleaved_bank_conflicts<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+    case Algo::Sequential: sequential<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+    case Algo::FirstAddOnLoad: first_add_on_load<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+    case Algo::UnrollLastWarp: unroll_last_warp<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+    case Algo::CompleteUnroll:
+      switch (block) {
+        case 32: complete_unroll<32, T, Op><<<g, 32, sh, st>>>(in, out, n, p); break;
+        case 64: complete_unroll<64, T, Op><<<g, 64, sh, st>>>(in, out, n, p); break;
+        case 128: complete_unroll<128, T, Op><<<g, 128, sh, st>>>(in, out, n, p); break;
+        case 256: complete_unroll<256, T, Op><<<g, 256, sh, st>>>(in, out, n, p); break;
+        case 512: complete_unroll<512, T, Op><<<g, 512, sh, st>>>(in, out, n, p); break;
+        default: complete_unroll<1024, T, Op><<<g, 1024, sh, st>>>(in, out, n, p); break;
+      }
+      break;
+    case Algo::MultiplePerThread: multiple_per_thread<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+    case Algo::NonPow2Block: non_pow2_block<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+    case Algo::WarpShuffle: warp_shuffle<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+    case Algo::WarpShuffleVectorized: warp_shuffle_vectorized<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+    case Algo::CgWarp: cg_warp<T, Op><<<g, block, 0, st>>>(in, out, n, p); break;
+    case Algo::CgBlock: cg_block<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+    case Algo::CgTwoPhase: cg_two_phase<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+    case Algo::CgReduceUpdateAsync: cg_reduce_update_async<T, Op><<<g, block, 0, st>>>(in, out, n, p); break;
+    case Algo::MissingSyncthreads: missing_syncthreads<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+    case Algo::LegacyWarpSynchronous: legacy_warp_synchronous<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+    default: throw std::invalid_argument("no block kernel for this algorithm");
+  }
+  RL_CUDA(cudaGetLastError());
+}
+
+template <class T, class Op>
+class Reducer {
+ public:
+  Reducer(Algo algo, const Launch& l, RawTrace<T>* trace, cudaStream_t stream)
+      : algo_(algo), launch_(l), trace_(trace), stream_(stream) {}
+
+  // Allocates what every later enqueue(n) needs, so timed runs allocate nothing.
+  void prepare(std::size_t n) {
+    n_ = n;
+    switch (algo_) {
+      case Algo::GlobalHalving: a_ = std::make_unique<DeviceArray<T>>((n + 1) / 2); break;
+      case Algo::WarpShuffleVectorized:
+      case Algo::CgReduceUpdateAsync: result_ = std::make_unique<DeviceArray<T>>(1); break;
+      case Algo::CgGridSync: grid_ = resident_grid(n), a_ = std::make_unique<DeviceArray<T>>(1 + grid_); break;
+      case Algo::ThreadfenceSinglePass:
+        a_ = std::make_unique<DeviceArray<T>>(grid_for(n));
+        result_ = std::make_unique<DeviceArray<T>>(1);
+        retired_ = std::make_unique<DeviceArray<unsigned>>(1);
+        retired_->fill_bytes(0);  // atomicInc wraps it back to 0 at the end of every launch
+        break;
+      case Algo::MultiplePerThread:
+      case Algo::CgTwoPhase:
+        a_ = std::make_unique<DeviceArray<T>>(grid_for(n));
+        result_ = std::make_unique<DeviceArray<T>>(1);
+        break;
+      default: {
+        const std::size_t count = ceil_div(n, per_block()) * outputs_per_block();
+        a_ = std::make_unique<DeviceArray<T>>(count);
+        b_ = std::make_unique<DeviceArray<T>>(count);
+      }
+    }
+  }
+
+  // Enqueues every launch of one whole-array reduction of in[0..n) on the stream and returns
+  // where the result will be. Traced runs synchronise to copy the recording back.
+  const T* enqueue(const T* in) {
+    switch (algo_) {
+      case Algo::GlobalHalving: return halving(in);
+      case Algo::WarpShuffleVectorized:
+      case Algo::CgReduceUpdateAsync: return atomic_single_pass(in);
+      case Algo::CgGridSync: return grid_sync(in);
+      case Algo::ThreadfenceSinglePass: return threadfence(in);
+      case Algo::MultiplePerThread:
+      case Algo::CgTwoPhase: return fixed_grid_two_pass(in);
+      default: return repeated_passes(in);
+    }
+  }
+
+  T run(const T* host_in, std::size_t n) {
+    DeviceArray<T> input(n);
+    input.from_host(host_in, n);
+    prepare(n);
+    const T* result = enqueue(input.get());
+    T out{};
+    RL_CUDA(cudaMemcpyAsync(&out, result, sizeof(T), cudaMemcpyDeviceToHost, stream_));
+    RL_CUDA(cudaStreamSynchronize(stream_));
+    return out;
+  }
+
+ private:
+  std::size_t grid_for(std::size_t n) const {
+    return launch_.grid ? launch_.grid : first_pass_grid(algo_, n, launch_.block, cuda_sm_count());
+  }
+  std::size_t outputs_per_block() const { return algo_ == Algo::CgWarp ? std::size_t(launch_.block / 32) : 1; }
+  std::size_t per_block() const { return algo_ == Algo::FirstAddOnLoad ? 2 * std::size_t(launch_.block) : launch_.block; }
+  // How many partials a pass over count elements leaves: one per block, or one per warp
+  // that saw data (cg-warp).
+  std::size_t next_count(std::size_t count) const {
+    return algo_ == Algo::CgWarp ? ceil_div(count, 32) : ceil_div(count, per_block());
+  }
+
+  // The first pass, traced when asked; later passes are never traced.
+  template <class Kernel>
+  void first_pass(Kernel kernel) {
+    if (!trace_) {
+      kernel(NoProbe{});
+      return;
+    }
+    TraceBuffers<T> buf(trace_shape(algo_, launch_.block, n_), launch_.block);
+    kernel(buf.probe(launch_.trace_block));
+    RL_CUDA(cudaStreamSynchronize(stream_));
+    buf.copy_to(*trace_);
+    trace_->grid = algo_ == Algo::CgGridSync ? grid_ : grid_for(n_);
+  }
+
+  template <class Probe>
+  void block_pass(std::size_t grid, const T* in, T* out, std::size_t n, const Probe& p) {
+    launch_block_kernel<T, Op>(algo_, grid, launch_.block, in, out, n, p, stream_);
+  }
+
+  // Block partials, then the same kernel over the partials until one value is left.
+  const T* repeated_passes(const T* in) {
+    first_pass([&](auto probe) { block_pass(ceil_div(n_, per_block()), in, a_->get(), n_, probe); });
+    T* src = a_->get();
+    T* dst = b_->get();
+    for (std::size_t count = next_count(n_); count > 1; count = next_count(count)) {
+      block_pass(ceil_div(count, per_block()), src, dst, count, NoProbe{});
+      std::swap(src, dst);
+    }
+    return src;
+  }
+
+  // A fixed grid strides over the array; one block then reduces the grid's partials.
+  const T* fixed_grid_two_pass(const T* in) {
+    const std::size_t grid = grid_for(n_);
+    first_pass([&](auto probe) { block_pass(grid, in, a_->get(), n_, probe); });
+    block_pass(1, a_->get(), result_->get(), grid, NoProbe{});
+    return result_->get();
+  }
+
+  const T* atomic_single_pass(const T* in) {
+    static const T identity = Op::template identity<T>();
+    RL_CUDA(cudaMemcpyAsync(result_->get(), &identity, sizeof(T), cudaMemcpyHostToDevice, stream_));
+    first_pass([&](auto probe) { block_pass(grid_for(n_), in, result_->get(), n_, probe); });
+    return result_->get();
+  }
+
+  const T* threadfence(const T* in) {
+    first_pass([&](auto probe) {
+      threadfence_single_pass<T, Op><<<unsigned(grid_for(n_)), launch_.block, launch_.block * sizeof(T), stream_>>>(
+          in, result_->get(), n_, probe, a_->get(), retired_->get());
+      RL_CUDA(cudaGetLastError());
+    });
+    return result_->get();
+  }
+
+  // Every block must be resident at once: the grid is capped by what the device holds.
+  std::size_t resident_grid(std::size_t n) const {
+    int per_sm = 0, per_sm_timed = 0;
+    const std::size_t sh = std::size_t(launch_.block) * sizeof(T);
+    RL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cg_grid_sync<T, Op, TraceProbe<T>>, launch_.block, sh));
+    RL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_timed, cg_grid_sync<T, Op, NoProbe>, launch_.block, sh));
+    const std::size_t resident = std::size_t(std::min(per_sm, per_sm_timed)) * cuda_sm_count();
+    if (resident == 0) throw CudaError("cg-grid-sync: no block of this size fits on the device");
+    if (launch_.grid && launch_.grid > resident)
+      throw std::invalid_argument("cg-grid-sync: a grid of " + std::to_string(launch_.grid) +
+                                  " blocks cannot all be resident (at most " + std::to_string(resident) + ")");
+    const std::size_t grid = std::min(grid_for(n), resident);
+    if (trace_ && std::size_t(launch_.trace_block) >= grid)
+      throw std::invalid_argument("trace block " + std::to_string(launch_.trace_block) + " is outside the grid of " +
+                                  std::to_string(grid) + " block(s)");
+    return grid;
+  }
+
+  const T* grid_sync(const T* in) {
+    first_pass([&](auto probe) {
+      using P = decltype(probe);
+      const T* in_arg = in;
+      T* out_arg = a_->get();
+      std::size_t n_arg = n_;
+      P probe_arg = probe;
+      void* args[] = {&in_arg, &out_arg, &n_arg, &probe_arg};
+      RL_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(cg_grid_sync<T, Op, P>), dim3(unsigned(grid_)),
+                                          dim3(launch_.block), args, std::size_t(launch_.block) * sizeof(T), stream_));
+    });
+    return a_->get();
+  }
+
+  // global-halving: launches as the barrier; the trace holds the live part after each one.
+  const T* halving(const T* in) {
+    const std::size_t n = n_;
+    const int stages = trace_shape(algo_, launch_.block, n).stages;
+    DeviceArray<std::uint8_t> active(trace_ ? n : 0);
+    DeviceArray<int> access(trace_ ? 3 * n : 0);
+    if (trace_) {
+      trace_->reset({stages, 3, int(n)}, int(n));
+      trace_->grid = 1;
+      trace_->tags[0] = kTagInput;
+      trace_->has_shared[0] = 1;
+      RL_CUDA(cudaMemcpy(trace_->shared.data(), in, n * sizeof(T), cudaMemcpyDeviceToHost));
+      for (std::size_t i = 0; i < n; ++i) trace_->active[i] = 1;
+    }
+    if (n == 1) return in;
+    const T* src = in;
+    T* x = a_->get();
+    std::size_t live = n;
+    for (int k = 1; live > 1; ++k) {
+      const std::size_t half = (live + 1) / 2;
+      HalvingProbe probe;
+      if (trace_) {
+        active.fill_bytes(0);
+        access.fill_bytes(0xff);
+        probe = {active.get(), access.get()};
+      }
+      global_halving<T, Op><<<unsigned(ceil_div(half, launch_.block)), launch_.block, 0, stream_>>>(src, x, live, half, probe);
+      RL_CUDA(cudaGetLastError());
+      src = x;
+      if (trace_) {
+        RL_CUDA(cudaStreamSynchronize(stream_));
+        const std::size_t at = std::size_t(k) * n;
+        trace_->tags[k] = kTagHalving;
+        trace_->params[k] = int(half);
+        trace_->has_shared[k] = 1;
+        a_->to_host(trace_->shared.data() + at, half);
+        active.to_host(trace_->active.data() + at, half);
+        access.to_host(trace_->access.data() + 3 * at, 3 * half);
+      }
+      live = half;
+    }
+    return x;
+  }
+
+  Algo algo_;
+  Launch launch_;
+  RawTrace<T>* trace_;
+  cudaStream_t stream_;
+  std::size_t n_ = 0, grid_ = 0;
+  std::unique_ptr<DeviceArray<T>> a_, b_, result_;
+  std::unique_ptr<DeviceArray<unsigned>> retired_;
+};
+
+}  // namespace launch_detail
+}  // namespace rl::kernels
