@@ -303,7 +303,7 @@ BenchSession::~BenchSession() = default;
 
 const DeviceInfo& BenchSession::device() const { return impl_->info; }
 
-double BenchSession::set_input(Type type, OpKind op, std::size_t n, std::uint64_t seed) {
+BenchSession::InputFacts BenchSession::set_input(Type type, OpKind op, std::size_t n, std::uint64_t seed) {
   auto& m = *impl_;
   m.type = type;
   m.n = n;
@@ -318,7 +318,7 @@ double BenchSession::set_input(Type type, OpKind op, std::size_t n, std::uint64_
     m.capacity = bytes;
   }
   m.host.resize(bytes);
-  long double sum = 0, carry = 0;
+  long double sum = 0, carry = 0, abs_sum = 0;
   double lo = INFINITY, hi = -INFINITY;
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t r = mix(seed * 0x100000001B3ull + i);
@@ -339,11 +339,18 @@ double BenchSession::set_input(Type type, OpKind op, std::size_t n, std::uint64_
     const long double t = sum + x;  // compensated: the exact sum to check against
     carry += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
     sum = t;
+    abs_sum += std::fabs(x);
     lo = std::min(lo, x);
     hi = std::max(hi, x);
   }
   RL_BCUDA(cudaMemcpy(m.input, m.host.data(), bytes, cudaMemcpyHostToDevice));
-  return op == OpKind::Min ? lo : op == OpKind::Max ? hi : double(sum + carry);
+  InputFacts f;
+  f.abs_sum = double(abs_sum);
+  if (op == OpKind::Min) f.expected = lo;
+  else if (op == OpKind::Max) f.expected = hi;
+  else if (type == Type::Int) f.expected = double(std::int32_t(std::uint32_t(std::int64_t(sum + carry))));
+  else f.expected = double(sum + carry);
+  return f;
 }
 
 Timing BenchSession::time(Algo algo, OpKind op, int block, const BenchSettings& s, const std::atomic<bool>* cancel) {

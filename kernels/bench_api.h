@@ -53,8 +53,13 @@ class BenchSession {
 
   const DeviceInfo& device() const;
   // Fills the device input with n seeded random values of the type (ints in [-1000, 1000],
-  // floats and doubles in [-1, 1)), and returns their exact reduction for the checks.
-  double set_input(Type type, OpKind op, std::size_t n, std::uint64_t seed);
+  // floats and doubles in [-1, 1)). Returns the exact reduction (int sums wrapped to 32 bits,
+  // as the GPU computes them) and the sum of magnitudes, for the checks.
+  struct InputFacts {
+    double expected = 0;
+    double abs_sum = 0;
+  };
+  InputFacts set_input(Type type, OpKind op, std::size_t n, std::uint64_t seed);
   // Times one whole-array reduction of the current input. Cancel stops between samples.
   Timing time(Algo algo, OpKind op, int block, const BenchSettings& s, const std::atomic<bool>* cancel);
   Timing time_baseline(Baseline b, OpKind op, const BenchSettings& s, const std::atomic<bool>* cancel);

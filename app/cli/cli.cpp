@@ -2,9 +2,14 @@
 
 #include <CLI/CLI.hpp>
 #include <charconv>
+#include <cstdio>
+#include <utility>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "../backend/bench_runner.h"
+#include "../core/bench.h"
 #include "../core/catalog.h"
 #include "../core/input.h"
 #include "render_command.h"
@@ -85,6 +90,81 @@ core::Trace record(const RunOptions& o) {
   }
 }
 
+struct BenchOptions {
+  std::string algorithms = "all";
+  std::string sizes;
+  std::string type = "float";
+  std::string op = "sum";
+  std::string format = "text";
+  std::string out;
+  std::string backend = "auto";
+  int block = 256;
+  double seconds = 1.0;
+};
+
+std::vector<std::string> split_ids(const std::string& text) {
+  std::vector<std::string> ids;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) ids.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return ids;
+}
+
+std::string text_row(const core::BenchRow& r) {
+  char line[256];
+  std::snprintf(line, sizeof line, "%-28s %-6s %-4s %12zu %12.2f %7.2f%% %5d %10.1f %7.1f%%  %s\n", r.algorithm.c_str(),
+                r.type.c_str(), r.op.c_str(), r.n, r.median_us, r.noise_pct, r.samples, r.gbps, r.pct_of_peak,
+                r.check_ok ? "ok" : ("WRONG: " + r.check).c_str());
+  return line;
+}
+
+int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
+  backend::BenchRequest req;
+  req.algorithms = o.algorithms == "all" ? backend::default_bench_algorithms() : split_ids(o.algorithms);
+  for (const auto& id : req.algorithms)
+    if (!core::find_algorithm(id)) throw UsageError("--algorithm: unknown algorithm '" + id + "' (see `list`)");
+  const auto choice = kBackends.at(o.backend);
+  std::string why;
+  const bool gpu = choice != backend::Choice::Sim && backend::make_cuda_backend(&why);
+  const std::string sizes = o.sizes.empty() ? (gpu ? "2^16..2^28" : "2^10..2^16") : o.sizes;
+  auto parsed = core::parse_sizes(sizes, &why);
+  if (!parsed) throw UsageError("--sizes: " + why);
+  req.sizes = *parsed;
+  req.type = *core::parse_dtype(o.type);
+  req.op = *core::parse_op(o.op);
+  req.block = o.block;
+  req.max_seconds = o.seconds;
+  std::ofstream file;
+  if (!o.out.empty()) {  // before measuring: an unwritable path fails now, not after minutes
+    file.open(o.out, std::ios::binary | std::ios::trunc);
+    if (!file) throw std::runtime_error("cannot write '" + o.out + "'");
+  }
+  std::ostream& dest = o.out.empty() ? out : file;
+  bool header = false;
+  const auto stream_row = [&](const core::BenchRow& r) {
+    if (o.format != "text") return;
+    if (!std::exchange(header, true))
+      dest << "algorithm                    type   op              n    median_us   noise  samp       GB/s  of peak  check\n";
+    dest << text_row(r) << std::flush;
+  };
+  const auto report = backend::run_bench(req, choice, stream_row, {}, nullptr);
+  if (o.format == "csv") dest << core::to_csv(report);
+  else if (o.format == "json") dest << core::to_json(report) << "\n";
+  else
+    dest << "device: " << report.device << (report.backend == "sim" ? " (times of the CPU model, not of a GPU)" : "")
+         << "; peak " << report.peak_gbps << " GB/s; " << report.date << "\n";
+  if (!dest) throw std::runtime_error("writing the results failed");
+  for (const auto& r : report.rows)
+    if (!r.check_ok) {
+      err << "reduction-lab: error: " << r.algorithm << " n=" << r.n << " computed a wrong result: " << r.check << "\n";
+      return 1;
+    }
+  return 0;
+}
+
 int cmd_list(std::ostream& out, const std::string& format) {
   if (format == "json") {
     nlohmann::json j = nlohmann::json::array();
@@ -148,6 +228,18 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   render->add_option("--width", width, "Image width in pixels")->check(CLI::Range(64, 8192));
   render->add_option("--height", height, "Image height in pixels")->check(CLI::Range(64, 8192));
 
+  BenchOptions bench_opts;
+  auto* bench = app.add_subcommand("bench", "Time algorithms on large arrays (GB/s against the peak and CUB)");
+  bench->add_option("--algorithm,-a", bench_opts.algorithms, "all, or ID,ID,...");
+  bench->add_option("--sizes", bench_opts.sizes, "2^A..2^B or N,N,... (default 2^16..2^28 on a GPU, 2^10..2^16 on the CPU model)");
+  bench->add_option("--type", bench_opts.type, "int | float | double")->check(CLI::IsMember({"int", "float", "double"}));
+  bench->add_option("--op", bench_opts.op, "sum | min | max")->check(CLI::IsMember({"sum", "min", "max"}));
+  bench->add_option("--format", bench_opts.format, "text | csv | json")->check(CLI::IsMember({"text", "csv", "json"}));
+  bench->add_option("--out,-o", bench_opts.out, "Write the results to FILE instead of stdout");
+  bench->add_option("--backend", bench_opts.backend, "auto | cuda | sim")->check(CLI::IsMember({"auto", "cuda", "sim"}));
+  bench->add_option("--block", bench_opts.block, "Threads per block for the algorithms (default 256)");
+  bench->add_option("--seconds", bench_opts.seconds, "Time limit per point (default 1)")->check(CLI::Range(0.01, 60.0));
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -163,6 +255,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
 
   try {
     if (*list) return cmd_list(out, list_format);
+    if (*bench) return cmd_bench(bench_opts, out, err);
     if (*trace) {
       const core::Trace t = record(trace_opts);
       out << (trace_format == "json" ? core::to_json(t) + "\n" : core::to_text(t));
@@ -182,6 +275,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
     }
     return gui(gui_opts, err);
   } catch (const UsageError& e) {
+    err << "reduction-lab: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::invalid_argument& e) {
     err << "reduction-lab: error: " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {

@@ -1,0 +1,271 @@
+#include "bench_runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <stdexcept>
+
+#include "../../kernels/reference/cpu_baseline.h"
+#include "../../kernels/reference/model.h"
+#include "../core/catalog.h"
+#include "../core/input.h"
+#include "runner.h"
+#ifdef REDLAB_HAS_CUDA
+#include "../../kernels/bench_api.h"
+#endif
+
+namespace rl::backend {
+namespace {
+
+std::string today_utc() {
+  const std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  return buf;
+}
+
+std::size_t element_bytes(core::DType t) { return t == core::DType::Double ? 8 : 4; }
+
+// Int results must match exactly; float and double sums within a bound that covers the
+// longest chain of roundings any of the algorithms takes.
+void judge(core::BenchRow& row, core::DType type, core::Op op, double got, double expected, double abs_sum) {
+  if (row.algorithm == "copy") {
+    row.check_ok = true;
+    row.check = "copy: no result to check";
+    return;
+  }
+  if (type == core::DType::Int || op != core::Op::Sum) {
+    row.check_ok = got == expected;
+    row.check = row.check_ok ? "exact" : "got " + core::format_value(got, type) + ", expected " + core::format_value(expected, type);
+    return;
+  }
+  const double bound = (type == core::DType::Float ? 2e-4 : 1e-10) * abs_sum;
+  row.check_ok = std::fabs(got - expected) <= bound;
+  char buf[160];
+  std::snprintf(buf, sizeof buf, row.check_ok ? "within %.0e of sum|x|" : "off by %.3g (allowed %.3g)",
+                row.check_ok ? (type == core::DType::Float ? 2e-4 : 1e-10) : std::fabs(got - expected), bound);
+  row.check = buf;
+}
+
+core::BenchRow base_row(const std::string& id, const BenchRequest& req, std::size_t n) {
+  core::BenchRow row;
+  row.algorithm = id;
+  row.type = core::to_string(req.type);
+  row.op = core::to_string(req.op);
+  row.n = n;
+  return row;
+}
+
+void finish_row(core::BenchRow& row, double median_us, std::size_t elem, double peak) {
+  row.median_us = median_us;
+  row.gbps = median_us > 0 ? core::bytes_moved(row.algorithm, row.n, elem) / (median_us * 1e3) : 0;
+  row.pct_of_peak = peak > 0 ? 100.0 * row.gbps / peak : 0;
+}
+
+// The input in the request's type, converted once so the timed calls do no conversion.
+struct Typed {
+  std::vector<int> i;
+  std::vector<float> f;
+  std::vector<double> d;
+  Typed(const std::vector<double>& v, core::DType t) {
+    if (t == core::DType::Int) i.assign(v.begin(), v.end());
+    else if (t == core::DType::Float) f.assign(v.begin(), v.end());
+    else d = v;
+  }
+  // The CPU model (or, for "cpu", std::reduce) over the typed input.
+  double reduce(const std::string& id, const BenchRequest& req) const {
+    const kernels::Launch launch{req.block, 0, 0};
+    const auto op = kernel_op(req.op);
+    if (id == "cpu") {
+      if (!i.empty()) return model::cpu_reduce<int>(op, i.data(), i.size());
+      if (!f.empty()) return model::cpu_reduce<float>(op, f.data(), f.size());
+      return model::cpu_reduce<double>(op, d.data(), d.size());
+    }
+    const auto algo = kernel_algo(id);
+    if (!i.empty()) return model::model_reduce<int>(algo, op, i.data(), i.size(), launch, nullptr);
+    if (!f.empty()) return model::model_reduce<float>(algo, op, f.data(), f.size(), launch, nullptr);
+    return model::model_reduce<double>(algo, op, d.data(), d.size(), launch, nullptr);
+  }
+};
+
+// The CPU model, timed on the host: honest numbers about the model, never about a GPU.
+core::BenchReport run_sim(const BenchRequest& req, const RowSink& on_row, const ProgressSink& on_progress,
+                          const std::atomic<bool>* cancel) {
+  core::BenchReport report{"CPU model", "", today_utc(), "sim", 0, {}};
+  BenchProgress p{0, req.sizes.size() * req.algorithms.size(), "", report};
+  for (std::size_t n : req.sizes) {
+    const auto values = core::generate_input({core::InputSpec::Kind::Random, req.seed, {}}, n, req.type);
+    long double sum = 0, abs_sum = 0;
+    double lo = values[0], hi = values[0];
+    for (double v : values) sum += v, abs_sum += std::fabs(v), lo = std::min(lo, v), hi = std::max(hi, v);
+    double expected = req.op == core::Op::Min ? lo : req.op == core::Op::Max ? hi : double(sum);
+    if (req.type == core::DType::Int && req.op == core::Op::Sum)  // wrapped to 32 bits, as computed
+      expected = double(std::int32_t(std::uint32_t(std::int64_t(sum))));
+    const Typed typed(values, req.type);
+    for (const auto& id : req.algorithms) {
+      if (cancel && cancel->load()) return report;
+      p.current = id + " n=" + std::to_string(n);
+      if (on_progress) on_progress(p);
+      const auto* info = core::find_algorithm(id);
+      if (info && info->kind == core::Kind::Baseline && id != "cpu") {  // needs a GPU
+        ++p.done;
+        continue;
+      }
+      core::BenchRow row = base_row(id, req, n);
+      std::vector<double> us;
+      double got = 0;
+      const auto t0 = std::chrono::steady_clock::now();
+      while (us.size() < 3 || (std::chrono::steady_clock::now() - t0 < std::chrono::duration<double>(req.max_seconds) && us.size() < 10)) {
+        const auto a = std::chrono::steady_clock::now();
+        got = typed.reduce(id, req);
+        us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - a).count());
+        if (cancel && cancel->load()) break;
+      }
+      std::sort(us.begin(), us.end());
+      row.samples = int(us.size());
+      double mean = 0;
+      for (double x : us) mean += x / us.size();
+      double var = 0;
+      for (double x : us) var += (x - mean) * (x - mean);
+      row.noise_pct = us.size() > 1 ? 100 * std::sqrt(var / (us.size() - 1)) / mean : 0;
+      finish_row(row, us[us.size() / 2], element_bytes(req.type), 0);
+      judge(row, req.type, req.op, got, expected, double(abs_sum));
+      report.rows.push_back(row);
+      if (on_row) on_row(row);
+      ++p.done;
+    }
+  }
+  return report;
+}
+
+}  // namespace
+
+std::vector<std::string> default_bench_algorithms() {
+  std::vector<std::string> out;
+  for (const auto& a : core::algorithms())
+    if (a.kind == core::Kind::Traced || a.kind == core::Kind::Baseline) out.push_back(a.id);
+  return out;
+}
+
+core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSink& on_row,
+                            const ProgressSink& on_progress, const std::atomic<bool>* cancel) {
+  for (const auto& id : req.algorithms) {
+    const auto* info = core::find_algorithm(id);
+    if (!info) throw std::invalid_argument("unknown algorithm '" + id + "'");
+    if (info->kind == core::Kind::ModelOnly) throw std::invalid_argument("'" + id + "' is never launched: it cannot be timed");
+  }
+  if (req.sizes.empty()) throw std::invalid_argument("no sizes to measure");
+  std::string why;
+  const bool gpu = backend != Choice::Sim && make_cuda_backend(&why) != nullptr;
+  if (backend == Choice::Cuda && !gpu) throw std::runtime_error("the cuda backend cannot run: " + why);
+  if (!gpu) return run_sim(req, on_row, on_progress, cancel);
+#ifdef REDLAB_HAS_CUDA
+  try {
+    kernels::BenchSession session;
+    const auto& dev = session.device();
+    core::BenchReport report{dev.name, dev.driver, today_utc(), "cuda", dev.peak_gbps, {}};
+    const auto type = req.type == core::DType::Int ? kernels::Type::Int
+                      : req.type == core::DType::Float ? kernels::Type::Float : kernels::Type::Double;
+    kernels::BenchSettings settings;
+    settings.max_seconds = req.max_seconds;
+    BenchProgress p{0, req.sizes.size() * req.algorithms.size(), "", report};
+    for (std::size_t n : req.sizes) {
+      const auto facts = session.set_input(type, kernel_op(req.op), n, req.seed);
+      for (const auto& id : req.algorithms) {
+        if (cancel && cancel->load()) return report;
+        p.current = id + " n=" + std::to_string(n);
+        if (on_progress) on_progress(p);
+        core::BenchRow row = base_row(id, req, n);
+        const auto* info = core::find_algorithm(id);
+        kernels::Timing t;
+        if (info->kind == core::Kind::Baseline) {
+          const auto b = id == "cub" ? kernels::Baseline::Cub : id == "thrust" ? kernels::Baseline::Thrust
+                         : id == "cpu" ? kernels::Baseline::Cpu : kernels::Baseline::Copy;
+          t = session.time_baseline(b, kernel_op(req.op), settings, cancel);
+        } else {
+          const int block = id == "non-pow2-block" ? req.block + req.block / 16 : req.block;  // a non-power of two
+          t = session.time(kernel_algo(id), kernel_op(req.op), block, settings, cancel);
+        }
+        row.samples = t.samples;
+        row.discarded = t.discarded;
+        row.noise_pct = t.noise_pct;
+        finish_row(row, t.median_us, element_bytes(req.type), dev.peak_gbps);
+        judge(row, req.type, req.op, t.result, facts.expected, facts.abs_sum);
+        report.rows.push_back(row);
+        if (on_row) on_row(row);
+        ++p.done;
+      }
+    }
+    if (on_progress) on_progress(p);
+    return report;
+  } catch (const kernels::CudaError& e) {
+    throw std::runtime_error(std::string("benchmark failed on the GPU: ") + e.what());
+  }
+#else
+  return run_sim(req, on_row, on_progress, cancel);
+#endif
+}
+
+BenchWorker::~BenchWorker() {
+  cancel();
+  if (thread_.joinable()) thread_.join();
+}
+
+void BenchWorker::start(const BenchRequest& req, Choice backend) {
+  cancel();
+  if (thread_.joinable()) thread_.join();
+  cancel_ = false;
+  running_ = true;
+  {
+    std::lock_guard lock(mutex_);
+    report_ = {};
+    error_.clear();
+    progress_ = {0, req.sizes.size() * req.algorithms.size(), "starting", {}};
+  }
+  thread_ = std::thread([this, req, backend] {
+    try {
+      const auto header = run_bench(
+          req, backend,
+          [this](const core::BenchRow& row) {
+            std::lock_guard lock(mutex_);
+            report_.rows.push_back(row);
+          },
+          [this](const BenchProgress& p) {
+            std::lock_guard lock(mutex_);
+            progress_ = p;
+            auto rows = std::move(report_.rows);
+            report_ = p.header;  // device and peak are known from the first point on
+            report_.rows = std::move(rows);
+          },
+          &cancel_);
+      std::lock_guard lock(mutex_);
+      auto rows = std::move(report_.rows);
+      report_ = header;
+      report_.rows = std::move(rows);
+    } catch (const std::exception& e) {
+      std::lock_guard lock(mutex_);
+      error_ = e.what();
+    }
+    running_ = false;
+  });
+}
+
+void BenchWorker::cancel() { cancel_ = true; }
+
+BenchProgress BenchWorker::progress() const {
+  std::lock_guard lock(mutex_);
+  return progress_;
+}
+
+core::BenchReport BenchWorker::report() const {
+  std::lock_guard lock(mutex_);
+  return report_;
+}
+
+std::string BenchWorker::error() const {
+  std::lock_guard lock(mutex_);
+  return error_;
+}
+
+}  // namespace rl::backend

@@ -1,0 +1,63 @@
+// Runs benchmarks: on the GPU (kernels/bench_api.h) or, with the sim backend, times the CPU
+// model and says so. BenchWorker runs one on a thread and streams rows to the window.
+#pragma once
+#include <atomic>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../core/bench.h"
+#include "../core/types.h"
+#include "backend.h"
+
+namespace rl::backend {
+
+struct BenchRequest {
+  std::vector<std::string> algorithms;
+  std::vector<std::size_t> sizes;
+  core::DType type = core::DType::Float;
+  core::Op op = core::Op::Sum;
+  int block = 256;
+  double max_seconds = 1.0;  // per point
+  std::uint64_t seed = 1;
+};
+
+// What "all" means: every algorithm that is defined on a GPU (no pitfalls), then the baselines.
+std::vector<std::string> default_bench_algorithms();
+
+struct BenchProgress {
+  std::size_t done = 0, total = 0;
+  std::string current;
+  core::BenchReport header;  // device, driver, date, peak; no rows
+};
+
+using RowSink = std::function<void(const core::BenchRow&)>;
+using ProgressSink = std::function<void(const BenchProgress&)>;
+
+// Runs on the calling thread. Throws std::invalid_argument for impossible requests and
+// std::runtime_error when the backend cannot run (no GPU for cuda, a CUDA failure).
+core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSink& on_row,
+                            const ProgressSink& on_progress, const std::atomic<bool>* cancel);
+
+class BenchWorker {
+ public:
+  ~BenchWorker();
+  void start(const BenchRequest& req, Choice backend);  // cancels and joins a running one first
+  void cancel();
+  bool running() const { return running_; }
+  BenchProgress progress() const;
+  core::BenchReport report() const;  // rows so far; the header once the run began
+  std::string error() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::thread thread_;
+  std::atomic<bool> running_{false}, cancel_{false};
+  BenchProgress progress_;
+  core::BenchReport report_;
+  std::string error_;
+};
+
+}  // namespace rl::backend

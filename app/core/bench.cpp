@@ -1,0 +1,150 @@
+#include "bench.h"
+
+#include <charconv>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+
+#include "catalog.h"
+
+namespace rl::core {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+std::optional<std::size_t> one_size(std::string_view t) {
+  std::size_t v = 0;
+  const bool pow = t.starts_with("2^");
+  if (pow) t.remove_prefix(2);
+  const auto r = std::from_chars(t.data(), t.data() + t.size(), v);
+  if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size()) return std::nullopt;
+  if (pow) return v <= 40 ? std::optional<std::size_t>(std::size_t(1) << v) : std::nullopt;
+  return v;
+}
+
+template <class T>
+T get(const json& j, const char* name) {
+  if (!j.is_object() || !j.contains(name)) throw std::runtime_error(std::string("results are missing field '") + name + "'");
+  try {
+    return j.at(name).get<T>();
+  } catch (const json::exception&) {
+    throw std::runtime_error(std::string("results field '") + name + "' has the wrong type");
+  }
+}
+
+}  // namespace
+
+std::optional<std::vector<std::size_t>> parse_sizes(std::string_view text, std::string* error) {
+  std::vector<std::size_t> out;
+  const auto fail = [&](const std::string& why) {
+    if (error) *error = why;
+    return std::nullopt;
+  };
+  if (const auto dots = text.find(".."); dots != std::string_view::npos) {
+    const auto lo = text.substr(0, dots), hi = text.substr(dots + 2);
+    if (!lo.starts_with("2^") || !hi.starts_with("2^")) return fail("a range is 2^A..2^B, got '" + std::string(text) + "'");
+    const auto a = one_size(lo), b = one_size(hi);
+    if (!a || !b || *a > *b) return fail("a range is 2^A..2^B with A <= B <= 40, got '" + std::string(text) + "'");
+    for (std::size_t v = *a; v <= *b; v *= 2) out.push_back(v);
+    return out;
+  }
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const auto v = one_size(text.substr(start, comma - start));
+    if (!v || *v == 0) return fail("'" + std::string(text.substr(start, comma - start)) + "' is not a size (N or 2^K, at least 1)");
+    out.push_back(*v);
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string to_csv(const BenchReport& r) {
+  std::ostringstream out;
+  out << "algorithm,type,op,n,median_us,noise_pct,samples,discarded,gbps,pct_of_peak,device,check_ok,check\n";
+  char line[512];
+  for (const auto& x : r.rows) {
+    std::snprintf(line, sizeof line, "%s,%s,%s,%zu,%.3f,%.3f,%d,%d,%.2f,%.2f,\"%s\",%s,\"%s\"\n", x.algorithm.c_str(),
+                  x.type.c_str(), x.op.c_str(), x.n, x.median_us, x.noise_pct, x.samples, x.discarded, x.gbps,
+                  x.pct_of_peak, r.device.c_str(), x.check_ok ? "yes" : "no", x.check.c_str());
+    out << line;
+  }
+  return out.str();
+}
+
+std::string to_json(const BenchReport& r) {
+  json j;
+  j["device"] = r.device;
+  j["driver"] = r.driver;
+  j["date"] = r.date;
+  j["backend"] = r.backend;
+  j["peak_gbps"] = r.peak_gbps;
+  json rows = json::array();
+  for (const auto& x : r.rows)
+    rows.push_back({{"algorithm", x.algorithm}, {"type", x.type}, {"op", x.op}, {"n", x.n},
+                    {"median_us", x.median_us}, {"noise_pct", x.noise_pct}, {"samples", x.samples},
+                    {"discarded", x.discarded}, {"gbps", x.gbps}, {"pct_of_peak", x.pct_of_peak},
+                    {"device", r.device}, {"check_ok", x.check_ok}, {"check", x.check}});
+  j["rows"] = rows;
+  return j.dump(2);
+}
+
+BenchReport bench_from_json(const std::string& text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw std::runtime_error(std::string("results are not valid JSON: ") + e.what());
+  }
+  BenchReport r;
+  r.device = get<std::string>(j, "device");
+  r.driver = get<std::string>(j, "driver");
+  r.date = get<std::string>(j, "date");
+  r.backend = get<std::string>(j, "backend");
+  r.peak_gbps = get<double>(j, "peak_gbps");
+  const json& rows = j.contains("rows") ? j.at("rows") : throw std::runtime_error("results are missing field 'rows'");
+  if (!rows.is_array()) throw std::runtime_error("results field 'rows' is not a list");
+  for (const auto& x : rows) {
+    BenchRow row;
+    row.algorithm = get<std::string>(x, "algorithm");
+    row.type = get<std::string>(x, "type");
+    row.op = get<std::string>(x, "op");
+    row.n = get<std::size_t>(x, "n");
+    row.median_us = get<double>(x, "median_us");
+    row.noise_pct = get<double>(x, "noise_pct");
+    row.samples = get<int>(x, "samples");
+    row.discarded = get<int>(x, "discarded");
+    row.gbps = get<double>(x, "gbps");
+    row.pct_of_peak = get<double>(x, "pct_of_peak");
+    row.check_ok = get<bool>(x, "check_ok");
+    row.check = get<std::string>(x, "check");
+    r.rows.push_back(std::move(row));
+  }
+  return r;
+}
+
+std::vector<HarrisRow> harris_table(const BenchReport& r, std::size_t n, std::string_view type, std::string_view op) {
+  std::vector<HarrisRow> out;
+  for (const auto& a : algorithms()) {
+    for (const auto& x : r.rows) {
+      if (x.algorithm != a.id || x.n != n || x.type != type || x.op != op || x.median_us <= 0) continue;
+      HarrisRow h{x.algorithm, x.median_us, x.gbps, x.pct_of_peak, 1, 1};
+      if (!out.empty()) {
+        h.step_speedup = out.back().median_us / x.median_us;
+        h.cumulative_speedup = out.front().median_us / x.median_us;
+      }
+      out.push_back(h);
+      break;
+    }
+  }
+  return out;
+}
+
+double bytes_moved(std::string_view algorithm, std::size_t n, std::size_t element_bytes) {
+  const double input = double(n) * double(element_bytes);
+  return algorithm == "copy" ? 2 * input : input + double(element_bytes);
+}
+
+}  // namespace rl::core

@@ -1,0 +1,54 @@
+// Benchmark results: rows as they stream in, the report's header, CSV and JSON, and the
+// Harris-style table (time, bandwidth, % of peak, step and cumulative speedup) for one n.
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rl::core {
+
+struct BenchRow {
+  std::string algorithm, type, op;
+  std::size_t n = 0;
+  double median_us = 0;
+  double noise_pct = 0;
+  int samples = 0;
+  int discarded = 0;  // throttled samples left out
+  double gbps = 0;
+  double pct_of_peak = 0;  // 0 when there is no peak (the CPU model)
+  bool check_ok = false;
+  std::string check;  // "exact", "within 2e-4 of sum|x|", or what went wrong
+  bool operator==(const BenchRow&) const = default;
+};
+
+struct BenchReport {
+  std::string device, driver, date, backend;  // backend: "cuda" or "sim"
+  double peak_gbps = 0;
+  std::vector<BenchRow> rows;
+  bool operator==(const BenchReport&) const = default;
+};
+
+// "2^16..2^28" (powers of two), or "N,N,..." (each N or 2^K). nullopt with *error otherwise.
+std::optional<std::vector<std::size_t>> parse_sizes(std::string_view text, std::string* error);
+
+std::string to_csv(const BenchReport& r);
+std::string to_json(const BenchReport& r);
+// Throws std::runtime_error naming the field that is missing or malformed.
+BenchReport bench_from_json(const std::string& text);
+
+struct HarrisRow {
+  std::string algorithm;
+  double median_us = 0, gbps = 0, pct_of_peak = 0;
+  double step_speedup = 1;        // against the row above
+  double cumulative_speedup = 1;  // against the first row
+};
+// One row per algorithm measured at n for the type and operator, in catalog order.
+std::vector<HarrisRow> harris_table(const BenchReport& r, std::size_t n, std::string_view type, std::string_view op);
+
+// Bytes an algorithm must move for n elements: read the input once, write the result
+// (the copy baseline reads and writes every element).
+double bytes_moved(std::string_view algorithm, std::size_t n, std::size_t element_bytes);
+
+}  // namespace rl::core
