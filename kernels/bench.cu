@@ -129,7 +129,9 @@ struct BenchSession::Impl {
         t.converged = true;
         break;
       }
-      if (int(us.size()) >= s.max_samples || wall > s.max_seconds) break;
+      // The time limit ends sampling only once the minimum number of samples is in.
+      if (int(us.size()) >= s.max_samples || (wall > s.max_seconds && int(us.size()) >= s.min_samples)) break;
+      if (wall > 20 * s.max_seconds) break;  // every sample throttled: give up, and say so (samples < min)
     }
     summarise(us, t);
     if (result) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <utility>
 #include <fstream>
+#include <sstream>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -34,10 +35,9 @@ struct RunOptions {
 const std::map<std::string, backend::Choice> kBackends = {
     {"auto", backend::Choice::Auto}, {"cuda", backend::Choice::Cuda}, {"sim", backend::Choice::Sim}};
 
-void add_run_options(CLI::App* cmd, RunOptions& o) {
-  cmd->add_option("--algorithm,-a", o.algorithm, "Algorithm id (see `list`)")
-      ->required()
-      ->check(CLI::IsMember(core::algorithm_ids()));
+CLI::Option* add_run_options(CLI::App* cmd, RunOptions& o) {
+  auto* algorithm = cmd->add_option("--algorithm,-a", o.algorithm, "Algorithm id (see `list`)")
+                        ->check(CLI::IsMember(core::algorithm_ids()));
   cmd->add_option("--size,-n", o.size, "Elements: N or 2^K (default: one block, or the file's count)");
   // Which block sizes an algorithm takes is the kernels' to say (check_launch).
   cmd->add_option("--block,-b", o.block, "Threads per block: a power of two, 32..1024 (non-pow2-block: 2..1024)");
@@ -47,6 +47,7 @@ void add_run_options(CLI::App* cmd, RunOptions& o) {
   cmd->add_option("--op", o.op, "sum | min | max")->check(CLI::IsMember({"sum", "min", "max"}));
   cmd->add_option("--type", o.type, "int | float | double")->check(CLI::IsMember({"int", "float", "double"}));
   cmd->add_option("--backend", o.backend, "auto | cuda | sim")->check(CLI::IsMember({"auto", "cuda", "sim"}));
+  return algorithm;
 }
 
 struct UsageError : std::runtime_error {
@@ -215,15 +216,18 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   RunOptions trace_opts;
   std::string trace_format = "json";
   auto* trace = app.add_subcommand("trace", "Record every stage of one block of a run");
-  add_run_options(trace, trace_opts);
+  add_run_options(trace, trace_opts)->required();
   trace->add_option("--format", trace_format, "json | text")->check(CLI::IsMember({"json", "text"}));
 
   RunOptions render_opts;
   int stage = 0, width = 1280, height = 720;
   std::string png;
-  auto* render = app.add_subcommand("render", "Draw a stage's view to PNG, headless (EGL)");
-  add_run_options(render, render_opts);
-  render->add_option("--stage", stage, "Stage to draw (0 = the load)")->required()->check(CLI::NonNegativeNumber);
+  std::string chart;
+  auto* render = app.add_subcommand("render", "Draw a stage's view, or a results file's chart, to PNG, headless (EGL)");
+  auto* render_algo = add_run_options(render, render_opts);
+  auto* stage_opt = render->add_option("--stage", stage, "Stage to draw (0 = the load)")->check(CLI::NonNegativeNumber);
+  auto* chart_opt = render->add_option("--chart", chart, "A results file from `bench --format json`: draw its chart");
+  chart_opt->excludes(render_algo)->excludes(stage_opt);
   render->add_option("--out,-o", png, "PNG file to write")->required();
   render->add_option("--width", width, "Image width in pixels")->check(CLI::Range(64, 8192));
   render->add_option("--height", height, "Image height in pixels")->check(CLI::Range(64, 8192));
@@ -261,7 +265,17 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
       out << (trace_format == "json" ? core::to_json(t) + "\n" : core::to_text(t));
       return 0;
     }
+    if (*render && !chart.empty()) {
+      std::ifstream in(chart, std::ios::binary);
+      if (!in) throw std::runtime_error("cannot open results file '" + chart + "'");
+      std::ostringstream text;
+      text << in.rdbuf();
+      return render_chart_png(core::bench_from_json(text.str()), render_opts.type == "int" && !render->count("--type") ? "float" : render_opts.type,
+                              render_opts.op, width, height, png, err);
+    }
     if (*render) {
+      if (render_opts.algorithm.empty()) throw UsageError("render needs --algorithm and --stage, or --chart FILE");
+      if (!render->count("--stage")) throw UsageError("--stage is required with --algorithm");
       const core::Trace t = record(render_opts);
       if (stage >= int(t.stages.size()))
         throw UsageError("--stage: " + std::to_string(stage) + " is past the last stage (" +

@@ -1,14 +1,18 @@
 #include "render_command.h"
 
 #include "../platform/headless.h"
+#include "../render/bench_chart.h"
 #include "../render/canvas.h"
 #include "../render/memory_view.h"
 #include "../render/offscreen.h"
 
 namespace rl::cli {
 
-int render_stage_png(const core::Trace& trace, int stage, int width, int height,
-                     const std::string& path, std::ostream& err) {
+namespace {
+
+// A headless context, an offscreen target and a canvas; draw() paints, then the PNG is written.
+template <class Draw>
+int render_png(int width, int height, const std::string& path, std::ostream& err, Draw draw) {
   std::string why;
   auto ctx = platform::HeadlessContext::create(&why);
   if (!ctx) {
@@ -20,7 +24,7 @@ int render_stage_png(const core::Trace& trace, int stage, int width, int height,
     target.resize(width, height);
     render::Canvas canvas;
     target.bind();
-    render::draw_memory_view(canvas, trace, stage, width, height);
+    draw(canvas);
     render::Offscreen::unbind();
     if (!render::write_png(path, width, height, target.read_rgba(), &why)) {
       err << "reduction-lab: error: " << why << "\n";
@@ -31,6 +35,24 @@ int render_stage_png(const core::Trace& trace, int stage, int width, int height,
     return 1;
   }
   return 0;
+}
+
+}  // namespace
+
+int render_stage_png(const core::Trace& trace, int stage, int width, int height, const std::string& path,
+                     std::ostream& err) {
+  return render_png(width, height, path, err,
+                    [&](render::Canvas& c) { render::draw_memory_view(c, trace, stage, width, height); });
+}
+
+int render_chart_png(const core::BenchReport& report, const std::string& type, const std::string& op, int width,
+                     int height, const std::string& path, std::ostream& err) {
+  const auto spec = render::bench_chart(report, type, op);
+  if (spec.series.empty()) {
+    err << "reduction-lab: error: the results hold no rows for " << op << " of " << type << "\n";
+    return 2;
+  }
+  return render_png(width, height, path, err, [&](render::Canvas& c) { render::draw_plot(c, spec, width, height); });
 }
 
 }  // namespace rl::cli

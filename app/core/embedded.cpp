@@ -12,6 +12,8 @@ RL_EMBEDDED(quad_vert)
 RL_EMBEDDED(quad_frag)
 RL_EMBEDDED(text_vert)
 RL_EMBEDDED(text_frag)
+RL_EMBEDDED(tri_vert)
+RL_EMBEDDED(tri_frag)
 RL_EMBEDDED(mono_font)
 
 namespace rl::embedded {
@@ -38,6 +40,8 @@ std::string_view shader(std::string_view name) {
   if (name == "quad.frag") return RL_VIEW(quad_frag);
   if (name == "text.vert") return RL_VIEW(text_vert);
   if (name == "text.frag") return RL_VIEW(text_frag);
+  if (name == "tri.vert") return RL_VIEW(tri_vert);
+  if (name == "tri.frag") return RL_VIEW(tri_frag);
   return {};
 }
 

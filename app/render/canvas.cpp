@@ -66,6 +66,7 @@ struct Canvas::Atlas {
 Canvas::Canvas() {
   quad_program_ = link("quad.vert", "quad.frag");
   text_program_ = link("text.vert", "text.frag");
+  tri_program_ = link("tri.vert", "tri.frag");
 
   const float corners[] = {0, 0, 1, 0, 0, 1, 1, 1};
   glGenVertexArrays(1, &quad_vao_);
@@ -99,10 +100,21 @@ Canvas::Canvas() {
   glVertexAttribPointer(1, 2, GL_FLOAT, GL_FALSE, tstride, reinterpret_cast<void*>(2 * sizeof(float)));
   glEnableVertexAttribArray(2);
   glVertexAttribPointer(2, 4, GL_FLOAT, GL_FALSE, tstride, reinterpret_cast<void*>(4 * sizeof(float)));
+  glGenVertexArrays(1, &tri_vao_);
+  glBindVertexArray(tri_vao_);
+  glGenBuffers(1, &tri_vbo_);
+  glBindBuffer(GL_ARRAY_BUFFER, tri_vbo_);
+  glEnableVertexAttribArray(0);
+  glVertexAttribPointer(0, 2, GL_FLOAT, GL_FALSE, 6 * sizeof(float), nullptr);
+  glEnableVertexAttribArray(1);
+  glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, 6 * sizeof(float), reinterpret_cast<void*>(2 * sizeof(float)));
   glBindVertexArray(0);
 }
 
 Canvas::~Canvas() {
+  glDeleteBuffers(1, &tri_vbo_);
+  glDeleteVertexArrays(1, &tri_vao_);
+  glDeleteProgram(tri_program_);
   for (auto& [px, a] : atlases_) glDeleteTextures(1, &a->texture);
   glDeleteBuffers(1, &quad_vbo_);
   glDeleteBuffers(1, &instance_vbo_);
@@ -149,6 +161,7 @@ void Canvas::begin(int width, int height, Color clear) {
   height_ = height;
   instances_.clear();
   text_vertices_.clear();
+  triangles_.clear();
   glViewport(0, 0, width, height);
   glClearColor(clear.r, clear.g, clear.b, clear.a);
   glClear(GL_COLOR_BUFFER_BIT);
@@ -157,6 +170,15 @@ void Canvas::begin(int width, int height, Color clear) {
 void Canvas::rect(const Rect& r, Color fill, Color border, float border_width) {
   instances_.insert(instances_.end(), {r.x, r.y, r.w, r.h, fill.r, fill.g, fill.b, fill.a, border.r,
                                        border.g, border.b, border.a, border_width});
+}
+
+void Canvas::line(float x0, float y0, float x1, float y1, float width, Color c) {
+  const float dx = x1 - x0, dy = y1 - y0, len = std::sqrt(dx * dx + dy * dy);
+  if (len <= 0) return;
+  const float nx = -dy / len * width / 2, ny = dx / len * width / 2;  // half-width normal
+  const float v[6][2] = {{x0 + nx, y0 + ny}, {x1 + nx, y1 + ny}, {x0 - nx, y0 - ny},
+                         {x1 + nx, y1 + ny}, {x1 - nx, y1 - ny}, {x0 - nx, y0 - ny}};
+  for (const auto& p : v) triangles_.insert(triangles_.end(), {p[0], p[1], c.r, c.g, c.b, c.a});
 }
 
 float Canvas::text_width(std::string_view s, float px) {
@@ -206,6 +228,14 @@ void Canvas::end() {
     glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(instances_.size() * sizeof(float)), instances_.data(),
                  GL_STREAM_DRAW);
     glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, GLsizei(instances_.size() / 13));
+  }
+  if (!triangles_.empty()) {
+    glUseProgram(tri_program_);
+    glUniform2f(glGetUniformLocation(tri_program_, "viewport"), float(width_), float(height_));
+    glBindVertexArray(tri_vao_);
+    glBindBuffer(GL_ARRAY_BUFFER, tri_vbo_);
+    glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(triangles_.size() * sizeof(float)), triangles_.data(), GL_STREAM_DRAW);
+    glDrawArrays(GL_TRIANGLES, 0, GLsizei(triangles_.size() / 6));
   }
   glUseProgram(text_program_);
   glUniform2f(glGetUniformLocation(text_program_, "viewport"), float(width_), float(height_));

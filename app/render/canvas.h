@@ -25,13 +25,17 @@ class Canvas {
   // Text vertically centred on cy; x is the left, centre or right edge per align.
   void text(float x, float cy, std::string_view s, float px, Color color, Align align = Align::Left);
   float text_width(std::string_view s, float px);
+  // A straight line of the given width; drawn above rectangles, below text.
+  void line(float x0, float y0, float x1, float y1, float width, Color color);
   void end();  // draws everything queued since begin()
 
  private:
   struct Atlas;
   Atlas& atlas(int px);
 
-  unsigned quad_program_ = 0, text_program_ = 0;
+  unsigned quad_program_ = 0, text_program_ = 0, tri_program_ = 0;
+  unsigned tri_vao_ = 0, tri_vbo_ = 0;
+  std::vector<float> triangles_;  // x, y, r, g, b, a per vertex
   unsigned quad_vao_ = 0, quad_vbo_ = 0, instance_vbo_ = 0;
   unsigned text_vao_ = 0, text_vbo_ = 0;
   int width_ = 0, height_ = 0;

@@ -1,0 +1,59 @@
+#include "bench_chart.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+
+#include "../core/catalog.h"
+
+namespace rl::render {
+namespace {
+
+constexpr Color rgb(int hex) {
+  return {((hex >> 16) & 255) / 255.0f, ((hex >> 8) & 255) / 255.0f, (hex & 255) / 255.0f, 1};
+}
+
+// Distinct hues for many series; Okabe-Ito first (safe for common colour-vision deficiencies).
+constexpr std::array<Color, 14> kColors = {rgb(0xE69F00), rgb(0x56B4E9), rgb(0x009E73), rgb(0xF0E442),
+                                           rgb(0x0072B2), rgb(0xD55E00), rgb(0xCC79A7), rgb(0x8DD3C7),
+                                           rgb(0xBEBADA), rgb(0xFB8072), rgb(0x80B1D3), rgb(0xFDB462),
+                                           rgb(0xB3DE69), rgb(0xFCCDE5)};
+
+}  // namespace
+
+PlotSpec bench_chart(const core::BenchReport& report, std::string_view type, std::string_view op) {
+  PlotSpec spec;
+  spec.title = "Bandwidth, " + std::string(op) + " of " + std::string(type) + ", on " + report.device +
+               (report.backend == "sim" ? " (CPU model timings, not a GPU)" : "") + "  -  " + report.date;
+  spec.x_label = "n (elements, log2)";
+  spec.y_label = "GB/s";
+  std::size_t color = 0;
+  for (const auto& a : core::algorithms()) {
+    Series s;
+    s.name = a.id;
+    for (const auto& r : report.rows)
+      if (r.algorithm == a.id && r.type == type && r.op == op && r.median_us > 0) s.points.push_back({double(r.n), r.gbps});
+    if (s.points.empty()) continue;
+    std::sort(s.points.begin(), s.points.end());
+    if (a.id == "cub") {
+      s.color = {1, 1, 1, 1};  // the reference: white and thick
+      s.width = 3.5f;
+      s.name = "cub (reference)";
+    } else if (a.id == "copy") {
+      s.color = rgb(0x9AA0A6);
+      s.width = 2.5f;
+      s.name = "copy (ceiling)";
+    } else {
+      s.color = kColors[color++ % kColors.size()];
+    }
+    spec.series.push_back(std::move(s));
+  }
+  if (report.peak_gbps > 0) {
+    char name[64];
+    std::snprintf(name, sizeof name, "theoretical peak %.0f GB/s", report.peak_gbps);
+    spec.lines.push_back({name, report.peak_gbps, rgb(0xD55E00)});
+  }
+  return spec;
+}
+
+}  // namespace rl::render

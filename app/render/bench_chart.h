@@ -1,0 +1,13 @@
+// The bandwidth chart: GB/s against n (log2), one series per algorithm measured, CUB drawn
+// as the reference, the copy ceiling, and the device's theoretical peak as a line.
+#pragma once
+#include <string_view>
+
+#include "../core/bench.h"
+#include "plot.h"
+
+namespace rl::render {
+
+PlotSpec bench_chart(const core::BenchReport& report, std::string_view type, std::string_view op);
+
+}  // namespace rl::render

@@ -1,0 +1,177 @@
+#include "plot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace rl::render {
+namespace {
+
+double xval(const PlotFrame& f, double x) { return f.log2_x ? std::log2(std::max(x, 1e-300)) : x; }
+
+std::string short_number(double v) {
+  char buf[32];
+  if (std::fabs(v) >= 1000) std::snprintf(buf, sizeof buf, "%.0f", v);
+  else std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+// "Nice" steps: 1, 2 or 5 times a power of ten, about `count` of them over the range.
+double nice_step(double range, int count) {
+  const double raw = range / std::max(count, 1);
+  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  for (double m : {1.0, 2.0, 5.0, 10.0})
+    if (m * mag >= raw) return m * mag;
+  return 10 * mag;
+}
+
+}  // namespace
+
+float PlotFrame::px(double x) const {
+  const double v = log2_x ? std::log2(std::max(x, 1e-300)) : x;
+  return area.x + float((v - x0) / (x1 - x0)) * area.w;
+}
+
+float PlotFrame::py(double y) const { return area.y + area.h - float((y - y0) / (y1 - y0)) * area.h; }
+
+Rect PlotFrame::legend_row(int i) const {
+  const float h = label_px * 1.45f;
+  return {legend.x, legend.y + i * h, legend.w, h};
+}
+
+PlotFrame plot_frame(const PlotSpec& spec, int width, int height) {
+  PlotFrame f;
+  f.log2_x = spec.log2_x;
+  const float w = float(width), h = float(height);
+  f.title_px = std::clamp(std::min(h * 0.04f, w * 0.022f), 9.0f, 36.0f);
+  f.label_px = std::clamp(std::min(h * 0.026f, w * 0.013f), 8.0f, 24.0f);
+  const float margin = std::max(4.0f, 0.015f * std::min(w, h));
+  const float legend_w = f.label_px * 17;
+  f.area = {margin + f.label_px * 5.5f, margin + f.title_px * 1.6f, 0, 0};
+  f.area.w = std::max(10.0f, w - f.area.x - legend_w - 2 * margin);
+  f.area.h = std::max(10.0f, h - f.area.y - margin - f.label_px * 3.2f);
+  f.legend = {f.area.x + f.area.w + margin, f.area.y, legend_w, f.area.h};
+
+  double xmin = std::numeric_limits<double>::infinity(), xmax = -xmin, ymax = 0;
+  for (const auto& s : spec.series)
+    for (const auto& [x, y] : s.points) {
+      xmin = std::min(xmin, xval(f, x));
+      xmax = std::max(xmax, xval(f, x));
+      if (s.visible) ymax = std::max(ymax, y);
+    }
+  for (const auto& l : spec.lines) ymax = std::max(ymax, l.y);
+  if (!(xmin <= xmax)) xmin = 0, xmax = 1;
+  if (xmin == xmax) xmin -= 0.5, xmax += 0.5;
+  f.x0 = xmin - (xmax - xmin) * 0.03;
+  f.x1 = xmax + (xmax - xmin) * 0.03;
+  f.y0 = 0;
+  f.y1 = ymax > 0 ? ymax * 1.08 : 1;
+  return f;
+}
+
+std::vector<Tick> x_ticks(const PlotFrame& f) {
+  std::vector<Tick> out;
+  if (f.log2_x) {
+    const int first = int(std::ceil(f.x0)), last = int(std::floor(f.x1));
+    const int step = std::max(1, (last - first + 1) / 14 + 1);
+    for (int k = first; k <= last; k += step) out.push_back({std::ldexp(1.0, k), "2^" + std::to_string(k)});
+    return out;
+  }
+  const double step = nice_step(f.x1 - f.x0, 8);
+  for (double v = std::ceil(f.x0 / step) * step; v <= f.x1; v += step) out.push_back({v, short_number(v)});
+  return out;
+}
+
+std::vector<Tick> y_ticks(const PlotFrame& f) {
+  std::vector<Tick> out;
+  const double step = nice_step(f.y1 - f.y0, 6);
+  for (double v = std::ceil(f.y0 / step) * step; v <= f.y1 + 1e-9; v += step) out.push_back({v, short_number(v)});
+  return out;
+}
+
+std::optional<Hit> hit_point(const PlotSpec& spec, const PlotFrame& f, float mx, float my, float radius) {
+  std::optional<Hit> best;
+  float best_d = radius * radius;
+  for (int s = 0; s < int(spec.series.size()); ++s) {
+    if (!spec.series[s].visible) continue;
+    for (int i = 0; i < int(spec.series[s].points.size()); ++i) {
+      const auto& [x, y] = spec.series[s].points[i];
+      const float dx = f.px(x) - mx, dy = f.py(y) - my, d = dx * dx + dy * dy;
+      if (d <= best_d) best_d = d, best = Hit{s, i};
+    }
+  }
+  return best;
+}
+
+std::optional<int> hit_legend(const PlotSpec& spec, const PlotFrame& f, float mx, float my) {
+  for (int i = 0; i < int(spec.series.size()); ++i) {
+    const Rect r = f.legend_row(i);
+    if (mx >= r.x && mx < r.x + r.w && my >= r.y && my < r.y + r.h) return i;
+  }
+  return std::nullopt;
+}
+
+PlotStyle plot_style(bool high_contrast) {
+  if (high_contrast) return {{0, 0, 0, 1}, {1, 1, 1, 1}, {0.8f, 0.8f, 0.8f, 1}, {0.35f, 0.35f, 0.35f, 1}};
+  return {{0.106f, 0.114f, 0.137f, 1}, {0.93f, 0.93f, 0.93f, 1}, {0.6f, 0.63f, 0.65f, 1}, {0.23f, 0.24f, 0.27f, 1}};
+}
+
+void draw_plot(Canvas& c, const PlotSpec& spec, int width, int height, std::optional<Hit> hover, bool high_contrast) {
+  const PlotStyle st = plot_style(high_contrast);
+  const PlotFrame f = plot_frame(spec, width, height);
+  c.begin(width, height, st.background);
+  const float title_w = c.text_width(spec.title, f.title_px), room = float(width) - f.area.x - 8;
+  c.text(f.area.x, f.area.y - f.title_px * 0.9f, spec.title, title_w > room ? f.title_px * room / title_w : f.title_px, st.text);
+  for (const Tick& t : y_ticks(f)) {
+    const float y = f.py(t.value);
+    c.line(f.area.x, y, f.area.x + f.area.w, y, 1, st.grid);
+    c.text(f.area.x - f.label_px * 0.5f, y, t.label, f.label_px, st.muted, Align::Right);
+  }
+  for (const Tick& t : x_ticks(f)) {
+    const float x = f.px(t.value);
+    c.line(x, f.area.y, x, f.area.y + f.area.h, 1, st.grid);
+    c.text(x, f.area.y + f.area.h + f.label_px, t.label, f.label_px, st.muted, Align::Center);
+  }
+  c.text(f.area.x + f.area.w / 2, f.area.y + f.area.h + f.label_px * 2.4f, spec.x_label, f.label_px, st.text, Align::Center);
+  c.text(f.area.x - f.label_px * 5.2f, f.area.y - f.title_px * 0.2f, spec.y_label, f.label_px, st.text);
+  for (const auto& l : spec.lines) {
+    const float y = f.py(l.y);
+    for (float x = f.area.x; x < f.area.x + f.area.w; x += 12)  // dashed
+      c.line(x, y, std::min(x + 7, f.area.x + f.area.w), y, 2, l.color);
+    c.text(f.area.x + f.area.w - 4, y - f.label_px * 0.7f, l.name, f.label_px, l.color, Align::Right);
+  }
+  for (const auto& s : spec.series) {
+    if (!s.visible) continue;
+    for (std::size_t i = 0; i + 1 < s.points.size(); ++i)
+      c.line(f.px(s.points[i].first), f.py(s.points[i].second), f.px(s.points[i + 1].first),
+             f.py(s.points[i + 1].second), s.width, s.color);
+    for (const auto& [x, y] : s.points) {
+      const float r = s.width + 1.5f;
+      c.rect({f.px(x) - r, f.py(y) - r, 2 * r, 2 * r}, s.color);
+    }
+  }
+  c.rect({f.area.x, f.area.y, f.area.w, f.area.h}, {0, 0, 0, 0}, st.muted, 1);
+  for (int i = 0; i < int(spec.series.size()); ++i) {
+    const auto& s = spec.series[i];
+    const Rect r = f.legend_row(i);
+    const Color col = s.visible ? s.color : st.grid;
+    c.rect({r.x, r.cy() - f.label_px * 0.3f, f.label_px * 1.4f, f.label_px * 0.6f}, col);
+    c.text(r.x + f.label_px * 1.9f, r.cy(), s.name, f.label_px * 0.9f, s.visible ? st.text : st.muted);
+  }
+  if (hover && hover->series >= 0 && hover->series < int(spec.series.size())) {
+    const auto& s = spec.series[hover->series];
+    const auto& [x, y] = s.points.at(hover->point);
+    const float hx = f.px(x), hy = f.py(y);
+    c.rect({hx - 6, hy - 6, 12, 12}, {0, 0, 0, 0}, st.text, 2);
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s  n=%.0f  %.1f %s", s.name.c_str(), x, y, spec.y_label.c_str());
+    const float tw = c.text_width(buf, f.label_px) + 12;
+    const float bx = std::min(hx + 10, f.area.x + f.area.w - tw);
+    c.rect({bx, hy - f.label_px * 2.2f, tw, f.label_px * 1.6f}, st.background, st.text, 1);
+    c.text(bx + 6, hy - f.label_px * 1.4f, buf, f.label_px, st.text);
+  }
+  c.end();
+}
+
+}  // namespace rl::render
