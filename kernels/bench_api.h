@@ -1,4 +1,5 @@
-// Timing on the GPU, following nvbench's rules: cold samples (L2 flushed before each), CUDA
+// Timing on the GPU, following nvbench's rules: cold samples (L2 evicted before each by
+// reading a buffer twice its size), CUDA
 // events on the session's own stream, warm-up, at least min_samples and until the relative
 // standard deviation is under the target or the time runs out; samples taken while the GPU
 // reported clock throttling (NVML) are discarded. Plain C++: host code needs no nvcc.

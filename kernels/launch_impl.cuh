@@ -247,8 +247,12 @@ class Reducer {
   }
 
   const T* atomic_single_pass(const T* in) {
-    static const T identity = Op::template identity<T>();
-    RL_CUDA(cudaMemcpyAsync(result_->get(), &identity, sizeof(T), cudaMemcpyHostToDevice, stream_));
+    // From pinned memory the identity's upload is a true asynchronous copy on the stream.
+    if (!identity_) {
+      RL_CUDA(cudaMallocHost(&identity_, sizeof(T)));
+      *identity_ = Op::template identity<T>();
+    }
+    RL_CUDA(cudaMemcpyAsync(result_->get(), identity_, sizeof(T), cudaMemcpyHostToDevice, stream_));
     first_pass([&](auto probe) { block_pass(grid_for(n_), in, result_->get(), n_, probe); });
     return result_->get();
   }
@@ -345,6 +349,14 @@ class Reducer {
   std::size_t n_ = 0, grid_ = 0;
   std::unique_ptr<DeviceArray<T>> a_, b_, result_;
   std::unique_ptr<DeviceArray<unsigned>> retired_;
+  T* identity_ = nullptr;  // pinned
+
+ public:
+  ~Reducer() {
+    if (identity_) cudaFreeHost(identity_);
+  }
+  Reducer(const Reducer&) = delete;
+  Reducer& operator=(const Reducer&) = delete;
 };
 
 }  // namespace launch_detail

@@ -47,8 +47,13 @@ std::size_t first_pass_grid(Algo algo, std::size_t n, int block, int sm_count) {
   const std::size_t b = std::size_t(block);
   switch (algo) {
     case Algo::FirstAddOnLoad: return (n + 2 * b - 1) / (2 * b);
+    case Algo::WarpShuffleVectorized: {
+      // Enough resident threads to keep the memory system busy: a full SM's worth of blocks.
+      const std::size_t needed = (n + 8 * b - 1) / (8 * b);
+      const std::size_t resident = std::max<std::size_t>(1, 2048 / b) * std::max(sm_count, 1);
+      return std::max<std::size_t>(1, std::min(needed, resident));
+    }
     case Algo::MultiplePerThread:
-    case Algo::WarpShuffleVectorized:
     case Algo::CgTwoPhase:
     case Algo::CgReduceUpdateAsync:
     case Algo::CgGridSync: {

@@ -58,7 +58,7 @@ __global__ void warp_shuffle(const T* in, T* out, std::size_t n, Probe probe) {
 
 // <<< warp-shuffle-vectorized
 template <class T, class Op, class Probe>
-__global__ void warp_shuffle_vectorized(const T* in, T* out, std::size_t n, Probe probe) {
+__global__ void warp_shuffle_vectorized(const T* __restrict__ in, T* out, std::size_t n, Probe probe) {
   using V = typename Vec16<T>::type;
   constexpr std::size_t per = sizeof(V) / sizeof(T);
   T* smem = shared_array<T>();
@@ -69,11 +69,18 @@ __global__ void warp_shuffle_vectorized(const T* in, T* out, std::size_t n, Prob
   const std::size_t vectors = n / per;  // cudaMalloc'd input: 16-byte aligned
   const V* in16 = reinterpret_cast<const V*>(in);
   T v = Op::template identity<T>();
-  for (std::size_t i = gid; i < vectors; i += threads) {
-    const V q = in16[i];  // one 16-byte load brings 'per' elements
-    v = fold<Op>(v, q);  // [vector-load]
+  std::size_t i = gid;
+  // Eight independent 16-byte loads in flight per thread, folded in grid-stride order.
+  constexpr int kInFlight = 8;
+  for (; i + (kInFlight - 1) * threads < vectors; i += kInFlight * threads) {
+    V q[kInFlight];
+#pragma unroll
+    for (int k = 0; k < kInFlight; ++k) q[k] = in16[i + k * threads];
+#pragma unroll
+    for (int k = 0; k < kInFlight; ++k) v = fold<Op>(v, q[k]);  // [vector-load]
   }
-  for (std::size_t i = per * vectors + gid; i < n; i += threads) v = Op{}(v, in[i]);  // the scalar tail
+  for (; i < vectors; i += threads) v = fold<Op>(v, in16[i]);
+  for (std::size_t j = per * vectors + gid; j < n; j += threads) v = Op{}(v, in[j]);  // the scalar tail
   probe.stage(0, kTagVectorLoad, 0), probe.work(0, true), probe.lane(0, v);
 
   int stage = 1;
