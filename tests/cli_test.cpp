@@ -132,3 +132,31 @@ TEST(Cli, InputFileSetsTheSize) {
   EXPECT_EQ(j["result"], -2);
   expect_usage_error({"trace", "-a", "sequential", "--input", path, "--size", "7"}, "disagrees");
 }
+
+TEST(Cli, BenchOnTheModelWritesCsvAndJson) {
+  auto r = run({"bench", "-a", "sequential,cpu", "--sizes", "1000,2^11", "--backend", "sim", "--format", "csv",
+                "--seconds", "0.01", "--type", "int"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 5);  // header + 2 algorithms x 2 sizes
+  EXPECT_NE(r.out.find("sequential,int,sum,2048,"), std::string::npos);
+  const auto path = testing::TempDir() + "redlab_bench.json";
+  r = run({"bench", "-a", "warp-shuffle", "--sizes", "2^10", "--backend", "sim", "--format", "json", "--out", path,
+           "--seconds", "0.01"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_TRUE(r.out.empty());
+  std::ifstream in(path);
+  const auto j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["backend"], "sim");
+  EXPECT_EQ(j["rows"][0]["algorithm"], "warp-shuffle");
+  EXPECT_EQ(j["rows"][0]["check_ok"], true);
+}
+
+TEST(Cli, BenchRefusesWhatItCannotMeasure) {
+  expect_usage_error({"bench", "-a", "quicksort"}, "quicksort");
+  expect_usage_error({"bench", "--sizes", "2^20..2^10"}, "--sizes");
+  expect_usage_error({"bench", "-a", "syncthreads-in-branch", "--backend", "sim"}, "never launched");
+  expect_usage_error({"bench", "--format", "xml"}, "xml");
+  const auto r = run({"bench", "--backend", "sim", "--out", "/nonexistent/dir/out.json"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("cannot write"), std::string::npos);
+}

@@ -6,7 +6,9 @@
 #include "app/backend/backend.h"
 #include "app/core/input.h"
 #include "app/platform/headless.h"
+#include "app/render/bench_chart.h"
 #include "app/render/canvas.h"
+#include "app/render/plot.h"
 #include "app/render/layout.h"
 #include "app/render/memory_view.h"
 #include "app/render/offscreen.h"
@@ -123,4 +125,29 @@ TEST_F(RenderTest, CellsPastTheEndArePadding) {
   const auto L = render::layout_memory(64, W, H);
   const auto c = L.cell(50);
   EXPECT_TRUE(near(img.at(c.cx(), c.y + c.h * 0.16f), render::standard_palette().padding));
+}
+
+TEST_F(RenderTest, ChartDrawsSeriesAndThePeakWhereTheFrameSays) {
+  core::BenchReport r{"NVIDIA H200", "580", "2026-11-21", "cuda", 4000, {}};
+  for (std::size_t n : {std::size_t(1) << 16, std::size_t(1) << 20, std::size_t(1) << 24}) {
+    core::BenchRow x;
+    x.algorithm = "cub";
+    x.type = "float";
+    x.op = "sum";
+    x.n = n;
+    x.median_us = 10;
+    x.gbps = 1000 + double(n >> 14);
+    r.rows.push_back(x);
+  }
+  const auto spec = render::bench_chart(r, "float", "sum");
+  target_.bind();
+  render::draw_plot(*canvas_, spec, W, H);
+  render::Offscreen::unbind();
+  const Image img{target_.read_rgba()};
+  const auto f = render::plot_frame(spec, W, H);
+  // CUB's points are white squares at their (x, y).
+  const auto& [x0, y0] = spec.series[0].points[1];
+  EXPECT_TRUE(near(img.at(f.px(x0), f.py(y0)), {1, 1, 1, 1})) << str(img.at(f.px(x0), f.py(y0)));
+  // The dashed peak line starts at the left edge of the plot, in its colour.
+  EXPECT_TRUE(near(img.at(f.area.x + 3, f.py(4000)), spec.lines[0].color)) << str(img.at(f.area.x + 3, f.py(4000)));
 }

@@ -1,0 +1,144 @@
+// Benchmark results, sizes, the Harris table, and the plot's arithmetic (no GL needed).
+#include <gtest/gtest.h>
+
+#include "app/backend/bench_runner.h"
+#include "app/core/bench.h"
+#include "app/render/bench_chart.h"
+#include "app/render/plot.h"
+
+using namespace rl;
+
+namespace {
+
+core::BenchReport sample_report() {
+  core::BenchReport r{"NVIDIA H200", "580.159.04", "2026-11-21 12:55 UTC", "cuda", 4800, {}};
+  const auto row = [](std::string a, std::size_t n, double us) {
+    core::BenchRow x;
+    x.algorithm = std::move(a);
+    x.type = "float";
+    x.op = "sum";
+    x.n = n;
+    x.median_us = us;
+    x.noise_pct = 0.3;
+    x.samples = 12;
+    x.gbps = core::bytes_moved(x.algorithm, n, 4) / (us * 1e3);
+    x.pct_of_peak = 100 * x.gbps / 4800;
+    x.check_ok = true;
+    x.check = "exact";
+    return x;
+  };
+  for (std::size_t n : {std::size_t(1) << 16, std::size_t(1) << 24}) {
+    r.rows.push_back(row("interleaved-divergent", n, n / 1e5));
+    r.rows.push_back(row("sequential", n, n / 2e5));
+    r.rows.push_back(row("cub", n, n / 4e5));
+  }
+  return r;
+}
+
+}  // namespace
+
+TEST(Bench, SizesParseAsRangesAndLists) {
+  std::string why;
+  auto s = core::parse_sizes("2^16..2^28", &why);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->size(), 13u);
+  EXPECT_EQ(s->front(), 65536u);
+  EXPECT_EQ(s->back(), std::size_t(1) << 28);
+  s = core::parse_sizes("1000,2^10,7", &why);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(*s, (std::vector<std::size_t>{1000, 1024, 7}));
+  for (const char* bad : {"", "2^28..2^16", "100..200", "1,,2", "0", "x", "2^99", "-5"}) {
+    EXPECT_FALSE(core::parse_sizes(bad, &why)) << bad;
+    EXPECT_FALSE(why.empty());
+  }
+}
+
+TEST(Bench, ResultsRoundTripThroughJsonAndWriteCsv) {
+  const auto r = sample_report();
+  EXPECT_EQ(core::bench_from_json(core::to_json(r)), r);
+  const auto csv = core::to_csv(r);
+  EXPECT_EQ(csv.rfind("algorithm,type,op,n,median_us,noise_pct,samples,discarded,gbps,pct_of_peak,device,check_ok,check\n", 0), 0u);
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);
+  EXPECT_NE(csv.find("cub,float,sum,16777216,"), std::string::npos);
+  EXPECT_THROW(core::bench_from_json("{\"device\": 3}"), std::runtime_error);
+  EXPECT_THROW(core::bench_from_json("not json"), std::runtime_error);
+}
+
+TEST(Bench, HarrisTableHasStepAndCumulativeSpeedups) {
+  const auto t = core::harris_table(sample_report(), std::size_t(1) << 24, "float", "sum");
+  ASSERT_EQ(t.size(), 3u);  // catalog order: divergent, sequential, then the cub baseline
+  EXPECT_EQ(t[0].algorithm, "interleaved-divergent");
+  EXPECT_DOUBLE_EQ(t[0].step_speedup, 1);
+  EXPECT_DOUBLE_EQ(t[1].step_speedup, 2);
+  EXPECT_DOUBLE_EQ(t[2].step_speedup, 2);
+  EXPECT_DOUBLE_EQ(t[2].cumulative_speedup, 4);
+  EXPECT_TRUE(core::harris_table(sample_report(), 12345, "float", "sum").empty());
+}
+
+TEST(Bench, BytesMovedCountsWhatMustMove) {
+  EXPECT_EQ(core::bytes_moved("sequential", 1000, 4), 4004);
+  EXPECT_EQ(core::bytes_moved("copy", 1000, 8), 16000);
+}
+
+TEST(Bench, SimBackendTimesTheModelAndSaysSo) {
+  backend::BenchRequest req;
+  req.algorithms = {"sequential", "warp-shuffle", "cpu", "cub"};
+  req.sizes = {1000, 4096};
+  req.type = core::DType::Int;
+  req.max_seconds = 0.01;
+  std::vector<core::BenchRow> streamed;
+  const auto r = backend::run_bench(req, backend::Choice::Sim, [&](const core::BenchRow& x) { streamed.push_back(x); },
+                                    {}, nullptr);
+  EXPECT_EQ(r.backend, "sim");
+  EXPECT_EQ(r.device, "CPU model");
+  EXPECT_EQ(r.rows.size(), 6u);  // cub needs a GPU: left out on the model
+  EXPECT_EQ(streamed, r.rows);
+  for (const auto& x : r.rows) {
+    EXPECT_TRUE(x.check_ok) << x.algorithm << " " << x.check;
+    EXPECT_GT(x.median_us, 0);
+    EXPECT_GE(x.samples, 3);
+    EXPECT_EQ(x.pct_of_peak, 0);
+  }
+  EXPECT_THROW(backend::run_bench({{"syncthreads-in-branch"}, {64}}, backend::Choice::Sim, {}, {}, nullptr),
+               std::invalid_argument);
+}
+
+TEST(Bench, CancelStopsTheRun) {
+  std::atomic<bool> cancel{true};
+  backend::BenchRequest req{{"sequential"}, {1024, 2048}};
+  EXPECT_TRUE(backend::run_bench(req, backend::Choice::Sim, {}, {}, &cancel).rows.empty());
+}
+
+TEST(Plot, MapsLog2AxisAndFindsPoints) {
+  render::PlotSpec spec;
+  spec.series.push_back({"a", {1, 0, 0, 1}, {{1024, 10}, {2048, 20}, {4096, 40}}});
+  spec.series.push_back({"b", {0, 1, 0, 1}, {{1024, 5}, {4096, 30}}});
+  spec.lines.push_back({"peak", 50, {1, 1, 1, 1}});
+  const auto f = render::plot_frame(spec, 800, 500);
+  // Equal steps in log2: 1024 -> 2048 -> 4096 are evenly spaced.
+  EXPECT_NEAR(f.px(2048) - f.px(1024), f.px(4096) - f.px(2048), 0.01);
+  EXPECT_GT(f.py(10), f.py(40));  // larger values higher up
+  EXPECT_GE(f.y1, 50);            // the reference line is in range
+  const auto hit = render::hit_point(spec, f, f.px(2048) + 2, f.py(20) - 1, 8);
+  ASSERT_TRUE(hit);
+  EXPECT_EQ(hit->series, 0);
+  EXPECT_EQ(hit->point, 1);
+  EXPECT_FALSE(render::hit_point(spec, f, f.px(2048), f.py(45), 8));
+  spec.series[0].visible = false;  // hidden series are not hit
+  EXPECT_FALSE(render::hit_point(spec, f, f.px(2048), f.py(20), 8));
+  const auto row = f.legend_row(1);
+  EXPECT_EQ(render::hit_legend(spec, f, row.cx(), row.cy()), 1);
+  const auto ticks = render::x_ticks(f);
+  ASSERT_FALSE(ticks.empty());
+  EXPECT_EQ(ticks.front().label, "2^10");
+}
+
+TEST(Plot, BenchChartHasASeriesPerAlgorithmAndThePeak) {
+  const auto spec = render::bench_chart(sample_report(), "float", "sum");
+  ASSERT_EQ(spec.series.size(), 3u);
+  EXPECT_EQ(spec.series[2].name, "cub (reference)");
+  EXPECT_EQ(spec.series[0].points.size(), 2u);
+  ASSERT_EQ(spec.lines.size(), 1u);
+  EXPECT_EQ(spec.lines[0].y, 4800);
+  EXPECT_TRUE(render::bench_chart(sample_report(), "int", "sum").series.empty());
+}
