@@ -56,6 +56,29 @@ TEST(Gui, OpensAWindowUnderXvfbAndDrawsTheView) {
   stbi_image_free(px);
 }
 
+TEST(Gui, BandwidthTabRunsABenchmarkAndDrawsItsChart) {
+  if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) {
+    if (std::getenv("REDLAB_REQUIRE_GL")) FAIL() << "xvfb-run is not installed";
+    GTEST_SKIP() << "SKIPPED: xvfb-run is not installed";
+  }
+  const auto shot = std::filesystem::path(testing::TempDir()) / "redlab_bandwidth.png";
+  std::filesystem::remove(shot);
+  int code = -1;
+  const auto out = capture("xvfb-run -a -s '-screen 0 1600x900x24' " REDLAB_BINARY
+                           " --backend sim --tab bandwidth --run-bench --bench-sizes 2^10..2^12"
+                           " --bench-algorithms sequential,cpu --quit-after-frames 120 --screenshot " + shot.string(), &code);
+  ASSERT_EQ(code, 0) << out;
+  int w = 0, h = 0, ch = 0;
+  unsigned char* px = stbi_load(shot.c_str(), &w, &h, &ch, 4);
+  ASSERT_NE(px, nullptr) << "no screenshot";
+  // The first series (sequential) is drawn in Okabe-Ito orange, the second (cpu) in sky blue.
+  EXPECT_GT(count_near(px, 0, w * h, 0xE6, 0x9F, 0x00), 30);
+  EXPECT_GT(count_near(px, 0, w * h, 0x56, 0xB4, 0xE9), 30);
+  // And the tab says, in amber, that these are the CPU model's timings.
+  EXPECT_GT(count_near(px, 0, w * (h - h / 20), 242, 184, 51), 20);
+  stbi_image_free(px);
+}
+
 TEST(Gui, WithoutADisplaySaysSoAndPointsToTheHeadlessCommands) {
   int code = -1;
   const auto out = capture("env -u DISPLAY -u WAYLAND_DISPLAY " REDLAB_BINARY " --backend sim", &code);

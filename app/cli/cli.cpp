@@ -208,6 +208,10 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
                  "Close the window after N frames (for tests)")
       ->check(CLI::PositiveNumber);
   app.add_option("--screenshot", gui_opts.screenshot, "With --quit-after-frames: save the last frame as PNG");
+  app.add_option("--tab", gui_opts.tab, "Open the window on: stages | bandwidth")->check(CLI::IsMember({"stages", "bandwidth"}));
+  app.add_flag("--run-bench", gui_opts.run_bench, "Start the Bandwidth tab's benchmark at once");
+  app.add_option("--bench-sizes", gui_opts.bench_sizes, "Sizes for --run-bench (2^A..2^B or N,N,...)");
+  app.add_option("--bench-algorithms", gui_opts.bench_algorithms, "Algorithms for --run-bench (all or ID,ID,...)");
 
   std::string list_format = "text";
   auto* list = app.add_subcommand("list", "List the algorithms");

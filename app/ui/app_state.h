@@ -3,7 +3,10 @@
 #include <optional>
 #include <string>
 
+#include <set>
+
 #include "../backend/backend.h"
+#include "../backend/bench_runner.h"
 #include "../core/input.h"
 #include "../core/player.h"
 #include "../core/trace.h"
@@ -21,6 +24,24 @@ struct RunChoice {
   bool operator==(const RunChoice&) const = default;
 };
 
+// The Bandwidth tab: what to measure, the worker measuring it, and the chart's interaction.
+struct BenchUi {
+  backend::BenchWorker worker;
+  char sizes[64] = "";
+  char algorithms[512] = "all";
+  char export_path[512] = "";
+  core::DType type = core::DType::Float;
+  core::Op op = core::Op::Sum;
+  std::set<std::string> hidden;  // series toggled off in the legend
+  int table_n = -1;              // index into the measured sizes; -1: the largest
+  float mouse_x = -1, mouse_y = -1;  // over the chart, in its pixels
+  bool clicked = false;
+  std::string message;           // the last export's outcome
+  bool start_requested = false;  // press Run on the next frame (--run-bench)
+};
+
+enum class Tab { Stages, Bandwidth };
+
 struct AppState {
   backend::Selection backend;
   RunChoice choice;
@@ -29,6 +50,9 @@ struct AppState {
   std::string error;                  // the last run's failure, shown until the next run
   core::Player player;
   float frame_ms = 0;
+  Tab tab = Tab::Stages;
+  bool select_tab = false;  // make `tab` the open tab on the next frame
+  BenchUi bench;
 };
 
 // Records a trace for state.choice on the state's backend; on failure keeps the old trace

@@ -6,11 +6,13 @@
 #include <backends/imgui_impl_opengl3.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <vector>
 
 #include "../core/embedded.h"
 #include "../platform/window.h"
+#include "../render/bench_chart.h"
 #include "../render/canvas.h"
 #include "../render/memory_view.h"
 #include "../render/offscreen.h"
@@ -63,6 +65,12 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
     err << "reduction-lab: error: " << e.what() << "\n";
     return 1;
   }
+  state.tab = opts.tab == "bandwidth" ? Tab::Bandwidth : Tab::Stages;
+  state.select_tab = true;
+  state.bench.start_requested = opts.run_bench;
+  if (!opts.bench_sizes.empty()) std::snprintf(state.bench.sizes, sizeof state.bench.sizes, "%s", opts.bench_sizes.c_str());
+  if (!opts.bench_algorithms.empty())
+    std::snprintf(state.bench.algorithms, sizeof state.bench.algorithms, "%s", opts.bench_algorithms.c_str());
   std::string why;
   auto window = platform::Window::create("Reduction Lab", 1600, 900, &why);
   if (!window) {
@@ -94,11 +102,25 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
   int exit_code = 0;
   {
     render::Canvas canvas;
-    render::Offscreen view;
+    render::Offscreen view, chart;
+    // The Bandwidth tab's export draws the chart at a fixed size, off screen.
+    set_chart_exporter([&](const std::string& path, std::string* error) {
+      auto spec = render::bench_chart(state.bench.worker.report(), core::to_string(state.bench.type),
+                                      core::to_string(state.bench.op));
+      for (auto& series : spec.series) series.visible = !state.bench.hidden.count(series.name);
+      render::Offscreen target;
+      target.resize(1600, 900);
+      target.bind();
+      render::draw_plot(canvas, spec, 1600, 900);
+      render::Offscreen::unbind();
+      return render::write_png(path, 1600, 900, target.read_rgba(), error);
+    });
     int frame = 0;
     auto last = std::chrono::steady_clock::now();
     while (!window->should_close()) {
-      window->wait_events(state.player.playing());
+      // Full rate while something moves (playback, a benchmark streaming in); idle otherwise.
+      // (Scripted runs, --quit-after-frames, never wait.)
+      window->wait_events(state.player.playing() || state.bench.worker.running() || opts.quit_after_frames > 0);
       const auto now = std::chrono::steady_clock::now();
       const double dt = std::chrono::duration<double>(now - last).count();
       last = now;
@@ -117,20 +139,36 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
       algorithm_panel(state, {0, 0, left_w, body_h});
       if (state.recorded != state.choice) record_trace(state);
 
-      // The view renders at the panel's size in framebuffer pixels, then shows as an image.
-      const Frame where = stage_panel(state, {left_w, 0, size.x - left_w - right_w, body_h}, view.texture());
-      const int vw = std::max(64, int(where.w * io.DisplayFramebufferScale.x));
-      const int vh = std::max(64, int(where.h * io.DisplayFramebufferScale.y));
-      if (state.trace) {
-        try {
+      // The view or chart renders at the panel's size in framebuffer pixels, then shows as an image.
+      const Frame where = center_panel(state, {left_w, 0, size.x - left_w - right_w, body_h}, view.texture(), chart.texture());
+      const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
+      const int vw = std::max(64, int(where.w * sx)), vh = std::max(64, int(where.h * sy));
+      try {
+        if (state.tab == Tab::Stages && state.trace) {
           view.resize(vw, vh);
           view.bind();
           render::draw_memory_view(canvas, *state.trace, state.player.stage(), vw, vh);
-          render::Offscreen::unbind();
-        } catch (const std::exception& e) {
-          render::Offscreen::unbind();
-          state.error = std::string("Drawing failed: ") + e.what();
+        } else if (state.tab == Tab::Bandwidth) {
+          auto& b = state.bench;
+          auto spec = render::bench_chart(b.worker.report(), core::to_string(b.type), core::to_string(b.op));
+          for (auto& series : spec.series) series.visible = !b.hidden.count(series.name);
+          const auto plot = render::plot_frame(spec, vw, vh);
+          const float mx = b.mouse_x * sx, my = b.mouse_y * sy;
+          if (b.clicked)  // a click on a legend entry shows or hides that series
+            if (const auto entry = render::hit_legend(spec, plot, mx, my)) {
+              const std::string& name = spec.series[*entry].name;
+              if (!b.hidden.erase(name)) b.hidden.insert(name);
+              spec.series[*entry].visible = !spec.series[*entry].visible;
+            }
+          const auto hover = b.mouse_x >= 0 ? render::hit_point(spec, plot, mx, my, 10 * sx) : std::nullopt;
+          chart.resize(vw, vh);
+          chart.bind();
+          render::draw_plot(canvas, spec, vw, vh, hover);
         }
+        render::Offscreen::unbind();
+      } catch (const std::exception& e) {
+        render::Offscreen::unbind();
+        state.error = std::string("Drawing failed: ") + e.what();
       }
       source_panel(state, {size.x - right_w, 0, right_w, body_h});
       status_bar(state, {0, body_h, size.x, status_h});
@@ -153,6 +191,8 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
       state.frame_ms = float(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - now).count());
     }
   }
+  set_chart_exporter({});
+  state.bench.worker.cancel();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

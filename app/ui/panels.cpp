@@ -4,8 +4,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <utility>
 
 #include "../core/catalog.h"
+#include "../core/bench.h"
 #include "../core/facts.h"
 
 namespace rl::ui {
@@ -82,24 +87,183 @@ void algorithm_panel(AppState& s, const Frame& f) {
   ImGui::End();
 }
 
-Frame stage_panel(AppState& s, const Frame& f, unsigned view_texture) {
-  place(f, "Stages");
+Frame stage_body(AppState& s, unsigned view_texture);  // the Stages tab
+
+namespace {
+ChartPng g_chart_png;
+
+void image(unsigned texture, const Frame& view) {
+  if (texture)
+    ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(texture)), {view.w, view.h}, {0, 1}, {1, 0});
+  else
+    ImGui::Dummy({view.w, view.h});
+}
+
+std::string default_export_base() {
+  const char* home = std::getenv("HOME");
+  return std::string(home && *home ? home : ".") + "/reduction-lab-exports/bandwidth";
+}
+
+void export_all(BenchUi& b, const core::BenchReport& report) {
+  const std::string base = b.export_path;
+  std::error_code ec;
+  std::filesystem::create_directories(std::filesystem::path(base).parent_path(), ec);
+  std::string why;
+  const auto write = [&](const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    return bool(out) || (why = "cannot write '" + path + "'", false);
+  };
+  const bool ok = write(base + ".csv", core::to_csv(report)) && write(base + ".json", core::to_json(report)) &&
+                  (!g_chart_png || g_chart_png(base + ".png", &why));
+  b.message = ok ? "Saved " + base + ".png, .csv and .json" : "Export failed: " + why;
+}
+
+void bench_tab(AppState& s, const Frame& view_area, unsigned chart_texture, Frame* chart) {
+  BenchUi& b = s.bench;
+  const float em = ImGui::GetFontSize();
+  const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
+  if (!*b.sizes) std::snprintf(b.sizes, sizeof b.sizes, "%s", gpu ? "2^16..2^28" : "2^10..2^16");
+  if (!*b.export_path) std::snprintf(b.export_path, sizeof b.export_path, "%s", default_export_base().c_str());
+  static const char* types[] = {"int", "float", "double"};
+  static const char* ops[] = {"sum", "min", "max"};
+  ImGui::SetNextItemWidth(em * 6);
+  combo("##type", b.type, types, 3);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(em * 5);
+  combo("##op", b.op, ops, 3);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(em * 9);
+  ImGui::InputText("sizes", b.sizes, sizeof b.sizes);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(em * 12);
+  ImGui::InputText("algorithms", b.algorithms, sizeof b.algorithms);
+  ImGui::SameLine();
+  if (b.worker.running()) {
+    if (ImGui::Button("Cancel")) b.worker.cancel();
+  } else if (ImGui::Button("Run") || std::exchange(b.start_requested, false)) {
+    std::string why;
+    const auto sizes = core::parse_sizes(b.sizes, &why);
+    if (!sizes) {
+      b.message = "Sizes: " + why;
+    } else {
+      backend::BenchRequest req;
+      req.sizes = *sizes;
+      req.type = b.type;
+      req.op = b.op;
+      const std::string ids = b.algorithms;
+      if (ids == "all") {
+        req.algorithms = backend::default_bench_algorithms();
+      } else {
+        for (std::size_t at = 0; at <= ids.size();) {
+          const std::size_t comma = std::min(ids.find(',', at), ids.size());
+          if (comma > at) req.algorithms.push_back(ids.substr(at, comma - at));
+          at = comma + 1;
+        }
+      }
+      b.message.clear();
+      b.worker.start(req, gpu ? backend::Choice::Cuda : backend::Choice::Sim);
+    }
+  }
+  const auto progress = b.worker.progress();
+  const float done = progress.total ? float(progress.done) / float(progress.total) : 0.0f;
+  char label[160];
+  std::snprintf(label, sizeof label, "%zu / %zu  %s", progress.done, progress.total,
+                b.worker.running() ? progress.current.c_str() : "");
+  ImGui::ProgressBar(done, {-1, 0}, label);
+  if (!gpu) ImGui::TextColored({0.95f, 0.72f, 0.2f, 1}, "No GPU: these are timings of the CPU model, not of a GPU.");
+  if (!b.worker.error().empty()) ImGui::TextColored({1.0f, 0.45f, 0.3f, 1}, "%s", b.worker.error().c_str());
+
+  const core::BenchReport report = b.worker.report();
+  const float table_h = em * 9;
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  *chart = {origin.x, origin.y, avail.x, std::max(em * 6, avail.y - table_h)};
+  image(chart_texture, *chart);
+  const ImVec2 mouse = ImGui::GetMousePos();
+  const bool over = ImGui::IsItemHovered();
+  b.mouse_x = over ? mouse.x - chart->x : -1;
+  b.mouse_y = over ? mouse.y - chart->y : -1;
+  b.clicked = over && ImGui::IsMouseClicked(0);
+
+  // The Harris table for one n.
+  std::vector<std::size_t> ns;
+  for (const auto& r : report.rows)
+    if (std::find(ns.begin(), ns.end(), r.n) == ns.end()) ns.push_back(r.n);
+  std::sort(ns.begin(), ns.end());
+  if (!ns.empty()) {
+    int idx = b.table_n < 0 || b.table_n >= int(ns.size()) ? int(ns.size()) - 1 : b.table_n;
+    char n_label[48];
+    std::snprintf(n_label, sizeof n_label, "n = %zu", ns[idx]);
+    ImGui::SetNextItemWidth(em * 12);
+    if (ImGui::SliderInt("##n", &idx, 0, int(ns.size()) - 1, n_label)) b.table_n = idx;
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(em * 18);
+    ImGui::InputText("##export", b.export_path, sizeof b.export_path);
+    ImGui::SameLine();
+    if (ImGui::Button("Export PNG + CSV + JSON")) export_all(b, report);
+    if (!b.message.empty()) ImGui::TextWrapped("%s", b.message.c_str());
+    const auto rows = core::harris_table(report, ns[idx], core::to_string(b.type), core::to_string(b.op));
+    if (ImGui::BeginTable("harris", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY)) {
+      for (const char* h : {"algorithm", "time (us)", "GB/s", "% of peak", "step", "cumulative"}) ImGui::TableSetupColumn(h);
+      ImGui::TableHeadersRow();
+      for (const auto& r : rows) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(r.algorithm.c_str());
+        ImGui::TableNextColumn();
+        ImGui::Text("%.2f", r.median_us);
+        ImGui::TableNextColumn();
+        ImGui::Text(r.gbps < 10 ? "%.3f" : "%.0f", r.gbps);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.1f%%", r.pct_of_peak);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.2fx", r.step_speedup);
+        ImGui::TableNextColumn();
+        ImGui::Text("%.2fx", r.cumulative_speedup);
+      }
+      ImGui::EndTable();
+    }
+  }
+  (void)view_area;
+}
+
+}  // namespace
+
+void set_chart_exporter(ChartPng exporter) { g_chart_png = std::move(exporter); }
+
+Frame center_panel(AppState& s, const Frame& f, unsigned view_texture, unsigned chart_texture) {
+  place(f, "Lab");
+  Frame out{};
+  if (ImGui::BeginTabBar("tabs")) {
+    const bool select = std::exchange(s.select_tab, false);
+    const Tab wanted = s.tab;  // the tab bodies below overwrite s.tab
+    const auto flags = [&](Tab t) { return select && wanted == t ? ImGuiTabItemFlags_SetSelected : 0; };
+    if (ImGui::BeginTabItem("Stages", nullptr, flags(Tab::Stages))) {
+      s.tab = Tab::Stages;
+      out = stage_body(s, view_texture);
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Bandwidth", nullptr, flags(Tab::Bandwidth))) {
+      s.tab = Tab::Bandwidth;
+      bench_tab(s, f, chart_texture, &out);
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+  ImGui::End();
+  return out;
+}
+
+Frame stage_body(AppState& s, unsigned view_texture) {
   const float em = ImGui::GetFontSize();
   const float controls_h = em * 5.2f;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const Frame view{origin.x, origin.y, avail.x, std::max(em * 4, avail.y - controls_h)};
-  if (view_texture) {
-    ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(view_texture)),
-                 {view.w, view.h}, {0, 1}, {1, 0});
-  } else {
-    ImGui::Dummy({view.w, view.h});
-  }
+  image(view_texture, view);
   if (!s.error.empty()) ImGui::TextColored({1.0f, 0.45f, 0.3f, 1}, "%s", s.error.c_str());
-  if (!s.trace) {
-    ImGui::End();
-    return view;
-  }
+  if (!s.trace) return view;
   auto& p = s.player;
   if (ImGui::Button("|<")) p.first();
   ImGui::SameLine();
@@ -120,7 +284,6 @@ Frame stage_panel(AppState& s, const Frame& f, unsigned view_texture) {
   if (ImGui::SliderFloat("##speed", &speed, 0.25f, 8.0f, "%.2g stages/s", ImGuiSliderFlags_Logarithmic))
     p.set_speed(speed);
   ImGui::TextWrapped("%s", core::stage_caption(*s.trace, p.stage()).c_str());
-  ImGui::End();
   return view;
 }
 
@@ -171,7 +334,7 @@ void status_bar(const AppState& s, const Frame& f) {
 
 void handle_keys(AppState& s) {
   const ImGuiIO& io = ImGui::GetIO();
-  if (io.WantTextInput) return;
+  if (io.WantTextInput || s.tab != Tab::Stages) return;
   auto& p = s.player;
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) p.toggle();
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) p.step_forward();

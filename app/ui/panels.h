@@ -1,5 +1,8 @@
 // The window's panels. Each draws from AppState and changes it through the user's input.
 #pragma once
+#include <functional>
+#include <string>
+
 #include "app_state.h"
 
 namespace rl::ui {
@@ -9,8 +12,13 @@ struct Frame {
 };
 
 void algorithm_panel(AppState& state, const Frame& f);
-// Returns where the memory view image goes, in ImGui coordinates (the caller renders it).
-Frame stage_panel(AppState& state, const Frame& f, unsigned view_texture);
+// The centre: a Stages tab (the memory view and the player) and a Bandwidth tab (benchmark
+// controls, the chart, the table). Returns where the view or chart image goes, in ImGui
+// coordinates; the caller renders it into the texture shown there next frame.
+Frame center_panel(AppState& state, const Frame& f, unsigned view_texture, unsigned chart_texture);
+// Writes the chart (PNG, drawn by the caller's draw_png), the CSV and the JSON next to path.
+using ChartPng = std::function<bool(const std::string& path, std::string* error)>;
+void set_chart_exporter(ChartPng exporter);
 void source_panel(AppState& state, const Frame& f);
 void status_bar(const AppState& state, const Frame& f);
 void handle_keys(AppState& state);
