@@ -14,16 +14,11 @@
 #include "reduce_api.h"
 #include "reduce_ops.h"
 #include "copy.cuh"
+#include "cuda_check.cuh"
 
 namespace rl::kernels {
 namespace {
 
-void check(cudaError_t err, const char* call, int line) {
-  if (err == cudaSuccess) return;
-  cudaGetLastError();
-  throw CudaError(std::string(call) + " failed: " + cudaGetErrorString(err) + " at baselines.cu:" + std::to_string(line));
-}
-#define RL_CUDA(call) check((call), #call, __LINE__)
 
 template <class T>
 struct Buffer {  // one device allocation, freed on every path

@@ -21,12 +21,6 @@
 namespace rl::kernels {
 namespace {
 
-void check(cudaError_t err, const char* call, int line) {
-  if (err == cudaSuccess) return;
-  cudaGetLastError();
-  throw CudaError(std::string(call) + " failed: " + cudaGetErrorString(err) + " at bench.cu:" + std::to_string(line));
-}
-#define RL_BCUDA(call) check((call), #call, __LINE__)
 
 // NVML, loaded at run time so the program starts where the library is missing.
 struct Nvml {
@@ -117,20 +111,20 @@ struct BenchSession::Impl {
     const auto t0 = clock::now();
     const T* result = nullptr;
     for (int w = 0; w < s.warmup; ++w) result = enqueue();
-    RL_BCUDA(cudaStreamSynchronize(stream));
+    RL_CUDA(cudaStreamSynchronize(stream));
     std::vector<double> us;
     Timing t;
     for (int i = 0; !(cancel && cancel->load()); ++i) {
       // Cold: read a buffer of twice the L2 so the input is not served from cache.
       evict_l2<<<info.sm_count * 4, 256, 0, stream>>>(static_cast<const int4*>(flush), flush_bytes() / 16,
                                                       static_cast<int*>(flush));
-      check(cudaGetLastError(), "evict_l2", __LINE__);
-      RL_BCUDA(cudaEventRecord(start, stream));
+      RL_CUDA(cudaGetLastError());
+      RL_CUDA(cudaEventRecord(start, stream));
       result = enqueue();
-      RL_BCUDA(cudaEventRecord(stop, stream));
-      RL_BCUDA(cudaEventSynchronize(stop));
+      RL_CUDA(cudaEventRecord(stop, stream));
+      RL_CUDA(cudaEventSynchronize(stop));
       float ms = 0;
-      RL_BCUDA(cudaEventElapsedTime(&ms, start, stop));
+      RL_CUDA(cudaEventElapsedTime(&ms, start, stop));
       if (nvml && nvml->throttled()) {
         ++t.discarded;
       } else {
@@ -148,7 +142,7 @@ struct BenchSession::Impl {
     summarise(us, t);
     if (result) {
       T r{};
-      RL_BCUDA(cudaMemcpy(&r, result, sizeof(T), cudaMemcpyDeviceToHost));
+      RL_CUDA(cudaMemcpy(&r, result, sizeof(T), cudaMemcpyDeviceToHost));
       t.result = double(r);
     }
     return t;
@@ -185,13 +179,12 @@ struct BenchSession::Impl {
     if (b == Baseline::Cub) {
       T* out = static_cast<T*>(output);
       std::size_t bytes = 0;
-      RL_BCUDA(cub::DeviceReduce::Reduce(nullptr, bytes, in, out, n, Op{}, Op::template identity<T>(), stream));
+      RL_CUDA(cub::DeviceReduce::Reduce(nullptr, bytes, in, out, n, Op{}, Op::template identity<T>(), stream));
       void* temp = nullptr;
-      RL_BCUDA(cudaMalloc(&temp, std::max<std::size_t>(bytes, 1)));
+      RL_CUDA(cudaMalloc(&temp, std::max<std::size_t>(bytes, 1)));
       try {
         Timing t = measure<T>([&] {
-          check(cub::DeviceReduce::Reduce(temp, bytes, in, out, n, Op{}, Op::template identity<T>(), stream),
-                "cub::DeviceReduce::Reduce", __LINE__);
+          RL_CUDA(cub::DeviceReduce::Reduce(temp, bytes, in, out, n, Op{}, Op::template identity<T>(), stream));
           return static_cast<const T*>(out);
         }, s, cancel);
         cudaFree(temp);
@@ -215,7 +208,7 @@ struct BenchSession::Impl {
       const unsigned grid = unsigned(std::max<std::size_t>(1, std::min<std::size_t>((n / 2 + 255) / 256, 8 * info.sm_count)));
       return measure<T>([&] {
         vector_copy<T><<<grid, 256, 0, stream>>>(in, static_cast<T*>(output), n);
-        check(cudaGetLastError(), "vector_copy", __LINE__);
+        RL_CUDA(cudaGetLastError());
         return static_cast<const T*>(nullptr);
       }, s, cancel);
     }
@@ -287,31 +280,31 @@ struct BaselineJob {
 
 BenchSession::BenchSession() : impl_(std::make_unique<Impl>()) {
   auto& m = *impl_;
-  RL_BCUDA(cudaGetDevice(&m.device_id));
+  RL_CUDA(cudaGetDevice(&m.device_id));
   cudaDeviceProp prop{};
-  RL_BCUDA(cudaGetDeviceProperties(&prop, m.device_id));
+  RL_CUDA(cudaGetDeviceProperties(&prop, m.device_id));
   m.info.name = prop.name;
   int v = 0;
-  RL_BCUDA(cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, m.device_id));
+  RL_CUDA(cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, m.device_id));
   m.info.sm_count = v;
-  RL_BCUDA(cudaDeviceGetAttribute(&v, cudaDevAttrL2CacheSize, m.device_id));
+  RL_CUDA(cudaDeviceGetAttribute(&v, cudaDevAttrL2CacheSize, m.device_id));
   m.info.l2_bytes = std::size_t(v);
-  RL_BCUDA(cudaDeviceGetAttribute(&m.info.mem_clock_khz, cudaDevAttrMemoryClockRate, m.device_id));
-  RL_BCUDA(cudaDeviceGetAttribute(&m.info.bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, m.device_id));
+  RL_CUDA(cudaDeviceGetAttribute(&m.info.mem_clock_khz, cudaDevAttrMemoryClockRate, m.device_id));
+  RL_CUDA(cudaDeviceGetAttribute(&m.info.bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, m.device_id));
   m.info.peak_gbps = 2.0 * m.info.mem_clock_khz * 1e3 * (m.info.bus_width_bits / 8.0) / 1e9;
   m.nvml = std::make_unique<Nvml>(m.device_id);
   m.info.throttle_check = m.nvml->reasons != nullptr;
   if (!m.nvml->driver.empty()) {
     m.info.driver = m.nvml->driver;
   } else {
-    RL_BCUDA(cudaDriverGetVersion(&v));
+    RL_CUDA(cudaDriverGetVersion(&v));
     m.info.driver = "CUDA " + std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
   }
-  RL_BCUDA(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking));
-  RL_BCUDA(cudaEventCreate(&m.start));
-  RL_BCUDA(cudaEventCreate(&m.stop));
-  RL_BCUDA(cudaMalloc(&m.flush, m.flush_bytes()));
-  RL_BCUDA(cudaMemset(m.flush, 1, m.flush_bytes()));
+  RL_CUDA(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking));
+  RL_CUDA(cudaEventCreate(&m.start));
+  RL_CUDA(cudaEventCreate(&m.stop));
+  RL_CUDA(cudaMalloc(&m.flush, m.flush_bytes()));
+  RL_CUDA(cudaMemset(m.flush, 1, m.flush_bytes()));
 }
 
 BenchSession::~BenchSession() = default;
@@ -328,8 +321,8 @@ BenchSession::InputFacts BenchSession::set_input(Type type, OpKind op, std::size
     cudaFree(m.output);
     m.input = m.output = nullptr;
     m.capacity = 0;
-    RL_BCUDA(cudaMalloc(&m.input, bytes));
-    RL_BCUDA(cudaMalloc(&m.output, bytes));
+    RL_CUDA(cudaMalloc(&m.input, bytes));
+    RL_CUDA(cudaMalloc(&m.output, bytes));
     m.capacity = bytes;
   }
   m.host.resize(bytes);
@@ -358,7 +351,7 @@ BenchSession::InputFacts BenchSession::set_input(Type type, OpKind op, std::size
     lo = std::min(lo, x);
     hi = std::max(hi, x);
   }
-  RL_BCUDA(cudaMemcpy(m.input, m.host.data(), bytes, cudaMemcpyHostToDevice));
+  RL_CUDA(cudaMemcpy(m.input, m.host.data(), bytes, cudaMemcpyHostToDevice));
   InputFacts f;
   f.abs_sum = double(abs_sum);
   if (op == OpKind::Min) f.expected = lo;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cg.cuh"
+#include "cuda_check.cuh"
 #include "reduce_api.h"
 #include "shuffle.cuh"
 #include "single_pass.cuh"
@@ -20,13 +21,6 @@
 namespace rl::kernels {
 inline namespace launch_detail {
 
-inline void check(cudaError_t err, const char* call, const char* file, int line) {
-  if (err == cudaSuccess) return;
-  cudaGetLastError();  // clear a non-sticky error so the next run starts clean
-  throw CudaError(std::string(call) + " failed: " + cudaGetErrorString(err) + " (" + cudaGetErrorName(err) +
-                  ") at " + file + ":" + std::to_string(line));
-}
-#define RL_CUDA(call) check((call), #call, __FILE__, __LINE__)
 
 // Owns one device allocation; freed on every path, exceptions included.
 template <class T>

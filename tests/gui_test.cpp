@@ -21,6 +21,8 @@ std::string capture(const std::string& cmd, int* code) {
   return out;
 }
 
+bool have_xvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+
 // Pixels within 8 levels of (r, g, b) among pixels [first, last).
 int count_near(const unsigned char* px, int first, int last, int r, int g, int b) {
   int count = 0;
@@ -32,7 +34,7 @@ int count_near(const unsigned char* px, int first, int last, int r, int g, int b
 }  // namespace
 
 TEST(Gui, OpensAWindowUnderXvfbAndDrawsTheView) {
-  if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) {
+  if (!have_xvfb()) {
     if (std::getenv("REDLAB_REQUIRE_GL")) FAIL() << "xvfb-run is not installed";
     GTEST_SKIP() << "SKIPPED: xvfb-run is not installed";
   }
@@ -57,7 +59,7 @@ TEST(Gui, OpensAWindowUnderXvfbAndDrawsTheView) {
 }
 
 TEST(Gui, BandwidthTabRunsABenchmarkAndDrawsItsChart) {
-  if (std::system("command -v xvfb-run >/dev/null 2>&1") != 0) {
+  if (!have_xvfb()) {
     if (std::getenv("REDLAB_REQUIRE_GL")) FAIL() << "xvfb-run is not installed";
     GTEST_SKIP() << "SKIPPED: xvfb-run is not installed";
   }
