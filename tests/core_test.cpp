@@ -10,6 +10,7 @@
 #include "app/backend/backend.h"
 #include "app/core/input.h"
 #include "app/core/player.h"
+#include "app/core/settings.h"
 #include "app/core/trace.h"
 #include "test_support.h"
 
@@ -193,4 +194,51 @@ TEST(Backend, AutoFallsBackToTheModelAndSaysWhy) {
   }
   const auto sim = backend::select(backend::Choice::Sim);
   EXPECT_EQ(backend::status_line(sim), "CPU model: chosen by the user");
+}
+
+TEST(Settings, RoundTripAndKeepBrokenFiles) {
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_settings";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto path = (dir / "settings.json").string();
+
+  EXPECT_TRUE(core::load_settings(path).problem.empty());  // missing: defaults, silently
+  core::Settings s;
+  s.algorithm = "warp-shuffle";
+  s.op = core::Op::Max;
+  s.type = core::DType::Double;
+  s.block = 128;
+  s.size = 1000;
+  s.trace_block = 3;
+  s.input = {core::InputSpec::Kind::Random, 42, {}};
+  s.speed = 2.5;
+  s.presenter = true;
+  std::string why;
+  ASSERT_TRUE(core::save_settings(s, path, &why)) << why;
+  auto loaded = core::load_settings(path);
+  EXPECT_TRUE(loaded.problem.empty()) << loaded.problem;
+  EXPECT_EQ(loaded.settings, s);
+
+  // Partly wrong: the wrong fields fall back and are named; the rest is kept.
+  std::ofstream(path) << R"({"algorithm": "bogus", "block": 99999, "op": "max", "speed": "fast"})";
+  loaded = core::load_settings(path);
+  EXPECT_NE(loaded.problem.find("'algorithm'"), std::string::npos) << loaded.problem;
+  EXPECT_NE(loaded.problem.find("'block'"), std::string::npos);
+  EXPECT_NE(loaded.problem.find("'speed'"), std::string::npos);
+  EXPECT_EQ(loaded.settings.algorithm, "sequential");
+  EXPECT_EQ(loaded.settings.op, core::Op::Max);
+
+  // Broken: defaults, and the file kept beside as .broken.
+  std::ofstream(path) << "{ this is not json";
+  loaded = core::load_settings(path);
+  EXPECT_NE(loaded.problem.find("broken"), std::string::npos);
+  EXPECT_EQ(loaded.settings, core::Settings{});
+  EXPECT_TRUE(std::filesystem::exists(path + ".broken"));
+  std::ifstream kept(path + ".broken");
+  std::string first;
+  std::getline(kept, first);
+  EXPECT_EQ(first, "{ this is not json");
+
+  EXPECT_FALSE(core::save_settings(s, "/nonexistent/dir/settings.json", &why));
+  EXPECT_NE(why.find("/nonexistent/dir"), std::string::npos);
 }

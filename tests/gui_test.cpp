@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 namespace {
 
@@ -19,6 +20,14 @@ std::string capture(const std::string& cmd, int* code) {
   const int status = pclose(p);
   *code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return out;
+}
+
+// A config folder of the test's own, so the user's saved settings cannot change what is drawn.
+std::string clean_config() {
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_empty_config";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return "XDG_CONFIG_HOME=" + dir.string() + " ";
 }
 
 bool have_xvfb() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
@@ -41,7 +50,7 @@ TEST(Gui, OpensAWindowUnderXvfbAndDrawsTheView) {
   const auto shot = std::filesystem::path(testing::TempDir()) / "redlab_gui.png";
   std::filesystem::remove(shot);
   int code = -1;
-  const auto out = capture("xvfb-run -a -s '-screen 0 1600x900x24' " REDLAB_BINARY
+  const auto out = capture(clean_config() + "xvfb-run -a -s '-screen 0 1600x900x24' " REDLAB_BINARY
                            " --backend sim --quit-after-frames 8 --screenshot " + shot.string(), &code);
   ASSERT_EQ(code, 0) << out;
   int w = 0, h = 0, ch = 0;
@@ -66,7 +75,7 @@ TEST(Gui, BandwidthTabRunsABenchmarkAndDrawsItsChart) {
   const auto shot = std::filesystem::path(testing::TempDir()) / "redlab_bandwidth.png";
   std::filesystem::remove(shot);
   int code = -1;
-  const auto out = capture("xvfb-run -a -s '-screen 0 1600x900x24' " REDLAB_BINARY
+  const auto out = capture(clean_config() + "xvfb-run -a -s '-screen 0 1600x900x24' " REDLAB_BINARY
                            " --backend sim --tab bandwidth --run-bench --bench-sizes 2^10..2^12"
                            " --bench-algorithms sequential,cpu --quit-after-frames 120 --screenshot " + shot.string(), &code);
   ASSERT_EQ(code, 0) << out;
@@ -78,6 +87,30 @@ TEST(Gui, BandwidthTabRunsABenchmarkAndDrawsItsChart) {
   EXPECT_GT(count_near(px, 0, w * h, 0x56, 0xB4, 0xE9), 30);
   // And the tab says, in amber, that these are the CPU model's timings.
   EXPECT_GT(count_near(px, 0, w * (h - h / 20), 242, 184, 51), 20);
+  stbi_image_free(px);
+}
+
+TEST(Gui, BrokenSettingsAreReportedKeptAndReplacedByDefaults) {
+  if (!have_xvfb()) {
+    if (std::getenv("REDLAB_REQUIRE_GL")) FAIL() << "xvfb-run is not installed";
+    GTEST_SKIP() << "SKIPPED: xvfb-run is not installed";
+  }
+  const auto home = std::filesystem::path(testing::TempDir()) / "redlab_config";
+  std::filesystem::remove_all(home);
+  std::filesystem::create_directories(home / "reduction-lab");
+  { std::ofstream(home / "reduction-lab" / "settings.json") << "{ broken"; }
+  const auto shot = home / "shot.png";
+  int code = -1;
+  const auto out = capture("XDG_CONFIG_HOME=" + home.string() + " xvfb-run -a -s '-screen 0 1600x900x24' " REDLAB_BINARY
+                           " --backend sim --present --quit-after-frames 6 --screenshot " + shot.string(), &code);
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_TRUE(std::filesystem::exists(home / "reduction-lab" / "settings.json.broken"));
+  int w = 0, h = 0, ch = 0;
+  unsigned char* px = stbi_load(shot.c_str(), &w, &h, &ch, 4);
+  ASSERT_NE(px, nullptr);
+  EXPECT_GT(count_near(px, 0, w * h, 255, 115, 76), 20);  // the notice, in the warning colour
+  // Presenter mode: high contrast, so the view's background is black.
+  EXPECT_GT(count_near(px, 0, w * h, 0, 0, 0), w * h / 4);
   stbi_image_free(px);
 }
 

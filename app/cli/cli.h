@@ -15,6 +15,7 @@ struct GuiOptions {
   int quit_after_frames = 0;  // > 0: close by itself after that many frames (tests)
   std::string screenshot;     // with quit_after_frames: PNG of the last frame
   std::string tab = "stages";  // the centre tab to open: stages | bandwidth
+  bool present = false;        // presenter mode from the start
   bool run_bench = false;      // start the Bandwidth tab's benchmark at once
   std::string bench_sizes, bench_algorithms;  // overrides for it (empty: the tab's defaults)
 };

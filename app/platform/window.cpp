@@ -61,6 +61,20 @@ float Window::content_scale() const {
 void Window::framebuffer_size(int* w, int* h) const { glfwGetFramebufferSize(window_, w, h); }
 void Window::swap() { glfwSwapBuffers(window_); }
 
+void Window::set_fullscreen(bool on) {
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  const bool is = glfwGetWindowMonitor(window_) != nullptr;
+  if (on == is || !monitor) return;
+  if (on) {
+    glfwGetWindowPos(window_, &saved_[0], &saved_[1]);
+    glfwGetWindowSize(window_, &saved_[2], &saved_[3]);
+    const GLFWvidmode* mode = glfwGetVideoMode(monitor);
+    glfwSetWindowMonitor(window_, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+  } else {
+    glfwSetWindowMonitor(window_, nullptr, saved_[0], saved_[1], saved_[2], saved_[3], 0);
+  }
+}
+
 void Window::wait_events(bool animating) {
   if (animating) glfwPollEvents();
   else glfwWaitEventsTimeout(0.25);

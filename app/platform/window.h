@@ -20,12 +20,15 @@ class Window {
   float content_scale() const;  // 1.0 on a standard-DPI monitor
   void framebuffer_size(int* w, int* h) const;
   void swap();
+  // Full screen on the primary monitor, or back to the window it was.
+  void set_fullscreen(bool on);
   // Waits for input (idle) or only polls (animating).
   void wait_events(bool animating);
 
  private:
   Window() = default;
   GLFWwindow* window_ = nullptr;
+  int saved_[4] = {100, 100, 1600, 900};  // x, y, width, height before going full screen
 };
 
 }  // namespace rl::platform

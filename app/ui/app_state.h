@@ -50,6 +50,9 @@ struct AppState {
   std::string error;                  // the last run's failure, shown until the next run
   core::Player player;
   float frame_ms = 0;
+  bool presenter = false;     // large type, high contrast, the view filling the screen
+  bool presenter_changed = false;
+  std::string notice;         // a problem with the settings file, shown once in the status line
   Tab tab = Tab::Stages;
   bool select_tab = false;  // make `tab` the open tab on the next frame
   BenchUi bench;

@@ -7,10 +7,12 @@
 
 #include <chrono>
 #include <cstdio>
+#include <utility>
 #include <cmath>
 #include <vector>
 
 #include "../core/embedded.h"
+#include "../core/settings.h"
 #include "../platform/window.h"
 #include "../render/bench_chart.h"
 #include "../render/canvas.h"
@@ -65,6 +67,19 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
     err << "reduction-lab: error: " << e.what() << "\n";
     return 1;
   }
+  // What the user chose last time, from the config folder; a broken file is reported, not fatal.
+  const std::string settings_dir = config_dir();
+  const std::string settings_path = settings_dir.empty() ? std::string() : settings_dir + "/settings.json";
+  if (!settings_path.empty()) {
+    const auto loaded = core::load_settings(settings_path);
+    const auto& st = loaded.settings;
+    state.choice = {st.algorithm, st.op, st.type, st.block, st.size, st.trace_block, st.input};
+    state.player.set_speed(st.speed);
+    state.presenter = st.presenter;
+    state.notice = loaded.problem;
+  }
+  if (opts.present) state.presenter = true;
+  state.presenter_changed = state.presenter;
   state.tab = opts.tab == "bandwidth" ? Tab::Bandwidth : Tab::Stages;
   state.select_tab = true;
   state.bench.start_requested = opts.run_bench;
@@ -94,6 +109,9 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
   const auto font = embedded::mono_font();
   io.Fonts->AddFontFromMemoryTTF(const_cast<char*>(font.data()), int(font.size()), std::round(16 * scale),
                                  &font_cfg);
+  // Presenter mode's type: read from the back of a classroom.
+  ImFont* large = io.Fonts->AddFontFromMemoryTTF(const_cast<char*>(font.data()), int(font.size()),
+                                                 std::round(28 * scale), &font_cfg);
   ImGui::StyleColorsDark();
   ImGui::GetStyle().ScaleAllSizes(scale);
   ImGui_ImplGlfw_InitForOpenGL(window->handle(), true);
@@ -130,13 +148,17 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
       ImGui_ImplGlfw_NewFrame();
       ImGui::NewFrame();
       handle_keys(state);
+      if (std::exchange(state.presenter_changed, false)) window->set_fullscreen(state.presenter);
+      if (state.presenter) ImGui::PushFont(large);
 
       const ImVec2 size = io.DisplaySize;
       const float em = ImGui::GetFontSize();
-      const float left_w = std::min(em * 24, size.x * 0.28f), right_w = std::min(em * 36, size.x * 0.34f);
+      // Presenter mode: the view fills the screen; the side panels step aside.
+      const float left_w = state.presenter ? 0 : std::min(em * 24, size.x * 0.28f);
+      const float right_w = state.presenter ? 0 : std::min(em * 36, size.x * 0.34f);
       const float status_h = em * 2.2f;
       const float body_h = size.y - status_h;
-      algorithm_panel(state, {0, 0, left_w, body_h});
+      if (!state.presenter) algorithm_panel(state, {0, 0, left_w, body_h});
       if (state.recorded != state.choice) record_trace(state);
 
       // The view or chart renders at the panel's size in framebuffer pixels, then shows as an image.
@@ -147,7 +169,7 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
         if (state.tab == Tab::Stages && state.trace) {
           view.resize(vw, vh);
           view.bind();
-          render::draw_memory_view(canvas, *state.trace, state.player.stage(), vw, vh);
+          render::draw_memory_view(canvas, *state.trace, state.player.stage(), vw, vh, {state.presenter});
         } else if (state.tab == Tab::Bandwidth) {
           auto& b = state.bench;
           auto spec = render::bench_chart(b.worker.report(), core::to_string(b.type), core::to_string(b.op));
@@ -163,15 +185,16 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
           const auto hover = b.mouse_x >= 0 ? render::hit_point(spec, plot, mx, my, 10 * sx) : std::nullopt;
           chart.resize(vw, vh);
           chart.bind();
-          render::draw_plot(canvas, spec, vw, vh, hover);
+          render::draw_plot(canvas, spec, vw, vh, hover, state.presenter);
         }
         render::Offscreen::unbind();
       } catch (const std::exception& e) {
         render::Offscreen::unbind();
         state.error = std::string("Drawing failed: ") + e.what();
       }
-      source_panel(state, {size.x - right_w, 0, right_w, body_h});
+      if (!state.presenter) source_panel(state, {size.x - right_w, 0, right_w, body_h});
       status_bar(state, {0, body_h, size.x, status_h});
+      if (state.presenter) ImGui::PopFont();
 
       ImGui::Render();
       int fw = 0, fh = 0;
@@ -193,6 +216,12 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
   }
   set_chart_exporter({});
   state.bench.worker.cancel();
+  if (!settings_path.empty() && opts.quit_after_frames == 0) {  // scripted runs leave the user's settings alone
+    const auto& c = state.choice;
+    core::Settings st{c.algorithm, c.op, c.type, c.block, c.size, c.trace_block, c.input, state.player.speed(), state.presenter};
+    std::string problem;
+    if (!core::save_settings(st, settings_path, &problem)) err << "reduction-lab: warning: " << problem << "\n";
+  }
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();

@@ -1,6 +1,8 @@
 #include "panels.h"
 
 #include <imgui.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>  // key codes: the ImGui GLFW backend reports GLFW keys
 
 #include <algorithm>
 #include <cstdio>
@@ -263,6 +265,7 @@ Frame stage_body(AppState& s, unsigned view_texture) {
   const Frame view{origin.x, origin.y, avail.x, std::max(em * 4, avail.y - controls_h)};
   image(view_texture, view);
   if (!s.error.empty()) ImGui::TextColored({1.0f, 0.45f, 0.3f, 1}, "%s", s.error.c_str());
+  if (!s.notice.empty()) ImGui::TextColored({1.0f, 0.45f, 0.3f, 1}, "%s", s.notice.c_str());
   if (!s.trace) return view;
   auto& p = s.player;
   if (ImGui::Button("|<")) p.first();
@@ -334,7 +337,16 @@ void status_bar(const AppState& s, const Frame& f) {
 
 void handle_keys(AppState& s) {
   const ImGuiIO& io = ImGui::GetIO();
-  if (io.WantTextInput || s.tab != Tab::Stages) return;
+  if (io.WantTextInput) return;
+  if (ImGui::IsKeyPressed(GLFW_KEY_F11, false) || ImGui::IsKeyPressed(GLFW_KEY_P, false)) {
+    s.presenter = !s.presenter;
+    s.presenter_changed = true;
+  }
+  if (s.tab != Tab::Stages) return;
+  // Number keys 1-9 pick the first nine traced algorithms, in the catalog's order.
+  const auto ids = core::traced_ids();
+  for (int k = 0; k < 9 && k < int(ids.size()); ++k)
+    if (ImGui::IsKeyPressed(GLFW_KEY_1 + k, false)) s.choice.algorithm = ids[k];
   auto& p = s.player;
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) p.toggle();
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) p.step_forward();

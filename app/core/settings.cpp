@@ -1,0 +1,110 @@
+#include "settings.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "catalog.h"
+
+namespace rl::core {
+
+std::string to_json(const Settings& s) {
+  nlohmann::ordered_json j;
+  j["algorithm"] = s.algorithm;
+  j["op"] = to_string(s.op);
+  j["type"] = to_string(s.type);
+  j["block"] = s.block;
+  j["size"] = s.size;
+  j["trace_block"] = s.trace_block;
+  j["input"] = s.input.kind == InputSpec::Kind::File ? s.input.path : to_string(s.input);
+  j["speed"] = s.speed;
+  j["presenter"] = s.presenter;
+  return j.dump(2);
+}
+
+LoadedSettings load_settings(const std::string& path) {
+  LoadedSettings out;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return out;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    out.problem = "cannot read settings file '" + path + "'; using defaults";
+    return out;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text.str());
+    if (!j.is_object()) throw std::runtime_error("not a JSON object");
+  } catch (const std::exception& e) {
+    in.close();
+    const std::string kept = path + ".broken";
+    std::filesystem::rename(path, kept, ec);
+    out.problem = "settings file '" + path + "' is broken (" + std::string(e.what()).substr(0, 120) +
+                  "); using defaults" + (ec ? "" : ", the file is kept as '" + kept + "'");
+    return out;
+  }
+  // Field by field: a wrong field falls back to its default and is named.
+  std::vector<std::string> wrong;
+  Settings& s = out.settings;
+  const auto text_field = [&](const char* key, auto apply) {
+    if (!j.contains(key)) return;
+    if (!j[key].is_string() || !apply(j[key].get<std::string>())) wrong.push_back(key);
+  };
+  const auto int_field = [&](const char* key, int lo, int hi, int& dst) {
+    if (!j.contains(key)) return;
+    if (!j[key].is_number_integer() || j[key].get<long long>() < lo || j[key].get<long long>() > hi) wrong.push_back(key);
+    else dst = j[key].get<int>();
+  };
+  text_field("algorithm", [&](const std::string& v) { return find_algorithm(v) && (s.algorithm = v, true); });
+  text_field("op", [&](const std::string& v) { const auto o = parse_op(v); return o && (s.op = *o, true); });
+  text_field("type", [&](const std::string& v) { const auto t = parse_dtype(v); return t && (s.type = *t, true); });
+  text_field("input", [&](const std::string& v) {
+    std::string why;
+    const auto spec = parse_input_spec(v, &why);
+    return spec && (s.input = *spec, true);
+  });
+  int_field("block", 2, 1024, s.block);
+  int_field("size", 1, 1 << 20, s.size);
+  int_field("trace_block", 0, 1 << 20, s.trace_block);
+  if (j.contains("speed")) {
+    if (!j["speed"].is_number() || !(j["speed"].get<double>() > 0)) wrong.push_back("speed");
+    else s.speed = std::clamp(j["speed"].get<double>(), 0.1, 20.0);
+  }
+  if (j.contains("presenter")) {
+    if (!j["presenter"].is_boolean()) wrong.push_back("presenter");
+    else s.presenter = j["presenter"].get<bool>();
+  }
+  if (!wrong.empty()) {
+    out.problem = "settings file '" + path + "': ignored";
+    for (const auto& w : wrong) out.problem += (w == wrong.front() ? " '" : ", '") + w + "'";
+    out.problem += " (defaults used)";
+  }
+  return out;
+}
+
+bool save_settings(const Settings& s, const std::string& path, std::string* error) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << to_json(s) << "\n";
+    if (!out) {
+      if (error) *error = "cannot write settings to '" + tmp + "'";
+      return false;
+    }
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    if (error) *error = "cannot replace '" + path + "': " + ec.message();
+    std::filesystem::remove(tmp, ec);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace rl::core
