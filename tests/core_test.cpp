@@ -213,6 +213,8 @@ TEST(Settings, RoundTripAndKeepBrokenFiles) {
   s.input = {core::InputSpec::Kind::Random, 42, {}};
   s.speed = 2.5;
   s.presenter = true;
+  s.typed = true;
+  s.values = "1, 2\n3";
   std::string why;
   ASSERT_TRUE(core::save_settings(s, path, &why)) << why;
   auto loaded = core::load_settings(path);

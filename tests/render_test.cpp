@@ -76,23 +76,25 @@ TEST_F(RenderTest, MarksWhatTheTraceRecorded) {
   const auto L = render::layout_memory(32, W, H);
   const auto pal = render::standard_palette();
   EXPECT_TRUE(near(img.at(2, 2), pal.background)) << str(img.at(2, 2));
+  // Samples sit left of the cells' centres: the read-to-write arrows run through the centres.
+  const auto band_px = [&](const render::Rect& b) { return img.at(b.x + b.w * 0.2f, b.cy()); };
   for (int i : {0, 7, 15}) {
     const auto band = L.thread_band(i), cell = L.cell(i);
-    EXPECT_TRUE(near(img.at(band.cx(), band.cy()), pal.active)) << "thread " << i << " " << str(img.at(band.cx(), band.cy()));
+    EXPECT_TRUE(near(band_px(band), pal.active)) << "thread " << i << " " << str(band_px(band));
     EXPECT_TRUE(near(img.at(cell.x + 1, cell.cy()), pal.written)) << "cell " << i;
   }
   for (int i : {16, 20, 31}) {
     const auto band = L.thread_band(i), cell = L.cell(i);
-    EXPECT_TRUE(near(img.at(band.cx(), band.cy()), pal.inactive)) << "thread " << i;
+    EXPECT_TRUE(near(band_px(band), pal.inactive)) << "thread " << i;
     EXPECT_TRUE(near(img.at(cell.x + 1, cell.cy()), pal.read)) << "cell " << i << " " << str(img.at(cell.x + 1, cell.cy()));
   }
   // Cell 15 holds the stage's largest value (16 + 32 = 48): the top of the value scale.
   const auto c15 = L.cell(15);
-  EXPECT_TRUE(near(img.at(c15.cx(), c15.y + c15.h * 0.16f), render::value_color(1.0f)))
-      << str(img.at(c15.cx(), c15.y + c15.h * 0.16f));
+  EXPECT_TRUE(near(img.at(c15.x + c15.w * 0.25f, c15.y + c15.h * 0.16f), render::value_color(1.0f)))
+      << str(img.at(c15.x + c15.w * 0.25f, c15.y + c15.h * 0.16f));
   // Cell 16 holds 17, the smallest: the bottom of the scale.
   const auto c16 = L.cell(16);
-  EXPECT_TRUE(near(img.at(c16.cx(), c16.y + c16.h * 0.16f), render::value_color(0.0f)));
+  EXPECT_TRUE(near(img.at(c16.x + c16.w * 0.25f, c16.y + c16.h * 0.16f), render::value_color(0.0f)));
 }
 
 TEST_F(RenderTest, StagesDifferAndWarpsStandApart) {
@@ -150,4 +152,23 @@ TEST_F(RenderTest, ChartDrawsSeriesAndThePeakWhereTheFrameSays) {
   EXPECT_TRUE(near(img.at(f.px(x0), f.py(y0)), {1, 1, 1, 1})) << str(img.at(f.px(x0), f.py(y0)));
   // The dashed peak line starts at the left edge of the plot, in its colour.
   EXPECT_TRUE(near(img.at(f.area.x + 3, f.py(4000)), spec.lines[0].color)) << str(img.at(f.area.x + 3, f.py(4000)));
+}
+
+TEST_F(RenderTest, ArrowsRunFromReadCellsToTheWrittenCell) {
+  const auto t = iota_trace("sequential", 32, 32);
+  const Image img = draw(t, 5);  // stride 1: thread 0 reads cells 0 and 1, writes cell 0
+  const auto L = render::layout_memory(32, W, H);
+  const auto from = L.cell(1), to = L.cell(0);
+  // Halfway along the arrow from cell 1 to cell 0 (at 20% of the cells' height): the read colour.
+  const float x = (from.cx() + to.cx()) / 2, y = from.y + from.h * 0.2f;
+  const auto pal = render::standard_palette();
+  const auto c = img.at(x, y);
+  EXPECT_TRUE(std::abs(c.r - pal.read.r) < 0.12f && std::abs(c.g - pal.read.g) < 0.12f && std::abs(c.b - pal.read.b) < 0.12f)
+      << str(c);
+  // Stage 1 of a 256-thread block has 128 accesses: too many arrows, none drawn.
+  const auto big = iota_trace("sequential", 256, 256);
+  const Image b = draw(big, 1);
+  const auto Lb = render::layout_memory(256, W, H);
+  const auto mid = Lb.cell(64);
+  EXPECT_FALSE(near(b.at(mid.cx(), mid.y + mid.h * 0.2f), pal.read));
 }

@@ -20,6 +20,8 @@ std::string to_json(const Settings& s) {
   j["size"] = s.size;
   j["trace_block"] = s.trace_block;
   j["input"] = s.input.kind == InputSpec::Kind::File ? s.input.path : to_string(s.input);
+  j["typed"] = s.typed;
+  j["values"] = s.values;
   j["speed"] = s.speed;
   j["presenter"] = s.presenter;
   return j.dump(2);
@@ -75,6 +77,11 @@ LoadedSettings load_settings(const std::string& path) {
     if (!j["speed"].is_number() || !(j["speed"].get<double>() > 0)) wrong.push_back("speed");
     else s.speed = std::clamp(j["speed"].get<double>(), 0.1, 20.0);
   }
+  if (j.contains("typed")) {
+    if (!j["typed"].is_boolean()) wrong.push_back("typed");
+    else s.typed = j["typed"].get<bool>();
+  }
+  text_field("values", [&](const std::string& v) { return s.values = v, true; });
   if (j.contains("presenter")) {
     if (!j["presenter"].is_boolean()) wrong.push_back("presenter");
     else s.presenter = j["presenter"].get<bool>();

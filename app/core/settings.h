@@ -16,6 +16,8 @@ struct Settings {
   int size = 32;
   int trace_block = 0;
   InputSpec input;
+  bool typed = false;       // the learner's own values instead of `input`
+  std::string values;       // what they typed or pasted
   double speed = 1.0;       // stages per second
   bool presenter = false;   // large type, high contrast, the view filling the screen
   bool operator==(const Settings&) const = default;

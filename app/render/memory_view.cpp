@@ -58,6 +58,7 @@ Shown shown_array(const core::Trace& t, const core::Stage& s) {
 }
 
 constexpr int kMaxCells = 1024;  // larger arrays (global-halving) show their start
+constexpr std::size_t kMaxArrows = 96;  // more would hide the cells they point at
 
 }  // namespace
 
@@ -129,6 +130,28 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
     if (shown.per_thread) c.rect(L.thread_band(i), working[i] ? pal.active : pal.inactive);
     if (shown.values && value_px >= 6)
       c.text(cell.cx(), cell.cy(), texts[i], value_px, pad ? pal.muted : text_on(fill), Align::Center);
+  }
+
+  // Arrows from the cells each thread read to the cell it wrote (up to a legible number).
+  if (marks && s.accesses.size() <= kMaxArrows) {
+    Color arrow = pal.read;
+    arrow.a = 0.85f;
+    const float w = std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.06f);
+    for (const auto& a : s.accesses) {
+      if (a.writes.empty() || a.writes[0] >= count) continue;
+      const Rect to = L.cell(a.writes[0]);
+      for (int r : a.reads) {
+        if (r == a.writes[0] || r < 0 || r >= count) continue;
+        const Rect from = L.cell(r);
+        const float x0 = from.cx(), y0 = from.y + from.h * 0.2f, x1 = to.cx(), y1 = to.y + to.h * 0.2f;
+        c.line(x0, y0, x1, y1, w, arrow);
+        // The head: two short strokes back from the written cell.
+        const float dx = x1 - x0, dy = y1 - y0, len = std::max(1.0f, std::sqrt(dx * dx + dy * dy));
+        const float ux = dx / len, uy = dy / len, head = std::min(L.cell_w, L.cell_h) * 0.3f;
+        c.line(x1, y1, x1 - head * (ux - uy * 0.6f), y1 - head * (uy + ux * 0.6f), w, arrow);
+        c.line(x1, y1, x1 - head * (ux + uy * 0.6f), y1 - head * (uy - ux * 0.6f), w, arrow);
+      }
+    }
   }
 
   // Footer: the legend, then where the data came from.

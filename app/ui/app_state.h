@@ -21,6 +21,8 @@ struct RunChoice {
   int size = 32;
   int trace_block = 0;
   core::InputSpec input;  // random:1 by default
+  bool typed = false;     // use the values the learner typed or pasted (size follows them)
+  std::string values = "3 1 4 1 5 9 2 6 5 3 5 8 9 7 9 3 2 3 8 4 6 2 6 4 3 3 8 3 2 7 9 5";
   bool operator==(const RunChoice&) const = default;
 };
 

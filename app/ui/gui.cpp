@@ -32,7 +32,8 @@ void record_trace(AppState& s) {
   req.block = s.choice.block;
   req.trace_block = s.choice.trace_block;
   try {
-    req.input = core::generate_input(s.choice.input, std::size_t(s.choice.size), s.choice.type);
+    req.input = s.choice.typed ? core::parse_numbers(s.choice.values, s.choice.type, "typed values")
+                               : core::generate_input(s.choice.input, std::size_t(s.choice.size), s.choice.type);
     const int keep = s.trace && s.trace->algorithm == req.algorithm ? s.player.stage() : 0;
     s.trace = s.backend.backend->trace(req);
     s.error.clear();
@@ -73,7 +74,8 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
   if (!settings_path.empty()) {
     const auto loaded = core::load_settings(settings_path);
     const auto& st = loaded.settings;
-    state.choice = {st.algorithm, st.op, st.type, st.block, st.size, st.trace_block, st.input};
+    state.choice = {st.algorithm, st.op, st.type, st.block, st.size, st.trace_block, st.input, st.typed,
+                    st.values.empty() ? RunChoice{}.values : st.values};
     state.player.set_speed(st.speed);
     state.presenter = st.presenter;
     state.notice = loaded.problem;
@@ -218,7 +220,8 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
   state.bench.worker.cancel();
   if (!settings_path.empty() && opts.quit_after_frames == 0) {  // scripted runs leave the user's settings alone
     const auto& c = state.choice;
-    core::Settings st{c.algorithm, c.op, c.type, c.block, c.size, c.trace_block, c.input, state.player.speed(), state.presenter};
+    core::Settings st{c.algorithm, c.op, c.type, c.block, c.size, c.trace_block, c.input,
+                      c.typed, c.values, state.player.speed(), state.presenter};
     std::string problem;
     if (!core::save_settings(st, settings_path, &problem)) err << "reduction-lab: warning: " << problem << "\n";
   }

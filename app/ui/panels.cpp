@@ -70,19 +70,36 @@ void algorithm_panel(AppState& s, const Frame& f) {
     while ((32 << bi) < s.choice.block && bi < 5) ++bi;
     if (ImGui::Combo("block size", &bi, blocks, 6) || (32 << bi) != s.choice.block) s.choice.block = 32 << bi;
   }
-  ImGui::InputInt("array size", &s.choice.size, 1, 32);
-  s.choice.size = std::clamp(s.choice.size, 1, 1 << 20);
+  if (!s.choice.typed) {
+    ImGui::InputInt("array size", &s.choice.size, 1, 32);
+    s.choice.size = std::clamp(s.choice.size, 1, 1 << 20);
+  }
   ImGui::InputInt("traced block", &s.choice.trace_block);
   const int grid = s.trace && s.trace->algorithm == s.choice.algorithm ? int(s.trace->grid)
                                                                        : (s.choice.size + s.choice.block - 1) / s.choice.block;
   s.choice.trace_block = std::clamp(s.choice.trace_block, 0, std::max(grid - 1, 0));
-  static const char* inputs[] = {"iota (1, 2, 3, ...)", "ones", "random"};
-  int kind = static_cast<int>(s.choice.input.kind);
-  if (kind > 2) kind = 2;
-  if (ImGui::Combo("input", &kind, inputs, 3)) s.choice.input.kind = static_cast<core::InputSpec::Kind>(kind);
-  if (s.choice.input.kind == core::InputSpec::Kind::Random) {
+  // iota, ones, random (with a seed), a file of numbers, or values typed or pasted here.
+  static const char* inputs[] = {"iota (1, 2, 3, ...)", "ones", "random", "file", "typed values"};
+  int kind = s.choice.typed ? 4 : static_cast<int>(s.choice.input.kind);
+  if (ImGui::Combo("input", &kind, inputs, 5)) {
+    s.choice.typed = kind == 4;
+    if (kind < 4) s.choice.input.kind = static_cast<core::InputSpec::Kind>(kind);
+  }
+  if (!s.choice.typed && s.choice.input.kind == core::InputSpec::Kind::Random) {
     int seed = static_cast<int>(s.choice.input.seed);
     if (ImGui::InputInt("seed", &seed)) s.choice.input.seed = static_cast<std::uint64_t>(std::max(seed, 0));
+  }
+  if (!s.choice.typed && s.choice.input.kind == core::InputSpec::Kind::File) {
+    char path[512];
+    std::snprintf(path, sizeof path, "%s", s.choice.input.path.c_str());
+    if (ImGui::InputText("path", path, sizeof path, ImGuiInputTextFlags_EnterReturnsTrue)) s.choice.input.path = path;
+  }
+  if (s.choice.typed) {
+    static char buf[8192];
+    if (s.choice.values != buf) std::snprintf(buf, sizeof buf, "%s", s.choice.values.c_str());
+    ImGui::InputTextMultiline("##values", buf, sizeof buf, {-1, em * 4});
+    if (ImGui::IsItemDeactivatedAfterEdit()) s.choice.values = buf;  // re-run once editing ends
+    ImGui::TextDisabled("numbers, separated by spaces, commas or lines");
   }
   ImGui::PopItemWidth();
   ImGui::Text("%d block%s of %d threads", grid, grid == 1 ? "" : "s", s.choice.block);
