@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <vector>
 #include <fstream>
 
 namespace {
@@ -40,22 +41,42 @@ int count_near(const unsigned char* px, int first, int last, int r, int g, int b
   return count;
 }
 
+// The window's last frame, taken under Xvfb: `env` prefixes the command (a config folder),
+// `args` go to the program. Empty pixels with the program's output in `log` on failure.
+struct Shot {
+  std::vector<unsigned char> px;
+  int w = 0, h = 0;
+  std::string log;
+};
+
+Shot window_shot(const std::string& env, const std::string& args, const std::string& name) {
+  const auto path = std::filesystem::path(testing::TempDir()) / name;
+  std::filesystem::remove(path);
+  Shot shot;
+  int code = -1;
+  shot.log = capture(env + "xvfb-run -a -s '-screen 0 1600x900x24' " REDLAB_BINARY " " + args + " --screenshot " +
+                         path.string(), &code);
+  int ch = 0;
+  unsigned char* px = code == 0 ? stbi_load(path.c_str(), &shot.w, &shot.h, &ch, 4) : nullptr;
+  if (px) shot.px.assign(px, px + std::size_t(shot.w) * shot.h * 4);
+  stbi_image_free(px);
+  return shot;
+}
+
 }  // namespace
 
-TEST(Gui, OpensAWindowUnderXvfbAndDrawsTheView) {
-  if (!have_xvfb()) {
-    if (std::getenv("REDLAB_REQUIRE_GL")) FAIL() << "xvfb-run is not installed";
-    GTEST_SKIP() << "SKIPPED: xvfb-run is not installed";
+#define REQUIRE_XVFB()                                                                \
+  if (!have_xvfb()) {                                                                 \
+    if (std::getenv("REDLAB_REQUIRE_GL")) FAIL() << "xvfb-run is not installed";     \
+    GTEST_SKIP() << "SKIPPED: xvfb-run is not installed";                             \
   }
-  const auto shot = std::filesystem::path(testing::TempDir()) / "redlab_gui.png";
-  std::filesystem::remove(shot);
-  int code = -1;
-  const auto out = capture(clean_config() + "xvfb-run -a -s '-screen 0 1600x900x24' " REDLAB_BINARY
-                           " --backend sim --quit-after-frames 8 --screenshot " + shot.string(), &code);
-  ASSERT_EQ(code, 0) << out;
-  int w = 0, h = 0, ch = 0;
-  unsigned char* px = stbi_load(shot.c_str(), &w, &h, &ch, 4);
-  ASSERT_NE(px, nullptr) << "no screenshot";
+
+TEST(Gui, OpensAWindowUnderXvfbAndDrawsTheView) {
+  REQUIRE_XVFB();
+  const Shot shot = window_shot(clean_config(), "--backend sim --quit-after-frames 8", "redlab_gui.png");
+  ASSERT_FALSE(shot.px.empty()) << shot.log;
+  const int w = shot.w, h = shot.h;
+  const unsigned char* px = shot.px.data();
   EXPECT_GE(w, 800);
   EXPECT_GE(h, 500);
   // The load stage: every thread's strip is the 'worked' green (0x009E73).
@@ -64,54 +85,39 @@ TEST(Gui, OpensAWindowUnderXvfbAndDrawsTheView) {
   // antialiased, so only the glyphs' cores match exactly.
   EXPECT_GT(count_near(px, w * (h - h / 20), w * h, 242, 184, 51), 20);
   EXPECT_EQ(count_near(px, 0, w * (h - h / 20), 242, 184, 51), 0);
-  stbi_image_free(px);
 }
 
 TEST(Gui, BandwidthTabRunsABenchmarkAndDrawsItsChart) {
-  if (!have_xvfb()) {
-    if (std::getenv("REDLAB_REQUIRE_GL")) FAIL() << "xvfb-run is not installed";
-    GTEST_SKIP() << "SKIPPED: xvfb-run is not installed";
-  }
-  const auto shot = std::filesystem::path(testing::TempDir()) / "redlab_bandwidth.png";
-  std::filesystem::remove(shot);
-  int code = -1;
-  const auto out = capture(clean_config() + "xvfb-run -a -s '-screen 0 1600x900x24' " REDLAB_BINARY
-                           " --backend sim --tab bandwidth --run-bench --bench-sizes 2^10..2^12"
-                           " --bench-algorithms sequential,cpu --quit-after-frames 120 --screenshot " + shot.string(), &code);
-  ASSERT_EQ(code, 0) << out;
-  int w = 0, h = 0, ch = 0;
-  unsigned char* px = stbi_load(shot.c_str(), &w, &h, &ch, 4);
-  ASSERT_NE(px, nullptr) << "no screenshot";
+  REQUIRE_XVFB();
+  const Shot shot = window_shot(clean_config(),
+                                "--backend sim --tab bandwidth --run-bench --bench-sizes 2^10..2^12"
+                                " --bench-algorithms sequential,cpu --quit-after-frames 120",
+                                "redlab_bandwidth.png");
+  ASSERT_FALSE(shot.px.empty()) << shot.log;
+  const int w = shot.w, h = shot.h;
+  const unsigned char* px = shot.px.data();
   // The first series (sequential) is drawn in Okabe-Ito orange, the second (cpu) in sky blue.
   EXPECT_GT(count_near(px, 0, w * h, 0xE6, 0x9F, 0x00), 30);
   EXPECT_GT(count_near(px, 0, w * h, 0x56, 0xB4, 0xE9), 30);
   // And the tab says, in amber, that these are the CPU model's timings.
   EXPECT_GT(count_near(px, 0, w * (h - h / 20), 242, 184, 51), 20);
-  stbi_image_free(px);
 }
 
 TEST(Gui, BrokenSettingsAreReportedKeptAndReplacedByDefaults) {
-  if (!have_xvfb()) {
-    if (std::getenv("REDLAB_REQUIRE_GL")) FAIL() << "xvfb-run is not installed";
-    GTEST_SKIP() << "SKIPPED: xvfb-run is not installed";
-  }
+  REQUIRE_XVFB();
   const auto home = std::filesystem::path(testing::TempDir()) / "redlab_config";
   std::filesystem::remove_all(home);
   std::filesystem::create_directories(home / "reduction-lab");
   { std::ofstream(home / "reduction-lab" / "settings.json") << "{ broken"; }
-  const auto shot = home / "shot.png";
-  int code = -1;
-  const auto out = capture("XDG_CONFIG_HOME=" + home.string() + " xvfb-run -a -s '-screen 0 1600x900x24' " REDLAB_BINARY
-                           " --backend sim --present --quit-after-frames 6 --screenshot " + shot.string(), &code);
-  ASSERT_EQ(code, 0) << out;
+  const Shot shot = window_shot("XDG_CONFIG_HOME=" + home.string() + " ", "--backend sim --present --quit-after-frames 6",
+                                "redlab_present.png");
+  ASSERT_FALSE(shot.px.empty()) << shot.log;
   EXPECT_TRUE(std::filesystem::exists(home / "reduction-lab" / "settings.json.broken"));
-  int w = 0, h = 0, ch = 0;
-  unsigned char* px = stbi_load(shot.c_str(), &w, &h, &ch, 4);
-  ASSERT_NE(px, nullptr);
+  const int w = shot.w, h = shot.h;
+  const unsigned char* px = shot.px.data();
   EXPECT_GT(count_near(px, 0, w * h, 255, 115, 76), 20);  // the notice, in the warning colour
   // Presenter mode: high contrast, so the view's background is black.
   EXPECT_GT(count_near(px, 0, w * h, 0, 0, 0), w * h / 4);
-  stbi_image_free(px);
 }
 
 TEST(Gui, WithoutADisplaySaysSoAndPointsToTheHeadlessCommands) {
