@@ -369,3 +369,15 @@ TEST(Model, DoublesUseTwoPerVectorAndTwoBanks) {
   EXPECT_EQ(core::bank_conflict_degree(strided, 8), 2);
   EXPECT_EQ(core::bank_conflict_degree(strided, 4), 2);
 }
+
+TEST(Model, CellConflictsMarkTheCellsOfConflictingAccesses) {
+  // interleaved-bank-conflicts, block 64, stride 1: thread t reads 2t and 2t+1 and writes 2t;
+  // in warp 0, cells 0 and 32 share bank 0: a 2-way conflict marks both.
+  const auto t = model_trace("interleaved-bank-conflicts", iota(64), 64);
+  const auto degree = core::cell_conflicts(t.stages[1], 64, 4);
+  EXPECT_EQ(degree[0], 2);
+  EXPECT_EQ(degree[32], 2);
+  EXPECT_EQ(degree[1], 2);  // the second reads: 1 and 33, both in bank 1
+  const auto seq = model_trace("sequential", iota(64), 64);
+  for (int d : core::cell_conflicts(seq.stages[1], 64, 4)) EXPECT_EQ(d, 1);
+}

@@ -172,3 +172,16 @@ TEST_F(RenderTest, ArrowsRunFromReadCellsToTheWrittenCell) {
   const auto mid = Lb.cell(64);
   EXPECT_FALSE(near(b.at(mid.cx(), mid.y + mid.h * 0.2f), pal.read));
 }
+
+TEST_F(RenderTest, ConflictingCellsCarryABadge) {
+  const auto t = iota_trace("interleaved-bank-conflicts", 64, 64);
+  const Image img = draw(t, 1);
+  const auto L = render::layout_memory(64, W, H);
+  const auto pal = render::standard_palette();
+  // The badge sits in the top-right corner of a conflicting cell (cell 0: 2-way).
+  const auto c0 = L.cell(0);
+  EXPECT_TRUE(near(img.at(c0.x + c0.w - 2, c0.y + 2), pal.conflict)) << str(img.at(c0.x + c0.w - 2, c0.y + 2));
+  const auto seq = iota_trace("sequential", 64, 64);
+  const Image clean = draw(seq, 1);
+  EXPECT_FALSE(near(clean.at(c0.x + c0.w - 2, c0.y + 2), pal.conflict));
+}

@@ -15,8 +15,12 @@ std::vector<int> active_per_warp(const Stage& stage, int block) {
 
 }  // namespace
 
-int bank_conflict_degree(const std::vector<std::vector<int>>& words, std::size_t element_bytes) {
-  int worst = 0;
+namespace {
+
+// Calls visit(words of one bank) for every bank of every warp-wide access (the k-th access of
+// each thread of a warp, or of a half-warp for 8-byte elements).
+template <class Visit>
+void each_bank(const std::vector<std::vector<int>>& words, std::size_t element_bytes, Visit visit) {
   const std::size_t group = element_bytes == 8 ? 16 : 32;  // 64-bit accesses: two half-warp phases
   const int bank_step = element_bytes == 8 ? 2 : 1;
   for (std::size_t first = 0; first < words.size(); first += group) {
@@ -30,10 +34,34 @@ int bank_conflict_degree(const std::vector<std::vector<int>>& words, std::size_t
         auto& b = bank[(words[t][k] * bank_step) % 32];
         if (std::find(b.begin(), b.end(), words[t][k]) == b.end()) b.push_back(words[t][k]);
       }
-      for (const auto& b : bank) worst = std::max(worst, int(b.size()));
+      for (const auto& b : bank) visit(b);
     }
   }
+}
+
+}  // namespace
+
+int bank_conflict_degree(const std::vector<std::vector<int>>& words, std::size_t element_bytes) {
+  int worst = 0;
+  each_bank(words, element_bytes, [&](const std::vector<int>& b) { worst = std::max(worst, int(b.size())); });
   return worst;
+}
+
+std::vector<int> cell_conflicts(const Stage& stage, int cells, std::size_t element_bytes) {
+  std::vector<int> degree(std::max(cells, 0), 1);
+  int threads = 0;
+  for (const auto& a : stage.accesses) threads = std::max(threads, a.thread + 1);
+  std::vector<std::vector<int>> words(threads);
+  for (const auto& a : stage.accesses) {
+    words[a.thread] = a.reads;
+    words[a.thread].insert(words[a.thread].end(), a.writes.begin(), a.writes.end());
+  }
+  each_bank(words, element_bytes, [&](const std::vector<int>& b) {
+    if (b.size() < 2) return;
+    for (int w : b)
+      if (w >= 0 && w < cells) degree[w] = std::max(degree[w], int(b.size()));
+  });
+  return degree;
 }
 
 int divergent_warps(const Stage& stage, int block) {

@@ -14,6 +14,11 @@ namespace rl::core {
 // two banks and are served half a warp at a time. Returns 0 when nothing touched shared memory.
 int bank_conflict_degree(const std::vector<std::vector<int>>& index, std::size_t element_bytes = 4);
 
+// For each of the first `cells` shared cells, the worst bank-conflict degree among the stage's
+// warp-wide accesses that touched it (1 when none conflicted). The same rule as
+// bank_conflict_degree; each thread's reads come before its writes, as in every kernel here.
+std::vector<int> cell_conflicts(const Stage& stage, int cells, std::size_t element_bytes);
+
 // Warps that had some but not all of their threads active in the stage.
 int divergent_warps(const Stage& stage, int block);
 // Warps with at least one active thread: each of them issues the stage's instructions.

@@ -132,6 +132,22 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
       c.text(cell.cx(), cell.cy(), texts[i], value_px, pad ? pal.muted : text_on(fill), Align::Center);
   }
 
+  // The bank overlay: cells whose warp-wide access conflicted get a badge with the degree.
+  bool any_conflict = false;
+  if (marks && t.memory != "global") {
+    const auto degree = core::cell_conflicts(s, count, t.type == core::DType::Double ? 8 : 4);
+    const float badge_px = std::max(7.0f, std::min(L.cell_h * 0.3f, L.cell_w * 0.28f));
+    for (int i = 0; i < count; ++i) {
+      if (degree[i] < 2) continue;
+      any_conflict = true;
+      const Rect cell = L.cell(i);
+      const std::string label = std::to_string(degree[i]) + "x";
+      const float bw = c.text_width(label, badge_px) + badge_px * 0.4f, bh = badge_px * 1.2f;
+      c.rect({cell.x + cell.w - bw, cell.y, bw, bh}, pal.conflict);
+      c.text(cell.x + cell.w - bw / 2, cell.y + bh / 2, label, badge_px, {1, 1, 1, 1}, Align::Center);
+    }
+  }
+
   // Arrows from the cells each thread read to the cell it wrote (up to a legible number).
   if (marks && s.accesses.size() <= kMaxArrows) {
     Color arrow = pal.read;
@@ -173,6 +189,7 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
     legend(pal.inactive, "thread idle", false);
   }
   if (real < count) legend(pal.padding, "past the array's end (identity)", false);
+  if (any_conflict) legend(pal.conflict, "Nx: N-way bank conflict", false);
   const std::string source = t.backend == "cuda" ? "GPU run: " + t.device : t.device + (t.device.find("not a GPU") == std::string::npos && t.device.find("never launched") == std::string::npos ? " (not a GPU run)" : "");
   c.text(L.source.x, L.source.cy(), source, L.label_px, pal.text);
   c.end();

@@ -10,7 +10,7 @@ struct Color {
 
 struct Palette {
   Color background, text, muted, grid_line;
-  Color written, read, active, inactive, padding;
+  Color written, read, active, inactive, padding, conflict;
 };
 
 Palette standard_palette();
