@@ -185,3 +185,23 @@ TEST_F(RenderTest, ConflictingCellsCarryABadge) {
   const Image clean = draw(seq, 1);
   EXPECT_FALSE(near(clean.at(c0.x + c0.w - 2, c0.y + 2), pal.conflict));
 }
+
+TEST_F(RenderTest, ShuffleArrowsComeFromTheSourceLane) {
+  const auto t = iota_trace("warp-shuffle", 32, 32);
+  ASSERT_EQ(t.stages[1].step, "shfl");
+  ASSERT_EQ(t.stages[1].param, 16);
+  const Image img = draw(t, 1);  // shuffle down by 16
+  const auto L = render::layout_memory(32, W, H);
+  const auto pal = render::standard_palette();
+  const auto near_read = [&](float x, float y) {
+    const auto c = img.at(x, y);
+    return std::abs(c.r - pal.read.r) < 0.12f && std::abs(c.g - pal.read.g) < 0.12f && std::abs(c.b - pal.read.b) < 0.12f;
+  };
+  // Lane 0 takes lane 16's value: the arrow passes halfway between their cells.
+  const auto from = L.cell(16), to = L.cell(0);
+  EXPECT_TRUE(near_read((from.cx() + to.cx()) / 2, (from.y + to.y) / 2 + from.h * 0.8f)) << str(img.at((from.cx() + to.cx()) / 2, (from.y + to.y) / 2 + from.h * 0.8f));
+  // Lane 20 gets its own value back: the square's left side on its cell.
+  const auto own = L.cell(20);
+  const float r = std::min(own.w, own.h) * 0.16f;
+  EXPECT_TRUE(near_read(own.cx() - r + 1, own.y + own.h * 0.8f)) << str(img.at(own.cx() - r + 1, own.y + own.h * 0.8f));
+}

@@ -80,6 +80,8 @@ std::string to_json(const Trace& t, int indent) {
   for (const auto& s : t.stages) {
     json js;
     js["label"] = s.label;
+    js["step"] = s.step;
+    js["param"] = s.param;
     js["line"] = s.line;
     js["shared"] = s.shared ? encode_all(*s.shared, t.type) : json(nullptr);
     js["lanes"] = s.lanes ? encode_all(*s.lanes, t.type) : json(nullptr);
@@ -126,6 +128,8 @@ Trace trace_from_json(const std::string& text) {
   for (const auto& js : stages) {
     Stage s;
     s.label = typed<std::string>(js, "label");
+    if (js.contains("step")) s.step = typed<std::string>(js, "step");
+    if (js.contains("param")) s.param = typed<int>(js, "param");
     s.line = typed<int>(js, "line");
     if (!field(js, "shared").is_null()) s.shared = decode_all(js.at("shared"), "shared");
     if (js.contains("lanes") && !js.at("lanes").is_null()) s.lanes = decode_all(js.at("lanes"), "lanes");

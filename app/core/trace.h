@@ -18,6 +18,8 @@ struct Access {
 
 struct Stage {
   std::string label;
+  std::string step;                            // the kind of step: "load", "step", "shfl", ...
+  int param = 0;                               // its stride or shuffle offset
   int line = 0;                                // kernel source line (1-based)
   std::optional<std::vector<double>> shared;   // shared array after the stage (global for global-halving)
   std::optional<std::vector<double>> lanes;    // each thread's register value after the stage

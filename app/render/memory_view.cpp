@@ -170,6 +170,34 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
     }
   }
 
+  // Shuffle stages: each lane's operand came from the lane `offset` above it; a lane past the
+  // warp's end got its own value back (a square on its cell).
+  bool own_values = false;
+  const bool shuffle = (s.step == "shfl" || s.step == "final-shfl") && s.lanes && shown.per_thread && s.param > 0;
+  if (shuffle) {
+    Color arrow = pal.read;
+    arrow.a = 0.85f;
+    const float w = std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.05f);
+    const int lanes_drawn = std::min(count, count > int(kMaxArrows) ? 32 : count);  // big blocks: warp 0
+    for (int lane : s.active) {
+      if (lane >= lanes_drawn) continue;
+      const Rect to = L.cell(lane);
+      if (lane % 32 + s.param < 32 && lane + s.param < count) {
+        const Rect from = L.cell(lane + s.param);
+        const float x0 = from.cx(), y0 = from.y + from.h * 0.8f, x1 = to.cx(), y1 = to.y + to.h * 0.8f;
+        c.line(x0, y0, x1, y1, w, arrow);
+        const float dx = x1 - x0, dy = y1 - y0, len = std::max(1.0f, std::sqrt(dx * dx + dy * dy));
+        const float ux = dx / len, uy = dy / len, head = std::min(L.cell_w, L.cell_h) * 0.25f;
+        c.line(x1, y1, x1 - head * (ux - uy * 0.6f), y1 - head * (uy + ux * 0.6f), w, arrow);
+        c.line(x1, y1, x1 - head * (ux + uy * 0.6f), y1 - head * (uy - ux * 0.6f), w, arrow);
+      } else {
+        own_values = true;
+        const float r = std::min(L.cell_w, L.cell_h) * 0.16f;
+        c.rect({to.cx() - r, to.y + to.h * 0.8f - r, 2 * r, 2 * r}, {0, 0, 0, 0}, pal.read, w);
+      }
+    }
+  }
+
   // Footer: the legend, then where the data came from.
   float x = L.legend.x;
   const float sw = L.label_px;
@@ -190,6 +218,7 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
   }
   if (real < count) legend(pal.padding, "past the array's end (identity)", false);
   if (any_conflict) legend(pal.conflict, "Nx: N-way bank conflict", false);
+  if (shuffle) legend(pal.read, own_values ? "arrow: lane the value came from; square: its own value" : "arrow: lane the value came from", true);
   const std::string source = t.backend == "cuda" ? "GPU run: " + t.device : t.device + (t.device.find("not a GPU") == std::string::npos && t.device.find("never launched") == std::string::npos ? " (not a GPU run)" : "");
   c.text(L.source.x, L.source.cy(), source, L.label_px, pal.text);
   c.end();
