@@ -205,3 +205,23 @@ TEST_F(RenderTest, ShuffleArrowsComeFromTheSourceLane) {
   const float r = std::min(own.w, own.h) * 0.16f;
   EXPECT_TRUE(near_read(own.cx() - r + 1, own.y + own.h * 0.8f)) << str(img.at(own.cx() - r + 1, own.y + own.h * 0.8f));
 }
+
+TEST_F(RenderTest, CellsFadeTowardsTheNextStageWhilePlaying) {
+  const auto t = iota_trace("sequential", 32, 32);
+  const auto L = render::layout_memory(32, W, H);
+  const auto c0 = L.cell(0);
+  const float x = c0.x + c0.w * 0.25f, y = c0.y + c0.h * 0.16f;
+  const auto shot = [&](int stage, float blend) {
+    target_.bind();  // read_rgba() unbinds: bind before every draw
+    render::draw_memory_view(*canvas_, t, stage, W, H, {false, blend});
+    render::Offscreen::unbind();
+    return Image{target_.read_rgba()};
+  };
+  const Image now = shot(1, 0.0f), half = shot(1, 0.5f), next = shot(2, 0.0f);
+  // Cell 0 changes between stages 1 and 2: halfway, its colour lies between the two.
+  const auto a = now.at(x, y), m = half.at(x, y), b = next.at(x, y);
+  EXPECT_FALSE(near(a, b)) << str(a) << " " << str(b);
+  EXPECT_NEAR(m.r, (a.r + b.r) / 2, 0.03f) << str(a) << " " << str(m) << " " << str(b);
+  EXPECT_NEAR(m.g, (a.g + b.g) / 2, 0.03f);
+  EXPECT_NEAR(m.b, (a.b + b.b) / 2, 0.03f);
+}

@@ -101,7 +101,18 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
         if (w >= 0 && w < count) written[w] = 1;
     }
 
-  const Scale scale = value_scale(shown.values, shown.per_thread && t.memory != "global" ? t.input.size() : std::size_t(total));
+  const std::size_t scaled = shown.per_thread && t.memory != "global" ? t.input.size() : std::size_t(total);
+  const Scale scale = value_scale(shown.values, scaled);
+  // The next stage's values, when animating towards it and it shows the same array.
+  const std::vector<double>* next_values = nullptr;
+  Scale next_scale = scale;
+  if (options.blend > 0 && stage + 1 < int(t.stages.size())) {
+    const Shown next = shown_array(t, t.stages[stage + 1]);
+    if (next.values && next.values->size() == shown.values->size() && next.what == shown.what) {
+      next_values = next.values;
+      next_scale = value_scale(next_values, scaled);
+    }
+  }
   const float mark = std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.09f);
   for (int r = 0; r < L.rows; ++r) {
     if (!L.starts_warp(r) || !shown.per_thread) continue;
@@ -124,7 +135,12 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
     const Rect cell = L.cell(i);
     const double v = shown.values ? (*shown.values)[i] : 0.0;
     const bool pad = i >= real;
-    const Color fill = pad || !shown.values ? pal.padding : value_color(scale.at(v));
+    Color fill = pad || !shown.values ? pal.padding : value_color(scale.at(v));
+    if (next_values && !pad && i < int(next_values->size()) && (*next_values)[i] != v) {
+      const Color to = value_color(next_scale.at((*next_values)[i]));
+      const float k = std::clamp(options.blend, 0.0f, 1.0f);
+      fill = {fill.r + (to.r - fill.r) * k, fill.g + (to.g - fill.g) * k, fill.b + (to.b - fill.b) * k, 1};
+    }
     const Color border = written[i] ? pal.written : read[i] ? pal.read : fill;
     c.rect(cell, fill, border, (written[i] || read[i]) ? mark : 0);
     if (shown.per_thread) c.rect(L.thread_band(i), working[i] ? pal.active : pal.inactive);

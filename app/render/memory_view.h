@@ -9,6 +9,9 @@ namespace rl::render {
 
 struct ViewOptions {
   bool high_contrast = false;
+  // While playing, how far the animation is towards the next stage (0..1): cells that change
+  // fade from their colour now to their colour then.
+  float blend = 0;
 };
 
 void draw_memory_view(Canvas& canvas, const core::Trace& trace, int stage, int width, int height,

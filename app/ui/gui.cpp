@@ -171,7 +171,8 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
         if (state.tab == Tab::Stages && state.trace) {
           view.resize(vw, vh);
           view.bind();
-          render::draw_memory_view(canvas, *state.trace, state.player.stage(), vw, vh, {state.presenter});
+          render::draw_memory_view(canvas, *state.trace, state.player.stage(), vw, vh,
+                                   {state.presenter, float(state.player.phase())});
         } else if (state.tab == Tab::Bandwidth) {
           auto& b = state.bench;
           auto spec = render::bench_chart(b.worker.report(), core::to_string(b.type), core::to_string(b.op));
