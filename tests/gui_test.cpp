@@ -120,6 +120,26 @@ TEST(Gui, BrokenSettingsAreReportedKeptAndReplacedByDefaults) {
   EXPECT_GT(count_near(px, 0, w * h, 0, 0, 0), w * h / 4);
 }
 
+TEST(Gui, CompareModeShowsTwoAlgorithmsSideBySide) {
+  REQUIRE_XVFB();
+  const Shot shot = window_shot(clean_config(), "--backend sim --compare interleaved-divergent --quit-after-frames 6",
+                                "redlab_compare.png");
+  ASSERT_FALSE(shot.px.empty()) << shot.log;
+  // Along one row of thread strips ('worked' green), count separate green runs: one view of a
+  // 32-thread block shows 8 strips a row; two views side by side show 16.
+  const auto green = [&](int x, int y) {
+    const unsigned char* p = &shot.px[(std::size_t(y) * shot.w + x) * 4];
+    return std::abs(p[0] - 0x00) < 8 && std::abs(p[1] - 0x9E) < 8 && std::abs(p[2] - 0x73) < 8;
+  };
+  int most = 0;
+  for (int y = 0; y < shot.h; ++y) {
+    int runs = 0;
+    for (int x = 1; x < shot.w; ++x) runs += green(x, y) && !green(x - 1, y);
+    most = std::max(most, runs);
+  }
+  EXPECT_EQ(most, 16);
+}
+
 TEST(Gui, WithoutADisplaySaysSoAndPointsToTheHeadlessCommands) {
   int code = -1;
   const auto out = capture("env -u DISPLAY -u WAYLAND_DISPLAY " REDLAB_BINARY " --backend sim", &code);

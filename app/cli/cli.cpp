@@ -210,6 +210,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   app.add_option("--screenshot", gui_opts.screenshot, "With --quit-after-frames: save the last frame as PNG");
   app.add_option("--tab", gui_opts.tab, "Open the window on: stages | bandwidth")->check(CLI::IsMember({"stages", "bandwidth"}));
   app.add_flag("--run-bench", gui_opts.run_bench, "Start the Bandwidth tab's benchmark at once");
+  app.add_option("--compare", gui_opts.compare, "Show a second algorithm beside the first, in lockstep")
+      ->check(CLI::IsMember(core::traced_ids()));
   app.add_flag("--present", gui_opts.present, "Presenter mode: full screen, large type, high contrast (F11 or P toggles)");
   app.add_option("--bench-sizes", gui_opts.bench_sizes, "Sizes for --run-bench (2^A..2^B or N,N,...)");
   app.add_option("--bench-algorithms", gui_opts.bench_algorithms, "Algorithms for --run-bench (all or ID,ID,...)");

@@ -16,6 +16,7 @@ struct GuiOptions {
   std::string screenshot;     // with quit_after_frames: PNG of the last frame
   std::string tab = "stages";  // the centre tab to open: stages | bandwidth
   bool present = false;        // presenter mode from the start
+  std::string compare;         // compare mode: a second algorithm beside the first
   bool run_bench = false;      // start the Bandwidth tab's benchmark at once
   std::string bench_sizes, bench_algorithms;  // overrides for it (empty: the tab's defaults)
 };

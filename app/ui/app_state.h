@@ -23,6 +23,7 @@ struct RunChoice {
   core::InputSpec input;  // random:1 by default
   bool typed = false;     // use the values the learner typed or pasted (size follows them)
   std::string values = "3 1 4 1 5 9 2 6 5 3 5 8 9 7 9 3 2 3 8 4 6 2 6 4 3 3 8 3 2 7 9 5";
+  std::string compare;    // a second algorithm shown beside, on the same input; empty: none
   bool operator==(const RunChoice&) const = default;
 };
 
@@ -49,6 +50,7 @@ struct AppState {
   RunChoice choice;
   std::optional<RunChoice> recorded;  // the choice the trace was recorded for
   std::optional<core::Trace> trace;
+  std::optional<core::Trace> compare_trace;  // compare mode's second algorithm
   std::string error;                  // the last run's failure, shown until the next run
   core::Player player;
   float frame_ms = 0;

@@ -36,8 +36,16 @@ void record_trace(AppState& s) {
                                : core::generate_input(s.choice.input, std::size_t(s.choice.size), s.choice.type);
     const int keep = s.trace && s.trace->algorithm == req.algorithm ? s.player.stage() : 0;
     s.trace = s.backend.backend->trace(req);
+    s.compare_trace.reset();
     s.error.clear();
-    s.player.reset(int(s.trace->stages.size()));
+    int stages = int(s.trace->stages.size());
+    if (!s.choice.compare.empty()) {  // the same input, stepped in lockstep
+      backend::TraceRequest other = req;
+      other.algorithm = s.choice.compare;
+      s.compare_trace = s.backend.backend->trace(other);
+      stages = std::max(stages, int(s.compare_trace->stages.size()));
+    }
+    s.player.reset(stages);
     s.player.seek(keep);
   } catch (const std::exception& e) {
     s.error = "Run failed: " + std::string(e.what());
@@ -75,7 +83,7 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
     const auto loaded = core::load_settings(settings_path);
     const auto& st = loaded.settings;
     state.choice = {st.algorithm, st.op, st.type, st.block, st.size, st.trace_block, st.input, st.typed,
-                    st.values.empty() ? RunChoice{}.values : st.values};
+                    st.values.empty() ? RunChoice{}.values : st.values, ""};
     state.player.set_speed(st.speed);
     state.presenter = st.presenter;
     state.notice = loaded.problem;
@@ -86,6 +94,7 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
   state.select_tab = true;
   state.bench.start_requested = opts.run_bench;
   if (!opts.bench_sizes.empty()) std::snprintf(state.bench.sizes, sizeof state.bench.sizes, "%s", opts.bench_sizes.c_str());
+  if (!opts.compare.empty()) state.choice.compare = opts.compare;
   if (!opts.bench_algorithms.empty())
     std::snprintf(state.bench.algorithms, sizeof state.bench.algorithms, "%s", opts.bench_algorithms.c_str());
   std::string why;
@@ -122,7 +131,7 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
   int exit_code = 0;
   {
     render::Canvas canvas;
-    render::Offscreen view, chart;
+    render::Offscreen view, compare, chart;
     // The Bandwidth tab's export draws the chart at a fixed size, off screen.
     set_chart_exporter([&](const std::string& path, std::string* error) {
       auto spec = render::bench_chart(state.bench.worker.report(), core::to_string(state.bench.type),
@@ -164,15 +173,22 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
       if (state.recorded != state.choice) record_trace(state);
 
       // The view or chart renders at the panel's size in framebuffer pixels, then shows as an image.
-      const Frame where = center_panel(state, {left_w, 0, size.x - left_w - right_w, body_h}, view.texture(), chart.texture());
+      const Frame where = center_panel(state, {left_w, 0, size.x - left_w - right_w, body_h}, view.texture(),
+                                       compare.texture(), chart.texture());
       const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
       const int vw = std::max(64, int(where.w * sx)), vh = std::max(64, int(where.h * sy));
       try {
         if (state.tab == Tab::Stages && state.trace) {
           view.resize(vw, vh);
           view.bind();
-          render::draw_memory_view(canvas, *state.trace, state.player.stage(), vw, vh,
-                                   {state.presenter, float(state.player.phase())});
+          const render::ViewOptions look{state.presenter, float(state.player.phase())};
+          render::draw_memory_view(canvas, *state.trace, state.player.stage(), vw, vh, look);
+          if (state.compare_trace) {  // lockstep: the shorter trace rests on its last stage
+            const int final_stage = int(state.compare_trace->stages.size()) - 1;
+            compare.resize(vw, vh);
+            compare.bind();
+            render::draw_memory_view(canvas, *state.compare_trace, std::min(state.player.stage(), final_stage), vw, vh, look);
+          }
         } else if (state.tab == Tab::Bandwidth) {
           auto& b = state.bench;
           auto spec = render::bench_chart(b.worker.report(), core::to_string(b.type), core::to_string(b.op));

@@ -49,7 +49,15 @@ void algorithm_panel(AppState& s, const Frame& f) {
     if (ImGui::Selectable(a.title.c_str(), s.choice.algorithm == a.id)) s.choice.algorithm = a.id;
   }
   ImGui::EndChild();
-  ImGui::BeginChild("lesson", {0, f.h * 0.27f}, false);
+  // Compare mode: a second algorithm beside the first, on the same input, in lockstep.
+  const auto ids = core::traced_ids();
+  int pick = 0;
+  for (int i = 0; i < int(ids.size()); ++i)
+    if (ids[i] == s.choice.compare) pick = i + 1;
+  std::vector<const char*> names{"(none)"};
+  for (const auto& id : ids) names.push_back(id.c_str());
+  if (ImGui::Combo("compare with", &pick, names.data(), int(names.size()))) s.choice.compare = pick ? ids[pick - 1] : "";
+  ImGui::BeginChild("lesson", {0, f.h * 0.24f}, false);
   if (const auto* about = core::find_algorithm(s.choice.algorithm)) ImGui::TextWrapped("%s", about->detail.c_str());
   ImGui::EndChild();
   ImGui::Separator();
@@ -106,7 +114,7 @@ void algorithm_panel(AppState& s, const Frame& f) {
   ImGui::End();
 }
 
-Frame stage_body(AppState& s, unsigned view_texture);  // the Stages tab
+Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture);  // the Stages tab
 
 namespace {
 ChartPng g_chart_png;
@@ -251,7 +259,7 @@ void bench_tab(AppState& s, const Frame& view_area, unsigned chart_texture, Fram
 
 void set_chart_exporter(ChartPng exporter) { g_chart_png = std::move(exporter); }
 
-Frame center_panel(AppState& s, const Frame& f, unsigned view_texture, unsigned chart_texture) {
+Frame center_panel(AppState& s, const Frame& f, unsigned view_texture, unsigned compare_texture, unsigned chart_texture) {
   place(f, "Lab");
   Frame out{};
   if (ImGui::BeginTabBar("tabs")) {
@@ -260,7 +268,7 @@ Frame center_panel(AppState& s, const Frame& f, unsigned view_texture, unsigned 
     const auto flags = [&](Tab t) { return select && wanted == t ? ImGuiTabItemFlags_SetSelected : 0; };
     if (ImGui::BeginTabItem("Stages", nullptr, flags(Tab::Stages))) {
       s.tab = Tab::Stages;
-      out = stage_body(s, view_texture);
+      out = stage_body(s, view_texture, compare_texture);
       ImGui::EndTabItem();
     }
     if (ImGui::BeginTabItem("Bandwidth", nullptr, flags(Tab::Bandwidth))) {
@@ -274,13 +282,20 @@ Frame center_panel(AppState& s, const Frame& f, unsigned view_texture, unsigned 
   return out;
 }
 
-Frame stage_body(AppState& s, unsigned view_texture) {
+Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   const float em = ImGui::GetFontSize();
   const float controls_h = em * 5.2f;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  const Frame view{origin.x, origin.y, avail.x, std::max(em * 4, avail.y - controls_h)};
+  // Compare mode splits the area: each view gets half (the caller renders at that size).
+  const float gap = s.compare_trace ? em * 0.5f : 0;
+  const float w = s.compare_trace ? (avail.x - gap) / 2 : avail.x;
+  const Frame view{origin.x, origin.y, w, std::max(em * 4, avail.y - controls_h)};
   image(view_texture, view);
+  if (s.compare_trace) {
+    ImGui::SameLine(0, gap);
+    image(compare_texture, view);
+  }
   if (!s.error.empty()) ImGui::TextColored({1.0f, 0.45f, 0.3f, 1}, "%s", s.error.c_str());
   if (!s.notice.empty()) ImGui::TextColored({1.0f, 0.45f, 0.3f, 1}, "%s", s.notice.c_str());
   if (!s.trace) return view;

@@ -15,7 +15,8 @@ void algorithm_panel(AppState& state, const Frame& f);
 // The centre: a Stages tab (the memory view and the player) and a Bandwidth tab (benchmark
 // controls, the chart, the table). Returns where the view or chart image goes, in ImGui
 // coordinates; the caller renders it into the texture shown there next frame.
-Frame center_panel(AppState& state, const Frame& f, unsigned view_texture, unsigned chart_texture);
+Frame center_panel(AppState& state, const Frame& f, unsigned view_texture, unsigned compare_texture,
+                   unsigned chart_texture);
 // Writes the chart (PNG, drawn by the caller's draw_png), the CSV and the JSON next to path.
 using ChartPng = std::function<bool(const std::string& path, std::string* error)>;
 void set_chart_exporter(ChartPng exporter);
