@@ -235,7 +235,13 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   auto* stage_opt = render->add_option("--stage", stage, "Stage to draw (0 = the load)")->check(CLI::NonNegativeNumber);
   auto* chart_opt = render->add_option("--chart", chart, "A results file from `bench --format json`: draw its chart");
   chart_opt->excludes(render_algo)->excludes(stage_opt);
-  render->add_option("--out,-o", png, "PNG file to write")->required();
+  bool all_stages = false;
+  std::string video;
+  auto* all_opt = render->add_flag("--all-stages", all_stages, "One PNG per stage: OUT-stage00.png, ... (--out is the prefix)");
+  auto* video_opt = render->add_option("--video", video, "The whole run as FILE.mp4 or FILE.gif (ffmpeg)");
+  all_opt->excludes(stage_opt)->excludes(chart_opt);
+  video_opt->excludes(stage_opt)->excludes(chart_opt)->excludes(all_opt);
+  render->add_option("--out,-o", png, "PNG file to write (with --all-stages: the files' prefix)");
   render->add_option("--width", width, "Image width in pixels")->check(CLI::Range(64, 8192));
   render->add_option("--height", height, "Image height in pixels")->check(CLI::Range(64, 8192));
 
@@ -273,6 +279,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
       return 0;
     }
     if (*render && !chart.empty()) {
+      if (png.empty()) throw UsageError("--out is required");
       std::ifstream in(chart, std::ios::binary);
       if (!in) throw std::runtime_error("cannot open results file '" + chart + "'");
       std::ostringstream text;
@@ -282,6 +289,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
     }
     if (*render) {
       if (render_opts.algorithm.empty()) throw UsageError("render needs --algorithm and --stage, or --chart FILE");
+      if (!video.empty()) return render_video(record(render_opts), width, height, video, err);
+      if (png.empty()) throw UsageError("--out is required");
+      if (all_stages) return render_all_stages(record(render_opts), width, height, png, err);
       if (!render->count("--stage")) throw UsageError("--stage is required with --algorithm");
       const core::Trace t = record(render_opts);
       if (stage >= int(t.stages.size()))

@@ -1,5 +1,12 @@
 #include "render_command.h"
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <vector>
+
 #include "../platform/headless.h"
 #include "../render/bench_chart.h"
 #include "../render/canvas.h"
@@ -43,6 +50,103 @@ int render_stage_png(const core::Trace& trace, int stage, int width, int height,
                      std::ostream& err) {
   return render_png(width, height, path, err,
                     [&](render::Canvas& c) { render::draw_memory_view(c, trace, stage, width, height); });
+}
+
+namespace {
+
+struct Frame {
+  int stage;
+  float blend;
+  std::string path;
+};
+
+// Many frames from one headless context: the memory view at each (stage, blend).
+int render_frames(const core::Trace& trace, int width, int height, const std::vector<Frame>& frames, std::ostream& err) {
+  std::string why;
+  auto ctx = platform::HeadlessContext::create(&why);
+  if (!ctx) {
+    err << "reduction-lab: error: cannot render: " << why << "\n";
+    return 1;
+  }
+  try {
+    render::Offscreen target;
+    target.resize(width, height);
+    render::Canvas canvas;
+    for (const Frame& f : frames) {
+      target.bind();
+      render::draw_memory_view(canvas, trace, f.stage, width, height, {false, f.blend});
+      render::Offscreen::unbind();
+      if (!render::write_png(f.path, width, height, target.read_rgba(), &why)) {
+        err << "reduction-lab: error: " << why << "\n";
+        return 1;
+      }
+    }
+  } catch (const std::exception& e) {
+    err << "reduction-lab: error: rendering failed: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+std::string quoted(const std::string& s) {  // for the shell: single quotes, escaped
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+}  // namespace
+
+int render_all_stages(const core::Trace& trace, int width, int height, const std::string& prefix, std::ostream& err) {
+  std::vector<Frame> frames;
+  char name[32];
+  for (int k = 0; k < int(trace.stages.size()); ++k) {
+    std::snprintf(name, sizeof name, "-stage%02d.png", k);
+    frames.push_back({k, 0, prefix + name});
+  }
+  return render_frames(trace, width, height, frames, err);
+}
+
+int render_video(const core::Trace& trace, int width, int height, const std::string& path, std::ostream& err) {
+  const bool gif = path.size() > 4 && path.compare(path.size() - 4, 4, ".gif") == 0;
+  const bool mp4 = path.size() > 4 && path.compare(path.size() - 4, 4, ".mp4") == 0;
+  if (!gif && !mp4) {
+    err << "reduction-lab: error: --video needs a .mp4 or .gif file name, got '" << path << "'\n";
+    return 2;
+  }
+  if (std::system("command -v ffmpeg >/dev/null 2>&1") != 0) {
+    err << "reduction-lab: error: --video needs ffmpeg (Debian's ffmpeg package); PNGs need no ffmpeg: --all-stages\n";
+    return 1;
+  }
+  // Frames into a private temporary folder, removed afterwards whatever happens.
+  std::error_code ec;
+  const auto dir = std::filesystem::temp_directory_path(ec) / ("reduction-lab-video-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir, ec);
+  if (ec) {
+    err << "reduction-lab: error: cannot make a temporary folder: " << ec.message() << "\n";
+    return 1;
+  }
+  constexpr int kHold = 8, kFade = 6, kFps = 12;  // each stage 8 frames, then 6 fading into the next
+  std::vector<Frame> frames;
+  char name[32];
+  const int stages = int(trace.stages.size());
+  for (int k = 0; k < stages; ++k)
+    for (int i = 0; i < kHold + (k + 1 < stages ? kFade : 0); ++i) {
+      std::snprintf(name, sizeof name, "f%05zu.png", frames.size());
+      frames.push_back({k, i < kHold ? 0.0f : float(i - kHold + 1) / (kFade + 1), (dir / name).string()});
+    }
+  int code = render_frames(trace, width, height, frames, err);
+  if (code == 0) {
+    const std::string in = quoted((dir / "f%05d.png").string());
+    const std::string cmd =
+        "ffmpeg -y -loglevel error -framerate " + std::to_string(kFps) + " -i " + in +
+        (gif ? " -vf 'split[a][b];[a]palettegen[p];[b][p]paletteuse' " : " -c:v libx264 -pix_fmt yuv420p ") + quoted(path);
+    if (std::system(cmd.c_str()) != 0) {
+      err << "reduction-lab: error: ffmpeg could not write '" << path << "'\n";
+      code = 1;
+    }
+  }
+  std::filesystem::remove_all(dir, ec);
+  return code;
 }
 
 int render_chart_png(const core::BenchReport& report, const std::string& type, const std::string& op, int width,

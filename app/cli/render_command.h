@@ -11,6 +11,12 @@ namespace rl::cli {
 // and says what went wrong on err.
 int render_stage_png(const core::Trace& trace, int stage, int width, int height,
                      const std::string& path, std::ostream& err);
+// One PNG per stage: PREFIX-stage00.png, PREFIX-stage01.png, ...
+int render_all_stages(const core::Trace& trace, int width, int height, const std::string& prefix, std::ostream& err);
+// A whole run as a video (.mp4) or animated GIF (.gif) through ffmpeg: each stage held, then
+// faded into the next, as the window plays it.
+int render_video(const core::Trace& trace, int width, int height, const std::string& path, std::ostream& err);
+
 // Draws the window's bandwidth chart for a results file's rows of one type and operator.
 int render_chart_png(const core::BenchReport& report, const std::string& type, const std::string& op, int width,
                      int height, const std::string& path, std::ostream& err);
