@@ -17,9 +17,10 @@ namespace rl::cli {
 
 namespace {
 
-// A headless context, an offscreen target and a canvas; draw() paints, then the PNG is written.
+// One headless context, offscreen target and canvas for all frames: draw(canvas, i) paints
+// frame i, which is written to paths[i].
 template <class Draw>
-int render_png(int width, int height, const std::string& path, std::ostream& err, Draw draw) {
+int render_pngs(int width, int height, const std::vector<std::string>& paths, std::ostream& err, Draw draw) {
   std::string why;
   auto ctx = platform::HeadlessContext::create(&why);
   if (!ctx) {
@@ -30,53 +31,11 @@ int render_png(int width, int height, const std::string& path, std::ostream& err
     render::Offscreen target;
     target.resize(width, height);
     render::Canvas canvas;
-    target.bind();
-    draw(canvas);
-    render::Offscreen::unbind();
-    if (!render::write_png(path, width, height, target.read_rgba(), &why)) {
-      err << "reduction-lab: error: " << why << "\n";
-      return 1;
-    }
-  } catch (const std::exception& e) {
-    err << "reduction-lab: error: rendering failed: " << e.what() << "\n";
-    return 1;
-  }
-  return 0;
-}
-
-}  // namespace
-
-int render_stage_png(const core::Trace& trace, int stage, int width, int height, const std::string& path,
-                     std::ostream& err) {
-  return render_png(width, height, path, err,
-                    [&](render::Canvas& c) { render::draw_memory_view(c, trace, stage, width, height); });
-}
-
-namespace {
-
-struct Frame {
-  int stage;
-  float blend;
-  std::string path;
-};
-
-// Many frames from one headless context: the memory view at each (stage, blend).
-int render_frames(const core::Trace& trace, int width, int height, const std::vector<Frame>& frames, std::ostream& err) {
-  std::string why;
-  auto ctx = platform::HeadlessContext::create(&why);
-  if (!ctx) {
-    err << "reduction-lab: error: cannot render: " << why << "\n";
-    return 1;
-  }
-  try {
-    render::Offscreen target;
-    target.resize(width, height);
-    render::Canvas canvas;
-    for (const Frame& f : frames) {
+    for (std::size_t i = 0; i < paths.size(); ++i) {
       target.bind();
-      render::draw_memory_view(canvas, trace, f.stage, width, height, {false, f.blend});
+      draw(canvas, i);
       render::Offscreen::unbind();
-      if (!render::write_png(f.path, width, height, target.read_rgba(), &why)) {
+      if (!render::write_png(paths[i], width, height, target.read_rgba(), &why)) {
         err << "reduction-lab: error: " << why << "\n";
         return 1;
       }
@@ -88,6 +47,21 @@ int render_frames(const core::Trace& trace, int width, int height, const std::ve
   return 0;
 }
 
+struct Frame {
+  int stage;
+  float blend;
+  std::string path;
+};
+
+// The memory view at each frame's (stage, blend).
+int render_frames(const core::Trace& trace, int width, int height, const std::vector<Frame>& frames, std::ostream& err) {
+  std::vector<std::string> paths;
+  for (const Frame& f : frames) paths.push_back(f.path);
+  return render_pngs(width, height, paths, err, [&](render::Canvas& c, std::size_t i) {
+    render::draw_memory_view(c, trace, frames[i].stage, width, height, {false, frames[i].blend});
+  });
+}
+
 std::string quoted(const std::string& s) {  // for the shell: single quotes, escaped
   std::string out = "'";
   for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -95,6 +69,11 @@ std::string quoted(const std::string& s) {  // for the shell: single quotes, esc
 }
 
 }  // namespace
+
+int render_stage_png(const core::Trace& trace, int stage, int width, int height, const std::string& path,
+                     std::ostream& err) {
+  return render_frames(trace, width, height, {{stage, 0, path}}, err);
+}
 
 int render_all_stages(const core::Trace& trace, int width, int height, const std::string& prefix, std::ostream& err) {
   std::vector<Frame> frames;
@@ -156,7 +135,8 @@ int render_chart_png(const core::BenchReport& report, const std::string& type, c
     err << "reduction-lab: error: the results hold no rows for " << op << " of " << type << "\n";
     return 2;
   }
-  return render_png(width, height, path, err, [&](render::Canvas& c) { render::draw_plot(c, spec, width, height); });
+  return render_pngs(width, height, {path}, err,
+                     [&](render::Canvas& c, std::size_t) { render::draw_plot(c, spec, width, height); });
 }
 
 }  // namespace rl::cli

@@ -57,6 +57,15 @@ Shown shown_array(const core::Trace& t, const core::Stage& s) {
   return {};
 }
 
+// A line from (x0, y0) to (x1, y1) with a head of two short strokes at its end.
+void arrow(Canvas& c, float x0, float y0, float x1, float y1, float width, float head, Color color) {
+  c.line(x0, y0, x1, y1, width, color);
+  const float dx = x1 - x0, dy = y1 - y0, len = std::max(1.0f, std::sqrt(dx * dx + dy * dy));
+  const float ux = dx / len, uy = dy / len;
+  c.line(x1, y1, x1 - head * (ux - uy * 0.6f), y1 - head * (uy + ux * 0.6f), width, color);
+  c.line(x1, y1, x1 - head * (ux + uy * 0.6f), y1 - head * (uy - ux * 0.6f), width, color);
+}
+
 constexpr int kMaxCells = 1024;  // larger arrays (global-halving) show their start
 constexpr std::size_t kMaxArrows = 96;  // more would hide the cells they point at
 
@@ -166,8 +175,8 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
 
   // Arrows from the cells each thread read to the cell it wrote (up to a legible number).
   if (marks && s.accesses.size() <= kMaxArrows) {
-    Color arrow = pal.read;
-    arrow.a = 0.85f;
+    Color tint = pal.read;
+    tint.a = 0.85f;
     const float w = std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.06f);
     for (const auto& a : s.accesses) {
       if (a.writes.empty() || a.writes[0] >= count) continue;
@@ -175,13 +184,8 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
       for (int r : a.reads) {
         if (r == a.writes[0] || r < 0 || r >= count) continue;
         const Rect from = L.cell(r);
-        const float x0 = from.cx(), y0 = from.y + from.h * 0.2f, x1 = to.cx(), y1 = to.y + to.h * 0.2f;
-        c.line(x0, y0, x1, y1, w, arrow);
-        // The head: two short strokes back from the written cell.
-        const float dx = x1 - x0, dy = y1 - y0, len = std::max(1.0f, std::sqrt(dx * dx + dy * dy));
-        const float ux = dx / len, uy = dy / len, head = std::min(L.cell_w, L.cell_h) * 0.3f;
-        c.line(x1, y1, x1 - head * (ux - uy * 0.6f), y1 - head * (uy + ux * 0.6f), w, arrow);
-        c.line(x1, y1, x1 - head * (ux + uy * 0.6f), y1 - head * (uy - ux * 0.6f), w, arrow);
+        arrow(c, from.cx(), from.y + from.h * 0.2f, to.cx(), to.y + to.h * 0.2f, w,
+              std::min(L.cell_w, L.cell_h) * 0.3f, tint);
       }
     }
   }
@@ -191,8 +195,8 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
   bool own_values = false;
   const bool shuffle = (s.step == "shfl" || s.step == "final-shfl") && s.lanes && shown.per_thread && s.param > 0;
   if (shuffle) {
-    Color arrow = pal.read;
-    arrow.a = 0.85f;
+    Color tint = pal.read;
+    tint.a = 0.85f;
     const float w = std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.05f);
     const int lanes_drawn = std::min(count, count > int(kMaxArrows) ? 32 : count);  // big blocks: warp 0
     for (int lane : s.active) {
@@ -200,12 +204,8 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
       const Rect to = L.cell(lane);
       if (lane % 32 + s.param < 32 && lane + s.param < count) {
         const Rect from = L.cell(lane + s.param);
-        const float x0 = from.cx(), y0 = from.y + from.h * 0.8f, x1 = to.cx(), y1 = to.y + to.h * 0.8f;
-        c.line(x0, y0, x1, y1, w, arrow);
-        const float dx = x1 - x0, dy = y1 - y0, len = std::max(1.0f, std::sqrt(dx * dx + dy * dy));
-        const float ux = dx / len, uy = dy / len, head = std::min(L.cell_w, L.cell_h) * 0.25f;
-        c.line(x1, y1, x1 - head * (ux - uy * 0.6f), y1 - head * (uy + ux * 0.6f), w, arrow);
-        c.line(x1, y1, x1 - head * (ux + uy * 0.6f), y1 - head * (uy - ux * 0.6f), w, arrow);
+        arrow(c, from.cx(), from.y + from.h * 0.8f, to.cx(), to.y + to.h * 0.8f, w,
+              std::min(L.cell_w, L.cell_h) * 0.25f, tint);
       } else {
         own_values = true;
         const float r = std::min(L.cell_w, L.cell_h) * 0.16f;
