@@ -7,6 +7,12 @@
 
 namespace rl::kernels {
 
+// The result the blocks combine into starts as the operator's identity.
+template <class T, class Op>
+__global__ void set_identity(T* dst) {
+  *dst = Op::template identity<T>();
+}
+
 template <class Op>
 __device__ void atomic_combine(int* dst, int v) {
   if constexpr (std::is_same_v<Op, ops::Sum>) atomicAdd(dst, v);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -93,6 +94,20 @@ struct TraceBuffers {
   }
 };
 
+// Calls f(std::integral_constant<int, block>) for the kernels that take the block size as a
+// template parameter; check_launch has already refused sizes that are not powers of two.
+template <class F>
+void with_block(int block, F f) {
+  switch (block) {
+    case 32: return f(std::integral_constant<int, 32>{});
+    case 64: return f(std::integral_constant<int, 64>{});
+    case 128: return f(std::integral_constant<int, 128>{});
+    case 256: return f(std::integral_constant<int, 256>{});
+    case 512: return f(std::integral_constant<int, 512>{});
+    default: return f(std::integral_constant<int, 1024>{});
+  }
+}
+
 template <class T, class Op, class Probe>
 void launch_block_kernel(Algo algo, std::size_t grid, int block, const T* in, T* out, std::size_t n,
                          const Probe& p, cudaStream_t st) {
@@ -106,16 +121,11 @@ void launch_block_kernel(Algo algo, std::size_t grid, int block, const T* in, T*
     case Algo::FirstAddOnLoad: first_add_on_load<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
     case Algo::UnrollLastWarp: unroll_last_warp<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
     case Algo::CompleteUnroll:
-      switch (block) {
-        case 32: complete_unroll<32, T, Op><<<g, 32, sh, st>>>(in, out, n, p); break;
-        case 64: complete_unroll<64, T, Op><<<g, 64, sh, st>>>(in, out, n, p); break;
-        case 128: complete_unroll<128, T, Op><<<g, 128, sh, st>>>(in, out, n, p); break;
-        case 256: complete_unroll<256, T, Op><<<g, 256, sh, st>>>(in, out, n, p); break;
-        case 512: complete_unroll<512, T, Op><<<g, 512, sh, st>>>(in, out, n, p); break;
-        default: complete_unroll<1024, T, Op><<<g, 1024, sh, st>>>(in, out, n, p); break;
-      }
+      with_block(block, [&](auto B) { complete_unroll<B.value, T, Op><<<g, B.value, sh, st>>>(in, out, n, p); });
       break;
-    case Algo::MultiplePerThread: multiple_per_thread<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+    case Algo::MultiplePerThread:
+      with_block(block, [&](auto B) { multiple_per_thread<B.value, T, Op><<<g, B.value, sh, st>>>(in, out, n, p); });
+      break;
     case Algo::NonPow2Block: non_pow2_block<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
     case Algo::WarpShuffle: warp_shuffle<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
     case Algo::WarpShuffleVectorized: warp_shuffle_vectorized<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
@@ -194,7 +204,7 @@ class Reducer {
     return launch_.grid ? launch_.grid : first_pass_grid(algo_, n, launch_.block, cuda_sm_count());
   }
   std::size_t outputs_per_block() const { return algo_ == Algo::CgWarp ? std::size_t(launch_.block / 32) : 1; }
-  std::size_t per_block() const { return algo_ == Algo::FirstAddOnLoad ? 2 * std::size_t(launch_.block) : launch_.block; }
+  std::size_t per_block() const { return (adds_on_load(algo_) ? 2 : 1) * std::size_t(launch_.block); }
   // How many partials a pass over count elements leaves: one per block, or one per warp
   // that saw data (cg-warp).
   std::size_t next_count(std::size_t count) const {
@@ -241,12 +251,10 @@ class Reducer {
   }
 
   const T* atomic_single_pass(const T* in) {
-    // From pinned memory the identity's upload is a true asynchronous copy on the stream.
-    if (!identity_) {
-      RL_CUDA(cudaMallocHost(&identity_, sizeof(T)));
-      *identity_ = Op::template identity<T>();
-    }
-    RL_CUDA(cudaMemcpyAsync(result_->get(), identity_, sizeof(T), cudaMemcpyHostToDevice, stream_));
+    // A one-thread kernel sets the identity: about 1.5 us less than a copy from the host
+    // at small n (docs/perf-notes.md).
+    set_identity<T, Op><<<1, 1, 0, stream_>>>(result_->get());
+    RL_CUDA(cudaGetLastError());
     first_pass([&](auto probe) { block_pass(grid_for(n_), in, result_->get(), n_, probe); });
     return result_->get();
   }
@@ -343,12 +351,8 @@ class Reducer {
   std::size_t n_ = 0, grid_ = 0;
   std::unique_ptr<DeviceArray<T>> a_, b_, result_;
   std::unique_ptr<DeviceArray<unsigned>> retired_;
-  T* identity_ = nullptr;  // pinned
 
  public:
-  ~Reducer() {
-    if (identity_) cudaFreeHost(identity_);
-  }
   Reducer(const Reducer&) = delete;
   Reducer& operator=(const Reducer&) = delete;
 };

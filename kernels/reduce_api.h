@@ -81,6 +81,8 @@ struct Launch {
 TraceShape trace_shape(Algo algo, int block, std::size_t n);
 // Blocks the first pass launches: derived from n, or the fixed grid for a given SM count.
 std::size_t first_pass_grid(Algo algo, std::size_t n, int block, int sm_count);
+// True for the tree kernels whose threads add two elements a block apart while loading.
+bool adds_on_load(Algo algo);
 // True when the algorithm runs on a GPU at all (syncthreads-in-branch is modelled only).
 bool gpu_launchable(Algo algo);
 // True when blocks combine their totals with atomics, so float sums depend on block order.

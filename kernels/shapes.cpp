@@ -43,23 +43,34 @@ bool combines_atomically(Algo algo) {
   return algo == Algo::WarpShuffleVectorized || algo == Algo::CgReduceUpdateAsync;
 }
 
+bool adds_on_load(Algo algo) {
+  return algo == Algo::FirstAddOnLoad || algo == Algo::UnrollLastWarp || algo == Algo::CompleteUnroll ||
+         algo == Algo::LegacyWarpSynchronous;
+}
+
 std::size_t first_pass_grid(Algo algo, std::size_t n, int block, int sm_count) {
-  const std::size_t b = std::size_t(block);
+  const std::size_t b = std::size_t(block), sms = std::size_t(std::max(sm_count, 1));
+  const std::size_t resident = std::max<std::size_t>(1, 2048 / b) * sms;  // threads an SM holds
   switch (algo) {
-    case Algo::FirstAddOnLoad: return (n + 2 * b - 1) / (2 * b);
+    case Algo::FirstAddOnLoad:
+    case Algo::UnrollLastWarp:
+    case Algo::CompleteUnroll:
+    case Algo::LegacyWarpSynchronous: return (n + 2 * b - 1) / (2 * b);
     case Algo::WarpShuffleVectorized: {
-      // Enough resident threads to keep the memory system busy: a full SM's worth of blocks.
-      const std::size_t needed = (n + 8 * b - 1) / (8 * b);
-      const std::size_t resident = std::max<std::size_t>(1, 2048 / b) * std::max(sm_count, 1);
-      return std::max<std::size_t>(1, std::min(needed, resident));
+      // Measured on an H200 (docs/perf-notes.md): small arrays want many threads with 8
+      // elements each; past a few blocks per SM, fewer blocks (fewer atomics) with 32 each,
+      // up to a full SM's worth of blocks.
+      const std::size_t few = (n + 8 * b - 1) / (8 * b);
+      if (few <= 4 * sms) return std::max<std::size_t>(1, few);
+      return std::min((n + 32 * b - 1) / (32 * b), resident);
     }
-    case Algo::MultiplePerThread:
+    case Algo::MultiplePerThread: return std::max<std::size_t>(1, std::min((n + 2 * b - 1) / (2 * b), resident));
     case Algo::CgTwoPhase:
     case Algo::CgReduceUpdateAsync:
     case Algo::CgGridSync: {
       // A few blocks per SM, each thread striding over many elements ("cascading").
       const std::size_t needed = (n + b - 1) / b;
-      return std::max<std::size_t>(1, std::min<std::size_t>(needed, std::size_t(4) * std::max(sm_count, 1)));
+      return std::max<std::size_t>(1, std::min<std::size_t>(needed, 4 * sms));
     }
     case Algo::GlobalHalving: return 1;
     default: return (n + b - 1) / b;

@@ -19,6 +19,17 @@ __device__ __forceinline__ T fold(T acc, const V& q) {
   else return Op{}(Op{}(Op{}(Op{}(acc, q.x), q.y), q.z), q.w);
 }
 
+// K loads issued before any is folded, so K are in flight at once.
+template <int K, class Op, class T, class V>
+__device__ __forceinline__ T fold_batch(T v, const V* in16, std::size_t i, std::size_t threads) {
+  V q[K];
+#pragma unroll
+  for (int k = 0; k < K; ++k) q[k] = in16[i + k * threads];
+#pragma unroll
+  for (int k = 0; k < K; ++k) v = fold<Op>(v, q[k]);
+  return v;
+}
+
 // <<< warp-shuffle
 template <class T, class Op, class Probe>
 __global__ void warp_shuffle(const T* in, T* out, std::size_t n, Probe probe) {
@@ -70,16 +81,12 @@ __global__ void warp_shuffle_vectorized(const T* __restrict__ in, T* out, std::s
   const V* in16 = reinterpret_cast<const V*>(in);
   T v = Op::template identity<T>();
   std::size_t i = gid;
-  // Eight independent 16-byte loads in flight per thread, folded in grid-stride order.
-  constexpr int kInFlight = 8;
-  for (; i + (kInFlight - 1) * threads < vectors; i += kInFlight * threads) {
-    V q[kInFlight];
-#pragma unroll
-    for (int k = 0; k < kInFlight; ++k) q[k] = in16[i + k * threads];
-#pragma unroll
-    for (int k = 0; k < kInFlight; ++k) v = fold<Op>(v, q[k]);  // [vector-load]
-  }
-  for (; i < vectors; i += threads) v = fold<Op>(v, in16[i]);
+  // Eight independent 16-byte loads in flight per thread, then 4, 2 and 1 for the rest; all
+  // folded in grid-stride order.
+  for (; i + 7 * threads < vectors; i += 8 * threads) v = fold_batch<8, Op>(v, in16, i, threads);  // [vector-load]
+  if (i + 3 * threads < vectors) v = fold_batch<4, Op>(v, in16, i, threads), i += 4 * threads;
+  if (i + threads < vectors) v = fold_batch<2, Op>(v, in16, i, threads), i += 2 * threads;
+  if (i < vectors) v = fold<Op>(v, in16[i]);
   for (std::size_t j = per * vectors + gid; j < n; j += threads) v = Op{}(v, in[j]);  // the scalar tail
   probe.stage(0, kTagVectorLoad, 0), probe.work(0, true), probe.lane(0, v);
 

@@ -177,8 +177,9 @@ template <class T, class Op, class Probe>
 __global__ void unroll_last_warp(const T* in, T* out, std::size_t n, Probe probe) {
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x;
-  smem[tid] = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid);  // [load]
-  probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.write(0, 0, tid);
+  const std::size_t i = std::size_t(blockIdx.x) * (2 * blockDim.x) + tid;  // first add on load, as before
+  smem[tid] = Op{}(load_or_identity<T, Op>(in, n, i), load_or_identity<T, Op>(in, n, i + blockDim.x));  // [load-add]
+  probe.stage(0, kTagLoadAdd, 0), probe.work(0, true), probe.write(0, 0, tid);
   __syncthreads();
   probe.shared(0, smem, blockDim.x);
 
@@ -217,8 +218,9 @@ template <int BLOCK, class T, class Op, class Probe>
 __global__ void __launch_bounds__(BLOCK) complete_unroll(const T* in, T* out, std::size_t n, Probe probe) {
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x;
-  smem[tid] = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * BLOCK + tid);  // [load]
-  probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.write(0, 0, tid);
+  const std::size_t i = std::size_t(blockIdx.x) * (2 * BLOCK) + tid;
+  smem[tid] = Op{}(load_or_identity<T, Op>(in, n, i), load_or_identity<T, Op>(in, n, i + BLOCK));  // [load-add]
+  probe.stage(0, kTagLoadAdd, 0), probe.work(0, true), probe.write(0, 0, tid);
   __syncthreads();
   probe.shared(0, smem, BLOCK);
 
@@ -254,21 +256,26 @@ __global__ void __launch_bounds__(BLOCK) complete_unroll(const T* in, T* out, st
 // >>>
 
 // <<< multiple-per-thread
-template <class T, class Op, class Probe>
-__global__ void multiple_per_thread(const T* in, T* out, std::size_t n, Probe probe) {
+template <int BLOCK, class T, class Op, class Probe>
+__global__ void __launch_bounds__(BLOCK) multiple_per_thread(const T* in, T* out, std::size_t n, Probe probe) {
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x;
-  const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+  // The complete-unroll kernel, but a grid of about one SM-full of blocks strides over the
+  // whole array: each thread first adds pairs of elements in registers.
+  const std::size_t stride = std::size_t(gridDim.x) * (2 * BLOCK);
   T acc = Op::template identity<T>();
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + tid; i < n; i += stride)
-    acc = Op{}(acc, in[i]);  // [grid-stride]
+#pragma unroll 4
+  for (std::size_t i = std::size_t(blockIdx.x) * (2 * BLOCK) + tid; i < n; i += stride)
+    acc = Op{}(acc, Op{}(in[i], load_or_identity<T, Op>(in, n, i + BLOCK)));  // [grid-stride]
   smem[tid] = acc;
   probe.stage(0, kTagGridStride, 0), probe.work(0, true), probe.write(0, 0, tid);
   __syncthreads();
-  probe.shared(0, smem, blockDim.x);
+  probe.shared(0, smem, BLOCK);
 
   int stage = 1;
-  for (unsigned s = blockDim.x / 2; s > 0; s >>= 1, ++stage) {
+  // BLOCK is a compile-time constant: every loop below unrolls, and the tests on s vanish.
+#pragma unroll
+  for (unsigned s = BLOCK / 2; s > 32; s >>= 1, ++stage) {
     const bool work = tid < s;
     if (work) {
       smem[tid] = Op{}(smem[tid], smem[tid + s]);  // [step]
@@ -276,7 +283,21 @@ __global__ void multiple_per_thread(const T* in, T* out, std::size_t n, Probe pr
     }
     probe.stage(stage, kTagStep, s), probe.work(stage, work);
     __syncthreads();
-    probe.shared(stage, smem, blockDim.x);
+    probe.shared(stage, smem, BLOCK);
+  }
+  if (Probe::records || tid < 32) {
+#pragma unroll
+    for (unsigned s = BLOCK / 2 < 32 ? BLOCK / 2 : 32; s > 0; s >>= 1, ++stage) {
+      const bool work = tid < 32 && tid + s < BLOCK;
+      T v{};
+      if (work) v = Op{}(smem[tid], smem[tid + s]);  // [warp-step]
+      __syncwarp();
+      if (work) smem[tid] = v;
+      __syncwarp();
+      if (work) probe.read(stage, 0, tid), probe.read(stage, 1, tid + s), probe.write(stage, 2, tid);
+      probe.stage(stage, kTagWarpStep, s), probe.work(stage, work);
+      probe.shared(stage, smem, BLOCK);
+    }
   }
   if (tid == 0) out[blockIdx.x] = smem[0];
 }
@@ -343,8 +364,9 @@ template <class T, class Op, class Probe>
 __global__ void legacy_warp_synchronous(const T* in, T* out, std::size_t n, Probe probe) {
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x;
-  smem[tid] = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid);  // [load]
-  probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.write(0, 0, tid);
+  const std::size_t i = std::size_t(blockIdx.x) * (2 * blockDim.x) + tid;  // first add on load, as before
+  smem[tid] = Op{}(load_or_identity<T, Op>(in, n, i), load_or_identity<T, Op>(in, n, i + blockDim.x));  // [load-add]
+  probe.stage(0, kTagLoadAdd, 0), probe.work(0, true), probe.write(0, 0, tid);
   __syncthreads();
   probe.shared(0, smem, blockDim.x);
 

@@ -173,16 +173,31 @@ TEST(Model, CgTileReduceLeavesTheTotalInEveryLane) {
   EXPECT_EQ(t.result, 2080);
 }
 
-TEST(Model, GridStrideThreadsSumEveryGridWidthApart) {
+TEST(Model, GridStrideThreadsSumPairsEveryGridWidthApart) {
   backend::TraceRequest req{"multiple-per-thread", core::Op::Sum, core::DType::Int, 32, 1, iota(1000), 4};
   const auto t = backend::make_sim_backend()->trace(req);
   EXPECT_EQ(t.grid, 4u);
-  // Block 1, thread 0 adds elements 32, 160, 288, ... (iota: value = index + 1).
+  // Block 1, thread 0 adds the pairs (64, 96), (320, 352), ... (iota: value = index + 1).
   double expect = 0;
-  for (int i = 32; i < 1000; i += 128) expect += i + 1;
+  for (int i = 64; i < 1000; i += 256) expect += (i + 1) + (i + 32 < 1000 ? i + 33 : 0);
   EXPECT_EQ((*t.stages[0].shared)[0], expect);
-  EXPECT_EQ(t.input.size(), 256u);  // 8 strides of 32 elements
+  EXPECT_EQ(t.input.size(), 256u);  // 4 strides of 64 elements
+  EXPECT_EQ(t.stages[0].label.find("grid-stride"), 0u) << t.stages[0].label;
+  EXPECT_EQ(t.stages.back().label, "last warp, stride 1");  // the complete-unroll tree
   EXPECT_EQ(t.result, 1000 * 1001 / 2);
+}
+
+TEST(Model, HarrisStepsFromFirstAddOnBuildOnIt) {
+  // Kernels 4 to 6 of Harris' progression load two elements a block apart and add them.
+  for (const char* id : {"first-add-on-load", "unroll-last-warp", "complete-unroll", "legacy-warp-synchronous"}) {
+    backend::TraceRequest req{id, core::Op::Sum, core::DType::Int, 64, 2, iota(1000), 0};
+    const auto t = backend::make_sim_backend()->trace(req);
+    EXPECT_EQ(t.grid, 8u) << id;  // ceil(1000 / 128)
+    ASSERT_EQ(t.input.size(), 128u) << id;
+    EXPECT_EQ(t.input[0], 257) << id;  // block 2 starts at element 256
+    EXPECT_EQ((*t.stages[0].shared)[5], (256 + 5 + 1) + (320 + 5 + 1)) << id;
+    EXPECT_EQ(t.result, 1000 * 1001 / 2) << id;
+  }
 }
 
 TEST(Model, BankConflictsComeFromRecordedAddresses) {

@@ -50,6 +50,9 @@ std::vector<std::size_t> traced_elements(kernels::Algo algo, std::size_t n, int 
       for (std::size_t i = 0; i < n; ++i) out.push_back(i);
       break;
     case A::FirstAddOnLoad:
+    case A::UnrollLastWarp:
+    case A::CompleteUnroll:
+    case A::LegacyWarpSynchronous:
       for (std::size_t i = k * 2 * b; i < std::min(n, (k + 1) * 2 * b); ++i) out.push_back(i);
       break;
     case A::WarpShuffleVectorized: {  // 16-byte vectors by grid stride, then the scalar tail
@@ -61,7 +64,10 @@ std::vector<std::size_t> traced_elements(kernels::Algo algo, std::size_t n, int 
         for (std::size_t e = i; e < std::min(n, i + b); ++e) out.push_back(e);
       break;
     }
-    case A::MultiplePerThread:
+    case A::MultiplePerThread:  // pairs of tiles a block apart, every grid-wide stride
+      for (std::size_t start = k * 2 * b; start < n; start += grid * 2 * b)
+        for (std::size_t i = start; i < std::min(n, start + 2 * b); ++i) out.push_back(i);
+      break;
     case A::CgTwoPhase:
     case A::CgReduceUpdateAsync:
     case A::CgGridSync:  // a block's tile of every grid-wide stride

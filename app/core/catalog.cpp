@@ -53,7 +53,8 @@ const std::vector<AlgorithmInfo>& table() {
        "and the same tree afterwards.",
        "kernels/tree.cuh"},
       {"unroll-last-warp", "tree", "Unrolled last warp",
-       "Once 32 threads remain, they finish with __syncwarp() instead of block-wide barriers.",
+       "First add on load, then: once 32 threads remain, they finish with __syncwarp() instead of block-wide barriers.",
+       "This builds on the first add during load (each thread adds two elements a block apart). "
        "When the stride drops to 32 only one warp still works, so a block-wide __syncthreads() "
        "is wasted on warps that are done. The last six steps run in warp 0 alone, ordered by "
        "__syncwarp(): each step reads, synchronises the warp, writes, and synchronises again, "
@@ -61,18 +62,19 @@ const std::vector<AlgorithmInfo>& table() {
        "kernels/tree.cuh"},
       {"complete-unroll", "tree", "Complete unroll (block size as a template parameter)",
        "With the block size known at compile time every step unrolls and the loop tests vanish.",
-       "The block size becomes a template parameter, one instantiation per size. The compiler "
-       "then unrolls every step, removes the comparisons against the stride, and keeps the "
-       "barriers only where they are needed. The arithmetic is that of the unrolled-last-warp "
-       "version; the instructions around it are fewer.",
+       "The unrolled-last-warp kernel with the block size as a template parameter, one "
+       "instantiation per size. The compiler then unrolls every step, removes the comparisons "
+       "against the stride, and keeps the barriers only where they are needed. The arithmetic "
+       "is the same as before; the instructions around it are fewer.",
        "kernels/tree.cuh"},
       {"multiple-per-thread", "tree", "Multiple elements per thread (algorithm cascading)",
-       "A fixed grid of a few blocks per SM; each thread first adds many elements with a grid stride.",
-       "Instead of one block per 'block' elements, a fixed grid of a few blocks per SM strides "
-       "over the whole array: each thread adds many elements sequentially, in registers, with "
-       "coalesced loads, before the tree starts. The tree now runs once per block instead of "
-       "once per 'block' elements, and a second one-block launch adds the grid's partials. "
-       "Brent's theorem: sequential work per thread is what makes the parallel part cheap.",
+       "A grid of one SM-full of blocks; each thread first adds many pairs of elements with a grid stride.",
+       "The complete-unroll kernel, but instead of one block per 2 x 'block' elements, a grid "
+       "that fills every SM once strides over the whole array: each thread adds pairs of "
+       "elements a block apart, many times, in registers and with coalesced loads, before the "
+       "tree starts. The tree now runs once per block instead of once per 2 x 'block' elements, "
+       "and a second one-block launch adds the grid's partials. Brent's theorem: sequential "
+       "work per thread is what makes the parallel part cheap.",
        "kernels/tree.cuh"},
       {"non-pow2-block", "tree", "Any block size",
        "The tree runs over the next power of two, with bounds checks for the cells that do not exist.",

@@ -68,6 +68,7 @@ std::vector<Step> tree_steps(Algo algo, int B) {
     }
     case Algo::UnrollLastWarp:
     case Algo::CompleteUnroll:
+    case Algo::MultiplePerThread:
     case Algo::LegacyWarpSynchronous:
       for (unsigned s = b / 2; s > 32; s >>= 1) out.push_back({kernels::kTagStep, s, Rule::LowHalf});
       for (unsigned s = std::min(b / 2, 32u); s > 0; s >>= 1) out.push_back({kernels::kTagWarpStep, s, Rule::LastWarp});
@@ -105,6 +106,14 @@ struct Model {
     return acc;
   }
 
+  // multiple-per-thread: pairs a block apart, each pair added before it joins the sum.
+  T grid_stride_pairs(const T* in, std::size_t n, std::size_t b, int t) const {
+    T acc = id();
+    const std::size_t stride = grid * 2 * B;
+    for (std::size_t i = b * 2 * B + t; i < n; i += stride) acc = Op{}(acc, Op{}(in[i], i + B < n ? in[i + B] : id()));
+    return acc;
+  }
+
   // One block of a shared-memory tree algorithm, stage by stage. All threads of a stage
   // read before any writes (lockstep), which equals the GPU for race-free trees.
   T tree_block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
@@ -112,12 +121,12 @@ struct Model {
     const auto at = [&](std::size_t i) { return i < n ? in[i] : id(); };
     int tag = kernels::kTagLoad;
     for (int t = 0; t < B; ++t) {
-      if (algo == Algo::FirstAddOnLoad) {
+      if (kernels::adds_on_load(algo)) {
         const std::size_t i = b * 2 * B + t;
         smem[t] = Op{}(at(i), at(i + B));
         tag = kernels::kTagLoadAdd;
       } else if (algo == Algo::MultiplePerThread) {
-        smem[t] = grid_stride(in, n, b, t);
+        smem[t] = grid_stride_pairs(in, n, b, t);
         tag = kernels::kTagGridStride;
       } else {
         smem[t] = at(b * B + t);
@@ -362,7 +371,7 @@ T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& laun
       return Model<T, Op>{Algo::Sequential, B, 1}.tree_block(smem.data(), smem.size(), 0, {});
     }
     default: {  // block partials, then the same kernel over them until one value is left
-      const std::size_t per_block = algo == Algo::FirstAddOnLoad ? 2 * std::size_t(B) : std::size_t(B);
+      const std::size_t per_block = (kernels::adds_on_load(algo) ? 2 : 1) * std::size_t(B);
       const auto next_count = [&](std::size_t c) { return (c + (algo == Algo::CgWarp ? 32 : per_block) - 1) / (algo == Algo::CgWarp ? 32 : per_block); };
       std::vector<T> partial = first_pass((n + per_block - 1) / per_block);
       partial.resize(next_count(n));
