@@ -7,8 +7,10 @@ Every number printed comes from the files; nothing is typed in.
 import json
 import sys
 
-TREE = ["naive-serial", "global-halving", "interleaved-divergent", "interleaved-bank-conflicts", "sequential",
-        "first-add-on-load", "unroll-last-warp", "complete-unroll", "multiple-per-thread"]
+# Harris' kernels 1 to 7, in his order; the seeds' two simpler starting points are shown apart.
+HARRIS = ["interleaved-divergent", "interleaved-bank-conflicts", "sequential", "first-add-on-load",
+          "unroll-last-warp", "complete-unroll", "multiple-per-thread"]
+SEED_STARTS = ["naive-serial", "global-halving"]
 
 
 def table(rows, header):
@@ -35,10 +37,10 @@ def main():
                     ["algorithm", "median µs", "noise", "samples", "GB/s", "% of peak", "check"]))
         n24 = 1 << 24
         if n24 in by:
-            print(f"\nThe tree family at n = 2^24 (Harris' progression):\n")
+            print(f"\nThe tree family at n = 2^24, Harris' kernels 1 to 7 in his order:\n")
             prev = first = None
             out = []
-            for a in TREE:
+            for a in HARRIS:
                 x = by[n24].get(a)
                 if not x:
                     continue
@@ -47,6 +49,11 @@ def main():
                             f"{prev / t:.2f}x" if prev else "—", f"{first / t:.2f}x" if first else "—"])
                 prev, first = t, first or t
             print(table(out, ["algorithm", "median µs", "GB/s", "% of peak", "step speedup", "cumulative"]))
+            seeds = [[f"`{a}`", f"{by[n24][a]['median_us']:.1f}", f"{by[n24][a]['gbps']:.0f}",
+                      f"{by[n24][a]['pct_of_peak']:.1f}%"] for a in SEED_STARTS if a in by[n24]]
+            if seeds:
+                print("\nThe seeds' starting points at n = 2^24 (not Harris' kernels):\n")
+                print(table(seeds, ["algorithm", "median µs", "GB/s", "% of peak"]))
         print("\nOur fastest (`warp-shuffle-vectorized`) against CUB at every n:\n")
         out = []
         for n in sorted(by):

@@ -3,9 +3,11 @@
 #   scripts/gpu-suite.sh pack   here: builds for sm_90 and bundles the binaries into .gpu/
 #   scripts/gpu-suite.sh run    on the GPU machine (nvcc, no Debian packages): runs from .gpu/
 # `run` executes the GPU tests, compute-sanitizer (memcheck, racecheck, synccheck, initcheck)
-# over the GPU tests, the headless render tests on the NVIDIA driver, and a traced CLI run,
-# writing one log, the summary, a GPU trace and a GPU render under $OUT (or ./gpu-out):
-# four files, inside what the device tool brings back.
+# over the GPU tests, the headless render tests on the NVIDIA driver, a traced CLI run, the
+# benchmark (float and int sums, every algorithm, 2^16..2^28, and the charts the app draws from
+# it), and the window's UI run headless on the NVIDIA driver while a benchmark runs (frame
+# times). Everything lands under $OUT (or ./gpu-out): the log, the summary, the results.
+# SKIP_BENCH=1 leaves the benchmark out.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
@@ -13,7 +15,7 @@ mode=${1:-}
 if [ "$mode" = pack ]; then
   set -e
   [ -x /usr/local/cuda/bin/nvcc ] && export PATH="/usr/local/cuda/bin:$PATH"
-  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DREDLAB_GUI=OFF \
+  cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DREDLAB_GUI=ON \
     -DCMAKE_CUDA_ARCHITECTURES=90 -DREDLAB_WERROR=ON >/dev/null
   cmake --build build-gpu
   rm -rf .gpu
@@ -61,6 +63,19 @@ step trace_cli sh -c '.gpu/run.sh .gpu/bin/reduction-lab trace -a sequential -n 
   --trace-block 3 --backend cuda --input iota --format json >"$1"' _ "$out/trace_gpu.json"
 step render_cli .gpu/run.sh .gpu/bin/reduction-lab render -a interleaved-divergent -n 2^20 --block 64 \
   --stage 2 --backend cuda --out "$out/render_gpu.png"
+if [ -z "${SKIP_BENCH:-}" ]; then
+  for type in float int; do
+    step "bench_$type" .gpu/run.sh .gpu/bin/reduction-lab bench --type "$type" --format json \
+      --out "$out/bench_${type}_sum.json"
+    step "chart_$type" .gpu/run.sh .gpu/bin/reduction-lab render --chart "$out/bench_${type}_sum.json" \
+      --type "$type" --out "$out/chart_${type}_sum.png" --width 1600 --height 900
+  done
+  # The window's UI off screen on this GPU's driver, 60 Hz pacing, while the Bandwidth tab
+  # benchmarks every algorithm on the same GPU: does a frame stay under 1/60 s?
+  step gui_frames env XDG_CONFIG_HOME="$out/cfg" .gpu/run.sh .gpu/bin/reduction-lab --headless --backend cuda \
+    --tab bandwidth --run-bench --bench-sizes 2^16..2^26 --quit-after-frames 1800 \
+    --frame-report "$out/frames.json" --screenshot "$out/gui_headless.png"
+fi
 rm -f "$out/step.tmp"
 {
   echo "== GPU suite: $device; $(date -u +%Y-%m-%dT%H:%MZ); REDLAB_TEST_SEED=$REDLAB_TEST_SEED"

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/backend/backend.h"
+#include "app/core/frame_log.h"
 #include "app/core/input.h"
 #include "app/core/player.h"
 #include "app/core/settings.h"
@@ -243,4 +244,22 @@ TEST(Settings, RoundTripAndKeepBrokenFiles) {
 
   EXPECT_FALSE(core::save_settings(s, "/nonexistent/dir/settings.json", &why));
   EXPECT_NE(why.find("/nonexistent/dir"), std::string::npos);
+}
+
+TEST(FrameLog, SummarisesIdleAndBenchmarkFramesApart) {
+  core::FrameLog log;
+  for (int i = 1; i <= 100; ++i) log.add(i, false);  // 1..100 ms
+  log.add(5, true), log.add(20, true);
+  const auto idle = log.summary(false), bench = log.summary(true);
+  EXPECT_EQ(idle.frames, 100u);
+  EXPECT_EQ(idle.p50, 50);
+  EXPECT_EQ(idle.p99, 99);
+  EXPECT_EQ(idle.max, 100);
+  EXPECT_EQ(idle.over_budget, 84u);  // 17..100 ms miss 1/60 s
+  EXPECT_EQ(bench.frames, 2u);
+  EXPECT_EQ(bench.over_budget, 1u);
+  EXPECT_EQ(core::FrameLog{}.summary(true).frames, 0u);
+  std::string why;
+  EXPECT_FALSE(log.write("/nonexistent-dir/frames.json", "r", &why));
+  EXPECT_NE(why.find("frames.json"), std::string::npos);
 }

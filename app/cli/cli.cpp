@@ -215,6 +215,10 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   app.add_flag("--present", gui_opts.present, "Presenter mode: full screen, large type, high contrast (F11 or P toggles)");
   app.add_option("--bench-sizes", gui_opts.bench_sizes, "Sizes for --run-bench (2^A..2^B or N,N,...)");
   app.add_option("--bench-algorithms", gui_opts.bench_algorithms, "Algorithms for --run-bench (all or ID,ID,...)");
+  app.add_flag("--headless", gui_opts.headless,
+               "Run the window's UI off screen through EGL, at 60 frames a second (needs --quit-after-frames)");
+  app.add_flag("--play", gui_opts.play, "Start playing the stages");
+  app.add_option("--frame-report", gui_opts.frame_report, "Write every frame's time as JSON (with --quit-after-frames)");
 
   std::string list_format = "text";
   auto* list = app.add_subcommand("list", "List the algorithms");
@@ -300,6 +304,10 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
       return render_stage_png(t, stage, width, height, png, err);
     }
     gui_opts.backend = kBackends.at(gui_backend);
+    if (gui_opts.headless && gui_opts.quit_after_frames == 0)
+      throw UsageError("--headless needs --quit-after-frames N: there is no window to close");
+    if (!gui_opts.frame_report.empty() && gui_opts.quit_after_frames == 0)
+      throw UsageError("--frame-report needs --quit-after-frames N");
     if (!gui) {
       err << "reduction-lab: error: this build has no window; use the list, trace or render commands\n";
       return 1;

@@ -19,6 +19,9 @@ struct GuiOptions {
   std::string compare;         // compare mode: a second algorithm beside the first
   bool run_bench = false;      // start the Bandwidth tab's benchmark at once
   std::string bench_sizes, bench_algorithms;  // overrides for it (empty: the tab's defaults)
+  bool headless = false;       // no window: the same UI drawn off screen through EGL
+  bool play = false;           // start the stage player playing
+  std::string frame_report;    // JSON of every frame's time, and whether a benchmark ran
 };
 
 using GuiEntry = std::function<int(const GuiOptions&, std::ostream& err)>;

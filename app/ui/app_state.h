@@ -59,6 +59,7 @@ struct AppState {
   std::string notice;         // a problem with the settings file, shown once in the status line
   Tab tab = Tab::Stages;
   bool select_tab = false;  // make `tab` the open tab on the next frame
+  bool play_requested = false;  // start playing once the first trace is in (--play)
   BenchUi bench;
 };
 

@@ -7,12 +7,15 @@
 
 #include <chrono>
 #include <cstdio>
+#include <thread>
 #include <utility>
 #include <cmath>
 #include <vector>
 
 #include "../core/embedded.h"
+#include "../core/frame_log.h"
 #include "../core/settings.h"
+#include "../platform/headless.h"
 #include "../platform/window.h"
 #include "../render/bench_chart.h"
 #include "../render/canvas.h"
@@ -66,6 +69,37 @@ void save_screenshot(int w, int h, const std::string& path, std::ostream& err) {
   if (!render::write_png(path, w, h, flipped, &why)) err << "reduction-lab: error: " << why << "\n";
 }
 
+// Where the UI draws: a GLFW window, or (--headless) an EGL context and an off-screen target
+// of a fixed size, paced at 60 frames a second as a display would pace it.
+struct Surface {
+  std::unique_ptr<platform::Window> window;
+  std::unique_ptr<platform::HeadlessContext> headless;
+  render::Offscreen screen;
+  static constexpr int kWidth = 1600, kHeight = 900;
+
+  bool open(bool off_screen, std::string* why) {
+    if (!off_screen) return (window = platform::Window::create("Reduction Lab", kWidth, kHeight, why)) != nullptr;
+    if (!(headless = platform::HeadlessContext::create(why))) return false;
+    screen.resize(kWidth, kHeight);
+    return true;
+  }
+  float content_scale() const { return window ? window->content_scale() : 1.0f; }
+  void framebuffer_size(int* w, int* h) const {
+    if (window) return window->framebuffer_size(w, h);
+    *w = kWidth, *h = kHeight;
+  }
+  void begin_frame() {
+    if (window) return ImGui_ImplGlfw_NewFrame();
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(float(kWidth), float(kHeight));
+    io.DisplayFramebufferScale = ImVec2(1, 1);
+    io.DeltaTime = 1.0f / 60.0f;
+  }
+  void bind_screen() const {
+    if (headless) screen.bind();
+  }
+};
+
 }  // namespace
 
 int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
@@ -97,14 +131,21 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
   if (!opts.compare.empty()) state.choice.compare = opts.compare;
   if (!opts.bench_algorithms.empty())
     std::snprintf(state.bench.algorithms, sizeof state.bench.algorithms, "%s", opts.bench_algorithms.c_str());
+  if (opts.play) state.play_requested = true;
   std::string why;
-  auto window = platform::Window::create("Reduction Lab", 1600, 900, &why);
-  if (!window) {
-    err << "reduction-lab: error: " << why
-        << ".\nThe headless commands work without a window: reduction-lab list | trace | render"
-           " (see --help).\n";
+  Surface surface;
+  try {
+    if (!surface.open(opts.headless, &why)) {
+      err << "reduction-lab: error: " << why
+          << ".\nThe headless commands work without a window: reduction-lab list | trace | render"
+             " (see --help).\n";
+      return 1;
+    }
+  } catch (const std::exception& e) {
+    err << "reduction-lab: error: the off-screen target failed: " << e.what() << "\n";
     return 1;
   }
+  platform::Window* window = surface.window.get();
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -114,7 +155,7 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
   io.IniFilename = opts.quit_after_frames > 0 || ini.empty() ? nullptr : ini.c_str();
 
   // DPI: fonts at pixel size times the monitor's content scale; ImGui sizes follow.
-  const float scale = window->content_scale();
+  const float scale = surface.content_scale();
   ImFontConfig font_cfg;
   font_cfg.FontDataOwnedByAtlas = false;
   const auto font = embedded::mono_font();
@@ -125,7 +166,7 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
                                                  std::round(28 * scale), &font_cfg);
   ImGui::StyleColorsDark();
   ImGui::GetStyle().ScaleAllSizes(scale);
-  ImGui_ImplGlfw_InitForOpenGL(window->handle(), true);
+  if (window) ImGui_ImplGlfw_InitForOpenGL(window->handle(), true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
 
   int exit_code = 0;
@@ -145,21 +186,24 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
       return render::write_png(path, 1600, 900, target.read_rgba(), error);
     });
     int frame = 0;
+    core::FrameLog frames;
     auto last = std::chrono::steady_clock::now();
-    while (!window->should_close()) {
+    while (!(window && window->should_close())) {
       // Full rate while something moves (playback, a benchmark streaming in); idle otherwise.
       // (Scripted runs, --quit-after-frames, never wait.)
-      window->wait_events(state.player.playing() || state.bench.worker.running() || opts.quit_after_frames > 0);
+      if (window) window->wait_events(state.player.playing() || state.bench.worker.running() || opts.quit_after_frames > 0);
+      else std::this_thread::sleep_until(last + std::chrono::microseconds(16667));  // a 60 Hz display's pace
       const auto now = std::chrono::steady_clock::now();
+      const bool bench_running = state.bench.worker.running();
       const double dt = std::chrono::duration<double>(now - last).count();
       last = now;
       state.player.tick(dt);
 
       ImGui_ImplOpenGL3_NewFrame();
-      ImGui_ImplGlfw_NewFrame();
+      surface.begin_frame();
       ImGui::NewFrame();
       handle_keys(state);
-      if (std::exchange(state.presenter_changed, false)) window->set_fullscreen(state.presenter);
+      if (std::exchange(state.presenter_changed, false) && window) window->set_fullscreen(state.presenter);
       if (state.presenter) ImGui::PushFont(large);
 
       const ImVec2 size = io.DisplaySize;
@@ -171,6 +215,7 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
       const float body_h = size.y - status_h;
       if (!state.presenter) algorithm_panel(state, {0, 0, left_w, body_h});
       if (state.recorded != state.choice) record_trace(state);
+      if (state.trace && std::exchange(state.play_requested, false)) state.player.play();
 
       // The view or chart renders at the panel's size in framebuffer pixels, then shows as an image.
       const Frame where = center_panel(state, {left_w, 0, size.x - left_w - right_w, body_h}, view.texture(),
@@ -217,20 +262,37 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
 
       ImGui::Render();
       int fw = 0, fh = 0;
-      window->framebuffer_size(&fw, &fh);
+      surface.framebuffer_size(&fw, &fh);
+      surface.bind_screen();
       glViewport(0, 0, fw, fh);
       glClearColor(0.1f, 0.1f, 0.12f, 1);
       glClear(GL_COLOR_BUFFER_BIT);
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
       ++frame;
       if (opts.quit_after_frames > 0 && frame >= opts.quit_after_frames) {
-        if (!opts.screenshot.empty()) save_screenshot(fw, fh, opts.screenshot, err);
-        window->swap();
+        if (!opts.screenshot.empty()) {
+          if (window) {
+            save_screenshot(fw, fh, opts.screenshot, err);
+          } else if (!render::write_png(opts.screenshot, fw, fh, surface.screen.read_rgba(), &why)) {
+            err << "reduction-lab: error: " << why << "\n";
+            exit_code = 1;
+          }
+        }
+        if (window) window->swap();
         break;
       }
-      window->swap();
+      if (window) window->swap();
+      else glFinish();  // off screen, the frame's GPU work counts too
       // The work of one frame, without the time spent waiting for input.
       state.frame_ms = float(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - now).count());
+      frames.add(state.frame_ms, bench_running);
+    }
+    if (!opts.frame_report.empty()) {
+      const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+      if (!frames.write(opts.frame_report, renderer ? renderer : "unknown", &why)) {
+        err << "reduction-lab: error: " << why << "\n";
+        exit_code = 1;
+      }
     }
   }
   set_chart_exporter({});
@@ -243,7 +305,7 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
     if (!core::save_settings(st, settings_path, &problem)) err << "reduction-lab: warning: " << problem << "\n";
   }
   ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
+  if (window) ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
   return exit_code;
 }

@@ -105,7 +105,7 @@ __global__ void variant(const T* __restrict__ in, T* out, std::size_t n, T* part
 }
 
 enum class Grid { Current, WholeBatches, Resident };
-enum class Init { Memcpy, Memset, None };
+enum class Init { Memcpy, Memset, Kernel, None };
 
 struct Variant {
   const char* name;
@@ -122,6 +122,7 @@ const Variant kVariants[] = {
     {"batches+lastblock", Grid::WholeBatches, Tail::Single, Init::None},
     {"cascade+memset", Grid::Current, Tail::Cascade, Init::Memset},
     {"cascade+lastblock", Grid::Current, Tail::Cascade, Init::None},
+    {"cascade+kernelinit", Grid::Current, Tail::Cascade, Init::Kernel},
 };
 
 std::size_t grid_of(Grid g, std::size_t n, std::size_t per, int sms) {
@@ -189,6 +190,7 @@ void run_type(const char* tname, int sms, std::size_t l2, int samples) {
       const unsigned g = unsigned(grid_of(v.grid, n, per, sms));
       if (v.init == Init::Memcpy) CK(cudaMemcpyAsync(out, host_id, sizeof(T), cudaMemcpyHostToDevice, st));
       if (v.init == Init::Memset) CK(cudaMemsetAsync(out, 0, sizeof(T), st));
+      if (v.init == Init::Kernel) kernels::set_identity<T, Op><<<1, 1, 0, st>>>(out);
       const bool lastblock = v.init == Init::None;
       if (v.tail == Tail::Single && !lastblock) variant<T, Op, Tail::Single, Combine::Atomic><<<g, 256, 0, st>>>(in, out, n, partials, retired);
       if (v.tail == Tail::Single && lastblock) variant<T, Op, Tail::Single, Combine::LastBlock><<<g, 256, 0, st>>>(in, out, n, partials, retired);

@@ -1,0 +1,28 @@
+// Every frame's working time, and whether a benchmark was running meanwhile: the evidence for
+// "the UI holds 60 frames per second while a benchmark runs".
+#pragma once
+#include <string>
+#include <vector>
+
+namespace rl::core {
+
+class FrameLog {
+ public:
+  void add(double ms, bool bench_running);
+  std::size_t size() const { return ms_.size(); }
+
+  struct Summary {
+    std::size_t frames = 0;
+    double p50 = 0, p95 = 0, p99 = 0, max = 0;  // milliseconds
+    std::size_t over_budget = 0;                // frames longer than 1/60 s
+  };
+  Summary summary(bool bench_running) const;
+  // JSON: the renderer, both summaries and every frame; false with *error set on failure.
+  bool write(const std::string& path, const std::string& renderer, std::string* error) const;
+
+ private:
+  std::vector<double> ms_;
+  std::vector<bool> bench_;
+};
+
+}  // namespace rl::core
