@@ -12,6 +12,7 @@
 #include "app/render/layout.h"
 #include "app/render/memory_view.h"
 #include "app/render/offscreen.h"
+#include "app/render/warp_views.h"
 
 using namespace rl;
 
@@ -50,6 +51,13 @@ class RenderTest : public testing::Test {
   }
   void TearDown() override { canvas_.reset(); }
 
+  Image draw_view(render::View v, const core::Trace& t, int stage) {
+    target_.bind();
+    render::draw_stage_view(*canvas_, v, t, stage, W, H);
+    render::Offscreen::unbind();
+    return {target_.read_rgba()};
+  }
+
   Image draw(const core::Trace& t, int stage) {
     target_.bind();
     render::draw_memory_view(*canvas_, t, stage, W, H);
@@ -61,6 +69,15 @@ class RenderTest : public testing::Test {
   std::unique_ptr<render::Canvas> canvas_;
   render::Offscreen target_;
 };
+
+// Pixels within a small distance of colour c.
+int count_near(const Image& img, render::Color c, float tol = 0.03f) {
+  int n = 0;
+  for (std::size_t i = 0; i + 3 < img.rgba.size(); i += 4)
+    n += std::abs(img.rgba[i] / 255.0f - c.r) < tol && std::abs(img.rgba[i + 1] / 255.0f - c.g) < tol &&
+         std::abs(img.rgba[i + 2] / 255.0f - c.b) < tol;
+  return n;
+}
 
 core::Trace iota_trace(const std::string& algo, int n, int block) {
   backend::TraceRequest req{algo, core::Op::Sum, core::DType::Int, block, 0,
@@ -224,4 +241,46 @@ TEST_F(RenderTest, CellsFadeTowardsTheNextStageWhilePlaying) {
   EXPECT_NEAR(m.r, (a.r + b.r) / 2, 0.03f) << str(a) << " " << str(m) << " " << str(b);
   EXPECT_NEAR(m.g, (a.g + b.g) / 2, 0.03f);
   EXPECT_NEAR(m.b, (a.b + b.b) / 2, 0.03f);
+}
+
+TEST_F(RenderTest, DivergenceViewShowsEachWarpsActiveLanes) {
+  const auto pal = render::standard_palette();
+  // Stage 2 of both: 32 of 128 threads work. Interleaved: 8 in every warp (all divergent);
+  // sequential: all of warp 0 (none divergent).
+  const auto inter = iota_trace("interleaved-divergent", 256, 128), seq = iota_trace("sequential", 256, 128);
+  const Image a = draw_view(render::View::Divergence, inter, 2), b = draw_view(render::View::Divergence, seq, 2);
+  const int act_a = count_near(a, pal.active), idle_a = count_near(a, pal.inactive);
+  const int act_b = count_near(b, pal.active), idle_b = count_near(b, pal.inactive);
+  ASSERT_GT(act_a, 1000);
+  // A quarter of the 128 squares are active in both pictures (legend swatches aside).
+  EXPECT_NEAR(double(act_a) / (act_a + idle_a), 0.25, 0.03);
+  EXPECT_NEAR(double(act_b) / (act_b + idle_b), 0.25, 0.03);
+  // "divergent" is written, in the conflict colour, beside each of the four warps: only there.
+  const int warn_a = count_near(a, pal.conflict, 0.12f), warn_b = count_near(b, pal.conflict, 0.12f);
+  EXPECT_GT(warn_a, warn_b + 40) << warn_a << " vs " << warn_b;
+}
+
+TEST_F(RenderTest, BanksViewMarksConflictingBanks) {
+  const auto pal = render::standard_palette();
+  const auto strided = iota_trace("interleaved-bank-conflicts", 64, 64), seq = iota_trace("sequential", 64, 64);
+  const Image a = draw_view(render::View::Banks, strided, 1), b = draw_view(render::View::Banks, seq, 1);
+  EXPECT_GT(count_near(a, pal.conflict), 500);            // 2-way conflicts: orange banks
+  EXPECT_LT(count_near(b, pal.conflict), count_near(a, pal.conflict) / 10);  // the legend's swatch at most
+  EXPECT_GT(count_near(b, pal.active), 2000);             // one element per bank
+  // The load stage touches one element per thread in order: no conflict anywhere.
+  EXPECT_LT(count_near(draw_view(render::View::Banks, strided, 0), pal.conflict), 400);
+}
+
+TEST_F(RenderTest, LanesViewDrawsShuffleArrowsOnlyOnShuffleStages) {
+  const auto pal = render::standard_palette();
+  const auto t = iota_trace("warp-shuffle", 64, 64);
+  ASSERT_EQ(t.stages[1].step, "shfl");
+  const Image load = draw_view(render::View::Lanes, t, 0), shfl = draw_view(render::View::Lanes, t, 1);
+  const int arrows_load = count_near(load, pal.read, 0.12f), arrows_shfl = count_near(shfl, pal.read, 0.12f);
+  EXPECT_GT(arrows_shfl, arrows_load + 1000) << arrows_shfl << " vs " << arrows_load;
+  // Every lane worked in both: green strips under 64 lanes.
+  EXPECT_GT(count_near(load, pal.active), 1000);
+  // A shared-memory stage has no lanes to show: no lane strips, a message instead.
+  const auto seq = iota_trace("sequential", 64, 64);
+  EXPECT_LT(count_near(draw_view(render::View::Lanes, seq, 1), pal.active), 50);
 }

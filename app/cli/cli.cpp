@@ -218,6 +218,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   app.add_flag("--headless", gui_opts.headless,
                "Run the window's UI off screen through EGL, at 60 frames a second (needs --quit-after-frames)");
   app.add_flag("--play", gui_opts.play, "Start playing the stages");
+  app.add_option("--view", gui_opts.view, "The Stages tab's view: memory | lanes | divergence | banks (V cycles)")
+      ->check(CLI::IsMember({"memory", "lanes", "divergence", "banks"}));
   app.add_option("--frame-report", gui_opts.frame_report, "Write every frame's time as JSON (with --quit-after-frames)");
 
   std::string list_format = "text";
@@ -241,6 +243,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   chart_opt->excludes(render_algo)->excludes(stage_opt);
   bool all_stages = false;
   std::string video;
+  std::string view_name = "memory";
+  render->add_option("--view", view_name, "Which view: memory | lanes | divergence | banks")
+      ->check(CLI::IsMember({"memory", "lanes", "divergence", "banks"}));
   auto* all_opt = render->add_flag("--all-stages", all_stages, "One PNG per stage: OUT-stage00.png, ... (--out is the prefix)");
   auto* video_opt = render->add_option("--video", video, "The whole run as FILE.mp4 or FILE.gif (ffmpeg)");
   all_opt->excludes(stage_opt)->excludes(chart_opt);
@@ -293,15 +298,16 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
     }
     if (*render) {
       if (render_opts.algorithm.empty()) throw UsageError("render needs --algorithm and --stage, or --chart FILE");
-      if (!video.empty()) return render_video(record(render_opts), width, height, video, err);
+      const render::View view = *render::parse_view(view_name);
+      if (!video.empty()) return render_video(record(render_opts), width, height, video, err, view);
       if (png.empty()) throw UsageError("--out is required");
-      if (all_stages) return render_all_stages(record(render_opts), width, height, png, err);
+      if (all_stages) return render_all_stages(record(render_opts), width, height, png, err, view);
       if (!render->count("--stage")) throw UsageError("--stage is required with --algorithm");
       const core::Trace t = record(render_opts);
       if (stage >= int(t.stages.size()))
         throw UsageError("--stage: " + std::to_string(stage) + " is past the last stage (" +
                          std::to_string(t.stages.size() - 1) + ")");
-      return render_stage_png(t, stage, width, height, png, err);
+      return render_stage_png(t, stage, width, height, png, err, view);
     }
     gui_opts.backend = kBackends.at(gui_backend);
     if (gui_opts.headless && gui_opts.quit_after_frames == 0)

@@ -53,12 +53,13 @@ struct Frame {
   std::string path;
 };
 
-// The memory view at each frame's (stage, blend).
-int render_frames(const core::Trace& trace, int width, int height, const std::vector<Frame>& frames, std::ostream& err) {
+// The view at each frame's (stage, blend).
+int render_frames(const core::Trace& trace, int width, int height, const std::vector<Frame>& frames, std::ostream& err,
+                  render::View view) {
   std::vector<std::string> paths;
   for (const Frame& f : frames) paths.push_back(f.path);
   return render_pngs(width, height, paths, err, [&](render::Canvas& c, std::size_t i) {
-    render::draw_memory_view(c, trace, frames[i].stage, width, height, {false, frames[i].blend});
+    render::draw_stage_view(c, view, trace, frames[i].stage, width, height, {false, frames[i].blend});
   });
 }
 
@@ -71,21 +72,23 @@ std::string quoted(const std::string& s) {  // for the shell: single quotes, esc
 }  // namespace
 
 int render_stage_png(const core::Trace& trace, int stage, int width, int height, const std::string& path,
-                     std::ostream& err) {
-  return render_frames(trace, width, height, {{stage, 0, path}}, err);
+                     std::ostream& err, render::View view) {
+  return render_frames(trace, width, height, {{stage, 0, path}}, err, view);
 }
 
-int render_all_stages(const core::Trace& trace, int width, int height, const std::string& prefix, std::ostream& err) {
+int render_all_stages(const core::Trace& trace, int width, int height, const std::string& prefix, std::ostream& err,
+                      render::View view) {
   std::vector<Frame> frames;
   char name[32];
   for (int k = 0; k < int(trace.stages.size()); ++k) {
     std::snprintf(name, sizeof name, "-stage%02d.png", k);
     frames.push_back({k, 0, prefix + name});
   }
-  return render_frames(trace, width, height, frames, err);
+  return render_frames(trace, width, height, frames, err, view);
 }
 
-int render_video(const core::Trace& trace, int width, int height, const std::string& path, std::ostream& err) {
+int render_video(const core::Trace& trace, int width, int height, const std::string& path, std::ostream& err,
+                 render::View view) {
   const bool gif = path.size() > 4 && path.compare(path.size() - 4, 4, ".gif") == 0;
   const bool mp4 = path.size() > 4 && path.compare(path.size() - 4, 4, ".mp4") == 0;
   if (!gif && !mp4) {
@@ -113,7 +116,7 @@ int render_video(const core::Trace& trace, int width, int height, const std::str
       std::snprintf(name, sizeof name, "f%05zu.png", frames.size());
       frames.push_back({k, i < kHold ? 0.0f : float(i - kHold + 1) / (kFade + 1), (dir / name).string()});
     }
-  int code = render_frames(trace, width, height, frames, err);
+  int code = render_frames(trace, width, height, frames, err, view);
   if (code == 0) {
     const std::string in = quoted((dir / "f%05d.png").string());
     const std::string cmd =

@@ -17,8 +17,8 @@ std::vector<int> active_per_warp(const Stage& stage, int block) {
 
 namespace {
 
-// Calls visit(words of one bank) for every bank of every warp-wide access (the k-th access of
-// each thread of a warp, or of a half-warp for 8-byte elements).
+// Calls visit(first thread, k, bank, words of that bank) for every bank of every warp-wide
+// access (the k-th access of each thread of a warp, or of a half-warp for 8-byte elements).
 template <class Visit>
 void each_bank(const std::vector<std::vector<int>>& words, std::size_t element_bytes, Visit visit) {
   const std::size_t group = element_bytes == 8 ? 16 : 32;  // 64-bit accesses: two half-warp phases
@@ -34,7 +34,7 @@ void each_bank(const std::vector<std::vector<int>>& words, std::size_t element_b
         auto& b = bank[(words[t][k] * bank_step) % 32];
         if (std::find(b.begin(), b.end(), words[t][k]) == b.end()) b.push_back(words[t][k]);
       }
-      for (const auto& b : bank) visit(b);
+      for (int b = 0; b < 32; ++b) visit(first, k, b, bank[b]);
     }
   }
 }
@@ -43,12 +43,13 @@ void each_bank(const std::vector<std::vector<int>>& words, std::size_t element_b
 
 int bank_conflict_degree(const std::vector<std::vector<int>>& words, std::size_t element_bytes) {
   int worst = 0;
-  each_bank(words, element_bytes, [&](const std::vector<int>& b) { worst = std::max(worst, int(b.size())); });
+  each_bank(words, element_bytes,
+            [&](std::size_t, std::size_t, int, const std::vector<int>& b) { worst = std::max(worst, int(b.size())); });
   return worst;
 }
 
-std::vector<int> cell_conflicts(const Stage& stage, int cells, std::size_t element_bytes) {
-  std::vector<int> degree(std::max(cells, 0), 1);
+// Each thread's accesses in program order: its reads, then its writes (as in every kernel here).
+static std::vector<std::vector<int>> thread_words(const Stage& stage) {
   int threads = 0;
   for (const auto& a : stage.accesses) threads = std::max(threads, a.thread + 1);
   std::vector<std::vector<int>> words(threads);
@@ -56,7 +57,22 @@ std::vector<int> cell_conflicts(const Stage& stage, int cells, std::size_t eleme
     words[a.thread] = a.reads;
     words[a.thread].insert(words[a.thread].end(), a.writes.begin(), a.writes.end());
   }
-  each_bank(words, element_bytes, [&](const std::vector<int>& b) {
+  return words;
+}
+
+std::vector<BankRow> bank_rows(const Stage& stage, std::size_t element_bytes) {
+  std::vector<BankRow> rows;
+  each_bank(thread_words(stage), element_bytes, [&](std::size_t first, std::size_t k, int bank, const std::vector<int>& b) {
+    if (rows.empty() || rows.back().first_thread != int(first) || rows.back().access != int(k))
+      rows.push_back({int(first), int(k), std::vector<int>(32, 0)});
+    rows.back().words[bank] = int(b.size());
+  });
+  return rows;
+}
+
+std::vector<int> cell_conflicts(const Stage& stage, int cells, std::size_t element_bytes) {
+  std::vector<int> degree(std::max(cells, 0), 1);
+  each_bank(thread_words(stage), element_bytes, [&](std::size_t, std::size_t, int, const std::vector<int>& b) {
     if (b.size() < 2) return;
     for (int w : b)
       if (w >= 0 && w < cells) degree[w] = std::max(degree[w], int(b.size()));

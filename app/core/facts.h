@@ -19,6 +19,15 @@ int bank_conflict_degree(const std::vector<std::vector<int>>& index, std::size_t
 // bank_conflict_degree; each thread's reads come before its writes, as in every kernel here.
 std::vector<int> cell_conflicts(const Stage& stage, int cells, std::size_t element_bytes);
 
+// One warp-wide access (of a half-warp for 8-byte elements): how many distinct elements each
+// of the 32 banks had to serve. A bank with 2 or more is a conflict of that degree.
+struct BankRow {
+  int first_thread = 0;  // the warp's (or half-warp's) first thread
+  int access = 0;        // the k-th access of each thread, in program order
+  std::vector<int> words;  // 32 entries, one per bank
+};
+std::vector<BankRow> bank_rows(const Stage& stage, std::size_t element_bytes);
+
 // Warps that had some but not all of their threads active in the stage.
 int divergent_warps(const Stage& stage, int block);
 // Warps with at least one active thread: each of them issues the stage's instructions.

@@ -7,38 +7,10 @@
 #include <vector>
 
 #include "../core/facts.h"
+#include "view_parts.h"
 
 namespace rl::render {
 namespace {
-
-// Cells are narrow: floats get three significant digits, ints their digits.
-std::string short_value(double v, core::DType type) {
-  if (type == core::DType::Int || !std::isfinite(v)) return core::format_value(v, type);
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
-}
-
-// The colour scale spans the shown stage's values: sums grow stage by stage, and a scale
-// fixed to the final total would paint the early stages in one colour.
-struct Scale {
-  double lo = 0, hi = 1;
-  float at(double v) const { return hi > lo ? float((v - lo) / (hi - lo)) : 0.5f; }
-};
-
-Scale value_scale(const std::vector<double>* values, std::size_t real) {
-  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-  if (values) {
-    for (std::size_t i = 0; i < values->size() && i < real; ++i) {
-      const double v = (*values)[i];
-      if (!std::isfinite(v)) continue;
-      lo = std::min(lo, v);
-      hi = std::max(hi, v);
-    }
-  }
-  if (lo > hi) return {};
-  return {lo, hi};
-}
 
 // What a stage shows: its shared (or global) array, or else the threads' registers.
 struct Shown {
@@ -55,15 +27,6 @@ Shown shown_array(const core::Trace& t, const core::Stage& s) {
   }
   if (s.lanes) return {&*s.lanes, "registers, one per thread", true};
   return {};
-}
-
-// A line from (x0, y0) to (x1, y1) with a head of two short strokes at its end.
-void arrow(Canvas& c, float x0, float y0, float x1, float y1, float width, float head, Color color) {
-  c.line(x0, y0, x1, y1, width, color);
-  const float dx = x1 - x0, dy = y1 - y0, len = std::max(1.0f, std::sqrt(dx * dx + dy * dy));
-  const float ux = dx / len, uy = dy / len;
-  c.line(x1, y1, x1 - head * (ux - uy * 0.6f), y1 - head * (uy + ux * 0.6f), width, color);
-  c.line(x1, y1, x1 - head * (ux + uy * 0.6f), y1 - head * (uy - ux * 0.6f), width, color);
 }
 
 constexpr int kMaxCells = 1024;  // larger arrays (global-halving) show their start
@@ -235,8 +198,7 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
   if (real < count) legend(pal.padding, "past the array's end (identity)", false);
   if (any_conflict) legend(pal.conflict, "Nx: N-way bank conflict", false);
   if (shuffle) legend(pal.read, own_values ? "arrow: lane the value came from; square: its own value" : "arrow: lane the value came from", true);
-  const std::string source = t.backend == "cuda" ? "GPU run: " + t.device : t.device + (t.device.find("not a GPU") == std::string::npos && t.device.find("never launched") == std::string::npos ? " (not a GPU run)" : "");
-  c.text(L.source.x, L.source.cy(), source, L.label_px, pal.text);
+  c.text(L.source.x, L.source.cy(), source_line(t), L.label_px, pal.text);
   c.end();
 }
 

@@ -10,6 +10,7 @@
 #include "../core/input.h"
 #include "../core/player.h"
 #include "../core/trace.h"
+#include "../render/warp_views.h"
 
 namespace rl::ui {
 
@@ -53,6 +54,7 @@ struct AppState {
   std::optional<core::Trace> compare_trace;  // compare mode's second algorithm
   std::string error;                  // the last run's failure, shown until the next run
   core::Player player;
+  render::View view = render::View::Memory;  // which picture of the stage the Stages tab shows
   float frame_ms = 0;
   bool presenter = false;     // large type, high contrast, the view filling the screen
   bool presenter_changed = false;

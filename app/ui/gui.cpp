@@ -21,6 +21,7 @@
 #include "../render/canvas.h"
 #include "../render/memory_view.h"
 #include "../render/offscreen.h"
+#include "../render/warp_views.h"
 #include "panels.h"
 #include "settings.h"
 
@@ -132,6 +133,7 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
   if (!opts.bench_algorithms.empty())
     std::snprintf(state.bench.algorithms, sizeof state.bench.algorithms, "%s", opts.bench_algorithms.c_str());
   if (opts.play) state.play_requested = true;
+  if (const auto v = render::parse_view(opts.view)) state.view = *v;
   std::string why;
   Surface surface;
   try {
@@ -227,12 +229,13 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
           view.resize(vw, vh);
           view.bind();
           const render::ViewOptions look{state.presenter, float(state.player.phase())};
-          render::draw_memory_view(canvas, *state.trace, state.player.stage(), vw, vh, look);
+          render::draw_stage_view(canvas, state.view, *state.trace, state.player.stage(), vw, vh, look);
           if (state.compare_trace) {  // lockstep: the shorter trace rests on its last stage
             const int final_stage = int(state.compare_trace->stages.size()) - 1;
             compare.resize(vw, vh);
             compare.bind();
-            render::draw_memory_view(canvas, *state.compare_trace, std::min(state.player.stage(), final_stage), vw, vh, look);
+            render::draw_stage_view(canvas, state.view, *state.compare_trace, std::min(state.player.stage(), final_stage), vw, vh,
+                                  look);
           }
         } else if (state.tab == Tab::Bandwidth) {
           auto& b = state.bench;

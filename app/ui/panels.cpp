@@ -284,7 +284,7 @@ Frame center_panel(AppState& s, const Frame& f, unsigned view_texture, unsigned 
 
 Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   const float em = ImGui::GetFontSize();
-  const float controls_h = em * 5.2f;
+  const float controls_h = em * 6.6f;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   // Compare mode splits the area: each view gets half (the caller renders at that size).
@@ -318,6 +318,12 @@ Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   ImGui::SetNextItemWidth(em * 8);
   if (ImGui::SliderFloat("##speed", &speed, 0.25f, 8.0f, "%.2g stages/s", ImGuiSliderFlags_Logarithmic))
     p.set_speed(speed);
+  // Which picture of the stage: the memory view, or the warp-level views beside it (V cycles).
+  for (render::View v : {render::View::Memory, render::View::Lanes, render::View::Divergence, render::View::Banks}) {
+    if (ImGui::RadioButton(render::to_string(v), s.view == v)) s.view = v;
+    ImGui::SameLine();
+  }
+  ImGui::TextUnformatted("view (V)");
   ImGui::TextWrapped("%s", core::stage_caption(*s.trace, p.stage()).c_str());
   return view;
 }
@@ -385,6 +391,7 @@ void handle_keys(AppState& s) {
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) p.step_back();
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home), false)) p.first();
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End), false)) p.last();
+  if (ImGui::IsKeyPressed(GLFW_KEY_V, false)) s.view = render::View((int(s.view) + 1) % 4);
 }
 
 }  // namespace rl::ui

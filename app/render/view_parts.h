@@ -1,0 +1,29 @@
+// Pieces every stage view draws with: value text, the colour scale, arrows.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "../core/trace.h"
+#include "canvas.h"
+
+namespace rl::render {
+
+// Cells are narrow: floats get three significant digits, ints their digits.
+std::string short_value(double v, core::DType type);
+
+// The colour scale spans the shown stage's values: sums grow stage by stage, and a scale
+// fixed to the final total would paint the early stages in one colour.
+struct Scale {
+  double lo = 0, hi = 1;
+  float at(double v) const { return hi > lo ? float((v - lo) / (hi - lo)) : 0.5f; }
+};
+// The finite values among the first `real` (padding past the array is left out).
+Scale value_scale(const std::vector<double>* values, std::size_t real);
+
+// A line from (x0, y0) to (x1, y1) with a head of two short strokes at its end.
+void arrow(Canvas& c, float x0, float y0, float x1, float y1, float width, float head, Color color);
+
+// Where the data came from: "GPU run: NVIDIA H200", or the CPU model, said plainly.
+std::string source_line(const core::Trace& t);
+
+}  // namespace rl::render

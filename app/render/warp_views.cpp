@@ -1,0 +1,231 @@
+#include "warp_views.h"
+
+#include <algorithm>
+#include <string>
+
+#include "../core/facts.h"
+#include "memory_view.h"
+#include "view_parts.h"
+
+namespace rl::render {
+namespace {
+
+constexpr int kMaxLaneWarps = 8;   // lanes view: more rows would make the values unreadable
+constexpr int kMaxBankRows = 16;   // banks view
+
+// Title, caption and footer, shared by the views below; returns the free area between them.
+Rect frame(Canvas& c, const core::Trace& t, int stage, const char* view, const MemoryLayout& L, const Palette& pal,
+           const std::string& note) {
+  const core::Stage& s = t.stages[stage];
+  c.text(L.title.x, L.title.cy(),
+         t.algorithm + "  -  stage " + std::to_string(stage) + " of " + std::to_string(t.stages.size() - 1) + ": " +
+             s.label + "  (" + view + ")",
+         L.title_px, pal.text);
+  std::string caption = core::stage_caption(t, stage);
+  if (!note.empty()) caption = note + "  |  " + caption;
+  const float cw = c.text_width(caption, L.label_px);
+  c.text(L.caption.x, L.caption.cy(), caption, cw > L.caption.w ? L.label_px * L.caption.w / cw : L.label_px,
+         pal.muted);
+  c.text(L.source.x, L.source.cy(), source_line(t), L.label_px, pal.text);
+  const float top = L.caption.y + L.caption.h + L.label_px * 0.5f;
+  return {L.title.x, top, L.title.w, std::max(1.0f, L.legend.y - top - L.label_px * 0.3f)};
+}
+
+// The footer's legend: a swatch and a name per entry, left to right.
+struct Legend {
+  Canvas& c;
+  const MemoryLayout& L;
+  const Palette& pal;
+  float x;
+  void add(Color col, const std::string& name, bool outline = false) {
+    const float sw = L.label_px;
+    c.rect({x, L.legend.cy() - sw / 2, sw, sw}, outline ? pal.background : col, col,
+           outline ? std::max(1.5f, sw * 0.2f) : 0);
+    x += sw * 1.4f;
+    c.text(x, L.legend.cy(), name, L.label_px, pal.text);
+    x += c.text_width(name, L.label_px) + sw * 1.5f;
+  }
+};
+
+void message(Canvas& c, const Rect& area, const std::string& text, float px, const Palette& pal) {
+  c.text(area.cx(), area.cy(), text, px, pal.muted, Align::Center);
+}
+
+bool is_active(const core::Stage& s, int thread) {
+  return std::find(s.active.begin(), s.active.end(), thread) != s.active.end();
+}
+
+// 32 lanes a row, one row per warp, each lane's register value; above each row, where a
+// shuffle's operand came from.
+void draw_lanes(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal) {
+  const core::Stage& s = t.stages[stage];
+  const int warps = (t.block + 31) / 32, shown = std::min(warps, kMaxLaneWarps);
+  const Rect area = frame(c, t, stage, "warp lanes", L, pal,
+                          warps > shown ? "first " + std::to_string(shown) + " of " + std::to_string(warps) + " warps"
+                                        : std::string());
+  if (!s.lanes) {
+    message(c, area, "this stage keeps its values in shared memory: see the memory view", L.label_px * 1.2f, pal);
+    return;
+  }
+  const auto& v = *s.lanes;
+  const float label_w = L.label_px * 4.2f, gap = std::max(1.0f, area.w * 0.002f);
+  const float cell_w = (area.w - label_w - 31 * gap) / 32;
+  const float row_h = std::min(area.h / float(shown), cell_w * 3.0f);
+  const float band = row_h * 0.36f, cell_h = row_h * 0.44f, strip = row_h * 0.07f;
+  const float top = area.y + (area.h - row_h * shown) / 2;
+  const Scale scale = value_scale(&v, v.size());
+  float value_px = std::min(cell_h * 0.5f, cell_w * 0.45f);
+  float widest = 0;
+  for (int i = 0; i < shown * 32 && i < int(v.size()); ++i)
+    widest = std::max(widest, c.text_width(short_value(v[i], t.type), 20));
+  if (widest > 0) value_px = std::min(value_px, 20 * cell_w * 0.9f / widest);
+  const bool shuffle = (s.step == "shfl" || s.step == "final-shfl") && s.param > 0;
+  const float w = std::max(1.5f, cell_w * 0.05f);
+  Color tint = pal.read;
+  tint.a = 0.9f;
+  bool own = false;
+  for (int wp = 0; wp < shown; ++wp) {
+    const float y = top + wp * row_h + band;
+    c.text(area.x, y + cell_h / 2, "warp " + std::to_string(wp), L.label_px * 0.8f, pal.muted);
+    for (int lane = 0; lane < 32; ++lane) {
+      const int th = wp * 32 + lane;
+      const float x = area.x + label_w + lane * (cell_w + gap);
+      if (th >= t.block || th >= int(v.size())) {
+        c.rect({x, y, cell_w, cell_h}, pal.padding);
+        continue;
+      }
+      const Color fill = value_color(scale.at(v[th]));
+      c.rect({x, y, cell_w, cell_h}, fill);
+      if (value_px >= 6) c.text(x + cell_w / 2, y + cell_h / 2, short_value(v[th], t.type), value_px, text_on(fill), Align::Center);
+      c.rect({x, y + cell_h + strip * 0.4f, cell_w, strip}, is_active(s, th) ? pal.active : pal.inactive);
+      if (wp == 0) c.text(x + cell_w / 2, y - band + L.label_px * 0.45f, std::to_string(lane), L.label_px * 0.6f, pal.muted, Align::Center);
+      if (!shuffle || !is_active(s, th)) continue;
+      if (lane + s.param < 32 && th + s.param < t.block) {  // an arch from the source lane
+        const float sx = x + s.param * (cell_w + gap) + cell_w / 2, dx = x + cell_w / 2;
+        const float peak = y - band * (0.3f + 0.6f * float(s.param) / 16.0f);
+        c.line(sx, y, (sx + dx) / 2, peak, w, tint);
+        arrow(c, (sx + dx) / 2, peak, dx, y, w, std::min(cell_w, band) * 0.3f, tint);
+      } else {  // __shfl_down_sync hands a lane past the warp's end its own value
+        own = true;
+        const float r = std::min(cell_w, band) * 0.18f;
+        c.rect({x + cell_w / 2 - r, y - band * 0.3f - r, 2 * r, 2 * r}, {0, 0, 0, 0}, pal.read, w);
+      }
+    }
+  }
+  Legend lg{c, L, pal, L.legend.x};
+  lg.add(pal.active, "lane worked");
+  lg.add(pal.inactive, "lane idle");
+  if (shuffle) lg.add(pal.read, "arrow: lane the operand came from (offset " + std::to_string(s.param) + ")", true);
+  if (own) lg.add(pal.read, "square: its own value back", true);
+}
+
+// Per warp, which of its 32 lanes were active in this stage.
+void draw_divergence(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal) {
+  const core::Stage& s = t.stages[stage];
+  const int threads = t.memory == "global" ? int(std::min<std::size_t>(t.size, 1024)) : t.block;
+  const int warps = std::max(1, (threads + 31) / 32);
+  const Rect area = frame(c, t, stage, "divergence", L, pal, std::string());
+  const float label_w = L.label_px * 4.2f, right_w = L.label_px * 11;
+  const float side = std::min((area.w - label_w - right_w) / 32.0f, area.h / float(warps));
+  const float top = area.y + (area.h - side * warps) / 2;
+  std::vector<int> active(warps, 0);
+  for (int th : s.active)
+    if (th >= 0 && th < warps * 32) ++active[th / 32];
+  for (int wp = 0; wp < warps; ++wp) {
+    const float y = top + wp * side;
+    const int size = std::min(32, threads - wp * 32);
+    if (side >= 7) c.text(area.x, y + side / 2, "warp " + std::to_string(wp), std::min(L.label_px * 0.8f, side * 0.8f), pal.muted);
+    for (int lane = 0; lane < 32; ++lane) {
+      const float x = area.x + label_w + lane * side;
+      const Color col = lane >= size ? pal.padding : is_active(s, wp * 32 + lane) ? pal.active : pal.inactive;
+      c.rect({x + side * 0.08f, y + side * 0.08f, side * 0.84f, side * 0.84f}, col);
+    }
+    const bool divergent = active[wp] > 0 && active[wp] < size;
+    const std::string text = std::to_string(active[wp]) + "/" + std::to_string(size) + (divergent ? "  divergent" : "");
+    if (side >= 7)
+      c.text(area.x + label_w + 32 * side + L.label_px * 0.6f, y + side / 2, text, std::min(L.label_px * 0.8f, side * 0.8f),
+             divergent ? pal.conflict : pal.muted);
+  }
+  Legend lg{c, L, pal, L.legend.x};
+  lg.add(pal.active, "lane active");
+  lg.add(pal.inactive, "lane idle");
+  lg.add(pal.conflict, "divergent: some lanes of the warp idle while others work");
+}
+
+// The 32 banks of each warp-wide shared-memory access: how many distinct elements each bank
+// had to serve; two or more are a conflict, served one after another.
+void draw_banks(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal) {
+  const core::Stage& s = t.stages[stage];
+  const std::size_t bytes = t.type == core::DType::Double ? 8 : 4;
+  const auto rows = core::bank_rows(s, bytes);
+  const int shown = std::min(int(rows.size()), kMaxBankRows);
+  const Rect area = frame(c, t, stage, "banks", L, pal,
+                          int(rows.size()) > shown ? "first " + std::to_string(shown) + " of " +
+                                                         std::to_string(rows.size()) + " warp-wide accesses"
+                                                   : std::string());
+  if (t.memory == "global" || rows.empty()) {
+    message(c, area, "no shared-memory access in this stage", L.label_px * 1.2f, pal);
+    return;
+  }
+  const float label_w = L.label_px * 8.5f;
+  const float cell = std::min((area.w - label_w) / 32.0f, area.h / float(shown + 1));
+  const float top = area.y + (area.h - cell * (shown + 1)) / 2;
+  for (int b = 0; b < 32; ++b)
+    c.text(area.x + label_w + b * cell + cell / 2, top + cell / 2, std::to_string(b), std::min(cell * 0.4f, L.label_px * 0.7f),
+           pal.muted, Align::Center);
+  bool conflict = false;
+  for (int r = 0; r < shown; ++r) {
+    const core::BankRow& row = rows[r];
+    const float y = top + (r + 1) * cell;
+    const std::string name = std::string(bytes == 8 ? "half-warp " : "warp ") +
+                             std::to_string(row.first_thread / (bytes == 8 ? 16 : 32)) + ", access " +
+                             std::to_string(row.access + 1);
+    c.text(area.x, y + cell / 2, name, std::min(L.label_px * 0.8f, cell * 0.6f), pal.muted);
+    for (int b = 0; b < 32; ++b) {
+      const int n = row.words[b];
+      const Color col = n == 0 ? pal.padding : n == 1 ? pal.active : pal.conflict;
+      const Rect box{area.x + label_w + b * cell + cell * 0.06f, y + cell * 0.06f, cell * 0.88f, cell * 0.88f};
+      c.rect(box, col);
+      if (n >= 2) {
+        conflict = true;
+        c.text(box.cx(), box.cy(), std::to_string(n) + "x", std::min(cell * 0.4f, L.label_px), {1, 1, 1, 1}, Align::Center);
+      }
+    }
+  }
+  Legend lg{c, L, pal, L.legend.x};
+  lg.add(pal.padding, "bank unused");
+  lg.add(pal.active, "one element");
+  if (conflict) lg.add(pal.conflict, "Nx: N elements in one bank, served one after another");
+}
+
+}  // namespace
+
+std::optional<View> parse_view(std::string_view name) {
+  for (View v : {View::Memory, View::Lanes, View::Divergence, View::Banks})
+    if (name == to_string(v)) return v;
+  return std::nullopt;
+}
+
+const char* to_string(View v) {
+  switch (v) {
+    case View::Lanes: return "lanes";
+    case View::Divergence: return "divergence";
+    case View::Banks: return "banks";
+    default: return "memory";
+  }
+}
+
+void draw_stage_view(Canvas& c, View view, const core::Trace& t, int stage, int width, int height,
+                     const ViewOptions& options) {
+  if (view == View::Memory || t.stages.empty()) return draw_memory_view(c, t, stage, width, height, options);
+  const Palette pal = options.high_contrast ? high_contrast_palette() : standard_palette();
+  c.begin(width, height, pal.background);
+  stage = std::clamp(stage, 0, int(t.stages.size()) - 1);
+  const MemoryLayout L = layout_memory(32, width, height);
+  if (view == View::Lanes) draw_lanes(c, t, stage, L, pal);
+  if (view == View::Divergence) draw_divergence(c, t, stage, L, pal);
+  if (view == View::Banks) draw_banks(c, t, stage, L, pal);
+  c.end();
+}
+
+}  // namespace rl::render

@@ -1,0 +1,22 @@
+// The stage views beside the memory view: warp lanes (registers and shuffles), divergence
+// (which lanes of each warp worked) and banks (the 32 banks of each shared-memory access).
+#pragma once
+#include <optional>
+#include <string_view>
+
+#include "../core/trace.h"
+#include "canvas.h"
+#include "memory_view.h"
+
+namespace rl::render {
+
+enum class View { Memory, Lanes, Divergence, Banks };
+
+std::optional<View> parse_view(std::string_view name);  // "memory", "lanes", "divergence", "banks"
+const char* to_string(View view);
+
+// Draws one view of a stage into the current target.
+void draw_stage_view(Canvas& canvas, View view, const core::Trace& trace, int stage, int width, int height,
+                     const ViewOptions& options = {});
+
+}  // namespace rl::render
