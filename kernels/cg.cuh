@@ -28,6 +28,7 @@ __global__ void cg_warp(const T* in, T* out, std::size_t n, Probe probe) {
   probe.stage(1, kTagTileReduce, 32), probe.work(1, true), probe.lane(1, v);
   // One partial per warp; the host launches again over the partials.
   if (tile.thread_rank() == 0) out[std::size_t(blockIdx.x) * tile.meta_group_size() + tile.meta_group_rank()] = v;
+  if (tile.thread_rank() == 0) probe.partial(std::size_t(blockIdx.x) * tile.meta_group_size() + tile.meta_group_rank(), v);
 }
 // >>>
 
@@ -57,6 +58,7 @@ __global__ void cg_block(const T* in, T* out, std::size_t n, Probe probe) {
   if (t == 0) v = cg::reduce(tile, v, typename CgOp<Op, T>::type{});  // [final-reduce]
   probe.stage(4, kTagFinalReduce, 32), probe.work(4, t == 0), probe.lane(4, v);
   if (block.thread_rank() == 0) out[blockIdx.x] = v;
+  if (block.thread_rank() == 0) probe.partial(blockIdx.x, v);
 }
 // >>>
 
@@ -91,6 +93,7 @@ __global__ void cg_two_phase(const T* in, T* out, std::size_t n, Probe probe) {
   if (t == 0) v = cg::reduce(tile, v, typename CgOp<Op, T>::type{});  // [final-reduce]
   probe.stage(4, kTagFinalReduce, 32), probe.work(4, t == 0), probe.lane(4, v);
   if (block.thread_rank() == 0) out[blockIdx.x] = v;
+  if (block.thread_rank() == 0) probe.partial(blockIdx.x, v);
 }
 // >>>
 
@@ -146,6 +149,7 @@ __global__ void cg_grid_sync(const T* in, T* out, std::size_t n, Probe probe) {
   probe.stage(0, kTagGridStride, 0), probe.work(0, true), probe.lane(0, v);
   v = cg_block_total<T, Op>(v, smem, probe);
   if (block.thread_rank() == 0) out[1 + blockIdx.x] = v;  // partials after the result slot
+  if (block.thread_rank() == 0) probe.partial(blockIdx.x, v);
   grid.sync();  // every partial is written and visible to every block
   if (blockIdx.x != 0) return;
   T w = Op::template identity<T>();

@@ -63,11 +63,15 @@ struct TraceBuffers {
   DeviceArray<std::uint8_t> has_shared, has_lanes, active;
   DeviceArray<T> shared, lanes;
   DeviceArray<int> access;
+  std::size_t partial_count;
+  DeviceArray<T> partials;
 
-  TraceBuffers(TraceShape s, int b)
+  // partial_count: how many first-pass results to record (0: none).
+  TraceBuffers(TraceShape s, int b, std::size_t partial_count)
       : shape(s), block(b), tags(s.stages), params(s.stages), has_shared(s.stages), has_lanes(s.stages),
         active(std::size_t(s.stages) * b), shared(std::size_t(s.stages) * s.shared_size),
-        lanes(std::size_t(s.stages) * b), access(std::size_t(s.stages) * b * std::max(s.slots, 1)) {
+        lanes(std::size_t(s.stages) * b), access(std::size_t(s.stages) * b * std::max(s.slots, 1)),
+        partial_count(partial_count), partials(partial_count) {
     tags.fill_bytes(0xff);  // -1: a stage the kernel never reached
     params.fill_bytes(0);
     has_shared.fill_bytes(0);
@@ -76,10 +80,11 @@ struct TraceBuffers {
     access.fill_bytes(0xff);
     shared.fill_bytes(0);  // stages that record no shared memory or lanes still copy back
     lanes.fill_bytes(0);
+    partials.fill_bytes(0);
   }
   TraceProbe<T> probe(int traced_block) const {
     return {traced_block, std::max(shape.slots, 1), shape.shared_size, tags.get(), params.get(), has_shared.get(),
-            has_lanes.get(), shared.get(), lanes.get(), active.get(), access.get()};
+            has_lanes.get(), shared.get(), lanes.get(), active.get(), access.get(), partials.get(), partial_count};
   }
   void copy_to(RawTrace<T>& raw) const {
     raw.reset(shape, block);
@@ -91,6 +96,8 @@ struct TraceBuffers {
     lanes.to_host(raw.lanes);
     active.to_host(raw.active);
     if (shape.slots > 0) access.to_host(raw.access);
+    raw.partials.resize(partial_count);
+    partials.to_host(raw.partials);
   }
 };
 
@@ -203,7 +210,7 @@ class Reducer {
   std::size_t grid_for(std::size_t n) const {
     return launch_.grid ? launch_.grid : first_pass_grid(algo_, n, launch_.block, cuda_sm_count());
   }
-  std::size_t outputs_per_block() const { return algo_ == Algo::CgWarp ? std::size_t(launch_.block / 32) : 1; }
+  std::size_t outputs_per_block() const { return std::size_t(kernels::outputs_per_block(algo_, launch_.block)); }
   std::size_t per_block() const { return (adds_on_load(algo_) ? 2 : 1) * std::size_t(launch_.block); }
   // How many partials a pass over count elements leaves: one per block, or one per warp
   // that saw data (cg-warp).
@@ -218,11 +225,13 @@ class Reducer {
       kernel(NoProbe{});
       return;
     }
-    TraceBuffers<T> buf(trace_shape(algo_, launch_.block, n_), launch_.block);
+    const std::size_t grid = algo_ == Algo::CgGridSync ? grid_ : grid_for(n_);
+    const std::size_t outputs = records_partials(algo_) ? grid * outputs_per_block() : 0;
+    TraceBuffers<T> buf(trace_shape(algo_, launch_.block, n_), launch_.block, std::min(outputs, kMaxPartials));
     kernel(buf.probe(launch_.trace_block));
     RL_CUDA(cudaStreamSynchronize(stream_));
     buf.copy_to(*trace_);
-    trace_->grid = algo_ == Algo::CgGridSync ? grid_ : grid_for(n_);
+    trace_->grid = grid;
   }
 
   template <class Probe>

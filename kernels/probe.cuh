@@ -18,6 +18,8 @@ struct NoProbe {
   __device__ __forceinline__ void lane(int, T) const {}
   template <class T>
   __device__ __forceinline__ void shared(int, const T*, int) const {}
+  template <class T>
+  __device__ __forceinline__ void partial(std::size_t, T) const {}
 };
 
 template <class T>
@@ -34,6 +36,8 @@ struct TraceProbe {
   T* lanes;                  // [stage][thread]
   std::uint8_t* active;      // [stage][thread]
   int* access;               // [stage][thread][slot]
+  T* partials;               // [output]: every block's result, not only the traced block's
+  std::size_t partial_cap;
 
   __device__ bool on() const { return blockIdx.x == static_cast<unsigned>(traced_block); }
   __device__ std::size_t cell(int stage) const {
@@ -61,6 +65,10 @@ struct TraceProbe {
     if (!on()) return;
     lanes[cell(k)] = value;
     if (threadIdx.x == 0) has_lanes[k] = 1;
+  }
+  // The result of a block (or warp, for cg-warp) at output index i, from any block.
+  __device__ void partial(std::size_t i, T value) const {
+    if (i < partial_cap) partials[i] = value;
   }
   // Copies shared memory after stage k. Every thread of the block must call it (it holds a
   // barrier, so the next stage cannot overwrite a cell still being copied). It changes no

@@ -54,6 +54,7 @@ struct RawTrace {
   std::vector<T> shared, lanes;
   std::vector<std::uint8_t> active;
   std::vector<int> access;
+  std::vector<T> partials;  // every block's result of the first pass (up to kMaxPartials)
 
   void reset(TraceShape s, int threads) {
     shape = s;
@@ -67,8 +68,12 @@ struct RawTrace {
     lanes.assign(cells, T{});
     active.assign(cells, 0);
     access.assign(cells * s.slots, -1);
+    partials.clear();
   }
 };
+
+// Traces keep at most this many first-pass partials (the grid view shows far fewer).
+constexpr std::size_t kMaxPartials = 4096;
 
 // How a run is launched. grid 0 means "derived from n"; algorithms with a fixed grid
 // (grid-stride, cooperative) take the grid the host chose, so the model can match it.
@@ -81,6 +86,18 @@ struct Launch {
 TraceShape trace_shape(Algo algo, int block, std::size_t n);
 // Blocks the first pass launches: derived from n, or the fixed grid for a given SM count.
 std::size_t first_pass_grid(Algo algo, std::size_t n, int block, int sm_count);
+// How the blocks' results become one: "passes" (the same kernel over the partials until one
+// is left), "second-kernel" (one block over them), "atomics", "last-block" (a retirement
+// counter), "grid-sync" (cooperative launch), "halving" (global-halving's launches).
+const char* combine_kind(Algo algo);
+// Whether the first pass leaves per-block results a trace can record (cg-reduce-update-async
+// folds inside the atomic call; global-halving has no per-block result).
+bool records_partials(Algo algo);
+// How many results each launch leaves, first pass first: for "passes", every launch down to
+// the one that leaves a single value; otherwise only the first pass (grid x outputs per block).
+std::vector<std::size_t> pass_outputs(Algo algo, std::size_t n, int block, std::size_t grid);
+// How many results the first pass leaves per block: one, or one per warp (cg-warp).
+int outputs_per_block(Algo algo, int block);
 // True for the tree kernels whose threads add two elements a block apart while loading.
 bool adds_on_load(Algo algo);
 // True when the algorithm runs on a GPU at all (syncthreads-in-branch is modelled only).

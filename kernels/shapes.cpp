@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include "reduce_api.h"
 
@@ -41,6 +42,36 @@ bool gpu_launchable(Algo algo) { return algo != Algo::SyncthreadsInBranch; }
 
 bool combines_atomically(Algo algo) {
   return algo == Algo::WarpShuffleVectorized || algo == Algo::CgReduceUpdateAsync;
+}
+
+const char* combine_kind(Algo algo) {
+  switch (algo) {
+    case Algo::GlobalHalving: return "halving";
+    case Algo::WarpShuffleVectorized:
+    case Algo::CgReduceUpdateAsync: return "atomics";
+    case Algo::MultiplePerThread:
+    case Algo::CgTwoPhase: return "second-kernel";
+    case Algo::ThreadfenceSinglePass: return "last-block";
+    case Algo::CgGridSync: return "grid-sync";
+    default: return "passes";
+  }
+}
+
+bool records_partials(Algo algo) { return algo != Algo::GlobalHalving && algo != Algo::CgReduceUpdateAsync; }
+
+int outputs_per_block(Algo algo, int block) { return algo == Algo::CgWarp ? block / 32 : 1; }
+
+std::vector<std::size_t> pass_outputs(Algo algo, std::size_t n, int block, std::size_t grid) {
+  if (std::string_view(combine_kind(algo)) != "passes")
+    return {grid * std::size_t(outputs_per_block(algo, block))};
+  const std::size_t per = algo == Algo::CgWarp ? 32 : (adds_on_load(algo) ? 2 : 1) * std::size_t(block);
+  std::vector<std::size_t> out;
+  std::size_t count = std::max<std::size_t>(n, 1);
+  do {
+    count = (count + per - 1) / per;
+    out.push_back(count);
+  } while (count > 1);
+  return out;
 }
 
 bool adds_on_load(Algo algo) {

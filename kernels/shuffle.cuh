@@ -64,6 +64,7 @@ __global__ void warp_shuffle(const T* in, T* out, std::size_t n, Probe probe) {
     probe.stage(stage, kTagFinalShuffle, offset), probe.work(stage, warp == 0), probe.lane(stage, v);
   }
   if (tid == 0) out[blockIdx.x] = v;
+  if (tid == 0) probe.partial(blockIdx.x, v);
 }
 // >>>
 
@@ -114,6 +115,7 @@ __global__ void warp_shuffle_vectorized(const T* __restrict__ in, T* out, std::s
     probe.stage(stage, kTagFinalShuffle, offset), probe.work(stage, warp == 0), probe.lane(stage, v);
   }
   if (tid == 0) atomic_combine<Op>(out, v);  // [atomic]: one atomic per block, a single pass
+  if (tid == 0) probe.partial(blockIdx.x, v);
   probe.stage(stage, kTagAtomic, 0), probe.work(stage, tid == 0);
 }
 // >>>

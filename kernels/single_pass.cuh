@@ -32,6 +32,7 @@ __global__ void threadfence_single_pass(const T* in, T* out, std::size_t n, Prob
   }
   if (tid == 0) {
     partials[blockIdx.x] = smem[0];
+    probe.partial(blockIdx.x, smem[0]);
     __threadfence();  // the partial is visible device-wide before this block retires
     last = atomicInc(retired, gridDim.x - 1) == gridDim.x - 1;  // wraps to 0 for the next launch
   }

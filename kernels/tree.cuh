@@ -41,6 +41,7 @@ __global__ void naive_serial(const T* in, T* out, std::size_t n, Probe probe) {
   probe.stage(1, kTagSerial, 0), probe.work(1, tid == 0);
   probe.shared(1, smem, blockDim.x);
   if (tid == 0) out[blockIdx.x] = smem[0];
+  if (tid == 0) probe.partial(blockIdx.x, smem[0]);
 }
 // >>>
 
@@ -92,6 +93,7 @@ __global__ void interleaved_divergent(const T* in, T* out, std::size_t n, Probe 
     probe.shared(stage, smem, blockDim.x);
   }
   if (tid == 0) out[blockIdx.x] = smem[0];
+  if (tid == 0) probe.partial(blockIdx.x, smem[0]);
 }
 // >>>
 
@@ -118,6 +120,7 @@ __global__ void interleaved_bank_conflicts(const T* in, T* out, std::size_t n, P
     probe.shared(stage, smem, blockDim.x);
   }
   if (tid == 0) out[blockIdx.x] = smem[0];
+  if (tid == 0) probe.partial(blockIdx.x, smem[0]);
 }
 // >>>
 
@@ -143,6 +146,7 @@ __global__ void sequential(const T* in, T* out, std::size_t n, Probe probe) {
     probe.shared(stage, smem, blockDim.x);
   }
   if (tid == 0) out[blockIdx.x] = smem[0];
+  if (tid == 0) probe.partial(blockIdx.x, smem[0]);
 }
 // >>>
 
@@ -169,6 +173,7 @@ __global__ void first_add_on_load(const T* in, T* out, std::size_t n, Probe prob
     probe.shared(stage, smem, blockDim.x);
   }
   if (tid == 0) out[blockIdx.x] = smem[0];
+  if (tid == 0) probe.partial(blockIdx.x, smem[0]);
 }
 // >>>
 
@@ -210,6 +215,7 @@ __global__ void unroll_last_warp(const T* in, T* out, std::size_t n, Probe probe
     }
   }
   if (tid == 0) out[blockIdx.x] = smem[0];
+  if (tid == 0) probe.partial(blockIdx.x, smem[0]);
 }
 // >>>
 
@@ -252,6 +258,7 @@ __global__ void __launch_bounds__(BLOCK) complete_unroll(const T* in, T* out, st
     }
   }
   if (tid == 0) out[blockIdx.x] = smem[0];
+  if (tid == 0) probe.partial(blockIdx.x, smem[0]);
 }
 // >>>
 
@@ -300,6 +307,7 @@ __global__ void __launch_bounds__(BLOCK) multiple_per_thread(const T* in, T* out
     }
   }
   if (tid == 0) out[blockIdx.x] = smem[0];
+  if (tid == 0) probe.partial(blockIdx.x, smem[0]);
 }
 // >>>
 
@@ -327,6 +335,7 @@ __global__ void non_pow2_block(const T* in, T* out, std::size_t n, Probe probe) 
     probe.shared(stage, smem, blockDim.x);
   }
   if (tid == 0) out[blockIdx.x] = smem[0];
+  if (tid == 0) probe.partial(blockIdx.x, smem[0]);
 }
 // >>>
 
@@ -354,6 +363,7 @@ __global__ void missing_syncthreads(const T* in, T* out, std::size_t n, Probe pr
     probe.shared(stage, smem, blockDim.x);
   }
   if (tid == 0) out[blockIdx.x] = smem[0];
+  if (tid == 0) probe.partial(blockIdx.x, smem[0]);
 }
 // >>>
 
@@ -394,6 +404,7 @@ __global__ void legacy_warp_synchronous(const T* in, T* out, std::size_t n, Prob
     }
   }
   if (tid == 0) out[blockIdx.x] = smem[0];
+  if (tid == 0) probe.partial(blockIdx.x, smem[0]);
 }
 // >>>
 

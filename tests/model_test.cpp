@@ -396,3 +396,38 @@ TEST(Model, CellConflictsMarkTheCellsOfConflictingAccesses) {
   const auto seq = model_trace("sequential", iota(64), 64);
   for (int d : core::cell_conflicts(seq.stages[1], 64, 4)) EXPECT_EQ(d, 1);
 }
+
+TEST(Model, TracesRecordEveryBlocksResultAndHowTheyCombine) {
+  const auto values = core::generate_input({core::InputSpec::Kind::Random, 7, {}}, 5000, core::DType::Int);
+  const auto sum = [](const std::vector<double>& v, std::size_t count) {
+    double s = 0;
+    for (std::size_t i = 0; i < count && i < v.size(); ++i) s += v[i];
+    return s;
+  };
+  struct Case {
+    const char* id;
+    const char* combine;
+    std::vector<std::size_t> passes;  // results each launch leaves, block 128, n 5000
+  };
+  for (const Case& c : {Case{"sequential", "passes", {40, 1}}, Case{"first-add-on-load", "passes", {20, 1}},
+                        Case{"cg-warp", "passes", {157, 5, 1}}, Case{"warp-shuffle-vectorized", "atomics", {}},
+                        Case{"threadfence-single-pass", "last-block", {40}}, Case{"cg-grid-sync", "grid-sync", {}},
+                        Case{"multiple-per-thread", "second-kernel", {}}}) {
+    backend::TraceRequest req{c.id, core::Op::Sum, core::DType::Int, 128, 1, values};
+    const auto t = backend::make_sim_backend()->trace(req);
+    SCOPED_TRACE(c.id);
+    EXPECT_EQ(t.combine, c.combine);
+    if (!c.passes.empty()) {
+      EXPECT_EQ(t.pass_outputs, c.passes);
+    }
+    ASSERT_FALSE(t.pass_outputs.empty());
+    ASSERT_GE(t.partials.size(), t.pass_outputs.front());
+    // The first pass's results hold the whole sum (ints: exactly).
+    EXPECT_EQ(sum(t.partials, t.pass_outputs.front()), t.result);
+    EXPECT_EQ(core::trace_from_json(core::to_json(t)), t);  // and survive the JSON round trip
+  }
+  backend::TraceRequest halving{"global-halving", core::Op::Sum, core::DType::Int, 128, 0, values};
+  const auto h = backend::make_sim_backend()->trace(halving);
+  EXPECT_EQ(h.combine, "halving");
+  EXPECT_TRUE(h.partials.empty());
+}

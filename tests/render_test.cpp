@@ -284,3 +284,23 @@ TEST_F(RenderTest, LanesViewDrawsShuffleArrowsOnlyOnShuffleStages) {
   const auto seq = iota_trace("sequential", 64, 64);
   EXPECT_LT(count_near(draw_view(render::View::Lanes, seq, 1), pal.active), 50);
 }
+
+TEST_F(RenderTest, GridViewShowsEveryBlocksResultAndTheCombine) {
+  const auto pal = render::standard_palette();
+  backend::TraceRequest req{"sequential", core::Op::Sum, core::DType::Int, 64, 1,
+                            core::generate_input({core::InputSpec::Kind::Random, 3, {}}, 1000, core::DType::Int)};
+  const auto passes = backend::make_sim_backend()->trace(req);
+  req.algorithm = "warp-shuffle-vectorized";
+  const auto atomics = backend::make_sim_backend()->trace(req);
+  ASSERT_EQ(passes.partials.size(), 16u);
+  const Image a = draw_view(render::View::Grid, passes, 0), b = draw_view(render::View::Grid, atomics, 0);
+  for (const Image* img : {&a, &b}) {
+    EXPECT_GT(count_near(*img, pal.written), 200);  // the traced block's box and the result's
+    EXPECT_GT(count_near(*img, pal.read, 0.12f), 300);  // arrows from the blocks
+    EXPECT_GT(count_near(*img, render::value_color(1.0f)), 50);  // the largest result's box
+  }
+  // The same stage, another combine: the pictures differ.
+  int differ = 0;
+  for (std::size_t i = 0; i < a.rgba.size(); i += 4) differ += a.rgba[i] != b.rgba[i];
+  EXPECT_GT(differ, 2000);
+}

@@ -34,6 +34,9 @@ core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kerne
   t.op = req.op;
   t.type = req.type;
   t.result = static_cast<double>(result);
+  t.combine = kernels::combine_kind(algo);
+  t.partials.assign(raw.partials.begin(), raw.partials.end());
+  if (algo != kernels::Algo::GlobalHalving) t.pass_outputs = kernels::pass_outputs(algo, t.size, req.block, raw.grid);
   for (std::size_t i : traced_elements(algo, t.size, req.block, raw.grid, req.trace_block, 16 / sizeof(T)))
     t.input.push_back(req.input[i]);
 

@@ -218,8 +218,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   app.add_flag("--headless", gui_opts.headless,
                "Run the window's UI off screen through EGL, at 60 frames a second (needs --quit-after-frames)");
   app.add_flag("--play", gui_opts.play, "Start playing the stages");
-  app.add_option("--view", gui_opts.view, "The Stages tab's view: memory | lanes | divergence | banks (V cycles)")
-      ->check(CLI::IsMember({"memory", "lanes", "divergence", "banks"}));
+  app.add_option("--view", gui_opts.view, "The Stages tab's view: memory | lanes | divergence | banks | grid (V cycles)")
+      ->check(CLI::IsMember({"memory", "lanes", "divergence", "banks", "grid"}));
   app.add_option("--frame-report", gui_opts.frame_report, "Write every frame's time as JSON (with --quit-after-frames)");
 
   std::string list_format = "text";
@@ -244,8 +244,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   bool all_stages = false;
   std::string video;
   std::string view_name = "memory";
-  render->add_option("--view", view_name, "Which view: memory | lanes | divergence | banks")
-      ->check(CLI::IsMember({"memory", "lanes", "divergence", "banks"}));
+  render->add_option("--view", view_name, "Which view: memory | lanes | divergence | banks | grid")
+      ->check(CLI::IsMember({"memory", "lanes", "divergence", "banks", "grid"}));
   auto* all_opt = render->add_flag("--all-stages", all_stages, "One PNG per stage: OUT-stage00.png, ... (--out is the prefix)");
   auto* video_opt = render->add_option("--video", video, "The whole run as FILE.mp4 or FILE.gif (ffmpeg)");
   all_opt->excludes(stage_opt)->excludes(chart_opt);

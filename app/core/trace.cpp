@@ -76,6 +76,9 @@ std::string to_json(const Trace& t, int indent) {
   j["type"] = to_string(t.type);
   j["input"] = encode_all(t.input, t.type);
   j["result"] = encode(t.result, t.type);
+  j["combine"] = t.combine;
+  j["partials"] = encode_all(t.partials, t.type);
+  j["pass_outputs"] = t.pass_outputs;
   json stages = json::array();
   for (const auto& s : t.stages) {
     json js;
@@ -123,6 +126,9 @@ Trace trace_from_json(const std::string& text) {
   t.type = *type;
   t.input = decode_all(field(j, "input"), "input");
   t.result = decode(field(j, "result"), "result");
+  if (j.contains("combine")) t.combine = typed<std::string>(j, "combine");  // older traces have neither
+  if (j.contains("partials")) t.partials = decode_all(field(j, "partials"), "partials");
+  if (j.contains("pass_outputs")) t.pass_outputs = typed<std::vector<std::size_t>>(j, "pass_outputs");
   const auto& stages = field(j, "stages");
   if (!stages.is_array()) throw std::runtime_error("trace field 'stages' is not a list");
   for (const auto& js : stages) {

@@ -44,6 +44,11 @@ struct Trace {
   DType type = DType::Int;
   std::vector<double> input;  // the traced block's input elements
   double result = 0;          // the reduction of the whole input
+  // How the blocks' results become one (kernels::combine_kind), and what every block (or
+  // warp, for cg-warp) of the first pass left, in order, as the run recorded it.
+  std::string combine;
+  std::vector<double> partials;
+  std::vector<std::size_t> pass_outputs;  // results each launch leaves (kernels::pass_outputs)
   std::vector<Stage> stages;
   bool operator==(const Trace&) const = default;
 };

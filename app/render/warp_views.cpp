@@ -4,6 +4,7 @@
 #include <string>
 
 #include "../core/facts.h"
+#include "grid_view.h"
 #include "memory_view.h"
 #include "view_parts.h"
 
@@ -201,7 +202,7 @@ void draw_banks(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& 
 }  // namespace
 
 std::optional<View> parse_view(std::string_view name) {
-  for (View v : {View::Memory, View::Lanes, View::Divergence, View::Banks})
+  for (View v : {View::Memory, View::Lanes, View::Divergence, View::Banks, View::Grid})
     if (name == to_string(v)) return v;
   return std::nullopt;
 }
@@ -211,6 +212,7 @@ const char* to_string(View v) {
     case View::Lanes: return "lanes";
     case View::Divergence: return "divergence";
     case View::Banks: return "banks";
+    case View::Grid: return "grid";
     default: return "memory";
   }
 }
@@ -225,6 +227,7 @@ void draw_stage_view(Canvas& c, View view, const core::Trace& t, int stage, int 
   if (view == View::Lanes) draw_lanes(c, t, stage, L, pal);
   if (view == View::Divergence) draw_divergence(c, t, stage, L, pal);
   if (view == View::Banks) draw_banks(c, t, stage, L, pal);
+  if (view == View::Grid) draw_grid(c, t, L, pal);
   c.end();
 }
 

@@ -1,5 +1,6 @@
 // The stage views beside the memory view: warp lanes (registers and shuffles), divergence
-// (which lanes of each warp worked) and banks (the 32 banks of each shared-memory access).
+// (which lanes of each warp worked), banks (the 32 banks of each shared-memory access), and
+// the grid (grid_view.h).
 #pragma once
 #include <optional>
 #include <string_view>
@@ -10,9 +11,10 @@
 
 namespace rl::render {
 
-enum class View { Memory, Lanes, Divergence, Banks };
+enum class View { Memory, Lanes, Divergence, Banks, Grid };
+constexpr int kViewCount = 5;
 
-std::optional<View> parse_view(std::string_view name);  // "memory", "lanes", "divergence", "banks"
+std::optional<View> parse_view(std::string_view name);  // "memory", "lanes", "divergence", "banks", "grid"
 const char* to_string(View view);
 
 // Draws one view of a stage into the current target.

@@ -319,7 +319,8 @@ Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   if (ImGui::SliderFloat("##speed", &speed, 0.25f, 8.0f, "%.2g stages/s", ImGuiSliderFlags_Logarithmic))
     p.set_speed(speed);
   // Which picture of the stage: the memory view, or the warp-level views beside it (V cycles).
-  for (render::View v : {render::View::Memory, render::View::Lanes, render::View::Divergence, render::View::Banks}) {
+  for (render::View v : {render::View::Memory, render::View::Lanes, render::View::Divergence, render::View::Banks,
+                         render::View::Grid}) {
     if (ImGui::RadioButton(render::to_string(v), s.view == v)) s.view = v;
     ImGui::SameLine();
   }
@@ -391,7 +392,7 @@ void handle_keys(AppState& s) {
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) p.step_back();
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home), false)) p.first();
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End), false)) p.last();
-  if (ImGui::IsKeyPressed(GLFW_KEY_V, false)) s.view = render::View((int(s.view) + 1) % 4);
+  if (ImGui::IsKeyPressed(GLFW_KEY_V, false)) s.view = render::View((int(s.view) + 1) % render::kViewCount);
 }
 
 }  // namespace rl::ui

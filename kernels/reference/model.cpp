@@ -339,6 +339,8 @@ T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& laun
     std::vector<T> out;
     for (std::size_t b = 0; b < blocks; ++b)
       for (const T& v : first.block(in, n, b, rec_for(b))) out.push_back(v);
+    if (raw && kernels::records_partials(algo))  // what every block (or warp) of the pass left
+      raw->partials.assign(out.begin(), out.begin() + std::ptrdiff_t(std::min(out.size(), kernels::kMaxPartials)));
     return out;
   };
   switch (algo) {

@@ -1,0 +1,14 @@
+// The grid view: every block's first-pass result as the run recorded it, and how the
+// algorithm combines them (more launches, a second kernel, atomics, a retirement counter,
+// grid sync) down to the result.
+#pragma once
+#include "../core/trace.h"
+#include "canvas.h"
+#include "layout.h"
+
+namespace rl::render {
+
+// Draws between begin() and end() of the canvas; L gives the frame's title, caption and footer.
+void draw_grid(Canvas& canvas, const core::Trace& trace, const MemoryLayout& L, const Palette& palette);
+
+}  // namespace rl::render
