@@ -5,7 +5,7 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config git
   libglfw3-dev libimgui-dev python3-glad libcli11-dev nlohmann-json3-dev libstb-dev libgtest-dev
-  fonts-dejavu-core libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri xvfb xauth ffmpeg)
+  fonts-dejavu-core libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri xvfb xauth xdotool ffmpeg)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -180,3 +180,45 @@ TEST(Gui, HeadlessModeRunsTheSameUiOffScreenAndReportsFrameTimes) {
   capture(REDLAB_BINARY " --headless", &code);
   EXPECT_EQ(code, 2);
 }
+
+// A scripted walk through the real window under Xvfb, driven by xdotool's key presses as a
+// user would: pick an algorithm (3), play and pause (Space), go to the last stage and one back
+// (End, Left), cycle to the banks view (V V V), export it (E), open presenter mode (P), quit
+// (Ctrl+Q). The exported file's name says which algorithm, view and stage the window was on.
+TEST(Gui, ScriptedWalkWithXdotool) {
+  REQUIRE_XVFB();
+  if (std::system("command -v xdotool >/dev/null 2>&1") != 0) {
+    if (std::getenv("REDLAB_REQUIRE_GL")) FAIL() << "xdotool is not installed";
+    GTEST_SKIP() << "SKIPPED: xdotool is not installed";
+  }
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_walk";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "exports");
+  const auto shot = dir / "walk.png";
+  const std::string walk =
+      "set -e; " REDLAB_BINARY " --backend sim --export-dir " + (dir / "exports").string() + " --screenshot " +
+      shot.string() + " & app=$!; "
+      "win=$(xdotool search --sync --name 'Reduction Lab' | head -n 1); xdotool windowfocus --sync \"$win\"; "
+      "k() { xdotool key --delay 150 \"$@\"; sleep 0.4; }; "
+      "sleep 1; k 3; k space; sleep 1; k space; k End; k Left; k v v v; k e; sleep 1; k p; sleep 1; k ctrl+q; wait $app";
+  const auto script = dir / "walk.sh";
+  std::ofstream(script) << walk << "\n";
+  int code = -1;
+  const auto log = capture(clean_config() + "xvfb-run -a -s '-screen 0 1600x900x24' sh " + script.string(), &code);
+  ASSERT_EQ(code, 0) << log;
+  // interleaved-divergent (the third traced algorithm), 32 values: stages 0..5; one back from the last is 4.
+  const auto exported = dir / "exports" / "interleaved-divergent-banks-stage04.png";
+  std::vector<std::string> found;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "exports")) found.push_back(e.path().filename().string());
+  ASSERT_TRUE(std::filesystem::exists(exported)) << "exports: " << testing::PrintToString(found) << "\n" << log;
+  int w = 0, h = 0, ch = 0;
+  unsigned char* px = stbi_load(exported.c_str(), &w, &h, &ch, 4);
+  ASSERT_TRUE(px);
+  EXPECT_EQ(w, 1600);
+  stbi_image_free(px);
+  // Presenter mode at the end: the high-contrast palette's black fills most of the screen.
+  px = stbi_load(shot.c_str(), &w, &h, &ch, 4);
+  ASSERT_TRUE(px) << log;
+  EXPECT_GT(count_near(px, 0, w * h, 0, 0, 0), w * h / 3);
+  stbi_image_free(px);
+}

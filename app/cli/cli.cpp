@@ -207,7 +207,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   app.add_option("--quit-after-frames", gui_opts.quit_after_frames,
                  "Close the window after N frames (for tests)")
       ->check(CLI::PositiveNumber);
-  app.add_option("--screenshot", gui_opts.screenshot, "With --quit-after-frames: save the last frame as PNG");
+  app.add_option("--screenshot", gui_opts.screenshot, "Save the last frame as PNG (at --quit-after-frames, or when Ctrl+Q quits)");
   app.add_option("--tab", gui_opts.tab, "Open the window on: stages | bandwidth")->check(CLI::IsMember({"stages", "bandwidth"}));
   app.add_flag("--run-bench", gui_opts.run_bench, "Start the Bandwidth tab's benchmark at once");
   app.add_option("--compare", gui_opts.compare, "Show a second algorithm beside the first, in lockstep")
@@ -218,6 +218,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   app.add_flag("--headless", gui_opts.headless,
                "Run the window's UI off screen through EGL, at 60 frames a second (needs --quit-after-frames)");
   app.add_flag("--play", gui_opts.play, "Start playing the stages");
+  app.add_option("--export-dir", gui_opts.export_dir, "Folder for the Stages tab's exports (E, A, G, M keys)");
   app.add_option("--view", gui_opts.view, "The Stages tab's view: memory | lanes | divergence | banks | grid (V cycles)")
       ->check(CLI::IsMember({"memory", "lanes", "divergence", "banks", "grid"}));
   app.add_option("--frame-report", gui_opts.frame_report, "Write every frame's time as JSON (with --quit-after-frames)");
@@ -299,15 +300,15 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
     if (*render) {
       if (render_opts.algorithm.empty()) throw UsageError("render needs --algorithm and --stage, or --chart FILE");
       const render::View view = *render::parse_view(view_name);
-      if (!video.empty()) return render_video(record(render_opts), width, height, video, err, view);
+      if (!video.empty()) return render_video(record(render_opts), width, height, video, err, {view});
       if (png.empty()) throw UsageError("--out is required");
-      if (all_stages) return render_all_stages(record(render_opts), width, height, png, err, view);
+      if (all_stages) return render_all_stages(record(render_opts), width, height, png, err, {view});
       if (!render->count("--stage")) throw UsageError("--stage is required with --algorithm");
       const core::Trace t = record(render_opts);
       if (stage >= int(t.stages.size()))
         throw UsageError("--stage: " + std::to_string(stage) + " is past the last stage (" +
                          std::to_string(t.stages.size() - 1) + ")");
-      return render_stage_png(t, stage, width, height, png, err, view);
+      return render_stage_png(t, stage, width, height, png, err, {view});
     }
     gui_opts.backend = kBackends.at(gui_backend);
     if (gui_opts.headless && gui_opts.quit_after_frames == 0)

@@ -17,13 +17,14 @@ namespace rl::cli {
 
 namespace {
 
-// One headless context, offscreen target and canvas for all frames: draw(canvas, i) paints
-// frame i, which is written to paths[i].
+// One headless context (or the caller's current one), offscreen target and canvas for all
+// frames: draw(canvas, i) paints frame i, which is written to paths[i].
 template <class Draw>
-int render_pngs(int width, int height, const std::vector<std::string>& paths, std::ostream& err, Draw draw) {
+int render_pngs(int width, int height, const std::vector<std::string>& paths, std::ostream& err, Draw draw,
+                bool current_context = false) {
   std::string why;
-  auto ctx = platform::HeadlessContext::create(&why);
-  if (!ctx) {
+  auto ctx = current_context ? nullptr : platform::HeadlessContext::create(&why);
+  if (!ctx && !current_context) {
     err << "reduction-lab: error: cannot render: " << why << "\n";
     return 1;
   }
@@ -55,12 +56,12 @@ struct Frame {
 
 // The view at each frame's (stage, blend).
 int render_frames(const core::Trace& trace, int width, int height, const std::vector<Frame>& frames, std::ostream& err,
-                  render::View view) {
+                  const Look& look) {
   std::vector<std::string> paths;
   for (const Frame& f : frames) paths.push_back(f.path);
   return render_pngs(width, height, paths, err, [&](render::Canvas& c, std::size_t i) {
-    render::draw_stage_view(c, view, trace, frames[i].stage, width, height, {false, frames[i].blend});
-  });
+    render::draw_stage_view(c, look.view, trace, frames[i].stage, width, height, {false, frames[i].blend});
+  }, look.current_context);
 }
 
 std::string quoted(const std::string& s) {  // for the shell: single quotes, escaped
@@ -72,23 +73,23 @@ std::string quoted(const std::string& s) {  // for the shell: single quotes, esc
 }  // namespace
 
 int render_stage_png(const core::Trace& trace, int stage, int width, int height, const std::string& path,
-                     std::ostream& err, render::View view) {
-  return render_frames(trace, width, height, {{stage, 0, path}}, err, view);
+                     std::ostream& err, const Look& look) {
+  return render_frames(trace, width, height, {{stage, 0, path}}, err, look);
 }
 
 int render_all_stages(const core::Trace& trace, int width, int height, const std::string& prefix, std::ostream& err,
-                      render::View view) {
+                      const Look& look) {
   std::vector<Frame> frames;
   char name[32];
   for (int k = 0; k < int(trace.stages.size()); ++k) {
     std::snprintf(name, sizeof name, "-stage%02d.png", k);
     frames.push_back({k, 0, prefix + name});
   }
-  return render_frames(trace, width, height, frames, err, view);
+  return render_frames(trace, width, height, frames, err, look);
 }
 
 int render_video(const core::Trace& trace, int width, int height, const std::string& path, std::ostream& err,
-                 render::View view) {
+                 const Look& look) {
   const bool gif = path.size() > 4 && path.compare(path.size() - 4, 4, ".gif") == 0;
   const bool mp4 = path.size() > 4 && path.compare(path.size() - 4, 4, ".mp4") == 0;
   if (!gif && !mp4) {
@@ -116,7 +117,7 @@ int render_video(const core::Trace& trace, int width, int height, const std::str
       std::snprintf(name, sizeof name, "f%05zu.png", frames.size());
       frames.push_back({k, i < kHold ? 0.0f : float(i - kHold + 1) / (kFade + 1), (dir / name).string()});
     }
-  int code = render_frames(trace, width, height, frames, err, view);
+  int code = render_frames(trace, width, height, frames, err, look);
   if (code == 0) {
     const std::string in = quoted((dir / "f%05d.png").string());
     const std::string cmd =

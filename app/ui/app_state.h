@@ -55,12 +55,15 @@ struct AppState {
   std::string error;                  // the last run's failure, shown until the next run
   core::Player player;
   render::View view = render::View::Memory;  // which picture of the stage the Stages tab shows
+  char export_dir[512] = "";   // where the Stages tab's exports go (default ~/reduction-lab-exports)
+  std::string export_message;  // the last export's outcome
   float frame_ms = 0;
   bool presenter = false;     // large type, high contrast, the view filling the screen
   bool presenter_changed = false;
   std::string notice;         // a problem with the settings file, shown once in the status line
   Tab tab = Tab::Stages;
   bool select_tab = false;  // make `tab` the open tab on the next frame
+  bool quit_requested = false;  // Ctrl+Q
   bool play_requested = false;  // start playing once the first trace is in (--play)
   BenchUi bench;
 };

@@ -134,6 +134,7 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
     std::snprintf(state.bench.algorithms, sizeof state.bench.algorithms, "%s", opts.bench_algorithms.c_str());
   if (opts.play) state.play_requested = true;
   if (const auto v = render::parse_view(opts.view)) state.view = *v;
+  if (!opts.export_dir.empty()) std::snprintf(state.export_dir, sizeof state.export_dir, "%s", opts.export_dir.c_str());
   std::string why;
   Surface surface;
   try {
@@ -272,7 +273,7 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
       glClear(GL_COLOR_BUFFER_BIT);
       ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
       ++frame;
-      if (opts.quit_after_frames > 0 && frame >= opts.quit_after_frames) {
+      if ((opts.quit_after_frames > 0 && frame >= opts.quit_after_frames) || state.quit_requested) {
         if (!opts.screenshot.empty()) {
           if (window) {
             save_screenshot(fw, fh, opts.screenshot, err);

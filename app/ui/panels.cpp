@@ -9,8 +9,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <utility>
 
+#include "../cli/render_command.h"
 #include "../core/catalog.h"
 #include "../core/bench.h"
 #include "../core/facts.h"
@@ -126,9 +128,38 @@ void image(unsigned texture, const Frame& view) {
     ImGui::Dummy({view.w, view.h});
 }
 
-std::string default_export_base() {
+std::string default_export_dir() {
   const char* home = std::getenv("HOME");
-  return std::string(home && *home ? home : ".") + "/reduction-lab-exports/bandwidth";
+  return std::string(home && *home ? home : ".") + "/reduction-lab-exports";
+}
+
+std::string default_export_base() { return default_export_dir() + "/bandwidth"; }
+
+// The Stages tab's exports, drawn in this window's context at 1600 x 900: the view as it is,
+// a PNG per stage, or the whole run as a GIF or MP4 (ffmpeg).
+enum class StageExport { Png, AllStages, Gif, Mp4 };
+
+void export_stages(AppState& s, StageExport what) {
+  const std::string base = std::string(s.export_dir) + "/" + s.trace->algorithm + "-" + render::to_string(s.view);
+  std::error_code ec;
+  std::filesystem::create_directories(s.export_dir, ec);
+  std::ostringstream err;
+  const cli::Look look{s.view, true};
+  constexpr int w = 1600, h = 900;
+  char stage[16];
+  std::snprintf(stage, sizeof stage, "-stage%02d.png", s.player.stage());
+  std::string saved;
+  int code = 1;
+  switch (what) {
+    case StageExport::Png: code = cli::render_stage_png(*s.trace, s.player.stage(), w, h, saved = base + stage, err, look); break;
+    case StageExport::AllStages: code = cli::render_all_stages(*s.trace, w, h, base, err, look), saved = base + "-stageNN.png"; break;
+    case StageExport::Gif: code = cli::render_video(*s.trace, w, h, saved = base + ".gif", err, look); break;
+    case StageExport::Mp4: code = cli::render_video(*s.trace, w, h, saved = base + ".mp4", err, look); break;
+  }
+  std::string why = err.str();
+  if (const auto at = why.find("error: "); at != std::string::npos) why = why.substr(at + 7);
+  while (!why.empty() && why.back() == '\n') why.pop_back();
+  s.export_message = code == 0 ? "Saved " + saved : "Export failed: " + why;
 }
 
 void export_all(BenchUi& b, const core::BenchReport& report) {
@@ -284,7 +315,7 @@ Frame center_panel(AppState& s, const Frame& f, unsigned view_texture, unsigned 
 
 Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   const float em = ImGui::GetFontSize();
-  const float controls_h = em * 6.6f;
+  const float controls_h = em * (s.export_message.empty() ? 8.0f : 9.4f);
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   // Compare mode splits the area: each view gets half (the caller renders at that size).
@@ -325,6 +356,15 @@ Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
     ImGui::SameLine();
   }
   ImGui::TextUnformatted("view (V)");
+  if (!*s.export_dir) std::snprintf(s.export_dir, sizeof s.export_dir, "%s", default_export_dir().c_str());
+  ImGui::SetNextItemWidth(std::max(em * 8, ImGui::GetContentRegionAvail().x - em * 26));
+  ImGui::InputText("##export-dir", s.export_dir, sizeof s.export_dir);
+  for (const auto& [label, what] : {std::pair{"PNG", StageExport::Png}, std::pair{"Every stage", StageExport::AllStages},
+                                    std::pair{"GIF", StageExport::Gif}, std::pair{"MP4", StageExport::Mp4}}) {
+    ImGui::SameLine();
+    if (ImGui::Button(label)) export_stages(s, what);
+  }
+  if (!s.export_message.empty()) ImGui::TextUnformatted(s.export_message.c_str());
   ImGui::TextWrapped("%s", core::stage_caption(*s.trace, p.stage()).c_str());
   return view;
 }
@@ -377,6 +417,7 @@ void status_bar(const AppState& s, const Frame& f) {
 void handle_keys(AppState& s) {
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput) return;
+  if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) s.quit_requested = true;
   if (ImGui::IsKeyPressed(GLFW_KEY_F11, false) || ImGui::IsKeyPressed(GLFW_KEY_P, false)) {
     s.presenter = !s.presenter;
     s.presenter_changed = true;
@@ -393,6 +434,12 @@ void handle_keys(AppState& s) {
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home), false)) p.first();
   if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End), false)) p.last();
   if (ImGui::IsKeyPressed(GLFW_KEY_V, false)) s.view = render::View((int(s.view) + 1) % render::kViewCount);
+  if (s.trace) {  // exports: E the view as a PNG, A every stage, G a GIF, M an MP4
+    if (ImGui::IsKeyPressed(GLFW_KEY_E, false)) export_stages(s, StageExport::Png);
+    if (ImGui::IsKeyPressed(GLFW_KEY_A, false)) export_stages(s, StageExport::AllStages);
+    if (ImGui::IsKeyPressed(GLFW_KEY_G, false)) export_stages(s, StageExport::Gif);
+    if (ImGui::IsKeyPressed(GLFW_KEY_M, false)) export_stages(s, StageExport::Mp4);
+  }
 }
 
 }  // namespace rl::ui
