@@ -118,7 +118,7 @@ TEST(Gui, BrokenSettingsAreReportedKeptAndReplacedByDefaults) {
   const unsigned char* px = shot.px.data();
   EXPECT_GT(count_near(px, 0, w * h, 255, 115, 76), 20);  // the notice, in the warning colour
   // Presenter mode: high contrast, so the view's background is black.
-  EXPECT_GT(count_near(px, 0, w * h, 0, 0, 0), w * h / 4);
+  EXPECT_GT(count_near(px, 0, w * h, 0, 0, 0), w * h / 5);
 }
 
 TEST(Gui, CompareModeShowsTwoAlgorithmsSideBySide) {
