@@ -15,6 +15,7 @@
 
 #include "bench_api.h"
 #include "copy.cuh"
+#include "host_memory.h"
 #include "launch_impl.cuh"
 #include "reference/cpu_baseline.h"
 
@@ -316,13 +317,21 @@ BenchSession::InputFacts BenchSession::set_input(Type type, OpKind op, std::size
   m.type = type;
   m.n = n;
   const std::size_t bytes = n * m.elem();
+  const std::string what = "n = " + std::to_string(n) + " (the input and the copy's destination)";
+  if (const std::size_t host = host_available_bytes(); host && bytes > host)
+    throw CudaError(what + " needs " + mib(bytes) + " of host memory for the values; " + mib(host) + " are available");
   if (bytes > m.capacity) {
+    std::size_t free = 0, total = 0;
+    RL_CUDA(cudaMemGetInfo(&free, &total));
+    if (2 * bytes > free + 2 * m.capacity)  // checked before the old buffers go
+      throw CudaError(what + " needs " + mib(2 * bytes) + " of GPU memory; " + mib(free + 2 * m.capacity) + " of " +
+                      mib(total) + " are free");
     cudaFree(m.input);
     cudaFree(m.output);
     m.input = m.output = nullptr;
     m.capacity = 0;
-    RL_CUDA(cudaMalloc(&m.input, bytes));
-    RL_CUDA(cudaMalloc(&m.output, bytes));
+    m.input = device_alloc(bytes, what);
+    m.output = device_alloc(bytes, what);
     m.capacity = bytes;
   }
   m.host.resize(bytes);

@@ -12,10 +12,18 @@ namespace rl::kernels {
 namespace cg = cooperative_groups;
 
 // The cg functor for each operator; cg::less and cg::greater compare exactly as ops::Min/Max.
-template <class Op, class T> struct CgOp;
+// cg::reduce takes the library's operators (hardware reductions for ints), except min and
+// max of floating types: those take the project's, where a NaN operand wins in any order, as
+// in the CPU model.
+template <class Op, class T> struct CgOp { using type = Op; };
 template <class T> struct CgOp<ops::Sum, T> { using type = cg::plus<T>; };
-template <class T> struct CgOp<ops::Min, T> { using type = cg::less<T>; };
-template <class T> struct CgOp<ops::Max, T> { using type = cg::greater<T>; };
+template <> struct CgOp<ops::Min, int> { using type = cg::less<int>; };
+template <> struct CgOp<ops::Max, int> { using type = cg::greater<int>; };
+// reduce_update_async turns its operator into an atomic: only the library's operators.
+template <class Op, class T> struct CgAtomicOp;
+template <class T> struct CgAtomicOp<ops::Sum, T> { using type = cg::plus<T>; };
+template <class T> struct CgAtomicOp<ops::Min, T> { using type = cg::less<T>; };
+template <class T> struct CgAtomicOp<ops::Max, T> { using type = cg::greater<T>; };
 
 // <<< cg-warp
 template <class T, class Op, class Probe>
@@ -109,7 +117,7 @@ __global__ void cg_reduce_update_async(const T* in, T* out, std::size_t n, Probe
   probe.stage(0, kTagGridStride, 0), probe.work(0, true), probe.lane(0, v);
   // Each tile reduces and one of its threads updates the result atomically, in one call.
   const cuda::atomic_ref<T, cuda::thread_scope_device> total(*out);
-  cg::reduce_update_async(tile, total, v, typename CgOp<Op, T>::type{});  // [atomic]
+  cg::reduce_update_async(tile, total, v, typename CgAtomicOp<Op, T>::type{});  // [atomic]
   probe.stage(1, kTagAtomic, 32), probe.work(1, true);
 }
 // >>>

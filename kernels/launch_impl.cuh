@@ -28,7 +28,7 @@ template <class T>
 class DeviceArray {
  public:
   explicit DeviceArray(std::size_t count) : count_(count) {
-    if (count_ > 0) RL_CUDA(cudaMalloc(&ptr_, count_ * sizeof(T)));
+    if (count_ > 0) ptr_ = static_cast<T*>(device_alloc(count_ * sizeof(T), "an array of " + std::to_string(count_) + " elements"));
   }
   ~DeviceArray() {
     if (ptr_) cudaFree(ptr_);

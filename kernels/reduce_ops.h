@@ -24,8 +24,11 @@ struct Sum {
   template <class T> RL_HD static T identity() { return T(0); }
 };
 
+// Min and max follow IEEE 754-2019 minimum and maximum for NaN: a NaN operand makes the result
+// NaN, whatever the order, so every algorithm and the CPU model agree. (For ints a != a is
+// never true and compiles away.)
 struct Min {
-  template <class T> RL_HD T operator()(T a, T b) const { return b < a ? b : a; }
+  template <class T> RL_HD T operator()(T a, T b) const { return a != a ? a : b != b ? b : b < a ? b : a; }
   template <class T> RL_HD static T identity() {
     if constexpr (std::numeric_limits<T>::has_infinity) return std::numeric_limits<T>::infinity();
     else return std::numeric_limits<T>::max();
@@ -33,7 +36,7 @@ struct Min {
 };
 
 struct Max {
-  template <class T> RL_HD T operator()(T a, T b) const { return a < b ? b : a; }
+  template <class T> RL_HD T operator()(T a, T b) const { return a != a ? a : b != b ? b : a < b ? b : a; }
   template <class T> RL_HD static T identity() {
     if constexpr (std::numeric_limits<T>::has_infinity) return -std::numeric_limits<T>::infinity();
     else return std::numeric_limits<T>::lowest();

@@ -1,3 +1,4 @@
+#include "../../kernels/host_memory.h"
 #include "bench_runner.h"
 
 #include <algorithm>
@@ -95,6 +96,11 @@ core::BenchReport run_sim(const BenchRequest& req, const RowSink& on_row, const 
   core::BenchReport report{"CPU model", "", today_utc(), "sim", 0, {}};
   BenchProgress p{0, req.sizes.size() * req.algorithms.size(), "", report};
   for (std::size_t n : req.sizes) {
+    // The values as doubles, the typed copy and the model's scratch: about 8 + 2 x 8 bytes each.
+    const std::size_t need = n * 24, have = kernels::host_available_bytes();
+    if (have && need > have)
+      throw std::runtime_error("n = " + std::to_string(n) + ": the CPU model needs about " + std::to_string(need >> 20) +
+                               " MiB of host memory; " + std::to_string(have >> 20) + " MiB are available");
     const auto values = core::generate_input({core::InputSpec::Kind::Random, req.seed, {}}, n, req.type);
     long double sum = 0, abs_sum = 0;
     double lo = values[0], hi = values[0];

@@ -1,6 +1,7 @@
 // Shared by both backends: turns a request into a typed launch and the recorded stages into
 // a Trace, so the GPU and the CPU model are converted by the very same code.
 #pragma once
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,12 @@ core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kerne
 template <class T, class Reduce>
 core::Trace run_trace(const TraceRequest& req, Reduce reduce) {
   const kernels::Algo algo = kernel_algo(req.algorithm);
+  // CUDA's atomic min/max (cuda::atomic_ref) do not promise this project's NaN rule: refused
+  // rather than shown with a result that may differ from run to run.
+  if (algo == kernels::Algo::CgReduceUpdateAsync && req.op != core::Op::Sum &&
+      std::any_of(req.input.begin(), req.input.end(), [](double x) { return x != x; }))
+    throw std::invalid_argument("cg-reduce-update-async: its min and max use CUDA's atomic min/max, which do not "
+                                "promise to propagate NaN; pick another algorithm for input with NaN");
   const std::vector<T> typed(req.input.begin(), req.input.end());
   kernels::RawTrace<T> raw;
   const kernels::Launch launch{req.block, req.grid, req.trace_block};

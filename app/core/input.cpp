@@ -99,7 +99,8 @@ std::vector<double> parse_numbers(std::string_view text, DType type, std::string
     const auto r = std::from_chars(first, token.data() + token.size(), value);
     if (r.ec != std::errc() || r.ptr != token.data() + token.size()) fail(token, "is not a number");
     if (type == DType::Int) {
-      if (!std::isfinite(value) || value != std::floor(value)) fail(token, "is not an integer");
+      if (!std::isfinite(value)) fail(token, "is not an integer (NaN and Inf exist only for float and double)");
+      if (value != std::floor(value)) fail(token, "is not an integer");
       if (value < std::numeric_limits<std::int32_t>::min() || value > std::numeric_limits<std::int32_t>::max())
         fail(token, "does not fit a 32-bit int");
     } else if (type == DType::Float) {
@@ -114,6 +115,12 @@ std::vector<double> parse_numbers(std::string_view text, DType type, std::string
 }
 
 std::vector<double> read_input_file(const std::string& path, DType type) {
+  // Checked before reading: a huge file must not exhaust memory on its way to being refused.
+  std::error_code ec;
+  const auto bytes = std::filesystem::file_size(path, ec);
+  if (!ec && bytes > kMaxInputFileBytes)
+    throw std::runtime_error("input file '" + path + "' is " + std::to_string(bytes >> 20) + " MiB; at most " +
+                             std::to_string(kMaxInputFileBytes >> 20) + " MiB of text is read");
   std::ifstream file(path, std::ios::binary);
   if (!file) throw std::runtime_error("cannot open input file '" + path + "'");
   std::ostringstream buf;

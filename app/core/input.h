@@ -31,6 +31,9 @@ std::vector<double> generate_input(const InputSpec& spec, std::size_t n, DType t
 // Numbers separated by whitespace or commas ('#' starts a comment). Throws
 // std::runtime_error naming the file, line and token for anything else.
 std::vector<double> parse_numbers(std::string_view text, DType type, std::string_view origin);
+// Float and double take nan and inf (IEEE semantics downstream); int refuses them.
+// Files over kMaxInputFileBytes are refused before reading.
+constexpr std::size_t kMaxInputFileBytes = std::size_t(1) << 30;
 std::vector<double> read_input_file(const std::string& path, DType type);
 
 }  // namespace rl::core

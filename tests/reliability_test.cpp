@@ -1,0 +1,160 @@
+// Bad input and IEEE special values: what the user sees, checked. (docs/reliability.md lists
+// each case and the test that covers it.)
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <sstream>
+
+#include "app/backend/backend.h"
+#include "app/cli/cli.h"
+#include "app/core/catalog.h"
+#include "app/core/input.h"
+#include "app/core/trace.h"
+#include "test_support.h"
+
+using namespace rl;
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+Result run(std::vector<std::string> args) {
+  args.insert(args.begin(), "reduction-lab");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  const int code = cli::run(int(argv.size()), argv.data(), out, err, {});
+  return {code, out.str(), err.str()};
+}
+
+std::string temp_file(const std::string& name, const std::string& text) {
+  const auto path = testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+}  // namespace
+
+TEST(Reliability, InputFilesThatCannotBeReadSayWhy) {
+  const auto empty = temp_file("redlab_empty.txt", "  # only a comment\n");
+  auto r = run({"trace", "-a", "sequential", "--input", empty, "--backend", "sim"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("holds no numbers"), std::string::npos) << r.err;
+
+  const auto nan_int = temp_file("redlab_nan.txt", "1 2\nnan 4\n");
+  r = run({"trace", "-a", "sequential", "--input", nan_int, "--type", "int", "--backend", "sim"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find(":2: 'nan' is not an integer (NaN and Inf exist only for float and double)"), std::string::npos)
+      << r.err;
+
+  const auto big = temp_file("redlab_overflow.txt", "1e40\n");
+  r = run({"trace", "-a", "sequential", "--input", big, "--type", "float", "--backend", "sim"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("does not fit a float"), std::string::npos) << r.err;
+
+  // A file too large to read is refused by its size, before a byte is read (sparse here).
+  const auto huge = testing::TempDir() + "redlab_huge.txt";
+  { std::ofstream(huge) << "1"; }
+  std::filesystem::resize_file(huge, core::kMaxInputFileBytes + 1);
+  r = run({"trace", "-a", "sequential", "--input", huge, "--backend", "sim"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("MiB of text is read"), std::string::npos) << r.err;
+  std::filesystem::remove(huge);
+}
+
+TEST(Reliability, NanAndInfFollowIeeeForEveryAlgorithmAndOperator) {
+  const std::uint64_t seed = test::test_seed();
+  std::mt19937_64 rng(seed);
+  const auto sim = backend::make_sim_backend();
+  for (const auto& a : core::algorithms()) {
+    if (a.kind == core::Kind::Baseline || a.id == "global-halving") continue;  // halving: below
+    for (core::DType type : {core::DType::Float, core::DType::Double}) {
+      for (int trial = 0; trial < 3; ++trial) {
+        const std::size_t n = 1 + rng() % 700;
+        std::vector<double> v = core::generate_input({core::InputSpec::Kind::Random, rng(), {}}, n, type);
+        const std::size_t at = rng() % n;
+        SCOPED_TRACE(a.id + " " + core::to_string(type) + " n=" + std::to_string(n) + " at=" + std::to_string(at) +
+                     " seed=" + std::to_string(seed));
+        const auto reduce = [&](core::Op op, const std::vector<double>& in) {
+          backend::TraceRequest req{a.id, op, type, 64, 0, in};
+          if (a.id == "non-pow2-block") req.block = 48;
+          return sim->trace(req).result;
+        };
+        std::vector<double> with_nan = v, with_inf = v, both_inf = v;
+        with_nan[at] = kNaN;
+        with_inf[at] = kInf;
+        both_inf[at] = kInf;
+        both_inf[(at + 1) % n] = n > 1 ? -kInf : kInf;
+        EXPECT_TRUE(std::isnan(reduce(core::Op::Sum, with_nan)));
+        EXPECT_EQ(reduce(core::Op::Sum, with_inf), kInf);
+        EXPECT_EQ(reduce(core::Op::Max, with_inf), kInf);
+        EXPECT_LT(reduce(core::Op::Min, with_inf), 1.0);  // the finite minimum
+        if (n > 1) {
+          EXPECT_TRUE(std::isnan(reduce(core::Op::Sum, both_inf)));  // inf + -inf
+        }
+        if (a.id == "cg-reduce-update-async") {  // CUDA's atomic min/max promise nothing for NaN
+          backend::TraceRequest req{a.id, core::Op::Min, type, 64, 0, with_nan};
+          EXPECT_THROW(sim->trace(req), std::invalid_argument);
+          continue;
+        }
+        EXPECT_TRUE(std::isnan(reduce(core::Op::Min, with_nan)));  // a NaN operand wins, in any order
+        EXPECT_TRUE(std::isnan(reduce(core::Op::Max, with_nan)));
+      }
+    }
+  }
+  backend::TraceRequest halving{"global-halving", core::Op::Max, core::DType::Float, 64, 0, {1, kNaN, 3, 2, 5}};
+  EXPECT_TRUE(std::isnan(sim->trace(halving).result));
+}
+
+TEST(Reliability, SpecialValuesAreShownAsSuch) {
+  backend::TraceRequest req{"sequential", core::Op::Sum, core::DType::Float, 32, 0, {1, kNaN, kInf, -kInf, 2}};
+  const auto t = backend::make_sim_backend()->trace(req);
+  const std::string json = core::to_json(t);
+  EXPECT_NE(json.find("\"nan\""), std::string::npos);
+  EXPECT_NE(json.find("\"inf\""), std::string::npos);
+  EXPECT_NE(json.find("\"-inf\""), std::string::npos);
+  const auto back = core::trace_from_json(json);
+  EXPECT_TRUE(std::isnan(back.result));
+  EXPECT_TRUE(std::isnan(back.input[1]));
+  EXPECT_EQ(back.input[3], -kInf);
+  EXPECT_EQ(core::format_value(kNaN, core::DType::Float), "nan");
+  EXPECT_EQ(core::format_value(-kInf, core::DType::Double), "-inf");
+}
+
+TEST(Reliability, SizesBeyondMemoryAreRefusedWithTheAmounts) {
+  const auto r = run({"bench", "--backend", "sim", "-a", "sequential", "--sizes", "2^40"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("MiB of host memory"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST(Reliability, BrokenResultsFilesAreReportedAndKept) {
+  const std::string text = "{\"device\": \"x\", \"rows\": [{\"algorithm\": ";
+  const auto path = temp_file("redlab_broken_results.json", text);
+  const auto r = run({"render", "--chart", path, "--out", testing::TempDir() + "redlab_chart.png"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("results"), std::string::npos) << r.err;
+  std::ifstream f(path);
+  std::stringstream kept;
+  kept << f.rdbuf();
+  EXPECT_EQ(kept.str(), text);  // untouched
+}
+
+TEST(Reliability, UnwritableOutputPathsAreNamed) {
+  auto r = run({"render", "-a", "sequential", "--stage", "0", "--backend", "sim", "--out", "/nonexistent/dir/x.png"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("/nonexistent/dir/x.png"), std::string::npos) << r.err;
+  r = run({"bench", "--backend", "sim", "-a", "sequential", "--sizes", "2^10", "--out", "/nonexistent/dir/r.json"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("/nonexistent/dir/r.json"), std::string::npos) << r.err;
+}
