@@ -23,3 +23,6 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DREDLAB_WERROR=ON -D
 cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs" -L host
+
+echo "== fuzzing, a short run (scripts/fuzz.sh; docs/reliability.md has the long runs)"
+scripts/fuzz.sh "${FUZZ_SECONDS:-20}"

@@ -2,11 +2,20 @@
 // (uninstrumented) kernels give the right whole-array results. Skips, saying so, without a GPU.
 #include <gtest/gtest.h>
 
+#ifdef REDLAB_HAS_CUDA
+#include <cuda_runtime.h>
+#endif
+
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
+#include <random>
 
 #include "app/backend/backend.h"
 #include "app/core/catalog.h"
+#include "kernels/bench_api.h"
 #include "kernels/reduce_api.h"
 #include "test_support.h"
 
@@ -16,7 +25,9 @@ namespace {
 
 bool quick() { return std::getenv("REDLAB_GPU_QUICK") != nullptr; }  // for the sanitizers
 
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+// Bit for bit, except that any NaN equals any NaN: the GPU writes its canonical NaN where
+// the CPU writes x86's default one.
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0 || (a != a && b != b); }
 
 bool same_values(const std::optional<std::vector<double>>& a, const std::optional<std::vector<double>>& b,
                  std::string* where) {
@@ -34,7 +45,8 @@ void expect_identical(const core::Trace& gpu, const core::Trace& model, bool ord
   EXPECT_EQ(gpu.backend, "cuda");
   EXPECT_EQ(gpu.grid, model.grid);
   ASSERT_EQ(gpu.stages.size(), model.stages.size());
-  if (order_free_result) EXPECT_TRUE(same_bits(gpu.result, model.result)) << gpu.result << " vs " << model.result;
+  if (order_free_result || !std::isfinite(model.result))
+    EXPECT_TRUE(same_bits(gpu.result, model.result)) << gpu.result << " vs " << model.result;
   else EXPECT_NEAR(gpu.result, model.result, tolerance);
   EXPECT_EQ(gpu.input, model.input);
   EXPECT_EQ(gpu.combine, model.combine);
@@ -184,6 +196,71 @@ TEST(Gpu, BaselinesAgreeWithTheReference) {
       EXPECT_TRUE(kernels::copy_roundtrip<int>(vi.data(), n));
     }
 }
+
+TEST(Gpu, OutOfMemoryIsReportedAndTheNextRunWorks) {
+  std::string why;
+  if (!kernels::cuda_available(&why)) GTEST_SKIP() << "SKIPPED: no GPU: " << why;
+  // Take all but 1 GiB of the GPU's memory, as another program might.
+  std::size_t free = 0, total = 0;
+  ASSERT_EQ(cudaMemGetInfo(&free, &total), cudaSuccess);
+  void* hog = nullptr;
+  const std::size_t keep = std::size_t(1) << 30;
+  ASSERT_GT(free, 2 * keep);
+  ASSERT_EQ(cudaMalloc(&hog, free - keep), cudaSuccess);
+  const std::size_t n = std::size_t(1) << 29;  // 2 GiB of floats: no longer fits
+  const std::vector<float> big(n, 0.5f);
+  try {
+    kernels::gpu_reduce<float>(kernels::Algo::Sequential, kernels::OpKind::Sum, big.data(), n, {256, 0, 0}, nullptr);
+    ADD_FAILURE() << "expected an out-of-memory error";
+  } catch (const kernels::CudaError& e) {
+    EXPECT_NE(std::string(e.what()).find("of GPU memory;"), std::string::npos) << e.what();
+  }
+  {
+    kernels::BenchSession session;
+    try {
+      session.set_input(kernels::Type::Float, kernels::OpKind::Sum, n, 1);
+      ADD_FAILURE() << "expected the benchmark to refuse";
+    } catch (const kernels::CudaError& e) {
+      EXPECT_NE(std::string(e.what()).find("GPU memory"), std::string::npos) << e.what();
+    }
+    // Still usable: a smaller input is measured at once, and right.
+    const auto facts = session.set_input(kernels::Type::Int, kernels::OpKind::Sum, 1 << 20, 2);
+    const auto t = session.time(kernels::Algo::WarpShuffleVectorized, kernels::OpKind::Sum, 256, {}, nullptr);
+    EXPECT_EQ(t.result, facts.expected);
+  }
+  ASSERT_EQ(cudaFree(hog), cudaSuccess);
+  EXPECT_EQ(kernels::gpu_reduce<float>(kernels::Algo::Sequential, kernels::OpKind::Sum, big.data(), n, {256, 0, 0},
+                                       nullptr),
+            float(n) * 0.5f);
+}
+
+// Index arithmetic in 64 bits: an array past 2^31 elements (8 GiB of ints), every element
+// counted once. Values follow a hash of the index, so a skipped or repeated stretch shows.
+TEST(Gpu, ArraysPastTwoToThe31ElementsReduceExactly) {
+  std::string why;
+  if (!kernels::cuda_available(&why)) GTEST_SKIP() << "SKIPPED: no GPU: " << why;
+  if (quick()) GTEST_SKIP() << "SKIPPED: not in the sanitizers' quick set (8 GiB)";
+  const std::size_t n = (std::size_t(1) << 31) + 17;
+  std::vector<int> in(n);
+  std::int64_t sum = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    in[i] = int((std::uint32_t(i) * 2654435761u) >> 27) - 16;  // [-16, 15]
+    sum += in[i];
+  }
+  in[n - 1] = 1000;  // the maximum sits at the very end
+  sum += 1000 - (int((std::uint32_t(n - 1) * 2654435761u) >> 27) - 16);
+  const int expect = int(std::uint32_t(std::uint64_t(sum)));
+  using kernels::Algo;
+  for (Algo a : {Algo::Sequential, Algo::FirstAddOnLoad, Algo::MultiplePerThread, Algo::WarpShuffleVectorized,
+                 Algo::CgTwoPhase, Algo::CgGridSync, Algo::ThreadfenceSinglePass}) {
+    SCOPED_TRACE(int(a));
+    std::fprintf(stderr, "past 2^31: algorithm %d\n", int(a));
+    EXPECT_EQ(kernels::gpu_reduce<int>(a, kernels::OpKind::Sum, in.data(), n, {256, 0, 0}, nullptr), expect);
+  }
+  EXPECT_EQ(kernels::gpu_reduce<int>(Algo::WarpShuffleVectorized, kernels::OpKind::Max, in.data(), n, {256, 0, 0}, nullptr),
+            1000);
+  EXPECT_EQ(kernels::cub_reduce<int>(kernels::OpKind::Sum, in.data(), n), expect);
+}
 #endif  // REDLAB_HAS_CUDA
 
 TEST(Gpu, ModelOnlyAlgorithmsSayTheyAreTheModel) {
@@ -193,4 +270,37 @@ TEST(Gpu, ModelOnlyAlgorithmsSayTheyAreTheModel) {
   const auto t = gpu->trace({"syncthreads-in-branch", core::Op::Sum, core::DType::Int, 32, 0, std::vector<double>(32, 2)});
   EXPECT_EQ(t.backend, "sim");
   EXPECT_NE(t.device.find("CPU model"), std::string::npos);
+}
+
+TEST(Gpu, NanAndInfGiveTheModelsResults) {
+  std::string why;
+  auto gpu = backend::make_cuda_backend(&why);
+  if (!gpu) GTEST_SKIP() << "SKIPPED: no GPU: " << why;
+  auto model = backend::make_sim_backend();
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const double nan = std::numeric_limits<double>::quiet_NaN(), inf = std::numeric_limits<double>::infinity();
+  for (const auto& id : comparable_ids())
+    for (std::size_t n : {std::size_t(33), std::size_t(1000), std::size_t(4099)})
+      for (auto type : {core::DType::Float, core::DType::Double})
+        for (int special = 0; special < 3; ++special)  // a NaN; +inf; +inf and -inf
+          for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
+            auto values = test::random_values(n, type, rng());
+            const std::size_t at = rng() % n;
+            values[at] = special == 0 ? nan : inf;
+            if (special == 2) values[(at + 1) % n] = -inf;
+            const int block = id == "non-pow2-block" ? 270 : 128;
+            backend::TraceRequest req{id, op, type, block, 0, values};
+            SCOPED_TRACE(id + " n=" + std::to_string(n) + " special=" + std::to_string(special) + " at=" +
+                         std::to_string(at) + " " + core::to_string(op) + " " + core::to_string(type));
+            if (id == "cg-reduce-update-async" && op != core::Op::Sum && special == 0) {
+              EXPECT_THROW(gpu->trace(req), std::invalid_argument);
+              continue;
+            }
+            const core::Trace g = gpu->trace(req);
+            req.grid = g.grid;
+            expect_identical(g, model->trace(req), true, 0);
+            if (HasFailure()) return;
+          }
 }

@@ -12,6 +12,7 @@
 #include "app/backend/backend.h"
 #include "app/cli/cli.h"
 #include "app/core/catalog.h"
+#include "app/core/bench.h"
 #include "app/core/input.h"
 #include "app/core/trace.h"
 #include "test_support.h"
@@ -157,4 +158,16 @@ TEST(Reliability, UnwritableOutputPathsAreNamed) {
   r = run({"bench", "--backend", "sim", "-a", "sequential", "--sizes", "2^10", "--out", "/nonexistent/dir/r.json"});
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("/nonexistent/dir/r.json"), std::string::npos) << r.err;
+}
+
+// Found by fuzz_trace and fuzz_results: a number past double's range made the JSON library
+// throw an exception the readers did not turn into their own error.
+TEST(Reliability, NumbersOutOfRangeInJsonAreReportedAsBrokenFiles) {
+  EXPECT_THROW(core::trace_from_json("{\"algorithm\": 1e99999}"), std::runtime_error);
+  EXPECT_THROW(core::bench_from_json("{\"rows\": [2.0e960246]}"), std::runtime_error);
+  try {
+    core::bench_from_json("[1e400]");
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("not valid JSON"), std::string::npos) << e.what();
+  }
 }

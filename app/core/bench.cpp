@@ -95,7 +95,7 @@ BenchReport bench_from_json(const std::string& text) {
   json j;
   try {
     j = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {  // parse errors, and numbers out of range
     throw std::runtime_error(std::string("results are not valid JSON: ") + e.what());
   }
   BenchReport r;

@@ -1,0 +1,37 @@
+// libFuzzer: the command line. The input is split into arguments at newlines; cli::run must
+// answer every argument list with an exit code (0, 1 or 2), never crash or hang. Commands that
+// write files, read arbitrary paths or run for long (bench, render, --input, --out) are left
+// out, and sizes are kept small, so a run stays a test of the parser and its checks.
+#include <cstdint>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/cli/cli.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::vector<std::string> args{"reduction-lab"};
+  std::string cur;
+  for (std::size_t i = 0; i < size; ++i) {
+    if (data[i] == '\n') args.push_back(cur), cur.clear();
+    else cur += char(data[i]);
+  }
+  args.push_back(cur);
+  if (args.size() > 24) return 0;
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "bench" || a == "render" || a.rfind("--in", 0) == 0 || a.rfind("--out", 0) == 0 || a.rfind("-o", 0) == 0 ||
+        a.rfind("--ex", 0) == 0 || a.rfind("--fr", 0) == 0 || a.rfind("--sc", 0) == 0 || a.find('/') != std::string::npos)
+      return 0;
+    if (a.size() > 4 && (a[0] >= '0' && a[0] <= '9')) return 0;  // sizes above 9999: slow on the model
+    if (a.find('^') != std::string::npos) return 0;
+  }
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  const int code = rl::cli::run(int(argv.size()), argv.data(), out, err,
+                                [](const rl::cli::GuiOptions&, std::ostream&) { return 0; });
+  if (code < 0 || code > 2) std::abort();
+  return 0;
+}
