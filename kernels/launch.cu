@@ -33,6 +33,12 @@ std::string cuda_device_name() {
   return prop.name;
 }
 
+std::size_t cuda_memory_used() {
+  std::size_t free = 0, total = 0;
+  RL_CUDA(cudaMemGetInfo(&free, &total));
+  return total - free;
+}
+
 int cuda_sm_count() {
   static const int count = [] {
     int dev = 0, sms = 0;

@@ -117,6 +117,8 @@ struct CudaError : std::runtime_error {
 // True when a CUDA device can be used; otherwise *why says what is missing.
 bool cuda_available(std::string* why);
 std::string cuda_device_name();
+// Bytes of the current device's memory in use (by every process): the soak watches it.
+std::size_t cuda_memory_used();
 int cuda_sm_count();
 
 // Reduces host_in[0..n) on the GPU to one value. With trace non-null, block

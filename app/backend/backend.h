@@ -27,6 +27,8 @@ class Backend {
   // baseline, bad block size, traced block outside the grid) and std::runtime_error for
   // device failures. Modelled-only algorithms come back from the CPU model, saying so.
   virtual core::Trace trace(const TraceRequest& request) = 0;
+  // Device memory in use, in bytes; 0 for the CPU model.
+  virtual std::size_t device_memory_used() const { return 0; }
 };
 
 enum class Choice { Auto, Cuda, Sim };

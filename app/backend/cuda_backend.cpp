@@ -9,6 +9,7 @@ class CudaBackend final : public Backend {
   explicit CudaBackend(std::string device) : device_(std::move(device)) {}
   std::string name() const override { return "cuda"; }
   std::string device() const override { return device_; }
+  std::size_t device_memory_used() const override { return kernels::cuda_memory_used(); }
   core::Trace trace(const TraceRequest& req) override {
     // Undefined on a GPU by design: shown from the CPU model, and labelled as such.
     if (!kernels::gpu_launchable(kernel_algo(req.algorithm))) {

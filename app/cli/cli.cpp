@@ -218,6 +218,9 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   app.add_flag("--headless", gui_opts.headless,
                "Run the window's UI off screen through EGL, at 60 frames a second (needs --quit-after-frames)");
   app.add_flag("--play", gui_opts.play, "Start playing the stages");
+  app.add_flag("--soak", gui_opts.soak,
+               "Soak test: play every algorithm in every view and rerun the benchmark, sampling memory "
+               "(with --quit-after-frames; the frame report holds the samples)");
   app.add_option("--export-dir", gui_opts.export_dir, "Folder for the Stages tab's exports (E, A, G, M keys)");
   app.add_option("--view", gui_opts.view, "The Stages tab's view: memory | lanes | divergence | banks | grid (V cycles)")
       ->check(CLI::IsMember({"memory", "lanes", "divergence", "banks", "grid"}));
@@ -313,6 +316,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
     gui_opts.backend = kBackends.at(gui_backend);
     if (gui_opts.headless && gui_opts.quit_after_frames == 0)
       throw UsageError("--headless needs --quit-after-frames N: there is no window to close");
+    if (gui_opts.soak && gui_opts.quit_after_frames == 0) throw UsageError("--soak needs --quit-after-frames N");
     if (!gui_opts.frame_report.empty() && gui_opts.quit_after_frames == 0)
       throw UsageError("--frame-report needs --quit-after-frames N");
     if (!gui) {

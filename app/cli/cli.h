@@ -21,6 +21,7 @@ struct GuiOptions {
   std::string bench_sizes, bench_algorithms;  // overrides for it (empty: the tab's defaults)
   bool headless = false;       // no window: the same UI drawn off screen through EGL
   bool play = false;           // start the stage player playing
+  bool soak = false;           // keep everything moving: every algorithm and view, benchmarks again and again
   std::string export_dir;      // where the Stages tab's exports go
   std::string view;            // the Stages tab's view: memory | lanes | divergence | banks | grid
   std::string frame_report;    // JSON of every frame's time, and whether a benchmark ran

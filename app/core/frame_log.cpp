@@ -12,6 +12,29 @@ void FrameLog::add(double ms, bool bench_running) {
   bench_.push_back(bench_running);
 }
 
+void FrameLog::add_memory(std::size_t frame, std::size_t rss_bytes, std::size_t device_bytes) {
+  memory_.push_back({frame, rss_bytes, device_bytes});
+}
+
+// The first quarter is warm-up (caches, the font atlas, the first benchmark's buffers); growth
+// is measured from the second quarter to the last.
+FrameLog::Growth FrameLog::growth() const {
+  Growth g;
+  g.samples = memory_.size();
+  if (memory_.size() < 8) return g;
+  const std::size_t q = memory_.size() / 4;
+  const auto mean = [&](std::size_t from, std::size_t to, auto field) {
+    double s = 0;
+    for (std::size_t i = from; i < to; ++i) s += double(field(memory_[i]));
+    return s / double(to - from) / (1 << 20);
+  };
+  const auto rss = [](const Memory& m) { return m.rss; };
+  const auto dev = [](const Memory& m) { return m.device; };
+  g.rss_mib = mean(memory_.size() - q, memory_.size(), rss) - mean(q, 2 * q, rss);
+  g.device_mib = mean(memory_.size() - q, memory_.size(), dev) - mean(q, 2 * q, dev);
+  return g;
+}
+
 FrameLog::Summary FrameLog::summary(bool bench_running) const {
   std::vector<double> v;
   for (std::size_t i = 0; i < ms_.size(); ++i)
@@ -31,9 +54,15 @@ bool FrameLog::write(const std::string& path, const std::string& renderer, std::
     return nlohmann::json{{"frames", s.frames}, {"p50_ms", s.p50}, {"p95_ms", s.p95}, {"p99_ms", s.p99},
                           {"max_ms", s.max}, {"over_16_7_ms", s.over_budget}};
   };
+  nlohmann::json memory = nlohmann::json::array();
+  for (const auto& m : memory_)
+    memory.push_back({{"frame", m.frame}, {"rss_mib", double(m.rss) / (1 << 20)}, {"device_mib", double(m.device) / (1 << 20)}});
+  const Growth g = growth();
   nlohmann::json j{{"renderer", renderer},
                    {"idle", js(summary(false))},
                    {"bench_running", js(summary(true))},
+                   {"memory", memory},
+                   {"growth", {{"samples", g.samples}, {"rss_mib", g.rss_mib}, {"device_mib", g.device_mib}}},
                    {"frame_ms", ms_},
                    {"bench", bench_}};
   std::ofstream f(path);

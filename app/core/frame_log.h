@@ -9,6 +9,13 @@ namespace rl::core {
 class FrameLog {
  public:
   void add(double ms, bool bench_running);
+  // Memory every so often (the soak): resident set of the process and device memory in use.
+  void add_memory(std::size_t frame, std::size_t rss_bytes, std::size_t device_bytes);
+  struct Growth {
+    double rss_mib = 0, device_mib = 0;  // last quarter's mean minus second quarter's mean
+    std::size_t samples = 0;
+  };
+  Growth growth() const;
   std::size_t size() const { return ms_.size(); }
 
   struct Summary {
@@ -23,6 +30,10 @@ class FrameLog {
  private:
   std::vector<double> ms_;
   std::vector<bool> bench_;
+  struct Memory {
+    std::size_t frame, rss, device;
+  };
+  std::vector<Memory> memory_;
 };
 
 }  // namespace rl::core

@@ -8,10 +8,14 @@
 #include <chrono>
 #include <cstdio>
 #include <thread>
+#include <unistd.h>
+#include <fstream>
+#include <algorithm>
 #include <utility>
 #include <cmath>
 #include <vector>
 
+#include "../core/catalog.h"
 #include "../core/embedded.h"
 #include "../core/frame_log.h"
 #include "../core/settings.h"
@@ -69,6 +73,34 @@ void save_screenshot(int w, int h, const std::string& path, std::ostream& err) {
   std::string why;
   if (!render::write_png(path, w, h, flipped, &why)) err << "reduction-lab: error: " << why << "\n";
 }
+
+// Resident memory of this process, from /proc/self/statm (0 where it cannot be read).
+std::size_t resident_bytes() {
+  std::ifstream f("/proc/self/statm");
+  std::size_t pages = 0, resident = 0;
+  f >> pages >> resident;
+  return resident * std::size_t(sysconf(_SC_PAGESIZE));
+}
+
+// --soak keeps everything moving: a run that has played through moves to the next algorithm
+// and the next view; a finished benchmark starts again.
+struct Soak {
+  int runs = 0, benchmarks = 0;
+  void step(AppState& s) {
+    if (s.trace && !s.player.playing() && !s.play_requested) {
+      const auto ids = core::traced_ids();
+      const auto it = std::find(ids.begin(), ids.end(), s.choice.algorithm);
+      s.choice.algorithm = it == ids.end() || it + 1 == ids.end() ? ids.front() : *(it + 1);
+      s.view = render::View((int(s.view) + 1) % render::kViewCount);
+      s.play_requested = true;
+      ++runs;
+    }
+    if (!s.bench.worker.running()) {
+      start_bench(s);
+      ++benchmarks;
+    }
+  }
+};
 
 // Where the UI draws: a GLFW window, or (--headless) an EGL context and an off-screen target
 // of a fixed size, paced at 60 frames a second as a display would pace it.
@@ -190,6 +222,8 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
     });
     int frame = 0;
     core::FrameLog frames;
+    Soak soak;
+    if (opts.soak) state.player.set_speed(20), state.play_requested = true;
     auto last = std::chrono::steady_clock::now();
     while (!(window && window->should_close())) {
       // Full rate while something moves (playback, a benchmark streaming in); idle otherwise.
@@ -219,6 +253,9 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
       if (!state.presenter) algorithm_panel(state, {0, 0, left_w, body_h});
       if (state.recorded != state.choice) record_trace(state);
       if (state.trace && std::exchange(state.play_requested, false)) state.player.play();
+      if (opts.soak) soak.step(state);
+      if (opts.soak && frame % 60 == 0)
+        frames.add_memory(std::size_t(frame), resident_bytes(), state.backend.backend->device_memory_used());
 
       // The view or chart renders at the panel's size in framebuffer pixels, then shows as an image.
       const Frame where = center_panel(state, {left_w, 0, size.x - left_w - right_w, body_h}, view.texture(),
@@ -290,6 +327,15 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
       // The work of one frame, without the time spent waiting for input.
       state.frame_ms = float(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - now).count());
       frames.add(state.frame_ms, bench_running);
+    }
+    if (opts.soak) {
+      const auto g = frames.growth();
+      char line[256];
+      std::snprintf(line, sizeof line,
+                    "soak: %d frames, %d runs played, %d benchmarks started; after warm-up, resident memory "
+                    "%+.1f MiB, device memory %+.1f MiB (%zu samples)\n",
+                    frame, soak.runs, soak.benchmarks, g.rss_mib, g.device_mib, g.samples);
+      err << line;
     }
     if (!opts.frame_report.empty()) {
       const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));

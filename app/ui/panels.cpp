@@ -200,28 +200,7 @@ void bench_tab(AppState& s, const Frame& view_area, unsigned chart_texture, Fram
   if (b.worker.running()) {
     if (ImGui::Button("Cancel")) b.worker.cancel();
   } else if (ImGui::Button("Run") || std::exchange(b.start_requested, false)) {
-    std::string why;
-    const auto sizes = core::parse_sizes(b.sizes, &why);
-    if (!sizes) {
-      b.message = "Sizes: " + why;
-    } else {
-      backend::BenchRequest req;
-      req.sizes = *sizes;
-      req.type = b.type;
-      req.op = b.op;
-      const std::string ids = b.algorithms;
-      if (ids == "all") {
-        req.algorithms = backend::default_bench_algorithms();
-      } else {
-        for (std::size_t at = 0; at <= ids.size();) {
-          const std::size_t comma = std::min(ids.find(',', at), ids.size());
-          if (comma > at) req.algorithms.push_back(ids.substr(at, comma - at));
-          at = comma + 1;
-        }
-      }
-      b.message.clear();
-      b.worker.start(req, gpu ? backend::Choice::Cuda : backend::Choice::Sim);
-    }
+    start_bench(s);
   }
   const auto progress = b.worker.progress();
   const float done = progress.total ? float(progress.done) / float(progress.total) : 0.0f;
@@ -289,6 +268,34 @@ void bench_tab(AppState& s, const Frame& view_area, unsigned chart_texture, Fram
 }  // namespace
 
 void set_chart_exporter(ChartPng exporter) { g_chart_png = std::move(exporter); }
+
+void start_bench(AppState& s) {
+  BenchUi& b = s.bench;
+  const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
+  if (!*b.sizes) std::snprintf(b.sizes, sizeof b.sizes, "%s", gpu ? "2^16..2^28" : "2^10..2^16");
+  std::string why;
+  const auto sizes = core::parse_sizes(b.sizes, &why);
+  if (!sizes) {
+    b.message = "Sizes: " + why;
+    return;
+  }
+  backend::BenchRequest req;
+  req.sizes = *sizes;
+  req.type = b.type;
+  req.op = b.op;
+  const std::string ids = b.algorithms;
+  if (ids == "all") {
+    req.algorithms = backend::default_bench_algorithms();
+  } else {
+    for (std::size_t at = 0; at <= ids.size();) {
+      const std::size_t comma = std::min(ids.find(',', at), ids.size());
+      if (comma > at) req.algorithms.push_back(ids.substr(at, comma - at));
+      at = comma + 1;
+    }
+  }
+  b.message.clear();
+  b.worker.start(req, gpu ? backend::Choice::Cuda : backend::Choice::Sim);
+}
 
 Frame center_panel(AppState& s, const Frame& f, unsigned view_texture, unsigned compare_texture, unsigned chart_texture) {
   place(f, "Lab");

@@ -23,5 +23,7 @@ void set_chart_exporter(ChartPng exporter);
 void source_panel(AppState& state, const Frame& f);
 void status_bar(const AppState& state, const Frame& f);
 void handle_keys(AppState& state);
+// Starts the Bandwidth tab's benchmark with its current settings (Run, --run-bench, the soak).
+void start_bench(AppState& state);
 
 }  // namespace rl::ui
