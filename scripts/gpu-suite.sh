@@ -7,7 +7,7 @@
 # benchmark (float and int sums, every algorithm, 2^16..2^28, and the charts the app draws from
 # it), and the window's UI run headless on the NVIDIA driver while a benchmark runs (frame
 # times). Everything lands under $OUT (or ./gpu-out): the log, the summary, the results.
-# SKIP_BENCH=1 leaves the benchmark out.
+# Then the soak (scripts/soak.sh, SOAK_MINUTES, default 3). SKIP_BENCH=1 leaves the benchmark out.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
@@ -63,6 +63,8 @@ step trace_cli sh -c '.gpu/run.sh .gpu/bin/reduction-lab trace -a sequential -n 
   --trace-block 3 --backend cuda --input iota --format json >"$1"' _ "$out/trace_gpu.json"
 step render_cli .gpu/run.sh .gpu/bin/reduction-lab render -a interleaved-divergent -n 2^20 --block 64 \
   --stage 2 --backend cuda --out "$out/render_gpu.png"
+step soak env BIN=".gpu/run.sh .gpu/bin/reduction-lab" scripts/soak.sh "${SOAK_MINUTES:-3}" "$out/soak.json" \
+  --backend cuda
 if [ -z "${SKIP_BENCH:-}" ]; then
   for type in float int; do
     step "bench_$type" .gpu/run.sh .gpu/bin/reduction-lab bench --type "$type" --format json \
