@@ -166,6 +166,9 @@ TEST(Gpu, ImpossibleLaunchesAreRefusedAndTheGpuStillWorks) {
                std::invalid_argument);
   EXPECT_THROW(kernels::gpu_reduce<int>(Algo::SyncthreadsInBranch, kernels::OpKind::Sum, in.data(), 100, {32, 0, 0}, nullptr),
                std::invalid_argument);
+  // A cooperative grid larger than the device holds at once.
+  EXPECT_THROW(kernels::gpu_reduce<int>(Algo::CgGridSync, kernels::OpKind::Sum, in.data(), 100, {256, 1u << 20, 0}, nullptr),
+               std::invalid_argument);
   EXPECT_EQ(kernels::gpu_reduce<int>(Algo::Sequential, kernels::OpKind::Sum, in.data(), 100, {32, 0, 0}, nullptr), 100);
 }
 

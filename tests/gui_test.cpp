@@ -222,3 +222,24 @@ TEST(Gui, ScriptedWalkWithXdotool) {
   EXPECT_GT(count_near(px, 0, w * h, 0, 0, 0), w * h / 3);
   stbi_image_free(px);
 }
+
+// A run that fails in the window (here: typed values that are not numbers) is reported there,
+// in the warning colour, and the window goes on drawing; the settings file is left as it was.
+TEST(Gui, AFailedRunIsShownAndTheWindowGoesOn) {
+  REQUIRE_XVFB();
+  const auto home = std::filesystem::path(testing::TempDir()) / "redlab_failing_run";
+  std::filesystem::remove_all(home);
+  std::filesystem::create_directories(home / "reduction-lab");
+  const std::string settings = R"({"algorithm": "sequential", "typed": true, "values": "1 two 3"})";
+  { std::ofstream(home / "reduction-lab" / "settings.json") << settings; }
+  const Shot shot = window_shot("XDG_CONFIG_HOME=" + home.string() + " ", "--backend sim --quit-after-frames 6",
+                                "redlab_failed_run.png");
+  ASSERT_FALSE(shot.px.empty()) << shot.log;
+  const int w = shot.w, h = shot.h;
+  EXPECT_GT(count_near(shot.px.data(), 0, w * h, 255, 115, 76), 20);  // "Run failed: ... 'two' is not a number"
+  EXPECT_GT(count_near(shot.px.data(), 0, w * h, 242, 184, 51), 20);  // the status line still names the CPU model
+  std::ifstream f(home / "reduction-lab" / "settings.json");
+  std::stringstream kept;
+  kept << f.rdbuf();
+  EXPECT_EQ(kept.str(), settings);  // scripted runs never rewrite the user's settings
+}

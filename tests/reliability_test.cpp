@@ -151,6 +151,12 @@ TEST(Reliability, BrokenResultsFilesAreReportedAndKept) {
   EXPECT_EQ(kept.str(), text);  // untouched
 }
 
+TEST(Reliability, BaselinesHaveNoStagesToTrace) {
+  const auto r = run({"trace", "-a", "cub", "--backend", "sim"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("'cub' is a baseline"), std::string::npos) << r.err;
+}
+
 TEST(Reliability, UnwritableOutputPathsAreNamed) {
   auto r = run({"render", "-a", "sequential", "--stage", "0", "--backend", "sim", "--out", "/nonexistent/dir/x.png"});
   EXPECT_EQ(r.code, 1);
