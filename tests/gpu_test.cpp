@@ -48,9 +48,10 @@ void expect_identical(const core::Trace& gpu, const core::Trace& model, bool ord
   if (order_free_result || !std::isfinite(model.result))
     EXPECT_TRUE(same_bits(gpu.result, model.result)) << gpu.result << " vs " << model.result;
   else EXPECT_NEAR(gpu.result, model.result, tolerance);
-  EXPECT_EQ(gpu.input, model.input);
+  std::string at;  // NaN inputs are equal to themselves here
+  EXPECT_TRUE(same_values(gpu.input, model.input, &at)) << "input " << at;
   EXPECT_EQ(gpu.combine, model.combine);
-  std::string at;  // every block's first-pass result: bit for bit, even where atomics combine them
+  // Every block's first-pass result: bit for bit, even where atomics combine them.
   EXPECT_TRUE(same_values(gpu.partials, model.partials, &at)) << "partials " << at;
   for (std::size_t k = 0; k < gpu.stages.size(); ++k) {
     const auto &g = gpu.stages[k], &m = model.stages[k];

@@ -2,8 +2,10 @@
 
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <vector>
 
@@ -19,9 +21,27 @@ namespace {
 
 // One headless context (or the caller's current one), offscreen target and canvas for all
 // frames: draw(canvas, i) paints frame i, which is written to paths[i].
+// The folder each PNG goes to must exist and be writable: checked before a GL context is
+// made, so an unwritable path fails at once and names itself.
+bool folders_writable(const std::vector<std::string>& paths, std::ostream& err) {
+  std::string last;
+  for (const auto& p : paths) {
+    const auto parent = std::filesystem::path(p).parent_path();
+    const std::string dir = parent.empty() ? "." : parent.string();
+    if (dir == last) continue;
+    last = dir;
+    if (::access(dir.c_str(), W_OK) != 0) {
+      err << "reduction-lab: error: cannot write PNG '" << p << "': " << std::strerror(errno) << "\n";
+      return false;
+    }
+  }
+  return true;
+}
+
 template <class Draw>
 int render_pngs(int width, int height, const std::vector<std::string>& paths, std::ostream& err, Draw draw,
                 bool current_context = false) {
+  if (!folders_writable(paths, err)) return 1;
   std::string why;
   auto ctx = current_context ? nullptr : platform::HeadlessContext::create(&why);
   if (!ctx && !current_context) {
