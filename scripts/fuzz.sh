@@ -3,15 +3,15 @@
 # SECONDS (default 30): the input-file parser, the trace reader, the results reader and the
 # command line. Seeds come from tests/fuzz/corpus; new corpus entries go to a scratch folder,
 # not the repository. A crash leaves its input in build-fuzz/tests/fuzz/ and fails the script.
-#   scripts/fuzz.sh [SECONDS]
+#   scripts/fuzz.sh [SECONDS]        (FUZZ_TARGETS="trace cli" runs only those)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-30}
 cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
   -DCMAKE_CXX_COMPILER=clang++ -DREDLAB_FUZZ=ON -DREDLAB_CUDA=OFF -DREDLAB_GUI=OFF -DREDLAB_TESTS=OFF >/dev/null
-cmake --build build-fuzz --target fuzz_input fuzz_trace fuzz_results fuzz_cli
+cmake --build build-fuzz --target fuzz_input fuzz_trace fuzz_results fuzz_cli >/dev/null
 status=0
-for t in input trace results cli; do
+for t in ${FUZZ_TARGETS:-input trace results cli}; do
   dir=build-fuzz/tests/fuzz
   mkdir -p "$dir/corpus-$t"
   log=$dir/fuzz_$t.log
