@@ -1,6 +1,8 @@
 // Benchmark results, sizes, the Harris table, and the plot's arithmetic (no GL needed).
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "app/backend/bench_runner.h"
 #include "app/core/bench.h"
 #include "app/render/bench_chart.h"
@@ -65,14 +67,25 @@ TEST(Bench, ResultsRoundTripThroughJsonAndWriteCsv) {
 }
 
 TEST(Bench, HarrisTableHasStepAndCumulativeSpeedups) {
-  const auto t = core::harris_table(sample_report(), std::size_t(1) << 24, "float", "sum");
-  ASSERT_EQ(t.size(), 3u);  // catalog order: divergent, sequential, then the cub baseline
+  auto report = sample_report();
+  report.rows.insert(report.rows.begin(), report.rows.back());  // naive-serial, first in the report
+  report.rows.front().algorithm = "naive-serial";
+  report.rows.front().median_us = 3 * report.rows.back().median_us;
+  const auto t = core::harris_table(report, std::size_t(1) << 24, "float", "sum");
+  ASSERT_EQ(t.size(), 4u);  // Harris' kernels in his order, then the others in catalog order
   EXPECT_EQ(t[0].algorithm, "interleaved-divergent");
+  EXPECT_EQ(t[1].algorithm, "sequential");
+  EXPECT_EQ(t[2].algorithm, "naive-serial");
+  EXPECT_EQ(t[3].algorithm, "cub");
+  EXPECT_TRUE(t[0].harris && t[1].harris && !t[2].harris && !t[3].harris);
   EXPECT_DOUBLE_EQ(t[0].step_speedup, 1);
   EXPECT_DOUBLE_EQ(t[1].step_speedup, 2);
-  EXPECT_DOUBLE_EQ(t[2].step_speedup, 2);
-  EXPECT_DOUBLE_EQ(t[2].cumulative_speedup, 4);
-  EXPECT_TRUE(core::harris_table(sample_report(), 12345, "float", "sum").empty());
+  EXPECT_TRUE(std::isnan(t[2].step_speedup));  // not a step of Harris' progression
+  EXPECT_TRUE(std::isnan(t[3].step_speedup));
+  EXPECT_DOUBLE_EQ(t[1].cumulative_speedup, 2);
+  EXPECT_DOUBLE_EQ(t[2].cumulative_speedup, 4.0 / 3);
+  EXPECT_DOUBLE_EQ(t[3].cumulative_speedup, 4);
+  EXPECT_TRUE(core::harris_table(report, 12345, "float", "sum").empty());
 }
 
 TEST(Bench, BytesMovedCountsWhatMustMove) {

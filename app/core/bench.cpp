@@ -1,7 +1,9 @@
 #include "bench.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -125,19 +127,38 @@ BenchReport bench_from_json(const std::string& text) {
   return r;
 }
 
+const std::vector<std::string_view>& harris_kernels() {
+  static const std::vector<std::string_view> ids = {"interleaved-divergent", "interleaved-bank-conflicts",
+                                                    "sequential",            "first-add-on-load",
+                                                    "unroll-last-warp",      "complete-unroll",
+                                                    "multiple-per-thread"};
+  return ids;
+}
+
 std::vector<HarrisRow> harris_table(const BenchReport& r, std::size_t n, std::string_view type, std::string_view op) {
+  const auto find = [&](std::string_view id) -> const BenchRow* {
+    for (const auto& x : r.rows)
+      if (x.algorithm == id && x.n == n && x.type == type && x.op == op && x.median_us > 0) return &x;
+    return nullptr;
+  };
+  const auto& harris = harris_kernels();
+  std::vector<std::string_view> order(harris.begin(), harris.end());
+  for (const auto& a : algorithms())
+    if (std::find(harris.begin(), harris.end(), a.id) == harris.end()) order.push_back(a.id);
   std::vector<HarrisRow> out;
-  for (const auto& a : algorithms()) {
-    for (const auto& x : r.rows) {
-      if (x.algorithm != a.id || x.n != n || x.type != type || x.op != op || x.median_us <= 0) continue;
-      HarrisRow h{x.algorithm, x.median_us, x.gbps, x.pct_of_peak, 1, 1};
-      if (!out.empty()) {
-        h.step_speedup = out.back().median_us / x.median_us;
-        h.cumulative_speedup = out.front().median_us / x.median_us;
-      }
-      out.push_back(h);
-      break;
-    }
+  const BenchRow* prev_harris = nullptr;
+  for (std::string_view id : order) {
+    const BenchRow* x = find(id);
+    if (!x) continue;
+    const bool in_harris = std::find(harris.begin(), harris.end(), id) != harris.end();
+    HarrisRow h{x->algorithm, x->median_us, x->gbps, x->pct_of_peak, 1, 1, in_harris};
+    // Speedups are against Harris' kernel 1 (or the first row when it was not measured); the
+    // step speedup only along his progression, where each kernel builds on the one before.
+    if (!out.empty()) h.cumulative_speedup = out.front().median_us / x->median_us;
+    if (!in_harris) h.step_speedup = std::numeric_limits<double>::quiet_NaN();
+    else if (prev_harris) h.step_speedup = prev_harris->median_us / x->median_us;
+    if (in_harris) prev_harris = x;
+    out.push_back(h);
   }
   return out;
 }

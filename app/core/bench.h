@@ -41,10 +41,14 @@ BenchReport bench_from_json(const std::string& text);
 struct HarrisRow {
   std::string algorithm;
   double median_us = 0, gbps = 0, pct_of_peak = 0;
-  double step_speedup = 1;        // against the row above
+  double step_speedup = 1;        // against the kernel before it in Harris' order; NaN off it
   double cumulative_speedup = 1;  // against the first row
+  bool harris = false;            // one of Harris' kernels 1 to 7
 };
-// One row per algorithm measured at n for the type and operator, in catalog order.
+// Harris' kernels 1 to 7 ("Optimizing Parallel Reduction in CUDA"), in his order.
+const std::vector<std::string_view>& harris_kernels();
+// One row per algorithm measured at n for the type and operator: Harris' kernels in his
+// order first, then every other algorithm in catalog order.
 std::vector<HarrisRow> harris_table(const BenchReport& r, std::size_t n, std::string_view type, std::string_view op);
 
 // Bytes an algorithm must move for n elements: read the input once, write the result

@@ -5,6 +5,7 @@
 #include <GLFW/glfw3.h>  // key codes: the ImGui GLFW backend reports GLFW keys
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -242,9 +243,17 @@ void bench_tab(AppState& s, const Frame& view_area, unsigned chart_texture, Fram
     if (!b.message.empty()) ImGui::TextWrapped("%s", b.message.c_str());
     const auto rows = core::harris_table(report, ns[idx], core::to_string(b.type), core::to_string(b.op));
     if (ImGui::BeginTable("harris", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY)) {
-      for (const char* h : {"algorithm", "time (us)", "GB/s", "% of peak", "step", "cumulative"}) ImGui::TableSetupColumn(h);
+      ImGui::TableSetupColumn("algorithm", ImGuiTableColumnFlags_WidthFixed, em * 14);
+      // Short headers: the panel is narrow, and "total" is the cumulative speedup.
+      for (const char* h : {"time us", "GB/s", "% peak", "step", "total"}) ImGui::TableSetupColumn(h);
       ImGui::TableHeadersRow();
-      for (const auto& r : rows) {
+      for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& r = rows[i];
+        if (i > 0 && rows[i - 1].harris && !r.harris) {  // Harris' progression ends here
+          ImGui::TableNextRow();
+          ImGui::TableNextColumn();
+          ImGui::TextDisabled("others");
+        }
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(r.algorithm.c_str());
@@ -255,7 +264,8 @@ void bench_tab(AppState& s, const Frame& view_area, unsigned chart_texture, Fram
         ImGui::TableNextColumn();
         ImGui::Text("%.1f%%", r.pct_of_peak);
         ImGui::TableNextColumn();
-        ImGui::Text("%.2fx", r.step_speedup);
+        if (std::isnan(r.step_speedup)) ImGui::TextDisabled("-");
+        else ImGui::Text("%.2fx", r.step_speedup);
         ImGui::TableNextColumn();
         ImGui::Text("%.2fx", r.cumulative_speedup);
       }
