@@ -9,6 +9,7 @@
 #include <limits>
 #include <random>
 #include <sstream>
+#include <tuple>
 
 #include "app/backend/backend.h"
 #include "app/cli/cli.h"
@@ -179,3 +180,42 @@ TEST(Reliability, NumbersOutOfRangeInJsonAreReportedAsBrokenFiles) {
     EXPECT_NE(std::string(e.what()).find("not valid JSON"), std::string::npos) << e.what();
   }
 }
+
+// Found by fuzz_results: an integer field holding 8.4e27 (or -1) was cast to int by the JSON
+// library, undefined behaviour. Integer fields now must be integers within their type's range.
+TEST(Reliability, IntegerFieldsOutOfRangeAreReportedByName) {
+  const std::string row = R"({"algorithm": "sequential", "type": "float", "op": "sum", "n": 1024, "median_us": 5.9,
+    "noise_pct": 2.0, "samples": 10, "discarded": 0, "gbps": 1.0, "pct_of_peak": 0.0, "device": "d",
+    "check_ok": true, "check": "exact"})";
+  const auto results = [&](const std::string& from, const std::string& to) {
+    std::string r = row;
+    r.replace(r.find(from), from.size(), to);
+    return R"({"device": "d", "driver": "", "date": "", "backend": "sim", "peak_gbps": 0, "rows": [)" + r + "]}";
+  };
+  EXPECT_EQ(core::bench_from_json(results("\"n\": 1024", "\"n\": 1024")).rows.at(0).n, 1024u);
+  for (const auto& [from, to, name] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"\"discarded\": 0", "\"discarded\":8457555555555555555550971448", "discarded"},
+           {"\"samples\": 10", "\"samples\": -1e30", "samples"},
+           {"\"samples\": 10", "\"samples\": 4294967296", "samples"},
+           {"\"samples\": 10", "\"samples\": 10.5", "samples"},
+           {"\"n\": 1024", "\"n\": -5", "'n'"}}) {
+    try {
+      core::bench_from_json(results(from, to));
+      ADD_FAILURE() << to << " was accepted";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+    }
+  }
+  backend::TraceRequest req{"sequential", core::Op::Sum, core::DType::Int, 32, 0, {1, 2, 3}};
+  std::string json = core::to_json(backend::make_sim_backend()->trace(req));
+  const auto at = json.find("\"block\": 32");
+  ASSERT_NE(at, std::string::npos) << json.substr(0, 400);
+  json.replace(at, 11, "\"block\": 1e30");
+  try {
+    core::trace_from_json(json);
+    ADD_FAILURE() << "block 1e30 was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("block"), std::string::npos) << e.what();
+  }
+}
+

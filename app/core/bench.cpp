@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "catalog.h"
+#include "json_fields.h"
 
 namespace rl::core {
 namespace {
@@ -29,11 +30,7 @@ std::optional<std::size_t> one_size(std::string_view t) {
 template <class T>
 T get(const json& j, const char* name) {
   if (!j.is_object() || !j.contains(name)) throw std::runtime_error(std::string("results are missing field '") + name + "'");
-  try {
-    return j.at(name).get<T>();
-  } catch (const json::exception&) {
-    throw std::runtime_error(std::string("results field '") + name + "' has the wrong type");
-  }
+  return json_fields::as<T>(j.at(name), std::string("results field '") + name + "'");
 }
 
 }  // namespace

@@ -6,6 +6,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "json_fields.h"
+
 namespace rl::core {
 namespace {
 
@@ -52,11 +54,7 @@ std::vector<double> decode_all(const json& j, const char* name) {
 
 template <class T>
 T typed(const json& j, const char* name) {
-  try {
-    return field(j, name).get<T>();
-  } catch (const json::exception&) {
-    throw std::runtime_error(std::string("trace field '") + name + "' has the wrong type");
-  }
+  return json_fields::as<T>(field(j, name), std::string("trace field '") + name + "'");
 }
 
 }  // namespace
