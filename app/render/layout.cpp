@@ -21,13 +21,13 @@ Rect MemoryLayout::thread_band(int i) const {
 
 Rect MemoryLayout::row_label(int row) const { return {grid.x, row_y(row), label_w, cell_h}; }
 
-MemoryLayout layout_memory(int block, int width, int height) {
+MemoryLayout layout_memory(int block, int width, int height, float text_scale) {
   MemoryLayout L;
   L.block = std::max(block, 1);
   const float w = float(width), h = float(height);
   const float margin = std::max(4.0f, 0.02f * std::min(w, h));
-  L.title_px = std::clamp(std::min(h * 0.045f, w * 0.024f), 9.0f, 44.0f);
-  L.label_px = std::clamp(std::min(h * 0.028f, w * 0.015f), 8.0f, 28.0f);
+  L.title_px = std::clamp(std::min(h * 0.045f, w * 0.024f), 9.0f, 44.0f) * text_scale;
+  L.label_px = std::clamp(std::min(h * 0.028f, w * 0.015f), 8.0f, 28.0f) * text_scale;
   L.title = {margin, margin, w - 2 * margin, L.title_px * 1.3f};
   L.caption = {margin, L.title.y + L.title.h, w - 2 * margin, L.label_px * 1.5f};
   const float line = L.label_px * 1.6f;

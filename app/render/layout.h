@@ -30,6 +30,7 @@ struct MemoryLayout {
   bool starts_warp(int row) const { return (row * cols) % 32 == 0; }
 };
 
-MemoryLayout layout_memory(int block, int width, int height);
+// text_scale enlarges the title, captions and labels (presenter mode); cells fill what is left.
+MemoryLayout layout_memory(int block, int width, int height, float text_scale = 1);
 
 }  // namespace rl::render

@@ -40,7 +40,7 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
   c.begin(width, height, pal.background);
   stage = std::clamp(stage, 0, std::max(0, int(t.stages.size()) - 1));
   if (t.stages.empty()) {
-    const MemoryLayout L = layout_memory(1, width, height);
+    const MemoryLayout L = layout_memory(1, width, height, options.text_scale);
     c.text(width / 2.0f, height / 2.0f, "no stages to show", L.title_px, pal.muted, Align::Center);
     c.end();
     return;
@@ -49,7 +49,7 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
   const Shown shown = shown_array(t, s);
   const int total = shown.values ? int(shown.values->size()) : 0;
   const int count = std::max(1, std::min(total, kMaxCells));
-  const MemoryLayout L = layout_memory(count, width, height);
+  const MemoryLayout L = layout_memory(count, width, height, options.text_scale);
 
   c.text(L.title.x, L.title.cy(),
          t.algorithm + "  -  stage " + std::to_string(stage) + " of " + std::to_string(t.stages.size() - 1) + ": " +

@@ -12,6 +12,8 @@ struct ViewOptions {
   // While playing, how far the animation is towards the next stage (0..1): cells that change
   // fade from their colour now to their colour then.
   float blend = 0;
+  // Text size against the default (presenter mode: larger, for the back of the room).
+  float text_scale = 1;
 };
 
 void draw_memory_view(Canvas& canvas, const core::Trace& trace, int stage, int width, int height,

@@ -223,7 +223,7 @@ void draw_stage_view(Canvas& c, View view, const core::Trace& t, int stage, int 
   const Palette pal = options.high_contrast ? high_contrast_palette() : standard_palette();
   c.begin(width, height, pal.background);
   stage = std::clamp(stage, 0, int(t.stages.size()) - 1);
-  const MemoryLayout L = layout_memory(32, width, height);
+  const MemoryLayout L = layout_memory(32, width, height, options.text_scale);
   if (view == View::Lanes) draw_lanes(c, t, stage, L, pal);
   if (view == View::Divergence) draw_divergence(c, t, stage, L, pal);
   if (view == View::Banks) draw_banks(c, t, stage, L, pal);

@@ -266,7 +266,7 @@ int run_gui(const cli::GuiOptions& opts, std::ostream& err) {
         if (state.tab == Tab::Stages && state.trace) {
           view.resize(vw, vh);
           view.bind();
-          const render::ViewOptions look{state.presenter, float(state.player.phase())};
+          const render::ViewOptions look{state.presenter, float(state.player.phase()), state.presenter ? 1.5f : 1.0f};
           render::draw_stage_view(canvas, state.view, *state.trace, state.player.stage(), vw, vh, look);
           if (state.compare_trace) {  // lockstep: the shorter trace rests on its last stage
             const int final_stage = int(state.compare_trace->stages.size()) - 1;

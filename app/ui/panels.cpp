@@ -418,16 +418,31 @@ void status_bar(const AppState& s, const Frame& f) {
   place(f, "Status", ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
   const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
   const ImVec4 color = gpu ? ImVec4{0.35f, 0.85f, 0.55f, 1} : ImVec4{0.95f, 0.72f, 0.2f, 1};
-  ImGui::TextColored(color, "%s", backend::status_line(s.backend).c_str());
+  const std::string line = backend::status_line(s.backend);
+  char result[160] = "";
+  if (s.trace)
+    std::snprintf(result, sizeof result, "  |  %s of %zu elements = %s", core::to_string(s.trace->op).c_str(),
+                  s.trace->size, core::format_value(s.trace->result, s.trace->type).c_str());
+  // Where the whole line does not fit (presenter mode's large type), the reason in brackets
+  // moves to a tooltip; "CPU model" or the GPU's name always stays.
+  const bool fits = ImGui::CalcTextSize((line + result).c_str()).x < f.w - ImGui::GetStyle().WindowPadding.x * 2;
+  const auto bracket = line.find(" (");
+  ImGui::TextColored(color, "%s", fits || bracket == std::string::npos ? line.c_str() : line.substr(0, bracket).c_str());
+  if (!fits && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", line.c_str());
   if (s.trace) {
-    ImGui::SameLine();
-    ImGui::Text("  |  %s of %zu elements = %s", core::to_string(s.trace->op).c_str(), s.trace->size,
-                core::format_value(s.trace->result, s.trace->type).c_str());
+    ImGui::SameLine(0, 0);
+    ImGui::TextUnformatted(result);
   }
   char frame[32];
   std::snprintf(frame, sizeof frame, "frame %.1f ms", s.frame_ms);
-  ImGui::SameLine(f.w - ImGui::CalcTextSize(frame).x - ImGui::GetStyle().WindowPadding.x * 2);
-  ImGui::TextDisabled("%s", frame);
+  // The frame time in the right corner, where the line leaves room (presenter mode's large
+  // type may not: then it drops rather than overprints the result).
+  const float x = f.w - ImGui::CalcTextSize(frame).x - ImGui::GetStyle().WindowPadding.x * 2;
+  const float used = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetStyle().ItemSpacing.x;
+  if (x > used) {
+    ImGui::SameLine(x);
+    ImGui::TextDisabled("%s", frame);
+  }
   ImGui::End();
 }
 
