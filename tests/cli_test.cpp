@@ -7,26 +7,13 @@
 
 #include "app/cli/cli.h"
 #include "app/core/catalog.h"
+#include "cli_support.h"
 
 using namespace rl;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result run(std::vector<std::string> args) {
-  args.insert(args.begin(), "reduction-lab");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  bool gui_called = false;
-  const int code = cli::run(int(argv.size()), argv.data(), out, err,
-                            [&](const cli::GuiOptions&, std::ostream&) { gui_called = true; return 0; });
-  return {code, out.str(), err.str() + (gui_called ? "[gui]" : "")};
-}
+const auto run = test::run_cli;
 
 void expect_usage_error(std::vector<std::string> args, const std::string& part) {
   const auto r = run(args);

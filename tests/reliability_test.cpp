@@ -17,25 +17,14 @@
 #include "app/core/bench.h"
 #include "app/core/input.h"
 #include "app/core/trace.h"
+#include "cli_support.h"
 #include "test_support.h"
 
 using namespace rl;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out, err;
-};
-
-Result run(std::vector<std::string> args) {
-  args.insert(args.begin(), "reduction-lab");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const int code = cli::run(int(argv.size()), argv.data(), out, err, {});
-  return {code, out.str(), err.str()};
-}
+const auto run = test::run_cli;
 
 std::string temp_file(const std::string& name, const std::string& text) {
   const auto path = testing::TempDir() + name;
