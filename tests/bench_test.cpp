@@ -5,6 +5,7 @@
 
 #include "app/backend/bench_runner.h"
 #include "app/core/bench.h"
+#include "app/core/catalog.h"
 #include "app/render/bench_chart.h"
 #include "app/render/plot.h"
 
@@ -154,4 +155,32 @@ TEST(Plot, BenchChartHasASeriesPerAlgorithmAndThePeak) {
   ASSERT_EQ(spec.lines.size(), 1u);
   EXPECT_EQ(spec.lines[0].y, 4800);
   EXPECT_TRUE(render::bench_chart(sample_report(), "int", "sum").series.empty());
+}
+
+// Every algorithm measured: more series than the palette has colours. No two series may look
+// the same (colour and dash together), so each stays readable in the legend and the chart.
+TEST(Plot, EverySeriesOfAFullRunLooksDifferent) {
+  core::BenchReport r{"NVIDIA H200", "580.159.04", "2026-11-22 00:04 UTC", "cuda", 4814, {}};
+  for (const auto& a : core::algorithms()) {
+    core::BenchRow x;
+    x.algorithm = a.id;
+    x.type = "float";
+    x.op = "sum";
+    x.n = 1 << 20;
+    x.median_us = 10;
+    x.gbps = 100;
+    r.rows.push_back(x);
+  }
+  const auto spec = render::bench_chart(r, "float", "sum");
+  ASSERT_EQ(spec.series.size(), core::algorithms().size());
+  int dashed = 0;
+  for (std::size_t i = 0; i < spec.series.size(); ++i) {
+    dashed += spec.series[i].dashed;
+    for (std::size_t j = 0; j < i; ++j) {
+      const auto &a = spec.series[i], &b = spec.series[j];
+      const bool same_color = a.color.r == b.color.r && a.color.g == b.color.g && a.color.b == b.color.b;
+      EXPECT_FALSE(same_color && a.dashed == b.dashed && a.width == b.width) << a.name << " looks like " << b.name;
+    }
+  }
+  EXPECT_GT(dashed, 0);  // the palette ran out, so some series are dashed
 }

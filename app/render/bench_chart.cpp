@@ -43,7 +43,8 @@ PlotSpec bench_chart(const core::BenchReport& report, std::string_view type, std
       s.color = rgb(0x9AA0A6);
       s.width = 2.5f;
       s.name = "copy (ceiling)";
-    } else {
+    } else {  // past the palette, colours come round again with dashed lines
+      s.dashed = color >= kColors.size();
       s.color = kColors[color++ % kColors.size()];
     }
     spec.series.push_back(std::move(s));

@@ -117,6 +117,25 @@ PlotStyle plot_style(bool high_contrast) {
   return {{0.106f, 0.114f, 0.137f, 1}, {0.93f, 0.93f, 0.93f, 1}, {0.6f, 0.63f, 0.65f, 1}, {0.23f, 0.24f, 0.27f, 1}};
 }
 
+namespace {
+
+void dashed_line(Canvas& c, float x0, float y0, float x1, float y1, float width, Color color) {
+  const float len = std::hypot(x1 - x0, y1 - y0);
+  if (len <= 0) return;
+  const float dx = (x1 - x0) / len, dy = (y1 - y0) / len;
+  for (float t = 0; t < len; t += 12) {
+    const float e = std::min(t + 7, len);
+    c.line(x0 + dx * t, y0 + dy * t, x0 + dx * e, y0 + dy * e, width, color);
+  }
+}
+
+void marker(Canvas& c, float x, float y, float r, Color color, bool hollow) {
+  if (hollow) c.rect({x - r, y - r, 2 * r, 2 * r}, {0, 0, 0, 0}, color, std::max(1.5f, r * 0.5f));
+  else c.rect({x - r, y - r, 2 * r, 2 * r}, color);
+}
+
+}  // namespace
+
 void draw_plot(Canvas& c, const PlotSpec& spec, int width, int height, std::optional<Hit> hover, bool high_contrast) {
   const PlotStyle st = plot_style(high_contrast);
   const PlotFrame f = plot_frame(spec, width, height);
@@ -137,26 +156,30 @@ void draw_plot(Canvas& c, const PlotSpec& spec, int width, int height, std::opti
   c.text(f.area.x - f.label_px * 5.2f, f.area.y - f.title_px * 0.2f, spec.y_label, f.label_px, st.text);
   for (const auto& l : spec.lines) {
     const float y = f.py(l.y);
-    for (float x = f.area.x; x < f.area.x + f.area.w; x += 12)  // dashed
-      c.line(x, y, std::min(x + 7, f.area.x + f.area.w), y, 2, l.color);
+    dashed_line(c, f.area.x, y, f.area.x + f.area.w, y, 2, l.color);
     c.text(f.area.x + f.area.w - 4, y - f.label_px * 0.7f, l.name, f.label_px, l.color, Align::Right);
   }
   for (const auto& s : spec.series) {
     if (!s.visible) continue;
-    for (std::size_t i = 0; i + 1 < s.points.size(); ++i)
-      c.line(f.px(s.points[i].first), f.py(s.points[i].second), f.px(s.points[i + 1].first),
-             f.py(s.points[i + 1].second), s.width, s.color);
-    for (const auto& [x, y] : s.points) {
-      const float r = s.width + 1.5f;
-      c.rect({f.px(x) - r, f.py(y) - r, 2 * r, 2 * r}, s.color);
+    for (std::size_t i = 0; i + 1 < s.points.size(); ++i) {
+      const float x0 = f.px(s.points[i].first), y0 = f.py(s.points[i].second);
+      const float x1 = f.px(s.points[i + 1].first), y1 = f.py(s.points[i + 1].second);
+      if (s.dashed) dashed_line(c, x0, y0, x1, y1, s.width, s.color);
+      else c.line(x0, y0, x1, y1, s.width, s.color);
     }
+    for (const auto& [x, y] : s.points) marker(c, f.px(x), f.py(y), s.width + 1.5f, s.color, s.dashed);
   }
   c.rect({f.area.x, f.area.y, f.area.w, f.area.h}, {0, 0, 0, 0}, st.muted, 1);
   for (int i = 0; i < int(spec.series.size()); ++i) {
     const auto& s = spec.series[i];
     const Rect r = f.legend_row(i);
     const Color col = s.visible ? s.color : st.grid;
-    c.rect({r.x, r.cy() - f.label_px * 0.3f, f.label_px * 1.4f, f.label_px * 0.6f}, col);
+    if (s.dashed) {  // a dashed sample with a hollow marker, as the series is drawn
+      dashed_line(c, r.x, r.cy(), r.x + f.label_px * 1.4f, r.cy(), 2, col);
+      marker(c, r.x + f.label_px * 0.7f, r.cy(), f.label_px * 0.3f, col, true);
+    } else {
+      c.rect({r.x, r.cy() - f.label_px * 0.3f, f.label_px * 1.4f, f.label_px * 0.6f}, col);
+    }
     c.text(r.x + f.label_px * 1.9f, r.cy(), s.name, f.label_px * 0.9f, s.visible ? st.text : st.muted);
   }
   if (hover && hover->series >= 0 && hover->series < int(spec.series.size())) {

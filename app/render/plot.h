@@ -18,6 +18,7 @@ struct Series {
   std::vector<std::pair<double, double>> points;  // (x, y), x ascending
   float width = 2;
   bool visible = true;
+  bool dashed = false;  // dashed line and hollow markers: tells apart series that share a colour
 };
 
 struct RefLine {  // a horizontal line across the plot, labelled at its right end
