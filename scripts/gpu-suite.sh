@@ -6,7 +6,7 @@
 # over the GPU tests, the headless render tests on the NVIDIA driver, a traced CLI run, the
 # benchmark (float and int sums, every algorithm, 2^16..2^28, and the charts the app draws from
 # it), and the window's UI run headless on the NVIDIA driver while a benchmark runs (frame
-# times). Everything lands under $OUT (or ./gpu-out): the log, the summary, the results.
+# times). $OUT (or ./gpu-out) gets the summary, the log and results.tgz with everything else.
 # Then the soak (scripts/soak.sh, SOAK_MINUTES, default 3). SKIP_BENCH=1 leaves the benchmark out;
 # ONLY_BENCH=1 runs the benchmark alone (two calls stay inside the device's 10 minutes a command).
 set -uo pipefail

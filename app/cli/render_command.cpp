@@ -19,8 +19,6 @@ namespace rl::cli {
 
 namespace {
 
-// One headless context (or the caller's current one), offscreen target and canvas for all
-// frames: draw(canvas, i) paints frame i, which is written to paths[i].
 // The folder each PNG goes to must exist and be writable: checked before a GL context is
 // made, so an unwritable path fails at once and names itself.
 bool folders_writable(const std::vector<std::string>& paths, std::ostream& err) {
@@ -38,6 +36,8 @@ bool folders_writable(const std::vector<std::string>& paths, std::ostream& err) 
   return true;
 }
 
+// One headless context (or the caller's current one), offscreen target and canvas for all
+// frames: draw(canvas, i) paints frame i, which is written to paths[i].
 template <class Draw>
 int render_pngs(int width, int height, const std::vector<std::string>& paths, std::ostream& err, Draw draw,
                 bool current_context = false) {
