@@ -144,10 +144,10 @@ std::vector<HarrisRow> harris_table(const BenchReport& r, std::size_t n, std::st
     if (std::find(harris.begin(), harris.end(), a.id) == harris.end()) order.push_back(a.id);
   std::vector<HarrisRow> out;
   const BenchRow* prev_harris = nullptr;
-  for (std::string_view id : order) {
-    const BenchRow* x = find(id);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    const BenchRow* x = find(order[i]);
     if (!x) continue;
-    const bool in_harris = std::find(harris.begin(), harris.end(), id) != harris.end();
+    const bool in_harris = i < harris.size();  // order starts with Harris' kernels
     HarrisRow h{x->algorithm, x->median_us, x->gbps, x->pct_of_peak, 1, 1, in_harris};
     // Speedups are against Harris' kernel 1 (or the first row when it was not measured); the
     // step speedup only along his progression, where each kernel builds on the one before.
