@@ -86,6 +86,9 @@ struct Launch {
 TraceShape trace_shape(Algo algo, int block, std::size_t n);
 // Blocks the first pass launches: derived from n, or the fixed grid for a given SM count.
 std::size_t first_pass_grid(Algo algo, std::size_t n, int block, int sm_count);
+// The block size a benchmark uses when none is asked for: 256, or an algorithm's own choice
+// where measurements favour another (warp-shuffle-vectorized on large arrays).
+int preferred_block(Algo algo, std::size_t n, int sm_count);
 // How the blocks' results become one: "passes" (the same kernel over the partials until one
 // is left), "second-kernel" (one block over them), "atomics", "last-block" (a retirement
 // counter), "grid-sync" (cooperative launch), "halving" (global-halving's launches).

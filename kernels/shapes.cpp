@@ -108,6 +108,15 @@ std::size_t first_pass_grid(Algo algo, std::size_t n, int block, int sm_count) {
   }
 }
 
+int preferred_block(Algo algo, std::size_t n, int sm_count) {
+  // Measured on an H200 (docs/perf-notes.md, "Large arrays"): with a resident grid, 1024
+  // threads a block beat 256 from 2^26 elements up (fewer blocks to start, fewer atomics)
+  // and lost at 2^24.
+  if (algo == Algo::WarpShuffleVectorized && n >= (std::size_t(1) << 18) * std::size_t(std::max(sm_count, 1)))
+    return 1024;
+  return 256;
+}
+
 void check_launch(Algo algo, std::size_t n, const Launch& launch, bool traced) {
   if (n == 0) throw std::invalid_argument("size must be at least 1");
   const int b = launch.block;

@@ -69,8 +69,10 @@ __global__ void warp_shuffle(const T* in, T* out, std::size_t n, Probe probe) {
 // >>>
 
 // <<< warp-shuffle-vectorized
+// `next` (may be null) is where the following launch will combine: block 0 sets it to the
+// identity, so no memset or init kernel runs between launches.
 template <class T, class Op, class Probe>
-__global__ void warp_shuffle_vectorized(const T* __restrict__ in, T* out, std::size_t n, Probe probe) {
+__global__ void warp_shuffle_vectorized(const T* __restrict__ in, T* out, std::size_t n, Probe probe, T* next) {
   using V = typename Vec16<T>::type;
   constexpr std::size_t per = sizeof(V) / sizeof(T);
   T* smem = shared_array<T>();
@@ -115,6 +117,7 @@ __global__ void warp_shuffle_vectorized(const T* __restrict__ in, T* out, std::s
     probe.stage(stage, kTagFinalShuffle, offset), probe.work(stage, warp == 0), probe.lane(stage, v);
   }
   if (tid == 0) atomic_combine<Op>(out, v);  // [atomic]: one atomic per block, a single pass
+  if (tid == 0 && blockIdx.x == 0 && next) *next = Op::template identity<T>();  // [ready-next]
   if (tid == 0) probe.partial(blockIdx.x, v);
   probe.stage(stage, kTagAtomic, 0), probe.work(stage, tid == 0);
 }

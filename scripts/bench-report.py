@@ -13,6 +13,11 @@ HARRIS = ["interleaved-divergent", "interleaved-bank-conflicts", "sequential", "
 SEED_STARTS = ["naive-serial", "global-halving"]
 
 
+def block(row):
+    """Threads per block the row ran with; files from before rows recorded it have none."""
+    return str(row["block"]) if row.get("block") else "—"
+
+
 def table(rows, header):
     out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
@@ -32,9 +37,9 @@ def main():
         big = max(by)
         order = sorted(by[big].values(), key=lambda x: x["median_us"])
         print(f"All algorithms at n = 2^{big.bit_length() - 1}, fastest first:\n")
-        print(table([[f"`{x['algorithm']}`", f"{x['median_us']:.1f}", f"{x['noise_pct']:.2f}%", x["samples"],
+        print(table([[f"`{x['algorithm']}`", block(x), f"{x['median_us']:.1f}", f"{x['noise_pct']:.2f}%", x["samples"],
                       f"{x['gbps']:.0f}", f"{x['pct_of_peak']:.1f}%", x["check"]] for x in order],
-                    ["algorithm", "median µs", "noise", "samples", "GB/s", "% of peak", "check"]))
+                    ["algorithm", "block", "median µs", "noise", "samples", "GB/s", "% of peak", "check"]))
         n24 = 1 << 24
         if n24 in by:
             print(f"\nThe tree family at n = 2^24, Harris' kernels 1 to 7 in his order:\n")
@@ -60,10 +65,10 @@ def main():
             w, c = by[n].get("warp-shuffle-vectorized"), by[n].get("cub")
             if not w or not c:
                 continue
-            out.append([f"2^{n.bit_length() - 1}", f"{w['median_us']:.2f} ± {w['noise_pct']:.1f}%",
+            out.append([f"2^{n.bit_length() - 1}", block(w), f"{w['median_us']:.2f} ± {w['noise_pct']:.1f}%",
                         f"{c['median_us']:.2f} ± {c['noise_pct']:.1f}%", f"{c['median_us'] / w['median_us']:.3f}",
                         f"{w['pct_of_peak']:.1f}%", f"{c['pct_of_peak']:.1f}%"])
-        print(table(out, ["n", "ours µs", "CUB µs", "CUB time / ours", "ours % of peak", "CUB % of peak"]))
+        print(table(out, ["n", "our block", "ours µs", "CUB µs", "CUB time / ours", "ours % of peak", "CUB % of peak"]))
         print()
 
 

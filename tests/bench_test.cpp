@@ -8,6 +8,7 @@
 #include "app/core/catalog.h"
 #include "app/render/bench_chart.h"
 #include "app/render/plot.h"
+#include "kernels/reduce_api.h"
 
 using namespace rl;
 
@@ -21,6 +22,7 @@ core::BenchReport sample_report() {
     x.type = "float";
     x.op = "sum";
     x.n = n;
+    x.block = x.algorithm == "cub" ? 0 : 256;
     x.median_us = us;
     x.noise_pct = 0.3;
     x.samples = 12;
@@ -60,9 +62,16 @@ TEST(Bench, ResultsRoundTripThroughJsonAndWriteCsv) {
   const auto r = sample_report();
   EXPECT_EQ(core::bench_from_json(core::to_json(r)), r);
   const auto csv = core::to_csv(r);
-  EXPECT_EQ(csv.rfind("algorithm,type,op,n,median_us,noise_pct,samples,discarded,gbps,pct_of_peak,device,check_ok,check\n", 0), 0u);
+  EXPECT_EQ(csv.rfind("algorithm,type,op,n,block,median_us,noise_pct,samples,discarded,gbps,pct_of_peak,device,check_ok,check\n", 0), 0u);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);
   EXPECT_NE(csv.find("cub,float,sum,16777216,"), std::string::npos);
+  EXPECT_NE(csv.find("sequential,float,sum,65536,256,"), std::string::npos);
+  // Results written before rows recorded their block still load, with block 0 (unknown).
+  std::string old = core::to_json(r);
+  for (std::size_t at; (at = old.find("\"block\"")) != std::string::npos;) old.erase(at, old.find(',', at) + 1 - at);
+  const auto loaded = core::bench_from_json(old);
+  ASSERT_EQ(loaded.rows.size(), r.rows.size());
+  for (const auto& x : loaded.rows) EXPECT_EQ(x.block, 0);
   EXPECT_THROW(core::bench_from_json("{\"device\": 3}"), std::runtime_error);
   EXPECT_THROW(core::bench_from_json("not json"), std::runtime_error);
 }
@@ -115,6 +124,31 @@ TEST(Bench, SimBackendTimesTheModelAndSaysSo) {
   }
   EXPECT_THROW(backend::run_bench({{"syncthreads-in-branch"}, {64}}, backend::Choice::Sim, {}, {}, nullptr),
                std::invalid_argument);
+}
+
+TEST(Bench, EachAlgorithmRunsWithItsOwnBlockUnlessOneIsAsked) {
+  using kernels::Algo;
+  const std::size_t big = std::size_t(1) << 28, mid = std::size_t(1) << 24;
+  EXPECT_EQ(kernels::preferred_block(Algo::WarpShuffleVectorized, big, 132), 1024);
+  EXPECT_EQ(kernels::preferred_block(Algo::WarpShuffleVectorized, mid, 132), 256);
+  EXPECT_EQ(kernels::preferred_block(Algo::WarpShuffleVectorized, mid, 16), 1024);  // per SM: a smaller GPU
+  EXPECT_EQ(kernels::preferred_block(Algo::Sequential, big, 132), 256);
+  backend::BenchRequest req;
+  req.algorithms = {"sequential", "non-pow2-block", "warp-shuffle-vectorized", "cpu"};
+  req.sizes = {1000};
+  req.max_seconds = 0.01;
+  auto r = backend::run_bench(req, backend::Choice::Sim, {}, {}, nullptr);
+  ASSERT_EQ(r.rows.size(), 4u);
+  EXPECT_EQ(r.rows[0].block, 256);
+  EXPECT_EQ(r.rows[1].block, 272);  // 256 + 256/16: a block size that is not a power of two
+  EXPECT_EQ(r.rows[2].block, 256);
+  EXPECT_EQ(r.rows[3].block, 0);  // std::reduce has no blocks
+  req.block = 128;
+  r = backend::run_bench(req, backend::Choice::Sim, {}, {}, nullptr);
+  ASSERT_EQ(r.rows.size(), 4u);
+  EXPECT_EQ(r.rows[0].block, 128);
+  EXPECT_EQ(r.rows[2].block, 128);
+  for (const auto& x : r.rows) EXPECT_TRUE(x.check_ok) << x.algorithm << " " << x.check;
 }
 
 TEST(Bench, CancelStopsTheRun) {

@@ -143,6 +143,7 @@ TEST(Cli, BenchRefusesWhatItCannotMeasure) {
   expect_usage_error({"bench", "--sizes", "2^20..2^10"}, "--sizes");
   expect_usage_error({"bench", "-a", "syncthreads-in-branch", "--backend", "sim"}, "never launched");
   expect_usage_error({"bench", "--format", "xml"}, "xml");
+  expect_usage_error({"bench", "--block", "-64"}, "--block");
   const auto r = run({"bench", "--backend", "sim", "--out", "/nonexistent/dir/out.json"});
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("cannot write"), std::string::npos);

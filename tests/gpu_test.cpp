@@ -201,6 +201,27 @@ TEST(Gpu, BaselinesAgreeWithTheReference) {
     }
 }
 
+// warp-shuffle-vectorized sets the next launch's result to the identity itself: every one
+// of a benchmark's back-to-back launches must start from it, at both of the bench's block
+// sizes and for each operator (a sum left over from the launch before would show at once).
+TEST(Gpu, BackToBackSinglePassLaunchesEachStartFromTheIdentity) {
+  std::string why;
+  if (!kernels::cuda_available(&why)) GTEST_SKIP() << "SKIPPED: no GPU: " << why;
+  kernels::BenchSession session;
+  kernels::BenchSettings quick_settings;
+  quick_settings.max_seconds = 0.05;
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  for (std::size_t n : {std::size_t(1), std::size_t(4099), (std::size_t(1) << 22) + 5})
+    for (auto op : {kernels::OpKind::Sum, kernels::OpKind::Min, kernels::OpKind::Max})
+      for (int block : {256, 1024}) {
+        const auto facts = session.set_input(kernels::Type::Int, op, n, seed + n);
+        const auto t = session.time(kernels::Algo::WarpShuffleVectorized, op, block, quick_settings, nullptr);
+        EXPECT_GE(t.samples, 10);
+        EXPECT_EQ(t.result, facts.expected) << "n=" << n << " block=" << block << " op=" << int(op);
+      }
+}
+
 TEST(Gpu, OutOfMemoryIsReportedAndTheNextRunWorks) {
   std::string why;
   if (!kernels::cuda_available(&why)) GTEST_SKIP() << "SKIPPED: no GPU: " << why;

@@ -64,6 +64,12 @@ void finish_row(core::BenchRow& row, double median_us, std::size_t elem, double 
   row.pct_of_peak = peak > 0 ? 100.0 * row.gbps / peak : 0;
 }
 
+// The block size a row runs with: the request's, or (block 0) the algorithm's own choice.
+int block_for(const std::string& id, const BenchRequest& req, std::size_t n, int sm_count) {
+  const int b = req.block > 0 ? req.block : kernels::preferred_block(kernel_algo(id), n, sm_count);
+  return id == "non-pow2-block" ? b + b / 16 : b;  // a non-power of two
+}
+
 // The input in the request's type, converted once so the timed calls do no conversion.
 struct Typed {
   std::vector<int> i;
@@ -75,8 +81,8 @@ struct Typed {
     else d = v;
   }
   // The CPU model (or, for "cpu", std::reduce) over the typed input.
-  double reduce(const std::string& id, const BenchRequest& req) const {
-    const kernels::Launch launch{req.block, 0, 0};
+  double reduce(const std::string& id, const BenchRequest& req, int block) const {
+    const kernels::Launch launch{block, 0, 0};
     const auto op = kernel_op(req.op);
     if (id == "cpu") {
       if (!i.empty()) return model::cpu_reduce<int>(op, i.data(), i.size());
@@ -119,12 +125,13 @@ core::BenchReport run_sim(const BenchRequest& req, const RowSink& on_row, const 
         continue;
       }
       core::BenchRow row = base_row(id, req, n);
+      if (id != "cpu") row.block = block_for(id, req, n, model::kModelSmCount);
       std::vector<double> us;
       double got = 0;
       const auto t0 = std::chrono::steady_clock::now();
       while (us.size() < 3 || (std::chrono::steady_clock::now() - t0 < std::chrono::duration<double>(req.max_seconds) && us.size() < 10)) {
         const auto a = std::chrono::steady_clock::now();
-        got = typed.reduce(id, req);
+        got = typed.reduce(id, req, row.block);
         us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - a).count());
         if (cancel && cancel->load()) break;
       }
@@ -190,8 +197,8 @@ core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSi
                          : id == "cpu" ? kernels::Baseline::Cpu : kernels::Baseline::Copy;
           t = session.time_baseline(b, kernel_op(req.op), settings, cancel);
         } else {
-          const int block = id == "non-pow2-block" ? req.block + req.block / 16 : req.block;  // a non-power of two
-          t = session.time(kernel_algo(id), kernel_op(req.op), block, settings, cancel);
+          row.block = block_for(id, req, n, dev.sm_count);
+          t = session.time(kernel_algo(id), kernel_op(req.op), row.block, settings, cancel);
         }
         row.samples = t.samples;
         row.discarded = t.discarded;

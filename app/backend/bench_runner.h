@@ -19,7 +19,7 @@ struct BenchRequest {
   std::vector<std::size_t> sizes;
   core::DType type = core::DType::Float;
   core::Op op = core::Op::Sum;
-  int block = 256;
+  int block = 0;  // 0: each algorithm's own (kernels::preferred_block)
   double max_seconds = 1.0;  // per point
   std::uint64_t seed = 1;
 };

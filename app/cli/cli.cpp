@@ -42,7 +42,12 @@ CLI::Option* add_run_options(CLI::App* cmd, RunOptions& o) {
   // Which block sizes an algorithm takes is the kernels' to say (check_launch).
   cmd->add_option("--block,-b", o.block, "Threads per block: a power of two, 32..1024 (non-pow2-block: 2..1024)");
   cmd->add_option("--trace-block", o.trace_block, "Which block to record (0-based)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Validator(
+          [](const std::string& v) {
+            return v.rfind('-', 0) == 0 ? "a block size cannot be negative, got " + v + " (0: each algorithm's own)"
+                                        : std::string();
+          },
+          "BLOCK"));
   cmd->add_option("--input", o.input, "iota | ones | random[:SEED] | PATH (numbers file)");
   cmd->add_option("--op", o.op, "sum | min | max")->check(CLI::IsMember({"sum", "min", "max"}));
   cmd->add_option("--type", o.type, "int | float | double")->check(CLI::IsMember({"int", "float", "double"}));
@@ -99,7 +104,7 @@ struct BenchOptions {
   std::string format = "text";
   std::string out;
   std::string backend = "auto";
-  int block = 256;
+  int block = 0;
   double seconds = 1.0;
 };
 
@@ -116,8 +121,8 @@ std::vector<std::string> split_ids(const std::string& text) {
 
 std::string text_row(const core::BenchRow& r) {
   char line[256];
-  std::snprintf(line, sizeof line, "%-28s %-6s %-4s %12zu %12.2f %7.2f%% %5d %10.1f %7.1f%%  %s\n", r.algorithm.c_str(),
-                r.type.c_str(), r.op.c_str(), r.n, r.median_us, r.noise_pct, r.samples, r.gbps, r.pct_of_peak,
+  std::snprintf(line, sizeof line, "%-28s %-6s %-4s %12zu %5s %12.2f %7.2f%% %5d %10.1f %7.1f%%  %s\n", r.algorithm.c_str(),
+                r.type.c_str(), r.op.c_str(), r.n, r.block ? std::to_string(r.block).c_str() : "-", r.median_us, r.noise_pct, r.samples, r.gbps, r.pct_of_peak,
                 r.check_ok ? "ok" : ("WRONG: " + r.check).c_str());
   return line;
 }
@@ -148,7 +153,7 @@ int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   const auto stream_row = [&](const core::BenchRow& r) {
     if (o.format != "text") return;
     if (!std::exchange(header, true))
-      dest << "algorithm                    type   op              n    median_us   noise  samp       GB/s  of peak  check\n";
+      dest << "algorithm                    type   op              n block    median_us   noise  samp       GB/s  of peak  check\n";
     dest << text_row(r) << std::flush;
   };
   const auto report = backend::run_bench(req, choice, stream_row, {}, nullptr);
@@ -267,7 +272,13 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   bench->add_option("--format", bench_opts.format, "text | csv | json")->check(CLI::IsMember({"text", "csv", "json"}));
   bench->add_option("--out,-o", bench_opts.out, "Write the results to FILE instead of stdout");
   bench->add_option("--backend", bench_opts.backend, "auto | cuda | sim")->check(CLI::IsMember({"auto", "cuda", "sim"}));
-  bench->add_option("--block", bench_opts.block, "Threads per block for the algorithms (default 256)");
+  bench->add_option("--block", bench_opts.block, "Threads per block for every algorithm (default: 256, or an algorithm's own choice where it has one)")
+      ->check(CLI::Validator(
+          [](const std::string& v) {
+            return v.rfind('-', 0) == 0 ? "a block size cannot be negative, got " + v + " (0: each algorithm's own)"
+                                        : std::string();
+          },
+          "BLOCK"));
   bench->add_option("--seconds", bench_opts.seconds, "Time limit per point (default 1)")->check(CLI::Range(0.01, 60.0));
 
   try {

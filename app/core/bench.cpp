@@ -62,11 +62,11 @@ std::optional<std::vector<std::size_t>> parse_sizes(std::string_view text, std::
 
 std::string to_csv(const BenchReport& r) {
   std::ostringstream out;
-  out << "algorithm,type,op,n,median_us,noise_pct,samples,discarded,gbps,pct_of_peak,device,check_ok,check\n";
+  out << "algorithm,type,op,n,block,median_us,noise_pct,samples,discarded,gbps,pct_of_peak,device,check_ok,check\n";
   char line[512];
   for (const auto& x : r.rows) {
-    std::snprintf(line, sizeof line, "%s,%s,%s,%zu,%.3f,%.3f,%d,%d,%.2f,%.2f,\"%s\",%s,\"%s\"\n", x.algorithm.c_str(),
-                  x.type.c_str(), x.op.c_str(), x.n, x.median_us, x.noise_pct, x.samples, x.discarded, x.gbps,
+    std::snprintf(line, sizeof line, "%s,%s,%s,%zu,%d,%.3f,%.3f,%d,%d,%.2f,%.2f,\"%s\",%s,\"%s\"\n", x.algorithm.c_str(),
+                  x.type.c_str(), x.op.c_str(), x.n, x.block, x.median_us, x.noise_pct, x.samples, x.discarded, x.gbps,
                   x.pct_of_peak, r.device.c_str(), x.check_ok ? "yes" : "no", x.check.c_str());
     out << line;
   }
@@ -82,7 +82,7 @@ std::string to_json(const BenchReport& r) {
   j["peak_gbps"] = r.peak_gbps;
   json rows = json::array();
   for (const auto& x : r.rows)
-    rows.push_back({{"algorithm", x.algorithm}, {"type", x.type}, {"op", x.op}, {"n", x.n},
+    rows.push_back({{"algorithm", x.algorithm}, {"type", x.type}, {"op", x.op}, {"n", x.n}, {"block", x.block},
                     {"median_us", x.median_us}, {"noise_pct", x.noise_pct}, {"samples", x.samples},
                     {"discarded", x.discarded}, {"gbps", x.gbps}, {"pct_of_peak", x.pct_of_peak},
                     {"device", r.device}, {"check_ok", x.check_ok}, {"check", x.check}});
@@ -111,6 +111,7 @@ BenchReport bench_from_json(const std::string& text) {
     row.type = get<std::string>(x, "type");
     row.op = get<std::string>(x, "op");
     row.n = get<std::size_t>(x, "n");
+    if (x.contains("block")) row.block = get<int>(x, "block");  // absent in results from before it was recorded
     row.median_us = get<double>(x, "median_us");
     row.noise_pct = get<double>(x, "noise_pct");
     row.samples = get<int>(x, "samples");
@@ -148,7 +149,7 @@ std::vector<HarrisRow> harris_table(const BenchReport& r, std::size_t n, std::st
     const BenchRow* x = find(order[i]);
     if (!x) continue;
     const bool in_harris = i < harris.size();  // order starts with Harris' kernels
-    HarrisRow h{x->algorithm, x->median_us, x->gbps, x->pct_of_peak, 1, 1, in_harris};
+    HarrisRow h{x->algorithm, x->median_us, x->gbps, x->pct_of_peak, 1, 1, in_harris, x->block};
     // Speedups are against Harris' kernel 1 (or the first row when it was not measured); the
     // step speedup only along his progression, where each kernel builds on the one before.
     if (!out.empty()) h.cumulative_speedup = out.front().median_us / x->median_us;

@@ -12,6 +12,7 @@ namespace rl::core {
 struct BenchRow {
   std::string algorithm, type, op;
   std::size_t n = 0;
+  int block = 0;  // threads per block; 0 for the baselines (CUB picks its own) and old files
   double median_us = 0;
   double noise_pct = 0;
   int samples = 0;
@@ -44,6 +45,7 @@ struct HarrisRow {
   double step_speedup = 1;        // against the kernel before it in Harris' order; NaN off it
   double cumulative_speedup = 1;  // against the first row
   bool harris = false;            // one of Harris' kernels 1 to 7
+  int block = 0;                  // threads per block it ran with (0: a library's own, or unknown)
 };
 // Harris' kernels 1 to 7 ("Optimizing Parallel Reduction in CUDA"), in his order.
 const std::vector<std::string_view>& harris_kernels();

@@ -257,6 +257,7 @@ void bench_tab(AppState& s, const Frame& view_area, unsigned chart_texture, Fram
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(r.algorithm.c_str());
+        if (r.block > 0 && ImGui::IsItemHovered()) ImGui::SetTooltip("%d threads a block", r.block);
         ImGui::TableNextColumn();
         ImGui::Text("%.2f", r.median_us);
         ImGui::TableNextColumn();
