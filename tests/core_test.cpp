@@ -246,6 +246,25 @@ TEST(Settings, RoundTripAndKeepBrokenFiles) {
   EXPECT_NE(why.find("/nonexistent/dir"), std::string::npos);
 }
 
+// A steady leak shows as growth; a plateau whose samples sometimes dip (the benchmark's
+// buffers freed between runs, as a GPU soak saw) does not.
+TEST(FrameLog, GrowthSeesALeakButNotDips) {
+  constexpr std::size_t MiB = 1 << 20;
+  core::FrameLog leak, dips;
+  for (std::size_t i = 0; i < 180; ++i) {
+    leak.add_memory(60 * i, 200 * MiB + i * MiB / 10, 600 * MiB + i * MiB / 20);  // +0.1 and +0.05 MiB a sample
+    const bool dip = i % 40 == 17;
+    dips.add_memory(60 * i, 230 * MiB, (dip ? 571 : 693 + 2 * (i % 2)) * MiB);
+  }
+  const auto l = leak.growth(), d = dips.growth();
+  EXPECT_EQ(l.samples, 180u);
+  EXPECT_NEAR(l.rss_mib, 9.0, 0.2);  // 90 samples apart
+  EXPECT_NEAR(l.device_mib, 4.5, 0.1);
+  EXPECT_NEAR(d.device_mib, 0.0, 1e-9);
+  EXPECT_NEAR(d.rss_mib, 0.0, 1e-9);
+  EXPECT_EQ(core::FrameLog{}.growth().samples, 0u);
+}
+
 TEST(FrameLog, SummarisesIdleAndBenchmarkFramesApart) {
   core::FrameLog log;
   for (int i = 1; i <= 100; ++i) log.add(i, false);  // 1..100 ms
