@@ -96,7 +96,9 @@ const std::vector<AlgorithmInfo>& table() {
        "Each thread reads four elements at a time with one 16-byte load (float4/int4), striding "
        "over the array with a fixed grid, and handles the last n % 4 elements with scalar loads. "
        "After the warp-shuffle reduction, thread 0 of each block combines its total into the "
-       "result with one atomic: one launch, no second pass. Float sums then depend on the order "
+       "result with one atomic: one launch, no second pass. The result must start as the "
+       "identity, yet a memset before every launch costs time: instead block 0 sets the next "
+       "launch's result slot to the identity (three slots rotate). Float sums depend on the order "
        "the blocks arrive in, so they match a reference within rounding, not bit for bit.",
        "kernels/shuffle.cuh"},
       {"cg-warp", "cooperative-groups", "Cooperative groups: warp tiles",

@@ -13,26 +13,11 @@
 
 #include "reduce_ops.h"
 #include "shuffle.cuh"
+#include "perf_common.cuh"
 
 using namespace rl;
 using kernels::fold;
 using kernels::Vec16;
-
-#define CK(x)                                                                                   \
-  do {                                                                                          \
-    cudaError_t e_ = (x);                                                                       \
-    if (e_ != cudaSuccess) {                                                                    \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
-      std::exit(1);                                                                             \
-    }                                                                                           \
-  } while (0)
-
-__global__ void evict_l2(const int4* buf, std::size_t count, int* sink) {
-  int acc = 0;
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += std::size_t(gridDim.x) * blockDim.x)
-    acc ^= buf[i].x ^ buf[i].w;
-  if (acc == 0x7fffffff) *sink = acc;
-}
 
 enum class Hint { Plain, L2Prefetch256, Streaming };
 enum class Layout { GridStride, WarpChunk, BlockChunk };
