@@ -78,6 +78,8 @@ TEST(Cli, WrongFlagsAndValuesGetOneLineAndExitTwo) {
   expect_usage_error({"trace", "-a", "sequential", "--input", "/no/such/file"}, "/no/such/file");
   expect_usage_error({"trace", "-a", "sequential", "--input", "random:abc"}, "seed");
   expect_usage_error({"trace", "-a", "sequential", "-n", "64", "--trace-block", "2"}, "outside the grid");
+  expect_usage_error({"trace", "-a", "sequential", "--trace-block", "-1"},
+                     "--trace-block: the traced block's index cannot be negative, got -1");
   expect_usage_error({"trace", "-a", "sequential", "--format", "xml"}, "xml");
   expect_usage_error({"render", "-a", "sequential", "--out", "x.png"}, "--stage");
   expect_usage_error({"render", "-a", "sequential", "--stage", "9", "--out", "x.png", "--backend", "sim"}, "past the last stage");
@@ -143,7 +145,7 @@ TEST(Cli, BenchRefusesWhatItCannotMeasure) {
   expect_usage_error({"bench", "--sizes", "2^20..2^10"}, "--sizes");
   expect_usage_error({"bench", "-a", "syncthreads-in-branch", "--backend", "sim"}, "never launched");
   expect_usage_error({"bench", "--format", "xml"}, "xml");
-  expect_usage_error({"bench", "--block", "-64"}, "--block");
+  expect_usage_error({"bench", "--block", "-64"}, "--block: a block size (0: each algorithm's own) cannot be negative, got -64");
   const auto r = run({"bench", "--backend", "sim", "--out", "/nonexistent/dir/out.json"});
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("cannot write"), std::string::npos);

@@ -35,6 +35,15 @@ struct RunOptions {
 const std::map<std::string, backend::Choice> kBackends = {
     {"auto", backend::Choice::Auto}, {"cuda", backend::Choice::Cuda}, {"sim", backend::Choice::Sim}};
 
+// Refuses a negative number in words (CLI11's own range check prints the double's maximum).
+CLI::Validator not_negative(const std::string& what) {
+  return CLI::Validator(
+      [what](const std::string& v) {
+        return v.rfind('-', 0) == 0 ? what + " cannot be negative, got " + v : std::string();
+      },
+      "N>=0");
+}
+
 CLI::Option* add_run_options(CLI::App* cmd, RunOptions& o) {
   auto* algorithm = cmd->add_option("--algorithm,-a", o.algorithm, "Algorithm id (see `list`)")
                         ->check(CLI::IsMember(core::algorithm_ids()));
@@ -42,12 +51,7 @@ CLI::Option* add_run_options(CLI::App* cmd, RunOptions& o) {
   // Which block sizes an algorithm takes is the kernels' to say (check_launch).
   cmd->add_option("--block,-b", o.block, "Threads per block: a power of two, 32..1024 (non-pow2-block: 2..1024)");
   cmd->add_option("--trace-block", o.trace_block, "Which block to record (0-based)")
-      ->check(CLI::Validator(
-          [](const std::string& v) {
-            return v.rfind('-', 0) == 0 ? "a block size cannot be negative, got " + v + " (0: each algorithm's own)"
-                                        : std::string();
-          },
-          "BLOCK"));
+      ->check(not_negative("the traced block's index"));
   cmd->add_option("--input", o.input, "iota | ones | random[:SEED] | PATH (numbers file)");
   cmd->add_option("--op", o.op, "sum | min | max")->check(CLI::IsMember({"sum", "min", "max"}));
   cmd->add_option("--type", o.type, "int | float | double")->check(CLI::IsMember({"int", "float", "double"}));
@@ -273,12 +277,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   bench->add_option("--out,-o", bench_opts.out, "Write the results to FILE instead of stdout");
   bench->add_option("--backend", bench_opts.backend, "auto | cuda | sim")->check(CLI::IsMember({"auto", "cuda", "sim"}));
   bench->add_option("--block", bench_opts.block, "Threads per block for every algorithm (default: 256, or an algorithm's own choice where it has one)")
-      ->check(CLI::Validator(
-          [](const std::string& v) {
-            return v.rfind('-', 0) == 0 ? "a block size cannot be negative, got " + v + " (0: each algorithm's own)"
-                                        : std::string();
-          },
-          "BLOCK"));
+      ->check(not_negative("a block size (0: each algorithm's own)"));
   bench->add_option("--seconds", bench_opts.seconds, "Time limit per point (default 1)")->check(CLI::Range(0.01, 60.0));
 
   try {
