@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
+#include <vector>
 
 #define CK(x)                                                                                   \
   do {                                                                                          \
@@ -21,4 +23,17 @@ __global__ void evict_l2(const int4* buf, std::size_t count, int* sink) {
   for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += std::size_t(gridDim.x) * blockDim.x)
     acc ^= buf[i].x ^ buf[i].w;
   if (acc == 0x7fffffff) *sink = acc;  // keeps the loads; practically never taken
+}
+
+// The experiments' input: the same seeded values every run (ints in [-1000, 1000], floats in
+// [-1, 1)), copied to the device.
+template <class T>
+void upload_random(T* in, std::size_t n) {
+  std::vector<T> h(n);
+  unsigned s = 12345;
+  for (auto& x : h) {
+    s = s * 1664525u + 1013904223u;
+    x = std::is_same_v<T, int> ? T(int(s >> 8) % 2001 - 1000) : T(double(s >> 8) / double(1 << 23) - 1.0);
+  }
+  CK(cudaMemcpy(in, h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
 }

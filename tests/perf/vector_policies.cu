@@ -142,13 +142,7 @@ void run_type(const char* tname, int sms, std::size_t l2, int samples) {
   CK(cudaMemset(flush, 1, flush_bytes));
   CK(cudaMallocHost(&host_id, sizeof(T)));
   *host_id = T(0);
-  std::vector<T> h(max_n);
-  unsigned s = 12345;
-  for (auto& x : h) {
-    s = s * 1664525u + 1013904223u;
-    x = std::is_same_v<T, int> ? T(int(s >> 8) % 2001 - 1000) : T(double(s >> 8) / double(1 << 23) - 1.0);
-  }
-  CK(cudaMemcpy(in, h.data(), max_n * sizeof(T), cudaMemcpyHostToDevice));
+  upload_random(in, max_n);
   cudaStream_t st;
   CK(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking));
   cudaEvent_t a, z;
