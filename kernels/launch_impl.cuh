@@ -117,7 +117,7 @@ void with_block(int block, F f) {
 
 template <class T, class Op, class Probe>
 void launch_block_kernel(Algo algo, std::size_t grid, int block, const T* in, T* out, std::size_t n,
-                         const Probe& p, cudaStream_t st, T* next = nullptr) {
+                         const Probe& p, cudaStream_t st) {
   const dim3 g(static_cast<unsigned>(grid));
   const std::size_t sh = std::size_t(block) * sizeof(T);
   switch (algo) {
@@ -135,7 +135,6 @@ void launch_block_kernel(Algo algo, std::size_t grid, int block, const T* in, T*
       break;
     case Algo::NonPow2Block: non_pow2_block<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
     case Algo::WarpShuffle: warp_shuffle<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-    case Algo::WarpShuffleVectorized: warp_shuffle_vectorized<T, Op><<<g, block, sh, st>>>(in, out, n, p, next); break;
     case Algo::CgWarp: cg_warp<T, Op><<<g, block, 0, st>>>(in, out, n, p); break;
     case Algo::CgBlock: cg_block<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
     case Algo::CgTwoPhase: cg_two_phase<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
@@ -238,8 +237,8 @@ class Reducer {
   }
 
   template <class Probe>
-  void block_pass(std::size_t grid, const T* in, T* out, std::size_t n, const Probe& p, T* next = nullptr) {
-    launch_block_kernel<T, Op>(algo_, grid, launch_.block, in, out, n, p, stream_, next);
+  void block_pass(std::size_t grid, const T* in, T* out, std::size_t n, const Probe& p) {
+    launch_block_kernel<T, Op>(algo_, grid, launch_.block, in, out, n, p, stream_);
   }
 
   // Block partials, then the same kernel over the partials until one value is left.
@@ -293,7 +292,11 @@ class Reducer {
     T* out = result_->get() + launches_ % kSlots;
     T* next = result_->get() + (launches_ + 1) % kSlots;
     slots_ready_ = false;
-    first_pass([&](auto probe) { block_pass(grid_for(n_), in, out, n_, probe, next); });
+    first_pass([&](auto probe) {
+      warp_shuffle_vectorized<T, Op><<<unsigned(grid_for(n_)), launch_.block, launch_.block * sizeof(T), stream_>>>(
+          in, out, n_, probe, next);
+      RL_CUDA(cudaGetLastError());
+    });
     slots_ready_ = true;
     ++launches_;
     return out;
