@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "reduce_ops.h"
@@ -107,6 +108,7 @@ struct Variant {
   Layout layout;
   Hint hint;
   Init init;
+  int waves = 1;  // grid = blocks that fit at once x this: later waves go to whichever SM frees first
 };
 
 const Variant kVariants[] = {
@@ -125,7 +127,23 @@ const Variant kVariants[] = {
     {"b1024-l2pf-next", 1024, 2, 8, Layout::GridStride, Hint::L2Prefetch256, Init::NextSlot},
     {"b1024-warpchunk-next", 1024, 2, 8, Layout::WarpChunk, Hint::Plain, Init::NextSlot},
 };
-constexpr int kCount = int(sizeof kVariants / sizeof kVariants[0]);
+
+// Second set (`big_n SAMPLES waves`): one resident wave with equal shares (the product's
+// kernel) against several waves of blocks, as CUB launches, so faster SMs take more blocks.
+const Variant kWaves[] = {
+    {"b1024-next", 1024, 2, 8, Layout::GridStride, Hint::Plain, Init::NextSlot},  // the product's
+    {"b256-next", 256, 8, 8, Layout::GridStride, Hint::Plain, Init::NextSlot},
+    {"b256-stride-w4", 256, 8, 8, Layout::GridStride, Hint::Plain, Init::NextSlot, 4},
+    {"b256-stride-w8", 256, 8, 8, Layout::GridStride, Hint::Plain, Init::NextSlot, 8},
+    {"b256-chunk-w4", 256, 8, 8, Layout::BlockChunk, Hint::Plain, Init::NextSlot, 4},
+    {"b256-chunk-w8", 256, 8, 8, Layout::BlockChunk, Hint::Plain, Init::NextSlot, 8},
+    {"b256-chunk-w16", 256, 8, 8, Layout::BlockChunk, Hint::Plain, Init::NextSlot, 16},
+    {"b256-chunk-w32", 256, 8, 8, Layout::BlockChunk, Hint::Plain, Init::NextSlot, 32},
+    {"b1024-chunk-w8", 1024, 2, 8, Layout::BlockChunk, Hint::Plain, Init::NextSlot, 8},
+    {"b1024-stride-w4", 1024, 2, 8, Layout::GridStride, Hint::Plain, Init::NextSlot, 4},
+};
+const Variant* kVariantsInUse = kVariants;
+int kCount = int(sizeof kVariants / sizeof kVariants[0]);
 
 template <class T>
 using Kernel = void (*)(const T*, T*, T*, std::size_t);
@@ -176,13 +194,13 @@ void run_type(const char* tname, int sms, std::size_t l2, double peak_gbps, int 
   for (int k = 0; k < kCount; ++k) {
     int fit = 0;
     cudaFuncAttributes fa{};
-    CK(cudaFuncGetAttributes(&fa, pick<T>(kVariants[k])));
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, pick<T>(kVariants[k]), kVariants[k].block, 0));
-    grids[k] = unsigned(std::min(fit, kVariants[k].per_sm) * sms);
-    std::printf("# %s %-22s regs %d, blocks/SM that fit %d, grid %u\n", tname, kVariants[k].name, fa.numRegs, fit, grids[k]);
+    CK(cudaFuncGetAttributes(&fa, pick<T>(kVariantsInUse[k])));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, pick<T>(kVariantsInUse[k]), kVariantsInUse[k].block, 0));
+    grids[k] = unsigned(std::min(fit, kVariantsInUse[k].per_sm) * sms * kVariantsInUse[k].waves);
+    std::printf("# %s %-22s regs %d, blocks/SM that fit %d, grid %u\n", tname, kVariantsInUse[k].name, fa.numRegs, fit, grids[k]);
   }
   std::printf("%s sum: median of %d cold samples, %% of the %.0f GB/s peak (us)\n%-6s %14s", tname, samples, peak_gbps, "n", "cub");
-  for (const auto& v : kVariants) std::printf(" %22s", v.name);
+  for (int k = 0; k < kCount; ++k) std::printf(" %22s", kVariantsInUse[k].name);
   std::printf("\n");
   int launches = 0;
   for (int lg : {24, 26, 27, 28}) {
@@ -193,7 +211,7 @@ void run_type(const char* tname, int sms, std::size_t l2, double peak_gbps, int 
         CK(cub::DeviceReduce::Sum(temp, temp_bytes, in, slots, n, st));
         return slots;
       }
-      const Variant& v = kVariants[k];
+      const Variant& v = kVariantsInUse[k];
       T* out = slots + launches % 3;
       ++launches;
       CK(cudaMemsetAsync(out, 0, sizeof(T), st));
@@ -206,7 +224,7 @@ void run_type(const char* tname, int sms, std::size_t l2, double peak_gbps, int 
       for (int k = 0; k <= kCount; ++k) {
         // A NextSlot launch finds its slot zeroed by the launch before it; here that is done
         // untimed, and the kernel still pays for zeroing the next one.
-        const Variant* v = k < kCount ? &kVariants[k] : nullptr;
+        const Variant* v = k < kCount ? &kVariantsInUse[k] : nullptr;
         T* out = slots + launches % 3;
         if (v && v->init == Init::NextSlot) CK(cudaMemsetAsync(out, 0, sizeof(T), st));
         evict_l2<<<sms * 4, 256, 0, st>>>(static_cast<const int4*>(flush), flush_bytes / 16, static_cast<int*>(flush));
@@ -251,6 +269,10 @@ void run_type(const char* tname, int sms, std::size_t l2, double peak_gbps, int 
 
 int main(int argc, char** argv) {
   const int samples = argc > 1 ? std::atoi(argv[1]) : 101;
+  if (argc > 2 && std::string(argv[2]) == "waves") {
+    kVariantsInUse = kWaves;
+    kCount = int(sizeof kWaves / sizeof kWaves[0]);
+  }
   int dev = 0, sms = 0, l2 = 0, clock_khz = 0, bus = 0;
   CK(cudaGetDevice(&dev));
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
