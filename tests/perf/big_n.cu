@@ -100,6 +100,50 @@ __global__ void variant(const T* __restrict__ in, T* out, T* next, std::size_t n
   }
 }
 
+// Third set (`big_n SAMPLES tickets`): one resident wave, but blocks take work from a counter,
+// K vectors a thread (K x block vectors) at a time, so an SM that streams faster takes more.
+// A block's first ticket is its index; later ones come from the counter, offset by the grid.
+// Thread 0 fetches the next ticket while the block loads the current one. `count` is zero at
+// launch; block 0 zeroes `next_count` for the following launch.
+template <class T, int K>
+__global__ void tickets(const T* __restrict__ in, T* out, T* next, std::size_t n, unsigned long long* count,
+                        unsigned long long* next_count) {
+  using V = typename Vec16<T>::type;
+  constexpr std::size_t per = sizeof(V) / sizeof(T);
+  const std::size_t vectors = n / per;
+  const V* in16 = reinterpret_cast<const V*>(in);
+  const std::size_t chunk = std::size_t(K) * blockDim.x;  // vectors a ticket covers
+  const std::size_t chunks = (vectors + chunk - 1) / chunk;
+  __shared__ unsigned long long ticket[2];
+  if (threadIdx.x == 0) ticket[0] = blockIdx.x;
+  __syncthreads();
+  T v = 0;
+  for (int b = 0;; b ^= 1) {
+    const std::size_t c = ticket[b];
+    if (c >= chunks) break;
+    if (threadIdx.x == 0) ticket[b ^ 1] = gridDim.x + atomicAdd(count, 1ull);
+    std::size_t i = c * chunk + threadIdx.x;
+    if (c * chunk + chunk <= vectors) {
+      V q[K];
+#pragma unroll
+      for (int k = 0; k < K; ++k) q[k] = in16[i + k * blockDim.x];
+#pragma unroll
+      for (int k = 0; k < K; ++k) v = fold<ops::Sum>(v, q[k]);
+    } else {
+      for (; i < vectors; i += blockDim.x) v = fold<ops::Sum>(v, in16[i]);
+    }
+    __syncthreads();  // the next ticket is visible, and nobody still reads this one
+  }
+  const std::size_t gid = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t threads = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t j = per * vectors + gid; j < n; j += threads) v += in[j];
+  v = block_sum(v);
+  if (threadIdx.x == 0) {
+    atomicAdd(out, v);
+    if (blockIdx.x == 0) *next = T(0), *next_count = 0;
+  }
+}
+
 enum class Init { Memset, NextSlot };
 
 struct Variant {
@@ -109,6 +153,7 @@ struct Variant {
   Hint hint;
   Init init;
   int waves = 1;  // grid = blocks that fit at once x this: later waves go to whichever SM frees first
+  int tickets = 0;  // vectors a thread loads per ticket; 0: no tickets, a fixed share
 };
 
 const Variant kVariants[] = {
@@ -142,6 +187,18 @@ const Variant kWaves[] = {
     {"b1024-chunk-w8", 1024, 2, 8, Layout::BlockChunk, Hint::Plain, Init::NextSlot, 8},
     {"b1024-stride-w4", 1024, 2, 8, Layout::GridStride, Hint::Plain, Init::NextSlot, 4},
 };
+// grid = resident blocks x waves; tickets: vectors a thread loads per ticket.
+const Variant kTickets[] = {
+    {"b1024-next", 1024, 2, 8, Layout::GridStride, Hint::Plain, Init::NextSlot},  // the product's
+    {"b256-next", 256, 8, 8, Layout::GridStride, Hint::Plain, Init::NextSlot},
+    {"t1024k8", 1024, 2, 8, Layout::GridStride, Hint::Plain, Init::NextSlot, 1, 8},
+    {"t1024k4", 1024, 2, 8, Layout::GridStride, Hint::Plain, Init::NextSlot, 1, 4},
+    {"t1024k2", 1024, 2, 8, Layout::GridStride, Hint::Plain, Init::NextSlot, 1, 2},
+    {"t1024k16", 1024, 2, 8, Layout::GridStride, Hint::Plain, Init::NextSlot, 1, 16},
+    {"t256k8", 256, 8, 8, Layout::GridStride, Hint::Plain, Init::NextSlot, 1, 8},
+    {"t256k4", 256, 8, 8, Layout::GridStride, Hint::Plain, Init::NextSlot, 1, 4},
+    {"t512k8", 512, 4, 8, Layout::GridStride, Hint::Plain, Init::NextSlot, 1, 8},
+};
 const Variant* kVariantsInUse = kVariants;
 int kCount = int(sizeof kVariants / sizeof kVariants[0]);
 
@@ -157,10 +214,26 @@ Kernel<T> pick_k(Layout l, Hint h) {
   return variant<T, K, Layout::GridStride, Hint::Plain>;
 }
 template <class T>
+using TicketKernel = void (*)(const T*, T*, T*, std::size_t, unsigned long long*, unsigned long long*);
+template <class T>
+TicketKernel<T> pick_tickets(int batches) {
+  if (batches == 8) return tickets<T, 8>;
+  if (batches == 4) return tickets<T, 4>;
+  if (batches == 2) return tickets<T, 2>;
+  return tickets<T, 16>;
+}
+template <class T>
+const void* kernel_of(const Variant& v);
+template <class T>
 Kernel<T> pick(const Variant& v) {
   if (v.k == 4) return pick_k<T, 4>(v.layout, v.hint);
   if (v.k == 16) return pick_k<T, 16>(v.layout, v.hint);
   return pick_k<T, 8>(v.layout, v.hint);
+}
+
+template <class T>
+const void* kernel_of(const Variant& v) {
+  return v.tickets ? reinterpret_cast<const void*>(pick_tickets<T>(v.tickets)) : reinterpret_cast<const void*>(pick<T>(v));
 }
 
 double median(std::vector<double> v) {
@@ -177,6 +250,9 @@ void run_type(const char* tname, int sms, std::size_t l2, double peak_gbps, int 
   CK(cudaMalloc(&in, max_n * sizeof(T)));
   CK(cudaMalloc(&slots, 3 * sizeof(T)));
   CK(cudaMemset(slots, 0, 3 * sizeof(T)));
+  unsigned long long* counts;
+  CK(cudaMalloc(&counts, 3 * sizeof(unsigned long long)));
+  CK(cudaMemset(counts, 0, 3 * sizeof(unsigned long long)));
   CK(cudaMalloc(&flush, flush_bytes));
   CK(cudaMemset(flush, 1, flush_bytes));
   upload_random(in, max_n);
@@ -194,8 +270,8 @@ void run_type(const char* tname, int sms, std::size_t l2, double peak_gbps, int 
   for (int k = 0; k < kCount; ++k) {
     int fit = 0;
     cudaFuncAttributes fa{};
-    CK(cudaFuncGetAttributes(&fa, pick<T>(kVariantsInUse[k])));
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, pick<T>(kVariantsInUse[k]), kVariantsInUse[k].block, 0));
+    CK(cudaFuncGetAttributes(&fa, kernel_of<T>(kVariantsInUse[k])));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel_of<T>(kVariantsInUse[k]), kVariantsInUse[k].block, 0));
     grids[k] = unsigned(std::min(fit, kVariantsInUse[k].per_sm) * sms * kVariantsInUse[k].waves);
     std::printf("# %s %-22s regs %d, blocks/SM that fit %d, grid %u\n", tname, kVariantsInUse[k].name, fa.numRegs, fit, grids[k]);
   }
@@ -203,7 +279,9 @@ void run_type(const char* tname, int sms, std::size_t l2, double peak_gbps, int 
   for (int k = 0; k < kCount; ++k) std::printf(" %22s", kVariantsInUse[k].name);
   std::printf("\n");
   int launches = 0;
-  for (int lg : {24, 26, 27, 28}) {
+  const std::vector<int> sizes = kVariantsInUse == kTickets ? std::vector<int>{20, 22, 24, 25, 26, 27, 28}
+                                                             : std::vector<int>{24, 26, 27, 28};
+  for (int lg : sizes) {
     const std::size_t n = std::size_t(1) << lg;
     std::vector<std::vector<double>> us(kCount + 1);
     auto launch = [&](int k) -> T* {
@@ -227,6 +305,7 @@ void run_type(const char* tname, int sms, std::size_t l2, double peak_gbps, int 
         const Variant* v = k < kCount ? &kVariantsInUse[k] : nullptr;
         T* out = slots + launches % 3;
         if (v && v->init == Init::NextSlot) CK(cudaMemsetAsync(out, 0, sizeof(T), st));
+        if (v && v->tickets) CK(cudaMemsetAsync(counts + launches % 3, 0, sizeof *counts, st));
         evict_l2<<<sms * 4, 256, 0, st>>>(static_cast<const int4*>(flush), flush_bytes / 16, static_cast<int*>(flush));
         CK(cudaGetLastError());
         CK(cudaEventRecord(a, st));
@@ -234,7 +313,11 @@ void run_type(const char* tname, int sms, std::size_t l2, double peak_gbps, int 
         if (v && v->init == Init::NextSlot) {
           T* next = slots + (launches + 1) % 3;
           ++launches;
-          pick<T>(*v)<<<grids[k], v->block, 0, st>>>(in, out, next, n);
+          if (v->tickets)
+            pick_tickets<T>(v->tickets)<<<grids[k], v->block, 0, st>>>(in, out, next, n, counts + (launches - 1) % 3,
+                                                                       counts + launches % 3);
+          else
+            pick<T>(*v)<<<grids[k], v->block, 0, st>>>(in, out, next, n);
           CK(cudaGetLastError());
           result = out;
         } else {
@@ -264,7 +347,7 @@ void run_type(const char* tname, int sms, std::size_t l2, double peak_gbps, int 
     }
     std::printf("\n");
   }
-  cudaFree(temp), cudaFree(in), cudaFree(slots), cudaFree(flush);
+  cudaFree(temp), cudaFree(in), cudaFree(slots), cudaFree(flush), cudaFree(counts);
 }
 
 int main(int argc, char** argv) {
@@ -272,6 +355,9 @@ int main(int argc, char** argv) {
   if (argc > 2 && std::string(argv[2]) == "waves") {
     kVariantsInUse = kWaves;
     kCount = int(sizeof kWaves / sizeof kWaves[0]);
+  } else if (argc > 2 && std::string(argv[2]) == "tickets") {
+    kVariantsInUse = kTickets;
+    kCount = int(sizeof kTickets / sizeof kTickets[0]);
   }
   int dev = 0, sms = 0, l2 = 0, clock_khz = 0, bus = 0;
   CK(cudaGetDevice(&dev));
