@@ -65,13 +65,16 @@ struct TraceBuffers {
   DeviceArray<int> access;
   std::size_t partial_count;
   DeviceArray<T> partials;
+  std::size_t ticket_count;
+  DeviceArray<int> tickets;
 
-  // partial_count: how many first-pass results to record (0: none).
-  TraceBuffers(TraceShape s, int b, std::size_t partial_count)
+  // partial_count: how many first-pass results to record (0: none); ticket_count: how many
+  // work-queue tickets (0: none).
+  TraceBuffers(TraceShape s, int b, std::size_t partial_count, std::size_t ticket_count)
       : shape(s), block(b), tags(s.stages), params(s.stages), has_shared(s.stages), has_lanes(s.stages),
         active(std::size_t(s.stages) * b), shared(std::size_t(s.stages) * s.shared_size),
         lanes(std::size_t(s.stages) * b), access(std::size_t(s.stages) * b * std::max(s.slots, 1)),
-        partial_count(partial_count), partials(partial_count) {
+        partial_count(partial_count), partials(partial_count), ticket_count(ticket_count), tickets(ticket_count) {
     tags.fill_bytes(0xff);  // -1: a stage the kernel never reached
     params.fill_bytes(0);
     has_shared.fill_bytes(0);
@@ -81,10 +84,12 @@ struct TraceBuffers {
     shared.fill_bytes(0);  // stages that record no shared memory or lanes still copy back
     lanes.fill_bytes(0);
     partials.fill_bytes(0);
+    tickets.fill_bytes(0xff);  // -1: a ticket nobody took (a test would see it)
   }
   TraceProbe<T> probe(int traced_block) const {
     return {traced_block, std::max(shape.slots, 1), shape.shared_size, tags.get(), params.get(), has_shared.get(),
-            has_lanes.get(), shared.get(), lanes.get(), active.get(), access.get(), partials.get(), partial_count};
+            has_lanes.get(), shared.get(), lanes.get(), active.get(), access.get(), partials.get(), partial_count,
+            tickets.get(), ticket_count};
   }
   void copy_to(RawTrace<T>& raw) const {
     raw.reset(shape, block);
@@ -98,6 +103,8 @@ struct TraceBuffers {
     if (shape.slots > 0) access.to_host(raw.access);
     raw.partials.resize(partial_count);
     partials.to_host(raw.partials);
+    raw.tickets.resize(ticket_count);
+    tickets.to_host(raw.tickets);
   }
 };
 
@@ -158,7 +165,9 @@ class Reducer {
     switch (algo_) {
       case Algo::GlobalHalving: a_ = std::make_unique<DeviceArray<T>>((n + 1) / 2); break;
       case Algo::WarpShuffleVectorized:
+      case Algo::WorkQueue:
         result_ = std::make_unique<DeviceArray<T>>(kSlots);
+        if (algo_ == Algo::WorkQueue) taken_ = std::make_unique<DeviceArray<unsigned long long>>(kSlots);
         fill_slots();
         break;
       case Algo::CgReduceUpdateAsync: result_ = std::make_unique<DeviceArray<T>>(1); break;
@@ -187,7 +196,8 @@ class Reducer {
   const T* enqueue(const T* in) {
     switch (algo_) {
       case Algo::GlobalHalving: return halving(in);
-      case Algo::WarpShuffleVectorized: return rotating_single_pass(in);
+      case Algo::WarpShuffleVectorized:
+      case Algo::WorkQueue: return rotating_single_pass(in);
       case Algo::CgReduceUpdateAsync: return atomic_single_pass(in);
       case Algo::CgGridSync: return grid_sync(in);
       case Algo::ThreadfenceSinglePass: return threadfence(in);
@@ -212,6 +222,10 @@ class Reducer {
   std::size_t grid_for(std::size_t n) const {
     return launch_.grid ? launch_.grid : first_pass_grid(algo_, n, launch_.block, cuda_sm_count());
   }
+  std::size_t queue_tickets() const {
+    const std::size_t chunk = std::size_t(kQueueVectors) * std::size_t(launch_.block);
+    return ceil_div(n_ / (16 / sizeof(T)), chunk);
+  }
   std::size_t outputs_per_block() const { return std::size_t(kernels::outputs_per_block(algo_, launch_.block)); }
   std::size_t per_block() const { return (adds_on_load(algo_) ? 2 : 1) * std::size_t(launch_.block); }
   // How many partials a pass over count elements leaves: one per block, or one per warp
@@ -229,7 +243,9 @@ class Reducer {
     }
     const std::size_t grid = algo_ == Algo::CgGridSync ? grid_ : grid_for(n_);
     const std::size_t outputs = records_partials(algo_) ? grid * outputs_per_block() : 0;
-    TraceBuffers<T> buf(trace_shape(algo_, launch_.block, n_), launch_.block, std::min(outputs, kMaxPartials));
+    const std::size_t tickets = algo_ == Algo::WorkQueue ? queue_tickets() : 0;
+    TraceBuffers<T> buf(trace_shape(algo_, launch_.block, n_), launch_.block, std::min(outputs, kMaxPartials),
+                        std::min(tickets, kMaxTickets));
     kernel(buf.probe(launch_.trace_block));
     RL_CUDA(cudaStreamSynchronize(stream_));
     buf.copy_to(*trace_);
@@ -277,24 +293,31 @@ class Reducer {
     return result_->get();
   }
 
-  // warp-shuffle-vectorized: each launch combines into one of three slots and sets the next
-  // slot to the identity, so nothing runs before it (measured, docs/perf-notes.md: the memset
-  // cost 0.2-0.4 % at 2^28 and 3-4 % at 2^24). A result stays valid until the second enqueue
-  // after it.
+  // warp-shuffle-vectorized and work-queue: each launch combines into one of three slots and
+  // sets the next slot to the identity (and work-queue's next ticket counter to 0), so nothing
+  // runs before it (measured, docs/perf-notes.md: the memset cost 0.2-0.4 % at 2^28 and 3-4 %
+  // at 2^24). A result stays valid until the second enqueue after it.
   void fill_slots() {
     const std::vector<T> identity(kSlots, Op::template identity<T>());
     result_->from_host(identity.data(), kSlots);
+    if (taken_) taken_->fill_bytes(0);
     launches_ = 0;
     slots_ready_ = true;
   }
   const T* rotating_single_pass(const T* in) {
     if (!slots_ready_) fill_slots();  // a launch failed half-way: start again from known slots
-    T* out = result_->get() + launches_ % kSlots;
-    T* next = result_->get() + (launches_ + 1) % kSlots;
+    const std::size_t now = launches_ % kSlots, later = (launches_ + 1) % kSlots;
+    T* out = result_->get() + now;
+    T* next = result_->get() + later;
     slots_ready_ = false;
+    const unsigned grid = unsigned(grid_for(n_));
+    const std::size_t sh = std::size_t(launch_.block) * sizeof(T);
     first_pass([&](auto probe) {
-      warp_shuffle_vectorized<T, Op><<<unsigned(grid_for(n_)), launch_.block, launch_.block * sizeof(T), stream_>>>(
-          in, out, n_, probe, next);
+      if (algo_ == Algo::WorkQueue)
+        work_queue<T, Op><<<grid, launch_.block, sh, stream_>>>(
+            in, n_, probe, QueueSlot<T>{out, taken_->get() + now, next, taken_->get() + later});
+      else
+        warp_shuffle_vectorized<T, Op><<<grid, launch_.block, sh, stream_>>>(in, out, n_, probe, next);
       RL_CUDA(cudaGetLastError());
     });
     slots_ready_ = true;
@@ -397,6 +420,7 @@ class Reducer {
   bool slots_ready_ = false;
   std::unique_ptr<DeviceArray<T>> a_, b_, result_;
   std::unique_ptr<DeviceArray<unsigned>> retired_;
+  std::unique_ptr<DeviceArray<unsigned long long>> taken_;  // work-queue's ticket counters
 
  public:
   Reducer(const Reducer&) = delete;

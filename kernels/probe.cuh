@@ -20,6 +20,7 @@ struct NoProbe {
   __device__ __forceinline__ void shared(int, const T*, int) const {}
   template <class T>
   __device__ __forceinline__ void partial(std::size_t, T) const {}
+  __device__ __forceinline__ void ticket(std::size_t) const {}
 };
 
 template <class T>
@@ -38,6 +39,8 @@ struct TraceProbe {
   int* access;               // [stage][thread][slot]
   T* partials;               // [output]: every block's result, not only the traced block's
   std::size_t partial_cap;
+  int* tickets;              // [ticket]: the block that took it (work-queue), from any block
+  std::size_t ticket_cap;
 
   __device__ bool on() const { return blockIdx.x == static_cast<unsigned>(traced_block); }
   __device__ std::size_t cell(int stage) const {
@@ -69,6 +72,10 @@ struct TraceProbe {
   // The result of a block (or warp, for cg-warp) at output index i, from any block.
   __device__ void partial(std::size_t i, T value) const {
     if (i < partial_cap) partials[i] = value;
+  }
+  // Block blockIdx.x took ticket c (work-queue): the model replays who took what.
+  __device__ void ticket(std::size_t c) const {
+    if (c < ticket_cap) tickets[c] = static_cast<int>(blockIdx.x);
   }
   // Copies shared memory after stage k. Every thread of the block must call it (it holds a
   // barrier, so the next stage cannot overwrite a cell still being copied). It changes no

@@ -22,6 +22,7 @@ enum class Algo {
   NonPow2Block,
   WarpShuffle,
   WarpShuffleVectorized,
+  WorkQueue,
   CgWarp,
   CgBlock,
   CgTwoPhase,
@@ -55,6 +56,7 @@ struct RawTrace {
   std::vector<std::uint8_t> active;
   std::vector<int> access;
   std::vector<T> partials;  // every block's result of the first pass (up to kMaxPartials)
+  std::vector<int> tickets;  // work-queue: the block that took each ticket (up to kMaxTickets)
 
   void reset(TraceShape s, int threads) {
     shape = s;
@@ -69,11 +71,17 @@ struct RawTrace {
     active.assign(cells, 0);
     access.assign(cells * s.slots, -1);
     partials.clear();
+    tickets.clear();
   }
 };
 
 // Traces keep at most this many first-pass partials (the grid view shows far fewer).
 constexpr std::size_t kMaxPartials = 4096;
+// And at most this many work-queue tickets (2^24 floats in blocks of 32; 4 MiB).
+constexpr std::size_t kMaxTickets = std::size_t(1) << 20;
+
+// work-queue: 16-byte vectors a thread loads per ticket (measured, docs/perf-notes.md).
+constexpr int kQueueVectors = 4;
 
 // How a run is launched. grid 0 means "derived from n"; algorithms with a fixed grid
 // (grid-stride, cooperative) take the grid the host chose, so the model can match it.
@@ -81,6 +89,9 @@ struct Launch {
   int block = 32;
   std::size_t grid = 0;
   int trace_block = 0;
+  // work-queue, model only: the block that took each ticket in a GPU run, to replay it. Null:
+  // the model hands tickets round-robin, as if every block ran at the same speed.
+  const std::vector<int>* tickets = nullptr;
 };
 
 TraceShape trace_shape(Algo algo, int block, std::size_t n);

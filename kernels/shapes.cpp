@@ -28,7 +28,8 @@ TraceShape trace_shape(Algo algo, int block, std::size_t n) {
     case Algo::NaiveSerial: return {2, block + 1, block};
     case Algo::GlobalHalving: return {1 + ceil_log2(n), 3, int(n)};
     case Algo::WarpShuffle: return {1 + kShuffleSteps + 1 + 1 + kShuffleSteps, 1, warps};
-    case Algo::WarpShuffleVectorized: return {1 + kShuffleSteps + 1 + 1 + kShuffleSteps + 1, 1, warps};
+    case Algo::WarpShuffleVectorized:
+    case Algo::WorkQueue: return {1 + kShuffleSteps + 1 + 1 + kShuffleSteps + 1, 1, warps};
     case Algo::CgWarp: return {2, 0, 0};
     case Algo::CgReduceUpdateAsync: return {2, 0, 0};
     case Algo::CgBlock:
@@ -41,13 +42,14 @@ TraceShape trace_shape(Algo algo, int block, std::size_t n) {
 bool gpu_launchable(Algo algo) { return algo != Algo::SyncthreadsInBranch; }
 
 bool combines_atomically(Algo algo) {
-  return algo == Algo::WarpShuffleVectorized || algo == Algo::CgReduceUpdateAsync;
+  return algo == Algo::WarpShuffleVectorized || algo == Algo::WorkQueue || algo == Algo::CgReduceUpdateAsync;
 }
 
 const char* combine_kind(Algo algo) {
   switch (algo) {
     case Algo::GlobalHalving: return "halving";
     case Algo::WarpShuffleVectorized:
+    case Algo::WorkQueue:
     case Algo::CgReduceUpdateAsync: return "atomics";
     case Algo::MultiplePerThread:
     case Algo::CgTwoPhase: return "second-kernel";
@@ -95,6 +97,12 @@ std::size_t first_pass_grid(Algo algo, std::size_t n, int block, int sm_count) {
       if (few <= 4 * sms) return std::max<std::size_t>(1, few);
       return std::min((n + 32 * b - 1) / (32 * b), resident);
     }
+    case Algo::WorkQueue: {
+      // One resident wave at most: a block's first ticket is its index, the rest come from
+      // the counter. Counted for 4-byte types; doubles' extra tickets come from the counter.
+      const std::size_t tickets = (n / 4 + std::size_t(kQueueVectors) * b - 1) / (std::size_t(kQueueVectors) * b);
+      return std::max<std::size_t>(1, std::min(tickets, resident));
+    }
     case Algo::MultiplePerThread: return std::max<std::size_t>(1, std::min((n + 2 * b - 1) / (2 * b), resident));
     case Algo::CgTwoPhase:
     case Algo::CgReduceUpdateAsync:
@@ -112,8 +120,11 @@ int preferred_block(Algo algo, std::size_t n, int sm_count) {
   // Measured on an H200 (docs/perf-notes.md, "Large arrays"): with a resident grid, 1024
   // threads a block beat 256 from 2^26 elements up (fewer blocks to start, fewer atomics)
   // and lost at 2^24.
-  if (algo == Algo::WarpShuffleVectorized && n >= (std::size_t(1) << 18) * std::size_t(std::max(sm_count, 1)))
-    return 1024;
+  const std::size_t sms = std::size_t(std::max(sm_count, 1));
+  if (algo == Algo::WarpShuffleVectorized && n >= (std::size_t(1) << 18) * sms) return 1024;
+  // work-queue: 1024 once every SM gets a ticket of that size (2^14 elements); smaller
+  // blocks hand out four times the tickets, and the counter becomes the bottleneck.
+  if (algo == Algo::WorkQueue && n >= std::size_t(4) * kQueueVectors * 1024 * sms) return 1024;
   return 256;
 }
 

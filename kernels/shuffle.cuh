@@ -3,6 +3,7 @@
 #include <cstddef>
 
 #include "atomics.cuh"
+#include "reduce_api.h"
 #include "tree.cuh"
 
 namespace rl::kernels {
@@ -118,6 +119,82 @@ __global__ void warp_shuffle_vectorized(const T* __restrict__ in, T* out, std::s
   }
   if (tid == 0) atomic_combine<Op>(out, v);  // [atomic]: one atomic per block, a single pass
   if (tid == 0 && blockIdx.x == 0 && next) *next = Op::template identity<T>();  // [ready-next]
+  if (tid == 0) probe.partial(blockIdx.x, v);
+  probe.stage(stage, kTagAtomic, 0), probe.work(stage, tid == 0);
+}
+// >>>
+
+// <<< work-queue
+// Ticket c covers vectors [c * chunk, (c + 1) * chunk), chunk = kQueueVectors x block.
+
+// Where one launch counts its tickets and combines; block 0 readies the next launch's pair.
+template <class T>
+struct QueueSlot {
+  T* out;
+  unsigned long long* taken;  // tickets handed out past the first grid's worth; 0 at launch
+  T* next_out;                // may be null: no later launch to prepare
+  unsigned long long* next_taken;
+};
+
+template <class T, class Op, class Probe>
+__global__ void work_queue(const T* __restrict__ in, std::size_t n, Probe probe, QueueSlot<T> q) {
+  using V = typename Vec16<T>::type;
+  constexpr std::size_t per = sizeof(V) / sizeof(T);
+  T* smem = shared_array<T>();
+  __shared__ unsigned long long ticket[2];
+  const unsigned tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+  const unsigned warps = blockDim.x / 32;
+  const std::size_t vectors = n / per, chunk = std::size_t(kQueueVectors) * blockDim.x;
+  const std::size_t tickets = (vectors + chunk - 1) / chunk;
+  const V* in16 = reinterpret_cast<const V*>(in);
+  if (tid == 0) ticket[0] = blockIdx.x;  // the first ticket needs no counter
+  __syncthreads();
+  T v = Op::template identity<T>();
+  for (int b = 0;; b ^= 1) {
+    const std::size_t c = ticket[b];
+    if (c >= tickets) break;
+    // Thread 0 asks for the next ticket while the block loads this one: an SM that streams
+    // faster comes back sooner and takes more.
+    if (tid == 0) ticket[b ^ 1] = gridDim.x + atomicAdd(q.taken, 1ull);  // [take-ticket]
+    if (tid == 0) probe.ticket(c);
+    const std::size_t i = c * chunk + tid;
+    if (c * chunk + chunk <= vectors) {
+      v = fold_batch<kQueueVectors, Op>(v, in16, i, blockDim.x);  // [vector-load]
+    } else {
+      for (std::size_t j = i; j < vectors; j += blockDim.x) v = fold<Op>(v, in16[j]);  // the last, short ticket
+    }
+    __syncthreads();  // the next ticket is visible, and no thread still reads this one
+  }
+  const std::size_t threads = std::size_t(gridDim.x) * blockDim.x;
+  for (std::size_t j = per * vectors + std::size_t(blockIdx.x) * blockDim.x + tid; j < n; j += threads)
+    v = Op{}(v, in[j]);  // the scalar tail
+  probe.stage(0, kTagVectorLoad, 0), probe.work(0, true), probe.lane(0, v);
+
+  int stage = 1;
+  for (int offset = 16; offset > 0; offset >>= 1, ++stage) {
+    v = Op{}(v, __shfl_down_sync(0xffffffffu, v, offset));  // [shfl]
+    probe.stage(stage, kTagShuffle, offset), probe.work(stage, true), probe.lane(stage, v);
+  }
+  if (lane == 0) {
+    smem[warp] = v;  // [warp-sums]
+    probe.write(stage, 0, warp);
+  }
+  probe.stage(stage, kTagWarpSums, 0), probe.work(stage, lane == 0);
+  __syncthreads();
+  probe.shared(stage++, smem, warps);
+
+  if (warp == 0) {
+    v = lane < warps ? smem[lane] : Op::template identity<T>();  // [final-load]
+    if (lane < warps) probe.read(stage, 0, lane);
+  }
+  probe.stage(stage, kTagFinalLoad, 0), probe.work(stage, warp == 0), probe.lane(stage, v);
+  ++stage;
+  for (int offset = 16; offset > 0; offset >>= 1, ++stage) {
+    if (warp == 0) v = Op{}(v, __shfl_down_sync(0xffffffffu, v, offset));  // [final-shfl]
+    probe.stage(stage, kTagFinalShuffle, offset), probe.work(stage, warp == 0), probe.lane(stage, v);
+  }
+  if (tid == 0) atomic_combine<Op>(q.out, v);  // [atomic]
+  if (tid == 0 && blockIdx.x == 0 && q.next_out) *q.next_out = Op::template identity<T>(), *q.next_taken = 0;
   if (tid == 0) probe.partial(blockIdx.x, v);
   probe.stage(stage, kTagAtomic, 0), probe.work(stage, tid == 0);
 }

@@ -133,6 +133,8 @@ TEST(Bench, EachAlgorithmRunsWithItsOwnBlockUnlessOneIsAsked) {
   EXPECT_EQ(kernels::preferred_block(Algo::WarpShuffleVectorized, mid, 132), 256);
   EXPECT_EQ(kernels::preferred_block(Algo::WarpShuffleVectorized, mid, 16), 1024);  // per SM: a smaller GPU
   EXPECT_EQ(kernels::preferred_block(Algo::Sequential, big, 132), 256);
+  EXPECT_EQ(kernels::preferred_block(Algo::WorkQueue, std::size_t(1) << 22, 132), 1024);
+  EXPECT_EQ(kernels::preferred_block(Algo::WorkQueue, std::size_t(1) << 20, 132), 256);
   backend::BenchRequest req;
   req.algorithms = {"sequential", "non-pow2-block", "warp-shuffle-vectorized", "cpu"};
   req.sizes = {1000};

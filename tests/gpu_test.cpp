@@ -53,6 +53,7 @@ void expect_identical(const core::Trace& gpu, const core::Trace& model, bool ord
   EXPECT_EQ(gpu.combine, model.combine);
   // Every block's first-pass result: bit for bit, even where atomics combine them.
   EXPECT_TRUE(same_values(gpu.partials, model.partials, &at)) << "partials " << at;
+  EXPECT_EQ(gpu.tickets, model.tickets);  // work-queue: the model replays the GPU's record
   for (std::size_t k = 0; k < gpu.stages.size(); ++k) {
     const auto &g = gpu.stages[k], &m = model.stages[k];
     SCOPED_TRACE("stage " + std::to_string(k) + " (" + m.label + ")");
@@ -112,6 +113,7 @@ TEST(Gpu, TracesEqualTheCpuModelBitForBit) {
                          std::to_string(req.trace_block) + " " + core::to_string(op) + " " + core::to_string(type));
             const core::Trace g = gpu->trace(req);
             req.grid = g.grid;  // fixed grids follow the GPU's SM count and occupancy
+            req.tickets = g.tickets;  // work-queue: who took which ticket, as this run went
             const bool atomic_float_sum = kernels::combines_atomically(backend::kernel_algo(id)) &&
                                           type != core::DType::Int && op == core::Op::Sum;
             expect_identical(g, model->trace(req), !atomic_float_sum, test::sum_tolerance(type, req.input));
@@ -201,9 +203,10 @@ TEST(Gpu, BaselinesAgreeWithTheReference) {
     }
 }
 
-// warp-shuffle-vectorized sets the next launch's result to the identity itself: every one
-// of a benchmark's back-to-back launches must start from it, at both of the bench's block
-// sizes and for each operator (a sum left over from the launch before would show at once).
+// warp-shuffle-vectorized and work-queue set the next launch's result to the identity
+// themselves (work-queue its ticket counter to 0 too): every one of a benchmark's back-to-back
+// launches must start from them, at both of the bench's block sizes and for each operator (a
+// sum left over from the launch before, or tickets already taken, would show at once).
 TEST(Gpu, BackToBackSinglePassLaunchesEachStartFromTheIdentity) {
   std::string why;
   if (!kernels::cuda_available(&why)) GTEST_SKIP() << "SKIPPED: no GPU: " << why;
@@ -216,9 +219,11 @@ TEST(Gpu, BackToBackSinglePassLaunchesEachStartFromTheIdentity) {
     for (auto op : {kernels::OpKind::Sum, kernels::OpKind::Min, kernels::OpKind::Max})
       for (int block : {256, 1024}) {
         const auto facts = session.set_input(kernels::Type::Int, op, n, seed + n);
-        const auto t = session.time(kernels::Algo::WarpShuffleVectorized, op, block, quick_settings, nullptr);
-        EXPECT_GE(t.samples, 10);
-        EXPECT_EQ(t.result, facts.expected) << "n=" << n << " block=" << block << " op=" << int(op);
+        for (auto algo : {kernels::Algo::WarpShuffleVectorized, kernels::Algo::WorkQueue}) {
+          const auto t = session.time(algo, op, block, quick_settings, nullptr);
+          EXPECT_GE(t.samples, 10);
+          EXPECT_EQ(t.result, facts.expected) << "n=" << n << " block=" << block << " op=" << int(op) << " algo=" << int(algo);
+        }
       }
 }
 
@@ -277,7 +282,7 @@ TEST(Gpu, ArraysPastTwoToThe31ElementsReduceExactly) {
   sum += 1000 - (int((std::uint32_t(n - 1) * 2654435761u) >> 27) - 16);
   const int expect = int(std::uint32_t(std::uint64_t(sum)));
   using kernels::Algo;
-  for (Algo a : {Algo::Sequential, Algo::FirstAddOnLoad, Algo::MultiplePerThread, Algo::WarpShuffleVectorized,
+  for (Algo a : {Algo::Sequential, Algo::FirstAddOnLoad, Algo::MultiplePerThread, Algo::WarpShuffleVectorized, Algo::WorkQueue,
                  Algo::CgTwoPhase, Algo::CgGridSync, Algo::ThreadfenceSinglePass}) {
     SCOPED_TRACE(int(a));
     std::fprintf(stderr, "past 2^31: algorithm %d\n", int(a));

@@ -305,6 +305,50 @@ TEST(Model, VectorizedLoadsFourThenTheTail) {
   EXPECT_EQ(t.result, 55);
 }
 
+// work-queue: 1..(4 * 32 * 4 * 3) in blocks of 32 is three tickets of 128 vectors. With a
+// grid of two, block 0 takes tickets 0 and 2 round-robin, or all but ticket 1 when a GPU run
+// says so; a record that breaks the kernel's rules is refused.
+TEST(Model, WorkQueueBlocksFoldTheTicketsTheyTook) {
+  const std::size_t n = 4 * 32 * 4 * 3 + 3;  // three full tickets, then a scalar tail of 3
+  const auto in = iota(n);
+  const auto sum_of = [&](std::size_t first, std::size_t last) {  // elements [first, last), 1-based values
+    double s = 0;
+    for (std::size_t i = first; i < last; ++i) s += in[i];
+    return s;
+  };
+  backend::TraceRequest req{"work-queue", core::Op::Sum, core::DType::Int, 32, 1, in, 2};
+  const auto sim = backend::make_sim_backend();
+  const auto t = sim->trace(req);
+  EXPECT_EQ(t.combine, "atomics");
+  EXPECT_EQ(t.tickets, (std::vector<int>{0, 1, 0}));
+  ASSERT_EQ(t.partials.size(), 2u);
+  const std::size_t ticket = 4 * 32 * 4;  // elements a ticket covers
+  // Block 0: tickets 0 and 2, and the tail elements 1536-1538 (its threads 0-2).
+  EXPECT_EQ(t.partials[0], sum_of(0, ticket) + sum_of(2 * ticket, 3 * ticket) + sum_of(3 * ticket, n));
+  EXPECT_EQ(t.partials[1], sum_of(ticket, 2 * ticket));
+  EXPECT_EQ(t.result, sum_of(0, n));
+  // Block 1 is traced: lane 0 folds vectors 128, 160, 192, 224 of ticket 1.
+  const auto& lanes = *t.stages[0].lanes;
+  double lane0 = 0;
+  for (std::size_t v : {128, 160, 192, 224}) lane0 += sum_of(4 * v, 4 * v + 4);
+  EXPECT_EQ(lanes[0], lane0);
+  EXPECT_EQ(t.input.size(), ticket);  // the traced block's elements: its one ticket
+
+  req.tickets = {0, 1, 1};  // a run where block 1 came back first
+  const auto replay = sim->trace(req);
+  EXPECT_EQ(replay.tickets, req.tickets);
+  EXPECT_EQ(replay.partials[0], sum_of(0, ticket) + sum_of(3 * ticket, n));
+  EXPECT_EQ(replay.partials[1], sum_of(ticket, 3 * ticket));
+  EXPECT_EQ(replay.input.size(), 2 * ticket);
+  EXPECT_EQ(replay.result, t.result);
+
+  for (const std::vector<int>& bad : {std::vector<int>{0, 1}, std::vector<int>{1, 1, 0}, std::vector<int>{0, 1, 2},
+                                      std::vector<int>{0, 1, -1}}) {
+    req.tickets = bad;
+    EXPECT_THROW(sim->trace(req), std::invalid_argument) << ::testing::PrintToString(bad);
+  }
+}
+
 TEST(Model, CgWarpMatchesTheSeedExample) {
   // 1..64 in one block of 64: warp 0 reduces to 528, warp 1 to 1552.
   const auto t = model_trace("cg-warp", iota(64), 64);

@@ -23,6 +23,7 @@ kernels::Algo kernel_algo(const std::string& id) {
       {"non-pow2-block", A::NonPow2Block},
       {"warp-shuffle", A::WarpShuffle},
       {"warp-shuffle-vectorized", A::WarpShuffleVectorized},
+      {"work-queue", A::WorkQueue},
       {"cg-warp", A::CgWarp},
       {"cg-block", A::CgBlock},
       {"cg-two-phase", A::CgTwoPhase},
@@ -41,7 +42,7 @@ kernels::Algo kernel_algo(const std::string& id) {
 }
 
 std::vector<std::size_t> traced_elements(kernels::Algo algo, std::size_t n, int block, std::size_t grid, int traced,
-                                         std::size_t per_vector) {
+                                         std::size_t per_vector, const std::vector<int>& tickets) {
   using A = kernels::Algo;
   std::vector<std::size_t> out;
   const std::size_t b = std::size_t(block), k = std::size_t(traced);
@@ -61,6 +62,16 @@ std::vector<std::size_t> traced_elements(kernels::Algo algo, std::size_t n, int 
         for (std::size_t j = start; j < std::min(vectors, start + b); ++j)
           for (std::size_t e = 0; e < per_vector; ++e) out.push_back(per_vector * j + e);
       for (std::size_t i = per_vector * vectors + k * b; i < n; i += threads)
+        for (std::size_t e = i; e < std::min(n, i + b); ++e) out.push_back(e);
+      break;
+    }
+    case A::WorkQueue: {  // the tickets the block took, then the scalar tail
+      const std::size_t vectors = n / per_vector, chunk = std::size_t(kernels::kQueueVectors) * b;
+      for (std::size_t c = 0; c < tickets.size(); ++c)
+        if (tickets[c] == traced)
+          for (std::size_t j = c * chunk; j < std::min(vectors, (c + 1) * chunk); ++j)
+            for (std::size_t e = 0; e < per_vector; ++e) out.push_back(per_vector * j + e);
+      for (std::size_t i = per_vector * vectors + k * b; i < n; i += grid * b)
         for (std::size_t e = i; e < std::min(n, i + b); ++e) out.push_back(e);
       break;
     }

@@ -16,6 +16,7 @@ struct TraceRequest {
   int trace_block = 0;
   std::vector<double> input;  // the whole array, already rounded to the type
   std::size_t grid = 0;       // fixed-grid algorithms: 0 lets the backend choose for its device
+  std::vector<int> tickets = {};  // work-queue, CPU model: a GPU run's record of who took each ticket, replayed
 };
 
 class Backend {

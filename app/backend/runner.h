@@ -16,9 +16,10 @@ namespace rl::backend {
 kernels::Algo kernel_algo(const std::string& id);  // throws std::invalid_argument if unknown or a baseline
 kernels::OpKind kernel_op(core::Op op);
 // Indices of the input elements the traced block reads, in order.
-// per_vector: elements in one 16-byte load (4, or 2 for doubles).
+// per_vector: elements in one 16-byte load (4, or 2 for doubles); tickets: work-queue's
+// record of which block took each ticket.
 std::vector<std::size_t> traced_elements(kernels::Algo algo, std::size_t n, int block, std::size_t grid, int traced,
-                                         std::size_t per_vector);
+                                         std::size_t per_vector, const std::vector<int>& tickets);
 
 template <class T>
 core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kernels::RawTrace<T>& raw, T result) {
@@ -37,8 +38,9 @@ core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kerne
   t.result = static_cast<double>(result);
   t.combine = kernels::combine_kind(algo);
   t.partials.assign(raw.partials.begin(), raw.partials.end());
+  t.tickets = raw.tickets;
   if (algo != kernels::Algo::GlobalHalving) t.pass_outputs = kernels::pass_outputs(algo, t.size, req.block, raw.grid);
-  for (std::size_t i : traced_elements(algo, t.size, req.block, raw.grid, req.trace_block, 16 / sizeof(T)))
+  for (std::size_t i : traced_elements(algo, t.size, req.block, raw.grid, req.trace_block, 16 / sizeof(T), raw.tickets))
     t.input.push_back(req.input[i]);
 
   const int threads = raw.block, slots = raw.shape.slots;
@@ -93,7 +95,7 @@ core::Trace run_trace(const TraceRequest& req, Reduce reduce) {
                                 "promise to propagate NaN; pick another algorithm for input with NaN");
   const std::vector<T> typed(req.input.begin(), req.input.end());
   kernels::RawTrace<T> raw;
-  const kernels::Launch launch{req.block, req.grid, req.trace_block};
+  const kernels::Launch launch{req.block, req.grid, req.trace_block, req.tickets.empty() ? nullptr : &req.tickets};
   const T result = reduce(algo, kernel_op(req.op), typed.data(), typed.size(), launch, &raw);
   return build_trace(req, algo, raw, result);
 }

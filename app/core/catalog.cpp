@@ -101,6 +101,18 @@ const std::vector<AlgorithmInfo>& table() {
        "launch's result slot to the identity (three slots rotate). Float sums depend on the order "
        "the blocks arrive in, so they match a reference within rounding, not bit for bit.",
        "kernels/shuffle.cuh"},
+      {"work-queue", "warp-shuffle", "A work queue: blocks take tickets from a counter",
+       "The vectorized kernel, but blocks take slices of the array from an atomic counter, so faster SMs take more.",
+       "A fixed grid gives every block the same share, so the launch lasts as long as the slowest "
+       "SM. Here the array is cut into tickets of four 16-byte loads per thread. One wave of blocks "
+       "is launched; block b starts on ticket b, and thread 0 takes the next ticket from an atomic "
+       "counter while the block loads the current one, so an SM that streams faster comes back "
+       "sooner and takes more. Which block takes which ticket changes from run to run: the trace "
+       "records it, and the CPU model replays that record (on its own it hands tickets "
+       "round-robin, as if every SM ran at the same speed). Then the shuffle reduction and one "
+       "atomic per block, as in the vectorized kernel; block 0 readies the next launch's result "
+       "slot and counter.",
+       "kernels/shuffle.cuh"},
       {"cg-warp", "cooperative-groups", "Cooperative groups: warp tiles",
        "cg::tiled_partition<32> and cg::reduce: each tile reduces itself, one partial per warp.",
        "cooperative_groups names the threads that cooperate: tiled_partition<32> splits the block "

@@ -77,6 +77,7 @@ std::string to_json(const Trace& t, int indent) {
   j["combine"] = t.combine;
   j["partials"] = encode_all(t.partials, t.type);
   j["pass_outputs"] = t.pass_outputs;
+  if (!t.tickets.empty()) j["tickets"] = t.tickets;
   json stages = json::array();
   for (const auto& s : t.stages) {
     json js;
@@ -127,6 +128,7 @@ Trace trace_from_json(const std::string& text) {
   if (j.contains("combine")) t.combine = typed<std::string>(j, "combine");  // older traces have neither
   if (j.contains("partials")) t.partials = decode_all(field(j, "partials"), "partials");
   if (j.contains("pass_outputs")) t.pass_outputs = typed<std::vector<std::size_t>>(j, "pass_outputs");
+  if (j.contains("tickets")) t.tickets = typed<std::vector<int>>(j, "tickets");
   const auto& stages = field(j, "stages");
   if (!stages.is_array()) throw std::runtime_error("trace field 'stages' is not a list");
   for (const auto& js : stages) {

@@ -49,6 +49,7 @@ struct Trace {
   std::string combine;
   std::vector<double> partials;
   std::vector<std::size_t> pass_outputs;  // results each launch leaves (kernels::pass_outputs)
+  std::vector<int> tickets;  // work-queue: the block that took each ticket, as the run recorded it
   std::vector<Stage> stages;
   bool operator==(const Trace&) const = default;
 };

@@ -1,6 +1,8 @@
 #include "model.h"
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "../reduce_ops.h"
@@ -95,6 +97,7 @@ struct Model {
   Algo algo;
   int B;
   std::size_t grid;  // of the pass being modelled
+  const std::vector<int>* owners = nullptr;  // work-queue: the block that took each ticket
 
   static T id() { return Op::template identity<T>(); }
 
@@ -177,9 +180,23 @@ struct Model {
   T shuffle_block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
     std::vector<T> v(B);
     const int warps = B / 32;
-    const bool vectorized = algo == Algo::WarpShuffleVectorized;
+    const bool queue = algo == Algo::WorkQueue;
+    const bool vectorized = algo == Algo::WarpShuffleVectorized || queue;
+    std::vector<std::size_t> mine;  // work-queue: this block's tickets, in the order it took them
+    if (queue)
+      for (std::size_t c = 0; c < owners->size(); ++c)
+        if (std::size_t((*owners)[c]) == b) mine.push_back(c);
     for (int t = 0; t < B; ++t) {
-      if (vectorized) {
+      if (queue) {
+        // Each ticket: kQueueVectors vectors a block apart; then the scalar tail by grid stride.
+        const std::size_t per = 16 / sizeof(T), vectors = n / per, chunk = std::size_t(kernels::kQueueVectors) * B;
+        T acc = id();
+        for (std::size_t c : mine)
+          for (std::size_t j = c * chunk + t; j < std::min(vectors, (c + 1) * chunk); j += B)
+            for (std::size_t e = 0; e < per; ++e) acc = Op{}(acc, in[per * j + e]);
+        for (std::size_t i = per * vectors + b * B + t; i < n; i += grid * B) acc = Op{}(acc, in[i]);
+        v[t] = acc;
+      } else if (vectorized) {
         // 16-byte vectors: four 4-byte elements or two doubles, folded in order.
         const std::size_t per = 16 / sizeof(T);
         const std::size_t gid = b * B + t, threads = grid * B, vectors = n / per;
@@ -280,7 +297,8 @@ struct Model {
   std::vector<T> block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
     switch (algo) {
       case Algo::WarpShuffle:
-      case Algo::WarpShuffleVectorized: return {shuffle_block(in, n, b, rec)};
+      case Algo::WarpShuffleVectorized:
+      case Algo::WorkQueue: return {shuffle_block(in, n, b, rec)};
       case Algo::CgWarp:
       case Algo::CgBlock:
       case Algo::CgTwoPhase:
@@ -322,6 +340,25 @@ T halving(const T* in, std::size_t n, RawTrace<T>* raw) {
   return x[0];
 }
 
+// work-queue: who took each ticket. A GPU run's record is replayed as given (checked); without
+// one, tickets go round-robin, as if every block ran at the same speed. Either way block b's
+// first ticket is b, as in the kernel.
+template <class T>
+std::vector<int> ticket_owners(std::size_t n, int B, std::size_t grid, const std::vector<int>* recorded) {
+  const std::size_t chunk = std::size_t(kernels::kQueueVectors) * B;
+  const std::size_t tickets = (n / (16 / sizeof(T)) + chunk - 1) / chunk;
+  std::vector<int> owners(tickets);
+  for (std::size_t c = 0; c < tickets; ++c) owners[c] = int(c % grid);
+  if (!recorded) return owners;
+  if (recorded->size() != tickets)
+    throw std::invalid_argument("work-queue: the recorded run has " + std::to_string(recorded->size()) +
+                                " tickets, this one needs " + std::to_string(tickets));
+  for (std::size_t c = 0; c < tickets; ++c)
+    if ((*recorded)[c] < 0 || std::size_t((*recorded)[c]) >= grid || (c < grid && std::size_t((*recorded)[c]) != c))
+      throw std::invalid_argument("work-queue: ticket " + std::to_string(c) + " has no valid block in the recorded run");
+  return *recorded;
+}
+
 template <class T, class Op>
 T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& launch, RawTrace<T>* raw) {
   if (algo == Algo::GlobalHalving) return halving<T, Op>(in, n, raw);
@@ -334,7 +371,9 @@ T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& laun
     raw->grid = grid;
   }
   const auto rec_for = [&](std::size_t b) { return Rec<T>{b == std::size_t(launch.trace_block) ? raw : nullptr}; };
-  Model<T, Op> first{algo, B, grid};
+  const std::vector<int> owners = algo == Algo::WorkQueue ? ticket_owners<T>(n, B, grid, launch.tickets) : std::vector<int>{};
+  if (raw && algo == Algo::WorkQueue) raw->tickets = owners;
+  Model<T, Op> first{algo, B, grid, &owners};
   const auto first_pass = [&](std::size_t blocks) {
     std::vector<T> out;
     for (std::size_t b = 0; b < blocks; ++b)
@@ -345,6 +384,7 @@ T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& laun
   };
   switch (algo) {
     case Algo::WarpShuffleVectorized:
+    case Algo::WorkQueue:
     case Algo::CgReduceUpdateAsync: {  // atomics: combined here in block order
       T acc = Op::template identity<T>();
       for (const T& v : first_pass(grid)) acc = Op{}(acc, v);
