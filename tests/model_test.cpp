@@ -342,6 +342,10 @@ TEST(Model, WorkQueueBlocksFoldTheTicketsTheyTook) {
   EXPECT_EQ(replay.input.size(), 2 * ticket);
   EXPECT_EQ(replay.result, t.result);
 
+  // The record survives JSON, and the text names the traced block's tickets.
+  EXPECT_EQ(core::trace_from_json(core::to_json(replay)).tickets, replay.tickets);
+  EXPECT_NE(core::to_text(replay).find("tickets: 3 in all; block 1 took 1 2\n"), std::string::npos);
+
   for (const std::vector<int>& bad : {std::vector<int>{0, 1}, std::vector<int>{1, 1, 0}, std::vector<int>{0, 1, 2},
                                       std::vector<int>{0, 1, -1}}) {
     req.tickets = bad;

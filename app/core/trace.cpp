@@ -160,6 +160,12 @@ std::string to_text(const Trace& t) {
       << " block=" << t.block << " grid=" << t.grid << " traced block=" << t.trace_block << " op="
       << to_string(t.op) << " type=" << to_string(t.type) << "\n";
   out << "result: " << format_value(t.result, t.type) << "\n";
+  if (!t.tickets.empty()) {  // work-queue: which tickets the traced block took
+    out << "tickets: " << t.tickets.size() << " in all; block " << t.trace_block << " took";
+    for (std::size_t c = 0; c < t.tickets.size(); ++c)
+      if (t.tickets[c] == t.trace_block) out << " " << c;
+    out << "\n";
+  }
   for (std::size_t k = 0; k < t.stages.size(); ++k) {
     const auto& s = t.stages[k];
     out << "\nstage " << k << ": " << s.label << "  (" << t.source << ":" << s.line << ", "

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 #include "view_parts.h"
 
@@ -16,6 +17,9 @@ std::string op_name(core::Op op) {
 
 std::string how(const core::Trace& t) {
   const std::string g = std::to_string(t.grid) + (t.grid == 1 ? " block" : " blocks");
+  if (!t.tickets.empty())
+    return g + " take " + std::to_string(t.tickets.size()) + " tickets from a counter (under each: how many it took); " +
+           op_name(t.op) + " combines: one launch";
   if (t.combine == "atomics")
     return g + "; each block (or warp tile) adds its result to one value with " + op_name(t.op) +
            ", in whatever order the blocks finish: one launch";
@@ -61,6 +65,9 @@ void draw_grid(Canvas& c, const core::Trace& t, const MemoryLayout& L, const Pal
          L.label_px * 0.9f, pal.muted);
   const Scale scale = value_scale(&t.partials, t.partials.size());
   const int per_block = per_warp ? int(outputs / std::max<std::size_t>(t.grid, 1)) : 1;
+  std::vector<int> taken(std::size_t(boxes), 0);  // work-queue: tickets each block took
+  for (int b : t.tickets)
+    if (b >= 0 && b < boxes) ++taken[std::size_t(b)];
   float value_px = std::min(box_h * 0.4f, box_w * 0.3f);
   for (int i = 0; i < boxes; ++i) {
     const Rect r{left + i * (box_w + gap), row1, box_w, box_h};
@@ -75,7 +82,9 @@ void draw_grid(Canvas& c, const core::Trace& t, const MemoryLayout& L, const Pal
       c.rect(r, pal.padding, traced ? pal.written : pal.padding, traced ? 2.0f : 0);
     }
     if (box_w > L.label_px * 1.5f)
-      c.text(r.cx(), r.y + r.h + L.label_px * 0.6f, std::to_string(i / per_block), L.label_px * 0.6f, pal.muted, Align::Center);
+      c.text(r.cx(), r.y + r.h + L.label_px * 0.6f,
+             std::to_string(i / per_block) + (t.tickets.empty() ? "" : ": " + std::to_string(taken[std::size_t(i)])),
+             L.label_px * 0.6f, pal.muted, Align::Center);
   }
 
   // Row 2 (and on): how they are combined, down to the result.
