@@ -77,7 +77,8 @@ struct RawTrace {
 
 // Traces keep at most this many first-pass partials (the grid view shows far fewer).
 constexpr std::size_t kMaxPartials = 4096;
-// And at most this many work-queue tickets (2^24 floats in blocks of 32; 4 MiB).
+// And at most this many work-queue tickets: twice what the largest trace the app takes needs
+// (2^27 doubles in blocks of 32), so a GPU record is always whole.
 constexpr std::size_t kMaxTickets = std::size_t(1) << 20;
 
 // work-queue: 16-byte vectors a thread loads per ticket (measured, docs/perf-notes.md).
