@@ -19,6 +19,16 @@ bool pow2(int b) { return b > 0 && (b & (b - 1)) == 0; }
 
 constexpr int kShuffleSteps = 5;  // offsets 16, 8, 4, 2, 1
 
+void check_block(Algo algo, int b) {
+  if (algo == Algo::NonPow2Block) {
+    // One thread a block would leave as many partials as elements: no pass could shrink them.
+    if (b < 2 || b > 1024)
+      throw std::invalid_argument("block size must be from 2 to 1024, got " + std::to_string(b));
+  } else if (b < 32 || b > 1024 || !pow2(b)) {
+    throw std::invalid_argument("block size must be a power of two from 32 to 1024, got " + std::to_string(b));
+  }
+}
+
 }  // namespace
 
 TraceShape trace_shape(Algo algo, int block, std::size_t n) {
@@ -82,6 +92,7 @@ bool adds_on_load(Algo algo) {
 }
 
 std::size_t first_pass_grid(Algo algo, std::size_t n, int block, int sm_count) {
+  check_block(algo, block);  // callers size grids before check_launch: no division by a bad block
   const std::size_t b = std::size_t(block), sms = std::size_t(std::max(sm_count, 1));
   const std::size_t resident = std::max<std::size_t>(1, 2048 / b) * sms;  // threads an SM holds
   switch (algo) {
@@ -131,13 +142,7 @@ int preferred_block(Algo algo, std::size_t n, int sm_count) {
 void check_launch(Algo algo, std::size_t n, const Launch& launch, bool traced) {
   if (n == 0) throw std::invalid_argument("size must be at least 1");
   const int b = launch.block;
-  if (algo == Algo::NonPow2Block) {
-    // One thread a block would leave as many partials as elements: no pass could shrink them.
-    if (b < 2 || b > 1024)
-      throw std::invalid_argument("block size must be from 2 to 1024, got " + std::to_string(b));
-  } else if (b < 32 || b > 1024 || !pow2(b)) {
-    throw std::invalid_argument("block size must be a power of two from 32 to 1024, got " + std::to_string(b));
-  }
+  check_block(algo, b);
   if (algo == Algo::GlobalHalving && traced && n > (std::size_t(1) << 16))
     throw std::invalid_argument("global-halving traces hold the whole array: at most 2^16 elements, got " +
                                 std::to_string(n));

@@ -69,6 +69,10 @@ TEST(Cli, WrongFlagsAndValuesGetOneLineAndExitTwo) {
   expect_usage_error({"trace", "-a", "quick-sort"}, "quick-sort");
   expect_usage_error({"trace", "-a", "sequential", "--block", "48"}, "power of two");
   expect_usage_error({"trace", "-a", "sequential", "--block", "2048"}, "2048");
+  // Found by fuzz_cli: 0 and negative blocks reached a division before the block was checked.
+  expect_usage_error({"trace", "-a", "sequential", "-n", "101", "--block", "0"}, "--block: a block needs at least 1 thread, got 0");
+  expect_usage_error({"trace", "-a", "work-queue", "--block", "-32"}, "--block: a block needs at least 1 thread, got -32");
+  expect_usage_error({"trace", "-a", "non-pow2-block", "-n", "9", "--block", "1"}, "from 2 to 1024, got 1");
   expect_usage_error({"trace", "-a", "sequential", "--size", "0"}, "at least 1");
   expect_usage_error({"trace", "-a", "sequential", "--size", "-3"}, "'-3'");
   expect_usage_error({"trace", "-a", "sequential", "--size", "lots"}, "'lots'");

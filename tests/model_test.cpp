@@ -346,6 +346,16 @@ TEST(Model, WorkQueueBlocksFoldTheTicketsTheyTook) {
   EXPECT_EQ(core::trace_from_json(core::to_json(replay)).tickets, replay.tickets);
   EXPECT_NE(core::to_text(replay).find("tickets: 3 in all; block 1 took 1 2\n"), std::string::npos);
 
+  // A block no kernel takes is refused before any grid is sized from it (no division by 0).
+  req.tickets = {};
+  req.grid = 0;  // the model sizes the grid itself
+  for (int block : {0, -32, 48}) {
+    req.block = block;
+    EXPECT_THROW(sim->trace(req), std::invalid_argument) << block;
+  }
+  req.block = 32;
+  req.grid = 2;
+
   for (const std::vector<int>& bad : {std::vector<int>{0, 1}, std::vector<int>{1, 1, 0}, std::vector<int>{0, 1, 2},
                                       std::vector<int>{0, 1, -1}}) {
     req.tickets = bad;

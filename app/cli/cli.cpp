@@ -69,6 +69,9 @@ core::Trace record(const RunOptions& o) {
   std::string why;
   const auto spec = core::parse_input_spec(o.input, &why);
   if (!spec) throw UsageError("--input: " + why);
+  // Checked here, before the default size (one block) is taken from it; the algorithm's own
+  // rule (a power of two from 32, or 2..1024) comes with the launch.
+  if (o.block < 1) throw UsageError("--block: a block needs at least 1 thread, got " + std::to_string(o.block));
   std::size_t n = static_cast<std::size_t>(o.block);
   if (!o.size.empty()) {
     const auto parsed = parse_size(o.size);
