@@ -469,6 +469,7 @@ TEST(Model, TracesRecordEveryBlocksResultAndHowTheyCombine) {
   };
   for (const Case& c : {Case{"sequential", "passes", {40, 1}}, Case{"first-add-on-load", "passes", {20, 1}},
                         Case{"cg-warp", "passes", {157, 5, 1}}, Case{"warp-shuffle-vectorized", "atomics", {}},
+                        Case{"work-queue", "atomics", {3}},
                         Case{"threadfence-single-pass", "last-block", {40}}, Case{"cg-grid-sync", "grid-sync", {}},
                         Case{"multiple-per-thread", "second-kernel", {}}}) {
     backend::TraceRequest req{c.id, core::Op::Sum, core::DType::Int, 128, 1, values};
