@@ -37,10 +37,10 @@ std::string how(const core::Trace& t) {
 void draw_grid(Canvas& c, const core::Trace& t, const MemoryLayout& L, const Palette& pal) {
   const float top = L.caption.y + L.caption.h + L.label_px;
   const Rect area{L.title.x, top, L.title.w, std::max(1.0f, L.legend.y - top - L.label_px * 0.5f)};
-  c.text(L.title.x, L.title.cy(), t.algorithm + "  -  the grid: how the blocks' results become one", L.title_px, pal.text);
+  const std::string title = t.algorithm + "  -  the grid: how the blocks' results become one";
+  c.text(L.title.x, L.title.cy(), title, fit_px(c, title, L.title_px, L.title.w), pal.text);
   const std::string caption = how(t);
-  const float cw = c.text_width(caption, L.label_px);
-  c.text(L.caption.x, L.caption.cy(), caption, cw > L.caption.w ? L.label_px * L.caption.w / cw : L.label_px, pal.muted);
+  c.text(L.caption.x, L.caption.cy(), caption, fit_px(c, caption, L.label_px, L.caption.w), pal.muted);
   c.text(L.source.x, L.source.cy(), source_line(t), L.label_px, pal.text);
   if (t.combine == "halving" || t.combine.empty()) {
     c.text(area.cx(), area.cy(),

@@ -51,15 +51,12 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
   const int count = std::max(1, std::min(total, kMaxCells));
   const MemoryLayout L = layout_memory(count, width, height, options.text_scale);
 
-  c.text(L.title.x, L.title.cy(),
-         t.algorithm + "  -  stage " + std::to_string(stage) + " of " + std::to_string(t.stages.size() - 1) + ": " +
-             s.label,
-         L.title_px, pal.text);
+  const std::string title =
+      t.algorithm + "  -  stage " + std::to_string(stage) + " of " + std::to_string(t.stages.size() - 1) + ": " + s.label;
+  c.text(L.title.x, L.title.cy(), title, fit_px(c, title, L.title_px, L.title.w), pal.text);
   std::string caption = core::stage_caption(t, stage);
   if (shown.values) caption = shown.what + (total > count ? " (first " + std::to_string(count) + " of " + std::to_string(total) + ")" : "") + "  |  " + caption;
-  const float caption_w = c.text_width(caption, L.label_px);  // long captions shrink to fit
-  c.text(L.caption.x, L.caption.cy(), caption,
-         caption_w > L.caption.w ? L.label_px * L.caption.w / caption_w : L.label_px, pal.muted);
+  c.text(L.caption.x, L.caption.cy(), caption, fit_px(c, caption, L.label_px, L.caption.w), pal.muted);
 
   std::vector<char> read(count, 0), written(count, 0), working(count, 0);
   const bool marks = s.shared.has_value();  // reads and writes are shared (or global) cells

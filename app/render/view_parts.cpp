@@ -40,6 +40,11 @@ void arrow(Canvas& c, float x0, float y0, float x1, float y1, float width, float
   c.line(x1, y1, x1 - head * (ux + uy * 0.6f), y1 - head * (uy - ux * 0.6f), width, color);
 }
 
+float fit_px(Canvas& c, const std::string& text, float px, float width) {
+  const float w = c.text_width(text, px);
+  return w > width ? px * width / w : px;
+}
+
 std::string source_line(const core::Trace& t) {
   if (t.backend == "cuda") return "GPU run: " + t.device;
   const bool says_so = t.device.find("not a GPU") != std::string::npos || t.device.find("never launched") != std::string::npos;

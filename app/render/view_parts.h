@@ -23,6 +23,10 @@ Scale value_scale(const std::vector<double>* values, std::size_t real);
 // A line from (x0, y0) to (x1, y1) with a head of two short strokes at its end.
 void arrow(Canvas& c, float x0, float y0, float x1, float y1, float width, float head, Color color);
 
+// The text size at which `text` fits `width`: px, or smaller for long titles and captions
+// (a projector's window is often narrow).
+float fit_px(Canvas& c, const std::string& text, float px, float width);
+
 // Where the data came from: "GPU run: NVIDIA H200", or the CPU model, said plainly.
 std::string source_line(const core::Trace& t);
 

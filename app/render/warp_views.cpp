@@ -18,15 +18,12 @@ constexpr int kMaxBankRows = 16;   // banks view
 Rect frame(Canvas& c, const core::Trace& t, int stage, const char* view, const MemoryLayout& L, const Palette& pal,
            const std::string& note) {
   const core::Stage& s = t.stages[stage];
-  c.text(L.title.x, L.title.cy(),
-         t.algorithm + "  -  stage " + std::to_string(stage) + " of " + std::to_string(t.stages.size() - 1) + ": " +
-             s.label + "  (" + view + ")",
-         L.title_px, pal.text);
+  const std::string title = t.algorithm + "  -  stage " + std::to_string(stage) + " of " +
+                            std::to_string(t.stages.size() - 1) + ": " + s.label + "  (" + view + ")";
+  c.text(L.title.x, L.title.cy(), title, fit_px(c, title, L.title_px, L.title.w), pal.text);
   std::string caption = core::stage_caption(t, stage);
   if (!note.empty()) caption = note + "  |  " + caption;
-  const float cw = c.text_width(caption, L.label_px);
-  c.text(L.caption.x, L.caption.cy(), caption, cw > L.caption.w ? L.label_px * L.caption.w / cw : L.label_px,
-         pal.muted);
+  c.text(L.caption.x, L.caption.cy(), caption, fit_px(c, caption, L.label_px, L.caption.w), pal.muted);
   c.text(L.source.x, L.source.cy(), source_line(t), L.label_px, pal.text);
   const float top = L.caption.y + L.caption.h + L.label_px * 0.5f;
   return {L.title.x, top, L.title.w, std::max(1.0f, L.legend.y - top - L.label_px * 0.3f)};
