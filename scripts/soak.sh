@@ -13,7 +13,7 @@ frames=$((minutes * 60 * 60))  # paced at 60 frames a second
 cfg=$(mktemp -d)
 trap 'rm -rf "$cfg"' EXIT
 line=$(XDG_CONFIG_HOME="$cfg" ${BIN:-build/reduction-lab} --headless --soak --quit-after-frames "$frames" \
-  --bench-sizes 2^12..2^18 --bench-algorithms sequential,warp-shuffle-vectorized,cg-grid-sync,cub,cpu \
+  --bench-sizes 2^12..2^18 --bench-algorithms sequential,warp-shuffle-vectorized,work-queue,cg-grid-sync,cub,cpu \
   --frame-report "$report" "$@" 2>&1 | grep '^soak:')
 echo "$line"
 # "... resident memory +2.1 MiB, device memory +0.0 MiB (20 samples)"
