@@ -97,7 +97,7 @@ struct Model {
   Algo algo;
   int B;
   std::size_t grid;  // of the pass being modelled
-  const std::vector<int>* owners = nullptr;  // work-queue: the block that took each ticket
+  const std::vector<std::vector<std::size_t>>* taken = nullptr;  // work-queue: each block's tickets, in order
 
   static T id() { return Op::template identity<T>(); }
 
@@ -182,16 +182,12 @@ struct Model {
     const int warps = B / 32;
     const bool queue = algo == Algo::WorkQueue;
     const bool vectorized = algo == Algo::WarpShuffleVectorized || queue;
-    std::vector<std::size_t> mine;  // work-queue: this block's tickets, in the order it took them
-    if (queue)
-      for (std::size_t c = 0; c < owners->size(); ++c)
-        if (std::size_t((*owners)[c]) == b) mine.push_back(c);
     for (int t = 0; t < B; ++t) {
       if (queue) {
         // Each ticket: kQueueVectors vectors a block apart; then the scalar tail by grid stride.
         const std::size_t per = 16 / sizeof(T), vectors = n / per, chunk = std::size_t(kernels::kQueueVectors) * B;
         T acc = id();
-        for (std::size_t c : mine)
+        for (std::size_t c : (*taken)[b])
           for (std::size_t j = c * chunk + t; j < std::min(vectors, (c + 1) * chunk); j += B)
             for (std::size_t e = 0; e < per; ++e) acc = Op{}(acc, in[per * j + e]);
         for (std::size_t i = per * vectors + b * B + t; i < n; i += grid * B) acc = Op{}(acc, in[i]);
@@ -373,7 +369,9 @@ T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& laun
   const auto rec_for = [&](std::size_t b) { return Rec<T>{b == std::size_t(launch.trace_block) ? raw : nullptr}; };
   const std::vector<int> owners = algo == Algo::WorkQueue ? ticket_owners<T>(n, B, grid, launch.tickets) : std::vector<int>{};
   if (raw && algo == Algo::WorkQueue) raw->tickets = owners;
-  Model<T, Op> first{algo, B, grid, &owners};
+  std::vector<std::vector<std::size_t>> taken(algo == Algo::WorkQueue ? grid : 0);  // one pass, not one per block
+  for (std::size_t c = 0; c < owners.size(); ++c) taken[std::size_t(owners[c])].push_back(c);
+  Model<T, Op> first{algo, B, grid, &taken};
   const auto first_pass = [&](std::size_t blocks) {
     std::vector<T> out;
     for (std::size_t b = 0; b < blocks; ++b)
