@@ -222,10 +222,6 @@ class Reducer {
   std::size_t grid_for(std::size_t n) const {
     return launch_.grid ? launch_.grid : first_pass_grid(algo_, n, launch_.block, cuda_sm_count());
   }
-  std::size_t queue_tickets() const {
-    const std::size_t chunk = std::size_t(kQueueVectors) * std::size_t(launch_.block);
-    return ceil_div(n_ / (16 / sizeof(T)), chunk);
-  }
   std::size_t outputs_per_block() const { return std::size_t(kernels::outputs_per_block(algo_, launch_.block)); }
   std::size_t per_block() const { return (adds_on_load(algo_) ? 2 : 1) * std::size_t(launch_.block); }
   // How many partials a pass over count elements leaves: one per block, or one per warp
@@ -243,7 +239,7 @@ class Reducer {
     }
     const std::size_t grid = algo_ == Algo::CgGridSync ? grid_ : grid_for(n_);
     const std::size_t outputs = records_partials(algo_) ? grid * outputs_per_block() : 0;
-    const std::size_t tickets = algo_ == Algo::WorkQueue ? queue_tickets() : 0;
+    const std::size_t tickets = algo_ == Algo::WorkQueue ? queue_tickets(n_, launch_.block, sizeof(T)) : 0;
     TraceBuffers<T> buf(trace_shape(algo_, launch_.block, n_), launch_.block, std::min(outputs, kMaxPartials),
                         std::min(tickets, kMaxTickets));
     kernel(buf.probe(launch_.trace_block));

@@ -84,6 +84,10 @@ constexpr std::size_t kMaxTickets = std::size_t(1) << 20;
 // work-queue: 16-byte vectors a thread loads per ticket (measured, docs/perf-notes.md).
 constexpr int kQueueVectors = 4;
 
+// work-queue's tickets for n elements of elem_bytes each: 16-byte vectors, kQueueVectors x block
+// of them a ticket (the scalar tail belongs to none).
+std::size_t queue_tickets(std::size_t n, int block, std::size_t elem_bytes);
+
 // How a run is launched. grid 0 means "derived from n"; algorithms with a fixed grid
 // (grid-stride, cooperative) take the grid the host chose, so the model can match it.
 struct Launch {

@@ -111,8 +111,7 @@ std::size_t first_pass_grid(Algo algo, std::size_t n, int block, int sm_count) {
     case Algo::WorkQueue: {
       // One resident wave at most: a block's first ticket is its index, the rest come from
       // the counter. Counted for 4-byte types; doubles' extra tickets come from the counter.
-      const std::size_t tickets = (n / 4 + std::size_t(kQueueVectors) * b - 1) / (std::size_t(kQueueVectors) * b);
-      return std::max<std::size_t>(1, std::min(tickets, resident));
+      return std::max<std::size_t>(1, std::min(queue_tickets(n, block, 4), resident));
     }
     case Algo::MultiplePerThread: return std::max<std::size_t>(1, std::min((n + 2 * b - 1) / (2 * b), resident));
     case Algo::CgTwoPhase:
@@ -125,6 +124,11 @@ std::size_t first_pass_grid(Algo algo, std::size_t n, int block, int sm_count) {
     case Algo::GlobalHalving: return 1;
     default: return (n + b - 1) / b;
   }
+}
+
+std::size_t queue_tickets(std::size_t n, int block, std::size_t elem_bytes) {
+  const std::size_t chunk = std::size_t(kQueueVectors) * std::size_t(block);
+  return (n / (16 / elem_bytes) + chunk - 1) / chunk;
 }
 
 int preferred_block(Algo algo, std::size_t n, int sm_count) {

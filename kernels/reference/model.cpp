@@ -341,8 +341,7 @@ T halving(const T* in, std::size_t n, RawTrace<T>* raw) {
 // first ticket is b, as in the kernel.
 template <class T>
 std::vector<int> ticket_owners(std::size_t n, int B, std::size_t grid, const std::vector<int>* recorded) {
-  const std::size_t chunk = std::size_t(kernels::kQueueVectors) * B;
-  const std::size_t tickets = (n / (16 / sizeof(T)) + chunk - 1) / chunk;
+  const std::size_t tickets = kernels::queue_tickets(n, B, sizeof(T));
   std::vector<int> owners(tickets);
   for (std::size_t c = 0; c < tickets; ++c) owners[c] = int(c % grid);
   if (!recorded) return owners;
