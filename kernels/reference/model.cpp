@@ -342,9 +342,11 @@ T halving(const T* in, std::size_t n, RawTrace<T>* raw) {
 template <class T>
 std::vector<int> ticket_owners(std::size_t n, int B, std::size_t grid, const std::vector<int>* recorded) {
   const std::size_t tickets = kernels::queue_tickets(n, B, sizeof(T));
-  std::vector<int> owners(tickets);
-  for (std::size_t c = 0; c < tickets; ++c) owners[c] = int(c % grid);
-  if (!recorded) return owners;
+  if (!recorded) {
+    std::vector<int> owners(tickets);
+    for (std::size_t c = 0; c < tickets; ++c) owners[c] = int(c % grid);
+    return owners;
+  }
   if (recorded->size() != tickets)
     throw std::invalid_argument("work-queue: the recorded run has " + std::to_string(recorded->size()) +
                                 " tickets, this one needs " + std::to_string(tickets));
