@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <chrono>
 #include <cmath>
 #include <numeric>
@@ -316,6 +317,8 @@ BenchSession::InputFacts BenchSession::set_input(Type type, OpKind op, std::size
   auto& m = *impl_;
   m.type = type;
   m.n = n;
+  if (n > std::numeric_limits<std::size_t>::max() / (2 * m.elem()))  // the input and the copy's destination
+    throw CudaError("n = " + std::to_string(n) + " is past what any memory holds (2^64 bytes)");
   const std::size_t bytes = n * m.elem();
   const std::string what = "n = " + std::to_string(n) + " (the input and the copy's destination)";
   if (const std::size_t host = host_available_bytes(); host && bytes > host)
@@ -345,11 +348,11 @@ BenchSession::InputFacts BenchSession::set_input(Type type, OpKind op, std::size
       std::memcpy(&m.host[i * 4], &v, 4);
       x = v;
     } else if (type == Type::Float) {
-      const float v = float(double(r >> 40) * 0x1p-23 - 1.0);
+      const float v = float(double(r >> 40) * 0x1p-24);  // [0, 1): a lost chunk shows in the sum
       std::memcpy(&m.host[i * 4], &v, 4);
       x = v;
     } else {
-      const double v = double(r >> 11) * 0x1p-52 - 1.0;
+      const double v = double(r >> 11) * 0x1p-53;
       std::memcpy(&m.host[i * 8], &v, 8);
       x = v;
     }

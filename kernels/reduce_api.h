@@ -102,6 +102,10 @@ struct Launch {
 TraceShape trace_shape(Algo algo, int block, std::size_t n);
 // Blocks the first pass launches: derived from n, or the fixed grid for a given SM count.
 std::size_t first_pass_grid(Algo algo, std::size_t n, int block, int sm_count);
+// How many additions (each a rounding for floats) an element's value goes through in a run, on
+// average over the elements, rounded up. A float sum is within u * sum(|x_i| * depth_i) of the
+// exact one; for identically drawn inputs that is u * sum|x| * this depth.
+std::size_t rounding_depth(Algo algo, std::size_t n, int block, int sm_count);
 // The block size a benchmark uses when none is asked for: 256, or an algorithm's own choice
 // where measurements favour another (warp-shuffle-vectorized on large arrays).
 int preferred_block(Algo algo, std::size_t n, int sm_count);

@@ -126,6 +126,23 @@ std::size_t first_pass_grid(Algo algo, std::size_t n, int block, int sm_count) {
   }
 }
 
+std::size_t rounding_depth(Algo algo, std::size_t n, int block, int sm_count) {
+  const std::size_t b = std::size_t(block), grid = first_pass_grid(algo, n, block, sm_count);
+  // A serial chain of c additions takes its elements through c/2 of them on average. Each
+  // thread's share of the first pass is such a chain; work-queue's blocks take tickets as they
+  // free up, so a thread may take more than an even share: allow twice.
+  const auto half = [](std::size_t c) { return (c + 1) / 2; };
+  std::size_t chain = (n + grid * b - 1) / (grid * b);
+  if (algo == Algo::WorkQueue) chain = 2 * chain + std::size_t(kQueueVectors) * 4;
+  const std::size_t trees = 2 * std::size_t(ceil_log2(n)) + 2;  // in the block, and in later passes
+  if (algo == Algo::GlobalHalving) return std::size_t(ceil_log2(n)) + 1;  // one halving after another
+  if (algo == Algo::NaiveSerial) return half(b) * (std::size_t(ceil_log2(n) / std::max(1, ceil_log2(b))) + 1) + trees;
+  const std::string_view combine = combine_kind(algo);
+  if (combine == "passes") return half(chain) + trees;
+  if (combine == "atomics") return half(chain) + trees + half(grid);  // one atomic after another
+  return half(chain) + trees + half((grid + b - 1) / b);              // one block walks the partials
+}
+
 std::size_t queue_tickets(std::size_t n, int block, std::size_t elem_bytes) {
   const std::size_t chunk = std::size_t(kQueueVectors) * std::size_t(block);
   return (n / (16 / elem_bytes) + chunk - 1) / chunk;

@@ -43,6 +43,7 @@ dest=${OUT:-gpu-out}
 out=$(mktemp -d /tmp/gpu-suite.XXXXXX)
 mkdir -p "$dest"
 export REDLAB_TEST_SEED=${REDLAB_TEST_SEED:-$RANDOM$RANDOM}
+export REDLAB_REQUIRE_GPU=1  # a GPU test that skips here fails: this run is for the GPU
 summary=()
 log="$out/suite.log"
 : >"$log"

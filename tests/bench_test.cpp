@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "app/backend/bench_runner.h"
+#include "app/backend/runner.h"
 #include "app/core/bench.h"
 #include "app/core/catalog.h"
 #include "app/render/bench_chart.h"
@@ -219,4 +220,51 @@ TEST(Plot, EverySeriesOfAFullRunLooksDifferent) {
     }
   }
   EXPECT_GT(dashed, 0);  // the palette ran out, so some series are dashed
+}
+
+// The result check is shown wrong results: at 2^28 (the benchmark's inputs in [0, 1), sum|x|
+// about 2^27) a lost chunk of 2^16 elements moves the sum by about 2^15, past every algorithm's
+// bound; at 2^12 one dropped element of about 1 is past it too; NaN never passes. The cpu
+// baseline (std::reduce, one addition after another) has a bound of n roundings: a lost chunk
+// fits inside it, so it is left out of the lost-chunk case.
+TEST(Bench, TheResultCheckRefusesWrongResults) {
+  constexpr int kSms = 132;
+  const auto check = [&](const std::string& id, std::size_t n, core::DType type, double got, double expected,
+                         double abs_sum) {
+    core::BenchRow row;
+    row.algorithm = id;
+    row.n = n;
+    const auto* info = core::find_algorithm(id);
+    row.block = info->kind == core::Kind::Baseline ? 0 : kernels::preferred_block(backend::kernel_algo(id), n, kSms);
+    backend::judge(row, type, core::Op::Sum, got, expected, abs_sum, kSms);
+    return row;
+  };
+  const double big = double(std::size_t(1) << 27), lost = 32768;
+  for (const auto& id : backend::default_bench_algorithms()) {
+    if (id == "copy") continue;
+    SCOPED_TRACE(id);
+    EXPECT_TRUE(check(id, std::size_t(1) << 28, core::DType::Float, big, big, big).check_ok);
+    if (id != "cpu") {
+      const auto row = check(id, std::size_t(1) << 28, core::DType::Float, big - lost, big, big);
+      EXPECT_FALSE(row.check_ok) << row.check;
+      EXPECT_FALSE(check(id, std::size_t(1) << 28, core::DType::Double, big - lost, big, big).check_ok);
+    }
+    EXPECT_FALSE(check(id, 4096, core::DType::Float, 2048 - 0.99, 2048, 2048).check_ok);
+    EXPECT_FALSE(check(id, 4096, core::DType::Int, 2047, 2048, 2048).check_ok);
+    EXPECT_FALSE(check(id, 4096, core::DType::Float, std::nan(""), 2048, 2048).check_ok);
+    EXPECT_FALSE(check(id, 4096, core::DType::Int, std::nan(""), 2048, 2048).check_ok);
+  }
+}
+
+// The bounds are bounds, not guesses: the CPU model's float sums on the benchmark's own input
+// pass them with room, at sizes that are not powers of two too.
+TEST(Bench, CorrectFloatSumsPassTheCheck) {
+  backend::BenchRequest req;
+  req.algorithms = backend::default_bench_algorithms();
+  req.sizes = {1, 1000, 4099, (std::size_t(1) << 17) + 3};
+  req.type = core::DType::Float;
+  req.max_seconds = 0.001;
+  const auto report = backend::run_bench(req, backend::Choice::Sim, {}, {}, nullptr);
+  EXPECT_FALSE(report.rows.empty());
+  for (const auto& row : report.rows) EXPECT_TRUE(row.check_ok) << row.algorithm << " n=" << row.n << ": " << row.check;
 }

@@ -154,3 +154,44 @@ TEST(Cli, BenchRefusesWhatItCannotMeasure) {
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("cannot write"), std::string::npos);
 }
+
+// Every numeric flag against the values that wrap or are not numbers: a usage error naming the
+// flag (exit 2), never a wrapped value, a crash or an allocation the size of the number.
+TEST(Cli, EveryNumericFlagRefusesHugeAndNanValues) {
+  const std::vector<std::string> values = {"18446744073709551615", "9223372036854775808", "2147483648", "nan",
+                                           "2^64", "2^63", "-9223372036854775809"};
+  const std::vector<std::vector<std::string>> flags = {
+      {"trace", "-a", "sequential", "--backend", "sim", "--size"},
+      {"trace", "-a", "sequential", "--backend", "sim", "--block"},
+      {"trace", "-a", "sequential", "--backend", "sim", "--trace-block"},
+      {"render", "-a", "sequential", "--backend", "sim", "--out", "x.png", "--stage"},
+      {"render", "-a", "sequential", "--backend", "sim", "--stage", "0", "--out", "x.png", "--width"},
+      {"render", "-a", "sequential", "--backend", "sim", "--stage", "0", "--out", "x.png", "--height"},
+      {"bench", "--backend", "sim", "-a", "sequential", "--block"},
+      {"bench", "--backend", "sim", "-a", "sequential", "--seconds"},
+      {"--quit-after-frames"}};
+  for (const auto& flag : flags)
+    for (const auto& v : values) {
+      auto args = flag;
+      args.push_back(v);
+      const auto r = run(args);
+      SCOPED_TRACE(testing::PrintToString(args));
+      EXPECT_EQ(r.code, 2) << r.err;
+      EXPECT_NE(r.err.find(flag.back()), std::string::npos) << r.err;
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    }
+  expect_usage_error({"bench", "--backend", "sim", "-a", "sequential", "--seconds", "inf"}, "finite");
+}
+
+// Found in review: n * 24 wrapped around in the model's memory check, so 2^62 asked
+// std::vector for more than max_size() and 768614336404564651 for a wrapped, small amount.
+TEST(Cli, BenchSizesPastAnyMemoryAreRefusedAndNamed) {
+  for (const std::string n : {"4611686018427387904", "768614336404564651", "18446744073709551615", "2^62"}) {
+    const auto r = run({"bench", "--backend", "sim", "-a", "sequential", "--sizes", n});
+    EXPECT_GE(r.code, 1) << n;
+    EXPECT_LE(r.code, 2) << n;
+    EXPECT_NE(r.err.find(n), std::string::npos) << n << ": " << r.err;
+    EXPECT_EQ(r.err.find("std::"), std::string::npos) << n << ": " << r.err;
+    EXPECT_EQ(r.err.find("vector"), std::string::npos) << n << ": " << r.err;
+  }
+}

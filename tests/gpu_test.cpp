@@ -23,6 +23,14 @@ using namespace rl;
 
 namespace {
 
+// Without a GPU a test skips, visibly; where one is required (REDLAB_REQUIRE_GPU=1, the GPU
+// suite) that is a failure: an old driver must not pass for a GPU run.
+#define NO_GPU(why)                                                                  \
+  do {                                                                               \
+    if (std::getenv("REDLAB_REQUIRE_GPU")) FAIL() << "no GPU, but REDLAB_REQUIRE_GPU is set: " << (why); \
+    GTEST_SKIP() << "SKIPPED: no GPU: " << (why);                                    \
+  } while (0)
+
 bool quick() { return std::getenv("REDLAB_GPU_QUICK") != nullptr; }  // for the sanitizers
 
 // Bit for bit, except that any NaN equals any NaN: the GPU writes its canonical NaN where
@@ -94,7 +102,7 @@ std::vector<std::string> comparable_ids() {
 TEST(Gpu, TracesEqualTheCpuModelBitForBit) {
   std::string why;
   auto gpu = backend::make_cuda_backend(&why);
-  if (!gpu) GTEST_SKIP() << "SKIPPED: no GPU: " << why;
+  if (!gpu) NO_GPU(why);
   auto model = backend::make_sim_backend();
   const auto seed = test::test_seed();
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
@@ -125,7 +133,7 @@ TEST(Gpu, TracesEqualTheCpuModelBitForBit) {
 #ifdef REDLAB_HAS_CUDA
 TEST(Gpu, TimedKernelsMatchADoubleReference) {
   std::string why;
-  if (!kernels::cuda_available(&why)) GTEST_SKIP() << "SKIPPED: no GPU: " << why;
+  if (!kernels::cuda_available(&why)) NO_GPU(why);
   const auto seed = test::test_seed();
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
   for (const auto& id : comparable_ids())
@@ -160,7 +168,7 @@ TEST(Gpu, TimedKernelsMatchADoubleReference) {
 
 TEST(Gpu, ImpossibleLaunchesAreRefusedAndTheGpuStillWorks) {
   std::string why;
-  if (!kernels::cuda_available(&why)) GTEST_SKIP() << "SKIPPED: no GPU: " << why;
+  if (!kernels::cuda_available(&why)) NO_GPU(why);
   const std::vector<int> in(100, 1);
   using kernels::Algo;
   EXPECT_THROW(kernels::gpu_reduce<int>(Algo::Sequential, kernels::OpKind::Sum, in.data(), 100, {96, 0, 0}, nullptr),
@@ -177,7 +185,7 @@ TEST(Gpu, ImpossibleLaunchesAreRefusedAndTheGpuStillWorks) {
 
 TEST(Gpu, BaselinesAgreeWithTheReference) {
   std::string why;
-  if (!kernels::cuda_available(&why)) GTEST_SKIP() << "SKIPPED: no GPU: " << why;
+  if (!kernels::cuda_available(&why)) NO_GPU(why);
   const auto seed = test::test_seed();
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
   for (std::size_t n : sizes())
@@ -209,7 +217,7 @@ TEST(Gpu, BaselinesAgreeWithTheReference) {
 // sum left over from the launch before, or tickets already taken, would show at once).
 TEST(Gpu, BackToBackSinglePassLaunchesEachStartFromTheIdentity) {
   std::string why;
-  if (!kernels::cuda_available(&why)) GTEST_SKIP() << "SKIPPED: no GPU: " << why;
+  if (!kernels::cuda_available(&why)) NO_GPU(why);
   kernels::BenchSession session;
   kernels::BenchSettings quick_settings;
   quick_settings.max_seconds = 0.05;
@@ -229,7 +237,7 @@ TEST(Gpu, BackToBackSinglePassLaunchesEachStartFromTheIdentity) {
 
 TEST(Gpu, OutOfMemoryIsReportedAndTheNextRunWorks) {
   std::string why;
-  if (!kernels::cuda_available(&why)) GTEST_SKIP() << "SKIPPED: no GPU: " << why;
+  if (!kernels::cuda_available(&why)) NO_GPU(why);
   if (quick()) GTEST_SKIP() << "SKIPPED: not under the sanitizers (they hold GPU memory of their own)";
   // Take all but 1 GiB of the GPU's memory, as another program might.
   std::size_t free = 0, total = 0;
@@ -269,7 +277,7 @@ TEST(Gpu, OutOfMemoryIsReportedAndTheNextRunWorks) {
 // counted once. Values follow a hash of the index, so a skipped or repeated stretch shows.
 TEST(Gpu, ArraysPastTwoToThe31ElementsReduceExactly) {
   std::string why;
-  if (!kernels::cuda_available(&why)) GTEST_SKIP() << "SKIPPED: no GPU: " << why;
+  if (!kernels::cuda_available(&why)) NO_GPU(why);
   if (quick()) GTEST_SKIP() << "SKIPPED: not in the sanitizers' quick set (8 GiB)";
   const std::size_t n = (std::size_t(1) << 31) + 17;
   std::vector<int> in(n);
@@ -297,7 +305,7 @@ TEST(Gpu, ArraysPastTwoToThe31ElementsReduceExactly) {
 TEST(Gpu, ModelOnlyAlgorithmsSayTheyAreTheModel) {
   std::string why;
   auto gpu = backend::make_cuda_backend(&why);
-  if (!gpu) GTEST_SKIP() << "SKIPPED: no GPU: " << why;
+  if (!gpu) NO_GPU(why);
   const auto t = gpu->trace({"syncthreads-in-branch", core::Op::Sum, core::DType::Int, 32, 0, std::vector<double>(32, 2)});
   EXPECT_EQ(t.backend, "sim");
   EXPECT_NE(t.device.find("CPU model"), std::string::npos);
@@ -306,7 +314,7 @@ TEST(Gpu, ModelOnlyAlgorithmsSayTheyAreTheModel) {
 TEST(Gpu, NanAndInfGiveTheModelsResults) {
   std::string why;
   auto gpu = backend::make_cuda_backend(&why);
-  if (!gpu) GTEST_SKIP() << "SKIPPED: no GPU: " << why;
+  if (!gpu) NO_GPU(why);
   auto model = backend::make_sim_backend();
   const auto seed = test::test_seed();
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));

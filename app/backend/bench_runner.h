@@ -36,6 +36,12 @@ struct BenchProgress {
 using RowSink = std::function<void(const core::BenchRow&)>;
 using ProgressSink = std::function<void(const BenchProgress&)>;
 
+// The longest chain of roundings a row's algorithm takes at n (kernels::rounding_depth; the
+// baselines' by their structure), and the check of a row's result against the exact one.
+std::size_t rounding_depth(const std::string& id, std::size_t n, int block, int sm_count);
+void judge(core::BenchRow& row, core::DType type, core::Op op, double got, double expected, double abs_sum,
+           int sm_count);
+
 // Runs on the calling thread. Throws std::invalid_argument for impossible requests and
 // std::runtime_error when the backend cannot run (no GPU for cuda, a CUDA failure).
 core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSink& on_row,

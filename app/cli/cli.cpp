@@ -1,7 +1,10 @@
 #include "cli.h"
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cmath>
 #include <charconv>
+#include <cstring>
 #include <cstdio>
 #include <utility>
 #include <fstream>
@@ -42,6 +45,17 @@ CLI::Validator not_negative(const std::string& what) {
         return v.rfind('-', 0) == 0 ? what + " cannot be negative, got " + v : std::string();
       },
       "N>=0");
+}
+
+// Refuses nan and inf, which pass CLI11's Range (every comparison with nan is false).
+CLI::Validator finite(const std::string& flag) {
+  return CLI::Validator(
+      [flag](const std::string& v) {
+        double d = 0;
+        const auto r = std::from_chars(v.data(), v.data() + v.size(), d);
+        return r.ec == std::errc() && !std::isfinite(d) ? flag + " must be a finite number, got " + v : std::string();
+      },
+      "FINITE");
 }
 
 CLI::Option* add_run_options(CLI::App* cmd, RunOptions& o) {
@@ -169,7 +183,10 @@ int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   else
     dest << "device: " << report.device << (report.backend == "sim" ? " (times of the CPU model, not of a GPU)" : "")
          << "; peak " << report.peak_gbps << " GB/s; " << report.date << "\n";
-  if (!dest) throw std::runtime_error("writing the results failed");
+  errno = 0;
+  if (file.is_open()) file.close();  // close flushes: a full disk shows here, not after exit
+  if (!dest) throw std::runtime_error("cannot write the results" + (o.out.empty() ? std::string() : " to '" + o.out + "'") +
+                                      (errno ? std::string(": ") + std::strerror(errno) : std::string()));
   for (const auto& r : report.rows)
     if (!r.check_ok) {
       err << "reduction-lab: error: " << r.algorithm << " n=" << r.n << " computed a wrong result: " << r.check << "\n";
@@ -207,7 +224,9 @@ std::optional<std::size_t> parse_size(std::string_view text) {
   return v;
 }
 
-int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err, const GuiEntry& gui) {
+namespace {
+
+int run_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err, const GuiEntry& gui) {
   CLI::App app{"Reduction Lab: watch GPUs reduce an array, stage by stage", "reduction-lab"};
   app.set_version_flag("--version", std::string("reduction-lab ") + REDLAB_VERSION);
   app.require_subcommand(0, 1);
@@ -281,7 +300,7 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   bench->add_option("--backend", bench_opts.backend, "auto | cuda | sim")->check(CLI::IsMember({"auto", "cuda", "sim"}));
   bench->add_option("--block", bench_opts.block, "Threads per block for every algorithm (default: 256, or an algorithm's own choice where it has one)")
       ->check(not_negative("a block size (0: each algorithm's own)"));
-  bench->add_option("--seconds", bench_opts.seconds, "Time limit per point (default 1)")->check(CLI::Range(0.01, 60.0));
+  bench->add_option("--seconds", bench_opts.seconds, "Time limit per point (default 1)")->check(finite("--seconds"))->check(CLI::Range(0.01, 60.0));
 
   try {
     app.parse(argc, argv);
@@ -347,6 +366,17 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
     err << "reduction-lab: error: " << e.what() << "\n";
     return 1;
   }
+}
+
+}  // namespace
+
+// What a command printed counts only once it is flushed: `list >/dev/full` fails, saying so.
+int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err, const GuiEntry& gui) {
+  const int code = run_command(argc, argv, out, err, gui);
+  errno = 0;
+  if (out.flush()) return code;
+  err << "reduction-lab: error: cannot write the output" << (errno ? std::string(": ") + std::strerror(errno) : "") << "\n";
+  return 1;
 }
 
 }  // namespace rl::cli

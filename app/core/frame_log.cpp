@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <nlohmann/json.hpp>
+
+#include "file_io.h"
 
 namespace rl::core {
 
@@ -68,13 +69,9 @@ bool FrameLog::write(const std::string& path, const std::string& renderer, std::
                    {"growth", {{"samples", g.samples}, {"rss_mib", g.rss_mib}, {"device_mib", g.device_mib}}},
                    {"frame_ms", ms_},
                    {"bench", bench_}};
-  std::ofstream f(path);
-  f << j.dump(1) << "\n";
-  if (!f) {
-    if (error) *error = "cannot write the frame report '" + path + "'";
-    return false;
-  }
-  return true;
+  if (write_file(path, j.dump(1) + "\n", error)) return true;
+  if (error) *error = "frame report not saved: " + *error;
+  return false;
 }
 
 }  // namespace rl::core

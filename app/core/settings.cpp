@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "catalog.h"
+#include "file_io.h"
 
 namespace rl::core {
 
@@ -94,24 +95,11 @@ LoadedSettings load_settings(const std::string& path) {
   return out;
 }
 
+// A complete file or none: a full disk leaves the old settings as they were.
 bool save_settings(const Settings& s, const std::string& path, std::string* error) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << to_json(s) << "\n";
-    if (!out) {
-      if (error) *error = "cannot write settings to '" + tmp + "'";
-      return false;
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    if (error) *error = "cannot replace '" + path + "': " + ec.message();
-    std::filesystem::remove(tmp, ec);
-    return false;
-  }
-  return true;
+  if (write_file(path, to_json(s) + "\n", error)) return true;
+  if (error) *error = "settings not saved: " + *error;
+  return false;
 }
 
 }  // namespace rl::core

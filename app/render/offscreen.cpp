@@ -3,6 +3,10 @@
 #include <glad/gl.h>
 #include <stb/stb_image_write.h>
 
+#include <string>
+
+#include "../core/file_io.h"
+
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -52,13 +56,16 @@ std::vector<std::uint8_t> Offscreen::read_rgba() const {
 
 bool write_png(const std::string& path, int width, int height, const std::vector<std::uint8_t>& rgba,
                std::string* error) {
-  errno = 0;
-  if (!stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4)) {
-    if (error)
-      *error = "cannot write PNG '" + path + "'" + (errno ? std::string(": ") + std::strerror(errno) : "");
+  // Encoded in memory, then written with every write checked (stbi_write_png's are not).
+  std::string png;
+  const auto append = [](void* dst, void* data, int size) { static_cast<std::string*>(dst)->append(static_cast<char*>(data), std::size_t(size)); };
+  if (!stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4)) {
+    if (error) *error = "cannot encode PNG '" + path + "'";
     return false;
   }
-  return true;
+  if (core::write_file(path, png, error)) return true;
+  if (error) *error = "PNG not saved: " + *error;
+  return false;
 }
 
 }  // namespace rl::render

@@ -17,6 +17,7 @@
 #include "../core/catalog.h"
 #include "../core/bench.h"
 #include "../core/facts.h"
+#include "../core/file_io.h"
 
 namespace rl::ui {
 namespace {
@@ -168,11 +169,7 @@ void export_all(BenchUi& b, const core::BenchReport& report) {
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(base).parent_path(), ec);
   std::string why;
-  const auto write = [&](const std::string& path, const std::string& text) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out << text;
-    return bool(out) || (why = "cannot write '" + path + "'", false);
-  };
+  const auto write = [&](const std::string& path, const std::string& text) { return core::write_file(path, text, &why); };
   const bool ok = write(base + ".csv", core::to_csv(report)) && write(base + ".json", core::to_json(report)) &&
                   (!g_chart_png || g_chart_png(base + ".png", &why));
   b.message = ok ? "Saved " + base + ".png, .csv and .json" : "Export failed: " + why;

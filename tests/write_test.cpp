@@ -1,0 +1,130 @@
+// Every writer checks its writes after flush and close: /dev/full (a disk that is always full)
+// gives a clear error and exit 1, and a full disk never replaces a good file with a part of one.
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <csignal>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "app/core/file_io.h"
+#include "app/core/frame_log.h"
+#include "app/core/settings.h"
+#include "app/render/offscreen.h"
+#include "cli_support.h"
+
+using namespace rl;
+
+namespace {
+
+struct Ran {
+  int code = -1;
+  std::string err;
+};
+
+// The real binary, its standard output sent to /dev/full.
+Ran binary_to_full(const std::string& args) {
+  const auto err_file = std::filesystem::path(testing::TempDir()) / "redlab_write_err.txt";
+  const std::string cmd = REDLAB_BINARY " " + args + " >/dev/full 2>" + err_file.string();
+  const int status = std::system(cmd.c_str());
+  std::ifstream in(err_file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
+}
+
+std::string read(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A disk with `bytes` left for this process's files: RLIMIT_FSIZE, with SIGXFSZ ignored so a
+// write past it fails with EFBIG as a write to a full disk fails with ENOSPC.
+class DiskLimit {
+ public:
+  explicit DiskLimit(rlim_t bytes) {
+    getrlimit(RLIMIT_FSIZE, &old_);
+    old_handler_ = std::signal(SIGXFSZ, SIG_IGN);
+    rlimit lim = old_;
+    lim.rlim_cur = bytes;
+    setrlimit(RLIMIT_FSIZE, &lim);
+  }
+  ~DiskLimit() {
+    setrlimit(RLIMIT_FSIZE, &old_);
+    std::signal(SIGXFSZ, old_handler_);
+  }
+
+ private:
+  rlimit old_{};
+  void (*old_handler_)(int) = nullptr;
+};
+
+}  // namespace
+
+TEST(Write, ListAndTraceToAFullDiskFail) {
+  for (const std::string args : {"list", "list --format json", "trace -a sequential --backend sim",
+                                 "trace -a warp-shuffle --backend sim --format text"}) {
+    const Ran r = binary_to_full(args);
+    EXPECT_EQ(r.code, 1) << args << ": " << r.err;
+    EXPECT_NE(r.err.find("cannot write the output"), std::string::npos) << args << ": " << r.err;
+  }
+}
+
+TEST(Write, BenchToAFullDiskFails) {
+  for (const std::string format : {"text", "csv", "json"}) {
+    const auto r = test::run_cli({"bench", "--backend", "sim", "-a", "sequential", "--sizes", "2^10", "--seconds", "0.01",
+                                  "--format", format, "--out", "/dev/full"});
+    EXPECT_EQ(r.code, 1) << format << ": " << r.err;
+    EXPECT_NE(r.err.find("/dev/full"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("No space left on device"), std::string::npos) << r.err;
+  }
+  const Ran r = binary_to_full("bench --backend sim -a sequential --sizes 2^10 --seconds 0.01");
+  EXPECT_EQ(r.code, 1) << r.err;
+}
+
+TEST(Write, WriteFileReportsAFullDiskAndKeepsTheOldFile) {
+  std::string why;
+  EXPECT_FALSE(core::write_file("/dev/full", "some bytes", &why));
+  EXPECT_NE(why.find("'/dev/full': No space left on device"), std::string::npos) << why;
+  const auto path = std::filesystem::path(testing::TempDir()) / "redlab_write_file.txt";
+  ASSERT_TRUE(core::write_file(path, "the old contents\n", &why)) << why;
+  {
+    DiskLimit limit(8);
+    EXPECT_FALSE(core::write_file(path, std::string(4096, 'x'), &why));
+  }
+  EXPECT_NE(why.find(path.string()), std::string::npos) << why;
+  EXPECT_EQ(read(path), "the old contents\n");
+  for (const auto& e : std::filesystem::directory_iterator(path.parent_path()))  // no temporary left behind
+    EXPECT_EQ(e.path().filename().string().find("redlab_write_file.txt.tmp"), std::string::npos) << e.path();
+}
+
+TEST(Write, SettingsOnAFullDiskLeaveTheOldSettings) {
+  const auto path = (std::filesystem::path(testing::TempDir()) / "redlab_full_settings.json").string();
+  core::Settings s;
+  s.algorithm = "warp-shuffle";
+  std::string why;
+  ASSERT_TRUE(core::save_settings(s, path, &why)) << why;
+  const std::string good = read(path);
+  s.algorithm = "sequential";
+  {
+    DiskLimit limit(16);  // room for a part of the file only
+    EXPECT_FALSE(core::save_settings(s, path, &why));
+  }
+  EXPECT_NE(why.find("settings not saved"), std::string::npos) << why;
+  EXPECT_EQ(read(path), good);
+  EXPECT_EQ(core::load_settings(path).settings.algorithm, "warp-shuffle");
+}
+
+TEST(Write, FrameReportAndPngToAFullDiskFail) {
+  core::FrameLog log;
+  for (int i = 0; i < 100; ++i) log.add(1.0 + i % 7, i % 2 == 0);
+  std::string why;
+  EXPECT_FALSE(log.write("/dev/full", "test", &why));
+  EXPECT_NE(why.find("No space left on device"), std::string::npos) << why;
+  const std::vector<std::uint8_t> rgba(64 * 64 * 4, 200);
+  EXPECT_FALSE(render::write_png("/dev/full", 64, 64, rgba, &why));
+  EXPECT_NE(why.find("'/dev/full': No space left on device"), std::string::npos) << why;
+}
