@@ -1,13 +1,19 @@
-// Exports from the command line, headless: a PNG per stage, and a whole run as GIF and MP4.
+// Exports from the command line, headless: a PNG per stage, and a whole run as GIF and MP4,
+// each decoded and checked where the memory view's layout puts its thread strips.
 #include <gtest/gtest.h>
+#include <stb/stb_image.h>
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "app/cli/cli.h"
+#include "app/render/layout.h"
+#include "app/render/palette.h"
 
 using namespace rl;
 
@@ -30,6 +36,47 @@ std::string read(const std::filesystem::path& p) {
 
 bool have_ffmpeg() { return std::system("command -v ffmpeg >/dev/null 2>&1") == 0; }
 
+struct Image {
+  std::vector<unsigned char> px;
+  int w = 0, h = 0;
+  bool is(float x, float y, render::Color c, int tol) const {
+    const unsigned char* p = &px[(std::size_t(y) * w + std::size_t(x)) * 4];
+    return std::abs(p[0] - int(c.r * 255 + 0.5f)) < tol && std::abs(p[1] - int(c.g * 255 + 0.5f)) < tol &&
+           std::abs(p[2] - int(c.b * 255 + 0.5f)) < tol;
+  }
+};
+
+// Frame `frame` of a decoded image: a PNG has one; stb decodes a GIF's every frame.
+Image load(const std::filesystem::path& p, int frame = 0, int* frames = nullptr) {
+  const std::string bytes = read(p);
+  Image img;
+  int* delays = nullptr;
+  int z = 0, ch = 0;
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+  unsigned char* px = bytes.compare(0, 3, "GIF") == 0
+                          ? stbi_load_gif_from_memory(data, int(bytes.size()), &delays, &img.w, &img.h, &z, &ch, 4)
+                          : (z = 1, stbi_load_from_memory(data, int(bytes.size()), &img.w, &img.h, &ch, 4));
+  const std::size_t size = std::size_t(img.w) * img.h * 4;
+  if (px && frame < z) img.px.assign(px + size * frame, px + size * (frame + 1));
+  if (frames) *frames = px ? z : 0;
+  stbi_image_free(px);
+  stbi_image_free(delays);
+  return img;
+}
+
+// The memory view of a 32-thread block, decoded: each thread's strip, where render/layout.h
+// puts it, is the 'worked' green for the first `worked` threads and the idle grey after them.
+// Sampled left of centre, where no arrow runs; `tol` allows for lossy video.
+void expect_strips(const Image& img, int worked, int tol, const std::string& what) {
+  ASSERT_FALSE(img.px.empty()) << what << " did not decode";
+  const auto L = render::layout_memory(32, img.w, img.h);
+  const auto pal = render::standard_palette();
+  for (int i = 0; i < 32; ++i) {
+    const auto b = L.thread_band(i);
+    EXPECT_TRUE(img.is(b.x + b.w * 0.2f, b.cy(), i < worked ? pal.active : pal.inactive, tol)) << what << ", thread " << i;
+  }
+}
+
 }  // namespace
 
 TEST(Export, OnePngPerStage) {
@@ -42,10 +89,15 @@ TEST(Export, OnePngPerStage) {
   if (code == 1 && err.find("headless OpenGL") != std::string::npos && !std::getenv("REDLAB_REQUIRE_GL"))
     GTEST_SKIP() << "SKIPPED: " << err;
   ASSERT_EQ(code, 0) << err;
+  // sequential, 32 values: all 32 threads load, then 16, 8, 4, 2 and 1 add.
   for (int k = 0; k < 6; ++k) {
     char name[32];
     std::snprintf(name, sizeof name, "seq-stage%02d.png", k);
     EXPECT_EQ(read(dir / name).substr(1, 3), "PNG") << name;
+    const Image img = load(dir / name);
+    EXPECT_EQ(img.w, 320);
+    EXPECT_EQ(img.h, 200);
+    expect_strips(img, k == 0 ? 32 : 32 >> k, 8, name);
   }
   EXPECT_FALSE(std::filesystem::exists(dir / "seq-stage06.png"));
   EXPECT_NE(read(dir / "seq-stage00.png"), read(dir / "seq-stage01.png"));
@@ -63,6 +115,13 @@ TEST(Export, WholeRunAsGifAndMp4) {
   ASSERT_EQ(run({"render", "-a", "warp-shuffle", "--backend", "sim", "--video", (dir / "run.gif").string(), "--width",
                  "320", "--height", "180"}, &err), 0) << err;
   EXPECT_EQ(read(dir / "run.gif").substr(0, 6), "GIF89a");
+  // warp-shuffle: 13 stages held 8 frames each, 12 fades of 6; the first is the load, all 32 worked.
+  int frames = 0;
+  const Image gif = load(dir / "run.gif", 0, &frames);
+  EXPECT_EQ(frames, 13 * 8 + 12 * 6);
+  EXPECT_EQ(gif.w, 320);
+  EXPECT_EQ(gif.h, 180);
+  expect_strips(gif, 32, 8, "the GIF's first frame");
   ASSERT_EQ(run({"render", "-a", "sequential", "--backend", "sim", "--video", (dir / "run.mp4").string(), "--width",
                  "320", "--height", "180"}, &err), 0) << err;
   // 6 stages held 8 frames each, with 5 fades of 6 frames between them.
@@ -74,6 +133,12 @@ TEST(Export, WholeRunAsGifAndMp4) {
   pclose(p);
   ASSERT_TRUE(got);
   EXPECT_EQ(std::atoi(buf.data()), 6 * 8 + 5 * 6);
+  // The first frame (the load: all 32 threads worked) and the last (stage 5: thread 0 alone),
+  // decoded to PNG. Chroma is subsampled, so colours are compared loosely.
+  ASSERT_EQ(std::system(("ffmpeg -v error -i " + (dir / "run.mp4").string() +
+                         " -vf 'select=eq(n\\,0)+eq(n\\,77)' -vsync 0 " + (dir / "mp4-%d.png").string()).c_str()), 0);
+  expect_strips(load(dir / "mp4-1.png"), 32, 24, "the MP4's first frame");
+  expect_strips(load(dir / "mp4-2.png"), 1, 24, "the MP4's last frame");
   EXPECT_EQ(run({"render", "-a", "sequential", "--backend", "sim", "--video", (dir / "run.avi").string()}, &err), 2);
   EXPECT_NE(err.find(".mp4 or .gif"), std::string::npos);
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +11,10 @@
 #include <vector>
 #include <fstream>
 #include <sstream>
+
+#include "app/render/layout.h"
+#include "app/render/palette.h"
+#include "app/render/plot.h"
 
 namespace {
 
@@ -48,19 +53,98 @@ struct Shot {
   std::vector<unsigned char> px;
   int w = 0, h = 0;
   std::string log;
+
+  bool is(float x, float y, rl::render::Color c, int tol = 8) const {
+    const int ix = int(x), iy = int(y);
+    if (ix < 0 || iy < 0 || ix >= w || iy >= h) return false;
+    const unsigned char* p = &px[(std::size_t(iy) * w + ix) * 4];
+    return std::abs(p[0] - int(c.r * 255 + 0.5f)) < tol && std::abs(p[1] - int(c.g * 255 + 0.5f)) < tol &&
+           std::abs(p[2] - int(c.b * 255 + 0.5f)) < tol;
+  }
+  int count(const rl::render::Rect& r, rl::render::Color c) const {
+    int n = 0;
+    for (int y = int(r.y); y < int(r.y + r.h); ++y)
+      for (int x = int(r.x); x < int(r.x + r.w); ++x) n += is(float(x), float(y), c);
+    return n;
+  }
+  // Where a view or chart lies in the window: the bounding box of its background colour, which
+  // fills its margins and nothing else on screen.
+  rl::render::Rect box(rl::render::Color c) const {
+    int x0 = w, y0 = h, x1 = -1, y1 = -1;
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x)
+        if (is(float(x), float(y), c, 1)) x0 = std::min(x0, x), y0 = std::min(y0, y), x1 = std::max(x1, x), y1 = std::max(y1, y);
+    return x1 < 0 ? rl::render::Rect{} : rl::render::Rect{float(x0), float(y0), float(x1 - x0 + 1), float(y1 - y0 + 1)};
+  }
 };
+
+Shot load_shot(const std::filesystem::path& path) {
+  Shot shot;
+  int ch = 0;
+  unsigned char* px = stbi_load(path.c_str(), &shot.w, &shot.h, &ch, 4);
+  if (px) shot.px.assign(px, px + std::size_t(shot.w) * shot.h * 4);
+  stbi_image_free(px);
+  return shot;
+}
+
+// Every thread strip of a 32-thread memory view at `view` is 'worked' green where
+// render/layout.h puts it (the load stage): sampled left of centre, where no arrow runs, and
+// counted over the strips' whole area.
+void expect_all_strips_worked(const Shot& s, const rl::render::Rect& view, float text_scale) {
+  const auto L = rl::render::layout_memory(32, int(view.w), int(view.h), text_scale);
+  const auto green = rl::render::standard_palette().active;
+  int inside = 0;
+  float area = 0;
+  for (int i = 0; i < 32; ++i) {
+    const auto b = L.thread_band(i);
+    EXPECT_TRUE(s.is(view.x + b.x + b.w * 0.2f, view.y + b.cy(), green)) << "thread " << i;
+    inside += s.count({view.x + b.x, view.y + b.y, b.w, b.h}, green);
+    area += b.w * b.h;
+  }
+  EXPECT_GT(inside, 0.8f * area) << "green pixels in the strips, of " << area;
+}
+
+// A series' colour along its line, column by column, inside the plot area of a chart drawn at
+// `chart` (render/plot.h): the legend's swatches lie right of that area and cannot pass this.
+// Markers alone cover a few columns; the line joining the first and last point covers them all.
+void expect_series_line(const Shot& s, const rl::render::Rect& chart, rl::render::Color c, const char* name) {
+  const auto f = rl::render::plot_frame({}, int(chart.w), int(chart.h)).area;
+  int columns = 0, with_line = 0;
+  for (float x = f.x + f.w * 0.05f; x < f.x + f.w * 0.95f; ++x, ++columns)
+    with_line += s.count({chart.x + x, chart.y + f.y + 1, 1, f.h - 2}, c) > 0;
+  EXPECT_GT(with_line, columns * 0.95) << name << ": " << with_line << " of " << columns << " columns";
+}
+
+// Where render/warp_views.cpp's banks view puts bank b of access row r, with `rows` rows.
+rl::render::Rect bank_box(const rl::render::MemoryLayout& L, int rows, int r, int b) {
+  const float top = L.caption.y + L.caption.h + L.label_px * 0.5f;
+  const float area_h = std::max(1.0f, L.legend.y - top - L.label_px * 0.3f);
+  const float label_w = L.label_px * 8.5f, cell = std::min((L.title.w - label_w) / 32, area_h / float(rows + 1));
+  const float y = top + (area_h - cell * float(rows + 1)) / 2 + float(r + 1) * cell;
+  return {L.title.x + label_w + float(b) * cell + cell * 0.06f, y + cell * 0.06f, cell * 0.88f, cell * 0.88f};
+}
+
+// interleaved-divergent, 32 values, stage 4 (stride 8), banks view at `view`: threads 0 and 16
+// read cells 0, 8, 16, 24 and write 0, 16; every other bank of the three accesses is unused.
+void expect_stride8_banks(const Shot& s, const rl::render::Rect& view, const rl::render::Palette& pal, float text_scale) {
+  const auto L = rl::render::layout_memory(32, int(view.w), int(view.h), text_scale);
+  for (int r = 0; r < 3; ++r)
+    for (int b = 0; b < 32; ++b) {
+      const bool used = r == 1 ? b == 8 || b == 24 : b == 0 || b == 16;
+      const auto box = bank_box(L, 3, r, b);
+      EXPECT_TRUE(s.is(view.x + box.cx(), view.y + box.cy(), used ? pal.active : pal.padding))
+          << "access " << r + 1 << ", bank " << b;
+    }
+}
 
 Shot window_shot(const std::string& env, const std::string& args, const std::string& name) {
   const auto path = std::filesystem::path(testing::TempDir()) / name;
   std::filesystem::remove(path);
-  Shot shot;
   int code = -1;
-  shot.log = capture(env + "xvfb-run -a -s '-screen 0 1600x900x24' " REDLAB_BINARY " " + args + " --screenshot " +
-                         path.string(), &code);
-  int ch = 0;
-  unsigned char* px = code == 0 ? stbi_load(path.c_str(), &shot.w, &shot.h, &ch, 4) : nullptr;
-  if (px) shot.px.assign(px, px + std::size_t(shot.w) * shot.h * 4);
-  stbi_image_free(px);
+  const std::string log = capture(env + "xvfb-run -a -s '-screen 0 1600x900x24' " REDLAB_BINARY " " + args +
+                                      " --screenshot " + path.string(), &code);
+  Shot shot = code == 0 ? load_shot(path) : Shot{};
+  shot.log = log;
   return shot;
 }
 
@@ -80,8 +164,10 @@ TEST(Gui, OpensAWindowUnderXvfbAndDrawsTheView) {
   const unsigned char* px = shot.px.data();
   EXPECT_GE(w, 800);
   EXPECT_GE(h, 500);
-  // The load stage: every thread's strip is the 'worked' green (0x009E73).
-  EXPECT_GT(count_near(px, 0, w * h, 0x00, 0x9E, 0x73), 200);
+  // The load stage: every thread's strip is the 'worked' green (0x009E73), where the layout puts it.
+  const auto view = shot.box(rl::render::standard_palette().background);
+  ASSERT_GT(view.w * view.h, w * h / 8) << "no view background on screen";
+  expect_all_strips_worked(shot, view, 1);
   // The status line at the bottom names the CPU model in amber (0.95, 0.72, 0.2); text is
   // antialiased, so only the glyphs' cores match exactly.
   EXPECT_GT(count_near(px, w * (h - h / 20), w * h, 242, 184, 51), 20);
@@ -98,8 +184,10 @@ TEST(Gui, BandwidthTabRunsABenchmarkAndDrawsItsChart) {
   const int w = shot.w, h = shot.h;
   const unsigned char* px = shot.px.data();
   // The first series (sequential) is drawn in Okabe-Ito orange, the second (cpu) in sky blue.
-  EXPECT_GT(count_near(px, 0, w * h, 0xE6, 0x9F, 0x00), 30);
-  EXPECT_GT(count_near(px, 0, w * h, 0x56, 0xB4, 0xE9), 30);
+  const auto chart = shot.box(rl::render::standard_palette().background);
+  ASSERT_GT(chart.w * chart.h, w * h / 8) << "no chart background on screen";
+  expect_series_line(shot, chart, {0xE6 / 255.0f, 0x9F / 255.0f, 0, 1}, "sequential");
+  expect_series_line(shot, chart, {0x56 / 255.0f, 0xB4 / 255.0f, 0xE9 / 255.0f, 1}, "cpu");
   // And the tab says, in amber, that these are the CPU model's timings.
   EXPECT_GT(count_near(px, 0, w * (h - h / 20), 242, 184, 51), 20);
 }
@@ -117,8 +205,10 @@ TEST(Gui, BrokenSettingsAreReportedKeptAndReplacedByDefaults) {
   const int w = shot.w, h = shot.h;
   const unsigned char* px = shot.px.data();
   EXPECT_GT(count_near(px, 0, w * h, 255, 115, 76), 20);  // the notice, in the warning colour
-  // Presenter mode: high contrast, so the view's background is black.
+  // Presenter mode: high contrast, so the view's background is black; its text is larger (1.5x)
+  // and the strips are where that layout puts them.
   EXPECT_GT(count_near(px, 0, w * h, 0, 0, 0), w * h / 5);
+  expect_all_strips_worked(shot, shot.box(rl::render::high_contrast_palette().background), 1.5f);
 }
 
 TEST(Gui, CompareModeShowsTwoAlgorithmsSideBySide) {
@@ -169,13 +259,13 @@ TEST(Gui, HeadlessModeRunsTheSameUiOffScreenAndReportsFrameTimes) {
   // The renderer and a summary of the frames taken while the benchmark ran.
   EXPECT_NE(js.find("\"renderer\""), std::string::npos) << js.substr(0, 300);
   EXPECT_NE(js.find("\"bench_running\": {"), std::string::npos);
-  int w = 0, h = 0, ch = 0;
-  unsigned char* px = stbi_load(shot.c_str(), &w, &h, &ch, 4);
-  ASSERT_TRUE(px) << log;
-  EXPECT_EQ(w, 1600);
-  EXPECT_EQ(h, 900);
-  EXPECT_GT(count_near(px, 0, w * h, 0xE6, 0x9F, 0x00), 30);  // the sequential series, orange
-  stbi_image_free(px);
+  const Shot img = load_shot(shot);
+  ASSERT_FALSE(img.px.empty()) << log;
+  EXPECT_EQ(img.w, 1600);
+  EXPECT_EQ(img.h, 900);
+  const auto chart = img.box(rl::render::standard_palette().background);
+  ASSERT_GT(chart.w * chart.h, img.w * img.h / 8) << "no chart background on screen";
+  expect_series_line(img, chart, {0xE6 / 255.0f, 0x9F / 255.0f, 0, 1}, "sequential");
   // --headless alone would never end: refused as a usage error.
   capture(REDLAB_BINARY " --headless", &code);
   EXPECT_EQ(code, 2);
@@ -211,16 +301,18 @@ TEST(Gui, ScriptedWalkWithXdotool) {
   std::vector<std::string> found;
   for (const auto& e : std::filesystem::directory_iterator(dir / "exports")) found.push_back(e.path().filename().string());
   ASSERT_TRUE(std::filesystem::exists(exported)) << "exports: " << testing::PrintToString(found) << "\n" << log;
-  int w = 0, h = 0, ch = 0;
-  unsigned char* px = stbi_load(exported.c_str(), &w, &h, &ch, 4);
-  ASSERT_TRUE(px);
-  EXPECT_EQ(w, 1600);
-  stbi_image_free(px);
-  // Presenter mode at the end: the high-contrast palette's black fills most of the screen.
-  px = stbi_load(shot.c_str(), &w, &h, &ch, 4);
-  ASSERT_TRUE(px) << log;
-  EXPECT_GT(count_near(px, 0, w * h, 0, 0, 0), w * h / 3);
-  stbi_image_free(px);
+  // The export draws the banks view of that stage at 1600 x 900, in the standard palette.
+  const Shot png = load_shot(exported);
+  ASSERT_EQ(png.w, 1600);
+  ASSERT_EQ(png.h, 900);
+  expect_stride8_banks(png, {0, 0, 1600, 900}, rl::render::standard_palette(), 1);
+  // Presenter mode at the end: the high-contrast palette's black fills most of the screen, and
+  // the same banks view is drawn on it, in large type.
+  const Shot last = load_shot(shot);
+  ASSERT_FALSE(last.px.empty()) << log;
+  const auto hc = rl::render::high_contrast_palette();
+  EXPECT_GT(count_near(last.px.data(), 0, last.w * last.h, 0, 0, 0), last.w * last.h / 3);
+  expect_stride8_banks(last, last.box(hc.background), hc, 1.5f);
 }
 
 // A run that fails in the window (here: typed values that are not numbers) is reported there,
