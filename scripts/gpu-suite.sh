@@ -2,6 +2,8 @@
 # The whole GPU suite in one go.
 #   scripts/gpu-suite.sh pack   here: builds for sm_90 and bundles the binaries into .gpu/
 #   scripts/gpu-suite.sh run    on the GPU machine (nvcc, no Debian packages): runs from .gpu/
+#   scripts/gpu-suite.sh golden on the GPU machine: records the golden traces the host tests
+#                               replay (tests/data/golden; $OUT/golden.tgz to bring them back)
 # `run` executes the GPU tests, compute-sanitizer (memcheck, racecheck, synccheck, initcheck)
 # over the GPU tests, the headless render tests on the NVIDIA driver, a traced CLI run, the
 # benchmark (float and int sums, every algorithm, 2^16..2^28, and the charts the app draws from
@@ -22,9 +24,23 @@ if [ "$mode" = pack ]; then
   rm -rf .gpu
   "${BUNDLE:-../shared/gpu/bundle.sh}" .gpu build-gpu/reduction-lab build-gpu/tests/gpu_test \
     build-gpu/tests/render_test build-gpu/tests/model_test
+  # Each binary holds the kernels' cubins: over the device's 64 MiB a call, so they travel packed.
+  strip .gpu/bin/*
+  mkdir -p .gpupack
+  tar -czf .gpupack/gpu.tgz .gpu
+  echo "pack: .gpupack/gpu.tgz ($(du -h .gpupack/gpu.tgz | cut -f1)); carry .gpupack"
   exit 0
 fi
+[ -d .gpu ] || [ ! -f .gpupack/gpu.tgz ] || tar -xzf .gpupack/gpu.tgz  # on the GPU machine
 
+if [ "$mode" = golden ]; then  # golden: records tests/data/golden/*.json on this GPU (then commit them)
+  mkdir -p tests/data/golden
+  REDLAB_REQUIRE_GPU=1 REDLAB_RECORD_GOLDEN=tests/data/golden .gpu/run.sh .gpu/bin/gpu_test \
+    --gtest_filter=Gpu.RecordGoldenTraces || exit 1
+  mkdir -p "${OUT:-gpu-out}"
+  tar -C tests/data -czf "${OUT:-gpu-out}/golden.tgz" golden
+  exit 0
+fi
 if [ "$mode" = sanitize ]; then  # sanitize TOOL: the quick GPU test set under compute-sanitizer
   REDLAB_GPU_QUICK=1 exec compute-sanitizer --tool "$2" --error-exitcode 9 --print-limit 20 \
     .gpu/run.sh .gpu/bin/gpu_test
@@ -36,7 +52,7 @@ if [ "$mode" = expect-race ]; then  # expect-race ALGO: racecheck must report ha
   echo "$log" | grep -Eq 'RACECHECK SUMMARY: [1-9][0-9]* hazard'
   exit
 fi
-[ "$mode" = run ] || { echo "usage: scripts/gpu-suite.sh pack|run" >&2; exit 2; }
+[ "$mode" = run ] || { echo "usage: scripts/gpu-suite.sh pack|run|golden" >&2; exit 2; }
 # Results gather in a work folder; $OUT gets the summary, the log and one archive of the rest
 # (the device tool brings back at most 8 files).
 dest=${OUT:-gpu-out}
@@ -44,6 +60,7 @@ out=$(mktemp -d /tmp/gpu-suite.XXXXXX)
 mkdir -p "$dest"
 export REDLAB_TEST_SEED=${REDLAB_TEST_SEED:-$RANDOM$RANDOM}
 export REDLAB_REQUIRE_GPU=1  # a GPU test that skips here fails: this run is for the GPU
+export REDLAB_GOLDEN_DIR=$PWD/tests/data/golden  # the binaries were built in another checkout
 summary=()
 log="$out/suite.log"
 : >"$log"

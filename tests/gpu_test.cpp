@@ -11,15 +11,21 @@
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
 #include <random>
 
 #include "app/backend/backend.h"
 #include "app/core/catalog.h"
 #include "kernels/bench_api.h"
 #include "kernels/reduce_api.h"
+#include "golden.h"
 #include "test_support.h"
+#include "trace_compare.h"
 
 using namespace rl;
+using test::expect_identical;
 
 namespace {
 
@@ -33,53 +39,11 @@ namespace {
 
 bool quick() { return std::getenv("REDLAB_GPU_QUICK") != nullptr; }  // for the sanitizers
 
-// Bit for bit, except that any NaN equals any NaN: the GPU writes its canonical NaN where
-// the CPU writes x86's default one.
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0 || (a != a && b != b); }
-
-bool same_values(const std::optional<std::vector<double>>& a, const std::optional<std::vector<double>>& b,
-                 std::string* where) {
-  if (a.has_value() != b.has_value()) return *where = "presence differs", false;
-  if (!a) return true;
-  if (a->size() != b->size()) return *where = "sizes differ", false;
-  for (std::size_t i = 0; i < a->size(); ++i)
-    if (!same_bits((*a)[i], (*b)[i]))
-      return *where = "[" + std::to_string(i) + "] gpu " + std::to_string((*a)[i]) + " model " + std::to_string((*b)[i]), false;
-  return true;
-}
-
-// Float sums combined by atomics depend on the order blocks arrive in: within rounding.
-void expect_identical(const core::Trace& gpu, const core::Trace& model, bool order_free_result, double tolerance) {
-  EXPECT_EQ(gpu.backend, "cuda");
-  EXPECT_EQ(gpu.grid, model.grid);
-  ASSERT_EQ(gpu.stages.size(), model.stages.size());
-  if (order_free_result || !std::isfinite(model.result))
-    EXPECT_TRUE(same_bits(gpu.result, model.result)) << gpu.result << " vs " << model.result;
-  else EXPECT_NEAR(gpu.result, model.result, tolerance);
-  std::string at;  // NaN inputs are equal to themselves here
-  EXPECT_TRUE(same_values(gpu.input, model.input, &at)) << "input " << at;
-  EXPECT_EQ(gpu.combine, model.combine);
-  // Every block's first-pass result: bit for bit, even where atomics combine them.
-  EXPECT_TRUE(same_values(gpu.partials, model.partials, &at)) << "partials " << at;
-  EXPECT_EQ(gpu.tickets, model.tickets);  // work-queue: the model replays the GPU's record
-  for (std::size_t k = 0; k < gpu.stages.size(); ++k) {
-    const auto &g = gpu.stages[k], &m = model.stages[k];
-    SCOPED_TRACE("stage " + std::to_string(k) + " (" + m.label + ")");
-    EXPECT_EQ(g.label, m.label);
-    EXPECT_EQ(g.line, m.line);
-    EXPECT_EQ(g.active, m.active);
-    EXPECT_EQ(g.accesses, m.accesses);
-    EXPECT_EQ(g.bank_conflicts, m.bank_conflicts);
-    EXPECT_EQ(g.divergent_warps, m.divergent_warps);
-    std::string where;
-    EXPECT_TRUE(same_values(g.shared, m.shared, &where)) << "shared " << where;
-    EXPECT_TRUE(same_values(g.lanes, m.lanes, &where)) << "lanes " << where;
-  }
-}
-
+// Odd sizes, powers of two and exact multiples of every block's share (4096, 3 x 4096): the
+// benchmark's own sizes are powers of two, where no block is partly filled.
 std::vector<std::size_t> sizes() {
-  if (quick()) return {1, 31, 1000, 4099};
-  return {1, 31, 33, 1000, (std::size_t(1) << 20) + 3};
+  if (quick()) return {1, 31, 1000, 4096, 4099};
+  return {1, 31, 33, 1000, 4096, 3 * 4096, (std::size_t(1) << 20) + 3};
 }
 
 std::vector<int> blocks(const std::string& id) {
@@ -112,14 +76,15 @@ TEST(Gpu, TracesEqualTheCpuModelBitForBit) {
       std::fprintf(stderr, "trace: %s n=%zu\n", id.c_str(), n);
       if (id == "global-halving" && n > (std::size_t(1) << 16)) continue;  // traces hold the whole array
       for (int block : blocks(id))
-        for (auto type : {core::DType::Int, core::DType::Float, core::DType::Double})
+        for (auto type : {core::DType::Int, core::DType::Float, core::DType::Double}) {
+          std::size_t grid = 0;  // learnt from the first run: then the last block, often partly filled
           for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
-            const bool several = kernels::first_pass_grid(backend::kernel_algo(id), n, block, 1) > 1;
-            backend::TraceRequest req{id, op, type, block, several ? 1 : 0,
-                                      test::random_values(n, type, seed + ++case_no)};
+            const int traced = grid > 1 ? int(grid) - 1 : 0;
+            backend::TraceRequest req{id, op, type, block, traced, test::random_values(n, type, seed + ++case_no)};
             SCOPED_TRACE(id + " n=" + std::to_string(n) + " block=" + std::to_string(block) + " traced=" +
                          std::to_string(req.trace_block) + " " + core::to_string(op) + " " + core::to_string(type));
             const core::Trace g = gpu->trace(req);
+            grid = g.grid;
             req.grid = g.grid;  // fixed grids follow the GPU's SM count and occupancy
             req.tickets = g.tickets;  // work-queue: who took which ticket, as this run went
             const bool atomic_float_sum = kernels::combines_atomically(backend::kernel_algo(id)) &&
@@ -127,6 +92,7 @@ TEST(Gpu, TracesEqualTheCpuModelBitForBit) {
             expect_identical(g, model->trace(req), !atomic_float_sum, test::sum_tolerance(type, req.input));
             if (HasFailure()) return;
           }
+        }
     }
 }
 
@@ -164,6 +130,23 @@ TEST(Gpu, TimedKernelsMatchADoubleReference) {
             if (HasFailure()) return;
           }
     }
+}
+
+// Int sums wrap around at 32 bits, as the model's do, for every algorithm: values near 2^29 make
+// the sum wrap many times over, at a size with a partly filled last block.
+TEST(Gpu, IntSumsWrapAroundForEveryAlgorithm) {
+  std::string why;
+  if (!kernels::cuda_available(&why)) NO_GPU(why);
+  for (std::size_t n : {std::size_t(4099), (std::size_t(1) << 20) + 3}) {
+    const auto in = test::wrapping_ints(n);
+    for (const auto& id : comparable_ids()) {
+      SCOPED_TRACE(id + " n=" + std::to_string(n));
+      const int block = id == "non-pow2-block" ? 270 : 256;
+      const auto algo = backend::kernel_algo(id);
+      EXPECT_EQ(kernels::gpu_reduce<int>(algo, kernels::OpKind::Sum, in.data(), n, {block, 0, 0}, nullptr),
+                test::wrapped_sum(in));
+    }
+  }
 }
 
 TEST(Gpu, ImpossibleLaunchesAreRefusedAndTheGpuStillWorks) {
@@ -339,7 +322,63 @@ TEST(Gpu, NanAndInfGiveTheModelsResults) {
             }
             const core::Trace g = gpu->trace(req);
             req.grid = g.grid;
+            req.tickets = g.tickets;  // work-queue: blocks take tickets in the order they free up
             expect_identical(g, model->trace(req), true, 0);
             if (HasFailure()) return;
           }
+}
+
+namespace {
+
+bool atomic_float_sum(const std::string& id, core::DType type, core::Op op) {
+  return kernels::combines_atomically(backend::kernel_algo(id)) && type != core::DType::Int && op == core::Op::Sum;
+}
+
+std::string today() {
+  const std::time_t now = std::time(nullptr);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&now));
+  return buf;
+}
+
+}  // namespace
+
+// Records tests/data/golden when REDLAB_RECORD_GOLDEN names a folder (scripts/record-golden.sh):
+// each case's last block (or the one it names), kept only if the CPU model replays it.
+TEST(Gpu, RecordGoldenTraces) {
+  const char* dir = std::getenv("REDLAB_RECORD_GOLDEN");
+  if (!dir) GTEST_SKIP() << "SKIPPED: REDLAB_RECORD_GOLDEN is not set: nothing to record";
+  std::string why;
+  auto gpu = backend::make_cuda_backend(&why);
+  if (!gpu) NO_GPU(why);
+  auto model = backend::make_sim_backend();
+  for (const auto& c : test::golden_cases()) {
+    SCOPED_TRACE(c.name);
+    const auto first = gpu->trace(test::golden_request(c, 0, 0, {}));
+    const int traced = c.trace_block < 0 ? int(first.grid) - 1 : c.trace_block;
+    const core::Trace t = gpu->trace(test::golden_request(c, traced, 0, {}));
+    expect_identical(t, model->trace(test::golden_request(c, traced, t.grid, t.tickets)),
+                     !atomic_float_sum(c.algorithm, c.type, c.op), test::sum_tolerance(c.type, test::random_values(c.n, c.type, c.seed)));
+    if (HasFailure()) return;
+    std::ofstream(std::filesystem::path(dir) / (c.name + ".json")) << test::golden_json(t, today());
+  }
+}
+
+// The committed recordings still describe this GPU: the same request, on the recorded grid,
+// gives the recorded trace bit for bit (work-queue's tickets go as this run goes, so there the
+// CPU model replays this run instead).
+TEST(Gpu, GoldenTracesStillMatchThisGpu) {
+  std::string why;
+  auto gpu = backend::make_cuda_backend(&why);
+  if (!gpu) NO_GPU(why);
+  auto model = backend::make_sim_backend();
+  for (const auto& c : test::golden_cases()) {
+    SCOPED_TRACE(c.name);
+    const auto file = test::read_golden(c);
+    const core::Trace t = gpu->trace(test::golden_request(c, file.trace.trace_block, file.trace.grid, {}));
+    const double tol = test::sum_tolerance(c.type, test::random_values(c.n, c.type, c.seed));
+    const bool exact = !atomic_float_sum(c.algorithm, c.type, c.op);
+    if (c.algorithm == "work-queue") expect_identical(t, model->trace(test::golden_request(c, t.trace_block, t.grid, t.tickets)), exact, tol);
+    else expect_identical(t, file.trace, exact, tol);
+  }
 }

@@ -24,6 +24,21 @@ std::vector<double> iota(std::size_t n) {
   return core::generate_input({core::InputSpec::Kind::Iota, 0, {}}, n, core::DType::Int);
 }
 
+// Sequential addressing folds iota(n) into its first s cells: cell i holds the sum of the
+// values at i, i + s, i + 2s, ... (1-based). Stage k of a 128-thread fold has s = 128 >> k.
+void expect_folded_iota(const core::Trace& t, std::size_t n) {
+  for (std::size_t k = 0; k < t.stages.size(); ++k) {
+    SCOPED_TRACE(t.algorithm + " stage " + std::to_string(k) + " (" + t.stages[k].label + ")");
+    ASSERT_TRUE(t.stages[k].shared);
+    const std::size_t s = std::size_t(t.block) >> k;
+    for (std::size_t i = 0; i < s; ++i) {
+      double want = 0;
+      for (std::size_t m = i; m < n; m += s) want += double(m + 1);
+      ASSERT_EQ((*t.stages[k].shared)[i], want) << "cell " << i;
+    }
+  }
+}
+
 std::vector<int> range(int first, int last, int step = 1) {
   std::vector<int> v;
   for (int i = first; i < last; i += step) v.push_back(i);
@@ -145,8 +160,10 @@ TEST(Model, UnrolledLastWarpStepsAreWarpSteps) {
   EXPECT_EQ(t.stages[2].active, range(0, 32));
   EXPECT_EQ(t.stages[7].label, "last warp, stride 1");
   EXPECT_EQ(t.result, 128 * 129 / 2);
+  expect_folded_iota(t, 128);
   const auto c = model_trace("complete-unroll", iota(128), 128);
-  for (std::size_t k = 0; k < t.stages.size(); ++k) EXPECT_EQ(c.stages[k].shared, t.stages[k].shared);
+  ASSERT_EQ(c.stages.size(), t.stages.size());
+  expect_folded_iota(c, 128);
 }
 
 TEST(Model, ShuffleDownHandsEdgeLanesTheirOwnValue) {
@@ -237,8 +254,9 @@ TEST(Model, ResultsMatchDoubleReferenceOnRandomInputs) {
   const auto seed = test::test_seed();
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
   for (const auto& id : core::traced_ids())
-    for (std::size_t n : {std::size_t(1), std::size_t(31), std::size_t(33), std::size_t(1000), std::size_t(4099), (std::size_t(1) << 17) + 3})
-      for (int block : {32, 128, 1024})
+    for (std::size_t n : {std::size_t(1), std::size_t(31), std::size_t(33), std::size_t(1000), std::size_t(4096),
+                          std::size_t(3 * 4096), std::size_t(4099), (std::size_t(1) << 17) + 3})
+      for (int block : id == "non-pow2-block" ? std::vector<int>{33, 270, 1000} : std::vector<int>{32, 128, 1024})
         for (auto type : {core::DType::Int, core::DType::Float, core::DType::Double})
           for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
             const auto input = test::random_values(n, type, seed + n + block);
@@ -255,6 +273,16 @@ TEST(Model, IntSumsWrapLikeTheGpu) {
   const std::vector<double> big(4, 2147483647.0);
   const auto t = model_trace("sequential", big, 32);
   EXPECT_EQ(t.result, -4);  // 4 * (2^31 - 1) mod 2^32, as a signed int
+  // Every algorithm, sums that wrap many times over, with a partly filled last block.
+  for (std::size_t n : {std::size_t(4099), (std::size_t(1) << 17) + 3}) {
+    const auto ints = test::wrapping_ints(n);
+    const std::vector<double> values(ints.begin(), ints.end());
+    for (const auto& id : core::traced_ids())
+      for (int block : {id == "non-pow2-block" ? 270 : 32, 256}) {
+        SCOPED_TRACE(id + " n=" + std::to_string(n) + " block=" + std::to_string(block));
+        EXPECT_EQ(test::model_result(id, core::Op::Sum, core::DType::Int, values, block), test::wrapped_sum(ints));
+      }
+  }
 }
 
 TEST(Model, ImpossibleRequestsNameTheProblem) {
@@ -405,17 +433,13 @@ TEST(Model, ThreadfenceSinglePassTracesTheBlockPhase) {
 }
 
 TEST(Model, PitfallsModelTheIntendedStages) {
-  const auto seq = model_trace("sequential", iota(128), 128);
-  const auto missing = model_trace("missing-syncthreads", iota(128), 128);
-  const auto branch = model_trace("syncthreads-in-branch", iota(128), 128);
-  ASSERT_EQ(missing.stages.size(), seq.stages.size());
-  for (std::size_t k = 0; k < seq.stages.size(); ++k) {
-    EXPECT_EQ(missing.stages[k].shared, seq.stages[k].shared);
-    EXPECT_EQ(branch.stages[k].shared, seq.stages[k].shared);
+  // Against sums derived by hand, not against another of the model's algorithms.
+  for (const char* id : {"sequential", "missing-syncthreads", "syncthreads-in-branch", "legacy-warp-synchronous"}) {
+    const auto t = model_trace(id, iota(128), 128);
+    ASSERT_EQ(t.stages.size(), 8u) << id;
+    expect_folded_iota(t, 128);
+    EXPECT_EQ(t.result, 128 * 129 / 2) << id;
   }
-  const auto unrolled = model_trace("unroll-last-warp", iota(128), 128);
-  const auto legacy = model_trace("legacy-warp-synchronous", iota(128), 128);
-  for (std::size_t k = 0; k < unrolled.stages.size(); ++k) EXPECT_EQ(legacy.stages[k].shared, unrolled.stages[k].shared);
   EXPECT_EQ(core::find_algorithm("syncthreads-in-branch")->kind, core::Kind::ModelOnly);
 }
 

@@ -67,6 +67,20 @@ inline double sum_tolerance(core::DType type, const std::vector<double>& v) {
   return (type == core::DType::Float ? 2e-6 : 1e-14) * abs_sum(v);
 }
 
+// Ints near 2^29 whose sum wraps around 32 bits many times, and that sum as 32-bit hardware
+// gives it (two's complement).
+inline std::vector<int> wrapping_ints(std::size_t n) {
+  std::vector<int> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = (1 << 29) + int((std::uint32_t(i) * 2654435761u) >> 8);
+  return v;
+}
+
+inline int wrapped_sum(const std::vector<int>& v) {
+  std::uint32_t s = 0;
+  for (int x : v) s += std::uint32_t(x);
+  return int(s);
+}
+
 // The CPU model's whole-array result, untraced (any n).
 inline double model_result(const std::string& id, core::Op op, core::DType type, const std::vector<double>& v,
                            int block, std::size_t grid = 0) {

@@ -1,0 +1,95 @@
+// Golden traces: runs recorded on a GPU (tests/data/golden/*.json, written by
+// scripts/record-golden.sh), which the host tests replay on the CPU model bit for bit, so every
+// CI run checks the model against what a GPU really did.
+#pragma once
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/backend/backend.h"
+#include "app/core/trace.h"
+#include "test_support.h"
+
+namespace rl::test {
+
+struct GoldenCase {
+  std::string name;
+  std::string algorithm;
+  std::size_t n;
+  int block;
+  core::DType type;
+  core::Op op;
+  int trace_block;  // -1: the last block, partly filled where n is not a multiple of its share
+  std::uint64_t seed;
+};
+
+// Floats and doubles, awkward and exact sizes, last blocks; work-queue with thousands of
+// tickets, so that hundreds are taken out of order.
+inline std::vector<GoldenCase> golden_cases() {
+  using core::DType, core::Op;
+  const std::size_t k = 1024;
+  return {
+      {"sequential-float-sum", "sequential", 4099, 256, DType::Float, Op::Sum, -1, 101},
+      {"first-add-on-load-double-sum", "first-add-on-load", 4 * k, 256, DType::Double, Op::Sum, -1, 102},
+      {"warp-shuffle-float-max", "warp-shuffle", 128 * k + 3, 512, DType::Float, Op::Max, -1, 103},
+      {"complete-unroll-double-sum", "complete-unroll", 3 * k, 1024, DType::Double, Op::Sum, -1, 104},
+      {"work-queue-float-sum", "work-queue", 8 * k * k, 256, DType::Float, Op::Sum, 7, 105},
+      {"work-queue-double-sum", "work-queue", 4 * k * k + 5, 256, DType::Double, Op::Sum, -1, 106},
+      {"cg-block-float-min", "cg-block", 5000, 64, DType::Float, Op::Min, -1, 107},
+      {"multiple-per-thread-float-sum", "multiple-per-thread", k * k, 256, DType::Float, Op::Sum, -1, 108},
+      {"threadfence-single-pass-double-sum", "threadfence-single-pass", 33 * 256 + 1, 256, DType::Double, Op::Sum, -1, 109},
+      {"non-pow2-block-float-sum", "non-pow2-block", 10007, 270, DType::Float, Op::Sum, -1, 110},
+      {"warp-shuffle-vectorized-float-sum", "warp-shuffle-vectorized", k * k + 1, 128, DType::Float, Op::Sum, -1, 111},
+      {"interleaved-bank-conflicts-float-sum", "interleaved-bank-conflicts", 64 * k, 256, DType::Float, Op::Sum, -1, 112},
+      {"global-halving-double-sum", "global-halving", 1000, 256, DType::Double, Op::Sum, 0, 113},
+      {"cg-grid-sync-float-sum", "cg-grid-sync", 100003, 128, DType::Float, Op::Sum, -1, 114},
+      {"cg-two-phase-double-max", "cg-two-phase", 77777, 512, DType::Double, Op::Max, -1, 115},
+      {"cg-warp-float-sum", "cg-warp", 4099, 128, DType::Float, Op::Sum, -1, 116},
+      {"unroll-last-warp-float-sum", "unroll-last-warp", 16 * k, 128, DType::Float, Op::Sum, -1, 117},
+      {"naive-serial-double-sum", "naive-serial", 1000, 64, DType::Double, Op::Sum, -1, 118},
+      {"cg-reduce-update-async-float-sum", "cg-reduce-update-async", 5000, 256, DType::Float, Op::Sum, -1, 119},
+      {"interleaved-divergent-int-sum", "interleaved-divergent", 999, 32, DType::Int, Op::Sum, -1, 120},
+  };
+}
+
+// Where the files live: REDLAB_GOLDEN_DIR (the GPU machine runs from another checkout), else
+// this source tree's.
+inline std::filesystem::path golden_dir() {
+  if (const char* d = std::getenv("REDLAB_GOLDEN_DIR")) return d;
+  return REDLAB_SOURCE_DIR "/tests/data/golden";
+}
+
+inline backend::TraceRequest golden_request(const GoldenCase& c, int trace_block, std::size_t grid,
+                                            std::vector<int> tickets) {
+  return {c.algorithm, c.op, c.type, c.block, trace_block, random_values(c.n, c.type, c.seed), grid, std::move(tickets)};
+}
+
+struct GoldenFile {
+  std::string device, date;
+  core::Trace trace;
+};
+
+// Throws std::runtime_error naming the file when it is missing or broken.
+inline GoldenFile read_golden(const GoldenCase& c) {
+  const auto path = golden_dir() / (c.name + ".json");
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("no golden file " + path.string() + " (scripts/record-golden.sh records them)");
+  std::stringstream text;
+  text << in.rdbuf();
+  const auto j = nlohmann::json::parse(text.str());
+  return {j.at("recorded").at("device"), j.at("recorded").at("date"), core::trace_from_json(j.at("trace").dump())};
+}
+
+inline std::string golden_json(const core::Trace& t, const std::string& date) {
+  nlohmann::ordered_json j;
+  j["recorded"] = {{"device", t.device}, {"date", date}};
+  j["trace"] = nlohmann::ordered_json::parse(core::to_json(t, -1));
+  return j.dump() + "\n";  // one line: the files stay small
+}
+
+}  // namespace rl::test
