@@ -4,6 +4,7 @@
 #include <string>
 #include <string_view>
 
+#include "algorithms.h"
 #include "reduce_api.h"
 
 namespace rl::kernels {
@@ -20,7 +21,7 @@ bool pow2(int b) { return b > 0 && (b & (b - 1)) == 0; }
 constexpr int kShuffleSteps = 5;  // offsets 16, 8, 4, 2, 1
 
 void check_block(Algo algo, int b) {
-  if (algo == Algo::NonPow2Block) {
+  if (row(algo).blocks == BlockRule::Any) {
     // One thread a block would leave as many partials as elements: no pass could shrink them.
     if (b < 2 || b > 1024)
       throw std::invalid_argument("block size must be from 2 to 1024, got " + std::to_string(b));
@@ -49,32 +50,18 @@ TraceShape trace_shape(Algo algo, int block, std::size_t n) {
   }
 }
 
-bool gpu_launchable(Algo algo) { return algo != Algo::SyncthreadsInBranch; }
+bool gpu_launchable(Algo algo) { return row(algo).gpu; }
 
-bool combines_atomically(Algo algo) {
-  return algo == Algo::WarpShuffleVectorized || algo == Algo::WorkQueue || algo == Algo::CgReduceUpdateAsync;
-}
+bool combines_atomically(Algo algo) { return row(algo).combine == Combine::Atomics; }
 
-const char* combine_kind(Algo algo) {
-  switch (algo) {
-    case Algo::GlobalHalving: return "halving";
-    case Algo::WarpShuffleVectorized:
-    case Algo::WorkQueue:
-    case Algo::CgReduceUpdateAsync: return "atomics";
-    case Algo::MultiplePerThread:
-    case Algo::CgTwoPhase: return "second-kernel";
-    case Algo::ThreadfenceSinglePass: return "last-block";
-    case Algo::CgGridSync: return "grid-sync";
-    default: return "passes";
-  }
-}
+const char* combine_kind(Algo algo) { return to_string(row(algo).combine).data(); }
 
 bool records_partials(Algo algo) { return algo != Algo::GlobalHalving && algo != Algo::CgReduceUpdateAsync; }
 
 int outputs_per_block(Algo algo, int block) { return algo == Algo::CgWarp ? block / 32 : 1; }
 
 std::vector<std::size_t> pass_outputs(Algo algo, std::size_t n, int block, std::size_t grid) {
-  if (std::string_view(combine_kind(algo)) != "passes")
+  if (row(algo).combine != Combine::Passes)
     return {grid * std::size_t(outputs_per_block(algo, block))};
   const std::size_t per = algo == Algo::CgWarp ? 32 : (adds_on_load(algo) ? 2 : 1) * std::size_t(block);
   std::vector<std::size_t> out;
@@ -86,10 +73,7 @@ std::vector<std::size_t> pass_outputs(Algo algo, std::size_t n, int block, std::
   return out;
 }
 
-bool adds_on_load(Algo algo) {
-  return algo == Algo::FirstAddOnLoad || algo == Algo::UnrollLastWarp || algo == Algo::CompleteUnroll ||
-         algo == Algo::LegacyWarpSynchronous;
-}
+bool adds_on_load(Algo algo) { return row(algo).adds_on_load; }
 
 std::size_t first_pass_grid(Algo algo, std::size_t n, int block, int sm_count) {
   check_block(algo, block);  // callers size grids before check_launch: no division by a bad block
@@ -137,9 +121,9 @@ std::size_t rounding_depth(Algo algo, std::size_t n, int block, int sm_count) {
   const std::size_t trees = 2 * std::size_t(ceil_log2(n)) + 2;  // in the block, and in later passes
   if (algo == Algo::GlobalHalving) return std::size_t(ceil_log2(n)) + 1;  // one halving after another
   if (algo == Algo::NaiveSerial) return half(b) * (std::size_t(ceil_log2(n) / std::max(1, ceil_log2(b))) + 1) + trees;
-  const std::string_view combine = combine_kind(algo);
-  if (combine == "passes") return half(chain) + trees;
-  if (combine == "atomics") return half(chain) + trees + half(grid);  // one atomic after another
+  const Combine combine = row(algo).combine;
+  if (combine == Combine::Passes) return half(chain) + trees;
+  if (combine == Combine::Atomics) return half(chain) + trees + half(grid);  // one atomic after another
   return half(chain) + trees + half((grid + b - 1) / b);              // one block walks the partials
 }
 

@@ -15,8 +15,10 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ALGORITHM_SOURCES = ["tree.cuh", "shuffle.cuh", "cg.cuh", "single_pass.cuh"]
+import catalog
+
+ROOT = catalog.ROOT
+ALGORITHM_SOURCES = catalog.kernel_sources()
 PROBE_LINE = re.compile(r"^\s*((if|for)\s*\(.*\)\s*)?probe\.")
 
 

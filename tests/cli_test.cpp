@@ -195,3 +195,19 @@ TEST(Cli, BenchSizesPastAnyMemoryAreRefusedAndNamed) {
     EXPECT_EQ(r.err.find("vector"), std::string::npos) << n << ": " << r.err;
   }
 }
+
+// docs/algorithms.md holds the lessons as the binary has them (scripts/algorithms-doc.sh
+// regenerates its part): a lesson edited in one place only fails here.
+TEST(Cli, AlgorithmsDocEqualsTheLessons) {
+  std::ifstream in(REDLAB_SOURCE_DIR "/docs/algorithms.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  const auto begin = doc.find("<!-- BEGIN generated"), end = doc.find("<!-- END generated -->");
+  ASSERT_NE(begin, std::string::npos);
+  ASSERT_NE(end, std::string::npos);
+  const auto first = doc.find('\n', begin) + 2;  // the marker line, then a blank line
+  const auto r = run({"list", "--format", "markdown"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(doc.substr(first, end - first), r.out) << "run scripts/algorithms-doc.sh";
+}

@@ -1,12 +1,15 @@
 // The CPU model against stages derived by hand, and its results against a double reference.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <limits>
+#include <sstream>
 
 #include "app/backend/backend.h"
 #include "app/core/catalog.h"
 #include "app/core/facts.h"
 #include "app/core/input.h"
+#include "kernels/algorithms.h"
 #include "kernels/reference/cpu_baseline.h"
 #include "test_support.h"
 
@@ -513,4 +516,30 @@ TEST(Model, TracesRecordEveryBlocksResultAndHowTheyCombine) {
   const auto h = backend::make_sim_backend()->trace(halving);
   EXPECT_EQ(h.combine, "halving");
   EXPECT_TRUE(h.partials.empty());
+}
+
+// The one table: every kernel has a row, and every row its kernel source marker, its model,
+// its lesson and its place in docs/algorithms.md.
+TEST(Catalog, EveryRowHasItsMarkerModelLessonAndDocs) {
+  std::ifstream in(REDLAB_SOURCE_DIR "/docs/algorithms.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  for (int a = 0; a <= int(kernels::Algo::SyncthreadsInBranch); ++a) {
+    const auto algo = kernels::Algo(a);
+    EXPECT_EQ(kernels::row(algo).algo, algo) << "no row for Algo " << a;
+  }
+  for (const auto& r : kernels::kAlgorithms) {
+    const std::string id(r.id);
+    SCOPED_TRACE(id);
+    const auto* info = core::find_algorithm(id);
+    ASSERT_TRUE(info);
+    EXPECT_GT(info->lesson.size(), 20u) << "kernels/lessons/" << id << ".md is missing or empty";
+    EXPECT_NE(doc.find("### `" + id + "`"), std::string::npos) << "not in docs/algorithms.md";
+    if (kernels::is_baseline(r)) continue;
+    EXPECT_NO_THROW(core::source_of(id)) << "no `// <<< " << id << "` in " << r.source;
+    const auto values = test::random_values(1000, core::DType::Int, 7);
+    EXPECT_EQ(test::model_result(id, core::Op::Sum, core::DType::Int, values, r.blocks == kernels::BlockRule::Any ? 270 : 128),
+              test::reference(core::Op::Sum, values));
+  }
 }

@@ -4,40 +4,15 @@
 #include <map>
 #include <stdexcept>
 
+#include "../../kernels/algorithms.h"
 #include "runner.h"
 
 namespace rl::backend {
 
 kernels::Algo kernel_algo(const std::string& id) {
-  using A = kernels::Algo;
-  static const std::map<std::string, A> ids = {
-      {"naive-serial", A::NaiveSerial},
-      {"global-halving", A::GlobalHalving},
-      {"interleaved-divergent", A::InterleavedDivergent},
-      {"interleaved-bank-conflicts", A::InterleavedBankConflicts},
-      {"sequential", A::Sequential},
-      {"first-add-on-load", A::FirstAddOnLoad},
-      {"unroll-last-warp", A::UnrollLastWarp},
-      {"complete-unroll", A::CompleteUnroll},
-      {"multiple-per-thread", A::MultiplePerThread},
-      {"non-pow2-block", A::NonPow2Block},
-      {"warp-shuffle", A::WarpShuffle},
-      {"warp-shuffle-vectorized", A::WarpShuffleVectorized},
-      {"work-queue", A::WorkQueue},
-      {"cg-warp", A::CgWarp},
-      {"cg-block", A::CgBlock},
-      {"cg-two-phase", A::CgTwoPhase},
-      {"cg-reduce-update-async", A::CgReduceUpdateAsync},
-      {"cg-grid-sync", A::CgGridSync},
-      {"threadfence-single-pass", A::ThreadfenceSinglePass},
-      {"missing-syncthreads", A::MissingSyncthreads},
-      {"legacy-warp-synchronous", A::LegacyWarpSynchronous},
-      {"syncthreads-in-branch", A::SyncthreadsInBranch},
-  };
-  if (const auto it = ids.find(id); it != ids.end()) return it->second;
-  const auto* info = core::find_algorithm(id);
-  if (info && info->kind == core::Kind::Baseline)
-    throw std::invalid_argument("'" + id + "' is a baseline: it is timed by `bench`, it has no stages to trace");
+  const auto* row = kernels::find_row(id);
+  if (row && !kernels::is_baseline(*row)) return row->algo;
+  if (row) throw std::invalid_argument("'" + id + "' is a baseline: it is timed by `bench`, it has no stages to trace");
   throw std::invalid_argument("unknown algorithm '" + id + "'");
 }
 

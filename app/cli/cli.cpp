@@ -195,7 +195,17 @@ int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   return 0;
 }
 
+// docs/algorithms.md's generated part (scripts/algorithms-doc.sh splices it in).
+void list_markdown(std::ostream& out) {
+  for (const auto& a : core::algorithms()) {
+    out << "### `" << a.id << "`: " << a.title << "\n\n*" << a.family << "*"
+        << (a.file.empty() ? "" : ", `" + a.file + "`") << ". " << a.lesson << "\n\n";
+    if (!a.detail.empty()) out << a.detail << "\n\n";
+  }
+}
+
 int cmd_list(std::ostream& out, const std::string& format) {
+  if (format == "markdown") return list_markdown(out), 0;
   if (format == "json") {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& a : core::algorithms())
@@ -259,7 +269,7 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
 
   std::string list_format = "text";
   auto* list = app.add_subcommand("list", "List the algorithms");
-  list->add_option("--format", list_format, "text | json")->check(CLI::IsMember({"text", "json"}));
+  list->add_option("--format", list_format, "text | json | markdown")->check(CLI::IsMember({"text", "json", "markdown"}));
 
   RunOptions trace_opts;
   std::string trace_format = "json";

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "../../kernels/algorithms.h"
 #include "catalog.h"
 #include "json_fields.h"
 
@@ -126,10 +127,15 @@ BenchReport bench_from_json(const std::string& text) {
 }
 
 const std::vector<std::string_view>& harris_kernels() {
-  static const std::vector<std::string_view> ids = {"interleaved-divergent", "interleaved-bank-conflicts",
-                                                    "sequential",            "first-add-on-load",
-                                                    "unroll-last-warp",      "complete-unroll",
-                                                    "multiple-per-thread"};
+  static const std::vector<std::string_view> ids = [] {
+    std::vector<const kernels::AlgorithmRow*> rows;
+    for (const auto& r : kernels::kAlgorithms)
+      if (r.harris_step > 0) rows.push_back(&r);
+    std::sort(rows.begin(), rows.end(), [](auto* a, auto* b) { return a->harris_step < b->harris_step; });
+    std::vector<std::string_view> out;
+    for (const auto* r : rows) out.push_back(r->id);
+    return out;
+  }();
   return ids;
 }
 

@@ -4,10 +4,6 @@
 #define RL_EMBEDDED(sym)                      \
   extern "C" const char rl_embed_##sym[];     \
   extern "C" const char rl_embed_##sym##_end[];
-RL_EMBEDDED(tree_cuh)
-RL_EMBEDDED(shuffle_cuh)
-RL_EMBEDDED(cg_cuh)
-RL_EMBEDDED(single_pass_cuh)
 RL_EMBEDDED(quad_vert)
 RL_EMBEDDED(quad_frag)
 RL_EMBEDDED(text_vert)
@@ -24,16 +20,7 @@ std::string_view view(const char* begin, const char* end) {
 #define RL_VIEW(sym) view(rl_embed_##sym, rl_embed_##sym##_end)
 }  // namespace
 
-std::string_view tree_kernel_source() { return RL_VIEW(tree_cuh); }
 std::string_view mono_font() { return RL_VIEW(mono_font); }
-
-std::string_view kernel_source(std::string_view name) {
-  if (name == "tree.cuh") return RL_VIEW(tree_cuh);
-  if (name == "shuffle.cuh") return RL_VIEW(shuffle_cuh);
-  if (name == "cg.cuh") return RL_VIEW(cg_cuh);
-  if (name == "single_pass.cuh") return RL_VIEW(single_pass_cuh);
-  return {};
-}
 
 std::string_view shader(std::string_view name) {
   if (name == "quad.vert") return RL_VIEW(quad_vert);

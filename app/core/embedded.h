@@ -6,8 +6,8 @@
 
 namespace rl::embedded {
 
-std::string_view tree_kernel_source();  // kernels/tree.cuh as the GPU compiled it
-std::string_view kernel_source(std::string_view name);  // kernels/NAME; empty when unknown
+std::string_view kernel_source(std::string_view path);  // "kernels/tree.cuh" as compiled; empty when unknown
+std::string_view lesson(std::string_view id);  // kernels/lessons/ID.md; empty when there is none
 std::string_view shader(std::string_view name);  // shaders/NAME; empty when unknown
 std::string_view mono_font();  // DejaVu Sans Mono (fonts-dejavu-core), TrueType bytes
 
