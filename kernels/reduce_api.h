@@ -109,10 +109,6 @@ std::size_t rounding_depth(Algo algo, std::size_t n, int block, int sm_count);
 // The block size a benchmark uses when none is asked for: 256, or an algorithm's own choice
 // where measurements favour another (warp-shuffle-vectorized on large arrays).
 int preferred_block(Algo algo, std::size_t n, int sm_count);
-// How the blocks' results become one: "passes" (the same kernel over the partials until one
-// is left), "second-kernel" (one block over them), "atomics", "last-block" (a retirement
-// counter), "grid-sync" (cooperative launch), "halving" (global-halving's launches).
-const char* combine_kind(Algo algo);
 // Whether the first pass leaves per-block results a trace can record (cg-reduce-update-async
 // folds inside the atomic call; global-halving has no per-block result).
 bool records_partials(Algo algo);
@@ -127,6 +123,12 @@ bool adds_on_load(Algo algo);
 bool gpu_launchable(Algo algo);
 // True when blocks combine their totals with atomics, so float sums depend on block order.
 bool combines_atomically(Algo algo);
+
+// Indices of the input elements the traced block reads, in order: the model's and the
+// kernels' indexing, stated once. per_vector: elements in one 16-byte load (4, or 2 for
+// doubles); tickets: work-queue's record of which block took each ticket.
+std::vector<std::size_t> traced_elements(Algo algo, std::size_t n, int block, std::size_t grid, int traced,
+                                         std::size_t per_vector, const std::vector<int>& tickets);
 
 // Throws std::invalid_argument naming the problem when the launch shape is impossible for
 // the algorithm: n == 0, a block size it cannot take, a traced block outside the grid.

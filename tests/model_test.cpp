@@ -125,7 +125,7 @@ TEST(Model, NaiveSerialIsOneThreadWalkingTheBlock) {
 
 TEST(Model, GlobalHalvingKeepsTheLivePart) {
   const auto t = model_trace("global-halving", iota(5));
-  EXPECT_EQ(t.memory, "global");
+  EXPECT_EQ(t.memory, core::Memory::Global);
   ASSERT_EQ(t.stages.size(), 4u);  // the input, then halves of 3, 2, 1
   EXPECT_EQ(*t.stages[0].shared, (std::vector<double>{1, 2, 3, 4, 5}));
   EXPECT_EQ(*t.stages[1].shared, (std::vector<double>{5, 7, 3}));  // 1+4, 2+5, 3 waits
@@ -350,7 +350,7 @@ TEST(Model, WorkQueueBlocksFoldTheTicketsTheyTook) {
   backend::TraceRequest req{"work-queue", core::Op::Sum, core::DType::Int, 32, 1, in, 2};
   const auto sim = backend::make_sim_backend();
   const auto t = sim->trace(req);
-  EXPECT_EQ(t.combine, "atomics");
+  EXPECT_EQ(t.combine, kernels::Combine::Atomics);
   EXPECT_EQ(t.tickets, (std::vector<int>{0, 1, 0}));
   ASSERT_EQ(t.partials.size(), 2u);
   const std::size_t ticket = 4 * 32 * 4;  // elements a ticket covers
@@ -502,7 +502,8 @@ TEST(Model, TracesRecordEveryBlocksResultAndHowTheyCombine) {
     backend::TraceRequest req{c.id, core::Op::Sum, core::DType::Int, 128, 1, values};
     const auto t = backend::make_sim_backend()->trace(req);
     SCOPED_TRACE(c.id);
-    EXPECT_EQ(t.combine, c.combine);
+    ASSERT_TRUE(t.combine);
+    EXPECT_EQ(kernels::to_string(*t.combine), c.combine);
     if (!c.passes.empty()) {
       EXPECT_EQ(t.pass_outputs, c.passes);
     }
@@ -514,7 +515,7 @@ TEST(Model, TracesRecordEveryBlocksResultAndHowTheyCombine) {
   }
   backend::TraceRequest halving{"global-halving", core::Op::Sum, core::DType::Int, 128, 0, values};
   const auto h = backend::make_sim_backend()->trace(halving);
-  EXPECT_EQ(h.combine, "halving");
+  EXPECT_EQ(h.combine, kernels::Combine::Halving);
   EXPECT_TRUE(h.partials.empty());
 }
 

@@ -15,11 +15,6 @@ namespace rl::backend {
 
 kernels::Algo kernel_algo(const std::string& id);  // throws std::invalid_argument if unknown or a baseline
 kernels::OpKind kernel_op(core::Op op);
-// Indices of the input elements the traced block reads, in order.
-// per_vector: elements in one 16-byte load (4, or 2 for doubles); tickets: work-queue's
-// record of which block took each ticket.
-std::vector<std::size_t> traced_elements(kernels::Algo algo, std::size_t n, int block, std::size_t grid, int traced,
-                                         std::size_t per_vector, const std::vector<int>& tickets);
 
 template <class T>
 core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kernels::RawTrace<T>& raw, T result) {
@@ -28,7 +23,7 @@ core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kerne
   core::Trace t;
   t.algorithm = req.algorithm;
   t.source = src.file;
-  t.memory = global ? "global" : "shared";
+  t.memory = global ? core::Memory::Global : core::Memory::Shared;
   t.size = req.input.size();
   t.block = req.block;
   t.grid = raw.grid;
@@ -36,11 +31,11 @@ core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kerne
   t.op = req.op;
   t.type = req.type;
   t.result = static_cast<double>(result);
-  t.combine = kernels::combine_kind(algo);
+  t.combine = kernels::row(algo).combine;
   t.partials.assign(raw.partials.begin(), raw.partials.end());
   t.tickets = raw.tickets;
   if (algo != kernels::Algo::GlobalHalving) t.pass_outputs = kernels::pass_outputs(algo, t.size, req.block, raw.grid);
-  for (std::size_t i : traced_elements(algo, t.size, req.block, raw.grid, req.trace_block, 16 / sizeof(T), raw.tickets))
+  for (std::size_t i : kernels::traced_elements(algo, t.size, req.block, raw.grid, req.trace_block, 16 / sizeof(T), raw.tickets))
     t.input.push_back(req.input[i]);
 
   const int threads = raw.block, slots = raw.shape.slots;
@@ -50,6 +45,7 @@ core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kerne
     s.label = core::stage_label(raw.tags[k], raw.params[k], raw.has_shared[k]);
     const std::string marker = kernels::tag_marker(raw.tags[k]);
     s.step = marker.substr(1, marker.size() - 2);  // "[shfl]" -> "shfl"
+    s.tag = raw.tags[k];
     s.param = raw.params[k];
     s.line = src.line_of(kernels::tag_marker(raw.tags[k]));
     if (raw.has_shared[k]) {

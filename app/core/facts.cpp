@@ -100,7 +100,7 @@ std::string stage_caption(const Trace& t, int k) {
   if (k < 0 || k >= int(t.stages.size())) return {};
   const Stage& s = t.stages[k];
   // global-halving's threads span the array, not one block.
-  const int threads = t.memory == "global" ? int(t.size) : t.block;
+  const int threads = t.memory == core::Memory::Global ? int(t.size) : t.block;
   const int busy = busy_warps(s, threads), divergent = s.divergent_warps;
   std::string out = s.label + ": " + std::to_string(s.active.size()) + " of " +
                     std::to_string(threads) + " threads active in " + std::to_string(busy) +

@@ -57,6 +57,21 @@ T typed(const json& j, const char* name) {
   return json_fields::as<T>(field(j, name), std::string("trace field '") + name + "'");
 }
 
+kernels::Combine combine_from(const std::string& name) {
+  using kernels::Combine;
+  for (Combine c : {Combine::Passes, Combine::SecondKernel, Combine::Atomics, Combine::LastBlock, Combine::GridSync,
+                    Combine::Halving, Combine::None})
+    if (kernels::to_string(c) == name) return c;
+  throw std::runtime_error("trace field 'combine' names no way of combining: " + name);
+}
+
+// "shfl" -> kernels::kTagShuffle; -1 for a step no tag has.
+int tag_of(const std::string& step) {
+  for (int tag = 0; tag < kernels::kTagCount; ++tag)
+    if ("[" + step + "]" == kernels::tag_marker(tag)) return tag;
+  return -1;
+}
+
 }  // namespace
 
 std::string to_json(const Trace& t, int indent) {
@@ -65,7 +80,7 @@ std::string to_json(const Trace& t, int indent) {
   j["backend"] = t.backend;
   j["device"] = t.device;
   j["source"] = t.source;
-  j["memory"] = t.memory;
+  j["memory"] = t.memory == Memory::Global ? "global" : "shared";
   j["size"] = t.size;
   j["block"] = t.block;
   j["grid"] = t.grid;
@@ -74,7 +89,7 @@ std::string to_json(const Trace& t, int indent) {
   j["type"] = to_string(t.type);
   j["input"] = encode_all(t.input, t.type);
   j["result"] = encode(t.result, t.type);
-  j["combine"] = t.combine;
+  if (t.combine) j["combine"] = kernels::to_string(*t.combine);
   j["partials"] = encode_all(t.partials, t.type);
   j["pass_outputs"] = t.pass_outputs;
   if (!t.tickets.empty()) j["tickets"] = t.tickets;
@@ -112,7 +127,11 @@ Trace trace_from_json(const std::string& text) {
   t.backend = typed<std::string>(j, "backend");
   t.device = typed<std::string>(j, "device");
   t.source = typed<std::string>(j, "source");
-  if (j.contains("memory")) t.memory = typed<std::string>(j, "memory");
+  if (j.contains("memory")) {
+    const auto m = typed<std::string>(j, "memory");
+    if (m != "shared" && m != "global") throw std::runtime_error("trace field 'memory' must be shared or global, got " + m);
+    t.memory = m == "global" ? Memory::Global : Memory::Shared;
+  }
   t.size = typed<std::size_t>(j, "size");
   t.block = typed<int>(j, "block");
   t.grid = typed<std::size_t>(j, "grid");
@@ -125,7 +144,7 @@ Trace trace_from_json(const std::string& text) {
   t.type = *type;
   t.input = decode_all(field(j, "input"), "input");
   t.result = decode(field(j, "result"), "result");
-  if (j.contains("combine")) t.combine = typed<std::string>(j, "combine");  // older traces have neither
+  if (j.contains("combine")) t.combine = combine_from(typed<std::string>(j, "combine"));  // older traces have none
   if (j.contains("partials")) t.partials = decode_all(field(j, "partials"), "partials");
   if (j.contains("pass_outputs")) t.pass_outputs = typed<std::vector<std::size_t>>(j, "pass_outputs");
   if (j.contains("tickets")) t.tickets = typed<std::vector<int>>(j, "tickets");
@@ -134,7 +153,7 @@ Trace trace_from_json(const std::string& text) {
   for (const auto& js : stages) {
     Stage s;
     s.label = typed<std::string>(js, "label");
-    if (js.contains("step")) s.step = typed<std::string>(js, "step");
+    if (js.contains("step")) s.step = typed<std::string>(js, "step"), s.tag = tag_of(s.step);
     if (js.contains("param")) s.param = typed<int>(js, "param");
     s.line = typed<int>(js, "line");
     if (!field(js, "shared").is_null()) s.shared = decode_all(js.at("shared"), "shared");
@@ -179,7 +198,7 @@ std::string to_text(const Trace& t) {
         if (i % 16 == 15 || i + 1 == v.size()) out << "\n";
       }
     };
-    if (s.shared) rows(t.memory == "global" ? "global" : "shared", *s.shared);
+    if (s.shared) rows(t.memory == Memory::Global ? "global" : "shared", *s.shared);
     if (s.lanes) rows("lanes", *s.lanes);
   }
   return out.str();

@@ -5,9 +5,18 @@
 #include <string>
 #include <vector>
 
+#include "../../kernels/algorithms.h"
+#include "../../kernels/stage_tags.h"
 #include "types.h"
 
 namespace rl::core {
+
+// What a trace's `shared` arrays hold: the block's shared memory, or (global-halving) the live
+// part of the array in global memory. JSON: "shared" / "global".
+enum class Memory { Shared, Global };
+
+// Whether a stage is a __shfl_down_sync step (its lanes came from other lanes).
+inline bool is_shuffle(int tag) { return tag == kernels::kTagShuffle || tag == kernels::kTagFinalShuffle; }
 
 struct Access {
   int thread = 0;
@@ -18,7 +27,8 @@ struct Access {
 
 struct Stage {
   std::string label;
-  std::string step;                            // the kind of step: "load", "step", "shfl", ...
+  std::string step;                            // the kind of step: "load", "step", "shfl", ... (JSON)
+  int tag = -1;                                // the same as a kernels::Tag, for code to test
   int param = 0;                               // its stride or shuffle offset
   int line = 0;                                // kernel source line (1-based)
   std::optional<std::vector<double>> shared;   // shared array after the stage (global for global-halving)
@@ -35,7 +45,7 @@ struct Trace {
   std::string backend;  // "cuda" or "sim"
   std::string device;   // "NVIDIA H100 80GB HBM3" or "CPU model"
   std::string source;   // repository path of the kernel source the lines refer to
-  std::string memory = "shared";  // what `shared` holds: "shared" memory, or the "global" array
+  Memory memory = Memory::Shared;  // what `shared` holds: shared memory, or the global array
   std::size_t size = 0;
   int block = 0;
   std::size_t grid = 0;
@@ -44,9 +54,9 @@ struct Trace {
   DType type = DType::Int;
   std::vector<double> input;  // the traced block's input elements
   double result = 0;          // the reduction of the whole input
-  // How the blocks' results become one (kernels::combine_kind), and what every block (or
+  // How the blocks' results become one (the algorithm's row in kernels/algorithms.h), and what every block (or
   // warp, for cg-warp) of the first pass left, in order, as the run recorded it.
-  std::string combine;
+  std::optional<kernels::Combine> combine;  // absent in traces of older versions
   std::vector<double> partials;
   std::vector<std::size_t> pass_outputs;  // results each launch leaves (kernels::pass_outputs)
   std::vector<int> tickets;  // work-queue: the block that took each ticket, as the run recorded it

@@ -20,14 +20,14 @@ std::string how(const core::Trace& t) {
   if (!t.tickets.empty())
     return g + " take " + std::to_string(t.tickets.size()) + " tickets from a counter (under each: how many it took); " +
            op_name(t.op) + " combines: one launch";
-  if (t.combine == "atomics")
+  if (t.combine == kernels::Combine::Atomics)
     return g + "; each block (or warp tile) adds its result to one value with " + op_name(t.op) +
            ", in whatever order the blocks finish: one launch";
-  if (t.combine == "second-kernel") return g + "; a second launch of one block reduces their results";
-  if (t.combine == "last-block")
+  if (t.combine == kernels::Combine::SecondKernel) return g + "; a second launch of one block reduces their results";
+  if (t.combine == kernels::Combine::LastBlock)
     return g + "; each block writes its result and takes a ticket (atomicInc); the block that draws the last "
                "ticket reduces all results: one launch";
-  if (t.combine == "grid-sync")
+  if (t.combine == kernels::Combine::GridSync)
     return g + "; all blocks resident at once (cooperative launch); after grid.sync() block 0 reduces the results";
   return g + "; the same kernel runs again over their results until one value is left";
 }
@@ -42,9 +42,9 @@ void draw_grid(Canvas& c, const core::Trace& t, const MemoryLayout& L, const Pal
   const std::string caption = how(t);
   c.text(L.caption.x, L.caption.cy(), caption, fit_px(c, caption, L.label_px, L.caption.w), pal.muted);
   c.text(L.source.x, L.source.cy(), source_line(t), L.label_px, pal.text);
-  if (t.combine == "halving" || t.combine.empty()) {
+  if (t.combine == kernels::Combine::Halving || !t.combine) {
     c.text(area.cx(), area.cy(),
-           t.combine.empty() ? "this trace does not say how its blocks combine (recorded by an older version)"
+           !t.combine ? "this trace does not say how its blocks combine (recorded by an older version)"
                              : "global-halving has no per-block results: each launch halves the live array (memory view)",
            L.label_px * 1.1f, pal.muted, Align::Center);
     return;
@@ -106,20 +106,20 @@ void draw_grid(Canvas& c, const core::Trace& t, const MemoryLayout& L, const Pal
       arrow(c, x, row1 + box_h + L.label_px, to.cx() + (x - area.cx()) * 0.15f, to.y, lw, box_w * 0.2f, tint);
     }
   };
-  if (t.combine == "atomics") {
+  if (t.combine == kernels::Combine::Atomics) {
     fan_in(result);
     c.text(area.cx(), mid, op_name(t.op) + " from every block, in arrival order", L.label_px, pal.muted, Align::Center);
-  } else if (t.combine == "second-kernel") {
+  } else if (t.combine == kernels::Combine::SecondKernel) {
     const Rect k2 = stage_box(mid, "second launch: 1 block of " + std::to_string(t.block) + " threads over " +
                                        std::to_string(outputs) + " results");
     fan_in(k2);
     arrow(c, k2.cx(), k2.y + k2.h, result.cx(), result.y, lw, box_w * 0.2f, tint);
-  } else if (t.combine == "last-block") {
+  } else if (t.combine == kernels::Combine::LastBlock) {
     const Rect k2 = stage_box(mid, "the last block to finish (ticket " + std::to_string(t.grid - 1) + ") folds all " +
                                        std::to_string(outputs) + " results");
     fan_in(k2);
     arrow(c, k2.cx(), k2.y + k2.h, result.cx(), result.y, lw, box_w * 0.2f, tint);
-  } else if (t.combine == "grid-sync") {
+  } else if (t.combine == kernels::Combine::GridSync) {
     const float y = row1 + box_h + L.label_px * 2.2f;
     for (float x = area.x; x < area.x + area.w; x += L.label_px * 1.2f)  // the barrier, dashed
       c.line(x, y, std::min(x + L.label_px * 0.7f, area.x + area.w), y, lw, pal.conflict);

@@ -21,7 +21,7 @@ struct Shown {
 
 Shown shown_array(const core::Trace& t, const core::Stage& s) {
   if (s.shared) {
-    const bool global = t.memory == "global";
+    const bool global = t.memory == core::Memory::Global;
     return {&*s.shared, global ? "global array (live part)" : "shared memory",
             global || int(s.shared->size()) == t.block};
   }
@@ -70,7 +70,7 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
         if (w >= 0 && w < count) written[w] = 1;
     }
 
-  const std::size_t scaled = shown.per_thread && t.memory != "global" ? t.input.size() : std::size_t(total);
+  const std::size_t scaled = shown.per_thread && t.memory != core::Memory::Global ? t.input.size() : std::size_t(total);
   const Scale scale = value_scale(shown.values, scaled);
   // The next stage's values, when animating towards it and it shows the same array.
   const std::vector<double>* next_values = nullptr;
@@ -89,7 +89,7 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
     c.text(lab.x, lab.cy(), "warp " + std::to_string(r * L.cols / 32), L.label_px * 0.8f, pal.muted);
   }
   // Cells past the end of the array hold the operator's identity: shown, but greyed.
-  const int real = shown.per_thread && t.memory != "global" ? int(t.input.size()) : count;
+  const int real = shown.per_thread && t.memory != core::Memory::Global ? int(t.input.size()) : count;
   std::vector<std::string> texts(count);
   float widest = 0;
   const float probe_px = 20;
@@ -119,7 +119,7 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
 
   // The bank overlay: cells whose warp-wide access conflicted get a badge with the degree.
   bool any_conflict = false;
-  if (marks && t.memory != "global") {
+  if (marks && t.memory != core::Memory::Global) {
     const auto degree = core::cell_conflicts(s, count, t.type == core::DType::Double ? 8 : 4);
     const float badge_px = std::max(7.0f, std::min(L.cell_h * 0.3f, L.cell_w * 0.28f));
     for (int i = 0; i < count; ++i) {
@@ -153,7 +153,7 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
   // Shuffle stages: each lane's operand came from the lane `offset` above it; a lane past the
   // warp's end got its own value back (a square on its cell).
   bool own_values = false;
-  const bool shuffle = (s.step == "shfl" || s.step == "final-shfl") && s.lanes && shown.per_thread && s.param > 0;
+  const bool shuffle = core::is_shuffle(s.tag) && s.lanes && shown.per_thread && s.param > 0;
   if (shuffle) {
     Color tint = pal.read;
     tint.a = 0.85f;

@@ -77,7 +77,7 @@ void draw_lanes(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& 
   for (int i = 0; i < shown * 32 && i < int(v.size()); ++i)
     widest = std::max(widest, c.text_width(short_value(v[i], t.type), 20));
   if (widest > 0) value_px = std::min(value_px, 20 * cell_w * 0.9f / widest);
-  const bool shuffle = (s.step == "shfl" || s.step == "final-shfl") && s.param > 0;
+  const bool shuffle = core::is_shuffle(s.tag) && s.param > 0;
   const float w = std::max(1.5f, cell_w * 0.05f);
   Color tint = pal.read;
   tint.a = 0.9f;
@@ -120,7 +120,7 @@ void draw_lanes(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& 
 // Per warp, which of its 32 lanes were active in this stage.
 void draw_divergence(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal) {
   const core::Stage& s = t.stages[stage];
-  const int threads = t.memory == "global" ? int(std::min<std::size_t>(t.size, 1024)) : t.block;
+  const int threads = t.memory == core::Memory::Global ? int(std::min<std::size_t>(t.size, 1024)) : t.block;
   const int warps = std::max(1, (threads + 31) / 32);
   const Rect area = frame(c, t, stage, "divergence", L, pal, std::string());
   const float label_w = L.label_px * 4.2f, right_w = L.label_px * 11;
@@ -161,7 +161,7 @@ void draw_banks(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& 
                           int(rows.size()) > shown ? "first " + std::to_string(shown) + " of " +
                                                          std::to_string(rows.size()) + " warp-wide accesses"
                                                    : std::string());
-  if (t.memory == "global" || rows.empty()) {
+  if (t.memory == core::Memory::Global || rows.empty()) {
     message(c, area, "no shared-memory access in this stage", L.label_px * 1.2f, pal);
     return;
   }
