@@ -1,81 +1,139 @@
 #!/usr/bin/env python3
-"""Writes the tables of docs/benchmarks.md from `reduction-lab bench --format json` files.
+"""Prints the tables of docs/benchmarks.md from the files of benchmark runs.
 
-usage: scripts/bench-report.py RESULTS.json [RESULTS.json ...] > tables.md
+usage: scripts/bench-report.py FILE.json [FILE.json ...] > tables.md
+  FILE.json: `reduction-lab bench --format json` output (one column per file), or a frame
+  report (`reduction-lab --headless ... --frame-report`, one row of the frame table).
+  FILE.csv: repeated runs of `reduction-lab bench --format csv` (or algorithm,n,median_us,
+  pct_of_peak lines), one after another: one row per size of the repeats table.
+  The report's tables: scripts/bench-report.py docs/bench/h200/* docs/bench/h100/*
 Every number printed comes from the files; nothing is typed in.
 """
+import csv
 import json
+import os
+import re
 import sys
 
 import catalog
 
-# Harris' kernels 1 to 7, in his order; the seeds' two simpler starting points are shown apart.
-# Our fastest sum kernels, each held against CUB at every n.
-OURS = ["work-queue", "warp-shuffle-vectorized"]
-HARRIS = catalog.harris_order()
-SEED_STARTS = ["naive-serial", "global-halving"]
+OURS = ["work-queue", "warp-shuffle-vectorized"]  # our fastest sum kernels, held against CUB
+HARRIS = catalog.harris_order()  # Harris' kernels 1 to 7, in his order
 
 
-def block(row):
-    """Threads per block the row ran with; files from before rows recorded it have none."""
-    return str(row["block"]) if row.get("block") else "—"
+def gpu(name):
+    """'NVIDIA H100 80GB HBM3' -> 'H100'."""
+    m = re.search(r"\b[A-Z]{1,2}\d{2,4}\b", name)
+    return m.group(0) if m else name
 
 
-def table(rows, header):
+def table(header, rows):
     out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
-    return "\n".join(out)
+    print("\n".join(out) + "\n")
+
+
+def log2(n):
+    return f"2^{n.bit_length() - 1}" if n & (n - 1) == 0 else str(n)
+
+
+def read_repeats(path):
+    """{(algorithm, n): [% of peak, in run order]} and the GPU, from repeated CSV runs."""
+    with open(path) as f:
+        lines = [line for line in f if line.strip()]
+    header = lines[0]
+    out, device = {}, ""
+    for x in csv.DictReader([header] + [line for line in lines[1:] if line != header]):
+        out.setdefault((x["algorithm"], int(x["n"])), []).append(float(x["pct_of_peak"]))
+        device = device or gpu(x.get("device") or "")
+    return device or os.path.basename(os.path.dirname(os.path.abspath(path))).upper(), out
 
 
 def main():
+    runs, frames, repeats = [], [], []
     for path in sys.argv[1:]:
-        r = json.load(open(path))
-        rows = r["rows"]
-        typ, op = rows[0]["type"], rows[0]["op"]
+        if path.endswith(".csv"):
+            repeats.append((path, read_repeats(path)))
+            continue
+        if not path.endswith(".json"):
+            continue
+        with open(path) as f:
+            r = json.load(f)
+        if "bench_running" in r:
+            frames.append((path, r))
+            continue
         by = {}
-        for x in rows:
+        for x in r["rows"]:
             by.setdefault(x["n"], {})[x["algorithm"]] = x
-        print(f"### {op} of {typ} — {r['device']}, driver {r['driver']}, {r['date']}, peak {r['peak_gbps']:.0f} GB/s\n")
-        print(f"Source: `{path}`.\n")
-        big = max(by)
-        order = sorted(by[big].values(), key=lambda x: x["median_us"])
-        print(f"All algorithms at n = 2^{big.bit_length() - 1}, fastest first:\n")
-        print(table([[f"`{x['algorithm']}`", block(x), f"{x['median_us']:.1f}", f"{x['noise_pct']:.2f}%", x["samples"],
-                      f"{x['gbps']:.0f}", f"{x['pct_of_peak']:.1f}%", x["check"]] for x in order],
-                    ["algorithm", "block", "median µs", "noise", "samples", "GB/s", "% of peak", "check"]))
+        r["label"] = f"{gpu(r['device'])} {r['rows'][0]['type']}"
+        r["path"], r["by"] = path, by
+        runs.append(r)
+    if not runs and not frames and not repeats:
+        sys.exit(__doc__)
+    labels = [r["label"] for r in runs]
+
+    if runs:
+        print("The runs:\n")
+        table(["run", "file", "device", "driver", "date", "peak GB/s", "rows", "checks passed", "samples discarded"],
+              [[r["label"], f"`{r['path']}`", r["device"], r["driver"], r["date"], f"{r['peak_gbps']:.0f}",
+                len(r["rows"]), sum(bool(x.get("check_ok")) for x in r["rows"]),
+                sum(x.get("discarded", 0) for x in r["rows"])] for r in runs])
+
+        big = max(runs[0]["by"])
+        first = runs[0]["by"][big]
+        order = sorted(first, key=lambda a: first[a]["median_us"])
+        print(f"% of peak at n = {log2(big)}, every algorithm, fastest first (in {labels[0]}); "
+              f"`copy` moves twice the bytes (read and write):\n")
+        rows = []
+        for a in order:
+            cells = [f"{r['by'][big][a]['pct_of_peak']:.1f}" if a in r["by"].get(big, {}) else "—" for r in runs]
+            blk = first[a].get("block") or "—"
+            rows.append([f"`{a}`", blk, f"{first[a]['median_us']:.1f}"] + cells)
+        table(["algorithm", "block", f"µs ({labels[0]})"] + labels, rows)
+
+        def ratio(r, n, ours):
+            w, c = r["by"].get(n, {}).get(ours), r["by"].get(n, {}).get("cub")
+            return f"{c['median_us'] / w['median_us']:.3f}" if w and c else "—"
+
+        print("CUB's time / ours at every n (above 1: ours is faster), as " +
+              " / ".join(f"`{a}`" for a in OURS) + ":\n")
+        rows = []
+        for n in sorted(runs[0]["by"]):
+            blocks = " / ".join(str(runs[0]["by"][n].get(a, {}).get("block") or "—") for a in OURS)
+            rows.append([log2(n), blocks] + [" / ".join(ratio(r, n, a) for a in OURS) for r in runs])
+        table(["n", "blocks"] + labels, rows)
+
         n24 = 1 << 24
-        if n24 in by:
-            print(f"\nThe tree family at n = 2^24, Harris' kernels 1 to 7 in his order:\n")
-            prev = first = None
-            out = []
-            for a in HARRIS:
-                x = by[n24].get(a)
-                if not x:
-                    continue
-                t = x["median_us"]
-                out.append([f"`{a}`", f"{t:.1f}", f"{x['gbps']:.0f}", f"{x['pct_of_peak']:.1f}%",
-                            f"{prev / t:.2f}x" if prev else "—", f"{first / t:.2f}x" if first else "—"])
-                prev, first = t, first or t
-            print(table(out, ["algorithm", "median µs", "GB/s", "% of peak", "step speedup", "cumulative"]))
-            seeds = [[f"`{a}`", f"{by[n24][a]['median_us']:.1f}", f"{by[n24][a]['gbps']:.0f}",
-                      f"{by[n24][a]['pct_of_peak']:.1f}%"] for a in SEED_STARTS if a in by[n24]]
-            if seeds:
-                print("\nThe seeds' starting points at n = 2^24 (not Harris' kernels):\n")
-                print(table(seeds, ["algorithm", "median µs", "GB/s", "% of peak"]))
-        for ours in OURS:
-            out = []
-            for n in sorted(by):
-                w, c = by[n].get(ours), by[n].get("cub")
-                if not w or not c:
-                    continue
-                out.append([f"2^{n.bit_length() - 1}", block(w), f"{w['median_us']:.2f} ± {w['noise_pct']:.1f}%",
-                            f"{c['median_us']:.2f} ± {c['noise_pct']:.1f}%", f"{c['median_us'] / w['median_us']:.3f}",
-                            f"{w['pct_of_peak']:.1f}%", f"{c['pct_of_peak']:.1f}%"])
-            if out:
-                print(f"\n`{ours}` against CUB at every n:\n")
-                print(table(out, ["n", "our block", "ours µs", "CUB µs", "CUB time / ours", "ours % of peak",
-                                  "CUB % of peak"]))
-        print()
+        if all(n24 in r["by"] for r in runs):
+            print("Harris' kernels 1 to 7 at n = 2^24: each one's speed-up over the one before:\n")
+            rows = []
+            for i, a in enumerate(HARRIS):
+                rows.append([f"`{a}`"] + ["—" if i == 0 else
+                                          f"{r['by'][n24][HARRIS[i - 1]]['median_us'] / r['by'][n24][a]['median_us']:.2f}x"
+                                          for r in runs])
+            rows.append(["1 to 7"] + [f"{r['by'][n24][HARRIS[0]]['median_us'] / r['by'][n24][HARRIS[-1]]['median_us']:.2f}x"
+                                      for r in runs])
+            table(["algorithm"] + labels, rows)
+
+    for path, (device, rep) in repeats:
+        print(f"{device}, `{path}`: % of peak in each repeat, in run order:\n")
+        algos = sorted({a for a, _ in rep}, key=lambda a: (a == "cub", a))
+        rows = []
+        for n in sorted({n for _, n in rep}):
+            cells = [" / ".join(f"{v:.2f}" for v in rep.get((a, n), [])) for a in algos]
+            rows.append([log2(n)] + cells)
+        table(["n"] + [f"`{a}`" for a in algos], rows)
+
+    if frames:
+        print("The window's frames while it benchmarks (headless, paced at 60 Hz):\n")
+        rows = []
+        for path, f in frames:
+            b, idle = f["bench_running"], f["idle"]
+            rows.append([gpu(f.get("renderer", "")), f"`{path}`", b["frames"], f"{b['p50_ms']:.2f}", f"{b['p99_ms']:.2f}",
+                         f"{b['max_ms']:.1f}", b["over_16_7_ms"], idle["frames"], idle["over_16_7_ms"],
+                         f"{idle['max_ms']:.0f}"])
+        table(["GPU", "file", "frames benchmarking", "p50 ms", "p99 ms", "max ms", "over 16.7 ms", "idle frames",
+               "idle over 16.7 ms", "idle max ms"], rows)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 // Experiment behind docs/perf-notes.md ("Large arrays"): block size, loads in flight, load
 // hints, access layout and how the result is initialised, for the vectorised single-pass sum
 // at 2^24..2^28, against CUB on the same data, samples interleaved round-robin so drift hits
-// every variant alike. Not a test: build with
+// every variant alike. `big_n SAMPLES waves` and `big_n SAMPLES tickets` run the later sets
+// (several waves of blocks; work tickets from a counter, from 2^20). Not a test: configure
+// with -DREDLAB_PERF=ON (target big_n), or build alone with
 //   nvcc -O3 -std=c++17 -arch=sm_90 -I kernels tests/perf/big_n.cu -o big_n
 #include <cub/device/device_reduce.cuh>
 #include <cuda_runtime.h>

@@ -1,6 +1,7 @@
 // Experiment behind docs/perf-notes.md: grid sizes, tails and result initialisation for the
 // vectorised single-pass sum, against CUB, on the same data, samples interleaved round-robin
-// so drift hits every variant alike. Not a test: build with
+// so drift hits every variant alike. Not a test: configure with -DREDLAB_PERF=ON (target
+// vector_policies), or build alone with
 //   nvcc -O3 -std=c++17 -arch=sm_90 -I kernels tests/perf/vector_policies.cu -o vector_policies
 #include <cub/device/device_reduce.cuh>
 #include <cuda_runtime.h>
