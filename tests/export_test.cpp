@@ -1,5 +1,6 @@
 // Exports from the command line, headless: a PNG per stage, and a whole run as GIF and MP4,
-// each decoded and checked where the memory view's layout puts its thread strips.
+// each decoded and checked where the memory view's layout puts its thread strips. And the
+// export module the window shares: what failed, in words, with no program name.
 #include <gtest/gtest.h>
 #include <stb/stb_image.h>
 
@@ -11,7 +12,10 @@
 #include <sstream>
 #include <vector>
 
+#include "app/backend/backend.h"
 #include "app/cli/cli.h"
+#include "app/render/bench_chart.h"
+#include "app/render/export.h"
 #include "app/render/layout.h"
 #include "app/render/palette.h"
 
@@ -141,4 +145,50 @@ TEST(Export, WholeRunAsGifAndMp4) {
   expect_strips(load(dir / "mp4-2.png"), 1, 24, "the MP4's last frame");
   EXPECT_EQ(run({"render", "-a", "sequential", "--backend", "sim", "--video", (dir / "run.avi").string()}, &err), 2);
   EXPECT_NE(err.find(".mp4 or .gif"), std::string::npos);
+}
+
+// The window calls the same exports and shows their words as they are: a failed write is a
+// failure naming the file, never a "Saved", and no "reduction-lab: error:" to strip.
+TEST(Export, TheModuleSaysWhatFailedWithoutAProgramName) {
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_module";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  backend::TraceRequest req;
+  req.algorithm = "sequential";
+  for (int i = 1; i <= 32; ++i) req.input.push_back(i);
+  const core::Trace trace = backend::make_sim_backend()->trace(req);
+  using Status = render::Exported::Status;
+
+  const auto avi = render::export_video(trace, 64, 64, (dir / "run.avi").string());
+  EXPECT_EQ(avi.status, Status::BadRequest);
+  EXPECT_EQ(avi.error, "--video needs a .mp4 or .gif file name, got '" + (dir / "run.avi").string() + "'");
+  const auto png = render::export_stage_png(trace, 0, 64, 64, (dir / "none" / "x.png").string());
+  EXPECT_EQ(png.status, Status::Failed);
+  EXPECT_EQ(png.error.rfind("cannot write PNG '" + (dir / "none" / "x.png").string() + "': ", 0), 0u) << png.error;
+
+  core::BenchReport report;
+  report.device = "CPU model", report.date = "2026-01-01", report.backend = "sim";
+  core::BenchRow row;
+  row.algorithm = "sequential", row.type = "float", row.op = "sum", row.n = 1024, row.block = 256;
+  row.median_us = 1, row.samples = 10, row.gbps = 4, row.check_ok = true, row.check = "exact";
+  report.rows = {row, row};
+  report.rows[1].n = 2048, report.rows[1].gbps = 8;
+  const auto chart = render::bench_chart(report, "float", "sum");
+  const auto lost = render::export_bench(report, chart, (dir / "none" / "bench").string());
+  EXPECT_EQ(lost.status, Status::Failed);
+  EXPECT_NE(lost.error.find("'" + (dir / "none" / "bench.csv").string() + "'"), std::string::npos) << lost.error;
+  EXPECT_EQ(lost.error.find("reduction-lab"), std::string::npos) << lost.error;
+
+  const auto saved = render::export_bench(report, chart, (dir / "bench").string());
+  if (!saved.ok() && saved.error.find("headless OpenGL") != std::string::npos && !std::getenv("REDLAB_REQUIRE_GL"))
+    GTEST_SKIP() << "SKIPPED: " << saved.error;
+  ASSERT_TRUE(saved.ok()) << saved.error;
+  EXPECT_EQ(core::bench_from_json(read(dir / "bench.json")), report);
+  EXPECT_EQ(read(dir / "bench.csv"), core::to_csv(report));
+  const Image img = load(dir / "bench.png");
+  EXPECT_EQ(img.w, 1600);
+  EXPECT_EQ(img.h, 900);
+  const auto full = render::export_chart_png(chart, 64, 64, "/dev/full");
+  EXPECT_EQ(full.status, Status::Failed);
+  EXPECT_FALSE(full.error.empty());
 }

@@ -271,6 +271,17 @@ TEST(Gui, HeadlessModeRunsTheSameUiOffScreenAndReportsFrameTimes) {
   EXPECT_EQ(code, 2);
 }
 
+// A screenshot that cannot be written fails the run, in the window as off screen.
+TEST(Gui, AScreenshotThatCannotBeWrittenFailsTheRun) {
+  REQUIRE_XVFB();
+  int code = -1;
+  const auto log = capture(clean_config() + "xvfb-run -a -s '-screen 0 1600x900x24' " REDLAB_BINARY
+                           " --backend sim --quit-after-frames 2 --screenshot /nonexistent-redlab/shot.png", &code);
+  EXPECT_EQ(code, 1) << log;
+  EXPECT_NE(log.find("reduction-lab: error: PNG not saved: cannot write '/nonexistent-redlab/shot.png'"), std::string::npos)
+      << log;
+}
+
 // A scripted walk through the real window under Xvfb, driven by xdotool's key presses as a
 // user would: pick an algorithm (3), play and pause (Space), go to the last stage and one back
 // (End, Left), cycle to the banks view (V V V), export it (E), open presenter mode (P), quit

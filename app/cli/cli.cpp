@@ -10,13 +10,16 @@
 #include <fstream>
 #include <sstream>
 #include <map>
+#include <memory>
+#include <vector>
 #include <nlohmann/json.hpp>
 
 #include "../backend/bench_runner.h"
 #include "../core/bench.h"
 #include "../core/catalog.h"
 #include "../core/input.h"
-#include "render_command.h"
+#include "../render/bench_chart.h"
+#include "../render/export.h"
 
 namespace rl::cli {
 namespace {
@@ -196,8 +199,15 @@ int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
 }
 
 // docs/algorithms.md's generated part (scripts/algorithms-doc.sh splices it in).
+// The catalog with each lesson's numbers filled from a CPU-model run (backend::with_numbers).
+std::vector<core::AlgorithmInfo> lessons_with_numbers() {
+  std::vector<core::AlgorithmInfo> out;
+  for (const auto& a : core::algorithms()) out.push_back(backend::with_numbers(a));
+  return out;
+}
+
 void list_markdown(std::ostream& out) {
-  for (const auto& a : core::algorithms()) {
+  for (const auto& a : lessons_with_numbers()) {
     out << "### `" << a.id << "`: " << a.title << "\n\n*" << a.family << "*"
         << (a.file.empty() ? "" : ", `" + a.file + "`") << ". " << a.lesson << "\n\n";
     if (!a.detail.empty()) out << a.detail << "\n\n";
@@ -208,12 +218,12 @@ int cmd_list(std::ostream& out, const std::string& format) {
   if (format == "markdown") return list_markdown(out), 0;
   if (format == "json") {
     nlohmann::json j = nlohmann::json::array();
-    for (const auto& a : core::algorithms())
+    for (const auto& a : lessons_with_numbers())
       j.push_back({{"id", a.id}, {"family", a.family}, {"title", a.title}, {"lesson", a.lesson}});
     out << j.dump(2) << "\n";
     return 0;
   }
-  for (const auto& a : core::algorithms())
+  for (const auto& a : lessons_with_numbers())
     out << a.id << "  [" << a.family << "]  " << a.title << "\n    " << a.lesson << "\n";
   return 0;
 }
@@ -236,146 +246,218 @@ std::optional<std::size_t> parse_size(std::string_view text) {
 
 namespace {
 
+// What a command may use: its output, its error stream, and the window (none in a build without one).
+struct Io {
+  std::ostream& out;
+  std::ostream& err;
+  const GuiEntry& gui;
+};
+// Runs a parsed command. Returns its exit code; a UsageError or std::invalid_argument is a
+// usage error (2), any other exception a failure (1).
+using Handler = std::function<int(const Io&)>;
+
+// An export's outcome, as an exit code or the exception run_handler reports.
+int exported(const render::Exported& r) {
+  if (r.status == render::Exported::Status::BadRequest) throw UsageError(r.error);
+  if (!r.ok()) throw std::runtime_error(r.error);
+  return 0;
+}
+
+Handler list_command(CLI::App& cmd) {
+  auto format = std::make_shared<std::string>("text");
+  cmd.add_option("--format", *format, "text | json | markdown")->check(CLI::IsMember({"text", "json", "markdown"}));
+  return [format](const Io& io) { return cmd_list(io.out, *format); };
+}
+
+Handler trace_command(CLI::App& cmd) {
+  struct Options {
+    RunOptions run;
+    std::string format = "json";
+  };
+  auto o = std::make_shared<Options>();
+  add_run_options(&cmd, o->run)->required();
+  cmd.add_option("--format", o->format, "json | text")->check(CLI::IsMember({"json", "text"}));
+  return [o](const Io& io) {
+    const core::Trace t = record(o->run);
+    io.out << (o->format == "json" ? core::to_json(t) + "\n" : core::to_text(t));
+    return 0;
+  };
+}
+
+struct RenderOptions {
+  RunOptions run;
+  int stage = 0, width = 1280, height = 720;
+  std::string out, chart, video, view = "memory";
+  bool all_stages = false;
+};
+
+// render --chart: a results file's bandwidth chart. Without --type the chart is of floats.
+int render_chart(const RenderOptions& o, bool type_given) {
+  if (o.out.empty()) throw UsageError("--out is required");
+  std::ifstream in(o.chart, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open results file '" + o.chart + "'");
+  std::ostringstream text;
+  text << in.rdbuf();
+  const std::string type = type_given ? o.run.type : "float";
+  const auto chart = render::bench_chart(core::bench_from_json(text.str()), type, o.run.op);
+  if (chart.series.empty()) throw UsageError("the results hold no rows for " + o.run.op + " of " + type);
+  return exported(render::export_chart_png(chart, o.width, o.height, o.out));
+}
+
+int run_render(const RenderOptions& o, const CLI::App& cmd) {
+  if (!o.chart.empty()) return render_chart(o, cmd.count("--type") > 0);
+  if (o.run.algorithm.empty()) throw UsageError("render needs --algorithm and --stage, or --chart FILE");
+  const render::Look look{*render::parse_view(o.view)};
+  if (!o.video.empty()) return exported(render::export_video(record(o.run), o.width, o.height, o.video, look));
+  if (o.out.empty()) throw UsageError("--out is required");
+  if (o.all_stages) return exported(render::export_all_stages(record(o.run), o.width, o.height, o.out, look));
+  if (!cmd.count("--stage")) throw UsageError("--stage is required with --algorithm");
+  const core::Trace t = record(o.run);
+  if (o.stage >= int(t.stages.size()))
+    throw UsageError("--stage: " + std::to_string(o.stage) + " is past the last stage (" +
+                     std::to_string(t.stages.size() - 1) + ")");
+  return exported(render::export_stage_png(t, o.stage, o.width, o.height, o.out, look));
+}
+
+Handler render_command(CLI::App& cmd) {
+  auto o = std::make_shared<RenderOptions>();
+  auto* algorithm = add_run_options(&cmd, o->run);
+  auto* stage = cmd.add_option("--stage", o->stage, "Stage to draw (0 = the load)")->check(CLI::NonNegativeNumber);
+  auto* chart = cmd.add_option("--chart", o->chart, "A results file from `bench --format json`: draw its chart");
+  chart->excludes(algorithm)->excludes(stage);
+  cmd.add_option("--view", o->view, "Which view: memory | lanes | divergence | banks | grid")
+      ->check(CLI::IsMember({"memory", "lanes", "divergence", "banks", "grid"}));
+  auto* all = cmd.add_flag("--all-stages", o->all_stages, "One PNG per stage: OUT-stage00.png, ... (--out is the prefix)");
+  auto* video = cmd.add_option("--video", o->video, "The whole run as FILE.mp4 or FILE.gif (ffmpeg)");
+  all->excludes(stage)->excludes(chart);
+  video->excludes(stage)->excludes(chart)->excludes(all);
+  cmd.add_option("--out,-o", o->out, "PNG file to write (with --all-stages: the files' prefix)");
+  cmd.add_option("--width", o->width, "Image width in pixels")->check(CLI::Range(64, 8192));
+  cmd.add_option("--height", o->height, "Image height in pixels")->check(CLI::Range(64, 8192));
+  return [o, &cmd](const Io&) { return run_render(*o, cmd); };
+}
+
+Handler bench_command(CLI::App& cmd) {
+  auto o = std::make_shared<BenchOptions>();
+  cmd.add_option("--algorithm,-a", o->algorithms, "all, or ID,ID,...");
+  cmd.add_option("--sizes", o->sizes, "2^A..2^B or N,N,... (default 2^16..2^28 on a GPU, 2^10..2^16 on the CPU model)");
+  cmd.add_option("--type", o->type, "int | float | double")->check(CLI::IsMember({"int", "float", "double"}));
+  cmd.add_option("--op", o->op, "sum | min | max")->check(CLI::IsMember({"sum", "min", "max"}));
+  cmd.add_option("--format", o->format, "text | csv | json")->check(CLI::IsMember({"text", "csv", "json"}));
+  cmd.add_option("--out,-o", o->out, "Write the results to FILE instead of stdout");
+  cmd.add_option("--backend", o->backend, "auto | cuda | sim")->check(CLI::IsMember({"auto", "cuda", "sim"}));
+  cmd.add_option("--block", o->block, "Threads per block for every algorithm (default: 256, or an algorithm's own choice where it has one)")
+      ->check(not_negative("a block size (0: each algorithm's own)"));
+  cmd.add_option("--seconds", o->seconds, "Time limit per point (default 1)")->check(finite("--seconds"))->check(CLI::Range(0.01, 60.0));
+  return [o](const Io& io) { return cmd_bench(*o, io.out, io.err); };
+}
+
+int open_window(GuiOptions opts, const std::string& backend, const Io& io) {
+  opts.backend = kBackends.at(backend);
+  if (opts.headless && opts.quit_after_frames == 0)
+    throw UsageError("--headless needs --quit-after-frames N: there is no window to close");
+  if (opts.soak && opts.quit_after_frames == 0) throw UsageError("--soak needs --quit-after-frames N");
+  if (!opts.frame_report.empty() && opts.quit_after_frames == 0) throw UsageError("--frame-report needs --quit-after-frames N");
+  if (!io.gui) {
+    io.err << "reduction-lab: error: this build has no window; use the list, trace or render commands\n";
+    return 1;
+  }
+  return io.gui(opts, io.err);
+}
+
+// No subcommand: the window, with its options on the program itself.
+Handler window_command(CLI::App& app) {
+  struct Options {
+    GuiOptions gui;
+    std::string backend = "auto";
+  };
+  auto o = std::make_shared<Options>();
+  GuiOptions& g = o->gui;
+  app.add_option("--backend", o->backend, "Window's backend: auto | cuda | sim")->check(CLI::IsMember({"auto", "cuda", "sim"}));
+  app.add_option("--quit-after-frames", g.quit_after_frames, "Close the window after N frames (for tests)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--screenshot", g.screenshot, "Save the last frame as PNG (at --quit-after-frames, or when Ctrl+Q quits)");
+  app.add_option("--tab", g.tab, "Open the window on: stages | bandwidth")->check(CLI::IsMember({"stages", "bandwidth"}));
+  app.add_flag("--run-bench", g.run_bench, "Start the Bandwidth tab's benchmark at once");
+  app.add_option("--compare", g.compare, "Show a second algorithm beside the first, in lockstep")
+      ->check(CLI::IsMember(core::traced_ids()));
+  app.add_flag("--present", g.present, "Presenter mode: full screen, large type, high contrast (F11 or P toggles)");
+  app.add_option("--bench-sizes", g.bench_sizes, "Sizes for --run-bench (2^A..2^B or N,N,...)");
+  app.add_option("--bench-algorithms", g.bench_algorithms, "Algorithms for --run-bench (all or ID,ID,...)");
+  app.add_flag("--headless", g.headless,
+               "Run the window's UI off screen through EGL, at 60 frames a second (needs --quit-after-frames)");
+  app.add_flag("--play", g.play, "Start playing the stages");
+  app.add_flag("--soak", g.soak,
+               "Soak test: play every algorithm in every view and rerun the benchmark, sampling memory "
+               "(with --quit-after-frames; the frame report holds the samples)");
+  app.add_option("--export-dir", g.export_dir, "Folder for the Stages tab's exports (E, A, G, M keys)");
+  app.add_option("--view", g.view, "The Stages tab's view: memory | lanes | divergence | banks | grid (V cycles)")
+      ->check(CLI::IsMember({"memory", "lanes", "divergence", "banks", "grid"}));
+  app.add_option("--frame-report", g.frame_report, "Write every frame's time as JSON (with --quit-after-frames)");
+  return [o](const Io& io) { return open_window(o->gui, o->backend, io); };
+}
+
+// The subcommands, in the order --help lists them: each adds its options to its own CLI::App
+// and returns what runs it once parsed.
+struct Subcommand {
+  const char* name;
+  const char* about;
+  Handler (*setup)(CLI::App& cmd);
+};
+const Subcommand kSubcommands[] = {
+    {"list", "List the algorithms", list_command},
+    {"trace", "Record every stage of one block of a run", trace_command},
+    {"render", "Draw a stage's view, or a results file's chart, to PNG, headless (EGL)", render_command},
+    {"bench", "Time algorithms on large arrays (GB/s against the peak and CUB)", bench_command},
+};
+
+// An exit code when parsing ends the run (help, version, a usage error); nullopt to go on.
+std::optional<int> parse(CLI::App& app, int argc, const char* const* argv, const Io& io) {
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e, io.out, io.err);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e, io.out, io.err);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e, io.out, io.err);
+  } catch (const CLI::ParseError& e) {
+    io.err << "reduction-lab: error: " << e.what() << " (see --help)\n";
+    return 2;
+  }
+  return std::nullopt;
+}
+
+int run_handler(const Handler& handler, const Io& io) {
+  try {
+    return handler(io);
+  } catch (const UsageError& e) {
+    io.err << "reduction-lab: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::invalid_argument& e) {
+    io.err << "reduction-lab: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    io.err << "reduction-lab: error: " << e.what() << "\n";
+    return 1;
+  }
+}
+
 int run_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err, const GuiEntry& gui) {
   CLI::App app{"Reduction Lab: watch GPUs reduce an array, stage by stage", "reduction-lab"};
   app.set_version_flag("--version", std::string("reduction-lab ") + REDLAB_VERSION);
   app.require_subcommand(0, 1);
-
-  GuiOptions gui_opts;
-  std::string gui_backend = "auto";
-  app.add_option("--backend", gui_backend, "Window's backend: auto | cuda | sim")
-      ->check(CLI::IsMember({"auto", "cuda", "sim"}));
-  app.add_option("--quit-after-frames", gui_opts.quit_after_frames,
-                 "Close the window after N frames (for tests)")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--screenshot", gui_opts.screenshot, "Save the last frame as PNG (at --quit-after-frames, or when Ctrl+Q quits)");
-  app.add_option("--tab", gui_opts.tab, "Open the window on: stages | bandwidth")->check(CLI::IsMember({"stages", "bandwidth"}));
-  app.add_flag("--run-bench", gui_opts.run_bench, "Start the Bandwidth tab's benchmark at once");
-  app.add_option("--compare", gui_opts.compare, "Show a second algorithm beside the first, in lockstep")
-      ->check(CLI::IsMember(core::traced_ids()));
-  app.add_flag("--present", gui_opts.present, "Presenter mode: full screen, large type, high contrast (F11 or P toggles)");
-  app.add_option("--bench-sizes", gui_opts.bench_sizes, "Sizes for --run-bench (2^A..2^B or N,N,...)");
-  app.add_option("--bench-algorithms", gui_opts.bench_algorithms, "Algorithms for --run-bench (all or ID,ID,...)");
-  app.add_flag("--headless", gui_opts.headless,
-               "Run the window's UI off screen through EGL, at 60 frames a second (needs --quit-after-frames)");
-  app.add_flag("--play", gui_opts.play, "Start playing the stages");
-  app.add_flag("--soak", gui_opts.soak,
-               "Soak test: play every algorithm in every view and rerun the benchmark, sampling memory "
-               "(with --quit-after-frames; the frame report holds the samples)");
-  app.add_option("--export-dir", gui_opts.export_dir, "Folder for the Stages tab's exports (E, A, G, M keys)");
-  app.add_option("--view", gui_opts.view, "The Stages tab's view: memory | lanes | divergence | banks | grid (V cycles)")
-      ->check(CLI::IsMember({"memory", "lanes", "divergence", "banks", "grid"}));
-  app.add_option("--frame-report", gui_opts.frame_report, "Write every frame's time as JSON (with --quit-after-frames)");
-
-  std::string list_format = "text";
-  auto* list = app.add_subcommand("list", "List the algorithms");
-  list->add_option("--format", list_format, "text | json | markdown")->check(CLI::IsMember({"text", "json", "markdown"}));
-
-  RunOptions trace_opts;
-  std::string trace_format = "json";
-  auto* trace = app.add_subcommand("trace", "Record every stage of one block of a run");
-  add_run_options(trace, trace_opts)->required();
-  trace->add_option("--format", trace_format, "json | text")->check(CLI::IsMember({"json", "text"}));
-
-  RunOptions render_opts;
-  int stage = 0, width = 1280, height = 720;
-  std::string png;
-  std::string chart;
-  auto* render = app.add_subcommand("render", "Draw a stage's view, or a results file's chart, to PNG, headless (EGL)");
-  auto* render_algo = add_run_options(render, render_opts);
-  auto* stage_opt = render->add_option("--stage", stage, "Stage to draw (0 = the load)")->check(CLI::NonNegativeNumber);
-  auto* chart_opt = render->add_option("--chart", chart, "A results file from `bench --format json`: draw its chart");
-  chart_opt->excludes(render_algo)->excludes(stage_opt);
-  bool all_stages = false;
-  std::string video;
-  std::string view_name = "memory";
-  render->add_option("--view", view_name, "Which view: memory | lanes | divergence | banks | grid")
-      ->check(CLI::IsMember({"memory", "lanes", "divergence", "banks", "grid"}));
-  auto* all_opt = render->add_flag("--all-stages", all_stages, "One PNG per stage: OUT-stage00.png, ... (--out is the prefix)");
-  auto* video_opt = render->add_option("--video", video, "The whole run as FILE.mp4 or FILE.gif (ffmpeg)");
-  all_opt->excludes(stage_opt)->excludes(chart_opt);
-  video_opt->excludes(stage_opt)->excludes(chart_opt)->excludes(all_opt);
-  render->add_option("--out,-o", png, "PNG file to write (with --all-stages: the files' prefix)");
-  render->add_option("--width", width, "Image width in pixels")->check(CLI::Range(64, 8192));
-  render->add_option("--height", height, "Image height in pixels")->check(CLI::Range(64, 8192));
-
-  BenchOptions bench_opts;
-  auto* bench = app.add_subcommand("bench", "Time algorithms on large arrays (GB/s against the peak and CUB)");
-  bench->add_option("--algorithm,-a", bench_opts.algorithms, "all, or ID,ID,...");
-  bench->add_option("--sizes", bench_opts.sizes, "2^A..2^B or N,N,... (default 2^16..2^28 on a GPU, 2^10..2^16 on the CPU model)");
-  bench->add_option("--type", bench_opts.type, "int | float | double")->check(CLI::IsMember({"int", "float", "double"}));
-  bench->add_option("--op", bench_opts.op, "sum | min | max")->check(CLI::IsMember({"sum", "min", "max"}));
-  bench->add_option("--format", bench_opts.format, "text | csv | json")->check(CLI::IsMember({"text", "csv", "json"}));
-  bench->add_option("--out,-o", bench_opts.out, "Write the results to FILE instead of stdout");
-  bench->add_option("--backend", bench_opts.backend, "auto | cuda | sim")->check(CLI::IsMember({"auto", "cuda", "sim"}));
-  bench->add_option("--block", bench_opts.block, "Threads per block for every algorithm (default: 256, or an algorithm's own choice where it has one)")
-      ->check(not_negative("a block size (0: each algorithm's own)"));
-  bench->add_option("--seconds", bench_opts.seconds, "Time limit per point (default 1)")->check(finite("--seconds"))->check(CLI::Range(0.01, 60.0));
-
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    return app.exit(e, out, err);
-  } catch (const CLI::CallForAllHelp& e) {
-    return app.exit(e, out, err);
-  } catch (const CLI::CallForVersion& e) {
-    return app.exit(e, out, err);
-  } catch (const CLI::ParseError& e) {
-    err << "reduction-lab: error: " << e.what() << " (see --help)\n";
-    return 2;
+  Handler chosen = window_command(app);
+  std::vector<std::pair<const CLI::App*, Handler>> commands;
+  for (const Subcommand& c : kSubcommands) {
+    CLI::App* cmd = app.add_subcommand(c.name, c.about);
+    commands.emplace_back(cmd, c.setup(*cmd));
   }
-
-  try {
-    if (*list) return cmd_list(out, list_format);
-    if (*bench) return cmd_bench(bench_opts, out, err);
-    if (*trace) {
-      const core::Trace t = record(trace_opts);
-      out << (trace_format == "json" ? core::to_json(t) + "\n" : core::to_text(t));
-      return 0;
-    }
-    if (*render && !chart.empty()) {
-      if (png.empty()) throw UsageError("--out is required");
-      std::ifstream in(chart, std::ios::binary);
-      if (!in) throw std::runtime_error("cannot open results file '" + chart + "'");
-      std::ostringstream text;
-      text << in.rdbuf();
-      return render_chart_png(core::bench_from_json(text.str()), render_opts.type == "int" && !render->count("--type") ? "float" : render_opts.type,
-                              render_opts.op, width, height, png, err);
-    }
-    if (*render) {
-      if (render_opts.algorithm.empty()) throw UsageError("render needs --algorithm and --stage, or --chart FILE");
-      const render::View view = *render::parse_view(view_name);
-      if (!video.empty()) return render_video(record(render_opts), width, height, video, err, {view});
-      if (png.empty()) throw UsageError("--out is required");
-      if (all_stages) return render_all_stages(record(render_opts), width, height, png, err, {view});
-      if (!render->count("--stage")) throw UsageError("--stage is required with --algorithm");
-      const core::Trace t = record(render_opts);
-      if (stage >= int(t.stages.size()))
-        throw UsageError("--stage: " + std::to_string(stage) + " is past the last stage (" +
-                         std::to_string(t.stages.size() - 1) + ")");
-      return render_stage_png(t, stage, width, height, png, err, {view});
-    }
-    gui_opts.backend = kBackends.at(gui_backend);
-    if (gui_opts.headless && gui_opts.quit_after_frames == 0)
-      throw UsageError("--headless needs --quit-after-frames N: there is no window to close");
-    if (gui_opts.soak && gui_opts.quit_after_frames == 0) throw UsageError("--soak needs --quit-after-frames N");
-    if (!gui_opts.frame_report.empty() && gui_opts.quit_after_frames == 0)
-      throw UsageError("--frame-report needs --quit-after-frames N");
-    if (!gui) {
-      err << "reduction-lab: error: this build has no window; use the list, trace or render commands\n";
-      return 1;
-    }
-    return gui(gui_opts, err);
-  } catch (const UsageError& e) {
-    err << "reduction-lab: error: " << e.what() << "\n";
-    return 2;
-  } catch (const std::invalid_argument& e) {
-    err << "reduction-lab: error: " << e.what() << "\n";
-    return 2;
-  } catch (const std::exception& e) {
-    err << "reduction-lab: error: " << e.what() << "\n";
-    return 1;
-  }
+  const Io io{out, err, gui};
+  if (const auto code = parse(app, argc, argv, io)) return *code;
+  for (const auto& [cmd, handler] : commands)
+    if (*cmd) chosen = handler;
+  return run_handler(chosen, io);
 }
 
 }  // namespace

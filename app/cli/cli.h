@@ -1,4 +1,4 @@
-// The command line: subcommands list, trace and render; no subcommand opens the window.
+// The command line: subcommands list, trace, render and bench; no subcommand opens the window.
 #pragma once
 #include <functional>
 #include <optional>
@@ -6,26 +6,11 @@
 #include <string>
 #include <string_view>
 
-#include "../backend/backend.h"
+#include "../ui/options.h"
 
 namespace rl::cli {
 
-struct GuiOptions {
-  backend::Choice backend = backend::Choice::Auto;
-  int quit_after_frames = 0;  // > 0: close by itself after that many frames (tests)
-  std::string screenshot;     // with quit_after_frames: PNG of the last frame
-  std::string tab = "stages";  // the centre tab to open: stages | bandwidth
-  bool present = false;        // presenter mode from the start
-  std::string compare;         // compare mode: a second algorithm beside the first
-  bool run_bench = false;      // start the Bandwidth tab's benchmark at once
-  std::string bench_sizes, bench_algorithms;  // overrides for it (empty: the tab's defaults)
-  bool headless = false;       // no window: the same UI drawn off screen through EGL
-  bool play = false;           // start the stage player playing
-  bool soak = false;           // keep everything moving: every algorithm and view, benchmarks again and again
-  std::string export_dir;      // where the Stages tab's exports go
-  std::string view;            // the Stages tab's view: memory | lanes | divergence | banks | grid
-  std::string frame_report;    // JSON of every frame's time, and whether a benchmark ran
-};
+using GuiOptions = ui::GuiOptions;  // the window's options, which `run` parses
 
 using GuiEntry = std::function<int(const GuiOptions&, std::ostream& err)>;
 

@@ -9,15 +9,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <utility>
 
-#include "../cli/render_command.h"
+#include "../backend/backend.h"
 #include "../core/catalog.h"
 #include "../core/bench.h"
 #include "../core/facts.h"
-#include "../core/file_io.h"
+#include "../render/bench_chart.h"
+#include "../render/export.h"
 
 namespace rl::ui {
 namespace {
@@ -62,7 +61,12 @@ void algorithm_panel(AppState& s, const Frame& f) {
   for (const auto& id : ids) names.push_back(id.c_str());
   if (ImGui::Combo("compare with", &pick, names.data(), int(names.size()))) s.choice.compare = pick ? ids[pick - 1] : "";
   ImGui::BeginChild("lesson", {0, f.h * 0.24f}, false);
-  if (const auto* about = core::find_algorithm(s.choice.algorithm)) ImGui::TextWrapped("%s", about->detail.c_str());
+  // The lesson's numbers come from the run on screen; before its trace is there, from the model's.
+  if (const auto* about = core::find_algorithm(s.choice.algorithm)) {
+    const bool on_screen = s.trace && s.trace->algorithm == about->id;
+    const std::string text = on_screen ? core::fill_lesson(about->detail, *s.trace) : backend::with_numbers(*about).detail;
+    ImGui::TextWrapped("%s", text.c_str());
+  }
   ImGui::EndChild();
   ImGui::Separator();
   ImGui::TextDisabled("Run");
@@ -121,7 +125,6 @@ void algorithm_panel(AppState& s, const Frame& f) {
 Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture);  // the Stages tab
 
 namespace {
-ChartPng g_chart_png;
 
 void image(unsigned texture, const Frame& view) {
   if (texture)
@@ -145,42 +148,33 @@ void export_stages(AppState& s, StageExport what) {
   const std::string base = std::string(s.export_dir) + "/" + s.trace->algorithm + "-" + render::to_string(s.view);
   std::error_code ec;
   std::filesystem::create_directories(s.export_dir, ec);
-  std::ostringstream err;
-  const cli::Look look{s.view, true};
+  const render::Look look{s.view, true};
   constexpr int w = 1600, h = 900;
   char stage[16];
   std::snprintf(stage, sizeof stage, "-stage%02d.png", s.player.stage());
   std::string saved;
-  int code = 1;
+  render::Exported done;
   switch (what) {
-    case StageExport::Png: code = cli::render_stage_png(*s.trace, s.player.stage(), w, h, saved = base + stage, err, look); break;
-    case StageExport::AllStages: code = cli::render_all_stages(*s.trace, w, h, base, err, look), saved = base + "-stageNN.png"; break;
-    case StageExport::Gif: code = cli::render_video(*s.trace, w, h, saved = base + ".gif", err, look); break;
-    case StageExport::Mp4: code = cli::render_video(*s.trace, w, h, saved = base + ".mp4", err, look); break;
+    case StageExport::Png: done = render::export_stage_png(*s.trace, s.player.stage(), w, h, saved = base + stage, look); break;
+    case StageExport::AllStages: done = render::export_all_stages(*s.trace, w, h, base, look), saved = base + "-stageNN.png"; break;
+    case StageExport::Gif: done = render::export_video(*s.trace, w, h, saved = base + ".gif", look); break;
+    case StageExport::Mp4: done = render::export_video(*s.trace, w, h, saved = base + ".mp4", look); break;
   }
-  std::string why = err.str();
-  if (const auto at = why.find("error: "); at != std::string::npos) why = why.substr(at + 7);
-  while (!why.empty() && why.back() == '\n') why.pop_back();
-  s.export_message = code == 0 ? "Saved " + saved : "Export failed: " + why;
+  s.export_message = done.ok() ? "Saved " + saved : "Export failed: " + done.error;
 }
 
 void export_all(BenchUi& b, const core::BenchReport& report) {
   const std::string base = b.export_path;
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(base).parent_path(), ec);
-  std::string why;
-  const auto write = [&](const std::string& path, const std::string& text) { return core::write_file(path, text, &why); };
-  const bool ok = write(base + ".csv", core::to_csv(report)) && write(base + ".json", core::to_json(report)) &&
-                  (!g_chart_png || g_chart_png(base + ".png", &why));
-  b.message = ok ? "Saved " + base + ".png, .csv and .json" : "Export failed: " + why;
+  const render::Exported done = render::export_bench(report, shown_chart(b, report), base, true);
+  b.message = done.ok() ? "Saved " + base + ".png, .csv and .json" : "Export failed: " + done.error;
 }
 
-void bench_tab(AppState& s, const Frame& view_area, unsigned chart_texture, Frame* chart) {
+// The Bandwidth tab's first rows: what to measure, Run or Cancel, progress, and whose timings.
+void bench_controls(AppState& s, bool gpu) {
   BenchUi& b = s.bench;
   const float em = ImGui::GetFontSize();
-  const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
-  if (!*b.sizes) std::snprintf(b.sizes, sizeof b.sizes, "%s", gpu ? "2^16..2^28" : "2^10..2^16");
-  if (!*b.export_path) std::snprintf(b.export_path, sizeof b.export_path, "%s", default_export_base().c_str());
   static const char* types[] = {"int", "float", "double"};
   static const char* ops[] = {"sum", "min", "max"};
   ImGui::SetNextItemWidth(em * 6);
@@ -208,74 +202,93 @@ void bench_tab(AppState& s, const Frame& view_area, unsigned chart_texture, Fram
   ImGui::ProgressBar(done, {-1, 0}, label);
   if (!gpu) ImGui::TextColored({0.95f, 0.72f, 0.2f, 1}, "No GPU: these are timings of the CPU model, not of a GPU.");
   if (!b.worker.error().empty()) ImGui::TextColored({1.0f, 0.45f, 0.3f, 1}, "%s", b.worker.error().c_str());
+}
 
-  const core::BenchReport report = b.worker.report();
-  const float table_h = em * 9;
+// The chart's image, leaving `table_h` below it; the mouse over it, in its pixels, for the caller's hit tests.
+void chart_image(BenchUi& b, unsigned chart_texture, float table_h, Frame* chart) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  *chart = {origin.x, origin.y, avail.x, std::max(em * 6, avail.y - table_h)};
+  *chart = {origin.x, origin.y, avail.x, std::max(ImGui::GetFontSize() * 6, avail.y - table_h)};
   image(chart_texture, *chart);
   const ImVec2 mouse = ImGui::GetMousePos();
   const bool over = ImGui::IsItemHovered();
   b.mouse_x = over ? mouse.x - chart->x : -1;
   b.mouse_y = over ? mouse.y - chart->y : -1;
   b.clicked = over && ImGui::IsMouseClicked(0);
+}
 
-  // The Harris table for one n.
+void harris_rows(const std::vector<core::HarrisRow>& rows) {
+  if (!ImGui::BeginTable("harris", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY)) return;
+  ImGui::TableSetupColumn("algorithm", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 14);
+  // Short headers: the panel is narrow, and "total" is the cumulative speedup.
+  for (const char* h : {"time us", "GB/s", "% peak", "step", "total"}) ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& r = rows[i];
+    if (i > 0 && rows[i - 1].harris && !r.harris) {  // Harris' progression ends here
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextDisabled("others");
+    }
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.algorithm.c_str());
+    if (r.block > 0 && ImGui::IsItemHovered()) ImGui::SetTooltip("%d threads a block", r.block);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.2f", r.median_us);
+    ImGui::TableNextColumn();
+    ImGui::Text(r.gbps < 10 ? "%.3f" : "%.0f", r.gbps);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.1f%%", r.pct_of_peak);
+    ImGui::TableNextColumn();
+    if (std::isnan(r.step_speedup)) ImGui::TextDisabled("-");
+    else ImGui::Text("%.2fx", r.step_speedup);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.2fx", r.cumulative_speedup);
+  }
+  ImGui::EndTable();
+}
+
+// Below the chart: which n the Harris table is for, the export, and the table.
+void harris_section(BenchUi& b, const core::BenchReport& report) {
   std::vector<std::size_t> ns;
   for (const auto& r : report.rows)
     if (std::find(ns.begin(), ns.end(), r.n) == ns.end()) ns.push_back(r.n);
   std::sort(ns.begin(), ns.end());
-  if (!ns.empty()) {
-    int idx = b.table_n < 0 || b.table_n >= int(ns.size()) ? int(ns.size()) - 1 : b.table_n;
-    char n_label[48];
-    std::snprintf(n_label, sizeof n_label, "n = %zu", ns[idx]);
-    ImGui::SetNextItemWidth(em * 12);
-    if (ImGui::SliderInt("##n", &idx, 0, int(ns.size()) - 1, n_label)) b.table_n = idx;
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(em * 18);
-    ImGui::InputText("##export", b.export_path, sizeof b.export_path);
-    ImGui::SameLine();
-    if (ImGui::Button("Export PNG + CSV + JSON")) export_all(b, report);
-    if (!b.message.empty()) ImGui::TextWrapped("%s", b.message.c_str());
-    const auto rows = core::harris_table(report, ns[idx], core::to_string(b.type), core::to_string(b.op));
-    if (ImGui::BeginTable("harris", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY)) {
-      ImGui::TableSetupColumn("algorithm", ImGuiTableColumnFlags_WidthFixed, em * 14);
-      // Short headers: the panel is narrow, and "total" is the cumulative speedup.
-      for (const char* h : {"time us", "GB/s", "% peak", "step", "total"}) ImGui::TableSetupColumn(h);
-      ImGui::TableHeadersRow();
-      for (std::size_t i = 0; i < rows.size(); ++i) {
-        const auto& r = rows[i];
-        if (i > 0 && rows[i - 1].harris && !r.harris) {  // Harris' progression ends here
-          ImGui::TableNextRow();
-          ImGui::TableNextColumn();
-          ImGui::TextDisabled("others");
-        }
-        ImGui::TableNextRow();
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(r.algorithm.c_str());
-        if (r.block > 0 && ImGui::IsItemHovered()) ImGui::SetTooltip("%d threads a block", r.block);
-        ImGui::TableNextColumn();
-        ImGui::Text("%.2f", r.median_us);
-        ImGui::TableNextColumn();
-        ImGui::Text(r.gbps < 10 ? "%.3f" : "%.0f", r.gbps);
-        ImGui::TableNextColumn();
-        ImGui::Text("%.1f%%", r.pct_of_peak);
-        ImGui::TableNextColumn();
-        if (std::isnan(r.step_speedup)) ImGui::TextDisabled("-");
-        else ImGui::Text("%.2fx", r.step_speedup);
-        ImGui::TableNextColumn();
-        ImGui::Text("%.2fx", r.cumulative_speedup);
-      }
-      ImGui::EndTable();
-    }
-  }
-  (void)view_area;
+  if (ns.empty()) return;
+  const float em = ImGui::GetFontSize();
+  int idx = b.table_n < 0 || b.table_n >= int(ns.size()) ? int(ns.size()) - 1 : b.table_n;
+  char n_label[48];
+  std::snprintf(n_label, sizeof n_label, "n = %zu", ns[idx]);
+  ImGui::SetNextItemWidth(em * 12);
+  if (ImGui::SliderInt("##n", &idx, 0, int(ns.size()) - 1, n_label)) b.table_n = idx;
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(em * 18);
+  ImGui::InputText("##export", b.export_path, sizeof b.export_path);
+  ImGui::SameLine();
+  if (ImGui::Button("Export PNG + CSV + JSON")) export_all(b, report);
+  if (!b.message.empty()) ImGui::TextWrapped("%s", b.message.c_str());
+  harris_rows(core::harris_table(report, ns[idx], core::to_string(b.type), core::to_string(b.op)));
+}
+
+void bench_tab(AppState& s, unsigned chart_texture, Frame* chart) {
+  BenchUi& b = s.bench;
+  const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
+  if (!*b.sizes) std::snprintf(b.sizes, sizeof b.sizes, "%s", gpu ? "2^16..2^28" : "2^10..2^16");
+  if (!*b.export_path) std::snprintf(b.export_path, sizeof b.export_path, "%s", default_export_base().c_str());
+  bench_controls(s, gpu);
+  const core::BenchReport report = b.worker.report();
+  chart_image(b, chart_texture, ImGui::GetFontSize() * 9, chart);
+  harris_section(b, report);
 }
 
 }  // namespace
 
-void set_chart_exporter(ChartPng exporter) { g_chart_png = std::move(exporter); }
+render::PlotSpec shown_chart(const BenchUi& b, const core::BenchReport& report) {
+  auto spec = render::bench_chart(report, core::to_string(b.type), core::to_string(b.op));
+  for (auto& series : spec.series) series.visible = !b.hidden.count(series.name);
+  return spec;
+}
 
 void start_bench(AppState& s) {
   BenchUi& b = s.bench;
@@ -319,7 +332,7 @@ Frame center_panel(AppState& s, const Frame& f, unsigned view_texture, unsigned 
     }
     if (ImGui::BeginTabItem("Bandwidth", nullptr, flags(Tab::Bandwidth))) {
       s.tab = Tab::Bandwidth;
-      bench_tab(s, f, chart_texture, &out);
+      bench_tab(s, chart_texture, &out);
       ImGui::EndTabItem();
     }
     ImGui::EndTabBar();

@@ -1,8 +1,6 @@
 // The window's panels. Each draws from AppState and changes it through the user's input.
 #pragma once
-#include <functional>
-#include <string>
-
+#include "../render/plot.h"
 #include "app_state.h"
 
 namespace rl::ui {
@@ -17,9 +15,9 @@ void algorithm_panel(AppState& state, const Frame& f);
 // coordinates; the caller renders it into the texture shown there next frame.
 Frame center_panel(AppState& state, const Frame& f, unsigned view_texture, unsigned compare_texture,
                    unsigned chart_texture);
-// Writes the chart (PNG, drawn by the caller's draw_png), the CSV and the JSON next to path.
-using ChartPng = std::function<bool(const std::string& path, std::string* error)>;
-void set_chart_exporter(ChartPng exporter);
+// The Bandwidth tab's chart of a report as shown: its type and operator, without the series
+// hidden in the legend (drawn in the window, and exported).
+render::PlotSpec shown_chart(const BenchUi& bench, const core::BenchReport& report);
 void source_panel(AppState& state, const Frame& f);
 void status_bar(const AppState& state, const Frame& f);
 void handle_keys(AppState& state);

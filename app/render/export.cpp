@@ -1,0 +1,155 @@
+#include "export.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <utility>
+#include <vector>
+
+#include "../core/file_io.h"
+#include "../platform/headless.h"
+#include "canvas.h"
+#include "offscreen.h"
+
+namespace rl::render {
+namespace {
+
+Exported failed(std::string why) { return {Exported::Status::Failed, std::move(why)}; }
+
+// The folder each PNG goes to must exist and be writable: checked before a GL context is
+// made, so an unwritable path fails at once and names itself.
+Exported folders_writable(const std::vector<std::string>& paths) {
+  std::string last;
+  for (const auto& p : paths) {
+    const auto parent = std::filesystem::path(p).parent_path();
+    const std::string dir = parent.empty() ? "." : parent.string();
+    if (dir == last) continue;
+    last = dir;
+    if (::access(dir.c_str(), W_OK) != 0) return failed("cannot write PNG '" + p + "': " + std::strerror(errno));
+  }
+  return {};
+}
+
+// One headless context (or the caller's current one), offscreen target and canvas for all
+// frames: draw(canvas, i) paints frame i, which is written to paths[i].
+template <class Draw>
+Exported render_pngs(int width, int height, const std::vector<std::string>& paths, bool current_context, Draw draw) {
+  if (Exported checked = folders_writable(paths); !checked.ok()) return checked;
+  std::string why;
+  const auto ctx = current_context ? nullptr : platform::HeadlessContext::create(&why);
+  if (!ctx && !current_context) return failed("cannot render: " + why);
+  try {
+    Offscreen target;
+    target.resize(width, height);
+    Canvas canvas;
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+      target.bind();
+      draw(canvas, i);
+      Offscreen::unbind();
+      if (!write_png(paths[i], width, height, target.read_rgba(), &why)) return failed(why);
+    }
+  } catch (const std::exception& e) {
+    return failed(std::string("rendering failed: ") + e.what());
+  }
+  return {};
+}
+
+struct Frame {
+  int stage;
+  float blend;
+  std::string path;
+};
+
+// The view at each frame's (stage, blend).
+Exported render_frames(const core::Trace& trace, int width, int height, const std::vector<Frame>& frames,
+                       const Look& look) {
+  std::vector<std::string> paths;
+  for (const Frame& f : frames) paths.push_back(f.path);
+  return render_pngs(width, height, paths, look.current_context, [&](Canvas& c, std::size_t i) {
+    draw_stage_view(c, look.view, trace, frames[i].stage, width, height, {false, frames[i].blend});
+  });
+}
+
+std::string quoted(const std::string& s) {  // for the shell: single quotes, escaped
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+bool ends_with(const std::string& s, const char* tail) {
+  const std::size_t n = std::strlen(tail);
+  return s.size() > n && s.compare(s.size() - n, n, tail) == 0;
+}
+
+constexpr int kHold = 8, kFade = 6, kFps = 12;  // a video holds each stage 8 frames, then fades 6 into the next
+
+// The video's frames, their files in dir.
+std::vector<Frame> video_frames(int stages, const std::filesystem::path& dir) {
+  std::vector<Frame> frames;
+  char name[32];
+  for (int k = 0; k < stages; ++k)
+    for (int i = 0; i < kHold + (k + 1 < stages ? kFade : 0); ++i) {
+      std::snprintf(name, sizeof name, "f%05zu.png", frames.size());
+      frames.push_back({k, i < kHold ? 0.0f : float(i - kHold + 1) / (kFade + 1), (dir / name).string()});
+    }
+  return frames;
+}
+
+}  // namespace
+
+Exported export_stage_png(const core::Trace& trace, int stage, int width, int height, const std::string& path,
+                          const Look& look) {
+  return render_frames(trace, width, height, {{stage, 0, path}}, look);
+}
+
+Exported export_all_stages(const core::Trace& trace, int width, int height, const std::string& prefix,
+                           const Look& look) {
+  std::vector<Frame> frames;
+  char name[32];
+  for (int k = 0; k < int(trace.stages.size()); ++k) {
+    std::snprintf(name, sizeof name, "-stage%02d.png", k);
+    frames.push_back({k, 0, prefix + name});
+  }
+  return render_frames(trace, width, height, frames, look);
+}
+
+Exported export_video(const core::Trace& trace, int width, int height, const std::string& path, const Look& look) {
+  const bool gif = ends_with(path, ".gif");
+  if (!gif && !ends_with(path, ".mp4"))
+    return {Exported::Status::BadRequest, "--video needs a .mp4 or .gif file name, got '" + path + "'"};
+  if (std::system("command -v ffmpeg >/dev/null 2>&1") != 0)
+    return failed("--video needs ffmpeg (Debian's ffmpeg package); PNGs need no ffmpeg: --all-stages");
+  // Frames into a private temporary folder, removed afterwards whatever happens.
+  std::error_code ec;
+  const auto dir = std::filesystem::temp_directory_path(ec) / ("reduction-lab-video-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir, ec);
+  if (ec) return failed("cannot make a temporary folder: " + ec.message());
+  Exported done = render_frames(trace, width, height, video_frames(int(trace.stages.size()), dir), look);
+  if (done.ok()) {
+    const std::string cmd =
+        "ffmpeg -y -loglevel error -framerate " + std::to_string(kFps) + " -i " + quoted((dir / "f%05d.png").string()) +
+        (gif ? " -vf 'split[a][b];[a]palettegen[p];[b][p]paletteuse' " : " -c:v libx264 -pix_fmt yuv420p ") + quoted(path);
+    if (std::system(cmd.c_str()) != 0) done = failed("ffmpeg could not write '" + path + "'");
+  }
+  std::filesystem::remove_all(dir, ec);
+  return done;
+}
+
+Exported export_chart_png(const PlotSpec& chart, int width, int height, const std::string& path, bool current_context) {
+  return render_pngs(width, height, {path}, current_context,
+                     [&](Canvas& c, std::size_t) { draw_plot(c, chart, width, height); });
+}
+
+Exported export_bench(const core::BenchReport& report, const PlotSpec& chart, const std::string& base,
+                      bool current_context) {
+  std::string why;
+  for (const auto& [path, text] : {std::pair{base + ".csv", core::to_csv(report)}, std::pair{base + ".json", core::to_json(report)}})
+    if (!core::write_file(path, text, &why)) return failed(why);
+  return export_chart_png(chart, 1600, 900, base + ".png", current_context);
+}
+
+}  // namespace rl::render

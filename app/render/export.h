@@ -1,0 +1,45 @@
+// Exports: a stage's view as PNG, a PNG per stage, a whole run as GIF or MP4, a benchmark's
+// chart as PNG and its results as CSV and JSON. The window and the command line both call
+// these; each says what went wrong in words and leaves it to the caller how to show them.
+#pragma once
+#include <string>
+
+#include "../core/bench.h"
+#include "../core/trace.h"
+#include "plot.h"
+#include "warp_views.h"
+
+namespace rl::render {
+
+struct Exported {
+  enum class Status { Ok, BadRequest, Failed };  // BadRequest: asked for what cannot be (a usage error)
+  Status status = Status::Ok;
+  std::string error;  // what went wrong, without a program name: the caller adds its own
+  bool ok() const { return status == Status::Ok; }
+};
+
+// What to draw and where: the view, and whether to draw in the caller's current OpenGL
+// context (the window exporting) instead of making a headless one.
+struct Look {
+  View view = View::Memory;
+  bool current_context = false;
+};
+
+// One stage's view as a PNG.
+Exported export_stage_png(const core::Trace& trace, int stage, int width, int height, const std::string& path,
+                          const Look& look = {});
+// One PNG per stage: PREFIX-stage00.png, PREFIX-stage01.png, ...
+Exported export_all_stages(const core::Trace& trace, int width, int height, const std::string& prefix,
+                           const Look& look = {});
+// A whole run as a video (.mp4) or animated GIF (.gif) through ffmpeg: each stage held, then
+// faded into the next, as the window plays it.
+Exported export_video(const core::Trace& trace, int width, int height, const std::string& path, const Look& look = {});
+
+// A chart (the bandwidth chart: render/bench_chart.h) as a PNG.
+Exported export_chart_png(const PlotSpec& chart, int width, int height, const std::string& path,
+                          bool current_context = false);
+// A benchmark: BASE.csv and BASE.json (the results), BASE.png (the chart, 1600 x 900).
+Exported export_bench(const core::BenchReport& report, const PlotSpec& chart, const std::string& base,
+                      bool current_context = false);
+
+}  // namespace rl::render

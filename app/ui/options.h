@@ -1,0 +1,27 @@
+// What the window is asked to do from the command line. Plain data: the command line fills it
+// (cli.h) without depending on the window's code.
+#pragma once
+#include <string>
+
+#include "../backend/backend.h"
+
+namespace rl::ui {
+
+struct GuiOptions {
+  backend::Choice backend = backend::Choice::Auto;
+  int quit_after_frames = 0;  // > 0: close by itself after that many frames (tests)
+  std::string screenshot;     // with quit_after_frames: PNG of the last frame
+  std::string tab = "stages";  // the centre tab to open: stages | bandwidth
+  bool present = false;        // presenter mode from the start
+  std::string compare;         // compare mode: a second algorithm beside the first
+  bool run_bench = false;      // start the Bandwidth tab's benchmark at once
+  std::string bench_sizes, bench_algorithms;  // overrides for it (empty: the tab's defaults)
+  bool headless = false;       // no window: the same UI drawn off screen through EGL
+  bool play = false;           // start the stage player playing
+  bool soak = false;           // keep everything moving: every algorithm and view, benchmarks again and again
+  std::string export_dir;      // where the Stages tab's exports go
+  std::string view;            // the Stages tab's view: memory | lanes | divergence | banks | grid
+  std::string frame_report;    // JSON of every frame's time, and whether a benchmark ran
+};
+
+}  // namespace rl::ui
