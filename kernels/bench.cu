@@ -289,6 +289,7 @@ BenchSession::BenchSession() : impl_(std::make_unique<Impl>()) {
   int v = 0;
   RL_CUDA(cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, m.device_id));
   m.info.sm_count = v;
+  RL_CUDA(cudaDeviceGetAttribute(&m.info.threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, m.device_id));
   RL_CUDA(cudaDeviceGetAttribute(&v, cudaDevAttrL2CacheSize, m.device_id));
   m.info.l2_bytes = std::size_t(v);
   RL_CUDA(cudaDeviceGetAttribute(&m.info.mem_clock_khz, cudaDevAttrMemoryClockRate, m.device_id));
@@ -375,7 +376,7 @@ BenchSession::InputFacts BenchSession::set_input(Type type, OpKind op, std::size
 
 Timing BenchSession::time(Algo algo, OpKind op, int block, const BenchSettings& s, const std::atomic<bool>* cancel) {
   if (!gpu_launchable(algo)) throw std::invalid_argument("this algorithm is modelled only and never launched on the GPU");
-  check_launch(algo, impl_->n, Launch{block, first_pass_grid(algo, impl_->n, block, cuda_sm_count()), 0}, false);
+  check_launch(algo, impl_->n, Launch{block, first_pass_grid(algo, impl_->n, block, cuda_device_shape()), 0}, false);
   return impl_->dispatch(op, AlgoJob{algo, block, s, cancel});
 }
 

@@ -18,6 +18,7 @@ struct DeviceInfo {
   std::string name;
   std::string driver;        // e.g. "13.0" (the CUDA version the driver supports)
   int sm_count = 0;
+  int threads_per_sm = 0;    // cudaDevAttrMaxThreadsPerMultiProcessor
   std::size_t l2_bytes = 0;
   int mem_clock_khz = 0;
   int bus_width_bits = 0;

@@ -1,4 +1,4 @@
-// The bandwidth ceiling: a device copy with 16-byte loads and stores and a grid stride.
+// A bandwidth reference: a device copy with 16-byte loads and stores and a grid stride.
 #pragma once
 #include <cstddef>
 

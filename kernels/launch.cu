@@ -39,6 +39,16 @@ std::size_t cuda_memory_used() {
   return total - free;
 }
 
+DeviceShape cuda_device_shape() {
+  static const DeviceShape shape = [] {
+    int dev = 0, threads = 0;
+    RL_CUDA(cudaGetDevice(&dev));
+    RL_CUDA(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
+    return DeviceShape(cuda_sm_count(), threads);
+  }();
+  return shape;
+}
+
 int cuda_sm_count() {
   static const int count = [] {
     int dev = 0, sms = 0;
@@ -54,9 +64,9 @@ T gpu_reduce(Algo algo, OpKind op, const T* host_in, std::size_t n, const Launch
   if (!gpu_launchable(algo)) throw std::invalid_argument("this algorithm is modelled only and never launched on the GPU");
   Launch l = launch;
   // Fixed grids come from this device's SM count; cg-grid-sync's is capped by occupancy later.
-  if (!l.grid && algo != Algo::CgGridSync) l.grid = first_pass_grid(algo, n, l.block, cuda_sm_count());
+  if (!l.grid && algo != Algo::CgGridSync) l.grid = first_pass_grid(algo, n, l.block, cuda_device_shape());
   Launch checked = l;
-  if (!checked.grid) checked.grid = first_pass_grid(algo, n, l.block, cuda_sm_count());
+  if (!checked.grid) checked.grid = first_pass_grid(algo, n, l.block, cuda_device_shape());
   check_launch(algo, n, checked, trace != nullptr);
   switch (op) {
     case OpKind::Sum: return Reducer<T, ops::Sum>(algo, l, trace, nullptr).run(host_in, n);

@@ -220,7 +220,7 @@ class Reducer {
 
  private:
   std::size_t grid_for(std::size_t n) const {
-    return launch_.grid ? launch_.grid : first_pass_grid(algo_, n, launch_.block, cuda_sm_count());
+    return launch_.grid ? launch_.grid : first_pass_grid(algo_, n, launch_.block, cuda_device_shape());
   }
   std::size_t outputs_per_block() const { return std::size_t(kernels::outputs_per_block(algo_, launch_.block)); }
   std::size_t per_block() const { return (adds_on_load(algo_) ? 2 : 1) * std::size_t(launch_.block); }

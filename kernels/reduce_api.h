@@ -99,13 +99,23 @@ struct Launch {
   const std::vector<int>* tickets = nullptr;
 };
 
+// What sizing a fixed grid needs to know of a device: its SMs, and the threads one SM holds at
+// once (2048 on sm_80 and sm_90, 1536 on sm_86 and sm_89, 1024 on sm_75). The GPU path reads
+// both from the device (cuda_device_shape); a bare SM count means an SM of 2048 threads, as the
+// CPU model's own device has.
+struct DeviceShape {
+  int sm_count = 1;
+  int threads_per_sm = 2048;
+  DeviceShape(int sms, int threads = 2048) : sm_count(sms), threads_per_sm(threads) {}  // NOLINT: an SM count converts
+};
+
 TraceShape trace_shape(Algo algo, int block, std::size_t n);
 // Blocks the first pass launches: derived from n, or the fixed grid for a given SM count.
-std::size_t first_pass_grid(Algo algo, std::size_t n, int block, int sm_count);
+std::size_t first_pass_grid(Algo algo, std::size_t n, int block, DeviceShape device);
 // How many additions (each a rounding for floats) an element's value goes through in a run, on
 // average over the elements, rounded up. A float sum is within u * sum(|x_i| * depth_i) of the
 // exact one; for identically drawn inputs that is u * sum|x| * this depth.
-std::size_t rounding_depth(Algo algo, std::size_t n, int block, int sm_count);
+std::size_t rounding_depth(Algo algo, std::size_t n, int block, DeviceShape device);
 // The block size a benchmark uses when none is asked for: 256, or an algorithm's own choice
 // where measurements favour another (warp-shuffle-vectorized on large arrays).
 int preferred_block(Algo algo, std::size_t n, int sm_count);
@@ -145,6 +155,7 @@ std::string cuda_device_name();
 // Bytes of the current device's memory in use (by every process): the soak watches it.
 std::size_t cuda_memory_used();
 int cuda_sm_count();
+DeviceShape cuda_device_shape();  // the current device's SMs and threads per SM
 
 // Reduces host_in[0..n) on the GPU to one value. With trace non-null, block
 // launch.trace_block of the first pass runs the instrumented instantiation.
@@ -152,8 +163,8 @@ template <class T>
 T gpu_reduce(Algo algo, OpKind op, const T* host_in, std::size_t n, const Launch& launch,
              RawTrace<T>* trace);
 
-// Baselines over the same data: the library reductions, and a device copy (the bandwidth
-// ceiling, checked element for element).
+// Baselines over the same data: the library reductions, and a device copy (a bandwidth
+// reference: it reads and writes, a reduction only reads; checked element for element).
 enum class Baseline { Cub, Thrust, Cpu, Copy };
 template <class T>
 T cub_reduce(OpKind op, const T* host_in, std::size_t n);

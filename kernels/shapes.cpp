@@ -74,10 +74,10 @@ std::vector<std::size_t> pass_outputs(Algo algo, std::size_t n, int block, std::
 
 bool adds_on_load(Algo algo) { return row(algo).adds_on_load; }
 
-std::size_t first_pass_grid(Algo algo, std::size_t n, int block, int sm_count) {
+std::size_t first_pass_grid(Algo algo, std::size_t n, int block, DeviceShape device) {
   check_block(algo, block);  // callers size grids before check_launch: no division by a bad block
-  const std::size_t b = std::size_t(block), sms = std::size_t(std::max(sm_count, 1));
-  const std::size_t resident = std::max<std::size_t>(1, 2048 / b) * sms;  // threads an SM holds
+  const std::size_t b = std::size_t(block), sms = std::size_t(std::max(device.sm_count, 1));
+  const std::size_t resident = std::max<std::size_t>(1, std::size_t(device.threads_per_sm) / b) * sms;  // one full wave
   switch (algo) {
     case Algo::FirstAddOnLoad:
     case Algo::UnrollLastWarp:
@@ -109,8 +109,8 @@ std::size_t first_pass_grid(Algo algo, std::size_t n, int block, int sm_count) {
   }
 }
 
-std::size_t rounding_depth(Algo algo, std::size_t n, int block, int sm_count) {
-  const std::size_t b = std::size_t(block), grid = first_pass_grid(algo, n, block, sm_count);
+std::size_t rounding_depth(Algo algo, std::size_t n, int block, DeviceShape device) {
+  const std::size_t b = std::size_t(block), grid = first_pass_grid(algo, n, block, device);
   // A serial chain of c additions takes its elements through c/2 of them on average. Each
   // thread's share of the first pass is such a chain; work-queue's blocks take tickets as they
   // free up, so a thread may take more than an even share: allow twice.

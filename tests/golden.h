@@ -85,6 +85,14 @@ inline GoldenFile read_golden(const GoldenCase& c) {
   return {j.at("recorded").at("device"), j.at("recorded").at("date"), core::trace_from_json(j.at("trace").dump())};
 }
 
+// A recording with the stage labels and source lines of `now`: those are the app's words for a
+// stage, not what the GPU recorded, and may change without a new recording.
+inline core::Trace with_words_of(core::Trace recorded, const core::Trace& now) {
+  for (std::size_t k = 0; k < recorded.stages.size() && k < now.stages.size(); ++k)
+    recorded.stages[k].label = now.stages[k].label, recorded.stages[k].line = now.stages[k].line;
+  return recorded;
+}
+
 inline std::string golden_json(const core::Trace& t, const std::string& date) {
   nlohmann::ordered_json j;
   j["recorded"] = {{"device", t.device}, {"date", date}};

@@ -1,6 +1,7 @@
 // The CPU model against stages derived by hand, and its results against a double reference.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -542,5 +543,45 @@ TEST(Catalog, EveryRowHasItsMarkerModelLessonAndDocs) {
     const auto values = test::random_values(1000, core::DType::Int, 7);
     EXPECT_EQ(test::model_result(id, core::Op::Sum, core::DType::Int, values, r.blocks == kernels::BlockRule::Any ? 270 : 128),
               test::reference(core::Op::Sum, values));
+  }
+}
+
+// Fixed grids follow the device's threads per SM, not an assumed 2048: the GPUs students own
+// hold 1536 (sm_86, sm_89) or 1024 (sm_75).
+TEST(Shapes, ResidentGridsFollowTheDevicesThreadsPerSm) {
+  const std::size_t n = std::size_t(1) << 26;
+  using kernels::Algo;
+  for (int threads : {2048, 1536, 1024})
+    for (int block : {128, 256, 1024}) {
+      const std::size_t wave = std::size_t(threads / block) * 46;
+      EXPECT_EQ(kernels::first_pass_grid(Algo::MultiplePerThread, n, block, {46, threads}), wave) << threads << " " << block;
+      EXPECT_EQ(kernels::first_pass_grid(Algo::WorkQueue, n, block, {46, threads}), wave) << threads << " " << block;
+    }
+}
+
+// Lessons quote the trace's numbers: interleaved addressing's working lanes share
+// 32 / min(2 * stride, 32) banks, so the degree rises then falls (2, 4, 8, 8, 8, 4, 2, 1 at 256
+// threads; 32 at 1024); sequential addressing's divergent warps appear from stride 16 down.
+TEST(Lessons, QuoteTheDegreesAndDivergenceTheTraceComputed) {
+  for (int block : {256, 1024}) {
+    const auto t = model_trace("interleaved-bank-conflicts", iota(std::size_t(block)), block);
+    std::string expected;
+    for (int stride = 1; stride < block; stride *= 2) {
+      const int working = std::min(32, block / (2 * stride));  // lanes of the first warp that add
+      const int degree = std::max(1, working * std::min(2 * stride, 32) / 32);
+      const auto& s = t.stages[std::size_t(std::countr_zero(unsigned(stride))) + 1];
+      EXPECT_EQ(s.bank_conflicts, degree) << "block " << block << " stride " << stride;
+      expected += (expected.empty() ? "" : ", ") + std::to_string(degree);
+    }
+    const auto filled = core::fill_lesson(core::find_algorithm("interleaved-bank-conflicts")->detail, t);
+    EXPECT_NE(filled.find("at " + std::to_string(block) + " threads the steps give " + expected), std::string::npos) << filled;
+  }
+  const auto seq = model_trace("sequential", iota(256), 256);
+  const auto filled = backend::with_numbers(*core::find_algorithm("sequential")).detail;
+  EXPECT_NE(filled.find("at 256 threads: 0, 0, 0, 1, 1, 1, 1, 1."), std::string::npos) << filled;
+  for (const auto& s : seq.stages) {
+    if (s.tag == kernels::kTagStep) {
+      EXPECT_EQ(s.divergent_warps, s.param < 32 ? 1 : 0) << s.label;
+    }
   }
 }

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "../../kernels/algorithms.h"
+#include "../core/facts.h"
 #include "runner.h"
 
 namespace rl::backend {
@@ -45,6 +46,18 @@ std::string status_line(const Selection& sel) {
   if (sel.backend->name() == "cuda") return "GPU: " + sel.backend->device();
   return "CPU model: " + (sel.fallback_reason.empty() ? std::string("chosen by the user")
                                                        : sel.fallback_reason);
+}
+
+core::AlgorithmInfo with_numbers(core::AlgorithmInfo info) {
+  const auto needs = [](const std::string& text) { return text.find('{') != std::string::npos; };
+  if (info.kind == core::Kind::Baseline || !(needs(info.lesson) || needs(info.detail))) return info;
+  constexpr int kBlock = 256;
+  std::vector<double> iota(kBlock);
+  for (int i = 0; i < kBlock; ++i) iota[std::size_t(i)] = i + 1;
+  const core::Trace t = make_sim_backend()->trace({info.id, core::Op::Sum, core::DType::Int, kBlock, 0, iota});
+  info.lesson = core::fill_lesson(info.lesson, t);
+  info.detail = core::fill_lesson(info.detail, t);
+  return info;
 }
 
 }  // namespace rl::backend

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "../core/catalog.h"
 #include "../core/trace.h"
 
 namespace rl::backend {
@@ -47,6 +48,11 @@ Selection select(Choice choice);
 std::string status_line(const Selection& selection);
 
 std::unique_ptr<Backend> make_sim_backend();
+
+// An algorithm's lesson and detail with their numbers filled in (core::fill_lesson) from the
+// CPU model's run of one block of 256 threads over 1..256: what `list` and docs print. The
+// window fills them from the run on screen instead.
+core::AlgorithmInfo with_numbers(core::AlgorithmInfo info);
 // nullptr, with *why set, when this build has no CUDA or no GPU is usable.
 std::unique_ptr<Backend> make_cuda_backend(std::string* why);
 

@@ -31,13 +31,13 @@ std::size_t element_bytes(core::DType t) { return t == core::DType::Double ? 8 :
 
 }  // namespace
 
-std::size_t rounding_depth(const std::string& id, std::size_t n, int block, int sm_count) {
+std::size_t rounding_depth(const std::string& id, std::size_t n, int block, kernels::DeviceShape device) {
   if (id == "cpu") return (n + 1) / 2;  // std::reduce: one addition after another
   if (id == "cub" || id == "thrust") {  // a few tiles a thread (at most twice an even share), trees
-    const std::size_t threads = std::size_t(std::max(sm_count, 1)) * 2048;
+    const std::size_t threads = std::size_t(std::max(device.sm_count, 1)) * std::size_t(device.threads_per_sm);
     return (n + threads - 1) / threads + 64 + 2 * std::size_t(std::log2(double(std::max<std::size_t>(n, 1))) + 1);
   }
-  return kernels::rounding_depth(kernel_algo(id), n, block, sm_count);
+  return kernels::rounding_depth(kernel_algo(id), n, block, device);
 }
 
 // Ints, min and max must match exactly. A float sum may stray from the exact one by at most
@@ -45,7 +45,7 @@ std::size_t rounding_depth(const std::string& id, std::size_t n, int block, int 
 // Algorithms", 4.2); the benchmark draws its inputs alike, so that is u * sum|x| * the mean
 // depth: a bound of its own for each algorithm and n.
 void judge(core::BenchRow& row, core::DType type, core::Op op, double got, double expected, double abs_sum,
-           int sm_count) {
+           kernels::DeviceShape device) {
   if (row.algorithm == "copy") {
     row.check_ok = true;
     row.check = "copy: no result to check";
@@ -57,7 +57,7 @@ void judge(core::BenchRow& row, core::DType type, core::Op op, double got, doubl
     return;
   }
   const double u = type == core::DType::Float ? 0x1p-24 : 0x1p-53;
-  const double depth = double(rounding_depth(row.algorithm, row.n, row.block, sm_count));
+  const double depth = double(rounding_depth(row.algorithm, row.n, row.block, device));
   const double off = std::fabs(got - expected);
   char buf[160];
   if (depth * u >= 0.5) {  // e.g. std::reduce of 2^28 floats: the bound says nothing
@@ -244,7 +244,7 @@ core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSi
         row.discarded = t.discarded;
         row.noise_pct = t.noise_pct;
         finish_row(row, t.median_us, element_bytes(req.type), dev.peak_gbps);
-        judge(row, req.type, req.op, t.result, facts.expected, facts.abs_sum, dev.sm_count);
+        judge(row, req.type, req.op, t.result, facts.expected, facts.abs_sum, {dev.sm_count, dev.threads_per_sm});
         report.rows.push_back(row);
         if (on_row) on_row(row);
         ++p.done;

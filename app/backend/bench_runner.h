@@ -10,6 +10,7 @@
 
 #include "../core/bench.h"
 #include "../core/types.h"
+#include "../../kernels/reduce_api.h"
 #include "backend.h"
 
 namespace rl::backend {
@@ -38,9 +39,9 @@ using ProgressSink = std::function<void(const BenchProgress&)>;
 
 // The longest chain of roundings a row's algorithm takes at n (kernels::rounding_depth; the
 // baselines' by their structure), and the check of a row's result against the exact one.
-std::size_t rounding_depth(const std::string& id, std::size_t n, int block, int sm_count);
+std::size_t rounding_depth(const std::string& id, std::size_t n, int block, kernels::DeviceShape device);
 void judge(core::BenchRow& row, core::DType type, core::Op op, double got, double expected, double abs_sum,
-           int sm_count);
+           kernels::DeviceShape device);
 
 // Runs on the calling thread. Throws std::invalid_argument for impossible requests and
 // std::runtime_error when the backend cannot run (no GPU for cuda, a CUDA failure).

@@ -113,4 +113,21 @@ std::string stage_caption(const Trace& t, int k) {
   return out;
 }
 
+std::string fill_lesson(std::string_view lesson, const Trace& trace) {
+  std::string conflicts, divergent;
+  for (const auto& s : trace.stages) {
+    if (s.tag != kernels::kTagStep && s.tag != kernels::kTagWarpStep) continue;
+    const std::string sep = conflicts.empty() && divergent.empty() ? "" : ", ";
+    conflicts += sep + (s.bank_conflicts ? std::to_string(*s.bank_conflicts) : "-");
+    divergent += sep + std::to_string(s.divergent_warps);
+  }
+  const std::pair<std::string_view, std::string> fills[] = {
+      {"{block}", std::to_string(trace.block)}, {"{conflicts}", conflicts}, {"{divergent}", divergent}};
+  std::string out(lesson);
+  for (const auto& [key, value] : fills)
+    for (std::size_t at = out.find(key); at != std::string::npos; at = out.find(key, at + value.size()))
+      out.replace(at, key.size(), value);
+  return out;
+}
+
 }  // namespace rl::core

@@ -1,6 +1,7 @@
 // Facts derived from a trace's recordings (never typed in), and captions built from them.
 #pragma once
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "trace.h"
@@ -34,5 +35,9 @@ int divergent_warps(const Stage& stage, int block);
 int busy_warps(const Stage& stage, int block);
 // "stride 8: 8 of 32 threads active in 1 warp; 0 divergent warps".
 std::string stage_caption(const Trace& trace, int stage);
+// A lesson with its numbers from a trace: {block} the block size, {conflicts} the bank-conflict
+// degree of each tree step, {divergent} the divergent warps of each tree step. Lessons quote
+// what a run recorded, never typed figures.
+std::string fill_lesson(std::string_view lesson, const Trace& trace);
 
 }  // namespace rl::core

@@ -42,7 +42,7 @@ PlotSpec bench_chart(const core::BenchReport& report, std::string_view type, std
     } else if (a.id == "copy") {
       s.color = rgb(0x9AA0A6);
       s.width = 2.5f;
-      s.name = "copy (ceiling)";
+      s.name = "copy (reference)";
     } else {  // past the palette, colours come round again with dashed lines
       s.dashed = color >= kColors.size();
       s.color = kColors[color++ % kColors.size()];

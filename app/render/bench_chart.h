@@ -1,5 +1,5 @@
 // The bandwidth chart: GB/s against n (log2), one series per algorithm measured, CUB drawn
-// as the reference, the copy ceiling, and the device's theoretical peak as a line.
+// as the reference, the device copy (a reference), and the device's theoretical peak as a line.
 #pragma once
 #include <string_view>
 
