@@ -13,7 +13,9 @@ constexpr int kMaxBoxes = 32;  // first-pass results drawn; the rest are counted
 
 // The atomic each block's result goes through (kernels/atomics.cuh): ints have atomicMin and
 // atomicMax; float and double min and max loop on atomicCAS until their value is in.
-std::string op_name(core::Op op, core::DType type) {
+std::string op_name(core::Op op, core::DType type, const std::string& algorithm) {
+  // Cooperative groups' update is a hardware atomic for integers only (CUDA 13).
+  if (algorithm == "cg-reduce-update-async" && type != core::DType::Int) return "a compare-and-swap loop";
   if (op == core::Op::Sum) return "atomicAdd";
   if (type != core::DType::Int) return std::string("an atomicCAS loop (") + (op == core::Op::Min ? "min" : "max") + ")";
   return op == core::Op::Min ? "atomicMin" : "atomicMax";
@@ -23,9 +25,9 @@ std::string how(const core::Trace& t) {
   const std::string g = std::to_string(t.grid) + (t.grid == 1 ? " block" : " blocks");
   if (!t.tickets.empty())
     return g + " take " + std::to_string(t.tickets.size()) + " tickets from a counter (under each: how many it took); " +
-           op_name(t.op, t.type) + " combines: one launch";
+           op_name(t.op, t.type, t.algorithm) + " combines: one launch";
   if (t.combine == kernels::Combine::Atomics)
-    return g + "; each block (or warp tile) adds its result to one value with " + op_name(t.op, t.type) +
+    return g + "; each block (or warp tile) adds its result to one value with " + op_name(t.op, t.type, t.algorithm) +
            ", in whatever order the blocks finish: one launch";
   if (t.combine == kernels::Combine::SecondKernel) return g + "; a second launch of one block reduces their results";
   if (t.combine == kernels::Combine::LastBlock)
@@ -112,7 +114,7 @@ void draw_grid(Canvas& c, const core::Trace& t, const MemoryLayout& L, const Pal
   };
   if (t.combine == kernels::Combine::Atomics) {
     fan_in(result);
-    c.text(area.cx(), mid, op_name(t.op, t.type) + " from every block, in arrival order", L.label_px, pal.muted, Align::Center);
+    c.text(area.cx(), mid, op_name(t.op, t.type, t.algorithm) + " from every block, in arrival order", L.label_px, pal.muted, Align::Center);
   } else if (t.combine == kernels::Combine::SecondKernel) {
     const Rect k2 = stage_box(mid, "second launch: 1 block of " + std::to_string(t.block) + " threads over " +
                                        std::to_string(outputs) + " results");
