@@ -67,7 +67,7 @@ inline constexpr AlgorithmRow kAlgorithms[] = {
      C::Passes, false, P2, true, 3, Arr},
     {"first-add-on-load", A::FirstAddOnLoad, {}, F::Tree, "First add during load",
      kTree, C::Passes, true, P2, true, 4, Arr},
-    {"unroll-last-warp", A::UnrollLastWarp, {}, F::Tree, "Unrolled last warp",
+    {"unroll-last-warp", A::UnrollLastWarp, {}, F::Tree, "Last warp without block-wide barriers",
      kTree, C::Passes, true, P2, true, 5, Arr},
     {"complete-unroll", A::CompleteUnroll, {}, F::Tree,
      "Complete unroll (block size as a template parameter)", kTree, C::Passes, true,

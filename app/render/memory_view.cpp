@@ -32,6 +32,211 @@ Shown shown_array(const core::Trace& t, const core::Stage& s) {
 constexpr int kMaxCells = 1024;  // larger arrays (global-halving) show their start
 constexpr std::size_t kMaxArrows = 96;  // more would hide the cells they point at
 
+// What every piece of one frame shares: the stage, its array and the layout.
+struct Frame {
+  Canvas& c;
+  const core::Trace& t;
+  const core::Stage& s;
+  const MemoryLayout& L;
+  const Palette& pal;
+  const Shown& shown;
+  int total = 0;  // cells in the array
+  int count = 0;  // cells drawn
+  int real = 0;   // cells before the padding
+  bool marks = false;  // reads and writes are shared (or global) cells
+};
+
+// The cells active threads read and wrote, and the threads that worked.
+struct CellMarks {
+  std::vector<char> read, written, working;
+};
+
+// The next stage's values, when animating towards it and it shows the same array.
+struct Blend {
+  const std::vector<double>* values = nullptr;
+  Scale scale;
+  float k = 0;
+};
+
+void draw_header(const Frame& f, int stage) {
+  const std::string title = f.t.algorithm + "  -  stage " + std::to_string(stage) + " of " +
+                            std::to_string(f.t.stages.size() - 1) + ": " + f.s.label;
+  f.c.text(f.L.title.x, f.L.title.cy(), title, fit_px(f.c, title, f.L.title_px, f.L.title.w), f.pal.text);
+  std::string caption = core::stage_caption(f.t, stage);
+  if (f.shown.values)
+    caption = f.shown.what +
+              (f.total > f.count ? " (first " + std::to_string(f.count) + " of " + std::to_string(f.total) + ")" : "") +
+              "  |  " + caption;
+  f.c.text(f.L.caption.x, f.L.caption.cy(), caption, fit_px(f.c, caption, f.L.label_px, f.L.caption.w), f.pal.muted);
+}
+
+CellMarks mark_cells(const Frame& f) {
+  CellMarks m{std::vector<char>(f.count, 0), std::vector<char>(f.count, 0), std::vector<char>(f.count, 0)};
+  for (int th : f.s.active)
+    if (th >= 0 && th < f.count) m.working[th] = 1;
+  if (f.marks)
+    for (const auto& a : f.s.accesses) {
+      for (int r : a.reads)
+        if (r >= 0 && r < f.count) m.read[r] = 1;
+      for (int w : a.writes)
+        if (w >= 0 && w < f.count) m.written[w] = 1;
+    }
+  return m;
+}
+
+Blend blend_target(const Frame& f, int stage, std::size_t scaled, const Scale& scale, float blend) {
+  Blend b{nullptr, scale, std::clamp(blend, 0.0f, 1.0f)};
+  if (blend > 0 && stage + 1 < int(f.t.stages.size())) {
+    const Shown next = shown_array(f.t, f.t.stages[stage + 1]);
+    if (next.values && next.values->size() == f.shown.values->size() && next.what == f.shown.what) {
+      b.values = next.values;
+      b.scale = value_scale(b.values, scaled);
+    }
+  }
+  return b;
+}
+
+void draw_warp_labels(const Frame& f) {
+  for (int r = 0; r < f.L.rows; ++r) {
+    if (!f.L.starts_warp(r) || !f.shown.per_thread) continue;
+    const Rect lab = f.L.row_label(r);
+    f.c.text(lab.x, lab.cy(), "warp " + std::to_string(r * f.L.cols / 32), f.L.label_px * 0.8f, f.pal.muted);
+  }
+}
+
+// The cells' value texts, and one text size for every cell: the largest at which the widest fits.
+struct CellTexts {
+  std::vector<std::string> texts;
+  float px = 0;
+};
+
+CellTexts cell_texts(const Frame& f, float mark) {
+  CellTexts out{std::vector<std::string>(f.count), 0};
+  float widest = 0;
+  const float probe_px = 20;
+  for (int i = 0; i < f.count && f.shown.values; ++i) {
+    out.texts[i] = short_value((*f.shown.values)[i], f.t.type);
+    widest = std::max(widest, f.c.text_width(out.texts[i], probe_px));
+  }
+  out.px = std::min(f.L.cell_h * 0.5f, f.L.cell_w * 0.45f);
+  if (widest > 0) out.px = std::min(out.px, probe_px * (f.L.cell_w - 3 * mark) / widest);
+  return out;
+}
+
+// Cells past the end of the array hold the operator's identity: shown, but greyed.
+void draw_cells(const Frame& f, const CellMarks& m, const Scale& scale, const Blend& next, float mark) {
+  const CellTexts text = cell_texts(f, mark);
+  for (int i = 0; i < f.count; ++i) {
+    const Rect cell = f.L.cell(i);
+    const double v = f.shown.values ? (*f.shown.values)[i] : 0.0;
+    const bool pad = i >= f.real;
+    Color fill = pad || !f.shown.values ? f.pal.padding : value_color(scale.at(v));
+    if (next.values && !pad && i < int(next.values->size()) && (*next.values)[i] != v) {
+      const Color to = value_color(next.scale.at((*next.values)[i]));
+      const float k = next.k;
+      fill = {fill.r + (to.r - fill.r) * k, fill.g + (to.g - fill.g) * k, fill.b + (to.b - fill.b) * k, 1};
+    }
+    const Color border = m.written[i] ? f.pal.written : m.read[i] ? f.pal.read : fill;
+    f.c.rect(cell, fill, border, (m.written[i] || m.read[i]) ? mark : 0);
+    if (f.shown.per_thread) f.c.rect(f.L.thread_band(i), m.working[i] ? f.pal.active : f.pal.inactive);
+    if (f.shown.values && text.px >= 6)
+      f.c.text(cell.cx(), cell.cy(), text.texts[i], text.px, pad ? f.pal.muted : text_on(fill), Align::Center);
+  }
+}
+
+// The bank overlay: cells whose warp-wide access conflicted get a badge with the degree.
+bool draw_conflicts(const Frame& f) {
+  if (!f.marks || f.t.memory == core::Memory::Global) return false;
+  bool any = false;
+  const auto degree = core::cell_conflicts(f.s, f.count, f.t.type == core::DType::Double ? 8 : 4);
+  const float badge_px = std::max(7.0f, std::min(f.L.cell_h * 0.3f, f.L.cell_w * 0.28f));
+  for (int i = 0; i < f.count; ++i) {
+    if (degree[i] < 2) continue;
+    any = true;
+    const Rect cell = f.L.cell(i);
+    const std::string label = std::to_string(degree[i]) + "x";
+    const float bw = f.c.text_width(label, badge_px) + badge_px * 0.4f, bh = badge_px * 1.2f;
+    f.c.rect({cell.x + cell.w - bw, cell.y, bw, bh}, f.pal.conflict);
+    f.c.text(cell.x + cell.w - bw / 2, cell.y + bh / 2, label, badge_px, {1, 1, 1, 1}, Align::Center);
+  }
+  return any;
+}
+
+// Arrows from the cells each thread read to the cell it wrote (up to a legible number).
+void draw_access_arrows(const Frame& f) {
+  if (!f.marks || f.s.accesses.size() > kMaxArrows) return;
+  Color tint = f.pal.read;
+  tint.a = 0.85f;
+  const float side = std::min(f.L.cell_w, f.L.cell_h);
+  const float w = std::max(1.5f, side * 0.06f);
+  for (const auto& a : f.s.accesses) {
+    if (a.writes.empty() || a.writes[0] >= f.count) continue;
+    const Rect to = f.L.cell(a.writes[0]);
+    for (int r : a.reads) {
+      if (r == a.writes[0] || r < 0 || r >= f.count) continue;
+      const Rect from = f.L.cell(r);
+      arrow(f.c, from.cx(), from.y + from.h * 0.2f, to.cx(), to.y + to.h * 0.2f, w, side * 0.3f, tint);
+    }
+  }
+}
+
+bool is_shuffle_stage(const Frame& f) {
+  return core::is_shuffle(f.s.tag) && f.s.lanes && f.shown.per_thread && f.s.param > 0;
+}
+
+// Shuffle stages: each lane's operand came from the lane `offset` above it; a lane past the
+// warp's end got its own value back (a square on its cell). Returns whether any did.
+bool draw_shuffle(const Frame& f) {
+  bool own_values = false;
+  Color tint = f.pal.read;
+  tint.a = 0.85f;
+  const float side = std::min(f.L.cell_w, f.L.cell_h);
+  const float w = std::max(1.5f, side * 0.05f);
+  const int lanes_drawn = std::min(f.count, f.count > int(kMaxArrows) ? 32 : f.count);  // big blocks: warp 0
+  for (int lane : f.s.active) {
+    if (lane >= lanes_drawn) continue;
+    const Rect to = f.L.cell(lane);
+    if (lane % 32 + f.s.param < 32 && lane + f.s.param < f.count) {
+      const Rect from = f.L.cell(lane + f.s.param);
+      arrow(f.c, from.cx(), from.y + from.h * 0.8f, to.cx(), to.y + to.h * 0.8f, w, side * 0.25f, tint);
+    } else {
+      own_values = true;
+      const float r = side * 0.16f;
+      f.c.rect({to.cx() - r, to.y + to.h * 0.8f - r, 2 * r, 2 * r}, {0, 0, 0, 0}, f.pal.read, w);
+    }
+  }
+  return own_values;
+}
+
+// Footer: the legend, then where the data came from.
+void draw_footer(const Frame& f, bool any_conflict, bool shuffle, bool own_values) {
+  const Palette& pal = f.pal;
+  float x = f.L.legend.x;
+  const float sw = f.L.label_px;
+  const auto legend = [&](Color col, const char* name, bool outline) {
+    const Rect box{x, f.L.legend.cy() - sw / 2, sw, sw};
+    f.c.rect(box, outline ? pal.background : col, col, outline ? std::max(1.5f, sw * 0.2f) : 0);
+    x += sw * 1.4f;
+    f.c.text(x, f.L.legend.cy(), name, f.L.label_px, pal.text);
+    x += f.c.text_width(name, f.L.label_px) + sw * 1.5f;
+  };
+  if (f.marks) {
+    legend(pal.written, "written", true);
+    legend(pal.read, "read", true);
+  }
+  if (f.shown.per_thread) {
+    legend(pal.active, "thread worked", false);
+    legend(pal.inactive, "thread idle", false);
+  }
+  if (f.real < f.count) legend(pal.padding, "past the array's end (identity)", false);
+  if (any_conflict) legend(pal.conflict, "Nx: N-way bank conflict", false);
+  if (shuffle)
+    legend(pal.read,
+           own_values ? "arrow: lane the value came from; square: its own value" : "arrow: lane the value came from",
+           true);
+  f.c.text(f.L.source.x, f.L.source.cy(), source_line(f.t), f.L.label_px, pal.text);
+}
+
 }  // namespace
 
 void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int height,
@@ -50,152 +255,23 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
   const int total = shown.values ? int(shown.values->size()) : 0;
   const int count = std::max(1, std::min(total, kMaxCells));
   const MemoryLayout L = layout_memory(count, width, height, options.text_scale);
+  // Per-thread arrays of a shared-memory kernel are padded past the input's end.
+  const bool padded = shown.per_thread && t.memory != core::Memory::Global;
+  const Frame f{c, t, s, L, pal, shown, total, count, padded ? int(t.input.size()) : count, s.shared.has_value()};
 
-  const std::string title =
-      t.algorithm + "  -  stage " + std::to_string(stage) + " of " + std::to_string(t.stages.size() - 1) + ": " + s.label;
-  c.text(L.title.x, L.title.cy(), title, fit_px(c, title, L.title_px, L.title.w), pal.text);
-  std::string caption = core::stage_caption(t, stage);
-  if (shown.values) caption = shown.what + (total > count ? " (first " + std::to_string(count) + " of " + std::to_string(total) + ")" : "") + "  |  " + caption;
-  c.text(L.caption.x, L.caption.cy(), caption, fit_px(c, caption, L.label_px, L.caption.w), pal.muted);
-
-  std::vector<char> read(count, 0), written(count, 0), working(count, 0);
-  const bool marks = s.shared.has_value();  // reads and writes are shared (or global) cells
-  for (int th : s.active)
-    if (th >= 0 && th < count) working[th] = 1;
-  if (marks)
-    for (const auto& a : s.accesses) {
-      for (int r : a.reads)
-        if (r >= 0 && r < count) read[r] = 1;
-      for (int w : a.writes)
-        if (w >= 0 && w < count) written[w] = 1;
-    }
-
-  const std::size_t scaled = shown.per_thread && t.memory != core::Memory::Global ? t.input.size() : std::size_t(total);
+  draw_header(f, stage);
+  const CellMarks marks = mark_cells(f);
+  const std::size_t scaled = padded ? t.input.size() : std::size_t(total);
   const Scale scale = value_scale(shown.values, scaled);
-  // The next stage's values, when animating towards it and it shows the same array.
-  const std::vector<double>* next_values = nullptr;
-  Scale next_scale = scale;
-  if (options.blend > 0 && stage + 1 < int(t.stages.size())) {
-    const Shown next = shown_array(t, t.stages[stage + 1]);
-    if (next.values && next.values->size() == shown.values->size() && next.what == shown.what) {
-      next_values = next.values;
-      next_scale = value_scale(next_values, scaled);
-    }
-  }
+  const Blend next = blend_target(f, stage, scaled, scale, options.blend);
   const float mark = std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.09f);
-  for (int r = 0; r < L.rows; ++r) {
-    if (!L.starts_warp(r) || !shown.per_thread) continue;
-    const Rect lab = L.row_label(r);
-    c.text(lab.x, lab.cy(), "warp " + std::to_string(r * L.cols / 32), L.label_px * 0.8f, pal.muted);
-  }
-  // Cells past the end of the array hold the operator's identity: shown, but greyed.
-  const int real = shown.per_thread && t.memory != core::Memory::Global ? int(t.input.size()) : count;
-  std::vector<std::string> texts(count);
-  float widest = 0;
-  const float probe_px = 20;
-  for (int i = 0; i < count && shown.values; ++i) {
-    texts[i] = short_value((*shown.values)[i], t.type);
-    widest = std::max(widest, c.text_width(texts[i], probe_px));
-  }
-  // One text size for every cell: the largest at which the widest value fits.
-  float value_px = std::min(L.cell_h * 0.5f, L.cell_w * 0.45f);
-  if (widest > 0) value_px = std::min(value_px, probe_px * (L.cell_w - 3 * mark) / widest);
-  for (int i = 0; i < count; ++i) {
-    const Rect cell = L.cell(i);
-    const double v = shown.values ? (*shown.values)[i] : 0.0;
-    const bool pad = i >= real;
-    Color fill = pad || !shown.values ? pal.padding : value_color(scale.at(v));
-    if (next_values && !pad && i < int(next_values->size()) && (*next_values)[i] != v) {
-      const Color to = value_color(next_scale.at((*next_values)[i]));
-      const float k = std::clamp(options.blend, 0.0f, 1.0f);
-      fill = {fill.r + (to.r - fill.r) * k, fill.g + (to.g - fill.g) * k, fill.b + (to.b - fill.b) * k, 1};
-    }
-    const Color border = written[i] ? pal.written : read[i] ? pal.read : fill;
-    c.rect(cell, fill, border, (written[i] || read[i]) ? mark : 0);
-    if (shown.per_thread) c.rect(L.thread_band(i), working[i] ? pal.active : pal.inactive);
-    if (shown.values && value_px >= 6)
-      c.text(cell.cx(), cell.cy(), texts[i], value_px, pad ? pal.muted : text_on(fill), Align::Center);
-  }
-
-  // The bank overlay: cells whose warp-wide access conflicted get a badge with the degree.
-  bool any_conflict = false;
-  if (marks && t.memory != core::Memory::Global) {
-    const auto degree = core::cell_conflicts(s, count, t.type == core::DType::Double ? 8 : 4);
-    const float badge_px = std::max(7.0f, std::min(L.cell_h * 0.3f, L.cell_w * 0.28f));
-    for (int i = 0; i < count; ++i) {
-      if (degree[i] < 2) continue;
-      any_conflict = true;
-      const Rect cell = L.cell(i);
-      const std::string label = std::to_string(degree[i]) + "x";
-      const float bw = c.text_width(label, badge_px) + badge_px * 0.4f, bh = badge_px * 1.2f;
-      c.rect({cell.x + cell.w - bw, cell.y, bw, bh}, pal.conflict);
-      c.text(cell.x + cell.w - bw / 2, cell.y + bh / 2, label, badge_px, {1, 1, 1, 1}, Align::Center);
-    }
-  }
-
-  // Arrows from the cells each thread read to the cell it wrote (up to a legible number).
-  if (marks && s.accesses.size() <= kMaxArrows) {
-    Color tint = pal.read;
-    tint.a = 0.85f;
-    const float w = std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.06f);
-    for (const auto& a : s.accesses) {
-      if (a.writes.empty() || a.writes[0] >= count) continue;
-      const Rect to = L.cell(a.writes[0]);
-      for (int r : a.reads) {
-        if (r == a.writes[0] || r < 0 || r >= count) continue;
-        const Rect from = L.cell(r);
-        arrow(c, from.cx(), from.y + from.h * 0.2f, to.cx(), to.y + to.h * 0.2f, w,
-              std::min(L.cell_w, L.cell_h) * 0.3f, tint);
-      }
-    }
-  }
-
-  // Shuffle stages: each lane's operand came from the lane `offset` above it; a lane past the
-  // warp's end got its own value back (a square on its cell).
-  bool own_values = false;
-  const bool shuffle = core::is_shuffle(s.tag) && s.lanes && shown.per_thread && s.param > 0;
-  if (shuffle) {
-    Color tint = pal.read;
-    tint.a = 0.85f;
-    const float w = std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.05f);
-    const int lanes_drawn = std::min(count, count > int(kMaxArrows) ? 32 : count);  // big blocks: warp 0
-    for (int lane : s.active) {
-      if (lane >= lanes_drawn) continue;
-      const Rect to = L.cell(lane);
-      if (lane % 32 + s.param < 32 && lane + s.param < count) {
-        const Rect from = L.cell(lane + s.param);
-        arrow(c, from.cx(), from.y + from.h * 0.8f, to.cx(), to.y + to.h * 0.8f, w,
-              std::min(L.cell_w, L.cell_h) * 0.25f, tint);
-      } else {
-        own_values = true;
-        const float r = std::min(L.cell_w, L.cell_h) * 0.16f;
-        c.rect({to.cx() - r, to.y + to.h * 0.8f - r, 2 * r, 2 * r}, {0, 0, 0, 0}, pal.read, w);
-      }
-    }
-  }
-
-  // Footer: the legend, then where the data came from.
-  float x = L.legend.x;
-  const float sw = L.label_px;
-  const auto legend = [&](Color col, const char* name, bool outline) {
-    const Rect box{x, L.legend.cy() - sw / 2, sw, sw};
-    c.rect(box, outline ? pal.background : col, col, outline ? std::max(1.5f, sw * 0.2f) : 0);
-    x += sw * 1.4f;
-    c.text(x, L.legend.cy(), name, L.label_px, pal.text);
-    x += c.text_width(name, L.label_px) + sw * 1.5f;
-  };
-  if (marks) {
-    legend(pal.written, "written", true);
-    legend(pal.read, "read", true);
-  }
-  if (shown.per_thread) {
-    legend(pal.active, "thread worked", false);
-    legend(pal.inactive, "thread idle", false);
-  }
-  if (real < count) legend(pal.padding, "past the array's end (identity)", false);
-  if (any_conflict) legend(pal.conflict, "Nx: N-way bank conflict", false);
-  if (shuffle) legend(pal.read, own_values ? "arrow: lane the value came from; square: its own value" : "arrow: lane the value came from", true);
-  c.text(L.source.x, L.source.cy(), source_line(t), L.label_px, pal.text);
+  draw_warp_labels(f);
+  draw_cells(f, marks, scale, next, mark);
+  const bool any_conflict = draw_conflicts(f);
+  draw_access_arrows(f);
+  const bool shuffle = is_shuffle_stage(f);
+  const bool own_values = shuffle && draw_shuffle(f);
+  draw_footer(f, any_conflict, shuffle, own_values);
   c.end();
 }
 
