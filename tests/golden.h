@@ -1,5 +1,5 @@
 // Golden traces: runs recorded on a GPU (tests/data/golden/*.json, written by
-// scripts/record-golden.sh), which the host tests replay on the CPU model bit for bit, so every
+// scripts/gpu-suite.sh golden), which the host tests replay on the CPU model bit for bit, so every
 // CI run checks the model against what a GPU really did.
 #pragma once
 #include <cstdint>
@@ -78,7 +78,7 @@ struct GoldenFile {
 inline GoldenFile read_golden(const GoldenCase& c) {
   const auto path = golden_dir() / (c.name + ".json");
   std::ifstream in(path);
-  if (!in) throw std::runtime_error("no golden file " + path.string() + " (scripts/record-golden.sh records them)");
+  if (!in) throw std::runtime_error("no golden file " + path.string() + " (scripts/gpu-suite.sh golden records them)");
   std::stringstream text;
   text << in.rdbuf();
   const auto j = nlohmann::json::parse(text.str());

@@ -1,5 +1,5 @@
 // The CPU model against what GPUs really did: every golden trace (recorded on a GPU by
-// scripts/record-golden.sh) replayed on the model, bit for bit, on every CI run.
+// scripts/gpu-suite.sh golden) replayed on the model, bit for bit, on every CI run.
 #include <gtest/gtest.h>
 
 #include <set>

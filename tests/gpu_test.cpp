@@ -343,7 +343,7 @@ std::string today() {
 
 }  // namespace
 
-// Records tests/data/golden when REDLAB_RECORD_GOLDEN names a folder (scripts/record-golden.sh):
+// Records tests/data/golden when REDLAB_RECORD_GOLDEN names a folder (scripts/gpu-suite.sh golden):
 // each case's last block (or the one it names), kept only if the CPU model replays it.
 TEST(Gpu, RecordGoldenTraces) {
   const char* dir = std::getenv("REDLAB_RECORD_GOLDEN");

@@ -39,6 +39,17 @@ bool combo(const char* label, E& value, const char* const* names, int count) {
 
 }  // namespace
 
+// The lesson's numbers come from the run on screen; before its trace is there, from the model's.
+static void lesson_pane(const AppState& s, float height) {
+  ImGui::BeginChild("lesson", {0, height}, false);
+  if (const auto* about = core::find_algorithm(s.choice.algorithm)) {
+    const bool on_screen = s.trace && s.trace->algorithm == about->id;
+    const std::string text = on_screen ? core::fill_lesson(about->detail, *s.trace) : backend::with_numbers(*about).detail;
+    ImGui::TextWrapped("%s", text.c_str());
+  }
+  ImGui::EndChild();
+}
+
 void algorithm_panel(AppState& s, const Frame& f) {
   place(f, "Algorithm");
   ImGui::BeginChild("list", {0, f.h * 0.38f}, true);
@@ -60,14 +71,7 @@ void algorithm_panel(AppState& s, const Frame& f) {
   std::vector<const char*> names{"(none)"};
   for (const auto& id : ids) names.push_back(id.c_str());
   if (ImGui::Combo("compare with", &pick, names.data(), int(names.size()))) s.choice.compare = pick ? ids[pick - 1] : "";
-  ImGui::BeginChild("lesson", {0, f.h * 0.24f}, false);
-  // The lesson's numbers come from the run on screen; before its trace is there, from the model's.
-  if (const auto* about = core::find_algorithm(s.choice.algorithm)) {
-    const bool on_screen = s.trace && s.trace->algorithm == about->id;
-    const std::string text = on_screen ? core::fill_lesson(about->detail, *s.trace) : backend::with_numbers(*about).detail;
-    ImGui::TextWrapped("%s", text.c_str());
-  }
-  ImGui::EndChild();
+  lesson_pane(s, f.h * 0.24f);
   ImGui::Separator();
   ImGui::TextDisabled("Run");
   const float em = ImGui::GetFontSize();
