@@ -268,3 +268,18 @@ TEST(Bench, CorrectFloatSumsPassTheCheck) {
   EXPECT_FALSE(report.rows.empty());
   for (const auto& row : report.rows) EXPECT_TRUE(row.check_ok) << row.algorithm << " n=" << row.n << ": " << row.check;
 }
+
+// Found by a teacher's walk: the CPU model's progress stopped at "160 / 161" because the last
+// step was never reported, so a finished run looked hung.
+TEST(Bench, ProgressReachesItsTotalOnTheModel) {
+  backend::BenchRequest req;
+  req.algorithms = {"sequential", "warp-shuffle", "cpu"};
+  req.sizes = {1000, 4096};
+  req.max_seconds = 0.001;
+  backend::BenchProgress last;
+  std::size_t calls = 0;
+  backend::run_bench(req, backend::Choice::Sim, {}, [&](const backend::BenchProgress& p) { last = p, ++calls; }, nullptr);
+  EXPECT_EQ(last.total, 6u);
+  EXPECT_EQ(last.done, last.total);
+  EXPECT_GT(calls, 6u);
+}

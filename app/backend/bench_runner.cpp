@@ -189,6 +189,8 @@ core::BenchReport run_sim(const BenchRequest& req, const RowSink& on_row, const 
       ++p.done;
     }
   }
+  p.current = "done";
+  if (on_progress) on_progress(p);  // the last step too: a finished run must not look stuck at n - 1
   return report;
 }
 
