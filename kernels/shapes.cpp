@@ -161,15 +161,13 @@ std::vector<std::size_t> traced_elements(Algo algo, std::size_t n, int block, st
   using A = Algo;
   std::vector<std::size_t> out;
   const std::size_t b = std::size_t(block), k = std::size_t(traced);
+  if (row(algo).adds_on_load) {  // two tiles a block apart
+    for (std::size_t i = k * 2 * b; i < std::min(n, (k + 1) * 2 * b); ++i) out.push_back(i);
+    return out;
+  }
   switch (algo) {
     case A::GlobalHalving:
       for (std::size_t i = 0; i < n; ++i) out.push_back(i);
-      break;
-    case A::FirstAddOnLoad:
-    case A::UnrollLastWarp:
-    case A::CompleteUnroll:
-    case A::LegacyWarpSynchronous:
-      for (std::size_t i = k * 2 * b; i < std::min(n, (k + 1) * 2 * b); ++i) out.push_back(i);
       break;
     case A::WarpShuffleVectorized: {  // 16-byte vectors by grid stride, then the scalar tail
       const std::size_t vectors = n / per_vector, threads = grid * b;

@@ -360,9 +360,10 @@ template <class T, class Op>
 T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& launch, RawTrace<T>* raw) {
   if (algo == Algo::GlobalHalving) return halving<T, Op>(in, n, raw);
   const int B = launch.block;
-  std::size_t grid = launch.grid ? launch.grid : kernels::first_pass_grid(algo, n, B, kModelSmCount);
-  if (algo == Algo::CgGridSync && !launch.grid)  // co-residency: at most 2048 threads per SM
-    grid = std::min<std::size_t>(grid, std::size_t(std::max(1, 2048 / B)) * kModelSmCount);
+  const kernels::DeviceShape device(kModelSmCount);  // the model's device: SMs of 2048 threads
+  std::size_t grid = launch.grid ? launch.grid : kernels::first_pass_grid(algo, n, B, device);
+  if (algo == Algo::CgGridSync && !launch.grid)  // co-residency: one full wave at most
+    grid = std::min<std::size_t>(grid, std::size_t(std::max(1, device.threads_per_sm / B)) * std::size_t(device.sm_count));
   if (raw) {
     raw->reset(kernels::trace_shape(algo, B, n), B);
     raw->grid = grid;
