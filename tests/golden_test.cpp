@@ -11,15 +11,6 @@
 
 using namespace rl;
 
-namespace {
-
-bool atomic_float_sum(const test::GoldenCase& c) {
-  return kernels::combines_atomically(backend::kernel_algo(c.algorithm)) && c.type != core::DType::Int &&
-         c.op == core::Op::Sum;
-}
-
-}  // namespace
-
 TEST(Golden, TheModelReplaysEveryGpuRecordingBitForBit) {
   auto model = backend::make_sim_backend();
   for (const auto& c : test::golden_cases()) {
@@ -35,7 +26,7 @@ TEST(Golden, TheModelReplaysEveryGpuRecordingBitForBit) {
     ASSERT_EQ(g.op, c.op);
     const auto req = test::golden_request(c, g.trace_block, g.grid, g.tickets);
     const core::Trace m = model->trace(req);
-    test::expect_identical(test::with_words_of(g, m), m, !atomic_float_sum(c), test::sum_tolerance(c.type, req.input));
+    test::expect_identical(test::with_words_of(g, m), m, !test::atomic_float_sum(c.algorithm, c.type, c.op), test::sum_tolerance(c.type, req.input));
   }
 }
 

@@ -87,9 +87,7 @@ TEST(Gpu, TracesEqualTheCpuModelBitForBit) {
             grid = g.grid;
             req.grid = g.grid;  // fixed grids follow the GPU's SM count and occupancy
             req.tickets = g.tickets;  // work-queue: who took which ticket, as this run went
-            const bool atomic_float_sum = kernels::combines_atomically(backend::kernel_algo(id)) &&
-                                          type != core::DType::Int && op == core::Op::Sum;
-            expect_identical(g, model->trace(req), !atomic_float_sum, test::sum_tolerance(type, req.input));
+            expect_identical(g, model->trace(req), !test::atomic_float_sum(id, type, op), test::sum_tolerance(type, req.input));
             if (HasFailure()) return;
           }
         }
@@ -330,10 +328,6 @@ TEST(Gpu, NanAndInfGiveTheModelsResults) {
 
 namespace {
 
-bool atomic_float_sum(const std::string& id, core::DType type, core::Op op) {
-  return kernels::combines_atomically(backend::kernel_algo(id)) && type != core::DType::Int && op == core::Op::Sum;
-}
-
 std::string today() {
   const std::time_t now = std::time(nullptr);
   char buf[32];
@@ -358,7 +352,7 @@ TEST(Gpu, RecordGoldenTraces) {
     const int traced = c.trace_block < 0 ? int(first.grid) - 1 : c.trace_block;
     const core::Trace t = gpu->trace(test::golden_request(c, traced, 0, {}));
     expect_identical(t, model->trace(test::golden_request(c, traced, t.grid, t.tickets)),
-                     !atomic_float_sum(c.algorithm, c.type, c.op), test::sum_tolerance(c.type, test::random_values(c.n, c.type, c.seed)));
+                     !test::atomic_float_sum(c.algorithm, c.type, c.op), test::sum_tolerance(c.type, test::random_values(c.n, c.type, c.seed)));
     if (HasFailure()) return;
     std::ofstream(std::filesystem::path(dir) / (c.name + ".json")) << test::golden_json(t, today());
   }
@@ -377,7 +371,7 @@ TEST(Gpu, GoldenTracesStillMatchThisGpu) {
     const auto file = test::read_golden(c);
     const core::Trace t = gpu->trace(test::golden_request(c, file.trace.trace_block, file.trace.grid, {}));
     const double tol = test::sum_tolerance(c.type, test::random_values(c.n, c.type, c.seed));
-    const bool exact = !atomic_float_sum(c.algorithm, c.type, c.op);
+    const bool exact = !test::atomic_float_sum(c.algorithm, c.type, c.op);
     if (c.algorithm == "work-queue") expect_identical(t, model->trace(test::golden_request(c, t.trace_block, t.grid, t.tickets)), exact, tol);
     else expect_identical(t, test::with_words_of(file.trace, t), exact, tol);
   }
