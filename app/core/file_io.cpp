@@ -15,10 +15,12 @@ bool fail(std::string* error, const std::string& what, const std::string& path, 
   return false;
 }
 
-// open, write all, (sync,) close: each step checked; errno of the first that failed.
-bool write_fd(const std::string& path, std::string_view bytes, int flags, bool sync, std::string* error) {
+// open, write all, (sync,) close: each step checked; errno of the first that failed. Errors
+// name `shown`, the user's file, when `path` is a temporary beside it.
+bool write_fd(const std::string& path, const std::string& shown, std::string_view bytes, int flags, bool sync,
+              std::string* error) {
   const int fd = ::open(path.c_str(), flags, 0644);
-  if (fd < 0) return fail(error, "cannot write", path, errno);
+  if (fd < 0) return fail(error, "cannot write", shown, errno);
   std::size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -26,16 +28,16 @@ bool write_fd(const std::string& path, std::string_view bytes, int flags, bool s
     if (n <= 0) {
       const int err = n < 0 ? errno : EIO;
       ::close(fd);
-      return fail(error, "cannot write", path, err);
+      return fail(error, "cannot write", shown, err);
     }
     done += std::size_t(n);
   }
   if (sync && ::fsync(fd) != 0) {
     const int err = errno;
     ::close(fd);
-    return fail(error, "cannot write", path, err);
+    return fail(error, "cannot write", shown, err);
   }
-  if (::close(fd) != 0) return fail(error, "cannot write", path, errno);
+  if (::close(fd) != 0) return fail(error, "cannot write", shown, errno);
   return true;
 }
 
@@ -45,11 +47,10 @@ bool write_file(const std::string& path, std::string_view bytes, std::string* er
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   const bool in_place = std::filesystem::exists(status) && !std::filesystem::is_regular_file(status);
-  if (in_place) return write_fd(path, bytes, O_WRONLY | O_TRUNC | O_CLOEXEC, false, error);
+  if (in_place) return write_fd(path, path, bytes, O_WRONLY | O_TRUNC | O_CLOEXEC, false, error);
   const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-  if (!write_fd(tmp, bytes, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, true, error)) {
+  if (!write_fd(tmp, path, bytes, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, true, error)) {
     ::unlink(tmp.c_str());
-    if (error) error->replace(error->find(tmp), tmp.size(), path);  // name the user's file
     return false;
   }
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
