@@ -286,10 +286,10 @@ BenchSession::BenchSession() : impl_(std::make_unique<Impl>()) {
   cudaDeviceProp prop{};
   RL_CUDA(cudaGetDeviceProperties(&prop, m.device_id));
   m.info.name = prop.name;
+  const DeviceShape shape = cuda_device_shape();  // what the grid sizing reads, read once
+  m.info.sm_count = shape.sm_count;
+  m.info.threads_per_sm = shape.threads_per_sm;
   int v = 0;
-  RL_CUDA(cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, m.device_id));
-  m.info.sm_count = v;
-  RL_CUDA(cudaDeviceGetAttribute(&m.info.threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, m.device_id));
   RL_CUDA(cudaDeviceGetAttribute(&v, cudaDevAttrL2CacheSize, m.device_id));
   m.info.l2_bytes = std::size_t(v);
   RL_CUDA(cudaDeviceGetAttribute(&m.info.mem_clock_khz, cudaDevAttrMemoryClockRate, m.device_id));

@@ -31,16 +31,14 @@ __device__ __forceinline__ T fold_batch(T v, const V* in16, std::size_t i, std::
   return v;
 }
 
-// <<< warp-shuffle
+// <<< block-shuffle
+// The block's values, one per thread, to one in thread 0: shuffles inside each warp, one
+// shared cell per warp, then warp 0 shuffles those. Records stages from `stage` on and
+// leaves `stage` past the last. Written once for the three shuffle kernels, as CUB writes WarpReduce.
 template <class T, class Op, class Probe>
-__global__ void warp_shuffle(const T* in, T* out, std::size_t n, Probe probe) {
-  T* smem = shared_array<T>();  // one cell per warp
+__device__ __forceinline__ T block_shuffle(T v, T* smem, const Probe& probe, int& stage) {
   const unsigned tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
   const unsigned warps = blockDim.x / 32;
-  T v = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid);  // [load]
-  probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.lane(0, v);
-
-  int stage = 1;
   for (int offset = 16; offset > 0; offset >>= 1, ++stage) {
     // Lanes past the warp's end get their own value back.
     v = Op{}(v, __shfl_down_sync(0xffffffffu, v, offset));  // [shfl]
@@ -64,6 +62,20 @@ __global__ void warp_shuffle(const T* in, T* out, std::size_t n, Probe probe) {
     if (warp == 0) v = Op{}(v, __shfl_down_sync(0xffffffffu, v, offset));  // [final-shfl]
     probe.stage(stage, kTagFinalShuffle, offset), probe.work(stage, warp == 0), probe.lane(stage, v);
   }
+  return v;
+}
+// >>>
+
+// <<< warp-shuffle
+template <class T, class Op, class Probe>
+__global__ void warp_shuffle(const T* in, T* out, std::size_t n, Probe probe) {
+  T* smem = shared_array<T>();  // one cell per warp
+  const unsigned tid = threadIdx.x;
+  T v = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid);  // [load]
+  probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.lane(0, v);
+
+  int stage = 1;
+  v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle
   if (tid == 0) out[blockIdx.x] = v;
   if (tid == 0) probe.partial(blockIdx.x, v);
 }
@@ -77,8 +89,7 @@ __global__ void warp_shuffle_vectorized(const T* __restrict__ in, T* out, std::s
   using V = typename Vec16<T>::type;
   constexpr std::size_t per = sizeof(V) / sizeof(T);
   T* smem = shared_array<T>();
-  const unsigned tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
-  const unsigned warps = blockDim.x / 32;
+  const unsigned tid = threadIdx.x;
   const std::size_t gid = std::size_t(blockIdx.x) * blockDim.x + tid;
   const std::size_t threads = std::size_t(gridDim.x) * blockDim.x;
   const std::size_t vectors = n / per;  // cudaMalloc'd input: 16-byte aligned
@@ -95,28 +106,7 @@ __global__ void warp_shuffle_vectorized(const T* __restrict__ in, T* out, std::s
   probe.stage(0, kTagVectorLoad, 0), probe.work(0, true), probe.lane(0, v);
 
   int stage = 1;
-  for (int offset = 16; offset > 0; offset >>= 1, ++stage) {
-    v = Op{}(v, __shfl_down_sync(0xffffffffu, v, offset));  // [shfl]
-    probe.stage(stage, kTagShuffle, offset), probe.work(stage, true), probe.lane(stage, v);
-  }
-  if (lane == 0) {
-    smem[warp] = v;  // [warp-sums]
-    probe.write(stage, 0, warp);
-  }
-  probe.stage(stage, kTagWarpSums, 0), probe.work(stage, lane == 0);
-  __syncthreads();
-  probe.shared(stage++, smem, warps);
-
-  if (warp == 0) {
-    v = lane < warps ? smem[lane] : Op::template identity<T>();  // [final-load]
-    if (lane < warps) probe.read(stage, 0, lane);
-  }
-  probe.stage(stage, kTagFinalLoad, 0), probe.work(stage, warp == 0), probe.lane(stage, v);
-  ++stage;
-  for (int offset = 16; offset > 0; offset >>= 1, ++stage) {
-    if (warp == 0) v = Op{}(v, __shfl_down_sync(0xffffffffu, v, offset));  // [final-shfl]
-    probe.stage(stage, kTagFinalShuffle, offset), probe.work(stage, warp == 0), probe.lane(stage, v);
-  }
+  v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle
   if (tid == 0) atomic_combine<Op>(out, v);  // [atomic]: one atomic per block, a single pass
   if (tid == 0 && blockIdx.x == 0 && next) *next = Op::template identity<T>();  // [ready-next]
   if (tid == 0) probe.partial(blockIdx.x, v);
@@ -142,8 +132,7 @@ __global__ void work_queue(const T* __restrict__ in, std::size_t n, Probe probe,
   constexpr std::size_t per = sizeof(V) / sizeof(T);
   T* smem = shared_array<T>();
   __shared__ unsigned long long ticket[2];
-  const unsigned tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
-  const unsigned warps = blockDim.x / 32;
+  const unsigned tid = threadIdx.x;
   const std::size_t vectors = n / per, chunk = std::size_t(kQueueVectors) * blockDim.x;
   const std::size_t tickets = (vectors + chunk - 1) / chunk;
   const V* in16 = reinterpret_cast<const V*>(in);
@@ -171,28 +160,7 @@ __global__ void work_queue(const T* __restrict__ in, std::size_t n, Probe probe,
   probe.stage(0, kTagVectorLoad, 0), probe.work(0, true), probe.lane(0, v);
 
   int stage = 1;
-  for (int offset = 16; offset > 0; offset >>= 1, ++stage) {
-    v = Op{}(v, __shfl_down_sync(0xffffffffu, v, offset));  // [shfl]
-    probe.stage(stage, kTagShuffle, offset), probe.work(stage, true), probe.lane(stage, v);
-  }
-  if (lane == 0) {
-    smem[warp] = v;  // [warp-sums]
-    probe.write(stage, 0, warp);
-  }
-  probe.stage(stage, kTagWarpSums, 0), probe.work(stage, lane == 0);
-  __syncthreads();
-  probe.shared(stage++, smem, warps);
-
-  if (warp == 0) {
-    v = lane < warps ? smem[lane] : Op::template identity<T>();  // [final-load]
-    if (lane < warps) probe.read(stage, 0, lane);
-  }
-  probe.stage(stage, kTagFinalLoad, 0), probe.work(stage, warp == 0), probe.lane(stage, v);
-  ++stage;
-  for (int offset = 16; offset > 0; offset >>= 1, ++stage) {
-    if (warp == 0) v = Op{}(v, __shfl_down_sync(0xffffffffu, v, offset));  // [final-shfl]
-    probe.stage(stage, kTagFinalShuffle, offset), probe.work(stage, warp == 0), probe.lane(stage, v);
-  }
+  v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle
   if (tid == 0) atomic_combine<Op>(q.out, v);  // [atomic]
   if (tid == 0 && blockIdx.x == 0 && q.next_out) *q.next_out = Op::template identity<T>(), *q.next_taken = 0;
   if (tid == 0) probe.partial(blockIdx.x, v);

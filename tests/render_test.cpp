@@ -205,7 +205,7 @@ TEST_F(RenderTest, ConflictingCellsCarryABadge) {
 
 TEST_F(RenderTest, ShuffleArrowsComeFromTheSourceLane) {
   const auto t = iota_trace("warp-shuffle", 32, 32);
-  ASSERT_EQ(t.stages[1].step, "shfl");
+  ASSERT_EQ(t.stages[1].tag, kernels::kTagShuffle);
   ASSERT_EQ(t.stages[1].param, 16);
   const Image img = draw(t, 1);  // shuffle down by 16
   const auto L = render::layout_memory(32, W, H);
@@ -274,7 +274,7 @@ TEST_F(RenderTest, BanksViewMarksConflictingBanks) {
 TEST_F(RenderTest, LanesViewDrawsShuffleArrowsOnlyOnShuffleStages) {
   const auto pal = render::standard_palette();
   const auto t = iota_trace("warp-shuffle", 64, 64);
-  ASSERT_EQ(t.stages[1].step, "shfl");
+  ASSERT_EQ(t.stages[1].tag, kernels::kTagShuffle);
   const Image load = draw_view(render::View::Lanes, t, 0), shfl = draw_view(render::View::Lanes, t, 1);
   const int arrows_load = count_near(load, pal.read, 0.12f), arrows_shfl = count_near(shfl, pal.read, 0.12f);
   EXPECT_GT(arrows_shfl, arrows_load + 1000) << arrows_shfl << " vs " << arrows_load;

@@ -43,8 +43,6 @@ core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kerne
     if (raw.tags[k] < 0) continue;  // a stage this run never reached
     core::Stage s;
     s.label = core::stage_label(raw.tags[k], raw.params[k], raw.has_shared[k]);
-    const std::string marker = kernels::tag_marker(raw.tags[k]);
-    s.step = marker.substr(1, marker.size() - 2);  // "[shfl]" -> "shfl"
     s.tag = raw.tags[k];
     s.param = raw.params[k];
     s.line = src.line_of(kernels::tag_marker(raw.tags[k]));

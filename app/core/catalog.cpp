@@ -83,34 +83,63 @@ std::vector<std::string> traced_ids() {
   return ids;
 }
 
+namespace {
+
+// Appends the lines between "// <<< id" and "// >>>" to `view`; returns the helpers named
+// inside with "// see <<< name".
+std::vector<std::string> add_region(SourceView& view, std::string_view text, std::string_view id) {
+  const std::string open = "// <<< " + std::string(id), see = "// see <<< ";
+  std::vector<std::string> helpers;
+  bool inside = false;
+  int number = 0;
+  for (std::size_t pos = 0; pos <= text.size();) {
+    const std::size_t end = std::min(text.find('\n', pos), text.size());
+    const std::string_view line = text.substr(pos, end - pos);
+    pos = end + 1;
+    ++number;
+    if (!inside) {
+      inside = line == open;
+      continue;
+    }
+    if (line == "// >>>") break;
+    view.lines.emplace_back(line);
+    view.numbers.push_back(number);
+    if (const auto at = line.find(see); at != std::string_view::npos) helpers.emplace_back(line.substr(at + see.size()));
+    // "// [tag]" comments name the line a stage corresponds to.
+    for (std::size_t at = line.find("// ["); at != std::string_view::npos; at = line.find("// [", at + 1)) {
+      const std::size_t close = line.find(']', at);
+      if (close != std::string_view::npos) view.markers.emplace(std::string(line.substr(at + 3, close - at - 2)), number);
+    }
+  }
+  return helpers;
+}
+
+}  // namespace
+
+const std::string* SourceView::text_at(int number) const {
+  const auto it = std::find(numbers.begin(), numbers.end(), number);
+  return it == numbers.end() ? nullptr : &lines[std::size_t(it - numbers.begin())];
+}
+
+std::string SourceView::span() const {
+  std::string out;
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    if (i > 0 && numbers[i] == numbers[i - 1] + 1) continue;  // inside a run of lines
+    std::size_t last = i;
+    while (last + 1 < numbers.size() && numbers[last + 1] == numbers[last] + 1) ++last;
+    out += (out.empty() ? "lines " : " and ") + std::to_string(numbers[i]) + "-" + std::to_string(numbers[last]);
+  }
+  return out;
+}
+
 SourceView parse_source(std::string_view text, std::string_view file, std::string_view id) {
   SourceView view;
   view.file = std::string(file);
-  const std::string open = "// <<< " + std::string(id);
-  bool inside = false;
-  int number = 0;
-  std::size_t pos = 0;
-  while (pos <= text.size()) {
-    std::size_t end = text.find('\n', pos);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(pos, end - pos);
-    ++number;
-    if (!inside) {
-      if (line == open) {
-        inside = true;
-        view.first_line = number + 1;
-      }
-    } else if (line == "// >>>") {
-      break;
-    } else {
-      view.lines.emplace_back(line);
-      // "// [tag]" comments name the line a stage corresponds to.
-      for (std::size_t at = line.find("// ["); at != std::string_view::npos; at = line.find("// [", at + 1)) {
-        const std::size_t close = line.find(']', at);
-        if (close != std::string_view::npos) view.markers.emplace(std::string(line.substr(at + 3, close - at - 2)), number);
-      }
-    }
-    pos = end + 1;
+  for (const auto& helper : add_region(view, text, id)) {
+    const std::size_t before = view.lines.size();
+    add_region(view, text, helper);
+    if (view.lines.size() == before)
+      throw std::runtime_error("kernel source " + std::string(file) + " has no helper " + helper + " for " + std::string(id));
   }
   if (view.lines.empty() || view.markers.empty())
     throw std::runtime_error("kernel source " + std::string(file) + " has no complete markers for " + std::string(id));

@@ -8,12 +8,15 @@
 
 namespace rl::core {
 
+// An algorithm's kernel and the helpers it names ("// see <<< name"), in that order.
 struct SourceView {
   std::string file;                // repository path of the kernel source
-  int first_line = 0;              // 1-based line of lines[0] in that file
-  std::vector<std::string> lines;  // the algorithm's kernel, as compiled
+  std::vector<std::string> lines;  // the kernel's region, then each helper's, as compiled
+  std::vector<int> numbers;        // 1-based line in `file` of each of `lines`
   std::map<std::string, int, std::less<>> markers;  // "[step]" -> 1-based line
   int line_of(std::string_view marker) const;       // 0 when the marker is absent
+  const std::string* text_at(int number) const;     // the line numbered so; null if not shown
+  std::string span() const;                         // "lines 70-81 and 34-65"
 };
 
 enum class Kind { Traced, Pitfall, ModelOnly, Baseline };
@@ -39,7 +42,8 @@ std::vector<std::string> traced_ids();
 // for id are missing (a broken build, never user input).
 const SourceView& source_of(std::string_view id);
 
-// Finds "<<< id" ... ">>>" and the "[tag]" markers inside it in a source text.
+// Finds "<<< id" ... ">>>" and the "[tag]" markers inside it in a source text, and the
+// regions of the helpers it names with "// see <<< name".
 SourceView parse_source(std::string_view text, std::string_view file, std::string_view id);
 
 // A stage's label from its recorded tag and parameter: "stride 8", "shuffle down by 4".

@@ -65,10 +65,16 @@ kernels::Combine combine_from(const std::string& name) {
   throw std::runtime_error("trace field 'combine' names no way of combining: " + name);
 }
 
+// kernels::kTagShuffle -> "shfl": the marker without its brackets.
+std::string step_of(int tag) {
+  const std::string marker = kernels::tag_marker(tag);
+  return marker.substr(1, marker.size() - 2);
+}
+
 // "shfl" -> kernels::kTagShuffle; -1 for a step no tag has.
 int tag_of(const std::string& step) {
   for (int tag = 0; tag < kernels::kTagCount; ++tag)
-    if ("[" + step + "]" == kernels::tag_marker(tag)) return tag;
+    if (step_of(tag) == step) return tag;
   return -1;
 }
 
@@ -97,7 +103,7 @@ std::string to_json(const Trace& t, int indent) {
   for (const auto& s : t.stages) {
     json js;
     js["label"] = s.label;
-    js["step"] = s.step;
+    if (s.tag >= 0) js["step"] = step_of(s.tag);
     js["param"] = s.param;
     js["line"] = s.line;
     js["shared"] = s.shared ? encode_all(*s.shared, t.type) : json(nullptr);
@@ -153,7 +159,7 @@ Trace trace_from_json(const std::string& text) {
   for (const auto& js : stages) {
     Stage s;
     s.label = typed<std::string>(js, "label");
-    if (js.contains("step")) s.step = typed<std::string>(js, "step"), s.tag = tag_of(s.step);
+    if (js.contains("step")) s.tag = tag_of(typed<std::string>(js, "step"));
     if (js.contains("param")) s.param = typed<int>(js, "param");
     s.line = typed<int>(js, "line");
     if (!field(js, "shared").is_null()) s.shared = decode_all(js.at("shared"), "shared");

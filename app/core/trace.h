@@ -27,8 +27,7 @@ struct Access {
 
 struct Stage {
   std::string label;
-  std::string step;                            // the kind of step: "load", "step", "shfl", ... (JSON)
-  int tag = -1;                                // the same as a kernels::Tag, for code to test
+  int tag = -1;                                // a kernels::Tag: the kind of step; JSON's "step"
   int param = 0;                               // its stride or shuffle offset
   int line = 0;                                // kernel source line (1-based)
   std::optional<std::vector<double>> shared;   // shared array after the stage (global for global-halving)

@@ -40,12 +40,26 @@ bool combo(const char* label, E& value, const char* const* names, int count) {
 }  // namespace
 
 // The lesson's numbers come from the run on screen; before its trace is there, from the model's.
-static void lesson_pane(const AppState& s, float height) {
-  ImGui::BeginChild("lesson", {0, height}, false);
+static void lesson_text(const AppState& s) {
   if (const auto* about = core::find_algorithm(s.choice.algorithm)) {
     const bool on_screen = s.trace && s.trace->algorithm == about->id;
     const std::string text = on_screen ? core::fill_lesson(about->detail, *s.trace) : backend::with_numbers(*about).detail;
     ImGui::TextWrapped("%s", text.c_str());
+  }
+}
+
+// The lesson and, beside it in tabs, what a class asks next: the run's work and depth, and
+// its floating-point error.
+static void lesson_pane(AppState& s, float height) {
+  ImGui::BeginChild("lesson", {0, height}, false);
+  if (ImGui::BeginTabBar("lesson tabs")) {
+    if (ImGui::BeginTabItem("Lesson")) {
+      ImGui::BeginChild("lesson text");
+      lesson_text(s);
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
   }
   ImGui::EndChild();
 }
@@ -407,12 +421,12 @@ void source_panel(AppState& s, const Frame& f) {
   int line = 0;
   if (s.trace && s.trace->algorithm == s.choice.algorithm && !s.trace->stages.empty())
     line = s.trace->stages[s.player.stage()].line;
-  ImGui::TextDisabled("%s, lines %d-%d", src.file.c_str(), src.first_line,
-                      src.first_line + int(src.lines.size()) - 1);
+  ImGui::TextDisabled("%s, %s", src.file.c_str(), src.span().c_str());
   ImGui::BeginChild("code", {0, 0}, false, ImGuiWindowFlags_HorizontalScrollbar);
   static int scrolled_to = -1;
   for (std::size_t i = 0; i < src.lines.size(); ++i) {
-    const int number = src.first_line + int(i);
+    const int number = src.numbers[i];
+    if (i > 0 && number != src.numbers[i - 1] + 1) ImGui::Separator();  // a helper the kernel calls
     char label[512];
     std::snprintf(label, sizeof label, "%3d  %s##%d", number, src.lines[i].c_str(), number);
     // The probe calls are the instrumentation: dimmed, so the algorithm reads first.
