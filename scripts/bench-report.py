@@ -11,6 +11,7 @@ Every number printed comes from the files; nothing is typed in.
 """
 import csv
 import json
+import math
 import os
 import re
 import sys
@@ -31,6 +32,16 @@ def table(header, rows):
     out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
     print("\n".join(out) + "\n")
+
+
+def harris_g80():
+    """Harris' quoted G80 step speedups, kernel 2 over 1 to 7 over 6, from app/core/bench.h
+    (kHarrisG80Step), the one place they are written."""
+    with open(os.path.join(catalog.ROOT, "app", "core", "bench.h")) as f:
+        m = re.search(r"kHarrisG80Step\[\] = \{([^}]*)\}", f.read())
+    if not m:
+        raise SystemExit("bench-report.py: no kHarrisG80Step in app/core/bench.h")
+    return [float(x) for x in m.group(1).split(",")]
 
 
 def log2(n):
@@ -105,15 +116,18 @@ def main():
 
         n24 = 1 << 24
         if all(n24 in r["by"] for r in runs):
-            print("Harris' kernels 1 to 7 at n = 2^24: each one's speed-up over the one before:\n")
+            g80 = harris_g80()
+            print("Harris' kernels 1 to 7 at n = 2^24: each one's speed-up over the one before. The last column "
+                  "quotes Harris' own, on a G80 with 2^22 ints (\"Optimizing Parallel Reduction in CUDA\", "
+                  "NVIDIA, 2007); its 1 to 7 is the product of his steps:\n")
             rows = []
             for i, a in enumerate(HARRIS):
                 rows.append([f"`{a}`"] + ["—" if i == 0 else
                                           f"{r['by'][n24][HARRIS[i - 1]]['median_us'] / r['by'][n24][a]['median_us']:.2f}x"
-                                          for r in runs])
+                                          for r in runs] + ["—" if i == 0 else f"{g80[i - 1]:.2f}x"])
             rows.append(["1 to 7"] + [f"{r['by'][n24][HARRIS[0]]['median_us'] / r['by'][n24][HARRIS[-1]]['median_us']:.2f}x"
-                                      for r in runs])
-            table(["algorithm"] + labels, rows)
+                                      for r in runs] + [f"{math.prod(g80):.2f}x"])
+            table(["algorithm"] + labels + ["G80 (Harris)"], rows)
 
     for path, (device, rep) in repeats:
         print(f"{device}, `{path}`: % of peak in each repeat, in run order:\n")

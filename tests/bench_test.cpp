@@ -2,11 +2,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <sstream>
 
 #include "app/backend/bench_runner.h"
 #include "app/backend/runner.h"
 #include "app/core/bench.h"
 #include "app/core/catalog.h"
+#include "app/core/embedded.h"
 #include "app/render/bench_chart.h"
 #include "app/render/plot.h"
 #include "kernels/reduce_api.h"
@@ -282,4 +285,58 @@ TEST(Bench, ProgressReachesItsTotalOnTheModel) {
   EXPECT_EQ(last.total, 6u);
   EXPECT_EQ(last.done, last.total);
   EXPECT_GT(calls, 6u);
+}
+
+// The GPU runs built into the binary are the report's files as they are in docs/bench, and
+// each is a GPU's: the Bandwidth tab shows them without a GPU, so none may be the CPU model's.
+TEST(Shipped, EveryShippedReportIsAGpuRunAsInDocs) {
+  const auto& names = embedded::shipped_report_names();
+  const auto& reports = core::shipped_reports();  // throws, naming the file, if one does not parse
+  ASSERT_FALSE(names.empty());
+  ASSERT_EQ(reports.size(), names.size());
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const auto& r = reports[i].report;
+    std::ifstream in(std::string(REDLAB_SOURCE_DIR) + "/docs/bench/" + std::string(names[i]) + ".json", std::ios::binary);
+    std::stringstream file;
+    file << in.rdbuf();
+    EXPECT_EQ(file.str(), embedded::shipped_report(names[i])) << names[i];
+    EXPECT_FALSE(r.rows.empty()) << names[i];
+    EXPECT_NE(r.device.find("NVIDIA"), std::string::npos) << names[i] << ": " << r.device;
+    EXPECT_EQ(r.device.find("CPU model"), std::string::npos) << names[i];
+    EXPECT_EQ(r.backend, "cuda") << names[i];
+    EXPECT_GT(r.peak_gbps, 0) << names[i];
+    EXPECT_FALSE(r.driver.empty() || r.date.empty()) << names[i];
+    for (const auto& row : r.rows) EXPECT_TRUE(row.check_ok) << names[i] << " " << row.algorithm << " n=" << row.n;
+  }
+}
+
+// Each run offers its float and int sums, found by what its rows hold; H200's comes first.
+TEST(Shipped, EachRunHoldsFloatAndIntSumsAndIsLabelledAsMeasuredElsewhere) {
+  const auto runs = core::shipped_runs();
+  ASSERT_FALSE(runs.empty());
+  EXPECT_EQ(runs.front(), "h200");
+  for (const auto& run : runs) {
+    for (const char* type : {"float", "int"}) {
+      const auto* r = core::shipped_report(run, type, "sum");
+      ASSERT_NE(r, nullptr) << run << " " << type;
+      for (const auto& row : r->rows) EXPECT_EQ(row.type, type) << run;
+      const std::string label = core::shipped_label(*r);
+      EXPECT_EQ(label.rfind("measured on " + r->device + ", not this machine (", 0), 0u) << label;
+      EXPECT_NE(label.find(r->date), std::string::npos) << label;
+      const auto title = render::bench_chart(*r, type, "sum", render::Origin::Shipped).title;
+      EXPECT_NE(title.find("measured on " + r->device + ", not this machine"), std::string::npos) << title;
+      EXPECT_NE(title.find(r->date), std::string::npos) << title;
+    }
+    EXPECT_EQ(core::shipped_report(run, "double", "sum"), nullptr);
+    EXPECT_EQ(core::shipped_contents(run), "float sum and int sum");
+  }
+  EXPECT_EQ(core::shipped_report("h300", "float", "sum"), nullptr);
+}
+
+// A CPU-model chart says that its timings are the host's, not a GPU's.
+TEST(Plot, CpuModelChartSaysItsTimingsAreNotAGpus) {
+  core::BenchReport r = sample_report();
+  r.device = "CPU model", r.backend = "sim", r.peak_gbps = 0;
+  const auto title = render::bench_chart(r, "float", "sum").title;
+  EXPECT_NE(title.find("CPU model timings (the host's cost, not a GPU's)"), std::string::npos) << title;
 }

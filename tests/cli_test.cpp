@@ -1,11 +1,15 @@
 // The command line in-process: outputs, exit codes and one-line errors.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "app/cli/cli.h"
+#include "app/core/bench.h"
 #include "app/core/catalog.h"
 #include "cli_support.h"
 
@@ -210,4 +214,53 @@ TEST(Cli, AlgorithmsDocEqualsTheLessons) {
   const auto r = run({"list", "--format", "markdown"});
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_EQ(doc.substr(first, end - first), r.out) << "run scripts/algorithms-doc.sh";
+}
+
+namespace {
+
+struct Ran {
+  int code = -1;
+  std::string err;
+};
+
+// The real binary, as a user runs it: exit code and standard error.
+Ran run_binary(const std::string& args) {
+  const auto err_file = std::filesystem::path(testing::TempDir()) / "redlab_cli_err.txt";
+  const int status = std::system((REDLAB_BINARY " " + args + " 2>" + err_file.string()).c_str());
+  std::ifstream in(err_file);
+  std::stringstream text;
+  text << in.rdbuf();
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
+}
+
+}  // namespace
+
+// render --shipped RUN draws a shipped GPU run's chart, of floats or of ints; a run that was
+// not shipped, or a type it did not measure, is one line naming it and exit 2.
+TEST(Cli, RenderDrawsAShippedRunsChartAndRefusesUnknownRuns) {
+  for (const auto& run : core::shipped_runs())
+    for (const char* type : {"float", "int"}) {
+      const auto png = std::filesystem::path(testing::TempDir()) / ("redlab_shipped_" + run + "_" + type + ".png");
+      std::filesystem::remove(png);
+      const auto r = run_binary("render --shipped " + run + " --type " + std::string(type) + " --out " + png.string());
+      if (r.code == 1 && r.err.find("headless OpenGL") != std::string::npos && !std::getenv("REDLAB_REQUIRE_GL"))
+        GTEST_SKIP() << "SKIPPED: " << r.err;
+      ASSERT_EQ(r.code, 0) << r.err;
+      std::ifstream in(png, std::ios::binary);
+      std::string head(8, '\0');
+      in.read(head.data(), 8);
+      EXPECT_EQ(head, "\x89PNG\r\n\x1a\n") << png;
+      EXPECT_GT(std::filesystem::file_size(png), 10000u) << png;
+    }
+  const auto bad = run_binary("render --shipped h300 --out /tmp/redlab_never.png");
+  EXPECT_EQ(bad.code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("--shipped"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("h300"), std::string::npos) << bad.err;
+  EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+  expect_usage_error({"render", "--shipped", "h300", "--out", "x.png"}, "h300");
+  expect_usage_error({"render", "--shipped", core::shipped_runs().front(), "--type", "double", "--out", "x.png"},
+                     "has no double sum; it holds float sum and int sum");
+  expect_usage_error({"render", "--shipped", core::shipped_runs().front(), "--chart", "r.json", "--out", "x.png"}, "--shipped");
+  const auto help = run({"render", "--help"});
+  for (const auto& run : core::shipped_runs()) EXPECT_NE(help.out.find(run), std::string::npos) << help.out;
 }

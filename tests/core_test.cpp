@@ -117,6 +117,33 @@ TEST(Input, GeneratedValuesAreSeededAndInRange) {
   EXPECT_EQ(io, (std::vector<double>{1, 2, 3, 4, 5}));
 }
 
+// The window never changes a typed value without saying so: 10^12 as an array size is refused
+// with a note (it once became 1, a 32-bit overflow), not silently clamped.
+TEST(Input, FieldsRefuseOrAdjustOutLoud) {
+  const auto big = core::check_array_size(1'000'000'000'000, 64, 1 << 20);
+  EXPECT_EQ(big.value, 64);
+  EXPECT_NE(big.note.find("refused 1000000000000"), std::string::npos) << big.note;
+  EXPECT_NE(big.note.find("1048576"), std::string::npos) << big.note;
+  EXPECT_EQ(core::check_array_size(0, 64, 1 << 20).value, 64);
+  EXPECT_FALSE(core::check_array_size(0, 64, 1 << 20).note.empty());
+  const auto ok = core::check_array_size(777, 64, 1 << 20);
+  EXPECT_EQ(ok.value, 777);
+  EXPECT_TRUE(ok.note.empty());
+  const auto b = core::check_block(270, false);
+  EXPECT_EQ(b.value, 512);
+  EXPECT_NE(b.note.find("block 270 is now 512"), std::string::npos) << b.note;
+  EXPECT_EQ(core::check_block(270, true).value, 270);
+  EXPECT_TRUE(core::check_block(270, true).note.empty());
+  EXPECT_EQ(core::check_block(5000, true).value, 1024);
+  EXPECT_EQ(core::check_block(1, false).value, 32);
+  EXPECT_TRUE(core::check_block(256, false).note.empty());
+  const auto t = core::check_trace_block(99, 4);
+  EXPECT_EQ(t.value, 3);
+  EXPECT_NE(t.note.find("blocks 0 to 3"), std::string::npos) << t.note;
+  EXPECT_TRUE(core::check_trace_block(2, 4).note.empty());
+  EXPECT_EQ(core::check_trace_block(-1, 4).value, 0);
+}
+
 TEST(Input, NumberFilesParseAndFailWithLineNumbers) {
   EXPECT_EQ(core::parse_numbers("1, 2 3\n# note\n-4,+5", core::DType::Int, "f"),
             (std::vector<double>{1, 2, 3, -4, 5}));

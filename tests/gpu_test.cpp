@@ -17,6 +17,7 @@
 #include <random>
 
 #include "app/backend/backend.h"
+#include "app/backend/repeat.h"
 #include "app/core/catalog.h"
 #include "kernels/bench_api.h"
 #include "kernels/reduce_api.h"
@@ -282,6 +283,31 @@ TEST(Gpu, ArraysPastTwoToThe31ElementsReduceExactly) {
   EXPECT_EQ(kernels::cub_reduce<int>(kernels::OpKind::Sum, in.data(), n), expect);
 }
 #endif  // REDLAB_HAS_CUDA
+
+// The Float tab's "Run N times" on the GPU: an algorithm that combines in a fixed order gives
+// one result bit for bit every time, and every result of an atomic one lies within rounding
+// of the reference. How many distinct results the atomics gave is printed (the report quotes it).
+TEST(Gpu, RepeatedRunsDifferOnlyWhereBlocksCombineAtomically) {
+  std::string why;
+  auto gpu = backend::make_cuda_backend(&why);
+  if (!gpu) NO_GPU(why);
+  const std::size_t n = std::size_t(1) << 20;
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const auto input = test::random_values(n, core::DType::Float, seed);
+  const double ref = test::reference(core::Op::Sum, input);
+  for (const char* id : {"sequential", "threadfence-single-pass", "warp-shuffle-vectorized", "cg-reduce-update-async"}) {
+    const backend::TraceRequest req{id, core::Op::Sum, core::DType::Float, 256, 0, input};
+    const auto r = backend::repeat_trace(*gpu, req, 30);
+    ASSERT_EQ(r.runs, 30) << id;
+    EXPECT_EQ(r.backend, "cuda") << id;
+    const bool atomic = kernels::row(backend::kernel_algo(id)).combine == kernels::Combine::Atomics;
+    EXPECT_TRUE(atomic || r.results.size() == 1u) << id << " combines in a fixed order, yet gave " << r.results.size();
+    for (const auto& d : r.results)
+      EXPECT_NEAR(d.result, ref, test::sum_tolerance(core::DType::Float, input)) << id;
+    std::printf("[ repeats  ] %s: %zu distinct float sums in 30 runs of 2^20\n", id, r.results.size());
+  }
+}
 
 TEST(Gpu, ModelOnlyAlgorithmsSayTheyAreTheModel) {
   std::string why;

@@ -3,12 +3,14 @@
 
 #include <bit>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <sstream>
 
 #include "app/backend/backend.h"
 #include "app/core/catalog.h"
 #include "app/core/facts.h"
+#include "app/core/glossary.h"
 #include "app/core/input.h"
 #include "kernels/algorithms.h"
 #include "kernels/reference/cpu_baseline.h"
@@ -567,6 +569,68 @@ TEST(Catalog, EveryRowHasItsMarkerModelLessonAndDocs) {
     const auto values = test::random_values(1000, core::DType::Int, 7);
     EXPECT_EQ(test::model_result(id, core::Op::Sum, core::DType::Int, values, r.blocks == kernels::BlockRule::Any ? 270 : 128),
               test::reference(core::Op::Sum, values));
+  }
+}
+
+// Each lesson is short enough for a projector, and its pointer names a stage the run has and a
+// view that shows it.
+TEST(Catalog, EveryLessonIsShortAndPointsAtAStageItsRunHas) {
+  for (const auto& a : core::algorithms()) {
+    SCOPED_TRACE(a.id);
+    if (a.kind == core::Kind::Baseline) {
+      EXPECT_FALSE(a.look) << "a baseline has no stages to point at";
+      continue;
+    }
+    std::istringstream words(a.brief);
+    const auto count = std::distance(std::istream_iterator<std::string>(words), std::istream_iterator<std::string>());
+    EXPECT_GE(count, 35) << a.brief;
+    EXPECT_LE(count, 80) << a.brief;
+    ASSERT_TRUE(a.look) << "kernels/lessons/" << a.id << ".md has no 'Look: ' line";
+    const auto t = model_trace(a.id, iota(1024), a.any_block ? 250 : 256);
+    const int stage = core::pointed_stage(t, *a.look);
+    ASSERT_GE(stage, 0) << "no stage " << kernels::tag_marker(a.look->tag) << " " << a.look->param.value_or(-1);
+    const auto& st = t.stages[std::size_t(stage)];
+    const auto& view = a.look->view;
+    EXPECT_TRUE(view != "lanes" || st.lanes) << "the lanes view needs recorded registers";
+    EXPECT_TRUE(view != "banks" || !st.accesses.empty()) << "the banks view needs shared-memory accesses";
+    EXPECT_TRUE(view != "memory" || st.shared || st.lanes);
+    EXPECT_FALSE(a.look->text.empty());
+  }
+}
+
+TEST(Catalog, PointersParseOrNameTheirFault) {
+  const auto p = core::parse_pointer("Look: banks step=4: lanes queue on one bank");
+  EXPECT_EQ(p.view, "banks");
+  EXPECT_EQ(p.tag, kernels::kTagStep);
+  EXPECT_EQ(p.param, 4);
+  EXPECT_EQ(p.text, "lanes queue on one bank");
+  EXPECT_FALSE(core::parse_pointer("Look: lanes shfl: arrows").param);
+  for (const char* bad : {"Look: bank step=4: x", "Look: banks stp: x", "Look: banks step=four: x", "Look: banks", "Look banks step: x"})
+    EXPECT_THROW(core::parse_pointer(bad), std::runtime_error) << bad;
+}
+
+// The terms a class meets are defined, and found in running text whatever their case or number.
+TEST(Glossary, DefinesTheClassTermsAndFindsThemInText) {
+  for (const char* term : {"SM", "warp", "lane", "bank", "coalesced", "identity", "grid stride", "occupancy",
+                           "shuffle mask", "butterfly", "atomic", "fence", "independent thread scheduling"}) {
+    const auto* t = core::find_term(term);
+    ASSERT_TRUE(t) << term;
+    EXPECT_GT(t->definition.size(), 40u) << term;
+  }
+  const std::string text = "Warps of 32 lanes; the grid-stride loop; a bank conflict; atomicAdd and __threadfence; SMs.";
+  std::vector<std::string> found;
+  for (const auto& at : core::find_terms(text)) found.push_back(text.substr(at.pos, at.len) + "=" + at.term->term);
+  EXPECT_EQ(found, (std::vector<std::string>{"Warps=warp", "lanes=lane", "grid-stride=grid stride",
+                                              "bank conflict=bank conflict", "SMs=SM"}));
+  EXPECT_THROW(core::parse_glossary("warp: a\n\nno colon here\n"), std::runtime_error);
+  // Every term a lesson underlines has its entry, and every entry is used by some lesson or entry.
+  std::string all;
+  for (const auto& a : core::algorithms()) all += a.lesson + " " + a.brief + " " + a.detail + " ";
+  for (const auto& t : core::glossary()) all += t.definition + " ";
+  for (const auto& t : core::glossary()) {
+    bool used = false;
+    for (const auto& at : core::find_terms(all)) used |= at.term == &t;
+    EXPECT_TRUE(used) << t.term << " is defined but no lesson or entry uses it";
   }
 }
 

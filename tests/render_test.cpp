@@ -203,6 +203,22 @@ TEST_F(RenderTest, ConflictingCellsCarryABadge) {
   EXPECT_FALSE(near(clean.at(c0.x + c0.w - 2, c0.y + 2), pal.conflict));
 }
 
+// Views with nothing to show are refused, with the reason, and V skips them.
+TEST_F(RenderTest, ViewsThatDoNotApplySayWhyAndAreSkipped) {
+  const auto tree = iota_trace("sequential", 64, 64), shfl = iota_trace("warp-shuffle", 64, 64);
+  const auto halving = iota_trace("global-halving", 64, 64);
+  EXPECT_NE(render::why_not(render::View::Lanes, tree).find("no stage recorded registers"), std::string::npos);
+  EXPECT_EQ(render::why_not(render::View::Lanes, shfl), "");
+  EXPECT_EQ(render::why_not(render::View::Banks, tree), "");
+  EXPECT_NE(render::why_not(render::View::Banks, halving), "");
+  for (auto v : {render::View::Memory, render::View::Divergence, render::View::Grid})
+    EXPECT_EQ(render::why_not(v, tree), "") << render::to_string(v);
+  EXPECT_EQ(render::next_view(render::View::Memory, &tree), render::View::Divergence);
+  EXPECT_EQ(render::next_view(render::View::Memory, &shfl), render::View::Lanes);
+  EXPECT_EQ(render::next_view(render::View::Grid, &tree), render::View::Memory);
+  EXPECT_EQ(render::next_view(render::View::Divergence, &halving), render::View::Grid);
+}
+
 TEST_F(RenderTest, ShuffleArrowsComeFromTheSourceLane) {
   const auto t = iota_trace("warp-shuffle", 32, 32);
   ASSERT_EQ(t.stages[1].tag, kernels::kTagShuffle);

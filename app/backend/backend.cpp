@@ -51,7 +51,9 @@ std::string status_line(const Selection& sel) {
 
 core::AlgorithmInfo with_numbers(core::AlgorithmInfo info) {
   const auto needs = [](const std::string& text) { return text.find('{') != std::string::npos; };
-  if (info.kind == core::Kind::Baseline || !(needs(info.lesson) || needs(info.detail))) return info;
+  const bool look = info.look && needs(info.look->text);
+  if (info.kind == core::Kind::Baseline || !(needs(info.lesson) || needs(info.brief) || needs(info.detail) || look))
+    return info;
   // One model run per algorithm: the window asks every frame until its own trace is on screen.
   static std::mutex mutex;
   static std::map<std::string, core::Trace> runs;
@@ -63,8 +65,8 @@ core::AlgorithmInfo with_numbers(core::AlgorithmInfo info) {
     for (int i = 0; i < kBlock; ++i) iota[std::size_t(i)] = i + 1;
     it = runs.emplace(info.id, make_sim_backend()->trace({info.id, core::Op::Sum, core::DType::Int, kBlock, 0, iota})).first;
   }
-  info.lesson = core::fill_lesson(info.lesson, it->second);
-  info.detail = core::fill_lesson(info.detail, it->second);
+  for (std::string* text : {&info.lesson, &info.brief, &info.detail}) *text = core::fill_lesson(*text, it->second);
+  if (info.look) info.look->text = core::fill_lesson(info.look->text, it->second);
   return info;
 }
 

@@ -17,6 +17,8 @@
 #include "../backend/bench_runner.h"
 #include "../core/bench.h"
 #include "../core/catalog.h"
+#include "../core/facts.h"
+#include "../core/glossary.h"
 #include "../core/input.h"
 #include "../render/bench_chart.h"
 #include "../render/export.h"
@@ -210,8 +212,13 @@ void list_markdown(std::ostream& out) {
   for (const auto& a : lessons_with_numbers()) {
     out << "### `" << a.id << "`: " << a.title << "\n\n*" << a.family << "*"
         << (a.file.empty() ? "" : ", `" + a.file + "`") << ". " << a.lesson << "\n\n";
+    if (!a.brief.empty()) out << a.brief << "\n\n";
+    if (a.look) out << "*Where to look:* " << core::pointer_label(*a.look, nullptr) << ": " << a.look->text << "\n\n";
     if (!a.detail.empty()) out << a.detail << "\n\n";
   }
+  out << "## Glossary\n\nThe window underlines these words in the lessons; hovering one shows its entry.\n\n";
+  for (const auto& t : core::glossary()) out << "- **" << t.term << "**: " << t.definition << "\n";
+  out << "\n";
 }
 
 int cmd_list(std::ostream& out, const std::string& format) {
@@ -219,7 +226,7 @@ int cmd_list(std::ostream& out, const std::string& format) {
   if (format == "json") {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& a : lessons_with_numbers())
-      j.push_back({{"id", a.id}, {"family", a.family}, {"title", a.title}, {"lesson", a.lesson}});
+      j.push_back({{"id", a.id}, {"family", a.family}, {"title", a.title}, {"lesson", a.lesson}, {"brief", a.brief}});
     out << j.dump(2) << "\n";
     return 0;
   }
@@ -287,26 +294,39 @@ Handler trace_command(CLI::App& cmd) {
 struct RenderOptions {
   RunOptions run;
   int stage = 0, width = 1280, height = 720;
-  std::string out, chart, video, view = "memory";
+  std::string out, chart, shipped, video, view = "memory";
   bool all_stages = false;
 };
 
-// render --chart: a results file's bandwidth chart. Without --type the chart is of floats.
-int render_chart(const RenderOptions& o, bool type_given) {
-  if (o.out.empty()) throw UsageError("--out is required");
-  std::ifstream in(o.chart, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot open results file '" + o.chart + "'");
+// The results file's report (--chart FILE).
+core::BenchReport read_results(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot open results file '" + path + "'");
   std::ostringstream text;
   text << in.rdbuf();
+  return core::bench_from_json(text.str());
+}
+
+// The shipped run's report of the type and operator (--shipped RUN).
+core::BenchReport shipped_results(const std::string& run, const std::string& type, const std::string& op) {
+  if (const auto* r = core::shipped_report(run, type, op)) return *r;
+  throw UsageError("--shipped " + run + " has no " + type + " " + op + "; it holds " + core::shipped_contents(run));
+}
+
+// render --chart FILE or --shipped RUN: a bandwidth chart. Without --type the chart is of floats.
+int render_chart(const RenderOptions& o, bool type_given) {
+  if (o.out.empty()) throw UsageError("--out is required");
   const std::string type = type_given ? o.run.type : "float";
-  const auto chart = render::bench_chart(core::bench_from_json(text.str()), type, o.run.op);
+  const bool shipped = !o.shipped.empty();
+  const auto report = shipped ? shipped_results(o.shipped, type, o.run.op) : read_results(o.chart);
+  const auto chart = render::bench_chart(report, type, o.run.op, shipped ? render::Origin::Shipped : render::Origin::ThisMachine);
   if (chart.series.empty()) throw UsageError("the results hold no rows for " + o.run.op + " of " + type);
   return exported(render::export_chart_png(chart, o.width, o.height, o.out));
 }
 
 int run_render(const RenderOptions& o, const CLI::App& cmd) {
-  if (!o.chart.empty()) return render_chart(o, cmd.count("--type") > 0);
-  if (o.run.algorithm.empty()) throw UsageError("render needs --algorithm and --stage, or --chart FILE");
+  if (!o.chart.empty() || !o.shipped.empty()) return render_chart(o, cmd.count("--type") > 0);
+  if (o.run.algorithm.empty()) throw UsageError("render needs --algorithm and --stage, --chart FILE or --shipped RUN");
   const render::Look look{*render::parse_view(o.view)};
   if (!o.video.empty()) return exported(render::export_video(record(o.run), o.width, o.height, o.video, look));
   if (o.out.empty()) throw UsageError("--out is required");
@@ -325,12 +345,16 @@ Handler render_command(CLI::App& cmd) {
   auto* stage = cmd.add_option("--stage", o->stage, "Stage to draw (0 = the load)")->check(CLI::NonNegativeNumber);
   auto* chart = cmd.add_option("--chart", o->chart, "A results file from `bench --format json`: draw its chart");
   chart->excludes(algorithm)->excludes(stage);
+  auto* shipped = cmd.add_option("--shipped", o->shipped,
+                                 "Draw the chart of a GPU run shipped with the program (measured there, not on this machine)")
+                      ->check(CLI::IsMember(core::shipped_runs()));
+  shipped->excludes(algorithm)->excludes(stage)->excludes(chart);
   cmd.add_option("--view", o->view, "Which view: memory | lanes | divergence | banks | grid")
       ->check(CLI::IsMember({"memory", "lanes", "divergence", "banks", "grid"}));
   auto* all = cmd.add_flag("--all-stages", o->all_stages, "One PNG per stage: OUT-stage00.png, ... (--out is the prefix)");
   auto* video = cmd.add_option("--video", o->video, "The whole run as FILE.mp4 or FILE.gif (ffmpeg)");
-  all->excludes(stage)->excludes(chart);
-  video->excludes(stage)->excludes(chart)->excludes(all);
+  all->excludes(stage)->excludes(chart)->excludes(shipped);
+  video->excludes(stage)->excludes(chart)->excludes(shipped)->excludes(all);
   cmd.add_option("--out,-o", o->out, "PNG file to write (with --all-stages: the files' prefix)");
   cmd.add_option("--width", o->width, "Image width in pixels")->check(CLI::Range(64, 8192));
   cmd.add_option("--height", o->height, "Image height in pixels")->check(CLI::Range(64, 8192));
@@ -393,6 +417,11 @@ Handler window_command(CLI::App& app) {
   app.add_option("--export-dir", g.export_dir, "Folder for the Stages tab's exports (E, A, G, M keys)");
   app.add_option("--view", g.view, "The Stages tab's view: memory | lanes | divergence | banks | grid (V cycles)")
       ->check(CLI::IsMember({"memory", "lanes", "divergence", "banks", "grid"}));
+  app.add_option("--algorithm", g.algorithm, "The algorithm to open on")->check(CLI::IsMember(core::traced_ids()));
+  app.add_option("--stage", g.stage, "The stage to show first (0-based; past the last shows the last)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--pane", g.pane, "The lesson pane's tab: lesson | work | float | glossary")
+      ->check(CLI::IsMember({"lesson", "work", "float", "glossary"}));
   app.add_option("--frame-report", g.frame_report, "Write every frame's time as JSON (with --quit-after-frames)");
   return [o](const Io& io) { return open_window(o->gui, o->backend, io); };
 }
@@ -407,7 +436,7 @@ struct Subcommand {
 const Subcommand kSubcommands[] = {
     {"list", "List the algorithms", list_command},
     {"trace", "Record every stage of one block of a run", trace_command},
-    {"render", "Draw a stage's view, or a results file's chart, to PNG, headless (EGL)", render_command},
+    {"render", "Draw a stage's view, or a results file's or shipped run's chart, to PNG, headless (EGL)", render_command},
     {"bench", "Time algorithms on large arrays (GB/s against the peak and CUB)", bench_command},
 };
 

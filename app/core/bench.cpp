@@ -11,6 +11,7 @@
 
 #include "../../kernels/algorithms.h"
 #include "catalog.h"
+#include "embedded.h"
 #include "json_fields.h"
 
 namespace rl::core {
@@ -126,6 +127,56 @@ BenchReport bench_from_json(const std::string& text) {
   return r;
 }
 
+namespace {
+
+// A report's type and operator, "float sum", from its first row.
+std::string holds(const BenchReport& r) { return r.rows.empty() ? "no rows" : r.rows.front().type + " " + r.rows.front().op; }
+
+}  // namespace
+
+const std::vector<ShippedReport>& shipped_reports() {
+  static const std::vector<ShippedReport> all = [] {
+    std::vector<ShippedReport> out;
+    for (const auto name : embedded::shipped_report_names()) {
+      const std::string file = "docs/bench/" + std::string(name) + ".json";
+      try {
+        out.push_back({std::string(name.substr(0, name.find('/'))), bench_from_json(std::string(embedded::shipped_report(name)))});
+      } catch (const std::runtime_error& e) {
+        throw std::runtime_error("shipped " + file + ": " + e.what());
+      }
+    }
+    return out;
+  }();
+  return all;
+}
+
+std::vector<std::string> shipped_runs() {
+  std::vector<std::string> runs;
+  for (const auto& s : shipped_reports())
+    if (std::find(runs.begin(), runs.end(), s.run) == runs.end()) runs.push_back(s.run);
+  return runs;
+}
+
+const BenchReport* shipped_report(std::string_view run, std::string_view type, std::string_view op) {
+  for (const auto& s : shipped_reports()) {
+    if (s.run != run) continue;
+    for (const auto& row : s.report.rows)
+      if (row.type == type && row.op == op) return &s.report;
+  }
+  return nullptr;
+}
+
+std::string shipped_contents(std::string_view run) {
+  std::string out;
+  for (const auto& s : shipped_reports())
+    if (s.run == run) out += (out.empty() ? "" : " and ") + holds(s.report);
+  return out;
+}
+
+std::string shipped_label(const BenchReport& r) {
+  return "measured on " + r.device + ", not this machine (driver " + r.driver + ", " + r.date + ")";
+}
+
 const std::vector<std::string_view>& harris_kernels() {
   static const std::vector<std::string_view> ids = [] {
     std::vector<const kernels::AlgorithmRow*> rows;
@@ -151,6 +202,7 @@ std::vector<HarrisRow> harris_table(const BenchReport& r, std::size_t n, std::st
     if (std::find(harris.begin(), harris.end(), a.id) == harris.end()) order.push_back(a.id);
   std::vector<HarrisRow> out;
   const BenchRow* prev_harris = nullptr;
+  std::size_t prev_i = 0;
   for (std::size_t i = 0; i < order.size(); ++i) {
     const BenchRow* x = find(order[i]);
     if (!x) continue;
@@ -161,7 +213,9 @@ std::vector<HarrisRow> harris_table(const BenchReport& r, std::size_t n, std::st
     if (!out.empty()) h.cumulative_speedup = out.front().median_us / x->median_us;
     if (!in_harris) h.step_speedup = std::numeric_limits<double>::quiet_NaN();
     else if (prev_harris) h.step_speedup = prev_harris->median_us / x->median_us;
-    if (in_harris) prev_harris = x;
+    // Harris' figure for kernel i + 1 over kernel i, beside a measured step over the same kernel.
+    if (in_harris && prev_harris && prev_i + 1 == i && i - 1 < std::size(kHarrisG80Step)) h.g80_step = kHarrisG80Step[i - 1];
+    if (in_harris) prev_harris = x, prev_i = i;
     out.push_back(h);
   }
   return out;

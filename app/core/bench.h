@@ -2,6 +2,7 @@
 // Harris-style table (time, bandwidth, % of peak, step and cumulative speedup) for one n.
 #pragma once
 #include <cstddef>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,6 +40,23 @@ std::string to_json(const BenchReport& r);
 // Throws std::runtime_error naming the field that is missing or malformed.
 BenchReport bench_from_json(const std::string& text);
 
+// The GPU runs shipped in the binary (docs/bench/RUN/bench_TYPE_OP.json), as measured there.
+struct ShippedReport {
+  std::string run;  // "h200": the folder under docs/bench/
+  BenchReport report;
+};
+// Every shipped file, parsed once, in the build's order. Throws std::runtime_error naming the
+// file if one does not parse (tests/bench_test.cpp holds them parsing).
+const std::vector<ShippedReport>& shipped_reports();
+std::vector<std::string> shipped_runs();  // each run once, in the build's order: "h200", "h100"
+// The run's report that holds rows of `type` and `op`; nullptr when it has none.
+const BenchReport* shipped_report(std::string_view run, std::string_view type, std::string_view op);
+// What the run holds, for a note: "float sum and int sum".
+std::string shipped_contents(std::string_view run);
+// "measured on NVIDIA H200, not this machine (driver 580.159.04, 2026-11-22 02:30 UTC)": the
+// device, driver and date are the report's own.
+std::string shipped_label(const BenchReport& r);
+
 struct HarrisRow {
   std::string algorithm;
   double median_us = 0, gbps = 0, pct_of_peak = 0;
@@ -46,7 +64,14 @@ struct HarrisRow {
   double cumulative_speedup = 1;  // against the first row
   bool harris = false;            // one of Harris' kernels 1 to 7
   int block = 0;                  // threads per block it ran with (0: a library's own, or unknown)
+  // Harris' G80 step speedup of this kernel over the one before it (kHarrisG80Step); NaN
+  // unless this row's measured step is over that same kernel.
+  double g80_step = std::numeric_limits<double>::quiet_NaN();
 };
+// Quoted, not measured here: Harris' step speedups on a G80 (2^22 ints) in "Optimizing
+// Parallel Reduction in CUDA" (Mark Harris, NVIDIA, 2007), kernel 2 over 1, 3 over 2, ..., 7
+// over 6. The only place they are written (scripts/bench-report.py reads them from here).
+inline constexpr double kHarrisG80Step[] = {2.33, 2.01, 1.78, 1.80, 1.41, 1.42};
 // Harris' kernels 1 to 7 ("Optimizing Parallel Reduction in CUDA"), in his order.
 const std::vector<std::string_view>& harris_kernels();
 // One row per algorithm measured at n for the type and operator: Harris' kernels in his

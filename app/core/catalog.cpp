@@ -32,6 +32,16 @@ std::vector<std::string> paragraphs(std::string_view text) {
   return out;
 }
 
+// A lesson file: the one-line lesson, the short one, an optional "Look: " line, the depth.
+void read_lesson(AlgorithmInfo& a, std::string_view file) {
+  const auto text = paragraphs(file);
+  std::size_t i = 0;
+  if (i < text.size()) a.lesson = text[i++];
+  if (i < text.size()) a.brief = text[i++];
+  if (i < text.size() && text[i].starts_with("Look: ")) a.look = parse_pointer(text[i++]);
+  for (std::size_t first = i; i < text.size(); ++i) a.detail += (i > first ? "\n\n" : "") + text[i];
+}
+
 Kind kind_of(const kernels::AlgorithmRow& r) {
   if (kernels::is_baseline(r)) return Kind::Baseline;
   if (!r.gpu) return Kind::ModelOnly;
@@ -43,12 +53,15 @@ const std::vector<AlgorithmInfo>& table() {
   static const std::vector<AlgorithmInfo> t = [] {
     std::vector<AlgorithmInfo> out;
     for (const auto& r : kernels::kAlgorithms) {
-      const auto text = paragraphs(embedded::lesson(r.id));
-      std::string detail;
-      for (std::size_t i = 1; i < text.size(); ++i) detail += (i > 1 ? "\n\n" : "") + text[i];
-      out.push_back({std::string(r.id), std::string(kernels::to_string(r.family)), std::string(r.title),
-                     text.empty() ? std::string() : text[0], detail, std::string(r.source), kind_of(r),
-                     r.blocks == kernels::BlockRule::Any});
+      AlgorithmInfo a;
+      a.id = std::string(r.id);
+      a.family = std::string(kernels::to_string(r.family));
+      a.title = std::string(r.title);
+      read_lesson(a, embedded::lesson(r.id));
+      a.file = std::string(r.source);
+      a.kind = kind_of(r);
+      a.any_block = r.blocks == kernels::BlockRule::Any;
+      out.push_back(std::move(a));
     }
     return out;
   }();
@@ -115,6 +128,33 @@ std::vector<std::string> add_region(SourceView& view, std::string_view text, std
 }
 
 }  // namespace
+
+Pointer parse_pointer(std::string_view line) {
+  const std::string whole(line);
+  const auto fail = [&](const std::string& why) { throw std::runtime_error("lesson pointer '" + whole + "': " + why); };
+  if (!line.starts_with("Look: ")) fail("does not start with 'Look: '");
+  line.remove_prefix(6);
+  const std::size_t colon = line.find(": "), space = line.find(' ');
+  if (colon == std::string_view::npos || space >= colon) fail("wants 'Look: <view> <step>[=<param>]: <text>'");
+  Pointer p;
+  p.view = std::string(line.substr(0, space));
+  if (p.view != "memory" && p.view != "lanes" && p.view != "divergence" && p.view != "banks" && p.view != "grid")
+    fail("no view is called " + p.view);
+  std::string step(line.substr(space + 1, colon - space - 1));
+  if (const std::size_t eq = step.find('='); eq != std::string::npos) {
+    try {
+      p.param = std::stoi(step.substr(eq + 1));
+    } catch (const std::exception&) {
+      fail("'" + step.substr(eq + 1) + "' is not a number");
+    }
+    step.resize(eq);
+  }
+  for (int tag = 0; tag < kernels::kTagCount; ++tag)
+    if ("[" + step + "]" == kernels::tag_marker(tag)) p.tag = tag;
+  if (p.tag < 0) fail("no stage kind is called " + step);
+  p.text = std::string(line.substr(colon + 2));
+  return p;
+}
 
 const std::string* SourceView::text_at(int number) const {
   const auto it = std::find(numbers.begin(), numbers.end(), number);

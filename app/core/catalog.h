@@ -1,6 +1,7 @@
 // The algorithm catalog: ids, lessons, and where each stage sits in the real kernel source.
 #pragma once
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -21,12 +22,26 @@ struct SourceView {
 
 enum class Kind { Traced, Pitfall, ModelOnly, Baseline };
 
+// A lesson's "Look: <view> <step>[=<param>]: <text>" line: the stage and view that show its
+// point. The window jumps there on a click.
+struct Pointer {
+  std::string view;         // memory | lanes | divergence | banks | grid
+  int tag = -1;             // the stage's kernels::Tag
+  std::optional<int> param;  // its stride or offset; any when absent
+  std::string text;         // what to see there
+  bool operator==(const Pointer&) const = default;
+};
+// Throws std::runtime_error naming what is wrong with a "Look: " line.
+Pointer parse_pointer(std::string_view line);
+
 struct AlgorithmInfo {
   std::string id;
   std::string family;  // tree, warp-shuffle, cooperative-groups, single-pass, pitfall, baseline
   std::string title;
   std::string lesson;  // one line, for `list`
-  std::string detail;  // a paragraph, for the window
+  std::string brief;   // about 60 words: the window's lesson pane
+  std::optional<Pointer> look;  // where the lesson's point shows
+  std::string detail;  // the depth: the pane's "More"
   std::string file;    // kernel source holding "<<< id" (empty for host baselines)
   Kind kind = Kind::Traced;
   bool any_block = false;  // takes any block size 1..1024, not only powers of two

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <string_view>
+#include <vector>
 
 namespace rl::embedded {
 
@@ -10,5 +11,9 @@ std::string_view kernel_source(std::string_view path);  // "kernels/tree.cuh" as
 std::string_view lesson(std::string_view id);  // kernels/lessons/ID.md; empty when there is none
 std::string_view shader(std::string_view name);  // shaders/NAME; empty when unknown
 std::string_view mono_font();  // DejaVu Sans Mono (fonts-dejavu-core), TrueType bytes
+// The GPU measurements shipped with the program: "RUN/bench_TYPE_OP" is
+// docs/bench/RUN/bench_TYPE_OP.json as built; empty when unknown.
+std::string_view shipped_report(std::string_view name);
+const std::vector<std::string_view>& shipped_report_names();  // in the build's order (CMakeLists.txt)
 
 }  // namespace rl::embedded

@@ -130,4 +130,20 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
   return out;
 }
 
+int pointed_stage(const Trace& trace, const Pointer& pointer) {
+  for (std::size_t i = 0; i < trace.stages.size(); ++i) {
+    const Stage& s = trace.stages[i];
+    if (s.tag == pointer.tag && (!pointer.param || s.param == *pointer.param)) return int(i);
+  }
+  return -1;
+}
+
+std::string pointer_label(const Pointer& pointer, const Trace* trace) {
+  const int stage = trace ? pointed_stage(*trace, pointer) : -1;
+  std::string where = stage >= 0      ? trace->stages[std::size_t(stage)].label
+                      : pointer.param ? stage_label(pointer.tag, *pointer.param, true)
+                                      : std::string("the ") + kernels::tag_marker(pointer.tag) + " stage";
+  return pointer.view + " view, " + where;
+}
+
 }  // namespace rl::core

@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "catalog.h"
 #include "trace.h"
 
 namespace rl::core {
@@ -35,6 +36,12 @@ int divergent_warps(const Stage& stage, int block);
 int busy_warps(const Stage& stage, int block);
 // "stride 8: 8 of 32 threads active in 1 warp; 0 divergent warps".
 std::string stage_caption(const Trace& trace, int stage);
+// The first stage a lesson's pointer names (its tag, and its parameter if it gives one); -1
+// when the trace has none.
+int pointed_stage(const Trace& trace, const Pointer& pointer);
+// "banks view, stride 4", from the stage's own label when the trace has it.
+std::string pointer_label(const Pointer& pointer, const Trace* trace);
+
 // A lesson with its numbers from a trace: {block} the block size, {conflicts} the bank-conflict
 // degree of each tree step, {divergent} the divergent warps of each tree step. Lessons quote
 // what a run recorded, never typed figures.

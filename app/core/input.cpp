@@ -1,5 +1,7 @@
 #include "input.h"
 
+#include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -126,6 +128,30 @@ std::vector<double> read_input_file(const std::string& path, DType type) {
   std::ostringstream buf;
   buf << file.rdbuf();
   return parse_numbers(buf.str(), type, path);
+}
+
+Checked check_array_size(std::int64_t typed, std::int64_t current, std::int64_t max) {
+  if (typed >= 1 && typed <= max) return {typed, {}};
+  const std::string why = typed < 1 ? "an array needs at least 1 element"
+                                    : "the window traces at most " + std::to_string(max) + " elements (bench takes more)";
+  return {current, "refused " + std::to_string(typed) + ": " + why + "; kept " + std::to_string(current)};
+}
+
+Checked check_block(std::int64_t typed, bool any_block) {
+  const std::int64_t lo = any_block ? 2 : 32;
+  std::int64_t v = std::clamp<std::int64_t>(typed, lo, 1024);
+  if (!any_block) v = std::int64_t(std::bit_ceil(std::uint64_t(v)));
+  if (v == typed) return {v, {}};
+  const std::string rule = any_block ? "this kernel takes 2 to 1024 threads" : "this kernel takes powers of two from 32 to 1024";
+  return {v, "block " + std::to_string(typed) + " is now " + std::to_string(v) + ": " + rule};
+}
+
+Checked check_trace_block(std::int64_t typed, std::int64_t grid) {
+  const std::int64_t last = std::max<std::int64_t>(grid - 1, 0);
+  const std::int64_t v = std::clamp<std::int64_t>(typed, 0, last);
+  if (v == typed) return {v, {}};
+  return {v, "block " + std::to_string(typed) + " does not exist: the grid has blocks 0 to " + std::to_string(last) +
+                 "; tracing block " + std::to_string(v)};
 }
 
 }  // namespace rl::core

@@ -36,4 +36,18 @@ std::vector<double> parse_numbers(std::string_view text, DType type, std::string
 constexpr std::size_t kMaxInputFileBytes = std::size_t(1) << 30;
 std::vector<double> read_input_file(const std::string& path, DType type);
 
+// A value the window takes from a field. `note` says, beside the field, why it took another
+// value than the one typed; empty when it took it as typed.
+struct Checked {
+  std::int64_t value = 0;
+  std::string note;
+};
+// An array size: 1..max elements; anything else is refused and `current` kept.
+Checked check_array_size(std::int64_t typed, std::int64_t current, std::int64_t max);
+// A block size: 2..1024 for a kernel that takes any, else a power of two in 32..1024 (other
+// sizes round up to the next one, and the note says so).
+Checked check_block(std::int64_t typed, bool any_block);
+// The traced block: one of the grid's blocks 0..grid-1.
+Checked check_trace_block(std::int64_t typed, std::int64_t grid);
+
 }  // namespace rl::core

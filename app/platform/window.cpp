@@ -5,6 +5,7 @@
 #include <GLFW/glfw3.h>
 
 #include <cstdlib>
+#include <utility>
 
 namespace rl::platform {
 namespace {
@@ -79,5 +80,18 @@ void Window::wait_events(bool animating) {
   if (animating) glfwPollEvents();
   else glfwWaitEventsTimeout(0.25);
 }
+
+void Window::queue_keys() {
+  glfwSetWindowUserPointer(window_, this);
+  chained_ = glfwSetKeyCallback(window_, on_key);
+}
+
+void Window::on_key(GLFWwindow* w, int key, int scancode, int action, int mods) {
+  auto* self = static_cast<Window*>(glfwGetWindowUserPointer(w));
+  if (self && action != GLFW_RELEASE) self->keys_.push_back({key, mods});
+  if (self && self->chained_) self->chained_(w, key, scancode, action, mods);
+}
+
+std::vector<Window::KeyPress> Window::take_keys() { return std::exchange(keys_, {}); }
 
 }  // namespace rl::platform

@@ -2,6 +2,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <vector>
 
 struct GLFWwindow;
 
@@ -25,10 +26,23 @@ class Window {
   // Waits for input (idle) or only polls (animating).
   void wait_events(bool animating);
 
+  struct KeyPress {
+    int key;   // GLFW_KEY_*
+    int mods;  // GLFW_MOD_*
+  };
+  // Every key press (and auto-repeat) since the last call, in order. Dear ImGui 1.86 keeps
+  // only whether a key is down, so a press and release within one frame would be lost.
+  // Call after the UI library installed its callbacks: this one chains to them.
+  void queue_keys();
+  std::vector<KeyPress> take_keys();
+
  private:
   Window() = default;
   GLFWwindow* window_ = nullptr;
   int saved_[4] = {100, 100, 1600, 900};  // x, y, width, height before going full screen
+  std::vector<KeyPress> keys_;
+  void (*chained_)(GLFWwindow*, int, int, int, int) = nullptr;
+  static void on_key(GLFWwindow* w, int key, int scancode, int action, int mods);
 };
 
 }  // namespace rl::platform

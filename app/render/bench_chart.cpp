@@ -19,12 +19,19 @@ constexpr std::array<Color, 14> kColors = {rgb(0xE69F00), rgb(0x56B4E9), rgb(0x0
                                            rgb(0xBEBADA), rgb(0xFB8072), rgb(0x80B1D3), rgb(0xFDB462),
                                            rgb(0xB3DE69), rgb(0xFCCDE5)};
 
+// Where the timings come from, in the title's words.
+std::string measured_on(const core::BenchReport& report, Origin origin) {
+  if (origin == Origin::Shipped) return "measured on " + report.device + ", not this machine";
+  if (report.backend == "sim") return report.device + " timings (the host's cost, not a GPU's)";
+  return "on " + report.device;
+}
+
 }  // namespace
 
-PlotSpec bench_chart(const core::BenchReport& report, std::string_view type, std::string_view op) {
+PlotSpec bench_chart(const core::BenchReport& report, std::string_view type, std::string_view op, Origin origin) {
   PlotSpec spec;
-  spec.title = "Bandwidth, " + std::string(op) + " of " + std::string(type) + ", on " + report.device +
-               (report.backend == "sim" ? " (CPU model timings, not a GPU)" : "") + "  -  " + report.date;
+  spec.title = "Bandwidth, " + std::string(op) + " of " + std::string(type) + ", " + measured_on(report, origin) + "  -  " +
+               report.date;
   spec.x_label = "n (elements, log2)";
   spec.y_label = "GB/s";
   std::size_t color = 0;

@@ -8,6 +8,11 @@
 
 namespace rl::render {
 
-PlotSpec bench_chart(const core::BenchReport& report, std::string_view type, std::string_view op);
+// Whose timings the chart shows: a run made here, or a GPU run shipped with the program
+// (titled "measured on DEVICE, not this machine").
+enum class Origin { ThisMachine, Shipped };
+
+PlotSpec bench_chart(const core::BenchReport& report, std::string_view type, std::string_view op,
+                     Origin origin = Origin::ThisMachine);
 
 }  // namespace rl::render

@@ -134,14 +134,22 @@ void marker(Canvas& c, float x, float y, float r, Color color, bool hollow) {
   else c.rect({x - r, y - r, 2 * r, 2 * r}, color);
 }
 
+// The title's size: its own where it fits `room`, else the largest whole size that does (the
+// canvas draws whole sizes: a fraction that rounded up ran the title past the chart's edge).
+float title_size(Canvas& c, const std::string& title, float px, float room) {
+  float size = px;
+  while (size > 6 && c.text_width(title, size) > room) size = std::round(size) - 1;
+  return size;
+}
+
 }  // namespace
 
 void draw_plot(Canvas& c, const PlotSpec& spec, int width, int height, std::optional<Hit> hover, bool high_contrast) {
   const PlotStyle st = plot_style(high_contrast);
   const PlotFrame f = plot_frame(spec, width, height);
   c.begin(width, height, st.background);
-  const float title_w = c.text_width(spec.title, f.title_px), room = float(width) - f.area.x - 8;
-  c.text(f.area.x, f.area.y - f.title_px * 0.9f, spec.title, title_w > room ? f.title_px * room / title_w : f.title_px, st.text);
+  const float room = float(width) - f.area.x - 8;
+  c.text(f.area.x, f.area.y - f.title_px * 0.9f, spec.title, title_size(c, spec.title, f.title_px, room), st.text);
   for (const Tick& t : y_ticks(f)) {
     const float y = f.py(t.value);
     c.line(f.area.x, y, f.area.x + f.area.w, y, 1, st.grid);

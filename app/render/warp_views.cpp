@@ -204,6 +204,24 @@ std::optional<View> parse_view(std::string_view name) {
   return std::nullopt;
 }
 
+std::string why_not(View v, const core::Trace& t) {
+  const auto any = [&](auto has) { return std::any_of(t.stages.begin(), t.stages.end(), has); };
+  if (v == View::Lanes && !any([](const core::Stage& s) { return s.lanes.has_value(); }))
+    return "this algorithm keeps its values in shared memory: no stage recorded registers";
+  if (v == View::Banks && t.memory == core::Memory::Global) return "this algorithm works in global memory, which has no banks";
+  if (v == View::Banks && !any([](const core::Stage& s) { return !s.accesses.empty(); }))
+    return "no stage of this algorithm read or wrote shared memory";
+  return "";
+}
+
+View next_view(View v, const core::Trace* t) {
+  for (int k = 1; k <= kViewCount; ++k) {
+    const View next = View((int(v) + k) % kViewCount);
+    if (!t || why_not(next, *t).empty()) return next;
+  }
+  return v;
+}
+
 const char* to_string(View v) {
   switch (v) {
     case View::Lanes: return "lanes";

@@ -3,6 +3,7 @@
 // the grid (grid_view.h).
 #pragma once
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "../core/trace.h"
@@ -16,6 +17,11 @@ constexpr int kViewCount = 5;
 
 std::optional<View> parse_view(std::string_view name);  // "memory", "lanes", "divergence", "banks", "grid"
 const char* to_string(View view);
+// Why a view has nothing to show for this trace ("" when it applies): the lanes view needs
+// recorded registers, the banks view shared-memory accesses.
+std::string why_not(View view, const core::Trace& trace);
+// The next view after `view` that applies (V cycles through these).
+View next_view(View view, const core::Trace* trace);
 
 // Draws one view of a stage into the current target.
 void draw_stage_view(Canvas& canvas, View view, const core::Trace& trace, int stage, int width, int height,

@@ -1,5 +1,6 @@
 // What the window shows and what the user chose; panels read it and change it.
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -11,6 +12,7 @@
 #include "../core/player.h"
 #include "../core/trace.h"
 #include "../render/warp_views.h"
+#include "float_pane.h"
 
 namespace rl::ui {
 
@@ -28,9 +30,16 @@ struct RunChoice {
   bool operator==(const RunChoice&) const = default;
 };
 
+// The Bandwidth tab's source for the live benchmark on this machine's backend; any other
+// source is a shipped GPU run's name ("h200", core::shipped_runs).
+inline constexpr const char* kRunHere = "here";
+
 // The Bandwidth tab: what to measure, the worker measuring it, and the chart's interaction.
 struct BenchUi {
   backend::BenchWorker worker;
+  // kRunHere or a shipped run. Empty until the tab first opens: then this machine's run on a
+  // GPU, and without one the first shipped run, so the CPU model is never taken for a GPU.
+  std::string source;
   char sizes[64] = "";
   char algorithms[512] = "all";
   char export_path[512] = "";
@@ -64,12 +73,22 @@ struct AppState {
   Tab tab = Tab::Stages;
   bool select_tab = false;  // make `tab` the open tab on the next frame
   bool quit_requested = false;  // Ctrl+Q
+  bool help = false;            // the keys window (? or F1)
+  float zoom = 1;               // the UI's scale on top of the monitor's (Ctrl+ and Ctrl-)
   bool play_requested = false;  // start playing once the first trace is in (--play)
+  int stage_requested = -1;     // show this stage once the first trace is in (--stage)
+  std::string pane;             // the lesson pane's tab to open on the next frame (--pane)
   BenchUi bench;
+  FloatUi floats;  // the Float tab
+  struct {
+    std::string block, size, trace_block;  // why a field holds another value than typed
+  } notes;
 };
 
-// Records a trace for state.choice on the state's backend; on failure keeps the old trace
-// and sets state.error.
+constexpr std::int64_t kMaxTracedSize = std::int64_t(1) << 20;  // the window records whole runs
+
+// Records a trace for state.choice on the state's backend; on failure clears the trace (the
+// list and source show the new choice) and sets state.error.
 void record_trace(AppState& state);
 
 }  // namespace rl::ui

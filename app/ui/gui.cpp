@@ -36,6 +36,7 @@ void record_trace(AppState& s) {
                                : core::generate_input(s.choice.input, std::size_t(s.choice.size), s.choice.type);
     const int keep = s.trace && s.trace->algorithm == req.algorithm ? s.player.stage() : 0;
     s.trace = s.backend.backend->trace(req);
+    s.floats.recorded(req, *s.trace);
     s.compare_trace.reset();
     s.error.clear();
     int stages = int(s.trace->stages.size());
@@ -48,6 +49,11 @@ void record_trace(AppState& s) {
     s.player.reset(stages);
     s.player.seek(keep);
   } catch (const std::exception& e) {
+    // The list and the source already show the new choice: an old trace beside them would
+    // show another run as this one.
+    s.trace.reset();
+    s.compare_trace.reset();
+    s.player.reset(0);
     s.error = "Run failed: " + std::string(e.what());
   }
 }
@@ -67,6 +73,9 @@ void apply_options(AppState& state, const GuiOptions& opts) {
     std::snprintf(state.bench.algorithms, sizeof state.bench.algorithms, "%s", opts.bench_algorithms.c_str());
   if (opts.play) state.play_requested = true;
   if (const auto v = render::parse_view(opts.view)) state.view = *v;
+  if (!opts.algorithm.empty()) state.choice.algorithm = opts.algorithm;
+  if (opts.stage >= 0) state.stage_requested = opts.stage;
+  if (!opts.pane.empty()) state.pane = opts.pane;
   if (!opts.export_dir.empty()) std::snprintf(state.export_dir, sizeof state.export_dir, "%s", opts.export_dir.c_str());
   if (opts.soak) state.player.set_speed(20), state.play_requested = true;
 }
@@ -173,7 +182,7 @@ struct Scene {
   // The chart, with the mouse (in ImGui units, scaled by sx, sy) hovering a point or
   // clicking a legend entry, which shows or hides that series.
   void draw_chart(BenchUi& b, int w, int h, float sx, float sy, bool high_contrast) {
-    auto spec = shown_chart(b, b.worker.report());
+    auto spec = shown_chart(b, shown_report(b));
     const auto plot = render::plot_frame(spec, w, h);
     const float mx = b.mouse_x * sx, my = b.mouse_y * sy;
     if (const auto entry = b.clicked ? render::hit_legend(spec, plot, mx, my) : std::nullopt) {
@@ -191,23 +200,27 @@ struct Scene {
 // One frame's panels, and the scene they show. Presenter mode: the view fills the screen;
 // the side panels step aside.
 void draw_panels(AppState& s, Scene& scene, ImFont* large, platform::Window* window, Soak* soak) {
-  handle_keys(s);
+  handle_keys(s, window ? window->take_keys() : std::vector<platform::Window::KeyPress>{});
+  ImGui::GetIO().FontGlobalScale = s.zoom;
   if (std::exchange(s.presenter_changed, false) && window) window->set_fullscreen(s.presenter);
   if (s.presenter) ImGui::PushFont(large);
   const ImVec2 size = ImGui::GetIO().DisplaySize;
   const float em = ImGui::GetFontSize();
   const float left_w = s.presenter ? 0 : std::min(em * 24, size.x * 0.28f);
-  const float right_w = s.presenter ? 0 : std::min(em * 36, size.x * 0.34f);
+  const float right_w = s.presenter ? size.x * 0.34f : std::min(em * 36, size.x * 0.34f);
   const float status_h = em * 2.2f, body_h = size.y - status_h;
   if (!s.presenter) algorithm_panel(s, {0, 0, left_w, body_h});
   if (s.recorded != s.choice) record_trace(s);
   if (s.trace && std::exchange(s.play_requested, false)) s.player.play();
+  if (s.trace && s.stage_requested >= 0) s.player.seek(std::exchange(s.stage_requested, -1));
   if (soak) soak->step(s);
   const Frame where = center_panel(s, {left_w, 0, size.x - left_w - right_w, body_h}, scene.view.texture(),
                                    scene.compare.texture(), scene.chart.texture());
   scene.draw(s, where);
-  if (!s.presenter) source_panel(s, {size.x - right_w, 0, right_w, body_h});
+  if (s.presenter) presenter_panel(s, {size.x - right_w, 0, right_w, body_h});
+  else source_panel(s, {size.x - right_w, 0, right_w, body_h});
   status_bar(s, {0, body_h, size.x, status_h});
+  help_window(s);
   if (s.presenter) ImGui::PopFont();
 }
 

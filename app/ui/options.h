@@ -21,6 +21,9 @@ struct GuiOptions {
   bool soak = false;           // keep everything moving: every algorithm and view, benchmarks again and again
   std::string export_dir;      // where the Stages tab's exports go
   std::string view;            // the Stages tab's view: memory | lanes | divergence | banks | grid
+  std::string algorithm;       // the algorithm to open on (empty: the settings' choice)
+  int stage = -1;              // the stage to show once its run is in (-1: the first)
+  std::string pane;            // the lesson pane's tab: lesson | work | float | glossary
   std::string frame_report;    // JSON of every frame's time, and whether a benchmark ran
 };
 

@@ -15,8 +15,11 @@
 #include "../core/catalog.h"
 #include "../core/bench.h"
 #include "../core/facts.h"
+#include "../core/glossary.h"
 #include "../render/bench_chart.h"
 #include "../render/export.h"
+#include "rich_text.h"
+#include "work_pane.h"
 
 namespace rl::ui {
 namespace {
@@ -39,23 +42,80 @@ bool combo(const char* label, E& value, const char* const* names, int count) {
 
 }  // namespace
 
-// The lesson's numbers come from the run on screen; before its trace is there, from the model's.
-static void lesson_text(const AppState& s) {
-  if (const auto* about = core::find_algorithm(s.choice.algorithm)) {
-    const bool on_screen = s.trace && s.trace->algorithm == about->id;
-    const std::string text = on_screen ? core::fill_lesson(about->detail, *s.trace) : backend::with_numbers(*about).detail;
-    ImGui::TextWrapped("%s", text.c_str());
+// A lesson's "Look:" pointer: a button that shows its stage in its view, and what to see.
+static void pointer_line(AppState& s, const core::Pointer& look, const core::Trace* trace) {
+  const int stage = trace ? core::pointed_stage(*trace, look) : -1;
+  const auto view = render::parse_view(look.view);
+  const std::string label = "Look: " + core::pointer_label(look, trace);
+  ImGui::BeginDisabled(stage < 0 || !view);
+  if (ImGui::Button(label.c_str())) {
+    s.view = *view;
+    s.player.seek(stage);
+  }
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(stage >= 0 ? "Show this stage in this view" : "Run this algorithm first: no stage of this kind yet");
+  rich_text(look.text);
+}
+
+// The short lesson, where to look, and the depth under "More". Its numbers come from the run
+// on screen; before its trace is there, from the model's.
+static void lesson_text(AppState& s) {
+  const auto* about = core::find_algorithm(s.choice.algorithm);
+  if (!about) return;
+  const core::Trace* trace = s.trace && s.trace->algorithm == about->id ? &*s.trace : nullptr;
+  core::AlgorithmInfo lesson = trace ? *about : backend::with_numbers(*about);
+  if (trace) {
+    for (std::string* text : {&lesson.brief, &lesson.detail}) *text = core::fill_lesson(*text, *trace);
+    if (lesson.look) lesson.look->text = core::fill_lesson(lesson.look->text, *trace);
+  }
+  rich_text(lesson.brief);
+  if (lesson.look) {
+    ImGui::Spacing();
+    pointer_line(s, *lesson.look, trace);
+  }
+  if (!lesson.detail.empty() && ImGui::CollapsingHeader("More")) rich_text(lesson.detail);
+}
+
+// Every glossary entry; its own terms are underlined too.
+static void glossary_tab() {
+  for (const auto& t : core::glossary()) {
+    ImGui::TextColored(ImGui::GetStyleColorVec4(ImGuiCol_PlotLinesHovered), "%s", t.term.c_str());
+    ImGui::Indent();
+    rich_text(t.definition);
+    ImGui::Unindent();
   }
 }
 
 // The lesson and, beside it in tabs, what a class asks next: the run's work and depth, and
 // its floating-point error.
 static void lesson_pane(AppState& s, float height) {
+  // --pane opens one tab once; afterwards the user's clicks choose.
+  const std::string wanted = std::exchange(s.pane, "");
+  const auto opened = [&](const char* name) { return wanted == name ? ImGuiTabItemFlags_SetSelected : 0; };
   ImGui::BeginChild("lesson", {0, height}, false);
   if (ImGui::BeginTabBar("lesson tabs")) {
-    if (ImGui::BeginTabItem("Lesson")) {
+    if (ImGui::BeginTabItem("Lesson", nullptr, opened("lesson"))) {
       ImGui::BeginChild("lesson text");
       lesson_text(s);
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Work", nullptr, opened("work"))) {
+      ImGui::BeginChild("work text");
+      work_pane(s);
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Float", nullptr, opened("float"))) {
+      ImGui::BeginChild("float text");
+      float_pane(s);
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
+    if (ImGui::BeginTabItem("Glossary", nullptr, opened("glossary"))) {
+      ImGui::BeginChild("glossary text");
+      glossary_tab();
       ImGui::EndChild();
       ImGui::EndTabItem();
     }
@@ -64,9 +124,51 @@ static void lesson_pane(AppState& s, float height) {
   ImGui::EndChild();
 }
 
+// A field's value was not taken as typed: say why, beside it, until the next change.
+static void note(const std::string& text, std::string& kept, bool changed) {
+  if (changed) kept = text;
+  if (kept.empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4{0.95f, 0.72f, 0.2f, 1});
+  ImGui::TextWrapped("%s", kept.c_str());
+  ImGui::PopStyleColor();
+}
+
+// Block size, array size and traced block, each checked (core::check_*) with its note.
+static void size_fields(AppState& s) {
+  RunChoice& c = s.choice;
+  const auto* info = core::find_algorithm(c.algorithm);
+  const bool any = info && info->any_block;
+  bool edited = false;
+  if (any) {
+    edited = ImGui::InputInt("block size", &c.block, 1, 32);
+  } else {
+    static const char* blocks[] = {"32", "64", "128", "256", "512", "1024"};
+    int bi = 0;
+    while ((32 << bi) < c.block && bi < 5) ++bi;
+    if (ImGui::Combo("block size", &bi, blocks, 6)) c.block = 32 << bi, edited = true;
+  }
+  const auto block = core::check_block(c.block, any);
+  note(block.note, s.notes.block, edited || !block.note.empty());
+  c.block = int(block.value);
+  if (!c.typed) {
+    std::int64_t typed = c.size;
+    const bool changed = ImGui::InputScalar("array size", ImGuiDataType_S64, &typed) && typed != c.size;
+    const auto size = core::check_array_size(typed, c.size, kMaxTracedSize);
+    note(size.note, s.notes.size, changed);
+    c.size = int(size.value);
+  }
+  std::int64_t traced = c.trace_block;
+  const bool changed = ImGui::InputScalar("traced block", ImGuiDataType_S64, &traced) && traced != c.trace_block;
+  const std::int64_t grid = s.trace && s.trace->algorithm == c.algorithm ? std::int64_t(s.trace->grid)
+                                                                         : (std::int64_t(c.size) + c.block - 1) / c.block;
+  const auto trace_block = core::check_trace_block(traced, grid);
+  note(trace_block.note, s.notes.trace_block, changed || !trace_block.note.empty());
+  c.trace_block = int(trace_block.value);
+}
+
 void algorithm_panel(AppState& s, const Frame& f) {
   place(f, "Algorithm");
-  ImGui::BeginChild("list", {0, f.h * 0.38f}, true);
+  ImGui::BeginChild("list", {0, f.h * 0.28f}, true);
   std::string family;
   for (const auto& a : core::algorithms()) {
     if (a.kind == core::Kind::Baseline) continue;  // timed by bench; nothing to step through
@@ -74,7 +176,7 @@ void algorithm_panel(AppState& s, const Frame& f) {
       family = a.family;
       ImGui::TextDisabled("%s family", family.c_str());
     }
-    if (ImGui::Selectable(a.title.c_str(), s.choice.algorithm == a.id)) s.choice.algorithm = a.id;
+    if (ImGui::Selectable(a.title.c_str(), s.choice.algorithm == a.id)) s.choice.algorithm = a.id, s.notes = {};
   }
   ImGui::EndChild();
   // Compare mode: a second algorithm beside the first, on the same input, in lockstep.
@@ -85,7 +187,7 @@ void algorithm_panel(AppState& s, const Frame& f) {
   std::vector<const char*> names{"(none)"};
   for (const auto& id : ids) names.push_back(id.c_str());
   if (ImGui::Combo("compare with", &pick, names.data(), int(names.size()))) s.choice.compare = pick ? ids[pick - 1] : "";
-  lesson_pane(s, f.h * 0.24f);
+  lesson_pane(s, f.h * 0.34f);
   ImGui::Separator();
   ImGui::TextDisabled("Run");
   const float em = ImGui::GetFontSize();
@@ -94,24 +196,7 @@ void algorithm_panel(AppState& s, const Frame& f) {
   static const char* types[] = {"int", "float", "double"};
   combo("operator", s.choice.op, ops, 3);
   combo("type", s.choice.type, types, 3);
-  const auto* info = core::find_algorithm(s.choice.algorithm);
-  if (info && info->any_block) {
-    ImGui::InputInt("block size", &s.choice.block, 1, 32);
-    s.choice.block = std::clamp(s.choice.block, 2, 1024);
-  } else {
-    static const char* blocks[] = {"32", "64", "128", "256", "512", "1024"};
-    int bi = 0;
-    while ((32 << bi) < s.choice.block && bi < 5) ++bi;
-    if (ImGui::Combo("block size", &bi, blocks, 6) || (32 << bi) != s.choice.block) s.choice.block = 32 << bi;
-  }
-  if (!s.choice.typed) {
-    ImGui::InputInt("array size", &s.choice.size, 1, 32);
-    s.choice.size = std::clamp(s.choice.size, 1, 1 << 20);
-  }
-  ImGui::InputInt("traced block", &s.choice.trace_block);
-  const int grid = s.trace && s.trace->algorithm == s.choice.algorithm ? int(s.trace->grid)
-                                                                       : (s.choice.size + s.choice.block - 1) / s.choice.block;
-  s.choice.trace_block = std::clamp(s.choice.trace_block, 0, std::max(grid - 1, 0));
+  size_fields(s);
   // iota, ones, random (with a seed), a file of numbers, or values typed or pasted here.
   static const char* inputs[] = {"iota (1, 2, 3, ...)", "ones", "random", "file", "typed values"};
   int kind = s.choice.typed ? 4 : static_cast<int>(s.choice.input.kind);
@@ -136,7 +221,10 @@ void algorithm_panel(AppState& s, const Frame& f) {
     ImGui::TextDisabled("numbers, separated by spaces, commas or lines");
   }
   ImGui::PopItemWidth();
-  ImGui::Text("%d block%s of %d threads", grid, grid == 1 ? "" : "s", s.choice.block);
+  const std::size_t grid = s.trace && s.trace->algorithm == s.choice.algorithm
+                               ? s.trace->grid
+                               : (std::size_t(s.choice.size) + std::size_t(s.choice.block) - 1) / std::size_t(s.choice.block);
+  ImGui::Text("%zu block%s of %d threads", grid, grid == 1 ? "" : "s", s.choice.block);
   ImGui::End();
 }
 
@@ -189,36 +277,94 @@ void export_all(BenchUi& b, const core::BenchReport& report) {
   b.message = done.ok() ? "Saved " + base + ".png, .csv and .json" : "Export failed: " + done.error;
 }
 
-// The Bandwidth tab's first rows: what to measure, Run or Cancel, progress, and whose timings.
+bool shows_shipped(const BenchUi& b) { return !b.source.empty() && b.source != kRunHere; }
+
+const ImVec4 kAmber{0.95f, 0.72f, 0.2f, 1};
+const ImVec4 kShippedBlue{0.55f, 0.78f, 1.0f, 1};
+constexpr const char* kModelTimings =
+    "CPU model timings: they show the host's cost of modelling each algorithm, not a GPU's.";
+
+// The first report of each shipped run: its device and date name it in the source chooser.
+std::vector<const core::ShippedReport*> first_of_each_run() {
+  std::vector<const core::ShippedReport*> runs;
+  for (const auto& r : core::shipped_reports())
+    if (std::none_of(runs.begin(), runs.end(), [&](auto* seen) { return seen->run == r.run; })) runs.push_back(&r);
+  return runs;
+}
+
+// Which timings the tab shows: each shipped GPU run, or the benchmark run here; the
+// chooser leaves `right` pixels of its row for the button beside it.
+void source_choice(AppState& s, float right) {
+  BenchUi& b = s.bench;
+  std::vector<std::string> keys, names;
+  for (const auto* r : first_of_each_run()) {
+    keys.push_back(r->run);
+    names.push_back(r->report.device + ", " + r->report.date + " (shipped run, not this machine)");
+  }
+  keys.push_back(kRunHere);
+  names.push_back("Run here (" + (s.backend.backend ? s.backend.backend->device() : std::string("no backend")) + ")");
+  int pick = int(std::find(keys.begin(), keys.end(), b.source) - keys.begin());
+  std::vector<const char*> items;
+  for (const auto& n : names) items.push_back(n.c_str());
+  ImGui::SetNextItemWidth(-right);
+  if (ImGui::Combo("##source", &pick, items.data(), int(items.size()))) b.source = keys[std::size_t(pick)];
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Whose timings the chart and the table show");
+}
+
+// Whose timings these are, in words, under the controls; wrapped, as the panel is narrow.
+void source_label(const BenchUi& b, bool gpu) {
+  const auto say = [](const ImVec4& color, const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, color);
+    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::PopStyleColor();
+  };
+  if (shows_shipped(b)) {
+    for (const auto* r : first_of_each_run())
+      if (r->run == b.source) say(kShippedBlue, "Shipped with the program: " + core::shipped_label(r->report) + ".");
+    if (!core::shipped_report(b.source, core::to_string(b.type), core::to_string(b.op)))
+      say(kAmber, "This run has no " + core::to_string(b.type) + " " + core::to_string(b.op) + "; it holds " +
+                      core::shipped_contents(b.source) + ".");
+    return;
+  }
+  if (!gpu) say(kAmber, kModelTimings);
+}
+
+// The Bandwidth tab's first rows: whose timings and Run here (or Cancel), what to measure,
+// progress, and whose timings in words.
 void bench_controls(AppState& s, bool gpu) {
   BenchUi& b = s.bench;
   const float em = ImGui::GetFontSize();
-  static const char* types[] = {"int", "float", "double"};
-  static const char* ops[] = {"sum", "min", "max"};
-  ImGui::SetNextItemWidth(em * 6);
-  combo("##type", b.type, types, 3);
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(em * 5);
-  combo("##op", b.op, ops, 3);
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(em * 9);
-  ImGui::InputText("sizes", b.sizes, sizeof b.sizes);
-  ImGui::SameLine();
-  ImGui::SetNextItemWidth(em * 12);
-  ImGui::InputText("algorithms", b.algorithms, sizeof b.algorithms);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const char* button = b.worker.running() ? "Cancel" : "Run here";
+  source_choice(s, ImGui::CalcTextSize(button).x + style.FramePadding.x * 2 + style.ItemSpacing.x);
   ImGui::SameLine();
   if (b.worker.running()) {
-    if (ImGui::Button("Cancel")) b.worker.cancel();
-  } else if (ImGui::Button("Run") || std::exchange(b.start_requested, false)) {
+    if (ImGui::Button(button)) b.worker.cancel();
+  } else if (ImGui::Button(button) || std::exchange(b.start_requested, false)) {
     start_bench(s);
   }
-  const auto progress = b.worker.progress();
-  const float done = progress.total ? float(progress.done) / float(progress.total) : 0.0f;
-  char label[160];
-  std::snprintf(label, sizeof label, "%zu / %zu  %s", progress.done, progress.total,
-                b.worker.running() ? progress.current.c_str() : "");
-  ImGui::ProgressBar(done, {-1, 0}, label);
-  if (!gpu) ImGui::TextColored({0.95f, 0.72f, 0.2f, 1}, "No GPU: these are timings of the CPU model, not of a GPU.");
+  static const char* types[] = {"int", "float", "double"};
+  static const char* ops[] = {"sum", "min", "max"};
+  ImGui::SetNextItemWidth(em * 5);
+  combo("##type", b.type, types, 3);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(em * 4.5f);
+  combo("##op", b.op, ops, 3);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(em * 7);
+  ImGui::InputText("sizes", b.sizes, sizeof b.sizes);
+  ImGui::SameLine();
+  ImGui::SetNextItemWidth(-(ImGui::CalcTextSize("algorithms").x + style.ItemInnerSpacing.x));
+  ImGui::InputText("algorithms", b.algorithms, sizeof b.algorithms);
+  if (!shows_shipped(b)) {
+    const auto progress = b.worker.progress();
+    const float done = progress.total ? float(progress.done) / float(progress.total) : 0.0f;
+    char label[160];
+    std::snprintf(label, sizeof label, "%zu / %zu  %s", progress.done, progress.total,
+                  b.worker.running() ? progress.current.c_str() : "");
+    ImGui::ProgressBar(done, {-1, 0}, label);
+  }
+  source_label(b, gpu);
   if (!b.worker.error().empty()) ImGui::TextColored({1.0f, 0.45f, 0.3f, 1}, "%s", b.worker.error().c_str());
 }
 
@@ -235,12 +381,22 @@ void chart_image(BenchUi& b, unsigned chart_texture, float table_h, Frame* chart
   b.clicked = over && ImGui::IsMouseClicked(0);
 }
 
-void harris_rows(const std::vector<core::HarrisRow>& rows) {
-  if (!ImGui::BeginTable("harris", 6, ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY)) return;
+// A report without a peak (the CPU model's) shows "-" for % of peak, not 0.
+void harris_rows(const std::vector<core::HarrisRow>& rows, bool has_peak) {
+  if (!ImGui::BeginTable("harris", 7, ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY)) return;
   ImGui::TableSetupColumn("algorithm", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 14);
-  // Short headers: the panel is narrow, and "total" is the cumulative speedup.
-  for (const char* h : {"time us", "GB/s", "% peak", "step", "total"}) ImGui::TableSetupColumn(h);
-  ImGui::TableHeadersRow();
+  // Short headers: the panel is narrow. "total" is the cumulative speedup; "G80" is Harris', named in its tooltip.
+  for (const char* h : {"time us", "GB/s", "% peak", "step", "G80", "total"}) ImGui::TableSetupColumn(h);
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (int c = 0; c < 7; ++c) {
+    ImGui::TableSetColumnIndex(c);
+    ImGui::TableHeader(ImGui::TableGetColumnName(c));
+    if (c == 3 && !has_peak && ImGui::IsItemHovered()) ImGui::SetTooltip("The CPU model has no peak bandwidth to compare with.");
+    if (c == 5 && ImGui::IsItemHovered())
+      ImGui::SetTooltip("G80 (Harris), quoted, not measured here: Mark Harris' step speedup of this kernel\n"
+                        "over the one before it, on a G80 with 2^22 ints (\"Optimizing Parallel Reduction\n"
+                        "in CUDA\", NVIDIA, 2007). Shown where the measured step is over that same kernel.");
+  }
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
     if (i > 0 && rows[i - 1].harris && !r.harris) {  // Harris' progression ends here
@@ -257,14 +413,25 @@ void harris_rows(const std::vector<core::HarrisRow>& rows) {
     ImGui::TableNextColumn();
     ImGui::Text(r.gbps < 10 ? "%.3f" : "%.0f", r.gbps);
     ImGui::TableNextColumn();
-    ImGui::Text("%.1f%%", r.pct_of_peak);
+    if (has_peak) ImGui::Text("%.1f%%", r.pct_of_peak);
+    else ImGui::TextDisabled("-");
     ImGui::TableNextColumn();
     if (std::isnan(r.step_speedup)) ImGui::TextDisabled("-");
     else ImGui::Text("%.2fx", r.step_speedup);
     ImGui::TableNextColumn();
+    if (std::isnan(r.g80_step)) ImGui::TextDisabled("-");
+    else ImGui::Text("%.2fx", r.g80_step);
+    ImGui::TableNextColumn();
     ImGui::Text("%.2fx", r.cumulative_speedup);
   }
   ImGui::EndTable();
+}
+
+// The table's own line saying whose timings it holds: it is read apart from the chart.
+void table_caption(const BenchUi& b, const core::BenchReport& report) {
+  if (shows_shipped(b)) ImGui::TextColored(kShippedBlue, "Table: measured on %s, not this machine.", report.device.c_str());
+  else if (report.backend == "sim") ImGui::TextColored(kAmber, "Table: %s timings (the host's cost, not a GPU's).", report.device.c_str());
+  else ImGui::TextDisabled("Table: measured here, on %s.", report.device.c_str());
 }
 
 // Below the chart: which n the Harris table is for, the export, and the table.
@@ -281,35 +448,54 @@ void harris_section(BenchUi& b, const core::BenchReport& report) {
   ImGui::SetNextItemWidth(em * 12);
   if (ImGui::SliderInt("##n", &idx, 0, int(ns.size()) - 1, n_label)) b.table_n = idx;
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(em * 18);
+  const char* button = "Export PNG + CSV + JSON";
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImGui::SetNextItemWidth(-(ImGui::CalcTextSize(button).x + style.FramePadding.x * 2 + style.ItemSpacing.x));
   ImGui::InputText("##export", b.export_path, sizeof b.export_path);
   ImGui::SameLine();
-  if (ImGui::Button("Export PNG + CSV + JSON")) export_all(b, report);
+  if (ImGui::Button(button)) export_all(b, report);
   if (!b.message.empty()) ImGui::TextWrapped("%s", b.message.c_str());
-  harris_rows(core::harris_table(report, ns[idx], core::to_string(b.type), core::to_string(b.op)));
+  table_caption(b, report);
+  harris_rows(core::harris_table(report, ns[idx], core::to_string(b.type), core::to_string(b.op)), report.peak_gbps > 0);
 }
 
 void bench_tab(AppState& s, unsigned chart_texture, Frame* chart) {
   BenchUi& b = s.bench;
   const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
+  const auto runs = core::shipped_runs();
+  if (b.source.empty()) b.source = gpu || runs.empty() ? kRunHere : runs.front();
   if (!*b.sizes) std::snprintf(b.sizes, sizeof b.sizes, "%s", gpu ? "2^16..2^28" : "2^10..2^16");
   if (!*b.export_path) std::snprintf(b.export_path, sizeof b.export_path, "%s", default_export_base().c_str());
   bench_controls(s, gpu);
-  const core::BenchReport report = b.worker.report();
-  chart_image(b, chart_texture, ImGui::GetFontSize() * 9, chart);
+  const core::BenchReport report = shown_report(b);
+  chart_image(b, chart_texture, ImGui::GetFontSize() * 10.4f, chart);
   harris_section(b, report);
 }
 
 }  // namespace
 
+core::BenchReport shown_report(const BenchUi& b) {
+  if (!shows_shipped(b)) return b.worker.report();
+  if (const auto* r = core::shipped_report(b.source, core::to_string(b.type), core::to_string(b.op))) return *r;
+  for (const auto& r : core::shipped_reports())
+    if (r.run == b.source) {  // its device and date, and no rows: this run did not measure the type
+      core::BenchReport named = r.report;
+      named.rows.clear();
+      return named;
+    }
+  return {};
+}
+
 render::PlotSpec shown_chart(const BenchUi& b, const core::BenchReport& report) {
-  auto spec = render::bench_chart(report, core::to_string(b.type), core::to_string(b.op));
+  const auto origin = shows_shipped(b) ? render::Origin::Shipped : render::Origin::ThisMachine;
+  auto spec = render::bench_chart(report, core::to_string(b.type), core::to_string(b.op), origin);
   for (auto& series : spec.series) series.visible = !b.hidden.count(series.name);
   return spec;
 }
 
 void start_bench(AppState& s) {
   BenchUi& b = s.bench;
+  b.source = kRunHere;  // the run's rows stream into the chart
   const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
   if (!*b.sizes) std::snprintf(b.sizes, sizeof b.sizes, "%s", gpu ? "2^16..2^28" : "2^10..2^16");
   std::string why;
@@ -396,9 +582,15 @@ Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   if (ImGui::SliderFloat("##speed", &speed, 0.25f, 8.0f, "%.2g stages/s", ImGuiSliderFlags_Logarithmic))
     p.set_speed(speed);
   // Which picture of the stage: the memory view, or the warp-level views beside it (V cycles).
+  // A view with nothing to show for this algorithm is greyed out, its reason on hover.
+  if (!render::why_not(s.view, *s.trace).empty()) s.view = render::View::Memory;
   for (render::View v : {render::View::Memory, render::View::Lanes, render::View::Divergence, render::View::Banks,
                          render::View::Grid}) {
+    const std::string why = render::why_not(v, *s.trace);
+    ImGui::BeginDisabled(!why.empty());
     if (ImGui::RadioButton(render::to_string(v), s.view == v)) s.view = v;
+    ImGui::EndDisabled();
+    if (!why.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why.c_str());
     ImGui::SameLine();
   }
   ImGui::TextUnformatted("view (V)");
@@ -443,6 +635,43 @@ void source_panel(AppState& s, const Frame& f) {
   ImGui::End();
 }
 
+// Presenter mode's side: the algorithm picker, the short lesson and the kernel's lines around
+// the stage on screen, all in the large type.
+void presenter_panel(AppState& s, const Frame& f) {
+  place(f, "Presenter");
+  const auto* about = core::find_algorithm(s.choice.algorithm);
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::BeginCombo("##algorithm", about ? about->title.c_str() : s.choice.algorithm.c_str())) {
+    for (const auto& a : core::algorithms())
+      if (a.kind != core::Kind::Baseline && ImGui::Selectable(a.title.c_str(), a.id == s.choice.algorithm))
+        s.choice.algorithm = a.id, s.notes = {};
+    ImGui::EndCombo();
+  }
+  const float em = ImGui::GetFontSize();
+  ImGui::BeginChild("presenter lesson", {0, f.h * 0.55f});
+  lesson_text(s);
+  ImGui::EndChild();
+  ImGui::Separator();
+  const auto& src = core::source_of(s.choice.algorithm);
+  const bool on_screen = s.trace && s.trace->algorithm == s.choice.algorithm && !s.trace->stages.empty();
+  const int line = on_screen ? s.trace->stages[std::size_t(s.player.stage())].line : 0;
+  // The stage's line and its neighbours; the rest of the kernel is in the normal layout.
+  const auto at = std::find(src.numbers.begin(), src.numbers.end(), line);
+  const std::size_t mid = at == src.numbers.end() ? 0 : std::size_t(at - src.numbers.begin());
+  const std::size_t rows = std::size_t(std::max(3.0f, ImGui::GetContentRegionAvail().y / ImGui::GetTextLineHeightWithSpacing() - 1));
+  const std::size_t first = mid > rows / 2 ? std::min(mid - rows / 2, src.lines.size() - std::min(rows, src.lines.size())) : 0;
+  ImGui::BeginChild("presenter code", {0, 0}, false, ImGuiWindowFlags_HorizontalScrollbar);
+  for (std::size_t i = first; i < std::min(src.lines.size(), first + rows); ++i) {
+    const bool here = src.numbers[i] == line;
+    if (here) ImGui::GetWindowDrawList()->AddRectFilled(ImGui::GetCursorScreenPos(),
+                                                      {ImGui::GetCursorScreenPos().x + f.w, ImGui::GetCursorScreenPos().y + em * 1.2f},
+                                                      ImGui::GetColorU32(ImGuiCol_Header));
+    ImGui::Text("%3d  %s", src.numbers[i], src.lines[i].c_str());
+  }
+  ImGui::EndChild();
+  ImGui::End();
+}
+
 void status_bar(const AppState& s, const Frame& f) {
   place(f, "Status", ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
   const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
@@ -475,32 +704,81 @@ void status_bar(const AppState& s, const Frame& f) {
   ImGui::End();
 }
 
-void handle_keys(AppState& s) {
-  const ImGuiIO& io = ImGui::GetIO();
-  if (io.WantTextInput) return;
-  if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) s.quit_requested = true;
-  if (ImGui::IsKeyPressed(GLFW_KEY_F11, false) || ImGui::IsKeyPressed(GLFW_KEY_P, false)) {
-    s.presenter = !s.presenter;
-    s.presenter_changed = true;
+namespace {
+
+// The keys, as the help window lists them: one place for what each does.
+struct KeyHelp {
+  const char* keys;
+  const char* what;
+};
+constexpr KeyHelp kKeys[] = {
+    {"Space", "play or pause the stages"},
+    {"Right / Left, PageDown / PageUp", "next or previous stage (PageDown and PageUp are what clickers send)"},
+    {"Home / End", "first or last stage"},
+    {"V", "next view: memory, lanes, divergence, banks, grid"},
+    {"1 - 9", "the first nine algorithms of the list"},
+    {"E, A, G, M", "export the view as PNG, every stage as PNGs, a GIF, an MP4"},
+    {"P or F11", "presenter mode on or off; Esc leaves it"},
+    {"? or F1", "this help; Esc closes it"},
+    {"Ctrl+ / Ctrl- / Ctrl+0", "zoom the whole window in, out, back to 100 %"},
+    {"Ctrl+Q", "quit (the settings are saved)"},
+};
+
+// One key press, from the window's queue: quick taps between two frames are not lost.
+void press(AppState& s, int key, int mods) {
+  const bool shift = mods & GLFW_MOD_SHIFT;
+  if ((mods & GLFW_MOD_CONTROL) && key == GLFW_KEY_Q) s.quit_requested = true;
+  // Ctrl+ and Ctrl- zoom the whole UI (Ctrl+0 back to 100 %): type for the back of the room.
+  if ((mods & GLFW_MOD_CONTROL) && (key == GLFW_KEY_EQUAL || key == GLFW_KEY_KP_ADD)) s.zoom = std::min(s.zoom + 0.1f, 3.0f);
+  if ((mods & GLFW_MOD_CONTROL) && (key == GLFW_KEY_MINUS || key == GLFW_KEY_KP_SUBTRACT)) s.zoom = std::max(s.zoom - 0.1f, 0.5f);
+  if ((mods & GLFW_MOD_CONTROL) && (key == GLFW_KEY_0 || key == GLFW_KEY_KP_0)) s.zoom = 1;
+  if (key == GLFW_KEY_F1 || (key == GLFW_KEY_SLASH && shift)) s.help = !s.help;
+  if (key == GLFW_KEY_ESCAPE && (s.help || s.presenter)) {
+    if (s.help) s.help = false;
+    else s.presenter = false, s.presenter_changed = true;
   }
-  if (s.tab != Tab::Stages) return;
+  if (key == GLFW_KEY_F11 || key == GLFW_KEY_P) s.presenter = !s.presenter, s.presenter_changed = true;
+  if (s.tab != Tab::Stages || (mods & GLFW_MOD_CONTROL)) return;
   // Number keys 1-9 pick the first nine traced algorithms, in the catalog's order.
   const auto ids = core::traced_ids();
-  for (int k = 0; k < 9 && k < int(ids.size()); ++k)
-    if (ImGui::IsKeyPressed(GLFW_KEY_1 + k, false)) s.choice.algorithm = ids[k];
+  if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9 && key - GLFW_KEY_1 < int(ids.size())) s.choice.algorithm = ids[key - GLFW_KEY_1];
   auto& p = s.player;
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false)) p.toggle();
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow))) p.step_forward();
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_LeftArrow))) p.step_back();
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Home), false)) p.first();
-  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_End), false)) p.last();
-  if (ImGui::IsKeyPressed(GLFW_KEY_V, false)) s.view = render::View((int(s.view) + 1) % render::kViewCount);
-  if (s.trace) {  // exports: E the view as a PNG, A every stage, G a GIF, M an MP4
-    if (ImGui::IsKeyPressed(GLFW_KEY_E, false)) export_stages(s, StageExport::Png);
-    if (ImGui::IsKeyPressed(GLFW_KEY_A, false)) export_stages(s, StageExport::AllStages);
-    if (ImGui::IsKeyPressed(GLFW_KEY_G, false)) export_stages(s, StageExport::Gif);
-    if (ImGui::IsKeyPressed(GLFW_KEY_M, false)) export_stages(s, StageExport::Mp4);
+  if (key == GLFW_KEY_SPACE) p.toggle();
+  if (key == GLFW_KEY_RIGHT || key == GLFW_KEY_PAGE_DOWN) p.step_forward();
+  if (key == GLFW_KEY_LEFT || key == GLFW_KEY_PAGE_UP) p.step_back();
+  if (key == GLFW_KEY_HOME) p.first();
+  if (key == GLFW_KEY_END) p.last();
+  if (key == GLFW_KEY_V) s.view = render::next_view(s.view, s.trace ? &*s.trace : nullptr);
+  if (!s.trace) return;
+  if (key == GLFW_KEY_E) export_stages(s, StageExport::Png);
+  if (key == GLFW_KEY_A) export_stages(s, StageExport::AllStages);
+  if (key == GLFW_KEY_G) export_stages(s, StageExport::Gif);
+  if (key == GLFW_KEY_M) export_stages(s, StageExport::Mp4);
+}
+
+}  // namespace
+
+void handle_keys(AppState& s, const std::vector<platform::Window::KeyPress>& keys) {
+  if (ImGui::GetIO().WantTextInput) return;  // typing into a field
+  for (const auto& k : keys) press(s, k.key, k.mods);
+}
+
+void help_window(AppState& s) {
+  if (!s.help) return;
+  const ImVec2 size = ImGui::GetIO().DisplaySize;
+  ImGui::SetNextWindowPos({size.x * 0.5f, size.y * 0.5f}, ImGuiCond_Always, {0.5f, 0.5f});
+  ImGui::Begin("Keys (? or F1 to close)", &s.help, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse);
+  if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+    for (const auto& k : kKeys) {
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(k.keys);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(k.what);
+    }
+    ImGui::EndTable();
   }
+  ImGui::TextDisabled("Hover an underlined word in a lesson for its meaning.");
+  ImGui::End();
 }
 
 }  // namespace rl::ui

@@ -1,5 +1,8 @@
 // The window's panels. Each draws from AppState and changes it through the user's input.
 #pragma once
+#include <vector>
+
+#include "../platform/window.h"
 #include "../render/plot.h"
 #include "app_state.h"
 
@@ -15,12 +18,20 @@ void algorithm_panel(AppState& state, const Frame& f);
 // coordinates; the caller renders it into the texture shown there next frame.
 Frame center_panel(AppState& state, const Frame& f, unsigned view_texture, unsigned compare_texture,
                    unsigned chart_texture);
+// The report the Bandwidth tab shows: its source's (a shipped GPU run's, or this machine's
+// run), of the tab's type and operator for a shipped run.
+core::BenchReport shown_report(const BenchUi& bench);
 // The Bandwidth tab's chart of a report as shown: its type and operator, without the series
-// hidden in the legend (drawn in the window, and exported).
+// hidden in the legend, titled with whose timings they are (drawn in the window, and exported).
 render::PlotSpec shown_chart(const BenchUi& bench, const core::BenchReport& report);
 void source_panel(AppState& state, const Frame& f);
+// Presenter mode's column: algorithm picker, short lesson, the stage's source lines.
+void presenter_panel(AppState& state, const Frame& f);
 void status_bar(const AppState& state, const Frame& f);
-void handle_keys(AppState& state);
+// The key presses since the last frame, in order (platform::Window::take_keys).
+void handle_keys(AppState& state, const std::vector<platform::Window::KeyPress>& keys);
+// The keys and what they do (? or F1).
+void help_window(AppState& state);
 // Starts the Bandwidth tab's benchmark with its current settings (Run, --run-bench, the soak).
 void start_bench(AppState& state);
 

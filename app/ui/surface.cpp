@@ -86,7 +86,10 @@ ImGuiSession::ImGuiSession(const Surface& surface, bool keep_ini) {
                                           &font_cfg);
   ImGui::StyleColorsDark();
   ImGui::GetStyle().ScaleAllSizes(scale);
-  if ((glfw_ = surface.window != nullptr)) ImGui_ImplGlfw_InitForOpenGL(surface.window->handle(), true);
+  if ((glfw_ = surface.window != nullptr)) {
+    ImGui_ImplGlfw_InitForOpenGL(surface.window->handle(), true);
+    surface.window->queue_keys();
+  }
   ImGui_ImplOpenGL3_Init("#version 330 core");
 }
 

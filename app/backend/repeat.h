@@ -1,0 +1,36 @@
+// Runs one request again and again: the atomic algorithms' blocks add in whatever order they
+// finish on a GPU, so float sums can differ from run to run; the CPU model's order is fixed.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "backend.h"
+
+namespace rl::backend {
+
+constexpr int kDefaultRepeats = 20, kMaxRepeats = 100;
+
+struct Distinct {
+  double result = 0;
+  int count = 0;  // runs that gave exactly this result
+};
+
+struct Repeats {
+  std::string backend;  // what the runs' traces say ran them: "cuda" or "sim"
+  std::string device;
+  int runs = 0;  // done
+  std::vector<Distinct> results;  // bit for bit distinct, in the order first seen
+};
+
+// Traces `request` `runs` times (clamped to 1..kMaxRepeats) on `backend`; `cancel` stops it
+// between runs, and `runs` then says how many were done. Throws as Backend::trace does.
+Repeats repeat_trace(Backend& backend, const TraceRequest& request, int runs, const std::atomic<bool>* cancel = nullptr);
+
+// A second backend of the same kind as `backend`, for a thread of its own; nullptr (with *why)
+// when a GPU cannot be opened again.
+std::unique_ptr<Backend> same_kind(const Backend& backend, std::string* why);
+
+}  // namespace rl::backend

@@ -1,0 +1,84 @@
+#include "float_error.h"
+
+#include <bit>
+#include <cmath>
+#include <limits>
+
+namespace rl::core {
+namespace {
+
+// Unsigned bits; U is uint32_t for float, uint64_t for double.
+template <class U, class F>
+std::optional<std::uint64_t> ulps_of(F a, F b) {
+  if (std::isnan(a) || std::isnan(b)) return std::nullopt;
+  if (a == b) return 0;  // +0 == -0, inf == inf
+  if (std::isinf(a) || std::isinf(b)) return std::nullopt;
+  // Finite values in bit order: the magnitude's bits count the steps up from zero.
+  constexpr U sign = U(1) << (sizeof(U) * 8 - 1);
+  const U ua = std::bit_cast<U>(a), ub = std::bit_cast<U>(b);
+  const std::uint64_t ma = ua & ~sign, mb = ub & ~sign;
+  if ((ua & sign) != (ub & sign)) return ma + mb;  // across zero; each is below 2^63
+  return ma > mb ? ma - mb : mb - ma;
+}
+
+// x rounded to F; beyond F's range that is an infinity (a plain cast would be undefined there).
+template <class F>
+F round_to(long double x) {
+  constexpr long double max = std::numeric_limits<F>::max();
+  const long double limit = max + (max - std::nextafter(F(max), F(0))) / 2;  // halfway to 2^emax: ties go up
+  constexpr F inf = std::numeric_limits<F>::infinity();
+  if (std::fabs(x) >= limit) return x > 0 ? inf : -inf;
+  return static_cast<F>(x);
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> ulp_distance(float a, float b) { return ulps_of<std::uint32_t>(a, b); }
+std::optional<std::uint64_t> ulp_distance(double a, double b) { return ulps_of<std::uint64_t>(a, b); }
+
+long double reference_sum(const std::vector<double>& values) {
+  long double sum = 0, compensation = 0;
+  for (const double v : values) {
+    const long double x = v, t = sum + x;
+    // Neumaier: recover what the addition rounded away from the smaller operand.
+    compensation += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
+    sum = t;
+  }
+  if (!std::isfinite(sum)) return sum;  // the compensation of inf - inf is NaN, not an error
+  return sum + compensation;
+}
+
+double serial_sum(const std::vector<double>& values, DType type) {
+  if (type == DType::Float) {
+    float sum = 0;
+    for (const double v : values) sum += static_cast<float>(v);
+    return sum;
+  }
+  double sum = 0;
+  for (const double v : values) sum += v;
+  return sum;
+}
+
+SumError sum_error(double value, long double reference, DType type) {
+  SumError e;
+  e.value = value;
+  e.absolute = std::fabs(static_cast<long double>(value) - reference);
+  if (reference != 0) e.relative = e.absolute / std::fabs(reference);
+  else e.relative = e.absolute == 0 ? 0 : std::numeric_limits<long double>::infinity();
+  e.ulps = type == DType::Float ? ulp_distance(static_cast<float>(value), round_to<float>(reference))
+                                : ulp_distance(value, round_to<double>(reference));
+  return e;
+}
+
+std::optional<FloatReport> float_report(const std::vector<double>& values, double result, DType type) {
+  if (type == DType::Int) return std::nullopt;
+  FloatReport r;
+  r.type = type;
+  r.reference = reference_sum(values);
+  r.reference_rounded = type == DType::Float ? round_to<float>(r.reference) : round_to<double>(r.reference);
+  r.result = sum_error(result, r.reference, type);
+  r.serial = sum_error(serial_sum(values, type), r.reference, type);
+  return r;
+}
+
+}  // namespace rl::core

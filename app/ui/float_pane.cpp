@@ -1,0 +1,193 @@
+#include "float_pane.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "../../kernels/algorithms.h"
+#include "app_state.h"
+
+namespace rl::ui {
+
+FloatUi::~FloatUi() {
+  cancel = true;  // the worker stops after its current run
+  if (pending.valid()) pending.wait();
+}
+
+void FloatUi::recorded(const backend::TraceRequest& req, const core::Trace& trace) {
+  request = req;
+  report.reset();
+  if (req.op == core::Op::Sum) report = core::float_report(req.input, trace.result, req.type);
+  ++generation;
+  if (pending.valid()) cancel = true;  // its runs are of the old request: stop them early
+  repeats.reset();
+  error.clear();
+}
+
+void FloatUi::start(const backend::Backend& backend) {
+  std::string why;
+  auto own = backend::same_kind(backend, &why);
+  if (!own) {
+    error = "Cannot open the GPU again: " + why;
+    return;
+  }
+  error.clear();
+  cancel = false;
+  pending_generation = generation;
+  pending = std::async(std::launch::async, [own = std::move(own), req = *request, n = runs, this]() mutable {
+    return backend::repeat_trace(*own, req, n, &cancel);
+  });
+}
+
+void FloatUi::poll() {
+  if (!pending.valid() || pending.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+  try {
+    backend::Repeats r = pending.get();
+    if (pending_generation == generation) repeats = std::move(r);
+  } catch (const std::exception& e) {
+    if (pending_generation == generation) error = "Repeat failed: " + std::string(e.what());
+  }
+}
+
+namespace {
+
+// A term with its meaning on hover.
+void term(const char* text, const char* tip) {
+  ImGui::TextUnformatted(text);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+}
+
+std::string ulps_text(const std::optional<std::uint64_t>& ulps) {
+  if (!ulps) return "no ulp count (NaN or infinity)";
+  return std::to_string(*ulps) + (*ulps == 1 ? " ulp" : " ulps");
+}
+
+std::string printed(const char* format, long double v) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, format, v);
+  return buf;
+}
+
+// A label (padded to one column: the font is monospace), then its value.
+void row(const char* label, const char* tip, const std::string& value) {
+  term(label, tip);
+  ImGui::SameLine(0, 0);
+  ImGui::TextUnformatted(value.c_str());
+}
+
+void error_line(const core::SumError& e) {
+  const std::string relative = "  " + printed("%.2Lg", e.relative) + " relative,";
+  term(relative.c_str(), ("The error, " + printed("%.3Lg", e.absolute) + ", divided by the size of the reference.").c_str());
+  ImGui::SameLine();
+  term(ulps_text(e.ulps).c_str(),
+       "Units in the last place: how many steps, from one value of the type to the next, separate this sum "
+       "from the reference rounded to the type. 0: the sum is the reference rounded.");
+}
+
+void sums(const core::FloatReport& r) {
+  const bool single = r.type == core::DType::Float;
+  row("reference ",
+      single ? "The exact sum to about 18 digits: the same values added with Neumaier's compensated sum in "
+               "long double, far more precise than float."
+             : "The exact sum to about 18 digits: the same values added with Neumaier's compensated sum in "
+               "long double, more precise than double.",
+      printed("%.18Lg", r.reference));
+  row(single ? "as float  " : "as double ", "The reference rounded to the type: the value of the type closest to the exact sum.",
+      core::format_value(r.reference_rounded, r.type));
+  row("this run  ", "The sum the run on screen computed, in its algorithm's order.",
+      core::format_value(r.result.value, r.type));
+  error_line(r.result);
+  row("serial    ",
+      "The same values added one after another, x0 + x1, then + x2, and so on, on the CPU in the same "
+      "type: the order of a plain loop.",
+      core::format_value(r.serial.value, r.type));
+  error_line(r.serial);
+}
+
+// What the runs showed, and why the CPU model can show no spread.
+void repeat_verdict(const backend::Repeats& r, core::DType type, bool atomics) {
+  const bool model = r.backend != "cuda";
+  const std::string where = model ? r.device : "GPU: " + r.device;
+  const std::size_t k = r.results.size();
+  ImGui::TextWrapped("%d run%s on %s: %zu distinct result%s.", r.runs, r.runs == 1 ? "" : "s", where.c_str(), k,
+                     k == 1 ? "" : "s");
+  constexpr std::size_t kShown = 8;
+  for (std::size_t i = 0; i < std::min(k, kShown); ++i)
+    ImGui::Text("  %s in %d run%s", core::format_value(r.results[i].result, type).c_str(), r.results[i].count,
+                r.results[i].count == 1 ? "" : "s");
+  if (k > kShown) ImGui::TextDisabled("  and %zu more", k - kShown);
+  if (model && atomics)
+    ImGui::TextWrapped("The CPU model adds in one fixed order; the GPU's atomics do not. Run on a GPU to see "
+                       "whether its results differ.");
+  else if (model)
+    ImGui::TextWrapped("The CPU model adds in one fixed order, so every run gives the same result.");
+  else if (atomics)
+    ImGui::TextWrapped("This algorithm combines partial sums with atomic adds, in whatever order they arrive, "
+                       "which can change from run to run.");
+}
+
+void repeat_controls(AppState& s, bool atomics) {
+  FloatUi& f = s.floats;
+  const float em = ImGui::GetFontSize();
+  ImGui::SetNextItemWidth(em * 5);
+  ImGui::InputInt("##runs", &f.runs, 0);
+  f.runs = std::clamp(f.runs, 1, backend::kMaxRepeats);
+  ImGui::SameLine();
+  const bool busy = f.pending.valid();
+  ImGui::BeginDisabled(busy);
+  const std::string label = "Run " + std::to_string(f.runs) + " times";
+  if (ImGui::Button(label.c_str())) f.start(*s.backend.backend);
+  ImGui::EndDisabled();
+  if (busy) ImGui::TextDisabled("running...");
+  if (!f.error.empty()) ImGui::TextWrapped("%s", f.error.c_str());
+  if (f.repeats) repeat_verdict(*f.repeats, f.request->type, atomics);
+}
+
+void why(const core::FloatReport& r) {
+  const char* u = r.type == core::DType::Float ? "2^-24" : "2^-53";
+  ImGui::TextWrapped("Why: floating-point addition is not associative: (a + b) + c can round differently "
+                     "from a + (b + c), so each order of adding gives its own error.");
+  ImGui::TextWrapped("Worst cases: left to right, an early value goes through n - 1 roundings, so the error "
+                     "can grow like n * u * sum|x|; a tree (pairwise) sum puts each value through about "
+                     "log2(n), so like log2(n) * u * sum|x| (u = %s). Every order's longest chain of roundings "
+                     "lies between the two.", u);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("u is the unit roundoff: half the gap between 1 and the next value of the type.\n"
+                      "The bounds: Higham, Accuracy and Stability of Numerical Algorithms, chapter 4.");
+}
+
+}  // namespace
+
+void float_pane(AppState& s) {
+  FloatUi& f = s.floats;
+  f.poll();
+  if (!s.trace || !f.request) {
+    ImGui::TextWrapped("Run an algorithm to see how far its sum is from the exact one.");
+    return;
+  }
+  const backend::TraceRequest& req = *f.request;
+  if (req.op != core::Op::Sum) {
+    ImGui::TextWrapped("min and max return one of the input values, never a rounded one. Choose the sum "
+                       "operator to see rounding.");
+    return;
+  }
+  if (!f.report) {
+    ImGui::TextWrapped("Integer addition is exact and associative: every order gives the same sum (one that "
+                       "overflows wraps modulo 2^32, the same in any order). Choose float or double to see "
+                       "rounding.");
+    return;
+  }
+  const auto* row = kernels::find_row(req.algorithm);
+  const bool atomics = row && row->combine == kernels::Combine::Atomics;
+  ImGui::TextDisabled("sum of %zu %s values", req.input.size(), core::to_string(req.type).c_str());
+  sums(*f.report);
+  ImGui::Separator();
+  repeat_controls(s, atomics);
+  ImGui::Separator();
+  why(*f.report);
+}
+
+}  // namespace rl::ui

@@ -1,0 +1,39 @@
+// The Float tab: the run's sum beside a reference far more precise than the type, the same
+// values added left to right for contrast, and the run repeated to show whether its result changes.
+#pragma once
+#include <atomic>
+#include <future>
+#include <optional>
+#include <string>
+
+#include "../backend/repeat.h"
+#include "../core/float_error.h"
+
+namespace rl::ui {
+
+struct AppState;
+
+struct FloatUi {
+  std::optional<backend::TraceRequest> request;  // what the trace on screen was recorded for
+  std::optional<core::FloatReport> report;       // float and double sums only
+  int generation = 0;  // counts recordings: repeats started for an older one are dropped
+  int runs = backend::kDefaultRepeats;
+  std::optional<backend::Repeats> repeats;
+  std::string error;  // the last repeat's failure
+  std::future<backend::Repeats> pending;
+  int pending_generation = -1;
+  std::atomic<bool> cancel{false};
+
+  FloatUi() = default;
+  FloatUi(const FloatUi&) = delete;
+  FloatUi& operator=(const FloatUi&) = delete;
+  ~FloatUi();
+  // record_trace calls this once a trace is in; the error is computed once here, not every frame.
+  void recorded(const backend::TraceRequest& req, const core::Trace& trace);
+  void start(const backend::Backend& backend);  // repeats `request` on a thread of its own
+  void poll();                                  // takes the repeats once they are done
+};
+
+void float_pane(AppState& state);
+
+}  // namespace rl::ui
