@@ -231,6 +231,27 @@ TEST(Backend, AutoFallsBackToTheModelAndSaysWhy) {
   EXPECT_EQ(backend::status_line(sim), "CPU model: chosen by the user");
 }
 
+// A plan is prepared ahead of class: a mistake in it names the scene and the field.
+TEST(Settings, PlansParseOrNameTheSceneAndFieldThatIsWrong) {
+  const auto plan = core::plan_from_json(
+      R"({"title": "t", "scenes": [{"algorithm": "sequential", "view": "banks", "stage": 2}, {"algorithm": "cg-warp"}]})", "p");
+  ASSERT_EQ(plan.scenes.size(), 2u);
+  EXPECT_EQ(plan.title, "t");
+  EXPECT_EQ(plan.scenes[0].view, "banks");
+  EXPECT_EQ(plan.scenes[0].stage, 2);
+  EXPECT_EQ(plan.scenes[1].algorithm, "cg-warp");
+  try {
+    core::plan_from_json(R"({"scenes": [{"algorithm": "sequential"}, {"view": "sideways"}]})", "p");
+    ADD_FAILURE() << "a wrong view was taken";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("scene 2"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'view'"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(core::plan_from_json(R"({"scenes": []})", "p"), std::runtime_error);
+  EXPECT_THROW(core::plan_from_json("not json", "p"), std::runtime_error);
+  EXPECT_THROW(core::plan_from_json(R"({"scenes": [{"compare": "cub"}]})", "p"), std::runtime_error);
+}
+
 TEST(Settings, RoundTripAndKeepBrokenFiles) {
   const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_settings";
   std::filesystem::remove_all(dir);
@@ -250,6 +271,11 @@ TEST(Settings, RoundTripAndKeepBrokenFiles) {
   s.presenter = true;
   s.typed = true;
   s.values = "1, 2\n3";
+  s.compare = "sequential";  // a scene is the whole state
+  s.view = "banks";
+  s.stage = 4;
+  s.tab = "bandwidth";
+  s.title = "strides";
   std::string why;
   ASSERT_TRUE(core::save_settings(s, path, &why)) << why;
   auto loaded = core::load_settings(path);

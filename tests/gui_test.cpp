@@ -366,6 +366,34 @@ TEST(Gui, QuickTapsAreQueuedAndEscLeavesPresenterMode) {
   EXPECT_LT(count_near(last.px.data(), 0, last.w * last.h, 0, 0, 0), last.w * last.h / 3) << "still in presenter mode";
 }
 
+// A teacher's clicker through the shipped Harris plan: PageDown opens scene 2 (the strided
+// index, banks view, stride 4), and E exports what is on screen. An unknown scene is refused.
+TEST(Gui, ALessonPlanStepsItsScenesWithPageDown) {
+  int code = -1;
+  const auto refused = capture(clean_config() + REDLAB_BINARY " --scene no-such-scene --headless --quit-after-frames 1", &code);
+  EXPECT_EQ(code, 2) << refused;
+  EXPECT_NE(refused.find("no scene 'no-such-scene'"), std::string::npos) << refused;
+  REQUIRE_XVFB();
+  if (std::system("command -v xdotool >/dev/null 2>&1") != 0) {
+    if (std::getenv("REDLAB_REQUIRE_GL")) FAIL() << "xdotool is not installed";
+    GTEST_SKIP() << "SKIPPED: xdotool is not installed";
+  }
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_plan";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "exports");
+  const std::string walk =
+      "set -e; " REDLAB_BINARY " --backend sim --plan harris --export-dir " + (dir / "exports").string() + " & app=$!; "
+      "win=$(xdotool search --sync --name 'Reduction Lab' | head -n 1); xdotool windowfocus --sync \"$win\"; "
+      "k() { xdotool key --delay 150 \"$@\"; sleep 0.5; }; sleep 1; k Next; sleep 0.5; k e; sleep 1; k ctrl+q; wait $app";
+  const auto script = dir / "plan.sh";
+  std::ofstream(script) << walk << "\n";
+  const auto log = capture(clean_config() + "timeout 90 xvfb-run -a -s '-screen 0 1600x900x24' sh " + script.string(), &code);
+  ASSERT_EQ(code, 0) << log;
+  std::vector<std::string> found;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "exports")) found.push_back(e.path().filename().string());
+  EXPECT_EQ(found, std::vector<std::string>{"interleaved-bank-conflicts-banks-stage03.png"}) << log;
+}
+
 // A run that fails in the window (here: typed values that are not numbers) is reported there,
 // in the warning colour, and the window goes on drawing; the settings file is left as it was.
 TEST(Gui, AFailedRunIsShownAndTheWindowGoesOn) {

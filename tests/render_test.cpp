@@ -5,6 +5,10 @@
 
 #include "app/backend/backend.h"
 #include "app/core/input.h"
+#include "kernels/algorithms.h"
+#include "app/backend/runner.h"
+#include "app/core/settings.h"
+#include "app/core/embedded.h"
 #include "app/platform/headless.h"
 #include "app/render/bench_chart.h"
 #include "app/render/canvas.h"
@@ -201,6 +205,23 @@ TEST_F(RenderTest, ConflictingCellsCarryABadge) {
   const auto seq = iota_trace("sequential", 64, 64);
   const Image clean = draw(seq, 1);
   EXPECT_FALSE(near(clean.at(c0.x + c0.w - 2, c0.y + 2), pal.conflict));
+}
+
+// The shipped Harris plan walks Harris' seven kernels in the table's order, and each scene opens
+// on a stage its run has, in a view that shows something.
+TEST_F(RenderTest, TheHarrisPlanStepsThroughHarrisKernelsInOrder) {
+  const auto plan = core::plan_from_json(std::string(embedded::plan("harris")), "harris");
+  ASSERT_EQ(plan.scenes.size(), 7u);
+  for (std::size_t i = 0; i < plan.scenes.size(); ++i) {
+    const auto& sc = plan.scenes[i];
+    SCOPED_TRACE(sc.algorithm);
+    EXPECT_EQ(kernels::row(backend::kernel_algo(sc.algorithm)).harris_step, int(i) + 1);
+    EXPECT_FALSE(sc.title.empty());
+    const auto input = core::generate_input(sc.input, std::size_t(sc.size), sc.type);
+    const auto t = backend::make_sim_backend()->trace({sc.algorithm, sc.op, sc.type, sc.block, sc.trace_block, input});
+    ASSERT_LT(sc.stage, int(t.stages.size()));
+    EXPECT_EQ(render::why_not(*render::parse_view(sc.view), t), "");
+  }
 }
 
 // Views with nothing to show are refused, with the reason, and V skips them.

@@ -422,6 +422,8 @@ Handler window_command(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--pane", g.pane, "The lesson pane's tab: lesson | work | float | glossary")
       ->check(CLI::IsMember({"lesson", "work", "float", "glossary"}));
+  app.add_option("--scene", g.scene, "Open on a saved scene (its name, or a scene file)");
+  app.add_option("--plan", g.plan, "Open a lesson plan on its first scene; PageDown and PageUp step its scenes (shipped: harris; or a file)");
   app.add_option("--frame-report", g.frame_report, "Write every frame's time as JSON (with --quit-after-frames)");
   return [o](const Io& io) { return open_window(o->gui, o->backend, io); };
 }

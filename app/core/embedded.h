@@ -10,6 +10,8 @@ namespace rl::embedded {
 std::string_view kernel_source(std::string_view path);  // "kernels/tree.cuh" as compiled; empty when unknown
 std::string_view lesson(std::string_view id);  // kernels/lessons/ID.md; empty when there is none
 std::string_view shader(std::string_view name);  // shaders/NAME; empty when unknown
+std::string_view plan(std::string_view name);  // assets/plans/NAME.json; empty when there is none
+const std::vector<std::string_view>& plan_names();
 std::string_view mono_font();  // DejaVu Sans Mono (fonts-dejavu-core), TrueType bytes
 // The GPU measurements shipped with the program: "RUN/bench_TYPE_OP" is
 // docs/bench/RUN/bench_TYPE_OP.json as built; empty when unknown.

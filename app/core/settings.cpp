@@ -25,6 +25,11 @@ std::string to_json(const Settings& s) {
   j["values"] = s.values;
   j["speed"] = s.speed;
   j["presenter"] = s.presenter;
+  j["compare"] = s.compare;
+  j["view"] = s.view;
+  j["stage"] = s.stage;
+  j["tab"] = s.tab;
+  if (!s.title.empty()) j["title"] = s.title;
   return j.dump(2);
 }
 
@@ -39,16 +44,24 @@ LoadedSettings load_settings(const std::string& path) {
   }
   std::ostringstream text;
   text << in.rdbuf();
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text.str());
-    if (!j.is_object()) throw std::runtime_error("not a JSON object");
-  } catch (const std::exception& e) {
-    in.close();
+  in.close();
+  out = settings_from_json(text.str(), "settings file '" + path + "'");
+  if (out.problem.find("is broken") != std::string::npos) {
     const std::string kept = path + ".broken";
     std::filesystem::rename(path, kept, ec);
-    out.problem = "settings file '" + path + "' is broken (" + std::string(e.what()).substr(0, 120) +
-                  "); using defaults" + (ec ? "" : ", the file is kept as '" + kept + "'");
+    if (!ec) out.problem += ", the file is kept as '" + kept + "'";
+  }
+  return out;
+}
+
+LoadedSettings settings_from_json(const std::string& text, const std::string& origin) {
+  LoadedSettings out;
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+    if (!j.is_object()) throw std::runtime_error("not a JSON object");
+  } catch (const std::exception& e) {
+    out.problem = origin + " is broken (" + std::string(e.what()).substr(0, 120) + "); using defaults";
     return out;
   }
   // Field by field: a wrong field falls back to its default and is named.
@@ -87,8 +100,19 @@ LoadedSettings load_settings(const std::string& path) {
     if (!j["presenter"].is_boolean()) wrong.push_back("presenter");
     else s.presenter = j["presenter"].get<bool>();
   }
+  text_field("compare", [&](const std::string& v) {
+    const auto* a = find_algorithm(v);
+    return (v.empty() || (a && a->kind != Kind::Baseline)) && (s.compare = v, true);
+  });
+  text_field("view", [&](const std::string& v) {
+    const bool known = v == "memory" || v == "lanes" || v == "divergence" || v == "banks" || v == "grid";
+    return known && (s.view = v, true);
+  });
+  int_field("stage", 0, 1 << 20, s.stage);
+  text_field("tab", [&](const std::string& v) { return (v == "stages" || v == "bandwidth") && (s.tab = v, true); });
+  text_field("title", [&](const std::string& v) { return s.title = v, true; });
   if (!wrong.empty()) {
-    out.problem = "settings file '" + path + "': ignored";
+    out.problem = origin + ": ignored";
     for (const auto& w : wrong) out.problem += (w == wrong.front() ? " '" : ", '") + w + "'";
     out.problem += " (defaults used)";
   }
@@ -100,6 +124,25 @@ bool save_settings(const Settings& s, const std::string& path, std::string* erro
   if (write_file(path, to_json(s) + "\n", error)) return true;
   if (error) *error = "settings not saved: " + *error;
   return false;
+}
+
+Plan plan_from_json(const std::string& text, const std::string& origin) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(origin + " is not JSON: " + std::string(e.what()).substr(0, 120));
+  }
+  if (!j.is_object() || !j.contains("scenes") || !j["scenes"].is_array() || j["scenes"].empty())
+    throw std::runtime_error(origin + " has no list of scenes");
+  Plan plan;
+  if (j.contains("title") && j["title"].is_string()) plan.title = j["title"].get<std::string>();
+  for (std::size_t i = 0; i < j["scenes"].size(); ++i) {
+    const auto scene = settings_from_json(j["scenes"][i].dump(), origin + ", scene " + std::to_string(i + 1));
+    if (!scene.problem.empty()) throw std::runtime_error(scene.problem);
+    plan.scenes.push_back(scene.settings);
+  }
+  return plan;
 }
 
 }  // namespace rl::core

@@ -2,6 +2,7 @@
 // partial file is reported and left in place (renamed aside), and defaults fill what is missing.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "input.h"
 #include "types.h"
@@ -20,6 +21,11 @@ struct Settings {
   std::string values;       // what they typed or pasted
   double speed = 1.0;       // stages per second
   bool presenter = false;   // large type, high contrast, the view filling the screen
+  std::string compare;      // a second algorithm beside the first; empty: none
+  std::string view = "memory";  // memory | lanes | divergence | banks | grid
+  int stage = 0;            // the stage on screen
+  std::string tab = "stages";   // stages | bandwidth
+  std::string title;        // a scene's name in a lesson plan
   bool operator==(const Settings&) const = default;
 };
 
@@ -33,6 +39,18 @@ struct LoadedSettings {
 // wrong one gives defaults (for the wrong fields) and says what was wrong. A malformed file
 // is kept, renamed to path + ".broken", so nothing the user made is lost.
 LoadedSettings load_settings(const std::string& path);
+// The same reading of a JSON object, from text; `origin` names it in the problem.
+LoadedSettings settings_from_json(const std::string& text, const std::string& origin);
+
+// A lesson plan: scenes (each a whole state, as the settings file holds it) stepped with
+// PageDown and PageUp.
+struct Plan {
+  std::string title;
+  std::vector<Settings> scenes;
+};
+// {"title": ..., "scenes": [{...}, ...]}. Throws std::runtime_error naming the scene and the
+// field that is wrong: a plan is prepared ahead, so a mistake in it is an error, not a default.
+Plan plan_from_json(const std::string& text, const std::string& origin);
 // Writes atomically (a temporary file, then rename); false with *error set on failure.
 bool save_settings(const Settings& s, const std::string& path, std::string* error);
 

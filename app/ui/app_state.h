@@ -10,6 +10,7 @@
 #include "../backend/bench_runner.h"
 #include "../core/input.h"
 #include "../core/player.h"
+#include "../core/settings.h"
 #include "../core/trace.h"
 #include "../render/warp_views.h"
 #include "float_pane.h"
@@ -75,6 +76,10 @@ struct AppState {
   bool quit_requested = false;  // Ctrl+Q
   bool help = false;            // the keys window (? or F1)
   float zoom = 1;               // the UI's scale on top of the monitor's (Ctrl+ and Ctrl-)
+  std::optional<core::Plan> plan;  // a lesson plan: PageDown and PageUp step its scenes
+  int scene = 0;                   // the plan's scene on screen
+  char scene_name[64] = "";        // the Scenes section's name field
+  std::string scene_message;       // the last save or load
   bool play_requested = false;  // start playing once the first trace is in (--play)
   int stage_requested = -1;     // show this stage once the first trace is in (--stage)
   std::string pane;             // the lesson pane's tab to open on the next frame (--pane)

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <utility>
 
@@ -60,11 +61,31 @@ void record_trace(AppState& s) {
 
 namespace {
 
-// The command line's requests, over what the settings file chose.
+// --scene and --plan, over the settings file. Throws std::runtime_error naming what is wrong.
+void open_scene(AppState& state, const GuiOptions& opts) {
+  if (!opts.plan.empty()) {
+    state.plan = load_plan(opts.plan);
+    state.scene = 0;
+    apply_scene(state, state.plan->scenes.front());
+  }
+  if (opts.scene.empty()) return;
+  const std::string path = scene_path(opts.scene);
+  std::error_code ec;
+  if (path.empty() || !std::filesystem::is_regular_file(path, ec)) {
+    std::string saved;
+    for (const auto& n : saved_scenes()) saved += (saved.empty() ? "" : ", ") + n;
+    throw std::runtime_error("no scene '" + opts.scene + "' (saved: " + (saved.empty() ? "none" : saved) + ")");
+  }
+  const auto loaded = core::load_settings(path);
+  if (!loaded.problem.empty()) throw std::runtime_error(loaded.problem);
+  apply_scene(state, loaded.settings);
+}
+
+// The command line's requests, over what the settings file, the scene or the plan chose.
 void apply_options(AppState& state, const GuiOptions& opts) {
   if (opts.present) state.presenter = true;
   state.presenter_changed = state.presenter;
-  state.tab = opts.tab == "bandwidth" ? Tab::Bandwidth : Tab::Stages;
+  if (!opts.tab.empty()) state.tab = opts.tab == "bandwidth" ? Tab::Bandwidth : Tab::Stages;
   state.select_tab = true;
   state.bench.start_requested = opts.run_bench;
   if (!opts.bench_sizes.empty()) std::snprintf(state.bench.sizes, sizeof state.bench.sizes, "%s", opts.bench_sizes.c_str());
@@ -280,6 +301,12 @@ int run_gui(const GuiOptions& opts, std::ostream& err) {
   const bool scripted = opts.quit_after_frames > 0;  // scripted runs leave the user's settings alone
   const std::string settings = settings_path();
   load_settings(state, settings);
+  try {
+    open_scene(state, opts);
+  } catch (const std::exception& e) {
+    err << "reduction-lab: error: " << e.what() << "\n";
+    return 2;
+  }
   apply_options(state, opts);
   Surface surface;
   if (!surface.open(opts.headless, err)) return 1;

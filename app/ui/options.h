@@ -11,7 +11,7 @@ struct GuiOptions {
   backend::Choice backend = backend::Choice::Auto;
   int quit_after_frames = 0;  // > 0: close by itself after that many frames (tests)
   std::string screenshot;     // with quit_after_frames: PNG of the last frame
-  std::string tab = "stages";  // the centre tab to open: stages | bandwidth
+  std::string tab;             // the centre tab to open: stages | bandwidth (empty: as saved)
   bool present = false;        // presenter mode from the start
   std::string compare;         // compare mode: a second algorithm beside the first
   bool run_bench = false;      // start the Bandwidth tab's benchmark at once
@@ -24,6 +24,8 @@ struct GuiOptions {
   std::string algorithm;       // the algorithm to open on (empty: the settings' choice)
   int stage = -1;              // the stage to show once its run is in (-1: the first)
   std::string pane;            // the lesson pane's tab: lesson | work | float | glossary
+  std::string scene;           // a saved scene's name, or a scene file, to open on
+  std::string plan;            // a lesson plan (shipped name or file) to open on its first scene
   std::string frame_report;    // JSON of every frame's time, and whether a benchmark ran
 };
 

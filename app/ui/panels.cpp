@@ -14,11 +14,13 @@
 #include "../backend/backend.h"
 #include "../core/catalog.h"
 #include "../core/bench.h"
+#include "../core/embedded.h"
 #include "../core/facts.h"
 #include "../core/glossary.h"
 #include "../render/bench_chart.h"
 #include "../render/export.h"
 #include "rich_text.h"
+#include "settings.h"
 #include "work_pane.h"
 
 namespace rl::ui {
@@ -166,6 +168,65 @@ static void size_fields(AppState& s) {
   c.trace_block = int(trace_block.value);
 }
 
+// The plan's next (+1) or previous (-1) scene, if there is one.
+static void step_scene(AppState& s, int by) {
+  const int next = s.scene + by;
+  if (next < 0 || next >= int(s.plan->scenes.size())) return;
+  s.scene = next;
+  apply_scene(s, s.plan->scenes[std::size_t(next)]);
+}
+
+// Save the whole state under a name, open a saved one, or step a lesson plan's scenes.
+static void scenes_section(AppState& s) {
+  if (!ImGui::CollapsingHeader("Scenes and plans")) return;
+  const float em = ImGui::GetFontSize();
+  ImGui::SetNextItemWidth(-em * 5);
+  ImGui::InputTextWithHint("##scene name", "scene name", s.scene_name, sizeof s.scene_name);
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!*s.scene_name);
+  if (ImGui::Button("Save")) {
+    const std::string path = scene_path(s.scene_name);
+    std::string why;
+    s.scene_message = path.empty() ? "no config folder to save scenes in"
+                      : core::save_settings(current_scene(s), path, &why) ? "saved " + path : why;
+  }
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("Keeps algorithm, compare, view, stage, tab, sizes, input and presenter mode");
+  for (const auto& name : saved_scenes()) {
+    if (ImGui::SmallButton(name.c_str())) {
+      const auto loaded = core::load_settings(scene_path(name));
+      apply_scene(s, loaded.settings);
+      s.scene_message = loaded.problem.empty() ? "opened " + name : loaded.problem;
+    }
+    ImGui::SameLine();
+  }
+  ImGui::NewLine();
+  for (const auto name : embedded::plan_names()) {
+    if (ImGui::Button(("Plan: " + std::string(name)).c_str())) {
+      try {
+        s.plan = load_plan(std::string(name)), s.scene = 0;
+        apply_scene(s, s.plan->scenes.front());
+      } catch (const std::exception& e) {
+        s.scene_message = e.what();
+      }
+    }
+    ImGui::SameLine();
+  }
+  ImGui::NewLine();
+  if (s.plan) {
+    const auto& scene = s.plan->scenes[std::size_t(s.scene)];
+    ImGui::Text("%s: scene %d of %zu", s.plan->title.c_str(), s.scene + 1, s.plan->scenes.size());
+    ImGui::TextWrapped("%s", scene.title.c_str());
+    if (ImGui::ArrowButton("##prev scene", ImGuiDir_Left)) step_scene(s, -1);
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("##next scene", ImGuiDir_Right)) step_scene(s, 1);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Close plan")) s.plan.reset();
+  }
+  if (!s.scene_message.empty()) ImGui::TextWrapped("%s", s.scene_message.c_str());
+}
+
 void algorithm_panel(AppState& s, const Frame& f) {
   place(f, "Algorithm");
   ImGui::BeginChild("list", {0, f.h * 0.28f}, true);
@@ -225,6 +286,7 @@ void algorithm_panel(AppState& s, const Frame& f) {
                                ? s.trace->grid
                                : (std::size_t(s.choice.size) + std::size_t(s.choice.block) - 1) / std::size_t(s.choice.block);
   ImGui::Text("%zu block%s of %d threads", grid, grid == 1 ? "" : "s", s.choice.block);
+  scenes_section(s);
   ImGui::End();
 }
 
@@ -713,7 +775,8 @@ struct KeyHelp {
 };
 constexpr KeyHelp kKeys[] = {
     {"Space", "play or pause the stages"},
-    {"Right / Left, PageDown / PageUp", "next or previous stage (PageDown and PageUp are what clickers send)"},
+    {"Right / Left", "next or previous stage"},
+    {"PageDown / PageUp", "next or previous scene of the open plan, else stage (what clickers send)"},
     {"Home / End", "first or last stage"},
     {"V", "next view: memory, lanes, divergence, banks, grid"},
     {"1 - 9", "the first nine algorithms of the list"},
@@ -744,6 +807,10 @@ void press(AppState& s, int key, int mods) {
   if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9 && key - GLFW_KEY_1 < int(ids.size())) s.choice.algorithm = ids[key - GLFW_KEY_1];
   auto& p = s.player;
   if (key == GLFW_KEY_SPACE) p.toggle();
+  if (s.plan && (key == GLFW_KEY_PAGE_DOWN || key == GLFW_KEY_PAGE_UP)) {
+    step_scene(s, key == GLFW_KEY_PAGE_DOWN ? 1 : -1);
+    return;
+  }
   if (key == GLFW_KEY_RIGHT || key == GLFW_KEY_PAGE_DOWN) p.step_forward();
   if (key == GLFW_KEY_LEFT || key == GLFW_KEY_PAGE_UP) p.step_back();
   if (key == GLFW_KEY_HOME) p.first();

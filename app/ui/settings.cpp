@@ -1,8 +1,13 @@
 #include "settings.h"
 
 #include <cstdlib>
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
 
+#include "../core/embedded.h"
 #include "../core/settings.h"
 
 namespace rl::ui {
@@ -23,24 +28,76 @@ std::string settings_path() {
   return dir.empty() ? std::string() : dir + "/settings.json";
 }
 
+void apply_scene(AppState& state, const core::Settings& st) {
+  state.choice = {st.algorithm, st.op, st.type, st.block, st.size, st.trace_block, st.input, st.typed,
+                  st.values.empty() ? RunChoice{}.values : st.values, st.compare};
+  state.player.set_speed(st.speed);
+  if (state.presenter != st.presenter) state.presenter = st.presenter, state.presenter_changed = true;
+  if (const auto v = render::parse_view(st.view)) state.view = *v;
+  state.stage_requested = st.stage;
+  state.tab = st.tab == "bandwidth" ? Tab::Bandwidth : Tab::Stages;
+  state.select_tab = true;
+}
+
+core::Settings current_scene(const AppState& state) {
+  const auto& c = state.choice;
+  core::Settings st;
+  st.algorithm = c.algorithm, st.op = c.op, st.type = c.type, st.block = c.block, st.size = c.size;
+  st.trace_block = c.trace_block, st.input = c.input, st.typed = c.typed, st.values = c.values;
+  st.speed = state.player.speed(), st.presenter = state.presenter;
+  st.compare = c.compare;
+  st.view = render::to_string(state.view);
+  st.stage = state.player.stage();
+  st.tab = state.tab == Tab::Bandwidth ? "bandwidth" : "stages";
+  return st;
+}
+
 void load_settings(AppState& state, const std::string& path) {
   if (path.empty()) return;
   const auto loaded = core::load_settings(path);
-  const auto& st = loaded.settings;
-  state.choice = {st.algorithm, st.op, st.type, st.block, st.size, st.trace_block, st.input, st.typed,
-                  st.values.empty() ? RunChoice{}.values : st.values, ""};
-  state.player.set_speed(st.speed);
-  state.presenter = st.presenter;
+  apply_scene(state, loaded.settings);
   state.notice = loaded.problem;
 }
 
 void save_settings(const AppState& state, const std::string& path, std::ostream& err) {
   if (path.empty()) return;
-  const auto& c = state.choice;
-  const core::Settings st{c.algorithm, c.op, c.type, c.block, c.size, c.trace_block, c.input,
-                          c.typed, c.values, state.player.speed(), state.presenter};
   std::string problem;
-  if (!core::save_settings(st, path, &problem)) err << "reduction-lab: warning: " << problem << "\n";
+  if (!core::save_settings(current_scene(state), path, &problem)) err << "reduction-lab: warning: " << problem << "\n";
+}
+
+std::string scene_path(const std::string& name) {
+  if (name.find('/') != std::string::npos || name.ends_with(".json")) return name;  // a file the user names
+  const std::string dir = config_dir();
+  if (dir.empty()) return {};
+  std::error_code ec;
+  std::filesystem::create_directories(dir + "/scenes", ec);
+  return dir + "/scenes/" + name + ".json";
+}
+
+std::vector<std::string> saved_scenes() {
+  std::vector<std::string> names;
+  const std::string dir = config_dir();
+  std::error_code ec;
+  if (!dir.empty())
+    for (const auto& e : std::filesystem::directory_iterator(dir + "/scenes", ec))
+      if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+core::Plan load_plan(const std::string& name) {
+  if (const auto text = embedded::plan(name); !text.empty()) return core::plan_from_json(std::string(text), "plan '" + name + "'");
+  std::ifstream in(name, std::ios::binary);
+  if (!in) throw std::runtime_error("no plan called '" + name + "' (shipped: " + plan_list() + "), and no such file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return core::plan_from_json(text.str(), "plan file '" + name + "'");
+}
+
+std::string plan_list() {
+  std::string out;
+  for (const auto& n : embedded::plan_names()) out += (out.empty() ? "" : ", ") + std::string(n);
+  return out;
 }
 
 }  // namespace rl::ui

@@ -2,6 +2,9 @@
 #pragma once
 #include <ostream>
 #include <string>
+#include <vector>
+
+#include "../core/settings.h"
 
 #include "app_state.h"
 
@@ -18,5 +21,16 @@ std::string settings_path();
 void load_settings(AppState& state, const std::string& path);
 // What the user chose, for next time; a failure is a warning on err, not an error.
 void save_settings(const AppState& state, const std::string& path, std::ostream& err);
+
+// A scene is the whole state as the settings file holds it: algorithm, compare, view, stage,
+// tab, sizes, input, presenter.
+void apply_scene(AppState& state, const core::Settings& scene);
+core::Settings current_scene(const AppState& state);
+// Where the scene NAME lives (config_dir()/scenes/NAME.json), or NAME itself when it is a path.
+std::string scene_path(const std::string& name);
+std::vector<std::string> saved_scenes();  // names, sorted
+// A shipped plan by name (plan_list()), or a plan file. Throws std::runtime_error saying why not.
+core::Plan load_plan(const std::string& name);
+std::string plan_list();  // "harris"
 
 }  // namespace rl::ui
