@@ -228,7 +228,7 @@ void draw_panels(AppState& s, Scene& scene, ImFont* large, platform::Window* win
   const ImVec2 size = ImGui::GetIO().DisplaySize;
   const float em = ImGui::GetFontSize();
   const float left_w = s.presenter ? 0 : std::min(em * 24, size.x * 0.28f);
-  const float right_w = s.presenter ? size.x * 0.34f : std::min(em * 36, size.x * 0.34f);
+  const float right_w = s.presenter ? size.x * 0.38f : std::min(em * 36, size.x * 0.34f);
   const float status_h = em * 2.2f, body_h = size.y - status_h;
   if (!s.presenter) algorithm_panel(s, {0, 0, left_w, body_h});
   if (s.recorded != s.choice) record_trace(s);

@@ -62,7 +62,7 @@ static void pointer_line(AppState& s, const core::Pointer& look, const core::Tra
 
 // The short lesson, where to look, and the depth under "More". Its numbers come from the run
 // on screen; before its trace is there, from the model's.
-static void lesson_text(AppState& s) {
+static void lesson_text(AppState& s, bool more = true) {
   const auto* about = core::find_algorithm(s.choice.algorithm);
   if (!about) return;
   const core::Trace* trace = s.trace && s.trace->algorithm == about->id ? &*s.trace : nullptr;
@@ -76,7 +76,7 @@ static void lesson_text(AppState& s) {
     ImGui::Spacing();
     pointer_line(s, *lesson.look, trace);
   }
-  if (!lesson.detail.empty() && ImGui::CollapsingHeader("More")) rich_text(lesson.detail);
+  if (more && !lesson.detail.empty() && ImGui::CollapsingHeader("More")) rich_text(lesson.detail);
 }
 
 // Every glossary entry; its own terms are underlined too.
@@ -710,8 +710,8 @@ void presenter_panel(AppState& s, const Frame& f) {
     ImGui::EndCombo();
   }
   const float em = ImGui::GetFontSize();
-  ImGui::BeginChild("presenter lesson", {0, f.h * 0.55f});
-  lesson_text(s);
+  ImGui::BeginChild("presenter lesson", {0, f.h * 0.6f});
+  lesson_text(s, false);  // the depth stays in the normal layout: this is read from the back
   ImGui::EndChild();
   ImGui::Separator();
   const auto& src = core::source_of(s.choice.algorithm);
