@@ -192,3 +192,32 @@ TEST(Export, TheModuleSaysWhatFailedWithoutAProgramName) {
   EXPECT_EQ(full.status, Status::Failed);
   EXPECT_FALSE(full.error.empty());
 }
+
+// The window runs long exports on a worker: the export reports each frame it finished, and a
+// cancel stops it between frames, as a failure that says so.
+TEST(Export, ReportsProgressAndStopsWhenCancelled) {
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_progress";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  backend::TraceRequest req;
+  req.algorithm = "sequential";
+  for (int i = 1; i <= 64; ++i) req.input.push_back(i);
+  req.block = 64;
+  const core::Trace trace = backend::make_sim_backend()->trace(req);
+  render::Progress progress;
+  render::Look look;
+  look.progress = &progress;
+  const auto all = render::export_all_stages(trace, 64, 64, (dir / "run").string(), look);
+  if (!all.ok() && all.error.find("headless OpenGL") != std::string::npos && !std::getenv("REDLAB_REQUIRE_GL"))
+    GTEST_SKIP() << "SKIPPED: " << all.error;
+  ASSERT_TRUE(all.ok()) << all.error;
+  EXPECT_EQ(progress.total.load(), int(trace.stages.size()));
+  EXPECT_EQ(progress.done.load(), int(trace.stages.size()));
+  render::Progress stopped;
+  stopped.cancel = true;
+  look.progress = &stopped;
+  const auto cancelled = render::export_all_stages(trace, 64, 64, (dir / "stopped").string(), look);
+  EXPECT_EQ(cancelled.status, render::Exported::Status::Failed);
+  EXPECT_EQ(cancelled.error, "cancelled");
+  EXPECT_FALSE(std::filesystem::exists(dir / "stopped-stage00.png"));
+}

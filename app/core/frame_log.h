@@ -8,6 +8,7 @@ namespace rl::core {
 
 class FrameLog {
  public:
+  // bench_running: a worker (a benchmark, or an export) ran during the frame; JSON keeps the name.
   void add(double ms, bool bench_running);
   // Memory every so often (the soak): resident set of the process and device memory in use.
   void add_memory(std::size_t frame, std::size_t rss_bytes, std::size_t device_bytes);

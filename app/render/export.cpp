@@ -37,7 +37,8 @@ Exported folders_writable(const std::vector<std::string>& paths) {
 // One headless context (or the caller's current one), offscreen target and canvas for all
 // frames: draw(canvas, i) paints frame i, which is written to paths[i].
 template <class Draw>
-Exported render_pngs(int width, int height, const std::vector<std::string>& paths, bool current_context, Draw draw) {
+Exported render_pngs(int width, int height, const std::vector<std::string>& paths, bool current_context, Draw draw,
+                     Progress* progress = nullptr) {
   if (Exported checked = folders_writable(paths); !checked.ok()) return checked;
   std::string why;
   const auto ctx = current_context ? nullptr : platform::HeadlessContext::create(&why);
@@ -46,12 +47,16 @@ Exported render_pngs(int width, int height, const std::vector<std::string>& path
     Offscreen target;
     target.resize(width, height);
     Canvas canvas;
+    if (progress) progress->total = int(paths.size());
     for (std::size_t i = 0; i < paths.size(); ++i) {
+      if (progress && progress->cancel) return failed("cancelled");
+      if (progress) progress->done = int(i);
       target.bind();
       draw(canvas, i);
       Offscreen::unbind();
       if (!write_png(paths[i], width, height, target.read_rgba(), &why)) return failed(why);
     }
+    if (progress) progress->done = int(paths.size());
   } catch (const std::exception& e) {
     return failed(std::string("rendering failed: ") + e.what());
   }
@@ -69,9 +74,12 @@ Exported render_frames(const core::Trace& trace, int width, int height, const st
                        const Look& look) {
   std::vector<std::string> paths;
   for (const Frame& f : frames) paths.push_back(f.path);
-  return render_pngs(width, height, paths, look.current_context, [&](Canvas& c, std::size_t i) {
-    draw_stage_view(c, look.view, trace, frames[i].stage, width, height, {false, frames[i].blend});
-  });
+  return render_pngs(
+      width, height, paths, look.current_context,
+      [&](Canvas& c, std::size_t i) {
+        draw_stage_view(c, look.view, trace, frames[i].stage, width, height, {false, frames[i].blend});
+      },
+      look.progress);
 }
 
 std::string quoted(const std::string& s) {  // for the shell: single quotes, escaped

@@ -2,6 +2,7 @@
 // chart as PNG and its results as CSV and JSON. The window and the command line both call
 // these; each says what went wrong in words and leaves it to the caller how to show them.
 #pragma once
+#include <atomic>
 #include <string>
 
 #include "../core/bench.h"
@@ -18,11 +19,19 @@ struct Exported {
   bool ok() const { return status == Status::Ok; }
 };
 
+// How far an export has got, for a window that runs it on a worker thread; `cancel` stops it
+// between frames (the export then fails with "cancelled" and leaves no partial video).
+struct Progress {
+  std::atomic<int> done{0}, total{0};
+  std::atomic<bool> cancel{false};
+};
+
 // What to draw and where: the view, and whether to draw in the caller's current OpenGL
 // context (the window exporting) instead of making a headless one.
 struct Look {
   View view = View::Memory;
   bool current_context = false;
+  Progress* progress = nullptr;  // may be null
 };
 
 // One stage's view as a PNG.

@@ -1,6 +1,8 @@
 // What the window shows and what the user chose; panels read it and change it.
 #pragma once
 #include <cstdint>
+#include <future>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -12,6 +14,7 @@
 #include "../core/player.h"
 #include "../core/settings.h"
 #include "../core/trace.h"
+#include "../render/export.h"
 #include "../render/warp_views.h"
 #include "float_pane.h"
 
@@ -56,6 +59,18 @@ struct BenchUi {
 
 enum class Tab { Stages, Bandwidth };
 
+// A GIF, MP4 or every-stage export running on a worker thread with its own headless context,
+// so the window keeps its frame rate; Cancel stops it between frames.
+struct ExportJob {
+  std::future<render::Exported> result;
+  std::shared_ptr<render::Progress> progress;
+  std::string path;  // what it writes, for the message when it ends
+  bool running() const { return result.valid(); }
+  ~ExportJob() {
+    if (progress) progress->cancel = true;  // the future's destructor then waits for the worker
+  }
+};
+
 struct AppState {
   backend::Selection backend;
   RunChoice choice;
@@ -67,6 +82,7 @@ struct AppState {
   render::View view = render::View::Memory;  // which picture of the stage the Stages tab shows
   char export_dir[512] = "";   // where the Stages tab's exports go (default ~/reduction-lab-exports)
   std::string export_message;  // the last export's outcome
+  ExportJob export_job;
   float frame_ms = 0;
   bool presenter = false;     // large type, high contrast, the view filling the screen
   bool presenter_changed = false;

@@ -257,7 +257,8 @@ int run_loop(AppState& state, const Surface& surface, ImFont* large, const GuiOp
     // Full rate while something moves (playback, a benchmark streaming in), or in scripted runs.
     surface.wait(state.player.playing() || state.bench.worker.running() || opts.quit_after_frames > 0, last);
     const auto start = Clock::now();
-    const bool bench_running = state.bench.worker.running();
+    // Frames drawn while a worker (a benchmark or an export) runs are reported apart.
+    const bool bench_running = state.bench.worker.running() || state.export_job.running();
     state.player.tick(std::chrono::duration<double>(start - std::exchange(last, start)).count());
 
     ImGui_ImplOpenGL3_NewFrame();

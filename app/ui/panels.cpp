@@ -8,7 +8,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <sys/resource.h>
+
+#include <chrono>
 #include <filesystem>
+#include <future>
 #include <utility>
 
 #include "../backend/backend.h"
@@ -316,19 +320,50 @@ void export_stages(AppState& s, StageExport what) {
   const std::string base = std::string(s.export_dir) + "/" + s.trace->algorithm + "-" + render::to_string(s.view);
   std::error_code ec;
   std::filesystem::create_directories(s.export_dir, ec);
-  const render::Look look{s.view, true};
   constexpr int w = 1600, h = 900;
-  char stage[16];
-  std::snprintf(stage, sizeof stage, "-stage%02d.png", s.player.stage());
-  std::string saved;
-  render::Exported done;
-  switch (what) {
-    case StageExport::Png: done = render::export_stage_png(*s.trace, s.player.stage(), w, h, saved = base + stage, look); break;
-    case StageExport::AllStages: done = render::export_all_stages(*s.trace, w, h, base, look), saved = base + "-stageNN.png"; break;
-    case StageExport::Gif: done = render::export_video(*s.trace, w, h, saved = base + ".gif", look); break;
-    case StageExport::Mp4: done = render::export_video(*s.trace, w, h, saved = base + ".mp4", look); break;
+  if (what == StageExport::Png) {  // one frame: drawn at once in the window's own context
+    char stage[16];
+    std::snprintf(stage, sizeof stage, "-stage%02d.png", s.player.stage());
+    const auto done = render::export_stage_png(*s.trace, s.player.stage(), w, h, base + stage, {s.view, true});
+    s.export_message = done.ok() ? "Saved " + base + stage : "Export failed: " + done.error;
+    return;
   }
-  s.export_message = done.ok() ? "Saved " + saved : "Export failed: " + done.error;
+  if (s.export_job.running()) {
+    s.export_message = "An export is running: wait for it or cancel it first";
+    return;
+  }
+  auto& job = s.export_job;
+  job.progress = std::make_shared<render::Progress>();
+  job.path = what == StageExport::AllStages ? base + "-stageNN.png" : base + (what == StageExport::Gif ? ".gif" : ".mp4");
+  const render::Look look{s.view, false, job.progress.get()};
+  job.result = std::async(std::launch::async, [trace = *s.trace, look, what, base, path = job.path, keep = job.progress] {
+    (void)keep;  // holds the progress the worker writes to, whatever the window does meanwhile
+    // Lowest priority, for this thread and the renderer threads it starts (Linux: nice is per
+    // thread, and inherited): the window's frames come first.
+    if (setpriority(PRIO_PROCESS, 0, 19) != 0) {
+      // Not allowed: the export still runs, only at the window's priority.
+    }
+    return what == StageExport::AllStages ? render::export_all_stages(trace, w, h, base, look)
+                                          : render::export_video(trace, w, h, path, look);
+  });
+  s.export_message.clear();
+}
+
+// A running export's progress and Cancel; its outcome once it ends.
+void export_status(AppState& s) {
+  auto& job = s.export_job;
+  if (!job.running()) return;
+  if (job.result.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+    const auto done = job.result.get();
+    s.export_message = done.ok() ? "Saved " + job.path : "Export failed: " + done.error;
+    return;
+  }
+  const int total = std::max(job.progress->total.load(), 1), done = job.progress->done.load();
+  char label[64];
+  std::snprintf(label, sizeof label, "frame %d of %d", done, total);
+  ImGui::ProgressBar(float(done) / float(total), {-ImGui::GetFontSize() * 6, 0}, label);
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel")) job.progress->cancel = true;
 }
 
 void export_all(BenchUi& b, const core::BenchReport& report) {
@@ -664,6 +699,7 @@ Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
     ImGui::SameLine();
     if (ImGui::Button(label)) export_stages(s, what);
   }
+  export_status(s);
   if (!s.export_message.empty()) ImGui::TextUnformatted(s.export_message.c_str());
   ImGui::TextWrapped("%s", core::stage_caption(*s.trace, p.stage()).c_str());
   return view;
