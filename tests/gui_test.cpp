@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <tuple>
 #include <vector>
 #include <fstream>
 #include <sstream>
@@ -432,6 +433,26 @@ TEST(Gui, AGifExportDoesNotFreezeTheWindow) {
   std::printf("[ frames   ] export running: p50 %.1f ms, p99 %.1f ms; without: p50 %.1f ms, p99 %.1f ms\n",
               busy.at("p50_ms").get<double>(), busy.at("p99_ms").get<double>(), idle.at("p50_ms").get<double>(),
               idle.at("p99_ms").get<double>());
+}
+
+// The window opens at the size asked for, from 800x600 to 4K; an impossible size is refused.
+TEST(Gui, OpensAtTheSizeAskedFor) {
+  int code = -1;
+  const auto refused = capture(REDLAB_BINARY " --headless --quit-after-frames 1 --window-size 300x200", &code);
+  EXPECT_EQ(code, 2) << refused;
+  EXPECT_NE(refused.find("--window-size"), std::string::npos) << refused;
+  for (const auto& [size, w, h] : {std::tuple{"800x600", 800, 600}, std::tuple{"3840x2160", 3840, 2160}}) {
+    const auto shot = std::filesystem::path(testing::TempDir()) / ("redlab_size_" + std::string(size) + ".png");
+    std::filesystem::remove(shot);
+    const auto log = capture(clean_config() + "env -u DISPLAY " REDLAB_BINARY " --headless --backend sim --quit-after-frames 5 "
+                             "--window-size " + std::string(size) + " --screenshot " + shot.string(), &code);
+    if (code != 0 && log.find("EGL") != std::string::npos && !std::getenv("REDLAB_REQUIRE_GL"))
+      GTEST_SKIP() << "SKIPPED: no EGL here: " << log;
+    ASSERT_EQ(code, 0) << log;
+    const Shot img = load_shot(shot);
+    EXPECT_EQ(img.w, w);
+    EXPECT_EQ(img.h, h);
+  }
 }
 
 // A run that fails in the window (here: typed values that are not numbers) is reported there,

@@ -422,6 +422,16 @@ Handler window_command(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--pane", g.pane, "The lesson pane's tab: lesson | work | float | glossary")
       ->check(CLI::IsMember({"lesson", "work", "float", "glossary"}));
+  app.add_option_function<std::string>(
+         "--window-size",
+         [&g](const std::string& v) {
+           int w = 0, h = 0;
+           char x = 0;
+           if (std::sscanf(v.c_str(), "%d%c%d", &w, &x, &h) != 3 || x != 'x' || w < 640 || h < 480 || w > 7680 || h > 4320)
+             throw CLI::ValidationError("--window-size", "wants WxH from 640x480 to 7680x4320, got '" + v + "'");
+           g.width = w, g.height = h;
+         },
+         "The window's size, WxH (default 1600x900; off screen, the frame's)");
   app.add_option("--scene", g.scene, "Open on a saved scene (its name, or a scene file)");
   app.add_option("--plan", g.plan, "Open a lesson plan on its first scene; PageDown and PageUp step its scenes (shipped: harris; or a file)");
   app.add_option("--frame-report", g.frame_report, "Write every frame's time as JSON (with --quit-after-frames)");

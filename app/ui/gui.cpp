@@ -222,7 +222,9 @@ struct Scene {
 // the side panels step aside.
 void draw_panels(AppState& s, Scene& scene, ImFont* large, platform::Window* window, Soak* soak) {
   handle_keys(s, window ? window->take_keys() : std::vector<platform::Window::KeyPress>{});
-  ImGui::GetIO().FontGlobalScale = s.zoom;
+  // Type grows with the window past 1600x900 (a 4K projector), times the user's zoom.
+  const ImVec2 display = ImGui::GetIO().DisplaySize;
+  ImGui::GetIO().FontGlobalScale = s.zoom * std::max(1.0f, std::min(display.x / 1600, display.y / 900));
   if (std::exchange(s.presenter_changed, false) && window) window->set_fullscreen(s.presenter);
   if (s.presenter) ImGui::PushFont(large);
   const ImVec2 size = ImGui::GetIO().DisplaySize;
@@ -310,6 +312,7 @@ int run_gui(const GuiOptions& opts, std::ostream& err) {
   }
   apply_options(state, opts);
   Surface surface;
+  surface.width = opts.width, surface.height = opts.height;
   if (!surface.open(opts.headless, err)) return 1;
   const ImGuiSession imgui(surface, !scripted);
   const int code = run_loop(state, surface, imgui.large_font(), opts, err);

@@ -26,6 +26,7 @@ struct GuiOptions {
   std::string pane;            // the lesson pane's tab: lesson | work | float | glossary
   std::string scene;           // a saved scene's name, or a scene file, to open on
   std::string plan;            // a lesson plan (shipped name or file) to open on its first scene
+  int width = 1600, height = 900;  // the window's size (off screen: the frame's)
   std::string frame_report;    // JSON of every frame's time, and whether a benchmark ran
 };
 

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <filesystem>
 #include <future>
+#include <tuple>
 #include <utility>
 
 #include "../backend/backend.h"
@@ -251,7 +252,10 @@ void algorithm_panel(AppState& s, const Frame& f) {
     if (ids[i] == s.choice.compare) pick = i + 1;
   std::vector<const char*> names{"(none)"};
   for (const auto& id : ids) names.push_back(id.c_str());
-  if (ImGui::Combo("compare with", &pick, names.data(), int(names.size()))) s.choice.compare = pick ? ids[pick - 1] : "";
+  names[0] = "compare with: none";
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::Combo("##compare", &pick, names.data(), int(names.size()))) s.choice.compare = pick ? ids[pick - 1] : "";
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("A second algorithm beside the first, on the same input, in lockstep");
   lesson_pane(s, f.h * 0.34f);
   ImGui::Separator();
   ImGui::TextDisabled("Run");
@@ -642,9 +646,52 @@ Frame center_panel(AppState& s, const Frame& f, unsigned view_texture, unsigned 
   return out;
 }
 
+// The next item on this line if `width` still fits, else on the next: toolbars wrap on a
+// narrow window instead of cutting their last controls off.
+static void wrap_item(float width) {
+  ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x < width) ImGui::NewLine();
+}
+
+// First, back, play, forward, last, the stage slider and the speed, wrapping as needed.
+static void player_controls(AppState& s) {
+  auto& p = s.player;
+  const float em = ImGui::GetFontSize();
+  const float pad = ImGui::GetStyle().FramePadding.x * 2;
+  const struct {
+    const char* label;
+    const char* tip;
+  } buttons[] = {{"|<", "First stage (Home)"}, {"<", "Previous stage (Left)"}, {p.playing() ? "Pause" : "Play", "Play or pause (Space)"},
+                 {">", "Next stage (Right)"}, {">|", "Last stage (End)"}};
+  for (int i = 0; i < 5; ++i) {
+    if (i > 0) wrap_item(ImGui::CalcTextSize(buttons[i].label).x + pad);
+    const bool pressed = i == 2 ? ImGui::Button(buttons[i].label, {em * 4, 0}) : ImGui::Button(buttons[i].label);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", buttons[i].tip);
+    if (!pressed) continue;
+    if (i == 0) p.first();
+    if (i == 1) p.step_back();
+    if (i == 2) p.toggle();
+    if (i == 3) p.step_forward();
+    if (i == 4) p.last();
+  }
+  wrap_item(em * 8);
+  int stage = p.stage();
+  ImGui::SetNextItemWidth(std::max(em * 8, ImGui::GetContentRegionAvail().x - em * 9));
+  if (ImGui::SliderInt("##stage", &stage, 0, p.stage_count() - 1, "stage %d")) p.seek(stage);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The stage on screen: drag, or Left and Right");
+  wrap_item(em * 8);
+  float speed = static_cast<float>(p.speed());
+  ImGui::SetNextItemWidth(em * 8);
+  if (ImGui::SliderFloat("##speed", &speed, 0.25f, 8.0f, "%.2g stages/s", ImGuiSliderFlags_Logarithmic))
+    p.set_speed(speed);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Playing speed, in stages a second");
+}
+
 Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   const float em = ImGui::GetFontSize();
-  const float controls_h = em * (s.export_message.empty() ? 8.0f : 9.4f);
+  // The controls below wrap on a narrow window: last frame's height of them is what they need.
+  static float controls_h = 0;
+  if (controls_h <= 0) controls_h = em * 8;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   // Compare mode splits the area: each view gets half (the caller renders at that size).
@@ -659,49 +706,38 @@ Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   if (!s.error.empty()) ImGui::TextColored({1.0f, 0.45f, 0.3f, 1}, "%s", s.error.c_str());
   if (!s.notice.empty()) ImGui::TextColored({1.0f, 0.45f, 0.3f, 1}, "%s", s.notice.c_str());
   if (!s.trace) return view;
-  auto& p = s.player;
-  if (ImGui::Button("|<")) p.first();
-  ImGui::SameLine();
-  if (ImGui::Button("<")) p.step_back();
-  ImGui::SameLine();
-  if (ImGui::Button(p.playing() ? "Pause" : "Play", {em * 4, 0})) p.toggle();
-  ImGui::SameLine();
-  if (ImGui::Button(">")) p.step_forward();
-  ImGui::SameLine();
-  if (ImGui::Button(">|")) p.last();
-  ImGui::SameLine();
-  int stage = p.stage();
-  ImGui::SetNextItemWidth(std::max(em * 6, ImGui::GetContentRegionAvail().x - em * 14));
-  if (ImGui::SliderInt("##stage", &stage, 0, p.stage_count() - 1, "stage %d")) p.seek(stage);
-  ImGui::SameLine();
-  float speed = static_cast<float>(p.speed());
-  ImGui::SetNextItemWidth(em * 8);
-  if (ImGui::SliderFloat("##speed", &speed, 0.25f, 8.0f, "%.2g stages/s", ImGuiSliderFlags_Logarithmic))
-    p.set_speed(speed);
+  const float top = ImGui::GetCursorPosY();
+  player_controls(s);
   // Which picture of the stage: the memory view, or the warp-level views beside it (V cycles).
   // A view with nothing to show for this algorithm is greyed out, its reason on hover.
   if (!render::why_not(s.view, *s.trace).empty()) s.view = render::View::Memory;
   for (render::View v : {render::View::Memory, render::View::Lanes, render::View::Divergence, render::View::Banks,
                          render::View::Grid}) {
     const std::string why = render::why_not(v, *s.trace);
+    if (v != render::View::Memory) wrap_item(ImGui::GetFrameHeight() + ImGui::CalcTextSize(render::to_string(v)).x + em);
     ImGui::BeginDisabled(!why.empty());
     if (ImGui::RadioButton(render::to_string(v), s.view == v)) s.view = v;
     ImGui::EndDisabled();
-    if (!why.empty() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", why.c_str());
-    ImGui::SameLine();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("%s", why.empty() ? "Show the stage this way (V cycles the views that apply)" : why.c_str());
   }
-  ImGui::TextUnformatted("view (V)");
   if (!*s.export_dir) std::snprintf(s.export_dir, sizeof s.export_dir, "%s", default_export_dir().c_str());
-  ImGui::SetNextItemWidth(std::max(em * 8, ImGui::GetContentRegionAvail().x - em * 26));
+  ImGui::SetNextItemWidth(std::max(em * 8, ImGui::GetContentRegionAvail().x - em * 20));
   ImGui::InputText("##export-dir", s.export_dir, sizeof s.export_dir);
-  for (const auto& [label, what] : {std::pair{"PNG", StageExport::Png}, std::pair{"Every stage", StageExport::AllStages},
-                                    std::pair{"GIF", StageExport::Gif}, std::pair{"MP4", StageExport::Mp4}}) {
-    ImGui::SameLine();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The folder exports are written to");
+  for (const auto& [label, what, tip] :
+       {std::tuple{"PNG", StageExport::Png, "This stage's view as a PNG (E)"},
+        std::tuple{"Every stage", StageExport::AllStages, "One PNG per stage (A)"},
+        std::tuple{"GIF", StageExport::Gif, "The run as an animated GIF (G)"},
+        std::tuple{"MP4", StageExport::Mp4, "The run as an MP4 video (M)"}}) {
+    wrap_item(ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2);
     if (ImGui::Button(label)) export_stages(s, what);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
   }
   export_status(s);
-  if (!s.export_message.empty()) ImGui::TextUnformatted(s.export_message.c_str());
-  ImGui::TextWrapped("%s", core::stage_caption(*s.trace, p.stage()).c_str());
+  if (!s.export_message.empty()) ImGui::TextWrapped("%s", s.export_message.c_str());
+  ImGui::TextWrapped("%s", core::stage_caption(*s.trace, s.player.stage()).c_str());
+  controls_h = ImGui::GetCursorPosY() - top + ImGui::GetStyle().ItemSpacing.y;
   return view;
 }
 

@@ -17,8 +17,8 @@ namespace rl::ui {
 bool Surface::open(bool off_screen, std::ostream& err) {
   std::string why;
   try {
-    if (off_screen && (headless = platform::HeadlessContext::create(&why))) screen.resize(kWidth, kHeight);
-    if (!off_screen) window = platform::Window::create("Reduction Lab", kWidth, kHeight, &why);
+    if (off_screen && (headless = platform::HeadlessContext::create(&why))) screen.resize(width, height);
+    if (!off_screen) window = platform::Window::create("Reduction Lab", width, height, &why);
   } catch (const std::exception& e) {
     err << "reduction-lab: error: the off-screen target failed: " << e.what() << "\n";
     return false;
@@ -31,7 +31,7 @@ bool Surface::open(bool off_screen, std::ostream& err) {
 
 void Surface::framebuffer_size(int* w, int* h) const {
   if (window) return window->framebuffer_size(w, h);
-  *w = kWidth, *h = kHeight;
+  *w = width, *h = height;
 }
 
 void Surface::wait(bool busy, Clock::time_point last) const {
@@ -42,7 +42,7 @@ void Surface::wait(bool busy, Clock::time_point last) const {
 void Surface::begin_frame() const {
   if (window) return ImGui_ImplGlfw_NewFrame();
   ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(float(kWidth), float(kHeight));
+  io.DisplaySize = ImVec2(float(width), float(height));
   io.DisplayFramebufferScale = ImVec2(1, 1);
   io.DeltaTime = 1.0f / 60.0f;
 }

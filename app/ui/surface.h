@@ -22,7 +22,7 @@ struct Surface {
   std::unique_ptr<platform::Window> window;
   std::unique_ptr<platform::HeadlessContext> headless;
   render::Offscreen screen;
-  static constexpr int kWidth = 1600, kHeight = 900;
+  int width = 1600, height = 900;  // at open; a window may be resized afterwards
 
   // False with what went wrong, and what still works without a window, said on err.
   bool open(bool off_screen, std::ostream& err);
