@@ -160,6 +160,28 @@ Shot window_shot(const std::string& env, const std::string& args, const std::str
     GTEST_SKIP() << "SKIPPED: xvfb-run is not installed";                             \
   }
 
+// xdotool drives the real window: the tests below skip without it (fail under REDLAB_REQUIRE_GL).
+#define REQUIRE_XDOTOOL()                                                               \
+  do {                                                                                  \
+    if (std::system("command -v xdotool >/dev/null 2>&1") != 0) {                       \
+      if (std::getenv("REDLAB_REQUIRE_GL")) FAIL() << "xdotool is not installed";       \
+      GTEST_SKIP() << "SKIPPED: xdotool is not installed";                              \
+    }                                                                                   \
+  } while (0)
+
+// Starts the window with `args` under Xvfb at 1600x900 and runs `keys` (shell lines; k KEY...
+// presses keys 150 ms apart and waits) against it; the window must then end by itself (Ctrl+Q
+// in `keys`, or --quit-after-frames). Returns the log; *code is the run's exit code. A window
+// that never ends is stopped by the timeout, and the test fails instead of hanging.
+static std::string xdotool_walk(const std::filesystem::path& dir, const std::string& args, const std::string& keys, int* code) {
+  const std::string walk = "set -e; " REDLAB_BINARY " " + args + " & app=$!; "
+                           "win=$(xdotool search --sync --name 'Reduction Lab' | head -n 1); xdotool windowfocus --sync \"$win\"; "
+                           "k() { xdotool key --delay 150 \"$@\"; sleep 0.4; }; sleep 1; " + keys + "; wait $app";
+  const auto script = dir / "walk.sh";
+  std::ofstream(script) << walk << "\n";
+  return capture(clean_config() + "timeout 120 xvfb-run -a -s '-screen 0 1600x900x24' sh " + script.string(), code);
+}
+
 TEST(Gui, OpensAWindowUnderXvfbAndDrawsTheView) {
   REQUIRE_XVFB();
   const Shot shot = window_shot(clean_config(), "--backend sim --quit-after-frames 8", "redlab_gui.png");
@@ -296,24 +318,14 @@ TEST(Gui, AScreenshotThatCannotBeWrittenFailsTheRun) {
 // (Ctrl+Q). The exported file's name says which algorithm, view and stage the window was on.
 TEST(Gui, ScriptedWalkWithXdotool) {
   REQUIRE_XVFB();
-  if (std::system("command -v xdotool >/dev/null 2>&1") != 0) {
-    if (std::getenv("REDLAB_REQUIRE_GL")) FAIL() << "xdotool is not installed";
-    GTEST_SKIP() << "SKIPPED: xdotool is not installed";
-  }
+  REQUIRE_XDOTOOL();
   const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_walk";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir / "exports");
   const auto shot = dir / "walk.png";
-  const std::string walk =
-      "set -e; " REDLAB_BINARY " --backend sim --export-dir " + (dir / "exports").string() + " --screenshot " +
-      shot.string() + " & app=$!; "
-      "win=$(xdotool search --sync --name 'Reduction Lab' | head -n 1); xdotool windowfocus --sync \"$win\"; "
-      "k() { xdotool key --delay 150 \"$@\"; sleep 0.4; }; "
-      "sleep 1; k 3; k space; sleep 1; k space; k End; k Left; k v v; k e; sleep 1; k p; sleep 1; k ctrl+q; wait $app";
-  const auto script = dir / "walk.sh";
-  std::ofstream(script) << walk << "\n";
   int code = -1;
-  const auto log = capture(clean_config() + "xvfb-run -a -s '-screen 0 1600x900x24' sh " + script.string(), &code);
+  const auto log = xdotool_walk(dir, "--backend sim --export-dir " + (dir / "exports").string() + " --screenshot " + shot.string(),
+                                "k 3; k space; sleep 1; k space; k End; k Left; k v v; k e; sleep 1; k p; sleep 1; k ctrl+q", &code);
   ASSERT_EQ(code, 0) << log;
   // interleaved-divergent (the third traced algorithm), 32 values: stages 0..5; one back from the last is 4.
   const auto exported = dir / "exports" / "interleaved-divergent-banks-stage04.png";
@@ -339,26 +351,17 @@ TEST(Gui, ScriptedWalkWithXdotool) {
 // leaves presenter mode; F1 opens the keys' help.
 TEST(Gui, QuickTapsAreQueuedAndEscLeavesPresenterMode) {
   REQUIRE_XVFB();
-  if (std::system("command -v xdotool >/dev/null 2>&1") != 0) {
-    if (std::getenv("REDLAB_REQUIRE_GL")) FAIL() << "xdotool is not installed";
-    GTEST_SKIP() << "SKIPPED: xdotool is not installed";
-  }
+  REQUIRE_XDOTOOL();
   const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_taps";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir / "exports");
   const auto shot = dir / "taps.png";
-  const std::string walk =
-      "set -e; " REDLAB_BINARY " --backend sim --algorithm sequential --export-dir " + (dir / "exports").string() +
-      " --screenshot " + shot.string() + " & app=$!; "
-      "win=$(xdotool search --sync --name 'Reduction Lab' | head -n 1); xdotool windowfocus --sync \"$win\"; "
-      "k() { xdotool key --delay 150 \"$@\"; sleep 0.4; }; "
-      "sleep 1; xdotool key --delay 5 Next Next Next Next; sleep 0.5; k e; sleep 1; k p; sleep 1; k Escape; "
-      "sleep 1; k F1; sleep 0.5; k ctrl+q; wait $app";
-  const auto script = dir / "taps.sh";
-  std::ofstream(script) << walk << "\n";
   int code = -1;
-  // A lost Ctrl+Q would leave the window open: the timeout ends the test instead.
-  const auto log = capture(clean_config() + "timeout 90 xvfb-run -a -s '-screen 0 1600x900x24' sh " + script.string(), &code);
+  // A lost Ctrl+Q would leave the window open: the walk's timeout ends it.
+  const auto log = xdotool_walk(dir, "--backend sim --algorithm sequential --export-dir " + (dir / "exports").string() +
+                                " --screenshot " + shot.string(),
+                                "xdotool key --delay 5 Next Next Next Next; sleep 0.5; k e; sleep 1; k p; sleep 1; k Escape; "
+                                "sleep 1; k F1; sleep 0.5; k ctrl+q", &code);
   ASSERT_EQ(code, 0) << log;
   std::vector<std::string> found;
   for (const auto& e : std::filesystem::directory_iterator(dir / "exports")) found.push_back(e.path().filename().string());
@@ -376,20 +379,12 @@ TEST(Gui, ALessonPlanStepsItsScenesWithPageDown) {
   EXPECT_EQ(code, 2) << refused;
   EXPECT_NE(refused.find("no scene 'no-such-scene'"), std::string::npos) << refused;
   REQUIRE_XVFB();
-  if (std::system("command -v xdotool >/dev/null 2>&1") != 0) {
-    if (std::getenv("REDLAB_REQUIRE_GL")) FAIL() << "xdotool is not installed";
-    GTEST_SKIP() << "SKIPPED: xdotool is not installed";
-  }
+  REQUIRE_XDOTOOL();
   const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_plan";
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir / "exports");
-  const std::string walk =
-      "set -e; " REDLAB_BINARY " --backend sim --plan harris --export-dir " + (dir / "exports").string() + " & app=$!; "
-      "win=$(xdotool search --sync --name 'Reduction Lab' | head -n 1); xdotool windowfocus --sync \"$win\"; "
-      "k() { xdotool key --delay 150 \"$@\"; sleep 0.5; }; sleep 1; k Next; sleep 0.5; k e; sleep 1; k ctrl+q; wait $app";
-  const auto script = dir / "plan.sh";
-  std::ofstream(script) << walk << "\n";
-  const auto log = capture(clean_config() + "timeout 90 xvfb-run -a -s '-screen 0 1600x900x24' sh " + script.string(), &code);
+  const auto log = xdotool_walk(dir, "--backend sim --plan harris --export-dir " + (dir / "exports").string(),
+                                "k Next; sleep 0.5; k e; sleep 1; k ctrl+q", &code);
   ASSERT_EQ(code, 0) << log;
   std::vector<std::string> found;
   for (const auto& e : std::filesystem::directory_iterator(dir / "exports")) found.push_back(e.path().filename().string());
@@ -408,15 +403,10 @@ TEST(Gui, AGifExportDoesNotFreezeTheWindow) {
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir / "exports");
   const auto report = dir / "frames.json";
-  const std::string walk =
-      "set -e; " REDLAB_BINARY " --backend sim --algorithm sequential --export-dir " + (dir / "exports").string() +
-      " --frame-report " + report.string() + " --quit-after-frames 400 & app=$!; "
-      "win=$(xdotool search --sync --name 'Reduction Lab' | head -n 1); xdotool windowfocus --sync \"$win\"; "
-      "sleep 1; xdotool key g; sleep 0.3; xdotool key --delay 60 Right Right Right; sleep 0.3; xdotool key e; wait $app";
-  const auto script = dir / "gif.sh";
-  std::ofstream(script) << walk << "\n";
   int code = -1;
-  const auto log = capture(clean_config() + "timeout 120 xvfb-run -a -s '-screen 0 1600x900x24' sh " + script.string(), &code);
+  const auto log = xdotool_walk(dir, "--backend sim --algorithm sequential --export-dir " + (dir / "exports").string() +
+                                " --frame-report " + report.string() + " --quit-after-frames 400",
+                                "xdotool key g; sleep 0.3; xdotool key --delay 60 Right Right Right; sleep 0.3; xdotool key e", &code);
   ASSERT_EQ(code, 0) << log;
   EXPECT_TRUE(std::filesystem::exists(dir / "exports" / "sequential-memory-stage03.png")) << log;
   std::ifstream in(report);

@@ -96,6 +96,14 @@ int busy_warps(const Stage& stage, int block) {
   return n;
 }
 
+int idle_lanes(const Stage& stage, int block) {
+  int n = 0;
+  const auto count = active_per_warp(stage, block);
+  for (std::size_t w = 0; w < count.size(); ++w)
+    if (count[w] > 0) n += std::min(32, block - int(w) * 32) - count[w];
+  return n;
+}
+
 std::string stage_caption(const Trace& t, int k) {
   if (k < 0 || k >= int(t.stages.size())) return {};
   const Stage& s = t.stages[k];

@@ -34,6 +34,10 @@ std::vector<BankRow> bank_rows(const Stage& stage, std::size_t element_bytes);
 int divergent_warps(const Stage& stage, int block);
 // Warps with at least one active thread: each of them issues the stage's instructions.
 int busy_warps(const Stage& stage, int block);
+// Lanes of the busy warps that idled in the stage: a busy warp issues the stage's instructions
+// for all its lanes, so each inactive one is a lane-step spent. Warps with no active thread
+// issue nothing and are not counted.
+int idle_lanes(const Stage& stage, int block);
 // "stride 8: 8 of 32 threads active in 1 warp; 0 divergent warps".
 std::string stage_caption(const Trace& trace, int stage);
 // The first stage a lesson's pointer names (its tag, and its parameter if it gives one); -1

@@ -2,9 +2,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <utility>
@@ -34,19 +36,31 @@ Exported folders_writable(const std::vector<std::string>& paths) {
   return {};
 }
 
+// Runs paint() in a headless context made for it, or in the caller's current one; an
+// exception while rendering becomes a failure that says so.
+template <class Paint>
+Exported in_context(bool current_context, Paint paint) {
+  std::string why;
+  const auto ctx = current_context ? nullptr : platform::HeadlessContext::create(&why);
+  if (!ctx && !current_context) return failed("cannot render: " + why);
+  try {
+    return paint();
+  } catch (const std::exception& e) {
+    return failed(std::string("rendering failed: ") + e.what());
+  }
+}
+
 // One headless context (or the caller's current one), offscreen target and canvas for all
 // frames: draw(canvas, i) paints frame i, which is written to paths[i].
 template <class Draw>
 Exported render_pngs(int width, int height, const std::vector<std::string>& paths, bool current_context, Draw draw,
                      Progress* progress = nullptr) {
   if (Exported checked = folders_writable(paths); !checked.ok()) return checked;
-  std::string why;
-  const auto ctx = current_context ? nullptr : platform::HeadlessContext::create(&why);
-  if (!ctx && !current_context) return failed("cannot render: " + why);
-  try {
+  return in_context(current_context, [&]() -> Exported {
     Offscreen target;
     target.resize(width, height);
     Canvas canvas;
+    std::string why;
     if (progress) progress->total = int(paths.size());
     for (std::size_t i = 0; i < paths.size(); ++i) {
       if (progress && progress->cancel) return failed("cancelled");
@@ -57,10 +71,26 @@ Exported render_pngs(int width, int height, const std::vector<std::string>& path
       if (!write_png(paths[i], width, height, target.read_rgba(), &why)) return failed(why);
     }
     if (progress) progress->done = int(paths.size());
-  } catch (const std::exception& e) {
-    return failed(std::string("rendering failed: ") + e.what());
-  }
-  return {};
+    return {};
+  });
+}
+
+// A trace's view of a stage at width x height, top row first. Past its last stage a trace
+// shows its last, as the shorter run rests in the window's compare mode.
+std::vector<std::uint8_t> view_pixels(Canvas& c, Offscreen& target, const core::Trace& trace, int stage, int width,
+                                      int height, View view) {
+  target.resize(width, height);
+  target.bind();
+  draw_stage_view(c, view, trace, std::clamp(stage, 0, std::max(0, int(trace.stages.size()) - 1)), width, height);
+  Offscreen::unbind();
+  return target.read_rgba();
+}
+
+// Copies a width-pixel-wide image into `out` (out_width wide) from column x on.
+void paste(std::vector<std::uint8_t>& out, int out_width, const std::vector<std::uint8_t>& image, int width, int x) {
+  const std::size_t row = std::size_t(width) * 4;
+  for (std::size_t y = 0; y < image.size() / row; ++y)
+    std::copy_n(image.begin() + std::ptrdiff_t(y * row), row, out.begin() + std::ptrdiff_t((y * out_width + x) * 4));
 }
 
 struct Frame {
@@ -112,6 +142,23 @@ std::vector<Frame> video_frames(int stages, const std::filesystem::path& dir) {
 Exported export_stage_png(const core::Trace& trace, int stage, int width, int height, const std::string& path,
                           const Look& look) {
   return render_frames(trace, width, height, {{stage, 0, path}}, look);
+}
+
+Exported export_compare_png(const core::Trace& first, const core::Trace& second, int stage, int width, int height,
+                            const std::string& path, const Look& look) {
+  if (width < 2) return {Exported::Status::BadRequest, "a side-by-side image needs a width of 2 pixels or more"};
+  if (Exported checked = folders_writable({path}); !checked.ok()) return checked;
+  return in_context(look.current_context, [&]() -> Exported {
+    Offscreen target;
+    Canvas canvas;
+    const int left = width / 2, right = width - left;
+    std::vector<std::uint8_t> out(std::size_t(width) * std::size_t(height) * 4);
+    paste(out, width, view_pixels(canvas, target, first, stage, left, height, look.view), left, 0);
+    paste(out, width, view_pixels(canvas, target, second, stage, right, height, look.view), right, left);
+    std::string why;
+    if (!write_png(path, width, height, out, &why)) return failed(why);
+    return {};
+  });
 }
 
 Exported export_all_stages(const core::Trace& trace, int width, int height, const std::string& prefix,

@@ -37,6 +37,10 @@ struct Look {
 // One stage's view as a PNG.
 Exported export_stage_png(const core::Trace& trace, int stage, int width, int height, const std::string& path,
                           const Look& look = {});
+// Compare mode's two views of a stage side by side in one PNG: `first` in the left half,
+// `second` in the right (past its last stage a trace shows its last).
+Exported export_compare_png(const core::Trace& first, const core::Trace& second, int stage, int width, int height,
+                            const std::string& path, const Look& look = {});
 // One PNG per stage: PREFIX-stage00.png, PREFIX-stage01.png, ...
 Exported export_all_stages(const core::Trace& trace, int width, int height, const std::string& prefix,
                            const Look& look = {});

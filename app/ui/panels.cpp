@@ -24,6 +24,7 @@
 #include "../core/glossary.h"
 #include "../render/bench_chart.h"
 #include "../render/export.h"
+#include "compare.h"
 #include "rich_text.h"
 #include "settings.h"
 #include "work_pane.h"
@@ -102,27 +103,17 @@ static void lesson_pane(AppState& s, float height) {
   const auto opened = [&](const char* name) { return wanted == name ? ImGuiTabItemFlags_SetSelected : 0; };
   ImGui::BeginChild("lesson", {0, height}, false);
   if (ImGui::BeginTabBar("lesson tabs")) {
-    if (ImGui::BeginTabItem("Lesson", nullptr, opened("lesson"))) {
-      ImGui::BeginChild("lesson text");
-      lesson_text(s);
-      ImGui::EndChild();
-      ImGui::EndTabItem();
-    }
-    if (ImGui::BeginTabItem("Work", nullptr, opened("work"))) {
-      ImGui::BeginChild("work text");
-      work_pane(s);
-      ImGui::EndChild();
-      ImGui::EndTabItem();
-    }
-    if (ImGui::BeginTabItem("Float", nullptr, opened("float"))) {
-      ImGui::BeginChild("float text");
-      float_pane(s);
-      ImGui::EndChild();
-      ImGui::EndTabItem();
-    }
-    if (ImGui::BeginTabItem("Glossary", nullptr, opened("glossary"))) {
-      ImGui::BeginChild("glossary text");
-      glossary_tab();
+    const struct {
+      const char *label, *name;
+      void (*draw)(AppState&);
+    } tabs[] = {{"Lesson", "lesson", [](AppState& st) { lesson_text(st); }},
+                {"Work", "work", work_pane},
+                {"Float", "float", float_pane},
+                {"Glossary", "glossary", [](AppState&) { glossary_tab(); }}};
+    for (const auto& tab : tabs) {
+      if (!ImGui::BeginTabItem(tab.label, nullptr, opened(tab.name))) continue;
+      ImGui::BeginChild(tab.name);
+      tab.draw(s);
       ImGui::EndChild();
       ImGui::EndTabItem();
     }
@@ -328,8 +319,12 @@ void export_stages(AppState& s, StageExport what) {
   if (what == StageExport::Png) {  // one frame: drawn at once in the window's own context
     char stage[16];
     std::snprintf(stage, sizeof stage, "-stage%02d.png", s.player.stage());
-    const auto done = render::export_stage_png(*s.trace, s.player.stage(), w, h, base + stage, {s.view, true});
-    s.export_message = done.ok() ? "Saved " + base + stage : "Export failed: " + done.error;
+    // Compare mode: both views side by side, named after both.
+    const std::string path = (s.compare_trace ? base + "-vs-" + s.compare_trace->algorithm : base) + stage;
+    const auto done = s.compare_trace
+                          ? render::export_compare_png(*s.trace, *s.compare_trace, s.player.stage(), w, h, path, {s.view, true})
+                          : render::export_stage_png(*s.trace, s.player.stage(), w, h, path, {s.view, true});
+    s.export_message = done.ok() ? "Saved " + path : "Export failed: " + done.error;
     return;
   }
   if (s.export_job.running()) {
@@ -694,15 +689,11 @@ Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   if (controls_h <= 0) controls_h = em * 8;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
-  // Compare mode splits the area: each view gets half (the caller renders at that size).
-  const float gap = s.compare_trace ? em * 0.5f : 0;
-  const float w = s.compare_trace ? (avail.x - gap) / 2 : avail.x;
-  const Frame view{origin.x, origin.y, w, std::max(em * 4, avail.y - controls_h)};
-  image(view_texture, view);
-  if (s.compare_trace) {
-    ImGui::SameLine(0, gap);
-    image(compare_texture, view);
-  }
+  const float views_h = std::max(em * 4, avail.y - controls_h);
+  // Compare mode: each view fills its half, the table under them (the caller renders both at view's size).
+  const Frame view = s.compare_trace ? compare_views(s, views_h, view_texture, compare_texture)
+                                     : Frame{origin.x, origin.y, avail.x, views_h};
+  if (!s.compare_trace) image(view_texture, view);
   if (!s.error.empty()) ImGui::TextColored({1.0f, 0.45f, 0.3f, 1}, "%s", s.error.c_str());
   if (!s.notice.empty()) ImGui::TextColored({1.0f, 0.45f, 0.3f, 1}, "%s", s.notice.c_str());
   if (!s.trace) return view;

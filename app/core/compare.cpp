@@ -1,0 +1,44 @@
+#include "compare.h"
+
+#include <algorithm>
+
+#include "facts.h"
+#include "work.h"
+
+namespace rl::core {
+
+TraceFigures figures_of(const Trace& t) {
+  TraceFigures f;
+  f.stages = int(t.stages.size());
+  // global-halving's threads span the array, not one block (as in stage_caption).
+  const int threads = t.memory == Memory::Global ? int(t.size) : t.block;
+  for (const Stage& s : t.stages) {
+    f.idle_lanes += std::size_t(idle_lanes(s, threads));
+    const int degree = s.bank_conflicts.value_or(0);
+    f.worst_conflict = std::max(f.worst_conflict, degree);
+    if (degree > 1) f.conflict_sum += degree;
+  }
+  const Work w = work_of(t);
+  f.additions = w.additions;
+  f.additions_exact = w.exact;
+  return f;
+}
+
+std::optional<PairTime> pair_time(const BenchReport& report, std::string_view first, std::string_view second) {
+  std::optional<PairTime> best;
+  for (const BenchRow& a : report.rows) {
+    if (a.algorithm != first || (best && a.n <= best->n)) continue;
+    for (const BenchRow& b : report.rows)
+      if (b.algorithm == second && b.n == a.n && b.type == a.type && b.op == a.op) best = PairTime{a.n, a.type, a.op, a, b};
+  }
+  return best;
+}
+
+std::string size_text(std::size_t n) {
+  if (n == 0 || (n & (n - 1)) != 0) return std::to_string(n);
+  int k = 0;
+  while ((std::size_t(1) << k) < n) ++k;
+  return "2^" + std::to_string(k);
+}
+
+}  // namespace rl::core

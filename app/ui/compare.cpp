@@ -1,0 +1,194 @@
+#include "compare.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "../core/compare.h"
+
+namespace rl::ui {
+namespace {
+
+// The Bandwidth tab's colours for whose timings these are.
+const ImVec4 kAmber{0.95f, 0.72f, 0.2f, 1};
+const ImVec4 kShippedBlue{0.55f, 0.78f, 1.0f, 1};
+
+struct Column {
+  const char* name;
+  const char* tip;
+};
+
+constexpr Column kColumns[] = {
+    {"algorithm", "The algorithm on screen, then the one compared with it, run on the same input."},
+    {"stages", "Stages the trace recorded: the steps the player walks through."},
+    {"idle lanes", "Lane-steps spent idle: in each stage, the lanes of warps that worked but were not active "
+                   "themselves, added over the stages. A warp issues each instruction for all its lanes; a "
+                   "warp with no active lane issues nothing and is not counted."},
+    {"worst", "The worst bank conflict of any stage: N-way means one warp-wide shared-memory access was "
+              "served in N passes. '-': no stage touched shared memory."},
+    {"conflicts", "The conflict degrees of the stages that had a bank conflict (2-way or worse), added: "
+                  "8 can be two 4-way stages."},
+    {"adds", "Applications of the operator (sum, min or max) the traced block ran, padding with the "
+             "identity included; the Work tab counts them stage by stage. '>=': a lower bound."},
+    {"time", "The median time of a whole reduction, from the Bandwidth tab's results at the size named "
+             "under the table. Hover a time for its samples and its result check."},
+    {"speedup", "The first algorithm's time over the second's, at the same size: above 1 the second is "
+                "faster, below 1 slower."},
+};
+constexpr int kColumnCount = int(sizeof kColumns / sizeof kColumns[0]);
+
+struct Row {
+  std::string cells[kColumnCount];
+  std::string time_tip;
+};
+
+// What the table shows, worked out before drawing so its height is known.
+struct Table {
+  Row rows[2];
+  std::string note;  // whose times, at which size; or why there are none
+  ImVec4 note_color{1, 1, 1, 1};
+};
+
+std::string time_text(double us) {
+  char buf[32];
+  if (us < 1000) std::snprintf(buf, sizeof buf, "%.1f us", us);
+  else std::snprintf(buf, sizeof buf, "%.2f ms", us / 1000);
+  return buf;
+}
+
+std::string speedup_text(double ratio) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, ratio >= 0.1 ? "%.1fx" : "%.2gx", ratio);  // "0.0x" would hide a slowdown
+  return buf;
+}
+
+std::string time_tip(const core::BenchRow& r) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "median of %d samples, noise %.1f %%, %s; result check: ", r.samples, r.noise_pct,
+                r.block > 0 ? (std::to_string(r.block) + " threads a block").c_str() : "the library's own blocks");
+  return buf + r.check;
+}
+
+Row figures_row(const core::Trace& t) {
+  const core::TraceFigures f = core::figures_of(t);
+  const bool shared = f.worst_conflict > 0;
+  return {{t.algorithm, std::to_string(f.stages), std::to_string(f.idle_lanes),
+           !shared ? "-" : f.worst_conflict > 1 ? std::to_string(f.worst_conflict) + "-way" : "none",
+           !shared ? "-" : std::to_string(f.conflict_sum),
+           (f.additions_exact ? "" : ">= ") + std::to_string(f.additions), "", ""},
+          ""};
+}
+
+// Whose timings the Bandwidth tab shows: a shipped GPU run's, or the run here.
+bool shows_shipped(const BenchUi& b) { return !b.source.empty() && b.source != kRunHere; }
+
+// The times and the speedup, from the report the Bandwidth tab shows, and the note naming them.
+void add_times(const AppState& s, Table& table) {
+  const core::BenchReport report = shown_report(s.bench);
+  const auto pair = core::pair_time(report, s.trace->algorithm, s.compare_trace->algorithm);
+  if (!pair) {
+    table.note = report.rows.empty()
+                     ? "No times yet: run the benchmark, or pick a shipped GPU run, in the Bandwidth tab."
+                     : "No times: the Bandwidth tab's results (" + report.device + ") do not time both at one size; "
+                       "run the benchmark for times.";
+    table.note_color = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
+    return;
+  }
+  const core::BenchRow* rows[2] = {&pair->first, &pair->second};
+  for (int i = 0; i < 2; ++i) {
+    table.rows[i].cells[6] = time_text(rows[i]->median_us);
+    table.rows[i].time_tip = time_tip(*rows[i]);
+  }
+  if (pair->second.median_us > 0) table.rows[1].cells[7] = speedup_text(pair->first.median_us / pair->second.median_us);
+  table.note = "Times at " + core::size_text(pair->n) + ", " + report.device + " (" + pair->type + " " + pair->op + "): ";
+  if (shows_shipped(s.bench)) {
+    table.note += "a shipped GPU measurement, not this machine.";
+    table.note_color = kShippedBlue;
+  } else if (report.backend == "sim") {
+    table.note += "the CPU model's timing, the host's cost of modelling each algorithm, not a GPU's.";
+    table.note_color = kAmber;
+  } else {
+    table.note += "measured here.";
+    table.note_color = ImGui::GetStyleColorVec4(ImGuiCol_Text);
+  }
+}
+
+Table table_of(const AppState& s) {
+  Table table{{figures_row(*s.trace), figures_row(*s.compare_trace)}, "", {}};
+  add_times(s, table);
+  return table;
+}
+
+float row_height() { return ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y + 1; }
+
+// The table and its note, wrapped at `width`, with the spacing above each.
+float table_height(const Table& table, float width) {
+  const float spacing = ImGui::GetStyle().ItemSpacing.y;
+  const float note_h = ImGui::CalcTextSize(table.note.c_str(), nullptr, false, width).y;
+  return spacing + 3 * row_height() + 1 + spacing + note_h;
+}
+
+void draw_table(const Table& table) {
+  constexpr ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+  if (ImGui::BeginTable("compare", kColumnCount, flags)) {
+    for (int c = 0; c < kColumnCount; ++c)
+      ImGui::TableSetupColumn(kColumns[c].name, c == 0 ? ImGuiTableColumnFlags_WidthStretch : ImGuiTableColumnFlags_None);
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    for (int c = 0; c < kColumnCount; ++c) {
+      ImGui::TableSetColumnIndex(c);
+      ImGui::TableHeader(kColumns[c].name);
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kColumns[c].tip);
+    }
+    for (const Row& row : table.rows) {
+      ImGui::TableNextRow();
+      for (int c = 0; c < kColumnCount; ++c) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(row.cells[c].c_str());
+        if (c == 0 && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", row.cells[c].c_str());  // the name, if clipped
+        if (c == 6 && !row.time_tip.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", row.time_tip.c_str());
+      }
+    }
+    ImGui::EndTable();
+  }
+  ImGui::PushStyleColor(ImGuiCol_Text, table.note_color);
+  ImGui::TextWrapped("%s", table.note.c_str());
+  ImGui::PopStyleColor();
+}
+
+void image(unsigned texture, const Frame& at) {
+  ImGui::SetCursorScreenPos({at.x, at.y});
+  if (texture)
+    ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(texture)), {at.w, at.h}, {0, 1}, {1, 0});
+  else
+    ImGui::Dummy({at.w, at.h});
+}
+
+// How far a view's shape is from 16:9, either way.
+float misfit(float w, float h) { return std::abs(std::log(w / std::max(h, 1.0f) * 9 / 16)); }
+
+}  // namespace
+
+ViewPair split_views(const Frame& a, float gap) {
+  const float half_w = (a.w - gap) / 2, half_h = (a.h - gap) / 2;
+  if (misfit(a.w, half_h) <= misfit(half_w, a.h))
+    return {{a.x, a.y, a.w, half_h}, {a.x, a.y + half_h + gap, a.w, half_h}, true};
+  return {{a.x, a.y, half_w, a.h}, {a.x + half_w + gap, a.y, half_w, a.h}, false};
+}
+
+Frame compare_views(const AppState& s, float height, unsigned first_texture, unsigned second_texture) {
+  const Table table = table_of(s);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float width = ImGui::GetContentRegionAvail().x, em = ImGui::GetFontSize();
+  const float views_h = std::max(em * 8, height - table_height(table, width));
+  const ViewPair pair = split_views({origin.x, origin.y, width, views_h}, em * 0.5f);
+  image(first_texture, pair.first);
+  image(second_texture, pair.second);
+  draw_table(table);
+  return pair.first;
+}
+
+}  // namespace rl::ui

@@ -1,0 +1,23 @@
+// Compare mode in the Stages tab: the two views, each filling its half, and under them a table
+// of what each algorithm did (counted from its trace) and how long it took (from the Bandwidth
+// tab's results), with the speedup.
+#pragma once
+#include "app_state.h"
+#include "panels.h"
+
+namespace rl::ui {
+
+// Two views sharing an area: one above the other, or side by side, whichever gives each the
+// shape nearer 16:9, the shape the views are laid out for (a tall narrow half squeezes their
+// rows and type).
+struct ViewPair {
+  Frame first, second;
+  bool stacked = false;
+};
+ViewPair split_views(const Frame& area, float gap);
+
+// Draws the two views and the table in `height` from the cursor down; returns the first
+// view's frame (both views are rendered at its size).
+Frame compare_views(const AppState& state, float height, unsigned first_texture, unsigned second_texture);
+
+}  // namespace rl::ui
