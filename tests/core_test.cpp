@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/backend/backend.h"
+#include "app/core/compare.h"
+#include "app/core/facts.h"
 #include "app/core/frame_log.h"
 #include "app/core/input.h"
 #include "app/core/player.h"
@@ -342,4 +344,68 @@ TEST(FrameLog, SummarisesIdleAndBenchmarkFramesApart) {
   std::string why;
   EXPECT_FALSE(log.write("/nonexistent-dir/frames.json", "r", &why));
   EXPECT_NE(why.find("frames.json"), std::string::npos);
+}
+
+namespace {
+
+core::Trace model_trace(const std::string& algorithm, int block) {
+  backend::TraceRequest req;
+  req.algorithm = algorithm;
+  req.block = block;
+  for (int i = 1; i <= block; ++i) req.input.push_back(i);
+  return backend::make_sim_backend()->trace(req);
+}
+
+}  // namespace
+
+// Idle lane-steps count the inactive lanes of warps that worked; a warp with no active lane
+// issues nothing and is not counted.
+TEST(Compare, IdleLanesCountOnlyTheWarpsThatWorked) {
+  const auto t = model_trace("sequential", 64);
+  ASSERT_EQ(t.stages.size(), 7u);  // the load, then strides 32, 16, 8, 4, 2, 1
+  const int want[] = {0, 0, 16, 24, 28, 30, 31};  // stride 32: warp 0 all busy, warp 1 all idle: none
+  for (std::size_t k = 0; k < t.stages.size(); ++k) EXPECT_EQ(core::idle_lanes(t.stages[k], 64), want[k]) << t.stages[k].label;
+  EXPECT_EQ(core::figures_of(t).idle_lanes, 16u + 24 + 28 + 30 + 31);
+  // A block of 40: warp 1 has 8 lanes; with lanes 0-9 and 33 active, 22 + 7 idle.
+  core::Stage s;
+  s.active = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 33};
+  EXPECT_EQ(core::idle_lanes(s, 40), 29);
+  s.active.clear();
+  EXPECT_EQ(core::idle_lanes(s, 40), 0);
+}
+
+// The table's other figures come from the trace: stages, bank conflicts, additions.
+TEST(Compare, FiguresComeFromTheTrace) {
+  const auto seq = core::figures_of(model_trace("sequential", 64));
+  EXPECT_EQ(seq.stages, 7);
+  EXPECT_EQ(seq.worst_conflict, 1);  // shared memory, never a conflict
+  EXPECT_EQ(seq.conflict_sum, 0);
+  EXPECT_EQ(seq.additions, 63u);
+  EXPECT_TRUE(seq.additions_exact);
+  // The lesson's degrees at 256 threads: 2, 4, 8, 8, 8, 4, 2, 1.
+  const auto strided = core::figures_of(model_trace("interleaved-bank-conflicts", 256));
+  EXPECT_EQ(strided.worst_conflict, 8);
+  EXPECT_EQ(strided.conflict_sum, 2 + 4 + 8 + 8 + 8 + 4 + 2);
+}
+
+// Times pair up at the largest size that times both algorithms, in one type and operator.
+TEST(Compare, TimesPairAtTheLargestSharedSize) {
+  core::BenchReport r;
+  const auto row = [](std::string algorithm, std::size_t n, std::string type, double us) {
+    core::BenchRow b;
+    b.algorithm = std::move(algorithm), b.n = n, b.type = std::move(type), b.op = "sum", b.median_us = us;
+    return b;
+  };
+  r.rows = {row("sequential", 1024, "float", 4), row("sequential", 4096, "float", 9), row("warp-shuffle", 1024, "float", 2),
+            row("warp-shuffle", 4096, "int", 3), row("cub", 8192, "float", 1)};
+  const auto pair = core::pair_time(r, "sequential", "warp-shuffle");
+  ASSERT_TRUE(pair);
+  EXPECT_EQ(pair->n, 1024u);
+  EXPECT_EQ(pair->type, "float");
+  EXPECT_EQ(pair->first.median_us, 4);
+  EXPECT_EQ(pair->second.median_us, 2);
+  EXPECT_FALSE(core::pair_time(r, "sequential", "cub"));
+  EXPECT_FALSE(core::pair_time({}, "sequential", "warp-shuffle"));
+  EXPECT_EQ(core::size_text(std::size_t(1) << 28), "2^28");
+  EXPECT_EQ(core::size_text(1000), "1000");
 }

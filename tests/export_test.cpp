@@ -221,3 +221,43 @@ TEST(Export, ReportsProgressAndStopsWhenCancelled) {
   EXPECT_EQ(cancelled.error, "cancelled");
   EXPECT_FALSE(std::filesystem::exists(dir / "stopped-stage00.png"));
 }
+
+// Compare mode's PNG (E): the first algorithm's view in the left half and the second's in the
+// right, each exactly the single export at half the width; past its last stage a trace shows
+// its last, as the window steps the two in lockstep.
+TEST(Export, CompareModeDrawsBothViewsSideBySideInOnePng) {
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_compare";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  backend::TraceRequest req;
+  for (int i = 1; i <= 32; ++i) req.input.push_back(i);
+  req.algorithm = "sequential";
+  const core::Trace first = backend::make_sim_backend()->trace(req);  // 6 stages
+  req.algorithm = "warp-shuffle";
+  const core::Trace second = backend::make_sim_backend()->trace(req);  // 13 stages
+  const auto both = render::export_compare_png(first, second, 8, 640, 360, (dir / "both.png").string());
+  if (!both.ok() && both.error.find("headless OpenGL") != std::string::npos && !std::getenv("REDLAB_REQUIRE_GL"))
+    GTEST_SKIP() << "SKIPPED: " << both.error;
+  ASSERT_TRUE(both.ok()) << both.error;
+  ASSERT_TRUE(render::export_stage_png(first, 5, 320, 360, (dir / "first.png").string()).ok());
+  ASSERT_TRUE(render::export_stage_png(second, 8, 320, 360, (dir / "second.png").string()).ok());
+  const Image img = load(dir / "both.png"), left = load(dir / "first.png"), right = load(dir / "second.png");
+  ASSERT_EQ(img.w, 640);
+  ASSERT_EQ(img.h, 360);
+  const auto half = [&](int x0) {
+    std::vector<unsigned char> px;
+    for (int y = 0; y < img.h; ++y) {
+      const auto row = img.px.begin() + std::ptrdiff_t((std::size_t(y) * img.w + x0) * 4);
+      px.insert(px.end(), row, row + 320 * 4);
+    }
+    return px;
+  };
+  EXPECT_TRUE(half(0) == left.px) << "the left half is not sequential's last stage";
+  EXPECT_TRUE(half(320) == right.px) << "the right half is not warp-shuffle's stage 8";
+  EXPECT_FALSE(half(0) == half(320));
+  EXPECT_TRUE(img.is(2, 2, render::standard_palette().background, 8));
+  EXPECT_TRUE(img.is(322, 2, render::standard_palette().background, 8));
+  const auto lost = render::export_compare_png(first, second, 0, 640, 360, (dir / "none" / "x.png").string());
+  EXPECT_EQ(lost.status, render::Exported::Status::Failed);
+  EXPECT_EQ(lost.error.rfind("cannot write PNG '" + (dir / "none" / "x.png").string() + "': ", 0), 0u) << lost.error;
+}

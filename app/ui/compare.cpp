@@ -8,6 +8,8 @@
 #include <cstdio>
 #include <string>
 
+#include "../core/bench.h"
+#include "../core/catalog.h"
 #include "../core/compare.h"
 
 namespace rl::ui {
@@ -25,21 +27,21 @@ struct Column {
 constexpr Column kColumns[] = {
     {"algorithm", "The algorithm on screen, then the one compared with it, run on the same input."},
     {"stages", "Stages the trace recorded: the steps the player walks through."},
-    {"idle lanes", "Lane-steps spent idle: in each stage, the lanes of warps that worked but were not active "
-                   "themselves, added over the stages. A warp issues each instruction for all its lanes; a "
-                   "warp with no active lane issues nothing and is not counted."},
+    {"idle", "Idle lane-steps: in each stage, the lanes of warps that worked but were not active "
+             "themselves, added over the stages. A warp issues each instruction for all its lanes; a "
+             "warp with no active lane issues nothing and is not counted."},
     {"worst", "The worst bank conflict of any stage: N-way means one warp-wide shared-memory access was "
               "served in N passes. '-': no stage touched shared memory."},
-    {"conflicts", "The conflict degrees of the stages that had a bank conflict (2-way or worse), added: "
-                  "8 can be two 4-way stages."},
+    {"total", "Bank conflicts, all stages: the conflict degrees of the stages that had one (2-way or "
+              "worse), added; 8 can be two 4-way stages. '-': no stage touched shared memory."},
     {"adds", "Applications of the operator (sum, min or max) the traced block ran, padding with the "
              "identity included; the Work tab counts them stage by stage. '>=': a lower bound."},
     {"time", "The median time of a whole reduction, from the Bandwidth tab's results at the size named "
-             "under the table. Hover a time for its samples and its result check."},
-    {"speedup", "The first algorithm's time over the second's, at the same size: above 1 the second is "
-                "faster, below 1 slower."},
+             "under the table; the speedup there is the first's time over the second's. Hover a time "
+             "for its samples and its result check."},
 };
 constexpr int kColumnCount = int(sizeof kColumns / sizeof kColumns[0]);
+constexpr int kTime = kColumnCount - 1;
 
 struct Row {
   std::string cells[kColumnCount];
@@ -79,32 +81,53 @@ Row figures_row(const core::Trace& t) {
   return {{t.algorithm, std::to_string(f.stages), std::to_string(f.idle_lanes),
            !shared ? "-" : f.worst_conflict > 1 ? std::to_string(f.worst_conflict) + "-way" : "none",
            !shared ? "-" : std::to_string(f.conflict_sum),
-           (f.additions_exact ? "" : ">= ") + std::to_string(f.additions), "", ""},
+           (f.additions_exact ? "" : ">= ") + std::to_string(f.additions), ""},
           ""};
 }
 
 // Whose timings the Bandwidth tab shows: a shipped GPU run's, or the run here.
 bool shows_shipped(const BenchUi& b) { return !b.source.empty() && b.source != kRunHere; }
 
+// Before the Bandwidth tab first opens, its source is unset; it then opens on this machine's
+// run with a GPU, else on the first shipped GPU run. Settled here the same way, so the table's
+// times are the ones that tab shows.
+void settle_source(AppState& s) {
+  if (!s.bench.source.empty()) return;
+  const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
+  const auto runs = core::shipped_runs();
+  s.bench.source = gpu || runs.empty() ? kRunHere : runs.front();
+}
+
+// Why the table has no times, and how to get them where that can be done.
+std::string no_times(const AppState& s, const core::BenchReport& report) {
+  for (const auto* t : {&*s.trace, &*s.compare_trace}) {
+    const auto* about = core::find_algorithm(t->algorithm);
+    if (about && about->kind == core::Kind::ModelOnly)
+      return "No times: " + t->algorithm + " is never launched, so it is never timed.";
+  }
+  if (report.rows.empty()) return "No times yet: run the benchmark, or pick a shipped GPU run, in the Bandwidth tab.";
+  return "No times: the Bandwidth tab's results (" + report.device + ") do not time both at one size; run the "
+         "benchmark with both for times.";
+}
+
 // The times and the speedup, from the report the Bandwidth tab shows, and the note naming them.
 void add_times(const AppState& s, Table& table) {
   const core::BenchReport report = shown_report(s.bench);
   const auto pair = core::pair_time(report, s.trace->algorithm, s.compare_trace->algorithm);
   if (!pair) {
-    table.note = report.rows.empty()
-                     ? "No times yet: run the benchmark, or pick a shipped GPU run, in the Bandwidth tab."
-                     : "No times: the Bandwidth tab's results (" + report.device + ") do not time both at one size; "
-                       "run the benchmark for times.";
+    table.note = no_times(s, report);
     table.note_color = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
     return;
   }
   const core::BenchRow* rows[2] = {&pair->first, &pair->second};
   for (int i = 0; i < 2; ++i) {
-    table.rows[i].cells[6] = time_text(rows[i]->median_us);
+    table.rows[i].cells[kTime] = time_text(rows[i]->median_us);
     table.rows[i].time_tip = time_tip(*rows[i]);
   }
-  if (pair->second.median_us > 0) table.rows[1].cells[7] = speedup_text(pair->first.median_us / pair->second.median_us);
-  table.note = "Times at " + core::size_text(pair->n) + ", " + report.device + " (" + pair->type + " " + pair->op + "): ";
+  if (pair->second.median_us > 0)
+    table.note = "Speedup of " + pair->second.algorithm + " over " + pair->first.algorithm + ": " +
+                 speedup_text(pair->first.median_us / pair->second.median_us) + ". ";
+  table.note += "Times at " + core::size_text(pair->n) + ", " + report.device + " (" + pair->type + " " + pair->op + "): ";
   if (shows_shipped(s.bench)) {
     table.note += "a shipped GPU measurement, not this machine.";
     table.note_color = kShippedBlue;
@@ -125,18 +148,42 @@ Table table_of(const AppState& s) {
 
 float row_height() { return ImGui::GetTextLineHeight() + 2 * ImGui::GetStyle().CellPadding.y + 1; }
 
+// The width at which every header and cell fits on its line.
+float natural_width(const Table& table) {
+  float total = 1;
+  for (int c = 0; c < kColumnCount; ++c) {
+    float widest = ImGui::CalcTextSize(kColumns[c].name).x;
+    for (const Row& row : table.rows) widest = std::max(widest, ImGui::CalcTextSize(row.cells[c].c_str()).x);
+    total += widest + 2 * ImGui::GetStyle().CellPadding.x + 1;
+  }
+  return total;
+}
+
+// The rows' height; a table wider than `width` scrolls sideways, its names held in place.
+struct TableBox {
+  float height = 0;
+  bool scrolls = false;
+};
+TableBox table_box(const Table& table, float width) {
+  const bool scrolls = natural_width(table) > width;
+  return {3 * row_height() + 2 + (scrolls ? ImGui::GetStyle().ScrollbarSize : 0), scrolls};
+}
+
 // The table and its note, wrapped at `width`, with the spacing above each.
 float table_height(const Table& table, float width) {
   const float spacing = ImGui::GetStyle().ItemSpacing.y;
   const float note_h = ImGui::CalcTextSize(table.note.c_str(), nullptr, false, width).y;
-  return spacing + 3 * row_height() + 1 + spacing + note_h;
+  return spacing + table_box(table, width).height + spacing + note_h;
 }
 
-void draw_table(const Table& table) {
-  constexpr ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-  if (ImGui::BeginTable("compare", kColumnCount, flags)) {
-    for (int c = 0; c < kColumnCount; ++c)
-      ImGui::TableSetupColumn(kColumns[c].name, c == 0 ? ImGuiTableColumnFlags_WidthStretch : ImGuiTableColumnFlags_None);
+void draw_table(const Table& table, float width) {
+  const TableBox box = table_box(table, width);
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit |
+                                (box.scrolls ? ImGuiTableFlags_ScrollX : ImGuiTableFlags_None);
+  if (ImGui::BeginTable("compare", kColumnCount, flags, {0, box.scrolls ? box.height : 0})) {
+    if (box.scrolls) ImGui::TableSetupScrollFreeze(1, 0);
+    for (int c = 0; c < kColumnCount; ++c)  // names take the room left over, unless scrolling
+      ImGui::TableSetupColumn(kColumns[c].name, c == 0 && !box.scrolls ? ImGuiTableColumnFlags_WidthStretch : 0);
     ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
     for (int c = 0; c < kColumnCount; ++c) {
       ImGui::TableSetColumnIndex(c);
@@ -148,8 +195,7 @@ void draw_table(const Table& table) {
       for (int c = 0; c < kColumnCount; ++c) {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(row.cells[c].c_str());
-        if (c == 0 && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", row.cells[c].c_str());  // the name, if clipped
-        if (c == 6 && !row.time_tip.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", row.time_tip.c_str());
+        if (c == kTime && !row.time_tip.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", row.time_tip.c_str());
       }
     }
     ImGui::EndTable();
@@ -179,7 +225,8 @@ ViewPair split_views(const Frame& a, float gap) {
   return {{a.x, a.y, half_w, a.h}, {a.x + half_w + gap, a.y, half_w, a.h}, false};
 }
 
-Frame compare_views(const AppState& s, float height, unsigned first_texture, unsigned second_texture) {
+Frame compare_views(AppState& s, float height, unsigned first_texture, unsigned second_texture) {
+  settle_source(s);
   const Table table = table_of(s);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = ImGui::GetContentRegionAvail().x, em = ImGui::GetFontSize();
@@ -187,7 +234,7 @@ Frame compare_views(const AppState& s, float height, unsigned first_texture, uns
   const ViewPair pair = split_views({origin.x, origin.y, width, views_h}, em * 0.5f);
   image(first_texture, pair.first);
   image(second_texture, pair.second);
-  draw_table(table);
+  draw_table(table, width);
   return pair.first;
 }
 

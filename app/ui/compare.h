@@ -17,7 +17,8 @@ struct ViewPair {
 ViewPair split_views(const Frame& area, float gap);
 
 // Draws the two views and the table in `height` from the cursor down; returns the first
-// view's frame (both views are rendered at its size).
-Frame compare_views(const AppState& state, float height, unsigned first_texture, unsigned second_texture);
+// view's frame (both views are rendered at its size). Sets the Bandwidth tab's source if that
+// tab has not opened yet, as it would on opening, so the times are the ones it shows.
+Frame compare_views(AppState& state, float height, unsigned first_texture, unsigned second_texture);
 
 }  // namespace rl::ui
