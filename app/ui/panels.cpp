@@ -122,6 +122,11 @@ static void lesson_pane(AppState& s, float height) {
   ImGui::EndChild();
 }
 
+// The last item's meaning, on hover.
+static void tip(const char* text) {
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+}
+
 // A field's value was not taken as typed: say why, beside it, until the next change.
 static void note(const std::string& text, std::string& kept, bool changed) {
   if (changed) kept = text;
@@ -139,11 +144,13 @@ static void size_fields(AppState& s) {
   bool edited = false;
   if (any) {
     edited = ImGui::InputInt("block size", &c.block, 1, 32);
+    tip("Threads per block: this kernel takes any size from 2 to 1024");
   } else {
     static const char* blocks[] = {"32", "64", "128", "256", "512", "1024"};
     int bi = 0;
     while ((32 << bi) < c.block && bi < 5) ++bi;
     if (ImGui::Combo("block size", &bi, blocks, 6)) c.block = 32 << bi, edited = true;
+    tip("Threads per block: this kernel takes powers of two from 32 to 1024");
   }
   const auto block = core::check_block(c.block, any);
   note(block.note, s.notes.block, edited || !block.note.empty());
@@ -151,12 +158,14 @@ static void size_fields(AppState& s) {
   if (!c.typed) {
     std::int64_t typed = c.size;
     const bool changed = ImGui::InputScalar("array size", ImGuiDataType_S64, &typed) && typed != c.size;
+    tip("Elements in the array, 1 to 1,048,576 in the window (bench times larger ones)");
     const auto size = core::check_array_size(typed, c.size, kMaxTracedSize);
     note(size.note, s.notes.size, changed);
     c.size = int(size.value);
   }
   std::int64_t traced = c.trace_block;
   const bool changed = ImGui::InputScalar("traced block", ImGuiDataType_S64, &traced) && traced != c.trace_block;
+  tip("Which block of the grid the views show: every block runs, this one is recorded");
   const std::int64_t grid = s.trace && s.trace->algorithm == c.algorithm ? std::int64_t(s.trace->grid)
                                                                          : (std::int64_t(c.size) + c.block - 1) / c.block;
   const auto trace_block = core::check_trace_block(traced, grid);
@@ -255,12 +264,16 @@ void algorithm_panel(AppState& s, const Frame& f) {
   static const char* ops[] = {"sum", "min", "max"};
   static const char* types[] = {"int", "float", "double"};
   combo("operator", s.choice.op, ops, 3);
+  tip("What the reduction combines with: sum, min or max");
   combo("type", s.choice.type, types, 3);
+  tip("Element type: int sums wrap at 32 bits; float and double round");
   size_fields(s);
   // iota, ones, random (with a seed), a file of numbers, or values typed or pasted here.
   static const char* inputs[] = {"iota (1, 2, 3, ...)", "ones", "random", "file", "typed values"};
   int kind = s.choice.typed ? 4 : static_cast<int>(s.choice.input.kind);
-  if (ImGui::Combo("input", &kind, inputs, 5)) {
+  const bool picked = ImGui::Combo("input", &kind, inputs, 5);
+  tip("The array's values: 1, 2, 3...; all ones; random with a seed; a file of numbers; or your own");
+  if (picked) {
     s.choice.typed = kind == 4;
     if (kind < 4) s.choice.input.kind = static_cast<core::InputSpec::Kind>(kind);
   }
