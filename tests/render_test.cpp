@@ -5,6 +5,7 @@
 
 #include "app/backend/backend.h"
 #include "app/core/input.h"
+#include "app/core/facts.h"
 #include "kernels/algorithms.h"
 #include "app/backend/runner.h"
 #include "app/core/settings.h"
@@ -55,9 +56,9 @@ class RenderTest : public testing::Test {
   }
   void TearDown() override { canvas_.reset(); }
 
-  Image draw_view(render::View v, const core::Trace& t, int stage) {
+  Image draw_view(render::View v, const core::Trace& t, int stage, const render::ViewOptions& options = {}) {
     target_.bind();
-    render::draw_stage_view(*canvas_, v, t, stage, W, H);
+    render::draw_stage_view(*canvas_, v, t, stage, W, H, options);
     render::Offscreen::unbind();
     return {target_.read_rgba()};
   }
@@ -222,6 +223,19 @@ TEST_F(RenderTest, TheHarrisPlanStepsThroughHarrisKernelsInOrder) {
     ASSERT_LT(sc.stage, int(t.stages.size()));
     EXPECT_EQ(render::why_not(*render::parse_view(sc.view), t), "");
   }
+}
+
+// The banks view pages through a stage's warp-wide accesses 16 at a time: a block of 1024
+// loads in 32 of them, and the second page shows others than the first; past the end it
+// shows the last page.
+TEST_F(RenderTest, TheBanksViewPagesThroughEveryAccess) {
+  const auto t = iota_trace("sequential", 1024, 1024);
+  ASSERT_EQ(core::bank_rows(t.stages[0], 4).size(), 32u);
+  render::ViewOptions second, past;
+  second.first_bank_row = 16, past.first_bank_row = 1000;
+  const Image first_page = draw_view(render::View::Banks, t, 0), second_page = draw_view(render::View::Banks, t, 0, second);
+  EXPECT_NE(first_page.rgba, second_page.rgba);
+  EXPECT_EQ(draw_view(render::View::Banks, t, 0, past).rgba, second_page.rgba);
 }
 
 // Views with nothing to show are refused, with the reason, and V skips them.

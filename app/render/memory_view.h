@@ -14,7 +14,10 @@ struct ViewOptions {
   float blend = 0;
   // Text size against the default (presenter mode: larger, for the back of the room).
   float text_scale = 1;
+  // The banks view shows kBankRowsShown warp-wide accesses from this one on (the window pages).
+  int first_bank_row = 0;
 };
+constexpr int kBankRowsShown = 16;
 
 void draw_memory_view(Canvas& canvas, const core::Trace& trace, int stage, int width, int height,
                       const ViewOptions& options = {});

@@ -12,7 +12,6 @@ namespace rl::render {
 namespace {
 
 constexpr int kMaxLaneWarps = 8;   // lanes view: more rows would make the values unreadable
-constexpr int kMaxBankRows = 16;   // banks view
 
 // Title, caption and footer, shared by the views below; returns the free area between them.
 Rect frame(Canvas& c, const core::Trace& t, int stage, const char* view, const MemoryLayout& L, const Palette& pal,
@@ -152,14 +151,15 @@ void draw_divergence(Canvas& c, const core::Trace& t, int stage, const MemoryLay
 
 // The 32 banks of each warp-wide shared-memory access: how many distinct elements each bank
 // had to serve; two or more are a conflict, served one after another.
-void draw_banks(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal) {
+void draw_banks(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal, int first) {
   const core::Stage& s = t.stages[stage];
   const std::size_t bytes = t.type == core::DType::Double ? 8 : 4;
   const auto rows = core::bank_rows(s, bytes);
-  const int shown = std::min(int(rows.size()), kMaxBankRows);
+  first = std::clamp(first, 0, std::max(0, int(rows.size()) - kBankRowsShown));
+  const int shown = std::min(int(rows.size()) - first, kBankRowsShown);
   const Rect area = frame(c, t, stage, "banks", L, pal,
-                          int(rows.size()) > shown ? "first " + std::to_string(shown) + " of " +
-                                                         std::to_string(rows.size()) + " warp-wide accesses"
+                          int(rows.size()) > shown ? "accesses " + std::to_string(first + 1) + "-" + std::to_string(first + shown) +
+                                                         " of " + std::to_string(rows.size()) + " warp-wide accesses"
                                                    : std::string());
   if (t.memory == core::Memory::Global || rows.empty()) {
     message(c, area, "no shared-memory access in this stage", L.label_px * 1.2f, pal);
@@ -173,7 +173,7 @@ void draw_banks(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& 
            pal.muted, Align::Center);
   bool conflict = false;
   for (int r = 0; r < shown; ++r) {
-    const core::BankRow& row = rows[r];
+    const core::BankRow& row = rows[std::size_t(first + r)];
     const float y = top + (r + 1) * cell;
     const std::string name = std::string(bytes == 8 ? "half-warp " : "warp ") +
                              std::to_string(row.first_thread / (bytes == 8 ? 16 : 32)) + ", access " +
@@ -241,7 +241,7 @@ void draw_stage_view(Canvas& c, View view, const core::Trace& t, int stage, int 
   const MemoryLayout L = layout_memory(32, width, height, options.text_scale);
   if (view == View::Lanes) draw_lanes(c, t, stage, L, pal);
   if (view == View::Divergence) draw_divergence(c, t, stage, L, pal);
-  if (view == View::Banks) draw_banks(c, t, stage, L, pal);
+  if (view == View::Banks) draw_banks(c, t, stage, L, pal, options.first_bank_row);
   if (view == View::Grid) draw_grid(c, t, L, pal);
   c.end();
 }

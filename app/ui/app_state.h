@@ -92,6 +92,7 @@ struct AppState {
   bool quit_requested = false;  // Ctrl+Q
   bool help = false;            // the keys window (? or F1)
   float zoom = 1;               // the UI's scale on top of the monitor's (Ctrl+ and Ctrl-)
+  int bank_row = 0;             // the banks view's first access shown (it pages 16 at a time)
   std::optional<core::Plan> plan;  // a lesson plan: PageDown and PageUp step its scenes
   int scene = 0;                   // the plan's scene on screen
   char scene_name[64] = "";        // the Scenes section's name field

@@ -191,7 +191,7 @@ struct Scene {
   void draw_stages(const AppState& s, int w, int h) {
     view.resize(w, h);
     view.bind();
-    const render::ViewOptions look{s.presenter, float(s.player.phase()), s.presenter ? 1.5f : 1.0f};
+    const render::ViewOptions look{s.presenter, float(s.player.phase()), s.presenter ? 1.5f : 1.0f, s.bank_row};
     render::draw_stage_view(canvas, s.view, *s.trace, s.player.stage(), w, h, look);
     if (!s.compare_trace) return;
     const int final_stage = int(s.compare_trace->stages.size()) - 1;  // lockstep: the shorter rests on its last

@@ -695,6 +695,22 @@ static void player_controls(AppState& s) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Playing speed, in stages a second");
 }
 
+// The banks view shows 16 warp-wide accesses at a time: buttons page through the rest.
+static void bank_pager(AppState& s) {
+  if (s.view != render::View::Banks) return;
+  const auto& stage = s.trace->stages[std::size_t(s.player.stage())];
+  const int rows = int(core::bank_rows(stage, s.trace->type == core::DType::Double ? 8 : 4).size());
+  if (rows <= render::kBankRowsShown) return;
+  s.bank_row = std::clamp(s.bank_row, 0, rows - render::kBankRowsShown);
+  wrap_item(ImGui::GetFontSize() * 12);
+  if (ImGui::ArrowButton("##earlier accesses", ImGuiDir_Up)) s.bank_row = std::max(0, s.bank_row - render::kBankRowsShown);
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##later accesses", ImGuiDir_Down))
+    s.bank_row = std::min(rows - render::kBankRowsShown, s.bank_row + render::kBankRowsShown);
+  ImGui::SameLine();
+  ImGui::Text("accesses %d-%d of %d", s.bank_row + 1, s.bank_row + render::kBankRowsShown, rows);
+}
+
 Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   const float em = ImGui::GetFontSize();
   // The controls below wrap on a narrow window: last frame's height of them is what they need.
@@ -725,6 +741,7 @@ Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
       ImGui::SetTooltip("%s", why.empty() ? "Show the stage this way (V cycles the views that apply)" : why.c_str());
   }
+  bank_pager(s);
   if (!*s.export_dir) std::snprintf(s.export_dir, sizeof s.export_dir, "%s", default_export_dir().c_str());
   ImGui::SetNextItemWidth(std::max(em * 8, ImGui::GetContentRegionAvail().x - em * 20));
   ImGui::InputText("##export-dir", s.export_dir, sizeof s.export_dir);
