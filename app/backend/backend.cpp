@@ -1,6 +1,7 @@
 #include "backend.h"
 
 #include <algorithm>
+#include <utility>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -65,9 +66,7 @@ core::AlgorithmInfo with_numbers(core::AlgorithmInfo info) {
     for (int i = 0; i < kBlock; ++i) iota[std::size_t(i)] = i + 1;
     it = runs.emplace(info.id, make_sim_backend()->trace({info.id, core::Op::Sum, core::DType::Int, kBlock, 0, iota})).first;
   }
-  for (std::string* text : {&info.lesson, &info.brief, &info.detail}) *text = core::fill_lesson(*text, it->second);
-  if (info.look) info.look->text = core::fill_lesson(info.look->text, it->second);
-  return info;
+  return core::fill_lessons(std::move(info), it->second);
 }
 
 }  // namespace rl::backend

@@ -129,6 +129,12 @@ std::vector<std::string> add_region(SourceView& view, std::string_view text, std
 
 }  // namespace
 
+bool is_view_name(std::string_view name) {
+  for (std::string_view v : {"memory", "lanes", "divergence", "banks", "grid"})
+    if (name == v) return true;
+  return false;
+}
+
 Pointer parse_pointer(std::string_view line) {
   const std::string whole(line);
   const auto fail = [&](const std::string& why) { throw std::runtime_error("lesson pointer '" + whole + "': " + why); };
@@ -138,8 +144,7 @@ Pointer parse_pointer(std::string_view line) {
   if (colon == std::string_view::npos || space >= colon) fail("wants 'Look: <view> <step>[=<param>]: <text>'");
   Pointer p;
   p.view = std::string(line.substr(0, space));
-  if (p.view != "memory" && p.view != "lanes" && p.view != "divergence" && p.view != "banks" && p.view != "grid")
-    fail("no view is called " + p.view);
+  if (!is_view_name(p.view)) fail("no view is called " + p.view);
   std::string step(line.substr(space + 1, colon - space - 1));
   if (const std::size_t eq = step.find('='); eq != std::string::npos) {
     try {

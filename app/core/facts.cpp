@@ -154,4 +154,10 @@ std::string pointer_label(const Pointer& pointer, const Trace* trace) {
   return pointer.view + " view, " + where;
 }
 
+AlgorithmInfo fill_lessons(AlgorithmInfo info, const Trace& trace) {
+  for (std::string* text : {&info.lesson, &info.brief, &info.detail}) *text = fill_lesson(*text, trace);
+  if (info.look) info.look->text = fill_lesson(info.look->text, trace);
+  return info;
+}
+
 }  // namespace rl::core

@@ -50,5 +50,7 @@ std::string pointer_label(const Pointer& pointer, const Trace* trace);
 // degree of each tree step, {divergent} the divergent warps of each tree step. Lessons quote
 // what a run recorded, never typed figures.
 std::string fill_lesson(std::string_view lesson, const Trace& trace);
+// Every text of an algorithm's lesson (one line, brief, pointer, detail) filled from a trace.
+AlgorithmInfo fill_lessons(AlgorithmInfo info, const Trace& trace);
 
 }  // namespace rl::core

@@ -104,10 +104,7 @@ LoadedSettings settings_from_json(const std::string& text, const std::string& or
     const auto* a = find_algorithm(v);
     return (v.empty() || (a && a->kind != Kind::Baseline)) && (s.compare = v, true);
   });
-  text_field("view", [&](const std::string& v) {
-    const bool known = v == "memory" || v == "lanes" || v == "divergence" || v == "banks" || v == "grid";
-    return known && (s.view = v, true);
-  });
+  text_field("view", [&](const std::string& v) { return is_view_name(v) && (s.view = v, true); });
   int_field("stage", 0, 1 << 20, s.stage);
   text_field("tab", [&](const std::string& v) { return (v == "stages" || v == "bandwidth") && (s.tab = v, true); });
   text_field("title", [&](const std::string& v) { return s.title = v, true; });

@@ -11,13 +11,11 @@
 #include "../core/bench.h"
 #include "../core/catalog.h"
 #include "../core/compare.h"
+#include "colors.h"
+#include "panels.h"
 
 namespace rl::ui {
 namespace {
-
-// The Bandwidth tab's colours for whose timings these are.
-const ImVec4 kAmber{0.95f, 0.72f, 0.2f, 1};
-const ImVec4 kShippedBlue{0.55f, 0.78f, 1.0f, 1};
 
 struct Column {
   const char* name;
@@ -85,18 +83,6 @@ Row figures_row(const core::Trace& t) {
           ""};
 }
 
-// Whose timings the Bandwidth tab shows: a shipped GPU run's, or the run here.
-bool shows_shipped(const BenchUi& b) { return !b.source.empty() && b.source != kRunHere; }
-
-// Before the Bandwidth tab first opens, its source is unset; it then opens on this machine's
-// run with a GPU, else on the first shipped GPU run. Settled here the same way, so the table's
-// times are the ones that tab shows.
-void settle_source(AppState& s) {
-  if (!s.bench.source.empty()) return;
-  const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
-  const auto runs = core::shipped_runs();
-  s.bench.source = gpu || runs.empty() ? kRunHere : runs.front();
-}
 
 // Why the table has no times, and how to get them where that can be done.
 std::string no_times(const AppState& s, const core::BenchReport& report) {

@@ -63,11 +63,7 @@ namespace {
 
 // --scene and --plan, over the settings file. Throws std::runtime_error naming what is wrong.
 void open_scene(AppState& state, const GuiOptions& opts) {
-  if (!opts.plan.empty()) {
-    state.plan = load_plan(opts.plan);
-    state.scene = 0;
-    apply_scene(state, state.plan->scenes.front());
-  }
+  if (!opts.plan.empty()) open_plan(state, opts.plan);
   if (opts.scene.empty()) return;
   const std::string path = scene_path(opts.scene);
   std::error_code ec;

@@ -25,6 +25,7 @@
 #include "../render/bench_chart.h"
 #include "../render/export.h"
 #include "compare.h"
+#include "colors.h"
 #include "rich_text.h"
 #include "settings.h"
 #include "work_pane.h"
@@ -72,11 +73,7 @@ static void lesson_text(AppState& s, bool more = true) {
   const auto* about = core::find_algorithm(s.choice.algorithm);
   if (!about) return;
   const core::Trace* trace = s.trace && s.trace->algorithm == about->id ? &*s.trace : nullptr;
-  core::AlgorithmInfo lesson = trace ? *about : backend::with_numbers(*about);
-  if (trace) {
-    for (std::string* text : {&lesson.brief, &lesson.detail}) *text = core::fill_lesson(*text, *trace);
-    if (lesson.look) lesson.look->text = core::fill_lesson(lesson.look->text, *trace);
-  }
+  const core::AlgorithmInfo lesson = trace ? core::fill_lessons(*about, *trace) : backend::with_numbers(*about);
   rich_text(lesson.brief);
   if (lesson.look) {
     ImGui::Spacing();
@@ -131,7 +128,7 @@ static void tip(const char* text) {
 static void note(const std::string& text, std::string& kept, bool changed) {
   if (changed) kept = text;
   if (kept.empty()) return;
-  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4{0.95f, 0.72f, 0.2f, 1});
+  ImGui::PushStyleColor(ImGuiCol_Text, kAmber);
   ImGui::TextWrapped("%s", kept.c_str());
   ImGui::PopStyleColor();
 }
@@ -210,8 +207,7 @@ static void scenes_section(AppState& s) {
   for (const auto name : embedded::plan_names()) {
     if (ImGui::Button(("Plan: " + std::string(name)).c_str())) {
       try {
-        s.plan = load_plan(std::string(name)), s.scene = 0;
-        apply_scene(s, s.plan->scenes.front());
+        open_plan(s, std::string(name));
       } catch (const std::exception& e) {
         s.scene_message = e.what();
       }
@@ -386,10 +382,6 @@ void export_all(BenchUi& b, const core::BenchReport& report) {
   b.message = done.ok() ? "Saved " + base + ".png, .csv and .json" : "Export failed: " + done.error;
 }
 
-bool shows_shipped(const BenchUi& b) { return !b.source.empty() && b.source != kRunHere; }
-
-const ImVec4 kAmber{0.95f, 0.72f, 0.2f, 1};
-const ImVec4 kShippedBlue{0.55f, 0.78f, 1.0f, 1};
 constexpr const char* kModelTimings =
     "CPU model timings: they show the host's cost of modelling each algorithm, not a GPU's.";
 
@@ -474,7 +466,7 @@ void bench_controls(AppState& s, bool gpu) {
     ImGui::ProgressBar(done, {-1, 0}, label);
   }
   source_label(b, gpu);
-  if (!b.worker.error().empty()) ImGui::TextColored({1.0f, 0.45f, 0.3f, 1}, "%s", b.worker.error().c_str());
+  if (!b.worker.error().empty()) ImGui::TextColored(kErrorRed, "%s", b.worker.error().c_str());
 }
 
 // The chart's image, leaving `table_h` below it; the mouse over it, in its pixels, for the caller's hit tests.
@@ -571,8 +563,7 @@ void harris_section(BenchUi& b, const core::BenchReport& report) {
 void bench_tab(AppState& s, unsigned chart_texture, Frame* chart) {
   BenchUi& b = s.bench;
   const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
-  const auto runs = core::shipped_runs();
-  if (b.source.empty()) b.source = gpu || runs.empty() ? kRunHere : runs.front();
+  settle_source(s);
   if (!*b.sizes) std::snprintf(b.sizes, sizeof b.sizes, "%s", gpu ? "2^16..2^28" : "2^10..2^16");
   if (!*b.export_path) std::snprintf(b.export_path, sizeof b.export_path, "%s", default_export_base().c_str());
   bench_controls(s, gpu);
@@ -582,6 +573,15 @@ void bench_tab(AppState& s, unsigned chart_texture, Frame* chart) {
 }
 
 }  // namespace
+
+bool shows_shipped(const BenchUi& b) { return !b.source.empty() && b.source != kRunHere; }
+
+void settle_source(AppState& s) {
+  if (!s.bench.source.empty()) return;
+  const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
+  const auto runs = core::shipped_runs();
+  s.bench.source = gpu || runs.empty() ? kRunHere : runs.front();
+}
 
 core::BenchReport shown_report(const BenchUi& b) {
   if (!shows_shipped(b)) return b.worker.report();
@@ -723,8 +723,8 @@ Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   const Frame view = s.compare_trace ? compare_views(s, views_h, view_texture, compare_texture)
                                      : Frame{origin.x, origin.y, avail.x, views_h};
   if (!s.compare_trace) image(view_texture, view);
-  if (!s.error.empty()) ImGui::TextColored({1.0f, 0.45f, 0.3f, 1}, "%s", s.error.c_str());
-  if (!s.notice.empty()) ImGui::TextColored({1.0f, 0.45f, 0.3f, 1}, "%s", s.notice.c_str());
+  if (!s.error.empty()) ImGui::TextColored(kErrorRed, "%s", s.error.c_str());
+  if (!s.notice.empty()) ImGui::TextColored(kErrorRed, "%s", s.notice.c_str());
   if (!s.trace) return view;
   const float top = ImGui::GetCursorPosY();
   player_controls(s);
@@ -830,7 +830,7 @@ void presenter_panel(AppState& s, const Frame& f) {
 void status_bar(const AppState& s, const Frame& f) {
   place(f, "Status", ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
   const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
-  const ImVec4 color = gpu ? ImVec4{0.35f, 0.85f, 0.55f, 1} : ImVec4{0.95f, 0.72f, 0.2f, 1};
+  const ImVec4 color = gpu ? kGpuGreen : kAmber;
   const std::string line = backend::status_line(s.backend);
   char result[160] = "";
   if (s.trace)

@@ -21,6 +21,12 @@ Frame center_panel(AppState& state, const Frame& f, unsigned view_texture, unsig
 // The report the Bandwidth tab shows: its source's (a shipped GPU run's, or this machine's
 // run), of the tab's type and operator for a shipped run.
 core::BenchReport shown_report(const BenchUi& bench);
+// Whose timings the Bandwidth tab shows: a shipped GPU run's (true), or the run here.
+bool shows_shipped(const BenchUi& bench);
+// Until the Bandwidth tab first opens its source is unset; it then opens on this machine's run
+// with a GPU, else on the first shipped GPU run. Compare mode settles it the same way, so its
+// times are the ones that tab shows.
+void settle_source(AppState& state);
 // The Bandwidth tab's chart of a report as shown: its type and operator, without the series
 // hidden in the legend, titled with whose timings they are (drawn in the window, and exported).
 render::PlotSpec shown_chart(const BenchUi& bench, const core::BenchReport& report);

@@ -94,6 +94,12 @@ core::Plan load_plan(const std::string& name) {
   return core::plan_from_json(text.str(), "plan file '" + name + "'");
 }
 
+void open_plan(AppState& state, const std::string& name) {
+  state.plan = load_plan(name);
+  state.scene = 0;
+  apply_scene(state, state.plan->scenes.front());
+}
+
 std::string plan_list() {
   std::string out;
   for (const auto& n : embedded::plan_names()) out += (out.empty() ? "" : ", ") + std::string(n);

@@ -32,5 +32,7 @@ std::vector<std::string> saved_scenes();  // names, sorted
 // A shipped plan by name (plan_list()), or a plan file. Throws std::runtime_error saying why not.
 core::Plan load_plan(const std::string& name);
 std::string plan_list();  // "harris"
+// Loads the plan (load_plan) and opens its first scene. Throws as load_plan does.
+void open_plan(AppState& state, const std::string& name);
 
 }  // namespace rl::ui
