@@ -9,7 +9,7 @@
 
 namespace rl::kernels {
 
-enum class Family { Tree, WarpShuffle, CooperativeGroups, SinglePass, Pitfall, Baseline };
+enum class Family { Tree, WarpShuffle, CooperativeGroups, SinglePass, Pitfall, Matrix, Baseline };
 
 // How the blocks' results become one.
 enum class Combine {
@@ -19,6 +19,7 @@ enum class Combine {
   LastBlock,     // a retirement counter: the last block folds the partials
   GridSync,      // a cooperative launch: after grid.sync() block 0 folds them
   Halving,       // global-halving: one launch per halving, no per-block result
+  Outputs,       // matrix rows or columns: each block's result is an output of its own
   None,          // baselines
 };
 
@@ -46,9 +47,9 @@ using B = Baseline;
 using F = Family;
 using C = Combine;
 constexpr auto P2 = BlockRule::PowerOfTwo, Any = BlockRule::Any;
-constexpr auto Arr = Shape::Array;
+constexpr auto Arr = Shape::Array, Mat = Shape::Matrix;
 constexpr std::string_view kTree = "kernels/tree.cuh", kShuffle = "kernels/shuffle.cuh", kCg = "kernels/cg.cuh",
-                           kSingle = "kernels/single_pass.cuh";
+                           kSingle = "kernels/single_pass.cuh", kMatrix = "kernels/matrix.cuh";
 
 inline constexpr AlgorithmRow kAlgorithms[] = {
     // id, algo, baseline, family, title, source, combine, adds on load, blocks, gpu, Harris, shape
@@ -111,6 +112,16 @@ inline constexpr AlgorithmRow kAlgorithms[] = {
     {"syncthreads-in-branch", A::SyncthreadsInBranch, {}, F::Pitfall,
      "Pitfall: a barrier inside a branch", kTree, C::Passes, false, P2, false,
      0, Arr},
+    {"batched-rows", A::BatchedRows, {}, F::Matrix, "Batched rows: a block per row, shared-memory tree",
+     kMatrix, C::Outputs, false, P2, true, 0, Mat},
+    {"batched-rows-shuffle", A::BatchedRowsShuffle, {}, F::Matrix, "Batched rows: a block per row, warp shuffles",
+     kShuffle, C::Outputs, false, P2, true, 0, Mat},
+    {"column-sums", A::ColumnSums, {}, F::Matrix, "Column sums in two phases: chunks of rows, then their partials",
+     kMatrix, C::SecondKernel, false, P2, true, 0, Mat},
+    {"column-sums-naive", A::ColumnSumsNaive, {}, F::Matrix, "Column sums: one thread walks each column",
+     kMatrix, C::Outputs, false, P2, true, 0, Mat},
+    {"block-2d", A::Block2d, {}, F::Matrix, "2D blocks and a 2D grid stride over the whole matrix",
+     kMatrix, C::SecondKernel, false, P2, true, 0, Mat},
     {"cub", {}, B::Cub, F::Baseline, "CUB DeviceReduce", {}, C::None, false,
      P2, true, 0, Arr},
     {"thrust", {}, B::Thrust, F::Baseline, "thrust::reduce", {}, C::None,
@@ -146,6 +157,7 @@ constexpr std::string_view to_string(Family f) {
     case Family::CooperativeGroups: return "cooperative-groups";
     case Family::SinglePass: return "single-pass";
     case Family::Pitfall: return "pitfall";
+    case Family::Matrix: return "matrix";
     case Family::Baseline: return "baseline";
   }
   return "?";
@@ -160,6 +172,7 @@ constexpr std::string_view to_string(Combine c) {
     case Combine::LastBlock: return "last-block";
     case Combine::GridSync: return "grid-sync";
     case Combine::Halving: return "halving";
+    case Combine::Outputs: return "outputs";
     case Combine::None: return "none";
   }
   return "?";

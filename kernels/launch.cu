@@ -1,6 +1,6 @@
 // Host launchers: how each algorithm covers the whole array (repeated passes, a fixed grid
 // and a second pass, atomics, a cooperative launch), and the explicit instantiations.
-#include "launch_impl.cuh"
+#include "matrix_launch.cuh"
 
 namespace rl::kernels {
 
@@ -75,6 +75,24 @@ T gpu_reduce(Algo algo, OpKind op, const T* host_in, std::size_t n, const Launch
   }
   throw std::invalid_argument("unknown operator");
 }
+
+template <class T>
+std::vector<T> gpu_reduce_matrix(Algo algo, OpKind op, const T* host_in, Matrix m, const Launch& launch,
+                                 RawTrace<T>* trace) {
+  switch (op) {
+    case OpKind::Sum: return MatrixReducer<T, ops::Sum>(algo, launch, trace, nullptr).run(host_in, m);
+    case OpKind::Min: return MatrixReducer<T, ops::Min>(algo, launch, trace, nullptr).run(host_in, m);
+    case OpKind::Max: return MatrixReducer<T, ops::Max>(algo, launch, trace, nullptr).run(host_in, m);
+  }
+  throw std::invalid_argument("unknown operator");
+}
+
+#define RL_MATRIX(T)                                                                                  \
+  template std::vector<T> gpu_reduce_matrix<T>(Algo, OpKind, const T*, Matrix, const Launch&, RawTrace<T>*);
+RL_MATRIX(int)
+RL_MATRIX(float)
+RL_MATRIX(double)
+#undef RL_MATRIX
 
 template int gpu_reduce<int>(Algo, OpKind, const int*, std::size_t, const Launch&, RawTrace<int>*);
 template float gpu_reduce<float>(Algo, OpKind, const float*, std::size_t, const Launch&, RawTrace<float>*);

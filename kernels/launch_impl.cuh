@@ -63,6 +63,7 @@ struct TraceBuffers {
   DeviceArray<std::uint8_t> has_shared, has_lanes, active;
   DeviceArray<T> shared, lanes;
   DeviceArray<int> access;
+  DeviceArray<long long> loads;
   std::size_t partial_count;
   DeviceArray<T> partials;
   std::size_t ticket_count;
@@ -74,6 +75,7 @@ struct TraceBuffers {
       : shape(s), block(b), tags(s.stages), params(s.stages), has_shared(s.stages), has_lanes(s.stages),
         active(std::size_t(s.stages) * b), shared(std::size_t(s.stages) * s.shared_size),
         lanes(std::size_t(s.stages) * b), access(std::size_t(s.stages) * b * std::max(s.slots, 1)),
+        loads(std::size_t(s.stages) * b * s.load_slots),
         partial_count(partial_count), partials(partial_count), ticket_count(ticket_count), tickets(ticket_count) {
     tags.fill_bytes(0xff);  // -1: a stage the kernel never reached
     params.fill_bytes(0);
@@ -81,6 +83,7 @@ struct TraceBuffers {
     has_lanes.fill_bytes(0);
     active.fill_bytes(0);
     access.fill_bytes(0xff);
+    loads.fill_bytes(0xff);  // -1: no load
     shared.fill_bytes(0);  // stages that record no shared memory or lanes still copy back
     lanes.fill_bytes(0);
     partials.fill_bytes(0);
@@ -88,7 +91,7 @@ struct TraceBuffers {
   }
   TraceProbe<T> probe(int traced_block) const {
     return {traced_block, std::max(shape.slots, 1), shape.shared_size, tags.get(), params.get(), has_shared.get(),
-            has_lanes.get(), shared.get(), lanes.get(), active.get(), access.get(), partials.get(), partial_count,
+            has_lanes.get(), shared.get(), lanes.get(), active.get(), access.get(), shape.load_slots, loads.get(), partials.get(), partial_count,
             tickets.get(), ticket_count};
   }
   void copy_to(RawTrace<T>& raw) const {
@@ -101,6 +104,7 @@ struct TraceBuffers {
     lanes.to_host(raw.lanes);
     active.to_host(raw.active);
     if (shape.slots > 0) access.to_host(raw.access);
+    loads.to_host(raw.loads);
     raw.partials.resize(partial_count);
     partials.to_host(raw.partials);
     raw.tickets.resize(ticket_count);

@@ -32,6 +32,11 @@ enum class Algo {
   MissingSyncthreads,
   LegacyWarpSynchronous,
   SyncthreadsInBranch,
+  BatchedRows,
+  BatchedRowsShuffle,
+  ColumnSums,
+  ColumnSumsNaive,
+  Block2d,
 };
 enum class OpKind { Sum, Min, Max };
 
@@ -40,11 +45,14 @@ struct TraceShape {
   int stages = 0;
   int slots = 0;
   int shared_size = 0;
+  int load_slots = 0;  // global loads recorded per thread and stage (the first ones)
 };
 
 // What one instrumented block recorded, stage by stage. Per-stage arrays are [stage];
 // per-thread ones [stage][thread]; shared [stage][cell]; access [stage][thread][slot], in the
 // thread's program order: -1 none, else 2*index for a read and 2*index+1 for a write.
+// loads [stage][thread][load slot]: the input element index of each global load, in program
+// order, -1 none (only the first load_slots of a thread's stage).
 template <class T>
 struct RawTrace {
   int block = 0;
@@ -55,6 +63,7 @@ struct RawTrace {
   std::vector<T> shared, lanes;
   std::vector<std::uint8_t> active;
   std::vector<int> access;
+  std::vector<long long> loads;
   std::vector<T> partials;  // every block's result of the first pass (up to kMaxPartials)
   std::vector<int> tickets;  // work-queue: the block that took each ticket (up to kMaxTickets)
 
@@ -70,6 +79,7 @@ struct RawTrace {
     lanes.assign(cells, T{});
     active.assign(cells, 0);
     access.assign(cells * s.slots, -1);
+    loads.assign(cells * s.load_slots, -1);
     partials.clear();
     tickets.clear();
   }
@@ -144,6 +154,40 @@ std::vector<std::size_t> traced_elements(Algo algo, std::size_t n, int block, st
 // the algorithm: n == 0, a block size it cannot take, a traced block outside the grid.
 void check_launch(Algo algo, std::size_t n, const Launch& launch, bool traced);
 
+// A row-major matrix of rows x cols elements (the matrix family).
+struct Matrix {
+  std::size_t rows = 0, cols = 0;
+  std::size_t size() const { return rows * cols; }
+};
+
+// Global loads a trace records per thread and stage: the first ones, enough for the
+// coalescing view's warp-wide accesses.
+constexpr int kLoadSlots = 16;
+
+// What a matrix algorithm leaves: one value per row (batched-rows*), per column (column-sums*),
+// or one for the whole matrix (block-2d).
+std::size_t matrix_outputs(Algo algo, Matrix m);
+// Threads a block of a matrix kernel has along x (the rest along y): 32 for the kernels whose
+// warps read 32 neighbouring columns of one row, else the whole block.
+int matrix_block_x(Algo algo, int block);
+// The first pass's grid: x and y blocks. grid (from Launch; 0 = derive for the device) is the
+// fixed grid's block count for column-sums (row chunks x column tiles) and block-2d.
+struct Grid2 {
+  std::size_t x = 1, y = 1;
+  std::size_t count() const { return x * y; }
+};
+Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape device);
+// column-sums: rows each block of the first pass covers.
+std::size_t column_chunk_rows(Matrix m, int block, std::size_t chunks);
+TraceShape matrix_trace_shape(Algo algo, int block, Matrix m);
+// Throws std::invalid_argument naming the problem: an empty or too large shape, a block size
+// the kernel cannot take, a traced block outside the grid. Returns the first pass's grid.
+Grid2 check_matrix_launch(Algo algo, Matrix m, const Launch& launch, DeviceShape device, bool traced);
+// Indices (row * cols + col) of the elements block `traced` of the first pass reads, in the
+// order each thread adds them, thread by thread.
+std::vector<std::size_t> matrix_traced_elements(Algo algo, Matrix m, int block, Grid2 grid, int traced);
+bool is_matrix(Algo algo);
+
 // Thrown for any failing CUDA call, with the call, file and line in the message.
 struct CudaError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -162,6 +206,13 @@ DeviceShape cuda_device_shape();  // the current device's SMs and threads per SM
 template <class T>
 T gpu_reduce(Algo algo, OpKind op, const T* host_in, std::size_t n, const Launch& launch,
              RawTrace<T>* trace);
+
+// Reduces each row, each column or the whole of the row-major matrix host_in on the GPU
+// (matrix_outputs values). With trace non-null, block launch.trace_block of the first pass
+// (numbered x fastest) runs the instrumented instantiation.
+template <class T>
+std::vector<T> gpu_reduce_matrix(Algo algo, OpKind op, const T* host_in, Matrix m, const Launch& launch,
+                                 RawTrace<T>* trace);
 
 // Baselines over the same data: the library reductions, and a device copy (a bandwidth
 // reference: it reads and writes, a reduction only reads; checked element for element).

@@ -21,6 +21,8 @@ bool pow2(int b) { return b > 0 && (b & (b - 1)) == 0; }
 constexpr int kShuffleSteps = 5;  // offsets 16, 8, 4, 2, 1
 
 void check_block(Algo algo, int b) {
+  if (row(algo).shape == Shape::Matrix)
+    throw std::invalid_argument(std::string(row(algo).id) + " reduces a matrix: give it --rows and --cols, not --size");
   if (row(algo).blocks == BlockRule::Any) {
     // One thread a block would leave as many partials as elements: no pass could shrink them.
     if (b < 2 || b > 1024)

@@ -81,6 +81,28 @@ __global__ void warp_shuffle(const T* in, T* out, std::size_t n, Probe probe) {
 }
 // >>>
 
+// <<< batched-rows-shuffle
+// One block per row, as batched-rows, but the block's values meet through warp shuffles.
+template <class T, class Op, class Probe>
+__global__ void batched_rows_shuffle(const T* in, T* out, std::size_t cols, Probe probe) {
+  T* smem = shared_array<T>();  // one cell per warp
+  const unsigned tid = threadIdx.x;
+  const std::size_t first = std::size_t(blockIdx.x) * cols;
+  T v = Op::template identity<T>();
+  int slot = 0;
+  for (std::size_t c = tid; c < cols; c += blockDim.x, ++slot) {
+    v = Op{}(v, in[first + c]);  // [row-stride]
+    probe.load(0, slot, first + c);
+  }
+  probe.stage(0, kTagRowStride, 0), probe.work(0, tid < cols), probe.lane(0, v);
+
+  int stage = 1;
+  v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle
+  if (tid == 0) out[blockIdx.x] = v;
+  if (tid == 0) probe.partial(blockIdx.x, v);
+}
+// >>>
+
 // <<< warp-shuffle-vectorized
 // `next` (may be null) is where the following launch will combine: block 0 sets it to the
 // identity, so no memset or init kernel runs between launches.

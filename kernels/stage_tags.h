@@ -23,6 +23,11 @@ enum Tag : int {
   kTagAtomic,       // [atomic]     the block's total combined into the result atomically
   kTagHalving,      // [halving]    a launch adds the upper half of the array onto the lower
   kTagInput,        // [input]      the array in global memory, before any launch
+  kTagRowStride,    // [row-stride] each thread accumulates its row's elements a block apart
+  kTagColumnStride, // [column-stride] each thread accumulates its column over a chunk of rows
+  kTagColumnStep,   // [column-step] a tree step down the block's rows; param = stride in rows
+  kTagColumnWalk,   // [column-walk] one thread walks down its whole column
+  kTagTileStride,   // [tile-stride] 2D grid stride: each thread accumulates a tile's elements
   kTagCount
 };
 
@@ -31,7 +36,8 @@ inline const char* tag_marker(int tag) {
   static const char* const names[kTagCount] = {
       "[load]", "[load-add]", "[grid-stride]", "[vector-load]", "[step]", "[warp-step]", "[serial]",
       "[shfl]", "[warp-sums]", "[final-load]", "[final-shfl]", "[tile-reduce]", "[tile-sums]",
-      "[final-reduce]", "[atomic]", "[halving]", "[input]"};
+      "[final-reduce]", "[atomic]", "[halving]", "[input]", "[row-stride]", "[column-stride]",
+      "[column-step]", "[column-walk]", "[tile-stride]"};
   return tag >= 0 && tag < kTagCount ? names[tag] : "[?]";
 }
 

@@ -8,7 +8,8 @@ _ROW = re.compile(
     r'\{"(?P<id>[a-z0-9-]+)",\s*(?:A::\w+|\{\}),\s*(?:B::\w+|\{\}),\s*F::(?P<family>\w+),\s*"[^"]*",\s*'
     r'(?P<source>\w+|\{\}),\s*C::\w+,\s*(?:true|false),\s*(?:P2|Any),\s*(?P<gpu>true|false),\s*'
     r'(?P<harris>\d+),\s*\w+\}')
-_SOURCES = {"kTree": "tree.cuh", "kShuffle": "shuffle.cuh", "kCg": "cg.cuh", "kSingle": "single_pass.cuh"}
+_SOURCES = {"kTree": "tree.cuh", "kShuffle": "shuffle.cuh", "kCg": "cg.cuh", "kSingle": "single_pass.cuh",
+            "kMatrix": "matrix.cuh"}
 
 
 def rows():

@@ -202,6 +202,7 @@ TEST(Plot, BenchChartHasASeriesPerAlgorithmAndThePeak) {
 TEST(Plot, EverySeriesOfAFullRunLooksDifferent) {
   core::BenchReport r{"NVIDIA H200", "580.159.04", "2026-11-22 00:04 UTC", "cuda", 4814, {}};
   for (const auto& a : core::algorithms()) {
+    if (a.matrix) continue;  // timed by shape, on a chart of their own
     core::BenchRow x;
     x.algorithm = a.id;
     x.type = "float";
@@ -212,7 +213,7 @@ TEST(Plot, EverySeriesOfAFullRunLooksDifferent) {
     r.rows.push_back(x);
   }
   const auto spec = render::bench_chart(r, "float", "sum");
-  ASSERT_EQ(spec.series.size(), core::algorithms().size());
+  ASSERT_EQ(spec.series.size(), r.rows.size());
   int dashed = 0;
   for (std::size_t i = 0; i < spec.series.size(); ++i) {
     dashed += spec.series[i].dashed;

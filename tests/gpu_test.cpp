@@ -58,7 +58,27 @@ std::vector<int> blocks(const std::string& id) {
 std::vector<std::string> comparable_ids() {
   std::vector<std::string> out;
   for (const auto& a : core::algorithms())
-    if (a.kind == core::Kind::Traced) out.push_back(a.id);
+    if (a.kind == core::Kind::Traced && !a.matrix) out.push_back(a.id);
+  return out;
+}
+
+// Awkward shapes: 1x1, a single row, a single column, odd sizes both ways, a tall thin one.
+std::vector<std::pair<std::size_t, std::size_t>> matrix_shapes() {
+  if (quick()) return {{1, 1}, {1, 1000}, {1000, 1}, {33, 257}};
+  return {{1, 1}, {1, 1000}, {1000, 1}, {33, 257}, {4097, 3}, {3, 4097}, {1024, 1024}};
+}
+
+// Each row's or column's reduction in double precision (block-2d: the whole matrix).
+std::vector<double> matrix_reference(const std::string& id, core::Op op, const std::vector<double>& v, std::size_t rows,
+                                     std::size_t cols) {
+  if (id == "block-2d") return {test::reference(op, v)};
+  const bool by_rows = id.rfind("batched-rows", 0) == 0;
+  std::vector<double> out;
+  for (std::size_t o = 0; o < (by_rows ? rows : cols); ++o) {
+    std::vector<double> line;
+    for (std::size_t k = 0; k < (by_rows ? cols : rows); ++k) line.push_back(by_rows ? v[o * cols + k] : v[k * cols + o]);
+    out.push_back(test::reference(op, line));
+  }
   return out;
 }
 
@@ -95,7 +115,71 @@ TEST(Gpu, TracesEqualTheCpuModelBitForBit) {
     }
 }
 
+// The matrix family: the first and the last block's recordings equal the model's, bit for bit
+// (no atomics: every output is added in one fixed order), and the outputs match a double reference.
+TEST(Gpu, MatrixTracesEqualTheCpuModelBitForBit) {
+  std::string why;
+  auto gpu = backend::make_cuda_backend(&why);
+  if (!gpu) NO_GPU(why);
+  auto model = backend::make_sim_backend();
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  std::uint64_t case_no = 0;
+  for (const auto& id : core::matrix_ids())
+    for (const auto& [rows, cols] : matrix_shapes()) {
+      std::fprintf(stderr, "matrix trace: %s %zux%zu\n", id.c_str(), rows, cols);
+      for (int block : blocks(id))
+        for (auto type : {core::DType::Int, core::DType::Float, core::DType::Double})
+          for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max})
+            for (bool last : {false, true}) {
+              backend::TraceRequest req{id, op, type, block, 0, test::random_values(rows * cols, type, seed + ++case_no)};
+              req.rows = rows, req.cols = cols;
+              if (last) req.trace_block = int(gpu->trace(req).grid) - 1;
+              SCOPED_TRACE(id + " " + std::to_string(rows) + "x" + std::to_string(cols) + " block=" + std::to_string(block) +
+                           " traced=" + std::to_string(req.trace_block) + " " + core::to_string(op) + " " + core::to_string(type));
+              const core::Trace g = gpu->trace(req);
+              req.grid = g.grid;  // fixed grids follow the GPU's SM count
+              expect_identical(g, model->trace(req), true, 0);
+              const auto ref = matrix_reference(id, op, req.input, rows, cols);
+              ASSERT_EQ(g.outputs.size(), std::min<std::size_t>(ref.size(), kernels::kMaxPartials));
+              for (std::size_t o = 0; o < g.outputs.size(); ++o) {
+                if (type != core::DType::Int && op == core::Op::Sum) {
+                  EXPECT_NEAR(g.outputs[o], ref[o], test::sum_tolerance(type, req.input)) << "output " << o;
+                } else {
+                  EXPECT_EQ(g.outputs[o], ref[o]) << "output " << o;
+                }
+              }
+              if (HasFailure()) return;
+            }
+    }
+}
+
 #ifdef REDLAB_HAS_CUDA
+// The timed instantiations (no probe) leave what the model computes, bit for bit.
+TEST(Gpu, TimedMatrixKernelsEqualTheModel) {
+  std::string why;
+  if (!kernels::cuda_available(&why)) NO_GPU(why);
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  for (const auto& id : core::matrix_ids())
+    for (const auto& [rows, cols] : matrix_shapes())
+      for (int block : blocks(id))
+        for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
+          SCOPED_TRACE(id + " " + std::to_string(rows) + "x" + std::to_string(cols) + " block=" + std::to_string(block) + " " +
+                       core::to_string(op));
+          const auto values = test::random_values(rows * cols, core::DType::Float, seed + rows * 31 + cols + std::size_t(block));
+          const std::vector<float> in(values.begin(), values.end());
+          const auto algo = backend::kernel_algo(id);
+          const kernels::Matrix m{rows, cols};
+          const auto got = kernels::gpu_reduce_matrix<float>(algo, backend::kernel_op(op), in.data(), m, {block, 0, 0}, nullptr);
+          const kernels::Launch same_grid{block, kernels::matrix_grid(algo, m, block, 0, kernels::cuda_device_shape()).count(), 0};
+          const auto want = model::model_reduce_matrix<float>(algo, backend::kernel_op(op), in.data(), m, same_grid, nullptr);
+          ASSERT_EQ(got.size(), want.size());
+          for (std::size_t o = 0; o < got.size(); ++o)
+            ASSERT_TRUE(test::same_bits(got[o], want[o])) << "output " << o << ": gpu " << got[o] << " model " << want[o];
+        }
+}
+
 TEST(Gpu, TimedKernelsMatchADoubleReference) {
   std::string why;
   if (!kernels::cuda_available(&why)) NO_GPU(why);

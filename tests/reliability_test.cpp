@@ -80,6 +80,7 @@ TEST(Reliability, NanAndInfFollowIeeeForEveryAlgorithmAndOperator) {
         const auto reduce = [&](core::Op op, const std::vector<double>& in) {
           backend::TraceRequest req{a.id, op, type, 64, 0, in};
           if (a.id == "non-pow2-block") req.block = 48;
+          test::one_output_shape(req);
           return sim->trace(req).result;
         };
         std::vector<double> with_nan = v, with_inf = v, both_inf = v;

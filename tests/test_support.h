@@ -81,6 +81,15 @@ inline int wrapped_sum(const std::vector<int>& v) {
   return int(s);
 }
 
+// For a matrix algorithm, a shape whose first output covers all of req.input: one row for
+// the row kernels, one column for the others. Arrays are left as they are.
+inline void one_output_shape(backend::TraceRequest& req) {
+  if (!core::is_matrix_id(req.algorithm)) return;
+  const bool rows = req.algorithm.rfind("batched-rows", 0) == 0;
+  req.rows = rows ? 1 : req.input.size();
+  req.cols = rows ? req.input.size() : 1;
+}
+
 // The CPU model's whole-array result, untraced (any n).
 inline double model_result(const std::string& id, core::Op op, core::DType type, const std::vector<double>& v,
                            int block, std::size_t grid = 0) {

@@ -49,6 +49,10 @@ inline void expect_identical(const core::Trace& gpu, const core::Trace& model, b
   // Every block's first-pass result: bit for bit, even where atomics combine them.
   EXPECT_TRUE(same_values(gpu.partials, model.partials, &at)) << "partials " << at;
   EXPECT_EQ(gpu.tickets, model.tickets);  // work-queue: the model replays the GPU's record
+  EXPECT_EQ(gpu.rows, model.rows);
+  EXPECT_EQ(gpu.cols, model.cols);
+  EXPECT_TRUE(same_values(gpu.outputs, model.outputs, &at)) << "outputs " << at;
+  EXPECT_TRUE(gpu.window == model.window) << "the matrix window differs";
   for (std::size_t k = 0; k < gpu.stages.size(); ++k) {
     const auto &g = gpu.stages[k], &m = model.stages[k];
     SCOPED_TRACE("stage " + std::to_string(k) + " (" + m.label + ")");
@@ -56,6 +60,7 @@ inline void expect_identical(const core::Trace& gpu, const core::Trace& model, b
     EXPECT_EQ(g.line, m.line);
     EXPECT_EQ(g.active, m.active);
     EXPECT_EQ(g.accesses, m.accesses);
+    EXPECT_EQ(g.loads, m.loads);
     EXPECT_EQ(g.bank_conflicts, m.bank_conflicts);
     EXPECT_EQ(g.divergent_warps, m.divergent_warps);
     std::string where;

@@ -131,7 +131,7 @@ TEST(Work, ShufflesAddInEveryLaneMoreThanNeeded) {
 TEST(Work, DepthEfficiencyAndTotalsHoldForEveryAlgorithm) {
   const auto seed = test::test_seed();
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
-  for (const auto& id : core::traced_ids())
+  for (const auto& id : core::array_ids())
     for (const Shape& sh : kShapes) {
       if (id == "non-pow2-block" || sh.n > 1000) continue;  // covered above; keeps global-halving small
       SCOPED_TRACE(id + " n=" + std::to_string(sh.n) + " block=" + std::to_string(sh.block));

@@ -28,6 +28,37 @@ kernels::OpKind kernel_op(core::Op op) {
   return kernels::OpKind::Sum;
 }
 
+std::size_t traced_output(kernels::Algo algo, kernels::Matrix m, int block, kernels::Grid2 grid, int traced) {
+  const std::size_t b = std::size_t(traced);
+  switch (algo) {
+    case kernels::Algo::BatchedRows:
+    case kernels::Algo::BatchedRowsShuffle: return b;
+    case kernels::Algo::ColumnSums: return std::min(m.cols - 1, (b % grid.x) * 32);
+    case kernels::Algo::ColumnSumsNaive: return std::min(m.cols - 1, b * std::size_t(block));
+    default: return 0;
+  }
+}
+
+core::Window matrix_window(const TraceRequest& req, const std::vector<std::size_t>& elements) {
+  core::Window w;
+  w.rows = std::min<std::size_t>(req.rows, 16);
+  w.cols = std::min<std::size_t>(req.cols, 32);
+  if (!elements.empty()) {  // the block's first element, as near the top left as the matrix allows
+    const std::size_t first = *std::min_element(elements.begin(), elements.end());
+    w.row = std::min(first / req.cols, req.rows - w.rows);
+    w.col = std::min(first % req.cols, req.cols - w.cols);
+  }
+  std::vector<std::size_t> sorted = elements;
+  std::sort(sorted.begin(), sorted.end());
+  for (std::size_t r = w.row; r < w.row + w.rows; ++r)
+    for (std::size_t c = w.col; c < w.col + w.cols; ++c) {
+      const std::size_t i = r * req.cols + c;
+      w.values.push_back(req.input[i]);
+      w.owned.push_back(std::binary_search(sorted.begin(), sorted.end(), i) ? 1 : 0);
+    }
+  return w;
+}
+
 Selection select(Choice choice) {
   Selection sel;
   if (choice == Choice::Sim) {
@@ -61,10 +92,14 @@ core::AlgorithmInfo with_numbers(core::AlgorithmInfo info) {
   std::lock_guard lock(mutex);
   auto it = runs.find(info.id);
   if (it == runs.end()) {
-    constexpr int kBlock = 256;
-    std::vector<double> iota(kBlock);
-    for (int i = 0; i < kBlock; ++i) iota[std::size_t(i)] = i + 1;
-    it = runs.emplace(info.id, make_sim_backend()->trace({info.id, core::Op::Sum, core::DType::Int, kBlock, 0, iota})).first;
+    // Arrays: one block over 1..256. Matrices: 8 rows of 256, 1..2048.
+    constexpr int kBlock = 256, kRows = 8;
+    const std::size_t rows = info.matrix ? kRows : 0, n = std::size_t(kBlock) * std::max<std::size_t>(rows, 1);
+    std::vector<double> iota(n);
+    for (std::size_t i = 0; i < n; ++i) iota[i] = double(i + 1);
+    TraceRequest req{info.id, core::Op::Sum, core::DType::Int, kBlock, 0, iota};
+    req.rows = rows, req.cols = info.matrix ? kBlock : 0;
+    it = runs.emplace(info.id, make_sim_backend()->trace(req)).first;
   }
   return core::fill_lessons(std::move(info), it->second);
 }

@@ -15,9 +15,10 @@ struct TraceRequest {
   core::DType type = core::DType::Int;
   int block = 32;
   int trace_block = 0;
-  std::vector<double> input;  // the whole array, already rounded to the type
+  std::vector<double> input;  // the whole array (or matrix, row by row), already rounded to the type
   std::size_t grid = 0;       // fixed-grid algorithms: 0 lets the backend choose for its device
   std::vector<int> tickets = {};  // work-queue, CPU model: a GPU run's record of who took each ticket, replayed
+  std::size_t rows = 0, cols = 0;  // the matrix family: input's shape (rows x cols = its size)
 };
 
 class Backend {
@@ -50,8 +51,8 @@ std::string status_line(const Selection& selection);
 std::unique_ptr<Backend> make_sim_backend();
 
 // An algorithm's lesson and detail with their numbers filled in (core::fill_lesson) from the
-// CPU model's run of one block of 256 threads over 1..256: what `list` and docs print. The
-// window fills them from the run on screen instead.
+// CPU model's run of one block of 256 threads over 1..256 (a matrix: 8 rows of 256 over 1..2048):
+// what `list` and docs print. The window fills them from the run on screen instead.
 core::AlgorithmInfo with_numbers(core::AlgorithmInfo info);
 // nullptr, with *why set, when this build has no CUDA or no GPU is usable.
 std::unique_ptr<Backend> make_cuda_backend(std::string* why);

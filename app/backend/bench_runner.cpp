@@ -27,7 +27,6 @@ std::string today_utc() {
   return buf;
 }
 
-std::size_t element_bytes(core::DType t) { return t == core::DType::Double ? 8 : 4; }
 
 }  // namespace
 
@@ -199,7 +198,7 @@ core::BenchReport run_sim(const BenchRequest& req, const RowSink& on_row, const 
 std::vector<std::string> default_bench_algorithms() {
   std::vector<std::string> out;
   for (const auto& a : core::algorithms())
-    if (a.kind == core::Kind::Traced || a.kind == core::Kind::Baseline) out.push_back(a.id);
+    if ((a.kind == core::Kind::Traced && !a.matrix) || a.kind == core::Kind::Baseline) out.push_back(a.id);
   return out;
 }
 
@@ -209,6 +208,7 @@ core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSi
     const auto* info = core::find_algorithm(id);
     if (!info) throw std::invalid_argument("unknown algorithm '" + id + "'");
     if (info->kind == core::Kind::ModelOnly) throw std::invalid_argument("'" + id + "' is never launched: it cannot be timed");
+    if (info->matrix) throw std::invalid_argument("'" + id + "' reduces a matrix: time it with --shapes RxC");
   }
   if (req.sizes.empty()) throw std::invalid_argument("no sizes to measure");
   std::string why;

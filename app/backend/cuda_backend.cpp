@@ -18,9 +18,15 @@ class CudaBackend final : public Backend {
       return t;
     }
     try {
-      core::Trace t = req.type == core::DType::Int     ? run_trace<int>(req, kernels::gpu_reduce<int>)
-                      : req.type == core::DType::Float ? run_trace<float>(req, kernels::gpu_reduce<float>)
-                                                       : run_trace<double>(req, kernels::gpu_reduce<double>);
+      core::Trace t;
+      if (kernels::is_matrix(kernel_algo(req.algorithm)))
+        t = req.type == core::DType::Int     ? run_matrix_trace<int>(req, kernels::gpu_reduce_matrix<int>)
+            : req.type == core::DType::Float ? run_matrix_trace<float>(req, kernels::gpu_reduce_matrix<float>)
+                                             : run_matrix_trace<double>(req, kernels::gpu_reduce_matrix<double>);
+      else
+        t = req.type == core::DType::Int     ? run_trace<int>(req, kernels::gpu_reduce<int>)
+            : req.type == core::DType::Float ? run_trace<float>(req, kernels::gpu_reduce<float>)
+                                             : run_trace<double>(req, kernels::gpu_reduce<double>);
       t.backend = name();
       t.device = device_;
       return t;

@@ -15,6 +15,11 @@ namespace rl::backend {
 
 kernels::Algo kernel_algo(const std::string& id);  // throws std::invalid_argument if unknown or a baseline
 kernels::OpKind kernel_op(core::Op op);
+// The output a matrix trace's traced block writes first: its row, its first column, or 0.
+std::size_t traced_output(kernels::Algo algo, kernels::Matrix m, int block, kernels::Grid2 grid, int traced);
+
+template <class T>
+void add_stages(core::Trace& t, kernels::Algo algo, const kernels::RawTrace<T>& raw, const core::SourceView& src);
 
 template <class T>
 core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kernels::RawTrace<T>& raw, T result) {
@@ -38,7 +43,15 @@ core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kerne
   for (std::size_t i : kernels::traced_elements(algo, t.size, req.block, raw.grid, req.trace_block, 16 / sizeof(T), raw.tickets))
     t.input.push_back(req.input[i]);
 
-  const int threads = raw.block, slots = raw.shape.slots;
+  add_stages(t, algo, raw, src);
+  return t;
+}
+
+// The recorded stages: labels, source lines, shared memory, lanes, accesses and loads.
+template <class T>
+void add_stages(core::Trace& t, kernels::Algo algo, const kernels::RawTrace<T>& raw, const core::SourceView& src) {
+  const bool global = algo == kernels::Algo::GlobalHalving;
+  const int threads = raw.block, slots = raw.shape.slots, load_slots = raw.shape.load_slots;
   for (int k = 0; k < raw.shape.stages; ++k) {
     if (raw.tags[k] < 0) continue;  // a stage this run never reached
     core::Stage s;
@@ -72,15 +85,21 @@ core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kerne
     }
     if (touched && !global) s.bank_conflicts = core::bank_conflict_degree(words, sizeof(T));
     s.divergent_warps = core::divergent_warps(s, threads);
+    for (int tid = 0; tid < threads && load_slots > 0; ++tid) {
+      const auto first = raw.loads.begin() + std::ptrdiff_t((base + tid) * load_slots);
+      core::Load l{tid, {}};
+      std::copy_if(first, first + load_slots, std::back_inserter(l.elements), [](long long e) { return e >= 0; });
+      if (!l.elements.empty()) s.loads.push_back(std::move(l));
+    }
     t.stages.push_back(std::move(s));
   }
-  return t;
 }
 
 // Reduce has the signature of kernels::gpu_reduce<T> / model::model_reduce<T>.
 template <class T, class Reduce>
 core::Trace run_trace(const TraceRequest& req, Reduce reduce) {
   const kernels::Algo algo = kernel_algo(req.algorithm);
+  if (req.rows || req.cols) throw std::invalid_argument(req.algorithm + " reduces an array: it takes a size, not rows and columns");
   // CUDA's atomic min/max (cuda::atomic_ref) do not promise this project's NaN rule: refused
   // rather than shown with a result that may differ from run to run.
   if (algo == kernels::Algo::CgReduceUpdateAsync && req.op != core::Op::Sum &&
@@ -92,6 +111,50 @@ core::Trace run_trace(const TraceRequest& req, Reduce reduce) {
   const kernels::Launch launch{req.block, req.grid, req.trace_block, req.tickets.empty() ? nullptr : &req.tickets};
   const T result = reduce(algo, kernel_op(req.op), typed.data(), typed.size(), launch, &raw);
   return build_trace(req, algo, raw, result);
+}
+
+// A window of the matrix around the traced block: its first row (or the matrix's last rows),
+// at most 16 rows and 32 columns, and which cells the block reads.
+core::Window matrix_window(const TraceRequest& req, const std::vector<std::size_t>& elements);
+
+template <class T>
+core::Trace build_matrix_trace(const TraceRequest& req, kernels::Algo algo, const kernels::RawTrace<T>& raw,
+                               const std::vector<T>& outputs) {
+  const core::SourceView& src = core::source_of(req.algorithm);
+  core::Trace t;
+  t.algorithm = req.algorithm;
+  t.source = src.file;
+  t.size = req.input.size();
+  t.rows = req.rows;
+  t.cols = req.cols;
+  t.block = req.block;
+  t.grid = raw.grid;
+  t.trace_block = req.trace_block;
+  t.op = req.op;
+  t.type = req.type;
+  t.combine = kernels::row(algo).combine;
+  t.partials.assign(raw.partials.begin(), raw.partials.end());
+  t.outputs.assign(outputs.begin(), outputs.begin() + std::ptrdiff_t(std::min(outputs.size(), kernels::kMaxPartials)));
+  const kernels::Matrix m{req.rows, req.cols};
+  const kernels::Grid2 grid = kernels::matrix_grid(algo, m, req.block, raw.grid, kernels::DeviceShape(1));
+  const std::vector<std::size_t> elements = kernels::matrix_traced_elements(algo, m, req.block, grid, req.trace_block);
+  for (std::size_t i : elements) t.input.push_back(req.input[i]);
+  t.result = static_cast<double>(outputs[traced_output(algo, m, req.block, grid, req.trace_block)]);
+  t.window = matrix_window(req, elements);
+  add_stages(t, algo, raw, src);
+  return t;
+}
+
+template <class T, class Reduce>
+core::Trace run_matrix_trace(const TraceRequest& req, Reduce reduce) {
+  const kernels::Algo algo = kernel_algo(req.algorithm);
+  if (req.rows == 0 || req.cols == 0 || req.cols > req.input.size() / req.rows || req.rows * req.cols != req.input.size())
+    throw std::invalid_argument(req.algorithm + " needs a matrix: --rows and --cols, at least 1 each");
+  const std::vector<T> typed(req.input.begin(), req.input.end());
+  kernels::RawTrace<T> raw;
+  const kernels::Launch launch{req.block, req.grid, req.trace_block, nullptr};
+  const std::vector<T> outputs = reduce(algo, kernel_op(req.op), typed.data(), {req.rows, req.cols}, launch, &raw);
+  return build_matrix_trace(req, algo, raw, outputs);
 }
 
 }  // namespace rl::backend

@@ -10,9 +10,15 @@ class SimBackend final : public Backend {
   std::string name() const override { return "sim"; }
   std::string device() const override { return "CPU model"; }
   core::Trace trace(const TraceRequest& req) override {
-    core::Trace t = req.type == core::DType::Int     ? run_trace<int>(req, model::model_reduce<int>)
-                    : req.type == core::DType::Float ? run_trace<float>(req, model::model_reduce<float>)
-                                                     : run_trace<double>(req, model::model_reduce<double>);
+    core::Trace t;
+    if (kernels::is_matrix(kernel_algo(req.algorithm)))
+      t = req.type == core::DType::Int     ? run_matrix_trace<int>(req, model::model_reduce_matrix<int>)
+          : req.type == core::DType::Float ? run_matrix_trace<float>(req, model::model_reduce_matrix<float>)
+                                           : run_matrix_trace<double>(req, model::model_reduce_matrix<double>);
+    else
+      t = req.type == core::DType::Int     ? run_trace<int>(req, model::model_reduce<int>)
+          : req.type == core::DType::Float ? run_trace<float>(req, model::model_reduce<float>)
+                                           : run_trace<double>(req, model::model_reduce<double>);
     t.backend = name();
     t.device = device();
     return t;

@@ -32,6 +32,7 @@ constexpr std::size_t kMaxTraceSize = std::size_t(1) << 27;
 struct RunOptions {
   std::string algorithm;
   std::string size;
+  std::string rows, cols;  // the matrix family's shape
   int block = 32;
   int trace_block = 0;
   std::string input = "random:1";
@@ -67,6 +68,8 @@ CLI::Option* add_run_options(CLI::App* cmd, RunOptions& o) {
   auto* algorithm = cmd->add_option("--algorithm,-a", o.algorithm, "Algorithm id (see `list`)")
                         ->check(CLI::IsMember(core::algorithm_ids()));
   cmd->add_option("--size,-n", o.size, "Elements: N or 2^K (default: one block, or the file's count)");
+  cmd->add_option("--rows", o.rows, "Matrix algorithms: rows, N or 2^K (default 8)");
+  cmd->add_option("--cols", o.cols, "Matrix algorithms: columns, N or 2^K (default: one block)");
   // Which block sizes an algorithm takes is the kernels' to say (check_launch).
   cmd->add_option("--block,-b", o.block, "Threads per block: a power of two, 32..1024 (non-pow2-block: 2..1024)");
   cmd->add_option("--trace-block", o.trace_block, "Which block to record (0-based)")
@@ -82,6 +85,36 @@ struct UsageError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+std::size_t size_option(const std::string& flag, const std::string& text, std::size_t fallback) {
+  if (text.empty()) return fallback;
+  const auto parsed = parse_size(text);
+  if (!parsed) throw UsageError(flag + ": '" + text + "' is not a size (use N or 2^K)");
+  if (*parsed == 0) throw UsageError(flag + ": must be at least 1");
+  return *parsed;
+}
+
+// The run's element count: --size for an array, --rows x --cols for a matrix (set in req).
+std::size_t run_shape(const RunOptions& o, backend::TraceRequest& req) {
+  const auto* row = kernels::find_row(o.algorithm);
+  const bool matrix = row && row->shape == kernels::Shape::Matrix;
+  const std::size_t block = static_cast<std::size_t>(o.block);
+  if (!matrix && (!o.rows.empty() || !o.cols.empty()))
+    throw UsageError("--rows/--cols: " + o.algorithm + " reduces an array; give it --size");
+  if (matrix && !o.size.empty())
+    throw UsageError("--size: " + o.algorithm + " reduces a matrix; give it --rows and --cols");
+  if (!matrix) {
+    const std::size_t n = size_option("--size", o.size, block);
+    if (n > kMaxTraceSize) throw UsageError("--size: traces take at most 2^27 elements, got " + o.size);
+    return n;
+  }
+  req.rows = size_option("--rows", o.rows, 8);
+  req.cols = size_option("--cols", o.cols, block);
+  if (req.cols > kMaxTraceSize / req.rows)
+    throw UsageError("--rows/--cols: traces take at most 2^27 elements, got " + std::to_string(req.rows) + " x " +
+                     std::to_string(req.cols));
+  return req.rows * req.cols;
+}
+
 // Runs the chosen backend. UsageError for requests that cannot be, runtime_error otherwise.
 core::Trace record(const RunOptions& o) {
   const core::DType type = *core::parse_dtype(o.type);
@@ -91,16 +124,9 @@ core::Trace record(const RunOptions& o) {
   // Checked here, before the default size (one block) is taken from it; the algorithm's own
   // rule (a power of two from 32, or 2..1024) comes with the launch.
   if (o.block < 1) throw UsageError("--block: a block needs at least 1 thread, got " + std::to_string(o.block));
-  std::size_t n = static_cast<std::size_t>(o.block);
-  if (!o.size.empty()) {
-    const auto parsed = parse_size(o.size);
-    if (!parsed) throw UsageError("--size: '" + o.size + "' is not a size (use N or 2^K)");
-    n = *parsed;
-  }
-  if (n == 0) throw UsageError("--size: must be at least 1");
-  if (n > kMaxTraceSize) throw UsageError("--size: traces take at most 2^27 elements, got " + o.size);
-
   backend::TraceRequest req;
+  const std::size_t n = run_shape(o, req);
+
   req.algorithm = o.algorithm;
   req.op = *core::parse_op(o.op);
   req.type = type;
@@ -108,6 +134,9 @@ core::Trace record(const RunOptions& o) {
   req.trace_block = o.trace_block;
   if (spec->kind == core::InputSpec::Kind::File) {
     req.input = core::read_input_file(spec->path, type);  // runtime_error names file and line
+    if (req.rows > 0 && req.input.size() != n)
+      throw UsageError("--rows/--cols: " + std::to_string(req.rows) + " x " + std::to_string(req.cols) + " disagrees with the " +
+                       std::to_string(req.input.size()) + " numbers in " + spec->path);
     if (!o.size.empty() && req.input.size() != n)
       throw UsageError("--size " + o.size + " disagrees with the " + std::to_string(req.input.size()) +
                        " numbers in " + spec->path);

@@ -61,6 +61,7 @@ const std::vector<AlgorithmInfo>& table() {
       a.file = std::string(r.source);
       a.kind = kind_of(r);
       a.any_block = r.blocks == kernels::BlockRule::Any;
+      a.matrix = r.shape == kernels::Shape::Matrix;
       out.push_back(std::move(a));
     }
     return out;
@@ -94,6 +95,25 @@ std::vector<std::string> traced_ids() {
   for (const auto& a : table())
     if (a.kind != Kind::Baseline) ids.push_back(a.id);
   return ids;
+}
+
+std::vector<std::string> array_ids() {
+  std::vector<std::string> ids;
+  for (const auto& a : table())
+    if (a.kind != Kind::Baseline && !a.matrix) ids.push_back(a.id);
+  return ids;
+}
+
+std::vector<std::string> matrix_ids() {
+  std::vector<std::string> ids;
+  for (const auto& a : table())
+    if (a.matrix) ids.push_back(a.id);
+  return ids;
+}
+
+bool is_matrix_id(std::string_view id) {
+  const AlgorithmInfo* info = find_algorithm(id);
+  return info && info->matrix;
 }
 
 namespace {
@@ -130,7 +150,7 @@ std::vector<std::string> add_region(SourceView& view, std::string_view text, std
 }  // namespace
 
 bool is_view_name(std::string_view name) {
-  for (std::string_view v : {"memory", "lanes", "divergence", "banks", "grid"})
+  for (std::string_view v : {"memory", "lanes", "divergence", "banks", "grid", "coalescing"})
     if (name == v) return true;
   return false;
 }
@@ -222,6 +242,11 @@ std::string stage_label(int tag, int param, bool has_shared) {
     case kernels::kTagAtomic: return "atomic update of the result";
     case kernels::kTagHalving: return "launch: add the upper half at offset " + p;
     case kernels::kTagInput: return "the array in global memory";
+    case kernels::kTagRowStride: return "each thread adds its row's elements a block apart";
+    case kernels::kTagColumnStride: return "each thread adds its column over the block's chunk of rows";
+    case kernels::kTagColumnStep: return "rows " + p + " apart: the lower half of the rows onto the upper";
+    case kernels::kTagColumnWalk: return "each thread walks down its whole column";
+    case kernels::kTagTileStride: return "2D grid stride: each thread adds the elements it visits";
     default: return "stage";
   }
 }

@@ -39,7 +39,7 @@ Pointer parse_pointer(std::string_view line);
 
 struct AlgorithmInfo {
   std::string id;
-  std::string family;  // tree, warp-shuffle, cooperative-groups, single-pass, pitfall, baseline
+  std::string family;  // tree, warp-shuffle, cooperative-groups, single-pass, pitfall, matrix, baseline
   std::string title;
   std::string lesson;  // one line, for `list`
   std::string brief;   // about 60 words: the window's lesson pane
@@ -48,6 +48,7 @@ struct AlgorithmInfo {
   std::string file;    // kernel source holding "<<< id" (empty for host baselines)
   Kind kind = Kind::Traced;
   bool any_block = false;  // takes any block size 1..1024, not only powers of two
+  bool matrix = false;     // reduces a matrix (--rows, --cols), not an array (--size)
 };
 
 std::span<const AlgorithmInfo> algorithms();
@@ -55,6 +56,10 @@ const AlgorithmInfo* find_algorithm(std::string_view id);
 std::vector<std::string> algorithm_ids();
 // The ids that record stages (everything but the baselines).
 std::vector<std::string> traced_ids();
+// The traced ids that reduce an array to one value, and those that reduce a matrix.
+std::vector<std::string> array_ids();
+std::vector<std::string> matrix_ids();
+bool is_matrix_id(std::string_view id);
 
 // The kernel's source as built into this binary. Throws std::runtime_error if the markers
 // for id are missing (a broken build, never user input).

@@ -1,6 +1,8 @@
 #include "facts.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <vector>
 
 namespace rl::core {
@@ -121,6 +123,35 @@ std::string stage_caption(const Trace& t, int k) {
   return out;
 }
 
+std::vector<WarpLoad> warp_loads(const Stage& stage, std::size_t element_bytes) {
+  std::map<std::pair<int, int>, std::set<long long>> sectors;
+  std::map<std::pair<int, int>, int> lanes;
+  for (const Load& l : stage.loads)
+    for (std::size_t k = 0; k < l.elements.size(); ++k) {
+      const std::pair<int, int> key{l.thread / 32, int(k)};
+      sectors[key].insert(l.elements[k] * (long long)element_bytes / 32);
+      ++lanes[key];
+    }
+  std::vector<WarpLoad> out;
+  for (const auto& [key, s] : sectors) {
+    const int n = lanes[key];
+    out.push_back({key.first, key.second, n, int(s.size()), int((std::size_t(n) * element_bytes + 31) / 32)});
+  }
+  return out;
+}
+
+std::string sectors_text(const Trace& trace) {
+  for (const Stage& s : trace.stages) {
+    const auto loads = warp_loads(s, element_bytes(trace.type));
+    if (loads.empty()) continue;
+    const auto [lo, hi] = std::minmax_element(loads.begin(), loads.end(),
+                                              [](const WarpLoad& a, const WarpLoad& b) { return a.sectors < b.sectors; });
+    return lo->sectors == hi->sectors ? std::to_string(lo->sectors)
+                                      : std::to_string(lo->sectors) + " to " + std::to_string(hi->sectors);
+  }
+  return "-";
+}
+
 std::string fill_lesson(std::string_view lesson, const Trace& trace) {
   std::string conflicts, divergent;
   for (const auto& s : trace.stages) {
@@ -130,7 +161,8 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
     divergent += sep + std::to_string(s.divergent_warps);
   }
   const std::pair<std::string_view, std::string> fills[] = {
-      {"{block}", std::to_string(trace.block)}, {"{conflicts}", conflicts}, {"{divergent}", divergent}};
+      {"{block}", std::to_string(trace.block)}, {"{conflicts}", conflicts}, {"{divergent}", divergent},
+      {"{rows_apart}", std::to_string(std::max(1, trace.block / 32))}, {"{sectors}", sectors_text(trace)}};
   std::string out(lesson);
   for (const auto& [key, value] : fills)
     for (std::size_t at = out.find(key); at != std::string::npos; at = out.find(key, at + value.size()))

@@ -50,6 +50,22 @@ std::string pointer_label(const Pointer& pointer, const Trace* trace);
 // degree of each tree step, {divergent} the divergent warps of each tree step. Lessons quote
 // what a run recorded, never typed figures.
 std::string fill_lesson(std::string_view lesson, const Trace& trace);
+
+// One warp-wide global load: the slot-th load of each thread of a warp that made one, and the
+// 32-byte sectors its addresses fall in. The input comes from cudaMalloc, aligned to 256 bytes,
+// so element i lies in sector i * element_bytes / 32.
+struct WarpLoad {
+  int warp = 0;
+  int slot = 0;
+  int lanes = 0;    // threads of the warp that loaded
+  int sectors = 0;  // distinct sectors they touched
+  int ideal = 0;    // the fewest sectors that many elements can fill
+  bool operator==(const WarpLoad&) const = default;
+};
+// A stage's warp-wide loads, warp by warp, in each warp's program order.
+std::vector<WarpLoad> warp_loads(const Stage& stage, std::size_t element_bytes);
+// "4" or "4 to 5": sectors per warp-wide load in the first stage that recorded loads.
+std::string sectors_text(const Trace& trace);
 // Every text of an algorithm's lesson (one line, brief, pointer, detail) filled from a trace.
 AlgorithmInfo fill_lessons(AlgorithmInfo info, const Trace& trace);
 

@@ -1,5 +1,6 @@
 #include "trace.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -60,7 +61,7 @@ T typed(const json& j, const char* name) {
 kernels::Combine combine_from(const std::string& name) {
   using kernels::Combine;
   for (Combine c : {Combine::Passes, Combine::SecondKernel, Combine::Atomics, Combine::LastBlock, Combine::GridSync,
-                    Combine::Halving, Combine::None})
+                    Combine::Halving, Combine::Outputs, Combine::None})
     if (kernels::to_string(c) == name) return c;
   throw std::runtime_error("trace field 'combine' names no way of combining: " + name);
 }
@@ -76,6 +77,25 @@ int tag_of(const std::string& step) {
   for (int tag = 0; tag < kernels::kTagCount; ++tag)
     if (step_of(tag) == step) return tag;
   return -1;
+}
+
+void read_matrix(const json& j, Trace& t) {
+  t.rows = typed<std::size_t>(j, "rows");
+  t.cols = typed<std::size_t>(j, "cols");
+  if (t.rows == 0 || t.cols == 0 || t.cols > t.size / t.rows || t.rows * t.cols != t.size)
+    throw std::runtime_error("trace fields 'rows' and 'cols' do not multiply to 'size'");
+  t.outputs = decode_all(field(j, "outputs"), "outputs");
+  const json& jw = field(j, "window");
+  Window& w = t.window;
+  w.row = typed<std::size_t>(jw, "row");
+  w.col = typed<std::size_t>(jw, "col");
+  w.rows = typed<std::size_t>(jw, "rows");
+  w.cols = typed<std::size_t>(jw, "cols");
+  w.values = decode_all(field(jw, "values"), "window values");
+  w.owned = typed<std::vector<std::uint8_t>>(jw, "owned");
+  if (w.row + w.rows > t.rows || w.col + w.cols > t.cols || w.values.size() != w.rows * w.cols ||
+      w.owned.size() != w.values.size())
+    throw std::runtime_error("trace field 'window' does not fit the matrix");
 }
 
 }  // namespace
@@ -99,6 +119,14 @@ std::string to_json(const Trace& t, int indent) {
   j["partials"] = encode_all(t.partials, t.type);
   j["pass_outputs"] = t.pass_outputs;
   if (!t.tickets.empty()) j["tickets"] = t.tickets;
+  if (t.rows > 0) {
+    j["rows"] = t.rows;
+    j["cols"] = t.cols;
+    j["outputs"] = encode_all(t.outputs, t.type);
+    const Window& w = t.window;
+    j["window"] = {{"row", w.row}, {"col", w.col}, {"rows", w.rows}, {"cols", w.cols},
+                   {"values", encode_all(w.values, t.type)}, {"owned", w.owned}};
+  }
   json stages = json::array();
   for (const auto& s : t.stages) {
     json js;
@@ -115,6 +143,11 @@ std::string to_json(const Trace& t, int indent) {
     for (const auto& a : s.accesses)
       acc.push_back({{"thread", a.thread}, {"reads", a.reads}, {"writes", a.writes}});
     js["accesses"] = acc;
+    if (!s.loads.empty()) {
+      json loads = json::array();
+      for (const auto& l : s.loads) loads.push_back({{"thread", l.thread}, {"elements", l.elements}});
+      js["loads"] = loads;
+    }
     stages.push_back(js);
   }
   j["stages"] = stages;
@@ -154,6 +187,7 @@ Trace trace_from_json(const std::string& text) {
   if (j.contains("partials")) t.partials = decode_all(field(j, "partials"), "partials");
   if (j.contains("pass_outputs")) t.pass_outputs = typed<std::vector<std::size_t>>(j, "pass_outputs");
   if (j.contains("tickets")) t.tickets = typed<std::vector<int>>(j, "tickets");
+  if (j.contains("rows")) read_matrix(j, t);
   const auto& stages = field(j, "stages");
   if (!stages.is_array()) throw std::runtime_error("trace field 'stages' is not a list");
   for (const auto& js : stages) {
@@ -174,6 +208,9 @@ Trace trace_from_json(const std::string& text) {
                               typed<std::vector<int>>(ja, "writes")});
       }
     }
+    if (js.contains("loads"))
+      for (const auto& jl : js.at("loads"))
+        s.loads.push_back({typed<int>(jl, "thread"), typed<std::vector<long long>>(jl, "elements")});
     t.stages.push_back(std::move(s));
   }
   return t;
@@ -185,6 +222,11 @@ std::string to_text(const Trace& t) {
       << " block=" << t.block << " grid=" << t.grid << " traced block=" << t.trace_block << " op="
       << to_string(t.op) << " type=" << to_string(t.type) << "\n";
   out << "result: " << format_value(t.result, t.type) << "\n";
+  if (t.rows > 0) {
+    out << "matrix: " << t.rows << " x " << t.cols << "; " << t.outputs.size() << " outputs:";
+    for (std::size_t i = 0; i < std::min<std::size_t>(t.outputs.size(), 16); ++i) out << " " << format_value(t.outputs[i], t.type);
+    out << (t.outputs.size() > 16 ? " ...\n" : "\n");
+  }
   if (!t.tickets.empty()) {  // work-queue: which tickets the traced block took
     out << "tickets: " << t.tickets.size() << " in all; block " << t.trace_block << " took";
     for (std::size_t c = 0; c < t.tickets.size(); ++c)

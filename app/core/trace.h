@@ -1,6 +1,7 @@
 // The Trace: one format for the CLI's JSON, the GUI, the renderer and the tests.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,23 @@ struct Access {
   bool operator==(const Access&) const = default;
 };
 
+// The input elements one thread loaded from global memory in a stage, in program order
+// (the first kernels::kLoadSlots): what the coalescing view groups into warp-wide loads.
+struct Load {
+  int thread = 0;
+  std::vector<long long> elements;  // flat input indices (row * cols + col for a matrix)
+  bool operator==(const Load&) const = default;
+};
+
+// A rectangle of a matrix around the traced block: its values row by row, and which of them
+// the traced block reads.
+struct Window {
+  std::size_t row = 0, col = 0, rows = 0, cols = 0;
+  std::vector<double> values;
+  std::vector<std::uint8_t> owned;
+  bool operator==(const Window&) const = default;
+};
+
 struct Stage {
   std::string label;
   int tag = -1;                                // a kernels::Tag: the kind of step; JSON's "step"
@@ -34,6 +52,7 @@ struct Stage {
   std::optional<std::vector<double>> lanes;    // each thread's register value after the stage
   std::vector<int> active;                     // threads that did the stage's work
   std::vector<Access> accesses;                // one per thread that touched shared memory
+  std::vector<Load> loads;                     // one per thread that loaded from global memory
   std::optional<int> bank_conflicts;           // worst n-way conflict of a warp-wide access
   int divergent_warps = 0;                     // warps with some but not all threads active
   bool operator==(const Stage&) const = default;
@@ -59,6 +78,12 @@ struct Trace {
   std::vector<double> partials;
   std::vector<std::size_t> pass_outputs;  // results each launch leaves (kernels::pass_outputs)
   std::vector<int> tickets;  // work-queue: the block that took each ticket, as the run recorded it
+  // The matrix family (rows > 0): `size` is rows x cols, `result` is the first output the traced
+  // block wrote (its row, its first column, or the whole matrix), `outputs` every row's or
+  // column's result (up to kernels::kMaxPartials).
+  std::size_t rows = 0, cols = 0;
+  std::vector<double> outputs;
+  Window window;
   std::vector<Stage> stages;
   bool operator==(const Trace&) const = default;
 };

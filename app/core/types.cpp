@@ -6,6 +6,8 @@
 
 namespace rl::core {
 
+std::size_t element_bytes(DType type) { return type == DType::Double ? 8 : 4; }
+
 std::string to_string(Op op) {
   switch (op) {
     case Op::Sum: return "sum";

@@ -1,5 +1,6 @@
 // Operators and element types the user can choose, with their spellings.
 #pragma once
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -13,6 +14,7 @@ std::string to_string(Op op);
 std::string to_string(DType type);
 std::optional<Op> parse_op(std::string_view text);
 std::optional<DType> parse_dtype(std::string_view text);
+std::size_t element_bytes(DType type);  // 4, or 8 for double
 
 // Applies op in double precision: the reference the tests and checks compare against.
 double apply(Op op, double a, double b);

@@ -31,6 +31,9 @@ struct Rec {
   void write(int k, int t, int slot, int index) const {
     if (raw) raw->access[cell(k, t) * raw->shape.slots + slot] = 2 * index + 1;
   }
+  void load(int k, int t, int slot, std::size_t index) const {
+    if (raw && slot < raw->shape.load_slots) raw->loads[cell(k, t) * raw->shape.load_slots + slot] = (long long)index;
+  }
   void lanes(int k, const std::vector<T>& v) const {
     if (!raw) return;
     std::copy(v.begin(), v.end(), raw->lanes.begin() + cell(k, 0));
@@ -148,6 +151,11 @@ struct Model {
       rec.stage(1, kernels::kTagSerial, 0), rec.shared(1, smem, B);
       return smem[0];
     }
+    return tree(smem, rec);
+  }
+
+  // The tree steps after the load, from stage 1: cell 0 ends with the block's result.
+  T tree(std::vector<T>& smem, const Rec<T>& rec) const {
     int k = 1;
     std::vector<T> next;
     for (const Step& st : tree_steps(algo, B)) {
@@ -179,7 +187,6 @@ struct Model {
 
   T shuffle_block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
     std::vector<T> v(B);
-    const int warps = B / 32;
     const bool queue = algo == Algo::WorkQueue;
     const bool vectorized = algo == Algo::WarpShuffleVectorized || queue;
     for (int t = 0; t < B; ++t) {
@@ -208,6 +215,18 @@ struct Model {
     }
     rec.stage(0, vectorized ? kernels::kTagVectorLoad : kernels::kTagLoad, 0), rec.lanes(0, v);
     int k = 1;
+    shuffle_tail(v, rec, k);
+    if (vectorized) {
+      for (int t = 0; t < B; ++t) rec.work(k, t, t == 0);
+      rec.stage(k, kernels::kTagAtomic, 0);
+    }
+    return v[0];
+  }
+
+  // block_shuffle (shuffle.cuh): the block's values, one per thread, to one in v[0]; records
+  // stages from k on and leaves k past the last.
+  void shuffle_tail(std::vector<T>& v, const Rec<T>& rec, int& k) const {
+    const int warps = B / 32;
     for (int offset = 16; offset > 0; offset >>= 1, ++k) {
       shuffle_down(v, offset, false);
       for (int t = 0; t < B; ++t) rec.work(k, t, true);
@@ -230,11 +249,6 @@ struct Model {
       for (int t = 0; t < B; ++t) rec.work(k, t, t < 32);
       rec.stage(k, kernels::kTagFinalShuffle, offset), rec.lanes(k, v);
     }
-    if (vectorized) {
-      for (int t = 0; t < B; ++t) rec.work(k, t, t == 0);
-      rec.stage(k, kernels::kTagAtomic, 0);
-    }
-    return v[0];
   }
 
   // cg::reduce over 32-thread tiles: a butterfly (floats), or redux.sync (ints, exact in
@@ -430,6 +444,164 @@ T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& laun
   }
 }
 
+
+// The matrix family (kernels/matrix.cuh), block by block, recording as the probes do.
+template <class T, class Op>
+struct MatrixModel {
+  Algo algo;
+  kernels::Matrix m;
+  int B;
+  kernels::Grid2 grid;
+
+  static T id() { return Op::template identity<T>(); }
+  const T* row_of(const T* in, std::size_t r) const { return in + r * m.cols; }
+
+  // Thread t's fold over the elements it reads, in its loop's order; loads recorded.
+  template <class Index>
+  T fold(const T* in, int t, const Rec<T>& rec, Index indices) const {
+    T v = id();
+    int slot = 0;
+    indices([&](std::size_t i) {
+      v = Op{}(v, in[i]);
+      rec.load(0, t, slot++, i);
+    });
+    return v;
+  }
+
+  T batched_row(const T* in, std::size_t r, const Rec<T>& rec) const {
+    std::vector<T> v(B);
+    for (int t = 0; t < B; ++t) {
+      v[t] = fold(in, t, rec, [&](auto add) {
+        for (std::size_t c = std::size_t(t); c < m.cols; c += std::size_t(B)) add(r * m.cols + c);
+      });
+      rec.work(0, t, std::size_t(t) < m.cols);
+    }
+    rec.stage(0, kernels::kTagRowStride, 0);
+    if (algo == Algo::BatchedRowsShuffle) {
+      rec.lanes(0, v);
+      int k = 1;
+      Model<T, Op>{Algo::WarpShuffle, B, 1}.shuffle_tail(v, rec, k);
+      return v[0];
+    }
+    for (int t = 0; t < B; ++t) rec.write(0, t, 0, t);
+    rec.shared(0, v, B);
+    return Model<T, Op>{Algo::Sequential, B, 1}.tree(v, rec);
+  }
+
+  // column-sums, block b: one partial per column of its tile, for its chunk of rows.
+  std::vector<T> column_block(const T* in, std::size_t b, const Rec<T>& rec) const {
+    const int bx = 32, by = B / 32;
+    const std::size_t gx = b % grid.x, gy = b / grid.x, chunk = kernels::column_chunk_rows(m, B, grid.y);
+    const std::size_t first = gy * chunk, last = std::min(m.rows, first + chunk);
+    std::vector<T> smem(B);
+    for (int t = 0; t < B; ++t) {
+      const std::size_t col = gx * bx + std::size_t(t % bx), r0 = first + std::size_t(t / bx);
+      smem[t] = fold(in, t, rec, [&](auto add) {
+        if (col < m.cols)
+          for (std::size_t r = r0; r < last; r += std::size_t(by)) add(r * m.cols + col);
+      });
+      rec.work(0, t, col < m.cols && r0 < last), rec.write(0, t, 0, t);
+    }
+    rec.stage(0, kernels::kTagColumnStride, 0), rec.shared(0, smem, B);
+    int k = 1;
+    for (int s = by / 2; s > 0; s /= 2, ++k) {
+      std::vector<T> next = smem;
+      for (int t = 0; t < B; ++t) {
+        const bool w = t / bx < s;
+        rec.work(k, t, w);
+        if (!w) continue;
+        next[t] = Op{}(smem[t], smem[t + s * bx]);
+        rec.read(k, t, 0, t), rec.read(k, t, 1, t + s * bx), rec.write(k, t, 2, t);
+      }
+      smem.swap(next);
+      rec.stage(k, kernels::kTagColumnStep, s), rec.shared(k, smem, B);
+    }
+    std::vector<T> out;
+    for (int tx = 0; tx < bx && gx * bx + std::size_t(tx) < m.cols; ++tx) out.push_back(smem[tx]);
+    return out;
+  }
+
+  T naive_column(const T* in, std::size_t col, int t, const Rec<T>& rec) const {
+    return fold(in, t, rec, [&](auto add) {
+      for (std::size_t r = 0; r < m.rows; ++r) add(r * m.cols + col);
+    });
+  }
+
+  T block_2d(const T* in, std::size_t b, const Rec<T>& rec) const {
+    const std::size_t bx = 32, by = std::size_t(B) / 32, gx = b % grid.x, gy = b / grid.x;
+    std::vector<T> smem(B);
+    for (int t = 0; t < B; ++t) {
+      const std::size_t x0 = gx * bx + std::size_t(t) % bx, y0 = gy * by + std::size_t(t) / bx;
+      smem[t] = fold(in, t, rec, [&](auto add) {
+        for (std::size_t y = y0; y < m.rows; y += grid.y * by)
+          for (std::size_t x = x0; x < m.cols; x += grid.x * bx) add(y * m.cols + x);
+      });
+      rec.work(0, t, x0 < m.cols && y0 < m.rows), rec.write(0, t, 0, t);
+    }
+    rec.stage(0, kernels::kTagTileStride, 0), rec.shared(0, smem, B);
+    return Model<T, Op>{Algo::Sequential, B, 1}.tree(smem, rec);
+  }
+
+  // Every block of the first pass, in block order: what each left.
+  std::vector<T> first_pass(const T* in, int traced, RawTrace<T>* raw) const {
+    std::vector<T> out;
+    const auto rec_for = [&](std::size_t b) { return Rec<T>{b == std::size_t(traced) ? raw : nullptr}; };
+    for (std::size_t b = 0; b < grid.count(); ++b) {
+      switch (algo) {
+        case Algo::BatchedRows:
+        case Algo::BatchedRowsShuffle: out.push_back(batched_row(in, b, rec_for(b))); break;
+        case Algo::Block2d: out.push_back(block_2d(in, b, rec_for(b))); break;
+        case Algo::ColumnSumsNaive: {
+          std::vector<T> lanes(B, id());
+          const Rec<T> rec = rec_for(b);
+          for (int t = 0; t < B; ++t) {
+            const std::size_t col = b * std::size_t(B) + std::size_t(t);
+            if (col < m.cols) lanes[t] = naive_column(in, col, t, rec), out.push_back(lanes[t]);
+            rec.work(0, t, col < m.cols);
+          }
+          rec.stage(0, kernels::kTagColumnWalk, 0), rec.lanes(0, lanes);
+          break;
+        }
+        default: break;  // column-sums: laid out as a matrix below
+      }
+    }
+    if (algo == Algo::ColumnSums) {  // out[chunk][col]
+      out.assign(grid.y * m.cols, id());
+      for (std::size_t b = 0; b < grid.count(); ++b) {
+        const std::vector<T> part = column_block(in, b, rec_for(b));
+        std::copy(part.begin(), part.end(), out.begin() + std::ptrdiff_t((b / grid.x) * m.cols + (b % grid.x) * 32));
+      }
+    }
+    return out;
+  }
+};
+
+template <class T, class Op>
+std::vector<T> reduce_matrix_with(Algo algo, const T* in, kernels::Matrix m, const kernels::Launch& launch,
+                                  RawTrace<T>* raw) {
+  const int B = launch.block;
+  const kernels::Grid2 grid = kernels::matrix_grid(algo, m, B, launch.grid, kModelSmCount);
+  if (raw) {
+    raw->reset(kernels::matrix_trace_shape(algo, B, m), B);
+    raw->grid = grid.count();
+  }
+  const MatrixModel<T, Op> model{algo, m, B, grid};
+  std::vector<T> first = model.first_pass(in, launch.trace_block, raw);
+  if (raw) raw->partials.assign(first.begin(), first.begin() + std::ptrdiff_t(std::min(first.size(), kernels::kMaxPartials)));
+  if (algo == Algo::ColumnSums) {  // phase 2: the same kernel over the partials, one chunk
+    const kernels::Matrix parts{grid.y, m.cols};
+    const MatrixModel<T, Op> second{algo, parts, B, {grid.x, 1}};
+    return second.first_pass(first.data(), -1, nullptr);
+  }
+  if (algo == Algo::Block2d) {  // one block of B x 1 threads over the partials, then the tree
+    std::vector<T> smem(B, Op::template identity<T>());
+    for (int t = 0; t < B; ++t)
+      for (std::size_t i = std::size_t(t); i < first.size(); i += std::size_t(B)) smem[t] = Op{}(smem[t], first[i]);
+    return {Model<T, Op>{Algo::Sequential, B, 1}.tree(smem, {})};
+  }
+  return first;
+}
+
 }  // namespace
 
 template <class T>
@@ -449,6 +621,26 @@ T model_reduce(Algo algo, kernels::OpKind op, const T* in, std::size_t n, const 
 template int model_reduce<int>(Algo, kernels::OpKind, const int*, std::size_t, const kernels::Launch&, RawTrace<int>*);
 template float model_reduce<float>(Algo, kernels::OpKind, const float*, std::size_t, const kernels::Launch&,
                                    RawTrace<float>*);
+template <class T>
+std::vector<T> model_reduce_matrix(Algo algo, kernels::OpKind op, const T* in, kernels::Matrix m,
+                                   const kernels::Launch& launch, RawTrace<T>* trace) {
+  kernels::check_matrix_launch(algo, m, launch, kModelSmCount, trace != nullptr);
+  switch (op) {
+    case kernels::OpKind::Sum: return reduce_matrix_with<T, ops::Sum>(algo, in, m, launch, trace);
+    case kernels::OpKind::Min: return reduce_matrix_with<T, ops::Min>(algo, in, m, launch, trace);
+    case kernels::OpKind::Max: return reduce_matrix_with<T, ops::Max>(algo, in, m, launch, trace);
+  }
+  throw std::invalid_argument("unknown operator");
+}
+
+#define RL_MATRIX(T) \
+  template std::vector<T> model_reduce_matrix<T>(Algo, kernels::OpKind, const T*, kernels::Matrix, \
+                                                 const kernels::Launch&, RawTrace<T>*);
+RL_MATRIX(int)
+RL_MATRIX(float)
+RL_MATRIX(double)
+#undef RL_MATRIX
+
 template double model_reduce<double>(Algo, kernels::OpKind, const double*, std::size_t, const kernels::Launch&,
                                      RawTrace<double>*);
 

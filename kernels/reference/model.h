@@ -2,6 +2,7 @@
 // recordings as the instrumented kernels. It is the sim backend and the GPU tests' oracle.
 #pragma once
 #include <cstddef>
+#include <vector>
 
 #include "../reduce_api.h"
 
@@ -15,5 +16,10 @@ constexpr int kModelSmCount = 132;
 template <class T>
 T model_reduce(kernels::Algo algo, kernels::OpKind op, const T* in, std::size_t n, const kernels::Launch& launch,
                kernels::RawTrace<T>* trace);
+
+// Same contract as kernels::gpu_reduce_matrix, computed on the CPU.
+template <class T>
+std::vector<T> model_reduce_matrix(kernels::Algo algo, kernels::OpKind op, const T* in, kernels::Matrix m,
+                                   const kernels::Launch& launch, kernels::RawTrace<T>* trace);
 
 }  // namespace rl::model

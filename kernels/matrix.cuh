@@ -1,0 +1,147 @@
+// Reductions over a row-major matrix: each row (batched rows), each column (column sums), or
+// the whole matrix with 2D blocks. Same markers and probes as tree.cuh. batched-rows-shuffle
+// lives in shuffle.cuh, beside the block_shuffle it calls.
+#pragma once
+#include <cstddef>
+
+#include "probe.cuh"
+#include "reduce_ops.h"
+#include "shuffle.cuh"
+#include "tree.cuh"
+
+namespace rl::kernels {
+
+// <<< block-tree
+// Sequential addressing over the block's cells, by linear thread id: half the threads add the
+// upper half onto the lower, until cell 0 holds the block's result.
+template <class T, class Op, class Probe>
+__device__ __forceinline__ T block_tree(T* smem, unsigned tid, unsigned threads, const Probe& probe, int& stage) {
+  for (unsigned s = threads / 2; s > 0; s >>= 1, ++stage) {
+    const bool work = tid < s;
+    if (work) {
+      smem[tid] = Op{}(smem[tid], smem[tid + s]);  // [step]
+      probe.read(stage, 0, tid), probe.read(stage, 1, tid + s), probe.write(stage, 2, tid);
+    }
+    probe.stage(stage, kTagStep, s), probe.work(stage, work);
+    __syncthreads();
+    probe.shared(stage, smem, threads);
+  }
+  return smem[0];
+}
+// >>>
+
+// <<< batched-rows
+// One block per row: each thread adds the row's elements a block apart, then the tree.
+template <class T, class Op, class Probe>
+__global__ void batched_rows(const T* in, T* out, std::size_t cols, Probe probe) {
+  T* smem = shared_array<T>();
+  const unsigned tid = threadIdx.x;
+  const std::size_t first = std::size_t(blockIdx.x) * cols;  // this block's row
+  T v = Op::template identity<T>();
+  int slot = 0;
+  for (std::size_t c = tid; c < cols; c += blockDim.x, ++slot) {
+    v = Op{}(v, in[first + c]);  // [row-stride]
+    probe.load(0, slot, first + c);
+  }
+  smem[tid] = v;
+  probe.stage(0, kTagRowStride, 0), probe.work(0, tid < cols), probe.write(0, 0, tid);
+  __syncthreads();
+  probe.shared(0, smem, blockDim.x);
+
+  int stage = 1;
+  v = block_tree<T, Op>(smem, tid, blockDim.x, probe, stage);  // see <<< block-tree
+  if (tid == 0) out[blockIdx.x] = v;
+  if (tid == 0) probe.partial(blockIdx.x, v);
+}
+// >>>
+
+// <<< column-sums
+// Blocks of 32 x (B/32) threads: x picks one of 32 neighbouring columns, so a warp reads 32
+// neighbours of one row; y splits the block's chunk of rows. The tree then runs down the
+// block's rows. out[chunk][col]: one row of partial column sums per chunk. Phase 2 is this
+// kernel again over those partials, with one chunk.
+template <class T, class Op, class Probe>
+__global__ void column_sums(const T* in, T* out, std::size_t rows, std::size_t cols, std::size_t chunk_rows,
+                            Probe probe) {
+  T* smem = shared_array<T>();
+  const unsigned tx = threadIdx.x, ty = threadIdx.y, tid = ty * blockDim.x + tx;
+  const std::size_t col = std::size_t(blockIdx.x) * blockDim.x + tx;
+  const std::size_t first = std::size_t(blockIdx.y) * chunk_rows;
+  const std::size_t last = first + chunk_rows < rows ? first + chunk_rows : rows;
+  T v = Op::template identity<T>();
+  int slot = 0;
+  if (col < cols)
+    for (std::size_t r = first + ty; r < last; r += blockDim.y, ++slot) {
+      v = Op{}(v, in[r * cols + col]);  // [column-stride]
+      probe.load(0, slot, r * cols + col);
+    }
+  smem[tid] = v;
+  probe.stage(0, kTagColumnStride, 0), probe.work(0, col < cols && first + ty < last), probe.write(0, 0, tid);
+  __syncthreads();
+  probe.shared(0, smem, blockDim.x * blockDim.y);
+
+  int stage = 1;
+  for (unsigned s = blockDim.y / 2; s > 0; s >>= 1, ++stage) {
+    const bool work = ty < s;  // each step halves the rows; columns never mix
+    if (work) {
+      smem[tid] = Op{}(smem[tid], smem[tid + s * blockDim.x]);  // [column-step]
+      probe.read(stage, 0, tid), probe.read(stage, 1, tid + s * blockDim.x), probe.write(stage, 2, tid);
+    }
+    probe.stage(stage, kTagColumnStep, s), probe.work(stage, work);
+    __syncthreads();
+    probe.shared(stage, smem, blockDim.x * blockDim.y);
+  }
+  if (ty == 0 && col < cols) out[std::size_t(blockIdx.y) * cols + col] = smem[tx];
+  if (ty == 0 && col < cols) probe.partial(std::size_t(blockIdx.y) * cols + col, smem[tx]);
+}
+// >>>
+
+// <<< column-sums-naive
+// One thread per column walks down the whole column: as many threads as columns, no more.
+template <class T, class Op, class Probe>
+__global__ void column_sums_naive(const T* in, T* out, std::size_t rows, std::size_t cols, Probe probe) {
+  const std::size_t col = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  T v = Op::template identity<T>();
+  int slot = 0;
+  if (col < cols)
+    for (std::size_t r = 0; r < rows; ++r, ++slot) {
+      v = Op{}(v, in[r * cols + col]);  // [column-walk]
+      probe.load(0, slot, r * cols + col);
+    }
+  probe.stage(0, kTagColumnWalk, 0), probe.work(0, col < cols), probe.lane(0, v);
+  if (col < cols) out[col] = v;
+  if (col < cols) probe.partial(col, v);
+}
+// >>>
+
+// <<< block-2d
+// 2D blocks over a 2D grid: each thread strides over the matrix by the grid's width and
+// height, then the block's threads, numbered x fastest, run the tree. One partial per block.
+template <class T, class Op, class Probe>
+__global__ void block_2d(const T* in, T* out, std::size_t rows, std::size_t cols, Probe probe) {
+  T* smem = shared_array<T>();
+  const unsigned tid = threadIdx.y * blockDim.x + threadIdx.x;  // the linearised thread id
+  const std::size_t x0 = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t y0 = std::size_t(blockIdx.y) * blockDim.y + threadIdx.y;
+  const std::size_t width = std::size_t(gridDim.x) * blockDim.x, height = std::size_t(gridDim.y) * blockDim.y;
+  T v = Op::template identity<T>();
+  int slot = 0;
+  for (std::size_t y = y0; y < rows; y += height)
+    for (std::size_t x = x0; x < cols; x += width, ++slot) {
+      v = Op{}(v, in[y * cols + x]);  // [tile-stride]
+      probe.load(0, slot, y * cols + x);
+    }
+  smem[tid] = v;
+  probe.stage(0, kTagTileStride, 0), probe.work(0, x0 < cols && y0 < rows), probe.write(0, 0, tid);
+  __syncthreads();
+  probe.shared(0, smem, blockDim.x * blockDim.y);
+
+  int stage = 1;
+  v = block_tree<T, Op>(smem, tid, blockDim.x * blockDim.y, probe, stage);  // see <<< block-tree
+  const std::size_t b = std::size_t(blockIdx.y) * gridDim.x + blockIdx.x;
+  if (tid == 0) out[b] = v;
+  if (tid == 0) probe.partial(b, v);
+}
+// >>>
+
+}  // namespace rl::kernels

@@ -1,0 +1,99 @@
+// The host side of the matrix family: the launches that reduce each row, each column, or the
+// whole matrix. Shared by launch.cu (results and traces) and bench.cu (timing).
+#pragma once
+#include "launch_impl.cuh"
+#include "matrix.cuh"
+
+namespace rl::kernels {
+inline namespace launch_detail {
+
+template <class T, class Op>
+class MatrixReducer {
+ public:
+  MatrixReducer(Algo algo, const Launch& l, RawTrace<T>* trace, cudaStream_t stream)
+      : algo_(algo), launch_(l), trace_(trace), stream_(stream) {}
+
+  // Allocates what every later enqueue needs, so timed runs allocate nothing.
+  void prepare(Matrix m) {
+    m_ = m;
+    grid_ = check_matrix_launch(algo_, m, launch_, cuda_device_shape(), trace_ != nullptr);
+    const std::size_t partials = algo_ == Algo::ColumnSums ? grid_.y * m.cols : grid_.count();
+    out_ = std::make_unique<DeviceArray<T>>(matrix_outputs(algo_, m));
+    if (algo_ == Algo::ColumnSums || algo_ == Algo::Block2d) partials_ = std::make_unique<DeviceArray<T>>(partials);
+  }
+
+  // Enqueues every launch of one reduction of the matrix at in; returns where the outputs
+  // will be. Traced runs synchronise to copy the recording back.
+  const T* enqueue(const T* in) {
+    T* first_out = partials_ ? partials_->get() : out_->get();
+    first_pass([&](auto probe) { launch(in, first_out, m_, grid_, dim3(block_x(), block_y()), probe); });
+    if (algo_ == Algo::ColumnSums)  // phase 2: the partials' columns, one chunk
+      launch(first_out, out_->get(), {grid_.y, m_.cols}, {grid_.x, 1}, dim3(block_x(), block_y()), NoProbe{});
+    if (algo_ == Algo::Block2d)  // one block, a row of B threads, over the partials
+      launch(first_out, out_->get(), {1, grid_.count()}, {1, 1}, dim3(unsigned(launch_.block), 1), NoProbe{});
+    return out_->get();
+  }
+
+  std::vector<T> run(const T* host_in, Matrix m) {
+    DeviceArray<T> input(m.size());
+    input.from_host(host_in, m.size());
+    prepare(m);
+    const T* result = enqueue(input.get());
+    std::vector<T> out(matrix_outputs(algo_, m));
+    RL_CUDA(cudaMemcpyAsync(out.data(), result, out.size() * sizeof(T), cudaMemcpyDeviceToHost, stream_));
+    RL_CUDA(cudaStreamSynchronize(stream_));
+    return out;
+  }
+
+ private:
+  unsigned block_x() const { return unsigned(matrix_block_x(algo_, launch_.block)); }
+  unsigned block_y() const { return unsigned(launch_.block) / block_x(); }
+
+  template <class Kernel>
+  void first_pass(Kernel kernel) {
+    if (!trace_) {
+      kernel(NoProbe{});
+      return;
+    }
+    const std::size_t partials = algo_ == Algo::ColumnSums ? grid_.y * m_.cols : grid_.count();
+    TraceBuffers<T> buf(matrix_trace_shape(algo_, launch_.block, m_), launch_.block, std::min(partials, kMaxPartials), 0);
+    kernel(buf.probe(launch_.trace_block));
+    RL_CUDA(cudaStreamSynchronize(stream_));
+    buf.copy_to(*trace_);
+    trace_->grid = grid_.count();
+  }
+
+  template <class Probe>
+  void launch(const T* in, T* out, Matrix m, Grid2 grid, dim3 block, const Probe& p) {
+    const dim3 g(unsigned(grid.x), unsigned(grid.y));
+    const std::size_t sh = std::size_t(block.x) * block.y * sizeof(T);
+    switch (algo_) {
+      case Algo::BatchedRows: batched_rows<T, Op><<<g, block, sh, stream_>>>(in, out, m.cols, p); break;
+      case Algo::BatchedRowsShuffle:
+        batched_rows_shuffle<T, Op><<<g, block, block.x / 32 * sizeof(T), stream_>>>(in, out, m.cols, p);
+        break;
+      case Algo::ColumnSums:
+        column_sums<T, Op><<<g, block, sh, stream_>>>(in, out, m.rows, m.cols, column_chunk_rows(m, launch_.block, grid.y), p);
+        break;
+      case Algo::ColumnSumsNaive: column_sums_naive<T, Op><<<g, block, 0, stream_>>>(in, out, m.rows, m.cols, p); break;
+      case Algo::Block2d: block_2d<T, Op><<<g, block, sh, stream_>>>(in, out, m.rows, m.cols, p); break;
+      default: throw std::invalid_argument("no matrix kernel for this algorithm");
+    }
+    RL_CUDA(cudaGetLastError());
+  }
+
+  Algo algo_;
+  Launch launch_;
+  RawTrace<T>* trace_;
+  cudaStream_t stream_;
+  Matrix m_;
+  Grid2 grid_;
+  std::unique_ptr<DeviceArray<T>> out_, partials_;
+
+ public:
+  MatrixReducer(const MatrixReducer&) = delete;
+  MatrixReducer& operator=(const MatrixReducer&) = delete;
+};
+
+}  // namespace launch_detail
+}  // namespace rl::kernels

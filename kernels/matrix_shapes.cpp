@@ -1,0 +1,131 @@
+// Launch shapes of the matrix family, shared by the GPU launchers and the CPU model.
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "algorithms.h"
+#include "reduce_api.h"
+
+namespace rl::kernels {
+namespace {
+
+std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+
+int log2_of(int block) {
+  int k = 0;
+  while ((1 << k) < block) ++k;
+  return k;
+}
+
+constexpr std::size_t kMaxGridY = 65535;                  // CUDA's limit on gridDim.y
+constexpr std::size_t kMaxGridX = 2147483647;             // and on gridDim.x
+constexpr std::size_t kMaxElements = std::size_t(1) << 34;  // 64 GiB of floats: more than any GPU holds
+
+// Blocks one wave of the device holds, twice over: enough for the fixed grids to cover
+// every SM while each thread still loads several elements.
+std::size_t wanted_blocks(int block, DeviceShape device) {
+  return 2 * std::size_t(std::max(1, device.threads_per_sm / block)) * std::size_t(std::max(1, device.sm_count));
+}
+
+}  // namespace
+
+bool is_matrix(Algo algo) { return row(algo).shape == Shape::Matrix; }
+
+std::size_t matrix_outputs(Algo algo, Matrix m) {
+  switch (algo) {
+    case Algo::BatchedRows:
+    case Algo::BatchedRowsShuffle: return m.rows;
+    case Algo::ColumnSums:
+    case Algo::ColumnSumsNaive: return m.cols;
+    default: return 1;
+  }
+}
+
+int matrix_block_x(Algo algo, int block) {
+  return algo == Algo::ColumnSums || algo == Algo::Block2d ? std::min(block, 32) : block;
+}
+
+std::size_t column_chunk_rows(Matrix m, int, std::size_t chunks) { return ceil_div(m.rows, std::max<std::size_t>(chunks, 1)); }
+
+Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape device) {
+  const std::size_t bx = std::size_t(matrix_block_x(algo, block)), by = std::size_t(block) / bx;
+  const std::size_t tiles_x = ceil_div(m.cols, bx), tiles_y = ceil_div(m.rows, by);
+  const std::size_t want = grid ? grid : wanted_blocks(block, device);
+  switch (algo) {
+    case Algo::BatchedRows:
+    case Algo::BatchedRowsShuffle: return {m.rows, 1};
+    case Algo::ColumnSumsNaive: return {tiles_x, 1};
+    case Algo::ColumnSums: {
+      // Chunks of rows; ceil(rows / ceil(rows / c)) so a recorded grid maps back to itself.
+      const std::size_t chunks = std::clamp<std::size_t>(want / std::max<std::size_t>(tiles_x, 1), 1, std::min(tiles_y, kMaxGridY));
+      return {tiles_x, ceil_div(m.rows, column_chunk_rows(m, block, chunks))};
+    }
+    default: {  // block-2d: as wide as the matrix allows, then as tall as the rest asks
+      const std::size_t x = std::clamp<std::size_t>(std::min(tiles_x, want), 1, kMaxGridX);
+      return {x, std::clamp<std::size_t>(want / x, 1, std::min(tiles_y, kMaxGridY))};
+    }
+  }
+}
+
+TraceShape matrix_trace_shape(Algo algo, int block, Matrix) {
+  const int steps = log2_of(block), warps = block / 32;
+  switch (algo) {
+    case Algo::BatchedRowsShuffle: return {1 + 5 + 1 + 1 + 5, 1, warps, kLoadSlots};
+    case Algo::ColumnSums: return {1 + log2_of(block / matrix_block_x(algo, block)), 3, block, kLoadSlots};
+    case Algo::ColumnSumsNaive: return {1, 0, 0, kLoadSlots};
+    default: return {1 + steps, 3, block, kLoadSlots};
+  }
+}
+
+Grid2 check_matrix_launch(Algo algo, Matrix m, const Launch& launch, DeviceShape device, bool traced) {
+  const std::string id(row(algo).id);
+  if (!is_matrix(algo)) throw std::invalid_argument(id + " reduces an array: give it --size, not --rows and --cols");
+  if (m.rows == 0 || m.cols == 0)
+    throw std::invalid_argument("a matrix needs at least 1 row and 1 column, got " + std::to_string(m.rows) + " x " +
+                                std::to_string(m.cols));
+  if (m.cols > kMaxElements / m.rows)
+    throw std::invalid_argument("a matrix of " + std::to_string(m.rows) + " x " + std::to_string(m.cols) +
+                                " elements is larger than any GPU holds (at most 2^34 elements)");
+  const int b = launch.block;
+  if (b < 32 || b > 1024 || (b & (b - 1)) != 0)
+    throw std::invalid_argument("block size must be a power of two from 32 to 1024, got " + std::to_string(b));
+  if ((algo == Algo::BatchedRows || algo == Algo::BatchedRowsShuffle) && m.rows > kMaxGridX)
+    throw std::invalid_argument(id + " launches a block per row: at most 2^31 - 1 rows");
+  const Grid2 grid = matrix_grid(algo, m, b, launch.grid, device);
+  if (traced && (launch.trace_block < 0 || std::size_t(launch.trace_block) >= grid.count()))
+    throw std::invalid_argument("trace block " + std::to_string(launch.trace_block) + " is outside the grid of " +
+                                std::to_string(grid.count()) + " block(s)");
+  return grid;
+}
+
+std::vector<std::size_t> matrix_traced_elements(Algo algo, Matrix m, int block, Grid2 grid, int traced) {
+  std::vector<std::size_t> out;
+  const std::size_t b = std::size_t(traced), bx = std::size_t(matrix_block_x(algo, block)), by = std::size_t(block) / bx;
+  const std::size_t gx = b % grid.x, gy = b / grid.x;
+  for (std::size_t t = 0; t < std::size_t(block); ++t) {
+    const std::size_t tx = t % bx, ty = t / bx;
+    switch (algo) {
+      case Algo::BatchedRows:
+      case Algo::BatchedRowsShuffle:
+        for (std::size_t c = t; c < m.cols; c += block) out.push_back(b * m.cols + c);
+        break;
+      case Algo::ColumnSumsNaive:
+        if (b * block + t < m.cols)
+          for (std::size_t r = 0; r < m.rows; ++r) out.push_back(r * m.cols + b * block + t);
+        break;
+      case Algo::ColumnSums: {
+        const std::size_t chunk = column_chunk_rows(m, block, grid.y), col = gx * bx + tx;
+        if (col < m.cols)
+          for (std::size_t r = gy * chunk + ty; r < std::min(m.rows, (gy + 1) * chunk); r += by) out.push_back(r * m.cols + col);
+        break;
+      }
+      default:
+        for (std::size_t y = gy * by + ty; y < m.rows; y += grid.y * by)
+          for (std::size_t x = gx * bx + tx; x < m.cols; x += grid.x * bx) out.push_back(y * m.cols + x);
+    }
+  }
+  return out;
+}
+
+}  // namespace rl::kernels

@@ -1,0 +1,223 @@
+// The matrix family on the CPU model: stages pinned on small hand-derived cases, results against
+// a double reference at awkward shapes, refused shapes, and the coalescing counts.
+#include <gtest/gtest.h>
+
+#include "app/backend/backend.h"
+#include "app/core/catalog.h"
+#include "app/core/facts.h"
+#include "kernels/stage_tags.h"
+#include "test_support.h"
+
+using namespace rl;
+
+namespace {
+
+// Element i of a matrix from iota holds i + 1.
+core::Trace matrix_trace(const std::string& id, std::size_t rows, std::size_t cols, int block, int trace_block = 0,
+                         std::vector<double> input = {}, core::Op op = core::Op::Sum,
+                         core::DType type = core::DType::Int) {
+  if (input.empty())
+    for (std::size_t i = 0; i < rows * cols; ++i) input.push_back(double(i + 1));
+  backend::TraceRequest req{id, op, type, block, trace_block, std::move(input)};
+  req.rows = rows, req.cols = cols;
+  return backend::make_sim_backend()->trace(req);
+}
+
+// What each row (by_rows) or column of a row-major matrix reduces to, in double precision.
+std::vector<double> reference(core::Op op, const std::vector<double>& v, std::size_t rows, std::size_t cols,
+                              bool by_rows) {
+  std::vector<double> out;
+  for (std::size_t o = 0; o < (by_rows ? rows : cols); ++o) {
+    std::vector<double> line;
+    for (std::size_t k = 0; k < (by_rows ? cols : rows); ++k) line.push_back(by_rows ? v[o * cols + k] : v[k * cols + o]);
+    out.push_back(test::reference(op, line));
+  }
+  return out;
+}
+
+std::vector<long long> loads_of(const core::Stage& s, int thread) {
+  for (const auto& l : s.loads)
+    if (l.thread == thread) return l.elements;
+  return {};
+}
+
+}  // namespace
+
+TEST(Matrix, BatchedRowsStridesTheRowThenRunsTheTree) {
+  const auto t = matrix_trace("batched-rows", 3, 70, 32, 1);
+  EXPECT_EQ(t.grid, 3u);
+  EXPECT_EQ(t.outputs, (std::vector<double>{2485, 7385, 12285}));  // sums of 1..70, 71..140, 141..210
+  EXPECT_EQ(t.result, 7385);
+  ASSERT_EQ(t.stages.size(), 6u);  // the row stride, then strides 16..1
+  EXPECT_EQ(t.stages[0].tag, kernels::kTagRowStride);
+  const auto& cells = *t.stages[0].shared;
+  for (int c = 0; c < 32; ++c) EXPECT_EQ(cells[c], (71 + c) + (103 + c) + (c < 6 ? 135 + c : 0)) << c;
+  EXPECT_EQ(loads_of(t.stages[0], 0), (std::vector<long long>{70, 102, 134}));
+  EXPECT_EQ(loads_of(t.stages[0], 6), (std::vector<long long>{76, 108}));
+  EXPECT_EQ(t.stages[1].param, 16);
+  EXPECT_EQ((*t.stages.back().shared)[0], 7385);
+  EXPECT_EQ(t.window.row, 0u);  // all three rows fit
+  EXPECT_EQ(t.window.rows, 3u);
+  EXPECT_EQ(t.window.cols, 32u);
+  EXPECT_EQ(t.window.owned, [] {
+    std::vector<std::uint8_t> v(96, 0);
+    std::fill(v.begin() + 32, v.begin() + 64, 1);  // row 1 is the traced block's
+    return v;
+  }());
+}
+
+TEST(Matrix, BatchedRowsShuffleEndsInLaneZero) {
+  const auto t = matrix_trace("batched-rows-shuffle", 2, 100, 64, 1);
+  EXPECT_EQ(t.result, 15050);  // 101..200
+  EXPECT_EQ(t.stages[0].tag, kernels::kTagRowStride);
+  ASSERT_TRUE(t.stages[0].lanes);
+  EXPECT_EQ((*t.stages[0].lanes)[3], 104 + 168);  // elements 3 and 67 of row 1
+  EXPECT_EQ((*t.stages.back().lanes)[0], 15050);
+}
+
+TEST(Matrix, ColumnSumsChunkRowsThenAddThePartials) {
+  // 5 x 40, blocks of 32 x 2: two column tiles, chunks of 2 rows (3 chunks), block 1 = tile 1 of chunk 0.
+  const auto t = matrix_trace("column-sums", 5, 40, 64, 1);
+  EXPECT_EQ(t.grid, 6u);
+  ASSERT_EQ(t.outputs.size(), 40u);
+  for (int c = 0; c < 40; ++c) EXPECT_EQ(t.outputs[c], 5 * c + 405) << c;  // sum over r of 40r + c + 1
+  ASSERT_EQ(t.stages.size(), 2u);
+  const auto& load = *t.stages[0].shared;
+  for (int x = 0; x < 32; ++x) {
+    EXPECT_EQ(load[x], x < 8 ? 33 + x : 0) << x;       // row 0, columns 32..39, then past the edge
+    EXPECT_EQ(load[32 + x], x < 8 ? 73 + x : 0) << x;  // row 1
+  }
+  EXPECT_EQ(t.stages[1].tag, kernels::kTagColumnStep);
+  EXPECT_EQ((*t.stages[1].shared)[2], 33 + 2 + 73 + 2);
+  EXPECT_EQ(t.stages[1].accesses[0].reads, (std::vector<int>{0, 32}));
+}
+
+TEST(Matrix, NaiveColumnsWalkEveryRow) {
+  const auto t = matrix_trace("column-sums-naive", 4, 40, 32, 1);
+  EXPECT_EQ(t.grid, 2u);
+  ASSERT_EQ(t.stages.size(), 1u);
+  EXPECT_EQ(t.stages[0].active, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));  // columns 32..39
+  EXPECT_EQ(loads_of(t.stages[0], 0), (std::vector<long long>{32, 72, 112, 152}));
+  EXPECT_EQ((*t.stages[0].lanes)[1], 34 + 74 + 114 + 154);
+}
+
+TEST(Matrix, Block2dStridesTheGridThenReducesThePartials) {
+  // 3 x 50, blocks of 32 x 2, a grid of 2 x 2; block 3 starts at row 2, column 32.
+  const auto t = matrix_trace("block-2d", 3, 50, 64, 3);
+  EXPECT_EQ(t.grid, 4u);
+  EXPECT_EQ(t.result, 150 * 151 / 2);
+  const auto& cells = *t.stages[0].shared;
+  for (int x = 0; x < 32; ++x) {
+    EXPECT_EQ(cells[x], x < 18 ? 133 + x : 0) << x;
+    EXPECT_EQ(cells[32 + x], 0) << x;  // row 3 does not exist
+  }
+  EXPECT_EQ(loads_of(t.stages[0], 0), (std::vector<long long>{132}));
+}
+
+TEST(Matrix, ResultsMatchADoubleReferenceAtAwkwardShapes) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const std::pair<std::size_t, std::size_t> shapes[] = {{1, 1}, {1, 1000}, {1000, 1}, {33, 257}, {4097, 3}, {7, 64}};
+  for (const auto& id : core::matrix_ids())
+    for (const auto& [rows, cols] : shapes)
+      for (int block : {32, 256, 1024})
+        for (auto type : {core::DType::Int, core::DType::Float, core::DType::Double})
+          for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
+            SCOPED_TRACE(id + " " + std::to_string(rows) + "x" + std::to_string(cols) + " block " +
+                         std::to_string(block) + " " + core::to_string(op) + " " + core::to_string(type));
+            const auto input = test::random_values(rows * cols, type, seed + rows * 7 + cols + std::size_t(block));
+            const auto t = matrix_trace(id, rows, cols, block, 0, input, op, type);
+            if (id == "block-2d") {
+              const double ref = test::reference(op, input);
+              if (type == core::DType::Int || op != core::Op::Sum) EXPECT_EQ(t.result, ref);
+              else EXPECT_NEAR(t.result, ref, test::sum_tolerance(type, input));
+              continue;
+            }
+            const auto ref = reference(op, input, rows, cols, id.rfind("batched-rows", 0) == 0);
+            ASSERT_EQ(t.outputs.size(), std::min<std::size_t>(ref.size(), 4096));
+            for (std::size_t o = 0; o < t.outputs.size(); ++o) {
+              if (type == core::DType::Int || op != core::Op::Sum) {
+                ASSERT_EQ(t.outputs[o], ref[o]) << "output " << o;
+              } else {
+                const std::size_t k = id.rfind("batched-rows", 0) == 0 ? cols : rows;
+                std::vector<double> line(k);
+                for (std::size_t j = 0; j < k; ++j) line[j] = id.rfind("batched-rows", 0) == 0 ? input[o * cols + j] : input[j * cols + o];
+                ASSERT_NEAR(t.outputs[o], ref[o], test::sum_tolerance(type, line)) << "output " << o;
+              }
+            }
+          }
+}
+
+TEST(Matrix, ImpossibleShapesAndLaunchesNameTheProblem) {
+  const auto expect_msg = [](auto fn, const std::string& part) {
+    try {
+      fn();
+      ADD_FAILURE() << "no exception, expected one mentioning " << part;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    }
+  };
+  expect_msg([] { matrix_trace("batched-rows", 0, 5, 32, 0, {1}); }, "needs a matrix");
+  expect_msg([] { matrix_trace("column-sums", 4, 4, 48); }, "power of two");
+  expect_msg([] { matrix_trace("block-2d", 4, 4, 2048); }, "32 to 1024");
+  expect_msg([] { matrix_trace("batched-rows", 4, 4, 32, 4); }, "outside the grid of 4");
+  expect_msg([] { matrix_trace("sequential", 4, 8, 32); }, "reduces an array");
+  expect_msg(
+      [] {
+        backend::TraceRequest req{"column-sums", core::Op::Sum, core::DType::Int, 32, 0, {1, 2, 3}};
+        backend::make_sim_backend()->trace(req);
+      },
+      "needs a matrix");
+  expect_msg(
+      [] {
+        const std::vector<int> one{1};
+        model::model_reduce<int>(kernels::Algo::ColumnSums, kernels::OpKind::Sum, one.data(), 1, {32, 0, 0}, nullptr);
+      },
+      "reduces a matrix");
+}
+
+TEST(Matrix, TheWindowShowsTheTracedBlocksCells) {
+  const auto t = matrix_trace("column-sums", 40, 100, 64, 5);  // tile 1 of chunk 1 (grid 4 x chunks)
+  const std::size_t tiles = 4, chunk = 40 / (t.grid / tiles);
+  EXPECT_EQ(t.window.col, 32u);
+  EXPECT_EQ(t.window.row, chunk);
+  for (std::size_t r = 0; r < t.window.rows; ++r)
+    for (std::size_t c = 0; c < t.window.cols; ++c) {
+      const std::size_t row = t.window.row + r, col = t.window.col + c, i = r * t.window.cols + c;
+      EXPECT_EQ(t.window.values[i], double(row * 100 + col + 1));
+      EXPECT_EQ(t.window.owned[i], row >= chunk && row < 2 * chunk && col < 64 ? 1 : 0) << row << "," << col;
+    }
+}
+
+TEST(Coalescing, SectorsComeFromTheRecordedAddresses) {
+  const auto stage_of = [](auto element) {
+    core::Stage s;
+    for (int t = 0; t < 32; ++t) s.loads.push_back({t, {element(t)}});
+    return s;
+  };
+  const auto one = [](const core::Stage& s, std::size_t bytes) {
+    const auto loads = core::warp_loads(s, bytes);
+    EXPECT_EQ(loads.size(), 1u);
+    return loads.empty() ? core::WarpLoad{} : loads[0];
+  };
+  EXPECT_EQ(one(stage_of([](int t) { return t; }), 4), (core::WarpLoad{0, 0, 32, 4, 4}));              // a row of floats
+  EXPECT_EQ(one(stage_of([](int t) { return t * 1000LL; }), 4), (core::WarpLoad{0, 0, 32, 32, 4}));   // a column
+  EXPECT_EQ(one(stage_of([](int t) { return t; }), 8), (core::WarpLoad{0, 0, 32, 8, 8}));              // doubles
+  EXPECT_EQ(one(stage_of([](int t) { return t + 3; }), 4), (core::WarpLoad{0, 0, 32, 5, 4}));          // misaligned
+  EXPECT_EQ(one(stage_of([](int t) { return (t % 2) * 8LL; }), 4), (core::WarpLoad{0, 0, 32, 2, 4}));  // broadcast pairs
+
+  core::Stage two_slots;  // warp 1's second load: slots are kept apart
+  for (int t = 32; t < 48; ++t) two_slots.loads.push_back({t, {t, 1000LL * t}});
+  const auto loads = core::warp_loads(two_slots, 4);
+  ASSERT_EQ(loads.size(), 2u);
+  EXPECT_EQ(loads[0], (core::WarpLoad{1, 0, 16, 2, 2}));
+  EXPECT_EQ(loads[1], (core::WarpLoad{1, 1, 16, 16, 2}));
+}
+
+TEST(Coalescing, MatrixTracesCountFourSectorsForARowAndOneForAColumn) {
+  const auto rows = matrix_trace("batched-rows", 2, 256, 64, 0, {}, core::Op::Sum, core::DType::Float);
+  for (const auto& w : core::warp_loads(rows.stages[0], 4)) EXPECT_EQ(w.sectors, 4) << w.warp << "/" << w.slot;
+  EXPECT_EQ(core::sectors_text(rows), "4");
+  const auto naive = matrix_trace("column-sums-naive", 5, 1, 32);  // one column: one lane per load
+  for (const auto& w : core::warp_loads(naive.stages[0], 4)) EXPECT_EQ(w.lanes, 1);
+}
