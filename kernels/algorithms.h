@@ -130,6 +130,12 @@ inline constexpr AlgorithmRow kAlgorithms[] = {
      P2, false, 0, Arr},
     {"copy", {}, B::Copy, F::Baseline, "Device copy (a bandwidth reference)", {},
      C::None, false, P2, true, 0, Arr},
+    {"cub-segmented", {}, B::CubSegmented, F::Baseline, "CUB DeviceSegmentedReduce (each row a segment)", {},
+     C::None, false, P2, true, 0, Mat},
+    {"cublas-gemv-rows", {}, B::CublasRows, F::Baseline, "cuBLAS gemv: the matrix times a ones vector", {},
+     C::None, false, P2, true, 0, Mat},
+    {"cublas-gemv-columns", {}, B::CublasColumns, F::Baseline, "cuBLAS gemv: the transpose times a ones vector", {},
+     C::None, false, P2, true, 0, Mat},
 };
 
 }  // namespace table

@@ -1,8 +1,11 @@
 #include <cub/device/device_reduce.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 #include <thrust/device_ptr.h>
 #include <thrust/execution_policy.h>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 #include <thrust/reduce.h>
 
 #include <algorithm>
@@ -17,8 +20,9 @@
 #include "bench_api.h"
 #include "copy.cuh"
 #include "host_memory.h"
-#include "launch_impl.cuh"
+#include "matrix_launch.cuh"
 #include "reference/cpu_baseline.h"
+#include "reference/matrix_check.h"
 
 namespace rl::kernels {
 namespace {
@@ -72,6 +76,53 @@ __global__ void evict_l2(const int4* buf, std::size_t count, int* sink) {
   if (acc == 0x7fffffff) *sink = acc;  // keeps the loads; practically never taken
 }
 
+// cuBLAS, loaded at run time: only the matrix anchors need it, and it is large enough
+// (54 MB, and 540 MB of cuBLASLt behind it) that the GPU machine's toolkit copy is used.
+struct Cublas {
+  enum { kOpN = 0, kOpT = 1 };  // cublasOperation_t
+  using Create = int (*)(void**);
+  using Destroy = int (*)(void*);
+  using SetStream = int (*)(void*, cudaStream_t);
+  using Sgemv = int (*)(void*, int, int, int, const float*, const float*, int, const float*, int, const float*, float*, int);
+  using Dgemv = int (*)(void*, int, int, int, const double*, const double*, int, const double*, int, const double*, double*, int);
+  void* lib = nullptr;
+  void* handle = nullptr;
+  Destroy destroy = nullptr;
+  SetStream set_stream = nullptr;
+  Sgemv sgemv = nullptr;
+  Dgemv dgemv = nullptr;
+
+  Cublas() {
+    for (const char* name : {"libcublas.so.13", "/usr/local/cuda/lib64/libcublas.so.13", "libcublas.so"})
+      if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
+    if (!lib) throw CudaError("cuBLAS (libcublas.so.13) cannot be loaded: the gemv anchors need the CUDA toolkit's copy");
+    const auto create = reinterpret_cast<Create>(dlsym(lib, "cublasCreate_v2"));
+    destroy = reinterpret_cast<Destroy>(dlsym(lib, "cublasDestroy_v2"));
+    set_stream = reinterpret_cast<SetStream>(dlsym(lib, "cublasSetStream_v2"));
+    sgemv = reinterpret_cast<Sgemv>(dlsym(lib, "cublasSgemv_v2"));
+    dgemv = reinterpret_cast<Dgemv>(dlsym(lib, "cublasDgemv_v2"));
+    if (!create || !destroy || !set_stream || !sgemv || !dgemv || create(&handle) != 0) {
+      dlclose(lib);
+      throw CudaError("cuBLAS was loaded but could not be initialised");
+    }
+  }
+  ~Cublas() {
+    destroy(handle);
+    dlclose(lib);
+  }
+  Cublas(const Cublas&) = delete;
+  Cublas& operator=(const Cublas&) = delete;
+  static void check(int status, const char* what) {
+    if (status != 0) throw CudaError(std::string(what) + " failed with cuBLAS status " + std::to_string(status));
+  }
+};
+
+// Row r of a rows x cols matrix starts at element r * cols: CUB's segment offsets.
+struct RowStart {
+  long long cols;
+  __host__ __device__ long long operator()(long long r) const { return r * cols; }
+};
+
 std::uint64_t mix(std::uint64_t x) {  // splitmix64: the same values for a seed everywhere
   x += 0x9E3779B97F4A7C15ull;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -93,6 +144,7 @@ struct BenchSession::Impl {
   Type type = Type::Float;
   std::vector<unsigned char> host;  // the same values, for the CPU baseline
   std::unique_ptr<Nvml> nvml;
+  std::unique_ptr<Cublas> cublas;  // loaded on first use
 
   ~Impl() {
     cudaFree(flush);
@@ -236,6 +288,76 @@ struct BenchSession::Impl {
     return t;
   }
 
+  template <class T, class Op>
+  void check_outputs(const T* dev_out, Lines lines, Matrix m, bool walk, Timing& t) const {
+    std::vector<T> got(line_count(lines, m));
+    RL_CUDA(cudaMemcpy(got.data(), dev_out, got.size() * sizeof(T), cudaMemcpyDeviceToHost));
+    const auto c = model::check_matrix_outputs<T, Op>(got.data(), reinterpret_cast<const T*>(host.data()), m, lines, walk);
+    t.outputs = c.outputs, t.wrong = c.wrong, t.wrong_note = c.first_wrong;
+  }
+
+  template <class T, class Op>
+  Timing time_matrix_algo(Algo algo, int block, Matrix m, const BenchSettings& s, const std::atomic<bool>* cancel) {
+    MatrixReducer<T, Op> r(algo, Launch{block, 0, 0}, nullptr, stream);
+    r.prepare(m);
+    const T* in = static_cast<const T*>(input);
+    const T* out = nullptr;
+    Timing t = measure<T>([&] { return out = r.enqueue(in); }, s, cancel);
+    if (out) check_outputs<T, Op>(out, matrix_lines(algo), m, algo == Algo::ColumnSumsNaive, t);
+    return t;
+  }
+
+  template <class T, class Op>
+  Timing time_matrix_base(Baseline b, Matrix m, const BenchSettings& s, const std::atomic<bool>* cancel) {
+    const T* in = static_cast<const T*>(input);
+    T* out = static_cast<T*>(output);  // the copy's destination: large enough for any output
+    if (b == Baseline::CubSegmented) {
+      const auto starts = thrust::make_transform_iterator(thrust::make_counting_iterator<long long>(0), RowStart{(long long)m.cols});
+      const auto segmented = [&](void* temp, std::size_t& bytes) {
+        if constexpr (std::is_same_v<Op, ops::Sum>)
+          return cub::DeviceSegmentedReduce::Sum(temp, bytes, in, out, (long long)m.rows, starts, starts + 1, stream);
+        else
+          return cub::DeviceSegmentedReduce::Reduce(temp, bytes, in, out, (long long)m.rows, starts, starts + 1, Op{},
+                                                    Op::template identity<T>(), stream);
+      };
+      std::size_t bytes = 0;
+      RL_CUDA(segmented(nullptr, bytes));
+      DeviceArray<unsigned char> temp(std::max<std::size_t>(bytes, 1));
+      Timing t = measure<T>([&] {
+        RL_CUDA(segmented(temp.get(), bytes));
+        return static_cast<const T*>(out);
+      }, s, cancel);
+      check_outputs<T, Op>(out, Lines::Rows, m, false, t);
+      return t;
+    }
+    if constexpr (std::is_same_v<T, int> || !std::is_same_v<Op, ops::Sum>) {
+      throw std::invalid_argument("cuBLAS gemv multiplies floats or doubles: it has no int or min/max form");
+    } else {
+      const bool rows = b == Baseline::CublasRows;
+      const std::size_t len = rows ? m.cols : m.rows;
+      if (m.rows > std::size_t(INT32_MAX) || m.cols > std::size_t(INT32_MAX))
+        throw std::invalid_argument("cuBLAS gemv takes at most 2^31 - 1 rows and columns");
+      if (!cublas) cublas = std::make_unique<Cublas>();
+      Cublas::check(cublas->set_stream(cublas->handle, stream), "cublasSetStream");
+      DeviceArray<T> ones(len);
+      const std::vector<T> host_ones(len, T(1));
+      ones.from_host(host_ones.data(), len);
+      const T one = 1, zero = 0;
+      // Row-major rows x cols is column-major cols x rows (lda = cols): row sums are its
+      // transpose times ones, column sums it times ones.
+      const int op = rows ? Cublas::kOpT : Cublas::kOpN, mm = int(m.cols), nn = int(m.rows);
+      Timing t = measure<T>([&] {
+        if constexpr (std::is_same_v<T, float>)
+          Cublas::check(cublas->sgemv(cublas->handle, op, mm, nn, &one, in, mm, ones.get(), 1, &zero, out, 1), "cublasSgemv");
+        else
+          Cublas::check(cublas->dgemv(cublas->handle, op, mm, nn, &one, in, mm, ones.get(), 1, &zero, out, 1), "cublasDgemv");
+        return static_cast<const T*>(out);
+      }, s, cancel);
+      check_outputs<T, Op>(out, rows ? Lines::Rows : Lines::Columns, m, true, t);  // cuBLAS's order is its own
+      return t;
+    }
+  }
+
   template <class Op>
   static OpKind kernel_op_of() {
     if constexpr (std::is_same_v<Op, ops::Min>) return OpKind::Min;
@@ -270,6 +392,23 @@ struct AlgoJob {
   const std::atomic<bool>* cancel;
   template <class T, class Op>
   Timing run(BenchSession::Impl& m) const { return m.time_algo<T, Op>(algo, block, s, cancel); }
+};
+struct MatrixJob {
+  Algo algo;
+  int block;
+  Matrix m;
+  const BenchSettings& s;
+  const std::atomic<bool>* cancel;
+  template <class T, class Op>
+  Timing run(BenchSession::Impl& i) const { return i.time_matrix_algo<T, Op>(algo, block, m, s, cancel); }
+};
+struct MatrixBaselineJob {
+  Baseline b;
+  Matrix m;
+  const BenchSettings& s;
+  const std::atomic<bool>* cancel;
+  template <class T, class Op>
+  Timing run(BenchSession::Impl& i) const { return i.time_matrix_base<T, Op>(b, m, s, cancel); }
 };
 struct BaselineJob {
   Baseline b;
@@ -378,6 +517,19 @@ Timing BenchSession::time(Algo algo, OpKind op, int block, const BenchSettings& 
   if (!gpu_launchable(algo)) throw std::invalid_argument("this algorithm is modelled only and never launched on the GPU");
   check_launch(algo, impl_->n, Launch{block, first_pass_grid(algo, impl_->n, block, cuda_device_shape()), 0}, false);
   return impl_->dispatch(op, AlgoJob{algo, block, s, cancel});
+}
+
+Timing BenchSession::time_matrix(Algo algo, OpKind op, int block, Matrix m, const BenchSettings& s,
+                                 const std::atomic<bool>* cancel) {
+  if (m.size() != impl_->n) throw std::invalid_argument("the matrix shape does not match the input's size");
+  check_matrix_launch(algo, m, Launch{block, 0, 0}, cuda_device_shape(), false);
+  return impl_->dispatch(op, MatrixJob{algo, block, m, s, cancel});
+}
+
+Timing BenchSession::time_matrix_baseline(Baseline b, OpKind op, Matrix m, const BenchSettings& s,
+                                          const std::atomic<bool>* cancel) {
+  if (m.size() != impl_->n) throw std::invalid_argument("the matrix shape does not match the input's size");
+  return impl_->dispatch(op, MatrixBaselineJob{b, m, s, cancel});
 }
 
 Timing BenchSession::time_baseline(Baseline b, OpKind op, const BenchSettings& s, const std::atomic<bool>* cancel) {

@@ -41,6 +41,10 @@ struct Timing {
   int discarded = 0;     // samples taken while the clocks were throttled
   bool converged = false;
   double result = 0;     // what the timed run computed (for the check)
+  // Matrix timings: outputs checked against the exact row or column reductions, and how many
+  // were off by more than rounding allows (the first one in `wrong_note`).
+  std::size_t outputs = 0, wrong = 0;
+  std::string wrong_note;
 };
 
 enum class Type { Int, Float, Double };
@@ -65,6 +69,12 @@ class BenchSession {
   // Times one whole-array reduction of the current input. Cancel stops between samples.
   Timing time(Algo algo, OpKind op, int block, const BenchSettings& s, const std::atomic<bool>* cancel);
   Timing time_baseline(Baseline b, OpKind op, const BenchSettings& s, const std::atomic<bool>* cancel);
+  // The same, over the current input as a row-major rows x cols matrix (rows * cols = n).
+  Timing time_matrix(Algo algo, OpKind op, int block, Matrix m, const BenchSettings& s, const std::atomic<bool>* cancel);
+  // CUB's segmented reduce (rows), cuBLAS gemv with a ones vector (rows or columns; float and
+  // double sums only: cuBLAS has no integer gemv). Throws std::invalid_argument when the
+  // baseline cannot do it, CudaError when cuBLAS cannot be loaded.
+  Timing time_matrix_baseline(Baseline b, OpKind op, Matrix m, const BenchSettings& s, const std::atomic<bool>* cancel);
 
   struct Impl;
 

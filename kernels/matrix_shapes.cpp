@@ -32,14 +32,30 @@ std::size_t wanted_blocks(int block, DeviceShape device) {
 
 bool is_matrix(Algo algo) { return row(algo).shape == Shape::Matrix; }
 
-std::size_t matrix_outputs(Algo algo, Matrix m) {
+Lines matrix_lines(Algo algo) {
   switch (algo) {
     case Algo::BatchedRows:
-    case Algo::BatchedRowsShuffle: return m.rows;
+    case Algo::BatchedRowsShuffle: return Lines::Rows;
     case Algo::ColumnSums:
-    case Algo::ColumnSumsNaive: return m.cols;
-    default: return 1;
+    case Algo::ColumnSumsNaive: return Lines::Columns;
+    default: return Lines::Whole;
   }
+}
+
+Lines matrix_lines(Baseline b) { return b == Baseline::CublasColumns ? Lines::Columns : Lines::Rows; }
+
+std::size_t line_count(Lines lines, Matrix m) { return lines == Lines::Rows ? m.rows : lines == Lines::Columns ? m.cols : 1; }
+
+std::size_t matrix_outputs(Algo algo, Matrix m) { return line_count(matrix_lines(algo), m); }
+
+int preferred_matrix_block(Algo algo, Matrix m) {
+  if (matrix_lines(algo) != Lines::Rows) return 256;
+  // A block per row: short rows get the smallest block that covers them (idle threads cost
+  // as much as working ones), long rows the largest (more loads in flight on the few SMs used).
+  if (m.cols >= (std::size_t(1) << 16)) return 1024;
+  int b = 32;
+  while (b < 256 && std::size_t(b) < m.cols) b *= 2;
+  return b;
 }
 
 int matrix_block_x(Algo algo, int block) {

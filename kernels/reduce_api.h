@@ -39,6 +39,11 @@ enum class Algo {
   Block2d,
 };
 enum class OpKind { Sum, Min, Max };
+// Baselines over the same data: the library reductions, a device copy (a bandwidth reference:
+// it reads and writes, a reduction only reads; checked element for element), and the matrix
+// anchors (CUB's segmented reduce, cuBLAS gemv with a ones vector).
+enum class Baseline { Cub, Thrust, Cpu, Copy, CubSegmented, CublasRows, CublasColumns };
+
 
 // Sizes of one trace: stages, access slots per thread and stage, cells of shared memory.
 struct TraceShape {
@@ -187,6 +192,13 @@ Grid2 check_matrix_launch(Algo algo, Matrix m, const Launch& launch, DeviceShape
 // order each thread adds them, thread by thread.
 std::vector<std::size_t> matrix_traced_elements(Algo algo, Matrix m, int block, Grid2 grid, int traced);
 bool is_matrix(Algo algo);
+// Which outputs a matrix reduction leaves: one per row, one per column, or one in all.
+enum class Lines { Rows, Columns, Whole };
+Lines matrix_lines(Algo algo);
+Lines matrix_lines(Baseline b);
+std::size_t line_count(Lines lines, Matrix m);
+// The block a matrix benchmark uses when none is asked for (measured, docs/benchmarks.md).
+int preferred_matrix_block(Algo algo, Matrix m);
 
 // Thrown for any failing CUDA call, with the call, file and line in the message.
 struct CudaError : std::runtime_error {
@@ -214,9 +226,6 @@ template <class T>
 std::vector<T> gpu_reduce_matrix(Algo algo, OpKind op, const T* host_in, Matrix m, const Launch& launch,
                                  RawTrace<T>* trace);
 
-// Baselines over the same data: the library reductions, and a device copy (a bandwidth
-// reference: it reads and writes, a reduction only reads; checked element for element).
-enum class Baseline { Cub, Thrust, Cpu, Copy };
 template <class T>
 T cub_reduce(OpKind op, const T* host_in, std::size_t n);
 template <class T>

@@ -11,6 +11,8 @@
 # times). $OUT (or ./gpu-out) gets the summary, the log and results.tgz with everything else.
 # Then the soak (scripts/soak.sh, SOAK_MINUTES, default 3). SKIP_BENCH=1 leaves the benchmark out;
 # ONLY_BENCH=1 runs the benchmark alone (two calls stay inside the device's 10 minutes a command).
+# MATRIX_BENCH=1 adds the matrix family's shape sweep (float and int sums, 2^28 elements from
+# 2^4 to 2^24 rows, with CUB's segmented reduce and cuBLAS gemv beside it).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
@@ -84,6 +86,8 @@ if [ -z "${ONLY_BENCH:-}" ]; then
   step pitfall_legacy_warp "$0" expect-race legacy-warp-synchronous
   step trace_cli sh -c '.gpu/run.sh .gpu/bin/reduction-lab trace -a sequential -n 1000 --block 256 \
     --trace-block 3 --backend cuda --input iota --format json >"$1"' _ "$out/trace_gpu.json"
+  step trace_matrix_cli sh -c '.gpu/run.sh .gpu/bin/reduction-lab trace -a column-sums --rows 33 --cols 257 \
+    --block 128 --trace-block 3 --backend cuda --format json >"$1"' _ "$out/trace_matrix_gpu.json"
   step render_cli .gpu/run.sh .gpu/bin/reduction-lab render -a interleaved-divergent -n 2^20 --block 64 \
     --stage 2 --backend cuda --out "$out/render_gpu.png"
   step soak env BIN=".gpu/run.sh .gpu/bin/reduction-lab" scripts/soak.sh "${SOAK_MINUTES:-3}" "$out/soak.json" \
@@ -101,6 +105,12 @@ if [ -z "${SKIP_BENCH:-}" ]; then
   step gui_frames env XDG_CONFIG_HOME="$out/cfg" .gpu/run.sh .gpu/bin/reduction-lab --headless --backend cuda \
     --tab bandwidth --run-bench --bench-sizes 2^16..2^26 --quit-after-frames 1800 \
     --frame-report "$out/frames.json" --screenshot "$out/gui_headless.png"
+fi
+if [ -n "${MATRIX_BENCH:-}" ]; then
+  for type in float int; do
+    step "bench_matrix_$type" .gpu/run.sh .gpu/bin/reduction-lab bench --shapes sweep --type "$type" --format json \
+      --out "$out/bench_matrix_${type}_sum.json"
+  done
 fi
 rm -f "$out/step.tmp"
 {

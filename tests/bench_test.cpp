@@ -13,6 +13,7 @@
 #include "app/render/bench_chart.h"
 #include "app/render/plot.h"
 #include "kernels/reduce_api.h"
+#include "kernels/reference/matrix_check.h"
 
 using namespace rl;
 
@@ -66,10 +67,10 @@ TEST(Bench, ResultsRoundTripThroughJsonAndWriteCsv) {
   const auto r = sample_report();
   EXPECT_EQ(core::bench_from_json(core::to_json(r)), r);
   const auto csv = core::to_csv(r);
-  EXPECT_EQ(csv.rfind("algorithm,type,op,n,block,median_us,noise_pct,samples,discarded,gbps,pct_of_peak,device,check_ok,check\n", 0), 0u);
+  EXPECT_EQ(csv.rfind("algorithm,type,op,n,rows,cols,block,median_us,noise_pct,samples,discarded,gbps,pct_of_peak,device,check_ok,check\n", 0), 0u);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);
   EXPECT_NE(csv.find("cub,float,sum,16777216,"), std::string::npos);
-  EXPECT_NE(csv.find("sequential,float,sum,65536,256,"), std::string::npos);
+  EXPECT_NE(csv.find("sequential,float,sum,65536,0,0,256,"), std::string::npos);
   // Results written before rows recorded their block still load, with block 0 (unknown).
   std::string old = core::to_json(r);
   for (std::size_t at; (at = old.find("\"block\"")) != std::string::npos;) old.erase(at, old.find(',', at) + 1 - at);
@@ -128,6 +129,64 @@ TEST(Bench, SimBackendTimesTheModelAndSaysSo) {
   }
   EXPECT_THROW(backend::run_bench({{"syncthreads-in-branch"}, {64}}, backend::Choice::Sim, {}, {}, nullptr),
                std::invalid_argument);
+}
+
+TEST(Bench, ShapesParseAndTheSweepKeepsTheTotal) {
+  std::string why;
+  const auto s = core::parse_shapes("2^8x2^20,1000x3,1x1", &why);
+  ASSERT_TRUE(s) << why;
+  EXPECT_EQ(*s, (std::vector<core::MatrixShape>{{256, std::size_t(1) << 20}, {1000, 3}, {1, 1}}));
+  for (const char* bad : {"", "3", "0x4", "4x0", "4x", "x4", "2^8y2^4", "2^30x2^30", "4x4,"}) {
+    EXPECT_FALSE(core::parse_shapes(bad, &why)) << bad;
+    EXPECT_FALSE(why.empty()) << bad;
+  }
+  const auto sweep = core::default_shapes(28);
+  ASSERT_GE(sweep.size(), 7u);  // the floor
+  EXPECT_EQ(sweep.front(), (core::MatrixShape{16, std::size_t(1) << 24}));
+  EXPECT_EQ(sweep.back(), (core::MatrixShape{std::size_t(1) << 24, 16}));
+  for (const auto& x : sweep) EXPECT_EQ(x.rows * x.cols, std::size_t(1) << 28);
+}
+
+// The CPU model over shapes: every kernel's outputs checked, the GPU anchors left out, and the
+// shape kept in the rows (and through JSON).
+TEST(Bench, MatrixShapesOnTheModelAreCheckedRowByRow) {
+  backend::BenchRequest req;
+  req.algorithms = backend::default_matrix_bench_algorithms(core::DType::Float, core::Op::Sum);
+  req.shapes = {{33, 257}, {1, 1000}, {1000, 1}};
+  req.type = core::DType::Float;
+  const auto r = backend::run_bench(req, backend::Choice::Sim, {}, {}, nullptr);
+  EXPECT_EQ(r.rows.size(), 3 * core::matrix_ids().size());
+  for (const auto& x : r.rows) {
+    EXPECT_TRUE(x.check_ok) << x.algorithm << " " << x.check;
+    EXPECT_EQ(x.rows * x.cols, x.n);
+    EXPECT_GT(x.block, 0);
+  }
+  EXPECT_EQ(core::bench_from_json(core::to_json(r)), r);
+  req.algorithms = {"sequential"};
+  EXPECT_THROW(backend::run_bench(req, backend::Choice::Sim, {}, {}, nullptr), std::invalid_argument);
+  req.algorithms = {"cublas-gemv-columns"};
+  req.type = core::DType::Int;
+  EXPECT_THROW(backend::run_bench(req, backend::Choice::Sim, {}, {}, nullptr), std::invalid_argument);
+  const auto ints = backend::default_matrix_bench_algorithms(core::DType::Int, core::Op::Sum);
+  EXPECT_EQ(std::count_if(ints.begin(), ints.end(), [](const std::string& id) { return id.rfind("cublas", 0) == 0; }), 0);
+}
+
+// A wrong output is caught: one element moved in one row.
+TEST(Bench, TheMatrixCheckCatchesOneWrongOutput) {
+  const kernels::Matrix m{3, 4};
+  const std::vector<float> in{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+  std::vector<float> rows{10, 26, 42};
+  auto c = model::check_matrix_outputs<float, ops::Sum>(rows.data(), in.data(), m, kernels::Lines::Rows, false);
+  EXPECT_EQ(c.wrong, 0u);
+  rows[1] = 27;
+  c = model::check_matrix_outputs<float, ops::Sum>(rows.data(), in.data(), m, kernels::Lines::Rows, false);
+  EXPECT_EQ(c.wrong, 1u);
+  EXPECT_NE(c.first_wrong.find("output 1"), std::string::npos) << c.first_wrong;
+  const std::vector<int> ints(in.begin(), in.end());
+  const std::vector<int> cols{15, 18, 21, 24};
+  EXPECT_EQ((model::check_matrix_outputs<int, ops::Sum>(cols.data(), ints.data(), m, kernels::Lines::Columns, true).wrong), 0u);
+  const std::vector<int> max{12};
+  EXPECT_EQ((model::check_matrix_outputs<int, ops::Max>(max.data(), ints.data(), m, kernels::Lines::Whole, false).wrong), 0u);
 }
 
 TEST(Bench, EachAlgorithmRunsWithItsOwnBlockUnlessOneIsAsked) {

@@ -6,9 +6,11 @@
 #include <cmath>
 #include <ctime>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "../../kernels/reference/cpu_baseline.h"
+#include "../../kernels/reference/matrix_check.h"
 #include "../../kernels/reference/model.h"
 #include "../core/catalog.h"
 #include "../core/input.h"
@@ -193,17 +195,167 @@ core::BenchReport run_sim(const BenchRequest& req, const RowSink& on_row, const 
   return report;
 }
 
+std::optional<kernels::Baseline> matrix_baseline(const std::string& id) {
+  if (id == "cub-segmented") return kernels::Baseline::CubSegmented;
+  if (id == "cublas-gemv-rows") return kernels::Baseline::CublasRows;
+  if (id == "cublas-gemv-columns") return kernels::Baseline::CublasColumns;
+  return std::nullopt;
+}
+
+bool is_cublas(const std::string& id) { return id.rfind("cublas-", 0) == 0; }
+
+// A matrix row: its shape, and bandwidth over what it reads and writes (the input and one
+// value per output), the effective bandwidth of the seeds' batched reduction.
+void finish_matrix_row(core::BenchRow& row, core::MatrixShape s, double median_us, std::size_t elem, double peak) {
+  const auto b = matrix_baseline(row.algorithm);
+  const kernels::Matrix m{s.rows, s.cols};
+  const std::size_t outputs = kernels::line_count(b ? kernels::matrix_lines(*b) : kernels::matrix_lines(kernel_algo(row.algorithm)), m);
+  row.rows = s.rows, row.cols = s.cols;
+  row.median_us = median_us;
+  row.gbps = median_us > 0 ? double(row.n + outputs) * double(elem) / (median_us * 1e3) : 0;
+  row.pct_of_peak = peak > 0 ? 100.0 * row.gbps / peak : 0;
+}
+
+void judge_matrix(core::BenchRow& row, const model::MatrixCheck& c, bool exact) {
+  row.check_ok = c.outputs > 0 && c.wrong == 0;
+  row.check = c.wrong ? std::to_string(c.wrong) + " of " + std::to_string(c.outputs) + " outputs wrong (" + c.first_wrong + ")"
+              : exact ? "all " + std::to_string(c.outputs) + " outputs exact"
+                      : "all " + std::to_string(c.outputs) + " outputs within rounding";
+}
+
+// The CPU model over each shape: timed on the host, checked like the GPU's; the anchors need a GPU.
+template <class T>
+core::BenchReport run_sim_matrix(const BenchRequest& req, const RowSink& on_row, BenchProgress& p,
+                                 const ProgressSink& on_progress, const std::atomic<bool>* cancel) {
+  core::BenchReport report = p.header;
+  for (const auto& s : req.shapes) {
+    const kernels::Matrix m{s.rows, s.cols};
+    const auto values = bench_values(req, m.size());
+    const std::vector<T> in(values.begin(), values.end());
+    for (const auto& id : req.algorithms) {
+      if (cancel && cancel->load()) return report;
+      p.current = id + " " + std::to_string(s.rows) + "x" + std::to_string(s.cols);
+      if (on_progress) on_progress(p);
+      ++p.done;
+      if (matrix_baseline(id)) continue;  // a library on the GPU
+      core::BenchRow row = base_row(id, req, m.size());
+      const auto algo = kernel_algo(id);
+      row.block = req.block > 0 ? req.block : kernels::preferred_matrix_block(algo, m);
+      std::vector<T> out;
+      const auto t0 = std::chrono::steady_clock::now();
+      out = model::model_reduce_matrix<T>(algo, kernel_op(req.op), in.data(), m, {row.block, 0, 0}, nullptr);
+      const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
+      row.samples = 1;
+      finish_matrix_row(row, s, us, sizeof(T), 0);
+      const bool walk = algo == kernels::Algo::ColumnSumsNaive;
+      const auto lines = kernels::matrix_lines(algo);
+      const auto c = req.op == core::Op::Sum ? model::check_matrix_outputs<T, ops::Sum>(out.data(), in.data(), m, lines, walk)
+                     : req.op == core::Op::Min ? model::check_matrix_outputs<T, ops::Min>(out.data(), in.data(), m, lines, walk)
+                                               : model::check_matrix_outputs<T, ops::Max>(out.data(), in.data(), m, lines, walk);
+      judge_matrix(row, c, req.type == core::DType::Int || req.op != core::Op::Sum);
+      report.rows.push_back(row);
+      if (on_row) on_row(row);
+    }
+  }
+  return report;
+}
+
+core::BenchReport run_matrix_bench(const BenchRequest& req, bool gpu, const RowSink& on_row,
+                                   const ProgressSink& on_progress, const std::atomic<bool>* cancel) {
+  BenchProgress p{0, req.shapes.size() * req.algorithms.size(), "", {"CPU model", "", today_utc(), "sim", 0, {}}};
+  if (!gpu) {
+    core::BenchReport r = req.type == core::DType::Int     ? run_sim_matrix<int>(req, on_row, p, on_progress, cancel)
+                          : req.type == core::DType::Float ? run_sim_matrix<float>(req, on_row, p, on_progress, cancel)
+                                                           : run_sim_matrix<double>(req, on_row, p, on_progress, cancel);
+    p.current = "done";
+    if (on_progress) on_progress(p);
+    return r;
+  }
+#ifdef REDLAB_HAS_CUDA
+  try {
+    kernels::BenchSession session;
+    const auto& dev = session.device();
+    core::BenchReport report{dev.name, dev.driver, today_utc(), "cuda", dev.peak_gbps, {}};
+    p.header = report;
+    const auto type = req.type == core::DType::Int     ? kernels::Type::Int
+                      : req.type == core::DType::Float ? kernels::Type::Float
+                                                       : kernels::Type::Double;
+    kernels::BenchSettings settings;
+    settings.max_seconds = req.max_seconds;
+    for (const auto& s : req.shapes) {
+      const kernels::Matrix m{s.rows, s.cols};
+      session.set_input(type, kernel_op(req.op), m.size(), req.seed);
+      for (const auto& id : req.algorithms) {
+        if (cancel && cancel->load()) return report;
+        p.current = id + " " + std::to_string(s.rows) + "x" + std::to_string(s.cols);
+        if (on_progress) on_progress(p);
+        core::BenchRow row = base_row(id, req, m.size());
+        kernels::Timing t;
+        if (const auto b = matrix_baseline(id)) {
+          t = session.time_matrix_baseline(*b, kernel_op(req.op), m, settings, cancel);
+        } else {
+          row.block = req.block > 0 ? req.block : kernels::preferred_matrix_block(kernel_algo(id), m);
+          t = session.time_matrix(kernel_algo(id), kernel_op(req.op), row.block, m, settings, cancel);
+        }
+        row.samples = t.samples;
+        row.discarded = t.discarded;
+        row.noise_pct = t.noise_pct;
+        finish_matrix_row(row, s, t.median_us, element_bytes(req.type), dev.peak_gbps);
+        judge_matrix(row, {t.outputs, t.wrong, t.wrong_note}, req.type == core::DType::Int || req.op != core::Op::Sum);
+        report.rows.push_back(row);
+        if (on_row) on_row(row);
+        ++p.done;
+      }
+    }
+    p.current = "done";
+    if (on_progress) on_progress(p);
+    return report;
+  } catch (const kernels::CudaError& e) {
+    throw std::runtime_error(std::string("benchmark failed on the GPU: ") + e.what());
+  }
+#else
+  return run_matrix_bench(req, false, on_row, on_progress, cancel);
+#endif
+}
+
+void check_matrix_request(const BenchRequest& req) {
+  if (!req.sizes.empty()) throw std::invalid_argument("give sizes or shapes, not both");
+  for (const auto& id : req.algorithms) {
+    const auto* info = core::find_algorithm(id);
+    if (!info) throw std::invalid_argument("unknown algorithm '" + id + "'");
+    if (!info->matrix) throw std::invalid_argument("'" + id + "' reduces an array: time it with --sizes");
+    if (is_cublas(id) && (req.type == core::DType::Int || req.op != core::Op::Sum))
+      throw std::invalid_argument("'" + id + "': cuBLAS gemv sums floats and doubles only (it has no integer gemv)");
+  }
+  for (const auto& s : req.shapes)
+    if (s.rows == 0 || s.cols == 0) throw std::invalid_argument("a shape needs at least 1 row and 1 column");
+}
+
 }  // namespace
+
+std::vector<std::string> default_matrix_bench_algorithms(core::DType type, core::Op op) {
+  std::vector<std::string> out;
+  for (const auto& a : core::algorithms())
+    if (a.matrix && (!is_cublas(a.id) || (type != core::DType::Int && op == core::Op::Sum))) out.push_back(a.id);
+  return out;
+}
 
 std::vector<std::string> default_bench_algorithms() {
   std::vector<std::string> out;
   for (const auto& a : core::algorithms())
-    if ((a.kind == core::Kind::Traced && !a.matrix) || a.kind == core::Kind::Baseline) out.push_back(a.id);
+    if ((a.kind == core::Kind::Traced || a.kind == core::Kind::Baseline) && !a.matrix) out.push_back(a.id);
   return out;
 }
 
 core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSink& on_row,
                             const ProgressSink& on_progress, const std::atomic<bool>* cancel) {
+  if (!req.shapes.empty()) {
+    check_matrix_request(req);
+    std::string why;
+    const bool gpu = backend != Choice::Sim && make_cuda_backend(&why) != nullptr;
+    if (backend == Choice::Cuda && !gpu) throw std::runtime_error("the cuda backend cannot run: " + why);
+    return run_matrix_bench(req, gpu, on_row, on_progress, cancel);
+  }
   for (const auto& id : req.algorithms) {
     const auto* info = core::find_algorithm(id);
     if (!info) throw std::invalid_argument("unknown algorithm '" + id + "'");
@@ -276,7 +428,7 @@ void BenchWorker::start(const BenchRequest& req, Choice backend) {
     std::lock_guard lock(mutex_);
     report_ = {};
     error_.clear();
-    progress_ = {0, req.sizes.size() * req.algorithms.size(), "starting", {}};
+    progress_ = {0, (req.shapes.empty() ? req.sizes.size() : req.shapes.size()) * req.algorithms.size(), "starting", {}};
   }
   thread_ = std::thread([this, req, backend] {
     try {

@@ -23,10 +23,13 @@ struct BenchRequest {
   int block = 0;  // 0: each algorithm's own (kernels::preferred_block)
   double max_seconds = 1.0;  // per point
   std::uint64_t seed = 1;
+  std::vector<core::MatrixShape> shapes = {};  // the matrix family: shapes instead of sizes
 };
 
 // What "all" means: every algorithm that is defined on a GPU (no pitfalls), then the baselines.
 std::vector<std::string> default_bench_algorithms();
+// The matrix family and its anchors, for --shapes (cuBLAS gemv only for float and double sums).
+std::vector<std::string> default_matrix_bench_algorithms(core::DType type, core::Op op);
 
 struct BenchProgress {
   std::size_t done = 0, total = 0;

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <map>
+#include <optional>
 #include <memory>
 #include <vector>
 #include <nlohmann/json.hpp>
@@ -154,6 +155,7 @@ core::Trace record(const RunOptions& o) {
 struct BenchOptions {
   std::string algorithms = "all";
   std::string sizes;
+  std::string shapes;
   std::string type = "float";
   std::string op = "sum";
   std::string format = "text";
@@ -176,26 +178,38 @@ std::vector<std::string> split_ids(const std::string& text) {
 
 std::string text_row(const core::BenchRow& r) {
   char line[256];
-  std::snprintf(line, sizeof line, "%-28s %-6s %-4s %12zu %5s %12.2f %7.2f%% %5d %10.1f %7.1f%%  %s\n", r.algorithm.c_str(),
-                r.type.c_str(), r.op.c_str(), r.n, r.block ? std::to_string(r.block).c_str() : "-", r.median_us, r.noise_pct, r.samples, r.gbps, r.pct_of_peak,
+  const std::string n = r.rows ? std::to_string(r.rows) + "x" + std::to_string(r.cols) : std::to_string(r.n);
+  std::snprintf(line, sizeof line, "%-28s %-6s %-4s %16s %5s %12.2f %7.2f%% %5d %10.1f %7.1f%%  %s\n", r.algorithm.c_str(),
+                r.type.c_str(), r.op.c_str(), n.c_str(), r.block ? std::to_string(r.block).c_str() : "-", r.median_us, r.noise_pct, r.samples, r.gbps, r.pct_of_peak,
                 r.check_ok ? "ok" : ("WRONG: " + r.check).c_str());
   return line;
 }
 
 int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   backend::BenchRequest req;
-  req.algorithms = o.algorithms == "all" ? backend::default_bench_algorithms() : split_ids(o.algorithms);
+  req.type = *core::parse_dtype(o.type);
+  req.op = *core::parse_op(o.op);
+  const bool matrix = !o.shapes.empty();
+  if (matrix && !o.sizes.empty()) throw UsageError("--shapes and --sizes: give one or the other");
+  req.algorithms = o.algorithms != "all" ? split_ids(o.algorithms)
+                   : matrix              ? backend::default_matrix_bench_algorithms(req.type, req.op)
+                                         : backend::default_bench_algorithms();
   for (const auto& id : req.algorithms)
     if (!core::find_algorithm(id)) throw UsageError("--algorithm: unknown algorithm '" + id + "' (see `list`)");
   const auto choice = kBackends.at(o.backend);
   std::string why;
   const bool gpu = choice != backend::Choice::Sim && backend::make_cuda_backend(&why);
-  const std::string sizes = o.sizes.empty() ? (gpu ? "2^16..2^28" : "2^10..2^16") : o.sizes;
-  auto parsed = core::parse_sizes(sizes, &why);
-  if (!parsed) throw UsageError("--sizes: " + why);
-  req.sizes = *parsed;
-  req.type = *core::parse_dtype(o.type);
-  req.op = *core::parse_op(o.op);
+  if (matrix) {
+    // "sweep": 2^28 elements on a GPU (2^20 on the CPU model), from 2^4 rows to 2^24 (2^16).
+    const auto shapes = o.shapes == "sweep" ? std::optional(core::default_shapes(gpu ? 28 : 20)) : core::parse_shapes(o.shapes, &why);
+    if (!shapes) throw UsageError("--shapes: " + why);
+    req.shapes = *shapes;
+  } else {
+    const std::string sizes = o.sizes.empty() ? (gpu ? "2^16..2^28" : "2^10..2^16") : o.sizes;
+    auto parsed = core::parse_sizes(sizes, &why);
+    if (!parsed) throw UsageError("--sizes: " + why);
+    req.sizes = *parsed;
+  }
   req.block = o.block;
   req.max_seconds = o.seconds;
   std::ofstream file;
@@ -208,7 +222,7 @@ int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   const auto stream_row = [&](const core::BenchRow& r) {
     if (o.format != "text") return;
     if (!std::exchange(header, true))
-      dest << "algorithm                    type   op              n block    median_us   noise  samp       GB/s  of peak  check\n";
+      dest << "algorithm                    type   op                  n block    median_us   noise  samp       GB/s  of peak  check\n";
     dest << text_row(r) << std::flush;
   };
   const auto report = backend::run_bench(req, choice, stream_row, {}, nullptr);
@@ -394,6 +408,9 @@ Handler bench_command(CLI::App& cmd) {
   auto o = std::make_shared<BenchOptions>();
   cmd.add_option("--algorithm,-a", o->algorithms, "all, or ID,ID,...");
   cmd.add_option("--sizes", o->sizes, "2^A..2^B or N,N,... (default 2^16..2^28 on a GPU, 2^10..2^16 on the CPU model)");
+  cmd.add_option("--shapes", o->shapes,
+                 "Matrix family: ROWSxCOLS,... (each N or 2^K, e.g. 2^8x2^20), or 'sweep': 2^28 elements from 2^4 "
+                 "to 2^24 rows on a GPU (2^20 elements on the CPU model)");
   cmd.add_option("--type", o->type, "int | float | double")->check(CLI::IsMember({"int", "float", "double"}));
   cmd.add_option("--op", o->op, "sum | min | max")->check(CLI::IsMember({"sum", "min", "max"}));
   cmd.add_option("--format", o->format, "text | csv | json")->check(CLI::IsMember({"text", "csv", "json"}));

@@ -62,13 +62,43 @@ std::optional<std::vector<std::size_t>> parse_sizes(std::string_view text, std::
   return out;
 }
 
+std::optional<std::vector<MatrixShape>> parse_shapes(std::string_view text, std::string* error) {
+  std::vector<MatrixShape> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    const std::string_view item = text.substr(start, comma - start);
+    const std::size_t x = item.find('x');
+    const auto rows = x == std::string_view::npos ? std::nullopt : one_size(item.substr(0, x));
+    const auto cols = x == std::string_view::npos ? std::nullopt : one_size(item.substr(x + 1));
+    if (!rows || !cols || *rows == 0 || *cols == 0) {
+      if (error) *error = "'" + std::string(item) + "' is not a shape: ROWSxCOLS, each N or 2^K, at least 1";
+      return std::nullopt;
+    }
+    if (*cols > (std::size_t(1) << 40) / *rows) {
+      if (error) *error = "'" + std::string(item) + "' has more than 2^40 elements";
+      return std::nullopt;
+    }
+    out.push_back({*rows, *cols});
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::vector<MatrixShape> default_shapes(int log2_total) {
+  std::vector<MatrixShape> out;
+  for (int r = 4; r <= log2_total - 4; r += 2) out.push_back({std::size_t(1) << r, std::size_t(1) << (log2_total - r)});
+  return out;
+}
+
 std::string to_csv(const BenchReport& r) {
   std::ostringstream out;
-  out << "algorithm,type,op,n,block,median_us,noise_pct,samples,discarded,gbps,pct_of_peak,device,check_ok,check\n";
+  out << "algorithm,type,op,n,rows,cols,block,median_us,noise_pct,samples,discarded,gbps,pct_of_peak,device,check_ok,check\n";
   char line[512];
   for (const auto& x : r.rows) {
-    std::snprintf(line, sizeof line, "%s,%s,%s,%zu,%d,%.3f,%.3f,%d,%d,%.2f,%.2f,\"%s\",%s,\"%s\"\n", x.algorithm.c_str(),
-                  x.type.c_str(), x.op.c_str(), x.n, x.block, x.median_us, x.noise_pct, x.samples, x.discarded, x.gbps,
+    std::snprintf(line, sizeof line, "%s,%s,%s,%zu,%zu,%zu,%d,%.3f,%.3f,%d,%d,%.2f,%.2f,\"%s\",%s,\"%s\"\n",
+                  x.algorithm.c_str(), x.type.c_str(), x.op.c_str(), x.n, x.rows, x.cols, x.block, x.median_us,
+                  x.noise_pct, x.samples, x.discarded, x.gbps,
                   x.pct_of_peak, r.device.c_str(), x.check_ok ? "yes" : "no", x.check.c_str());
     out << line;
   }
@@ -83,11 +113,14 @@ std::string to_json(const BenchReport& r) {
   j["backend"] = r.backend;
   j["peak_gbps"] = r.peak_gbps;
   json rows = json::array();
-  for (const auto& x : r.rows)
-    rows.push_back({{"algorithm", x.algorithm}, {"type", x.type}, {"op", x.op}, {"n", x.n}, {"block", x.block},
-                    {"median_us", x.median_us}, {"noise_pct", x.noise_pct}, {"samples", x.samples},
-                    {"discarded", x.discarded}, {"gbps", x.gbps}, {"pct_of_peak", x.pct_of_peak},
-                    {"device", r.device}, {"check_ok", x.check_ok}, {"check", x.check}});
+  for (const auto& x : r.rows) {
+    json row = {{"algorithm", x.algorithm}, {"type", x.type}, {"op", x.op}, {"n", x.n}, {"block", x.block},
+                {"median_us", x.median_us}, {"noise_pct", x.noise_pct}, {"samples", x.samples},
+                {"discarded", x.discarded}, {"gbps", x.gbps}, {"pct_of_peak", x.pct_of_peak},
+                {"device", r.device}, {"check_ok", x.check_ok}, {"check", x.check}};
+    if (x.rows) row["rows"] = x.rows, row["cols"] = x.cols;
+    rows.push_back(row);
+  }
   j["rows"] = rows;
   return j.dump(2);
 }
@@ -114,6 +147,12 @@ BenchReport bench_from_json(const std::string& text) {
     row.op = get<std::string>(x, "op");
     row.n = get<std::size_t>(x, "n");
     if (x.contains("block")) row.block = get<int>(x, "block");  // absent in results from before it was recorded
+    if (x.contains("rows")) {
+      row.rows = get<std::size_t>(x, "rows");
+      row.cols = get<std::size_t>(x, "cols");
+      if (row.rows == 0 || row.cols == 0 || row.cols > row.n / row.rows || row.rows * row.cols != row.n)
+        throw std::runtime_error("results row: 'rows' x 'cols' is not 'n'");
+    }
     row.median_us = get<double>(x, "median_us");
     row.noise_pct = get<double>(x, "noise_pct");
     row.samples = get<int>(x, "samples");

@@ -13,6 +13,7 @@ namespace rl::core {
 struct BenchRow {
   std::string algorithm, type, op;
   std::size_t n = 0;
+  std::size_t rows = 0, cols = 0;  // a matrix benchmark's shape (rows x cols = n); 0 for arrays
   int block = 0;  // threads per block; 0 for the baselines (CUB picks its own) and old files
   double median_us = 0;
   double noise_pct = 0;
@@ -31,6 +32,15 @@ struct BenchReport {
   std::vector<BenchRow> rows;
   bool operator==(const BenchReport&) const = default;
 };
+
+// "RxC,RxC,..." (each side N or 2^K), e.g. "2^8x2^20,1000x3". nullopt with *error otherwise.
+struct MatrixShape {
+  std::size_t rows = 0, cols = 0;
+  bool operator==(const MatrixShape&) const = default;
+};
+std::optional<std::vector<MatrixShape>> parse_shapes(std::string_view text, std::string* error);
+// The default sweep: 2^28 elements as 2^4 x 2^24, 2^6 x 2^22, ..., 2^24 x 2^4 (log2 of the total).
+std::vector<MatrixShape> default_shapes(int log2_total);
 
 // "2^16..2^28" (powers of two), or "N,N,..." (each N or 2^K). nullopt with *error otherwise.
 std::optional<std::vector<std::size_t>> parse_sizes(std::string_view text, std::string* error);

@@ -56,7 +56,7 @@ const AlgorithmInfo* find_algorithm(std::string_view id);
 std::vector<std::string> algorithm_ids();
 // The ids that record stages (everything but the baselines).
 std::vector<std::string> traced_ids();
-// The traced ids that reduce an array to one value, and those that reduce a matrix.
+// The traced ids that reduce an array to one value, and those that reduce a matrix (no anchors).
 std::vector<std::string> array_ids();
 std::vector<std::string> matrix_ids();
 bool is_matrix_id(std::string_view id);
