@@ -17,9 +17,9 @@ class MatrixReducer {
   void prepare(Matrix m) {
     m_ = m;
     grid_ = check_matrix_launch(algo_, m, launch_, cuda_device_shape(), trace_ != nullptr);
-    const std::size_t partials = algo_ == Algo::ColumnSums ? grid_.y * m.cols : grid_.count();
     out_ = std::make_unique<DeviceArray<T>>(matrix_outputs(algo_, m));
-    if (algo_ == Algo::ColumnSums || algo_ == Algo::Block2d) partials_ = std::make_unique<DeviceArray<T>>(partials);
+    if (algo_ == Algo::ColumnSums || algo_ == Algo::Block2d)
+      partials_ = std::make_unique<DeviceArray<T>>(matrix_partials(algo_, m, grid_));
   }
 
   // Enqueues every launch of one reduction of the matrix at in; returns where the outputs
@@ -55,8 +55,8 @@ class MatrixReducer {
       kernel(NoProbe{});
       return;
     }
-    const std::size_t partials = algo_ == Algo::ColumnSums ? grid_.y * m_.cols : grid_.count();
-    TraceBuffers<T> buf(matrix_trace_shape(algo_, launch_.block, m_), launch_.block, std::min(partials, kMaxPartials), 0);
+    const std::size_t partials = std::min(matrix_partials(algo_, m_, grid_), kMaxPartials);
+    TraceBuffers<T> buf(matrix_trace_shape(algo_, launch_.block, m_), launch_.block, partials, 0);
     kernel(buf.probe(launch_.trace_block));
     RL_CUDA(cudaStreamSynchronize(stream_));
     buf.copy_to(*trace_);

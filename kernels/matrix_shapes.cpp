@@ -62,6 +62,14 @@ int matrix_block_x(Algo algo, int block) {
   return algo == Algo::ColumnSums || algo == Algo::Block2d ? std::min(block, 32) : block;
 }
 
+std::size_t matrix_partials(Algo algo, Matrix m, Grid2 grid) {
+  switch (algo) {
+    case Algo::ColumnSums: return grid.y * m.cols;
+    case Algo::Block2d: return grid.count();
+    default: return matrix_outputs(algo, m);
+  }
+}
+
 std::size_t column_chunk_rows(Matrix m, int, std::size_t chunks) { return ceil_div(m.rows, std::max<std::size_t>(chunks, 1)); }
 
 Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape device) {

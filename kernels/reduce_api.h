@@ -182,6 +182,9 @@ struct Grid2 {
   std::size_t count() const { return x * y; }
 };
 Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape device);
+// How many first-pass results a matrix trace records: one per row (batched rows) or column
+// (column-sums-naive), one per chunk and column (column-sums), one per block (block-2d).
+std::size_t matrix_partials(Algo algo, Matrix m, Grid2 grid);
 // column-sums: rows each block of the first pass covers.
 std::size_t column_chunk_rows(Matrix m, int block, std::size_t chunks);
 TraceShape matrix_trace_shape(Algo algo, int block, Matrix m);
