@@ -15,6 +15,7 @@
 #include "app/core/player.h"
 #include "app/core/settings.h"
 #include "app/core/trace.h"
+#include "app/core/undo.h"
 #include "test_support.h"
 
 using namespace rl;
@@ -278,6 +279,7 @@ TEST(Settings, RoundTripAndKeepBrokenFiles) {
   s.stage = 4;
   s.tab = "bandwidth";
   s.title = "strides";
+  s.panels = {0.25, 0.3, 0.4};
   std::string why;
   ASSERT_TRUE(core::save_settings(s, path, &why)) << why;
   auto loaded = core::load_settings(path);
@@ -307,6 +309,86 @@ TEST(Settings, RoundTripAndKeepBrokenFiles) {
 
   EXPECT_FALSE(core::save_settings(s, "/nonexistent/dir/settings.json", &why));
   EXPECT_NE(why.find("/nonexistent/dir"), std::string::npos);
+}
+
+// Dragged panel widths: the fraction asked where it leaves every panel its minimum, else held
+// at the limit; 0 is the default; a fraction past 0.9 in a file is refused and named.
+TEST(Settings, PanelWidthsAreClampedAndReadBack) {
+  const core::PanelSplit fallback{300, 400}, min{200, 150};
+  auto w = core::clamp_panels(0, 0, fallback, 1600, min, 500);
+  EXPECT_EQ(w.left, 300);
+  EXPECT_EQ(w.right, 400);
+  w = core::clamp_panels(0.25, 0.3, fallback, 1600, min, 500);
+  EXPECT_FLOAT_EQ(w.left, 400);
+  EXPECT_FLOAT_EQ(w.right, 480);
+  w = core::clamp_panels(0.05, 0.05, fallback, 1600, min, 500);  // too narrow: the minima
+  EXPECT_EQ(w.left, 200);
+  EXPECT_EQ(w.right, 150);
+  w = core::clamp_panels(0.6, 0.6, fallback, 1600, min, 500);  // the centre keeps 500
+  EXPECT_FLOAT_EQ(w.right, 1600 - 500 - 200);
+  EXPECT_FLOAT_EQ(w.left, 200);
+  EXPECT_FLOAT_EQ(w.left + w.right + 500, 1600);
+  w = core::clamp_panels(0.6, 0.6, fallback, 600, min, 500);  // a window too small for all: each its minimum
+  EXPECT_EQ(w.left, 200);
+  EXPECT_EQ(w.right, 150);
+  // Any fractions: the three panels fit the window, each side at least its minimum.
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < 200; ++i) {
+    const double l = double(rng() % 91) / 100, r = double(rng() % 91) / 100;
+    const float width = float(900 + rng() % 3000);
+    w = core::clamp_panels(l, r, fallback, width, min, 500);
+    EXPECT_GE(w.left, 200);
+    EXPECT_GE(w.right, 150);
+    EXPECT_LE(w.left + w.right + 500, width + 0.01f) << l << " " << r << " " << width;
+  }
+  const auto back = core::settings_from_json(R"({"panels": {"left": 0.2, "right": 0.35}})", "test");
+  EXPECT_TRUE(back.problem.empty()) << back.problem;
+  EXPECT_EQ(back.settings.panels, (core::PanelWidths{0.2, 0.35, 0}));
+  const auto wrong = core::settings_from_json(R"({"panels": {"left": 2}, "block": 64})", "test");
+  EXPECT_NE(wrong.problem.find("'panels'"), std::string::npos) << wrong.problem;
+  EXPECT_EQ(wrong.settings.panels, core::PanelWidths{});
+  EXPECT_EQ(wrong.settings.block, 64);
+}
+
+// Undo keeps a step only when the state really changed, holds at most its depth, and a new
+// change after an undo clears what could be redone.
+TEST(Undo, RecordsRealChangesBoundedAndClearsRedoOnANewChange) {
+  core::History h(3);
+  core::Settings s;
+  EXPECT_FALSE(h.observe(s));  // the first state is where undo stops
+  EXPECT_FALSE(h.observe(s));  // the same again: no step
+  EXPECT_FALSE(h.undo());
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  std::vector<core::Settings> seen{s};
+  for (int i = 0; i < 5; ++i) {  // five distinct states
+    s.block = 32 << (i % 5);
+    s.stage = int(rng() % 50) + 100 * i;
+    EXPECT_TRUE(h.observe(s));
+    EXPECT_FALSE(h.observe(s));
+    seen.push_back(s);
+  }
+  EXPECT_EQ(h.undo_steps(), 3u);  // bounded: the two oldest are gone
+  for (int back = 1; back <= 3; ++back) {
+    const auto u = h.undo();
+    ASSERT_TRUE(u);
+    EXPECT_EQ(*u, seen[seen.size() - 1 - std::size_t(back)]);
+    EXPECT_FALSE(h.observe(*u));  // the window applying the undone state is no new step
+  }
+  EXPECT_FALSE(h.undo());
+  const auto r = h.redo();
+  ASSERT_TRUE(r);
+  EXPECT_EQ(*r, seen[seen.size() - 3]);
+  EXPECT_EQ(h.redo_steps(), 2u);
+  core::Settings other = *r;
+  other.view = "banks";
+  EXPECT_TRUE(h.observe(other));  // a new change: nothing left to redo
+  EXPECT_EQ(h.redo_steps(), 0u);
+  EXPECT_FALSE(h.redo());
+  EXPECT_EQ(*h.undo(), *r);
 }
 
 // A steady leak shows as growth; a plateau whose samples sometimes dip (the benchmark's

@@ -13,11 +13,13 @@
 #include <vector>
 
 #include "app/backend/backend.h"
+#include "app/core/input.h"
 #include "app/cli/cli.h"
 #include "app/render/bench_chart.h"
 #include "app/render/export.h"
 #include "app/render/layout.h"
 #include "app/render/palette.h"
+#include "test_support.h"
 
 using namespace rl;
 
@@ -260,4 +262,57 @@ TEST(Export, CompareModeDrawsBothViewsSideBySideInOnePng) {
   const auto lost = render::export_compare_png(first, second, 0, 640, 360, (dir / "none" / "x.png").string());
   EXPECT_EQ(lost.status, render::Exported::Status::Failed);
   EXPECT_EQ(lost.error.rfind("cannot write PNG '" + (dir / "none" / "x.png").string() + "': ", 0), 0u) << lost.error;
+}
+
+// Compare mode's every-stage export (and so its GIF and MP4, which draw the same frames): each
+// PNG holds both views, each half exactly the single export at half the width, for every
+// stage of the longer run; the shorter rests on its last. Progress counts every stage.
+TEST(Export, CompareModeExportsEveryStageSideBySide) {
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_compare_all";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  backend::TraceRequest req;
+  const std::uint64_t seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  req.input = core::generate_input({core::InputSpec::Kind::Random, seed, {}}, 32, core::DType::Int);
+  req.algorithm = "sequential";
+  const core::Trace first = backend::make_sim_backend()->trace(req);  // 6 stages
+  req.algorithm = "warp-shuffle";
+  const core::Trace second = backend::make_sim_backend()->trace(req);  // 13 stages
+  render::Progress progress;
+  render::Look look;
+  look.progress = &progress;
+  const auto both = render::export_all_stages(first, 640, 360, (dir / "both").string(), look, &second);
+  if (!both.ok() && both.error.find("headless OpenGL") != std::string::npos && !std::getenv("REDLAB_REQUIRE_GL"))
+    GTEST_SKIP() << "SKIPPED: " << both.error;
+  ASSERT_TRUE(both.ok()) << both.error;
+  EXPECT_EQ(progress.total.load(), 13);
+  EXPECT_EQ(progress.done.load(), 13);
+  EXPECT_FALSE(std::filesystem::exists(dir / "both-stage13.png"));
+  for (int k = 0; k < 13; ++k) {
+    char name[32];
+    std::snprintf(name, sizeof name, "-stage%02d.png", k);
+    SCOPED_TRACE(name);
+    ASSERT_TRUE(render::export_stage_png(first, std::min(k, 5), 320, 360, (dir / "first.png").string()).ok());
+    ASSERT_TRUE(render::export_stage_png(second, k, 320, 360, (dir / "second.png").string()).ok());
+    const Image img = load(dir / ("both" + std::string(name))), left = load(dir / "first.png"), right = load(dir / "second.png");
+    ASSERT_EQ(img.w, 640);
+    const auto half = [&](int x0) {
+      std::vector<unsigned char> px;
+      for (int y = 0; y < img.h; ++y) {
+        const auto row = img.px.begin() + std::ptrdiff_t((std::size_t(y) * img.w + x0) * 4);
+        px.insert(px.end(), row, row + 320 * 4);
+      }
+      return px;
+    };
+    EXPECT_TRUE(half(0) == left.px) << "the left half is not sequential's stage " << std::min(k, 5);
+    EXPECT_TRUE(half(320) == right.px) << "the right half is not warp-shuffle's stage " << k;
+  }
+  if (!have_ffmpeg()) return;
+  const auto gif = render::export_video(first, 320, 180, (dir / "both.gif").string(), {}, &second);
+  ASSERT_TRUE(gif.ok()) << gif.error;
+  int frames = 0;
+  const Image g = load(dir / "both.gif", 0, &frames);
+  EXPECT_EQ(frames, 13 * 8 + 12 * 6);  // the longer run's stages, held and faded
+  EXPECT_EQ(g.w, 320);
 }

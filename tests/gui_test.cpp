@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "app/render/layout.h"
+#include "app/render/memory_view.h"
 #include "app/render/palette.h"
 #include "app/render/plot.h"
 
@@ -93,7 +94,8 @@ Shot load_shot(const std::filesystem::path& path) {
 // render/layout.h puts it (the load stage): sampled left of centre, where no arrow runs, and
 // counted over the strips' whole area.
 void expect_all_strips_worked(const Shot& s, const rl::render::Rect& view, float text_scale) {
-  const auto L = rl::render::layout_memory(32, int(view.w), int(view.h), text_scale);
+  // Presenter mode (text_scale 1.5) has its own minimum text size.
+  const auto L = rl::render::layout_memory(32, int(view.w), int(view.h), text_scale, rl::render::min_text_px(text_scale > 1, 1));
   const auto green = rl::render::standard_palette().active;
   int inside = 0;
   float area = 0;
@@ -121,7 +123,7 @@ void expect_series_line(const Shot& s, const rl::render::Rect& chart, rl::render
 rl::render::Rect bank_box(const rl::render::MemoryLayout& L, int rows, int r, int b) {
   const float top = L.caption.y + L.caption.h + L.label_px * 0.5f;
   const float area_h = std::max(1.0f, L.legend.y - top - L.label_px * 0.3f);
-  const float label_w = L.label_px * 8.5f, cell = std::min((L.title.w - label_w) / 32, area_h / float(rows + 1));
+  const float label_w = L.label_px * 9.5f, cell = std::min((L.title.w - label_w) / 32, area_h / float(rows + 1));
   const float y = top + (area_h - cell * float(rows + 1)) / 2 + float(r + 1) * cell;
   return {L.title.x + label_w + float(b) * cell + cell * 0.06f, y + cell * 0.06f, cell * 0.88f, cell * 0.88f};
 }
@@ -129,7 +131,7 @@ rl::render::Rect bank_box(const rl::render::MemoryLayout& L, int rows, int r, in
 // interleaved-divergent, 32 values, stage 4 (stride 8), banks view at `view`: threads 0 and 16
 // read cells 0, 8, 16, 24 and write 0, 16; every other bank of the three accesses is unused.
 void expect_stride8_banks(const Shot& s, const rl::render::Rect& view, const rl::render::Palette& pal, float text_scale) {
-  const auto L = rl::render::layout_memory(32, int(view.w), int(view.h), text_scale);
+  const auto L = rl::render::layout_memory(32, int(view.w), int(view.h), text_scale, rl::render::min_text_px(text_scale > 1, 1));
   for (int r = 0; r < 3; ++r)
     for (int b = 0; b < 32; ++b) {
       const bool used = r == 1 ? b == 8 || b == 24 : b == 0 || b == 16;
@@ -500,4 +502,53 @@ TEST(Gui, AFailedRunIsShownAndTheWindowGoesOn) {
   std::stringstream kept;
   kept << f.rdbuf();
   EXPECT_EQ(kept.str(), settings);  // scripted runs never rewrite the user's settings
+}
+
+// The splitter left of the centre, dragged far right, stops where the centre and the source
+// panel keep their room (at 1600x900: 1600 - 18 em - 34 % = 768 px, 0.48 of the window); the
+// width is saved. Ctrl+Z and Ctrl+Shift+Z step through the changes: the algorithm (3), the view
+// (V), back twice, forward once, leaving interleaved-divergent in the memory view, the drag kept.
+TEST(Gui, PanelsResizeAndChangesUndo) {
+  REQUIRE_XVFB();
+  REQUIRE_XDOTOOL();
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_undo";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  int code = -1;
+  const auto log = xdotool_walk(dir, "--backend sim --algorithm sequential",
+                                "xdotool mousemove 384 400; sleep 0.3; xdotool mousedown 1; sleep 0.3; xdotool mousemove 900 400; "
+                                "sleep 0.2; xdotool mousemove 1500 400; sleep 0.3; xdotool mouseup 1; sleep 0.5; xdotool mousemove 1200 850; "
+                                "k 3; k v; k ctrl+z; k ctrl+z; k ctrl+shift+z; k ctrl+q", &code);
+  ASSERT_EQ(code, 0) << log;
+  const auto saved = std::filesystem::path(testing::TempDir()) / "redlab_empty_config" / "reduction-lab" / "settings.json";
+  std::ifstream in(saved);
+  ASSERT_TRUE(in) << log;
+  const auto j = nlohmann::json::parse(in);
+  EXPECT_EQ(j.at("algorithm"), "interleaved-divergent") << j.dump();
+  EXPECT_EQ(j.at("view"), "memory") << j.dump();
+  EXPECT_NEAR(j.at("panels").at("left").get<double>(), 0.48, 0.005) << j.dump();
+}
+
+// 256 floats are too many to read in the window's memory view at 1600x900: it enlarges one
+// warp. ] twice picks warp 2, and E exports what is on screen: the block's strip has its frame
+// around warp 2 (threads 64-95), not warp 0.
+TEST(Gui, BracketKeysPickTheEnlargedWarpAndTheExportShowsIt) {
+  REQUIRE_XVFB();
+  REQUIRE_XDOTOOL();
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_warp_keys";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "exports");
+  const auto scene = dir / "wide.json";
+  std::ofstream(scene) << R"({"algorithm": "sequential", "block": 256, "size": 256, "type": "float", "view": "memory"})";
+  int code = -1;
+  const auto log = xdotool_walk(dir, "--backend sim --scene " + scene.string() + " --export-dir " + (dir / "exports").string(),
+                                "k bracketright bracketright; k e; sleep 1; k ctrl+q", &code);
+  ASSERT_EQ(code, 0) << log;
+  const Shot png = load_shot(dir / "exports" / "sequential-memory-stage00.png");
+  ASSERT_EQ(png.w, 1600) << log;
+  const auto o = rl::render::layout_warp(256, 2, 1600, 900).overview;  // the strip does not depend on the row width
+  const float cell = o.w / 256, line = std::max(2.0f, o.h * 0.12f);
+  const auto framed = [&](int thread) { return png.is(o.x + (float(thread) + 0.5f) * cell, o.y - line / 2, rl::render::standard_palette().written, 40); };
+  EXPECT_TRUE(framed(80)) << "warp 2's part of the strip is not framed";
+  EXPECT_FALSE(framed(16)) << "warp 0's part of the strip is framed";
 }

@@ -17,7 +17,9 @@
 #include "app/render/layout.h"
 #include "app/render/memory_view.h"
 #include "app/render/offscreen.h"
+#include "app/render/view_parts.h"
 #include "app/render/warp_views.h"
+#include "test_support.h"
 
 using namespace rl;
 
@@ -119,11 +121,14 @@ TEST_F(RenderTest, MarksWhatTheTraceRecorded) {
   EXPECT_TRUE(near(img.at(c16.x + c16.w * 0.25f, c16.y + c16.h * 0.16f), render::value_color(0.0f)));
 }
 
+// The whole block's layout (a low minimum text size, so no warp is enlarged).
 TEST_F(RenderTest, StagesDifferAndWarpsStandApart) {
   const auto t = iota_trace("interleaved-divergent", 256, 256);
-  const Image a = draw(t, 1), b = draw(t, 2);
+  render::ViewOptions whole;
+  whole.min_text_px = 6;
+  const Image a = draw_view(render::View::Memory, t, 1, whole), b = draw_view(render::View::Memory, t, 2, whole);
   EXPECT_NE(a.rgba, b.rgba);
-  const auto L = render::layout_memory(256, W, H);
+  const auto L = render::layout_memory(256, W, H, 1, 6);
   const auto pal = render::standard_palette();
   // Stage 2 (stride 2): threads 0, 4, 8, ... work; 1, 2, 3 idle.
   for (int i : {0, 4, 128}) {
@@ -354,4 +359,101 @@ TEST_F(RenderTest, GridViewShowsEveryBlocksResultAndTheCombine) {
   int differ = 0;
   for (std::size_t i = 0; i < a.rgba.size(); i += 4) differ += a.rgba[i] != b.rgba[i];
   EXPECT_GT(differ, 2000);
+}
+
+namespace {
+
+core::Trace random_trace(const std::string& algo, int block, std::uint64_t seed, core::DType type = core::DType::Int) {
+  backend::TraceRequest req{algo, core::Op::Sum, type, block, 0,
+                            core::generate_input({core::InputSpec::Kind::Random, seed, {}}, std::size_t(block), type)};
+  return backend::make_sim_backend()->trace(req);
+}
+
+}  // namespace
+
+// Presenter mode at 1600x900 gives the view about 992 x 560 pixels: every view of a 256-thread
+// block, at every stage, draws no text below the presenter minimum (18 px).
+TEST_F(RenderTest, NoTextBelowTheMinimumAtPresenterSize) {
+  const std::uint64_t seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  constexpr int w = 992, h = 560;
+  render::Offscreen target;
+  target.resize(w, h);
+  render::ViewOptions presenter{true, 0, 1.5f};
+  presenter.min_text_px = render::min_text_px(true, 1);
+  ASSERT_EQ(presenter.min_text_px, 18);
+  for (const char* algo : {"sequential", "interleaved-bank-conflicts", "warp-shuffle", "global-halving"}) {
+    const auto t = random_trace(algo, 256, seed, seed % 2 ? core::DType::Float : core::DType::Int);
+    for (auto v : {render::View::Memory, render::View::Lanes, render::View::Divergence, render::View::Banks, render::View::Grid})
+      for (int stage = 0; stage < int(t.stages.size()); ++stage) {
+        target.bind();
+        render::draw_stage_view(*canvas_, v, t, stage, w, h, presenter);
+        render::Offscreen::unbind();
+        EXPECT_GE(canvas_->smallest_text_px(), 18) << algo << ", " << render::to_string(v) << " view, stage " << stage;
+      }
+  }
+}
+
+// 256 random floats are too many to read at 1024 x 640 with 12 px text: the memory view shows
+// warp k enlarged, each of its 32 cells in its own value's colour with its value printed on it.
+TEST_F(RenderTest, ATooWideBlockShowsOneWarpEnlarged) {
+  const std::uint64_t seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const auto t = random_trace("sequential", 256, seed, core::DType::Float);
+  const int k = 1 + int(seed % 6);
+  render::ViewOptions o;
+  o.warp = k;
+  target_.bind();
+  const render::ViewDrawn drawn = render::draw_stage_view(*canvas_, render::View::Memory, t, 0, W, H, o);
+  render::Offscreen::unbind();
+  const Image img{target_.read_rgba()};
+  ASSERT_EQ(drawn.warps, 8);
+  EXPECT_EQ(drawn.warp, k);
+  EXPECT_GE(canvas_->smallest_text_px(), 12);
+  const auto L = render::layout_warp(256, k, W, H, 1, render::kMinTextPx, drawn.cols);
+  const auto& values = *t.stages[0].shared;
+  const render::Scale scale = render::value_scale(&values, values.size());
+  for (int j = 0; j < 32; ++j) {
+    const int i = k * 32 + j;
+    const auto cell = L.cell(i);
+    const auto fill = render::value_color(scale.at(values[std::size_t(i)]));
+    EXPECT_TRUE(near(img.at(cell.x + cell.w * 0.25f, cell.y + cell.h * 0.16f), fill)) << "cell " << i;
+    // The value's text: in the middle of the cell, pixels far from the fill, as dark or light as the text.
+    int text = 0;
+    const auto ink = render::text_on(fill);
+    for (float y = cell.cy() - cell.h * 0.2f; y < cell.cy() + cell.h * 0.2f; ++y)
+      for (float x = cell.x + cell.w * 0.1f; x < cell.x + cell.w * 0.9f; ++x) {
+        const auto p = img.at(x, y);
+        text += std::abs(p.g - fill.g) > 0.25f && std::abs(p.g - ink.g) < std::abs(p.g - fill.g);
+      }
+    EXPECT_GT(text, 20) << "cell " << i;
+  }
+  // Another warp is another picture; past the last warp the view shows the last.
+  o.warp = k - 1;
+  EXPECT_NE(draw_view(render::View::Memory, t, 0, o).rgba, img.rgba);
+  o.warp = 100;
+  target_.bind();
+  EXPECT_EQ(render::draw_stage_view(*canvas_, render::View::Memory, t, 0, W, H, o).warp, 7);
+  render::Offscreen::unbind();
+  // A block whose values fit is drawn whole.
+  EXPECT_EQ(render::draw_stage_view(*canvas_, render::View::Memory, random_trace("sequential", 32, seed, core::DType::Float), 0, W, H).warps, 0);
+}
+
+// The Bandwidth tab's chart of a shipped run, at the size the tab gives it at 1600x900: no text
+// below the window's minimum, 12 px, nor in presenter mode below 18 px.
+TEST_F(RenderTest, ChartTextIsNeverBelowTheMinimum) {
+  const auto runs = core::shipped_runs();
+  ASSERT_FALSE(runs.empty());
+  const auto* report = core::shipped_report(runs.front(), "float", "sum");
+  ASSERT_NE(report, nullptr);
+  const auto spec = render::bench_chart(*report, "float", "sum", render::Origin::Shipped);
+  render::Offscreen target;
+  target.resize(660, 420);
+  for (bool presenter : {false, true}) {
+    const float min_px = render::min_text_px(presenter, 1);
+    target.bind();
+    render::draw_plot(*canvas_, spec, 660, 420, render::Hit{0, 0}, presenter, min_px);
+    render::Offscreen::unbind();
+    EXPECT_GE(canvas_->smallest_text_px(), int(min_px)) << (presenter ? "presenter" : "normal");
+  }
 }

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
+#include <utility>
 
 #include "catalog.h"
 #include "file_io.h"
@@ -30,6 +31,7 @@ std::string to_json(const Settings& s) {
   j["stage"] = s.stage;
   j["tab"] = s.tab;
   if (!s.title.empty()) j["title"] = s.title;
+  j["panels"] = {{"left", s.panels.left}, {"right", s.panels.right}, {"presenter", s.panels.presenter}};
   return j.dump(2);
 }
 
@@ -51,6 +53,32 @@ LoadedSettings load_settings(const std::string& path) {
     std::filesystem::rename(path, kept, ec);
     if (!ec) out.problem += ", the file is kept as '" + kept + "'";
   }
+  return out;
+}
+
+namespace {
+
+// {"left": f, "right": f, "presenter": f}, each a fraction from 0 (the default) to 0.9.
+bool read_panels(const nlohmann::json& j, PanelWidths& out) {
+  if (!j.is_object()) return false;
+  PanelWidths p;
+  for (auto [key, dst] : {std::pair{"left", &p.left}, std::pair{"right", &p.right}, std::pair{"presenter", &p.presenter}}) {
+    if (!j.contains(key)) continue;
+    if (!j[key].is_number() || !(j[key].get<double>() >= 0 && j[key].get<double>() <= 0.9)) return false;
+    *dst = j[key].get<double>();
+  }
+  out = p;
+  return true;
+}
+
+}  // namespace
+
+PanelSplit clamp_panels(double left, double right, PanelSplit fallback, float width, PanelSplit min_side,
+                        float min_center) {
+  PanelSplit out{left > 0 ? float(left) * width : fallback.left, right > 0 ? float(right) * width : fallback.right};
+  // The right side first, then the left in what is left: each keeps its minimum.
+  out.right = std::clamp(out.right, min_side.right, std::max(min_side.right, width - min_center - min_side.left));
+  out.left = std::clamp(out.left, min_side.left, std::max(min_side.left, width - min_center - out.right));
   return out;
 }
 
@@ -108,6 +136,7 @@ LoadedSettings settings_from_json(const std::string& text, const std::string& or
   int_field("stage", 0, 1 << 20, s.stage);
   text_field("tab", [&](const std::string& v) { return (v == "stages" || v == "bandwidth") && (s.tab = v, true); });
   text_field("title", [&](const std::string& v) { return s.title = v, true; });
+  if (j.contains("panels") && !read_panels(j["panels"], s.panels)) wrong.push_back("panels");
   if (!wrong.empty()) {
     out.problem = origin + ": ignored";
     for (const auto& w : wrong) out.problem += (w == wrong.front() ? " '" : ", '") + w + "'";

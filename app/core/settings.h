@@ -9,6 +9,23 @@
 
 namespace rl::core {
 
+// The side panels' widths as fractions of the window's width, set by dragging the splitters;
+// 0 is the default layout's width.
+struct PanelWidths {
+  double left = 0, right = 0;  // the normal layout's algorithm and source panels
+  double presenter = 0;        // presenter mode's right column
+  bool operator==(const PanelWidths&) const = default;
+};
+
+// The side panels' widths in pixels for a window `width` wide: each fraction asked (`fallback`
+// where it is 0), held at least `min_side` wide and leaving the centre at least `min_center`.
+// A window too narrow for all three minima gives each side its minimum.
+struct PanelSplit {
+  float left = 0, right = 0;
+};
+PanelSplit clamp_panels(double left, double right, PanelSplit fallback, float width, PanelSplit min_side,
+                        float min_center);
+
 struct Settings {
   std::string algorithm = "sequential";
   Op op = Op::Sum;
@@ -26,6 +43,7 @@ struct Settings {
   int stage = 0;            // the stage on screen
   std::string tab = "stages";   // stages | bandwidth
   std::string title;        // a scene's name in a lesson plan
+  PanelWidths panels;
   bool operator==(const Settings&) const = default;
 };
 

@@ -28,6 +28,9 @@ class Canvas {
   // A straight line of the given width; drawn above rectangles, below text.
   void line(float x0, float y0, float x1, float y1, float width, Color color);
   void end();  // draws everything queued since begin()
+  // The smallest text size (pixels, as drawn) since begin(); 0 when no text was drawn. Tests and
+  // the docs' figures hold the views to their minimum with it.
+  int smallest_text_px() const { return smallest_text_; }
 
  private:
   struct Atlas;
@@ -39,6 +42,7 @@ class Canvas {
   unsigned quad_vao_ = 0, quad_vbo_ = 0, instance_vbo_ = 0;
   unsigned text_vao_ = 0, text_vbo_ = 0;
   int width_ = 0, height_ = 0;
+  int smallest_text_ = 0;
   std::vector<float> instances_;
   std::map<int, std::vector<float>> text_vertices_;  // per atlas size
   std::map<int, std::unique_ptr<Atlas>> atlases_;

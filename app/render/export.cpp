@@ -51,24 +51,20 @@ Exported in_context(bool current_context, Paint paint) {
 }
 
 // One headless context (or the caller's current one), offscreen target and canvas for all
-// frames: draw(canvas, i) paints frame i, which is written to paths[i].
-template <class Draw>
-Exported render_pngs(int width, int height, const std::vector<std::string>& paths, bool current_context, Draw draw,
+// frames: pixels(canvas, target, i) gives frame i, top row first, which is written to paths[i].
+template <class Pixels>
+Exported render_pngs(int width, int height, const std::vector<std::string>& paths, bool current_context, Pixels pixels,
                      Progress* progress = nullptr) {
   if (Exported checked = folders_writable(paths); !checked.ok()) return checked;
   return in_context(current_context, [&]() -> Exported {
     Offscreen target;
-    target.resize(width, height);
     Canvas canvas;
     std::string why;
     if (progress) progress->total = int(paths.size());
     for (std::size_t i = 0; i < paths.size(); ++i) {
       if (progress && progress->cancel) return failed("cancelled");
       if (progress) progress->done = int(i);
-      target.bind();
-      draw(canvas, i);
-      Offscreen::unbind();
-      if (!write_png(paths[i], width, height, target.read_rgba(), &why)) return failed(why);
+      if (!write_png(paths[i], width, height, pixels(canvas, target, i), &why)) return failed(why);
     }
     if (progress) progress->done = int(paths.size());
     return {};
@@ -78,10 +74,10 @@ Exported render_pngs(int width, int height, const std::vector<std::string>& path
 // A trace's view of a stage at width x height, top row first. Past its last stage a trace
 // shows its last, as the shorter run rests in the window's compare mode.
 std::vector<std::uint8_t> view_pixels(Canvas& c, Offscreen& target, const core::Trace& trace, int stage, int width,
-                                      int height, View view) {
+                                      int height, View view, const ViewOptions& options) {
   target.resize(width, height);
   target.bind();
-  draw_stage_view(c, view, trace, std::clamp(stage, 0, std::max(0, int(trace.stages.size()) - 1)), width, height);
+  draw_stage_view(c, view, trace, std::clamp(stage, 0, std::max(0, int(trace.stages.size()) - 1)), width, height, options);
   Offscreen::unbind();
   return target.read_rgba();
 }
@@ -99,16 +95,35 @@ struct Frame {
   std::string path;
 };
 
-// The view at each frame's (stage, blend).
-Exported render_frames(const core::Trace& trace, int width, int height, const std::vector<Frame>& frames,
-                       const Look& look) {
+// What an export draws: one trace, or compare mode's two side by side (`second` on the right).
+struct Shown {
+  const core::Trace& first;
+  const core::Trace* second;
+  int stages() const { return std::max(int(first.stages.size()), second ? int(second->stages.size()) : 0); }
+};
+
+// Frame f of an export: the view, or compare mode's two views each in its half.
+std::vector<std::uint8_t> frame_pixels(Canvas& c, Offscreen& target, const Shown& shown, const Frame& f, int width,
+                                       int height, const Look& look) {
+  ViewOptions options;
+  options.blend = f.blend;
+  options.warp = look.warp;
+  if (!shown.second) return view_pixels(c, target, shown.first, f.stage, width, height, look.view, options);
+  const int left = width / 2, right = width - left;
+  std::vector<std::uint8_t> out(std::size_t(width) * std::size_t(height) * 4);
+  paste(out, width, view_pixels(c, target, shown.first, f.stage, left, height, look.view, options), left, 0);
+  paste(out, width, view_pixels(c, target, *shown.second, f.stage, right, height, look.view, options), right, left);
+  return out;
+}
+
+// The view (or the two) at each frame's (stage, blend).
+Exported render_frames(const Shown& shown, int width, int height, const std::vector<Frame>& frames, const Look& look) {
+  if (shown.second && width < 2) return {Exported::Status::BadRequest, "a side-by-side image needs a width of 2 pixels or more"};
   std::vector<std::string> paths;
   for (const Frame& f : frames) paths.push_back(f.path);
   return render_pngs(
       width, height, paths, look.current_context,
-      [&](Canvas& c, std::size_t i) {
-        draw_stage_view(c, look.view, trace, frames[i].stage, width, height, {false, frames[i].blend});
-      },
+      [&](Canvas& c, Offscreen& target, std::size_t i) { return frame_pixels(c, target, shown, frames[i], width, height, look); },
       look.progress);
 }
 
@@ -141,38 +156,28 @@ std::vector<Frame> video_frames(int stages, const std::filesystem::path& dir) {
 
 Exported export_stage_png(const core::Trace& trace, int stage, int width, int height, const std::string& path,
                           const Look& look) {
-  return render_frames(trace, width, height, {{stage, 0, path}}, look);
+  return render_frames({trace, nullptr}, width, height, {{stage, 0, path}}, look);
 }
 
 Exported export_compare_png(const core::Trace& first, const core::Trace& second, int stage, int width, int height,
                             const std::string& path, const Look& look) {
-  if (width < 2) return {Exported::Status::BadRequest, "a side-by-side image needs a width of 2 pixels or more"};
-  if (Exported checked = folders_writable({path}); !checked.ok()) return checked;
-  return in_context(look.current_context, [&]() -> Exported {
-    Offscreen target;
-    Canvas canvas;
-    const int left = width / 2, right = width - left;
-    std::vector<std::uint8_t> out(std::size_t(width) * std::size_t(height) * 4);
-    paste(out, width, view_pixels(canvas, target, first, stage, left, height, look.view), left, 0);
-    paste(out, width, view_pixels(canvas, target, second, stage, right, height, look.view), right, left);
-    std::string why;
-    if (!write_png(path, width, height, out, &why)) return failed(why);
-    return {};
-  });
+  return render_frames({first, &second}, width, height, {{stage, 0, path}}, look);
 }
 
-Exported export_all_stages(const core::Trace& trace, int width, int height, const std::string& prefix,
-                           const Look& look) {
+Exported export_all_stages(const core::Trace& trace, int width, int height, const std::string& prefix, const Look& look,
+                           const core::Trace* second) {
+  const Shown shown{trace, second};
   std::vector<Frame> frames;
   char name[32];
-  for (int k = 0; k < int(trace.stages.size()); ++k) {
+  for (int k = 0; k < shown.stages(); ++k) {
     std::snprintf(name, sizeof name, "-stage%02d.png", k);
     frames.push_back({k, 0, prefix + name});
   }
-  return render_frames(trace, width, height, frames, look);
+  return render_frames(shown, width, height, frames, look);
 }
 
-Exported export_video(const core::Trace& trace, int width, int height, const std::string& path, const Look& look) {
+Exported export_video(const core::Trace& trace, int width, int height, const std::string& path, const Look& look,
+                      const core::Trace* second) {
   const bool gif = ends_with(path, ".gif");
   if (!gif && !ends_with(path, ".mp4"))
     return {Exported::Status::BadRequest, "--video needs a .mp4 or .gif file name, got '" + path + "'"};
@@ -183,7 +188,8 @@ Exported export_video(const core::Trace& trace, int width, int height, const std
   const auto dir = std::filesystem::temp_directory_path(ec) / ("reduction-lab-video-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir, ec);
   if (ec) return failed("cannot make a temporary folder: " + ec.message());
-  Exported done = render_frames(trace, width, height, video_frames(int(trace.stages.size()), dir), look);
+  const Shown shown{trace, second};
+  Exported done = render_frames(shown, width, height, video_frames(shown.stages(), dir), look);
   if (done.ok()) {
     const std::string cmd =
         "ffmpeg -y -loglevel error -framerate " + std::to_string(kFps) + " -i " + quoted((dir / "f%05d.png").string()) +
@@ -195,8 +201,13 @@ Exported export_video(const core::Trace& trace, int width, int height, const std
 }
 
 Exported export_chart_png(const PlotSpec& chart, int width, int height, const std::string& path, bool current_context) {
-  return render_pngs(width, height, {path}, current_context,
-                     [&](Canvas& c, std::size_t) { draw_plot(c, chart, width, height); });
+  return render_pngs(width, height, {path}, current_context, [&](Canvas& c, Offscreen& target, std::size_t) {
+    target.resize(width, height);
+    target.bind();
+    draw_plot(c, chart, width, height);
+    Offscreen::unbind();
+    return target.read_rgba();
+  });
 }
 
 Exported export_bench(const core::BenchReport& report, const PlotSpec& chart, const std::string& base,

@@ -32,6 +32,7 @@ struct Look {
   View view = View::Memory;
   bool current_context = false;
   Progress* progress = nullptr;  // may be null
+  int warp = 0;  // the warp a view enlarges where a block is too wide to read (ViewOptions::warp)
 };
 
 // One stage's view as a PNG.
@@ -41,12 +42,14 @@ Exported export_stage_png(const core::Trace& trace, int stage, int width, int he
 // `second` in the right (past its last stage a trace shows its last).
 Exported export_compare_png(const core::Trace& first, const core::Trace& second, int stage, int width, int height,
                             const std::string& path, const Look& look = {});
-// One PNG per stage: PREFIX-stage00.png, PREFIX-stage01.png, ...
+// One PNG per stage: PREFIX-stage00.png, PREFIX-stage01.png, ... With `second` (compare mode)
+// each is both views side by side, as export_compare_png draws them, for the longer run's stages.
 Exported export_all_stages(const core::Trace& trace, int width, int height, const std::string& prefix,
-                           const Look& look = {});
+                           const Look& look = {}, const core::Trace* second = nullptr);
 // A whole run as a video (.mp4) or animated GIF (.gif) through ffmpeg: each stage held, then
-// faded into the next, as the window plays it.
-Exported export_video(const core::Trace& trace, int width, int height, const std::string& path, const Look& look = {});
+// faded into the next, as the window plays it; with `second`, both side by side.
+Exported export_video(const core::Trace& trace, int width, int height, const std::string& path, const Look& look = {},
+                      const core::Trace* second = nullptr);
 
 // A chart (the bandwidth chart: render/bench_chart.h) as a PNG.
 Exported export_chart_png(const PlotSpec& chart, int width, int height, const std::string& path,

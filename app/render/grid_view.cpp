@@ -53,16 +53,27 @@ struct Grid {
   float lw;    // line width of arrows and frames
   float res_h;
   Rect result;
-  float mid;  // between the boxes and the result
+  float mid;     // between the boxes and the result
+  float min_px;  // no text smaller
 };
 
-Grid layout_grid(Canvas& c, const core::Trace& t, const MemoryLayout& L, const Palette& pal) {
+// How many boxes fit across `width` with each result's value readable at min_px (at most kMaxBoxes).
+int box_slots(Canvas& c, const core::Trace& t, float width, float gap, float min_px) {
+  float widest = 0;
+  for (std::size_t i = 0; i < t.partials.size() && i < std::size_t(kMaxBoxes); ++i)
+    widest = std::max(widest, c.text_width(short_value(t.partials[i], t.type), min_px));
+  const float need = widest / 0.85f;
+  return std::clamp(int((width + gap) / (need + gap)), 1, kMaxBoxes);
+}
+
+Grid layout_grid(Canvas& c, const core::Trace& t, const MemoryLayout& L, const Palette& pal, float min_px) {
   const float top = L.caption.y + L.caption.h + L.label_px;
   const Rect area{L.title.x, top, L.title.w, std::max(1.0f, L.legend.y - top - L.label_px * 0.5f)};
   const std::size_t outputs = t.pass_outputs.empty() ? t.grid : t.pass_outputs.front();
-  const int boxes = int(std::min<std::size_t>({t.partials.empty() ? outputs : t.partials.size(), outputs, kMaxBoxes}));
   const float gap = std::max(2.0f, area.w * 0.004f);
-  const float box_w = std::min((area.w - (kMaxBoxes - 1) * gap) / kMaxBoxes * 1.0f, area.w / 8);
+  const int slots = box_slots(c, t, area.w, gap, min_px);
+  const int boxes = int(std::min<std::size_t>({t.partials.empty() ? outputs : t.partials.size(), outputs, std::size_t(slots)}));
+  const float box_w = std::min((area.w - (slots - 1) * gap) / float(slots), area.w / 8);
   const float box_h = std::min(box_w * 0.9f, area.h * 0.16f);
   const float row1 = area.y + L.label_px * 1.6f;
   const float left = area.x + (area.w - boxes * (box_w + gap) + gap) / 2;
@@ -70,15 +81,14 @@ Grid layout_grid(Canvas& c, const core::Trace& t, const MemoryLayout& L, const P
   const float res_w = std::min(area.w * 0.3f, L.label_px * 14), res_h = box_h;
   const Rect result{area.cx() - res_w / 2, area.y + area.h - res_h, res_w, res_h};
   const float mid = row1 + box_h + (result.y - row1 - box_h) * 0.5f;
-  return {c, t, L, pal, area, outputs, boxes, gap, box_w, box_h, row1, left, lw, res_h, result, mid};
+  return {c, t, L, pal, area, outputs, boxes, gap, box_w, box_h, row1, left, lw, res_h, result, mid, min_px};
 }
 
-void draw_header(Canvas& c, const core::Trace& t, const MemoryLayout& L, const Palette& pal) {
+void draw_header(Canvas& c, const core::Trace& t, const MemoryLayout& L, const Palette& pal, float min_px) {
   const std::string title = t.algorithm + "  -  the grid: how the blocks' results become one";
-  c.text(L.title.x, L.title.cy(), title, fit_px(c, title, L.title_px, L.title.w), pal.text);
-  const std::string caption = how(t);
-  c.text(L.caption.x, L.caption.cy(), caption, fit_px(c, caption, L.label_px, L.caption.w), pal.muted);
-  c.text(L.source.x, L.source.cy(), source_line(t), L.label_px, pal.text);
+  fitted_text(c, L.title.x, L.title.cy(), title, L.title_px, min_px, L.title.w, pal.text);
+  fitted_text(c, L.caption.x, L.caption.cy(), how(t), L.label_px, min_px, L.caption.w, pal.muted);
+  fitted_text(c, L.source.x, L.source.cy(), source_line(t), L.label_px, min_px, L.source.w, pal.text);
 }
 
 // Row 1: what each block (each warp, for cg-warp) of the first pass left.
@@ -88,7 +98,7 @@ void draw_first_pass(const Grid& g) {
   g.c.text(g.area.x, g.area.y + g.L.label_px * 0.5f,
            std::string("first pass: ") + std::to_string(g.outputs) + (per_warp ? " warp results" : " block results") +
                (g.outputs > std::size_t(g.boxes) ? " (the first " + std::to_string(g.boxes) + " shown)" : ""),
-           g.L.label_px * 0.9f, g.pal.muted);
+           std::max(g.min_px, g.L.label_px * 0.9f), g.pal.muted);
   const Scale scale = value_scale(&t.partials, t.partials.size());
   const int per_block = per_warp ? int(g.outputs / std::max<std::size_t>(t.grid, 1)) : 1;
   std::vector<int> taken(std::size_t(g.boxes), 0);  // work-queue: tickets each block took
@@ -103,14 +113,16 @@ void draw_first_pass(const Grid& g) {
       g.c.rect(r, fill, traced ? g.pal.written : fill, traced ? std::max(2.0f, g.box_w * 0.06f) : 0);
       const std::string v = short_value(t.partials[i], t.type);
       value_px = std::min(value_px, 20 * g.box_w * 0.85f / std::max(1.0f, g.c.text_width(v, 20)));
-      g.c.text(r.cx(), r.cy(), v, std::max(value_px, 6.0f), text_on(fill), Align::Center);
+      if (std::max(value_px, g.min_px) <= g.box_h * 0.8f)
+        g.c.text(r.cx(), r.cy(), v, std::max(value_px, g.min_px), text_on(fill), Align::Center);
     } else {
       g.c.rect(r, g.pal.padding, traced ? g.pal.written : g.pal.padding, traced ? 2.0f : 0);
     }
-    if (g.box_w > g.L.label_px * 1.5f)
-      g.c.text(r.cx(), r.y + r.h + g.L.label_px * 0.6f,
-               std::to_string(i / per_block) + (t.tickets.empty() ? "" : ": " + std::to_string(taken[std::size_t(i)])),
-               g.L.label_px * 0.6f, g.pal.muted, Align::Center);
+    const std::string under =
+        std::to_string(i / per_block) + (t.tickets.empty() ? "" : ": " + std::to_string(taken[std::size_t(i)]));
+    const float under_px = std::max(g.min_px, g.L.label_px * 0.6f);
+    if (g.c.text_width(under, under_px) <= g.box_w + g.gap * 0.5f)
+      g.c.text(r.cx(), r.y + r.h + under_px * 0.8f, under, under_px, g.pal.muted, Align::Center);
   }
 }
 
@@ -142,7 +154,8 @@ void draw_grid_sync(const Grid& g) {
   const Rect& area = g.area;
   for (float x = area.x; x < area.x + area.w; x += g.L.label_px * 1.2f)  // the barrier, dashed
     g.c.line(x, y, std::min(x + g.L.label_px * 0.7f, area.x + area.w), y, g.lw, g.pal.conflict);
-  g.c.text(area.x, y - g.L.label_px * 0.7f, "grid.sync(): every block waits here", g.L.label_px * 0.8f, g.pal.conflict);
+  g.c.text(area.x, y - g.L.label_px * 0.7f, "grid.sync(): every block waits here", std::max(g.min_px, g.L.label_px * 0.8f),
+           g.pal.conflict);
   const Rect k2 = stage_box(g, g.mid + g.L.label_px, "block 0 folds all " + std::to_string(g.outputs) + " results");
   arrow(g.c, k2.cx(), y, k2.cx(), k2.y, g.lw, g.box_w * 0.2f, g.pal.read);
   step_arrow(g, k2, g.result);
@@ -194,19 +207,16 @@ void draw_combine(const Grid& g) {
            Align::Center);
 }
 
-void draw_legend(Canvas& c, const MemoryLayout& L, const Palette& pal) {
-  float x = L.legend.x;
-  const float sw = L.label_px;
-  c.rect({x, L.legend.cy() - sw / 2, sw, sw}, pal.background, pal.written, std::max(1.5f, sw * 0.2f));
-  x += sw * 1.4f;
-  c.text(x, L.legend.cy(), "the traced block (stages view); colours: the results' values", L.label_px, pal.text);
+void grid_legend(Canvas& c, const MemoryLayout& L, const Palette& pal, float min_px) {
+  draw_legend(c, L.legend, {{pal.written, "the traced block (stages view); colours: the results' values", true}}, L.label_px,
+              min_px, pal);
 }
 
 }  // namespace
 
-void draw_grid(Canvas& c, const core::Trace& t, const MemoryLayout& L, const Palette& pal) {
-  const Grid g = layout_grid(c, t, L, pal);
-  draw_header(c, t, L, pal);
+void draw_grid(Canvas& c, const core::Trace& t, const MemoryLayout& L, const Palette& pal, float min_px) {
+  const Grid g = layout_grid(c, t, L, pal, min_px);
+  draw_header(c, t, L, pal, min_px);
   if (t.combine == kernels::Combine::Halving || !t.combine) {
     c.text(g.area.cx(), g.area.cy(),
            !t.combine ? "this trace does not say how its blocks combine (recorded by an older version)"
@@ -216,7 +226,7 @@ void draw_grid(Canvas& c, const core::Trace& t, const MemoryLayout& L, const Pal
   }
   draw_first_pass(g);
   draw_combine(g);
-  draw_legend(c, L, pal);
+  grid_legend(c, L, pal, min_px);
 }
 
 }  // namespace rl::render

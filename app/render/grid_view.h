@@ -9,6 +9,7 @@
 namespace rl::render {
 
 // Draws between begin() and end() of the canvas; L gives the frame's title, caption and footer.
-void draw_grid(Canvas& canvas, const core::Trace& trace, const MemoryLayout& L, const Palette& palette);
+// No text is smaller than min_px: fewer first-pass results are drawn where theirs would be.
+void draw_grid(Canvas& canvas, const core::Trace& trace, const MemoryLayout& L, const Palette& palette, float min_px = kMinTextPx);
 
 }  // namespace rl::render

@@ -1,15 +1,17 @@
 #include "layout.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace rl::render {
 
 float MemoryLayout::row_y(int row) const {
-  const int warps_before = (row * cols) / 32;  // warp boundaries above this row
+  const int warps_before = (row * cols) / 32;  // warp boundaries above this row (first is a warp's start)
   return grid.y + row * (cell_h + band_h + row_gap) + warps_before * warp_gap;
 }
 
 Rect MemoryLayout::cell(int i) const {
+  i -= first;
   const int r = i / cols, c = i % cols;
   return {grid.x + label_w + c * (cell_w + gap), row_y(r), cell_w, cell_h};
 }
@@ -21,28 +23,32 @@ Rect MemoryLayout::thread_band(int i) const {
 
 Rect MemoryLayout::row_label(int row) const { return {grid.x, row_y(row), label_w, cell_h}; }
 
-MemoryLayout layout_memory(int block, int width, int height, float text_scale) {
+namespace {
+
+// The grid of `block` cells below `reserve` pixels kept free under the caption; `only_cols`
+// cells a row, or (0) the row width that gives the largest cells.
+MemoryLayout layout_cells(int block, int width, int height, float text_scale, float min_px, float reserve, int only_cols) {
   MemoryLayout L;
   L.block = std::max(block, 1);
   const float w = float(width), h = float(height);
   const float margin = std::max(4.0f, 0.02f * std::min(w, h));
-  L.title_px = std::clamp(std::min(h * 0.045f, w * 0.024f), 9.0f, 44.0f) * text_scale;
-  L.label_px = std::clamp(std::min(h * 0.028f, w * 0.015f), 8.0f, 28.0f) * text_scale;
+  L.title_px = std::max(std::clamp(std::min(h * 0.045f, w * 0.024f), 9.0f, 44.0f) * text_scale, min_px * 1.2f);
+  L.label_px = std::max(std::clamp(std::min(h * 0.028f, w * 0.015f), 8.0f, 28.0f) * text_scale, min_px);
   L.title = {margin, margin, w - 2 * margin, L.title_px * 1.3f};
   L.caption = {margin, L.title.y + L.title.h, w - 2 * margin, L.label_px * 1.5f};
   const float line = L.label_px * 1.6f;
   L.source = {margin, h - margin - line, w - 2 * margin, line};
-  L.legend = {margin, L.source.y - line, w - 2 * margin, line};
-  const float top = L.caption.y + L.caption.h + margin * 0.5f;
+  L.legend = {margin, L.source.y - 2 * line, w - 2 * margin, 2 * line};
+  const float top = L.caption.y + L.caption.h + margin * 0.5f + reserve;
   const float avail_h = std::max(L.legend.y - margin * 0.5f - top, 1.0f);
-  L.label_w = L.label_px * 4.2f;
+  L.label_w = L.label_px * 4.6f;  // "warp 31" at label_px
   L.gap = std::max(1.0f, w * 0.002f);
   const float grid_w = w - 2 * margin - L.label_w;
 
   // Pick the row width that gives the largest cells; a warp is one row or several.
-  float best = -1;
-  for (int cols : {32, 16, 8}) {
-    if (cols > L.block && cols != 8) continue;
+  float best = -std::numeric_limits<float>::infinity();  // a tiny view still gets a row width
+  for (int cols : {32, 16, 8, 4}) {
+    if (only_cols ? cols != only_cols : (cols > L.block && cols != 8) || cols == 4) continue;
     const int c = std::min(cols, L.block);
     const int rows = (L.block + c - 1) / c;
     const float cw = (grid_w - (c - 1) * L.gap) / c;
@@ -54,7 +60,7 @@ MemoryLayout layout_memory(int block, int width, int height, float text_scale) {
       L.rows = rows;
     }
   }
-  L.cell_w = (grid_w - (L.cols - 1) * L.gap) / L.cols;
+  L.cell_w = std::max(1.0f, (grid_w - (L.cols - 1) * L.gap) / L.cols);
   const int warps = (L.rows * L.cols + 31) / 32;
   // Row = cell + thread strip + gap; warps get extra space between them so they stand apart.
   float row_h = std::min(avail_h / (L.rows + 0.3f * (warps - 1)), L.cell_w * 2.2f);
@@ -64,6 +70,22 @@ MemoryLayout layout_memory(int block, int width, int height, float text_scale) {
   L.cell_h = row_h - L.row_gap - L.band_h;
   const float used = L.rows * row_h - L.row_gap + (warps - 1) * L.warp_gap;
   L.grid = {margin, top + std::max(0.0f, (avail_h - used) / 2), w - 2 * margin, used};
+  return L;
+}
+
+}  // namespace
+
+MemoryLayout layout_memory(int block, int width, int height, float text_scale, float min_px) {
+  return layout_cells(block, width, height, text_scale, min_px, 0, 0);
+}
+
+MemoryLayout layout_warp(int count, int warp, int width, int height, float text_scale, float min_px, int cols) {
+  const float strip = layout_memory(1, width, height, text_scale, min_px).label_px * 1.6f;  // the text size alone
+  warp = std::clamp(warp, 0, std::max(0, (count - 1) / 32));
+  MemoryLayout L = layout_cells(std::min(32, count - warp * 32), width, height, text_scale, min_px, strip * 1.5f, cols);
+  L.first = warp * 32;
+  const float top = L.caption.y + L.caption.h + L.label_px * 0.3f;
+  L.overview = {L.title.x + L.label_w, top, L.title.w - L.label_w, strip};
   return L;
 }
 

@@ -10,6 +10,10 @@ struct Rect {
   float cy() const { return y + h / 2; }
 };
 
+// The views' smallest text by default (pixels): the window's normal layout at 1600x900, and
+// every export and `render` image.
+constexpr float kMinTextPx = 12;
+
 struct MemoryLayout {
   int block = 0;
   int cols = 0;  // 32, 16 or 8 cells a row, whichever gives the larger cells
@@ -22,15 +26,24 @@ struct MemoryLayout {
   float row_gap = 0;   // between rows of one warp
   float warp_gap = 0;  // extra space where a new warp starts
   float band_h = 0;    // thread strip under each cell
+  int first = 0;       // the shared index of the first cell laid out (an enlarged warp's first)
+  Rect overview;       // an enlarged warp's strip of the whole block, above the grid (else empty)
 
   float row_y(int row) const;
-  Rect cell(int i) const;         // the value cell of shared index i
+  Rect cell(int i) const;         // the value cell of shared index i (first <= i < first + block)
   Rect thread_band(int i) const;  // the strip of thread i (under its own cell)
   Rect row_label(int row) const;
-  bool starts_warp(int row) const { return (row * cols) % 32 == 0; }
+  bool starts_warp(int row) const { return (first + row * cols) % 32 == 0; }
+  int warp_of_row(int row) const { return (first + row * cols) / 32; }
 };
 
-// text_scale enlarges the title, captions and labels (presenter mode); cells fill what is left.
-MemoryLayout layout_memory(int block, int width, int height, float text_scale = 1);
+// text_scale enlarges the title, captions and labels (presenter mode); no text is laid out
+// smaller than min_px. Cells fill what is left; the legend has two lines.
+MemoryLayout layout_memory(int block, int width, int height, float text_scale = 1, float min_px = kMinTextPx);
+// One warp of a block of `count` cells, enlarged: its 32 cells (fewer for a last, partial
+// warp) where the block's grid would go, under an overview strip of the whole block; `cols`
+// cells a row (32, 16, 8 or 4), or (0) the row width that gives the largest cells.
+MemoryLayout layout_warp(int count, int warp, int width, int height, float text_scale = 1, float min_px = kMinTextPx,
+                         int cols = 0);
 
 }  // namespace rl::render

@@ -41,9 +41,12 @@ struct Frame {
   const Palette& pal;
   const Shown& shown;
   int total = 0;  // cells in the array
-  int count = 0;  // cells drawn
+  int count = 0;  // cells in the picture (the whole block, or its strip)
   int real = 0;   // cells before the padding
   bool marks = false;  // reads and writes are shared (or global) cells
+  float min_px = 0;    // no text smaller
+  int lo = 0, hi = 0;  // the cells drawn large: all, or one warp's
+  bool zoomed() const { return hi - lo < count; }
 };
 
 // The cells active threads read and wrote, and the threads that worked.
@@ -58,16 +61,24 @@ struct Blend {
   float k = 0;
 };
 
+// "warp 3 of 8 (threads 96-127)", or for an array that is not per thread "cells 96-127 of 256".
+std::string zoom_note(const Frame& f) {
+  const std::string range = std::to_string(f.lo) + "-" + std::to_string(f.hi - 1);
+  if (!f.shown.per_thread) return "cells " + range + " of " + std::to_string(f.count);
+  return "warp " + std::to_string(f.lo / 32) + " of " + std::to_string((f.count + 31) / 32) + " (threads " + range + ")";
+}
+
 void draw_header(const Frame& f, int stage) {
   const std::string title = f.t.algorithm + "  -  stage " + std::to_string(stage) + " of " +
                             std::to_string(f.t.stages.size() - 1) + ": " + f.s.label;
-  f.c.text(f.L.title.x, f.L.title.cy(), title, fit_px(f.c, title, f.L.title_px, f.L.title.w), f.pal.text);
+  fitted_text(f.c, f.L.title.x, f.L.title.cy(), title, f.L.title_px, f.min_px, f.L.title.w, f.pal.text);
   std::string caption = core::stage_caption(f.t, stage);
   if (f.shown.values)
     caption = f.shown.what +
               (f.total > f.count ? " (first " + std::to_string(f.count) + " of " + std::to_string(f.total) + ")" : "") +
               "  |  " + caption;
-  f.c.text(f.L.caption.x, f.L.caption.cy(), caption, fit_px(f.c, caption, f.L.label_px, f.L.caption.w), f.pal.muted);
+  if (f.zoomed()) caption = zoom_note(f) + ", enlarged  |  " + caption;  // first: it survives a cut
+  fitted_text(f.c, f.L.caption.x, f.L.caption.cy(), caption, f.L.label_px, f.min_px, f.L.caption.w, f.pal.muted);
 }
 
 CellMarks mark_cells(const Frame& f) {
@@ -100,48 +111,68 @@ void draw_warp_labels(const Frame& f) {
   for (int r = 0; r < f.L.rows; ++r) {
     if (!f.L.starts_warp(r) || !f.shown.per_thread) continue;
     const Rect lab = f.L.row_label(r);
-    f.c.text(lab.x, lab.cy(), "warp " + std::to_string(r * f.L.cols / 32), f.L.label_px * 0.8f, f.pal.muted);
+    f.c.text(lab.x, lab.cy(), "warp " + std::to_string(f.L.warp_of_row(r)), f.L.label_px, f.pal.muted);
   }
 }
 
-// The cells' value texts, and one text size for every cell: the largest at which the widest fits.
+// The value texts of cells lo..hi-1, and one text size for them all: the largest at which the
+// widest fits its cell.
 struct CellTexts {
-  std::vector<std::string> texts;
+  std::vector<std::string> texts;  // from cell lo on
   float px = 0;
 };
 
-CellTexts cell_texts(const Frame& f, float mark) {
-  CellTexts out{std::vector<std::string>(f.count), 0};
+CellTexts cell_texts(Canvas& c, const MemoryLayout& L, const Shown& shown, core::DType type, int lo, int hi) {
+  CellTexts out{std::vector<std::string>(std::size_t(hi - lo)), 0};
+  const float mark = std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.09f);
   float widest = 0;
   const float probe_px = 20;
-  for (int i = 0; i < f.count && f.shown.values; ++i) {
-    out.texts[i] = short_value((*f.shown.values)[i], f.t.type);
-    widest = std::max(widest, f.c.text_width(out.texts[i], probe_px));
+  for (int i = lo; i < hi && shown.values; ++i) {
+    out.texts[std::size_t(i - lo)] = short_value((*shown.values)[i], type);
+    widest = std::max(widest, c.text_width(out.texts[std::size_t(i - lo)], probe_px));
   }
-  out.px = std::min(f.L.cell_h * 0.5f, f.L.cell_w * 0.45f);
-  if (widest > 0) out.px = std::min(out.px, probe_px * (f.L.cell_w - 3 * mark) / widest);
+  out.px = std::min(L.cell_h * 0.5f, L.cell_w * 0.45f);
+  if (widest > 0) out.px = std::min(out.px, probe_px * (L.cell_w - 3 * mark) / widest);
   return out;
 }
 
 // Cells past the end of the array hold the operator's identity: shown, but greyed.
+Color cell_fill(const Frame& f, int i, const Scale& scale, const Blend& next) {
+  const double v = f.shown.values ? (*f.shown.values)[i] : 0.0;
+  const bool pad = i >= f.real;
+  Color fill = pad || !f.shown.values ? f.pal.padding : value_color(scale.at(v));
+  if (next.values && !pad && i < int(next.values->size()) && (*next.values)[i] != v) {
+    const Color to = value_color(next.scale.at((*next.values)[i]));
+    const float k = next.k;
+    fill = {fill.r + (to.r - fill.r) * k, fill.g + (to.g - fill.g) * k, fill.b + (to.b - fill.b) * k, 1};
+  }
+  return fill;
+}
+
+// Values are drawn only at the minimum text size or larger.
 void draw_cells(const Frame& f, const CellMarks& m, const Scale& scale, const Blend& next, float mark) {
-  const CellTexts text = cell_texts(f, mark);
-  for (int i = 0; i < f.count; ++i) {
+  const CellTexts text = cell_texts(f.c, f.L, f.shown, f.t.type, f.lo, f.hi);
+  for (int i = f.lo; i < f.hi; ++i) {
     const Rect cell = f.L.cell(i);
-    const double v = f.shown.values ? (*f.shown.values)[i] : 0.0;
-    const bool pad = i >= f.real;
-    Color fill = pad || !f.shown.values ? f.pal.padding : value_color(scale.at(v));
-    if (next.values && !pad && i < int(next.values->size()) && (*next.values)[i] != v) {
-      const Color to = value_color(next.scale.at((*next.values)[i]));
-      const float k = next.k;
-      fill = {fill.r + (to.r - fill.r) * k, fill.g + (to.g - fill.g) * k, fill.b + (to.b - fill.b) * k, 1};
-    }
+    const Color fill = cell_fill(f, i, scale, next);
     const Color border = m.written[i] ? f.pal.written : m.read[i] ? f.pal.read : fill;
     f.c.rect(cell, fill, border, (m.written[i] || m.read[i]) ? mark : 0);
     if (f.shown.per_thread) f.c.rect(f.L.thread_band(i), m.working[i] ? f.pal.active : f.pal.inactive);
-    if (f.shown.values && text.px >= 6)
-      f.c.text(cell.cx(), cell.cy(), text.texts[i], text.px, pad ? f.pal.muted : text_on(fill), Align::Center);
+    if (f.shown.values && text.px >= f.min_px)
+      f.c.text(cell.cx(), cell.cy(), text.texts[std::size_t(i - f.lo)], text.px, i >= f.real ? f.pal.muted : text_on(fill),
+               Align::Center);
   }
+}
+
+// An enlarged warp's place in its block: every cell as a sliver of colour, the warp framed.
+void draw_overview(const Frame& f, const Scale& scale, const Blend& next) {
+  const Rect& o = f.L.overview;
+  const float w = o.w / float(f.count);
+  for (int i = 0; i < f.count; ++i) f.c.rect({o.x + i * w, o.y, std::max(w, 1.0f), o.h}, cell_fill(f, i, scale, next));
+  const float line = std::max(2.0f, o.h * 0.12f);
+  f.c.rect({o.x + f.lo * w - line, o.y - line, (f.hi - f.lo) * w + 2 * line, o.h + 2 * line}, {0, 0, 0, 0}, f.pal.written,
+           line);
+  f.c.text(f.L.title.x, o.cy(), "block", f.L.label_px, f.pal.muted);
 }
 
 // The bank overlay: cells whose warp-wide access conflicted get a badge with the degree.
@@ -149,8 +180,8 @@ bool draw_conflicts(const Frame& f) {
   if (!f.marks || f.t.memory == core::Memory::Global) return false;
   bool any = false;
   const auto degree = core::cell_conflicts(f.s, f.count, f.t.type == core::DType::Double ? 8 : 4);
-  const float badge_px = std::max(7.0f, std::min(f.L.cell_h * 0.3f, f.L.cell_w * 0.28f));
-  for (int i = 0; i < f.count; ++i) {
+  const float badge_px = std::max(f.min_px, std::min(f.L.cell_h * 0.3f, f.L.cell_w * 0.28f));
+  for (int i = f.lo; i < f.hi; ++i) {
     if (degree[i] < 2) continue;
     any = true;
     const Rect cell = f.L.cell(i);
@@ -162,18 +193,21 @@ bool draw_conflicts(const Frame& f) {
   return any;
 }
 
-// Arrows from the cells each thread read to the cell it wrote (up to a legible number).
+bool drawn(const Frame& f, int i) { return i >= f.lo && i < f.hi; }
+
+// Arrows from the cells each thread read to the cell it wrote (up to a legible number); an
+// enlarged warp shows those between its own cells.
 void draw_access_arrows(const Frame& f) {
-  if (!f.marks || f.s.accesses.size() > kMaxArrows) return;
+  if (!f.marks || f.s.accesses.size() > kMaxArrows * (f.zoomed() ? f.count / 32 : 1)) return;
   Color tint = f.pal.read;
   tint.a = 0.85f;
   const float side = std::min(f.L.cell_w, f.L.cell_h);
   const float w = std::max(1.5f, side * 0.06f);
   for (const auto& a : f.s.accesses) {
-    if (a.writes.empty() || a.writes[0] >= f.count) continue;
+    if (a.writes.empty() || !drawn(f, a.writes[0])) continue;
     const Rect to = f.L.cell(a.writes[0]);
     for (int r : a.reads) {
-      if (r == a.writes[0] || r < 0 || r >= f.count) continue;
+      if (r == a.writes[0] || !drawn(f, r)) continue;
       const Rect from = f.L.cell(r);
       arrow(f.c, from.cx(), from.y + from.h * 0.2f, to.cx(), to.y + to.h * 0.2f, w, side * 0.3f, tint);
     }
@@ -192,9 +226,10 @@ bool draw_shuffle(const Frame& f) {
   tint.a = 0.85f;
   const float side = std::min(f.L.cell_w, f.L.cell_h);
   const float w = std::max(1.5f, side * 0.05f);
-  const int lanes_drawn = std::min(f.count, f.count > int(kMaxArrows) ? 32 : f.count);  // big blocks: warp 0
+  // A whole big block: warp 0's arrows only, as more would hide the cells.
+  const int end = !f.zoomed() && f.count > int(kMaxArrows) ? 32 : f.hi;
   for (int lane : f.s.active) {
-    if (lane >= lanes_drawn) continue;
+    if (lane < f.lo || lane >= end) continue;
     const Rect to = f.L.cell(lane);
     if (lane % 32 + f.s.param < 32 && lane + f.s.param < f.count) {
       const Rect from = f.L.cell(lane + f.s.param);
@@ -211,53 +246,63 @@ bool draw_shuffle(const Frame& f) {
 // Footer: the legend, then where the data came from.
 void draw_footer(const Frame& f, bool any_conflict, bool shuffle, bool own_values) {
   const Palette& pal = f.pal;
-  float x = f.L.legend.x;
-  const float sw = f.L.label_px;
-  const auto legend = [&](Color col, const char* name, bool outline) {
-    const Rect box{x, f.L.legend.cy() - sw / 2, sw, sw};
-    f.c.rect(box, outline ? pal.background : col, col, outline ? std::max(1.5f, sw * 0.2f) : 0);
-    x += sw * 1.4f;
-    f.c.text(x, f.L.legend.cy(), name, f.L.label_px, pal.text);
-    x += f.c.text_width(name, f.L.label_px) + sw * 1.5f;
-  };
+  std::vector<LegendEntry> legend;
   if (f.marks) {
-    legend(pal.written, "written", true);
-    legend(pal.read, "read", true);
+    legend.push_back({pal.written, "written", true});
+    legend.push_back({pal.read, "read", true});
   }
   if (f.shown.per_thread) {
-    legend(pal.active, "thread worked", false);
-    legend(pal.inactive, "thread idle", false);
+    legend.push_back({pal.active, "thread worked"});
+    legend.push_back({pal.inactive, "thread idle"});
   }
-  if (f.real < f.count) legend(pal.padding, "past the array's end (identity)", false);
-  if (any_conflict) legend(pal.conflict, "Nx: N-way bank conflict", false);
+  if (f.real < f.count) legend.push_back({pal.padding, "past the array's end (identity)"});
+  if (any_conflict) legend.push_back({pal.conflict, "Nx: N-way bank conflict"});
   if (shuffle)
-    legend(pal.read,
-           own_values ? "arrow: lane the value came from; square: its own value" : "arrow: lane the value came from",
-           true);
-  f.c.text(f.L.source.x, f.L.source.cy(), source_line(f.t), f.L.label_px, pal.text);
+    legend.push_back({pal.read, own_values ? "arrow: lane the value came from; square: its own value" : "arrow: lane the value came from",
+                      true});
+  draw_legend(f.c, f.L.legend, legend, f.L.label_px, f.min_px, pal);
+  fitted_text(f.c, f.L.source.x, f.L.source.cy(), source_line(f.t), f.L.label_px, f.min_px, f.L.source.w, pal.text);
+}
+
+// The whole block's layout, or one warp's, enlarged, where the block's values would be
+// smaller than the minimum text size.
+MemoryLayout choose_layout(Canvas& c, const Shown& shown, core::DType type, int count, int width, int height,
+                           const ViewOptions& o) {
+  const MemoryLayout whole = layout_memory(count, width, height, o.text_scale, o.min_text_px);
+  if (count <= 32 || !shown.values || cell_texts(c, whole, shown, type, 0, count).px >= o.min_text_px) return whole;
+  // The fewest rows at which the warp's values are readable (narrow windows: 4 cells a row).
+  MemoryLayout L;
+  for (int cols : {32, 16, 8, 4}) {
+    L = layout_warp(count, o.warp, width, height, o.text_scale, o.min_text_px, cols);
+    if (cell_texts(c, L, shown, type, L.first, L.first + L.block).px >= o.min_text_px) break;
+  }
+  return L;
 }
 
 }  // namespace
 
-void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int height,
-                      const ViewOptions& options) {
+float min_text_px(bool presenter, float scale) { return (presenter ? 18.0f : kMinTextPx) * scale; }
+
+ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int height,
+                           const ViewOptions& options) {
   const Palette pal = options.high_contrast ? high_contrast_palette() : standard_palette();
   c.begin(width, height, pal.background);
   stage = std::clamp(stage, 0, std::max(0, int(t.stages.size()) - 1));
   if (t.stages.empty()) {
-    const MemoryLayout L = layout_memory(1, width, height, options.text_scale);
+    const MemoryLayout L = layout_memory(1, width, height, options.text_scale, options.min_text_px);
     c.text(width / 2.0f, height / 2.0f, "no stages to show", L.title_px, pal.muted, Align::Center);
     c.end();
-    return;
+    return {};
   }
   const core::Stage& s = t.stages[stage];
   const Shown shown = shown_array(t, s);
   const int total = shown.values ? int(shown.values->size()) : 0;
   const int count = std::max(1, std::min(total, kMaxCells));
-  const MemoryLayout L = layout_memory(count, width, height, options.text_scale);
+  const MemoryLayout L = choose_layout(c, shown, t.type, count, width, height, options);
   // Per-thread arrays of a shared-memory kernel are padded past the input's end.
   const bool padded = shown.per_thread && t.memory != core::Memory::Global;
-  const Frame f{c, t, s, L, pal, shown, total, count, padded ? int(t.input.size()) : count, s.shared.has_value()};
+  const Frame f{c,     t,   s, L, pal, shown, total, count, padded ? int(t.input.size()) : count, s.shared.has_value(),
+                options.min_text_px, L.first, L.first + L.block};
 
   draw_header(f, stage);
   const CellMarks marks = mark_cells(f);
@@ -265,6 +310,7 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
   const Scale scale = value_scale(shown.values, scaled);
   const Blend next = blend_target(f, stage, scaled, scale, options.blend);
   const float mark = std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.09f);
+  if (f.zoomed()) draw_overview(f, scale, next);
   draw_warp_labels(f);
   draw_cells(f, marks, scale, next, mark);
   const bool any_conflict = draw_conflicts(f);
@@ -273,6 +319,7 @@ void draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int
   const bool own_values = shuffle && draw_shuffle(f);
   draw_footer(f, any_conflict, shuffle, own_values);
   c.end();
+  return f.zoomed() ? ViewDrawn{(count + 31) / 32, f.lo / 32, L.cols} : ViewDrawn{};
 }
 
 }  // namespace rl::render

@@ -16,10 +16,24 @@ struct ViewOptions {
   float text_scale = 1;
   // The banks view shows kBankRowsShown warp-wide accesses from this one on (the window pages).
   int first_bank_row = 0;
+  // No text is drawn smaller than this (pixels). A block whose cell values would be smaller is
+  // shown one warp at a time, enlarged (`warp`), under a strip of the whole block.
+  float min_text_px = kMinTextPx;
+  int warp = 0;
 };
 constexpr int kBankRowsShown = 16;
 
-void draw_memory_view(Canvas& canvas, const core::Trace& trace, int stage, int width, int height,
-                      const ViewOptions& options = {});
+// The window's minimum text size in its views: 18 px in presenter mode and kMinTextPx otherwise
+// at 1600x900, times `scale` (the window's size past 1600x900 and the user's zoom).
+float min_text_px(bool presenter, float scale);
+
+// What a view drew: `warps` > 0 when it enlarged warp `warp` of that many (a block too wide
+// to read), `cols` cells a row (render::layout_warp); 0 when it showed the whole block.
+struct ViewDrawn {
+  int warps = 0, warp = 0, cols = 0;
+};
+
+ViewDrawn draw_memory_view(Canvas& canvas, const core::Trace& trace, int stage, int width, int height,
+                           const ViewOptions& options = {});
 
 }  // namespace rl::render

@@ -40,12 +40,12 @@ Rect PlotFrame::legend_row(int i) const {
   return {legend.x, legend.y + i * h, legend.w, h};
 }
 
-PlotFrame plot_frame(const PlotSpec& spec, int width, int height) {
+PlotFrame plot_frame(const PlotSpec& spec, int width, int height, float min_px) {
   PlotFrame f;
   f.log2_x = spec.log2_x;
   const float w = float(width), h = float(height);
-  f.title_px = std::clamp(std::min(h * 0.04f, w * 0.022f), 9.0f, 36.0f);
-  f.label_px = std::clamp(std::min(h * 0.026f, w * 0.013f), 8.0f, 24.0f);
+  f.title_px = std::max(std::clamp(std::min(h * 0.04f, w * 0.022f), 9.0f, 36.0f), min_px * 1.2f);
+  f.label_px = std::max(std::clamp(std::min(h * 0.026f, w * 0.013f), 8.0f, 24.0f), min_px);
   const float margin = std::max(4.0f, 0.015f * std::min(w, h));
   const float legend_w = f.label_px * 17;
   f.area = {margin + f.label_px * 5.5f, margin + f.title_px * 1.6f, 0, 0};
@@ -135,21 +135,23 @@ void marker(Canvas& c, float x, float y, float r, Color color, bool hollow) {
 }
 
 // The title's size: its own where it fits `room`, else the largest whole size that does (the
-// canvas draws whole sizes: a fraction that rounded up ran the title past the chart's edge).
-float title_size(Canvas& c, const std::string& title, float px, float room) {
+// canvas draws whole sizes: a fraction that rounded up ran the title past the chart's edge),
+// but not below min_px.
+float title_size(Canvas& c, const std::string& title, float px, float room, float min_px) {
   float size = px;
-  while (size > 6 && c.text_width(title, size) > room) size = std::round(size) - 1;
-  return size;
+  while (size > std::max(6.0f, min_px) && c.text_width(title, size) > room) size = std::round(size) - 1;
+  return std::max(size, min_px);
 }
 
 }  // namespace
 
-void draw_plot(Canvas& c, const PlotSpec& spec, int width, int height, std::optional<Hit> hover, bool high_contrast) {
+void draw_plot(Canvas& c, const PlotSpec& spec, int width, int height, std::optional<Hit> hover, bool high_contrast,
+               float min_px) {
   const PlotStyle st = plot_style(high_contrast);
-  const PlotFrame f = plot_frame(spec, width, height);
+  const PlotFrame f = plot_frame(spec, width, height, min_px);
   c.begin(width, height, st.background);
   const float room = float(width) - f.area.x - 8;
-  c.text(f.area.x, f.area.y - f.title_px * 0.9f, spec.title, title_size(c, spec.title, f.title_px, room), st.text);
+  c.text(f.area.x, f.area.y - f.title_px * 0.9f, spec.title, title_size(c, spec.title, f.title_px, room, min_px), st.text);
   for (const Tick& t : y_ticks(f)) {
     const float y = f.py(t.value);
     c.line(f.area.x, y, f.area.x + f.area.w, y, 1, st.grid);
@@ -188,7 +190,7 @@ void draw_plot(Canvas& c, const PlotSpec& spec, int width, int height, std::opti
     } else {
       c.rect({r.x, r.cy() - f.label_px * 0.3f, f.label_px * 1.4f, f.label_px * 0.6f}, col);
     }
-    c.text(r.x + f.label_px * 1.9f, r.cy(), s.name, f.label_px * 0.9f, s.visible ? st.text : st.muted);
+    c.text(r.x + f.label_px * 1.9f, r.cy(), s.name, f.label_px, s.visible ? st.text : st.muted);
   }
   if (hover && hover->series >= 0 && hover->series < int(spec.series.size())) {
     const auto& s = spec.series[hover->series];

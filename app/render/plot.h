@@ -45,7 +45,8 @@ struct PlotFrame {
   Rect legend_row(int i) const;  // the i-th legend entry
 };
 
-PlotFrame plot_frame(const PlotSpec& spec, int width, int height);
+// No text is laid out smaller than min_px (the views' minimum: render/layout.h).
+PlotFrame plot_frame(const PlotSpec& spec, int width, int height, float min_px = kMinTextPx);
 
 struct Tick {
   double value;
@@ -69,6 +70,6 @@ struct PlotStyle {
 PlotStyle plot_style(bool high_contrast);
 
 void draw_plot(Canvas& c, const PlotSpec& spec, int width, int height, std::optional<Hit> hover = {},
-               bool high_contrast = false);
+               bool high_contrast = false, float min_px = kMinTextPx);
 
 }  // namespace rl::render

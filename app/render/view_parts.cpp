@@ -40,9 +40,46 @@ void arrow(Canvas& c, float x0, float y0, float x1, float y1, float width, float
   c.line(x1, y1, x1 - head * (ux + uy * 0.6f), y1 - head * (uy - ux * 0.6f), width, color);
 }
 
-float fit_px(Canvas& c, const std::string& text, float px, float width) {
+float fit_px(Canvas& c, const std::string& text, float px, float width, float min_px) {
   const float w = c.text_width(text, px);
-  return w > width ? px * width / w : px;
+  return std::max(min_px, w > width ? px * width / w : px);
+}
+
+void fitted_text(Canvas& c, float x, float cy, const std::string& text, float px, float min_px, float width, Color color) {
+  px = fit_px(c, text, px, width, min_px);
+  std::string shown = text;
+  while (shown.size() > 3 && c.text_width(shown, px) > width) shown = shown.substr(0, shown.size() - 4) + "...";
+  c.text(x, cy, shown, px, color);
+}
+
+namespace {
+
+float entry_width(Canvas& c, const LegendEntry& e, float px) { return px * 1.4f + c.text_width(e.name, px) + px * 1.5f; }
+
+}  // namespace
+
+void draw_legend(Canvas& c, const Rect& area, const std::vector<LegendEntry>& entries, float px, float min_px,
+                 const Palette& pal) {
+  const auto total_at = [&](float size) {
+    float w = 0;
+    for (const auto& e : entries) w += entry_width(c, e, size);
+    return w;
+  };
+  const float wide = total_at(px);
+  if (wide > area.w) px = std::max(min_px, px * area.w / wide);
+  const bool two = total_at(px) > area.w;
+  const float line = area.h / 2;
+  // One line sits on the lower half, next to the source line; a second line starts on the upper.
+  float x = area.x, cy = two ? area.y + line / 2 : area.y + line * 1.5f;
+  for (const auto& e : entries) {
+    if (two && x > area.x && x + entry_width(c, e, px) > area.x + area.w && cy < area.y + line) {
+      x = area.x;
+      cy += line;
+    }
+    c.rect({x, cy - px / 2, px, px}, e.outline ? pal.background : e.color, e.color, e.outline ? std::max(1.5f, px * 0.2f) : 0);
+    fitted_text(c, x + px * 1.4f, cy, e.name, px, px, area.x + area.w - x - px * 1.4f, pal.text);  // cut if alone too long
+    x += entry_width(c, e, px);
+  }
 }
 
 std::string source_line(const core::Trace& t) {

@@ -24,8 +24,21 @@ Scale value_scale(const std::vector<double>* values, std::size_t real);
 void arrow(Canvas& c, float x0, float y0, float x1, float y1, float width, float head, Color color);
 
 // The text size at which `text` fits `width`: px, or smaller for long titles and captions
-// (a projector's window is often narrow).
-float fit_px(Canvas& c, const std::string& text, float px, float width);
+// (a projector's window is often narrow), but never below min_px.
+float fit_px(Canvas& c, const std::string& text, float px, float width, float min_px = 0);
+// Draws `text` left-aligned at (x, cy) in `width`: at px, smaller to fit, never below min_px;
+// what still does not fit is cut, with "..." at the end (so the text's start is what is read).
+void fitted_text(Canvas& c, float x, float cy, const std::string& text, float px, float min_px, float width, Color color);
+
+// A view's legend: a swatch and a name per entry, left to right in `area`, at `px`; where the
+// entries do not fit one line they shrink (not below min_px) and then take a second line.
+struct LegendEntry {
+  Color color;
+  std::string name;
+  bool outline = false;
+};
+void draw_legend(Canvas& c, const Rect& area, const std::vector<LegendEntry>& entries, float px, float min_px,
+                 const Palette& pal);
 
 // Where the data came from: "GPU run: NVIDIA H200", or the CPU model, said plainly.
 std::string source_line(const core::Trace& t);

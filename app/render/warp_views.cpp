@@ -1,6 +1,7 @@
 #include "warp_views.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "../core/facts.h"
@@ -13,36 +14,25 @@ namespace {
 
 constexpr int kMaxLaneWarps = 8;   // lanes view: more rows would make the values unreadable
 
-// Title, caption and footer, shared by the views below; returns the free area between them.
-Rect frame(Canvas& c, const core::Trace& t, int stage, const char* view, const MemoryLayout& L, const Palette& pal,
-           const std::string& note) {
-  const core::Stage& s = t.stages[stage];
-  const std::string title = t.algorithm + "  -  stage " + std::to_string(stage) + " of " +
-                            std::to_string(t.stages.size() - 1) + ": " + s.label + "  (" + view + ")";
-  c.text(L.title.x, L.title.cy(), title, fit_px(c, title, L.title_px, L.title.w), pal.text);
-  std::string caption = core::stage_caption(t, stage);
-  if (!note.empty()) caption = note + "  |  " + caption;
-  c.text(L.caption.x, L.caption.cy(), caption, fit_px(c, caption, L.label_px, L.caption.w), pal.muted);
-  c.text(L.source.x, L.source.cy(), source_line(t), L.label_px, pal.text);
+// Between the caption and the legend.
+Rect free_area(const MemoryLayout& L) {
   const float top = L.caption.y + L.caption.h + L.label_px * 0.5f;
   return {L.title.x, top, L.title.w, std::max(1.0f, L.legend.y - top - L.label_px * 0.3f)};
 }
 
-// The footer's legend: a swatch and a name per entry, left to right.
-struct Legend {
-  Canvas& c;
-  const MemoryLayout& L;
-  const Palette& pal;
-  float x;
-  void add(Color col, const std::string& name, bool outline = false) {
-    const float sw = L.label_px;
-    c.rect({x, L.legend.cy() - sw / 2, sw, sw}, outline ? pal.background : col, col,
-           outline ? std::max(1.5f, sw * 0.2f) : 0);
-    x += sw * 1.4f;
-    c.text(x, L.legend.cy(), name, L.label_px, pal.text);
-    x += c.text_width(name, L.label_px) + sw * 1.5f;
-  }
-};
+// Title, caption and footer, shared by the views below; returns the free area between them.
+Rect frame(Canvas& c, const core::Trace& t, int stage, const char* view, const MemoryLayout& L, const Palette& pal,
+           const std::string& note, float min_px) {
+  const core::Stage& s = t.stages[stage];
+  const std::string title = t.algorithm + "  -  stage " + std::to_string(stage) + " of " +
+                            std::to_string(t.stages.size() - 1) + ": " + s.label + "  (" + view + ")";
+  fitted_text(c, L.title.x, L.title.cy(), title, L.title_px, min_px, L.title.w, pal.text);
+  std::string caption = core::stage_caption(t, stage);
+  if (!note.empty()) caption = note + "  |  " + caption;
+  fitted_text(c, L.caption.x, L.caption.cy(), caption, L.label_px, min_px, L.caption.w, pal.muted);
+  fitted_text(c, L.source.x, L.source.cy(), source_line(t), L.label_px, min_px, L.source.w, pal.text);
+  return free_area(L);
+}
 
 void message(Canvas& c, const Rect& area, const std::string& text, float px, const Palette& pal) {
   c.text(area.cx(), area.cy(), text, px, pal.muted, Align::Center);
@@ -52,30 +42,39 @@ bool is_active(const core::Stage& s, int thread) {
   return std::find(s.active.begin(), s.active.end(), thread) != s.active.end();
 }
 
+// The size at which the widest register value of the first `warps` warps fits a lane's cell.
+float lane_value_px(Canvas& c, const core::Trace& t, const std::vector<double>& v, int warps, float cell_w, float cell_h) {
+  float widest = 0;
+  for (int i = 0; i < warps * 32 && i < int(v.size()); ++i) widest = std::max(widest, c.text_width(short_value(v[i], t.type), 20));
+  const float px = std::min(cell_h * 0.5f, cell_w * 0.45f);
+  return widest > 0 ? std::min(px, 20 * cell_w * 0.9f / widest) : px;
+}
+
 // 32 lanes a row, one row per warp, each lane's register value; above each row, where a
 // shuffle's operand came from.
-void draw_lanes(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal) {
+void draw_lanes(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal, float min_px) {
   const core::Stage& s = t.stages[stage];
   const int warps = (t.block + 31) / 32, shown = std::min(warps, kMaxLaneWarps);
-  const Rect area = frame(c, t, stage, "warp lanes", L, pal,
-                          warps > shown ? "first " + std::to_string(shown) + " of " + std::to_string(warps) + " warps"
-                                        : std::string());
+  const Rect free = free_area(L);
+  const float label_w = L.label_px * 4.6f, gap = std::max(1.0f, free.w * 0.002f);
+  const float cell_w = (free.w - label_w - 31 * gap) / 32;
+  const float row_h = std::min(free.h / float(shown), cell_w * 3.0f);
+  const float band = row_h * 0.36f, cell_h = row_h * 0.44f, strip = row_h * 0.07f;
+  const bool values = s.lanes && lane_value_px(c, t, *s.lanes, shown, cell_w, cell_h) >= min_px;
+  std::string note = warps > shown ? "first " + std::to_string(shown) + " of " + std::to_string(warps) + " warps" : "";
+  if (s.lanes && !values) note += std::string(note.empty() ? "" : "; ") + "register values too narrow to print at this size";
+  const Rect area = frame(c, t, stage, "warp lanes", L, pal, note, min_px);
   if (!s.lanes) {
     message(c, area, "this stage keeps its values in shared memory: see the memory view", L.label_px * 1.2f, pal);
     return;
   }
   const auto& v = *s.lanes;
-  const float label_w = L.label_px * 4.2f, gap = std::max(1.0f, area.w * 0.002f);
-  const float cell_w = (area.w - label_w - 31 * gap) / 32;
-  const float row_h = std::min(area.h / float(shown), cell_w * 3.0f);
-  const float band = row_h * 0.36f, cell_h = row_h * 0.44f, strip = row_h * 0.07f;
   const float top = area.y + (area.h - row_h * shown) / 2;
   const Scale scale = value_scale(&v, v.size());
-  float value_px = std::min(cell_h * 0.5f, cell_w * 0.45f);
-  float widest = 0;
-  for (int i = 0; i < shown * 32 && i < int(v.size()); ++i)
-    widest = std::max(widest, c.text_width(short_value(v[i], t.type), 20));
-  if (widest > 0) value_px = std::min(value_px, 20 * cell_w * 0.9f / widest);
+  const float value_px = lane_value_px(c, t, v, shown, cell_w, cell_h);
+  // Lane numbers over warp 0: every one where they fit at the minimum size, else every 2nd or 4th.
+  const float lane_px = std::max(min_px, L.label_px * 0.6f);
+  const int lane_step = c.text_width("31", lane_px) * 1.2f <= cell_w + gap ? 1 : c.text_width("31", lane_px) * 1.2f <= 2 * (cell_w + gap) ? 2 : 4;
   const bool shuffle = core::is_shuffle(s.tag) && s.param > 0;
   const float w = std::max(1.5f, cell_w * 0.05f);
   Color tint = pal.read;
@@ -83,7 +82,7 @@ void draw_lanes(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& 
   bool own = false;
   for (int wp = 0; wp < shown; ++wp) {
     const float y = top + wp * row_h + band;
-    c.text(area.x, y + cell_h / 2, "warp " + std::to_string(wp), L.label_px * 0.8f, pal.muted);
+    c.text(area.x, y + cell_h / 2, "warp " + std::to_string(wp), L.label_px, pal.muted);
     for (int lane = 0; lane < 32; ++lane) {
       const int th = wp * 32 + lane;
       const float x = area.x + label_w + lane * (cell_w + gap);
@@ -93,9 +92,10 @@ void draw_lanes(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& 
       }
       const Color fill = value_color(scale.at(v[th]));
       c.rect({x, y, cell_w, cell_h}, fill);
-      if (value_px >= 6) c.text(x + cell_w / 2, y + cell_h / 2, short_value(v[th], t.type), value_px, text_on(fill), Align::Center);
+      if (values) c.text(x + cell_w / 2, y + cell_h / 2, short_value(v[th], t.type), value_px, text_on(fill), Align::Center);
       c.rect({x, y + cell_h + strip * 0.4f, cell_w, strip}, is_active(s, th) ? pal.active : pal.inactive);
-      if (wp == 0) c.text(x + cell_w / 2, y - band + L.label_px * 0.45f, std::to_string(lane), L.label_px * 0.6f, pal.muted, Align::Center);
+      if (wp == 0 && lane % lane_step == 0)
+        c.text(x + cell_w / 2, y - band + lane_px * 0.6f, std::to_string(lane), lane_px, pal.muted, Align::Center);
       if (!shuffle || !is_active(s, th)) continue;
       if (lane + s.param < 32 && th + s.param < t.block) {  // an arch from the source lane
         const float sx = x + s.param * (cell_w + gap) + cell_w / 2, dx = x + cell_w / 2;
@@ -109,29 +109,32 @@ void draw_lanes(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& 
       }
     }
   }
-  Legend lg{c, L, pal, L.legend.x};
-  lg.add(pal.active, "lane worked");
-  lg.add(pal.inactive, "lane idle");
-  if (shuffle) lg.add(pal.read, "arrow: lane the operand came from (offset " + std::to_string(s.param) + ")", true);
-  if (own) lg.add(pal.read, "square: its own value back", true);
+  std::vector<LegendEntry> lg{{pal.active, "lane worked"}, {pal.inactive, "lane idle"}};
+  if (shuffle) lg.push_back({pal.read, "arrow: lane the operand came from (offset " + std::to_string(s.param) + ")", true});
+  if (own) lg.push_back({pal.read, "square: its own value back", true});
+  draw_legend(c, L.legend, lg, L.label_px, min_px, pal);
 }
 
 // Per warp, which of its 32 lanes were active in this stage.
-void draw_divergence(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal) {
+// Rows too low for their text at the minimum size label every `step`th warp.
+void draw_divergence(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal, float min_px) {
   const core::Stage& s = t.stages[stage];
   const int threads = t.memory == core::Memory::Global ? int(std::min<std::size_t>(t.size, 1024)) : t.block;
   const int warps = std::max(1, (threads + 31) / 32);
-  const Rect area = frame(c, t, stage, "divergence", L, pal, std::string());
-  const float label_w = L.label_px * 4.2f, right_w = L.label_px * 11;
+  const Rect area = frame(c, t, stage, "divergence", L, pal, std::string(), min_px);
+  const float label_w = L.label_px * 4.6f, right_w = L.label_px * 11;
   const float side = std::min((area.w - label_w - right_w) / 32.0f, area.h / float(warps));
   const float top = area.y + (area.h - side * warps) / 2;
+  const float text_px = std::max(min_px, std::min(L.label_px * 0.8f, side * 0.8f));
+  const int step = std::max(1, int(std::ceil(text_px * 1.1f / std::max(side, 1.0f))));
   std::vector<int> active(warps, 0);
   for (int th : s.active)
     if (th >= 0 && th < warps * 32) ++active[th / 32];
   for (int wp = 0; wp < warps; ++wp) {
     const float y = top + wp * side;
     const int size = std::min(32, threads - wp * 32);
-    if (side >= 7) c.text(area.x, y + side / 2, "warp " + std::to_string(wp), std::min(L.label_px * 0.8f, side * 0.8f), pal.muted);
+    const bool labelled = wp % step == 0;
+    if (labelled) c.text(area.x, y + side / 2, "warp " + std::to_string(wp), text_px, pal.muted);
     for (int lane = 0; lane < 32; ++lane) {
       const float x = area.x + label_w + lane * side;
       const Color col = lane >= size ? pal.padding : is_active(s, wp * 32 + lane) ? pal.active : pal.inactive;
@@ -139,19 +142,19 @@ void draw_divergence(Canvas& c, const core::Trace& t, int stage, const MemoryLay
     }
     const bool divergent = active[wp] > 0 && active[wp] < size;
     const std::string text = std::to_string(active[wp]) + "/" + std::to_string(size) + (divergent ? "  divergent" : "");
-    if (side >= 7)
-      c.text(area.x + label_w + 32 * side + L.label_px * 0.6f, y + side / 2, text, std::min(L.label_px * 0.8f, side * 0.8f),
-             divergent ? pal.conflict : pal.muted);
+    if (labelled)
+      c.text(area.x + label_w + 32 * side + L.label_px * 0.6f, y + side / 2, text, text_px, divergent ? pal.conflict : pal.muted);
   }
-  Legend lg{c, L, pal, L.legend.x};
-  lg.add(pal.active, "lane active");
-  lg.add(pal.inactive, "lane idle");
-  lg.add(pal.conflict, "divergent: some lanes of the warp idle while others work");
+  draw_legend(c, L.legend,
+              {{pal.active, "lane active"}, {pal.inactive, "lane idle"},
+               {pal.conflict, "divergent: some lanes of the warp idle while others work"}},
+              L.label_px, min_px, pal);
 }
 
 // The 32 banks of each warp-wide shared-memory access: how many distinct elements each bank
 // had to serve; two or more are a conflict, served one after another.
-void draw_banks(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal, int first) {
+void draw_banks(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal, int first,
+                float min_px) {
   const core::Stage& s = t.stages[stage];
   const std::size_t bytes = t.type == core::DType::Double ? 8 : 4;
   const auto rows = core::bank_rows(s, bytes);
@@ -160,40 +163,49 @@ void draw_banks(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& 
   const Rect area = frame(c, t, stage, "banks", L, pal,
                           int(rows.size()) > shown ? "accesses " + std::to_string(first + 1) + "-" + std::to_string(first + shown) +
                                                          " of " + std::to_string(rows.size()) + " warp-wide accesses"
-                                                   : std::string());
+                                                   : std::string(),
+                          min_px);
   if (t.memory == core::Memory::Global || rows.empty()) {
     message(c, area, "no shared-memory access in this stage", L.label_px * 1.2f, pal);
     return;
   }
-  const float label_w = L.label_px * 8.5f;
+  const float label_w = L.label_px * 9.5f;  // "warp 31, access 2"
   const float cell = std::min((area.w - label_w) / 32.0f, area.h / float(shown + 1));
-  const float top = area.y + (area.h - cell * (shown + 1)) / 2;
-  for (int b = 0; b < 32; ++b)
-    c.text(area.x + label_w + b * cell + cell / 2, top + cell / 2, std::to_string(b), std::min(cell * 0.4f, L.label_px * 0.7f),
-           pal.muted, Align::Center);
+  // Bank numbers at the minimum size or larger: every one where they fit, else every 2nd or 4th,
+  // in a header row tall enough for them.
+  const float number_px = std::max(min_px, std::min(cell * 0.4f, L.label_px * 0.7f));
+  const float number_w = c.text_width("31", number_px) * 1.2f;
+  const int every = number_w <= cell ? 1 : number_w <= 2 * cell ? 2 : 4;
+  const float head = std::max(cell, number_px * 1.3f);
+  const float top = area.y + (area.h - cell * shown - head) / 2;
+  for (int b = 0; b < 32; b += every)
+    c.text(area.x + label_w + b * cell + cell / 2, top + head / 2, std::to_string(b), number_px, pal.muted, Align::Center);
+  const float name_px = std::max(min_px, std::min(L.label_px * 0.8f, cell * 0.6f));
+  const int name_step = std::max(1, int(std::ceil(name_px * 1.1f / std::max(cell, 1.0f))));
+  const float count_px = std::max(min_px, std::min(cell * 0.4f, L.label_px));
+  const bool counts = c.text_width("2x", count_px) <= cell * 0.88f;  // "Nx" inside a box, or the legend says it
   bool conflict = false;
   for (int r = 0; r < shown; ++r) {
     const core::BankRow& row = rows[std::size_t(first + r)];
-    const float y = top + (r + 1) * cell;
+    const float y = top + head + r * cell;
     const std::string name = std::string(bytes == 8 ? "half-warp " : "warp ") +
                              std::to_string(row.first_thread / (bytes == 8 ? 16 : 32)) + ", access " +
                              std::to_string(row.access + 1);
-    c.text(area.x, y + cell / 2, name, std::min(L.label_px * 0.8f, cell * 0.6f), pal.muted);
+    if (r % name_step == 0) fitted_text(c, area.x, y + cell / 2, name, name_px, min_px, label_w - cell * 0.2f, pal.muted);
     for (int b = 0; b < 32; ++b) {
       const int n = row.words[b];
       const Color col = n == 0 ? pal.padding : n == 1 ? pal.active : pal.conflict;
       const Rect box{area.x + label_w + b * cell + cell * 0.06f, y + cell * 0.06f, cell * 0.88f, cell * 0.88f};
       c.rect(box, col);
-      if (n >= 2) {
-        conflict = true;
-        c.text(box.cx(), box.cy(), std::to_string(n) + "x", std::min(cell * 0.4f, L.label_px), {1, 1, 1, 1}, Align::Center);
-      }
+      conflict = conflict || n >= 2;
+      if (n >= 2 && counts) c.text(box.cx(), box.cy(), std::to_string(n) + "x", count_px, {1, 1, 1, 1}, Align::Center);
     }
   }
-  Legend lg{c, L, pal, L.legend.x};
-  lg.add(pal.padding, "bank unused");
-  lg.add(pal.active, "one element");
-  if (conflict) lg.add(pal.conflict, "Nx: N elements in one bank, served one after another");
+  std::vector<LegendEntry> lg{{pal.padding, "bank unused"}, {pal.active, "one element"}};
+  if (conflict)
+    lg.push_back({pal.conflict, counts ? "Nx: N elements in one bank, served one after another"
+                                       : "two or more elements in one bank, served one after another"});
+  draw_legend(c, L.legend, lg, L.label_px, min_px, pal);
 }
 
 }  // namespace
@@ -232,18 +244,20 @@ const char* to_string(View v) {
   }
 }
 
-void draw_stage_view(Canvas& c, View view, const core::Trace& t, int stage, int width, int height,
-                     const ViewOptions& options) {
+ViewDrawn draw_stage_view(Canvas& c, View view, const core::Trace& t, int stage, int width, int height,
+                          const ViewOptions& options) {
   if (view == View::Memory || t.stages.empty()) return draw_memory_view(c, t, stage, width, height, options);
   const Palette pal = options.high_contrast ? high_contrast_palette() : standard_palette();
   c.begin(width, height, pal.background);
   stage = std::clamp(stage, 0, int(t.stages.size()) - 1);
-  const MemoryLayout L = layout_memory(32, width, height, options.text_scale);
-  if (view == View::Lanes) draw_lanes(c, t, stage, L, pal);
-  if (view == View::Divergence) draw_divergence(c, t, stage, L, pal);
-  if (view == View::Banks) draw_banks(c, t, stage, L, pal, options.first_bank_row);
-  if (view == View::Grid) draw_grid(c, t, L, pal);
+  const float min_px = options.min_text_px;
+  const MemoryLayout L = layout_memory(32, width, height, options.text_scale, min_px);
+  if (view == View::Lanes) draw_lanes(c, t, stage, L, pal, min_px);
+  if (view == View::Divergence) draw_divergence(c, t, stage, L, pal, min_px);
+  if (view == View::Banks) draw_banks(c, t, stage, L, pal, options.first_bank_row, min_px);
+  if (view == View::Grid) draw_grid(c, t, L, pal, min_px);
   c.end();
+  return {};
 }
 
 }  // namespace rl::render

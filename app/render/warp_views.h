@@ -23,8 +23,8 @@ std::string why_not(View view, const core::Trace& trace);
 // The next view after `view` that applies (V cycles through these).
 View next_view(View view, const core::Trace* trace);
 
-// Draws one view of a stage into the current target.
-void draw_stage_view(Canvas& canvas, View view, const core::Trace& trace, int stage, int width, int height,
-                     const ViewOptions& options = {});
+// Draws one view of a stage into the current target; says whether it enlarged one warp.
+ViewDrawn draw_stage_view(Canvas& canvas, View view, const core::Trace& trace, int stage, int width, int height,
+                          const ViewOptions& options = {});
 
 }  // namespace rl::render

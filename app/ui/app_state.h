@@ -14,6 +14,7 @@
 #include "../core/player.h"
 #include "../core/settings.h"
 #include "../core/trace.h"
+#include "../core/undo.h"
 #include "../render/export.h"
 #include "../render/warp_views.h"
 #include "float_pane.h"
@@ -93,6 +94,11 @@ struct AppState {
   bool help = false;            // the keys window (? or F1)
   float zoom = 1;               // the UI's scale on top of the monitor's (Ctrl+ and Ctrl-)
   int bank_row = 0;             // the banks view's first access shown (it pages 16 at a time)
+  int warp = 0;                 // the warp a view enlarges when a block is too wide to read ([ and ])
+  int warps_zoomed = 0;         // the last view drawn enlarged one of this many warps; 0: the whole block
+  core::PanelWidths panels;     // the side panels' widths, as the splitters left them
+  core::History history;        // undo and redo (Ctrl+Z, Ctrl+Shift+Z or Ctrl+Y)
+  int settle = 0;               // frames before undo looks again after a scene is applied (a tab lands a frame late)
   std::optional<core::Plan> plan;  // a lesson plan: PageDown and PageUp step its scenes
   int scene = 0;                   // the plan's scene on screen
   char scene_name[64] = "";        // the Scenes section's name field

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <utility>
 
 #include "../core/catalog.h"
@@ -184,11 +185,21 @@ struct Scene {
     }
   }
 
-  void draw_stages(const AppState& s, int w, int h) {
+  // The views' and the chart's smallest text: the mode's minimum, grown as the window's type
+  // grows (the monitor's scale, the window past 1600x900, the zoom). Called inside the frame.
+  static float min_text_px(bool presenter) {
+    const float type_px = ImGui::GetFontSize() * ImGui::GetIO().DisplayFramebufferScale.y;
+    return render::min_text_px(presenter, type_px / (presenter ? kLargeFontPx : kFontPx));
+  }
+
+  void draw_stages(AppState& s, int w, int h) {
     view.resize(w, h);
     view.bind();
-    const render::ViewOptions look{s.presenter, float(s.player.phase()), s.presenter ? 1.5f : 1.0f, s.bank_row};
-    render::draw_stage_view(canvas, s.view, *s.trace, s.player.stage(), w, h, look);
+    const render::ViewOptions look{s.presenter, float(s.player.phase()), s.presenter ? 1.5f : 1.0f, s.bank_row,
+                                   min_text_px(s.presenter), s.warp};
+    const render::ViewDrawn drawn = render::draw_stage_view(canvas, s.view, *s.trace, s.player.stage(), w, h, look);
+    s.warps_zoomed = drawn.warps;
+    if (drawn.warps > 0) s.warp = drawn.warp;  // as the view clamped it
     if (!s.compare_trace) return;
     const int final_stage = int(s.compare_trace->stages.size()) - 1;  // lockstep: the shorter rests on its last
     compare.resize(w, h);
@@ -198,9 +209,10 @@ struct Scene {
 
   // The chart, with the mouse (in ImGui units, scaled by sx, sy) hovering a point or
   // clicking a legend entry, which shows or hides that series.
-  void draw_chart(BenchUi& b, int w, int h, float sx, float sy, bool high_contrast) {
+  void draw_chart(BenchUi& b, int w, int h, float sx, float sy, bool presenter) {
     auto spec = shown_chart(b, shown_report(b));
-    const auto plot = render::plot_frame(spec, w, h);
+    const float min_px = min_text_px(presenter);
+    const auto plot = render::plot_frame(spec, w, h, min_px);
     const float mx = b.mouse_x * sx, my = b.mouse_y * sy;
     if (const auto entry = b.clicked ? render::hit_legend(spec, plot, mx, my) : std::nullopt) {
       const std::string& name = spec.series[*entry].name;
@@ -210,9 +222,60 @@ struct Scene {
     const auto hover = b.mouse_x >= 0 ? render::hit_point(spec, plot, mx, my, 10 * sx) : std::nullopt;
     chart.resize(w, h);
     chart.bind();
-    render::draw_plot(canvas, spec, w, h, hover, high_contrast);
+    render::draw_plot(canvas, spec, w, h, hover, presenter, min_px);
   }
 };
+
+// The side panels' widths: as dragged (AppState::panels), else the default proportions, held
+// so the centre and both sides keep room for their controls. Presenter mode has no left panel.
+core::PanelSplit panel_widths(const AppState& s, float width, float em) {
+  if (s.presenter) return core::clamp_panels(0, s.panels.presenter, {0, width * 0.38f}, width, {0, em * 10}, em * 16);
+  return core::clamp_panels(s.panels.left, s.panels.right, {std::min(em * 24, width * 0.28f), std::min(em * 36, width * 0.34f)},
+                            width, {em * 14, em * 12}, em * 18);
+}
+
+// A draggable edge at x between two panels; returns where the mouse dragged it, or nothing.
+std::optional<float> splitter(const char* id, float x, float height) {
+  const float grip = 8;
+  ImGui::SetNextWindowPos({x - grip / 2, 0}, ImGuiCond_Always);
+  ImGui::SetNextWindowSize({grip, height}, ImGuiCond_Always);
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, {0, 0});
+  ImGui::Begin(id, nullptr,
+               ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoSavedSettings |
+                   ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
+  ImGui::PopStyleVar();
+  ImGui::InvisibleButton("##edge", {grip, height});
+  const bool hot = ImGui::IsItemHovered() || ImGui::IsItemActive();
+  if (hot) {
+    ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+    ImGui::SetTooltip("Drag to resize the panels");
+  }
+  ImGui::GetWindowDrawList()->AddRectFilled({x - 1.5f, 0}, {x + 1.5f, height},
+                                            ImGui::GetColorU32(hot ? ImGuiCol_SeparatorActive : ImGuiCol_Separator));
+  const bool dragging = ImGui::IsItemActive();
+  ImGui::End();
+  if (!dragging) return std::nullopt;
+  return ImGui::GetIO().MousePos.x;
+}
+
+// The splitters between the panels; a drag is kept as fractions of the window, as clamped.
+void splitters(AppState& s, float left_w, float right_w, float width, float height, float em) {
+  if (s.presenter) {
+    if (const auto x = splitter("##split presenter", width - right_w, height)) {
+      s.panels.presenter = (width - *x) / width;
+      s.panels.presenter = panel_widths(s, width, em).right / width;
+    }
+    return;
+  }
+  const auto left = splitter("##split left", left_w, height);
+  const auto right = splitter("##split right", width - right_w, height);
+  if (!left && !right) return;  // a resized window keeps the fractions; only a drag sets them
+  s.panels.left = (left ? *left : left_w) / width;
+  s.panels.right = (right ? width - *right : right_w) / width;
+  const core::PanelSplit held = panel_widths(s, width, em);
+  s.panels.left = held.left / width;
+  s.panels.right = held.right / width;
+}
 
 // One frame's panels, and the scene they show. Presenter mode: the view fills the screen;
 // the side panels step aside.
@@ -225,8 +288,7 @@ void draw_panels(AppState& s, Scene& scene, ImFont* large, platform::Window* win
   if (s.presenter) ImGui::PushFont(large);
   const ImVec2 size = ImGui::GetIO().DisplaySize;
   const float em = ImGui::GetFontSize();
-  const float left_w = s.presenter ? 0 : std::min(em * 24, size.x * 0.28f);
-  const float right_w = s.presenter ? size.x * 0.38f : std::min(em * 36, size.x * 0.34f);
+  const auto [left_w, right_w] = panel_widths(s, size.x, em);
   const float status_h = em * 2.2f, body_h = size.y - status_h;
   if (!s.presenter) algorithm_panel(s, {0, 0, left_w, body_h});
   if (s.recorded != s.choice) record_trace(s);
@@ -239,8 +301,13 @@ void draw_panels(AppState& s, Scene& scene, ImFont* large, platform::Window* win
   if (s.presenter) presenter_panel(s, {size.x - right_w, 0, right_w, body_h});
   else source_panel(s, {size.x - right_w, 0, right_w, body_h});
   status_bar(s, {0, body_h, size.x, status_h});
+  splitters(s, left_w, right_w, size.x, body_h, em);
   help_window(s);
   if (s.presenter) ImGui::PopFont();
+  // Undo steps: a change counts once it is complete (not while a field is edited or a slider
+  // dragged, nor stage by stage while playing, nor while an applied scene's tab switches).
+  if (s.settle > 0) --s.settle;
+  else if (!s.player.playing() && !ImGui::IsAnyItemActive()) s.history.observe(current_scene(s));
 }
 
 // The frame loop, as in Dear ImGui's example_glfw_opengl3: wait and poll, new frame, panels,

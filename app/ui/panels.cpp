@@ -38,7 +38,7 @@ void place(const Frame& f, const char* name, ImGuiWindowFlags extra = 0) {
   ImGui::SetNextWindowSize({f.w, f.h}, ImGuiCond_Always);
   ImGui::Begin(name, nullptr,
                ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
-                   ImGuiWindowFlags_NoSavedSettings | extra);
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus | extra);
 }
 
 template <class E>
@@ -194,7 +194,7 @@ static void scenes_section(AppState& s) {
   }
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("Keeps algorithm, compare, view, stage, tab, sizes, input and presenter mode");
+    ImGui::SetTooltip("Keeps algorithm, compare, view, stage, tab, sizes, input, presenter mode and panel widths");
   for (const auto& name : saved_scenes()) {
     if (ImGui::SmallButton(name.c_str())) {
       const auto loaded = core::load_settings(scene_path(name));
@@ -321,18 +321,19 @@ std::string default_export_base() { return default_export_dir() + "/bandwidth"; 
 enum class StageExport { Png, AllStages, Gif, Mp4 };
 
 void export_stages(AppState& s, StageExport what) {
-  const std::string base = std::string(s.export_dir) + "/" + s.trace->algorithm + "-" + render::to_string(s.view);
+  // Compare mode: both views side by side, named after both.
+  const std::string base = std::string(s.export_dir) + "/" + s.trace->algorithm +
+                           (s.compare_trace ? "-vs-" + s.compare_trace->algorithm : "") + "-" + render::to_string(s.view);
   std::error_code ec;
   std::filesystem::create_directories(s.export_dir, ec);
   constexpr int w = 1600, h = 900;
   if (what == StageExport::Png) {  // one frame: drawn at once in the window's own context
     char stage[16];
     std::snprintf(stage, sizeof stage, "-stage%02d.png", s.player.stage());
-    // Compare mode: both views side by side, named after both.
-    const std::string path = (s.compare_trace ? base + "-vs-" + s.compare_trace->algorithm : base) + stage;
-    const auto done = s.compare_trace
-                          ? render::export_compare_png(*s.trace, *s.compare_trace, s.player.stage(), w, h, path, {s.view, true})
-                          : render::export_stage_png(*s.trace, s.player.stage(), w, h, path, {s.view, true});
+    const std::string path = base + stage;
+    const render::Look look{s.view, true, nullptr, s.warp};
+    const auto done = s.compare_trace ? render::export_compare_png(*s.trace, *s.compare_trace, s.player.stage(), w, h, path, look)
+                                      : render::export_stage_png(*s.trace, s.player.stage(), w, h, path, look);
     s.export_message = done.ok() ? "Saved " + path : "Export failed: " + done.error;
     return;
   }
@@ -343,16 +344,18 @@ void export_stages(AppState& s, StageExport what) {
   auto& job = s.export_job;
   job.progress = std::make_shared<render::Progress>();
   job.path = what == StageExport::AllStages ? base + "-stageNN.png" : base + (what == StageExport::Gif ? ".gif" : ".mp4");
-  const render::Look look{s.view, false, job.progress.get()};
-  job.result = std::async(std::launch::async, [trace = *s.trace, look, what, base, path = job.path, keep = job.progress] {
+  const render::Look look{s.view, false, job.progress.get(), s.warp};
+  job.result = std::async(std::launch::async, [trace = *s.trace, second = s.compare_trace, look, what, base, path = job.path,
+                                               keep = job.progress] {
     (void)keep;  // holds the progress the worker writes to, whatever the window does meanwhile
     // Lowest priority, for this thread and the renderer threads it starts (Linux: nice is per
     // thread, and inherited): the window's frames come first.
     if (setpriority(PRIO_PROCESS, 0, 19) != 0) {
       // Not allowed: the export still runs, only at the window's priority.
     }
-    return what == StageExport::AllStages ? render::export_all_stages(trace, w, h, base, look)
-                                          : render::export_video(trace, w, h, path, look);
+    const core::Trace* beside = second ? &*second : nullptr;
+    return what == StageExport::AllStages ? render::export_all_stages(trace, w, h, base, look, beside)
+                                          : render::export_video(trace, w, h, path, look, beside);
   });
   s.export_message.clear();
 }
@@ -482,21 +485,43 @@ void chart_image(BenchUi& b, unsigned chart_texture, float table_h, Frame* chart
   b.clicked = over && ImGui::IsMouseClicked(0);
 }
 
+// What each column of the Harris table holds, on hover of its header.
+std::string harris_tip(int column, double peak_gbps) {
+  switch (column) {
+    case 0: return "The algorithm: Harris' seven kernels first, in his order, then the others in the catalog's order.\n"
+                   "Hover a name for the threads a block it ran with.";
+    case 1: return "The median time of one whole reduction of n elements, in microseconds, over the run's samples\n"
+                   "(on a GPU each sample reads its input cold: reading a buffer twice the L2's size evicts it first).";
+    case 2: return "Bandwidth: the bytes the algorithm must move (the input once, plus the result; copy reads and\n"
+                   "writes the input), divided by the median time.";
+    case 3: {
+      if (peak_gbps <= 0) return "The CPU model has no peak bandwidth to compare with.";
+      char buf[200];
+      std::snprintf(buf, sizeof buf, "GB/s as a percentage of the device's peak memory bandwidth, %.0f GB/s\n"
+                                     "(2 x memory clock x bus width, from the device's attributes).", peak_gbps);
+      return buf;
+    }
+    case 4: return "Step speedup: the time of the kernel before this one in Harris' order over this one's.\n"
+                   "The first of his kernels measured shows 1.00x; '-' for the algorithms outside his progression.";
+    case 5: return "G80 (Harris), quoted, not measured here: Mark Harris' step speedup of this kernel\n"
+                   "over the one before it, on a G80 with 2^22 ints (\"Optimizing Parallel Reduction\n"
+                   "in CUDA\", NVIDIA, 2007). Shown where the measured step is over that same kernel.";
+    default: return "Total speedup: the first row's time (Harris' kernel 1 where it was measured) over this row's.";
+  }
+}
+
 // A report without a peak (the CPU model's) shows "-" for % of peak, not 0.
-void harris_rows(const std::vector<core::HarrisRow>& rows, bool has_peak) {
+void harris_rows(const std::vector<core::HarrisRow>& rows, double peak_gbps) {
+  const bool has_peak = peak_gbps > 0;
   if (!ImGui::BeginTable("harris", 7, ImGuiTableFlags_RowBg | ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY)) return;
   ImGui::TableSetupColumn("algorithm", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 14);
-  // Short headers: the panel is narrow. "total" is the cumulative speedup; "G80" is Harris', named in its tooltip.
+  // Short headers: the panel is narrow. Each says in full what it is in its tooltip.
   for (const char* h : {"time us", "GB/s", "% peak", "step", "G80", "total"}) ImGui::TableSetupColumn(h);
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   for (int c = 0; c < 7; ++c) {
     ImGui::TableSetColumnIndex(c);
     ImGui::TableHeader(ImGui::TableGetColumnName(c));
-    if (c == 3 && !has_peak && ImGui::IsItemHovered()) ImGui::SetTooltip("The CPU model has no peak bandwidth to compare with.");
-    if (c == 5 && ImGui::IsItemHovered())
-      ImGui::SetTooltip("G80 (Harris), quoted, not measured here: Mark Harris' step speedup of this kernel\n"
-                        "over the one before it, on a G80 with 2^22 ints (\"Optimizing Parallel Reduction\n"
-                        "in CUDA\", NVIDIA, 2007). Shown where the measured step is over that same kernel.");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", harris_tip(c, peak_gbps).c_str());
   }
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
@@ -508,7 +533,10 @@ void harris_rows(const std::vector<core::HarrisRow>& rows, bool has_peak) {
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(r.algorithm.c_str());
-    if (r.block > 0 && ImGui::IsItemHovered()) ImGui::SetTooltip("%d threads a block", r.block);
+    if (ImGui::IsItemHovered()) {
+      if (r.block > 0) ImGui::SetTooltip("%d threads a block", r.block);
+      else ImGui::SetTooltip("No block size recorded: a baseline chooses its own, and older files did not record it");
+    }
     ImGui::TableNextColumn();
     ImGui::Text("%.2f", r.median_us);
     ImGui::TableNextColumn();
@@ -557,7 +585,7 @@ void harris_section(BenchUi& b, const core::BenchReport& report) {
   if (ImGui::Button(button)) export_all(b, report);
   if (!b.message.empty()) ImGui::TextWrapped("%s", b.message.c_str());
   table_caption(b, report);
-  harris_rows(core::harris_table(report, ns[idx], core::to_string(b.type), core::to_string(b.op)), report.peak_gbps > 0);
+  harris_rows(core::harris_table(report, ns[idx], core::to_string(b.type), core::to_string(b.op)), report.peak_gbps);
 }
 
 void bench_tab(AppState& s, unsigned chart_texture, Frame* chart) {
@@ -711,6 +739,28 @@ static void bank_pager(AppState& s) {
   ImGui::Text("accesses %d-%d of %d", s.bank_row + 1, s.bank_row + render::kBankRowsShown, rows);
 }
 
+// Where a block is too wide to read, the view shows one warp enlarged: [ and ] or these
+// buttons pick which.
+static void step_warp(AppState& s, int by) {
+  if (s.warps_zoomed > 0) s.warp = std::clamp(s.warp + by, 0, s.warps_zoomed - 1);
+}
+
+static void warp_pager(AppState& s) {
+  if (s.warps_zoomed <= 0) return;
+  s.warp = std::clamp(s.warp, 0, s.warps_zoomed - 1);
+  wrap_item(ImGui::GetFontSize() * 12);
+  if (ImGui::ArrowButton("##previous warp", ImGuiDir_Left)) step_warp(s, -1);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Enlarge the previous warp ([)");
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##next warp", ImGuiDir_Right)) step_warp(s, 1);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Enlarge the next warp (])");
+  ImGui::SameLine();
+  ImGui::Text("warp %d of %d", s.warp, s.warps_zoomed);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The block is too wide to read its values at the minimum text size: the view enlarges one of its\n"
+                      "%d warps (numbered 0 to %d), under a strip of the whole block", s.warps_zoomed, s.warps_zoomed - 1);
+}
+
 Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   const float em = ImGui::GetFontSize();
   // The controls below wrap on a narrow window: last frame's height of them is what they need.
@@ -742,15 +792,16 @@ Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
       ImGui::SetTooltip("%s", why.empty() ? "Show the stage this way (V cycles the views that apply)" : why.c_str());
   }
   bank_pager(s);
+  warp_pager(s);
   if (!*s.export_dir) std::snprintf(s.export_dir, sizeof s.export_dir, "%s", default_export_dir().c_str());
   ImGui::SetNextItemWidth(std::max(em * 8, ImGui::GetContentRegionAvail().x - em * 20));
   ImGui::InputText("##export-dir", s.export_dir, sizeof s.export_dir);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("The folder exports are written to");
   for (const auto& [label, what, tip] :
-       {std::tuple{"PNG", StageExport::Png, "This stage's view as a PNG (E)"},
-        std::tuple{"Every stage", StageExport::AllStages, "One PNG per stage (A)"},
-        std::tuple{"GIF", StageExport::Gif, "The run as an animated GIF (G)"},
-        std::tuple{"MP4", StageExport::Mp4, "The run as an MP4 video (M)"}}) {
+       {std::tuple{"PNG", StageExport::Png, "This stage's view as a PNG (E); in compare mode both views side by side"},
+        std::tuple{"Every stage", StageExport::AllStages, "One PNG per stage (A); in compare mode both views side by side"},
+        std::tuple{"GIF", StageExport::Gif, "The run as an animated GIF (G); in compare mode both views side by side"},
+        std::tuple{"MP4", StageExport::Mp4, "The run as an MP4 video (M); in compare mode both views side by side"}}) {
     wrap_item(ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2);
     if (ImGui::Button(label)) export_stages(s, what);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
@@ -877,8 +928,19 @@ constexpr KeyHelp kKeys[] = {
     {"P or F11", "presenter mode on or off; Esc leaves it"},
     {"? or F1", "this help; Esc closes it"},
     {"Ctrl+ / Ctrl- / Ctrl+0", "zoom the whole window in, out, back to 100 %"},
+    {"Ctrl+Z", "undo a change of algorithm, compare, view, stage, tab, sizes, input, presenter mode or panel widths"},
+    {"Ctrl+Shift+Z or Ctrl+Y", "redo what Ctrl+Z undid"},
+    {"[ / ]", "previous or next warp, where a view shows one warp enlarged (a block too wide to read)"},
     {"Ctrl+Q", "quit (the settings are saved)"},
 };
+
+// Ctrl+Z undoes the last change of the window's state; Ctrl+Shift+Z and Ctrl+Y redo it.
+void undo_keys(AppState& s, int key, int mods) {
+  if (!(mods & GLFW_MOD_CONTROL)) return;
+  const bool redo = key == GLFW_KEY_Y || (key == GLFW_KEY_Z && (mods & GLFW_MOD_SHIFT));
+  if (key != GLFW_KEY_Z && !redo) return;
+  if (const auto state = redo ? s.history.redo() : s.history.undo()) apply_scene(s, *state);
+}
 
 // One key press, from the window's queue: quick taps between two frames are not lost.
 void press(AppState& s, int key, int mods) {
@@ -889,6 +951,7 @@ void press(AppState& s, int key, int mods) {
   if ((mods & GLFW_MOD_CONTROL) && (key == GLFW_KEY_MINUS || key == GLFW_KEY_KP_SUBTRACT)) s.zoom = std::max(s.zoom - 0.1f, 0.5f);
   if ((mods & GLFW_MOD_CONTROL) && (key == GLFW_KEY_0 || key == GLFW_KEY_KP_0)) s.zoom = 1;
   if (key == GLFW_KEY_F1 || (key == GLFW_KEY_SLASH && shift)) s.help = !s.help;
+  undo_keys(s, key, mods);
   if (key == GLFW_KEY_ESCAPE && (s.help || s.presenter)) {
     if (s.help) s.help = false;
     else s.presenter = false, s.presenter_changed = true;
@@ -909,6 +972,7 @@ void press(AppState& s, int key, int mods) {
   if (key == GLFW_KEY_HOME) p.first();
   if (key == GLFW_KEY_END) p.last();
   if (key == GLFW_KEY_V) s.view = render::next_view(s.view, s.trace ? &*s.trace : nullptr);
+  if (key == GLFW_KEY_LEFT_BRACKET || key == GLFW_KEY_RIGHT_BRACKET) step_warp(s, key == GLFW_KEY_RIGHT_BRACKET ? 1 : -1);
   if (!s.trace) return;
   if (key == GLFW_KEY_E) export_stages(s, StageExport::Png);
   if (key == GLFW_KEY_A) export_stages(s, StageExport::AllStages);

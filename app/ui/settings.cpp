@@ -37,6 +37,8 @@ void apply_scene(AppState& state, const core::Settings& st) {
   state.stage_requested = st.stage;
   state.tab = st.tab == "bandwidth" ? Tab::Bandwidth : Tab::Stages;
   state.select_tab = true;
+  state.panels = st.panels;
+  state.settle = 2;
 }
 
 core::Settings current_scene(const AppState& state) {
@@ -49,6 +51,7 @@ core::Settings current_scene(const AppState& state) {
   st.view = render::to_string(state.view);
   st.stage = state.player.stage();
   st.tab = state.tab == Tab::Bandwidth ? "bandwidth" : "stages";
+  st.panels = state.panels;
   return st;
 }
 

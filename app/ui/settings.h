@@ -23,7 +23,7 @@ void load_settings(AppState& state, const std::string& path);
 void save_settings(const AppState& state, const std::string& path, std::ostream& err);
 
 // A scene is the whole state as the settings file holds it: algorithm, compare, view, stage,
-// tab, sizes, input, presenter.
+// tab, sizes, input, presenter, panel widths.
 void apply_scene(AppState& state, const core::Settings& scene);
 core::Settings current_scene(const AppState& state);
 // Where the scene NAME lives (config_dir()/scenes/NAME.json), or NAME itself when it is a path.

@@ -80,9 +80,9 @@ ImGuiSession::ImGuiSession(const Surface& surface, bool keep_ini) {
   ImFontConfig font_cfg;
   font_cfg.FontDataOwnedByAtlas = false;
   const auto font = embedded::mono_font();
-  io.Fonts->AddFontFromMemoryTTF(const_cast<char*>(font.data()), int(font.size()), std::round(16 * scale), &font_cfg);
+  io.Fonts->AddFontFromMemoryTTF(const_cast<char*>(font.data()), int(font.size()), std::round(kFontPx * scale), &font_cfg);
   // Presenter mode's type: read from the back of a classroom.
-  large_ = io.Fonts->AddFontFromMemoryTTF(const_cast<char*>(font.data()), int(font.size()), std::round(28 * scale),
+  large_ = io.Fonts->AddFontFromMemoryTTF(const_cast<char*>(font.data()), int(font.size()), std::round(kLargeFontPx * scale),
                                           &font_cfg);
   ImGui::StyleColorsDark();
   ImGui::GetStyle().ScaleAllSizes(scale);

@@ -38,6 +38,9 @@ struct Surface {
   std::vector<std::uint8_t> read_frame(int w, int h) const;
 };
 
+// The window's type at 1600x900 and 100 % zoom, in pixels: the normal font and presenter mode's.
+constexpr float kFontPx = 16, kLargeFontPx = 28;
+
 // Dear ImGui for a surface: fonts at the monitor's scale, the GLFW backend for a window,
 // OpenGL 3 for drawing; shut down in reverse order.
 class ImGuiSession {
