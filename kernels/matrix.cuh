@@ -11,6 +11,38 @@
 
 namespace rl::kernels {
 
+// <<< fold-strided
+// Adds in[i], in[i + step], ... (count elements) onto v: eight loads issued before any is
+// added, so eight are in flight a thread, then added in order: the same additions, in the
+// same order, as one load at a time. Records each load (stage 0, from `slot` on).
+template <class T, class Op, class Probe>
+__device__ __forceinline__ T fold_strided(T v, const T* in, std::size_t i, std::size_t step, std::size_t count,
+                                          const Probe& probe, int& slot) {
+  constexpr std::size_t K = 8;
+  std::size_t j = 0;
+  for (; j + K <= count; j += K) {
+    T x[K];
+#pragma unroll
+    for (std::size_t k = 0; k < K; ++k) x[k] = in[i + (j + k) * step];
+#pragma unroll
+    for (std::size_t k = 0; k < K; ++k) {
+      v = Op{}(v, x[k]);
+      probe.load(0, slot++, i + (j + k) * step);
+    }
+  }
+  for (; j < count; ++j) {
+    v = Op{}(v, in[i + j * step]);
+    probe.load(0, slot++, i + j * step);
+  }
+  return v;
+}
+// >>>
+
+// Elements a stride loop from `first` by `step` visits below `end`.
+__device__ __forceinline__ std::size_t strided_count(std::size_t first, std::size_t step, std::size_t end) {
+  return first < end ? (end - first + step - 1) / step : 0;
+}
+
 // <<< block-tree
 // Sequential addressing over the block's cells, by linear thread id: half the threads add the
 // upper half onto the lower, until cell 0 holds the block's result.
@@ -37,12 +69,9 @@ __global__ void batched_rows(const T* in, T* out, std::size_t cols, Probe probe)
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x;
   const std::size_t first = std::size_t(blockIdx.x) * cols;  // this block's row
-  T v = Op::template identity<T>();
   int slot = 0;
-  for (std::size_t c = tid; c < cols; c += blockDim.x, ++slot) {
-    v = Op{}(v, in[first + c]);  // [row-stride]
-    probe.load(0, slot, first + c);
-  }
+  T v = fold_strided<T, Op>(Op::template identity<T>(), in, first + tid, blockDim.x,  // [row-stride]
+                            strided_count(tid, blockDim.x, cols), probe, slot);  // see <<< fold-strided
   smem[tid] = v;
   probe.stage(0, kTagRowStride, 0), probe.work(0, tid < cols), probe.write(0, 0, tid);
   __syncthreads();
@@ -68,13 +97,10 @@ __global__ void column_sums(const T* in, T* out, std::size_t rows, std::size_t c
   const std::size_t col = std::size_t(blockIdx.x) * blockDim.x + tx;
   const std::size_t first = std::size_t(blockIdx.y) * chunk_rows;
   const std::size_t last = first + chunk_rows < rows ? first + chunk_rows : rows;
-  T v = Op::template identity<T>();
+  const std::size_t count = col < cols ? strided_count(first + ty, blockDim.y, last) : 0;
   int slot = 0;
-  if (col < cols)
-    for (std::size_t r = first + ty; r < last; r += blockDim.y, ++slot) {
-      v = Op{}(v, in[r * cols + col]);  // [column-stride]
-      probe.load(0, slot, r * cols + col);
-    }
+  T v = fold_strided<T, Op>(Op::template identity<T>(), in, (first + ty) * cols + col,  // [column-stride]
+                            std::size_t(blockDim.y) * cols, count, probe, slot);
   smem[tid] = v;
   probe.stage(0, kTagColumnStride, 0), probe.work(0, col < cols && first + ty < last), probe.write(0, 0, tid);
   __syncthreads();
@@ -101,13 +127,9 @@ __global__ void column_sums(const T* in, T* out, std::size_t rows, std::size_t c
 template <class T, class Op, class Probe>
 __global__ void column_sums_naive(const T* in, T* out, std::size_t rows, std::size_t cols, Probe probe) {
   const std::size_t col = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  T v = Op::template identity<T>();
   int slot = 0;
-  if (col < cols)
-    for (std::size_t r = 0; r < rows; ++r, ++slot) {
-      v = Op{}(v, in[r * cols + col]);  // [column-walk]
-      probe.load(0, slot, r * cols + col);
-    }
+  T v = fold_strided<T, Op>(Op::template identity<T>(), in, col, cols, col < cols ? rows : 0, probe,  // [column-walk]
+                            slot);  // see <<< fold-strided
   probe.stage(0, kTagColumnWalk, 0), probe.work(0, col < cols), probe.lane(0, v);
   if (col < cols) out[col] = v;
   if (col < cols) probe.partial(col, v);

@@ -88,11 +88,23 @@ __global__ void batched_rows_shuffle(const T* in, T* out, std::size_t cols, Prob
   T* smem = shared_array<T>();  // one cell per warp
   const unsigned tid = threadIdx.x;
   const std::size_t first = std::size_t(blockIdx.x) * cols;
+  // The row's elements a block apart, eight loads in flight a thread (matrix.cuh's fold_strided).
   T v = Op::template identity<T>();
   int slot = 0;
-  for (std::size_t c = tid; c < cols; c += blockDim.x, ++slot) {
-    v = Op{}(v, in[first + c]);  // [row-stride]
-    probe.load(0, slot, first + c);
+  std::size_t c = tid;
+  for (; c + 7 * blockDim.x < cols; c += 8 * blockDim.x) {
+    T x[8];
+#pragma unroll
+    for (int k = 0; k < 8; ++k) x[k] = in[first + c + k * blockDim.x];
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      v = Op{}(v, x[k]);  // [row-stride]
+      probe.load(0, slot++, first + c + k * blockDim.x);
+    }
+  }
+  for (; c < cols; c += blockDim.x) {
+    v = Op{}(v, in[first + c]);
+    probe.load(0, slot++, first + c);
   }
   probe.stage(0, kTagRowStride, 0), probe.work(0, tid < cols), probe.lane(0, v);
 

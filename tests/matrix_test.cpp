@@ -221,3 +221,14 @@ TEST(Coalescing, MatrixTracesCountFourSectorsForARowAndOneForAColumn) {
   const auto naive = matrix_trace("column-sums-naive", 5, 1, 32);  // one column: one lane per load
   for (const auto& w : core::warp_loads(naive.stages[0], 4)) EXPECT_EQ(w.lanes, 1);
 }
+
+TEST(Matrix, RowKernelsTakeTheLargestBlockThatKeepsEightLoadsAThread) {
+  using kernels::Algo;
+  const auto block = [](Algo a, std::size_t cols) { return kernels::preferred_matrix_block(a, {64, cols}); };
+  EXPECT_EQ(block(Algo::BatchedRows, 16), 32);
+  EXPECT_EQ(block(Algo::BatchedRows, 256), 32);
+  EXPECT_EQ(block(Algo::BatchedRows, 1024), 128);
+  EXPECT_EQ(block(Algo::BatchedRowsShuffle, 4096), 512);
+  EXPECT_EQ(block(Algo::BatchedRows, std::size_t(1) << 24), 1024);
+  EXPECT_EQ(block(Algo::ColumnSums, 1024), 256);
+}

@@ -169,7 +169,10 @@ BenchReport bench_from_json(const std::string& text) {
 namespace {
 
 // A report's type and operator, "float sum", from its first row.
-std::string holds(const BenchReport& r) { return r.rows.empty() ? "no rows" : r.rows.front().type + " " + r.rows.front().op; }
+std::string holds(const BenchReport& r) {
+  if (r.rows.empty()) return "no rows";
+  return r.rows.front().type + " " + r.rows.front().op + (is_matrix_report(r) ? " over matrix shapes" : "");
+}
 
 }  // namespace
 
@@ -196,9 +199,13 @@ std::vector<std::string> shipped_runs() {
   return runs;
 }
 
-const BenchReport* shipped_report(std::string_view run, std::string_view type, std::string_view op) {
+bool is_matrix_report(const BenchReport& r) {
+  return std::any_of(r.rows.begin(), r.rows.end(), [](const BenchRow& x) { return x.rows > 0; });
+}
+
+const BenchReport* shipped_report(std::string_view run, std::string_view type, std::string_view op, bool matrix) {
   for (const auto& s : shipped_reports()) {
-    if (s.run != run) continue;
+    if (s.run != run || is_matrix_report(s.report) != matrix) continue;
     for (const auto& row : s.report.rows)
       if (row.type == type && row.op == op) return &s.report;
   }

@@ -59,8 +59,11 @@ struct ShippedReport {
 // file if one does not parse (tests/bench_test.cpp holds them parsing).
 const std::vector<ShippedReport>& shipped_reports();
 std::vector<std::string> shipped_runs();  // each run once, in the build's order: "h200", "h100"
-// The run's report that holds rows of `type` and `op`; nullptr when it has none.
-const BenchReport* shipped_report(std::string_view run, std::string_view type, std::string_view op);
+// The run's report that holds rows of `type` and `op`, over arrays or (matrix) matrix shapes;
+// nullptr when it has none.
+const BenchReport* shipped_report(std::string_view run, std::string_view type, std::string_view op, bool matrix = false);
+// True when the report's rows are matrix shapes (bench --shapes).
+bool is_matrix_report(const BenchReport& r);
 // What the run holds, for a note: "float sum and int sum".
 std::string shipped_contents(std::string_view run);
 // "measured on NVIDIA H200, not this machine (driver 580.159.04, 2026-11-22 02:30 UTC)": the

@@ -32,20 +32,28 @@ PlotSpec bench_chart(const core::BenchReport& report, std::string_view type, std
   PlotSpec spec;
   spec.title = "Bandwidth, " + std::string(op) + " of " + std::string(type) + ", " + measured_on(report, origin) + "  -  " +
                report.date;
-  spec.x_label = "n (elements, log2)";
+  // A matrix sweep's rows hold their shape: x is then the number of rows.
+  const bool matrix = std::any_of(report.rows.begin(), report.rows.end(), [](const core::BenchRow& r) { return r.rows > 0; });
+  spec.x_label = matrix ? "rows (log2); each matrix rows x cols = n" : "n (elements, log2)";
   spec.y_label = "GB/s";
   std::size_t color = 0;
   for (const auto& a : core::algorithms()) {
     Series s;
     s.name = a.id;
     for (const auto& r : report.rows)
-      if (r.algorithm == a.id && r.type == type && r.op == op && r.median_us > 0) s.points.push_back({double(r.n), r.gbps});
+      if (r.algorithm == a.id && r.type == type && r.op == op && r.median_us > 0)
+        s.points.push_back({double(matrix ? r.rows : r.n), r.gbps});
     if (s.points.empty()) continue;
     std::sort(s.points.begin(), s.points.end());
-    if (a.id == "cub") {
+    if (a.id == "cub" || a.id == "cub-segmented") {
       s.color = {1, 1, 1, 1};  // the reference: white and thick
       s.width = 3.5f;
-      s.name = "cub (reference)";
+      s.name = a.id + " (reference)";
+    } else if (a.id.rfind("cublas-", 0) == 0) {  // the other anchors: grey, thick, one dashed
+      s.color = rgb(0x9AA0A6);
+      s.width = 2.5f;
+      s.dashed = a.id == "cublas-gemv-columns";
+      s.name = a.id + " (reference)";
     } else if (a.id == "copy") {
       s.color = rgb(0x9AA0A6);
       s.width = 2.5f;
