@@ -2,8 +2,8 @@
 """Prints the tables of docs/benchmarks.md from the files of benchmark runs.
 
 usage: scripts/bench-report.py FILE.json [FILE.json ...] > tables.md
-  FILE.json: `reduction-lab bench --format json` output (one column per file), or a frame
-  report (`reduction-lab --headless ... --frame-report`, one row of the frame table).
+  FILE.json: `reduction-lab bench --format json` output (one column per file; a `--shapes`
+  run gets the matrix tables, one per file), or a frame report (`reduction-lab --headless ... --frame-report`, one row of the frame table).
   FILE.csv: repeated runs of `reduction-lab bench --format csv` (or algorithm,n,median_us,
   pct_of_peak lines), one after another: one row per size of the repeats table.
   The report's tables: scripts/bench-report.py docs/bench/h200/* docs/bench/h100/*
@@ -19,6 +19,8 @@ import sys
 import catalog
 
 OURS = ["work-queue", "warp-shuffle-vectorized"]  # our fastest sum kernels, held against CUB
+ROW_KERNELS, ROW_ANCHORS = ["batched-rows", "batched-rows-shuffle"], ["cub-segmented", "cublas-gemv-rows"]
+COLUMN_KERNELS, COLUMN_ANCHORS = ["column-sums", "column-sums-naive"], ["cublas-gemv-columns"]
 HARRIS = catalog.harris_order()  # Harris' kernels 1 to 7, in his order
 
 
@@ -60,8 +62,40 @@ def read_repeats(path):
     return device or os.path.basename(os.path.dirname(os.path.abspath(path))).upper(), out
 
 
+def matrix_tables(r):
+    """% of peak per shape and algorithm, and each shape's best row and column kernel against
+    the anchors the issue names (CUB's segmented reduce; cuBLAS gemv for columns)."""
+    by = {}
+    for x in r["rows"]:
+        by.setdefault((x["rows"], x["cols"]), {})[x["algorithm"]] = x
+    algos = [a for a in ROW_KERNELS + ROW_ANCHORS + COLUMN_KERNELS + COLUMN_ANCHORS + ["block-2d"]
+             if any(a in v for v in by.values())]
+    label = f"{gpu(r['device'])} {r['rows'][0]['type']}"
+    print(f"{label} (`{r['path']}`, {r['date']}): % of peak per shape, rows x cols; "
+          f"{sum(bool(x.get('check_ok')) for x in r['rows'])} of {len(r['rows'])} rows passed their checks:\n")
+    pct = lambda v, a: f"{v[a]['pct_of_peak']:.1f}" if a in v else "—"
+    table(["shape"] + [f"`{a}`" for a in algos], [[f"{log2(R)} x {log2(C)}"] + [pct(v, a) for a in algos]
+                                                   for (R, C), v in sorted(by.items())])
+
+    def best(v, names):
+        have = [a for a in names if a in v]
+        return max(have, key=lambda a: v[a]["pct_of_peak"]) if have else None
+
+    rows = []
+    for (R, C), v in sorted(by.items()):
+        br, bc = best(v, ROW_KERNELS), best(v, COLUMN_KERNELS)
+        seg, gemv = v.get("cub-segmented"), v.get("cublas-gemv-columns")
+        diff = lambda ours, other: f"{ours['pct_of_peak'] - other['pct_of_peak']:+.1f}" if ours and other else "—"
+        rows.append([f"{log2(R)} x {log2(C)}", f"`{br}` {v[br]['pct_of_peak']:.1f}" if br else "—", diff(v.get(br), seg),
+                     f"`{bc}` {v[bc]['pct_of_peak']:.1f}" if bc else "—", diff(v.get(bc), gemv)])
+    print(f"{label}: our best row and column kernel per shape, in points of peak over CUB's segmented reduce "
+          f"and over cuBLAS gemv (columns); above 0: ours is faster:\n")
+    table(["shape", "best row kernel (% peak)", "vs cub-segmented", "best column kernel (% peak)",
+           "vs cublas-gemv-columns"], rows)
+
+
 def main():
-    runs, frames, repeats = [], [], []
+    runs, frames, repeats, matrices = [], [], [], []
     for path in sys.argv[1:]:
         if path.endswith(".csv"):
             repeats.append((path, read_repeats(path)))
@@ -73,13 +107,17 @@ def main():
         if "bench_running" in r:
             frames.append((path, r))
             continue
+        if r["rows"] and "rows" in r["rows"][0]:
+            r["path"] = path
+            matrices.append(r)
+            continue
         by = {}
         for x in r["rows"]:
             by.setdefault(x["n"], {})[x["algorithm"]] = x
         r["label"] = f"{gpu(r['device'])} {r['rows'][0]['type']}"
         r["path"], r["by"] = path, by
         runs.append(r)
-    if not runs and not frames and not repeats:
+    if not runs and not frames and not repeats and not matrices:
         sys.exit(__doc__)
     labels = [r["label"] for r in runs]
 
@@ -137,6 +175,9 @@ def main():
             cells = [" / ".join(f"{v:.2f}" for v in rep.get((a, n), [])) for a in algos]
             rows.append([log2(n)] + cells)
         table(["n"] + [f"`{a}`" for a in algos], rows)
+
+    for r in matrices:
+        matrix_tables(r)
 
     if frames:
         print("The window's frames while it benchmarks (headless, paced at 60 Hz):\n")

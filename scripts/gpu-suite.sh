@@ -11,6 +11,7 @@
 # times). $OUT (or ./gpu-out) gets the summary, the log and results.tgz with everything else.
 # Then the soak (scripts/soak.sh, SOAK_MINUTES, default 3). SKIP_BENCH=1 leaves the benchmark out;
 # ONLY_BENCH=1 runs the benchmark alone (two calls stay inside the device's 10 minutes a command).
+# SKIP_SANITIZERS=1 leaves the four compute-sanitizer tools out; ONLY_SANITIZERS=1 runs them alone.
 # MATRIX_BENCH=1 adds the matrix family's shape sweep (float and int sums, 2^28 elements from
 # 2^4 to 2^24 rows, with CUB's segmented reduce and cuBLAS gemv beside it).
 set -uo pipefail
@@ -77,11 +78,14 @@ step() {  # step NAME COMMAND...: runs, appends to suite.log, records pass/fail 
     $((SECONDS - t0)) "$(grep -E 'PASSED|FAILED|SUMMARY' "$out/step.tmp" | tail -n 1 | cut -c1-80)")")
 }
 device=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader)
-if [ -z "${ONLY_BENCH:-}" ]; then
+if [ -n "${ONLY_SANITIZERS:-}" ]; then  # the four tools alone (a call of its own when time is short)
+  for tool in memcheck racecheck synccheck initcheck; do step "sanitizer_$tool" "$0" sanitize "$tool"; done
+elif [ -z "${ONLY_BENCH:-}" ]; then
   step gpu_test .gpu/run.sh .gpu/bin/gpu_test
   step model_test .gpu/run.sh .gpu/bin/model_test
   step render_test_egl env REDLAB_REQUIRE_GL=1 .gpu/run.sh .gpu/bin/render_test
-  for tool in memcheck racecheck synccheck initcheck; do step "sanitizer_$tool" "$0" sanitize "$tool"; done
+  [ -n "${SKIP_SANITIZERS:-}" ] ||
+    for tool in memcheck racecheck synccheck initcheck; do step "sanitizer_$tool" "$0" sanitize "$tool"; done
   step pitfall_missing_sync "$0" expect-race missing-syncthreads
   step pitfall_legacy_warp "$0" expect-race legacy-warp-synchronous
   step trace_cli sh -c '.gpu/run.sh .gpu/bin/reduction-lab trace -a sequential -n 1000 --block 256 \

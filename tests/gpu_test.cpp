@@ -68,20 +68,6 @@ std::vector<std::pair<std::size_t, std::size_t>> matrix_shapes() {
   return {{1, 1}, {1, 1000}, {1000, 1}, {33, 257}, {4097, 3}, {3, 4097}, {1024, 1024}};
 }
 
-// Each row's or column's reduction in double precision (block-2d: the whole matrix).
-std::vector<double> matrix_reference(const std::string& id, core::Op op, const std::vector<double>& v, std::size_t rows,
-                                     std::size_t cols) {
-  if (id == "block-2d") return {test::reference(op, v)};
-  const bool by_rows = id.rfind("batched-rows", 0) == 0;
-  std::vector<double> out;
-  for (std::size_t o = 0; o < (by_rows ? rows : cols); ++o) {
-    std::vector<double> line;
-    for (std::size_t k = 0; k < (by_rows ? cols : rows); ++k) line.push_back(by_rows ? v[o * cols + k] : v[k * cols + o]);
-    out.push_back(test::reference(op, line));
-  }
-  return out;
-}
-
 }  // namespace
 
 TEST(Gpu, TracesEqualTheCpuModelBitForBit) {
@@ -140,7 +126,7 @@ TEST(Gpu, MatrixTracesEqualTheCpuModelBitForBit) {
               const core::Trace g = gpu->trace(req);
               req.grid = g.grid;  // fixed grids follow the GPU's SM count
               expect_identical(g, model->trace(req), true, 0);
-              const auto ref = matrix_reference(id, op, req.input, rows, cols);
+              const auto ref = test::matrix_reference(id, op, req.input, rows, cols);
               ASSERT_EQ(g.outputs.size(), std::min<std::size_t>(ref.size(), kernels::kMaxPartials));
               for (std::size_t o = 0; o < g.outputs.size(); ++o) {
                 if (type != core::DType::Int && op == core::Op::Sum) {

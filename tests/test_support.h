@@ -1,6 +1,8 @@
 // Helpers shared by the test suites: seeded random inputs (the seed is printed on failure
 // through SCOPED_TRACE by the caller) and double-precision references.
 #pragma once
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdint>
 #include <random>
@@ -88,6 +90,32 @@ inline void one_output_shape(backend::TraceRequest& req) {
   const bool rows = req.algorithm.rfind("batched-rows", 0) == 0;
   req.rows = rows ? 1 : req.input.size();
   req.cols = rows ? req.input.size() : 1;
+}
+
+// What a matrix algorithm's outputs should be, in double precision: each row's or column's
+// reduction of the row-major v, or (block-2d) the whole matrix's.
+inline std::vector<double> matrix_reference(const std::string& id, core::Op op, const std::vector<double>& v,
+                                            std::size_t rows, std::size_t cols) {
+  if (id == "block-2d") return {reference(op, v)};
+  const bool by_rows = id.rfind("batched-rows", 0) == 0;
+  std::vector<double> out;
+  for (std::size_t o = 0; o < (by_rows ? rows : cols); ++o) {
+    std::vector<double> line;
+    for (std::size_t k = 0; k < (by_rows ? cols : rows); ++k) line.push_back(by_rows ? v[o * cols + k] : v[k * cols + o]);
+    out.push_back(reference(op, line));
+  }
+  return out;
+}
+
+// fn throws std::invalid_argument with `part` in its message.
+template <class Fn>
+void expect_refusal(Fn fn, const std::string& part) {
+  try {
+    fn();
+    ADD_FAILURE() << "no exception, expected one mentioning " << part;
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+  }
 }
 
 // The CPU model's whole-array result, untraced (any n).
