@@ -123,31 +123,38 @@ Grid2 check_matrix_launch(Algo algo, Matrix m, const Launch& launch, DeviceShape
   return grid;
 }
 
+std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, Grid2 grid, int traced, int thread) {
+  std::vector<std::size_t> out;
+  const std::size_t b = std::size_t(traced), t = std::size_t(thread);
+  const std::size_t bx = std::size_t(matrix_block_x(algo, block)), by = std::size_t(block) / bx;
+  const std::size_t gx = b % grid.x, gy = b / grid.x, tx = t % bx, ty = t / bx;
+  switch (algo) {
+    case Algo::BatchedRows:
+    case Algo::BatchedRowsShuffle:
+      for (std::size_t c = t; c < m.cols; c += std::size_t(block)) out.push_back(b * m.cols + c);
+      break;
+    case Algo::ColumnSumsNaive:
+      if (b * std::size_t(block) + t < m.cols)
+        for (std::size_t r = 0; r < m.rows; ++r) out.push_back(r * m.cols + b * std::size_t(block) + t);
+      break;
+    case Algo::ColumnSums: {
+      const std::size_t chunk = column_chunk_rows(m, block, grid.y), col = gx * bx + tx;
+      if (col < m.cols)
+        for (std::size_t r = gy * chunk + ty; r < std::min(m.rows, (gy + 1) * chunk); r += by) out.push_back(r * m.cols + col);
+      break;
+    }
+    default:
+      for (std::size_t y = gy * by + ty; y < m.rows; y += grid.y * by)
+        for (std::size_t x = gx * bx + tx; x < m.cols; x += grid.x * bx) out.push_back(y * m.cols + x);
+  }
+  return out;
+}
+
 std::vector<std::size_t> matrix_traced_elements(Algo algo, Matrix m, int block, Grid2 grid, int traced) {
   std::vector<std::size_t> out;
-  const std::size_t b = std::size_t(traced), bx = std::size_t(matrix_block_x(algo, block)), by = std::size_t(block) / bx;
-  const std::size_t gx = b % grid.x, gy = b / grid.x;
-  for (std::size_t t = 0; t < std::size_t(block); ++t) {
-    const std::size_t tx = t % bx, ty = t / bx;
-    switch (algo) {
-      case Algo::BatchedRows:
-      case Algo::BatchedRowsShuffle:
-        for (std::size_t c = t; c < m.cols; c += block) out.push_back(b * m.cols + c);
-        break;
-      case Algo::ColumnSumsNaive:
-        if (b * block + t < m.cols)
-          for (std::size_t r = 0; r < m.rows; ++r) out.push_back(r * m.cols + b * block + t);
-        break;
-      case Algo::ColumnSums: {
-        const std::size_t chunk = column_chunk_rows(m, block, grid.y), col = gx * bx + tx;
-        if (col < m.cols)
-          for (std::size_t r = gy * chunk + ty; r < std::min(m.rows, (gy + 1) * chunk); r += by) out.push_back(r * m.cols + col);
-        break;
-      }
-      default:
-        for (std::size_t y = gy * by + ty; y < m.rows; y += grid.y * by)
-          for (std::size_t x = gx * bx + tx; x < m.cols; x += grid.x * bx) out.push_back(y * m.cols + x);
-    }
+  for (int t = 0; t < block; ++t) {
+    const auto mine = matrix_thread_elements(algo, m, block, grid, traced, t);
+    out.insert(out.end(), mine.begin(), mine.end());
   }
   return out;
 }

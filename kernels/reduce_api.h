@@ -194,6 +194,8 @@ Grid2 check_matrix_launch(Algo algo, Matrix m, const Launch& launch, DeviceShape
 // Indices (row * cols + col) of the elements block `traced` of the first pass reads, in the
 // order each thread adds them, thread by thread.
 std::vector<std::size_t> matrix_traced_elements(Algo algo, Matrix m, int block, Grid2 grid, int traced);
+// The same for one thread of that block, in the order it adds them.
+std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, Grid2 grid, int traced, int thread);
 bool is_matrix(Algo algo);
 // Which outputs a matrix reduction leaves: one per row, one per column, or one in all.
 enum class Lines { Rows, Columns, Whole };

@@ -262,3 +262,28 @@ TEST(HarrisG80, QuotedBesideTheMeasuredStepOverTheSameKernel) {
   EXPECT_TRUE(std::isnan(gap[2].g80_step));
   EXPECT_DOUBLE_EQ(gap[3].g80_step, core::kHarrisG80Step[3]);
 }
+
+// The matrix family: a block that reduces one row adds every element but one; column sums
+// leave one value a column, so their block adds elements less its columns.
+TEST(Work, MatrixBlocksAddTheirElementsLessTheirResults) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const auto matrix = [&](const std::string& id, std::size_t rows, std::size_t cols, int block, int traced) {
+    backend::TraceRequest req{id, core::Op::Sum, core::DType::Int, block, traced, test::random_values(rows * cols, core::DType::Int, seed)};
+    req.rows = rows, req.cols = cols;
+    return core::work_of(backend::make_sim_backend()->trace(req));
+  };
+  const auto rows = matrix("batched-rows", 3, 70, 32, 1);
+  EXPECT_EQ(rows.additions, 69u);  // 6 threads fold 3, 26 fold 2: 38; the tree 31
+  EXPECT_EQ(rows.results, 1);
+  EXPECT_TRUE(rows.exact);
+  const auto naive = matrix("column-sums-naive", 5, 40, 32, 1);  // columns 32..39
+  EXPECT_EQ(naive.results, 8);
+  EXPECT_EQ(naive.additions, 8u * 4);
+  const auto cols = matrix("column-sums", 5, 40, 64, 1);  // 8 columns, rows 0-1: one step of 32 threads
+  EXPECT_EQ(cols.results, 8);
+  EXPECT_EQ(cols.additions, 32u);
+  const auto whole = matrix("block-2d", 7, 33, 64, 0);
+  EXPECT_EQ(whole.results, 1);
+  EXPECT_EQ(whole.additions, whole.elements - 1 + (64 - std::min<std::size_t>(whole.elements, 64)));  // padding adds too
+}

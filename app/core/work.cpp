@@ -103,6 +103,22 @@ std::size_t serial_additions(const Stage& s) {
   return n;
 }
 
+// The matrix family's loading stage: each thread folds the elements it reads, by the kernels'
+// indexing (kernels::matrix_thread_elements); the first fold only copies, as above.
+kernels::Grid2 grid_of(const Trace& t) {
+  const auto algo = kernels::find_row(t.algorithm)->algo;
+  return kernels::matrix_grid(algo, {t.rows, t.cols}, t.block, t.grid, kernels::DeviceShape(1));
+}
+
+void matrix_fold_work(const Trace& t, StageWork& w) {
+  const auto algo = kernels::find_row(t.algorithm)->algo;
+  for (int thread = 0; thread < t.block; ++thread) {
+    const std::size_t n = kernels::matrix_thread_elements(algo, {t.rows, t.cols}, t.block, grid_of(t), t.trace_block, thread).size();
+    w.additions += n > 0 ? n - 1 : 0;
+  }
+  w.counted = "its elements less one, a thread";
+}
+
 StageWork stage_work(const Trace& t, const Stage& s, const std::vector<Fold>& folds) {
   StageWork w{s.label, s.tag, int(s.active.size()), 0, true, "none: loads or stores only"};
   const std::size_t active = s.active.size();
@@ -110,6 +126,11 @@ StageWork stage_work(const Trace& t, const Stage& s, const std::vector<Fold>& fo
     case kernels::kTagLoadAdd: w.additions = active, w.counted = "one a thread: two elements a block apart"; break;
     case kernels::kTagGridStride:
     case kernels::kTagVectorLoad: fold_work(t, folds, w); break;
+    case kernels::kTagRowStride:
+    case kernels::kTagColumnStride:
+    case kernels::kTagColumnWalk:
+    case kernels::kTagTileStride: matrix_fold_work(t, w); break;
+    case kernels::kTagColumnStep:
     case kernels::kTagStep:
     case kernels::kTagWarpStep:
     case kernels::kTagHalving: w.additions = active, w.counted = "one an active thread"; break;
@@ -143,6 +164,15 @@ int ceil_log2(std::size_t x) {
 // partials, cg-reduce-update-async's atomics).
 int results_of(const Trace& t) {
   if (t.stages.empty()) return 1;
+  if (t.rows > 0) {  // column sums leave one value a column of the block's; the others one in all
+    const auto algo = kernels::find_row(t.algorithm)->algo;
+    if (algo == Algo::ColumnSumsNaive) return std::max(1, int(t.stages.front().active.size()));
+    if (algo == Algo::ColumnSums) {
+      const std::size_t first = (std::size_t(t.trace_block) % grid_of(t).x) * 32;
+      return int(std::clamp<std::size_t>(t.cols > first ? t.cols - first : 1, 1, 32));
+    }
+    return 1;
+  }
   const Stage& s = t.stages.back();
   if (s.tag != kernels::kTagTileReduce && !(s.tag == kernels::kTagAtomic && s.param > 0)) return 1;
   const int tile = s.param > 0 ? s.param : 32;
