@@ -203,5 +203,7 @@ TEST(Matrix, RowKernelsTakeTheLargestBlockThatKeepsEightLoadsAThread) {
   EXPECT_EQ(block(Algo::BatchedRows, 1024), 128);
   EXPECT_EQ(block(Algo::BatchedRowsShuffle, 4096), 512);
   EXPECT_EQ(block(Algo::BatchedRows, std::size_t(1) << 24), 1024);
-  EXPECT_EQ(block(Algo::ColumnSums, 1024), 256);
+  EXPECT_EQ(block(Algo::ColumnSums, 1024), 128);  // wider than tall
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSums, {std::size_t(1) << 24, 16}), 1024);
+  EXPECT_EQ(block(Algo::ColumnSumsNaive, 1024), 256);
 }
