@@ -388,8 +388,17 @@ TEST(Shipped, EachRunHoldsFloatAndIntSumsAndIsLabelledAsMeasuredElsewhere) {
       EXPECT_NE(title.find(r->date), std::string::npos) << title;
     }
     EXPECT_EQ(core::shipped_report(run, "double", "sum"), nullptr);
-    EXPECT_EQ(core::shipped_contents(run), "float sum and int sum");
+    const auto* matrix = core::shipped_report(run, "float", "sum", true);
+    if (matrix) {  // a matrix sweep is shipped beside the arrays, never in their place
+      EXPECT_TRUE(core::is_matrix_report(*matrix));
+      EXPECT_FALSE(core::is_matrix_report(*core::shipped_report(run, "float", "sum")));
+      EXPECT_EQ(core::shipped_contents(run),
+                "float sum and int sum and float sum over matrix shapes and int sum over matrix shapes");
+    } else {
+      EXPECT_EQ(core::shipped_contents(run), "float sum and int sum");
+    }
   }
+  ASSERT_NE(core::shipped_report("h100", "float", "sum", true), nullptr);
   EXPECT_EQ(core::shipped_report("h300", "float", "sum"), nullptr);
 }
 
