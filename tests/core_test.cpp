@@ -147,6 +147,27 @@ TEST(Input, FieldsRefuseOrAdjustOutLoud) {
   EXPECT_EQ(core::check_trace_block(-1, 4).value, 0);
 }
 
+// The window's Rows and Cols fields: N or 2^K, at least 1, rows x cols at most the limit; a
+// refusal names the typed text and keeps the value.
+TEST(Input, MatrixSidesRefuseInWords) {
+  EXPECT_EQ(core::parse_count("2^10"), 1024);
+  EXPECT_EQ(core::parse_count("257"), 257);
+  EXPECT_FALSE(core::parse_count("2^99"));
+  EXPECT_FALSE(core::parse_count("ten"));
+  const auto ok = core::check_matrix_side("2^5", true, 8, 257, 1 << 20);
+  EXPECT_EQ(ok.value, 32);
+  EXPECT_TRUE(ok.note.empty());
+  const auto zero = core::check_matrix_side("0", true, 8, 257, 1 << 20);
+  EXPECT_EQ(zero.value, 8);
+  EXPECT_NE(zero.note.find("at least 1 row"), std::string::npos) << zero.note;
+  EXPECT_NE(zero.note.find("kept 8"), std::string::npos) << zero.note;
+  const auto big = core::check_matrix_side("5000", false, 257, 1000, 1 << 20);
+  EXPECT_EQ(big.value, 257);
+  EXPECT_NE(big.note.find("1000 x 5000"), std::string::npos) << big.note;
+  EXPECT_NE(big.note.find("1048576"), std::string::npos) << big.note;
+  EXPECT_NE(core::check_matrix_side("x", false, 3, 3, 1 << 20).note.find("N or 2^K"), std::string::npos);
+}
+
 TEST(Input, NumberFilesParseAndFailWithLineNumbers) {
   EXPECT_EQ(core::parse_numbers("1, 2 3\n# note\n-4,+5", core::DType::Int, "f"),
             (std::vector<double>{1, 2, 3, -4, 5}));
@@ -280,6 +301,7 @@ TEST(Settings, RoundTripAndKeepBrokenFiles) {
   s.tab = "bandwidth";
   s.title = "strides";
   s.panels = {0.25, 0.3, 0.4};
+  s.rows = 33, s.cols = 257;  // a matrix algorithm's shape
   std::string why;
   ASSERT_TRUE(core::save_settings(s, path, &why)) << why;
   auto loaded = core::load_settings(path);
@@ -294,6 +316,14 @@ TEST(Settings, RoundTripAndKeepBrokenFiles) {
   EXPECT_NE(loaded.problem.find("'speed'"), std::string::npos);
   EXPECT_EQ(loaded.settings.algorithm, "sequential");
   EXPECT_EQ(loaded.settings.op, core::Op::Max);
+
+  // Each side fits, the two together are more than the window traces: both named, both default.
+  std::ofstream(path) << R"({"rows": 1048576, "cols": 2})";
+  loaded = core::load_settings(path);
+  const core::Settings fresh;
+  EXPECT_NE(loaded.problem.find("'rows'"), std::string::npos) << loaded.problem;
+  EXPECT_EQ(loaded.settings.rows, fresh.rows);
+  EXPECT_EQ(loaded.settings.cols, fresh.cols);
 
   // Broken: defaults, and the file kept beside as .broken.
   std::ofstream(path) << "{ this is not json";

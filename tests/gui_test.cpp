@@ -552,3 +552,39 @@ TEST(Gui, BracketKeysPickTheEnlargedWarpAndTheExportShowsIt) {
   EXPECT_TRUE(framed(80)) << "warp 2's part of the strip is not framed";
   EXPECT_FALSE(framed(16)) << "warp 0's part of the strip is framed";
 }
+
+// A matrix algorithm opened with its shape: V steps to the coalescing view (memory, divergence,
+// banks, grid, coalescing for column-sums' shared-memory stages), E exports it, and the PNG
+// holds the sector boxes' loaded-element green.
+TEST(Gui, AMatrixShapeOpensAndItsCoalescingViewExports) {
+  REQUIRE_XVFB();
+  REQUIRE_XDOTOOL();
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_matrix";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "exports");
+  int code = -1;
+  const auto log = xdotool_walk(dir, "--backend sim --algorithm column-sums --rows 33 --cols 257 --export-dir " +
+                                         (dir / "exports").string(),
+                                "k v v v v; k e; sleep 1; k ctrl+q", &code);
+  ASSERT_EQ(code, 0) << log;
+  std::vector<std::string> found;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "exports")) found.push_back(e.path().filename().string());
+  ASSERT_EQ(found, std::vector<std::string>{"column-sums-coalescing-stage00.png"}) << log;
+  const Shot png = load_shot(dir / "exports" / found[0]);
+  ASSERT_EQ(png.w, 1600);
+  const auto green = rl::render::standard_palette().active;
+  EXPECT_GT(count_near(png.px.data(), 0, png.w * png.h, int(green.r * 255 + 0.5f), int(green.g * 255 + 0.5f),
+                       int(green.b * 255 + 0.5f)),
+            5000);
+}
+
+// A shape the window cannot trace is refused on the command line, naming it.
+TEST(Gui, AnImpossibleShapeIsRefusedInOneLine) {
+  int code = -1;
+  const auto log = capture(std::string(REDLAB_BINARY) + " --algorithm column-sums --rows 2^20 --cols 2 2>&1", &code);
+  EXPECT_EQ(code, 2) << log;
+  EXPECT_NE(log.find("--rows/--cols: the window traces at most 2^20 elements, got 1048576 x 2"), std::string::npos) << log;
+  const auto zero = capture(std::string(REDLAB_BINARY) + " --rows 0 2>&1", &code);
+  EXPECT_EQ(code, 2) << zero;
+  EXPECT_NE(zero.find("--rows"), std::string::npos) << zero;
+}

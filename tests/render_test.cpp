@@ -19,6 +19,11 @@
 #include "app/render/offscreen.h"
 #include "app/render/view_parts.h"
 #include "app/render/warp_views.h"
+#include "app/render/coalescing_view.h"
+#include "app/render/matrix_view.h"
+#include "app/core/catalog.h"
+#include <limits>
+#include <set>
 #include "test_support.h"
 
 using namespace rl;
@@ -455,5 +460,166 @@ TEST_F(RenderTest, ChartTextIsNeverBelowTheMinimum) {
     render::draw_plot(*canvas_, spec, 660, 420, render::Hit{0, 0}, presenter, min_px);
     render::Offscreen::unbind();
     EXPECT_GE(canvas_->smallest_text_px(), int(min_px)) << (presenter ? "presenter" : "normal");
+  }
+}
+
+namespace {
+
+core::Trace matrix_trace(const std::string& algo, std::size_t rows, std::size_t cols, int block, int traced,
+                         std::uint64_t seed) {
+  backend::TraceRequest req{algo, core::Op::Sum, core::DType::Int, block, traced,
+                            core::generate_input({core::InputSpec::Kind::Random, seed, {}}, rows * cols, core::DType::Int)};
+  req.rows = rows, req.cols = cols;
+  return backend::make_sim_backend()->trace(req);
+}
+
+// The share of a cell's inside (clear of its frame) in colour c: its value's text covers less.
+float share(const Image& img, const render::Rect& cell, render::Color c) {
+  int n = 0, all = 0;
+  for (float y = cell.y + 3; y < cell.y + cell.h - 3; ++y)
+    for (float x = cell.x + 3; x < cell.x + cell.w - 3; ++x) ++all, n += near(img.at(x, y), c);
+  return all ? float(n) / float(all) : 0;
+}
+
+// Pixels in r that are not the background: text or marks drawn there.
+int ink(const Image& img, const render::Rect& r) {
+  int n = 0;
+  for (float y = r.y; y < r.y + r.h; ++y)
+    for (float x = r.x; x < r.x + r.w; ++x) n += !near(img.at(x, y), render::standard_palette().background);
+  return n;
+}
+
+}  // namespace
+
+// A matrix trace's memory view: the window's cells as a grid, the traced block's cells in their
+// values' colours and the rest grey, the stage's loads framed, every labelled row and column
+// inked, and the block's results framed in the output line.
+TEST_F(RenderTest, AMatrixTraceShowsItsWindowWithTheBlocksCells) {
+  const std::uint64_t seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const auto pal = render::standard_palette();
+  for (const char* algo : {"column-sums", "batched-rows", "block-2d"}) {
+    SCOPED_TRACE(algo);
+    const auto t = matrix_trace(algo, 33, 257, 128, 3, seed);
+    const auto& w = t.window;
+    ASSERT_EQ(w.rows * w.cols, w.owned.size());
+    const Image img = draw(t, 0), later = draw(t, 1);
+    const auto M = render::matrix_view_layout(*canvas_, t, 0, W, H);
+    const auto M1 = render::matrix_view_layout(*canvas_, t, 1, W, H);
+    ASSERT_TRUE(M);
+    const render::Scale scale = render::value_scale(&w.values, w.values.size());
+    std::set<long long> loads;
+    for (const auto& l : t.stages[0].loads) loads.insert(l.elements.begin(), l.elements.end());
+    int owned = 0, framed = 0;
+    ASSERT_GE(M->rows, 4);
+    for (std::size_t r = std::size_t(M->first_row); r < std::size_t(M->first_row + M->rows); ++r)
+      for (std::size_t c = 0; c < w.cols; ++c) {
+        const std::size_t i = r * w.cols + c;
+        const auto cell = M->cell(int(r), int(c));
+        const auto want = w.owned[i] ? render::value_color(scale.at(w.values[i])) : pal.padding;
+        ASSERT_GT(share(img, cell, want), 0.5f) << "row " << w.row + r << ", col " << w.col + c << " owned " << int(w.owned[i]);
+        owned += w.owned[i];
+        const bool loaded = loads.count((long long)((w.row + r) * t.cols + w.col + c)) > 0;
+        framed += loaded;
+        EXPECT_EQ(near(img.at(cell.x + 0.5f, cell.cy()), pal.read), loaded) << "row " << w.row + r << ", col " << w.col + c;
+        const auto then = M1->cell(int(r), int(c));
+        if (M1->shows_row(int(r))) {
+          EXPECT_FALSE(near(later.at(then.x + 0.5f, then.cy()), pal.read)) << "stage 1 loads nothing";
+        }
+      }
+    EXPECT_GT(owned, 0);
+    EXPECT_LT(owned, int(w.owned.size()));
+    EXPECT_GT(framed, 0);
+    for (int r = M->first_row; r < M->first_row + M->rows; r += M->row_step) EXPECT_GT(ink(img, M->row_label(r)), 20) << "row label " << r;
+    for (int c = 0; c < int(w.cols); c += M->col_step) EXPECT_GT(ink(img, M->col_label(c)), 10) << "column label " << c;
+    // The labels are the window's real indices: its first column is the block's first loaded one.
+    long long first = std::numeric_limits<long long>::max();
+    for (long long e : loads) first = std::min(first, e);
+    EXPECT_EQ(w.col, std::size_t(first) % t.cols);
+    // The block's own result cells are framed in the written colour.
+    const auto lines = render::output_lines(t);
+    int own = 0;
+    for (std::size_t k = 0; k < lines.size(); ++k)
+      for (std::size_t i = 0; i < lines[k].cells.size(); ++i) {
+        if (!lines[k].cells[i].own || (M->kind == render::MatrixLines::Rows && !M->shows_row(int(i)))) continue;
+        const auto out = M->output(int(k), int(i));
+        EXPECT_TRUE(near(img.at(out.x + 0.5f, out.cy()), pal.written)) << "output line " << k << ", cell " << i;
+        ++own;
+      }
+    EXPECT_GT(own, 0);
+  }
+  // batched-rows: block 3's row is row 3, and its result is out[3].
+  const auto rows = matrix_trace("batched-rows", 33, 257, 128, 3, seed);
+  for (std::size_t i = 0; i < rows.window.owned.size(); ++i)
+    if (rows.window.owned[i]) {
+      EXPECT_EQ(rows.window.row + i / rows.window.cols, 3u);
+    }
+  EXPECT_EQ(render::output_lines(rows)[0].cells[3 - rows.window.row].value, rows.outputs[3]);
+}
+
+// The coalescing view draws one box per 32-byte sector a warp-wide load touched, counted from the
+// recorded addresses: 32 lanes a thousand elements apart touch 32 sectors, 32 neighbours 4.
+TEST_F(RenderTest, TheCoalescingViewDrawsASectorBoxPerSectorTouched) {
+  const auto pal = render::standard_palette();
+  const auto L = render::layout_memory(32, W, H);
+  for (const auto& [stride, sectors] : {std::pair{1000, 32}, std::pair{1, 4}, std::pair{2, 8}}) {
+    core::Trace t;
+    t.algorithm = "hand-made";
+    t.type = core::DType::Float;
+    t.block = 32;
+    t.stages.resize(1);
+    t.stages[0].label = "loads";
+    for (int th = 0; th < 32; ++th) t.stages[0].loads.push_back({th, {(long long)th * stride}});
+    ASSERT_EQ(render::why_not(render::View::Coalescing, t), "");
+    target_.bind();
+    canvas_->begin(W, H, pal.background);
+    const auto boxes = render::draw_coalescing(*canvas_, t, 0, L, pal, 0, render::kMinTextPx);
+    canvas_->end();
+    render::Offscreen::unbind();
+    const Image img{target_.read_rgba()};
+    ASSERT_EQ(int(boxes.size()), sectors) << "stride " << stride;
+    for (const auto& b : boxes) {
+      // A box is a sector of 8 floats: its first slot holds lane data in every pattern here.
+      EXPECT_TRUE(near(img.at(b.x + b.w / 16, b.cy()), pal.active)) << "stride " << stride << " " << str(img.at(b.x + b.w / 16, b.cy()));
+      EXPECT_LT(b.x + b.w, W);
+    }
+    // Boxes run along the address line: left to right, never overlapping.
+    for (std::size_t i = 1; i < boxes.size(); ++i) EXPECT_GE(boxes[i].x, boxes[i - 1].x + boxes[i - 1].w);
+  }
+}
+
+TEST_F(RenderTest, TheCoalescingViewAppliesWhereLoadsWereRecorded) {
+  const auto array = iota_trace("sequential", 64, 64);
+  EXPECT_EQ(render::why_not(render::View::Coalescing, array), "no global loads were recorded for this algorithm");
+  EXPECT_NE(render::next_view(render::View::Grid, &array), render::View::Coalescing);
+  const auto m = matrix_trace("column-sums-naive", 33, 257, 128, 0, 7);
+  EXPECT_EQ(render::why_not(render::View::Coalescing, m), "");
+  EXPECT_EQ(render::parse_view("coalescing"), render::View::Coalescing);
+  EXPECT_TRUE(core::is_view_name(render::to_string(render::View::Coalescing)));
+  // 4 warps x 16 recorded loads: two pages of 8... and more; past the last page shows the last.
+  ASSERT_GT(render::paged_rows(render::View::Coalescing, m, 0), render::kLoadRowsShown);
+  render::ViewOptions past;
+  past.first_bank_row = 100000;
+  EXPECT_NE(draw_view(render::View::Coalescing, m, 0).rgba, draw_view(render::View::Coalescing, m, 0, past).rgba);
+}
+
+// Presenter mode: the matrix views keep every text at 18 px or more.
+TEST_F(RenderTest, MatrixViewsKeepTheMinimumTextSize) {
+  const std::uint64_t seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  constexpr int w = 992, h = 560;
+  render::Offscreen target;
+  target.resize(w, h);
+  render::ViewOptions presenter{true, 0, 1.5f};
+  presenter.min_text_px = render::min_text_px(true, 1);
+  for (const auto& algo : core::matrix_ids()) {
+    const auto t = matrix_trace(algo, 33, 257, 128, 1, seed);
+    for (auto v : {render::View::Memory, render::View::Coalescing})
+      for (int stage = 0; stage < int(t.stages.size()); ++stage) {
+        target.bind();
+        render::draw_stage_view(*canvas_, v, t, stage, w, h, presenter);
+        render::Offscreen::unbind();
+        EXPECT_GE(canvas_->smallest_text_px(), 18) << algo << ", " << render::to_string(v) << " view, stage " << stage;
+      }
   }
 }

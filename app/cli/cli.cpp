@@ -13,6 +13,7 @@
 #include <optional>
 #include <memory>
 #include <vector>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 #include "../backend/bench_runner.h"
@@ -392,8 +393,8 @@ Handler render_command(CLI::App& cmd) {
                                  "Draw the chart of a GPU run shipped with the program (measured there, not on this machine)")
                       ->check(CLI::IsMember(core::shipped_runs()));
   shipped->excludes(algorithm)->excludes(stage)->excludes(chart);
-  cmd.add_option("--view", o->view, "Which view: memory | lanes | divergence | banks | grid")
-      ->check(CLI::IsMember({"memory", "lanes", "divergence", "banks", "grid"}));
+  cmd.add_option("--view", o->view, "Which view: memory | lanes | divergence | banks | grid | coalescing")
+      ->check(CLI::IsMember({"memory", "lanes", "divergence", "banks", "grid", "coalescing"}));
   auto* all = cmd.add_flag("--all-stages", o->all_stages, "One PNG per stage: OUT-stage00.png, ... (--out is the prefix)");
   auto* video = cmd.add_option("--video", o->video, "The whole run as FILE.mp4 or FILE.gif (ffmpeg)");
   all->excludes(stage)->excludes(chart)->excludes(shipped);
@@ -428,6 +429,9 @@ int open_window(GuiOptions opts, const std::string& backend, const Io& io) {
     throw UsageError("--headless needs --quit-after-frames N: there is no window to close");
   if (opts.soak && opts.quit_after_frames == 0) throw UsageError("--soak needs --quit-after-frames N");
   if (!opts.frame_report.empty() && opts.quit_after_frames == 0) throw UsageError("--frame-report needs --quit-after-frames N");
+  if (std::int64_t(opts.rows) * opts.cols > core::kMaxWindowElements)
+    throw UsageError("--rows/--cols: the window traces at most 2^20 elements, got " + std::to_string(opts.rows) + " x " +
+                     std::to_string(opts.cols));
   if (!io.gui) {
     io.err << "reduction-lab: error: this build has no window; use the list, trace or render commands\n";
     return 1;
@@ -453,6 +457,8 @@ Handler window_command(CLI::App& app) {
       ->check(CLI::IsMember(core::traced_ids()));
   app.add_flag("--present", g.present, "Presenter mode: full screen, large type, high contrast (F11 or P toggles)");
   app.add_option("--bench-sizes", g.bench_sizes, "Sizes for --run-bench (2^A..2^B or N,N,...)");
+  app.add_option("--bench-shapes", g.bench_shapes,
+                 "The Bandwidth tab on the matrix family, over these shapes (ROWSxCOLS,... or sweep)");
   app.add_option("--bench-algorithms", g.bench_algorithms, "Algorithms for --run-bench (all or ID,ID,...)");
   app.add_flag("--headless", g.headless,
                "Run the window's UI off screen through EGL, at 60 frames a second (needs --quit-after-frames)");
@@ -461,8 +467,8 @@ Handler window_command(CLI::App& app) {
                "Soak test: play every algorithm in every view and rerun the benchmark, sampling memory "
                "(with --quit-after-frames; the frame report holds the samples)");
   app.add_option("--export-dir", g.export_dir, "Folder for the Stages tab's exports (E, A, G, M keys)");
-  app.add_option("--view", g.view, "The Stages tab's view: memory | lanes | divergence | banks | grid (V cycles)")
-      ->check(CLI::IsMember({"memory", "lanes", "divergence", "banks", "grid"}));
+  app.add_option("--view", g.view, "The Stages tab's view: memory | lanes | divergence | banks | grid | coalescing (V cycles)")
+      ->check(CLI::IsMember({"memory", "lanes", "divergence", "banks", "grid", "coalescing"}));
   app.add_option("--algorithm", g.algorithm, "The algorithm to open on")->check(CLI::IsMember(core::traced_ids()));
   app.add_option("--stage", g.stage, "The stage to show first (0-based; past the last shows the last)")
       ->check(CLI::NonNegativeNumber);
@@ -478,6 +484,16 @@ Handler window_command(CLI::App& app) {
            g.width = w, g.height = h;
          },
          "The window's size, WxH (default 1600x900; off screen, the frame's)");
+  for (const auto& [flag, side, what] : {std::tuple{"--rows", &g.rows, "rows"}, std::tuple{"--cols", &g.cols, "columns"}})
+    app.add_option_function<std::string>(
+        flag,
+        [flag = std::string(flag), side](const std::string& v) {
+          const auto n = core::parse_count(v);
+          if (!n || *n < 1 || *n > core::kMaxWindowElements)
+            throw CLI::ValidationError(flag, "wants N or 2^K from 1 to 2^20, got '" + v + "'");
+          *side = int(*n);
+        },
+        std::string("A matrix algorithm's ") + what + ": N or 2^K (rows x cols at most 2^20; default as saved)");
   app.add_option("--scene", g.scene, "Open on a saved scene (its name, or a scene file)");
   app.add_option("--plan", g.plan, "Open a lesson plan on its first scene; PageDown and PageUp step its scenes (shipped: harris; or a file)");
   app.add_option("--frame-report", g.frame_report, "Write every frame's time as JSON (with --quit-after-frames)");

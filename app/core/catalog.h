@@ -25,13 +25,13 @@ enum class Kind { Traced, Pitfall, ModelOnly, Baseline };
 // A lesson's "Look: <view> <step>[=<param>]: <text>" line: the stage and view that show its
 // point. The window jumps there on a click.
 struct Pointer {
-  std::string view;         // memory | lanes | divergence | banks | grid
+  std::string view;         // memory | lanes | divergence | banks | grid | coalescing
   int tag = -1;             // the stage's kernels::Tag
   std::optional<int> param;  // its stride or offset; any when absent
   std::string text;         // what to see there
   bool operator==(const Pointer&) const = default;
 };
-// memory | lanes | divergence | banks | grid: the names a pointer, a scene and --view use
+// memory | lanes | divergence | banks | grid | coalescing: the names a pointer, a scene and --view use
 // (render::View is the drawing side of the same list).
 bool is_view_name(std::string_view name);
 // Throws std::runtime_error naming what is wrong with a "Look: " line.

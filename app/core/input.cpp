@@ -130,6 +130,33 @@ std::vector<double> read_input_file(const std::string& path, DType type) {
   return parse_numbers(buf.str(), type, path);
 }
 
+std::optional<std::int64_t> parse_count(std::string_view text) {
+  const auto whole = [](std::string_view t, std::int64_t& v) {
+    const auto r = std::from_chars(t.data(), t.data() + t.size(), v);
+    return !t.empty() && r.ec == std::errc() && r.ptr == t.data() + t.size();
+  };
+  std::int64_t v = 0;
+  if (text.starts_with("2^")) {
+    if (!whole(text.substr(2), v) || v < 0 || v > 62) return std::nullopt;
+    return std::int64_t(1) << v;
+  }
+  if (!whole(text, v)) return std::nullopt;
+  return v;
+}
+
+Checked check_matrix_side(std::string_view text, bool rows, std::int64_t current, std::int64_t other, std::int64_t max) {
+  const auto typed = parse_count(text);
+  const std::string kept = "; kept " + std::to_string(current);
+  const std::string refused = "refused '" + std::string(text) + "': ";
+  if (!typed) return {current, refused + "not a count (use N or 2^K)" + kept};
+  if (*typed < 1) return {current, refused + (rows ? "a matrix needs at least 1 row" : "a matrix needs at least 1 column") + kept};
+  if (*typed > max / std::max<std::int64_t>(other, 1)) {
+    const std::string shape = rows ? std::string(text) + " x " + std::to_string(other) : std::to_string(other) + " x " + std::string(text);
+    return {current, refused + shape + " is more than the " + std::to_string(max) + " elements the window traces (bench takes more)" + kept};
+  }
+  return {*typed, {}};
+}
+
 Checked check_array_size(std::int64_t typed, std::int64_t current, std::int64_t max) {
   if (typed >= 1 && typed <= max) return {typed, {}};
   const std::string why = typed < 1 ? "an array needs at least 1 element"

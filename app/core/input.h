@@ -42,6 +42,14 @@ struct Checked {
   std::int64_t value = 0;
   std::string note;
 };
+// The most elements the window traces (arrays and matrices; bench times larger ones).
+constexpr std::int64_t kMaxWindowElements = std::int64_t(1) << 20;
+
+// A matrix side as a field or option gives it: N or 2^K; nullopt for anything else.
+std::optional<std::int64_t> parse_count(std::string_view text);
+// A matrix's rows (`rows`) or columns, typed as `text`: at least 1, and times `other` (the
+// other side) at most max elements; anything else is refused and `current` kept.
+Checked check_matrix_side(std::string_view text, bool rows, std::int64_t current, std::int64_t other, std::int64_t max);
 // An array size: 1..max elements; anything else is refused and `current` kept.
 Checked check_array_size(std::int64_t typed, std::int64_t current, std::int64_t max);
 // A block size: 2..1024 for a kernel that takes any, else a power of two in 32..1024 (other

@@ -20,6 +20,8 @@ std::string to_json(const Settings& s) {
   j["type"] = to_string(s.type);
   j["block"] = s.block;
   j["size"] = s.size;
+  j["rows"] = s.rows;
+  j["cols"] = s.cols;
   j["trace_block"] = s.trace_block;
   j["input"] = s.input.kind == InputSpec::Kind::File ? s.input.path : to_string(s.input);
   j["typed"] = s.typed;
@@ -114,6 +116,13 @@ LoadedSettings settings_from_json(const std::string& text, const std::string& or
   });
   int_field("block", 2, 1024, s.block);
   int_field("size", 1, 1 << 20, s.size);
+  int_field("rows", 1, 1 << 20, s.rows);
+  int_field("cols", 1, 1 << 20, s.cols);
+  if (std::int64_t(s.rows) * s.cols > kMaxWindowElements) {  // each side fits, the two together do not
+    wrong.push_back("rows");
+    wrong.push_back("cols");
+    s.rows = Settings{}.rows, s.cols = Settings{}.cols;
+  }
   int_field("trace_block", 0, 1 << 20, s.trace_block);
   if (j.contains("speed")) {
     if (!j["speed"].is_number() || !(j["speed"].get<double>() > 0)) wrong.push_back("speed");

@@ -32,6 +32,7 @@ struct Settings {
   DType type = DType::Int;
   int block = 32;
   int size = 32;
+  int rows = 8, cols = 256;  // the matrix family's shape (rows x cols at most kMaxWindowElements)
   int trace_block = 0;
   InputSpec input;
   bool typed = false;       // the learner's own values instead of `input`
@@ -39,7 +40,7 @@ struct Settings {
   double speed = 1.0;       // stages per second
   bool presenter = false;   // large type, high contrast, the view filling the screen
   std::string compare;      // a second algorithm beside the first; empty: none
-  std::string view = "memory";  // memory | lanes | divergence | banks | grid
+  std::string view = "memory";  // memory | lanes | divergence | banks | grid | coalescing
   int stage = 0;            // the stage on screen
   std::string tab = "stages";   // stages | bandwidth
   std::string title;        // a scene's name in a lesson plan

@@ -33,6 +33,7 @@ struct Look {
   bool current_context = false;
   Progress* progress = nullptr;  // may be null
   int warp = 0;  // the warp a view enlarges where a block is too wide to read (ViewOptions::warp)
+  int first_row = 0;  // the banks or coalescing view's first row, as the window pages (ViewOptions::first_bank_row)
 };
 
 // One stage's view as a PNG.

@@ -75,16 +75,23 @@ MemoryLayout layout_cells(int block, int width, int height, float text_scale, fl
 
 }  // namespace
 
-MemoryLayout layout_memory(int block, int width, int height, float text_scale, float min_px) {
-  return layout_cells(block, width, height, text_scale, min_px, 0, 0);
+MemoryLayout layout_memory(int block, int width, int height, float text_scale, float min_px, float reserve) {
+  return layout_cells(block, width, height, text_scale, min_px, reserve, 0);
 }
 
-MemoryLayout layout_warp(int count, int warp, int width, int height, float text_scale, float min_px, int cols) {
+Rect free_area(const MemoryLayout& L) {
+  const float top = L.caption.y + L.caption.h + L.label_px * 0.5f;
+  return {L.title.x, top, L.title.w, std::max(1.0f, L.legend.y - top - L.label_px * 0.3f)};
+}
+
+MemoryLayout layout_warp(int count, int warp, int width, int height, float text_scale, float min_px, int cols,
+                         float reserve) {
   const float strip = layout_memory(1, width, height, text_scale, min_px).label_px * 1.6f;  // the text size alone
   warp = std::clamp(warp, 0, std::max(0, (count - 1) / 32));
-  MemoryLayout L = layout_cells(std::min(32, count - warp * 32), width, height, text_scale, min_px, strip * 1.5f, cols);
+  MemoryLayout L =
+      layout_cells(std::min(32, count - warp * 32), width, height, text_scale, min_px, reserve + strip * 1.5f, cols);
   L.first = warp * 32;
-  const float top = L.caption.y + L.caption.h + L.label_px * 0.3f;
+  const float top = L.caption.y + L.caption.h + L.label_px * 0.3f + reserve;
   L.overview = {L.title.x + L.label_w, top, L.title.w - L.label_w, strip};
   return L;
 }

@@ -38,12 +38,16 @@ struct MemoryLayout {
 };
 
 // text_scale enlarges the title, captions and labels (presenter mode); no text is laid out
-// smaller than min_px. Cells fill what is left; the legend has two lines.
-MemoryLayout layout_memory(int block, int width, int height, float text_scale = 1, float min_px = kMinTextPx);
+// smaller than min_px. Cells fill what is left below `reserve` pixels kept free under the
+// caption (a matrix trace's window of the matrix); the legend has two lines.
+MemoryLayout layout_memory(int block, int width, int height, float text_scale = 1, float min_px = kMinTextPx,
+                           float reserve = 0);
 // One warp of a block of `count` cells, enlarged: its 32 cells (fewer for a last, partial
 // warp) where the block's grid would go, under an overview strip of the whole block; `cols`
 // cells a row (32, 16, 8 or 4), or (0) the row width that gives the largest cells.
 MemoryLayout layout_warp(int count, int warp, int width, int height, float text_scale = 1, float min_px = kMinTextPx,
-                         int cols = 0);
+                         int cols = 0, float reserve = 0);
+// The pixels between the caption and the legend: what a view has for its picture.
+Rect free_area(const MemoryLayout& L);
 
 }  // namespace rl::render

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "../core/facts.h"
+#include "matrix_view.h"
 #include "view_parts.h"
 
 namespace rl::render {
@@ -244,9 +245,8 @@ bool draw_shuffle(const Frame& f) {
 }
 
 // Footer: the legend, then where the data came from.
-void draw_footer(const Frame& f, bool any_conflict, bool shuffle, bool own_values) {
+void draw_footer(const Frame& f, bool any_conflict, bool shuffle, bool own_values, std::vector<LegendEntry> legend) {
   const Palette& pal = f.pal;
-  std::vector<LegendEntry> legend;
   if (f.marks) {
     legend.push_back({pal.written, "written", true});
     legend.push_back({pal.read, "read", true});
@@ -267,21 +267,71 @@ void draw_footer(const Frame& f, bool any_conflict, bool shuffle, bool own_value
 // The whole block's layout, or one warp's, enlarged, where the block's values would be
 // smaller than the minimum text size.
 MemoryLayout choose_layout(Canvas& c, const Shown& shown, core::DType type, int count, int width, int height,
-                           const ViewOptions& o) {
-  const MemoryLayout whole = layout_memory(count, width, height, o.text_scale, o.min_text_px);
+                           const ViewOptions& o, float reserve) {
+  const MemoryLayout whole = layout_memory(count, width, height, o.text_scale, o.min_text_px, reserve);
   if (count <= 32 || !shown.values || cell_texts(c, whole, shown, type, 0, count).px >= o.min_text_px) return whole;
   // The fewest rows at which the warp's values are readable (narrow windows: 4 cells a row).
   MemoryLayout L;
   for (int cols : {32, 16, 8, 4}) {
-    L = layout_warp(count, o.warp, width, height, o.text_scale, o.min_text_px, cols);
+    L = layout_warp(count, o.warp, width, height, o.text_scale, o.min_text_px, cols, reserve);
     if (cell_texts(c, L, shown, type, L.first, L.first + L.block).px >= o.min_text_px) break;
   }
   return L;
 }
 
+// Whether the shared cells, laid out below `reserve`, show their values at the minimum size:
+// the whole block (`whole`), or at least one warp enlarged.
+bool readable(Canvas& c, const Shown& shown, core::DType type, int count, int width, int height, const ViewOptions& o,
+              float reserve, bool whole) {
+  if (!shown.values) return true;
+  const MemoryLayout L = whole ? layout_memory(count, width, height, o.text_scale, o.min_text_px, reserve)
+                               : choose_layout(c, shown, type, count, width, height, o, reserve);
+  return cell_texts(c, L, shown, type, L.first, L.first + L.block).px >= o.min_text_px;
+}
+
+// A matrix trace: the pixels under the caption its window of the matrix takes (0 for an array):
+// as many as leave the shared cells readable, the whole block where it can stay whole.
+float matrix_space(Canvas& c, const core::Trace& t, const Shown& shown, int count, int width, int height,
+                   const ViewOptions& o) {
+  if (t.rows == 0 || t.window.rows == 0 || t.window.cols == 0) return 0;
+  const float free_h = free_area(layout_memory(1, width, height, o.text_scale, o.min_text_px)).h;
+  for (bool whole : {true, false})
+    for (float share : {0.8f, 0.72f, 0.64f, 0.56f})
+      if (readable(c, shown, t.type, count, width, height, o, free_h * share, whole)) return free_h * share;
+  return free_h * 0.48f;
+}
+
+// The cells the view draws of a stage: its array, or its registers, up to kMaxCells.
+int shown_count(const Shown& shown) { return std::max(1, std::min(shown.values ? int(shown.values->size()) : 0, kMaxCells)); }
+
+MatrixLayout matrix_in(Canvas& c, const core::Trace& t, const MemoryLayout& L, float reserve, float min_px) {
+  const float top = L.caption.y + L.caption.h + L.label_px * 0.3f;
+  return layout_matrix(c, t, {L.title.x, top, L.title.w, reserve}, L.label_px, min_px);
+}
+
+// The matrix above the shared cells, with the heading of what lies below; its legend entries.
+std::vector<LegendEntry> draw_matrix_part(const Frame& f, int stage, float reserve) {
+  if (reserve <= 0) return {};
+  const MatrixLayout M = matrix_in(f.c, f.t, f.L, reserve, f.min_px);
+  auto legend = draw_matrix(f.c, f.t, stage, M, f.pal, f.min_px);
+  const std::string below = f.s.shared ? "'s shared memory after this stage" : "'s registers after this stage, one per thread";
+  fitted_text(f.c, M.shared_heading.x, M.shared_heading.cy(), "block " + std::to_string(f.t.trace_block) + below,
+              f.L.label_px, f.min_px, M.shared_heading.w, f.pal.text);
+  return legend;
+}
+
 }  // namespace
 
 float min_text_px(bool presenter, float scale) { return (presenter ? 18.0f : kMinTextPx) * scale; }
+
+std::optional<MatrixLayout> matrix_view_layout(Canvas& c, const core::Trace& t, int stage, int width, int height,
+                                               const ViewOptions& options) {
+  if (t.stages.empty()) return std::nullopt;
+  const Shown shown = shown_array(t, t.stages[std::size_t(std::clamp(stage, 0, int(t.stages.size()) - 1))]);
+  const float reserve = matrix_space(c, t, shown, shown_count(shown), width, height, options);
+  if (reserve <= 0) return std::nullopt;
+  return matrix_in(c, t, layout_memory(1, width, height, options.text_scale, options.min_text_px), reserve, options.min_text_px);
+}
 
 ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width, int height,
                            const ViewOptions& options) {
@@ -298,9 +348,11 @@ ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width
   const Shown shown = shown_array(t, s);
   const int total = shown.values ? int(shown.values->size()) : 0;
   const int count = std::max(1, std::min(total, kMaxCells));
-  const MemoryLayout L = choose_layout(c, shown, t.type, count, width, height, options);
+  const float reserve = matrix_space(c, t, shown, count, width, height, options);
+  const MemoryLayout L = choose_layout(c, shown, t.type, count, width, height, options, reserve);
   // Per-thread arrays of a shared-memory kernel are padded past the input's end.
-  const bool padded = shown.per_thread && t.memory != core::Memory::Global;
+  // A matrix kernel's cell i is thread i's, not element i: nothing there is past an end.
+  const bool padded = shown.per_thread && t.memory != core::Memory::Global && t.rows == 0;
   const Frame f{c,     t,   s, L, pal, shown, total, count, padded ? int(t.input.size()) : count, s.shared.has_value(),
                 options.min_text_px, L.first, L.first + L.block};
 
@@ -317,7 +369,7 @@ ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width
   draw_access_arrows(f);
   const bool shuffle = is_shuffle_stage(f);
   const bool own_values = shuffle && draw_shuffle(f);
-  draw_footer(f, any_conflict, shuffle, own_values);
+  draw_footer(f, any_conflict, shuffle, own_values, draw_matrix_part(f, stage, reserve));
   c.end();
   return f.zoomed() ? ViewDrawn{(count + 31) / 32, f.lo / 32, L.cols} : ViewDrawn{};
 }

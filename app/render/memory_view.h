@@ -2,8 +2,11 @@
 // cell with its value; cells read and written by active threads marked; each thread's
 // strip green when it worked and grey when it idled.
 #pragma once
+#include <optional>
+
 #include "../core/trace.h"
 #include "canvas.h"
+#include "matrix_view.h"
 
 namespace rl::render {
 
@@ -14,7 +17,8 @@ struct ViewOptions {
   float blend = 0;
   // Text size against the default (presenter mode: larger, for the back of the room).
   float text_scale = 1;
-  // The banks view shows kBankRowsShown warp-wide accesses from this one on (the window pages).
+  // The banks view shows kBankRowsShown warp-wide accesses from this one on, the coalescing view
+  // kLoadRowsShown warp-wide loads (the window pages).
   int first_bank_row = 0;
   // No text is drawn smaller than this (pixels). A block whose cell values would be smaller is
   // shown one warp at a time, enlarged (`warp`), under a strip of the whole block.
@@ -32,6 +36,11 @@ float min_text_px(bool presenter, float scale);
 struct ViewDrawn {
   int warps = 0, warp = 0, cols = 0;
 };
+
+// Where the memory view puts a matrix trace's window of the matrix (tests find its cells with
+// it); nullopt for an array trace.
+std::optional<MatrixLayout> matrix_view_layout(Canvas& canvas, const core::Trace& trace, int stage, int width, int height,
+                                               const ViewOptions& options = {});
 
 ViewDrawn draw_memory_view(Canvas& canvas, const core::Trace& trace, int stage, int width, int height,
                            const ViewOptions& options = {});

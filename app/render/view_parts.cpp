@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <limits>
 
+#include "../core/facts.h"
+
 namespace rl::render {
 
 // Cells are narrow: floats get three significant digits, ints their digits.
@@ -80,6 +82,23 @@ void draw_legend(Canvas& c, const Rect& area, const std::vector<LegendEntry>& en
     fitted_text(c, x + px * 1.4f, cy, e.name, px, px, area.x + area.w - x - px * 1.4f, pal.text);  // cut if alone too long
     x += entry_width(c, e, px);
   }
+}
+
+Rect view_frame(Canvas& c, const core::Trace& t, int stage, const char* view, const MemoryLayout& L, const Palette& pal,
+                const std::string& note, float min_px) {
+  const core::Stage& s = t.stages[stage];
+  const std::string title = t.algorithm + "  -  stage " + std::to_string(stage) + " of " +
+                            std::to_string(t.stages.size() - 1) + ": " + s.label + "  (" + view + ")";
+  fitted_text(c, L.title.x, L.title.cy(), title, L.title_px, min_px, L.title.w, pal.text);
+  std::string caption = core::stage_caption(t, stage);
+  if (!note.empty()) caption = note + "  |  " + caption;
+  fitted_text(c, L.caption.x, L.caption.cy(), caption, L.label_px, min_px, L.caption.w, pal.muted);
+  fitted_text(c, L.source.x, L.source.cy(), source_line(t), L.label_px, min_px, L.source.w, pal.text);
+  return free_area(L);
+}
+
+void view_message(Canvas& c, const Rect& area, const std::string& text, float px, const Palette& pal) {
+  c.text(area.cx(), area.cy(), text, px, pal.muted, Align::Center);
 }
 
 std::string source_line(const core::Trace& t) {

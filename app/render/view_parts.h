@@ -40,6 +40,13 @@ struct LegendEntry {
 void draw_legend(Canvas& c, const Rect& area, const std::vector<LegendEntry>& entries, float px, float min_px,
                  const Palette& pal);
 
+// A stage view's title ("... (banks)"), caption (`note` first) and source line; returns the
+// free area between them.
+Rect view_frame(Canvas& c, const core::Trace& t, int stage, const char* view, const MemoryLayout& L, const Palette& pal,
+                const std::string& note, float min_px);
+// A line of text centred in `area`: what a view says when it has nothing to draw.
+void view_message(Canvas& c, const Rect& area, const std::string& text, float px, const Palette& pal);
+
 // Where the data came from: "GPU run: NVIDIA H200", or the CPU model, said plainly.
 std::string source_line(const core::Trace& t);
 

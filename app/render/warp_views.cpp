@@ -5,6 +5,7 @@
 #include <string>
 
 #include "../core/facts.h"
+#include "coalescing_view.h"
 #include "grid_view.h"
 #include "memory_view.h"
 #include "view_parts.h"
@@ -14,28 +15,13 @@ namespace {
 
 constexpr int kMaxLaneWarps = 8;   // lanes view: more rows would make the values unreadable
 
-// Between the caption and the legend.
-Rect free_area(const MemoryLayout& L) {
-  const float top = L.caption.y + L.caption.h + L.label_px * 0.5f;
-  return {L.title.x, top, L.title.w, std::max(1.0f, L.legend.y - top - L.label_px * 0.3f)};
-}
-
-// Title, caption and footer, shared by the views below; returns the free area between them.
 Rect frame(Canvas& c, const core::Trace& t, int stage, const char* view, const MemoryLayout& L, const Palette& pal,
            const std::string& note, float min_px) {
-  const core::Stage& s = t.stages[stage];
-  const std::string title = t.algorithm + "  -  stage " + std::to_string(stage) + " of " +
-                            std::to_string(t.stages.size() - 1) + ": " + s.label + "  (" + view + ")";
-  fitted_text(c, L.title.x, L.title.cy(), title, L.title_px, min_px, L.title.w, pal.text);
-  std::string caption = core::stage_caption(t, stage);
-  if (!note.empty()) caption = note + "  |  " + caption;
-  fitted_text(c, L.caption.x, L.caption.cy(), caption, L.label_px, min_px, L.caption.w, pal.muted);
-  fitted_text(c, L.source.x, L.source.cy(), source_line(t), L.label_px, min_px, L.source.w, pal.text);
-  return free_area(L);
+  return view_frame(c, t, stage, view, L, pal, note, min_px);
 }
 
 void message(Canvas& c, const Rect& area, const std::string& text, float px, const Palette& pal) {
-  c.text(area.cx(), area.cy(), text, px, pal.muted, Align::Center);
+  view_message(c, area, text, px, pal);
 }
 
 bool is_active(const core::Stage& s, int thread) {
@@ -211,7 +197,7 @@ void draw_banks(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& 
 }  // namespace
 
 std::optional<View> parse_view(std::string_view name) {
-  for (View v : {View::Memory, View::Lanes, View::Divergence, View::Banks, View::Grid})
+  for (View v : kViews)
     if (name == to_string(v)) return v;
   return std::nullopt;
 }
@@ -223,6 +209,8 @@ std::string why_not(View v, const core::Trace& t) {
   if (v == View::Banks && t.memory == core::Memory::Global) return "this algorithm works in global memory, which has no banks";
   if (v == View::Banks && !any([](const core::Stage& s) { return !s.accesses.empty(); }))
     return "no stage of this algorithm read or wrote shared memory";
+  if (v == View::Coalescing && !any([](const core::Stage& s) { return !s.loads.empty(); }))
+    return "no global loads were recorded for this algorithm";
   return "";
 }
 
@@ -240,9 +228,20 @@ const char* to_string(View v) {
     case View::Divergence: return "divergence";
     case View::Banks: return "banks";
     case View::Grid: return "grid";
+    case View::Coalescing: return "coalescing";
     default: return "memory";
   }
 }
+
+int paged_rows(View view, const core::Trace& t, int stage) {
+  if (stage < 0 || stage >= int(t.stages.size())) return 0;
+  const core::Stage& s = t.stages[std::size_t(stage)];
+  if (view == View::Banks) return int(core::bank_rows(s, core::element_bytes(t.type)).size());
+  if (view == View::Coalescing) return int(core::warp_loads(s, core::element_bytes(t.type)).size());
+  return 0;
+}
+
+int page_rows(View view) { return view == View::Coalescing ? kLoadRowsShown : kBankRowsShown; }
 
 ViewDrawn draw_stage_view(Canvas& c, View view, const core::Trace& t, int stage, int width, int height,
                           const ViewOptions& options) {
@@ -256,6 +255,7 @@ ViewDrawn draw_stage_view(Canvas& c, View view, const core::Trace& t, int stage,
   if (view == View::Divergence) draw_divergence(c, t, stage, L, pal, min_px);
   if (view == View::Banks) draw_banks(c, t, stage, L, pal, options.first_bank_row, min_px);
   if (view == View::Grid) draw_grid(c, t, L, pal, min_px);
+  if (view == View::Coalescing) draw_coalescing(c, t, stage, L, pal, options.first_bank_row, min_px);
   c.end();
   return {};
 }

@@ -32,6 +32,7 @@ struct RunChoice {
   bool typed = false;     // use the values the learner typed or pasted (size follows them)
   std::string values = "3 1 4 1 5 9 2 6 5 3 5 8 9 7 9 3 2 3 8 4 6 2 6 4 3 3 8 3 2 7 9 5";
   std::string compare;    // a second algorithm shown beside, on the same input; empty: none
+  int rows = 8, cols = 256;  // a matrix algorithm's shape (the array algorithms take `size`)
   bool operator==(const RunChoice&) const = default;
 };
 
@@ -46,6 +47,9 @@ struct BenchUi {
   // GPU, and without one the first shipped run, so the CPU model is never taken for a GPU.
   std::string source;
   char sizes[64] = "";
+  bool matrix = false;            // arrays (sizes) or the matrix family (shapes)
+  char shapes[256] = "sweep";     // "sweep" or ROWSxCOLS,...
+  int table_shape = -1;           // index into the measured shapes; -1: the first
   char algorithms[512] = "all";
   char export_path[512] = "";
   core::DType type = core::DType::Float;
@@ -93,7 +97,7 @@ struct AppState {
   bool quit_requested = false;  // Ctrl+Q
   bool help = false;            // the keys window (? or F1)
   float zoom = 1;               // the UI's scale on top of the monitor's (Ctrl+ and Ctrl-)
-  int bank_row = 0;             // the banks view's first access shown (it pages 16 at a time)
+  int bank_row = 0;             // the banks or coalescing view's first row shown (16 accesses, 8 loads a page)
   int warp = 0;                 // the warp a view enlarges when a block is too wide to read ([ and ])
   int warps_zoomed = 0;         // the last view drawn enlarged one of this many warps; 0: the whole block
   core::PanelWidths panels;     // the side panels' widths, as the splitters left them
@@ -109,11 +113,14 @@ struct AppState {
   BenchUi bench;
   FloatUi floats;  // the Float tab
   struct {
-    std::string block, size, trace_block;  // why a field holds another value than typed
+    std::string block, size, trace_block, rows, cols;  // why a field holds another value than typed
   } notes;
+  struct {
+    char rows[24] = "", cols[24] = "";  // the Rows and Cols fields' text while it is edited
+  } shape_text;
 };
 
-constexpr std::int64_t kMaxTracedSize = std::int64_t(1) << 20;  // the window records whole runs
+constexpr std::int64_t kMaxTracedSize = core::kMaxWindowElements;  // the window records whole runs
 
 // Records a trace for state.choice on the state's backend; on failure clears the trace (the
 // list and source show the new choice) and sets state.error.

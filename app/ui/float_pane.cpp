@@ -20,7 +20,9 @@ FloatUi::~FloatUi() {
 void FloatUi::recorded(const backend::TraceRequest& req, const core::Trace& trace) {
   request = req;
   report.reset();
-  if (req.op == core::Op::Sum) report = core::float_report(req.input, trace.result, req.type);
+  // A matrix trace's result is its first row's or column's (block-2d: the whole matrix's).
+  const bool whole = req.rows == 0 || trace.outputs.size() == 1;
+  if (req.op == core::Op::Sum && whole) report = core::float_report(req.input, trace.result, req.type);
   ++generation;
   if (pending.valid()) cancel = true;  // its runs are of the old request: stop them early
   repeats.reset();
@@ -172,6 +174,11 @@ void float_pane(AppState& s) {
   if (req.op != core::Op::Sum) {
     ImGui::TextWrapped("min and max return one of the input values, never a rounded one. Choose the sum "
                        "operator to see rounding.");
+    return;
+  }
+  if (!f.report && req.rows > 0 && req.type != core::DType::Int) {
+    ImGui::TextWrapped("This tab follows one sum of the whole input; this algorithm leaves one sum per row or column. "
+                       "Choose block-2d, or an array algorithm, to see rounding.");
     return;
   }
   if (!f.report) {

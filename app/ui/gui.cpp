@@ -25,6 +25,42 @@
 
 namespace rl::ui {
 
+namespace {
+
+bool is_matrix(const std::string& id) {
+  const auto* info = core::find_algorithm(id);
+  return info && info->matrix;
+}
+
+// The choice's input: the array, or the matrix row by row (rows x cols elements, at most the
+// window's limit); typed values must fill it exactly.
+void fill_input(const RunChoice& c, backend::TraceRequest& req) {
+  std::size_t n = std::size_t(c.size);
+  if (is_matrix(c.algorithm)) {
+    if (std::int64_t(c.rows) * c.cols > kMaxTracedSize)
+      throw std::invalid_argument("a " + std::to_string(c.rows) + " x " + std::to_string(c.cols) + " matrix is more than the " +
+                                  std::to_string(kMaxTracedSize) + " elements the window traces");
+    req.rows = std::size_t(c.rows), req.cols = std::size_t(c.cols);
+    n = req.rows * req.cols;
+  }
+  req.input = c.typed ? core::parse_numbers(c.values, c.type, "typed values") : core::generate_input(c.input, n, c.type);
+  if (req.rows && req.input.size() != n)
+    throw std::invalid_argument("typed values: " + std::to_string(req.input.size()) + " numbers, but a " +
+                                std::to_string(req.rows) + " x " + std::to_string(req.cols) + " matrix needs " + std::to_string(n));
+}
+
+// Compare mode's request: the same input, for an algorithm of the same shape.
+backend::TraceRequest compare_request(const backend::TraceRequest& req, const std::string& other) {
+  if (is_matrix(other) != (req.rows > 0))
+    throw std::invalid_argument("compare: " + other + (req.rows ? " reduces an array and " : " reduces a matrix and ") +
+                                req.algorithm + (req.rows ? " a matrix" : " an array") + "; compare two of one kind");
+  backend::TraceRequest out = req;
+  out.algorithm = other;
+  return out;
+}
+
+}  // namespace
+
 void record_trace(AppState& s) {
   s.recorded = s.choice;
   backend::TraceRequest req;
@@ -34,8 +70,7 @@ void record_trace(AppState& s) {
   req.block = s.choice.block;
   req.trace_block = s.choice.trace_block;
   try {
-    req.input = s.choice.typed ? core::parse_numbers(s.choice.values, s.choice.type, "typed values")
-                               : core::generate_input(s.choice.input, std::size_t(s.choice.size), s.choice.type);
+    fill_input(s.choice, req);
     const int keep = s.trace && s.trace->algorithm == req.algorithm ? s.player.stage() : 0;
     s.trace = s.backend.backend->trace(req);
     s.floats.recorded(req, *s.trace);
@@ -43,9 +78,7 @@ void record_trace(AppState& s) {
     s.error.clear();
     int stages = int(s.trace->stages.size());
     if (!s.choice.compare.empty()) {  // the same input, stepped in lockstep
-      backend::TraceRequest other = req;
-      other.algorithm = s.choice.compare;
-      s.compare_trace = s.backend.backend->trace(other);
+      s.compare_trace = s.backend.backend->trace(compare_request(req, s.choice.compare));
       stages = std::max(stages, int(s.compare_trace->stages.size()));
     }
     s.player.reset(stages);
@@ -86,12 +119,18 @@ void apply_options(AppState& state, const GuiOptions& opts) {
   state.select_tab = true;
   state.bench.start_requested = opts.run_bench;
   if (!opts.bench_sizes.empty()) std::snprintf(state.bench.sizes, sizeof state.bench.sizes, "%s", opts.bench_sizes.c_str());
+  if (!opts.bench_shapes.empty()) {
+    state.bench.matrix = true;
+    std::snprintf(state.bench.shapes, sizeof state.bench.shapes, "%s", opts.bench_shapes.c_str());
+  }
   if (!opts.compare.empty()) state.choice.compare = opts.compare;
   if (!opts.bench_algorithms.empty())
     std::snprintf(state.bench.algorithms, sizeof state.bench.algorithms, "%s", opts.bench_algorithms.c_str());
   if (opts.play) state.play_requested = true;
   if (const auto v = render::parse_view(opts.view)) state.view = *v;
   if (!opts.algorithm.empty()) state.choice.algorithm = opts.algorithm;
+  if (opts.rows > 0) state.choice.rows = opts.rows;
+  if (opts.cols > 0) state.choice.cols = opts.cols;
   if (opts.stage >= 0) state.stage_requested = opts.stage;
   if (!opts.pane.empty()) state.pane = opts.pane;
   if (!opts.export_dir.empty()) std::snprintf(state.export_dir, sizeof state.export_dir, "%s", opts.export_dir.c_str());

@@ -16,17 +16,19 @@ struct GuiOptions {
   std::string compare;         // compare mode: a second algorithm beside the first
   bool run_bench = false;      // start the Bandwidth tab's benchmark at once
   std::string bench_sizes, bench_algorithms;  // overrides for it (empty: the tab's defaults)
+  std::string bench_shapes;  // the tab on the matrix family, over these shapes
   bool headless = false;       // no window: the same UI drawn off screen through EGL
   bool play = false;           // start the stage player playing
   bool soak = false;           // keep everything moving: every algorithm and view, benchmarks again and again
   std::string export_dir;      // where the Stages tab's exports go
-  std::string view;            // the Stages tab's view: memory | lanes | divergence | banks | grid
+  std::string view;            // the Stages tab's view: memory | lanes | divergence | banks | grid | coalescing
   std::string algorithm;       // the algorithm to open on (empty: the settings' choice)
   int stage = -1;              // the stage to show once its run is in (-1: the first)
   std::string pane;            // the lesson pane's tab: lesson | work | float | glossary
   std::string scene;           // a saved scene's name, or a scene file, to open on
   std::string plan;            // a lesson plan (shipped name or file) to open on its first scene
   int width = 1600, height = 900;  // the window's size (off screen: the frame's)
+  int rows = 0, cols = 0;      // a matrix algorithm's shape (0: as saved)
   std::string frame_report;    // JSON of every frame's time, and whether a benchmark ran
 };
 

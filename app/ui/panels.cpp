@@ -5,6 +5,8 @@
 #include <GLFW/glfw3.h>  // key codes: the ImGui GLFW backend reports GLFW keys
 
 #include <algorithm>
+#include <optional>
+#include <limits>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +26,7 @@
 #include "../core/glossary.h"
 #include "../render/bench_chart.h"
 #include "../render/export.h"
+#include "../render/matrix_view.h"
 #include "compare.h"
 #include "colors.h"
 #include "rich_text.h"
@@ -133,7 +136,27 @@ static void note(const std::string& text, std::string& kept, bool changed) {
   ImGui::PopStyleColor();
 }
 
-// Block size, array size and traced block, each checked (core::check_*) with its note.
+// A matrix algorithm's rows or columns: N or 2^K, taken when the field is left, checked
+// (core::check_matrix_side) with its note.
+static void shape_field(AppState& s, bool rows) {
+  RunChoice& c = s.choice;
+  int& value = rows ? c.rows : c.cols;
+  char* text = rows ? s.shape_text.rows : s.shape_text.cols;
+  constexpr std::size_t kText = sizeof s.shape_text.rows;
+  ImGui::InputText(rows ? "rows" : "cols", text, kText, ImGuiInputTextFlags_CharsNoBlank);
+  tip(rows ? "Rows of the matrix: N or 2^K; rows x cols at most 1,048,576 in the window (bench times larger ones)"
+           : "Columns of the matrix: N or 2^K; rows x cols at most 1,048,576 in the window (bench times larger ones)");
+  const bool done = ImGui::IsItemDeactivatedAfterEdit();
+  if (!ImGui::IsItemActive() && !done) std::snprintf(text, kText, "%d", value);
+  core::Checked checked{value, {}};
+  if (done) checked = core::check_matrix_side(text, rows, value, rows ? c.cols : c.rows, kMaxTracedSize);
+  value = int(checked.value);
+  if (done) std::snprintf(text, kText, "%d", value);
+  note(checked.note, rows ? s.notes.rows : s.notes.cols, done);
+}
+
+// Block size, array size (or a matrix's rows and columns) and traced block, each checked
+// (core::check_*) with its note.
 static void size_fields(AppState& s) {
   RunChoice& c = s.choice;
   const auto* info = core::find_algorithm(c.algorithm);
@@ -152,7 +175,10 @@ static void size_fields(AppState& s) {
   const auto block = core::check_block(c.block, any);
   note(block.note, s.notes.block, edited || !block.note.empty());
   c.block = int(block.value);
-  if (!c.typed) {
+  if (info && info->matrix) {
+    shape_field(s, true);
+    shape_field(s, false);
+  } else if (!c.typed) {
     std::int64_t typed = c.size;
     const bool changed = ImGui::InputScalar("array size", ImGuiDataType_S64, &typed) && typed != c.size;
     tip("Elements in the array, 1 to 1,048,576 in the window (bench times larger ones)");
@@ -163,7 +189,9 @@ static void size_fields(AppState& s) {
   std::int64_t traced = c.trace_block;
   const bool changed = ImGui::InputScalar("traced block", ImGuiDataType_S64, &traced) && traced != c.trace_block;
   tip("Which block of the grid the views show: every block runs, this one is recorded");
+  // A matrix's grid comes from its shape and the device: known once its run is in.
   const std::int64_t grid = s.trace && s.trace->algorithm == c.algorithm ? std::int64_t(s.trace->grid)
+                            : info && info->matrix                       ? std::numeric_limits<int>::max()
                                                                          : (std::int64_t(c.size) + c.block - 1) / c.block;
   const auto trace_block = core::check_trace_block(traced, grid);
   note(trace_block.note, s.notes.trace_block, changed || !trace_block.note.empty());
@@ -290,10 +318,11 @@ void algorithm_panel(AppState& s, const Frame& f) {
     ImGui::TextDisabled("numbers, separated by spaces, commas or lines");
   }
   ImGui::PopItemWidth();
-  const std::size_t grid = s.trace && s.trace->algorithm == s.choice.algorithm
-                               ? s.trace->grid
+  const auto* info = core::find_algorithm(s.choice.algorithm);
+  const bool ran = s.trace && s.trace->algorithm == s.choice.algorithm;
+  const std::size_t grid = ran ? s.trace->grid
                                : (std::size_t(s.choice.size) + std::size_t(s.choice.block) - 1) / std::size_t(s.choice.block);
-  ImGui::Text("%zu block%s of %d threads", grid, grid == 1 ? "" : "s", s.choice.block);
+  if (ran || !(info && info->matrix)) ImGui::Text("%zu block%s of %d threads", grid, grid == 1 ? "" : "s", s.choice.block);
   scenes_section(s);
   ImGui::End();
 }
@@ -331,7 +360,7 @@ void export_stages(AppState& s, StageExport what) {
     char stage[16];
     std::snprintf(stage, sizeof stage, "-stage%02d.png", s.player.stage());
     const std::string path = base + stage;
-    const render::Look look{s.view, true, nullptr, s.warp};
+    const render::Look look{s.view, true, nullptr, s.warp, s.bank_row};
     const auto done = s.compare_trace ? render::export_compare_png(*s.trace, *s.compare_trace, s.player.stage(), w, h, path, look)
                                       : render::export_stage_png(*s.trace, s.player.stage(), w, h, path, look);
     s.export_message = done.ok() ? "Saved " + path : "Export failed: " + done.error;
@@ -344,7 +373,7 @@ void export_stages(AppState& s, StageExport what) {
   auto& job = s.export_job;
   job.progress = std::make_shared<render::Progress>();
   job.path = what == StageExport::AllStages ? base + "-stageNN.png" : base + (what == StageExport::Gif ? ".gif" : ".mp4");
-  const render::Look look{s.view, false, job.progress.get(), s.warp};
+  const render::Look look{s.view, false, job.progress.get(), s.warp, s.bank_row};
   job.result = std::async(std::launch::async, [trace = *s.trace, second = s.compare_trace, look, what, base, path = job.path,
                                                keep = job.progress] {
     (void)keep;  // holds the progress the worker writes to, whatever the window does meanwhile
@@ -423,11 +452,13 @@ void source_label(const BenchUi& b, bool gpu) {
     ImGui::PopStyleColor();
   };
   if (shows_shipped(b)) {
+    // The shown report's own device and date: a run's files may be measured at different times.
+    const auto* shown = core::shipped_report(b.source, core::to_string(b.type), core::to_string(b.op), b.matrix);
     for (const auto* r : first_of_each_run())
-      if (r->run == b.source) say(kShippedBlue, "Shipped with the program: " + core::shipped_label(r->report) + ".");
-    if (!core::shipped_report(b.source, core::to_string(b.type), core::to_string(b.op)))
-      say(kAmber, "This run has no " + core::to_string(b.type) + " " + core::to_string(b.op) + "; it holds " +
-                      core::shipped_contents(b.source) + ".");
+      if (r->run == b.source) say(kShippedBlue, "Shipped with the program: " + core::shipped_label(shown ? *shown : r->report) + ".");
+    if (!shown)
+      say(kAmber, "This run has no " + core::to_string(b.type) + " " + core::to_string(b.op) +
+                      (b.matrix ? " over matrix shapes" : "") + "; it holds " + core::shipped_contents(b.source) + ".");
     return;
   }
   if (!gpu) say(kAmber, kModelTimings);
@@ -455,8 +486,24 @@ void bench_controls(AppState& s, bool gpu) {
   ImGui::SetNextItemWidth(em * 4.5f);
   combo("##op", b.op, ops, 3);
   ImGui::SameLine();
+  ImGui::SameLine();
+  static const char* kinds[] = {"arrays", "matrices"};
+  int kind = b.matrix ? 1 : 0;
+  ImGui::SetNextItemWidth(em * 6.5f);
+  if (ImGui::Combo("##kind", &kind, kinds, 2)) b.matrix = kind == 1, b.table_shape = -1;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Arrays: the 1D algorithms over sizes.\nMatrices: the matrix family and its anchors (CUB's "
+                      "segmented reduce, cuBLAS gemv) over shapes; x is then the number of rows.");
+  ImGui::SameLine();
   ImGui::SetNextItemWidth(em * 7);
-  ImGui::InputText("sizes", b.sizes, sizeof b.sizes);
+  if (b.matrix) {
+    ImGui::InputText("shapes", b.shapes, sizeof b.shapes);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("ROWSxCOLS,... (each N or 2^K, e.g. 2^8x2^20), or sweep: 2^28 elements from 2^4 to 2^24 rows "
+                        "on a GPU, 2^20 elements on the CPU model");
+  } else {
+    ImGui::InputText("sizes", b.sizes, sizeof b.sizes);
+  }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-(ImGui::CalcTextSize("algorithms").x + style.ItemInnerSpacing.x));
   ImGui::InputText("algorithms", b.algorithms, sizeof b.algorithms);
@@ -563,6 +610,17 @@ void table_caption(const BenchUi& b, const core::BenchReport& report) {
   else ImGui::TextDisabled("Table: measured here, on %s.", report.device.c_str());
 }
 
+// The export's path and button (on the current line), then the last outcome.
+void export_row(BenchUi& b, const core::BenchReport& report) {
+  const char* button = "Export PNG + CSV + JSON";
+  const ImGuiStyle& style = ImGui::GetStyle();
+  ImGui::SetNextItemWidth(-(ImGui::CalcTextSize(button).x + style.FramePadding.x * 2 + style.ItemSpacing.x));
+  ImGui::InputText("##export", b.export_path, sizeof b.export_path);
+  ImGui::SameLine();
+  if (ImGui::Button(button)) export_all(b, report);
+  if (!b.message.empty()) ImGui::TextWrapped("%s", b.message.c_str());
+}
+
 // Below the chart: which n the Harris table is for, the export, and the table.
 void harris_section(BenchUi& b, const core::BenchReport& report) {
   std::vector<std::size_t> ns;
@@ -577,27 +635,86 @@ void harris_section(BenchUi& b, const core::BenchReport& report) {
   ImGui::SetNextItemWidth(em * 12);
   if (ImGui::SliderInt("##n", &idx, 0, int(ns.size()) - 1, n_label)) b.table_n = idx;
   ImGui::SameLine();
-  const char* button = "Export PNG + CSV + JSON";
-  const ImGuiStyle& style = ImGui::GetStyle();
-  ImGui::SetNextItemWidth(-(ImGui::CalcTextSize(button).x + style.FramePadding.x * 2 + style.ItemSpacing.x));
-  ImGui::InputText("##export", b.export_path, sizeof b.export_path);
-  ImGui::SameLine();
-  if (ImGui::Button(button)) export_all(b, report);
-  if (!b.message.empty()) ImGui::TextWrapped("%s", b.message.c_str());
+  export_row(b, report);
   table_caption(b, report);
   harris_rows(core::harris_table(report, ns[idx], core::to_string(b.type), core::to_string(b.op)), report.peak_gbps);
+}
+
+// Below the chart of a matrix sweep: which shape the table is for, and each algorithm's row.
+void matrix_section(BenchUi& b, const core::BenchReport& report) {
+  std::vector<std::pair<std::size_t, std::size_t>> shapes;
+  for (const auto& r : report.rows)
+    if (std::find(shapes.begin(), shapes.end(), std::pair(r.rows, r.cols)) == shapes.end()) shapes.push_back({r.rows, r.cols});
+  if (shapes.empty()) {
+    if (!b.message.empty()) ImGui::TextWrapped("%s", b.message.c_str());
+    return;
+  }
+  int idx = b.table_shape < 0 || b.table_shape >= int(shapes.size()) ? 0 : b.table_shape;
+  char label[64];
+  std::snprintf(label, sizeof label, "%zu x %zu", shapes[idx].first, shapes[idx].second);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+  if (ImGui::SliderInt("##shape", &idx, 0, int(shapes.size()) - 1, label)) b.table_shape = idx;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The shape (rows x columns) the table below is for");
+  ImGui::SameLine();
+  export_row(b, report);
+  table_caption(b, report);
+  if (!ImGui::BeginTable("##matrix", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp))
+    return;
+  static const char* heads[] = {"algorithm", "time us", "GB/s", "% peak", "check"};
+  static const char* tips[] = {
+      "The matrix kernel, or an anchor: cub-segmented (CUB's segmented reduce, a segment per row) and cuBLAS gemv with "
+      "a ones vector (rows, or the transpose for columns). Hover a name for its block.",
+      "Median time of one whole reduction of the matrix over the run's samples.",
+      "Bytes over the median time: the matrix read once, plus one value written per output (row, column, or one).",
+      "GB/s over the device's peak (2 x memory clock x bus width), read from the device.",
+      "Every output against the exact row or column result: exact for ints, min and max; within rounding for float sums."};
+  for (int c = 0; c < 5; ++c) ImGui::TableSetupColumn(heads[c]);
+  ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+  for (int c = 0; c < 5; ++c) {
+    ImGui::TableSetColumnIndex(c);
+    ImGui::TableHeader(heads[c]);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tips[c]);
+  }
+  for (const auto& r : report.rows) {
+    if (r.rows != shapes[idx].first || r.cols != shapes[idx].second) continue;
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.algorithm.c_str());
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("%s", r.block ? ("blocks of " + std::to_string(r.block) + " threads").c_str() : "a library: its own blocks");
+    ImGui::TableNextColumn();
+    ImGui::Text("%.1f", r.median_us);
+    ImGui::TableNextColumn();
+    ImGui::Text("%.0f", r.gbps);
+    ImGui::TableNextColumn();
+    if (report.peak_gbps > 0) ImGui::Text("%.1f", r.pct_of_peak);
+    else ImGui::TextUnformatted("-");
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(r.check_ok ? "ok" : r.check.c_str());
+  }
+  ImGui::EndTable();
+}
+
+// On matrices, a shipped run without matrix shapes gives way to one that has them.
+void prefer_run_with_matrices(BenchUi& b) {
+  const std::string type = core::to_string(b.type), op = core::to_string(b.op);
+  if (!b.matrix || !shows_shipped(b) || core::shipped_report(b.source, type, op, true)) return;
+  for (const auto& run : core::shipped_runs())
+    if (core::shipped_report(run, type, op, true)) b.source = run;
 }
 
 void bench_tab(AppState& s, unsigned chart_texture, Frame* chart) {
   BenchUi& b = s.bench;
   const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
   settle_source(s);
+  prefer_run_with_matrices(b);
   if (!*b.sizes) std::snprintf(b.sizes, sizeof b.sizes, "%s", gpu ? "2^16..2^28" : "2^10..2^16");
   if (!*b.export_path) std::snprintf(b.export_path, sizeof b.export_path, "%s", default_export_base().c_str());
   bench_controls(s, gpu);
   const core::BenchReport report = shown_report(b);
   chart_image(b, chart_texture, ImGui::GetFontSize() * 10.4f, chart);
-  harris_section(b, report);
+  if (b.matrix) matrix_section(b, report);
+  else harris_section(b, report);
 }
 
 }  // namespace
@@ -613,7 +730,7 @@ void settle_source(AppState& s) {
 
 core::BenchReport shown_report(const BenchUi& b) {
   if (!shows_shipped(b)) return b.worker.report();
-  if (const auto* r = core::shipped_report(b.source, core::to_string(b.type), core::to_string(b.op))) return *r;
+  if (const auto* r = core::shipped_report(b.source, core::to_string(b.type), core::to_string(b.op), b.matrix)) return *r;
   for (const auto& r : core::shipped_reports())
     if (r.run == b.source) {  // its device and date, and no rows: this run did not measure the type
       core::BenchReport named = r.report;
@@ -636,18 +753,28 @@ void start_bench(AppState& s) {
   const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
   if (!*b.sizes) std::snprintf(b.sizes, sizeof b.sizes, "%s", gpu ? "2^16..2^28" : "2^10..2^16");
   std::string why;
-  const auto sizes = core::parse_sizes(b.sizes, &why);
-  if (!sizes) {
-    b.message = "Sizes: " + why;
-    return;
-  }
   backend::BenchRequest req;
-  req.sizes = *sizes;
   req.type = b.type;
   req.op = b.op;
+  if (b.matrix) {
+    const std::string text = b.shapes;
+    const auto shapes = text == "sweep" ? std::optional(core::default_shapes(gpu ? 28 : 20)) : core::parse_shapes(text, &why);
+    if (!shapes) {
+      b.message = "Shapes: " + why;
+      return;
+    }
+    req.shapes = *shapes;
+  } else {
+    const auto sizes = core::parse_sizes(b.sizes, &why);
+    if (!sizes) {
+      b.message = "Sizes: " + why;
+      return;
+    }
+    req.sizes = *sizes;
+  }
   const std::string ids = b.algorithms;
   if (ids == "all") {
-    req.algorithms = backend::default_bench_algorithms();
+    req.algorithms = b.matrix ? backend::default_matrix_bench_algorithms(b.type, b.op) : backend::default_bench_algorithms();
   } else {
     for (std::size_t at = 0; at <= ids.size();) {
       const std::size_t comma = std::min(ids.find(',', at), ids.size());
@@ -723,20 +850,21 @@ static void player_controls(AppState& s) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Playing speed, in stages a second");
 }
 
-// The banks view shows 16 warp-wide accesses at a time: buttons page through the rest.
-static void bank_pager(AppState& s) {
-  if (s.view != render::View::Banks) return;
-  const auto& stage = s.trace->stages[std::size_t(s.player.stage())];
-  const int rows = int(core::bank_rows(stage, s.trace->type == core::DType::Double ? 8 : 4).size());
-  if (rows <= render::kBankRowsShown) return;
-  s.bank_row = std::clamp(s.bank_row, 0, rows - render::kBankRowsShown);
+// The banks view shows 16 warp-wide accesses at a time, the coalescing view 8 warp-wide loads:
+// buttons page through the rest.
+static void row_pager(AppState& s) {
+  const int rows = render::paged_rows(s.view, *s.trace, s.player.stage()), page = render::page_rows(s.view);
+  if (rows <= page) return;
+  s.bank_row = std::clamp(s.bank_row, 0, rows - page);
+  const char* what = s.view == render::View::Banks ? "accesses" : "loads";
   wrap_item(ImGui::GetFontSize() * 12);
-  if (ImGui::ArrowButton("##earlier accesses", ImGuiDir_Up)) s.bank_row = std::max(0, s.bank_row - render::kBankRowsShown);
+  if (ImGui::ArrowButton("##earlier rows", ImGuiDir_Up)) s.bank_row = std::max(0, s.bank_row - page);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The previous %d warp-wide %s", page, what);
   ImGui::SameLine();
-  if (ImGui::ArrowButton("##later accesses", ImGuiDir_Down))
-    s.bank_row = std::min(rows - render::kBankRowsShown, s.bank_row + render::kBankRowsShown);
+  if (ImGui::ArrowButton("##later rows", ImGuiDir_Down)) s.bank_row = std::min(rows - page, s.bank_row + page);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The next %d warp-wide %s", page, what);
   ImGui::SameLine();
-  ImGui::Text("accesses %d-%d of %d", s.bank_row + 1, s.bank_row + render::kBankRowsShown, rows);
+  ImGui::Text("%s %d-%d of %d", what, s.bank_row + 1, s.bank_row + page, rows);
 }
 
 // Where a block is too wide to read, the view shows one warp enlarged: [ and ] or these
@@ -781,8 +909,7 @@ Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   // Which picture of the stage: the memory view, or the warp-level views beside it (V cycles).
   // A view with nothing to show for this algorithm is greyed out, its reason on hover.
   if (!render::why_not(s.view, *s.trace).empty()) s.view = render::View::Memory;
-  for (render::View v : {render::View::Memory, render::View::Lanes, render::View::Divergence, render::View::Banks,
-                         render::View::Grid}) {
+  for (render::View v : render::kViews) {
     const std::string why = render::why_not(v, *s.trace);
     if (v != render::View::Memory) wrap_item(ImGui::GetFrameHeight() + ImGui::CalcTextSize(render::to_string(v)).x + em);
     ImGui::BeginDisabled(!why.empty());
@@ -791,7 +918,7 @@ Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
       ImGui::SetTooltip("%s", why.empty() ? "Show the stage this way (V cycles the views that apply)" : why.c_str());
   }
-  bank_pager(s);
+  row_pager(s);
   warp_pager(s);
   if (!*s.export_dir) std::snprintf(s.export_dir, sizeof s.export_dir, "%s", default_export_dir().c_str());
   ImGui::SetNextItemWidth(std::max(em * 8, ImGui::GetContentRegionAvail().x - em * 20));
@@ -878,15 +1005,24 @@ void presenter_panel(AppState& s, const Frame& f) {
   ImGui::End();
 }
 
+// "sum of 1000 elements = 500500"; a matrix algorithm that leaves a result per row or column
+// says how many ("33 x 257 matrix: 257 column sums").
+static std::string result_text(const core::Trace& t) {
+  const std::string op = core::to_string(t.op);
+  if (t.rows == 0 || render::matrix_lines(t.algorithm) == render::MatrixLines::Whole)
+    return op + " of " + std::to_string(t.size) + " elements = " + core::format_value(t.result, t.type);
+  const bool rows = render::matrix_lines(t.algorithm) == render::MatrixLines::Rows;
+  return std::to_string(t.rows) + " x " + std::to_string(t.cols) + " matrix: " + std::to_string(rows ? t.rows : t.cols) +
+         (rows ? " row " : " column ") + op + "s";
+}
+
 void status_bar(const AppState& s, const Frame& f) {
   place(f, "Status", ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
   const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
   const ImVec4 color = gpu ? kGpuGreen : kAmber;
   const std::string line = backend::status_line(s.backend);
   char result[160] = "";
-  if (s.trace)
-    std::snprintf(result, sizeof result, "  |  %s of %zu elements = %s", core::to_string(s.trace->op).c_str(),
-                  s.trace->size, core::format_value(s.trace->result, s.trace->type).c_str());
+  if (s.trace) std::snprintf(result, sizeof result, "  |  %s", result_text(*s.trace).c_str());
   // Where the whole line does not fit (presenter mode's large type), the reason in brackets
   // moves to a tooltip; "CPU model" or the GPU's name always stays.
   const bool fits = ImGui::CalcTextSize((line + result).c_str()).x < f.w - ImGui::GetStyle().WindowPadding.x * 2;
@@ -922,7 +1058,7 @@ constexpr KeyHelp kKeys[] = {
     {"Right / Left", "next or previous stage"},
     {"PageDown / PageUp", "next or previous scene of the open plan, else stage (what clickers send)"},
     {"Home / End", "first or last stage"},
-    {"V", "next view: memory, lanes, divergence, banks, grid"},
+    {"V", "next view: memory, lanes, divergence, banks, grid, coalescing"},
     {"1 - 9", "the first nine algorithms of the list"},
     {"E, A, G, M", "export the view as PNG, every stage as PNGs, a GIF, an MP4"},
     {"P or F11", "presenter mode on or off; Esc leaves it"},

@@ -1,0 +1,185 @@
+#include "coalescing_view.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "view_parts.h"
+
+namespace rl::render {
+
+std::vector<LoadRow> load_rows(const core::Stage& stage, std::size_t element_bytes) {
+  const long long per = 32 / (long long)element_bytes;  // elements a sector holds
+  std::vector<LoadRow> rows;
+  for (const core::WarpLoad& w : core::warp_loads(stage, element_bytes)) {
+    std::map<long long, std::vector<int>> sectors;
+    for (const core::Load& l : stage.loads) {
+      if (l.thread / 32 != w.warp || std::size_t(w.slot) >= l.elements.size()) continue;
+      const long long e = l.elements[std::size_t(w.slot)];
+      auto& lanes = sectors.try_emplace(e / per, std::vector<int>(std::size_t(per), -1)).first->second;
+      int& at = lanes[std::size_t(e % per)];
+      if (at < 0) at = l.thread % 32;  // two lanes on one element: the first is shown
+    }
+    LoadRow row{w, {}};
+    for (auto& [sector, lanes] : sectors) row.sectors.push_back({sector, std::move(lanes)});
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+namespace {
+
+// Where a page of loads goes: a name column, the boxes, the count column.
+struct Rows {
+  Rect area;
+  float name_w = 0, count_w = 0, row_h = 0, box_w = 0, box_h = 0, gap = 0, far_gap = 0;
+  float name_px = 0, number_px = 0;
+  bool numbers = false;  // room over the boxes for their first elements' indices
+  float first_y = 0;  // the page's rows, centred in the area
+  float top(int r) const { return first_y + r * row_h; }
+};
+
+std::string count_text(const core::WarpLoad& w) {
+  return std::to_string(w.sectors) + (w.sectors == 1 ? " sector" : " sectors") + " for " + std::to_string(w.lanes) +
+         (w.lanes == 1 ? " lane" : " lanes") + " (ideal " + std::to_string(w.ideal) + ")";
+}
+
+Rows layout_rows(Canvas& c, const Rect& area, const std::vector<LoadRow>& page, float label_px, float min_px) {
+  Rows R;
+  R.area = area;
+  R.name_px = std::max(min_px, label_px);
+  R.name_w = c.text_width("warp 31, load 16", R.name_px) + R.name_px;
+  R.count_w = c.text_width("32 sectors for 32 lanes (ideal 4)", R.name_px) + R.name_px;
+  std::size_t most = 4;
+  for (const auto& r : page) most = std::max(most, r.sectors.size());
+  const float boxes_w = std::max(1.0f, area.w - R.name_w - R.count_w);
+  R.box_w = boxes_w / (float(most) * 1.3f);
+  R.gap = std::max(1.0f, R.box_w * 0.04f), R.far_gap = R.box_w * 0.3f;
+  R.row_h = std::min(area.h / float(std::max<std::size_t>(page.size(), 1)), R.box_w * 1.6f + R.name_px * 2);
+  R.row_h = std::max(R.row_h, 1.0f);
+  R.number_px = std::max(min_px, std::min(R.row_h * 0.22f, R.name_px));
+  // A band over each box for its first element's index and one under it for its lanes, where
+  // the row has room for both and a box at least as tall as the text.
+  R.first_y = area.y + std::max(0.0f, area.h - R.row_h * float(page.size())) / 2;
+  R.numbers = R.row_h * 0.85f - 2 * R.number_px * 1.3f >= R.number_px * 1.2f;
+  R.box_h = R.numbers ? R.row_h * 0.85f - 2 * R.number_px * 1.3f : R.row_h * 0.75f;
+  return R;
+}
+
+// Lane numbers in the slots, where they fit with room to spare (a wide view).
+void draw_lanes(Canvas& c, const Rect& box, const SectorBox& s, float px, const Palette& pal) {
+  const float slot = box.w / float(s.lane_at.size());
+  if (c.text_width("31", px) * 1.4f > slot || px > box.h * 0.6f) return;
+  for (std::size_t k = 0; k < s.lane_at.size(); ++k)
+    if (s.lane_at[k] >= 0)
+      c.text(box.x + slot * (float(k) + 0.5f), box.cy(), std::to_string(s.lane_at[k]), px, text_on(pal.active), Align::Center);
+}
+
+// The lanes whose elements a sector holds, as fits `width`: "lanes 0-7", "0-7", "lane 31",
+// "3 lanes", or nothing.
+std::string lanes_text(const SectorBox& s, Canvas& c, float px, float width) {
+  std::vector<int> lanes;
+  for (int l : s.lane_at)
+    if (l >= 0) lanes.push_back(l);
+  std::sort(lanes.begin(), lanes.end());
+  lanes.erase(std::unique(lanes.begin(), lanes.end()), lanes.end());
+  if (lanes.empty()) return {};
+  const bool run = lanes.back() - lanes.front() + 1 == int(lanes.size());
+  const std::string span = std::to_string(lanes.front()) + "-" + std::to_string(lanes.back());
+  std::vector<std::string> tries;
+  if (lanes.size() == 1) tries = {"lane " + std::to_string(lanes[0]), std::to_string(lanes[0])};
+  else if (run) tries = {"lanes " + span, span};
+  else tries = {std::to_string(lanes.size()) + " lanes", std::to_string(lanes.size())};
+  for (const auto& t : tries)
+    if (c.text_width(t, px) <= width) return t;
+  return {};
+}
+
+// One warp-wide load: its name, its sectors in address order (a wider gap where they are not
+// neighbours), its count. Returns the boxes drawn.
+std::vector<Rect> draw_row(Canvas& c, const Rows& R, int r, const LoadRow& row, std::size_t bytes, const Palette& pal,
+                           float min_px) {
+  const float y = R.top(r), band = R.numbers ? R.number_px * 1.3f : 0.0f, box_y = y + R.row_h * 0.1f + band;
+  const std::string name = "warp " + std::to_string(row.load.warp) + ", load " + std::to_string(row.load.slot + 1);
+  fitted_text(c, R.area.x, box_y + R.box_h / 2, name, R.name_px, min_px, R.name_w - R.name_px * 0.5f, pal.muted);
+  const long long per = 32 / (long long)bytes;
+  std::vector<Rect> boxes;
+  float x = R.area.x + R.name_w;
+  for (std::size_t i = 0; i < row.sectors.size(); ++i) {
+    const SectorBox& s = row.sectors[i];
+    if (i > 0) x += s.sector == row.sectors[i - 1].sector + 1 ? R.gap : R.far_gap;
+    const Rect box{x, box_y, R.box_w, R.box_h};
+    c.rect(box, pal.padding, pal.muted, 1);
+    const float slot = R.box_w / float(per);
+    const float inset = std::min(1.0f, slot * 0.1f);  // a narrow slot keeps its width
+    for (std::size_t k = 0; k < s.lane_at.size(); ++k)
+      if (s.lane_at[k] >= 0) c.rect({box.x + slot * float(k) + inset, box.y + 1, slot - 2 * inset, box.h - 2}, pal.active);
+    draw_lanes(c, box, s, std::max(min_px, std::min(R.box_h * 0.5f, R.name_px)), pal);
+    const std::string first = std::to_string(s.sector * per), lanes = lanes_text(s, c, R.number_px, R.box_w + R.gap);
+    if (R.numbers && c.text_width(first, R.number_px) <= R.box_w + R.gap)
+      c.text(box.x, box_y - band / 2, first, R.number_px, pal.muted);
+    if (R.numbers) c.text(box.cx(), box.y + box.h + band / 2, lanes, R.number_px, pal.text, Align::Center);
+    boxes.push_back(box);
+    x += R.box_w;
+  }
+  const Color count = row.load.sectors <= row.load.ideal ? pal.active : pal.conflict;
+  fitted_text(c, R.area.x + R.area.w - R.count_w + R.name_px * 0.5f, box_y + R.box_h / 2, count_text(row.load), R.name_px,
+              min_px, R.count_w - R.name_px * 0.5f, count);
+  return boxes;
+}
+
+// "loads 1-8 of 64; 4 to 32 sectors each".
+std::string page_note(const std::vector<LoadRow>& rows, int first, int shown) {
+  if (rows.empty()) return {};
+  const auto [lo, hi] = std::minmax_element(rows.begin(), rows.end(), [](const LoadRow& a, const LoadRow& b) {
+    return a.load.sectors < b.load.sectors;
+  });
+  std::string note = int(rows.size()) > shown ? "warp-wide loads " + std::to_string(first + 1) + "-" +
+                                                    std::to_string(first + shown) + " of " + std::to_string(rows.size())
+                                              : std::to_string(rows.size()) + (rows.size() == 1 ? " warp-wide load" : " warp-wide loads");
+  const std::string each = lo->load.sectors == hi->load.sectors
+                               ? std::to_string(lo->load.sectors)
+                               : std::to_string(lo->load.sectors) + " to " + std::to_string(hi->load.sectors);
+  return note + "; " + each + " sectors each";
+}
+
+// The stages that did load, for a stage that did not: "stage 0".
+std::string loading_stages(const core::Trace& t) {
+  std::string out;
+  for (std::size_t i = 0; i < t.stages.size(); ++i)
+    if (!t.stages[i].loads.empty()) out += (out.empty() ? "stage " : ", ") + std::to_string(i);
+  return out;
+}
+
+}  // namespace
+
+std::vector<Rect> draw_coalescing(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal,
+                                  int first, float min_px) {
+  const std::size_t bytes = core::element_bytes(t.type);
+  const auto rows = load_rows(t.stages[std::size_t(stage)], bytes);
+  first = std::clamp(first, 0, std::max(0, int(rows.size()) - kLoadRowsShown));
+  const int shown = std::min(int(rows.size()) - first, kLoadRowsShown);
+  const Rect area = view_frame(c, t, stage, "coalescing", L, pal, page_note(rows, first, shown), min_px);
+  if (rows.empty()) {
+    const std::string others = loading_stages(t);
+    view_message(c, area, "no global loads in this stage" + (others.empty() ? "" : "; see " + others), L.label_px * 1.2f, pal);
+    return {};
+  }
+  const std::vector<LoadRow> page(rows.begin() + first, rows.begin() + first + shown);
+  const Rows R = layout_rows(c, area, page, L.label_px, min_px);
+  std::vector<Rect> boxes;
+  for (int r = 0; r < shown; ++r) {
+    const auto drawn = draw_row(c, R, r, page[std::size_t(r)], bytes, pal, min_px);
+    boxes.insert(boxes.end(), drawn.begin(), drawn.end());
+  }
+  const std::string sector = "box: one 32-byte sector (" + std::to_string(32 / bytes) + " " + core::to_string(t.type) + "s)";
+  std::vector<LegendEntry> legend{{pal.active, "element a lane loaded"},
+                                  {pal.padding, sector},
+                                  {pal.conflict, "count: more sectors than ideal"},
+                                  {pal.muted, "wide gap: sectors not adjacent in memory", true}};
+  if (R.numbers) legend.push_back({pal.muted, "over a box: its first element; under it: its lanes", true});
+  draw_legend(c, L.legend, legend, L.label_px, min_px, pal);
+  return boxes;
+}
+
+}  // namespace rl::render

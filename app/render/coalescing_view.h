@@ -1,0 +1,33 @@
+// The coalescing view: each warp-wide global load of a stage (core::warp_loads), its lanes'
+// elements in the 32-byte sectors they fall in, drawn as boxes along the address line, and
+// how many sectors the load touched against the fewest its lanes could have.
+#pragma once
+#include <vector>
+
+#include "../core/facts.h"
+#include "canvas.h"
+
+namespace rl::render {
+
+// One 32-byte sector a warp-wide load touched: lane_at[k] is the lane that loaded its k-th
+// element (-1: no lane did).
+struct SectorBox {
+  long long sector = 0;
+  std::vector<int> lane_at;
+};
+struct LoadRow {
+  core::WarpLoad load;
+  std::vector<SectorBox> sectors;  // in address order
+};
+// The stage's warp-wide loads, from the recorded addresses only.
+std::vector<LoadRow> load_rows(const core::Stage& stage, std::size_t element_bytes);
+
+// Warp-wide loads a page of the view shows (the window pages through the rest).
+constexpr int kLoadRowsShown = 8;
+
+// Draws loads first..first + kLoadRowsShown - 1 of the stage; returns the sector boxes drawn,
+// row by row (what the tests count).
+std::vector<Rect> draw_coalescing(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal,
+                                  int first, float min_px);
+
+}  // namespace rl::render
