@@ -121,7 +121,7 @@ LoadedSettings settings_from_json(const std::string& text, const std::string& or
   if (std::int64_t(s.rows) * s.cols > kMaxWindowElements) {  // each side fits, the two together do not
     wrong.push_back("rows");
     wrong.push_back("cols");
-    s.rows = Settings{}.rows, s.cols = Settings{}.cols;
+    s.rows = Settings::kRows, s.cols = Settings::kCols;
   }
   int_field("trace_block", 0, 1 << 20, s.trace_block);
   if (j.contains("speed")) {

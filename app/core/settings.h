@@ -32,7 +32,8 @@ struct Settings {
   DType type = DType::Int;
   int block = 32;
   int size = 32;
-  int rows = 8, cols = 256;  // the matrix family's shape (rows x cols at most kMaxWindowElements)
+  static constexpr int kRows = 8, kCols = 256;  // the matrix family's default shape
+  int rows = kRows, cols = kCols;  // the matrix family's shape (rows x cols at most kMaxWindowElements)
   int trace_block = 0;
   InputSpec input;
   bool typed = false;       // the learner's own values instead of `input`
