@@ -90,6 +90,10 @@ elif [ -z "${ONLY_BENCH:-}" ]; then
   step pitfall_legacy_warp "$0" expect-race legacy-warp-synchronous
   step trace_cli sh -c '.gpu/run.sh .gpu/bin/reduction-lab trace -a sequential -n 1000 --block 256 \
     --trace-block 3 --backend cuda --input iota --format json >"$1"' _ "$out/trace_gpu.json"
+  # The window's frames while a GIF export runs on its worker (p99 must stay under 33 ms).
+  step gif_frames env XDG_CONFIG_HOME="$out/cfg-gif" .gpu/run.sh .gpu/bin/reduction-lab --headless --backend cuda \
+    --algorithm sequential --export-gif --export-dir "$out/gif" --quit-after-frames 1500 \
+    --frame-report "$out/frames_gif.json"
   step trace_matrix_cli sh -c '.gpu/run.sh .gpu/bin/reduction-lab trace -a column-sums --rows 33 --cols 257 \
     --block 128 --trace-block 3 --backend cuda --format json >"$1"' _ "$out/trace_matrix_gpu.json"
   step render_cli .gpu/run.sh .gpu/bin/reduction-lab render -a interleaved-divergent -n 2^20 --block 64 \

@@ -453,6 +453,8 @@ Handler window_command(CLI::App& app) {
   app.add_option("--screenshot", g.screenshot, "Save the last frame as PNG (at --quit-after-frames, or when Ctrl+Q quits)");
   app.add_option("--tab", g.tab, "Open the window on: stages | bandwidth")->check(CLI::IsMember({"stages", "bandwidth"}));
   app.add_flag("--run-bench", g.run_bench, "Start the Bandwidth tab's benchmark at once");
+  app.add_flag("--export-gif", g.export_gif,
+               "Start a GIF export of the run at once (with --frame-report: the frames drawn while it runs)");
   app.add_option("--compare", g.compare, "Show a second algorithm beside the first, in lockstep")
       ->check(CLI::IsMember(core::traced_ids()));
   app.add_flag("--present", g.present, "Presenter mode: full screen, large type, high contrast (F11 or P toggles)");
@@ -487,7 +489,7 @@ Handler window_command(CLI::App& app) {
   for (const auto& [flag, side, what] : {std::tuple{"--rows", &g.rows, "rows"}, std::tuple{"--cols", &g.cols, "columns"}})
     app.add_option_function<std::string>(
         flag,
-        [flag = std::string(flag), side](const std::string& v) {
+        [flag = std::string(flag), side = side](const std::string& v) {
           const auto n = core::parse_count(v);
           if (!n || *n < 1 || *n > core::kMaxWindowElements)
             throw CLI::ValidationError(flag, "wants N or 2^K from 1 to 2^20, got '" + v + "'");

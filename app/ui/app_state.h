@@ -82,6 +82,7 @@ struct AppState {
   std::optional<RunChoice> recorded;  // the choice the trace was recorded for
   std::optional<core::Trace> trace;
   std::optional<core::Trace> compare_trace;  // compare mode's second algorithm
+  bool gif_requested = false;  // --export-gif: start a GIF export once the run is on screen
   std::string error;                  // the last run's failure, shown until the next run
   core::Player player;
   render::View view = render::View::Memory;  // which picture of the stage the Stages tab shows

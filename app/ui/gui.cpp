@@ -118,6 +118,7 @@ void apply_options(AppState& state, const GuiOptions& opts) {
   if (!opts.tab.empty()) state.tab = opts.tab == "bandwidth" ? Tab::Bandwidth : Tab::Stages;
   state.select_tab = true;
   state.bench.start_requested = opts.run_bench;
+  state.gif_requested = opts.export_gif;
   if (!opts.bench_sizes.empty()) std::snprintf(state.bench.sizes, sizeof state.bench.sizes, "%s", opts.bench_sizes.c_str());
   if (!opts.bench_shapes.empty()) {
     state.bench.matrix = true;

@@ -15,6 +15,7 @@ struct GuiOptions {
   bool present = false;        // presenter mode from the start
   std::string compare;         // compare mode: a second algorithm beside the first
   bool run_bench = false;      // start the Bandwidth tab's benchmark at once
+  bool export_gif = false;     // start a GIF export of the run at once (frame times during export)
   std::string bench_sizes, bench_algorithms;  // overrides for it (empty: the tab's defaults)
   std::string bench_shapes;  // the tab on the matrix family, over these shapes
   bool headless = false;       // no window: the same UI drawn off screen through EGL

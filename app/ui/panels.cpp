@@ -933,6 +933,10 @@ Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
     if (ImGui::Button(label)) export_stages(s, what);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
   }
+  if (s.gif_requested && s.trace && !s.export_job.running()) {  // --export-gif: once the run is on screen
+    s.gif_requested = false;
+    export_stages(s, StageExport::Gif);
+  }
   export_status(s);
   if (!s.export_message.empty()) ImGui::TextWrapped("%s", s.export_message.c_str());
   ImGui::TextWrapped("%s", core::stage_caption(*s.trace, s.player.stage()).c_str());
