@@ -39,6 +39,7 @@ struct AlgorithmRow {
   bool gpu;         // launched on a GPU (syncthreads-in-branch is modelled only)
   int harris_step;  // 1..7: the kernel of Harris' "Optimizing Parallel Reduction"; 0 otherwise
   Shape shape;
+  std::string_view fix = {};  // a pitfall that races: the corrected algorithm, shown beside it
 };
 
 namespace table {
@@ -105,10 +106,10 @@ inline constexpr AlgorithmRow kAlgorithms[] = {
      true, 0, Arr},
     {"missing-syncthreads", A::MissingSyncthreads, {}, F::Pitfall,
      "Pitfall: the missing barrier", kTree, C::Passes, false, P2, true, 0,
-     Arr},
+     Arr, "sequential"},
     {"legacy-warp-synchronous", A::LegacyWarpSynchronous, {}, F::Pitfall,
      "Pitfall: pre-Volta warp-synchronous code", kTree, C::Passes, true, P2,
-     true, 0, Arr},
+     true, 0, Arr, "unroll-last-warp"},
     {"syncthreads-in-branch", A::SyncthreadsInBranch, {}, F::Pitfall,
      "Pitfall: a barrier inside a branch", kTree, C::Passes, false, P2, false,
      0, Arr},

@@ -9,7 +9,7 @@
 namespace rl::kernels {
 
 struct NoProbe {
-  static constexpr bool records = false;
+  static constexpr bool barriers = false;  // true: the probe holds barriers every thread must reach
   __device__ __forceinline__ void stage(int, int, int) const {}
   __device__ __forceinline__ void work(int, bool) const {}
   __device__ __forceinline__ void read(int, int, int) const {}
@@ -22,11 +22,15 @@ struct NoProbe {
   template <class T>
   __device__ __forceinline__ void partial(std::size_t, T) const {}
   __device__ __forceinline__ void ticket(std::size_t) const {}
+  template <class T>
+  __device__ __forceinline__ void values(int, T, T, T) const {}
+  template <class T>
+  __device__ __forceinline__ void values(int, T) const {}
 };
 
 template <class T>
 struct TraceProbe {
-  static constexpr bool records = true;
+  static constexpr bool barriers = true;
   int traced_block;
   int slots;
   int shared_size;
@@ -86,6 +90,9 @@ struct TraceProbe {
   __device__ void ticket(std::size_t c) const {
     if (c < ticket_cap) tickets[c] = static_cast<int>(blockIdx.x);  // work-queue: 1D grids only
   }
+  // Values are RaceProbe's record; the stages' copies of shared memory hold them here.
+  __device__ void values(int, T, T, T) const {}
+  __device__ void values(int, T) const {}
   // Copies shared memory after stage k. Every thread of the block must call it (it holds a
   // barrier, so the next stage cannot overwrite a cell still being copied). It changes no
   // arithmetic, so traced and timed runs add in the same order.
@@ -97,6 +104,44 @@ struct TraceProbe {
     if (thread() == 0) has_shared[k] = 1;
     __syncthreads();
   }
+};
+
+// Stores v at p, global memory, as inline PTX the optimiser sees as touching no memory: the
+// log cannot order, delay or keep alive any shared-memory access of the kernel around it.
+template <class T>
+__device__ __forceinline__ void log_store(T* p, T v) {
+  const std::size_t at = __cvta_generic_to_global(p);
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8, "int, float or double");
+  if constexpr (sizeof(T) == 8) {
+    unsigned long long bits;
+    memcpy(&bits, &v, 8);
+    asm volatile("st.global.b64 [%0], %1;" ::"l"(at), "l"(bits));
+  } else {
+    unsigned bits;
+    memcpy(&bits, &v, 4);
+    asm volatile("st.global.b32 [%0], %1;" ::"l"(at), "r"(bits));
+  }
+}
+
+// The race-revealing recording: every block logs, per stage and thread, the values the thread
+// read from shared memory and the value it wrote, from its registers, as it went. No barrier,
+// no fence, no copy of shared memory: the kernel keeps the timing and orderings of its timed
+// instantiation (scripts/probe-free-check.py compares their barriers).
+template <class T>
+struct RaceProbe : NoProbe {
+  static constexpr int kSlots = 3;  // read, read, written
+  T* log;                           // [block][stage][thread][kSlots]
+  int stages;
+  __device__ T* at(int k) const {
+    return log + ((std::size_t(blockIdx.x) * stages + k) * blockDim.x + threadIdx.x) * kSlots;
+  }
+  // A step: the two values read, the value written.
+  __device__ void values(int k, T a, T b, T w) const {
+    T* p = at(k);
+    log_store(p, a), log_store(p + 1, b), log_store(p + 2, w);
+  }
+  // A load: the value written.
+  __device__ void values(int k, T w) const { log_store(at(k) + 2, w); }
 };
 
 }  // namespace rl::kernels

@@ -205,6 +205,33 @@ std::size_t line_count(Lines lines, Matrix m);
 // The block a matrix benchmark uses when none is asked for (measured, docs/benchmarks.md).
 int preferred_matrix_block(Algo algo, Matrix m);
 
+// The race-revealing recording (kernels/probe.cuh, RaceProbe): every block of the first pass
+// logs, per stage and thread, the two values the thread read from shared memory and the value
+// it wrote (a load: the value written), adding no barrier. missing-syncthreads and
+// legacy-warp-synchronous, and their fixes sequential and unroll-last-warp.
+constexpr int kRaceSlots = 3;
+bool race_recordable(Algo algo);
+// A recording logs every thread of every block: at most this many first-pass blocks (the
+// model's partials, which it is checked against, keep as many).
+constexpr std::size_t kMaxRaceBlocks = kMaxPartials;
+
+template <class T>
+struct RaceRuns {
+  std::vector<T> results;           // [run] the whole reduction's result
+  std::vector<int> wrong_blocks;    // [run] first-pass blocks whose result differed from `expected`
+  int first_wrong = -1;             // the first run with a wrong block; -1: none
+  int block = 0;                    // the block whose log is kept: from first_wrong (the traced block
+                                    // if it went wrong, else the first that did), else the traced block
+  std::vector<T> partials;          // the kept run's first-pass results
+  std::vector<T> log;               // the kept block's [stage][thread][kRaceSlots]
+};
+
+// Runs the whole reduction `runs` times on one input, the first pass recorded by every block,
+// and compares each run's first-pass results with `expected` (the model's, one per block).
+template <class T>
+RaceRuns<T> gpu_race_runs(Algo algo, OpKind op, const T* host_in, std::size_t n, const Launch& launch, int runs,
+                          const std::vector<T>& expected);
+
 // Thrown for any failing CUDA call, with the call, file and line in the message.
 struct CudaError : std::runtime_error {
   using std::runtime_error::runtime_error;

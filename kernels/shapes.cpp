@@ -54,6 +54,13 @@ TraceShape trace_shape(Algo algo, int block, std::size_t n) {
 
 bool gpu_launchable(Algo algo) { return row(algo).gpu; }
 
+bool race_recordable(Algo algo) {
+  if (!row(algo).fix.empty()) return true;
+  for (const auto& r : table::kAlgorithms)
+    if (r.fix == row(algo).id) return true;
+  return false;
+}
+
 bool combines_atomically(Algo algo) { return row(algo).combine == Combine::Atomics; }
 
 

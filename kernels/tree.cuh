@@ -130,7 +130,7 @@ __global__ void sequential(const T* in, T* out, std::size_t n, Probe probe) {
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x;
   smem[tid] = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid);  // [load]
-  probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.write(0, 0, tid);
+  probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.write(0, 0, tid), probe.values(0, smem[tid]);
   __syncthreads();
   probe.shared(0, smem, blockDim.x);
 
@@ -138,8 +138,9 @@ __global__ void sequential(const T* in, T* out, std::size_t n, Probe probe) {
   for (unsigned s = blockDim.x / 2; s > 0; s >>= 1, ++stage) {
     const bool work = tid < s;  // whole warps drop out together
     if (work) {
-      smem[tid] = Op{}(smem[tid], smem[tid + s]);  // [step]
-      probe.read(stage, 0, tid), probe.read(stage, 1, tid + s), probe.write(stage, 2, tid);
+      const T a = smem[tid], b = smem[tid + s];  // [step]
+      smem[tid] = Op{}(a, b);
+      probe.read(stage, 0, tid), probe.read(stage, 1, tid + s), probe.write(stage, 2, tid), probe.values(stage, a, b, Op{}(a, b));
     }
     probe.stage(stage, kTagStep, s), probe.work(stage, work);
     __syncthreads();
@@ -184,7 +185,7 @@ __global__ void unroll_last_warp(const T* in, T* out, std::size_t n, Probe probe
   const unsigned tid = threadIdx.x;
   const std::size_t i = std::size_t(blockIdx.x) * (2 * blockDim.x) + tid;  // first add on load, as before
   smem[tid] = Op{}(load_or_identity<T, Op>(in, n, i), load_or_identity<T, Op>(in, n, i + blockDim.x));  // [load-add]
-  probe.stage(0, kTagLoadAdd, 0), probe.work(0, true), probe.write(0, 0, tid);
+  probe.stage(0, kTagLoadAdd, 0), probe.work(0, true), probe.write(0, 0, tid), probe.values(0, smem[tid]);
   __syncthreads();
   probe.shared(0, smem, blockDim.x);
 
@@ -192,8 +193,9 @@ __global__ void unroll_last_warp(const T* in, T* out, std::size_t n, Probe probe
   for (unsigned s = blockDim.x / 2; s > 32; s >>= 1, ++stage) {
     const bool work = tid < s;
     if (work) {
-      smem[tid] = Op{}(smem[tid], smem[tid + s]);  // [step]
-      probe.read(stage, 0, tid), probe.read(stage, 1, tid + s), probe.write(stage, 2, tid);
+      const T a = smem[tid], b = smem[tid + s];  // [step]
+      smem[tid] = Op{}(a, b);
+      probe.read(stage, 0, tid), probe.read(stage, 1, tid + s), probe.write(stage, 2, tid), probe.values(stage, a, b, Op{}(a, b));
     }
     probe.stage(stage, kTagStep, s), probe.work(stage, work);
     __syncthreads();
@@ -201,15 +203,15 @@ __global__ void unroll_last_warp(const T* in, T* out, std::size_t n, Probe probe
   }
   // The last 32 threads finish alone: __syncwarp() instead of block-wide barriers. Reading
   // and writing are split by __syncwarp(), as independent thread scheduling requires.
-  if (Probe::records || tid < 32) {
+  if (Probe::barriers || tid < 32) {
     for (unsigned s = blockDim.x / 2 < 32 ? blockDim.x / 2 : 32; s > 0; s >>= 1, ++stage) {
       const bool work = tid < 32 && tid + s < blockDim.x;
-      T v{};
-      if (work) v = Op{}(smem[tid], smem[tid + s]);  // [warp-step]
+      T a{}, b{};
+      if (work) a = smem[tid], b = smem[tid + s];  // [warp-step]
       __syncwarp();
-      if (work) smem[tid] = v;
+      if (work) smem[tid] = Op{}(a, b);
       __syncwarp();
-      if (work) probe.read(stage, 0, tid), probe.read(stage, 1, tid + s), probe.write(stage, 2, tid);
+      if (work) probe.read(stage, 0, tid), probe.read(stage, 1, tid + s), probe.write(stage, 2, tid), probe.values(stage, a, b, Op{}(a, b));
       probe.stage(stage, kTagWarpStep, s), probe.work(stage, work);
       probe.shared(stage, smem, blockDim.x);
     }
@@ -243,7 +245,7 @@ __global__ void __launch_bounds__(BLOCK) complete_unroll(const T* in, T* out, st
     __syncthreads();
     probe.shared(stage, smem, BLOCK);
   }
-  if (Probe::records || tid < 32) {
+  if (Probe::barriers || tid < 32) {
 #pragma unroll
     for (unsigned s = BLOCK / 2 < 32 ? BLOCK / 2 : 32; s > 0; s >>= 1, ++stage) {
       const bool work = tid < 32 && tid + s < BLOCK;
@@ -292,7 +294,7 @@ __global__ void __launch_bounds__(BLOCK) multiple_per_thread(const T* in, T* out
     __syncthreads();
     probe.shared(stage, smem, BLOCK);
   }
-  if (Probe::records || tid < 32) {
+  if (Probe::barriers || tid < 32) {
 #pragma unroll
     for (unsigned s = BLOCK / 2 < 32 ? BLOCK / 2 : 32; s > 0; s >>= 1, ++stage) {
       const bool work = tid < 32 && tid + s < BLOCK;
@@ -347,7 +349,7 @@ __global__ void missing_syncthreads(const T* in, T* out, std::size_t n, Probe pr
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x;
   smem[tid] = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid);  // [load]
-  probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.write(0, 0, tid);
+  probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.write(0, 0, tid), probe.values(0, smem[tid]);
   __syncthreads();
   probe.shared(0, smem, blockDim.x);
 
@@ -355,8 +357,9 @@ __global__ void missing_syncthreads(const T* in, T* out, std::size_t n, Probe pr
   for (unsigned s = blockDim.x / 2; s > 0; s >>= 1, ++stage) {
     const bool work = tid < s;
     if (work) {
-      smem[tid] = Op{}(smem[tid], smem[tid + s]);  // [step]
-      probe.read(stage, 0, tid), probe.read(stage, 1, tid + s), probe.write(stage, 2, tid);
+      const T a = smem[tid], b = smem[tid + s];  // [step] nothing orders this read after its write
+      smem[tid] = Op{}(a, b);
+      probe.read(stage, 0, tid), probe.read(stage, 1, tid + s), probe.write(stage, 2, tid), probe.values(stage, a, b, Op{}(a, b));
     }
     probe.stage(stage, kTagStep, s), probe.work(stage, work);
     // no __syncthreads() here
@@ -376,7 +379,7 @@ __global__ void legacy_warp_synchronous(const T* in, T* out, std::size_t n, Prob
   const unsigned tid = threadIdx.x;
   const std::size_t i = std::size_t(blockIdx.x) * (2 * blockDim.x) + tid;  // first add on load, as before
   smem[tid] = Op{}(load_or_identity<T, Op>(in, n, i), load_or_identity<T, Op>(in, n, i + blockDim.x));  // [load-add]
-  probe.stage(0, kTagLoadAdd, 0), probe.work(0, true), probe.write(0, 0, tid);
+  probe.stage(0, kTagLoadAdd, 0), probe.work(0, true), probe.write(0, 0, tid), probe.values(0, smem[tid]);
   __syncthreads();
   probe.shared(0, smem, blockDim.x);
 
@@ -384,20 +387,22 @@ __global__ void legacy_warp_synchronous(const T* in, T* out, std::size_t n, Prob
   for (unsigned s = blockDim.x / 2; s > 32; s >>= 1, ++stage) {
     const bool work = tid < s;
     if (work) {
-      smem[tid] = Op{}(smem[tid], smem[tid + s]);  // [step]
-      probe.read(stage, 0, tid), probe.read(stage, 1, tid + s), probe.write(stage, 2, tid);
+      const T a = smem[tid], b = smem[tid + s];  // [step]
+      smem[tid] = Op{}(a, b);
+      probe.read(stage, 0, tid), probe.read(stage, 1, tid + s), probe.write(stage, 2, tid), probe.values(stage, a, b, Op{}(a, b));
     }
     probe.stage(stage, kTagStep, s), probe.work(stage, work);
     __syncthreads();
     probe.shared(stage, smem, blockDim.x);
   }
-  if (Probe::records || tid < 32) {
+  if (Probe::barriers || tid < 32) {
     volatile T* v = smem;
     for (unsigned s = blockDim.x / 2 < 32 ? blockDim.x / 2 : 32; s > 0; s >>= 1, ++stage) {
       const bool work = tid < 32 && tid + s < blockDim.x;
       if (work) {
-        v[tid] = Op{}(T(v[tid]), T(v[tid + s]));  // [warp-step]
-        probe.read(stage, 0, tid), probe.read(stage, 1, tid + s), probe.write(stage, 2, tid);
+        const T a = v[tid], b = v[tid + s];  // [warp-step] lanes in lockstep were assumed, not promised
+        v[tid] = Op{}(a, b);
+        probe.read(stage, 0, tid), probe.read(stage, 1, tid + s), probe.write(stage, 2, tid), probe.values(stage, a, b, Op{}(a, b));
       }
       probe.stage(stage, kTagWarpStep, s), probe.work(stage, work);
       probe.shared(stage, smem, blockDim.x);

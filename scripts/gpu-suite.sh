@@ -14,6 +14,9 @@
 # SKIP_SANITIZERS=1 leaves the four compute-sanitizer tools out; ONLY_SANITIZERS=1 runs them alone.
 # MATRIX_BENCH=1 adds the matrix family's shape sweep (float and int sums, 2^28 elements from
 # 2^4 to 2^24 rows, with CUB's segmented reduce and cuBLAS gemv beside it).
+# ONLY_RACE=1 runs the race-revealing recordings alone: their GPU tests, `trace --runs 100` of
+# both pitfalls at block 1024 over 2^20 ints (the JSON ships as assets/races/), racecheck on the
+# recording, memcheck and initcheck over it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
@@ -48,6 +51,10 @@ if [ "$mode" = sanitize ]; then  # sanitize TOOL: the quick GPU test set under c
   REDLAB_GPU_QUICK=1 exec compute-sanitizer --tool "$2" --error-exitcode 9 --print-limit 20 \
     .gpu/run.sh .gpu/bin/gpu_test
 fi
+if [ "$mode" = race-tool ]; then  # race-tool TOOL ALGO RUNS: compute-sanitizer over a race recording
+  exec compute-sanitizer --tool "$2" --error-exitcode 9 --print-limit 5 .gpu/run.sh .gpu/bin/reduction-lab trace \
+    -a "$3" --runs "$4" --backend cuda -n 65536 --block 1024 --format text
+fi
 if [ "$mode" = expect-race ]; then  # expect-race ALGO: racecheck must report hazards for a pitfall
   log=$(compute-sanitizer --tool racecheck --print-limit 5 .gpu/run.sh .gpu/bin/reduction-lab trace -a "$2" \
     --backend cuda -n 65536 --block 1024 --format text 2>&1 | grep -v '^ ')
@@ -78,7 +85,21 @@ step() {  # step NAME COMMAND...: runs, appends to suite.log, records pass/fail 
     $((SECONDS - t0)) "$(grep -E 'PASSED|FAILED|SUMMARY' "$out/step.tmp" | tail -n 1 | cut -c1-80)")")
 }
 device=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader)
-if [ -n "${ONLY_SANITIZERS:-}" ]; then  # the four tools alone (a call of its own when time is short)
+race_steps() {
+  step race_gpu_test .gpu/run.sh .gpu/bin/gpu_test --gtest_filter='Gpu.*Race*:Gpu.TheFixesNeverRace'
+  for a in missing-syncthreads legacy-warp-synchronous sequential unroll-last-warp; do
+    step "race_cli_$a" sh -c '.gpu/run.sh .gpu/bin/reduction-lab trace -a "$1" --runs 100 -n 2^20 --block 1024 \
+      --input random:13 --backend cuda --format json >"$2"' _ "$a" "$out/race_$a.json"
+  done
+  for a in missing-syncthreads legacy-warp-synchronous; do
+    step "racecheck_$a" sh -c '"$0" race-tool racecheck "$1" 1 >"$2" 2>&1; grep -E "SUMMARY" "$2"' "$0" "$a" \
+      "$out/racecheck_$a.txt"
+  done
+  for tool in memcheck initcheck; do step "race_$tool" "$0" race-tool "$tool" missing-syncthreads 3; done
+}
+if [ -n "${ONLY_RACE:-}" ]; then
+  race_steps
+elif [ -n "${ONLY_SANITIZERS:-}" ]; then  # the four tools alone (a call of its own when time is short)
   for tool in memcheck racecheck synccheck initcheck; do step "sanitizer_$tool" "$0" sanitize "$tool"; done
 elif [ -z "${ONLY_BENCH:-}" ]; then
   step gpu_test .gpu/run.sh .gpu/bin/gpu_test
@@ -86,6 +107,7 @@ elif [ -z "${ONLY_BENCH:-}" ]; then
   step render_test_egl env REDLAB_REQUIRE_GL=1 .gpu/run.sh .gpu/bin/render_test
   [ -n "${SKIP_SANITIZERS:-}" ] ||
     for tool in memcheck racecheck synccheck initcheck; do step "sanitizer_$tool" "$0" sanitize "$tool"; done
+  race_steps
   step pitfall_missing_sync "$0" expect-race missing-syncthreads
   step pitfall_legacy_warp "$0" expect-race legacy-warp-synchronous
   step trace_cli sh -c '.gpu/run.sh .gpu/bin/reduction-lab trace -a sequential -n 1000 --block 256 \

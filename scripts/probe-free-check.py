@@ -6,7 +6,9 @@ Copies kernels/ to a temporary folder, deletes every probe call from the algorit
 both folders to PTX for sm_90, and compares every kernel instantiated with NoProbe (the
 timed instantiation) with its probe-free twin. Identical PTX means identical machine code,
 so identical timings. As a check that the comparison can fail, the TraceProbe kernels must
-differ. Usage: probe-free-check.py [NVCC]
+differ. kernels/race.cu is compiled too: its race-revealing kernels (RaceProbe) must hold no
+barrier, fence or shared-memory access their timed twins lack, while the TraceProbe ones do
+(the count can fail). Usage: probe-free-check.py [NVCC]
 """
 import os
 import re
@@ -39,9 +41,9 @@ def strip(src_dir, dst_dir):
     return deleted
 
 
-def ptx_entries(nvcc, kernels_dir, out):
+def ptx_entries(nvcc, kernels_dir, out, source="launch.cu"):
     subprocess.run([nvcc, "-ptx", "-arch=sm_90", "-std=c++17", "-O3", "-w", "-I", kernels_dir,
-                    os.path.join(kernels_dir, "launch.cu"), "-o", out], check=True)
+                    os.path.join(kernels_dir, source), "-o", out], check=True)
     entries, name, body = {}, None, []
     with open(out) as f:
         for line in f:
@@ -56,6 +58,55 @@ def ptx_entries(nvcc, kernels_dir, out):
     return entries
 
 
+# Instructions that order threads or memory, and shared-memory accesses.
+ORDERING = re.compile(r"^\s*(?:@%p\d+\s+)?((?:bar|barrier|membar|fence)\.[\w.]*|(?:ld|st)\.(?:volatile\.)?shared\.[\w.]*)")
+
+
+def ordering(body):
+    counts = {}
+    for line in body.splitlines():
+        m = ORDERING.match(line)
+        if m:
+            op = re.sub(r"\.[usbf]\d+$|\.v\d\..*$", "", m.group(1))
+            counts[op] = counts.get(op, 0) + 1
+    return counts
+
+
+def demangle(nvcc, names):
+    filt = shutil.which("c++filt") or os.path.join(os.path.dirname(nvcc), "cu++filt")  # binutils, or the toolkit's
+    out = subprocess.run([filt], input="\n".join(names), capture_output=True, text=True, check=True).stdout
+    return {k: v.replace(" >", ">") for k, v in zip(names, out.splitlines())}
+
+
+def race_check(nvcc, entries):
+    """Each RaceProbe kernel against its NoProbe twin: no ordering instruction or shared access added."""
+    names = demangle(nvcc, list(entries))
+    by_name = {v: k for k, v in names.items()}
+    bad, checked, traced_more = [], 0, 0
+    for mangled, pretty in names.items():
+        probe = re.search(r"rl::kernels::(Race|Trace)Probe<(\w+)>", pretty)
+        if not probe:
+            continue
+        twin = by_name.get(pretty.replace(probe.group(0), "rl::kernels::NoProbe"))
+        if twin is None:  # the matrix kernels' timed twins live in bench.cu
+            if probe.group(1) == "Race":
+                bad.append(f"no timed twin for {pretty}")
+            continue
+        mine, timed = ordering(entries[mangled]), ordering(entries[twin])
+        extra = {k: v - timed.get(k, 0) for k, v in mine.items() if v > timed.get(k, 0)}
+        if probe.group(1) == "Race":
+            checked += 1
+            if extra:
+                bad.append(f"{pretty}: adds {extra}")
+        elif any(k.startswith(("bar", "barrier")) for k in extra):
+            traced_more += 1
+    print(f"probe-free-check: {checked} race-revealing kernels hold no barrier, fence or shared access their timed "
+          f"twins lack; {traced_more} traced twins add barriers (the count can fail)")
+    for b in bad[:10]:
+        print("  " + b)
+    return 0 if checked and not bad and traced_more else 1
+
+
 def main():
     nvcc = sys.argv[1] if len(sys.argv) > 1 else shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
     with tempfile.TemporaryDirectory() as tmp:
@@ -63,6 +114,12 @@ def main():
         deleted = strip(os.path.join(ROOT, "kernels"), stripped)
         a = ptx_entries(nvcc, os.path.join(ROOT, "kernels"), os.path.join(tmp, "with.ptx"))
         b = ptx_entries(nvcc, stripped, os.path.join(tmp, "without.ptx"))
+        race = ptx_entries(nvcc, os.path.join(ROOT, "kernels"), os.path.join(tmp, "race.ptx"), "race.cu")
+        race_stripped = ptx_entries(nvcc, stripped, os.path.join(tmp, "race-without.ptx"), "race.cu")
+    race_twins = dict(a)  # with the traced kernels, to show the count can fail
+    race_twins.update(race)
+    a.update({k: v for k, v in race.items() if "NoProbe" in k})
+    b.update({k: v for k, v in race_stripped.items() if "NoProbe" in k})
     timed = sorted(k for k in a if "NoProbe" in k)
     traced = sorted(k for k in a if "TraceProbe" in k)
     differ = [k for k in timed if a[k] != b.get(k)]
@@ -77,7 +134,7 @@ def main():
     if len(traced_same) == len(traced):
         print("  the deletion changed no traced kernel: the comparison proves nothing")
         return 1
-    return 0
+    return race_check(nvcc, race_twins)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <set>
 
 #include "app/backend/backend.h"
 #include "app/backend/repeat.h"
@@ -377,6 +378,94 @@ TEST(Gpu, RepeatedRunsDifferOnlyWhereBlocksCombineAtomically) {
       EXPECT_NEAR(d.result, ref, test::sum_tolerance(core::DType::Float, input)) << id;
     std::printf("[ repeats  ] %s: %zu distinct float sums in 30 runs of 2^20\n", id, r.results.size());
   }
+}
+
+namespace {
+
+// The race-revealing recording. Under the sanitizers (quick): a few runs of 2^16.
+core::Race race_of(backend::Backend& gpu, const std::string& id, const std::vector<double>& input, core::Trace* out = nullptr) {
+  const backend::TraceRequest req{id, core::Op::Sum, core::DType::Int, 1024, 0, input};
+  core::Trace t = gpu.race(req, quick() ? 3 : 100);
+  EXPECT_EQ(t.backend, "cuda");
+  EXPECT_TRUE(t.race.has_value());
+  // The replayed block's last stage leaves in cell 0 what the GPU wrote as the block's result.
+  EXPECT_EQ(t.stages.back().shared->at(0), t.partials.at(std::size_t(t.race->block))) << id;
+  if (out) *out = t;
+  return t.race.value_or(core::Race{});
+}
+
+// Every stale read saw a value its cell held: at some stage of the model, or in this run before
+// (or, for a lane out of lockstep, during) the stage; those of the earliest racing stage, before
+// any wrong value could spread, a value of the model's.
+void expect_consistent(const core::Trace& t) {
+  const auto& race = *t.race;
+  if (race.stale.empty()) return;
+  const int first = race.stale.front().stage;
+  for (const auto& x : race.stale) {
+    std::set<double> model, run;
+    for (const auto& m : race.meant) model.insert(m.at(std::size_t(x.cell)));
+    for (int k = 0; k <= x.stage; ++k) run.insert(t.stages[std::size_t(k)].shared->at(std::size_t(x.cell)));
+    EXPECT_TRUE(model.count(x.seen) || run.count(x.seen)) << core::describe(x);
+    if (x.stage == first) {
+      EXPECT_TRUE(model.count(x.seen)) << "earliest racing stage: " << core::describe(x);
+    }
+  }
+}
+
+}  // namespace
+
+TEST(Gpu, TheMissingBarrierRaceIsCaughtInTheAct) {
+  std::string why;
+  auto gpu = backend::make_cuda_backend(&why);
+  if (!gpu) NO_GPU(why);
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const auto input = test::random_values(std::size_t(1) << (quick() ? 16 : 20), core::DType::Int, seed);
+  core::Trace t;
+  const core::Race race = race_of(*gpu, "missing-syncthreads", input, &t);
+  int blocks = 0;
+  for (int w : race.wrong_blocks) blocks += w;
+  std::printf("[ race     ] missing-syncthreads, block 1024, 2^%d ints: %d of %d runs wrong, %d wrong blocks (of %zu a run); "
+              "run %d, block %d replayed: %zu stale reads\n", quick() ? 16 : 20, core::wrong_runs(race), race.runs, blocks,
+              race.blocks, race.first_wrong + 1, race.block, race.stale.size());
+  if (quick()) return;  // a few runs under the sanitizers need not race
+  ASSERT_GE(race.first_wrong, 0) << "no run of 100 went wrong";
+  EXPECT_FALSE(race.stale.empty());
+  EXPECT_FALSE(race.path.empty()) << "the block's wrong result is not traced back to a stale read";
+  EXPECT_GE(core::wrong_runs(race), 1);
+  expect_consistent(t);
+}
+
+TEST(Gpu, TheFixesNeverRace) {
+  std::string why;
+  auto gpu = backend::make_cuda_backend(&why);
+  if (!gpu) NO_GPU(why);
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const auto input = test::random_values(std::size_t(1) << (quick() ? 16 : 20), core::DType::Int, seed);
+  for (const char* id : {"sequential", "unroll-last-warp"}) {
+    const core::Race race = race_of(*gpu, id, input);
+    EXPECT_EQ(core::wrong_runs(race), 0) << id;
+    EXPECT_EQ(race.first_wrong, -1) << id;
+    EXPECT_TRUE(race.stale.empty()) << id << ": " << (race.stale.empty() ? "" : core::describe(race.stale[0]));
+    for (int w : race.wrong_blocks) EXPECT_EQ(w, 0) << id;
+  }
+}
+
+// The warp-synchronous pitfall may or may not go wrong on a given GPU; what it reports is checked.
+TEST(Gpu, TheLegacyWarpRaceIsReportedConsistently) {
+  std::string why;
+  auto gpu = backend::make_cuda_backend(&why);
+  if (!gpu) NO_GPU(why);
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const auto input = test::random_values(std::size_t(1) << (quick() ? 16 : 20), core::DType::Int, seed);
+  core::Trace t;
+  const core::Race race = race_of(*gpu, "legacy-warp-synchronous", input, &t);
+  std::printf("[ race     ] legacy-warp-synchronous, block 1024: %d of %d runs wrong; %zu stale reads replayed\n",
+              core::wrong_runs(race), race.runs, race.stale.size());
+  EXPECT_TRUE(race.first_wrong < 0 || !race.stale.empty()) << "a block went wrong with no stale read replayed";
+  expect_consistent(t);
 }
 
 TEST(Gpu, ModelOnlyAlgorithmsSayTheyAreTheModel) {

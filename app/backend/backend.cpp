@@ -19,6 +19,12 @@ kernels::Algo kernel_algo(const std::string& id) {
   throw std::invalid_argument("unknown algorithm '" + id + "'");
 }
 
+core::Trace Backend::race(const TraceRequest& request, int) {
+  throw std::runtime_error(request.algorithm + ": the race needs a GPU run. The CPU model runs a block's threads one "
+                           "after another in a fixed order, so no read can come before the write it waits for (" +
+                           device() + ")");
+}
+
 kernels::OpKind kernel_op(core::Op op) {
   switch (op) {
     case core::Op::Sum: return kernels::OpKind::Sum;

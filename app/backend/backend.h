@@ -30,6 +30,10 @@ class Backend {
   // baseline, bad block size, traced block outside the grid) and std::runtime_error for
   // device failures. Modelled-only algorithms come back from the CPU model, saying so.
   virtual core::Trace trace(const TraceRequest& request) = 0;
+  // Runs a race-revealing recording `runs` times on the request's input (kernels::gpu_race_runs)
+  // and returns the trace of the block it kept, its race replayed (core::Trace::race). Only a
+  // GPU can race: the CPU model throws std::runtime_error saying so.
+  virtual core::Trace race(const TraceRequest& request, int runs);
   // Device memory in use, in bytes; 0 for the CPU model.
   virtual std::size_t device_memory_used() const { return 0; }
 };

@@ -1,8 +1,40 @@
+#include "../../kernels/reference/model.h"
 #include "backend.h"
 #include "runner.h"
 
 namespace rl::backend {
 namespace {
+
+// N recorded runs on the GPU, checked block by block against the model; the kept block's log
+// replayed against the model's trace of that block.
+template <class T>
+core::Trace run_race(const TraceRequest& req, int runs) {
+  const kernels::Algo algo = kernel_algo(req.algorithm);
+  if (!kernels::race_recordable(algo))
+    throw std::invalid_argument(req.algorithm + " has no race-revealing recording (--runs takes missing-syncthreads, "
+                                "legacy-warp-synchronous and their fixes, sequential and unroll-last-warp)");
+  const std::vector<T> typed(req.input.begin(), req.input.end());
+  const kernels::Launch launch{req.block, 0, req.trace_block, nullptr};
+  kernels::RawTrace<T> meant;
+  const T expected = model::model_reduce<T>(algo, kernel_op(req.op), typed.data(), typed.size(), launch, &meant);
+  const auto gpu = kernels::gpu_race_runs<T>(algo, kernel_op(req.op), typed.data(), typed.size(), launch, runs, meant.partials);
+  TraceRequest kept = req;
+  kept.trace_block = gpu.block;
+  core::Trace t = run_trace<T>(kept, model::model_reduce<T>);
+  core::Race race;
+  race.runs = runs;
+  race.blocks = meant.partials.size();
+  race.expected = double(expected);
+  race.results.assign(gpu.results.begin(), gpu.results.end());
+  race.wrong_blocks = gpu.wrong_blocks;
+  race.first_wrong = gpu.first_wrong;
+  race.block = gpu.block;
+  core::replay(t, std::vector<double>(gpu.log.begin(), gpu.log.end()), race);
+  t.partials.assign(gpu.partials.begin(), gpu.partials.end());
+  t.result = race.results[std::size_t(gpu.first_wrong >= 0 ? gpu.first_wrong : runs - 1)];
+  t.race = std::move(race);
+  return t;
+}
 
 class CudaBackend final : public Backend {
  public:
@@ -10,6 +42,18 @@ class CudaBackend final : public Backend {
   std::string name() const override { return "cuda"; }
   std::string device() const override { return device_; }
   std::size_t device_memory_used() const override { return kernels::cuda_memory_used(); }
+  core::Trace race(const TraceRequest& req, int runs) override {
+    try {
+      core::Trace t = req.type == core::DType::Int     ? run_race<int>(req, runs)
+                      : req.type == core::DType::Float ? run_race<float>(req, runs)
+                                                       : run_race<double>(req, runs);
+      t.backend = name();
+      t.device = device_;
+      return t;
+    } catch (const kernels::CudaError& e) {
+      throw std::runtime_error(std::string("GPU run failed: ") + e.what());
+    }
+  }
   core::Trace trace(const TraceRequest& req) override {
     // Undefined on a GPU by design: shown from the CPU model, and labelled as such.
     if (!kernels::gpu_launchable(kernel_algo(req.algorithm))) {

@@ -117,8 +117,9 @@ std::size_t run_shape(const RunOptions& o, backend::TraceRequest& req) {
   return req.rows * req.cols;
 }
 
-// Runs the chosen backend. UsageError for requests that cannot be, runtime_error otherwise.
-core::Trace record(const RunOptions& o) {
+// Runs the chosen backend (runs > 0: the race-revealing recording, that many times).
+// UsageError for requests that cannot be, runtime_error otherwise.
+core::Trace record(const RunOptions& o, int runs = 0) {
   const core::DType type = *core::parse_dtype(o.type);
   std::string why;
   const auto spec = core::parse_input_spec(o.input, &why);
@@ -147,7 +148,7 @@ core::Trace record(const RunOptions& o) {
   }
   auto sel = backend::select(kBackends.at(o.backend));
   try {
-    return sel.backend->trace(req);
+    return runs > 0 ? sel.backend->race(req, runs) : sel.backend->trace(req);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
@@ -324,12 +325,18 @@ Handler trace_command(CLI::App& cmd) {
   struct Options {
     RunOptions run;
     std::string format = "json";
+    int runs = 0;
   };
   auto o = std::make_shared<Options>();
   add_run_options(&cmd, o->run)->required();
   cmd.add_option("--format", o->format, "json | text")->check(CLI::IsMember({"json", "text"}));
+  cmd.add_option("--runs", o->runs,
+                 "A race-revealing recording, run N times on the same input (GPU only; missing-syncthreads, "
+                 "legacy-warp-synchronous, sequential, unroll-last-warp): wrong runs and blocks, and the stale reads "
+                 "of the first run that went wrong")
+      ->check(CLI::Range(1, 10000));
   return [o](const Io& io) {
-    const core::Trace t = record(o->run);
+    const core::Trace t = record(o->run, o->runs);
     io.out << (o->format == "json" ? core::to_json(t) + "\n" : core::to_text(t));
     return 0;
   };

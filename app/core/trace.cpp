@@ -98,6 +98,68 @@ void read_matrix(const json& j, Trace& t) {
     throw std::runtime_error("trace field 'window' does not fit the matrix");
 }
 
+json race_json(const Race& r, DType type) {
+  json stale = json::array();
+  for (const auto& x : r.stale)
+    stale.push_back({{"stage", x.stage}, {"thread", x.thread}, {"cell", x.cell}, {"seen", encode(x.seen, type)},
+                     {"meant", encode(x.meant, type)}, {"writer", x.writer}, {"writer_stage", x.writer_stage},
+                     {"early", x.early}});
+  json meant = json::array(), path = json::array();
+  for (const auto& m : r.meant) meant.push_back(encode_all(m, type));
+  for (const auto& p : r.path) path.push_back({p.stage, p.cell});
+  return {{"runs", r.runs}, {"blocks", r.blocks}, {"expected", encode(r.expected, type)},
+          {"wrong_runs", wrong_runs(r)}, {"results", encode_all(r.results, type)}, {"wrong_blocks", r.wrong_blocks},
+          {"first_wrong", r.first_wrong}, {"block", r.block}, {"stale_reads", stale.size()}, {"stale", stale},
+          {"wrong", r.wrong}, {"path", path}, {"meant", meant}, {"recorded", r.recorded}, {"racecheck", r.racecheck}};
+}
+
+Race read_race(const json& j, const Trace& t) {
+  Race r;
+  r.runs = typed<int>(j, "runs");
+  r.blocks = typed<std::size_t>(j, "blocks");
+  r.expected = decode(field(j, "expected"), "expected");
+  r.results = decode_all(field(j, "results"), "results");
+  r.wrong_blocks = typed<std::vector<int>>(j, "wrong_blocks");
+  r.first_wrong = typed<int>(j, "first_wrong");
+  r.block = typed<int>(j, "block");
+  for (const auto& x : field(j, "stale"))
+    r.stale.push_back({typed<int>(x, "stage"), typed<int>(x, "thread"), typed<int>(x, "cell"), decode(field(x, "seen"), "seen"),
+                       decode(field(x, "meant"), "meant"), typed<int>(x, "writer"), typed<int>(x, "writer_stage"),
+                       typed<bool>(x, "early")});
+  r.wrong = typed<std::vector<std::vector<int>>>(j, "wrong");
+  for (const auto& m : field(j, "meant")) r.meant.push_back(decode_all(m, "meant"));
+  for (const auto& p : typed<std::vector<std::vector<int>>>(j, "path")) {
+    if (p.size() != 2) throw std::runtime_error("trace field 'path' holds a step that is not [stage, cell]");
+    r.path.push_back({p[0], p[1]});
+  }
+  r.recorded = typed<std::string>(j, "recorded");
+  r.racecheck = typed<std::string>(j, "racecheck");
+  const int wrong = int(r.wrong_blocks.size());
+  if (r.runs < 1 || int(r.results.size()) != r.runs || wrong != r.runs || r.first_wrong < -1 || r.first_wrong >= r.runs ||
+      r.meant.size() != t.stages.size() || r.wrong.size() != t.stages.size())
+    throw std::runtime_error("trace field 'race' does not fit its runs or stages");
+  for (const auto& x : r.stale)
+    if (x.stage < 0 || std::size_t(x.stage) >= t.stages.size() || x.thread < 0 || x.thread >= t.block || x.cell < 0 ||
+        std::size_t(x.cell) >= r.meant[std::size_t(x.stage)].size())
+      throw std::runtime_error("trace field 'race' holds a stale read outside the block");
+  return r;
+}
+
+std::string race_text(const Race& r, DType type) {
+  std::ostringstream out;
+  out << "race: " << wrong_runs(r) << " of " << r.runs << " runs gave a wrong result (meant " << format_value(r.expected, type) << ")";
+  int blocks = 0;
+  for (int w : r.wrong_blocks) blocks += w;
+  out << "; " << blocks << " wrong blocks in all, of " << r.blocks << " a run\n  results:";
+  for (const auto& [v, n] : result_spread(r)) out << " " << format_value(v, type) << " (" << n << "x)";
+  out << "\n  " << (r.first_wrong < 0 ? std::string("no run went wrong; replayed") : "first wrong run: " + std::to_string(r.first_wrong + 1) + "; replayed")
+      << " block " << r.block << ": " << r.stale.size() << " stale reads\n";
+  for (std::size_t i = 0; i < r.stale.size() && i < 8; ++i) out << "    stage " << r.stale[i].stage << ": " << describe(r.stale[i]) << "\n";
+  if (r.stale.size() > 8) out << "    ...\n";
+  if (!r.recorded.empty()) out << "  recorded: " << r.recorded << "\n";
+  return out.str();
+}
+
 }  // namespace
 
 std::string to_json(const Trace& t, int indent) {
@@ -151,6 +213,7 @@ std::string to_json(const Trace& t, int indent) {
     stages.push_back(js);
   }
   j["stages"] = stages;
+  if (t.race) j["race"] = race_json(*t.race, t.type);
   return j.dump(indent);
 }
 
@@ -213,6 +276,7 @@ Trace trace_from_json(const std::string& text) {
         s.loads.push_back({typed<int>(jl, "thread"), typed<std::vector<long long>>(jl, "elements")});
     t.stages.push_back(std::move(s));
   }
+  if (j.contains("race")) t.race = read_race(j.at("race"), t);
   return t;
 }
 
@@ -233,6 +297,7 @@ std::string to_text(const Trace& t) {
       if (t.tickets[c] == t.trace_block) out << " " << c;
     out << "\n";
   }
+  if (t.race) out << race_text(*t.race, t.type);
   for (std::size_t k = 0; k < t.stages.size(); ++k) {
     const auto& s = t.stages[k];
     out << "\nstage " << k << ": " << s.label << "  (" << t.source << ":" << s.line << ", "

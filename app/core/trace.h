@@ -8,6 +8,7 @@
 
 #include "../../kernels/algorithms.h"
 #include "../../kernels/stage_tags.h"
+#include "race.h"
 #include "types.h"
 
 namespace rl::core {
@@ -85,6 +86,9 @@ struct Trace {
   std::vector<double> outputs;
   Window window;
   std::vector<Stage> stages;
+  // A race-revealing recording (trace --runs): N runs, and the replay of one block. The stages'
+  // shared memory is then the run's, race->meant the model's.
+  std::optional<Race> race;
   bool operator==(const Trace&) const = default;
 };
 

@@ -1,0 +1,161 @@
+#include "race.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <stdexcept>
+
+#include "trace.h"
+
+namespace rl::core {
+namespace {
+
+constexpr int kSlots = 3;  // read, read, written: kernels::RaceProbe's layout
+
+bool same(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
+
+// The access of stage s that writes cell c, or null.
+const Access* writer_of(const Stage& s, int c) {
+  for (const auto& a : s.accesses)
+    if (std::find(a.writes.begin(), a.writes.end(), c) != a.writes.end()) return &a;
+  return nullptr;
+}
+
+struct Replay {
+  Trace& t;
+  const std::vector<double>& log;
+  Race& race;
+  int threads;
+
+  double logged(int k, int thread, int slot) const {
+    return log[(std::size_t(k) * threads + std::size_t(thread)) * kSlots + std::size_t(slot)];
+  }
+
+  // Checks each read of stage k against `before`, then applies the stage's writes to `state`.
+  void stage(int k, const std::vector<double>& before, std::vector<double>& state, std::vector<int>& writer,
+             std::vector<int>& written_at) {
+    const Stage& s = t.stages[std::size_t(k)];
+    for (const auto& a : s.accesses) {
+      for (std::size_t r = 0; r < a.reads.size() && r < 2; ++r) {
+        const int c = a.reads[r];
+        const double seen = logged(k, a.thread, int(r));
+        if (same(seen, before[std::size_t(c)])) continue;
+        StaleRead x{k, a.thread, c, seen, before[std::size_t(c)], writer[std::size_t(c)], written_at[std::size_t(c)], true};
+        const Access* w = writer_of(s, c);
+        if (w && w->thread != a.thread && same(seen, logged(k, w->thread, 2))) x.early = false, x.writer = w->thread, x.writer_stage = k;
+        race.stale.push_back(x);
+      }
+    }
+    for (const auto& a : s.accesses)
+      for (int c : a.writes) {
+        state[std::size_t(c)] = logged(k, a.thread, 2);
+        writer[std::size_t(c)] = a.thread, written_at[std::size_t(c)] = k;
+      }
+  }
+
+  // Back from cell 0 after the last stage to the stale read its wrong value came from.
+  void follow() {
+    int k = int(t.stages.size()) - 1, c = 0;
+    const auto& last = race.wrong.back();
+    if (std::find(last.begin(), last.end(), 0) == last.end()) return;
+    while (k >= 0) {
+      const Access* w = writer_of(t.stages[std::size_t(k)], c);
+      if (!w) {
+        --k;
+        continue;
+      }
+      race.path.insert(race.path.begin(), {k, c});
+      const auto stale = std::find_if(race.stale.begin(), race.stale.end(),
+                                      [&](const StaleRead& x) { return x.stage == k && x.thread == w->thread; });
+      if (stale != race.stale.end()) {
+        race.path.insert(race.path.begin(), {k, stale->cell});
+        return;
+      }
+      if (k == 0) return;
+      const auto& run = *t.stages[std::size_t(k - 1)].shared;
+      const auto& meant = race.meant[std::size_t(k - 1)];
+      const auto bad = std::find_if(w->reads.begin(), w->reads.end(),
+                                    [&](int r) { return !same(run[std::size_t(r)], meant[std::size_t(r)]); });
+      if (bad == w->reads.end()) return;
+      c = *bad, --k;
+    }
+  }
+
+  void run() {
+    const std::size_t stages = t.stages.size();
+    if (stages == 0 || !t.stages[0].shared) throw std::invalid_argument("race replay: the trace has no shared memory to replay");
+    if (log.size() != stages * std::size_t(threads) * kSlots)
+      throw std::invalid_argument("race replay: the log holds " + std::to_string(log.size()) + " values, the trace needs " +
+                                  std::to_string(stages * std::size_t(threads) * kSlots));
+    std::vector<double> state = *t.stages[0].shared;
+    std::vector<int> writer(state.size(), -1), written_at(state.size(), -1);
+    race.meant.clear(), race.wrong.clear(), race.stale.clear(), race.path.clear();
+    for (std::size_t k = 0; k < stages; ++k) {
+      Stage& s = t.stages[k];
+      if (!s.shared || s.shared->size() != state.size()) throw std::invalid_argument("race replay: a stage without shared memory");
+      for (const auto& a : s.accesses)
+        if (a.thread < 0 || a.thread >= threads || a.reads.size() > 2 || a.writes.size() > 1 ||
+            std::any_of(a.reads.begin(), a.reads.end(), [&](int c) { return c < 0 || std::size_t(c) >= state.size(); }) ||
+            std::any_of(a.writes.begin(), a.writes.end(), [&](int c) { return c < 0 || std::size_t(c) >= state.size(); }))
+          throw std::invalid_argument("race replay: stage " + std::to_string(k) + " has an access the log cannot hold");
+      const std::vector<double> before = state;
+      stage(int(k), before, state, writer, written_at);
+      race.meant.push_back(*s.shared);
+      std::vector<int> wrong;
+      for (std::size_t c = 0; c < state.size(); ++c)
+        if (!same(state[c], (*s.shared)[c])) wrong.push_back(int(c));
+      race.wrong.push_back(std::move(wrong));
+      s.shared = state;
+    }
+    follow();
+  }
+};
+
+}  // namespace
+
+int wrong_runs(const Race& race) {
+  return int(std::count_if(race.results.begin(), race.results.end(), [&](double r) { return !same(r, race.expected); }));
+}
+
+std::vector<std::pair<double, int>> result_spread(const Race& race) {
+  std::vector<std::pair<double, int>> out;
+  for (double r : race.results) {
+    const auto it = std::find_if(out.begin(), out.end(), [&](const auto& p) { return same(p.first, r); });
+    if (it == out.end())
+      out.emplace_back(r, 1);
+    else
+      ++it->second;
+  }
+  std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  return out;
+}
+
+std::vector<StaleRead> stale_in(const Race& race, int stage) {
+  std::vector<StaleRead> out;
+  std::copy_if(race.stale.begin(), race.stale.end(), std::back_inserter(out), [&](const StaleRead& x) { return x.stage == stage; });
+  return out;
+}
+
+void replay(Trace& trace, const std::vector<double>& log, Race& race) { Replay{trace, log, race, trace.block}.run(); }
+
+std::string describe(const StaleRead& x, int warp_size) {
+  const auto num = [](double v) {  // the shortest text that reads back as v
+    char buf[40];
+    for (int digits = 6; digits <= 17; ++digits) {
+      std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+      if (same(std::strtod(buf, nullptr), v)) break;
+    }
+    return std::string(buf);
+  };
+  std::string who;
+  if (x.early)
+    who = x.writer < 0 ? " before it was written" : " before warp " + std::to_string(x.writer / warp_size) + " wrote it";
+  else
+    who = " after thread " + std::to_string(x.writer) + " had already overwritten it";
+  return "thread " + std::to_string(x.thread) + " read cell " + std::to_string(x.cell) + who + ": saw " + num(x.seen) +
+         ", meant " + num(x.meant);
+}
+
+}  // namespace rl::core

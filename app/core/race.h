@@ -1,0 +1,71 @@
+// Races caught in the act: what a GPU's threads read from shared memory in a kernel without
+// the ordering it needs, replayed against what the code meant (the CPU model's stages).
+#pragma once
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rl::core {
+
+struct Trace;
+
+// A read that did not see what the code meant: the cell's value once every earlier stage had
+// written it (in this run). `early`: the read came before that write (missing-syncthreads);
+// otherwise after a write of its own stage by another thread (a warp out of lockstep).
+struct StaleRead {
+  int stage = 0;
+  int thread = 0;
+  int cell = 0;
+  double seen = 0, meant = 0;
+  int writer = -1;       // the thread whose write the read missed (early) or saw (late)
+  int writer_stage = -1; // the stage of that write (0: the load)
+  bool early = true;
+  bool operator==(const StaleRead&) const = default;
+};
+
+// A cell after a stage: a step of the path a wrong value takes to the block's result.
+struct CellAt {
+  int stage = 0;
+  int cell = 0;
+  bool operator==(const CellAt&) const = default;
+};
+
+// N runs of a race-revealing recording on one input, and the replay of the block kept from
+// the first run that went wrong (or, when none did, of the traced block of the last run).
+struct Race {
+  int runs = 0;
+  std::size_t blocks = 0;            // first-pass blocks a run has
+  double expected = 0;               // the model's result of the whole reduction
+  std::vector<double> results;       // [run] the run's result
+  std::vector<int> wrong_blocks;     // [run] first-pass blocks whose result differed from the model's
+  int first_wrong = -1;              // the first run with a wrong block (0-based); -1: none
+  int block = 0;                     // the block recorded and replayed
+  std::vector<StaleRead> stale;      // in stage, then thread order
+  std::vector<std::vector<double>> meant;  // [stage] shared memory as the code meant it (the model)
+  std::vector<std::vector<int>> wrong;     // [stage] cells whose value differs from meant
+  std::vector<CellAt> path;          // from the first stale read's cell to the block's result, if wrong
+  std::string recorded;              // empty: this run; else where and when a shipped recording was made
+  std::string racecheck;             // compute-sanitizer racecheck's finding for the kernel (shipped)
+  bool operator==(const Race&) const = default;
+};
+
+// Runs whose result differed from the model's.
+int wrong_runs(const Race& race);
+// Each distinct result with the runs that gave it, the most frequent first.
+std::vector<std::pair<double, int>> result_spread(const Race& race);
+// The stale reads of stage k.
+std::vector<StaleRead> stale_in(const Race& race, int stage);
+
+// Replays block `race.block`'s recording. `trace` is the CPU model's trace of that block (its
+// stages' accesses, and shared memory as meant); `log` holds [stage][thread][3]: the two values
+// each thread read and the value it wrote (a load stage: the written value only), the
+// kernels' RaceProbe layout. Afterwards the trace's shared memory is the run's (each stage's
+// writes applied) and race.meant, stale, wrong and path are filled. Throws
+// std::invalid_argument when the log does not fit the trace.
+void replay(Trace& trace, const std::vector<double>& log, Race& race);
+
+// "thread 37 read cell 293 before warp 9 wrote it: saw 12, meant 47".
+std::string describe(const StaleRead& read, int warp_size = 32);
+
+}  // namespace rl::core

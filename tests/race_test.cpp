@@ -1,0 +1,195 @@
+// The race replay (core::replay) on logs made here: a run of the model's stages in which chosen
+// reads see an older value (a warp ahead) or a newer one (a lane out of lockstep).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+
+#include "app/backend/backend.h"
+#include "app/core/race.h"
+#include "app/core/trace.h"
+#include "test_support.h"
+
+namespace rl {
+namespace {
+
+struct Misread {
+  int stage, thread, slot;
+  bool late = false;  // sees the value the cell gets in this stage, not in the one before
+};
+
+core::Trace model_trace(const std::string& id, int block, const std::vector<double>& input) {
+  backend::TraceRequest req;
+  req.algorithm = id;
+  req.block = block;
+  req.input = input;
+  return backend::make_sim_backend()->trace(req);
+}
+
+// Plays the trace's accesses stage by stage as a GPU would with the given misreads, and logs
+// what each thread read and wrote, in RaceProbe's layout: [stage][thread][read, read, written].
+std::vector<double> play(const core::Trace& t, const std::vector<Misread>& misreads) {
+  const std::size_t stages = t.stages.size(), threads = std::size_t(t.block);
+  std::vector<double> log(stages * threads * 3, 0), state = *t.stages[0].shared, older = state;
+  for (std::size_t k = 0; k < stages; ++k) {
+    const auto& s = t.stages[k];
+    const std::vector<double> before = state;
+    std::vector<double> after = state;
+    for (int pass = 0; pass < 2; ++pass) {  // late reads need the stage's other writes first
+      for (const auto& a : s.accesses) {
+        double* slot = &log[(k * threads + std::size_t(a.thread)) * 3];
+        if (a.reads.empty()) {
+          slot[2] = (*s.shared)[std::size_t(a.writes.at(0))];  // a load
+        } else {
+          for (std::size_t r = 0; r < a.reads.size(); ++r) {
+            const auto c = std::size_t(a.reads[r]);
+            slot[r] = before[c];
+            for (const auto& m : misreads)
+              if (m.stage == int(k) && m.thread == a.thread && m.slot == int(r)) slot[r] = m.late ? after[c] : older[c];
+          }
+          slot[2] = slot[0] + slot[1];
+        }
+        if (pass == 0) after[std::size_t(a.writes.at(0))] = slot[2];
+      }
+    }
+    for (const auto& a : s.accesses) state[std::size_t(a.writes.at(0))] = log[(k * threads + std::size_t(a.thread)) * 3 + 2];
+    older = before;
+  }
+  return log;
+}
+
+std::vector<double> iota(int n) {
+  std::vector<double> v(std::size_t(n), 0);
+  for (int i = 0; i < n; ++i) v[std::size_t(i)] = i + 1;
+  return v;
+}
+
+TEST(Race, AnOrderedRunHasNoStaleRead) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (const char* id : {"missing-syncthreads", "sequential", "legacy-warp-synchronous", "unroll-last-warp"}) {
+    core::Trace t = model_trace(id, 256, test::random_values(700, core::DType::Int, seed));
+    const core::Trace meant = t;
+    core::Race race;
+    core::replay(t, play(t, {}), race);
+    EXPECT_TRUE(race.stale.empty()) << id;
+    EXPECT_TRUE(race.path.empty()) << id;
+    for (std::size_t k = 0; k < t.stages.size(); ++k) {
+      EXPECT_TRUE(race.wrong[k].empty()) << id << " stage " << k;
+      EXPECT_EQ(race.meant[k], *meant.stages[k].shared) << id;
+      EXPECT_EQ(t.stages[k].shared, meant.stages[k].shared) << id;
+    }
+  }
+}
+
+// Hand-derived: block 32 over 1..32. Stage 1 (stride 16) leaves cell 11 = 12 + 28 = 40; thread 3
+// reads it at stage 2 (stride 8) before that write lands, so it sees the loaded 12.
+TEST(Race, AReadBeforeItsWriteIsFollowedToTheResult) {
+  core::Trace t = model_trace("missing-syncthreads", 32, iota(32));
+  core::Race race;
+  core::replay(t, play(t, {{2, 3, 1}}), race);
+  ASSERT_EQ(race.stale.size(), 1u);
+  const core::StaleRead want{2, 3, 11, 12, 40, 11, 1, true};
+  EXPECT_EQ(race.stale[0], want);
+  EXPECT_EQ(core::describe(race.stale[0]), "thread 3 read cell 11 before warp 0 wrote it: saw 12, meant 40");
+  EXPECT_EQ(t.stages.back().shared->at(0), 528 - 28);
+  EXPECT_EQ(race.meant.back().at(0), 528);
+  const std::vector<core::CellAt> path{{2, 11}, {2, 3}, {3, 3}, {4, 1}, {5, 0}};
+  EXPECT_EQ(race.path, path);
+  EXPECT_EQ(race.wrong[2], std::vector<int>{3});
+  EXPECT_EQ(race.wrong[5], (std::vector<int>{0, 1, 3}));  // cells 1 and 3 keep their wrong sums
+}
+
+// A lane out of lockstep: in legacy-warp-synchronous's warp step of stride 16 (block 64: stages
+// load-add, 32, 16, ...), lane 0 reads cell 16 after lane 16 has already overwritten it.
+TEST(Race, AReadAfterAWriteOfItsOwnStageIsLate) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  core::Trace t = model_trace("legacy-warp-synchronous", 64, test::random_values(128, core::DType::Int, seed));
+  ASSERT_EQ(t.stages[2].param, 16);
+  const auto log = play(t, {{2, 0, 1, true}});
+  core::Race race;
+  core::replay(t, log, race);
+  ASSERT_EQ(race.stale.size(), 1u);
+  const auto& x = race.stale[0];
+  EXPECT_FALSE(x.early);
+  EXPECT_EQ(x.cell, 16);
+  EXPECT_EQ(x.writer, 16);
+  EXPECT_EQ(x.writer_stage, 2);
+  EXPECT_EQ(x.seen, log[(2 * 64 + 16) * 3 + 2]);
+  EXPECT_EQ(x.meant, race.meant[1][16]);
+  EXPECT_NE(core::describe(x).find("after thread 16 had already overwritten it"), std::string::npos);
+}
+
+// Many random misreads: every stale read the replay reports is one that was made, its value
+// one the cell held in the run, and those of the earliest racing stage one the model held.
+TEST(Race, EveryReportedStaleReadWasMadeAndIsConsistent) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  core::Trace t = model_trace("missing-syncthreads", 1024, test::random_values(5000, core::DType::Int, seed));
+  std::vector<Misread> misreads;
+  for (int i = 0; i < 40; ++i) {
+    const int stage = 2 + int(rng() % 8), s = 1024 >> stage;
+    misreads.push_back({stage, int(rng() % std::uint64_t(s)), 1});
+  }
+  const auto log = play(t, misreads);
+  core::Race race;
+  core::replay(t, log, race);
+  ASSERT_FALSE(race.stale.empty());
+  const int first = race.stale.front().stage;
+  for (const auto& x : race.stale) {
+    EXPECT_TRUE(std::any_of(misreads.begin(), misreads.end(), [&](const Misread& m) {
+      return m.stage == x.stage && m.thread == x.thread;
+    })) << core::describe(x);
+    std::set<double> held, model;
+    for (int k = 0; k < x.stage; ++k) held.insert(t.stages[std::size_t(k)].shared->at(std::size_t(x.cell)));
+    for (const auto& m : race.meant) model.insert(m.at(std::size_t(x.cell)));
+    EXPECT_TRUE(held.count(x.seen)) << core::describe(x);
+    if (x.stage == first) {
+      EXPECT_TRUE(model.count(x.seen)) << core::describe(x);
+    }
+  }
+}
+
+TEST(Race, ARecordingRoundTripsThroughJson) {
+  core::Trace t = model_trace("missing-syncthreads", 32, iota(32));
+  core::Race race;
+  race.runs = 3;
+  race.blocks = 1;
+  race.expected = 528;
+  race.results = {528, 500, 528};
+  race.wrong_blocks = {0, 1, 0};
+  race.first_wrong = 1;
+  race.recorded = "NVIDIA H100 80GB HBM3, 2026-11-23";
+  core::replay(t, play(t, {{2, 3, 1}}), race);
+  t.race = race;
+  EXPECT_EQ(core::trace_from_json(core::to_json(t)), t);
+  EXPECT_EQ(core::wrong_runs(race), 1);
+  const auto spread = core::result_spread(race);
+  ASSERT_EQ(spread.size(), 2u);
+  EXPECT_EQ(spread[0], (std::pair<double, int>{528, 2}));
+  EXPECT_NE(core::to_text(t).find("1 of 3 runs gave a wrong result"), std::string::npos) << core::to_text(t);
+}
+
+TEST(Race, ALogOfTheWrongSizeIsRefused) {
+  core::Trace t = model_trace("sequential", 32, iota(32));
+  core::Race race;
+  EXPECT_THROW(core::replay(t, std::vector<double>(7, 0), race), std::invalid_argument);
+}
+
+TEST(Race, TheCpuModelCannotRaceAndSaysSo) {
+  backend::TraceRequest req;
+  req.algorithm = "missing-syncthreads";
+  req.block = 64;
+  req.input = iota(64);
+  try {
+    backend::make_sim_backend()->race(req, 100);
+    FAIL() << "the model raced";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("needs a GPU run"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace rl
