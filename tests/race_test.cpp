@@ -161,7 +161,7 @@ TEST(Race, ARecordingRoundTripsThroughJson) {
   race.results = {528, 500, 528};
   race.wrong_blocks = {0, 1, 0};
   race.first_wrong = 1;
-  race.recorded = "NVIDIA H100 80GB HBM3, 2026-11-23";
+  race.date = "2026-11-23 10:40 UTC";
   core::replay(t, play(t, {{2, 3, 1}}), race);
   t.race = race;
   EXPECT_EQ(core::trace_from_json(core::to_json(t)), t);
@@ -188,6 +188,39 @@ TEST(Race, TheCpuModelCannotRaceAndSaysSo) {
     FAIL() << "the model raced";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("needs a GPU run"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace rl
+
+namespace rl {
+namespace {
+
+TEST(Race, TheShippedRacecheckFindingsNameEachRacyPitfall) {
+  for (const char* id : {"missing-syncthreads", "legacy-warp-synchronous"}) {
+    const auto f = core::racecheck_finding(id);
+    ASSERT_TRUE(f.has_value()) << id;
+    EXPECT_NE(f->summary.find("RACECHECK SUMMARY: "), std::string::npos) << id;
+    EXPECT_EQ(f->summary.find("RACECHECK SUMMARY: 0 hazards"), std::string::npos) << id << ": no hazard is no evidence";
+    EXPECT_NE(f->command.find(id), std::string::npos) << id;
+    EXPECT_NE(f->device.find("NVIDIA"), std::string::npos) << id;
+  }
+  EXPECT_FALSE(core::racecheck_finding("sequential").has_value());
+}
+
+// A shipped recording is a GPU's: its device is named, it carries its runs, and its replay holds.
+TEST(Race, EveryShippedRecordingIsAGpuRun) {
+  for (const char* id : {"missing-syncthreads", "legacy-warp-synchronous"}) {
+    const auto t = core::shipped_race(id);
+    if (!t) {
+      std::printf("[ shipped  ] %s: no recording ships in this build\n", id);
+      continue;
+    }
+    EXPECT_EQ(t->backend, "cuda") << id;
+    EXPECT_NE(t->device.find("NVIDIA"), std::string::npos) << id;
+    ASSERT_TRUE(t->race.has_value()) << id;
+    EXPECT_FALSE(t->race->date.empty()) << id;
   }
 }
 

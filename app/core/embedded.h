@@ -18,4 +18,9 @@ std::string_view mono_font();  // DejaVu Sans Mono (fonts-dejavu-core), TrueType
 std::string_view shipped_report(std::string_view name);
 const std::vector<std::string_view>& shipped_report_names();  // in the build's order (CMakeLists.txt)
 
+// assets/races/NAME.json: race recordings made on a GPU (NAME an algorithm id) and the
+// racecheck findings ("racecheck"); empty when unknown.
+std::string_view shipped_race(std::string_view name);
+const std::vector<std::string_view>& shipped_race_names();
+
 }  // namespace rl::embedded

@@ -7,6 +7,9 @@
 #include <map>
 #include <stdexcept>
 
+#include <nlohmann/json.hpp>
+
+#include "embedded.h"
 #include "trace.h"
 
 namespace rl::core {
@@ -156,6 +159,24 @@ std::string describe(const StaleRead& x, int warp_size) {
     who = " after thread " + std::to_string(x.writer) + " had already overwritten it";
   return "thread " + std::to_string(x.thread) + " read cell " + std::to_string(x.cell) + who + ": saw " + num(x.seen) +
          ", meant " + num(x.meant);
+}
+
+std::optional<RacecheckFinding> racecheck_finding(const std::string& algorithm) {
+  const auto text = embedded::shipped_race("racecheck");
+  if (text.empty()) return std::nullopt;
+  const auto j = nlohmann::json::parse(text);
+  for (const auto& f : j.at("findings"))
+    if (f.at("algorithm") == algorithm)
+      return RacecheckFinding{algorithm, j.at("device").get<std::string>(), j.at("date").get<std::string>(),
+                              f.at("command").get<std::string>(), f.at("summary").get<std::string>()};
+  return std::nullopt;
+}
+
+std::optional<Trace> shipped_race(const std::string& algorithm) {
+  if (algorithm == "racecheck") return std::nullopt;
+  const auto text = embedded::shipped_race(algorithm);
+  if (text.empty()) return std::nullopt;
+  return trace_from_json(std::string(text));
 }
 
 }  // namespace rl::core

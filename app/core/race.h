@@ -2,6 +2,7 @@
 // the ordering it needs, replayed against what the code meant (the CPU model's stages).
 #pragma once
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,10 +46,20 @@ struct Race {
   std::vector<std::vector<double>> meant;  // [stage] shared memory as the code meant it (the model)
   std::vector<std::vector<int>> wrong;     // [stage] cells whose value differs from meant
   std::vector<CellAt> path;          // from the first stale read's cell to the block's result, if wrong
-  std::string recorded;              // empty: this run; else where and when a shipped recording was made
-  std::string racecheck;             // compute-sanitizer racecheck's finding for the kernel (shipped)
+  std::string date;                  // when the runs were made, UTC ("2026-11-23 10:40 UTC")
   bool operator==(const Race&) const = default;
 };
+
+// compute-sanitizer racecheck's finding for a pitfall, as measured on a GPU and shipped with
+// the program (assets/races/racecheck.json): the evidence when every run happened to be right.
+struct RacecheckFinding {
+  std::string algorithm, device, date, command, summary;
+};
+// The shipped finding for the algorithm; nullopt when none ships.
+std::optional<RacecheckFinding> racecheck_finding(const std::string& algorithm);
+// A race recording shipped with the program (assets/races/ID.json, a `trace --runs` made on a
+// GPU); nullopt when none ships for the algorithm.
+std::optional<Trace> shipped_race(const std::string& algorithm);
 
 // Runs whose result differed from the model's.
 int wrong_runs(const Race& race);

@@ -110,7 +110,7 @@ json race_json(const Race& r, DType type) {
   return {{"runs", r.runs}, {"blocks", r.blocks}, {"expected", encode(r.expected, type)},
           {"wrong_runs", wrong_runs(r)}, {"results", encode_all(r.results, type)}, {"wrong_blocks", r.wrong_blocks},
           {"first_wrong", r.first_wrong}, {"block", r.block}, {"stale_reads", stale.size()}, {"stale", stale},
-          {"wrong", r.wrong}, {"path", path}, {"meant", meant}, {"recorded", r.recorded}, {"racecheck", r.racecheck}};
+          {"wrong", r.wrong}, {"path", path}, {"meant", meant}, {"date", r.date}};
 }
 
 Race read_race(const json& j, const Trace& t) {
@@ -132,8 +132,7 @@ Race read_race(const json& j, const Trace& t) {
     if (p.size() != 2) throw std::runtime_error("trace field 'path' holds a step that is not [stage, cell]");
     r.path.push_back({p[0], p[1]});
   }
-  r.recorded = typed<std::string>(j, "recorded");
-  r.racecheck = typed<std::string>(j, "racecheck");
+  r.date = typed<std::string>(j, "date");
   const int wrong = int(r.wrong_blocks.size());
   if (r.runs < 1 || int(r.results.size()) != r.runs || wrong != r.runs || r.first_wrong < -1 || r.first_wrong >= r.runs ||
       r.meant.size() != t.stages.size() || r.wrong.size() != t.stages.size())
@@ -156,7 +155,7 @@ std::string race_text(const Race& r, DType type) {
       << " block " << r.block << ": " << r.stale.size() << " stale reads\n";
   for (std::size_t i = 0; i < r.stale.size() && i < 8; ++i) out << "    stage " << r.stale[i].stage << ": " << describe(r.stale[i]) << "\n";
   if (r.stale.size() > 8) out << "    ...\n";
-  if (!r.recorded.empty()) out << "  recorded: " << r.recorded << "\n";
+  out << "  recorded: " << r.date << "\n";
   return out.str();
 }
 
