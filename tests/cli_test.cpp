@@ -93,6 +93,18 @@ TEST(Cli, WrongFlagsAndValuesGetOneLineAndExitTwo) {
   expect_usage_error({"render", "-a", "sequential", "--stage", "9", "--out", "x.png", "--backend", "sim"}, "past the last stage");
 }
 
+// The race recording is a GPU's: refused in words for an algorithm without one, and without a
+// GPU a failure that says the race needs one (nothing on stdout).
+TEST(Cli, RaceRunsNeedARacyAlgorithmAndAGpu) {
+  expect_usage_error({"trace", "-a", "missing-syncthreads", "--runs", "0"}, "--runs");
+  expect_usage_error({"trace", "-a", "missing-syncthreads", "--runs", "ten"}, "--runs");
+  expect_usage_error({"trace", "-a", "interleaved-divergent", "--runs", "5"}, "has no race-revealing recording");
+  const auto r = test::run_cli({"trace", "-a", "missing-syncthreads", "--runs", "5", "--block", "64", "--backend", "sim"});
+  EXPECT_EQ(r.code, 1) << r.err;
+  EXPECT_NE(r.err.find("the race needs a GPU run"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
 TEST(Cli, HelpAndVersionExitZero) {
   auto r = run({"--help"});
   EXPECT_EQ(r.code, 0);

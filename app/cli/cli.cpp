@@ -146,6 +146,10 @@ core::Trace record(const RunOptions& o, int runs = 0) {
   } else {
     req.input = core::generate_input(*spec, n, type);
   }
+  const auto* row = kernels::find_row(o.algorithm);
+  if (runs > 0 && (!row || kernels::is_baseline(*row) || !kernels::race_recordable(row->algo)))
+    throw UsageError("--runs: " + o.algorithm + " has no race-revealing recording (it takes missing-syncthreads, "
+                     "legacy-warp-synchronous, and their fixes sequential and unroll-last-warp)");
   auto sel = backend::select(kBackends.at(o.backend));
   try {
     return runs > 0 ? sel.backend->race(req, runs) : sel.backend->trace(req);
