@@ -30,7 +30,9 @@ class RaceRunner {
       : algo_(algo), block_(l.block), traced_(l.trace_block), n_(n),
         per_block_((adds_on_load(algo) ? 2 : 1) * std::size_t(l.block)), grid_(ceil_div(n, per_block_)),
         stages_(trace_shape(algo, l.block, n).stages), input_(n), a_(grid_), b_(grid_),
-        log_(grid_ * std::size_t(stages_) * std::size_t(l.block) * kRaceSlots) {}
+        log_(grid_ * std::size_t(stages_) * std::size_t(l.block) * kRaceSlots) {
+    log_.fill_bytes(0);  // the slots of idle threads are copied back too
+  }
 
   RaceRuns<T> run(const T* host_in, int runs, const std::vector<T>& expected) {
     if (expected.size() != grid_)

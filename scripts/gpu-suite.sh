@@ -86,7 +86,7 @@ step() {  # step NAME COMMAND...: runs, appends to suite.log, records pass/fail 
 }
 device=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader)
 race_steps() {
-  step race_gpu_test .gpu/run.sh .gpu/bin/gpu_test --gtest_filter='Gpu.*Race*:Gpu.TheFixesNeverRace'
+  step race_gpu_test .gpu/run.sh .gpu/bin/gpu_test --gtest_filter='GpuRace.*'
   for a in missing-syncthreads legacy-warp-synchronous sequential unroll-last-warp; do
     step "race_cli_$a" sh -c '.gpu/run.sh .gpu/bin/reduction-lab trace -a "$1" --runs 100 -n 2^20 --block 1024 \
       --input random:13 --backend cuda --format json >"$2"' _ "$a" "$out/race_$a.json"

@@ -414,20 +414,28 @@ void expect_consistent(const core::Trace& t) {
 
 }  // namespace
 
-TEST(Gpu, TheMissingBarrierRaceIsCaughtInTheAct) {
-  std::string why;
-  auto gpu = backend::make_cuda_backend(&why);
-  if (!gpu) NO_GPU(why);
-  const auto seed = test::test_seed();
-  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
-  const auto input = test::random_values(std::size_t(1) << (quick() ? 16 : 20), core::DType::Int, seed);
+// The race-revealing recording on 2^20 random ints (2^16 under the sanitizers), block 1024.
+class GpuRace : public testing::Test {
+ protected:
+  void SetUp() override {
+    std::string why;
+    gpu_ = backend::make_cuda_backend(&why);
+    if (!gpu_) NO_GPU(why);
+    std::printf("[ seed     ] REDLAB_TEST_SEED=%llu\n", static_cast<unsigned long long>(test::test_seed()));
+    input_ = test::random_values(std::size_t(1) << (quick() ? 16 : 20), core::DType::Int, test::test_seed());
+  }
+  std::unique_ptr<backend::Backend> gpu_;
+  std::vector<double> input_;
+};
+
+TEST_F(GpuRace, TheMissingBarrierIsCaughtInTheAct) {
   core::Trace t;
-  const core::Race race = race_of(*gpu, "missing-syncthreads", input, &t);
+  const core::Race race = race_of(*gpu_, "missing-syncthreads", input_, &t);
   int blocks = 0;
   for (int w : race.wrong_blocks) blocks += w;
-  std::printf("[ race     ] missing-syncthreads, block 1024, 2^%d ints: %d of %d runs wrong, %d wrong blocks (of %zu a run); "
-              "run %d, block %d replayed: %zu stale reads\n", quick() ? 16 : 20, core::wrong_runs(race), race.runs, blocks,
-              race.blocks, race.first_wrong + 1, race.block, race.stale.size());
+  std::printf("[ race     ] missing-syncthreads: %d of %d runs wrong, %d wrong blocks (of %zu a run); run %d, block %d "
+              "replayed: %zu stale reads\n", core::wrong_runs(race), race.runs, blocks, race.blocks, race.first_wrong + 1,
+              race.block, race.stale.size());
   if (quick()) return;  // a few runs under the sanitizers need not race
   ASSERT_GE(race.first_wrong, 0) << "no run of 100 went wrong";
   EXPECT_FALSE(race.stale.empty());
@@ -436,15 +444,9 @@ TEST(Gpu, TheMissingBarrierRaceIsCaughtInTheAct) {
   expect_consistent(t);
 }
 
-TEST(Gpu, TheFixesNeverRace) {
-  std::string why;
-  auto gpu = backend::make_cuda_backend(&why);
-  if (!gpu) NO_GPU(why);
-  const auto seed = test::test_seed();
-  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
-  const auto input = test::random_values(std::size_t(1) << (quick() ? 16 : 20), core::DType::Int, seed);
+TEST_F(GpuRace, TheFixesNeverRace) {
   for (const char* id : {"sequential", "unroll-last-warp"}) {
-    const core::Race race = race_of(*gpu, id, input);
+    const core::Race race = race_of(*gpu_, id, input_);
     EXPECT_EQ(core::wrong_runs(race), 0) << id;
     EXPECT_EQ(race.first_wrong, -1) << id;
     EXPECT_TRUE(race.stale.empty()) << id << ": " << (race.stale.empty() ? "" : core::describe(race.stale[0]));
@@ -453,16 +455,10 @@ TEST(Gpu, TheFixesNeverRace) {
 }
 
 // The warp-synchronous pitfall may or may not go wrong on a given GPU; what it reports is checked.
-TEST(Gpu, TheLegacyWarpRaceIsReportedConsistently) {
-  std::string why;
-  auto gpu = backend::make_cuda_backend(&why);
-  if (!gpu) NO_GPU(why);
-  const auto seed = test::test_seed();
-  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
-  const auto input = test::random_values(std::size_t(1) << (quick() ? 16 : 20), core::DType::Int, seed);
+TEST_F(GpuRace, TheLegacyWarpIsReportedConsistently) {
   core::Trace t;
-  const core::Race race = race_of(*gpu, "legacy-warp-synchronous", input, &t);
-  std::printf("[ race     ] legacy-warp-synchronous, block 1024: %d of %d runs wrong; %zu stale reads replayed\n",
+  const core::Race race = race_of(*gpu_, "legacy-warp-synchronous", input_, &t);
+  std::printf("[ race     ] legacy-warp-synchronous: %d of %d runs wrong; %zu stale reads replayed\n",
               core::wrong_runs(race), race.runs, race.stale.size());
   EXPECT_TRUE(race.first_wrong < 0 || !race.stale.empty()) << "a block went wrong with no stale read replayed";
   expect_consistent(t);
