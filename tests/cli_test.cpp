@@ -12,6 +12,7 @@
 #include "app/core/bench.h"
 #include "app/core/catalog.h"
 #include "cli_support.h"
+#include "race_support.h"
 
 using namespace rl;
 
@@ -121,6 +122,27 @@ TEST(Cli, NoSubcommandOpensTheWindow) {
   const auto r = run({"--backend", "sim"});
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.err.find("[gui]"), std::string::npos);
+}
+
+// --race-file is read before the window opens: a file it cannot show is a usage error, in one
+// line naming the file and the field, and the window is not opened.
+TEST(Cli, ABadRaceFileIsAUsageErrorNamingTheFileAndTheField) {
+  const auto plain = testing::TempDir() + "redlab_plain_trace.json";
+  { std::ofstream(plain) << run({"trace", "-a", "missing-syncthreads", "--backend", "sim"}).out; }
+  expect_usage_error({"--backend", "sim", "--race-file", plain}, plain + ": trace has no field 'race'");
+  const auto missing = testing::TempDir() + "redlab_no_such_recording.json";
+  expect_usage_error({"--backend", "sim", "--race-file", missing}, missing + ": cannot be read");
+  const auto good = testing::TempDir() + "redlab_recording.json";
+  test::write_recording(good, test::synthetic_race(test::issue_example(test::test_seed())));
+  auto j = nlohmann::json::parse(std::ifstream(good));
+  j["race"].erase("results");
+  const auto broken = testing::TempDir() + "redlab_broken_recording.json";
+  { std::ofstream(broken) << j.dump(); }
+  expect_usage_error({"--backend", "sim", "--race-file", broken}, broken + ": trace is missing field 'results'");
+  expect_usage_error({"--backend", "sim", "--race-file", good, "--algorithm", "sequential"}, "records missing-syncthreads");
+  const auto r = run({"--backend", "sim", "--race-file", good});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.err.find("[gui]"), std::string::npos) << r.err;
 }
 
 TEST(Cli, BadInputFileIsAFailureNamingTheLine) {

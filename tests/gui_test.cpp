@@ -18,6 +18,7 @@
 #include "app/render/memory_view.h"
 #include "app/render/palette.h"
 #include "app/render/plot.h"
+#include "race_support.h"
 
 namespace {
 
@@ -587,4 +588,77 @@ TEST(Gui, AnImpossibleShapeIsRefusedInOneLine) {
   const auto zero = capture(std::string(REDLAB_BINARY) + " --rows 0 2>&1", &code);
   EXPECT_EQ(code, 2) << zero;
   EXPECT_NE(zero.find("--rows"), std::string::npos) << zero;
+}
+
+namespace {
+
+// The window's frame report (--frame-report): what its race parts said in the last frame.
+nlohmann::json said(const std::filesystem::path& report) {
+  std::ifstream in(report);
+  if (!in) return {};
+  return nlohmann::json::parse(in).value("said", nlohmann::json::object());
+}
+
+}  // namespace
+
+// --race-file opens a recording (a synthetic one, made here and labelled so): the summary says
+// how many runs went wrong and which block the views replay, the caption names the first stale
+// read of stage 2, the recording is labelled with where it came from, and the view carries the
+// stale-read colour.
+TEST(Gui, ARaceRecordingOpensWithItsSummaryAndCaption) {
+  const auto seed = rl::test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_race";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto file = dir / "recording.json", report = dir / "frames.json", shot = dir / "race.png";
+  rl::test::write_recording(file.string(), rl::test::synthetic_race(rl::test::issue_example(seed)));
+  int code = -1;
+  const auto log = capture(clean_config() + "env -u DISPLAY " REDLAB_BINARY " --headless --backend sim --race-file " + file.string() +
+                               " --stage 2 --view memory --quit-after-frames 20 --frame-report " + report.string() +
+                               " --screenshot " + shot.string(), &code);
+  if (code != 0 && log.find("EGL") != std::string::npos && !std::getenv("REDLAB_REQUIRE_GL"))
+    GTEST_SKIP() << "SKIPPED: no EGL here: " << log;
+  ASSERT_EQ(code, 0) << log;
+  const auto words = said(report);
+  EXPECT_EQ(words.value("race_summary", ""), "3 of 100 runs gave a wrong result; 3 wrong blocks in all (4 blocks a run)") << words.dump();
+  EXPECT_EQ(words.value("race_replayed", ""), "the first run with a wrong block: run 5; the views replay its block 2 (2 stale reads)");
+  EXPECT_EQ(words.value("race_caption", "").rfind("1 of 2 stale reads in this stage: thread 37 read cell 293 before warp 9 wrote it: saw ", 0), 0u)
+      << words.dump();
+  const std::string origin = words.value("race_origin", "");
+  EXPECT_NE(origin.find("not a GPU run"), std::string::npos) << origin;
+  EXPECT_NE(origin.find("from " + file.string()), std::string::npos) << origin;
+  EXPECT_EQ(words.value("compare", "?"), "");
+  const Shot img = load_shot(shot);
+  ASSERT_FALSE(img.px.empty()) << log;
+  const auto stale = rl::render::standard_palette().stale;
+  EXPECT_GT(count_near(img.px.data(), 0, img.w * img.h, int(stale.r * 255 + 0.5f), int(stale.g * 255 + 0.5f), int(stale.b * 255 + 0.5f)), 300);
+}
+
+// F puts the pitfall's fix beside the recording, in compare mode on the same input: without a
+// GPU the CPU model's trace of sequential over the recorded block's inputs, labelled so; E then
+// exports both views, named after both.
+TEST(Gui, TheFixKeyPutsTheFixBesideTheRace) {
+  REQUIRE_XVFB();
+  REQUIRE_XDOTOOL();
+  const auto seed = rl::test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_race_fix";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "exports");
+  const auto file = dir / "recording.json", report = dir / "frames.json";
+  rl::test::write_recording(file.string(), rl::test::synthetic_race(rl::test::issue_example(seed)));
+  int code = -1;
+  const auto log = xdotool_walk(dir, "--backend sim --race-file " + file.string() + " --export-dir " + (dir / "exports").string() +
+                                         " --frame-report " + report.string() + " --quit-after-frames 600",
+                                "k f; sleep 0.5; k e; sleep 1", &code);
+  ASSERT_EQ(code, 0) << log;
+  std::vector<std::string> found;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "exports")) found.push_back(e.path().filename().string());
+  EXPECT_EQ(found, std::vector<std::string>{"missing-syncthreads-vs-sequential-memory-stage00.png"}) << log;
+  const auto words = said(report);
+  EXPECT_EQ(words.value("compare", ""), "sequential") << words.dump();
+  EXPECT_NE(words.value("race_beside", "").find("sequential on the CPU model, over the recorded block's 1024 inputs"), std::string::npos)
+      << words.dump();
+  EXPECT_EQ(words.value("race_summary", ""), "3 of 100 runs gave a wrong result; 3 wrong blocks in all (4 blocks a run)");
 }

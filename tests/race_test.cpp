@@ -8,15 +8,11 @@
 #include "app/backend/backend.h"
 #include "app/core/race.h"
 #include "app/core/trace.h"
+#include "race_support.h"
 #include "test_support.h"
 
 namespace rl {
 namespace {
-
-struct Misread {
-  int stage, thread, slot;
-  bool late = false;  // sees the value the cell gets in this stage, not in the one before
-};
 
 core::Trace model_trace(const std::string& id, int block, const std::vector<double>& input) {
   backend::TraceRequest req;
@@ -26,36 +22,9 @@ core::Trace model_trace(const std::string& id, int block, const std::vector<doub
   return backend::make_sim_backend()->trace(req);
 }
 
-// Plays the trace's accesses stage by stage as a GPU would with the given misreads, and logs
-// what each thread read and wrote, in RaceProbe's layout: [stage][thread][read, read, written].
-std::vector<double> play(const core::Trace& t, const std::vector<Misread>& misreads) {
-  const std::size_t stages = t.stages.size(), threads = std::size_t(t.block);
-  std::vector<double> log(stages * threads * 3, 0), state = *t.stages[0].shared, older = state;
-  for (std::size_t k = 0; k < stages; ++k) {
-    const auto& s = t.stages[k];
-    const std::vector<double> before = state;
-    std::vector<double> after = state;
-    for (int pass = 0; pass < 2; ++pass) {  // late reads need the stage's other writes first
-      for (const auto& a : s.accesses) {
-        double* slot = &log[(k * threads + std::size_t(a.thread)) * 3];
-        if (a.reads.empty()) {
-          slot[2] = (*s.shared)[std::size_t(a.writes.at(0))];  // a load
-        } else {
-          for (std::size_t r = 0; r < a.reads.size(); ++r) {
-            const auto c = std::size_t(a.reads[r]);
-            slot[r] = before[c];
-            for (const auto& m : misreads)
-              if (m.stage == int(k) && m.thread == a.thread && m.slot == int(r)) slot[r] = m.late ? after[c] : older[c];
-          }
-          slot[2] = slot[0] + slot[1];
-        }
-        if (pass == 0) after[std::size_t(a.writes.at(0))] = slot[2];
-      }
-    }
-    for (const auto& a : s.accesses) state[std::size_t(a.writes.at(0))] = log[(k * threads + std::size_t(a.thread)) * 3 + 2];
-    older = before;
-  }
-  return log;
+// A run with misreads, logged as RaceProbe logs it (race_support.h).
+std::vector<double> play(const core::Trace& t, const std::vector<test::Misread>& misreads) {
+  return test::play_race(t, misreads);
 }
 
 std::vector<double> iota(int n) {
@@ -128,7 +97,7 @@ TEST(Race, EveryReportedStaleReadWasMadeAndIsConsistent) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   std::mt19937_64 rng(seed);
   core::Trace t = model_trace("missing-syncthreads", 1024, test::random_values(5000, core::DType::Int, seed));
-  std::vector<Misread> misreads;
+  std::vector<test::Misread> misreads;
   for (int i = 0; i < 40; ++i) {
     const int stage = 2 + int(rng() % 8), s = 1024 >> stage;
     misreads.push_back({stage, int(rng() % std::uint64_t(s)), 1});
@@ -139,7 +108,7 @@ TEST(Race, EveryReportedStaleReadWasMadeAndIsConsistent) {
   ASSERT_FALSE(race.stale.empty());
   const int first = race.stale.front().stage;
   for (const auto& x : race.stale) {
-    EXPECT_TRUE(std::any_of(misreads.begin(), misreads.end(), [&](const Misread& m) {
+    EXPECT_TRUE(std::any_of(misreads.begin(), misreads.end(), [&](const test::Misread& m) {
       return m.stage == x.stage && m.thread == x.thread;
     })) << core::describe(x);
     std::set<double> held, model;

@@ -623,3 +623,172 @@ TEST_F(RenderTest, MatrixViewsKeepTheMinimumTextSize) {
       }
   }
 }
+
+// ---- Race recordings (synthetic, made here on the CPU: race_support.h) --------------------
+
+#include "race_support.h"
+
+namespace {
+
+// Block 64 of 256 values, block 1: at stage 2 (stride 16) threads 3 and 5 read cells 19 and 21
+// before lanes 19 and 21 wrote them. The whole block fits at W x H.
+core::Trace small_race(std::uint64_t seed) {
+  test::SyntheticRace spec;
+  spec.block = 64, spec.n = 256, spec.traced = 1, spec.misreads = {{2, 3, 1}, {2, 5, 1}}, spec.wrong = {2}, spec.seed = seed;
+  return test::synthetic_race(spec);
+}
+
+// The memory view's layout with the race caption's row under the caption (one line at W).
+render::MemoryLayout race_layout(int block) {
+  return render::layout_memory(block, W, H, 1, render::kMinTextPx, render::layout_memory(1, W, H).label_px * 1.5f);
+}
+
+bool near_mark(render::Color a, render::Color b) {
+  return std::abs(a.r - b.r) < 0.1f && std::abs(a.g - b.g) < 0.1f && std::abs(a.b - b.b) < 0.1f;
+}
+
+}  // namespace
+
+// Every mark a race adds has a colour of its own in both palettes (Okabe-Ito: safe for the common
+// colour-vision deficiencies), none shared with another mark.
+TEST(RacePalette, EachRaceMarkHasItsOwnColourInBothPalettes) {
+  for (const auto& pal : {render::standard_palette(), render::high_contrast_palette()}) {
+    const render::Color marks[] = {pal.written, pal.read, pal.active, pal.conflict, pal.stale, pal.wrong, pal.path};
+    for (std::size_t i = 0; i < std::size(marks); ++i)
+      for (std::size_t j = i + 1; j < std::size(marks); ++j) EXPECT_FALSE(near(marks[i], marks[j])) << i << " and " << j;
+    for (const auto& c : {pal.stale, pal.wrong, pal.path}) EXPECT_FALSE(near(c, pal.background));
+  }
+}
+
+// The stale reads' cells framed with a "saw" badge, the cells the code did not mean framed with a
+// "meant" badge, the path ringed, an arrow from the cell read to the reading thread, and the
+// caption naming the read; the same trace without its race shows none of it.
+TEST_F(RenderTest, ARaceMarksStaleReadsWrongCellsAndThePath) {
+  const std::uint64_t seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const auto t = small_race(seed);
+  const auto& race = *t.race;
+  ASSERT_EQ(core::stale_in(race, 2).size(), 2u);
+  const auto pal = render::standard_palette();
+  for (bool with_race : {true, false}) {
+    SCOPED_TRACE(with_race ? "with its race" : "without");
+    core::Trace shown = t;
+    if (!with_race) shown.race.reset();
+    target_.bind();
+    const auto drawn = render::draw_memory_view(*canvas_, shown, 2, W, H);
+    render::Offscreen::unbind();
+    ASSERT_EQ(drawn.warps, 0) << "the whole block is drawn";
+    const Image img{target_.read_rgba()};
+    const auto L = with_race ? race_layout(64) : render::layout_memory(64, W, H);
+    for (int cell : {19, 21}) {  // read stale: framed, the badge in the bottom-right corner
+      const auto c = L.cell(cell);
+      EXPECT_EQ(near(img.at(c.x + 1, c.cy()), pal.stale), with_race) << "cell " << cell << " " << str(img.at(c.x + 1, c.cy()));
+      EXPECT_EQ(near(img.at(c.x + c.w - 2, c.y + c.h - 2), pal.stale), with_race) << "cell " << cell;
+    }
+    for (int cell : race.wrong[2]) {  // not what the code meant: framed, the badge in the top-right corner
+      const auto c = L.cell(cell);
+      EXPECT_EQ(near(img.at(c.x + 1, c.cy()), pal.wrong), with_race) << "cell " << cell << " " << str(img.at(c.x + 1, c.cy()));
+      EXPECT_EQ(near(img.at(c.x + c.w - 2, c.y + 2), pal.wrong), with_race) << "cell " << cell;
+    }
+    int ringed = 0;
+    for (const auto& p : race.path) {
+      if (p.stage != 2) continue;
+      const auto c = L.cell(p.cell);
+      const float rx = c.x + c.w * 0.15f;  // clear of the access arrows, which run through the centres
+      EXPECT_EQ(near(img.at(rx, c.y - 1.5f), pal.path), with_race) << "path cell " << p.cell << " " << str(img.at(rx, c.y - 1.5f));
+      ++ringed;
+    }
+    EXPECT_GT(ringed, 0);
+    // The arrow from cell 19 (thread 3's read) to thread 3's strip, halfway.
+    const auto from = L.cell(19), to = L.thread_band(3);
+    const float x = (from.cx() - from.w * 0.2f + to.cx() - to.w * 0.2f) / 2, y = (from.cy() + to.cy()) / 2;
+    EXPECT_EQ(near_mark(img.at(x, y), pal.stale), with_race) << str(img.at(x, y));
+    // The caption's row under the stage caption names the read, in the stale colour.
+    const render::Rect row{L.caption.x, L.caption.y + L.caption.h, L.caption.w, L.label_px * 1.5f};
+    int ink = 0;
+    for (float yy = row.y; yy < row.y + row.h; ++yy)
+      for (float xx = row.x; xx < row.x + row.w; ++xx) ink += near_mark(img.at(xx, yy), pal.stale);
+    if (with_race) EXPECT_GT(ink, 200);
+    else EXPECT_EQ(ink, 0);
+  }
+}
+
+// A block too wide to read: the enlarged warp is the reader's (thread 37, warp 1), the cell it
+// read (293, in warp 9) is framed on the block's strip, and the arrow runs from there down to
+// thread 37's strip; the colour-blind-safe high-contrast palette draws the same marks.
+TEST_F(RenderTest, AnEnlargedWarpShowsTheCellReadOnTheBlocksStrip) {
+  const std::uint64_t seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const auto t = test::synthetic_race(test::issue_example(seed));
+  for (bool contrast : {false, true}) {
+    const auto pal = contrast ? render::high_contrast_palette() : render::standard_palette();
+    render::ViewOptions o;
+    o.high_contrast = contrast, o.warp = 1;
+    target_.bind();
+    const auto drawn = render::draw_memory_view(*canvas_, t, 2, W, H, o);
+    render::Offscreen::unbind();
+    const Image img{target_.read_rgba()};
+    ASSERT_EQ(drawn.warps, 32);
+    ASSERT_EQ(drawn.warp, 1);
+    const auto L = render::layout_warp(1024, 1, W, H, 1, render::kMinTextPx, drawn.cols, render::layout_memory(1, W, H).label_px * 1.5f);
+    const auto& o_strip = L.overview;
+    const float w = o_strip.w / 1024, line = std::max(2.0f, o_strip.h * 0.12f), cx = o_strip.x + 293.5f * w;
+    const float frame_w = std::max(w, 3.0f) + 2 * line;
+    EXPECT_TRUE(near(img.at(cx, o_strip.y - line / 2), pal.stale)) << str(img.at(cx, o_strip.y - line / 2));
+    EXPECT_TRUE(near(img.at(cx - frame_w / 2 + line / 2, o_strip.cy()), pal.stale));
+    const auto to = L.thread_band(37);
+    const float ax = (cx + to.cx() - to.w * 0.2f) / 2, ay = (o_strip.y + o_strip.h + line + to.cy()) / 2;
+    EXPECT_TRUE(near_mark(img.at(ax, ay), pal.stale)) << "the arrow, halfway: " << str(img.at(ax, ay));
+    const auto wrong = L.cell(37);  // thread 37's sum is not what the code meant
+    EXPECT_TRUE(near(img.at(wrong.x + 1, wrong.cy()), pal.wrong)) << str(img.at(wrong.x + 1, wrong.cy()));
+  }
+}
+
+// The caption pages through the stage's stale reads; past the last it shows the last.
+TEST_F(RenderTest, TheRaceCaptionPagesThroughTheStagesStaleReads) {
+  const auto t = test::synthetic_race(test::issue_example(test::test_seed()));
+  render::ViewOptions first, second, past;
+  first.warp = second.warp = past.warp = 1;
+  second.stale = 1, past.stale = 7;
+  const Image a = draw_view(render::View::Memory, t, 2, first), b = draw_view(render::View::Memory, t, 2, second);
+  EXPECT_NE(a.rgba, b.rgba);
+  EXPECT_EQ(draw_view(render::View::Memory, t, 2, past).rgba, b.rgba);
+}
+
+// The divergence view frames the lanes that read a stale value and names, in the stale colour,
+// the warps that ran ahead: at stage 2 only, where the reads are.
+TEST_F(RenderTest, TheDivergenceViewShowsWhichWarpsRanAhead) {
+  const auto t = test::synthetic_race(test::issue_example(test::test_seed()));
+  const auto pal = render::standard_palette();
+  const int racing = count_near(draw_view(render::View::Divergence, t, 2), pal.stale, 0.1f);
+  const int quiet = count_near(draw_view(render::View::Divergence, t, 1), pal.stale, 0.1f);
+  EXPECT_GT(racing, quiet + 300) << racing << " vs " << quiet;
+}
+
+// Presenter mode at 1600x900 (a view of 992 x 560, and compare mode's half of it) and the normal
+// layout: no race text below the mode's minimum, in any view that applies, at any stage.
+TEST_F(RenderTest, ARaceKeepsTheMinimumTextSize) {
+  const std::uint64_t seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  test::SyntheticRace legacy;
+  legacy.algorithm = "legacy-warp-synchronous", legacy.block = 256, legacy.n = 2048, legacy.traced = 1;
+  legacy.misreads = {{4, 0, 1, true}}, legacy.wrong = {3}, legacy.seed = seed;  // stage 4: the last warp, stride 16
+  const core::Trace traces[] = {test::synthetic_race(test::issue_example(seed)), small_race(seed), test::synthetic_race(legacy)};
+  for (const auto& [w, h, presenter] : {std::tuple{992, 560, true}, std::tuple{496, 560, true}, std::tuple{W, H, false}}) {
+    render::Offscreen target;
+    target.resize(w, h);
+    render::ViewOptions o{presenter, 0, presenter ? 1.5f : 1.0f};
+    o.min_text_px = render::min_text_px(presenter, 1);
+    for (const auto& t : traces)
+      for (auto v : {render::View::Memory, render::View::Divergence, render::View::Grid})
+        for (int stage = 0; stage < int(t.stages.size()); ++stage)
+          for (int stale : {0, 1}) {
+            o.stale = stale;
+            target.bind();
+            render::draw_stage_view(*canvas_, v, t, stage, w, h, o);
+            render::Offscreen::unbind();
+            EXPECT_GE(canvas_->smallest_text_px(), int(o.min_text_px))
+                << t.algorithm << ", " << render::to_string(v) << ", stage " << stage << ", " << w << " x " << h;
+          }
+  }
+}

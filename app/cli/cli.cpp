@@ -434,6 +434,20 @@ Handler bench_command(CLI::App& cmd) {
   return [o](const Io& io) { return cmd_bench(*o, io.out, io.err); };
 }
 
+// --race-file is read before the window opens: a file it cannot show is a usage error naming
+// the file and what is wrong with it.
+void check_race_file(const GuiOptions& opts) {
+  if (opts.race_file.empty()) return;
+  core::Trace t;
+  try {
+    t = core::read_race_file(opts.race_file);
+  } catch (const std::runtime_error& e) {
+    throw UsageError("--race-file " + std::string(e.what()));
+  }
+  if (!opts.algorithm.empty() && opts.algorithm != t.algorithm)
+    throw UsageError("--race-file " + opts.race_file + " records " + t.algorithm + ", but --algorithm asks for " + opts.algorithm);
+}
+
 int open_window(GuiOptions opts, const std::string& backend, const Io& io) {
   opts.backend = kBackends.at(backend);
   if (opts.headless && opts.quit_after_frames == 0)
@@ -443,6 +457,7 @@ int open_window(GuiOptions opts, const std::string& backend, const Io& io) {
   if (std::int64_t(opts.rows) * opts.cols > core::kMaxWindowElements)
     throw UsageError("--rows/--cols: the window traces at most 2^20 elements, got " + std::to_string(opts.rows) + " x " +
                      std::to_string(opts.cols));
+  check_race_file(opts);
   if (!io.gui) {
     io.err << "reduction-lab: error: this build has no window; use the list, trace or render commands\n";
     return 1;
@@ -510,6 +525,9 @@ Handler window_command(CLI::App& app) {
   app.add_option("--scene", g.scene, "Open on a saved scene (its name, or a scene file)");
   app.add_option("--plan", g.plan, "Open a lesson plan on its first scene; PageDown and PageUp step its scenes (shipped: harris; or a file)");
   app.add_option("--frame-report", g.frame_report, "Write every frame's time as JSON (with --quit-after-frames)");
+  app.add_option("--race-file", g.race_file,
+                 "Open on a race recording made on a GPU (`trace --runs N --format json`): its runs, and the replay of "
+                 "its block");
   return [o](const Io& io) { return open_window(o->gui, o->backend, io); };
 }
 

@@ -68,7 +68,8 @@ bool FrameLog::write(const std::string& path, const std::string& renderer, std::
                    {"memory", memory},
                    {"growth", {{"samples", g.samples}, {"rss_mib", g.rss_mib}, {"device_mib", g.device_mib}}},
                    {"frame_ms", ms_},
-                   {"bench", bench_}};
+                   {"bench", bench_},
+                   {"said", said_}};
   if (write_file(path, j.dump(1) + "\n", error)) return true;
   if (error) *error = "frame report not saved: " + *error;
   return false;

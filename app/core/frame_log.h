@@ -1,6 +1,7 @@
 // Every frame's working time, and whether a benchmark was running meanwhile: the evidence for
 // "the UI holds 60 frames per second while a benchmark runs".
 #pragma once
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,10 @@ class FrameLog {
     std::size_t over_budget = 0;                // frames longer than 1/60 s
   };
   Summary summary(bool bench_running) const;
-  // JSON: the renderer, both summaries and every frame; false with *error set on failure.
+  // A line the window showed in its last frame, under a name ("race_summary"): scripted runs
+  // report what was said, and the tests read it.
+  void say(const std::string& name, const std::string& text) { said_[name] = text; }
+  // JSON: the renderer, both summaries, every frame and what was said; false with *error set on failure.
   bool write(const std::string& path, const std::string& renderer, std::string* error) const;
 
  private:
@@ -35,6 +39,7 @@ class FrameLog {
     std::size_t frame, rss, device;
   };
   std::vector<Memory> memory_;
+  std::map<std::string, std::string> said_;
 };
 
 }  // namespace rl::core

@@ -4,11 +4,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
+#include "../../kernels/algorithms.h"
 #include "embedded.h"
 #include "trace.h"
 
@@ -159,6 +162,130 @@ std::string describe(const StaleRead& x, int warp_size) {
     who = " after thread " + std::to_string(x.writer) + " had already overwritten it";
   return "thread " + std::to_string(x.thread) + " read cell " + std::to_string(x.cell) + who + ": saw " + num(x.seen) +
          ", meant " + num(x.meant);
+}
+
+std::vector<Ahead> warps_ahead(const Race& race, int stage, int warp_size) {
+  std::vector<Ahead> out;
+  for (const auto& x : race.stale) {
+    if (x.stage != stage || x.writer < 0 || x.writer == x.thread) continue;
+    const int first = x.early ? x.thread : x.writer, second = x.early ? x.writer : x.thread;
+    const bool lanes = first / warp_size == second / warp_size;
+    const Ahead key{lanes ? first : first / warp_size, lanes ? second : second / warp_size, lanes, 0};
+    auto it = std::find_if(out.begin(), out.end(), [&](const Ahead& a) {
+      return a.ahead == key.ahead && a.behind == key.behind && a.lanes == key.lanes;
+    });
+    if (it == out.end()) it = out.insert(out.end(), key);
+    ++it->reads;
+  }
+  return out;
+}
+
+namespace {
+
+std::string count(std::size_t n, const std::string& one, const std::string& many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+}  // namespace
+
+std::string stale_caption(const Race& race, int stage, int index) {
+  const auto here = stale_in(race, stage);
+  if (here.empty()) {
+    const std::size_t wrong = stage >= 0 && std::size_t(stage) < race.wrong.size() ? race.wrong[std::size_t(stage)].size() : 0;
+    if (wrong == 0) return "no stale read in this stage";
+    return "no stale read in this stage; " + count(wrong, "cell holds", "cells hold") + " a value the code did not mean";
+  }
+  const std::size_t i = std::size_t(std::clamp(index, 0, int(here.size()) - 1));
+  const std::string which =
+      here.size() == 1 ? "1 stale read" : std::to_string(i + 1) + " of " + std::to_string(here.size()) + " stale reads";
+  return which + " in this stage: " + describe(here[i]);
+}
+
+std::string race_headline(const Race& race) {
+  int blocks = 0;
+  for (int w : race.wrong_blocks) blocks += w;
+  return std::to_string(wrong_runs(race)) + " of " + count(std::size_t(race.runs), "run", "runs") +
+         " gave a wrong result; " + count(std::size_t(blocks), "wrong block", "wrong blocks") +
+         " in all (" + count(race.blocks, "block", "blocks") + " a run)";
+}
+
+std::string replayed_text(const Race& race) {
+  const std::string stale = " (" + count(race.stale.size(), "stale read", "stale reads") + ")";
+  if (race.first_wrong >= 0)
+    return "the first run with a wrong block: run " + std::to_string(race.first_wrong + 1) + "; the views replay its block " +
+           std::to_string(race.block) + stale;
+  std::string text = "no block went wrong in any run's first pass; the views replay block " + std::to_string(race.block) +
+                     " of the last run" + stale;
+  if (wrong_runs(race) > 0) text += "; the wrong results came from a later pass, over the blocks' results";
+  return text;
+}
+
+std::string spread_text(const Race& race, DType type, std::size_t shown) {
+  const auto spread = result_spread(race);
+  std::string text;
+  for (std::size_t i = 0; i < spread.size() && i < shown; ++i) {
+    const auto& [value, runs] = spread[i];
+    text += (i ? "; " : "") + format_value(value, type) + (same(value, race.expected) ? " (meant)" : "") + ": " +
+            count(std::size_t(runs), "run", "runs");
+  }
+  if (spread.size() > shown) text += "; and " + count(spread.size() - shown, "more result", "more results");
+  return text;
+}
+
+bool ordered_by_luck(const Race& race) { return wrong_runs(race) == 0 && race.first_wrong < 0 && race.stale.empty(); }
+
+bool has_race_recording(const std::string& algorithm) {
+  const auto* row = kernels::find_row(algorithm);
+  if (!row || kernels::is_baseline(*row)) return false;
+  if (!row->fix.empty()) return true;
+  return std::any_of(std::begin(kernels::kAlgorithms), std::end(kernels::kAlgorithms),
+                     [&](const kernels::AlgorithmRow& r) { return r.fix == algorithm; });
+}
+
+namespace {
+
+// What trace_from_json does not check and the views rely on: every cell a race names lies in
+// its stage's shared memory, and the replayed block is the traced one.
+void check_recording(const Trace& t) {
+  const Race& r = *t.race;
+  if (!has_race_recording(t.algorithm))
+    throw std::runtime_error("trace field 'algorithm' is '" + t.algorithm +
+                             "', which has no race recording (missing-syncthreads, legacy-warp-synchronous and their "
+                             "fixes sequential and unroll-last-warp have one)");
+  if (r.block != t.trace_block)
+    throw std::runtime_error("trace field 'race' replays block " + std::to_string(r.block) + ", but 'trace_block' is " +
+                             std::to_string(t.trace_block));
+  for (std::size_t k = 0; k < t.stages.size(); ++k) {
+    const auto& shared = t.stages[k].shared;
+    if (!shared || shared->size() != r.meant[k].size())
+      throw std::runtime_error("trace field 'stages' holds stage " + std::to_string(k) +
+                               " without shared memory the size of the race's 'meant'");
+    for (int c : r.wrong[k])
+      if (c < 0 || std::size_t(c) >= shared->size())
+        throw std::runtime_error("trace field 'wrong' names cell " + std::to_string(c) + " outside stage " + std::to_string(k));
+  }
+  for (const auto& p : r.path)
+    if (p.stage < 0 || std::size_t(p.stage) >= t.stages.size() || p.cell < 0 ||
+        std::size_t(p.cell) >= t.stages[std::size_t(p.stage)].shared->size())
+      throw std::runtime_error("trace field 'path' holds a step outside the block");
+}
+
+}  // namespace
+
+Trace read_race_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot be read");
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    Trace t = trace_from_json(text.str());
+    if (!t.race)
+      throw std::runtime_error("trace has no field 'race': a plain trace, not a recording (`trace --runs N --format json` makes one)");
+    check_recording(t);
+    return t;
+  } catch (const std::exception& e) {
+    throw std::runtime_error(path + ": " + e.what());
+  }
 }
 
 std::optional<RacecheckFinding> racecheck_finding(const std::string& algorithm) {

@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "types.h"
+
 namespace rl::core {
 
 struct Trace;
@@ -78,5 +80,38 @@ void replay(Trace& trace, const std::vector<double>& log, Race& race);
 
 // "thread 37 read cell 293 before warp 9 wrote it: saw 12, meant 47".
 std::string describe(const StaleRead& read, int warp_size = 32);
+
+// Who ran ahead in a stage's stale reads. A read before its write: the reader's warp ran ahead
+// of the writer's. A read after a write of its own stage: the writer ran ahead of the reader.
+// Between two warps `ahead` and `behind` are warps; inside one warp (`lanes`) they are threads.
+// One entry per pair, with the stale reads it explains, in the order first met.
+struct Ahead {
+  int ahead = 0, behind = 0;
+  bool lanes = false;
+  int reads = 0;
+  bool operator==(const Ahead&) const = default;
+};
+std::vector<Ahead> warps_ahead(const Race& race, int stage, int warp_size = 32);
+
+// What the window says of a recording, in words (the views and the summary share these).
+// "stale read 1 of 3 in this stage: thread 37 read cell 293 ...", or that the stage has none.
+std::string stale_caption(const Race& race, int stage, int index);
+// "37 of 100 runs gave a wrong result; 412 wrong blocks in all (1024 blocks a run)"
+std::string race_headline(const Race& race);
+// "the first run that went wrong: run 3; the views replay its block 17 (5 stale reads)", or,
+// when none went wrong, which block of which run the views replay.
+std::string replayed_text(const Race& race);
+// Each distinct result with its runs, the meant one marked, at most `shown` of them:
+// "523776 (meant): 63 runs; 523264: 12 runs; and 3 more results".
+std::string spread_text(const Race& race, DType type, std::size_t shown = 6);
+// True when no run went wrong and the replayed block read nothing stale: the GPU happened to
+// order every read after its write.
+bool ordered_by_luck(const Race& race);
+
+// The algorithms a race recording exists for: the pitfalls that race and their fixes.
+bool has_race_recording(const std::string& algorithm);
+// A `trace --runs N --format json` file. Throws std::runtime_error that names the file and
+// what is wrong with it (a missing or malformed field, or no race in it).
+Trace read_race_file(const std::string& path);
 
 }  // namespace rl::core

@@ -109,6 +109,7 @@ std::vector<std::uint8_t> frame_pixels(Canvas& c, Offscreen& target, const Shown
   options.blend = f.blend;
   options.warp = look.warp;
   options.first_bank_row = look.first_row;
+  options.stale = look.stale;
   if (!shown.second) return view_pixels(c, target, shown.first, f.stage, width, height, look.view, options);
   const int left = width / 2, right = width - left;
   std::vector<std::uint8_t> out(std::size_t(width) * std::size_t(height) * 4);

@@ -34,6 +34,7 @@ struct Look {
   Progress* progress = nullptr;  // may be null
   int warp = 0;  // the warp a view enlarges where a block is too wide to read (ViewOptions::warp)
   int first_row = 0;  // the banks or coalescing view's first row, as the window pages (ViewOptions::first_bank_row)
+  int stale = 0;      // a race recording's described stale read, as the window pages (ViewOptions::stale)
 };
 
 // One stage's view as a PNG.

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
+#include <string>
 #include <vector>
 
 #include "../core/facts.h"
@@ -47,6 +49,9 @@ struct Frame {
   bool marks = false;  // reads and writes are shared (or global) cells
   float min_px = 0;    // no text smaller
   int lo = 0, hi = 0;  // the cells drawn large: all, or one warp's
+  int stage = 0;
+  const core::Race* race = nullptr;  // a race recording whose replay fits this stage's cells
+  int stale = 0;                     // the stale read the race caption describes
   bool zoomed() const { return hi - lo < count; }
 };
 
@@ -54,6 +59,34 @@ struct Frame {
 struct CellMarks {
   std::vector<char> read, written, working;
 };
+
+// A race recording's marks on a cell: the run's value against what the code meant.
+struct CellRace {
+  bool wrong = false, stale = false, path = false;
+  double meant = 0, seen = 0;
+};
+
+std::vector<CellRace> race_cells(const Frame& f) {
+  std::vector<CellRace> out(std::size_t(f.count));
+  if (!f.race) return out;
+  const core::Race& r = *f.race;
+  const auto k = std::size_t(f.stage);
+  for (int c : r.wrong[k])
+    if (c < f.count) out[std::size_t(c)].wrong = true, out[std::size_t(c)].meant = r.meant[k][std::size_t(c)];
+  for (const auto& x : core::stale_in(r, f.stage))
+    if (x.cell < f.count && !out[std::size_t(x.cell)].stale) out[std::size_t(x.cell)].stale = true, out[std::size_t(x.cell)].seen = x.seen;
+  for (const auto& p : r.path)
+    if (p.stage == f.stage && p.cell < f.count) out[std::size_t(p.cell)].path = true;
+  return out;
+}
+
+// The stale read the caption describes, or null when the stage has none.
+std::optional<core::StaleRead> described(const Frame& f) {
+  if (!f.race) return std::nullopt;
+  const auto here = core::stale_in(*f.race, f.stage);
+  if (here.empty()) return std::nullopt;
+  return here[std::size_t(std::clamp(f.stale, 0, int(here.size()) - 1))];
+}
 
 // The next stage's values, when animating towards it and it shows the same array.
 struct Blend {
@@ -69,17 +102,55 @@ std::string zoom_note(const Frame& f) {
   return "warp " + std::to_string(f.lo / 32) + " of " + std::to_string((f.count + 31) / 32) + " (threads " + range + ")";
 }
 
-void draw_header(const Frame& f, int stage) {
+// `caption`: the stage's caption line; false when a two-line race caption takes its row.
+void draw_header(const Frame& f, int stage, bool caption = true) {
   const std::string title = f.t.algorithm + "  -  stage " + std::to_string(stage) + " of " +
                             std::to_string(f.t.stages.size() - 1) + ": " + f.s.label;
   fitted_text(f.c, f.L.title.x, f.L.title.cy(), title, f.L.title_px, f.min_px, f.L.title.w, f.pal.text);
-  std::string caption = core::stage_caption(f.t, stage);
+  if (!caption) return;
+  std::string text = core::stage_caption(f.t, stage);
   if (f.shown.values)
-    caption = f.shown.what +
-              (f.total > f.count ? " (first " + std::to_string(f.count) + " of " + std::to_string(f.total) + ")" : "") +
-              "  |  " + caption;
-  if (f.zoomed()) caption = zoom_note(f) + ", enlarged  |  " + caption;  // first: it survives a cut
-  fitted_text(f.c, f.L.caption.x, f.L.caption.cy(), caption, f.L.label_px, f.min_px, f.L.caption.w, f.pal.muted);
+    text = f.shown.what +
+           (f.total > f.count ? " (first " + std::to_string(f.count) + " of " + std::to_string(f.total) + ")" : "") +
+           "  |  " + text;
+  if (f.zoomed()) text = zoom_note(f) + ", enlarged  |  " + text;  // first: it survives a cut
+  fitted_text(f.c, f.L.caption.x, f.L.caption.cy(), text, f.L.label_px, f.min_px, f.L.caption.w, f.pal.muted);
+}
+
+// The race caption in lines that fit `width` at px, broken at spaces: at most three (a half view
+// in presenter mode needs them), the last cut where even that is not enough.
+std::vector<std::string> race_lines(Canvas& c, std::string text, float px, float width) {
+  std::vector<std::string> lines;
+  // Where it takes two lines or more, which read comes first its own line: "1 of 22 stale reads in this stage:".
+  const std::size_t lead = text.find("in this stage: ");
+  if (c.text_width(text, px) > width && lead != std::string::npos) {
+    lines.push_back(text.substr(0, lead + 14));
+    text = text.substr(lead + 15);
+  }
+  while (lines.size() < 2 && c.text_width(text, px) > width) {
+    std::size_t cut = text.rfind(' ');
+    while (cut != std::string::npos && cut > 0 && c.text_width(text.substr(0, cut), px) > width) cut = text.rfind(' ', cut - 1);
+    if (cut == std::string::npos || cut == 0) break;
+    lines.push_back(text.substr(0, cut));
+    text = text.substr(cut + 1);
+  }
+  lines.push_back(text);
+  return lines;
+}
+
+// Under the caption, what the described stale read was (or that the stage has none); a caption
+// of two lines starts on the stage caption's row, which then gives way (the window prints it
+// under the view too).
+void draw_race_caption(const Frame& f, const std::vector<std::string>& lines) {
+  const bool any = described(f).has_value();
+  float cy = lines.size() > 1 ? f.L.caption.cy() : f.L.caption.y + f.L.caption.h + f.L.label_px * 0.75f;
+  for (const auto& line : lines) {
+    // Whole pixel sizes, as race_lines measured them: a line that fits at the minimum is not cut.
+    float px = std::floor(f.L.label_px);
+    while (px > f.min_px && f.c.text_width(line, px) > f.L.caption.w) --px;
+    fitted_text(f.c, f.L.caption.x, cy, line, std::max(px, f.min_px), f.min_px, f.L.caption.w, any ? f.pal.stale : f.pal.muted);
+    cy += f.L.label_px * 1.5f;
+  }
 }
 
 CellMarks mark_cells(const Frame& f) {
@@ -150,19 +221,81 @@ Color cell_fill(const Frame& f, int i, const Scale& scale, const Blend& next) {
   return fill;
 }
 
-// Values are drawn only at the minimum text size or larger.
-void draw_cells(const Frame& f, const CellMarks& m, const Scale& scale, const Blend& next, float mark) {
+float badge_px(const Frame& f) { return std::max(f.min_px, std::min(f.L.cell_h * 0.3f, f.L.label_px)); }
+
+// Whether every badge of the cells drawn large has room for its word ("meant 47", "saw 12"):
+// the badges of a view either all carry it or all show the value alone.
+bool badge_words_fit(const Frame& f, const std::vector<CellRace>& race) {
+  const float px = badge_px(f);
+  for (int i = f.lo; i < f.hi; ++i) {
+    const CellRace& r = race[std::size_t(i)];
+    if (r.wrong && f.c.text_width("meant " + short_value(r.meant, f.t.type), px) + px * 0.4f > f.L.cell_w) return false;
+    if (r.stale && f.c.text_width("saw " + short_value(r.seen, f.t.type), px) + px * 0.4f > f.L.cell_w) return false;
+  }
+  return true;
+}
+
+// A race badge in a cell's top (meant value) or bottom (value seen) right corner, with its word
+// or without; its height, 0 where it does not fit at the minimum size.
+float race_badge(const Frame& f, const Rect& cell, const std::string& word, double v, Color color, bool top) {
+  const float px = badge_px(f);
+  const std::string label = word.empty() ? short_value(v, f.t.type) : word + " " + short_value(v, f.t.type);
+  const float bw = f.c.text_width(label, px) + px * 0.4f, bh = px * 1.2f;
+  if (bw > cell.w || bh * 2 > cell.h) return 0;
+  const float y = top ? cell.y : cell.y + cell.h - bh;
+  f.c.rect({cell.x + cell.w - bw, y, bw, bh}, color);
+  f.c.text(cell.x + cell.w - bw / 2, y + bh / 2, label, px, text_on(color), Align::Center);
+  return bh;
+}
+
+// The cell's border: a race's marks first, then the stage's write or read.
+Color border_of(const Frame& f, const CellMarks& m, const CellRace& r, int i, Color fill) {
+  if (r.stale) return f.pal.stale;
+  if (r.wrong) return f.pal.wrong;
+  return m.written[i] ? f.pal.written : m.read[i] ? f.pal.read : fill;
+}
+
+// Values are drawn only at the minimum text size or larger; a race's badges take their part
+// of the cell, and the value the rest. Returns whether every badge wanted found room.
+bool draw_cells(const Frame& f, const CellMarks& m, const Scale& scale, const Blend& next, float mark) {
+  bool badges = true;
   const CellTexts text = cell_texts(f.c, f.L, f.shown, f.t.type, f.lo, f.hi);
+  const auto race = race_cells(f);
+  const bool words = badge_words_fit(f, race);
   for (int i = f.lo; i < f.hi; ++i) {
     const Rect cell = f.L.cell(i);
     const Color fill = cell_fill(f, i, scale, next);
-    const Color border = m.written[i] ? f.pal.written : m.read[i] ? f.pal.read : fill;
-    f.c.rect(cell, fill, border, (m.written[i] || m.read[i]) ? mark : 0);
+    const CellRace& r = race[std::size_t(i)];
+    const bool marked = m.written[i] || m.read[i] || r.stale || r.wrong;
+    f.c.rect(cell, fill, border_of(f, m, r, i, fill), marked ? mark : 0);
     if (f.shown.per_thread) f.c.rect(f.L.thread_band(i), m.working[i] ? f.pal.active : f.pal.inactive);
-    if (f.shown.values && text.px >= f.min_px)
-      f.c.text(cell.cx(), cell.cy(), text.texts[std::size_t(i - f.lo)], text.px, i >= f.real ? f.pal.muted : text_on(fill),
-               Align::Center);
+    const float top = r.wrong ? race_badge(f, cell, words ? "meant" : "", r.meant, f.pal.wrong, true) : 0;
+    const float bottom = r.stale ? race_badge(f, cell, words ? "saw" : "", r.seen, f.pal.stale, false) : 0;
+    badges = badges && (top > 0 || !r.wrong) && (bottom > 0 || !r.stale);
+    const float room = cell.h - top - bottom, px = std::min(text.px, top + bottom > 0 ? room * 0.8f : text.px);
+    if (f.shown.values && px >= f.min_px)
+      f.c.text(cell.cx(), cell.y + top + room / 2, text.texts[std::size_t(i - f.lo)], px,
+               i >= f.real ? f.pal.muted : text_on(fill), Align::Center);
   }
+  // The path's rings go round the cells, over their neighbours' edges: drawn after them all.
+  for (int i = f.lo; i < f.hi; ++i) {
+    if (!race[std::size_t(i)].path) continue;
+    const Rect cell = f.L.cell(i);
+    const float g = std::max(2.0f, mark * 0.7f);
+    f.c.rect({cell.x - g, cell.y - g, cell.w + 2 * g, cell.h + 2 * g}, {0, 0, 0, 0}, f.pal.path, g);
+  }
+  return badges;
+}
+
+// The described stale read: an arrow from the cell read to the thread that read it, where both
+// are drawn large (an enlarged warp shows the rest on its strip).
+void draw_stale_arrow(const Frame& f) {
+  const auto x = described(f);
+  if (!x || !f.shown.per_thread || !(x->cell >= f.lo && x->cell < f.hi) || !(x->thread >= f.lo && x->thread < f.hi)) return;
+  const Rect from = f.L.cell(x->cell), to = f.L.thread_band(x->thread);
+  const float side = std::min(f.L.cell_w, f.L.cell_h);
+  arrow(f.c, from.cx() - from.w * 0.2f, from.y + from.h * 0.5f, to.cx() - to.w * 0.2f, to.cy(), std::max(2.0f, side * 0.07f),
+        side * 0.3f, f.pal.stale);
 }
 
 // An enlarged warp's place in its block: every cell as a sliver of colour, the warp framed.
@@ -174,6 +307,37 @@ void draw_overview(const Frame& f, const Scale& scale, const Blend& next) {
   f.c.rect({o.x + f.lo * w - line, o.y - line, (f.hi - f.lo) * w + 2 * line, o.h + 2 * line}, {0, 0, 0, 0}, f.pal.written,
            line);
   f.c.text(f.L.title.x, o.cy(), "block", f.L.label_px, f.pal.muted);
+}
+
+// On an enlarged warp's strip: ticks under every cell the code did not mean, the cell the
+// described stale read took its value from framed, and an arrow from it to the thread that read
+// it (down to its strip in the grid when that thread's warp is the one enlarged).
+void draw_race_strip(const Frame& f) {
+  if (!f.race) return;
+  const Rect& o = f.L.overview;
+  const float w = o.w / float(f.count), tick = std::max(2.0f, o.h * 0.15f);
+  for (int c : f.race->wrong[std::size_t(f.stage)])
+    if (c < f.count) f.c.rect({o.x + c * w, o.y + o.h, std::max(w, 2.0f), tick}, f.pal.wrong);
+  const auto x = described(f);
+  // A cell read inside the enlarged warp is marked there, its arrow drawn in the grid.
+  if (!x || x->cell >= f.count || x->thread >= f.count || (x->cell >= f.lo && x->cell < f.hi)) return;
+  const float line = std::max(2.0f, o.h * 0.12f), cx = o.x + (x->cell + 0.5f) * w;
+  const float frame_w = std::max(w, 3.0f) + 2 * line;
+  f.c.rect({cx - frame_w / 2, o.y - line, frame_w, o.h + 2 * line}, {0, 0, 0, 0}, f.pal.stale, line);
+  // Its name beside the frame, on the strip: right of it where there is room, else left.
+  const std::string name = "cell " + std::to_string(x->cell);
+  const float px = f.L.label_px, nw = f.c.text_width(name, px) + px * 0.4f;
+  const float nx = cx + frame_w / 2 + nw <= o.x + o.w ? cx + frame_w / 2 : cx - frame_w / 2 - nw;
+  f.c.rect({nx, o.y, nw, o.h}, f.pal.stale);
+  f.c.text(nx + nw / 2, o.cy(), name, px, text_on(f.pal.stale), Align::Center);
+  const float head = o.h * 0.5f;
+  if (x->thread >= f.lo && x->thread < f.hi) {
+    const Rect to = f.L.thread_band(x->thread);
+    arrow(f.c, cx, o.y + o.h + line, to.cx() - to.w * 0.2f, to.cy(), line, head, f.pal.stale);
+  } else {
+    const float y = o.y + o.h + tick + line;
+    arrow(f.c, cx, y, o.x + (x->thread + 0.5f) * w, y, line, head, f.pal.stale);
+  }
 }
 
 // The bank overlay: cells whose warp-wide access conflicted get a badge with the degree.
@@ -245,7 +409,9 @@ bool draw_shuffle(const Frame& f) {
 }
 
 // Footer: the legend, then where the data came from.
-void draw_footer(const Frame& f, bool any_conflict, bool shuffle, bool own_values, std::vector<LegendEntry> legend) {
+// `badges`: every race mark drawn large carries its badge (none had to be left out).
+void draw_footer(const Frame& f, bool any_conflict, bool shuffle, bool own_values, std::vector<LegendEntry> legend,
+                 bool badges) {
   const Palette& pal = f.pal;
   if (f.marks) {
     legend.push_back({pal.written, "written", true});
@@ -257,6 +423,18 @@ void draw_footer(const Frame& f, bool any_conflict, bool shuffle, bool own_value
   }
   if (f.real < f.count) legend.push_back({pal.padding, "past the array's end (identity)"});
   if (any_conflict) legend.push_back({pal.conflict, "Nx: N-way bank conflict"});
+  if (f.race) {  // the marks drawn: on the cells drawn large, or on an enlarged warp's strip
+    const auto cells = race_cells(f);
+    const auto drawn_large = [&](bool CellRace::*mark) {
+      return std::any_of(cells.begin() + f.lo, cells.begin() + f.hi, [&](const CellRace& r) { return r.*mark; });
+    };
+    const bool strip = f.zoomed();
+    if (drawn_large(&CellRace::stale) || (strip && described(f)))
+      legend.push_back({pal.stale, badges ? "read stale (badge: the value seen)" : "read stale", true});
+    if (drawn_large(&CellRace::wrong) || (strip && !f.race->wrong[std::size_t(f.stage)].empty()))
+      legend.push_back({pal.wrong, badges ? "not what the code meant (badge: meant)" : "not what the code meant", true});
+    if (drawn_large(&CellRace::path)) legend.push_back({pal.path, "the wrong value's path to the result", true});
+  }
   if (shuffle)
     legend.push_back({pal.read, own_values ? "arrow: lane the value came from; square: its own value" : "arrow: lane the value came from",
                       true});
@@ -270,13 +448,17 @@ MemoryLayout choose_layout(Canvas& c, const Shown& shown, core::DType type, int 
                            const ViewOptions& o, float reserve) {
   const MemoryLayout whole = layout_memory(count, width, height, o.text_scale, o.min_text_px, reserve);
   if (count <= 32 || !shown.values || cell_texts(c, whole, shown, type, 0, count).px >= o.min_text_px) return whole;
-  // The fewest rows at which the warp's values are readable (narrow windows: 4 cells a row).
-  MemoryLayout L;
+  // The fewest rows at which the warp's values are readable (narrow windows: 4 cells a row);
+  // where none is, the rows whose values come nearest (cells, not slivers).
+  MemoryLayout best;
+  float best_px = -1;
   for (int cols : {32, 16, 8, 4}) {
-    L = layout_warp(count, o.warp, width, height, o.text_scale, o.min_text_px, cols, reserve);
-    if (cell_texts(c, L, shown, type, L.first, L.first + L.block).px >= o.min_text_px) break;
+    const MemoryLayout L = layout_warp(count, o.warp, width, height, o.text_scale, o.min_text_px, cols, reserve);
+    const float px = cell_texts(c, L, shown, type, L.first, L.first + L.block).px;
+    if (px >= o.min_text_px) return L;
+    if (px > best_px) best = L, best_px = px;
   }
-  return L;
+  return best;
 }
 
 // Whether the shared cells, laid out below `reserve`, show their values at the minimum size:
@@ -299,6 +481,13 @@ float matrix_space(Canvas& c, const core::Trace& t, const Shown& shown, int coun
     for (float share : {0.8f, 0.72f, 0.64f, 0.56f})
       if (readable(c, shown, t.type, count, width, height, o, free_h * share, whole)) return free_h * share;
   return free_h * 0.48f;
+}
+
+// A race recording whose replay covers this stage's shared memory cell for cell.
+bool race_fits(const core::Trace& t, const core::Stage& s) {
+  if (!t.race || !s.shared || t.race->meant.size() != t.stages.size() || t.race->wrong.size() != t.stages.size()) return false;
+  return std::all_of(t.race->meant.begin(), t.race->meant.end(), [&](const auto& m) { return m.size() == s.shared->size(); }) &&
+         int(s.shared->size()) <= kMaxCells;
 }
 
 // The cells the view draws of a stage: its array, or its registers, up to kMaxCells.
@@ -348,15 +537,25 @@ ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width
   const Shown shown = shown_array(t, s);
   const int total = shown.values ? int(shown.values->size()) : 0;
   const int count = std::max(1, std::min(total, kMaxCells));
-  const float reserve = matrix_space(c, t, shown, count, width, height, options);
+  const core::Race* race = race_fits(t, s) ? &*t.race : nullptr;
+  std::vector<std::string> lines;
+  const float matrix = matrix_space(c, t, shown, count, width, height, options);
+  float reserve = matrix;  // under the caption: the matrix's window, or the race caption's lines
+  if (race) {
+    const MemoryLayout text = layout_memory(1, width, height, options.text_scale, options.min_text_px);
+    lines = race_lines(c, core::stale_caption(*race, stage, options.stale), options.min_text_px, text.caption.w);
+    // One row; of two or three lines, the first takes the stage caption's row.
+    reserve += float(std::max<std::size_t>(1, lines.size() - 1)) * text.label_px * 1.5f;
+  }
   const MemoryLayout L = choose_layout(c, shown, t.type, count, width, height, options, reserve);
   // Per-thread arrays of a shared-memory kernel are padded past the input's end.
   // A matrix kernel's cell i is thread i's, not element i: nothing there is past an end.
   const bool padded = shown.per_thread && t.memory != core::Memory::Global && t.rows == 0;
   const Frame f{c,     t,   s, L, pal, shown, total, count, padded ? int(t.input.size()) : count, s.shared.has_value(),
-                options.min_text_px, L.first, L.first + L.block};
+                options.min_text_px, L.first, L.first + L.block, stage, race, options.stale};
 
-  draw_header(f, stage);
+  draw_header(f, stage, lines.size() < 2);
+  if (race) draw_race_caption(f, lines);
   const CellMarks marks = mark_cells(f);
   const std::size_t scaled = padded ? t.input.size() : std::size_t(total);
   const Scale scale = value_scale(shown.values, scaled);
@@ -364,12 +563,14 @@ ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width
   const float mark = std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.09f);
   if (f.zoomed()) draw_overview(f, scale, next);
   draw_warp_labels(f);
-  draw_cells(f, marks, scale, next, mark);
+  const bool badges = draw_cells(f, marks, scale, next, mark);
   const bool any_conflict = draw_conflicts(f);
   draw_access_arrows(f);
+  draw_stale_arrow(f);
+  if (f.zoomed()) draw_race_strip(f);
   const bool shuffle = is_shuffle_stage(f);
   const bool own_values = shuffle && draw_shuffle(f);
-  draw_footer(f, any_conflict, shuffle, own_values, draw_matrix_part(f, stage, reserve));
+  draw_footer(f, any_conflict, shuffle, own_values, draw_matrix_part(f, stage, matrix), badges);
   c.end();
   return f.zoomed() ? ViewDrawn{(count + 31) / 32, f.lo / 32, L.cols} : ViewDrawn{};
 }

@@ -24,6 +24,8 @@ struct ViewOptions {
   // shown one warp at a time, enlarged (`warp`), under a strip of the whole block.
   float min_text_px = kMinTextPx;
   int warp = 0;
+  // A race recording: which of the stage's stale reads the caption describes and the arrow shows.
+  int stale = 0;
 };
 constexpr int kBankRowsShown = 16;
 

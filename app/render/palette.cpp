@@ -19,12 +19,16 @@ Palette standard_palette() {
           rgb(0x009E73),   // bluish green: active thread
           rgb(0x4A4D55),   // grey: inactive thread
           rgb(0x2E3138),   // padding cells (identity values)
-          rgb(0xD55E00)};  // vermillion: bank conflicts
+          rgb(0xD55E00),   // vermillion: bank conflicts
+          rgb(0xCC79A7),   // reddish purple: stale reads
+          rgb(0x0072B2),   // blue: values the code did not mean
+          rgb(0xF0E442)};  // yellow: the wrong value's path
 }
 
 Palette high_contrast_palette() {
   return {rgb(0x000000), rgb(0xFFFFFF), rgb(0xCCCCCC), rgb(0x666666), rgb(0xE69F00),
-          rgb(0x56B4E9),   rgb(0x009E73), rgb(0x555555), rgb(0x202020), rgb(0xD55E00)};
+          rgb(0x56B4E9),   rgb(0x009E73), rgb(0x555555), rgb(0x202020), rgb(0xD55E00),
+          rgb(0xCC79A7),   rgb(0x0072B2), rgb(0xF0E442)};
 }
 
 Color value_color(float t) {

@@ -11,6 +11,9 @@ struct Color {
 struct Palette {
   Color background, text, muted, grid_line;
   Color written, read, active, inactive, padding, conflict;
+  // A race recording: a read that saw a stale value, a cell that holds what the code did not
+  // mean, and the cells the wrong value took to the block's result.
+  Color stale, wrong, path;
 };
 
 Palette standard_palette();

@@ -101,14 +101,62 @@ void draw_lanes(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& 
   draw_legend(c, L.legend, lg, L.label_px, min_px, pal);
 }
 
-// Per warp, which of its 32 lanes were active in this stage.
+// "warp 9", "warps 9, 11", "4 warps"; lanes of one warp: "lane 16".
+std::string names(const std::vector<int>& ids, const char* one, const char* many) {
+  if (ids.size() == 1) return std::string(one) + " " + std::to_string(ids[0]);
+  if (ids.size() > 3) return std::to_string(ids.size()) + " " + many;
+  std::string out = many;
+  for (std::size_t i = 0; i < ids.size(); ++i) out += (i ? ", " : " ") + std::to_string(ids[i]);
+  return out;
+}
+
+// A race recording: what warp wp did in this stage's stale reads ("ahead of warp 9; behind
+// warp 0"), or, inside the warp, which lanes ran ahead of which; empty when nothing.
+std::string ahead_text(const std::vector<core::Ahead>& ahead, int wp) {
+  std::vector<int> before, after, lanes;
+  for (const auto& a : ahead) {
+    if (a.lanes && a.ahead / 32 == wp) lanes.push_back(a.ahead % 32);
+    if (!a.lanes && a.ahead == wp) before.push_back(a.behind);
+    if (!a.lanes && a.behind == wp) after.push_back(a.ahead);
+  }
+  std::string text;
+  if (!before.empty()) text = "ahead of " + names(before, "warp", "warps");
+  if (!after.empty()) text += (text.empty() ? "" : "; ") + std::string("behind ") + names(after, "warp", "warps");
+  if (!lanes.empty()) text += (text.empty() ? "" : "; ") + names(lanes, "lane", "lanes") + " ran ahead";
+  return text;
+}
+
+// The caption's note for a race: who ran ahead first in this stage, and how many more pairs.
+std::string ahead_note(const std::vector<core::Ahead>& ahead) {
+  if (ahead.empty()) return "no stale read in this stage";
+  const auto& a = ahead[0];
+  std::string text = a.lanes ? "lane " + std::to_string(a.ahead % 32) + " of warp " + std::to_string(a.ahead / 32) +
+                                   " ran ahead of lane " + std::to_string(a.behind % 32)
+                             : "warp " + std::to_string(a.ahead) + " ran ahead of warp " + std::to_string(a.behind);
+  text += " (" + std::to_string(a.reads) + (a.reads == 1 ? " stale read)" : " stale reads)");
+  if (ahead.size() > 1) text += " and " + std::to_string(ahead.size() - 1) + " more";
+  return text;
+}
+
+// Which threads of the block read a stale value in this stage (none without a race).
+std::vector<char> stale_readers(const core::Trace& t, int stage, int threads) {
+  std::vector<char> out(std::size_t(std::max(threads, 0)), 0);
+  if (t.race)
+    for (const auto& x : core::stale_in(*t.race, stage))
+      if (x.thread >= 0 && x.thread < threads) out[std::size_t(x.thread)] = 1;
+  return out;
+}
+
+// Per warp, which of its 32 lanes were active in this stage; with a race recording, the lanes
+// that read a stale value framed and which warps ran ahead of which.
 // Rows too low for their text at the minimum size label every `step`th warp.
 void draw_divergence(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal, float min_px) {
   const core::Stage& s = t.stages[stage];
   const int threads = t.memory == core::Memory::Global ? int(std::min<std::size_t>(t.size, 1024)) : t.block;
   const int warps = std::max(1, (threads + 31) / 32);
-  const Rect area = frame(c, t, stage, "divergence", L, pal, std::string(), min_px);
-  const float label_w = L.label_px * 4.6f, right_w = L.label_px * 11;
+  const auto ahead = t.race ? core::warps_ahead(*t.race, stage) : std::vector<core::Ahead>{};
+  const Rect area = frame(c, t, stage, "divergence", L, pal, t.race ? ahead_note(ahead) : std::string(), min_px);
+  const float label_w = L.label_px * 4.6f, right_w = L.label_px * (t.race ? 17 : 11);
   const float side = std::min((area.w - label_w - right_w) / 32.0f, area.h / float(warps));
   const float top = area.y + (area.h - side * warps) / 2;
   const float text_px = std::max(min_px, std::min(L.label_px * 0.8f, side * 0.8f));
@@ -116,25 +164,41 @@ void draw_divergence(Canvas& c, const core::Trace& t, int stage, const MemoryLay
   std::vector<int> active(warps, 0);
   for (int th : s.active)
     if (th >= 0 && th < warps * 32) ++active[th / 32];
+  const auto readers = stale_readers(t, stage, warps * 32);
+  std::vector<std::string> race(static_cast<std::size_t>(warps));
+  for (int wp = 0; wp < warps; ++wp) race[std::size_t(wp)] = ahead_text(ahead, wp);
+  // A warp with a part in the race is always labelled (it is what the stage shows); the
+  // others' labels give way where they would run into one.
+  const auto crowded = [&](int wp) {
+    for (int d = 1; d < step; ++d)
+      if ((wp >= d && !race[std::size_t(wp - d)].empty()) || (wp + d < warps && !race[std::size_t(wp + d)].empty())) return true;
+    return false;
+  };
   for (int wp = 0; wp < warps; ++wp) {
     const float y = top + wp * side;
     const int size = std::min(32, threads - wp * 32);
-    const bool labelled = wp % step == 0;
-    if (labelled) c.text(area.x, y + side / 2, "warp " + std::to_string(wp), text_px, pal.muted);
+    const std::string& part = race[std::size_t(wp)];
+    const bool labelled = !part.empty() || (wp % step == 0 && !crowded(wp));
+    if (labelled) c.text(area.x, y + side / 2, "warp " + std::to_string(wp), text_px, part.empty() ? pal.muted : pal.stale);
     for (int lane = 0; lane < 32; ++lane) {
       const float x = area.x + label_w + lane * side;
       const Color col = lane >= size ? pal.padding : is_active(s, wp * 32 + lane) ? pal.active : pal.inactive;
-      c.rect({x + side * 0.08f, y + side * 0.08f, side * 0.84f, side * 0.84f}, col);
+      const bool stale = lane < size && readers[std::size_t(wp * 32 + lane)];
+      c.rect({x + side * 0.08f, y + side * 0.08f, side * 0.84f, side * 0.84f}, col, stale ? pal.stale : col,
+             stale ? std::max(1.5f, side * 0.14f) : 0);
     }
     const bool divergent = active[wp] > 0 && active[wp] < size;
-    const std::string text = std::to_string(active[wp]) + "/" + std::to_string(size) + (divergent ? "  divergent" : "");
+    const std::string text = std::to_string(active[wp]) + "/" + std::to_string(size) + (divergent ? "  divergent" : "") +
+                             (part.empty() ? "" : "; " + part);
+    const float tx = area.x + label_w + 32 * side + L.label_px * 0.6f;
     if (labelled)
-      c.text(area.x + label_w + 32 * side + L.label_px * 0.6f, y + side / 2, text, text_px, divergent ? pal.conflict : pal.muted);
+      fitted_text(c, tx, y + side / 2, text, text_px, min_px, area.x + area.w - tx,
+                  !part.empty() ? pal.stale : divergent ? pal.conflict : pal.muted);
   }
-  draw_legend(c, L.legend,
-              {{pal.active, "lane active"}, {pal.inactive, "lane idle"},
-               {pal.conflict, "divergent: some lanes of the warp idle while others work"}},
-              L.label_px, min_px, pal);
+  std::vector<LegendEntry> lg{{pal.active, "lane active"}, {pal.inactive, "lane idle"},
+                              {pal.conflict, "divergent: some lanes of the warp idle while others work"}};
+  if (t.race) lg.push_back({pal.stale, "framed: read a stale value; ahead of: ran ahead of that warp", true});
+  draw_legend(c, L.legend, lg, L.label_px, min_px, pal);
 }
 
 // The 32 banks of each warp-wide shared-memory access: how many distinct elements each bank

@@ -64,6 +64,27 @@ struct BenchUi {
 
 enum class Tab { Stages, Bandwidth };
 
+// A racy pitfall's race: a recording of N runs (core::Trace::race) made here on a GPU, opened
+// from a file (--race-file) or shipped with the program, and the Race section's controls.
+struct RaceUi {
+  enum class From { Gpu, File, Shipped };
+  struct Runs {  // what a GPU run brings back: the pitfall's recording and its fix's, same input and runs
+    core::Trace pitfall, fix;
+  };
+  std::optional<core::Trace> recording;
+  std::optional<core::Trace> fix;  // the fix race-recorded beside it (a GPU run here only)
+  From from = From::Gpu;
+  std::string file;                // --race-file's path
+  bool shown = false;              // the views show the recording while the run's fields are `choice`
+  RunChoice choice;                // the fields it was shown under
+  int runs = 100;
+  std::string runs_note;           // why the runs field holds another value than typed
+  std::string error;               // a recording that could not be opened or made
+  std::future<Runs> pending;       // GPU runs, on a thread of their own
+  RunChoice pending_choice;        // the fields those runs are of
+  int focus_stage = -1, focus_read = -1;  // the stale read the enlarged warp last moved to
+};
+
 // A GIF, MP4 or every-stage export running on a worker thread with its own headless context,
 // so the window keeps its frame rate; Cancel stops it between frames.
 struct ExportJob {
@@ -113,6 +134,8 @@ struct AppState {
   std::string pane;             // the lesson pane's tab to open on the next frame (--pane)
   BenchUi bench;
   FloatUi floats;  // the Float tab
+  RaceUi race;     // the Race section and the recording on screen
+  int stale_read = 0;  // which of the stage's stale reads the memory view describes
   struct {
     std::string block, size, trace_block, rows, cols;  // why a field holds another value than typed
   } notes;
@@ -124,7 +147,11 @@ struct AppState {
 constexpr std::int64_t kMaxTracedSize = core::kMaxWindowElements;  // the window records whole runs
 
 // Records a trace for state.choice on the state's backend; on failure clears the trace (the
-// list and source show the new choice) and sets state.error.
+// list and source show the new choice) and sets state.error. A race recording shown for these
+// fields (RaceUi) stays on screen instead.
 void record_trace(AppState& state);
+// The request a choice records: its algorithm, sizes and input. Throws std::invalid_argument
+// for a shape or typed values the window cannot trace, and as core::generate_input does.
+backend::TraceRequest run_request(const RunChoice& choice);
 
 }  // namespace rl::ui

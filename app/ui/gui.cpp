@@ -20,6 +20,7 @@
 #include "../render/offscreen.h"
 #include "../render/warp_views.h"
 #include "panels.h"
+#include "race_pane.h"
 #include "settings.h"
 #include "surface.h"
 
@@ -61,16 +62,22 @@ backend::TraceRequest compare_request(const backend::TraceRequest& req, const st
 
 }  // namespace
 
+backend::TraceRequest run_request(const RunChoice& c) {
+  backend::TraceRequest req;
+  req.algorithm = c.algorithm;
+  req.op = c.op;
+  req.type = c.type;
+  req.block = c.block;
+  req.trace_block = c.trace_block;
+  fill_input(c, req);
+  return req;
+}
+
 void record_trace(AppState& s) {
   s.recorded = s.choice;
-  backend::TraceRequest req;
-  req.algorithm = s.choice.algorithm;
-  req.op = s.choice.op;
-  req.type = s.choice.type;
-  req.block = s.choice.block;
-  req.trace_block = s.choice.trace_block;
+  if (show_recording(s)) return;
   try {
-    fill_input(s.choice, req);
+    const backend::TraceRequest req = run_request(s.choice);
     const int keep = s.trace && s.trace->algorithm == req.algorithm ? s.player.stage() : 0;
     s.trace = s.backend.backend->trace(req);
     s.floats.recorded(req, *s.trace);
@@ -136,6 +143,7 @@ void apply_options(AppState& state, const GuiOptions& opts) {
   if (!opts.pane.empty()) state.pane = opts.pane;
   if (!opts.export_dir.empty()) std::snprintf(state.export_dir, sizeof state.export_dir, "%s", opts.export_dir.c_str());
   if (opts.soak) state.player.set_speed(20), state.play_requested = true;
+  if (!opts.race_file.empty()) open_race_file(state, opts.race_file);
 }
 
 // Resident memory of this process, from /proc/self/statm (0 where it cannot be read).
@@ -236,7 +244,7 @@ struct Scene {
     view.resize(w, h);
     view.bind();
     const render::ViewOptions look{s.presenter, float(s.player.phase()), s.presenter ? 1.5f : 1.0f, s.bank_row,
-                                   min_text_px(s.presenter), s.warp};
+                                   min_text_px(s.presenter), s.warp, s.stale_read};
     const render::ViewDrawn drawn = render::draw_stage_view(canvas, s.view, *s.trace, s.player.stage(), w, h, look);
     s.warps_zoomed = drawn.warps;
     if (drawn.warps > 0) s.warp = drawn.warp;  // as the view clamped it
@@ -330,6 +338,7 @@ void draw_panels(AppState& s, Scene& scene, ImFont* large, platform::Window* win
   const float em = ImGui::GetFontSize();
   const auto [left_w, right_w] = panel_widths(s, size.x, em);
   const float status_h = em * 2.2f, body_h = size.y - status_h;
+  poll_race(s);
   if (!s.presenter) algorithm_panel(s, {0, 0, left_w, body_h});
   if (s.recorded != s.choice) record_trace(s);
   if (s.trace && std::exchange(s.play_requested, false)) s.player.play();
@@ -371,6 +380,7 @@ int run_loop(AppState& state, const Surface& surface, ImFont* large, const GuiOp
     ImGui::NewFrame();
     draw_panels(state, scene, large, surface.window.get(), opts.soak ? &report.soak : nullptr);
     if (opts.soak) report.sample_memory(state);
+    for (const auto& [name, text] : race_words(state)) report.frames.say(name, text);
 
     ImGui::Render();
     int fw = 0, fh = 0;

@@ -29,6 +29,7 @@
 #include "../render/matrix_view.h"
 #include "compare.h"
 #include "colors.h"
+#include "race_pane.h"
 #include "rich_text.h"
 #include "settings.h"
 #include "work_pane.h"
@@ -323,6 +324,7 @@ void algorithm_panel(AppState& s, const Frame& f) {
   const std::size_t grid = ran ? s.trace->grid
                                : (std::size_t(s.choice.size) + std::size_t(s.choice.block) - 1) / std::size_t(s.choice.block);
   if (ran || !(info && info->matrix)) ImGui::Text("%zu block%s of %d threads", grid, grid == 1 ? "" : "s", s.choice.block);
+  race_section(s);
   scenes_section(s);
   ImGui::End();
 }
@@ -360,7 +362,7 @@ void export_stages(AppState& s, StageExport what) {
     char stage[16];
     std::snprintf(stage, sizeof stage, "-stage%02d.png", s.player.stage());
     const std::string path = base + stage;
-    const render::Look look{s.view, true, nullptr, s.warp, s.bank_row};
+    const render::Look look{s.view, true, nullptr, s.warp, s.bank_row, s.stale_read};
     const auto done = s.compare_trace ? render::export_compare_png(*s.trace, *s.compare_trace, s.player.stage(), w, h, path, look)
                                       : render::export_stage_png(*s.trace, s.player.stage(), w, h, path, look);
     s.export_message = done.ok() ? "Saved " + path : "Export failed: " + done.error;
@@ -373,7 +375,7 @@ void export_stages(AppState& s, StageExport what) {
   auto& job = s.export_job;
   job.progress = std::make_shared<render::Progress>();
   job.path = what == StageExport::AllStages ? base + "-stageNN.png" : base + (what == StageExport::Gif ? ".gif" : ".mp4");
-  const render::Look look{s.view, false, job.progress.get(), s.warp, s.bank_row};
+  const render::Look look{s.view, false, job.progress.get(), s.warp, s.bank_row, s.stale_read};
   job.result = std::async(std::launch::async, [trace = *s.trace, second = s.compare_trace, look, what, base, path = job.path,
                                                keep = job.progress] {
     (void)keep;  // holds the progress the worker writes to, whatever the window does meanwhile
@@ -903,6 +905,11 @@ Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   if (!s.compare_trace) image(view_texture, view);
   if (!s.error.empty()) ImGui::TextColored(kErrorRed, "%s", s.error.c_str());
   if (!s.notice.empty()) ImGui::TextColored(kErrorRed, "%s", s.notice.c_str());
+  if (!s.race.error.empty()) {  // a recording not opened or made
+    ImGui::PushStyleColor(ImGuiCol_Text, kErrorRed);
+    ImGui::TextWrapped("%s", s.race.error.c_str());
+    ImGui::PopStyleColor();
+  }
   if (!s.trace) return view;
   const float top = ImGui::GetCursorPosY();
   player_controls(s);
@@ -919,6 +926,7 @@ Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
       ImGui::SetTooltip("%s", why.empty() ? "Show the stage this way (V cycles the views that apply)" : why.c_str());
   }
   row_pager(s);
+  stale_pager(s);
   warp_pager(s);
   if (!*s.export_dir) std::snprintf(s.export_dir, sizeof s.export_dir, "%s", default_export_dir().c_str());
   ImGui::SetNextItemWidth(std::max(em * 8, ImGui::GetContentRegionAvail().x - em * 20));
@@ -950,6 +958,11 @@ void source_panel(AppState& s, const Frame& f) {
   int line = 0;
   if (s.trace && s.trace->algorithm == s.choice.algorithm && !s.trace->stages.empty())
     line = s.trace->stages[s.player.stage()].line;
+  // A race recording's summary heads the column: the views below keep their height.
+  if (s.trace && s.trace->race) {
+    race_summary(s);
+    ImGui::Separator();
+  }
   ImGui::TextDisabled("%s, %s", src.file.c_str(), src.span().c_str());
   ImGui::BeginChild("code", {0, 0}, false, ImGuiWindowFlags_HorizontalScrollbar);
   static int scrolled_to = -1;
@@ -986,6 +999,10 @@ void presenter_panel(AppState& s, const Frame& f) {
   }
   const float em = ImGui::GetFontSize();
   ImGui::BeginChild("presenter lesson", {0, f.h * 0.6f});
+  if (s.trace && s.trace->race) {  // here, not under the view: the view keeps its height for the back of the room
+    race_summary(s);
+    ImGui::Separator();
+  }
   lesson_text(s, false);  // the depth stays in the normal layout: this is read from the back
   ImGui::EndChild();
   ImGui::Separator();
@@ -1071,6 +1088,7 @@ constexpr KeyHelp kKeys[] = {
     {"Ctrl+Z", "undo a change of algorithm, compare, view, stage, tab, sizes, input, presenter mode or panel widths"},
     {"Ctrl+Shift+Z or Ctrl+Y", "redo what Ctrl+Z undid"},
     {"[ / ]", "previous or next warp, where a view shows one warp enlarged (a block too wide to read)"},
+    {"F", "a racy pitfall's fix beside it, on the same input in lockstep (compare mode); F again hides it"},
     {"Ctrl+Q", "quit (the settings are saved)"},
 };
 
@@ -1112,6 +1130,7 @@ void press(AppState& s, int key, int mods) {
   if (key == GLFW_KEY_HOME) p.first();
   if (key == GLFW_KEY_END) p.last();
   if (key == GLFW_KEY_V) s.view = render::next_view(s.view, s.trace ? &*s.trace : nullptr);
+  if (key == GLFW_KEY_F) toggle_fix(s);
   if (key == GLFW_KEY_LEFT_BRACKET || key == GLFW_KEY_RIGHT_BRACKET) step_warp(s, key == GLFW_KEY_RIGHT_BRACKET ? 1 : -1);
   if (!s.trace) return;
   if (key == GLFW_KEY_E) export_stages(s, StageExport::Png);
