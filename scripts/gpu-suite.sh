@@ -15,7 +15,8 @@
 # MATRIX_BENCH=1 adds the matrix family's shape sweep (float and int sums, 2^28 elements from
 # 2^4 to 2^24 rows, with CUB's segmented reduce and cuBLAS gemv beside it).
 # ONLY_RACE=1 runs the race-revealing recordings alone: their GPU tests, `trace --runs 100` of
-# both pitfalls at block 1024 over 2^20 ints (the JSON ships as assets/races/), racecheck on the
+# both pitfalls and both fixes at block 1024 over 2^20 ints (the pitfalls' JSON ships as
+# assets/races/ID.json), screenshots of the first stale read through EGL, racecheck on the
 # recording, memcheck and initcheck over it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -90,6 +91,14 @@ race_steps() {
   for a in missing-syncthreads legacy-warp-synchronous sequential unroll-last-warp; do
     step "race_cli_$a" sh -c '.gpu/run.sh .gpu/bin/reduction-lab trace -a "$1" --runs 100 -n 2^20 --block 1024 \
       --input random:13 --backend cuda --format json >"$2"' _ "$a" "$out/race_$a.json"
+  done
+  # The views of the first stale read, through EGL on this GPU's driver (docs/classroom.md).
+  local rec="$out/race_missing-syncthreads.json" stage
+  stage=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["race"]; print(r["stale"][0]["stage"] if r["stale"] else 1)' "$rec")
+  for shot in "memory:" "memory:--present" "divergence:"; do
+    step "race_screen_${shot%%:*}${shot#*:}" env XDG_CONFIG_HOME="$out/cfg-race" .gpu/run.sh .gpu/bin/reduction-lab --headless \
+      --backend cuda --race-file "$rec" --stage "$stage" --view "${shot%%:*}" ${shot#*:} --quit-after-frames 20 \
+      --screenshot "$out/race_${shot%%:*}${shot#*:}.png"
   done
   for a in missing-syncthreads legacy-warp-synchronous; do
     step "racecheck_$a" sh -c '"$0" race-tool racecheck "$1" 1 >"$2" 2>&1; grep -E "SUMMARY" "$2"' "$0" "$a" \
