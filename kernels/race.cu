@@ -8,6 +8,8 @@
 namespace rl::kernels {
 namespace {
 
+static_assert(RaceProbe<int>::kSlots == kRaceSlots, "the log's layout is stated twice");
+
 // Only the four kernels with a recording, so this file instantiates nothing else.
 template <class T, class Op, class Probe>
 void launch_race_kernel(Algo algo, std::size_t grid, int block, const T* in, T* out, std::size_t n, const Probe& p) {
@@ -35,9 +37,6 @@ class RaceRunner {
   }
 
   RaceRuns<T> run(const T* host_in, int runs, const std::vector<T>& expected) {
-    if (expected.size() != grid_)
-      throw std::invalid_argument("race runs: " + std::to_string(expected.size()) + " expected block results for a grid of " +
-                                  std::to_string(grid_));
     input_.from_host(host_in, n_);
     RaceRuns<T> out;
     std::vector<T> partials(grid_);
@@ -103,6 +102,9 @@ RaceRuns<T> gpu_race_runs(Algo algo, OpKind op, const T* host_in, std::size_t n,
   if (grid > kMaxRaceBlocks)
     throw std::invalid_argument("race runs record every block: at most " + std::to_string(kMaxRaceBlocks) + " blocks, and " +
                                 std::to_string(n) + " elements at block " + std::to_string(launch.block) + " take " +
+                                std::to_string(grid));
+  if (expected.size() != grid)  // before the log (up to a GiB) is allocated
+    throw std::invalid_argument("race runs: " + std::to_string(expected.size()) + " expected block results for a grid of " +
                                 std::to_string(grid));
   switch (op) {
     case OpKind::Sum: return RaceRunner<T, ops::Sum>(algo, launch, n).run(host_in, runs, expected);

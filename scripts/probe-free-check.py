@@ -6,9 +6,9 @@ Copies kernels/ to a temporary folder, deletes every probe call from the algorit
 both folders to PTX for sm_90, and compares every kernel instantiated with NoProbe (the
 timed instantiation) with its probe-free twin. Identical PTX means identical machine code,
 so identical timings. As a check that the comparison can fail, the TraceProbe kernels must
-differ. kernels/race.cu is compiled too: its race-revealing kernels (RaceProbe) must hold no
-barrier, fence or shared-memory access their timed twins lack, while the TraceProbe ones do
-(the count can fail). Usage: probe-free-check.py [NVCC]
+differ. kernels/race.cu is compiled too: its race-revealing kernels (RaceProbe) must hold the same
+barriers, fences and shared-memory accesses as their timed twins, in the same order, while the
+TraceProbe ones add barriers (the check can fail). Usage: probe-free-check.py [NVCC]
 """
 import os
 import re
@@ -59,16 +59,23 @@ def ptx_entries(nvcc, kernels_dir, out, source="launch.cu"):
 
 
 # Instructions that order threads or memory, and shared-memory accesses.
-ORDERING = re.compile(r"^\s*(?:@%p\d+\s+)?((?:bar|barrier|membar|fence)\.[\w.]*|(?:ld|st)\.(?:volatile\.)?shared\.[\w.]*)")
+ORDERING = re.compile(r"^\s*(?:@!?%p\d+\s+)?((?:bar|barrier|membar|fence)\.[\w.]*|(?:ld|st)\.(?:volatile\.)?shared\.[\w.]*)")
+
+
+def ordering_sequence(body):
+    """The kernel's barriers, fences and shared-memory accesses, in program order."""
+    ops = []
+    for line in body.splitlines():
+        m = ORDERING.match(line)
+        if m:
+            ops.append(re.sub(r"\.[usbf]\d+$|\.v\d\..*$", "", m.group(1)))
+    return ops
 
 
 def ordering(body):
     counts = {}
-    for line in body.splitlines():
-        m = ORDERING.match(line)
-        if m:
-            op = re.sub(r"\.[usbf]\d+$|\.v\d\..*$", "", m.group(1))
-            counts[op] = counts.get(op, 0) + 1
+    for op in ordering_sequence(body):
+        counts[op] = counts.get(op, 0) + 1
     return counts
 
 
@@ -98,10 +105,12 @@ def race_check(nvcc, entries):
             checked += 1
             if extra:
                 bad.append(f"{pretty}: adds {extra}")
+            elif ordering_sequence(entries[mangled]) != ordering_sequence(entries[twin]):
+                bad.append(f"{pretty}: its barriers and shared accesses come in another order than the timed kernel's")
         elif any(k.startswith(("bar", "barrier")) for k in extra):
             traced_more += 1
-    print(f"probe-free-check: {checked} race-revealing kernels hold no barrier, fence or shared access their timed "
-          f"twins lack; {traced_more} traced twins add barriers (the count can fail)")
+    print(f"probe-free-check: {checked} race-revealing kernels hold the barriers, fences and shared accesses of their "
+          f"timed twins, in the same order, and nothing more; {traced_more} traced twins add barriers (the check can fail)")
     for b in bad[:10]:
         print("  " + b)
     return 0 if checked and not bad and traced_more else 1

@@ -90,6 +90,25 @@ TEST(Race, AReadAfterAWriteOfItsOwnStageIsLate) {
   EXPECT_NE(core::describe(x).find("after thread 16 had already overwritten it"), std::string::npos);
 }
 
+// A lane two stages ahead: lane 16 has already written its stride-8 sum into cell 16 when lane 0
+// reads that cell at stride 16. Late, with the write's stage.
+TEST(Race, AReadOfALaterStagesWriteNamesThatStage) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  core::Trace t = model_trace("legacy-warp-synchronous", 64, test::random_values(128, core::DType::Int, seed));
+  ASSERT_EQ(t.stages[3].param, 8);
+  auto log = play(t, {});
+  const double ahead = log[(3 * 64 + 16) * 3 + 2];
+  if (ahead == log[(2 * 64 + 0) * 3 + 1]) GTEST_SKIP() << "the stride-8 step left cell 16 unchanged for this input";
+  log[(2 * 64 + 0) * 3 + 1] = ahead;
+  core::Race race;
+  core::replay(t, log, race);
+  ASSERT_EQ(race.stale.size(), 1u);
+  EXPECT_FALSE(race.stale[0].early);
+  EXPECT_EQ(race.stale[0].writer, 16);
+  EXPECT_EQ(race.stale[0].writer_stage, 3);
+}
+
 // Many random misreads: every stale read the replay reports is one that was made, its value
 // one the cell held in the run, and those of the earliest racing stage one the model held.
 TEST(Race, EveryReportedStaleReadWasMadeAndIsConsistent) {

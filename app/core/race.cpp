@@ -39,6 +39,18 @@ struct Replay {
     return log[(std::size_t(k) * threads + std::size_t(thread)) * kSlots + std::size_t(slot)];
   }
 
+  // A read that saw a value written in its own stage or a later one (the writer ran ahead):
+  // late, with that write's thread and stage.
+  void mark_if_late(StaleRead& x) const {
+    for (std::size_t j = std::size_t(x.stage); j < t.stages.size(); ++j) {
+      const Access* w = writer_of(t.stages[j], x.cell);
+      if (w && w->thread != x.thread && same(x.seen, logged(int(j), w->thread, 2))) {
+        x.early = false, x.writer = w->thread, x.writer_stage = int(j);
+        return;
+      }
+    }
+  }
+
   // Checks each read of stage k against `before`, then applies the stage's writes to `state`.
   void stage(int k, const std::vector<double>& before, std::vector<double>& state, std::vector<int>& writer,
              std::vector<int>& written_at) {
@@ -49,8 +61,7 @@ struct Replay {
         const double seen = logged(k, a.thread, int(r));
         if (same(seen, before[std::size_t(c)])) continue;
         StaleRead x{k, a.thread, c, seen, before[std::size_t(c)], writer[std::size_t(c)], written_at[std::size_t(c)], true};
-        const Access* w = writer_of(s, c);
-        if (w && w->thread != a.thread && same(seen, logged(k, w->thread, 2))) x.early = false, x.writer = w->thread, x.writer_stage = k;
+        mark_if_late(x);
         race.stale.push_back(x);
       }
     }

@@ -15,7 +15,8 @@ struct Trace;
 
 // A read that did not see what the code meant: the cell's value once every earlier stage had
 // written it (in this run). `early`: the read came before that write (missing-syncthreads);
-// otherwise after a write of its own stage by another thread (a warp out of lockstep).
+// otherwise after a write of its own stage, or a later one, by another thread that ran ahead
+// (lanes out of lockstep).
 struct StaleRead {
   int stage = 0;
   int thread = 0;
