@@ -637,7 +637,7 @@ TEST(Gui, ARaceRecordingOpensWithItsSummaryAndCaption) {
 
 // F puts the pitfall's fix beside the recording, in compare mode on the same input: without a
 // GPU the CPU model's trace of sequential over the recorded block's inputs, labelled so; E then
-// exports both views, named after both.
+// exports both views, named after both; R, asking for GPU runs, is answered in words.
 TEST(Gui, TheFixKeyPutsTheFixBesideTheRace) {
   REQUIRE_XVFB();
   REQUIRE_XDOTOOL();
@@ -651,7 +651,7 @@ TEST(Gui, TheFixKeyPutsTheFixBesideTheRace) {
   int code = -1;
   const auto log = xdotool_walk(dir, "--backend sim --race-file " + file.string() + " --export-dir " + (dir / "exports").string() +
                                          " --frame-report " + report.string() + " --quit-after-frames 600",
-                                "k f; sleep 0.5; k e; sleep 1", &code);
+                                "k f; sleep 0.5; k e; sleep 1; k r; sleep 0.5", &code);
   ASSERT_EQ(code, 0) << log;
   std::vector<std::string> found;
   for (const auto& e : std::filesystem::directory_iterator(dir / "exports")) found.push_back(e.path().filename().string());
@@ -661,4 +661,6 @@ TEST(Gui, TheFixKeyPutsTheFixBesideTheRace) {
   EXPECT_NE(words.value("race_beside", "").find("sequential on the CPU model, over the recorded block's 1024 inputs"), std::string::npos)
       << words.dump();
   EXPECT_EQ(words.value("race_summary", ""), "3 of 100 runs gave a wrong result; 3 wrong blocks in all (4 blocks a run)");
+  // R asks for the GPU runs; the CPU model says it cannot race.
+  EXPECT_NE(words.value("race_error", "").find("the CPU model, which cannot race"), std::string::npos) << words.dump();
 }

@@ -1089,6 +1089,7 @@ constexpr KeyHelp kKeys[] = {
     {"Ctrl+Shift+Z or Ctrl+Y", "redo what Ctrl+Z undid"},
     {"[ / ]", "previous or next warp, where a view shows one warp enlarged (a block too wide to read)"},
     {"F", "a racy pitfall's fix beside it, on the same input in lockstep (compare mode); F again hides it"},
+    {"R", "a racy pitfall: run it and its fix N times on the GPU with the race recording (the Race section's button)"},
     {"Ctrl+Q", "quit (the settings are saved)"},
 };
 
@@ -1131,6 +1132,7 @@ void press(AppState& s, int key, int mods) {
   if (key == GLFW_KEY_END) p.last();
   if (key == GLFW_KEY_V) s.view = render::next_view(s.view, s.trace ? &*s.trace : nullptr);
   if (key == GLFW_KEY_F) toggle_fix(s);
+  if (key == GLFW_KEY_R) race_key(s);
   if (key == GLFW_KEY_LEFT_BRACKET || key == GLFW_KEY_RIGHT_BRACKET) step_warp(s, key == GLFW_KEY_RIGHT_BRACKET ? 1 : -1);
   if (!s.trace) return;
   if (key == GLFW_KEY_E) export_stages(s, StageExport::Png);

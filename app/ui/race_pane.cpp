@@ -325,6 +325,15 @@ void stale_pager(AppState& s) {
   ImGui::Text("stale read %d of %zu", s.stale_read + 1, here.size());
 }
 
+void race_key(AppState& s) {
+  if (fix_of(s.choice.algorithm).empty()) return;
+  if (!on_gpu(s)) {
+    s.race.error = "R runs the race on a GPU; this is the CPU model, which cannot race.";
+    return;
+  }
+  if (!s.race.pending.valid()) start_runs(s);
+}
+
 void toggle_fix(AppState& s) {
   const std::string fix = fix_of(s.choice.algorithm);
   if (!fix.empty()) s.choice.compare = s.choice.compare == fix ? "" : fix;

@@ -28,6 +28,8 @@ void race_summary(AppState& state);
 void stale_pager(AppState& state);
 // F and "Show the fix": compare mode with the pitfall's fix on the same input, or back.
 void toggle_fix(AppState& state);
+// R: a racy pitfall's N runs on the GPU (as the Race section's button); without a GPU, says why not.
+void race_key(AppState& state);
 // What the race parts said this frame, by name, for the frame report (the tests read it).
 std::vector<std::pair<std::string, std::string>> race_words(const AppState& state);
 
