@@ -84,6 +84,32 @@ __global__ void batched_rows(const T* in, T* out, std::size_t cols, Probe probe)
 }
 // >>>
 
+// <<< batched-rows-split
+// Few rows leave most SMs idle with a block per row: here each row is split into `chunks`
+// chunks of chunk_cols columns, a block each (block b: row b / chunks, chunk b % chunks), and
+// out[b] is the chunk's result. Phase 2 is batched-rows over those partials, a row of chunks.
+template <class T, class Op, class Probe>
+__global__ void batched_rows_split(const T* in, T* out, std::size_t cols, std::size_t chunk_cols, std::size_t chunks,
+                                   Probe probe) {
+  T* smem = shared_array<T>();
+  const unsigned tid = threadIdx.x;
+  const std::size_t row = blockIdx.x / chunks, begin = (blockIdx.x % chunks) * chunk_cols;
+  const std::size_t end = begin + chunk_cols < cols ? begin + chunk_cols : cols;
+  int slot = 0;
+  T v = fold_strided<T, Op>(Op::template identity<T>(), in, row * cols + begin + tid, blockDim.x,  // [row-stride]
+                            strided_count(begin + tid, blockDim.x, end), probe, slot);  // see <<< fold-strided
+  smem[tid] = v;
+  probe.stage(0, kTagRowStride, 0), probe.work(0, begin + tid < end), probe.write(0, 0, tid);
+  __syncthreads();
+  probe.shared(0, smem, blockDim.x);
+
+  int stage = 1;
+  v = block_tree<T, Op>(smem, tid, blockDim.x, probe, stage);  // see <<< block-tree
+  if (tid == 0) out[blockIdx.x] = v;
+  if (tid == 0) probe.partial(blockIdx.x, v);
+}
+// >>>
+
 // <<< column-sums
 // Blocks of 32 x (B/32) threads: x picks one of 32 neighbouring columns, so a warp reads 32
 // neighbours of one row; y splits the block's chunk of rows. The tree then runs down the

@@ -18,7 +18,7 @@ class MatrixReducer {
     m_ = m;
     grid_ = check_matrix_launch(algo_, m, launch_, cuda_device_shape(), trace_ != nullptr);
     out_ = std::make_unique<DeviceArray<T>>(matrix_outputs(algo_, m));
-    if (algo_ == Algo::ColumnSums || algo_ == Algo::Block2d)
+    if (algo_ == Algo::ColumnSums || algo_ == Algo::Block2d || (algo_ == Algo::BatchedRowsSplit && grid_.x > 1))
       partials_ = std::make_unique<DeviceArray<T>>(matrix_partials(algo_, m, grid_));
   }
 
@@ -29,6 +29,11 @@ class MatrixReducer {
     first_pass([&](auto probe) { launch(in, first_out, m_, grid_, dim3(block_x(), block_y()), probe); });
     if (algo_ == Algo::ColumnSums)  // phase 2: the partials' columns, one chunk
       launch(first_out, out_->get(), {grid_.y, m_.cols}, {grid_.x, 1}, dim3(block_x(), block_y()), NoProbe{});
+    if (algo_ == Algo::BatchedRowsSplit && partials_) {  // phase 2: a block per row of chunk results
+      batched_rows<T, Op><<<unsigned(m_.rows), launch_.block, std::size_t(launch_.block) * sizeof(T), stream_>>>(
+          first_out, out_->get(), grid_.x, NoProbe{});
+      RL_CUDA(cudaGetLastError());
+    }
     if (algo_ == Algo::Block2d)  // one block, a row of B threads, over the partials
       launch(first_out, out_->get(), {1, grid_.count()}, {1, 1}, dim3(unsigned(launch_.block), 1), NoProbe{});
     return out_->get();
@@ -74,6 +79,10 @@ class MatrixReducer {
         break;
       case Algo::ColumnSums:
         column_sums<T, Op><<<g, block, sh, stream_>>>(in, out, m.rows, m.cols, column_chunk_rows(m, launch_.block, grid.y), p);
+        break;
+      case Algo::BatchedRowsSplit:  // a 1D grid: rows can pass gridDim.y's limit
+        batched_rows_split<T, Op><<<unsigned(grid.count()), block, sh, stream_>>>(
+            in, out, m.cols, split_chunk_cols(m, grid.x), grid.x, p);
         break;
       case Algo::ColumnSumsNaive: column_sums_naive<T, Op><<<g, block, 0, stream_>>>(in, out, m.rows, m.cols, p); break;
       case Algo::Block2d: block_2d<T, Op><<<g, block, sh, stream_>>>(in, out, m.rows, m.cols, p); break;

@@ -35,7 +35,8 @@ bool is_matrix(Algo algo) { return row(algo).shape == Shape::Matrix; }
 Lines matrix_lines(Algo algo) {
   switch (algo) {
     case Algo::BatchedRows:
-    case Algo::BatchedRowsShuffle: return Lines::Rows;
+    case Algo::BatchedRowsShuffle:
+    case Algo::BatchedRowsSplit: return Lines::Rows;
     case Algo::ColumnSums:
     case Algo::ColumnSumsNaive: return Lines::Columns;
     default: return Lines::Whole;
@@ -69,10 +70,13 @@ int matrix_block_x(Algo algo, int block) {
 std::size_t matrix_partials(Algo algo, Matrix m, Grid2 grid) {
   switch (algo) {
     case Algo::ColumnSums: return grid.y * m.cols;
-    case Algo::Block2d: return grid.count();
+    case Algo::Block2d:
+    case Algo::BatchedRowsSplit: return grid.count();
     default: return matrix_outputs(algo, m);
   }
 }
+
+std::size_t split_chunk_cols(Matrix m, std::size_t chunks) { return ceil_div(m.cols, std::max<std::size_t>(chunks, 1)); }
 
 std::size_t column_chunk_rows(Matrix m, int, std::size_t chunks) { return ceil_div(m.rows, std::max<std::size_t>(chunks, 1)); }
 
@@ -84,6 +88,13 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
     case Algo::BatchedRows:
     case Algo::BatchedRowsShuffle: return {m.rows, 1};
     case Algo::ColumnSumsNaive: return {tiles_x, 1};
+    case Algo::BatchedRowsSplit: {
+      // Enough chunks a row to fill the device, each leaving a thread eight loads at least;
+      // ceil(cols / ceil(cols / c)) so no chunk is empty and a recorded grid maps back to itself.
+      const std::size_t most = std::max<std::size_t>(1, m.cols / (std::size_t(block) * 8));
+      const std::size_t chunks = std::clamp<std::size_t>(want / m.rows, 1, most);
+      return {ceil_div(m.cols, split_chunk_cols(m, chunks)), m.rows};
+    }
     case Algo::ColumnSums: {
       // Chunks of rows; ceil(rows / ceil(rows / c)) so a recorded grid maps back to itself.
       const std::size_t chunks = std::clamp<std::size_t>(want / std::max<std::size_t>(tiles_x, 1), 1, std::min(tiles_y, kMaxGridY));
@@ -118,7 +129,7 @@ Grid2 check_matrix_launch(Algo algo, Matrix m, const Launch& launch, DeviceShape
   const int b = launch.block;
   if (b < 32 || b > 1024 || (b & (b - 1)) != 0)
     throw std::invalid_argument("block size must be a power of two from 32 to 1024, got " + std::to_string(b));
-  if ((algo == Algo::BatchedRows || algo == Algo::BatchedRowsShuffle) && m.rows > kMaxGridX)
+  if (matrix_lines(algo) == Lines::Rows && m.rows > kMaxGridX)
     throw std::invalid_argument(id + " launches a block per row: at most 2^31 - 1 rows");
   const Grid2 grid = matrix_grid(algo, m, b, launch.grid, device);
   if (traced && (launch.trace_block < 0 || std::size_t(launch.trace_block) >= grid.count()))
@@ -137,6 +148,11 @@ std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, 
     case Algo::BatchedRowsShuffle:
       for (std::size_t c = t; c < m.cols; c += std::size_t(block)) out.push_back(b * m.cols + c);
       break;
+    case Algo::BatchedRowsSplit: {
+      const std::size_t w = split_chunk_cols(m, grid.x), end = std::min(m.cols, (gx + 1) * w);
+      for (std::size_t c = gx * w + t; c < end; c += std::size_t(block)) out.push_back(gy * m.cols + c);
+      break;
+    }
     case Algo::ColumnSumsNaive:
       if (b * std::size_t(block) + t < m.cols)
         for (std::size_t r = 0; r < m.rows; ++r) out.push_back(r * m.cols + b * std::size_t(block) + t);

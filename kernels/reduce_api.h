@@ -34,6 +34,7 @@ enum class Algo {
   SyncthreadsInBranch,
   BatchedRows,
   BatchedRowsShuffle,
+  BatchedRowsSplit,
   ColumnSums,
   ColumnSumsNaive,
   Block2d,
@@ -185,6 +186,8 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
 // How many first-pass results a matrix trace records: one per row (batched rows) or column
 // (column-sums-naive), one per chunk and column (column-sums), one per block (block-2d).
 std::size_t matrix_partials(Algo algo, Matrix m, Grid2 grid);
+// batched-rows-split: columns each chunk of a row covers, for `chunks` chunks a row.
+std::size_t split_chunk_cols(Matrix m, std::size_t chunks);
 // column-sums: rows each block of the first pass covers.
 std::size_t column_chunk_rows(Matrix m, int block, std::size_t chunks);
 TraceShape matrix_trace_shape(Algo algo, int block, Matrix m);

@@ -54,6 +54,39 @@ TEST(Matrix, BatchedRowsStridesTheRowThenRunsTheTree) {
   }());
 }
 
+// 2 x 1000 in blocks of 32: at most 1000 / (32 x 8) = 3 chunks a row (eight loads a thread), of
+// ceil(1000 / 3) = 334 columns. Block 1 is row 0's second chunk, columns 334..667.
+TEST(Matrix, BatchedRowsSplitGivesFewRowsSeveralBlocks) {
+  const auto t = matrix_trace("batched-rows-split", 2, 1000, 32, 1);
+  EXPECT_EQ(t.grid, 6u);
+  EXPECT_EQ(t.outputs, (std::vector<double>{500500, 1500500}));
+  EXPECT_EQ(t.result, 500500);  // the traced block's row
+  ASSERT_EQ(t.partials.size(), 6u);
+  EXPECT_EQ(t.partials[1], (335 + 668) * 334 / 2);  // elements 334..667 hold 335..668
+  EXPECT_EQ(t.stages[0].tag, kernels::kTagRowStride);
+  EXPECT_EQ((*t.stages[0].shared)[0], 11 * 335 + 32 * 55);  // 335, 367, ..., 655
+  const auto first = loads_of(t.stages[0], 0);
+  ASSERT_FALSE(first.empty());
+  EXPECT_EQ(first.front(), 334);
+  EXPECT_EQ(first[1], 366);
+  EXPECT_EQ((*t.stages.back().shared)[0], t.partials[1]);
+  const kernels::Matrix m{2, 1000};
+  const auto grid = kernels::matrix_grid(kernels::Algo::BatchedRowsSplit, m, 32, 0, kernels::DeviceShape(132));
+  EXPECT_EQ(kernels::matrix_grid(kernels::Algo::BatchedRowsSplit, m, 32, grid.count(), kernels::DeviceShape(1)).x, grid.x);
+}
+
+// Enough rows fill the device alone: one chunk a row, and the outputs are batched-rows' own.
+TEST(Matrix, BatchedRowsSplitKeepsOneBlockARowWhenRowsAreMany) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const auto input = test::random_values(9000 * 40, core::DType::Float, seed);
+  const auto split = matrix_trace("batched-rows-split", 9000, 40, 32, 7, input, core::Op::Sum, core::DType::Float);
+  const auto rows = matrix_trace("batched-rows", 9000, 40, 32, 7, input, core::Op::Sum, core::DType::Float);
+  EXPECT_EQ(split.grid, 9000u);
+  EXPECT_EQ(split.outputs, rows.outputs);
+  EXPECT_EQ(split.stages.back().shared, rows.stages.back().shared);
+}
+
 TEST(Matrix, BatchedRowsShuffleEndsInLaneZero) {
   const auto t = matrix_trace("batched-rows-shuffle", 2, 100, 64, 1);
   EXPECT_EQ(t.result, 15050);  // 101..200

@@ -162,7 +162,8 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
   }
   const std::pair<std::string_view, std::string> fills[] = {
       {"{block}", std::to_string(trace.block)}, {"{conflicts}", conflicts}, {"{divergent}", divergent},
-      {"{rows_apart}", std::to_string(std::max(1, trace.block / 32))}, {"{sectors}", sectors_text(trace)}};
+      {"{rows_apart}", std::to_string(std::max(1, trace.block / 32))}, {"{sectors}", sectors_text(trace)},
+      {"{grid}", std::to_string(trace.grid)}, {"{rows}", std::to_string(trace.rows)}};
   std::string out(lesson);
   for (const auto& [key, value] : fills)
     for (std::size_t at = out.find(key); at != std::string::npos; at = out.find(key, at + value.size()))

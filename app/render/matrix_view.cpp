@@ -296,6 +296,13 @@ std::string summary(const core::Trace& t, const std::vector<OutputLine>& lines) 
   switch (matrix_lines(t.algorithm)) {
     case MatrixLines::Rows:
       if (!first) return "out holds each row's " + word + "; " + b + "'s row lies outside the rows shown";
+      if (t.rows > 0 && t.grid > t.rows) {  // batched-rows-split: several chunks a row
+        const std::size_t chunks = t.grid / t.rows, mine = std::size_t(t.trace_block);
+        const std::string part = mine < t.partials.size() ? ": " + short_value(t.partials[mine], t.type) : "";
+        return b + " writes the " + word + " of row " + std::to_string(first->index) + "'s chunk " +
+               std::to_string(mine % chunks) + part + "; a second pass combines the row's " + std::to_string(chunks) +
+               " chunk results into out[" + std::to_string(first->index) + "]: " + short_value(first->value, t.type);
+      }
       return "out holds each row's " + word + "; " + b + " writes row " + std::to_string(first->index) + "'s " + word +
              " to out[" + std::to_string(first->index) + "]: " + short_value(first->value, t.type);
     case MatrixLines::Columns:

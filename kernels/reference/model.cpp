@@ -468,13 +468,16 @@ struct MatrixModel {
     return v;
   }
 
-  T batched_row(const T* in, std::size_t r, const Rec<T>& rec) const {
+  // Row r's columns [begin, end) (the whole row, or one chunk of batched-rows-split).
+  T batched_row(const T* in, std::size_t r, const Rec<T>& rec, std::size_t begin = 0,
+                std::size_t end = std::size_t(-1)) const {
+    end = std::min(end, m.cols);
     std::vector<T> v(B);
     for (int t = 0; t < B; ++t) {
       v[t] = fold(in, t, rec, [&](auto add) {
-        for (std::size_t c = std::size_t(t); c < m.cols; c += std::size_t(B)) add(r * m.cols + c);
+        for (std::size_t c = begin + std::size_t(t); c < end; c += std::size_t(B)) add(r * m.cols + c);
       });
-      rec.work(0, t, std::size_t(t) < m.cols);
+      rec.work(0, t, begin + std::size_t(t) < end);
     }
     rec.stage(0, kernels::kTagRowStride, 0);
     if (algo == Algo::BatchedRowsShuffle) {
@@ -551,6 +554,11 @@ struct MatrixModel {
         case Algo::BatchedRows:
         case Algo::BatchedRowsShuffle: out.push_back(batched_row(in, b, rec_for(b))); break;
         case Algo::Block2d: out.push_back(block_2d(in, b, rec_for(b))); break;
+        case Algo::BatchedRowsSplit: {
+          const std::size_t w = kernels::split_chunk_cols(m, grid.x), c = b % grid.x;
+          out.push_back(batched_row(in, b / grid.x, rec_for(b), c * w, (c + 1) * w));
+          break;
+        }
         case Algo::ColumnSumsNaive: {
           std::vector<T> lanes(B, id());
           const Rec<T> rec = rec_for(b);
@@ -591,6 +599,10 @@ std::vector<T> reduce_matrix_with(Algo algo, const T* in, kernels::Matrix m, con
   if (algo == Algo::ColumnSums) {  // phase 2: the same kernel over the partials, one chunk
     const kernels::Matrix parts{grid.y, m.cols};
     const MatrixModel<T, Op> second{algo, parts, B, {grid.x, 1}};
+    return second.first_pass(first.data(), -1, nullptr);
+  }
+  if (algo == Algo::BatchedRowsSplit && grid.x > 1) {  // phase 2: batched-rows over the chunks' results
+    const MatrixModel<T, Op> second{Algo::BatchedRows, {m.rows, grid.x}, B, {m.rows, 1}};
     return second.first_pass(first.data(), -1, nullptr);
   }
   if (algo == Algo::Block2d) {  // one block of B x 1 threads over the partials, then the tree
