@@ -44,6 +44,9 @@ OutputCell output_at(const std::vector<double>& values, std::size_t i, bool own)
   return {i, i < values.size() ? values[i] : 0.0, own, i < values.size()};
 }
 
+// batched-rows-split with several chunks a row: its blocks write chunk partials, not outputs.
+bool split_rows(const core::Trace& t) { return t.rows > 0 && t.grid > t.rows; }
+
 // column-sums' first pass leaves a row of partials per chunk of rows; the traced block's chunk
 // is its grid row (grid.x = the 32-column tiles across the matrix).
 std::size_t chunk_of(const core::Trace& t) { return std::size_t(t.trace_block) / ((t.cols + 31) / 32); }
@@ -79,7 +82,8 @@ std::vector<OutputLine> output_lines(const core::Trace& t) {
   switch (matrix_lines(t.algorithm)) {
     case MatrixLines::Rows: {
       OutputLine l{"out", {}};
-      for (std::size_t r = 0; r < w.rows; ++r) l.cells.push_back(output_at(t.outputs, w.row + r, row_owned(t, r)));
+      const bool writes = !split_rows(t);  // batched-rows-split: the block writes a chunk's partial
+      for (std::size_t r = 0; r < w.rows; ++r) l.cells.push_back(output_at(t.outputs, w.row + r, writes && row_owned(t, r)));
       lines.push_back(l);
       break;
     }
@@ -295,14 +299,15 @@ std::string summary(const core::Trace& t, const std::vector<OutputLine>& lines) 
       if (cell.own) first = first ? first : &cell, ++count;
   switch (matrix_lines(t.algorithm)) {
     case MatrixLines::Rows:
-      if (!first) return "out holds each row's " + word + "; " + b + "'s row lies outside the rows shown";
-      if (t.rows > 0 && t.grid > t.rows) {  // batched-rows-split: several chunks a row
-        const std::size_t chunks = t.grid / t.rows, mine = std::size_t(t.trace_block);
+      if (split_rows(t)) {
+        const std::size_t chunks = t.grid / t.rows, mine = std::size_t(t.trace_block), row = mine / chunks;
         const std::string part = mine < t.partials.size() ? ": " + short_value(t.partials[mine], t.type) : "";
-        return b + " writes the " + word + " of row " + std::to_string(first->index) + "'s chunk " +
-               std::to_string(mine % chunks) + part + "; a second pass combines the row's " + std::to_string(chunks) +
-               " chunk results into out[" + std::to_string(first->index) + "]: " + short_value(first->value, t.type);
+        const std::string out = row < t.outputs.size() ? ": " + short_value(t.outputs[row], t.type) : "";
+        return b + " writes the " + word + " of row " + std::to_string(row) + "'s chunk " + std::to_string(mine % chunks) +
+               part + "; a second pass combines the row's " + std::to_string(chunks) + " chunk results into out[" +
+               std::to_string(row) + "]" + out;
       }
+      if (!first) return "out holds each row's " + word + "; " + b + "'s row lies outside the rows shown";
       return "out holds each row's " + word + "; " + b + " writes row " + std::to_string(first->index) + "'s " + word +
              " to out[" + std::to_string(first->index) + "]: " + short_value(first->value, t.type);
     case MatrixLines::Columns:
