@@ -95,14 +95,9 @@ class RaceRunner {
 template <class T>
 RaceRuns<T> gpu_race_runs(Algo algo, OpKind op, const T* host_in, std::size_t n, const Launch& launch, int runs,
                           const std::vector<T>& expected) {
-  if (!race_recordable(algo)) throw std::invalid_argument(std::string(row(algo).id) + " has no race-revealing recording");
-  if (runs < 1) throw std::invalid_argument("race runs: at least 1 run, got " + std::to_string(runs));
-  check_launch(algo, n, launch, true);
-  const std::size_t grid = ceil_div(n, (adds_on_load(algo) ? 2 : 1) * std::size_t(launch.block));
-  if (grid > kMaxRaceBlocks)
-    throw std::invalid_argument("race runs record every block: at most " + std::to_string(kMaxRaceBlocks) + " blocks, and " +
-                                std::to_string(n) + " elements at block " + std::to_string(launch.block) + " take " +
-                                std::to_string(grid));
+  if (runs < 1 || runs > kMaxRaceRuns)
+    throw std::invalid_argument("race runs: 1 to " + std::to_string(kMaxRaceRuns) + " runs, got " + std::to_string(runs));
+  const std::size_t grid = check_race_launch(algo, n, launch);
   if (expected.size() != grid)  // before the log (up to a GiB) is allocated
     throw std::invalid_argument("race runs: " + std::to_string(expected.size()) + " expected block results for a grid of " +
                                 std::to_string(grid));

@@ -217,6 +217,12 @@ bool race_recordable(Algo algo);
 // A recording logs every thread of every block: at most this many first-pass blocks (the
 // model's partials, which it is checked against, keep as many).
 constexpr std::size_t kMaxRaceBlocks = kMaxPartials;
+// The most runs one recording takes (`trace --runs`, the window's Race section).
+constexpr int kMaxRaceRuns = 10000;
+// Throws std::invalid_argument naming the problem when a recording cannot be made: an
+// algorithm without one, a launch check_launch refuses, more than kMaxRaceBlocks blocks.
+// Returns the first pass's grid.
+std::size_t check_race_launch(Algo algo, std::size_t n, const Launch& launch);
 
 template <class T>
 struct RaceRuns {

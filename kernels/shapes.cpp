@@ -61,6 +61,20 @@ bool race_recordable(Algo algo) {
   return false;
 }
 
+std::size_t check_race_launch(Algo algo, std::size_t n, const Launch& launch) {
+  const std::string id(row(algo).id);
+  if (!race_recordable(algo))
+    throw std::invalid_argument(id + " has no race-revealing recording (it takes missing-syncthreads, "
+                                "legacy-warp-synchronous, and their fixes sequential and unroll-last-warp)");
+  check_launch(algo, n, launch, true);
+  const std::size_t grid = first_pass_grid(algo, n, launch.block, 1);  // a block per share: no device in it
+  if (grid > kMaxRaceBlocks)
+    throw std::invalid_argument("race runs record every block: at most " + std::to_string(kMaxRaceBlocks) + " blocks, and " +
+                                std::to_string(n) + " elements at block " + std::to_string(launch.block) + " take " +
+                                std::to_string(grid));
+  return grid;
+}
+
 bool combines_atomically(Algo algo) { return row(algo).combine == Combine::Atomics; }
 
 

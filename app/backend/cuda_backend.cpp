@@ -19,16 +19,9 @@ std::string utc_now() {
 template <class T>
 core::Trace run_race(const TraceRequest& req, int runs) {
   const kernels::Algo algo = kernel_algo(req.algorithm);
-  if (!kernels::race_recordable(algo))
-    throw std::invalid_argument(req.algorithm + " has no race-revealing recording (--runs takes missing-syncthreads, "
-                                "legacy-warp-synchronous and their fixes, sequential and unroll-last-warp)");
   const std::vector<T> typed(req.input.begin(), req.input.end());
   const kernels::Launch launch{req.block, 0, req.trace_block, nullptr};
-  const std::size_t grid = kernels::first_pass_grid(algo, typed.size(), req.block, kernels::DeviceShape(1));
-  if (grid > kernels::kMaxRaceBlocks)  // before the model runs the whole input
-    throw std::invalid_argument("race runs record every block: at most " + std::to_string(kernels::kMaxRaceBlocks) +
-                                " blocks, and " + std::to_string(typed.size()) + " elements at block " +
-                                std::to_string(req.block) + " take " + std::to_string(grid));
+  kernels::check_race_launch(algo, typed.size(), launch);  // before the model runs the whole input
   kernels::RawTrace<T> meant;
   const T expected = model::model_reduce<T>(algo, kernel_op(req.op), typed.data(), typed.size(), launch, &meant);
   const auto gpu = kernels::gpu_race_runs<T>(algo, kernel_op(req.op), typed.data(), typed.size(), launch, runs, meant.partials);

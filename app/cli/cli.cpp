@@ -22,6 +22,7 @@
 #include "../core/facts.h"
 #include "../core/glossary.h"
 #include "../core/input.h"
+#include "../core/race.h"
 #include "../render/bench_chart.h"
 #include "../render/export.h"
 
@@ -146,8 +147,7 @@ core::Trace record(const RunOptions& o, int runs = 0) {
   } else {
     req.input = core::generate_input(*spec, n, type);
   }
-  const auto* row = kernels::find_row(o.algorithm);
-  if (runs > 0 && (!row || kernels::is_baseline(*row) || !kernels::race_recordable(row->algo)))
+  if (runs > 0 && !core::has_race_recording(o.algorithm))
     throw UsageError("--runs: " + o.algorithm + " has no race-revealing recording (it takes missing-syncthreads, "
                      "legacy-warp-synchronous, and their fixes sequential and unroll-last-warp)");
   auto sel = backend::select(kBackends.at(o.backend));
@@ -338,7 +338,7 @@ Handler trace_command(CLI::App& cmd) {
                  "A race-revealing recording, run N times on the same input (GPU only; missing-syncthreads, "
                  "legacy-warp-synchronous, sequential, unroll-last-warp): wrong runs and blocks, and the stale reads "
                  "of the first run that went wrong")
-      ->check(CLI::Range(1, 10000));
+      ->check(CLI::Range(1, kernels::kMaxRaceRuns));
   return [o](const Io& io) {
     const core::Trace t = record(o->run, o->runs);
     io.out << (o->format == "json" ? core::to_json(t) + "\n" : core::to_text(t));

@@ -247,10 +247,7 @@ bool ordered_by_luck(const Race& race) { return wrong_runs(race) == 0 && race.fi
 
 bool has_race_recording(const std::string& algorithm) {
   const auto* row = kernels::find_row(algorithm);
-  if (!row || kernels::is_baseline(*row)) return false;
-  if (!row->fix.empty()) return true;
-  return std::any_of(std::begin(kernels::kAlgorithms), std::end(kernels::kAlgorithms),
-                     [&](const kernels::AlgorithmRow& r) { return r.fix == algorithm; });
+  return row && !kernels::is_baseline(*row) && kernels::race_recordable(row->algo);
 }
 
 namespace {

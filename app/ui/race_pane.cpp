@@ -15,7 +15,6 @@
 namespace rl::ui {
 namespace {
 
-constexpr int kMaxRuns = 10000;  // as `trace --runs`
 
 std::string fix_of(const std::string& id) {
   const auto* row = kernels::find_row(id);
@@ -125,9 +124,9 @@ void runs_field(RaceUi& r) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
   const bool changed = ImGui::InputInt("runs", &typed, 0);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("How many times the GPU runs the whole reduction on the same input (1 to 10000)");
-  const bool refused = typed < 1 || typed > kMaxRuns;
+  const bool refused = typed < 1 || typed > kernels::kMaxRaceRuns;
   if (changed && refused)
-    r.runs_note = "runs: 1 to " + std::to_string(kMaxRuns) + ", not " + std::to_string(typed) + "; kept " + std::to_string(r.runs);
+    r.runs_note = "runs: 1 to " + std::to_string(kernels::kMaxRaceRuns) + ", not " + std::to_string(typed) + "; kept " + std::to_string(r.runs);
   else if (changed)
     r.runs = typed, r.runs_note.clear();
   if (!r.runs_note.empty()) {
