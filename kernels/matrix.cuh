@@ -62,25 +62,33 @@ __device__ __forceinline__ T block_tree(T* smem, unsigned tid, unsigned threads,
 }
 // >>>
 
-// <<< batched-rows
-// One block per row: each thread adds the row's elements a block apart, then the tree.
+// <<< row-span
+// The block's threads add in[first], in[first + 1], ... (count elements) a block apart into
+// registers, store them to shared memory, and the tree leaves the span's result in cell 0.
 template <class T, class Op, class Probe>
-__global__ void batched_rows(const T* in, T* out, std::size_t cols, Probe probe) {
+__device__ __forceinline__ T reduce_span(const T* in, std::size_t first, std::size_t count, const Probe& probe) {
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x;
-  const std::size_t first = std::size_t(blockIdx.x) * cols;  // this block's row
   int slot = 0;
   T v = fold_strided<T, Op>(Op::template identity<T>(), in, first + tid, blockDim.x,  // [row-stride]
-                            strided_count(tid, blockDim.x, cols), probe, slot);  // see <<< fold-strided
+                            strided_count(tid, blockDim.x, count), probe, slot);  // see <<< fold-strided
   smem[tid] = v;
-  probe.stage(0, kTagRowStride, 0), probe.work(0, tid < cols), probe.write(0, 0, tid);
+  probe.stage(0, kTagRowStride, 0), probe.work(0, tid < count), probe.write(0, 0, tid);
   __syncthreads();
   probe.shared(0, smem, blockDim.x);
 
   int stage = 1;
-  v = block_tree<T, Op>(smem, tid, blockDim.x, probe, stage);  // see <<< block-tree
-  if (tid == 0) out[blockIdx.x] = v;
-  if (tid == 0) probe.partial(blockIdx.x, v);
+  return block_tree<T, Op>(smem, tid, blockDim.x, probe, stage);  // see <<< block-tree
+}
+// >>>
+
+// <<< batched-rows
+// One block per row: each thread adds the row's elements a block apart, then the tree.
+template <class T, class Op, class Probe>
+__global__ void batched_rows(const T* in, T* out, std::size_t cols, Probe probe) {
+  const T v = reduce_span<T, Op>(in, std::size_t(blockIdx.x) * cols, cols, probe);  // see <<< row-span
+  if (threadIdx.x == 0) out[blockIdx.x] = v;
+  if (threadIdx.x == 0) probe.partial(blockIdx.x, v);
 }
 // >>>
 
@@ -91,22 +99,11 @@ __global__ void batched_rows(const T* in, T* out, std::size_t cols, Probe probe)
 template <class T, class Op, class Probe>
 __global__ void batched_rows_split(const T* in, T* out, std::size_t cols, std::size_t chunk_cols, std::size_t chunks,
                                    Probe probe) {
-  T* smem = shared_array<T>();
-  const unsigned tid = threadIdx.x;
   const std::size_t row = blockIdx.x / chunks, begin = (blockIdx.x % chunks) * chunk_cols;
   const std::size_t end = begin + chunk_cols < cols ? begin + chunk_cols : cols;
-  int slot = 0;
-  T v = fold_strided<T, Op>(Op::template identity<T>(), in, row * cols + begin + tid, blockDim.x,  // [row-stride]
-                            strided_count(begin + tid, blockDim.x, end), probe, slot);  // see <<< fold-strided
-  smem[tid] = v;
-  probe.stage(0, kTagRowStride, 0), probe.work(0, begin + tid < end), probe.write(0, 0, tid);
-  __syncthreads();
-  probe.shared(0, smem, blockDim.x);
-
-  int stage = 1;
-  v = block_tree<T, Op>(smem, tid, blockDim.x, probe, stage);  // see <<< block-tree
-  if (tid == 0) out[blockIdx.x] = v;
-  if (tid == 0) probe.partial(blockIdx.x, v);
+  const T v = reduce_span<T, Op>(in, row * cols + begin, end - begin, probe);  // see <<< row-span
+  if (threadIdx.x == 0) out[blockIdx.x] = v;
+  if (threadIdx.x == 0) probe.partial(blockIdx.x, v);
 }
 // >>>
 

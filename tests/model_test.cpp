@@ -113,6 +113,19 @@ TEST(Catalog, ASourceViewShowsTheHelpersItsKernelNames) {
   EXPECT_EQ(v.text_at(5), nullptr);
   const std::string broken = "// <<< k\nvoid k() {  // [load]\n  h();  // see <<< gone\n// >>>\n";
   EXPECT_THROW(core::parse_source(broken, "f.cuh", "k"), std::runtime_error);
+  // A helper's own helpers are shown too, each once, however many regions name them.
+  const std::string nested =
+      "// <<< inner\nint i();  // [step]\n// >>>\n// <<< outer\nint o() { return i(); }  // see <<< inner\n// >>>\n"
+      "// <<< k\nvoid k() {  // [load]\n  o();  // see <<< outer\n  i();  // see <<< inner\n}\n// >>>\n";
+  const auto n = core::parse_source(nested, "f.cuh", "k");
+  EXPECT_EQ(n.numbers, (std::vector<int>{8, 9, 10, 11, 5, 2}));
+  EXPECT_EQ(n.line_of("[step]"), 2);
+  // batched-rows shows the row span and, through it, the fold and the tree.
+  const auto& rows = core::source_of("batched-rows");
+  const std::string* fold = rows.text_at(rows.line_of("[row-stride]"));
+  ASSERT_NE(fold, nullptr);
+  EXPECT_NE(fold->find("fold_strided"), std::string::npos) << *fold;
+  EXPECT_NE(rows.text_at(rows.line_of("[step]")), nullptr);
   // The three shuffle kernels share one tail: each shows it, and its stages point into it.
   for (const char* id : {"warp-shuffle", "warp-shuffle-vectorized", "work-queue"}) {
     const auto& src = core::source_of(id);

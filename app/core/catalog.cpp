@@ -200,11 +200,15 @@ std::string SourceView::span() const {
 SourceView parse_source(std::string_view text, std::string_view file, std::string_view id) {
   SourceView view;
   view.file = std::string(file);
-  for (const auto& helper : add_region(view, text, id)) {
+  // Helpers in the order they are named, each once, with the helpers they name in turn.
+  std::vector<std::string> helpers = add_region(view, text, id);
+  for (std::size_t i = 0; i < helpers.size(); ++i) {
+    if (std::find(helpers.begin(), helpers.begin() + std::ptrdiff_t(i), helpers[i]) != helpers.begin() + std::ptrdiff_t(i)) continue;
     const std::size_t before = view.lines.size();
-    add_region(view, text, helper);
+    const std::vector<std::string> named = add_region(view, text, helpers[i]);
     if (view.lines.size() == before)
-      throw std::runtime_error("kernel source " + std::string(file) + " has no helper " + helper + " for " + std::string(id));
+      throw std::runtime_error("kernel source " + std::string(file) + " has no helper " + helpers[i] + " for " + std::string(id));
+    helpers.insert(helpers.end(), named.begin(), named.end());
   }
   if (view.lines.empty() || view.markers.empty())
     throw std::runtime_error("kernel source " + std::string(file) + " has no complete markers for " + std::string(id));
