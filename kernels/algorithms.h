@@ -154,6 +154,15 @@ constexpr const AlgorithmRow& row(Algo algo) {
   return kAlgorithms[0];  // unreachable: kAlgorithms holds every Algo
 }
 
+// A pitfall that races (its row names a fix), or the fix of one: the kernels with a
+// race-revealing recording. Header-only, so the core layer can ask it too.
+constexpr bool race_recordable(Algo algo) {
+  if (!row(algo).fix.empty()) return true;
+  for (const auto& r : kAlgorithms)
+    if (!is_baseline(r) && r.fix == row(algo).id) return true;
+  return false;
+}
+
 constexpr const AlgorithmRow* find_row(std::string_view id) {
   for (const auto& r : kAlgorithms)
     if (r.id == id) return &r;

@@ -211,9 +211,9 @@ int preferred_matrix_block(Algo algo, Matrix m);
 // The race-revealing recording (kernels/probe.cuh, RaceProbe): every block of the first pass
 // logs, per stage and thread, the two values the thread read from shared memory and the value
 // it wrote (a load: the value written), adding no barrier. missing-syncthreads and
-// legacy-warp-synchronous, and their fixes sequential and unroll-last-warp.
+// legacy-warp-synchronous, and their fixes sequential and unroll-last-warp (race_recordable,
+// kernels/algorithms.h).
 constexpr int kRaceSlots = 3;
-bool race_recordable(Algo algo);
 // A recording logs every thread of every block: at most this many first-pass blocks (the
 // model's partials, which it is checked against, keep as many).
 constexpr std::size_t kMaxRaceBlocks = kMaxPartials;

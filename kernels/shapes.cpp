@@ -54,13 +54,6 @@ TraceShape trace_shape(Algo algo, int block, std::size_t n) {
 
 bool gpu_launchable(Algo algo) { return row(algo).gpu; }
 
-bool race_recordable(Algo algo) {
-  if (!row(algo).fix.empty()) return true;
-  for (const auto& r : table::kAlgorithms)
-    if (r.fix == row(algo).id) return true;
-  return false;
-}
-
 std::size_t check_race_launch(Algo algo, std::size_t n, const Launch& launch) {
   const std::string id(row(algo).id);
   if (!race_recordable(algo))
