@@ -297,8 +297,9 @@ struct BenchSession::Impl {
   }
 
   template <class T, class Op>
-  Timing time_matrix_algo(Algo algo, int block, Matrix m, const BenchSettings& s, const std::atomic<bool>* cancel) {
-    MatrixReducer<T, Op> r(algo, Launch{block, 0, 0}, nullptr, stream);
+  Timing time_matrix_algo(Algo algo, const Launch& launch, Matrix m, const BenchSettings& s,
+                          const std::atomic<bool>* cancel) {
+    MatrixReducer<T, Op> r(algo, launch, nullptr, stream);
     r.prepare(m);
     const T* in = static_cast<const T*>(input);
     const T* out = nullptr;
@@ -395,12 +396,12 @@ struct AlgoJob {
 };
 struct MatrixJob {
   Algo algo;
-  int block;
+  Launch launch;
   Matrix m;
   const BenchSettings& s;
   const std::atomic<bool>* cancel;
   template <class T, class Op>
-  Timing run(BenchSession::Impl& i) const { return i.time_matrix_algo<T, Op>(algo, block, m, s, cancel); }
+  Timing run(BenchSession::Impl& i) const { return i.time_matrix_algo<T, Op>(algo, launch, m, s, cancel); }
 };
 struct MatrixBaselineJob {
   Baseline b;
@@ -519,11 +520,11 @@ Timing BenchSession::time(Algo algo, OpKind op, int block, const BenchSettings& 
   return impl_->dispatch(op, AlgoJob{algo, block, s, cancel});
 }
 
-Timing BenchSession::time_matrix(Algo algo, OpKind op, int block, Matrix m, const BenchSettings& s,
+Timing BenchSession::time_matrix(Algo algo, OpKind op, const Launch& launch, Matrix m, const BenchSettings& s,
                                  const std::atomic<bool>* cancel) {
   if (m.size() != impl_->n) throw std::invalid_argument("the matrix shape does not match the input's size");
-  check_matrix_launch(algo, m, Launch{block, 0, 0}, cuda_device_shape(), false);
-  return impl_->dispatch(op, MatrixJob{algo, block, m, s, cancel});
+  check_matrix_launch(algo, m, launch, cuda_device_shape(), false);
+  return impl_->dispatch(op, MatrixJob{algo, launch, m, s, cancel});
 }
 
 Timing BenchSession::time_matrix_baseline(Baseline b, OpKind op, Matrix m, const BenchSettings& s,

@@ -69,8 +69,10 @@ class BenchSession {
   // Times one whole-array reduction of the current input. Cancel stops between samples.
   Timing time(Algo algo, OpKind op, int block, const BenchSettings& s, const std::atomic<bool>* cancel);
   Timing time_baseline(Baseline b, OpKind op, const BenchSettings& s, const std::atomic<bool>* cancel);
-  // The same, over the current input as a row-major rows x cols matrix (rows * cols = n).
-  Timing time_matrix(Algo algo, OpKind op, int block, Matrix m, const BenchSettings& s, const std::atomic<bool>* cancel);
+  // The same, over the current input as a row-major rows x cols matrix (rows * cols = n);
+  // launch.grid as in matrix_grid (0: the kernel's own).
+  Timing time_matrix(Algo algo, OpKind op, const Launch& launch, Matrix m, const BenchSettings& s,
+                     const std::atomic<bool>* cancel);
   // CUB's segmented reduce (rows), cuBLAS gemv with a ones vector (rows or columns; float and
   // double sums only: cuBLAS has no integer gemv). Throws std::invalid_argument when the
   // baseline cannot do it, CudaError when cuBLAS cannot be loaded.

@@ -107,6 +107,10 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
   }
 }
 
+bool matrix_chooses_grid(Algo algo) {
+  return algo == Algo::ColumnSums || algo == Algo::BatchedRowsSplit || algo == Algo::Block2d;
+}
+
 TraceShape matrix_trace_shape(Algo algo, int block, Matrix) {
   const int steps = log2_of(block), warps = block / 32;
   switch (algo) {

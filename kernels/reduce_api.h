@@ -176,13 +176,16 @@ std::size_t matrix_outputs(Algo algo, Matrix m);
 // Threads a block of a matrix kernel has along x (the rest along y): 32 for the kernels whose
 // warps read 32 neighbouring columns of one row, else the whole block.
 int matrix_block_x(Algo algo, int block);
-// The first pass's grid: x and y blocks. grid (from Launch; 0 = derive for the device) is the
-// fixed grid's block count for column-sums (row chunks x column tiles) and block-2d.
+// The first pass's grid: x and y blocks. grid (from Launch; 0 = two waves of the device) is
+// about how many blocks the kernels that choose their grid launch (matrix_chooses_grid).
 struct Grid2 {
   std::size_t x = 1, y = 1;
   std::size_t count() const { return x * y; }
 };
 Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape device);
+// column-sums (chunks of rows), batched-rows-split (chunks of each row) and block-2d size their
+// grids; batched-rows* launch a block per row and column-sums-naive a thread per column.
+bool matrix_chooses_grid(Algo algo);
 // How many first-pass results a matrix trace records: one per row (batched rows) or column
 // (column-sums-naive), one per chunk and column (column-sums), one per block (block-2d).
 std::size_t matrix_partials(Algo algo, Matrix m, Grid2 grid);

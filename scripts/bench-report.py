@@ -2,6 +2,8 @@
 """Prints the tables of docs/benchmarks.md from the files of benchmark runs.
 
 usage: scripts/bench-report.py FILE.json [FILE.json ...] > tables.md
+       scripts/bench-report.py --grids FILE.json [FILE.json ...]: `bench --shapes ... --grid N`
+  runs (and one without --grid), one table per GPU, type and kernel: % of peak at each grid
   FILE.json: `reduction-lab bench --format json` output (one column per file; a `--shapes`
   run gets the matrix tables, one per file), or a frame report (`reduction-lab --headless ... --frame-report`, one row of the frame table).
   FILE.csv: repeated runs of `reduction-lab bench --format csv` (or algorithm,n,median_us,
@@ -19,7 +21,8 @@ import sys
 import catalog
 
 OURS = ["work-queue", "warp-shuffle-vectorized"]  # our fastest sum kernels, held against CUB
-ROW_KERNELS, ROW_ANCHORS = ["batched-rows", "batched-rows-shuffle"], ["cub-segmented", "cublas-gemv-rows"]
+ROW_KERNELS = ["batched-rows", "batched-rows-shuffle", "batched-rows-split"]
+ROW_ANCHORS = ["cub-segmented", "cublas-gemv-rows"]
 COLUMN_KERNELS, COLUMN_ANCHORS = ["column-sums", "column-sums-naive"], ["cublas-gemv-columns"]
 HARRIS = catalog.harris_order()  # Harris' kernels 1 to 7, in his order
 
@@ -94,7 +97,35 @@ def matrix_tables(r):
            "vs cublas-gemv-columns"], rows)
 
 
+def grid_tables(paths):
+    """% of peak of each grid-choosing matrix kernel at every grid it ran with, shape by shape;
+    the best grid of a shape in bold."""
+    by = {}
+    for path in paths:
+        with open(path) as f:
+            r = json.load(f)
+        for x in r["rows"]:
+            if x.get("grid"):
+                key = (gpu(r["device"]), x["type"], x["algorithm"])
+                by.setdefault(key, {}).setdefault((x["rows"], x["cols"]), {})[x["grid"]] = x
+    if not by:
+        sys.exit("bench-report.py --grids: no row in these files records a grid")
+    for (device, type_, algo), shapes in sorted(by.items()):
+        print(f"{device} {type_}, `{algo}`: % of peak at each grid (blocks in the first pass), shape by shape; "
+              f"the best in bold:\n")
+        rows = []
+        for (R, C), grids in sorted(shapes.items()):
+            best = max(grids, key=lambda g: grids[g]["pct_of_peak"])
+            rows.append([f"{log2(R)} x {log2(C)}", grids[best]["block"],
+                         ", ".join((f"**{g}: {x['pct_of_peak']:.1f}**" if g == best else f"{g}: {x['pct_of_peak']:.1f}") +
+                                   ("" if x.get("check_ok") else " (check failed)") for g, x in sorted(grids.items()))])
+        table(["shape", "block", "grid: % of peak"], rows)
+
+
 def main():
+    if sys.argv[1:2] == ["--grids"]:
+        grid_tables(sys.argv[2:])
+        return
     runs, frames, repeats, matrices = [], [], [], []
     for path in sys.argv[1:]:
         if path.endswith(".csv"):

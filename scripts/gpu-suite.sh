@@ -14,6 +14,10 @@
 # SKIP_SANITIZERS=1 leaves the four compute-sanitizer tools out; ONLY_SANITIZERS=1 runs them alone.
 # MATRIX_BENCH=1 adds the matrix family's shape sweep (float and int sums, 2^28 elements from
 # 2^4 to 2^24 rows, with CUB's segmented reduce and cuBLAS gemv beside it).
+# MATRIX_WHY=1 adds what the matrix report needs to say why a target was missed: the grid-choosing
+# kernels timed over a range of grids (`bench --grid`), and Nsight Compute's counters of one
+# launch of each kernel and anchor at the shapes that missed (scripts/ncu-table.py reads them).
+# ONLY_WHY=1 runs those alone.
 # ONLY_RACE=1 runs the race-revealing recordings alone: their GPU tests, `trace --runs 100` of
 # both pitfalls and both fixes at block 1024 over 2^20 ints (the pitfalls' JSON ships as
 # assets/races/ID.json), screenshots of the first stale read through EGL, racecheck on the
@@ -64,6 +68,7 @@ if [ "$mode" = expect-race ]; then  # expect-race ALGO: racecheck must report ha
   exit
 fi
 [ "$mode" = run ] || { echo "usage: scripts/gpu-suite.sh pack|run|golden" >&2; exit 2; }
+[ -z "${ONLY_RACE:-}${ONLY_SANITIZERS:-}${ONLY_WHY:-}" ] || SKIP_BENCH=1  # each ONLY_ runs its steps alone
 # Results gather in a work folder; $OUT gets the summary, the log and one archive of the rest
 # (the device tool brings back at most 8 files).
 dest=${OUT:-gpu-out}
@@ -106,7 +111,42 @@ race_steps() {
   done
   for tool in memcheck initcheck; do step "race_$tool" "$0" race-tool "$tool" missing-syncthreads 3; done
 }
-if [ -n "${ONLY_RACE:-}" ]; then
+# The matrix kernels that missed a target, and the anchors they missed it against.
+why_steps() {
+  local g t shapes="2^4x2^24,2^6x2^22,2^8x2^20,2^10x2^18"
+  for t in float int; do
+    for g in default 1056 2112 4224 8448; do
+      step "grid_split_${t}_$g" .gpu/run.sh .gpu/bin/reduction-lab bench -a batched-rows-split --shapes "$shapes" \
+        --type "$t" $([ $g = default ] || echo --grid $g) --seconds 0.5 --format json --out "$out/grid_split_${t}_$g.json"
+    done
+  done
+  for g in default 2112 4224 8448 16896; do
+    step "grid_columns_$g" .gpu/run.sh .gpu/bin/reduction-lab bench -a column-sums --shapes 2^8x2^20,2^12x2^16,2^14x2^14 \
+      $([ $g = default ] || echo --grid $g) --seconds 0.5 --format json --out "$out/grid_columns_$g.json"
+  done
+  # name, kernel (ncu's regex over the function's name), then the bench that launches it
+  local spec
+  for spec in "column-sums:^column_sums$:column-sums:float:2^12x2^16" \
+              "column-sums-naive:^column_sums_naive$:column-sums-naive:float:2^8x2^20" \
+              "gemv-columns-wide:gemv:cublas-gemv-columns:float:2^8x2^20" \
+              "gemv-columns-square:gemv:cublas-gemv-columns:float:2^12x2^16" \
+              "rows-shuffle-int:^batched_rows_shuffle$:batched-rows-shuffle:int:2^10x2^18" \
+              "cub-segmented-int:[Ss]egmented:cub-segmented:int:2^10x2^18" \
+              "rows-split-int:^batched_rows_split$:batched-rows-split:int:2^8x2^20"; do
+    IFS=: read -r name kernel algo t shape <<<"$spec"
+    step "ncu_$name" ncu --clock-control none --target-processes all --kernel-name "regex:$kernel" --launch-count 1 \
+      --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
+      --section WarpStateStats --export "$out/ncu_$name" --force-overwrite \
+      .gpu/run.sh .gpu/bin/reduction-lab bench -a "$algo" --shapes "$shape" --type "$t" --seconds 0.05 --format json \
+      --out "$out/ncu_bench_$name.json"
+    ncu --import "$out/ncu_$name.ncu-rep" --page raw --csv >"$out/ncu_$name.csv" 2>>"$log"
+  done
+  step ncu_table sh -c 'scripts/ncu-table.py "$1"/ncu_*.csv >"$1/ncu_table.md" && cat "$1/ncu_table.md"' _ "$out"
+  step grid_table sh -c 'scripts/bench-report.py --grids "$1"/grid_*.json >"$1/grid_table.md" && cat "$1/grid_table.md"' _ "$out"
+}
+if [ -n "${ONLY_WHY:-}" ]; then
+  why_steps
+elif [ -n "${ONLY_RACE:-}" ]; then
   race_steps
 elif [ -n "${ONLY_SANITIZERS:-}" ]; then  # the four tools alone (a call of its own when time is short)
   for tool in memcheck racecheck synccheck initcheck; do step "sanitizer_$tool" "$0" sanitize "$tool"; done
@@ -145,6 +185,7 @@ if [ -z "${SKIP_BENCH:-}" ]; then
     --tab bandwidth --run-bench --bench-sizes 2^16..2^26 --quit-after-frames 1800 \
     --frame-report "$out/frames.json" --screenshot "$out/gui_headless.png"
 fi
+[ -n "${MATRIX_WHY:-}" ] && [ -z "${ONLY_WHY:-}" ] && why_steps
 if [ -n "${MATRIX_BENCH:-}" ]; then
   for type in float int; do
     step "bench_matrix_$type" .gpu/run.sh .gpu/bin/reduction-lab bench --shapes sweep --type "$type" --format json \

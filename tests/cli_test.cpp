@@ -182,6 +182,24 @@ TEST(Cli, BenchOnTheModelWritesCsvAndJson) {
   EXPECT_EQ(j["rows"][0]["check_ok"], true);
 }
 
+// --grid sets about how many blocks column-sums' first pass has (1000 x 64 in blocks of
+// 32 x 32: 2 column tiles, so 8 asks for 4 chunks of 250 rows and 40 for 20 of 50), and each
+// row records it; a kernel whose grid the shape fixes, or an array, refuses it.
+TEST(Cli, BenchGridSetsAMatrixKernelsGridAndIsRecorded) {
+  for (const std::size_t grid : {8, 40}) {
+    const auto r = run({"bench", "-a", "column-sums", "--shapes", "1000x64", "--grid", std::to_string(grid), "--backend",
+                        "sim", "--format", "json", "--seconds", "0.01"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto row = nlohmann::json::parse(r.out)["rows"][0];
+    EXPECT_EQ(row["grid"], grid);
+    EXPECT_EQ(row["block"], 1024);
+    EXPECT_EQ(row["check_ok"], true) << row["check"];
+  }
+  expect_usage_error({"bench", "-a", "batched-rows", "--shapes", "4x4", "--grid", "8"}, "batched-rows does not choose its grid");
+  expect_usage_error({"bench", "-a", "cub-segmented", "--shapes", "4x4", "--grid", "8"}, "cub-segmented");
+  expect_usage_error({"bench", "-a", "column-sums", "--grid", "8"}, "--grid applies to the matrix family");
+}
+
 TEST(Cli, BenchRefusesWhatItCannotMeasure) {
   expect_usage_error({"bench", "-a", "quicksort"}, "quicksort");
   expect_usage_error({"bench", "--sizes", "2^20..2^10"}, "--sizes");
@@ -207,6 +225,7 @@ TEST(Cli, EveryNumericFlagRefusesHugeAndNanValues) {
       {"render", "-a", "sequential", "--backend", "sim", "--stage", "0", "--out", "x.png", "--height"},
       {"bench", "--backend", "sim", "-a", "sequential", "--block"},
       {"bench", "--backend", "sim", "-a", "sequential", "--seconds"},
+      {"bench", "--backend", "sim", "-a", "column-sums", "--shapes", "4x4", "--grid"},
       {"--quit-after-frames"}};
   for (const auto& flag : flags)
     for (const auto& v : values) {

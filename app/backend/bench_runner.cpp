@@ -216,11 +216,20 @@ void finish_matrix_row(core::BenchRow& row, core::MatrixShape s, double median_u
   row.pct_of_peak = peak > 0 ? 100.0 * row.gbps / peak : 0;
 }
 
+// The launch a matrix row runs with: the request's block (else the kernel's own) and grid. The
+// row records both, the grid as the first pass's block count on this device.
+kernels::Launch matrix_launch(core::BenchRow& row, const BenchRequest& req, kernels::Matrix m, kernels::DeviceShape device) {
+  const auto algo = kernel_algo(row.algorithm);
+  row.block = req.block > 0 ? req.block : kernels::preferred_matrix_block(algo, m);
+  row.grid = kernels::matrix_grid(algo, m, row.block, req.grid, device).count();
+  return {row.block, req.grid, 0};
+}
+
 void judge_matrix(core::BenchRow& row, const model::MatrixCheck& c, bool exact) {
   row.check_ok = c.outputs > 0 && c.wrong == 0;
+  const std::string all = c.outputs == 1 ? "the 1 output" : "all " + std::to_string(c.outputs) + " outputs";
   row.check = c.wrong ? std::to_string(c.wrong) + " of " + std::to_string(c.outputs) + " outputs wrong (" + c.first_wrong + ")"
-              : exact ? "all " + std::to_string(c.outputs) + " outputs exact"
-                      : "all " + std::to_string(c.outputs) + " outputs within rounding";
+              : all + (exact ? " exact" : " within rounding");
 }
 
 // The CPU model over each shape: timed on the host, checked like the GPU's; the anchors need a GPU.
@@ -240,10 +249,10 @@ core::BenchReport run_sim_matrix(const BenchRequest& req, const RowSink& on_row,
       if (matrix_baseline(id)) continue;  // a library on the GPU
       core::BenchRow row = base_row(id, req, m.size());
       const auto algo = kernel_algo(id);
-      row.block = req.block > 0 ? req.block : kernels::preferred_matrix_block(algo, m);
+      const auto launch = matrix_launch(row, req, m, model::kModelSmCount);
       std::vector<T> out;
       const auto t0 = std::chrono::steady_clock::now();
-      out = model::model_reduce_matrix<T>(algo, kernel_op(req.op), in.data(), m, {row.block, 0, 0}, nullptr);
+      out = model::model_reduce_matrix<T>(algo, kernel_op(req.op), in.data(), m, launch, nullptr);
       const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
       row.samples = 1;
       finish_matrix_row(row, s, us, sizeof(T), 0);
@@ -294,8 +303,8 @@ core::BenchReport run_matrix_bench(const BenchRequest& req, bool gpu, const RowS
         if (const auto b = matrix_baseline(id)) {
           t = session.time_matrix_baseline(*b, kernel_op(req.op), m, settings, cancel);
         } else {
-          row.block = req.block > 0 ? req.block : kernels::preferred_matrix_block(kernel_algo(id), m);
-          t = session.time_matrix(kernel_algo(id), kernel_op(req.op), row.block, m, settings, cancel);
+          const auto launch = matrix_launch(row, req, m, {dev.sm_count, dev.threads_per_sm});
+          t = session.time_matrix(kernel_algo(id), kernel_op(req.op), launch, m, settings, cancel);
         }
         row.samples = t.samples;
         row.discarded = t.discarded;

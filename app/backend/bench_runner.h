@@ -24,6 +24,7 @@ struct BenchRequest {
   double max_seconds = 1.0;  // per point
   std::uint64_t seed = 1;
   std::vector<core::MatrixShape> shapes = {};  // the matrix family: shapes instead of sizes
+  std::size_t grid = 0;  // matrix kernels that choose their grid: about this many blocks (0: their own)
 };
 
 // What "all" means: every algorithm that is defined on a GPU (no pitfalls), then the baselines.

@@ -168,8 +168,20 @@ struct BenchOptions {
   std::string out;
   std::string backend = "auto";
   int block = 0;
+  std::size_t grid = 0;
   double seconds = 1.0;
 };
+
+// --grid: only for the matrix kernels that choose their grid, each named.
+void check_bench_grid(const BenchOptions& o, const std::vector<std::string>& ids) {
+  if (o.grid == 0) return;
+  if (o.shapes.empty()) throw UsageError("--grid applies to the matrix family: give --shapes");
+  for (const auto& id : ids) {
+    const auto* row = kernels::find_row(id);
+    if (!row || row->family != kernels::Family::Matrix || !kernels::matrix_chooses_grid(row->algo))
+      throw UsageError("--grid: " + id + " does not choose its grid; name batched-rows-split, column-sums or block-2d");
+  }
+}
 
 std::vector<std::string> split_ids(const std::string& text) {
   std::vector<std::string> ids;
@@ -216,7 +228,9 @@ int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
     if (!parsed) throw UsageError("--sizes: " + why);
     req.sizes = *parsed;
   }
+  check_bench_grid(o, req.algorithms);
   req.block = o.block;
+  req.grid = o.grid;
   req.max_seconds = o.seconds;
   std::ofstream file;
   if (!o.out.empty()) {  // before measuring: an unwritable path fails now, not after minutes
@@ -430,6 +444,10 @@ Handler bench_command(CLI::App& cmd) {
   cmd.add_option("--backend", o->backend, "auto | cuda | sim")->check(CLI::IsMember({"auto", "cuda", "sim"}));
   cmd.add_option("--block", o->block, "Threads per block for every algorithm (default: 256, or an algorithm's own choice where it has one)")
       ->check(not_negative("a block size (0: each algorithm's own)"));
+  cmd.add_option("--grid", o->grid,
+                 "With --shapes, for batched-rows-split, column-sums and block-2d: about N blocks in the first pass "
+                 "(default: two waves of the device)")
+      ->check(CLI::Range(std::size_t(1), std::size_t(2147483647)));
   cmd.add_option("--seconds", o->seconds, "Time limit per point (default 1)")->check(finite("--seconds"))->check(CLI::Range(0.01, 60.0));
   return [o](const Io& io) { return cmd_bench(*o, io.out, io.err); };
 }
