@@ -337,7 +337,7 @@ struct BenchSession::Impl {
       const bool rows = b == Baseline::CublasRows;
       const std::size_t len = rows ? m.cols : m.rows;
       if (m.rows > std::size_t(INT32_MAX) || m.cols > std::size_t(INT32_MAX))
-        throw std::invalid_argument("cuBLAS gemv takes at most 2^31 - 1 rows and columns");
+        throw std::invalid_argument("the 32-bit cuBLAS gemv this app calls takes at most 2^31 - 1 rows and columns");
       if (!cublas) cublas = std::make_unique<Cublas>();
       Cublas::check(cublas->set_stream(cublas->handle, stream), "cublasSetStream");
       DeviceArray<T> ones(len);

@@ -20,7 +20,7 @@ int log2_of(int block) {
 
 constexpr std::size_t kMaxGridY = 65535;                  // CUDA's limit on gridDim.y
 constexpr std::size_t kMaxGridX = 2147483647;             // and on gridDim.x
-constexpr std::size_t kMaxElements = std::size_t(1) << 34;  // 64 GiB of floats: more than any GPU holds
+constexpr std::size_t kMaxElements = std::size_t(1) << 34;  // the app's cap (64 GiB of floats); allocation decides below it
 
 // Blocks one wave of the device holds, twice over: enough for the fixed grids to cover
 // every SM while each thread still loads several elements.
@@ -129,7 +129,7 @@ Grid2 check_matrix_launch(Algo algo, Matrix m, const Launch& launch, DeviceShape
                                 std::to_string(m.cols));
   if (m.cols > kMaxElements / m.rows)
     throw std::invalid_argument("a matrix of " + std::to_string(m.rows) + " x " + std::to_string(m.cols) +
-                                " elements is larger than any GPU holds (at most 2^34 elements)");
+                                " elements is past this app's limit of 2^34 elements");
   const int b = launch.block;
   if (b < 32 || b > 1024 || (b & (b - 1)) != 0)
     throw std::invalid_argument("block size must be a power of two from 32 to 1024, got " + std::to_string(b));
