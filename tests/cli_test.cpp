@@ -131,7 +131,8 @@ TEST(Cli, ABadRaceFileIsAUsageErrorNamingTheFileAndTheField) {
   { std::ofstream(plain) << run({"trace", "-a", "missing-syncthreads", "--backend", "sim"}).out; }
   expect_usage_error({"--backend", "sim", "--race-file", plain}, plain + ": trace has no field 'race'");
   const auto missing = testing::TempDir() + "redlab_no_such_recording.json";
-  expect_usage_error({"--backend", "sim", "--race-file", missing}, missing + ": cannot be read");
+  expect_usage_error({"--backend", "sim", "--race-file", missing}, "cannot read recording '" + missing + "': No such file");
+  expect_usage_error({"--backend", "sim", "--race-file", testing::TempDir()}, "Is a directory");
   const auto good = testing::TempDir() + "redlab_recording.json";
   test::write_recording(good, test::synthetic_race(test::issue_example(test::test_seed())));
   auto j = nlohmann::json::parse(std::ifstream(good));

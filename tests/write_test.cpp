@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 
 #include "app/core/file_io.h"
@@ -15,6 +16,7 @@
 #include "app/core/settings.h"
 #include "app/render/offscreen.h"
 #include "cli_support.h"
+#include "test_support.h"
 
 using namespace rl;
 
@@ -99,6 +101,27 @@ TEST(Write, WriteFileReportsAFullDiskAndKeepsTheOldFile) {
   EXPECT_EQ(read(path), "the old contents\n");
   for (const auto& e : std::filesystem::directory_iterator(path.parent_path()))  // no temporary left behind
     EXPECT_EQ(e.path().filename().string().find("redlab_write_file.txt.tmp"), std::string::npos) << e.path();
+}
+
+// read_file gives back what write_file wrote, byte for byte (random bytes, NULs and a read
+// longer than its buffer included), and names the file and the reason when it cannot.
+TEST(Write, ReadFileReturnsTheBytesOrNamesTheProblem) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const auto path = (std::filesystem::path(testing::TempDir()) / "redlab_read_file.bin").string();
+  std::string why, got = "stale";
+  for (const std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(65537), std::size_t(200003)}) {
+    std::string bytes(n, '\0');
+    for (auto& c : bytes) c = char(rng());
+    ASSERT_TRUE(core::write_file(path, bytes, &why)) << why;
+    ASSERT_TRUE(core::read_file(path, "test file", &got, &why)) << why;
+    EXPECT_EQ(got, bytes) << n << " bytes";
+  }
+  EXPECT_FALSE(core::read_file(path + ".missing", "test file", &got, &why));
+  EXPECT_EQ(why, "cannot read test file '" + path + ".missing': No such file or directory");
+  EXPECT_FALSE(core::read_file(testing::TempDir(), "test file", &got, &why));
+  EXPECT_NE(why.find("Is a directory"), std::string::npos) << why;
 }
 
 TEST(Write, SettingsOnAFullDiskLeaveTheOldSettings) {

@@ -20,6 +20,7 @@
 #include "../core/bench.h"
 #include "../core/catalog.h"
 #include "../core/facts.h"
+#include "../core/file_io.h"
 #include "../core/glossary.h"
 #include "../core/input.h"
 #include "../core/race.h"
@@ -369,11 +370,9 @@ struct RenderOptions {
 
 // The results file's report (--chart FILE).
 core::BenchReport read_results(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot open results file '" + path + "'");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return core::bench_from_json(text.str());
+  std::string text, why;
+  if (!core::read_file(path, "results file", &text, &why)) throw std::runtime_error(why);
+  return core::bench_from_json(text);
 }
 
 // The shipped run's report of the type and operator (--shipped RUN).

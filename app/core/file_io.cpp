@@ -43,6 +43,26 @@ bool write_fd(const std::string& path, const std::string& shown, std::string_vie
 
 }  // namespace
 
+bool read_file(const std::string& path, const std::string& what, std::string* bytes, std::string* error) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return fail(error, "cannot read " + what, path, errno);
+  bytes->clear();
+  char buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {  // a folder opens, then fails here with EISDIR
+      const int err = errno;
+      ::close(fd);
+      return fail(error, "cannot read " + what, path, err);
+    }
+    if (n == 0) break;
+    bytes->append(buf, std::size_t(n));
+  }
+  ::close(fd);
+  return true;
+}
+
 bool write_file(const std::string& path, std::string_view bytes, std::string* error) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);

@@ -11,4 +11,8 @@ namespace rl::core {
 // written in place. False with a message naming the path and the system's reason.
 bool write_file(const std::string& path, std::string_view bytes, std::string* error);
 
+// Reads the whole file at path into *bytes. False with "cannot read WHAT 'PATH': REASON" (a
+// missing file, a folder, no permission), WHAT naming what the file was for ("results file").
+bool read_file(const std::string& path, const std::string& what, std::string* bytes, std::string* error);
+
 }  // namespace rl::core

@@ -5,11 +5,11 @@
 #include <charconv>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <random>
-#include <sstream>
 #include <stdexcept>
+
+#include "file_io.h"
 
 namespace rl::core {
 
@@ -123,11 +123,9 @@ std::vector<double> read_input_file(const std::string& path, DType type) {
   if (!ec && bytes > kMaxInputFileBytes)
     throw std::runtime_error("input file '" + path + "' is " + std::to_string(bytes >> 20) + " MiB; at most " +
                              std::to_string(kMaxInputFileBytes >> 20) + " MiB of text is read");
-  std::ifstream file(path, std::ios::binary);
-  if (!file) throw std::runtime_error("cannot open input file '" + path + "'");
-  std::ostringstream buf;
-  buf << file.rdbuf();
-  return parse_numbers(buf.str(), type, path);
+  std::string text, why;
+  if (!read_file(path, "input file", &text, &why)) throw std::runtime_error(why);
+  return parse_numbers(text, type, path);
 }
 
 std::optional<std::int64_t> parse_count(std::string_view text) {

@@ -4,15 +4,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <map>
-#include <sstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
 #include "../../kernels/algorithms.h"
 #include "embedded.h"
+#include "file_io.h"
 #include "trace.h"
 
 namespace rl::core {
@@ -281,12 +280,10 @@ void check_recording(const Trace& t) {
 }  // namespace
 
 Trace read_race_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot be read");
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::string text, why;
+  if (!read_file(path, "recording", &text, &why)) throw std::runtime_error(why);
   try {
-    Trace t = trace_from_json(text.str());
+    Trace t = trace_from_json(text);
     if (!t.race)
       throw std::runtime_error("trace has no field 'race': a plain trace, not a recording (`trace --runs N --format json` makes one)");
     check_recording(t);

@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <utility>
 
 #include "catalog.h"
@@ -41,15 +39,12 @@ LoadedSettings load_settings(const std::string& path) {
   LoadedSettings out;
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return out;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    out.problem = "cannot read settings file '" + path + "'; using defaults";
+  std::string text, why;
+  if (!read_file(path, "settings file", &text, &why)) {
+    out.problem = why + "; using defaults";
     return out;
   }
-  std::ostringstream text;
-  text << in.rdbuf();
-  in.close();
-  out = settings_from_json(text.str(), "settings file '" + path + "'");
+  out = settings_from_json(text, "settings file '" + path + "'");
   if (out.problem.find("is broken") != std::string::npos) {
     const std::string kept = path + ".broken";
     std::filesystem::rename(path, kept, ec);

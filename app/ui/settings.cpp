@@ -3,11 +3,10 @@
 #include <cstdlib>
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "../core/embedded.h"
+#include "../core/file_io.h"
 #include "../core/settings.h"
 
 namespace rl::ui {
@@ -91,11 +90,10 @@ std::vector<std::string> saved_scenes() {
 
 core::Plan load_plan(const std::string& name) {
   if (const auto text = embedded::plan(name); !text.empty()) return core::plan_from_json(std::string(text), "plan '" + name + "'");
-  std::ifstream in(name, std::ios::binary);
-  if (!in) throw std::runtime_error("no plan called '" + name + "' (shipped: " + plan_list() + "), and no such file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return core::plan_from_json(text.str(), "plan file '" + name + "'");
+  std::string text, why;
+  if (!core::read_file(name, "plan file", &text, &why))
+    throw std::runtime_error("no plan called '" + name + "' (shipped: " + plan_list() + "), and " + why);
+  return core::plan_from_json(text, "plan file '" + name + "'");
 }
 
 void open_plan(AppState& state, const std::string& name) {
