@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""The report scripts that run on the GPU machine, run here on files of their formats, so CI
+catches a script that no longer reads them: bench-report.py over a shipped matrix sweep and
+over `bench --grid` runs of the CPU model, ncu-table.py over a raw Nsight Compute CSV.
+
+usage: tests/report_scripts_test.py REDUCTION_LAB
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def script(name, *args):
+    return subprocess.run([sys.executable, os.path.join(ROOT, "scripts", name), *args], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def expect(text, part):
+    if part not in text:
+        sys.exit(f"report_scripts_test: expected {part!r} in:\n{text}")
+
+
+def main():
+    lab = sys.argv[1]
+    sweep = script("bench-report.py", os.path.join(ROOT, "docs/bench/h100/bench_matrix_float_sum.json"))
+    expect(sweep, "| 2^14 x 2^14 | `batched-rows-shuffle` 94.7 | +1.6 |")
+    with tempfile.TemporaryDirectory() as d:
+        for grid in ["8", "40"]:
+            subprocess.run([lab, "bench", "--backend", "sim", "-a", "column-sums", "--shapes", "1000x64,33x257",
+                            "--grid", grid, "--seconds", "0.01", "--format", "json", "--out", f"{d}/g{grid}.json"],
+                           check=True)
+        grids = script("bench-report.py", "--grids", f"{d}/g8.json", f"{d}/g40.json")
+    expect(grids, "`column-sums`: % of peak at each grid")
+    expect(grids, "| 1000 x 2^6 | 1024 | ")
+    expect(grids, "8: 0.0")
+    expect(grids, "40: 0.0")
+    table = script("ncu-table.py", os.path.join(ROOT, "tests/data/ncu_raw_sample.csv"))
+    expect(table, "| `rl::kernels::column_sums` | 370.4 | 86.5 | 1.2 | 4096 | 128 | — | 32 |")
+    expect(table, "long_scoreboard 21.8, lg_throttle 3.5, wait 1.2 |")
+    print("report scripts: bench-report.py (sweep, --grids) and ncu-table.py read their formats")
+
+
+if __name__ == "__main__":
+    main()
