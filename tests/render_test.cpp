@@ -557,6 +557,31 @@ TEST_F(RenderTest, AMatrixTraceShowsItsWindowWithTheBlocksCells) {
   EXPECT_EQ(render::output_lines(rows)[0].cells[3 - rows.window.row].value, rows.outputs[3]);
 }
 
+// Presenter mode (992 x 560, 18 px text): the matrix keeps at least one row tall enough for its
+// label, its column labels under its heading, and its output lines above the line under them.
+TEST_F(RenderTest, AMatrixKeepsItsLabelsAndOutputsApartAtPresenterSize) {
+  const std::uint64_t seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  render::ViewOptions presenter{true, 0, 1.5f};
+  presenter.min_text_px = render::min_text_px(true, 1);
+  for (const char* algo : {"column-sums", "batched-rows", "batched-rows-split", "block-2d", "column-sums-naive"})
+    for (int block : {32, 256, 1024}) {
+      SCOPED_TRACE(std::string(algo) + ", block " + std::to_string(block));
+      const auto t = matrix_trace(algo, 33, 257, block, 0, seed);
+      for (int stage = 0; stage < int(t.stages.size()); ++stage) {
+        const auto M = render::matrix_view_layout(*canvas_, t, stage, 992, 560, presenter);
+        ASSERT_TRUE(M);
+        ASSERT_GE(M->rows, 1);
+        EXPECT_GE(M->cell_h, M->label_px) << "stage " << stage;
+        EXPECT_GE(M->col_label(0).y, M->heading.y + M->heading.h - 1) << "stage " << stage;
+        const auto lines = render::output_lines(t);
+        if (M->kind == render::MatrixLines::Rows) continue;  // beside the grid, a cell per row
+        const auto last = M->output(int(lines.size()) - 1, 0);
+        EXPECT_LE(last.y + last.h, M->summary.y + 1) << "stage " << stage;
+      }
+    }
+}
+
 // The coalescing view draws one box per 32-byte sector a warp-wide load touched, counted from the
 // recorded addresses: 32 lanes a thousand elements apart touch 32 sectors, 32 neighbours 4.
 TEST_F(RenderTest, TheCoalescingViewDrawsASectorBoxPerSectorTouched) {

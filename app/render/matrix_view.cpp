@@ -163,25 +163,47 @@ void label_steps(Canvas& c, const core::Trace& t, MatrixLayout& L) {
   while (L.col_step < 32 && L.col_step * (L.cell_w + L.gap) < number_w) L.col_step *= 2;
 }
 
+// The labels' size (the matrix needs the room more than its labels), a text line's height, the
+// gap between cells, and how many output lines go under the grid.
+struct Metrics {
+  float label_px, line, gap;
+  std::size_t under;
+};
+Metrics metrics(const core::Trace& t, std::size_t lines, float width, float label_px, float min_px) {
+  const float px = std::max(label_px * 0.85f, min_px);
+  const auto kind = matrix_lines(t.algorithm);
+  return {px, px * 1.4f, std::max(1.0f, width * 0.0012f),
+          kind == MatrixLines::Columns ? lines : kind == MatrixLines::Whole ? std::size_t(1) : std::size_t(0)};
+}
+
+// Space layout_matrix leaves around the rows: the heading and the column labels above, the
+// summary and the shared memory's heading below.
+float frame_height(const Metrics& m) { return m.line + m.label_px * 1.4f + m.gap * 5 + m.label_px * 0.3f + 2 * m.line; }
+
 }  // namespace
+
+float matrix_min_height(const core::Trace& t, float width, float label_px, float min_px) {
+  const Metrics m = metrics(t, output_lines(t).size(), width, label_px, min_px);
+  return frame_height(m) + min_px * 1.3f + m.gap + float(m.under) * (m.label_px * 1.35f + m.gap);
+}
 
 MatrixLayout layout_matrix(Canvas& c, const core::Trace& t, const Rect& area, float label_px, float min_px) {
   MatrixLayout L;
   const core::Window& w = win(t);
   const auto lines = output_lines(t);
+  const Metrics m = metrics(t, lines.size(), area.w, label_px, min_px);
   L.kind = matrix_lines(t.algorithm);
-  L.label_px = std::max(label_px * 0.85f, min_px);  // the matrix needs the room more than its labels
-  const float line = L.label_px * 1.4f;
+  L.label_px = m.label_px;
+  const float line = m.line;
   L.heading = {area.x, area.y, area.w, line};
   L.shared_heading = {area.x, area.y + area.h - line, area.w, line};
   L.summary = {area.x, L.shared_heading.y - line, area.w, line};
   float label_w = 0;
   layout_widths(c, t, lines, L, &label_w);
   const float right = L.kind == MatrixLines::Rows ? L.out_w + L.label_px : 0.0f;
-  L.gap = std::max(1.0f, area.w * 0.0012f);
+  L.gap = m.gap;
   const float top = L.heading.y + line + L.label_px * 1.4f;  // the column labels sit under the heading
-  const std::size_t under = L.kind == MatrixLines::Columns ? lines.size() : L.kind == MatrixLines::Whole ? 1 : 0;
-  layout_rows(t, L.summary.y - top - L.gap * 5 - L.label_px * 0.3f, under, min_px, L);
+  layout_rows(t, area.h - frame_height(m), m.under, min_px, L);
   L.cell_w = std::max(1.0f, (area.w - label_w - right - (float(w.cols) - 1) * L.gap) / float(std::max<std::size_t>(w.cols, 1)));
   L.cell_w = std::min(L.cell_w, std::max(L.cell_h * 3, L.label_px * 4));  // a single column stays a column
   L.cell_h = std::min(L.cell_h, L.cell_w * 1.2f);

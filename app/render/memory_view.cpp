@@ -476,11 +476,14 @@ bool readable(Canvas& c, const Shown& shown, core::DType type, int count, int wi
 float matrix_space(Canvas& c, const core::Trace& t, const Shown& shown, int count, int width, int height,
                    const ViewOptions& o) {
   if (t.rows == 0 || t.window.rows == 0 || t.window.cols == 0) return 0;
-  const float free_h = free_area(layout_memory(1, width, height, o.text_scale, o.min_text_px)).h;
+  const MemoryLayout base = layout_memory(1, width, height, o.text_scale, o.min_text_px);
+  const float free_h = free_area(base).h;
+  const float least = std::min(matrix_min_height(t, base.title.w, base.label_px, o.min_text_px), free_h * 0.8f);
   for (bool whole : {true, false})
     for (float share : {0.8f, 0.72f, 0.64f, 0.56f})
-      if (readable(c, shown, t.type, count, width, height, o, free_h * share, whole)) return free_h * share;
-  return free_h * 0.48f;
+      if (readable(c, shown, t.type, count, width, height, o, std::max(free_h * share, least), whole))
+        return std::max(free_h * share, least);
+  return std::max(free_h * 0.48f, least);
 }
 
 // A race recording whose replay covers this stage's shared memory cell for cell.
