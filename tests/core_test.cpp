@@ -520,4 +520,16 @@ TEST(Compare, TimesPairAtTheLargestSharedSize) {
   EXPECT_FALSE(core::pair_time({}, "sequential", "warp-shuffle"));
   EXPECT_EQ(core::size_text(std::size_t(1) << 28), "2^28");
   EXPECT_EQ(core::size_text(1000), "1000");
+  // A matrix sweep: every shape holds the same n, so rows pair up by shape, and name it.
+  auto shaped = [&](std::string algorithm, std::size_t rows, double us) {
+    auto b = row(std::move(algorithm), std::size_t(1) << 20, "float", us);
+    b.rows = rows, b.cols = b.n / rows;
+    return b;
+  };
+  r.rows = {shaped("batched-rows", 16, 7), shaped("batched-rows", 4096, 5), shaped("column-sums", 4096, 3)};
+  const auto matrix = core::pair_time(r, "batched-rows", "column-sums");
+  ASSERT_TRUE(matrix);
+  EXPECT_EQ(matrix->first.median_us, 5);
+  EXPECT_EQ(core::shape_text(matrix->first), "2^12 x 2^8");
+  EXPECT_EQ(core::shape_text(r.rows[0]), "2^4 x 2^16");
 }

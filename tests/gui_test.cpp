@@ -623,7 +623,7 @@ TEST(Gui, ARaceRecordingOpensWithItsSummaryAndCaption) {
   const auto words = said(report);
   EXPECT_EQ(words.value("race_summary", ""), "3 of 100 runs gave a wrong result; 3 wrong blocks in all (4 blocks a run)") << words.dump();
   EXPECT_EQ(words.value("race_replayed", ""), "the first run with a wrong block: run 5; the views replay its block 2 (2 stale reads)");
-  EXPECT_EQ(words.value("race_caption", "").rfind("1 of 2 stale reads in this stage: thread 37 read cell 293 before warp 9 wrote it: saw ", 0), 0u)
+  EXPECT_EQ(words.value("race_caption", "").rfind("1 of 2 stale reads in this stage: thread 37 read cell 293 before thread 293 (warp 9) wrote it: saw ", 0), 0u)
       << words.dump();
   const std::string origin = words.value("race_origin", "");
   EXPECT_NE(origin.find("not a GPU run"), std::string::npos) << origin;

@@ -60,7 +60,7 @@ TEST(Race, AReadBeforeItsWriteIsFollowedToTheResult) {
   ASSERT_EQ(race.stale.size(), 1u);
   const core::StaleRead want{2, 3, 11, 12, 40, 11, 1, true};
   EXPECT_EQ(race.stale[0], want);
-  EXPECT_EQ(core::describe(race.stale[0]), "thread 3 read cell 11 before warp 0 wrote it: saw 12, meant 40");
+  EXPECT_EQ(core::describe(race.stale[0]), "thread 3 read cell 11 before thread 11 (its own warp 0) wrote it: saw 12, meant 40");
   EXPECT_EQ(t.stages.back().shared->at(0), 528 - 28);
   EXPECT_EQ(race.meant.back().at(0), 528);
   const std::vector<core::CellAt> path{{2, 11}, {2, 3}, {3, 3}, {4, 1}, {5, 0}};
@@ -87,7 +87,21 @@ TEST(Race, AReadAfterAWriteOfItsOwnStageIsLate) {
   EXPECT_EQ(x.writer_stage, 2);
   EXPECT_EQ(x.seen, log[(2 * 64 + 16) * 3 + 2]);
   EXPECT_EQ(x.meant, race.meant[1][16]);
-  EXPECT_NE(core::describe(x).find("after thread 16 had already overwritten it"), std::string::npos);
+  const std::string warp = x.thread < 32 ? "(its own warp 0)" : "(warp 0)";
+  EXPECT_NE(core::describe(x).find("after thread 16 " + warp + " had already overwritten it"), std::string::npos) << core::describe(x);
+}
+
+// A stale read of a cell an earlier stale read had already made wrong: its meant value is what
+// the cell held in this run, and the caption adds what a run without stale reads has there.
+TEST(Race, AMeantValueThatWasItselfWrongSaysSo) {
+  core::Race race;
+  race.meant = {{10, 20, 30, 40}, {30, 60, 30, 40}};
+  core::StaleRead x{1, 0, 1, 5, 21, 33, 0, true};  // stage 1, thread 0, cell 1: saw 5, meant 21
+  EXPECT_EQ(core::describe(x, &race), "thread 0 read cell 1 before thread 33 (warp 1) wrote it: saw 5, meant 21 (itself "
+                                      "wrong after an earlier stale read: a run without stale reads has 20 there)");
+  x.meant = 20;
+  EXPECT_EQ(core::describe(x, &race), "thread 0 read cell 1 before thread 33 (warp 1) wrote it: saw 5, meant 20");
+  EXPECT_EQ(core::describe(x), "thread 0 read cell 1 before thread 33 (warp 1) wrote it: saw 5, meant 20");
 }
 
 // A lane two stages ahead: lane 16 has already written its stride-8 sum into cell 16 when lane 0

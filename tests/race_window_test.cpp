@@ -58,7 +58,7 @@ TEST(RaceWindow, TheCaptionsSayWhatTheReplayFound) {
   EXPECT_EQ(core::stale_caption(race, 2, 0), "1 of 2 stale reads in this stage: " + core::describe(here[0]));
   EXPECT_EQ(core::stale_caption(race, 2, 1), "2 of 2 stale reads in this stage: " + core::describe(here[1]));
   EXPECT_EQ(core::stale_caption(race, 2, 9), core::stale_caption(race, 2, 1));  // past the last: the last
-  EXPECT_EQ(core::describe(here[0]).rfind("thread 37 read cell 293 before warp 9 wrote it: saw ", 0), 0u) << core::describe(here[0]);
+  EXPECT_EQ(core::describe(here[0]).rfind("thread 37 read cell 293 before thread 293 (warp 9) wrote it: saw ", 0), 0u) << core::describe(here[0]);
   EXPECT_EQ(core::stale_caption(race, 0, 0), "no stale read in this stage");
   // Later stages carry the wrong sums on: no stale read there, but cells the code did not mean.
   const auto last = int(t.stages.size()) - 1;

@@ -352,7 +352,7 @@ Handler trace_command(CLI::App& cmd) {
   cmd.add_option("--runs", o->runs,
                  "A race-revealing recording, run N times on the same input (GPU only; missing-syncthreads, "
                  "legacy-warp-synchronous, sequential, unroll-last-warp): wrong runs and blocks, and the stale reads "
-                 "of the first run that went wrong")
+                 "of a block of the first run whose first pass went wrong (else of the last run)")
       ->check(CLI::Range(1, kernels::kMaxRaceRuns));
   return [o](const Io& io) {
     const core::Trace t = record(o->run, o->runs);

@@ -29,9 +29,14 @@ std::optional<PairTime> pair_time(const BenchReport& report, std::string_view fi
   for (const BenchRow& a : report.rows) {
     if (a.algorithm != first || (best && a.n <= best->n)) continue;
     for (const BenchRow& b : report.rows)
-      if (b.algorithm == second && b.n == a.n && b.type == a.type && b.op == a.op) best = PairTime{a.n, a.type, a.op, a, b};
+      if (b.algorithm == second && b.n == a.n && b.rows == a.rows && b.cols == a.cols && b.type == a.type && b.op == a.op)
+        best = PairTime{a.n, a.type, a.op, a, b};
   }
   return best;
+}
+
+std::string shape_text(const BenchRow& row) {
+  return row.rows ? size_text(row.rows) + " x " + size_text(row.cols) : size_text(row.n);
 }
 
 std::string size_text(std::size_t n) {

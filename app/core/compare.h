@@ -32,5 +32,7 @@ std::optional<PairTime> pair_time(const BenchReport& report, std::string_view fi
 
 // "2^16" for a power of two, else the number.
 std::string size_text(std::size_t n);
+// A row's size: "2^8 x 2^20" for a matrix shape, else its n as size_text writes it.
+std::string shape_text(const BenchRow& row);
 
 }  // namespace rl::core

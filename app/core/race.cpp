@@ -156,7 +156,7 @@ std::vector<StaleRead> stale_in(const Race& race, int stage) {
 
 void replay(Trace& trace, const std::vector<double>& log, Race& race) { Replay{trace, log, race, trace.block}.run(); }
 
-std::string describe(const StaleRead& x, int warp_size) {
+std::string describe(const StaleRead& x, const Race* race, int warp_size) {
   const auto num = [](double v) {  // the shortest text that reads back as v
     char buf[40];
     for (int digits = 6; digits <= 17; ++digits) {
@@ -165,13 +165,23 @@ std::string describe(const StaleRead& x, int warp_size) {
     }
     return std::string(buf);
   };
+  const auto thread = [&](int t) {
+    const int w = t / warp_size;
+    return "thread " + std::to_string(t) + (w == x.thread / warp_size ? " (its own warp " : " (warp ") + std::to_string(w) + ")";
+  };
   std::string who;
   if (x.early)
-    who = x.writer < 0 ? " before it was written" : " before warp " + std::to_string(x.writer / warp_size) + " wrote it";
+    who = x.writer < 0 ? " before it was written" : " before " + thread(x.writer) + " wrote it";
   else
-    who = " after thread " + std::to_string(x.writer) + " had already overwritten it";
-  return "thread " + std::to_string(x.thread) + " read cell " + std::to_string(x.cell) + who + ": saw " + num(x.seen) +
-         ", meant " + num(x.meant);
+    who = " after " + thread(x.writer) + " had already overwritten it";
+  std::string text = "thread " + std::to_string(x.thread) + " read cell " + std::to_string(x.cell) + who + ": saw " +
+                     num(x.seen) + ", meant " + num(x.meant);
+  const auto k = std::size_t(x.stage);  // the model's cell before this stage: what a clean run has there
+  if (race && k >= 1 && k <= race->meant.size() && std::size_t(x.cell) < race->meant[k - 1].size() &&
+      !same(race->meant[k - 1][std::size_t(x.cell)], x.meant))
+    text += " (itself wrong after an earlier stale read: a run without stale reads has " +
+            num(race->meant[k - 1][std::size_t(x.cell)]) + " there)";
+  return text;
 }
 
 std::vector<Ahead> warps_ahead(const Race& race, int stage, int warp_size) {
@@ -208,7 +218,7 @@ std::string stale_caption(const Race& race, int stage, int index) {
   const std::size_t i = std::size_t(std::clamp(index, 0, int(here.size()) - 1));
   const std::string which =
       here.size() == 1 ? "1 stale read" : std::to_string(i + 1) + " of " + std::to_string(here.size()) + " stale reads";
-  return which + " in this stage: " + describe(here[i]);
+  return which + " in this stage: " + describe(here[i], &race);
 }
 
 std::string race_headline(const Race& race) {

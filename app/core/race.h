@@ -36,7 +36,8 @@ struct CellAt {
 };
 
 // N runs of a race-revealing recording on one input, and the replay of the block kept from
-// the first run that went wrong (or, when none did, of the traced block of the last run).
+// the first run with a wrong first-pass block (or, when none had one, the traced block of the
+// last run).
 struct Race {
   int runs = 0;
   std::size_t blocks = 0;            // first-pass blocks a run has
@@ -79,8 +80,10 @@ std::vector<StaleRead> stale_in(const Race& race, int stage);
 // std::invalid_argument when the log does not fit the trace.
 void replay(Trace& trace, const std::vector<double>& log, Race& race);
 
-// "thread 37 read cell 293 before warp 9 wrote it: saw 12, meant 47".
-std::string describe(const StaleRead& read, int warp_size = 32);
+// "thread 37 read cell 293 before thread 293 (warp 9) wrote it: saw 12, meant 47". Given the
+// recording, a meant value that an earlier stale read already made wrong says so, with the
+// value a run without stale reads has there.
+std::string describe(const StaleRead& read, const Race* race = nullptr, int warp_size = 32);
 
 // Who ran ahead in a stage's stale reads. A read before its write: the reader's warp ran ahead
 // of the writer's. A read after a write of its own stage: the writer ran ahead of the reader.
@@ -99,14 +102,14 @@ std::vector<Ahead> warps_ahead(const Race& race, int stage, int warp_size = 32);
 std::string stale_caption(const Race& race, int stage, int index);
 // "37 of 100 runs gave a wrong result; 412 wrong blocks in all (1024 blocks a run)"
 std::string race_headline(const Race& race);
-// "the first run that went wrong: run 3; the views replay its block 17 (5 stale reads)", or,
+// "the first run with a wrong block: run 3; the views replay its block 17 (5 stale reads)", or,
 // when none went wrong, which block of which run the views replay.
 std::string replayed_text(const Race& race);
 // Each distinct result with its runs, the meant one marked, at most `shown` of them:
 // "523776 (meant): 63 runs; 523264: 12 runs; and 3 more results".
 std::string spread_text(const Race& race, DType type, std::size_t shown = 6);
-// True when no run went wrong and the replayed block read nothing stale: the GPU happened to
-// order every read after its write.
+// True when no run went wrong and the replayed block read nothing stale: each read happened in
+// the order it needed (promised for the fixes, luck for the pitfalls).
 bool ordered_by_luck(const Race& race);
 
 // The algorithms a race recording exists for: the pitfalls that race and their fixes.

@@ -146,14 +146,8 @@ Race read_race(const json& j, const Trace& t) {
 
 std::string race_text(const Race& r, DType type) {
   std::ostringstream out;
-  out << "race: " << wrong_runs(r) << " of " << r.runs << " runs gave a wrong result (meant " << format_value(r.expected, type) << ")";
-  int blocks = 0;
-  for (int w : r.wrong_blocks) blocks += w;
-  out << "; " << blocks << " wrong blocks in all, of " << r.blocks << " a run\n  results:";
-  for (const auto& [v, n] : result_spread(r)) out << " " << format_value(v, type) << " (" << n << "x)";
-  out << "\n  " << (r.first_wrong < 0 ? std::string("no run went wrong; replayed") : "first wrong run: " + std::to_string(r.first_wrong + 1) + "; replayed")
-      << " block " << r.block << ": " << r.stale.size() << " stale reads\n";
-  for (std::size_t i = 0; i < r.stale.size() && i < 8; ++i) out << "    stage " << r.stale[i].stage << ": " << describe(r.stale[i]) << "\n";
+  out << "race: " << race_headline(r) << "\n  results: " << spread_text(r, type, 12) << "\n  " << replayed_text(r) << "\n";
+  for (std::size_t i = 0; i < r.stale.size() && i < 8; ++i) out << "    stage " << r.stale[i].stage << ": " << describe(r.stale[i], &r) << "\n";
   if (r.stale.size() > 8) out << "    ...\n";
   out << "  recorded: " << r.date << "\n";
   return out.str();
@@ -284,7 +278,9 @@ std::string to_text(const Trace& t) {
   out << t.algorithm << " on " << t.device << " (" << t.backend << "): n=" << t.size
       << " block=" << t.block << " grid=" << t.grid << " traced block=" << t.trace_block << " op="
       << to_string(t.op) << " type=" << to_string(t.type) << "\n";
-  out << "result: " << format_value(t.result, t.type) << "\n";
+  // A race recording's result is one run's: the replayed run's (the first with a wrong block, else the last).
+  const std::string which = t.race ? " (run " + std::to_string((t.race->first_wrong >= 0 ? t.race->first_wrong : t.race->runs - 1) + 1) + ")" : "";
+  out << "result" << which << ": " << format_value(t.result, t.type) << "\n";
   if (t.rows > 0) {
     out << "matrix: " << t.rows << " x " << t.cols << "; " << t.outputs.size() << " outputs:";
     for (std::size_t i = 0; i < std::min<std::size_t>(t.outputs.size(), 16); ++i) out << " " << format_value(t.outputs[i], t.type);

@@ -4,6 +4,7 @@
 #include <map>
 #include <string>
 
+#include "../../kernels/reduce_api.h"
 #include "view_parts.h"
 
 namespace rl::render {
@@ -128,19 +129,30 @@ std::vector<Rect> draw_row(Canvas& c, const Rows& R, int r, const LoadRow& row, 
   return boxes;
 }
 
-// "loads 1-8 of 64; 4 to 32 sectors each".
-std::string page_note(const std::vector<LoadRow>& rows, int first, int shown) {
+// "warp-wide loads 1-8 of 64; 4 to 32 sectors each"; "of the first 64 recorded" where some
+// thread loaded more than the trace keeps.
+std::string page_note(const std::vector<LoadRow>& rows, int first, int shown, bool cut) {
   if (rows.empty()) return {};
   const auto [lo, hi] = std::minmax_element(rows.begin(), rows.end(), [](const LoadRow& a, const LoadRow& b) {
     return a.load.sectors < b.load.sectors;
   });
-  std::string note = int(rows.size()) > shown ? "warp-wide loads " + std::to_string(first + 1) + "-" +
-                                                    std::to_string(first + shown) + " of " + std::to_string(rows.size())
-                                              : std::to_string(rows.size()) + (rows.size() == 1 ? " warp-wide load" : " warp-wide loads");
+  const std::string of = cut ? " of the first " + std::to_string(rows.size()) + " recorded (" +
+                                   std::to_string(kernels::kLoadSlots) + " loads a thread)"
+                             : " of " + std::to_string(rows.size());
+  std::string note = int(rows.size()) > shown ? "warp-wide loads " + std::to_string(first + 1) + "-" + std::to_string(first + shown) + of
+                     : cut ? "the first " + std::to_string(rows.size()) + " warp-wide loads recorded (" +
+                                 std::to_string(kernels::kLoadSlots) + " loads a thread)"
+                           : std::to_string(rows.size()) + (rows.size() == 1 ? " warp-wide load" : " warp-wide loads");
   const std::string each = lo->load.sectors == hi->load.sectors
                                ? std::to_string(lo->load.sectors)
                                : std::to_string(lo->load.sectors) + " to " + std::to_string(hi->load.sectors);
-  return note + "; " + each + " sectors each";
+  return note + "; " + each + (hi->load.sectors == 1 ? " sector each" : " sectors each");
+}
+
+// Whether some thread loaded more than the trace keeps (kernels::kLoadSlots).
+bool recording_cut(const core::Stage& s) {
+  return std::any_of(s.loads.begin(), s.loads.end(),
+                     [](const auto& l) { return l.elements.size() >= std::size_t(kernels::kLoadSlots); });
 }
 
 // The stages that did load, for a stage that did not: "stage 0".
@@ -153,13 +165,23 @@ std::string loading_stages(const core::Trace& t) {
 
 }  // namespace
 
+int first_load_shown(const std::vector<LoadRow>& rows, int first) {
+  return std::clamp(first, 0, std::max(0, int(rows.size()) - kLoadRowsShown));
+}
+
+std::string coalescing_note(const core::Trace& t, int stage, int first) {
+  const auto rows = load_rows(t.stages[std::size_t(stage)], core::element_bytes(t.type));
+  first = first_load_shown(rows, first);
+  return page_note(rows, first, std::min(int(rows.size()) - first, kLoadRowsShown), recording_cut(t.stages[std::size_t(stage)]));
+}
+
 std::vector<Rect> draw_coalescing(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal,
                                   int first, float min_px) {
   const std::size_t bytes = core::element_bytes(t.type);
   const auto rows = load_rows(t.stages[std::size_t(stage)], bytes);
-  first = std::clamp(first, 0, std::max(0, int(rows.size()) - kLoadRowsShown));
+  first = first_load_shown(rows, first);
   const int shown = std::min(int(rows.size()) - first, kLoadRowsShown);
-  const Rect area = view_frame(c, t, stage, "coalescing", L, pal, page_note(rows, first, shown), min_px);
+  const Rect area = view_frame(c, t, stage, "coalescing", L, pal, coalescing_note(t, stage, first), min_px);
   if (rows.empty()) {
     const std::string others = loading_stages(t);
     view_message(c, area, "no global loads in this stage" + (others.empty() ? "" : "; see " + others), L.label_px * 1.2f, pal);

@@ -25,6 +25,9 @@ std::vector<LoadRow> load_rows(const core::Stage& stage, std::size_t element_byt
 // Warp-wide loads a page of the view shows (the window pages through the rest).
 constexpr int kLoadRowsShown = 8;
 
+// The line above the loads: "warp-wide loads 1-8 of 64; 4 to 32 sectors each" ("of the first 64
+// recorded" where some thread loaded more than the trace keeps).
+std::string coalescing_note(const core::Trace& t, int stage, int first);
 // Draws loads first..first + kLoadRowsShown - 1 of the stage; returns the sector boxes drawn,
 // row by row (what the tests count).
 std::vector<Rect> draw_coalescing(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal,

@@ -102,7 +102,8 @@ void view_message(Canvas& c, const Rect& area, const std::string& text, float px
 }
 
 std::string source_line(const core::Trace& t) {
-  if (t.backend == "cuda") return "GPU run: " + t.device;
+  // A race recording may come from a file made elsewhere: its date says when it was run.
+  if (t.backend == "cuda") return "GPU run: " + t.device + (t.race && !t.race->date.empty() ? ", recorded " + t.race->date : "");
   const bool says_so = t.device.find("not a GPU") != std::string::npos || t.device.find("never launched") != std::string::npos;
   return says_so ? t.device : t.device + " (not a GPU run)";
 }

@@ -113,7 +113,7 @@ void add_times(const AppState& s, Table& table) {
   if (pair->second.median_us > 0)
     table.note = "Speedup of " + pair->second.algorithm + " over " + pair->first.algorithm + ": " +
                  speedup_text(pair->first.median_us / pair->second.median_us) + ". ";
-  table.note += "Times at " + core::size_text(pair->n) + ", " + report.device + " (" + pair->type + " " + pair->op + "): ";
+  table.note += "Times at " + core::shape_text(pair->first) + ", " + report.device + " (" + pair->type + " " + pair->op + "): ";
   if (shows_shipped(s.bench)) {
     table.note += "a shipped GPU measurement, not this machine.";
     table.note_color = kShippedBlue;

@@ -106,16 +106,28 @@ void wrapped(const ImVec4& color, const std::string& text) {
   ImGui::PopStyleColor();
 }
 
-// Where the GPU ordered everything right: why that proves nothing, and racecheck's finding.
+// Where every read came in the order it needed: promised by a fix's barriers; for a pitfall,
+// why that proves nothing, and racecheck's finding.
 void luck_text(const core::Race& race, const std::string& id, bool presenter) {
-  ImGui::TextWrapped("In all %d runs every block gave the result the code means, and the replayed block read nothing "
-                     "stale: as far as these runs show, the GPU happened to order each read after the write it needed.", race.runs);
+  const std::string runs = race.runs == 1 ? "the 1 run" : "all " + std::to_string(race.runs) + " runs";
+  if (fix_of(id).empty()) {
+    ImGui::TextWrapped("In %s every block gave the result the code means, and the replayed block read nothing stale: "
+                       "its barriers order every read after the write it waits for and before the next write to that "
+                       "cell, so no run can go wrong.", runs.c_str());
+    return;
+  }
+  ImGui::TextWrapped("In %s every block gave the result the code means, and the replayed block read nothing stale: as far "
+                     "as these runs show, each read came after the write it waited for and before any later write to its "
+                     "cell.", runs.c_str());
   ImGui::TextWrapped("That proves nothing: the order is not promised, and another run, GPU, block size or load may differ.");
   const auto finding = core::racecheck_finding(id);
   if (!finding) return;
   wrapped(kShippedBlue, "The evidence: compute-sanitizer racecheck on " + finding->device + ", " + finding->date + ": " +
                             finding->summary + (presenter ? "" : "\n" + finding->command));
   if (presenter && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", finding->command.c_str());
+  if (finding->summary.find("(0 errors") != std::string::npos)
+    ImGui::TextWrapped("Warnings are the level racecheck gives hazards from code that assumes a warp's threads proceed "
+                       "together; since Volta they are not promised to (independent thread scheduling).");
 }
 
 // The runs field: 1 to 10000, a refusal said beside it.
@@ -166,12 +178,13 @@ void gpu_controls(AppState& s) {
   RaceUi& r = s.race;
   const bool busy = r.pending.valid();
   ImGui::BeginDisabled(busy);
-  const std::string label = "Run " + std::to_string(r.runs) + " times on the GPU";
+  const std::string label = "Run " + (r.runs == 1 ? std::string("once") : std::to_string(r.runs) + " times") + " on the GPU";
   if (ImGui::Button(label.c_str())) start_runs(s);
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip("Runs the whole reduction, and then its fix, on this input with a recording that adds no barrier");
-  if (busy) ImGui::TextDisabled("running %d times, then the fix %d times...", r.runs, r.runs);
+  const std::string times = r.runs == 1 ? "once" : std::to_string(r.runs) + " times";
+  if (busy) ImGui::TextDisabled("running %s, then the fix %s...", times.c_str(), times.c_str());
 }
 
 // Without a GPU: why not, and a recording to look at instead (shipped, or how to make one).
@@ -290,8 +303,9 @@ void race_summary(AppState& s) {
   ImGui::TextWrapped("Results: %s.", core::spread_text(race, s.trace->type, presenter ? 3 : 6).c_str());
   if (core::ordered_by_luck(race)) luck_text(race, s.trace->algorithm, presenter);
   else if (core::wrong_runs(race) == 0 && !race.stale.empty())
-    ImGui::TextWrapped("No run gave a wrong result, yet the replayed block read %zu stale values: the result can come out "
-                       "right with a stale read in it (a min or max may not need the value it missed).", race.stale.size());
+    ImGui::TextWrapped("No run gave a wrong result, yet the replayed block read %s: the result can come out right with a "
+                       "stale read in it (the read fed a cell the result never uses, or a min or max did not need the "
+                       "value it missed).", race.stale.size() == 1 ? "1 stale value" : (std::to_string(race.stale.size()) + " stale values").c_str());
   if (s.race.shown && s.race.recording) {
     const bool gpu = s.trace->backend == "cuda";
     wrapped(!gpu ? kAmber : s.race.from == RaceUi::From::Gpu ? kGpuGreen : kShippedBlue, origin(s.race));
