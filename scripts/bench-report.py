@@ -3,7 +3,8 @@
 
 usage: scripts/bench-report.py FILE.json [FILE.json ...] > tables.md
        scripts/bench-report.py --grids FILE.json [FILE.json ...]: `bench --shapes ... --grid N`
-  runs (and one without --grid), one table per GPU, type and kernel: % of peak at each grid
+  runs, one table per GPU, type and kernel: % of peak at each grid; a file whose name holds
+  "default" is a run without --grid, marked "(own)": the kernel's own grid
   FILE.json: `reduction-lab bench --format json` output (one column per file; a `--shapes`
   run gets the matrix tables, one per file), or a frame report (`reduction-lab --headless ... --frame-report`, one row of the frame table).
   FILE.csv: repeated runs of `reduction-lab bench --format csv` (or algorithm,n,median_us,
@@ -99,15 +100,16 @@ def matrix_tables(r):
 
 def grid_tables(paths):
     """% of peak of each grid-choosing matrix kernel at every grid it ran with, shape by shape;
-    the best grid of a shape in bold."""
+    the best grid of a shape in bold, the kernel's own grid marked."""
     by = {}
     for path in paths:
         with open(path) as f:
             r = json.load(f)
+        own = "default" in os.path.basename(path)
         for x in r["rows"]:
             if x.get("grid"):
                 key = (gpu(r["device"]), x["type"], x["algorithm"])
-                by.setdefault(key, {}).setdefault((x["rows"], x["cols"]), {})[x["grid"]] = x
+                by.setdefault(key, {}).setdefault((x["rows"], x["cols"]), {})[(x["grid"], own)] = x
     if not by:
         sys.exit("bench-report.py --grids: no row in these files records a grid")
     for (device, type_, algo), shapes in sorted(by.items()):
@@ -116,9 +118,13 @@ def grid_tables(paths):
         rows = []
         for (R, C), grids in sorted(shapes.items()):
             best = max(grids, key=lambda g: grids[g]["pct_of_peak"])
+
+            def entry(g, x):
+                text = f"{g[0]}{' (own)' if g[1] else ''}: {x['pct_of_peak']:.1f}"
+                return (f"**{text}**" if g == best else text) + ("" if x.get("check_ok") else " (check failed)")
+
             rows.append([f"{log2(R)} x {log2(C)}", grids[best]["block"],
-                         ", ".join((f"**{g}: {x['pct_of_peak']:.1f}**" if g == best else f"{g}: {x['pct_of_peak']:.1f}") +
-                                   ("" if x.get("check_ok") else " (check failed)") for g, x in sorted(grids.items()))])
+                         ", ".join(entry(g, x) for g, x in sorted(grids.items()))])
         table(["shape", "block", "grid: % of peak"], rows)
 
 

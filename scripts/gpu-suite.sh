@@ -68,7 +68,8 @@ if [ "$mode" = expect-race ]; then  # expect-race ALGO: racecheck must report ha
   exit
 fi
 [ "$mode" = run ] || { echo "usage: scripts/gpu-suite.sh pack|run|golden" >&2; exit 2; }
-[ -z "${ONLY_RACE:-}${ONLY_SANITIZERS:-}${ONLY_WHY:-}" ] || SKIP_BENCH=1  # each ONLY_ runs its steps alone
+# ONLY_RACE, ONLY_SANITIZERS and ONLY_WHY leave the array benchmark out (MATRIX_BENCH still adds its sweep).
+[ -z "${ONLY_RACE:-}${ONLY_SANITIZERS:-}${ONLY_WHY:-}" ] || SKIP_BENCH=1
 # Results gather in a work folder; $OUT gets the summary, the log and one archive of the rest
 # (the device tool brings back at most 8 files).
 dest=${OUT:-gpu-out}
@@ -124,22 +125,24 @@ why_steps() {
     step "grid_columns_$g" .gpu/run.sh .gpu/bin/reduction-lab bench -a column-sums --shapes 2^8x2^20,2^12x2^16,2^14x2^14 \
       $([ $g = default ] || echo --grid $g) --seconds 0.5 --format json --out "$out/grid_columns_$g.json"
   done
-  # name, kernel (ncu's regex over the function's name), then the bench that launches it
+  # name; kernel (a regex over ncu's demangled name); then the bench that launches it
   local spec
-  for spec in "column-sums:^column_sums$:column-sums:float:2^12x2^16" \
-              "column-sums-naive:^column_sums_naive$:column-sums-naive:float:2^8x2^20" \
-              "gemv-columns-wide:gemv:cublas-gemv-columns:float:2^8x2^20" \
-              "gemv-columns-square:gemv:cublas-gemv-columns:float:2^12x2^16" \
-              "rows-shuffle-int:^batched_rows_shuffle$:batched-rows-shuffle:int:2^10x2^18" \
-              "cub-segmented-int:[Ss]egmented:cub-segmented:int:2^10x2^18" \
-              "rows-split-int:^batched_rows_split$:batched-rows-split:int:2^8x2^20"; do
-    IFS=: read -r name kernel algo t shape <<<"$spec"
-    step "ncu_$name" ncu --clock-control none --target-processes all --kernel-name "regex:$kernel" --launch-count 1 \
+  for spec in "column-sums;rl::kernels::column_sums<;column-sums;float;2^12x2^16" \
+              "column-sums-naive;rl::kernels::column_sums_naive<;column-sums-naive;float;2^8x2^20" \
+              "gemv-columns-wide;gemv;cublas-gemv-columns;float;2^8x2^20" \
+              "gemv-columns-square;gemv;cublas-gemv-columns;float;2^12x2^16" \
+              "rows-shuffle-int;rl::kernels::batched_rows_shuffle<;batched-rows-shuffle;int;2^10x2^18" \
+              "cub-segmented-int;Segmented;cub-segmented;int;2^10x2^18" \
+              "rows-split-int;rl::kernels::batched_rows_split<;batched-rows-split;int;2^8x2^20"; do
+    IFS=';' read -r name kernel algo t shape <<<"$spec"
+    step "ncu_$name" ncu --clock-control none --target-processes all --kernel-name-base demangled \
+      --kernel-name "regex:$kernel" --launch-count 1 \
       --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
       --section WarpStateStats --export "$out/ncu_$name" --force-overwrite \
       .gpu/run.sh .gpu/bin/reduction-lab bench -a "$algo" --shapes "$shape" --type "$t" --seconds 0.05 --format json \
       --out "$out/ncu_bench_$name.json"
-    ncu --import "$out/ncu_$name.ncu-rep" --page raw --csv >"$out/ncu_$name.csv" 2>>"$log"
+    # No report means the regex caught no kernel: a failure, not an empty row.
+    step "ncu_csv_$name" sh -c '[ -s "$1.ncu-rep" ] && ncu --import "$1.ncu-rep" --page raw --csv >"$1.csv"' _ "$out/ncu_$name"
   done
   step ncu_table sh -c 'scripts/ncu-table.py "$1"/ncu_*.csv >"$1/ncu_table.md" && cat "$1/ncu_table.md"' _ "$out"
   step grid_table sh -c 'scripts/bench-report.py --grids "$1"/grid_*.json >"$1/grid_table.md" && cat "$1/grid_table.md"' _ "$out"

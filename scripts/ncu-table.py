@@ -14,7 +14,8 @@ import sys
 
 COLUMNS = [  # (heading, ncu's metric)
     ("µs", "gpu__time_duration.sum"),
-    ("DRAM % of peak", "dram__throughput.avg.pct_of_peak_sustained_elapsed"),
+    ("DRAM % of peak", ("gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed",  # newer ncu
+                        "dram__throughput.avg.pct_of_peak_sustained_elapsed")),
     ("L2 hit %", "lts__t_sector_hit_rate.pct"),
     ("grid", "launch__grid_size"),
     ("block", "launch__block_size"),
@@ -45,6 +46,9 @@ def read(path):
 
 
 def cell(k, metric):
+    """A counter's value as printed; `metric` may be a tuple of names, the first present read."""
+    if isinstance(metric, tuple):
+        metric = next((m for m in metric if m in k), metric[0])
     v = k.get(metric)
     if not v:
         return "—"
@@ -60,8 +64,9 @@ def stalls(k):
     """The three largest stall reasons, in warps stalled per issued instruction."""
     found = []
     for m, (v, _) in k.items():
-        if m.startswith(STALL[0]) and m.endswith(STALL[1]) and number(v):
-            found.append((number(v), m[len(STALL[0]):-len(STALL[1])]))
+        reason = m[len(STALL[0]):-len(STALL[1])]
+        if m.startswith(STALL[0]) and m.endswith(STALL[1]) and reason != "selected" and number(v):  # selected: issuing
+            found.append((number(v), reason))
     return ", ".join(f"{name} {x:.1f}" for x, name in sorted(found, reverse=True)[:3]) or "—"
 
 
@@ -71,7 +76,10 @@ def main():
     out = ["| file | kernel | " + " | ".join(h for h, _ in COLUMNS) + " | top stalls (warps per issue) |",
            "|" + "---|" * (len(COLUMNS) + 3)]
     for path in sys.argv[1:]:
-        for k in read(path):
+        kernels = read(path)
+        if not kernels:
+            sys.exit(f"ncu-table.py: {path} holds no profiled kernel")
+        for k in kernels:
             name = re.sub(r"^void ", "", k.get("Kernel Name", ("?", ""))[0]).split("(")[0].split("<")[0]
             out.append(f"| `{os.path.basename(path)}` | `{name[:60]}` | " +
                        " | ".join(cell(k, m) for _, m in COLUMNS) + f" | {stalls(k)} |")

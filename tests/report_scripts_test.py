@@ -28,15 +28,16 @@ def main():
     sweep = script("bench-report.py", os.path.join(ROOT, "docs/bench/h100/bench_matrix_float_sum.json"))
     expect(sweep, "| 2^14 x 2^14 | `batched-rows-shuffle` 94.7 | +1.6 |")
     with tempfile.TemporaryDirectory() as d:
-        for grid in ["8", "40"]:
-            subprocess.run([lab, "bench", "--backend", "sim", "-a", "column-sums", "--shapes", "1000x64,33x257",
-                            "--grid", grid, "--seconds", "0.01", "--format", "json", "--out", f"{d}/g{grid}.json"],
-                           check=True)
-        grids = script("bench-report.py", "--grids", f"{d}/g8.json", f"{d}/g40.json")
+        for grid in ["8", "40", "default"]:
+            asked = [] if grid == "default" else ["--grid", grid]
+            subprocess.run([lab, "bench", "--backend", "sim", "-a", "column-sums", "--shapes", "1000x64,33x257", *asked,
+                            "--seconds", "0.01", "--format", "json", "--out", f"{d}/g{grid}.json"], check=True)
+        grids = script("bench-report.py", "--grids", f"{d}/g8.json", f"{d}/g40.json", f"{d}/gdefault.json")
     expect(grids, "`column-sums`: % of peak at each grid")
     expect(grids, "| 1000 x 2^6 | 1024 | ")
     expect(grids, "8: 0.0")
     expect(grids, "40: 0.0")
+    expect(grids, " (own): 0.0")
     table = script("ncu-table.py", os.path.join(ROOT, "tests/data/ncu_raw_sample.csv"))
     expect(table, "| `rl::kernels::column_sums` | 370.4 | 86.5 | 1.2 | 4096 | 128 | — | 32 |")
     expect(table, "long_scoreboard 21.8, lg_throttle 3.5, wait 1.2 |")

@@ -20,7 +20,10 @@ bool fail(std::string* error, const std::string& what, const std::string& path, 
 bool write_fd(const std::string& path, const std::string& shown, std::string_view bytes, int flags, bool sync,
               std::string* error) {
   const int fd = ::open(path.c_str(), flags, 0644);
-  if (fd < 0) return fail(error, "cannot write", shown, errno);
+  if (fd < 0) {
+    const int err = errno;
+    return fail(error, "cannot write", shown, err);
+  }
   std::size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -37,7 +40,10 @@ bool write_fd(const std::string& path, const std::string& shown, std::string_vie
     ::close(fd);
     return fail(error, "cannot write", shown, err);
   }
-  if (::close(fd) != 0) return fail(error, "cannot write", shown, errno);
+  if (::close(fd) != 0) {
+    const int err = errno;
+    return fail(error, "cannot write", shown, err);
+  }
   return true;
 }
 
@@ -45,7 +51,10 @@ bool write_fd(const std::string& path, const std::string& shown, std::string_vie
 
 bool read_file(const std::string& path, const std::string& what, std::string* bytes, std::string* error) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return fail(error, "cannot read " + what, path, errno);
+  if (fd < 0) {
+    const int err = errno;  // before the message is built: allocating may set errno
+    return fail(error, "cannot read " + what, path, err);
+  }
   bytes->clear();
   char buf[1 << 16];
   for (;;) {

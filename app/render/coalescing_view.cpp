@@ -129,27 +129,25 @@ std::vector<Rect> draw_row(Canvas& c, const Rows& R, int r, const LoadRow& row, 
   return boxes;
 }
 
-// "warp-wide loads 1-8 of 64; 4 to 32 sectors each"; "of the first 64 recorded" where some
-// thread loaded more than the trace keeps.
+// "warp-wide loads 1-8 of 64; 4 to 32 sectors each"; "of 64 recorded (a trace keeps at most 16
+// loads a thread)" where some thread reached that limit and may have loaded more.
 std::string page_note(const std::vector<LoadRow>& rows, int first, int shown, bool cut) {
   if (rows.empty()) return {};
   const auto [lo, hi] = std::minmax_element(rows.begin(), rows.end(), [](const LoadRow& a, const LoadRow& b) {
     return a.load.sectors < b.load.sectors;
   });
-  const std::string of = cut ? " of the first " + std::to_string(rows.size()) + " recorded (" +
-                                   std::to_string(kernels::kLoadSlots) + " loads a thread)"
-                             : " of " + std::to_string(rows.size());
-  std::string note = int(rows.size()) > shown ? "warp-wide loads " + std::to_string(first + 1) + "-" + std::to_string(first + shown) + of
-                     : cut ? "the first " + std::to_string(rows.size()) + " warp-wide loads recorded (" +
-                                 std::to_string(kernels::kLoadSlots) + " loads a thread)"
-                           : std::to_string(rows.size()) + (rows.size() == 1 ? " warp-wide load" : " warp-wide loads");
+  const std::string kept = cut ? " recorded (a trace keeps at most " + std::to_string(kernels::kLoadSlots) + " loads a thread)" : "";
+  std::string note = int(rows.size()) > shown
+                         ? "warp-wide loads " + std::to_string(first + 1) + "-" + std::to_string(first + shown) + " of " +
+                               std::to_string(rows.size()) + kept
+                         : std::to_string(rows.size()) + (rows.size() == 1 ? " warp-wide load" : " warp-wide loads") + kept;
   const std::string each = lo->load.sectors == hi->load.sectors
                                ? std::to_string(lo->load.sectors)
                                : std::to_string(lo->load.sectors) + " to " + std::to_string(hi->load.sectors);
   return note + "; " + each + (hi->load.sectors == 1 ? " sector each" : " sectors each");
 }
 
-// Whether some thread loaded more than the trace keeps (kernels::kLoadSlots).
+// Whether some thread reached the loads a trace keeps (kernels::kLoadSlots): it may have loaded more.
 bool recording_cut(const core::Stage& s) {
   return std::any_of(s.loads.begin(), s.loads.end(),
                      [](const auto& l) { return l.elements.size() >= std::size_t(kernels::kLoadSlots); });
