@@ -79,6 +79,10 @@ TEST(RaceWindow, TheSummarySaysHowManyRunsWentWrongAndWhichIsReplayed) {
   ASSERT_NE(meant, wrong);
   EXPECT_EQ(core::spread_text(race, t.type), meant + " (meant): 97 runs; " + wrong + ": 3 runs");
   EXPECT_EQ(core::spread_text(race, t.type, 1), meant + " (meant): 97 runs; and 1 more result");
+  auto all_wrong = race;  // every run wrong (as the H100 recording of missing-syncthreads has it)
+  all_wrong.results.assign(all_wrong.results.size(), all_wrong.results.back() == race.expected ? race.expected + 1 : all_wrong.results.back());
+  EXPECT_EQ(core::spread_text(all_wrong, t.type), "meant " + meant + ", which no run gave; " +
+                                                      core::format_value(all_wrong.results[0], t.type) + ": 100 runs");
   EXPECT_FALSE(core::ordered_by_luck(race));
 }
 

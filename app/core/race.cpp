@@ -242,10 +242,12 @@ std::string replayed_text(const Race& race) {
 
 std::string spread_text(const Race& race, DType type, std::size_t shown) {
   const auto spread = result_spread(race);
-  std::string text;
+  const bool missed = std::none_of(spread.begin(), spread.end(), [&](const auto& r) { return same(r.first, race.expected); });
+  std::string text = missed ? "meant " + format_value(race.expected, type) + ", which no run gave; " : "";
+  const std::size_t head = text.size();
   for (std::size_t i = 0; i < spread.size() && i < shown; ++i) {
     const auto& [value, runs] = spread[i];
-    text += (i ? "; " : "") + format_value(value, type) + (same(value, race.expected) ? " (meant)" : "") + ": " +
+    text += (text.size() > head ? "; " : "") + format_value(value, type) + (same(value, race.expected) ? " (meant)" : "") + ": " +
             count(std::size_t(runs), "run", "runs");
   }
   if (spread.size() > shown) text += "; and " + count(spread.size() - shown, "more result", "more results");

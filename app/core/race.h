@@ -106,7 +106,8 @@ std::string race_headline(const Race& race);
 // when none went wrong, which block of which run the views replay.
 std::string replayed_text(const Race& race);
 // Each distinct result with its runs, the meant one marked, at most `shown` of them:
-// "523776 (meant): 63 runs; 523264: 12 runs; and 3 more results".
+// "523776 (meant): 63 runs; 523264: 12 runs; and 3 more results"; where no run gave the meant
+// result, "meant 523776, which no run gave; " before the rest.
 std::string spread_text(const Race& race, DType type, std::size_t shown = 6);
 // True when no run went wrong and the replayed block read nothing stale: each read happened in
 // the order it needed (promised for the fixes, luck for the pitfalls).
