@@ -47,7 +47,11 @@ PlotFrame plot_frame(const PlotSpec& spec, int width, int height, float min_px) 
   f.title_px = std::max(std::clamp(std::min(h * 0.04f, w * 0.022f), 9.0f, 36.0f), min_px * 1.2f);
   f.label_px = std::max(std::clamp(std::min(h * 0.026f, w * 0.013f), 8.0f, 24.0f), min_px);
   const float margin = std::max(4.0f, 0.015f * std::min(w, h));
-  const float legend_w = f.label_px * 17;
+  // Wide enough for the longest name (the font is monospaced: about 0.6 em a character) after
+  // its sample, at most 40 % of the width.
+  std::size_t longest = 0;
+  for (const auto& s : spec.series) longest = std::max(longest, s.name.size());
+  const float legend_w = std::min(std::max(f.label_px * 17, f.label_px * (2.4f + 0.62f * float(longest))), w * 0.4f);
   f.area = {margin + f.label_px * 5.5f, margin + f.title_px * 1.6f, 0, 0};
   f.area.w = std::max(10.0f, w - f.area.x - legend_w - 2 * margin);
   f.area.h = std::max(10.0f, h - f.area.y - margin - f.label_px * 3.2f);
