@@ -82,6 +82,14 @@ struct Shot {
   }
 };
 
+// The names of the files in a folder, sorted (a directory's own order is unspecified).
+std::vector<std::string> file_names(const std::filesystem::path& dir) {
+  std::vector<std::string> out;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 Shot load_shot(const std::filesystem::path& path) {
   Shot shot;
   int ch = 0;
@@ -368,8 +376,7 @@ TEST(Gui, ScriptedWalkWithXdotool) {
   ASSERT_EQ(code, 0) << log;
   // interleaved-divergent (the third traced algorithm), 32 values: stages 0..5; one back from the last is 4.
   const auto exported = dir / "exports" / "interleaved-divergent-banks-stage04.png";
-  std::vector<std::string> found;
-  for (const auto& e : std::filesystem::directory_iterator(dir / "exports")) found.push_back(e.path().filename().string());
+  const std::vector<std::string> found = file_names(dir / "exports");
   ASSERT_TRUE(std::filesystem::exists(exported)) << "exports: " << testing::PrintToString(found) << "\n" << log;
   // The export draws the banks view of that stage at 1600 x 900, in the standard palette.
   const Shot png = load_shot(exported);
@@ -402,8 +409,7 @@ TEST(Gui, QuickTapsAreQueuedAndEscLeavesPresenterMode) {
                                 "xdotool key --delay 5 Next Next Next Next; sleep 0.5; k e; sleep 1; k p; sleep 1; k Escape; "
                                 "sleep 1; k F1; sleep 0.5; k ctrl+q", &code);
   ASSERT_EQ(code, 0) << log;
-  std::vector<std::string> found;
-  for (const auto& e : std::filesystem::directory_iterator(dir / "exports")) found.push_back(e.path().filename().string());
+  const std::vector<std::string> found = file_names(dir / "exports");
   EXPECT_EQ(found, std::vector<std::string>{"sequential-memory-stage04.png"}) << log;
   const Shot last = load_shot(shot);
   ASSERT_FALSE(last.px.empty()) << log;
@@ -425,8 +431,7 @@ TEST(Gui, ALessonPlanStepsItsScenesWithPageDown) {
   const auto log = xdotool_walk(dir, "--backend sim --plan harris --export-dir " + (dir / "exports").string(),
                                 "k Next; sleep 0.5; k e; sleep 1; k ctrl+q", &code);
   ASSERT_EQ(code, 0) << log;
-  std::vector<std::string> found;
-  for (const auto& e : std::filesystem::directory_iterator(dir / "exports")) found.push_back(e.path().filename().string());
+  const std::vector<std::string> found = file_names(dir / "exports");
   EXPECT_EQ(found, std::vector<std::string>{"interleaved-bank-conflicts-banks-stage03.png"}) << log;
 }
 
@@ -568,8 +573,7 @@ TEST(Gui, AMatrixShapeOpensAndItsCoalescingViewExports) {
                                          (dir / "exports").string(),
                                 "k v v v v; k e; sleep 1; k ctrl+q", &code);
   ASSERT_EQ(code, 0) << log;
-  std::vector<std::string> found;
-  for (const auto& e : std::filesystem::directory_iterator(dir / "exports")) found.push_back(e.path().filename().string());
+  const std::vector<std::string> found = file_names(dir / "exports");
   ASSERT_EQ(found, std::vector<std::string>{"column-sums-coalescing-stage00.png"}) << log;
   const Shot png = load_shot(dir / "exports" / found[0]);
   ASSERT_EQ(png.w, 1600);
@@ -653,8 +657,7 @@ TEST(Gui, TheFixKeyPutsTheFixBesideTheRace) {
                                          " --frame-report " + report.string() + " --quit-after-frames 600",
                                 "k f; sleep 0.5; k e; sleep 1; k r; sleep 0.5", &code);
   ASSERT_EQ(code, 0) << log;
-  std::vector<std::string> found;
-  for (const auto& e : std::filesystem::directory_iterator(dir / "exports")) found.push_back(e.path().filename().string());
+  const std::vector<std::string> found = file_names(dir / "exports");
   EXPECT_EQ(found, std::vector<std::string>{"missing-syncthreads-vs-sequential-memory-stage00.png"}) << log;
   const auto words = said(report);
   EXPECT_EQ(words.value("compare", ""), "sequential") << words.dump();

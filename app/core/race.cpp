@@ -200,20 +200,12 @@ std::vector<Ahead> warps_ahead(const Race& race, int stage, int warp_size) {
   return out;
 }
 
-namespace {
-
-std::string count(std::size_t n, const std::string& one, const std::string& many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
-}  // namespace
-
 std::string stale_caption(const Race& race, int stage, int index) {
   const auto here = stale_in(race, stage);
   if (here.empty()) {
     const std::size_t wrong = stage >= 0 && std::size_t(stage) < race.wrong.size() ? race.wrong[std::size_t(stage)].size() : 0;
     if (wrong == 0) return "no stale read in this stage";
-    return "no stale read in this stage; " + count(wrong, "cell holds", "cells hold") + " a value the code did not mean";
+    return "no stale read in this stage; " + count_text(wrong, "cell holds", "cells hold") + " a value the code did not mean";
   }
   const std::size_t i = std::size_t(std::clamp(index, 0, int(here.size()) - 1));
   const std::string which =
@@ -224,13 +216,13 @@ std::string stale_caption(const Race& race, int stage, int index) {
 std::string race_headline(const Race& race) {
   int blocks = 0;
   for (int w : race.wrong_blocks) blocks += w;
-  return std::to_string(wrong_runs(race)) + " of " + count(std::size_t(race.runs), "run", "runs") +
-         " gave a wrong result; " + count(std::size_t(blocks), "wrong block", "wrong blocks") +
-         " in all (" + count(race.blocks, "block", "blocks") + " a run)";
+  return std::to_string(wrong_runs(race)) + " of " + count_text(std::size_t(race.runs), "run", "runs") +
+         " gave a wrong result; " + count_text(std::size_t(blocks), "wrong block", "wrong blocks") +
+         " in all (" + count_text(race.blocks, "block", "blocks") + " a run)";
 }
 
 std::string replayed_text(const Race& race) {
-  const std::string stale = " (" + count(race.stale.size(), "stale read", "stale reads") + ")";
+  const std::string stale = " (" + count_text(race.stale.size(), "stale read", "stale reads") + ")";
   if (race.first_wrong >= 0)
     return "the first run with a wrong block: run " + std::to_string(race.first_wrong + 1) + "; the views replay its block " +
            std::to_string(race.block) + stale;
@@ -248,9 +240,9 @@ std::string spread_text(const Race& race, DType type, std::size_t shown) {
   for (std::size_t i = 0; i < spread.size() && i < shown; ++i) {
     const auto& [value, runs] = spread[i];
     text += (text.size() > head ? "; " : "") + format_value(value, type) + (same(value, race.expected) ? " (meant)" : "") + ": " +
-            count(std::size_t(runs), "run", "runs");
+            count_text(std::size_t(runs), "run", "runs");
   }
-  if (spread.size() > shown) text += "; and " + count(spread.size() - shown, "more result", "more results");
+  if (spread.size() > shown) text += "; and " + count_text(spread.size() - shown, "more result", "more results");
   return text;
 }
 

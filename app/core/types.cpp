@@ -63,4 +63,8 @@ std::string format_value(double v, DType type) {
   return std::string(buf, r.ptr);
 }
 
+std::string count_text(std::size_t n, const std::string& one, const std::string& many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
 }  // namespace rl::core

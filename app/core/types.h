@@ -22,4 +22,7 @@ double apply(Op op, double a, double b);
 // Formats a value for people: integers without a decimal point, floats shortest-exact.
 std::string format_value(double v, DType type);
 
+// "1 stale read", "3 stale reads": a count with the word that agrees with it.
+std::string count_text(std::size_t n, const std::string& one, const std::string& many);
+
 }  // namespace rl::core

@@ -140,7 +140,7 @@ std::string page_note(const std::vector<LoadRow>& rows, int first, int shown, bo
   std::string note = int(rows.size()) > shown
                          ? "warp-wide loads " + std::to_string(first + 1) + "-" + std::to_string(first + shown) + " of " +
                                std::to_string(rows.size()) + kept
-                         : std::to_string(rows.size()) + (rows.size() == 1 ? " warp-wide load" : " warp-wide loads") + kept;
+                         : core::count_text(rows.size(), "warp-wide load", "warp-wide loads") + kept;
   const std::string each = lo->load.sectors == hi->load.sectors
                                ? std::to_string(lo->load.sectors)
                                : std::to_string(lo->load.sectors) + " to " + std::to_string(hi->load.sectors);

@@ -133,7 +133,7 @@ std::string ahead_note(const std::vector<core::Ahead>& ahead) {
   std::string text = a.lanes ? "lane " + std::to_string(a.ahead % 32) + " of warp " + std::to_string(a.ahead / 32) +
                                    " ran ahead of lane " + std::to_string(a.behind % 32)
                              : "warp " + std::to_string(a.ahead) + " ran ahead of warp " + std::to_string(a.behind);
-  text += " (" + std::to_string(a.reads) + (a.reads == 1 ? " stale read)" : " stale reads)");
+  text += " (" + core::count_text(std::size_t(a.reads), "stale read", "stale reads") + ")";
   if (ahead.size() > 1) text += " and " + std::to_string(ahead.size() - 1) + " more";
   return text;
 }

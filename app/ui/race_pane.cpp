@@ -305,7 +305,7 @@ void race_summary(AppState& s) {
   else if (core::wrong_runs(race) == 0 && !race.stale.empty())
     ImGui::TextWrapped("No run gave a wrong result, yet the replayed block read %s: the result can come out right with a "
                        "stale read in it (the read fed a cell the result never uses, or a min or max did not need the "
-                       "value it missed).", race.stale.size() == 1 ? "1 stale value" : (std::to_string(race.stale.size()) + " stale values").c_str());
+                       "value it missed).", core::count_text(race.stale.size(), "stale value", "stale values").c_str());
   if (s.race.shown && s.race.recording) {
     const bool gpu = s.trace->backend == "cuda";
     wrapped(!gpu ? kAmber : s.race.from == RaceUi::From::Gpu ? kGpuGreen : kShippedBlue, origin(s.race));
