@@ -5,6 +5,8 @@
 #include <set>
 #include <vector>
 
+#include "../../kernels/reduce_api.h"
+
 namespace rl::core {
 namespace {
 
@@ -121,6 +123,11 @@ std::string stage_caption(const Trace& t, int k) {
     else out += "; no bank conflicts";
   }
   return out;
+}
+
+bool loads_cut(const Stage& stage) {
+  return std::any_of(stage.loads.begin(), stage.loads.end(),
+                     [](const auto& l) { return l.elements.size() >= std::size_t(kernels::kLoadSlots); });
 }
 
 std::vector<WarpLoad> warp_loads(const Stage& stage, std::size_t element_bytes) {

@@ -64,6 +64,9 @@ struct WarpLoad {
 };
 // A stage's warp-wide loads, warp by warp, in each warp's program order.
 std::vector<WarpLoad> warp_loads(const Stage& stage, std::size_t element_bytes);
+// Whether some thread of the stage reached the loads a trace keeps (kernels::kLoadSlots): it may
+// have loaded more than were recorded.
+bool loads_cut(const Stage& stage);
 // "4" or "4 to 5": sectors per warp-wide load in the first stage that recorded loads.
 std::string sectors_text(const Trace& trace);
 // Every text of an algorithm's lesson (one line, brief, pointer, detail) filled from a trace.

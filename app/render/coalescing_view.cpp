@@ -147,12 +147,6 @@ std::string page_note(const std::vector<LoadRow>& rows, int first, int shown, bo
   return note + "; " + each + (hi->load.sectors == 1 ? " sector each" : " sectors each");
 }
 
-// Whether some thread reached the loads a trace keeps (kernels::kLoadSlots): it may have loaded more.
-bool recording_cut(const core::Stage& s) {
-  return std::any_of(s.loads.begin(), s.loads.end(),
-                     [](const auto& l) { return l.elements.size() >= std::size_t(kernels::kLoadSlots); });
-}
-
 // The stages that did load, for a stage that did not: "stage 0".
 std::string loading_stages(const core::Trace& t) {
   std::string out;
@@ -170,7 +164,7 @@ int first_load_shown(const std::vector<LoadRow>& rows, int first) {
 std::string coalescing_note(const core::Trace& t, int stage, int first) {
   const auto rows = load_rows(t.stages[std::size_t(stage)], core::element_bytes(t.type));
   first = first_load_shown(rows, first);
-  return page_note(rows, first, std::min(int(rows.size()) - first, kLoadRowsShown), recording_cut(t.stages[std::size_t(stage)]));
+  return page_note(rows, first, std::min(int(rows.size()) - first, kLoadRowsShown), core::loads_cut(t.stages[std::size_t(stage)]));
 }
 
 std::vector<Rect> draw_coalescing(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal,

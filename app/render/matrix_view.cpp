@@ -5,6 +5,7 @@
 #include <set>
 
 #include "../../kernels/reduce_api.h"
+#include "../core/facts.h"
 
 namespace rl::render {
 namespace {
@@ -224,13 +225,10 @@ struct Painter {
   float min_px;
 };
 
-// The flat indices the stage loaded, and whether some thread had more loads than were recorded.
-std::set<long long> loaded(const core::Stage& s, bool* cut) {
+// The flat indices the stage loaded.
+std::set<long long> loaded(const core::Stage& s) {
   std::set<long long> out;
-  for (const auto& l : s.loads) {
-    out.insert(l.elements.begin(), l.elements.end());
-    if (l.elements.size() >= std::size_t(kernels::kLoadSlots)) *cut = true;
-  }
+  for (const auto& l : s.loads) out.insert(l.elements.begin(), l.elements.end());
   return out;
 }
 
@@ -364,8 +362,8 @@ std::vector<LegendEntry> draw_matrix(Canvas& c, const core::Trace& t, int stage,
               "matrix " + std::to_string(t.rows) + " x " + std::to_string(t.cols) + " (row-major)" + shown, L.label_px,
               min_px, L.heading.w, pal.text);
   draw_labels(p);
-  bool cut = false;
-  const bool any_load = draw_cells(p, loaded(t.stages[std::size_t(stage)], &cut));
+  const core::Stage& s = t.stages[std::size_t(stage)];
+  const bool cut = core::loads_cut(s), any_load = draw_cells(p, loaded(s));
   const auto lines = output_lines(t);
   draw_outputs(p, lines);
   fitted_text(c, L.summary.x, L.summary.cy(), summary(t, lines), L.label_px, min_px, L.summary.w, pal.muted);
