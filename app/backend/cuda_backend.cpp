@@ -38,7 +38,7 @@ core::Trace run_race(const TraceRequest& req, int runs) {
   race.block = gpu.block;
   core::replay(t, std::vector<double>(gpu.log.begin(), gpu.log.end()), race);
   t.partials.assign(gpu.partials.begin(), gpu.partials.end());
-  t.result = race.results[std::size_t(gpu.first_wrong >= 0 ? gpu.first_wrong : runs - 1)];
+  t.result = race.results[std::size_t(core::replayed_run(race))];
   race.date = utc_now();
   t.race = std::move(race);
   return t;

@@ -246,6 +246,8 @@ std::string spread_text(const Race& race, DType type, std::size_t shown) {
   return text;
 }
 
+int replayed_run(const Race& race) { return race.first_wrong >= 0 ? race.first_wrong : race.runs - 1; }
+
 bool ordered_by_luck(const Race& race) { return wrong_runs(race) == 0 && race.first_wrong < 0 && race.stale.empty(); }
 
 bool has_race_recording(const std::string& algorithm) {

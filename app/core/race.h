@@ -112,6 +112,9 @@ std::string spread_text(const Race& race, DType type, std::size_t shown = 6);
 // True when no run went wrong and the replayed block read nothing stale: each read happened in
 // the order it needed (promised for the fixes, luck for the pitfalls).
 bool ordered_by_luck(const Race& race);
+// The run (0-based) whose block the views replay and whose result the trace holds: the first
+// with a wrong block, else the last.
+int replayed_run(const Race& race);
 
 // The algorithms a race recording exists for: the pitfalls that race and their fixes.
 bool has_race_recording(const std::string& algorithm);

@@ -278,8 +278,8 @@ std::string to_text(const Trace& t) {
   out << t.algorithm << " on " << t.device << " (" << t.backend << "): n=" << t.size
       << " block=" << t.block << " grid=" << t.grid << " traced block=" << t.trace_block << " op="
       << to_string(t.op) << " type=" << to_string(t.type) << "\n";
-  // A race recording's result is one run's: the replayed run's (the first with a wrong block, else the last).
-  const std::string which = t.race ? " (run " + std::to_string((t.race->first_wrong >= 0 ? t.race->first_wrong : t.race->runs - 1) + 1) + ")" : "";
+  // A race recording's result is one run's: the replayed run's.
+  const std::string which = t.race ? " (run " + std::to_string(replayed_run(*t.race) + 1) + ")" : "";
   out << "result" << which << ": " << format_value(t.result, t.type) << "\n";
   if (t.rows > 0) {
     out << "matrix: " << t.rows << " x " << t.cols << "; " << t.outputs.size() << " outputs:";
