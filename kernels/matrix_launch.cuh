@@ -18,7 +18,8 @@ class MatrixReducer {
     m_ = m;
     grid_ = check_matrix_launch(algo_, m, launch_, cuda_device_shape(), trace_ != nullptr);
     out_ = std::make_unique<DeviceArray<T>>(matrix_outputs(algo_, m));
-    if (algo_ == Algo::ColumnSums || algo_ == Algo::Block2d || (algo_ == Algo::BatchedRowsSplit && grid_.x > 1))
+    // A second pass only where the first leaves several partials a line: chunks of rows or columns, or blocks.
+    if ((algo_ == Algo::ColumnSums && grid_.y > 1) || algo_ == Algo::Block2d || (algo_ == Algo::BatchedRowsSplit && grid_.x > 1))
       partials_ = std::make_unique<DeviceArray<T>>(matrix_partials(algo_, m, grid_));
   }
 
@@ -27,7 +28,7 @@ class MatrixReducer {
   const T* enqueue(const T* in) {
     T* first_out = partials_ ? partials_->get() : out_->get();
     first_pass([&](auto probe) { launch(in, first_out, m_, grid_, dim3(block_x(), block_y()), probe); });
-    if (algo_ == Algo::ColumnSums)  // phase 2: the partials' columns, one chunk
+    if (algo_ == Algo::ColumnSums && partials_)  // phase 2: the partials' columns, one chunk
       launch(first_out, out_->get(), {grid_.y, m_.cols}, {grid_.x, 1}, dim3(block_x(), block_y()), NoProbe{});
     if (algo_ == Algo::BatchedRowsSplit && partials_) {  // phase 2: a block per row of chunk results
       batched_rows<T, Op><<<unsigned(m_.rows), launch_.block, std::size_t(launch_.block) * sizeof(T), stream_>>>(
@@ -51,7 +52,7 @@ class MatrixReducer {
   }
 
  private:
-  unsigned block_x() const { return unsigned(matrix_block_x(algo_, launch_.block)); }
+  unsigned block_x() const { return unsigned(matrix_block_x(algo_, launch_.block, m_.cols)); }
   unsigned block_y() const { return unsigned(launch_.block) / block_x(); }
 
   template <class Kernel>
@@ -81,6 +82,10 @@ class MatrixReducer {
         column_sums<T, Op><<<g, block, sh, stream_>>>(in, out, m.rows, m.cols, column_chunk_rows(m, launch_.block, grid.y), p);
         break;
       case Algo::BatchedRowsSplit:  // a 1D grid: rows can pass gridDim.y's limit
+        if (grid.x == 1) {  // one chunk a row is batched-rows, without the split's index arithmetic
+          batched_rows<T, Op><<<unsigned(grid.count()), block, sh, stream_>>>(in, out, m.cols, p);
+          break;
+        }
         batched_rows_split<T, Op><<<unsigned(grid.count()), block, sh, stream_>>>(
             in, out, m.cols, split_chunk_cols(m, grid.x), grid.x, p);
         break;

@@ -173,9 +173,10 @@ constexpr int kLoadSlots = 16;
 // What a matrix algorithm leaves: one value per row (batched-rows*), per column (column-sums*),
 // or one for the whole matrix (block-2d).
 std::size_t matrix_outputs(Algo algo, Matrix m);
-// Threads a block of a matrix kernel has along x (the rest along y): 32 for the kernels whose
-// warps read 32 neighbouring columns of one row, else the whole block.
-int matrix_block_x(Algo algo, int block);
+// Threads a block of a matrix kernel has along x (the rest along y): 32 for block-2d, whose warps
+// read 32 neighbouring columns of one row; for column-sums 32, or the power of two at or above
+// `cols` when fewer, so a warp reads whole rows of a narrow matrix; else the whole block.
+int matrix_block_x(Algo algo, int block, std::size_t cols);
 // The first pass's grid: x and y blocks. grid (from Launch; 0 = two waves of the device) is
 // about how many blocks the kernels that choose their grid launch (matrix_chooses_grid).
 struct Grid2 {
@@ -189,7 +190,8 @@ bool matrix_chooses_grid(Algo algo);
 // How many first-pass results a matrix trace records: one per row (batched rows) or column
 // (column-sums-naive), one per chunk and column (column-sums), one per block (block-2d).
 std::size_t matrix_partials(Algo algo, Matrix m, Grid2 grid);
-// batched-rows-split: columns each chunk of a row covers, for `chunks` chunks a row.
+// batched-rows-split: columns each chunk of a row covers, for `chunks` chunks a row: a multiple
+// of 64 (the last chunk takes what is left).
 std::size_t split_chunk_cols(Matrix m, std::size_t chunks);
 // column-sums: rows each block of the first pass covers.
 std::size_t column_chunk_rows(Matrix m, int block, std::size_t chunks);

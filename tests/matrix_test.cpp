@@ -2,6 +2,8 @@
 // a double reference at awkward shapes, refused shapes, and the coalescing counts.
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "app/backend/backend.h"
 #include "app/core/catalog.h"
 #include "app/core/facts.h"
@@ -55,24 +57,45 @@ TEST(Matrix, BatchedRowsStridesTheRowThenRunsTheTree) {
 }
 
 // 2 x 1000 in blocks of 32: at most 1000 / (32 x 8) = 3 chunks a row (eight loads a thread), of
-// ceil(1000 / 3) = 334 columns. Block 1 is row 0's second chunk, columns 334..667.
+// ceil(1000 / 3) = 334 columns rounded up to 384, a multiple of 64. Block 1 is row 0's second
+// chunk, columns 384..767; the third chunk keeps the last 232.
 TEST(Matrix, BatchedRowsSplitGivesFewRowsSeveralBlocks) {
   const auto t = matrix_trace("batched-rows-split", 2, 1000, 32, 1);
   EXPECT_EQ(t.grid, 6u);
   EXPECT_EQ(t.outputs, (std::vector<double>{500500, 1500500}));
   EXPECT_EQ(t.result, 500500);  // the traced block's row
   ASSERT_EQ(t.partials.size(), 6u);
-  EXPECT_EQ(t.partials[1], (335 + 668) * 334 / 2);  // elements 334..667 hold 335..668
+  EXPECT_EQ(t.partials[1], (385 + 768) * 384 / 2);  // elements 384..767 hold 385..768
+  EXPECT_EQ(t.partials[2], (769 + 1000) * 232 / 2);  // the narrower last chunk
   EXPECT_EQ(t.stages[0].tag, kernels::kTagRowStride);
-  EXPECT_EQ((*t.stages[0].shared)[0], 11 * 335 + 32 * 55);  // 335, 367, ..., 655
+  EXPECT_EQ((*t.stages[0].shared)[0], 12 * 385 + 32 * 66);  // 385, 417, ..., 737
   const auto first = loads_of(t.stages[0], 0);
   ASSERT_FALSE(first.empty());
-  EXPECT_EQ(first.front(), 334);
-  EXPECT_EQ(first[1], 366);
+  EXPECT_EQ(first.front(), 384);
+  EXPECT_EQ(first[1], 416);
   EXPECT_EQ((*t.stages.back().shared)[0], t.partials[1]);
   const kernels::Matrix m{2, 1000};
   const auto grid = kernels::matrix_grid(kernels::Algo::BatchedRowsSplit, m, 32, 0, kernels::DeviceShape(132));
   EXPECT_EQ(kernels::matrix_grid(kernels::Algo::BatchedRowsSplit, m, 32, grid.count(), kernels::DeviceShape(1)).x, grid.x);
+}
+
+// Random shapes and grids: every chunk starts on a multiple of 64 columns, none is empty, and
+// the grid a trace records gives back the same chunks (the CPU model and `--grid` rely on it).
+TEST(Matrix, BatchedRowsSplitChunksAreAlignedAndMapBack) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < 2000; ++i) {
+    const kernels::Matrix m{1 + rng() % 40, 1 + rng() % 300000};
+    const std::size_t want = 1 + rng() % 5000;
+    SCOPED_TRACE(std::to_string(m.rows) + " x " + std::to_string(m.cols) + ", grid " + std::to_string(want));
+    const auto grid = kernels::matrix_grid(kernels::Algo::BatchedRowsSplit, m, 32, want, kernels::DeviceShape(1));
+    const std::size_t w = kernels::split_chunk_cols(m, grid.x);
+    EXPECT_TRUE(w % 64 == 0 || grid.x == 1);
+    EXPECT_LT((grid.x - 1) * w, m.cols);  // the last chunk holds a column
+    EXPECT_GE(grid.x * w, m.cols);
+    EXPECT_EQ(kernels::matrix_grid(kernels::Algo::BatchedRowsSplit, m, 32, grid.count(), kernels::DeviceShape(1)).x, grid.x);
+  }
 }
 
 // Enough rows fill the device alone: one chunk a row, and the outputs are batched-rows' own.
@@ -111,6 +134,28 @@ TEST(Matrix, ColumnSumsChunkRowsThenAddThePartials) {
   EXPECT_EQ(t.stages[1].tag, kernels::kTagColumnStep);
   EXPECT_EQ((*t.stages[1].shared)[2], 33 + 2 + 73 + 2);
   EXPECT_EQ(t.stages[1].accesses[0].reads, (std::vector<int>{0, 32}));
+}
+
+// A matrix narrower than 32 columns gets blocks as wide as the power of two at or above its
+// columns: 40 x 3 in blocks of 32 is 4 x 8 threads, so a warp reads 8 whole rows (elements
+// 0..23, 3 sectors of ints) instead of 3 elements of one row.
+TEST(Matrix, ColumnSumsFitNarrowMatricesIntoWholeWarps) {
+  using kernels::Algo;
+  EXPECT_EQ(kernels::matrix_block_x(Algo::ColumnSums, 1024, 16), 16);
+  EXPECT_EQ(kernels::matrix_block_x(Algo::ColumnSums, 1024, 1), 1);
+  EXPECT_EQ(kernels::matrix_block_x(Algo::ColumnSums, 1024, 17), 32);
+  EXPECT_EQ(kernels::matrix_block_x(Algo::ColumnSums, 64, 100000), 32);
+  EXPECT_EQ(kernels::matrix_block_x(Algo::Block2d, 1024, 3), 32);  // block-2d keeps 32 x B/32
+  const auto t = matrix_trace("column-sums", 40, 3, 32, 0);
+  EXPECT_EQ(t.outputs, (std::vector<double>{40 * 1 + 3 * 780, 40 * 2 + 3 * 780, 40 * 3 + 3 * 780}));
+  EXPECT_EQ(t.grid, 5u);  // five chunks of 8 rows, one a block
+  EXPECT_EQ(loads_of(t.stages[0], 5), (std::vector<long long>{4}));  // thread (x 1, y 1): row 1, column 1
+  EXPECT_TRUE(loads_of(t.stages[0], 3).empty());  // x 3 is past the last column
+  const auto loads = core::warp_loads(t.stages[0], 4);
+  ASSERT_FALSE(loads.empty());
+  EXPECT_EQ(loads[0].lanes, 24);
+  EXPECT_EQ(loads[0].sectors, 3);
+  EXPECT_EQ(t.stages.size(), 4u);  // the load, then 8 rows of threads halved three times
 }
 
 TEST(Matrix, NaiveColumnsWalkEveryRow) {

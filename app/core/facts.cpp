@@ -125,6 +125,16 @@ std::string stage_caption(const Trace& t, int k) {
   return out;
 }
 
+kernels::Grid2 matrix_grid_of(const Trace& t) {
+  const auto algo = kernels::find_row(t.algorithm)->algo;
+  return kernels::matrix_grid(algo, {t.rows, t.cols}, t.block, t.grid, kernels::DeviceShape(1));
+}
+
+int block_x_of(const Trace& t) {
+  if (t.rows == 0) return 32;
+  return kernels::matrix_block_x(kernels::find_row(t.algorithm)->algo, t.block, t.cols);
+}
+
 bool loads_cut(const Stage& stage) {
   return std::any_of(stage.loads.begin(), stage.loads.end(),
                      [](const auto& l) { return l.elements.size() >= std::size_t(kernels::kLoadSlots); });
@@ -169,7 +179,8 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
   }
   const std::pair<std::string_view, std::string> fills[] = {
       {"{block}", std::to_string(trace.block)}, {"{conflicts}", conflicts}, {"{divergent}", divergent},
-      {"{rows_apart}", std::to_string(std::max(1, trace.block / 32))}, {"{sectors}", sectors_text(trace)},
+      {"{rows_apart}", std::to_string(std::max(1, trace.block / block_x_of(trace)))},
+      {"{block_x}", std::to_string(block_x_of(trace))}, {"{sectors}", sectors_text(trace)},
       {"{grid}", std::to_string(trace.grid)}, {"{rows}", std::to_string(trace.rows)}};
   std::string out(lesson);
   for (const auto& [key, value] : fills)

@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "../../kernels/reduce_api.h"
 #include "catalog.h"
 #include "trace.h"
 
@@ -50,6 +51,11 @@ std::string pointer_label(const Pointer& pointer, const Trace* trace);
 // degree of each tree step, {divergent} the divergent warps of each tree step. Lessons quote
 // what a run recorded, never typed figures.
 std::string fill_lesson(std::string_view lesson, const Trace& trace);
+
+// A matrix trace's grid, laid out as its kernel lays out the recorded block count.
+kernels::Grid2 matrix_grid_of(const Trace& t);
+// Threads along x in a matrix trace's blocks (kernels::matrix_block_x); 32 for a flat array.
+int block_x_of(const Trace& t);
 
 // One warp-wide global load: the slot-th load of each thread of a warp that made one, and the
 // 32-byte sectors its addresses fall in. The input comes from cudaMalloc, aligned to 256 bytes,

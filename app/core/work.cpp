@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "facts.h"
+
 namespace rl::core {
 namespace {
 
@@ -105,15 +107,10 @@ std::size_t serial_additions(const Stage& s) {
 
 // The matrix family's loading stage: each thread folds the elements it reads, by the kernels'
 // indexing (kernels::matrix_thread_elements); the first fold only copies, as above.
-kernels::Grid2 grid_of(const Trace& t) {
-  const auto algo = kernels::find_row(t.algorithm)->algo;
-  return kernels::matrix_grid(algo, {t.rows, t.cols}, t.block, t.grid, kernels::DeviceShape(1));
-}
-
 void matrix_fold_work(const Trace& t, StageWork& w) {
   const auto algo = kernels::find_row(t.algorithm)->algo;
   for (int thread = 0; thread < t.block; ++thread) {
-    const std::size_t n = kernels::matrix_thread_elements(algo, {t.rows, t.cols}, t.block, grid_of(t), t.trace_block, thread).size();
+    const std::size_t n = kernels::matrix_thread_elements(algo, {t.rows, t.cols}, t.block, matrix_grid_of(t), t.trace_block, thread).size();
     w.additions += n > 0 ? n - 1 : 0;
   }
   w.counted = "its elements less one, a thread";
@@ -168,8 +165,9 @@ int results_of(const Trace& t) {
     const auto algo = kernels::find_row(t.algorithm)->algo;
     if (algo == Algo::ColumnSumsNaive) return std::max(1, int(t.stages.front().active.size()));
     if (algo == Algo::ColumnSums) {
-      const std::size_t first = (std::size_t(t.trace_block) % grid_of(t).x) * 32;
-      return int(std::clamp<std::size_t>(t.cols > first ? t.cols - first : 1, 1, 32));
+      const std::size_t bx = std::size_t(block_x_of(t));
+      const std::size_t first = (std::size_t(t.trace_block) % matrix_grid_of(t).x) * bx;
+      return int(std::clamp<std::size_t>(t.cols > first ? t.cols - first : 1, 1, bx));
     }
     return 1;
   }

@@ -49,8 +49,11 @@ OutputCell output_at(const std::vector<double>& values, std::size_t i, bool own)
 bool split_rows(const core::Trace& t) { return t.rows > 0 && t.grid > t.rows; }
 
 // column-sums' first pass leaves a row of partials per chunk of rows; the traced block's chunk
-// is its grid row (grid.x = the 32-column tiles across the matrix).
-std::size_t chunk_of(const core::Trace& t) { return std::size_t(t.trace_block) / ((t.cols + 31) / 32); }
+// is its grid row (grid.x = the column tiles across the matrix).
+std::size_t chunk_of(const core::Trace& t) { return std::size_t(t.trace_block) / core::matrix_grid_of(t).x; }
+
+// column-sums with several chunks of rows: its blocks write partials, not outputs.
+bool column_chunks(const core::Trace& t) { return t.algorithm == "column-sums" && core::matrix_grid_of(t).y > 1; }
 
 std::string range(std::size_t first, std::size_t count) {
   return count <= 1 ? std::to_string(first) : std::to_string(first) + "-" + std::to_string(first + count - 1);
@@ -89,14 +92,14 @@ std::vector<OutputLine> output_lines(const core::Trace& t) {
       break;
     }
     case MatrixLines::Columns: {
-      if (t.algorithm == "column-sums") {  // two passes: the block writes its chunk's partials
+      if (column_chunks(t)) {  // two passes: the block writes its chunk's partials
         const std::size_t first = chunk_of(t) * t.cols;
         OutputLine p{"partials", {}};
         for (std::size_t c = 0; c < w.cols; ++c) p.cells.push_back(output_at(t.partials, first + w.col + c, col_owned(t, c)));
         lines.push_back(p);
       }
       OutputLine l{"out", {}};
-      const bool writes = t.algorithm != "column-sums";
+      const bool writes = !column_chunks(t);
       for (std::size_t c = 0; c < w.cols; ++c) l.cells.push_back(output_at(t.outputs, w.col + c, writes && col_owned(t, c)));
       lines.push_back(l);
       break;
@@ -332,9 +335,9 @@ std::string summary(const core::Trace& t, const std::vector<OutputLine>& lines) 
              " to out[" + std::to_string(first->index) + "]: " + short_value(first->value, t.type);
     case MatrixLines::Columns:
       if (!first) return b + "'s columns lie outside the columns shown";
-      if (t.algorithm != "column-sums")
+      if (!column_chunks(t))
         return "out holds each column's " + word + "; " + b + " writes out[" + range(first->index, count) +
-               "] of the columns shown, a thread a column";
+               "] of the columns shown" + (t.algorithm == "column-sums" ? ": one chunk covers every row" : ", a thread a column");
       return "partials: each chunk of rows' column " + word + "s; " + b + " writes chunk " + std::to_string(chunk_of(t)) +
              "'s for columns " + range(first->index - chunk_of(t) * t.cols, count) +
              "; a second pass combines each column's partials into out";

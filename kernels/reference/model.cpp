@@ -493,7 +493,7 @@ struct MatrixModel {
 
   // column-sums, block b: one partial per column of its tile, for its chunk of rows.
   std::vector<T> column_block(const T* in, std::size_t b, const Rec<T>& rec) const {
-    const int bx = 32, by = B / 32;
+    const int bx = kernels::matrix_block_x(algo, B, m.cols), by = B / bx;
     const std::size_t gx = b % grid.x, gy = b / grid.x, chunk = kernels::column_chunk_rows(m, B, grid.y);
     const std::size_t first = gy * chunk, last = std::min(m.rows, first + chunk);
     std::vector<T> smem(B);
@@ -574,10 +574,11 @@ struct MatrixModel {
       }
     }
     if (algo == Algo::ColumnSums) {  // out[chunk][col]
+      const std::size_t bx = std::size_t(kernels::matrix_block_x(algo, B, m.cols));
       out.assign(grid.y * m.cols, id());
       for (std::size_t b = 0; b < grid.count(); ++b) {
         const std::vector<T> part = column_block(in, b, rec_for(b));
-        std::copy(part.begin(), part.end(), out.begin() + std::ptrdiff_t((b / grid.x) * m.cols + (b % grid.x) * 32));
+        std::copy(part.begin(), part.end(), out.begin() + std::ptrdiff_t((b / grid.x) * m.cols + (b % grid.x) * bx));
       }
     }
     return out;
@@ -596,7 +597,7 @@ std::vector<T> reduce_matrix_with(Algo algo, const T* in, kernels::Matrix m, con
   const MatrixModel<T, Op> model{algo, m, B, grid};
   std::vector<T> first = model.first_pass(in, launch.trace_block, raw);
   if (raw) raw->partials.assign(first.begin(), first.begin() + std::ptrdiff_t(std::min(first.size(), kernels::kMaxPartials)));
-  if (algo == Algo::ColumnSums) {  // phase 2: the same kernel over the partials, one chunk
+  if (algo == Algo::ColumnSums && grid.y > 1) {  // phase 2: the same kernel over the partials, one chunk
     const kernels::Matrix parts{grid.y, m.cols};
     const MatrixModel<T, Op> second{algo, parts, B, {grid.x, 1}};
     return second.first_pass(first.data(), -1, nullptr);
