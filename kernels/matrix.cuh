@@ -94,8 +94,9 @@ __global__ void batched_rows(const T* in, T* out, std::size_t cols, Probe probe)
 
 // <<< batched-rows-split
 // Few rows leave most SMs idle with a block per row: here each row is split into `chunks`
-// chunks of chunk_cols columns, a block each (block b: row b / chunks, chunk b % chunks), and
-// out[b] is the chunk's result. Phase 2 is batched-rows over those partials, a row of chunks.
+// chunks of chunk_cols columns (a multiple of 64), a block each (block b: row b / chunks,
+// chunk b % chunks), and out[b] is the chunk's result. Phase 2 is batched-rows over those
+// partials, a row of chunks. With one chunk a row the launcher runs batched-rows alone.
 template <class T, class Op, class Probe>
 __global__ void batched_rows_split(const T* in, T* out, std::size_t cols, std::size_t chunk_cols, std::size_t chunks,
                                    Probe probe) {
@@ -108,10 +109,10 @@ __global__ void batched_rows_split(const T* in, T* out, std::size_t cols, std::s
 // >>>
 
 // <<< column-sums
-// Blocks of 32 x (B/32) threads: x picks one of 32 neighbouring columns, so a warp reads 32
-// neighbours of one row; y splits the block's chunk of rows. The tree then runs down the
-// block's rows. out[chunk][col]: one row of partial column sums per chunk. Phase 2 is this
-// kernel again over those partials, with one chunk.
+// Blocks of X x (B/X) threads, X = 32 or the power of two at or above a narrower matrix's
+// columns: a warp reads 32 neighbouring elements (of one row, or whole rows); y splits the
+// block's chunk of rows, and the tree runs down them. out[chunk][col]: a row of partial column
+// sums per chunk; with several chunks, phase 2 is this kernel again over them, with one chunk.
 template <class T, class Op, class Probe>
 __global__ void column_sums(const T* in, T* out, std::size_t rows, std::size_t cols, std::size_t chunk_rows,
                             Probe probe) {
