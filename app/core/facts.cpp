@@ -115,9 +115,8 @@ std::string stage_caption(const Trace& t, int k) {
   const int threads = t.memory == core::Memory::Global ? int(t.size) : t.block;
   const int busy = busy_warps(s, threads), divergent = s.divergent_warps;
   std::string out = s.label + ": " + std::to_string(s.active.size()) + " of " +
-                    std::to_string(threads) + " threads active in " + std::to_string(busy) +
-                    (busy == 1 ? " warp" : " warps");
-  out += "; " + std::to_string(divergent) + (divergent == 1 ? " divergent warp" : " divergent warps");
+                    std::to_string(threads) + " threads active in " + count_text(std::size_t(busy), "warp", "warps");
+  out += "; " + count_text(std::size_t(divergent), "divergent warp", "divergent warps");
   if (s.bank_conflicts) {
     if (*s.bank_conflicts > 1) out += "; " + std::to_string(*s.bank_conflicts) + "-way bank conflict";
     else out += "; no bank conflicts";

@@ -41,8 +41,8 @@ struct Rows {
 };
 
 std::string count_text(const core::WarpLoad& w) {
-  return std::to_string(w.sectors) + (w.sectors == 1 ? " sector" : " sectors") + " for " + std::to_string(w.lanes) +
-         (w.lanes == 1 ? " lane" : " lanes") + " (ideal " + std::to_string(w.ideal) + ")";
+  return core::count_text(std::size_t(w.sectors), "sector", "sectors") + " for " +
+         core::count_text(std::size_t(w.lanes), "lane", "lanes") + " (ideal " + std::to_string(w.ideal) + ")";
 }
 
 Rows layout_rows(Canvas& c, const Rect& area, const std::vector<LoadRow>& page, float label_px, float min_px) {

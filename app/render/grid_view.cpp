@@ -22,7 +22,7 @@ std::string op_name(core::Op op, core::DType type, const std::string& algorithm)
 }
 
 std::string how(const core::Trace& t) {
-  const std::string g = std::to_string(t.grid) + (t.grid == 1 ? " block" : " blocks");
+  const std::string g = core::count_text(t.grid, "block", "blocks");
   if (!t.tickets.empty())
     return g + " take " + std::to_string(t.tickets.size()) + " tickets from a counter (under each: how many it took); " +
            op_name(t.op, t.type, t.algorithm) + " combines: one launch";
@@ -169,8 +169,8 @@ void draw_passes(const Grid& g) {
   Rect last{};
   for (std::size_t p = 1; p < outs.size(); ++p, y += step) {
     const std::size_t blocks = outs[p];
-    const Rect r = stage_box(g, y + step * 0.5f, "launch " + std::to_string(p + 1) + ": " + std::to_string(blocks) +
-                                                     (blocks == 1 ? " block" : " blocks") + " over " +
+    const Rect r = stage_box(g, y + step * 0.5f, "launch " + std::to_string(p + 1) + ": " +
+                                                     core::count_text(blocks, "block", "blocks") + " over " +
                                                      std::to_string(outs[p - 1]) + " results");
     if (p == 1) fan_in(g, r);
     else step_arrow(g, last, r);

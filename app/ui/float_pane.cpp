@@ -64,7 +64,7 @@ void term(const char* text, const char* tip) {
 
 std::string ulps_text(const std::optional<std::uint64_t>& ulps) {
   if (!ulps) return "no ulp count (NaN or infinity)";
-  return std::to_string(*ulps) + (*ulps == 1 ? " ulp" : " ulps");
+  return core::count_text(std::size_t(*ulps), "ulp", "ulps");
 }
 
 std::string printed(const char* format, long double v) {
