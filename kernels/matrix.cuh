@@ -110,7 +110,7 @@ __global__ void batched_rows_split(const T* in, T* out, std::size_t cols, std::s
 
 // <<< column-sums
 // Blocks of X x (B/X) threads, X = 32 or the power of two at or above a narrower matrix's
-// columns: a warp reads 32 neighbouring elements (of one row, or whole rows); y splits the
+// columns: a warp reads up to 32 neighbouring elements (of one row, or whole rows); y splits the
 // block's chunk of rows, and the tree runs down them. out[chunk][col]: a row of partial column
 // sums per chunk; with several chunks, phase 2 is this kernel again over them, with one chunk.
 template <class T, class Op, class Probe>

@@ -21,6 +21,7 @@
 #include "app/render/warp_views.h"
 #include "app/render/coalescing_view.h"
 #include "app/render/matrix_view.h"
+#include "app/render/grid_view.h"
 #include "app/core/catalog.h"
 #include <limits>
 #include <set>
@@ -490,6 +491,24 @@ int ink(const Image& img, const render::Rect& r) {
 }
 
 }  // namespace
+
+// The grid view names a matrix run's second launch only where it has one, as the launcher does.
+TEST(GridView, AMatrixRunNamesItsSecondLaunchOnlyWhereItHasOne) {
+  const std::uint64_t seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  EXPECT_EQ(render::grid_how(matrix_trace("batched-rows", 8, 256, 32, 0, seed)),
+            "8 blocks; each block writes its row's sum to out: one launch");
+  EXPECT_EQ(render::grid_how(matrix_trace("batched-rows-split", 8, 256, 32, 0, seed)),  // one chunk a row
+            "8 blocks; each block writes its row's sum to out: one launch");
+  EXPECT_EQ(render::grid_how(matrix_trace("batched-rows-split", 2, 1000, 32, 0, seed)),
+            "6 blocks; second launch: 2 blocks, one a row, over 3 chunk results each");
+  EXPECT_EQ(render::grid_how(matrix_trace("column-sums", 1, 3000, 32, 0, seed)),  // one chunk of rows
+            "94 blocks; each block writes its columns' sums to out: one launch");
+  EXPECT_EQ(render::grid_how(matrix_trace("column-sums", 8, 3000, 32, 0, seed)),
+            "752 blocks; second launch: 94 blocks over the 8 x 3000 partials");
+  EXPECT_EQ(render::grid_how(matrix_trace("block-2d", 33, 257, 128, 0, seed)),  // 9 x 9 tiles of 32 x 4
+            "81 blocks; second launch: 1 block of 128 threads over the 81 partials");
+}
 
 // A matrix trace's memory view: the window's cells as a grid, the traced block's cells in their
 // values' colours and the rest grey, the stage's loads framed, every labelled row and column

@@ -63,6 +63,8 @@ std::string format_value(double v, DType type) {
   return std::string(buf, r.ptr);
 }
 
+std::string result_word(Op op) { return op == Op::Sum ? "sum" : op == Op::Min ? "minimum" : "maximum"; }
+
 std::string count_text(std::size_t n, const std::string& one, const std::string& many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }

@@ -22,6 +22,9 @@ double apply(Op op, double a, double b);
 // Formats a value for people: integers without a decimal point, floats shortest-exact.
 std::string format_value(double v, DType type);
 
+// "sum", "minimum", "maximum": what a reduction's result is, for its operator.
+std::string result_word(Op op);
+
 // "1 stale read", "3 stale reads": a count with the word that agrees with it.
 std::string count_text(std::size_t n, const std::string& one, const std::string& many);
 

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "../../kernels/reduce_api.h"
+#include "../core/facts.h"
 #include "view_parts.h"
 
 namespace rl::render {
@@ -21,8 +23,40 @@ std::string op_name(core::Op op, core::DType type, const std::string& algorithm)
   return op == core::Op::Min ? "atomicMin" : "atomicMax";
 }
 
-std::string how(const core::Trace& t) {
+// A matrix trace's second launch, in words; "" when the first pass writes the outputs itself.
+std::string matrix_second_launch(const core::Trace& t) {
+  const auto algo = kernels::find_row(t.algorithm)->algo;
+  const kernels::Grid2 grid = core::matrix_grid_of(t);
+  const std::string threads = " of " + std::to_string(t.block) + " threads";
+  if (algo == kernels::Algo::BatchedRowsSplit && grid.x > 1)
+    return "second launch: " + core::count_text(t.rows, "block", "blocks") + ", one a row, over " +
+           std::to_string(grid.x) + " chunk results each";
+  if (algo == kernels::Algo::ColumnSums && grid.y > 1)
+    return "second launch: " + core::count_text(grid.x, "block", "blocks") + " over the " + std::to_string(grid.y) + " x " +
+           std::to_string(t.cols) + " partials";
+  if (algo == kernels::Algo::Block2d) return "second launch: 1 block" + threads + " over the " + std::to_string(t.grid) + " partials";
+  return "";
+}
+
+// What the run leaves: "out: 16 row sums", or the whole matrix's (or array's) result.
+std::string result_text(const core::Trace& t) {
+  const auto lines = t.rows > 0 ? kernels::matrix_lines(kernels::find_row(t.algorithm)->algo) : kernels::Lines::Whole;
+  const std::string word = core::result_word(t.op);
+  if (lines == kernels::Lines::Rows) return "out: " + core::count_text(t.rows, "row " + word, "row " + word + "s");
+  if (lines == kernels::Lines::Columns) return "out: " + core::count_text(t.cols, "column " + word, "column " + word + "s");
+  return "result " + core::format_value(t.result, t.type);
+}
+
+}  // namespace
+
+std::string grid_how(const core::Trace& t) {
   const std::string g = core::count_text(t.grid, "block", "blocks");
+  if (t.rows > 0) {
+    const std::string second = matrix_second_launch(t), word = core::result_word(t.op);
+    if (!second.empty()) return g + "; " + second;
+    const bool rows = kernels::matrix_lines(kernels::find_row(t.algorithm)->algo) == kernels::Lines::Rows;
+    return g + "; each block writes " + (rows ? "its row's " + word : "its columns' " + word + "s") + " to out: one launch";
+  }
   if (!t.tickets.empty())
     return g + " take " + std::to_string(t.tickets.size()) + " tickets from a counter (under each: how many it took); " +
            op_name(t.op, t.type, t.algorithm) + " combines: one launch";
@@ -37,6 +71,8 @@ std::string how(const core::Trace& t) {
     return g + "; all blocks resident at once (cooperative launch); after grid.sync() block 0 reduces the results";
   return g + "; the same kernel runs again over their results until one value is left";
 }
+
+namespace {
 
 // Where the first pass's boxes, the combining steps and the result go; every piece shares it.
 struct Grid {
@@ -87,7 +123,7 @@ Grid layout_grid(Canvas& c, const core::Trace& t, const MemoryLayout& L, const P
 void draw_header(Canvas& c, const core::Trace& t, const MemoryLayout& L, const Palette& pal, float min_px) {
   const std::string title = t.algorithm + "  -  the grid: how the blocks' results become one";
   fitted_text(c, L.title.x, L.title.cy(), title, L.title_px, min_px, L.title.w, pal.text);
-  fitted_text(c, L.caption.x, L.caption.cy(), how(t), L.label_px, min_px, L.caption.w, pal.muted);
+  fitted_text(c, L.caption.x, L.caption.cy(), grid_how(t), L.label_px, min_px, L.caption.w, pal.muted);
   fitted_text(c, L.source.x, L.source.cy(), source_line(t), L.label_px, min_px, L.source.w, pal.text);
 }
 
@@ -128,10 +164,13 @@ void draw_first_pass(const Grid& g) {
 
 // A framed step of the combining (a launch, the last block), centred at height y.
 Rect stage_box(const Grid& g, float y, const std::string& text) {
-  const float w = std::min(g.area.w * 0.8f, g.c.text_width(text, g.L.label_px) + g.L.label_px * 2);
+  const float most = g.area.w * 0.8f, text_w = g.c.text_width(text, g.L.label_px);
+  const float w = std::min(most, text_w + g.L.label_px * 2);
+  // A text wider than the box gets smaller, down to the smallest readable size.
+  const float px = std::max(g.min_px, std::min(g.L.label_px, g.L.label_px * (w - g.L.label_px) / std::max(text_w, 1.0f)));
   const Rect r{g.area.cx() - w / 2, y - g.res_h * 0.4f, w, g.res_h * 0.8f};
   g.c.rect(r, g.pal.background, g.pal.read, g.lw);
-  g.c.text(r.cx(), r.cy(), text, g.L.label_px, g.pal.text, Align::Center);
+  g.c.text(r.cx(), r.cy(), text, px, g.pal.text, Align::Center);
   return r;
 }
 
@@ -183,7 +222,16 @@ void draw_passes(const Grid& g) {
 // Row 2 (and on): how they are combined, down to the result.
 void draw_combine(const Grid& g) {
   const core::Trace& t = g.t;
-  if (t.combine == kernels::Combine::Atomics) {
+  if (t.rows > 0) {  // the matrix family: a second launch over the partials, or none
+    const std::string second = matrix_second_launch(t);
+    if (second.empty()) {
+      fan_in(g, g.result);
+    } else {
+      const Rect k2 = stage_box(g, g.mid, second);
+      fan_in(g, k2);
+      step_arrow(g, k2, g.result);
+    }
+  } else if (t.combine == kernels::Combine::Atomics) {
     fan_in(g, g.result);
     g.c.text(g.area.cx(), g.mid, op_name(t.op, t.type, t.algorithm) + " from every block, in arrival order",
              g.L.label_px, g.pal.muted, Align::Center);
@@ -203,8 +251,7 @@ void draw_combine(const Grid& g) {
     draw_passes(g);
   }
   g.c.rect(g.result, g.pal.background, g.pal.written, g.lw * 1.5f);
-  g.c.text(g.result.cx(), g.result.cy(), "result " + core::format_value(t.result, t.type), g.L.label_px, g.pal.text,
-           Align::Center);
+  g.c.text(g.result.cx(), g.result.cy(), result_text(t), g.L.label_px, g.pal.text, Align::Center);
 }
 
 void grid_legend(Canvas& c, const MemoryLayout& L, const Palette& pal, float min_px) {

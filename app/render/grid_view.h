@@ -8,6 +8,10 @@
 
 namespace rl::render {
 
+// The caption under the view's title: the blocks, and how their results combine ("16 blocks; a
+// second launch of one block reduces their results").
+std::string grid_how(const core::Trace& trace);
+
 // Draws between begin() and end() of the canvas; L gives the frame's title, caption and footer.
 // No text is smaller than min_px: fewer first-pass results are drawn where theirs would be.
 void draw_grid(Canvas& canvas, const core::Trace& trace, const MemoryLayout& L, const Palette& palette, float min_px = kMinTextPx);

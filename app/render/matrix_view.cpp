@@ -36,11 +36,6 @@ bool col_owned(const core::Trace& t, std::size_t c) {
   return false;
 }
 
-// "sum", "minimum", "maximum": what a line's result is, for the operator of the run.
-std::string result_word(core::Op op) {
-  return op == core::Op::Sum ? "sum" : op == core::Op::Min ? "minimum" : "maximum";
-}
-
 OutputCell output_at(const std::vector<double>& values, std::size_t i, bool own) {
   return {i, i < values.size() ? values[i] : 0.0, own, i < values.size()};
 }
@@ -314,7 +309,7 @@ void draw_outputs(const Painter& p, const std::vector<OutputLine>& lines) {
 
 // The block's own results, in words: what the cells beside or under the matrix hold.
 std::string summary(const core::Trace& t, const std::vector<OutputLine>& lines) {
-  const std::string b = "block " + std::to_string(t.trace_block), word = result_word(t.op);
+  const std::string b = "block " + std::to_string(t.trace_block), word = core::result_word(t.op);
   const OutputCell* first = nullptr;
   std::size_t count = 0;
   for (const auto& l : lines)
