@@ -86,6 +86,34 @@ TEST(TraceJson, MalformedInputNamesTheField) {
   expect_error(j.dump(), "'size'");
 }
 
+// Loads keep their widths (16-byte loads read 4 floats); a trace without widths reads as loads
+// of one element, and widths that do not match the loads are refused by name.
+TEST(TraceJson, LoadWidthsRoundTripAndAreChecked) {
+  auto t = sample_trace(core::DType::Float, core::Op::Sum, 5);
+  core::Stage& s = t.stages[0];
+  s.loads = {{0, {0, 128}, {4, 1}}, {1, {4}, {}}};
+  const auto back = core::trace_from_json(core::to_json(t));
+  EXPECT_EQ(back, t);
+  EXPECT_EQ(back.stages[0].loads[0].width(0), 4);
+  EXPECT_EQ(back.stages[0].loads[1].width(0), 1);
+  auto j = nlohmann::json::parse(core::to_json(t));
+  EXPECT_FALSE(j["stages"][0]["loads"][1].contains("widths"));
+  const auto refused = [](const nlohmann::json& bad, const std::string& part) {
+    try {
+      core::trace_from_json(bad.dump());
+      ADD_FAILURE() << "accepted: " << bad["stages"][0]["loads"].dump();
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    }
+  };
+  j["stages"][0]["loads"][0]["widths"] = {4};
+  refused(j, "one width for each");
+  j["stages"][0]["loads"][0]["widths"] = {4, 0};
+  refused(j, "a load reads 1 to 16 elements");
+  j["stages"][0]["loads"][0]["widths"] = {4, "x"};
+  refused(j, "'widths'");
+}
+
 TEST(Input, SpecsParseAndRejectWithReasons) {
   std::string why;
   EXPECT_EQ(core::parse_input_spec("iota", &why)->kind, core::InputSpec::Kind::Iota);

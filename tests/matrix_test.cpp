@@ -243,7 +243,7 @@ TEST(Matrix, TheWindowShowsTheTracedBlocksCells) {
 TEST(Coalescing, SectorsComeFromTheRecordedAddresses) {
   const auto stage_of = [](auto element) {
     core::Stage s;
-    for (int t = 0; t < 32; ++t) s.loads.push_back({t, {element(t)}});
+    for (int t = 0; t < 32; ++t) s.loads.push_back({t, {element(t)}, {}});
     return s;
   };
   const auto one = [](const core::Stage& s, std::size_t bytes) {
@@ -258,11 +258,38 @@ TEST(Coalescing, SectorsComeFromTheRecordedAddresses) {
   EXPECT_EQ(one(stage_of([](int t) { return (t % 2) * 8LL; }), 4), (core::WarpLoad{0, 0, 32, 2, 4}));  // broadcast pairs
 
   core::Stage two_slots;  // warp 1's second load: slots are kept apart
-  for (int t = 32; t < 48; ++t) two_slots.loads.push_back({t, {t, 1000LL * t}});
+  for (int t = 32; t < 48; ++t) two_slots.loads.push_back({t, {t, 1000LL * t}, {}});
   const auto loads = core::warp_loads(two_slots, 4);
   ASSERT_EQ(loads.size(), 2u);
   EXPECT_EQ(loads[0], (core::WarpLoad{1, 0, 16, 2, 2}));
   EXPECT_EQ(loads[1], (core::WarpLoad{1, 1, 16, 16, 2}));
+}
+
+// A 16-byte load is one load of 4 floats (or 2 doubles): a warp of them reads 512 contiguous
+// bytes, 16 sectors, the fewest possible; one element off, 17. A lane's tail load of one element
+// is a load of its own.
+TEST(Coalescing, AVectorLoadCountsEverySectorOfItsWidth) {
+  const auto stage_of = [](int width, long long offset) {
+    core::Stage s;
+    for (int t = 0; t < 32; ++t) s.loads.push_back({t, {t * width + offset}, {width}});
+    return s;
+  };
+  const auto one = [](const core::Stage& s, std::size_t bytes) {
+    const auto loads = core::warp_loads(s, bytes);
+    EXPECT_EQ(loads.size(), 1u);
+    return loads.empty() ? core::WarpLoad{} : loads[0];
+  };
+  EXPECT_EQ(one(stage_of(4, 0), 4), (core::WarpLoad{0, 0, 32, 16, 16}));  // float4
+  EXPECT_EQ(one(stage_of(4, 1), 4), (core::WarpLoad{0, 0, 32, 17, 16}));  // one float off
+  EXPECT_EQ(one(stage_of(2, 0), 8), (core::WarpLoad{0, 0, 32, 16, 16}));  // double2
+  EXPECT_EQ(one(stage_of(4, 0), 4).sectors, 4 * one(stage_of(1, 0), 4).sectors);
+
+  core::Stage tail = stage_of(4, 0);  // lanes 0-2 then load one float each past the vectors
+  for (int t = 0; t < 3; ++t) tail.loads[std::size_t(t)].elements.push_back(128 + t), tail.loads[std::size_t(t)].widths.push_back(1);
+  const auto loads = core::warp_loads(tail, 4);
+  ASSERT_EQ(loads.size(), 2u);
+  EXPECT_EQ(loads[1], (core::WarpLoad{0, 1, 3, 1, 1}));
+  EXPECT_EQ(core::loaded_elements(tail).size(), 131u);  // 0..130
 }
 
 TEST(Coalescing, MatrixTracesCountFourSectorsForARowAndOneForAColumn) {

@@ -492,6 +492,17 @@ int ink(const Image& img, const render::Rect& r) {
 
 }  // namespace
 
+// A lane's 16-byte load fills 4 element cells of its sector: lanes 0 and 1 share sector 0.
+TEST(CoalescingRows, AVectorLoadFillsItsWidth) {
+  core::Stage s;
+  for (int t = 0; t < 32; ++t) s.loads.push_back({t, {4LL * t}, {4}});
+  const auto rows = render::load_rows(s, 4);
+  ASSERT_EQ(rows.size(), 1u);
+  ASSERT_EQ(rows[0].sectors.size(), 16u);
+  EXPECT_EQ(rows[0].sectors[0].lane_at, (std::vector<int>{0, 0, 0, 0, 1, 1, 1, 1}));
+  EXPECT_EQ(rows[0].sectors[15].lane_at, (std::vector<int>{30, 30, 30, 30, 31, 31, 31, 31}));
+}
+
 // The grid view names a matrix run's second launch only where it has one, as the launcher does.
 TEST(GridView, AMatrixRunNamesItsSecondLaunchOnlyWhereItHasOne) {
   const std::uint64_t seed = test::test_seed();
@@ -613,7 +624,7 @@ TEST_F(RenderTest, TheCoalescingViewDrawsASectorBoxPerSectorTouched) {
     t.block = 32;
     t.stages.resize(1);
     t.stages[0].label = "loads";
-    for (int th = 0; th < 32; ++th) t.stages[0].loads.push_back({th, {(long long)th * stride}});
+    for (int th = 0; th < 32; ++th) t.stages[0].loads.push_back({th, {(long long)th * stride}, {}});
     ASSERT_EQ(render::why_not(render::View::Coalescing, t), "");
     target_.bind();
     canvas_->begin(W, H, pal.background);

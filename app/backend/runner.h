@@ -87,7 +87,7 @@ void add_stages(core::Trace& t, kernels::Algo algo, const kernels::RawTrace<T>& 
     s.divergent_warps = core::divergent_warps(s, threads);
     for (int tid = 0; tid < threads && load_slots > 0; ++tid) {
       const auto first = raw.loads.begin() + std::ptrdiff_t((base + tid) * load_slots);
-      core::Load l{tid, {}};
+      core::Load l{tid, {}, {}};
       std::copy_if(first, first + load_slots, std::back_inserter(l.elements), [](long long e) { return e >= 0; });
       if (!l.elements.empty()) s.loads.push_back(std::move(l));
     }

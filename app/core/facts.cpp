@@ -134,6 +134,14 @@ int block_x_of(const Trace& t) {
   return kernels::matrix_block_x(kernels::find_row(t.algorithm)->algo, t.block, t.cols);
 }
 
+std::set<long long> loaded_elements(const Stage& stage) {
+  std::set<long long> out;
+  for (const Load& l : stage.loads)
+    for (std::size_t k = 0; k < l.elements.size(); ++k)
+      for (long long e = l.elements[k]; e < l.elements[k] + l.width(k); ++e) out.insert(e);
+  return out;
+}
+
 bool loads_cut(const Stage& stage) {
   return std::any_of(stage.loads.begin(), stage.loads.end(),
                      [](const auto& l) { return l.elements.size() >= std::size_t(kernels::kLoadSlots); });
@@ -142,17 +150,18 @@ bool loads_cut(const Stage& stage) {
 std::vector<WarpLoad> warp_loads(const Stage& stage, std::size_t element_bytes) {
   std::map<std::pair<int, int>, std::set<long long>> sectors;
   std::map<std::pair<int, int>, int> lanes;
+  std::map<std::pair<int, int>, std::size_t> read;  // elements the warp's lanes read in that load
   for (const Load& l : stage.loads)
     for (std::size_t k = 0; k < l.elements.size(); ++k) {
       const std::pair<int, int> key{l.thread / 32, int(k)};
-      sectors[key].insert(l.elements[k] * (long long)element_bytes / 32);
+      const long long first = l.elements[k], width = l.width(k);
+      for (long long e = first; e < first + width; ++e) sectors[key].insert(e * (long long)element_bytes / 32);
       ++lanes[key];
+      read[key] += std::size_t(width);
     }
   std::vector<WarpLoad> out;
-  for (const auto& [key, s] : sectors) {
-    const int n = lanes[key];
-    out.push_back({key.first, key.second, n, int(s.size()), int((std::size_t(n) * element_bytes + 31) / 32)});
-  }
+  for (const auto& [key, s] : sectors)
+    out.push_back({key.first, key.second, lanes[key], int(s.size()), int((read[key] * element_bytes + 31) / 32)});
   return out;
 }
 

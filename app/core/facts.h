@@ -1,5 +1,6 @@
 // Facts derived from a trace's recordings (never typed in), and captions built from them.
 #pragma once
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,7 +59,7 @@ kernels::Grid2 matrix_grid_of(const Trace& t);
 int block_x_of(const Trace& t);
 
 // One warp-wide global load: the slot-th load of each thread of a warp that made one, and the
-// 32-byte sectors its addresses fall in. The input comes from cudaMalloc, aligned to 256 bytes,
+// 32-byte sectors its addresses fall in (every element of a vector load's width). The input comes from cudaMalloc, aligned to 256 bytes,
 // so element i lies in sector i * element_bytes / 32.
 struct WarpLoad {
   int warp = 0;
@@ -70,6 +71,8 @@ struct WarpLoad {
 };
 // A stage's warp-wide loads, warp by warp, in each warp's program order.
 std::vector<WarpLoad> warp_loads(const Stage& stage, std::size_t element_bytes);
+// Every input element the stage's recorded loads read, vector loads' whole width included.
+std::set<long long> loaded_elements(const Stage& stage);
 // Whether some thread of the stage reached the loads a trace keeps (kernels::kLoadSlots): it may
 // have loaded more than were recorded.
 bool loads_cut(const Stage& stage);

@@ -58,6 +58,18 @@ T typed(const json& j, const char* name) {
   return json_fields::as<T>(field(j, name), std::string("trace field '") + name + "'");
 }
 
+// One thread's loads; "widths" (elements each load read) is absent where every load read one.
+Load read_load(const json& jl) {
+  Load l{typed<int>(jl, "thread"), typed<std::vector<long long>>(jl, "elements"), {}};
+  if (!jl.contains("widths")) return l;
+  l.widths = typed<std::vector<int>>(jl, "widths");
+  if (l.widths.size() != l.elements.size())
+    throw std::runtime_error("trace field 'widths' does not give one width for each of the thread's loads");
+  for (int w : l.widths)
+    if (w < 1 || w > 16) throw std::runtime_error("trace field 'widths' holds " + std::to_string(w) + ": a load reads 1 to 16 elements");
+  return l;
+}
+
 kernels::Combine combine_from(const std::string& name) {
   using kernels::Combine;
   for (Combine c : {Combine::Passes, Combine::SecondKernel, Combine::Atomics, Combine::LastBlock, Combine::GridSync,
@@ -200,7 +212,11 @@ std::string to_json(const Trace& t, int indent) {
     js["accesses"] = acc;
     if (!s.loads.empty()) {
       json loads = json::array();
-      for (const auto& l : s.loads) loads.push_back({{"thread", l.thread}, {"elements", l.elements}});
+      for (const auto& l : s.loads) {
+        json jl = {{"thread", l.thread}, {"elements", l.elements}};
+        if (!l.widths.empty()) jl["widths"] = l.widths;
+        loads.push_back(jl);
+      }
       js["loads"] = loads;
     }
     stages.push_back(js);
@@ -265,8 +281,7 @@ Trace trace_from_json(const std::string& text) {
       }
     }
     if (js.contains("loads"))
-      for (const auto& jl : js.at("loads"))
-        s.loads.push_back({typed<int>(jl, "thread"), typed<std::vector<long long>>(jl, "elements")});
+      for (const auto& jl : js.at("loads")) s.loads.push_back(read_load(jl));
     t.stages.push_back(std::move(s));
   }
   if (j.contains("race")) t.race = read_race(j.at("race"), t);

@@ -27,11 +27,13 @@ struct Access {
   bool operator==(const Access&) const = default;
 };
 
-// The input elements one thread loaded from global memory in a stage, in program order
-// (the first kernels::kLoadSlots): what the coalescing view groups into warp-wide loads.
+// The loads one thread made from global memory in a stage, in program order (the first
+// kernels::kLoadSlots): what the coalescing view groups into warp-wide loads.
 struct Load {
   int thread = 0;
-  std::vector<long long> elements;  // flat input indices (row * cols + col for a matrix)
+  std::vector<long long> elements;  // each load's first element: a flat input index (row * cols + col for a matrix)
+  std::vector<int> widths;          // elements each load read (a 16-byte load of floats: 4); empty: 1 each
+  int width(std::size_t k) const { return k < widths.size() ? widths[k] : 1; }
   bool operator==(const Load&) const = default;
 };
 

@@ -16,10 +16,12 @@ std::vector<LoadRow> load_rows(const core::Stage& stage, std::size_t element_byt
     std::map<long long, std::vector<int>> sectors;
     for (const core::Load& l : stage.loads) {
       if (l.thread / 32 != w.warp || std::size_t(w.slot) >= l.elements.size()) continue;
-      const long long e = l.elements[std::size_t(w.slot)];
-      auto& lanes = sectors.try_emplace(e / per, std::vector<int>(std::size_t(per), -1)).first->second;
-      int& at = lanes[std::size_t(e % per)];
-      if (at < 0) at = l.thread % 32;  // two lanes on one element: the first is shown
+      const long long first = l.elements[std::size_t(w.slot)];
+      for (long long e = first; e < first + l.width(std::size_t(w.slot)); ++e) {
+        auto& lanes = sectors.try_emplace(e / per, std::vector<int>(std::size_t(per), -1)).first->second;
+        int& at = lanes[std::size_t(e % per)];
+        if (at < 0) at = l.thread % 32;  // two lanes on one element: the first is shown
+      }
     }
     LoadRow row{w, {}};
     for (auto& [sector, lanes] : sectors) row.sectors.push_back({sector, std::move(lanes)});

@@ -223,13 +223,6 @@ struct Painter {
   float min_px;
 };
 
-// The flat indices the stage loaded.
-std::set<long long> loaded(const core::Stage& s) {
-  std::set<long long> out;
-  for (const auto& l : s.loads) out.insert(l.elements.begin(), l.elements.end());
-  return out;
-}
-
 // One text size for every value of the window: the largest at which the widest fits a cell.
 float value_px(const Painter& p) {
   std::vector<std::string> texts;
@@ -361,7 +354,7 @@ std::vector<LegendEntry> draw_matrix(Canvas& c, const core::Trace& t, int stage,
               min_px, L.heading.w, pal.text);
   draw_labels(p);
   const core::Stage& s = t.stages[std::size_t(stage)];
-  const bool cut = core::loads_cut(s), any_load = draw_cells(p, loaded(s));
+  const bool cut = core::loads_cut(s), any_load = draw_cells(p, core::loaded_elements(s));
   const auto lines = output_lines(t);
   draw_outputs(p, lines);
   fitted_text(c, L.summary.x, L.summary.cy(), summary(t, lines), L.label_px, min_px, L.summary.w, pal.muted);
