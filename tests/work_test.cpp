@@ -286,4 +286,10 @@ TEST(Work, MatrixBlocksAddTheirElementsLessTheirResults) {
   const auto whole = matrix("block-2d", 7, 33, 64, 0);
   EXPECT_EQ(whole.results, 1);
   EXPECT_EQ(whole.additions, whole.elements - 1 + (64 - std::min<std::size_t>(whole.elements, 64)));  // padding adds too
+
+  core::Trace columns, tiles;  // the work pane's words for them: a column sum is no tile
+  columns.rows = 5;
+  EXPECT_EQ(core::results_text(columns, cols), "8 values (one a column)");
+  EXPECT_EQ(core::results_text(tiles, cols), "8 values (one a tile)");
+  EXPECT_EQ(core::results_text(columns, whole), "1 value");
 }

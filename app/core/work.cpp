@@ -216,4 +216,10 @@ Work work_of(const Trace& t) {
   return w;
 }
 
+std::string results_text(const Trace& t, const Work& w) {
+  const std::string n = count_text(std::size_t(w.results), "value", "values");
+  if (w.results == 1) return n;
+  return n + (t.rows > 0 ? " (one a column)" : " (one a tile)");
+}
+
 }  // namespace rl::core

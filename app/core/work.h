@@ -37,6 +37,9 @@ struct Work {
 };
 
 Work work_of(const Trace& trace);
+// What the block reduces to, in words: "1 value", "16 values (one a column)" for column sums,
+// "4 values (one a tile)" for tiled results.
+std::string results_text(const Trace& trace, const Work& work);
 
 // What one thread of the traced block folds in its grid-stride or vector-load stage, by the
 // kernels' indexing (kernels::traced_elements states the same): input elements, and operator

@@ -52,9 +52,8 @@ void context_line(const core::Trace& t, const core::Work& w) {
   if (t.memory == core::Memory::Global)
     ImGui::TextWrapped("The array: %d elements, halved launch by launch; one value left.", w.threads);
   else
-    ImGui::TextWrapped("Block %d of %zu: %d threads read %zu input element%s and reduce them to %d value%s.",
-                       t.trace_block, t.grid, w.threads, w.elements, w.elements == 1 ? "" : "s", w.results,
-                       w.results == 1 ? "" : "s (one a tile)");
+    ImGui::TextWrapped("Block %d of %zu: %d threads read %s and reduce them to %s.", t.trace_block, t.grid, w.threads,
+                       core::count_text(w.elements, "input element", "input elements").c_str(), core::results_text(t, w).c_str());
 }
 
 void summary(const core::Work& w) {
