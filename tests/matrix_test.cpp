@@ -62,6 +62,8 @@ TEST(Matrix, BatchedRowsStridesTheRowThenRunsTheTree) {
 TEST(Matrix, BatchedRowsSplitGivesFewRowsSeveralBlocks) {
   const auto t = matrix_trace("batched-rows-split", 2, 1000, 32, 1);
   EXPECT_EQ(t.grid, 6u);
+  const auto lesson = core::fill_lessons(*core::find_algorithm("batched-rows-split"), t);
+  EXPECT_NE(lesson.brief.find("This run: 6 blocks for 2 rows, 3 chunks a row."), std::string::npos) << lesson.brief;
   EXPECT_EQ(t.outputs, (std::vector<double>{500500, 1500500}));
   EXPECT_EQ(t.result, 500500);  // the traced block's row
   ASSERT_EQ(t.partials.size(), 6u);

@@ -189,7 +189,8 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{block}", std::to_string(trace.block)}, {"{conflicts}", conflicts}, {"{divergent}", divergent},
       {"{rows_apart}", std::to_string(std::max(1, trace.block / block_x_of(trace)))},
       {"{block_x}", std::to_string(block_x_of(trace))}, {"{sectors}", sectors_text(trace)},
-      {"{grid}", std::to_string(trace.grid)}, {"{rows}", std::to_string(trace.rows)}};
+      {"{grid}", std::to_string(trace.grid)}, {"{rows}", std::to_string(trace.rows)},
+      {"{chunks}", count_text(trace.rows ? trace.grid / trace.rows : 0, "chunk", "chunks")}};
   std::string out(lesson);
   for (const auto& [key, value] : fills)
     for (std::size_t at = out.find(key); at != std::string::npos; at = out.find(key, at + value.size()))
