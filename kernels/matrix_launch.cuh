@@ -18,8 +18,7 @@ class MatrixReducer {
     m_ = m;
     grid_ = check_matrix_launch(algo_, m, launch_, cuda_device_shape(), trace_ != nullptr);
     out_ = std::make_unique<DeviceArray<T>>(matrix_outputs(algo_, m));
-    // A second pass where the first leaves several partials a line (chunks of rows, chunks of a row, blocks).
-    if ((algo_ == Algo::ColumnSums && grid_.y > 1) || algo_ == Algo::Block2d || (algo_ == Algo::BatchedRowsSplit && grid_.x > 1))
+    if (matrix_second_pass(algo_, grid_))
       partials_ = std::make_unique<DeviceArray<T>>(matrix_partials(algo_, m, grid_));
   }
 

@@ -121,6 +121,10 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
   }
 }
 
+bool matrix_second_pass(Algo algo, Grid2 grid) {
+  return (algo == Algo::ColumnSums && grid.y > 1) || (algo == Algo::BatchedRowsSplit && grid.x > 1) || algo == Algo::Block2d;
+}
+
 bool matrix_chooses_grid(Algo algo) {
   return algo == Algo::ColumnSums || algo == Algo::BatchedRowsSplit || algo == Algo::Block2d;
 }

@@ -187,6 +187,10 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
 // column-sums (chunks of rows), batched-rows-split (chunks of each row) and block-2d size their
 // grids; batched-rows* launch a block per row and column-sums-naive a thread per column.
 bool matrix_chooses_grid(Algo algo);
+// Whether the first pass leaves several partials a line, so a second launch combines them:
+// column-sums with several chunks of rows, batched-rows-split with several chunks a row,
+// block-2d always. The others write their outputs in the first pass.
+bool matrix_second_pass(Algo algo, Grid2 grid);
 // How many first-pass results a matrix trace records: one per row (batched rows) or column
 // (column-sums-naive), one per chunk and column (column-sums), one per block (block-2d).
 std::size_t matrix_partials(Algo algo, Matrix m, Grid2 grid);

@@ -100,6 +100,19 @@ TEST(Matrix, BatchedRowsSplitChunksAreAlignedAndMapBack) {
   }
 }
 
+// The launcher, the model and the views all ask this one question: a second launch only where
+// the first leaves several partials a line.
+TEST(Matrix, ASecondPassOnlyWhereTheFirstLeavesSeveralPartialsALine) {
+  using kernels::Algo;
+  EXPECT_TRUE(kernels::matrix_second_pass(Algo::ColumnSums, {4, 2}));   // 2 chunks of rows
+  EXPECT_FALSE(kernels::matrix_second_pass(Algo::ColumnSums, {4, 1}));  // one chunk: phase 1 writes out
+  EXPECT_TRUE(kernels::matrix_second_pass(Algo::BatchedRowsSplit, {3, 2}));
+  EXPECT_FALSE(kernels::matrix_second_pass(Algo::BatchedRowsSplit, {1, 2}));  // one chunk a row
+  EXPECT_TRUE(kernels::matrix_second_pass(Algo::Block2d, {1, 1}));
+  EXPECT_FALSE(kernels::matrix_second_pass(Algo::BatchedRows, {5, 1}));
+  EXPECT_FALSE(kernels::matrix_second_pass(Algo::ColumnSumsNaive, {5, 1}));
+}
+
 // Enough rows fill the device alone: one chunk a row, and the outputs are batched-rows' own.
 TEST(Matrix, BatchedRowsSplitKeepsOneBlockARowWhenRowsAreMany) {
   const auto seed = test::test_seed();

@@ -129,6 +129,10 @@ kernels::Grid2 matrix_grid_of(const Trace& t) {
   return kernels::matrix_grid(algo, {t.rows, t.cols}, t.block, t.grid, kernels::DeviceShape(1));
 }
 
+bool second_pass(const Trace& t) {
+  return t.rows > 0 && kernels::matrix_second_pass(kernels::find_row(t.algorithm)->algo, matrix_grid_of(t));
+}
+
 int block_x_of(const Trace& t) {
   if (t.rows == 0) return 32;
   return kernels::matrix_block_x(kernels::find_row(t.algorithm)->algo, t.block, t.cols);

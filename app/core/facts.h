@@ -55,6 +55,9 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace);
 
 // A matrix trace's grid, laid out as its kernel lays out the recorded block count.
 kernels::Grid2 matrix_grid_of(const Trace& t);
+// Whether a matrix trace's run had a second launch over first-pass partials (kernels::matrix_second_pass);
+// false for a flat array.
+bool second_pass(const Trace& t);
 // Threads along x in a matrix trace's blocks (kernels::matrix_block_x); 32 for a flat array.
 int block_x_of(const Trace& t);
 

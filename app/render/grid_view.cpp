@@ -25,17 +25,16 @@ std::string op_name(core::Op op, core::DType type, const std::string& algorithm)
 
 // A matrix trace's second launch, in words; "" when the first pass writes the outputs itself.
 std::string matrix_second_launch(const core::Trace& t) {
+  if (!core::second_pass(t)) return "";
   const auto algo = kernels::find_row(t.algorithm)->algo;
   const kernels::Grid2 grid = core::matrix_grid_of(t);
-  const std::string threads = " of " + std::to_string(t.block) + " threads";
-  if (algo == kernels::Algo::BatchedRowsSplit && grid.x > 1)
+  if (algo == kernels::Algo::BatchedRowsSplit)
     return "second launch: " + core::count_text(t.rows, "block", "blocks") + ", one a row, over " +
            std::to_string(grid.x) + " chunk results each";
-  if (algo == kernels::Algo::ColumnSums && grid.y > 1)
+  if (algo == kernels::Algo::ColumnSums)
     return "second launch: " + core::count_text(grid.x, "block", "blocks") + " over the " + std::to_string(grid.y) + " x " +
            std::to_string(t.cols) + " partials";
-  if (algo == kernels::Algo::Block2d) return "second launch: 1 block" + threads + " over the " + std::to_string(t.grid) + " partials";
-  return "";
+  return "second launch: 1 block of " + std::to_string(t.block) + " threads over the " + std::to_string(t.grid) + " partials";
 }
 
 // What the run leaves: "out: 16 row sums", or the whole matrix's (or array's) result.

@@ -40,15 +40,11 @@ OutputCell output_at(const std::vector<double>& values, std::size_t i, bool own)
   return {i, i < values.size() ? values[i] : 0.0, own, i < values.size()};
 }
 
-// batched-rows-split with several chunks a row: its blocks write chunk partials, not outputs.
-bool split_rows(const core::Trace& t) { return t.rows > 0 && t.grid > t.rows; }
 
 // column-sums' first pass leaves a row of partials per chunk of rows; the traced block's chunk
 // is its grid row (grid.x = the column tiles across the matrix).
 std::size_t chunk_of(const core::Trace& t) { return std::size_t(t.trace_block) / core::matrix_grid_of(t).x; }
 
-// column-sums with several chunks of rows: its blocks write partials, not outputs.
-bool column_chunks(const core::Trace& t) { return t.algorithm == "column-sums" && core::matrix_grid_of(t).y > 1; }
 
 std::string range(std::size_t first, std::size_t count) {
   return count <= 1 ? std::to_string(first) : std::to_string(first) + "-" + std::to_string(first + count - 1);
@@ -81,20 +77,20 @@ std::vector<OutputLine> output_lines(const core::Trace& t) {
   switch (matrix_lines(t.algorithm)) {
     case MatrixLines::Rows: {
       OutputLine l{"out", {}};
-      const bool writes = !split_rows(t);  // batched-rows-split: the block writes a chunk's partial
+      const bool writes = !core::second_pass(t);  // batched-rows-split: the block writes a chunk's partial
       for (std::size_t r = 0; r < w.rows; ++r) l.cells.push_back(output_at(t.outputs, w.row + r, writes && row_owned(t, r)));
       lines.push_back(l);
       break;
     }
     case MatrixLines::Columns: {
-      if (column_chunks(t)) {  // two passes: the block writes its chunk's partials
+      if (core::second_pass(t)) {  // two passes: the block writes its chunk's partials
         const std::size_t first = chunk_of(t) * t.cols;
         OutputLine p{"partials", {}};
         for (std::size_t c = 0; c < w.cols; ++c) p.cells.push_back(output_at(t.partials, first + w.col + c, col_owned(t, c)));
         lines.push_back(p);
       }
       OutputLine l{"out", {}};
-      const bool writes = !column_chunks(t);
+      const bool writes = !core::second_pass(t);
       for (std::size_t c = 0; c < w.cols; ++c) l.cells.push_back(output_at(t.outputs, w.col + c, writes && col_owned(t, c)));
       lines.push_back(l);
       break;
@@ -310,7 +306,7 @@ std::string summary(const core::Trace& t, const std::vector<OutputLine>& lines) 
       if (cell.own) first = first ? first : &cell, ++count;
   switch (matrix_lines(t.algorithm)) {
     case MatrixLines::Rows:
-      if (split_rows(t)) {
+      if (core::second_pass(t)) {
         const std::size_t chunks = t.grid / t.rows, mine = std::size_t(t.trace_block), row = mine / chunks;
         const std::string part = mine < t.partials.size() ? ": " + short_value(t.partials[mine], t.type) : "";
         const std::string out = row < t.outputs.size() ? ": " + short_value(t.outputs[row], t.type) : "";
@@ -323,7 +319,7 @@ std::string summary(const core::Trace& t, const std::vector<OutputLine>& lines) 
              " to out[" + std::to_string(first->index) + "]: " + short_value(first->value, t.type);
     case MatrixLines::Columns:
       if (!first) return b + "'s columns lie outside the columns shown";
-      if (!column_chunks(t))
+      if (!core::second_pass(t))
         return "out holds each column's " + word + "; " + b + " writes out[" + range(first->index, count) +
                "] of the columns shown" + (t.algorithm == "column-sums" ? ": one chunk covers every row" : ", a thread a column");
       return "partials: each chunk of rows' column " + word + "s; " + b + " writes chunk " + std::to_string(chunk_of(t)) +

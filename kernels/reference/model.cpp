@@ -597,22 +597,21 @@ std::vector<T> reduce_matrix_with(Algo algo, const T* in, kernels::Matrix m, con
   const MatrixModel<T, Op> model{algo, m, B, grid};
   std::vector<T> first = model.first_pass(in, launch.trace_block, raw);
   if (raw) raw->partials.assign(first.begin(), first.begin() + std::ptrdiff_t(std::min(first.size(), kernels::kMaxPartials)));
-  if (algo == Algo::ColumnSums && grid.y > 1) {  // phase 2: the same kernel over the partials, one chunk
+  if (!kernels::matrix_second_pass(algo, grid)) return first;
+  if (algo == Algo::ColumnSums) {  // phase 2: the same kernel over the partials, one chunk
     const kernels::Matrix parts{grid.y, m.cols};
     const MatrixModel<T, Op> second{algo, parts, B, {grid.x, 1}};
     return second.first_pass(first.data(), -1, nullptr);
   }
-  if (algo == Algo::BatchedRowsSplit && grid.x > 1) {  // phase 2: batched-rows over the chunks' results
+  if (algo == Algo::BatchedRowsSplit) {  // phase 2: batched-rows over the chunks' results
     const MatrixModel<T, Op> second{Algo::BatchedRows, {m.rows, grid.x}, B, {m.rows, 1}};
     return second.first_pass(first.data(), -1, nullptr);
   }
-  if (algo == Algo::Block2d) {  // one block of B x 1 threads over the partials, then the tree
-    std::vector<T> smem(B, Op::template identity<T>());
-    for (int t = 0; t < B; ++t)
-      for (std::size_t i = std::size_t(t); i < first.size(); i += std::size_t(B)) smem[t] = Op{}(smem[t], first[i]);
-    return {Model<T, Op>{Algo::Sequential, B, 1}.tree(smem, {})};
-  }
-  return first;
+  // block-2d: one block of B x 1 threads over the partials, then the tree
+  std::vector<T> smem(B, Op::template identity<T>());
+  for (int t = 0; t < B; ++t)
+    for (std::size_t i = std::size_t(t); i < first.size(); i += std::size_t(B)) smem[t] = Op{}(smem[t], first[i]);
+  return {Model<T, Op>{Algo::Sequential, B, 1}.tree(smem, {})};
 }
 
 }  // namespace
