@@ -85,6 +85,9 @@ export REDLAB_GOLDEN_DIR=$PWD/tests/data/golden  # the binaries were built in an
 summary=()
 log="$out/suite.log"
 : >"$log"
+record() {  # record NAME STATUS SECONDS TEXT: one line of the summary
+  summary+=("$(printf '%-22s %-6s %4ss  %s' "$1" "$2" "$3" "$4")")
+}
 step() {  # step NAME COMMAND...: runs, appends to suite.log, records pass/fail and seconds
   local name=$1; shift
   local t0=$SECONDS
@@ -92,8 +95,8 @@ step() {  # step NAME COMMAND...: runs, appends to suite.log, records pass/fail 
   timeout "${STEP_TIMEOUT:-240}" "$@" >"$out/step.tmp" 2>&1
   local rc=$?
   cat "$out/step.tmp" >>"$log"
-  summary+=("$(printf '%-22s %-6s %4ss  %s' "$name" "$([ $rc -eq 0 ] && echo PASS || echo FAIL:$rc)" \
-    $((SECONDS - t0)) "$(grep -E 'PASSED|FAILED|SUMMARY' "$out/step.tmp" | tail -n 1 | cut -c1-80)")")
+  record "$name" "$([ $rc -eq 0 ] && echo PASS || echo FAIL:$rc)" $((SECONDS - t0)) \
+    "$(grep -E 'PASSED|FAILED|SUMMARY' "$out/step.tmp" | tail -n 1 | cut -c1-80)"
 }
 device=$(nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader)
 race_steps() {
@@ -175,7 +178,7 @@ elif [ -z "${ONLY_BENCH:-}" ]; then
       --algorithm sequential --export-gif --export-dir "$1/gif" --quit-after-frames 1500 \
       --frame-report "$1/frames_gif.json" && ls "$1"/gif/*.gif' _ "$out"
   else
-    summary+=("$(printf '%-22s %-6s %4ss  %s' gif_frames SKIP 0 'no ffmpeg on this machine: the GIF export cannot run')")
+    record gif_frames SKIP 0 'no ffmpeg on this machine: the GIF export cannot run'
   fi
   step trace_matrix_cli sh -c '.gpu/run.sh .gpu/bin/reduction-lab trace -a column-sums --rows 33 --cols 257 \
     --block 128 --trace-block 3 --backend cuda --format json >"$1"' _ "$out/trace_matrix_gpu.json"
