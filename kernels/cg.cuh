@@ -30,7 +30,7 @@ template <class T, class Op, class Probe>
 __global__ void cg_warp(const T* in, T* out, std::size_t n, Probe probe) {
   const auto block = cg::this_thread_block();
   const auto tile = cg::tiled_partition<32>(block);
-  T v = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + block.thread_rank());  // [load]
+  T v = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + block.thread_rank(), probe);  // [load]
   probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.lane(0, v);
   v = cg::reduce(tile, v, typename CgOp<Op, T>::type{});  // [tile-reduce]
   probe.stage(1, kTagTileReduce, 32), probe.work(1, true), probe.lane(1, v);
@@ -47,7 +47,7 @@ __global__ void cg_block(const T* in, T* out, std::size_t n, Probe probe) {
   const auto tile = cg::tiled_partition<32>(block);
   T* smem = shared_array<T>();  // one cell per tile
   const unsigned rank = tile.thread_rank(), t = tile.meta_group_rank(), tiles = tile.meta_group_size();
-  T v = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + block.thread_rank());  // [load]
+  T v = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + block.thread_rank(), probe);  // [load]
   probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.lane(0, v);
   v = cg::reduce(tile, v, typename CgOp<Op, T>::type{});  // [tile-reduce]
   probe.stage(1, kTagTileReduce, 32), probe.work(1, true), probe.lane(1, v);
@@ -81,8 +81,11 @@ __global__ void cg_two_phase(const T* in, T* out, std::size_t n, Probe probe) {
   const unsigned rank = tile.thread_rank(), t = tile.meta_group_rank(), tiles = tile.meta_group_size();
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   T v = Op::template identity<T>();
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + block.thread_rank(); i < n; i += stride)
+  int slot = 0;
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + block.thread_rank(); i < n; i += stride) {
     v = Op{}(v, in[i]);  // [grid-stride]
+    probe.load(0, slot++, i);
+  }
   probe.stage(0, kTagGridStride, 0), probe.work(0, true), probe.lane(0, v);
   v = cg::reduce(tile, v, typename CgOp<Op, T>::type{});  // [tile-reduce]
   probe.stage(1, kTagTileReduce, 32), probe.work(1, true), probe.lane(1, v);
@@ -112,8 +115,11 @@ __global__ void cg_reduce_update_async(const T* in, T* out, std::size_t n, Probe
   const auto tile = cg::tiled_partition<32>(block);
   const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
   T v = Op::template identity<T>();
-  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + block.thread_rank(); i < n; i += stride)
+  int slot = 0;
+  for (std::size_t i = std::size_t(blockIdx.x) * blockDim.x + block.thread_rank(); i < n; i += stride) {
     v = Op{}(v, in[i]);  // [grid-stride]
+    probe.load(0, slot++, i);
+  }
   probe.stage(0, kTagGridStride, 0), probe.work(0, true), probe.lane(0, v);
   // Each tile reduces and one of its threads updates the result atomically, in one call.
   const cuda::atomic_ref<T, cuda::thread_scope_device> total(*out);
@@ -153,7 +159,11 @@ __global__ void cg_grid_sync(const T* in, T* out, std::size_t n, Probe probe) {
   const auto block = cg::this_thread_block();
   T* smem = shared_array<T>();
   T v = Op::template identity<T>();
-  for (std::size_t i = grid.thread_rank(); i < n; i += grid.size()) v = Op{}(v, in[i]);  // [grid-stride]
+  int slot = 0;
+  for (std::size_t i = grid.thread_rank(); i < n; i += grid.size()) {
+    v = Op{}(v, in[i]);  // [grid-stride]
+    probe.load(0, slot++, i);
+  }
   probe.stage(0, kTagGridStride, 0), probe.work(0, true), probe.lane(0, v);
   v = cg_block_total<T, Op>(v, smem, probe);
   if (block.thread_rank() == 0) out[1 + blockIdx.x] = v;  // partials after the result slot

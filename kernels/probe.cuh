@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "reduce_api.h"
 #include "stage_tags.h"
 
 namespace rl::kernels {
@@ -14,7 +15,7 @@ struct NoProbe {
   __device__ __forceinline__ void work(int, bool) const {}
   __device__ __forceinline__ void read(int, int, int) const {}
   __device__ __forceinline__ void write(int, int, int) const {}
-  __device__ __forceinline__ void load(int, int, std::size_t) const {}
+  __device__ __forceinline__ void load(int, int, std::size_t, int = 1) const {}
   template <class T>
   __device__ __forceinline__ void lane(int, T) const {}
   template <class T>
@@ -43,7 +44,7 @@ struct TraceProbe {
   std::uint8_t* active;      // [stage][thread]
   int* access;               // [stage][thread][slot]
   int load_slots;
-  long long* loads;          // [stage][thread][load slot]: input element indices
+  long long* loads;          // [stage][thread][load slot]: load_code (first element, width)
   T* partials;               // [output]: every block's result, not only the traced block's
   std::size_t partial_cap;
   int* tickets;              // [ticket]: the block that took it (work-queue), from any block
@@ -71,10 +72,10 @@ struct TraceProbe {
   __device__ void write(int k, int slot, int index) const {
     if (on()) access[cell(k) * slots + slot] = 2 * index + 1;
   }
-  // The slot-th global load of this thread in stage k, by input element index; only the
-  // first load_slots are kept.
-  __device__ void load(int k, int slot, std::size_t index) const {
-    if (on() && slot < load_slots) loads[cell(k) * load_slots + slot] = static_cast<long long>(index);
+  // The slot-th global load of this thread in stage k: its first input element and how many
+  // elements it read (a 16-byte vector: 4 floats). Only the first load_slots are kept.
+  __device__ void load(int k, int slot, std::size_t index, int width = 1) const {
+    if (on() && slot < load_slots) loads[cell(k) * load_slots + slot] = load_code(index, width);
   }
   // The value this thread holds in a register after stage k.
   __device__ void lane(int k, T value) const {

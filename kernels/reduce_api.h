@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "reduce_ops.h"
+
 namespace rl::kernels {
 
 enum class Algo {
@@ -46,6 +48,16 @@ enum class OpKind { Sum, Min, Max };
 enum class Baseline { Cub, Thrust, Cpu, Copy, CubSegmented, CublasRows, CublasColumns };
 
 
+// Global loads a trace records per thread and stage: the first ones, enough for the
+// coalescing view's warp-wide accesses.
+constexpr int kLoadSlots = 16;
+// A recorded global load: the index of its first element and how many elements it read (1, or a
+// 16-byte vector's 4 floats or ints, 2 doubles), as one number.
+constexpr long long kLoadWidths = 32;
+constexpr RL_HD long long load_code(std::size_t index, int width) { return static_cast<long long>(index) * kLoadWidths + width; }
+constexpr RL_HD std::size_t load_index(long long code) { return static_cast<std::size_t>(code / kLoadWidths); }
+constexpr RL_HD int load_width(long long code) { return static_cast<int>(code % kLoadWidths); }
+
 // Sizes of one trace: stages, access slots per thread and stage, cells of shared memory.
 struct TraceShape {
   int stages = 0;
@@ -57,8 +69,8 @@ struct TraceShape {
 // What one instrumented block recorded, stage by stage. Per-stage arrays are [stage];
 // per-thread ones [stage][thread]; shared [stage][cell]; access [stage][thread][slot], in the
 // thread's program order: -1 none, else 2*index for a read and 2*index+1 for a write.
-// loads [stage][thread][load slot]: the input element index of each global load, in program
-// order, -1 none (only the first load_slots of a thread's stage).
+// loads [stage][thread][load slot]: each global load's load_code, in program order, -1 none
+// (only the first load_slots of a thread's stage).
 template <class T>
 struct RawTrace {
   int block = 0;
@@ -165,10 +177,6 @@ struct Matrix {
   std::size_t rows = 0, cols = 0;
   std::size_t size() const { return rows * cols; }
 };
-
-// Global loads a trace records per thread and stage: the first ones, enough for the
-// coalescing view's warp-wide accesses.
-constexpr int kLoadSlots = 16;
 
 // What a matrix algorithm leaves: one value per row (batched-rows*), per column (column-sums*),
 // or one for the whole matrix (block-2d).

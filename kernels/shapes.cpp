@@ -34,7 +34,8 @@ void check_block(Algo algo, int b) {
 
 }  // namespace
 
-TraceShape trace_shape(Algo algo, int block, std::size_t n) {
+namespace {
+TraceShape stage_shape(Algo algo, int block, std::size_t n) {
   const int steps = ceil_log2(std::size_t(block));
   const int warps = (block + 31) / 32;
   switch (algo) {
@@ -50,6 +51,13 @@ TraceShape trace_shape(Algo algo, int block, std::size_t n) {
     case Algo::CgGridSync: return {5, 1, warps};
     default: return {1 + steps, 3, block};  // the tree family: load, then one stage per step
   }
+}
+}  // namespace
+
+TraceShape trace_shape(Algo algo, int block, std::size_t n) {
+  TraceShape s = stage_shape(algo, block, n);
+  if (algo != Algo::GlobalHalving) s.load_slots = kLoadSlots;  // global-halving's reads are its accesses
+  return s;
 }
 
 bool gpu_launchable(Algo algo) { return row(algo).gpu; }

@@ -20,14 +20,20 @@ __device__ __forceinline__ T fold(T acc, const V& q) {
   else return Op{}(Op{}(Op{}(Op{}(acc, q.x), q.y), q.z), q.w);
 }
 
-// K loads issued before any is folded, so K are in flight at once.
-template <int K, class Op, class T, class V>
-__device__ __forceinline__ T fold_batch(T v, const V* in16, std::size_t i, std::size_t threads) {
+// K loads issued before any is folded, so K are in flight at once; each recorded as one load
+// of a vector's elements, from the thread's slot-th on.
+template <int K, class Op, class T, class V, class Probe>
+__device__ __forceinline__ T fold_batch(T v, const V* in16, std::size_t i, std::size_t threads, const Probe& probe,
+                                        int& slot) {
+  constexpr int per = sizeof(V) / sizeof(T);
   V q[K];
 #pragma unroll
   for (int k = 0; k < K; ++k) q[k] = in16[i + k * threads];
 #pragma unroll
-  for (int k = 0; k < K; ++k) v = fold<Op>(v, q[k]);
+  for (int k = 0; k < K; ++k) {
+    v = fold<Op>(v, q[k]);
+    probe.load(0, slot++, per * (i + k * threads), per);
+  }
   return v;
 }
 
@@ -71,7 +77,7 @@ template <class T, class Op, class Probe>
 __global__ void warp_shuffle(const T* in, T* out, std::size_t n, Probe probe) {
   T* smem = shared_array<T>();  // one cell per warp
   const unsigned tid = threadIdx.x;
-  T v = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid);  // [load]
+  T v = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid, probe);  // [load]
   probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.lane(0, v);
 
   int stage = 1;
@@ -130,13 +136,17 @@ __global__ void warp_shuffle_vectorized(const T* __restrict__ in, T* out, std::s
   const V* in16 = reinterpret_cast<const V*>(in);
   T v = Op::template identity<T>();
   std::size_t i = gid;
+  int slot = 0;
   // Eight independent 16-byte loads in flight per thread, then 4, 2 and 1 for the rest; all
   // folded in grid-stride order.
-  for (; i + 7 * threads < vectors; i += 8 * threads) v = fold_batch<8, Op>(v, in16, i, threads);  // [vector-load]
-  if (i + 3 * threads < vectors) v = fold_batch<4, Op>(v, in16, i, threads), i += 4 * threads;
-  if (i + threads < vectors) v = fold_batch<2, Op>(v, in16, i, threads), i += 2 * threads;
-  if (i < vectors) v = fold<Op>(v, in16[i]);
-  for (std::size_t j = per * vectors + gid; j < n; j += threads) v = Op{}(v, in[j]);  // the scalar tail
+  for (; i + 7 * threads < vectors; i += 8 * threads) v = fold_batch<8, Op>(v, in16, i, threads, probe, slot);  // [vector-load]
+  if (i + 3 * threads < vectors) v = fold_batch<4, Op>(v, in16, i, threads, probe, slot), i += 4 * threads;
+  if (i + threads < vectors) v = fold_batch<2, Op>(v, in16, i, threads, probe, slot), i += 2 * threads;
+  if (i < vectors) v = fold_batch<1, Op>(v, in16, i, threads, probe, slot);
+  for (std::size_t j = per * vectors + gid; j < n; j += threads) {
+    v = Op{}(v, in[j]);  // the scalar tail
+    probe.load(0, slot++, j);
+  }
   probe.stage(0, kTagVectorLoad, 0), probe.work(0, true), probe.lane(0, v);
 
   int stage = 1;
@@ -173,6 +183,7 @@ __global__ void work_queue(const T* __restrict__ in, std::size_t n, Probe probe,
   if (tid == 0) ticket[0] = blockIdx.x;  // the first ticket needs no counter
   __syncthreads();
   T v = Op::template identity<T>();
+  int slot = 0;
   for (int b = 0;; b ^= 1) {
     const std::size_t c = ticket[b];
     if (c >= tickets) break;
@@ -182,15 +193,17 @@ __global__ void work_queue(const T* __restrict__ in, std::size_t n, Probe probe,
     if (tid == 0) probe.ticket(c);
     const std::size_t i = c * chunk + tid;
     if (c * chunk + chunk <= vectors) {
-      v = fold_batch<kQueueVectors, Op>(v, in16, i, blockDim.x);  // [vector-load]
+      v = fold_batch<kQueueVectors, Op>(v, in16, i, blockDim.x, probe, slot);  // [vector-load]
     } else {
-      for (std::size_t j = i; j < vectors; j += blockDim.x) v = fold<Op>(v, in16[j]);  // the last, short ticket
+      for (std::size_t j = i; j < vectors; j += blockDim.x) v = fold_batch<1, Op>(v, in16, j, 0, probe, slot);  // the last, short ticket
     }
     __syncthreads();  // the next ticket is visible, and no thread still reads this one
   }
   const std::size_t threads = std::size_t(gridDim.x) * blockDim.x;
-  for (std::size_t j = per * vectors + std::size_t(blockIdx.x) * blockDim.x + tid; j < n; j += threads)
+  for (std::size_t j = per * vectors + std::size_t(blockIdx.x) * blockDim.x + tid; j < n; j += threads) {
     v = Op{}(v, in[j]);  // the scalar tail
+    probe.load(0, slot++, j);
+  }
   probe.stage(0, kTagVectorLoad, 0), probe.work(0, true), probe.lane(0, v);
 
   int stage = 1;

@@ -14,7 +14,7 @@ __global__ void threadfence_single_pass(const T* in, T* out, std::size_t n, Prob
   T* smem = shared_array<T>();
   __shared__ bool last;
   const unsigned tid = threadIdx.x;
-  smem[tid] = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid);  // [load]
+  smem[tid] = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid, probe);  // [load]
   probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.write(0, 0, tid);
   __syncthreads();
   probe.shared(0, smem, blockDim.x);

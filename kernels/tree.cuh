@@ -16,9 +16,13 @@ __device__ __forceinline__ T* shared_array() {
   return reinterpret_cast<T*>(smem_raw);
 }
 
-template <class T, class Op>
-__device__ __forceinline__ T load_or_identity(const T* in, std::size_t n, std::size_t i) {
-  return i < n ? in[i] : Op::template identity<T>();
+// in[i], or the identity past the end; a probe records the load as the thread's slot-th.
+template <class T, class Op, class Probe = NoProbe>
+__device__ __forceinline__ T load_or_identity(const T* in, std::size_t n, std::size_t i, const Probe& probe = {},
+                                              int slot = 0) {
+  if (i >= n) return Op::template identity<T>();
+  probe.load(0, slot, i);
+  return in[i];
 }
 
 // <<< naive-serial
@@ -26,7 +30,7 @@ template <class T, class Op, class Probe>
 __global__ void naive_serial(const T* in, T* out, std::size_t n, Probe probe) {
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x;
-  smem[tid] = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid);  // [load]
+  smem[tid] = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid, probe);  // [load]
   probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.write(0, 0, tid);
   __syncthreads();
   probe.shared(0, smem, blockDim.x);
@@ -76,7 +80,7 @@ template <class T, class Op, class Probe>
 __global__ void interleaved_divergent(const T* in, T* out, std::size_t n, Probe probe) {
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x;
-  smem[tid] = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid);  // [load]
+  smem[tid] = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid, probe);  // [load]
   probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.write(0, 0, tid);
   __syncthreads();
   probe.shared(0, smem, blockDim.x);
@@ -102,7 +106,7 @@ template <class T, class Op, class Probe>
 __global__ void interleaved_bank_conflicts(const T* in, T* out, std::size_t n, Probe probe) {
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x;
-  smem[tid] = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid);  // [load]
+  smem[tid] = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid, probe);  // [load]
   probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.write(0, 0, tid);
   __syncthreads();
   probe.shared(0, smem, blockDim.x);
@@ -129,7 +133,7 @@ template <class T, class Op, class Probe>
 __global__ void sequential(const T* in, T* out, std::size_t n, Probe probe) {
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x;
-  smem[tid] = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid);  // [load]
+  smem[tid] = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid, probe);  // [load]
   probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.write(0, 0, tid), probe.values(0, smem[tid]);
   __syncthreads();
   probe.shared(0, smem, blockDim.x);
@@ -157,7 +161,7 @@ __global__ void first_add_on_load(const T* in, T* out, std::size_t n, Probe prob
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x;
   const std::size_t i = std::size_t(blockIdx.x) * (2 * blockDim.x) + tid;  // half the blocks
-  smem[tid] = Op{}(load_or_identity<T, Op>(in, n, i), load_or_identity<T, Op>(in, n, i + blockDim.x));  // [load-add]
+  smem[tid] = Op{}(load_or_identity<T, Op>(in, n, i, probe, 0), load_or_identity<T, Op>(in, n, i + blockDim.x, probe, 1));  // [load-add]
   probe.stage(0, kTagLoadAdd, 0), probe.work(0, true), probe.write(0, 0, tid);
   __syncthreads();
   probe.shared(0, smem, blockDim.x);
@@ -184,7 +188,7 @@ __global__ void unroll_last_warp(const T* in, T* out, std::size_t n, Probe probe
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x;
   const std::size_t i = std::size_t(blockIdx.x) * (2 * blockDim.x) + tid;  // first add on load, as before
-  smem[tid] = Op{}(load_or_identity<T, Op>(in, n, i), load_or_identity<T, Op>(in, n, i + blockDim.x));  // [load-add]
+  smem[tid] = Op{}(load_or_identity<T, Op>(in, n, i, probe, 0), load_or_identity<T, Op>(in, n, i + blockDim.x, probe, 1));  // [load-add]
   probe.stage(0, kTagLoadAdd, 0), probe.work(0, true), probe.write(0, 0, tid), probe.values(0, smem[tid]);
   __syncthreads();
   probe.shared(0, smem, blockDim.x);
@@ -227,7 +231,7 @@ __global__ void __launch_bounds__(BLOCK) complete_unroll(const T* in, T* out, st
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x;
   const std::size_t i = std::size_t(blockIdx.x) * (2 * BLOCK) + tid;
-  smem[tid] = Op{}(load_or_identity<T, Op>(in, n, i), load_or_identity<T, Op>(in, n, i + BLOCK));  // [load-add]
+  smem[tid] = Op{}(load_or_identity<T, Op>(in, n, i, probe, 0), load_or_identity<T, Op>(in, n, i + BLOCK, probe, 1));  // [load-add]
   probe.stage(0, kTagLoadAdd, 0), probe.work(0, true), probe.write(0, 0, tid);
   __syncthreads();
   probe.shared(0, smem, BLOCK);
@@ -273,9 +277,11 @@ __global__ void __launch_bounds__(BLOCK) multiple_per_thread(const T* in, T* out
   // whole array: each thread first adds pairs of elements in registers.
   const std::size_t stride = std::size_t(gridDim.x) * (2 * BLOCK);
   T acc = Op::template identity<T>();
+  int slot = 0;
 #pragma unroll 4
-  for (std::size_t i = std::size_t(blockIdx.x) * (2 * BLOCK) + tid; i < n; i += stride)
-    acc = Op{}(acc, Op{}(in[i], load_or_identity<T, Op>(in, n, i + BLOCK)));  // [grid-stride]
+  for (std::size_t i = std::size_t(blockIdx.x) * (2 * BLOCK) + tid; i < n; i += stride, slot += 2)
+    acc = Op{}(acc, Op{}(load_or_identity<T, Op>(in, n, i, probe, slot),  // [grid-stride]
+                         load_or_identity<T, Op>(in, n, i + BLOCK, probe, slot + 1)));
   smem[tid] = acc;
   probe.stage(0, kTagGridStride, 0), probe.work(0, true), probe.write(0, 0, tid);
   __syncthreads();
@@ -318,7 +324,7 @@ template <class T, class Op, class Probe>
 __global__ void non_pow2_block(const T* in, T* out, std::size_t n, Probe probe) {
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x;
-  smem[tid] = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid);  // [load]
+  smem[tid] = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid, probe);  // [load]
   probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.write(0, 0, tid);
   __syncthreads();
   probe.shared(0, smem, blockDim.x);
@@ -348,7 +354,7 @@ template <class T, class Op, class Probe>
 __global__ void missing_syncthreads(const T* in, T* out, std::size_t n, Probe probe) {
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x;
-  smem[tid] = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid);  // [load]
+  smem[tid] = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid, probe);  // [load]
   probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.write(0, 0, tid), probe.values(0, smem[tid]);
   __syncthreads();
   probe.shared(0, smem, blockDim.x);
@@ -378,7 +384,7 @@ __global__ void legacy_warp_synchronous(const T* in, T* out, std::size_t n, Prob
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x;
   const std::size_t i = std::size_t(blockIdx.x) * (2 * blockDim.x) + tid;  // first add on load, as before
-  smem[tid] = Op{}(load_or_identity<T, Op>(in, n, i), load_or_identity<T, Op>(in, n, i + blockDim.x));  // [load-add]
+  smem[tid] = Op{}(load_or_identity<T, Op>(in, n, i, probe, 0), load_or_identity<T, Op>(in, n, i + blockDim.x, probe, 1));  // [load-add]
   probe.stage(0, kTagLoadAdd, 0), probe.work(0, true), probe.write(0, 0, tid), probe.values(0, smem[tid]);
   __syncthreads();
   probe.shared(0, smem, blockDim.x);

@@ -178,6 +178,48 @@ TEST(Model, GlobalHalvingKeepsTheLivePart) {
   EXPECT_EQ(t.result, 15);
 }
 
+// Every array kernel records its global loads as it issues them, and the sectors they touch
+// follow from the addresses (4-byte ints from a 256-byte aligned array; sector = 8 ints).
+TEST(Model, ArrayLoadsAreRecordedAsTheKernelsIssueThem) {
+  const std::uint64_t seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const auto input = [&](std::size_t n) { return test::random_values(n, core::DType::Int, seed); };
+  // The last block of 100 in blocks of 32: threads 0..3 load elements 96..99, one sector.
+  const auto tail = model_trace("sequential", input(100), 32, core::Op::Sum, core::DType::Int, 3);
+  ASSERT_EQ(tail.stages[0].loads.size(), 4u);
+  EXPECT_EQ(tail.stages[0].loads[3], (core::Load{3, {99}, {}}));
+  EXPECT_EQ(core::warp_loads(tail.stages[0], 4), (std::vector<core::WarpLoad>{{0, 0, 4, 1, 1}}));
+  // First add on load: thread t loads t and t + 32; two loads of 4 sectors. A block past
+  // the end of the second half loads only what exists.
+  const auto two = model_trace("first-add-on-load", input(130), 32);
+  EXPECT_EQ(two.stages[0].loads[5], (core::Load{5, {5, 37}, {}}));
+  EXPECT_EQ(core::warp_loads(two.stages[0], 4), (std::vector<core::WarpLoad>{{0, 0, 32, 4, 4}, {0, 1, 32, 4, 4}}));
+  const auto last = model_trace("first-add-on-load", input(130), 32, core::Op::Sum, core::DType::Int, 2);
+  EXPECT_EQ(last.stages[0].loads, (std::vector<core::Load>{{0, {128}, {}}, {1, {129}, {}}}));
+  // 16-byte loads: one load of 4 ints a thread, 16 sectors a warp; then the scalar tail.
+  const auto vec = model_trace("warp-shuffle-vectorized", input(130), 32);
+  ASSERT_EQ(vec.grid, 1u);  // 32 vectors: one each; elements 128, 129 to threads 0, 1
+  EXPECT_EQ(vec.stages[0].loads[0], (core::Load{0, {0, 128}, {4, 1}}));
+  EXPECT_EQ(vec.stages[0].loads[31], (core::Load{31, {124}, {4}}));
+  EXPECT_EQ(core::warp_loads(vec.stages[0], 4), (std::vector<core::WarpLoad>{{0, 0, 32, 16, 16}, {0, 1, 2, 1, 1}}));
+  // Grid stride, 3 blocks of 32 over 170: thread t of block 2 loads 64 + t, then 96 further on
+  // while that is below 170 (threads 0..9): ten lanes, elements 160..169, two sectors.
+  backend::TraceRequest req{"cg-two-phase", core::Op::Sum, core::DType::Int, 32, 2, input(170)};
+  req.grid = 3;
+  const auto strided = backend::make_sim_backend()->trace(req);
+  EXPECT_EQ(strided.stages[0].loads[9], (core::Load{9, {73, 169}, {}}));
+  EXPECT_EQ(strided.stages[0].loads[10], (core::Load{10, {74}, {}}));
+  EXPECT_EQ(core::warp_loads(strided.stages[0], 4), (std::vector<core::WarpLoad>{{0, 0, 32, 4, 4}, {0, 1, 10, 2, 2}}));
+  // global-halving's reads are its loads: the second half of 1000 starts at element 500, mid
+  // sector, so a warp's 32 reads of it touch 5 sectors where 4 could hold them.
+  const auto halving = model_trace("global-halving", input(1000), 256);
+  EXPECT_EQ(halving.stages[1].loads[0], (core::Load{0, {0, 500}, {}}));
+  const auto warp0 = core::warp_loads(halving.stages[1], 4);
+  ASSERT_GE(warp0.size(), 2u);
+  EXPECT_EQ(warp0[0], (core::WarpLoad{0, 0, 32, 4, 4}));
+  EXPECT_EQ(warp0[1], (core::WarpLoad{0, 1, 32, 5, 4}));
+}
+
 TEST(Model, FirstAddOnLoadAddsTwoBlocksApart) {
   const auto t = model_trace("first-add-on-load", iota(64));
   EXPECT_EQ(t.grid, 1u);

@@ -78,6 +78,8 @@ void add_stages(core::Trace& t, kernels::Algo algo, const kernels::RawTrace<T>& 
         (code & 1 ? a.writes : a.reads).push_back(code >> 1);
         words[tid].push_back(code >> 1);
       }
+      if (global && !a.reads.empty())  // global-halving's reads are its global loads
+        s.loads.push_back({tid, std::vector<long long>(a.reads.begin(), a.reads.end()), {}});
       if (!a.reads.empty() || !a.writes.empty()) {
         touched = true;
         s.accesses.push_back(std::move(a));
@@ -88,7 +90,9 @@ void add_stages(core::Trace& t, kernels::Algo algo, const kernels::RawTrace<T>& 
     for (int tid = 0; tid < threads && load_slots > 0; ++tid) {
       const auto first = raw.loads.begin() + std::ptrdiff_t((base + tid) * load_slots);
       core::Load l{tid, {}, {}};
-      std::copy_if(first, first + load_slots, std::back_inserter(l.elements), [](long long e) { return e >= 0; });
+      for (auto c = first; c != first + load_slots; ++c)
+        if (*c >= 0) l.elements.push_back((long long)kernels::load_index(*c)), l.widths.push_back(kernels::load_width(*c));
+      if (std::all_of(l.widths.begin(), l.widths.end(), [](int w) { return w == 1; })) l.widths.clear();  // JSON's default
       if (!l.elements.empty()) s.loads.push_back(std::move(l));
     }
     t.stages.push_back(std::move(s));

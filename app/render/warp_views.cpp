@@ -274,7 +274,7 @@ std::string why_not(View v, const core::Trace& t) {
   if (v == View::Banks && !any([](const core::Stage& s) { return !s.accesses.empty(); }))
     return "no stage of this algorithm read or wrote shared memory";
   if (v == View::Coalescing && !any([](const core::Stage& s) { return !s.loads.empty(); }))
-    return "no global loads were recorded for this algorithm";
+    return "this trace recorded no global loads";
   return "";
 }
 

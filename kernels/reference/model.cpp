@@ -31,8 +31,8 @@ struct Rec {
   void write(int k, int t, int slot, int index) const {
     if (raw) raw->access[cell(k, t) * raw->shape.slots + slot] = 2 * index + 1;
   }
-  void load(int k, int t, int slot, std::size_t index) const {
-    if (raw && slot < raw->shape.load_slots) raw->loads[cell(k, t) * raw->shape.load_slots + slot] = (long long)index;
+  void load(int k, int t, int slot, std::size_t index, int width = 1) const {
+    if (raw && slot < raw->shape.load_slots) raw->loads[cell(k, t) * raw->shape.load_slots + slot] = kernels::load_code(index, width);
   }
   void lanes(int k, const std::vector<T>& v) const {
     if (!raw) return;
@@ -104,19 +104,29 @@ struct Model {
 
   static T id() { return Op::template identity<T>(); }
 
+  // in[i] or the identity past the end, as load_or_identity: thread t's slot-th load.
+  static T at(const T* in, std::size_t n, std::size_t i, const Rec<T>& rec, int t, int slot) {
+    if (i >= n) return id();
+    rec.load(0, t, slot, i);
+    return in[i];
+  }
+
   // Grid-stride accumulation of thread t of block b, as the kernels do it.
-  T grid_stride(const T* in, std::size_t n, std::size_t b, int t) const {
+  T grid_stride(const T* in, std::size_t n, std::size_t b, int t, const Rec<T>& rec) const {
     T acc = id();
     const std::size_t stride = grid * B;
-    for (std::size_t i = b * B + t; i < n; i += stride) acc = Op{}(acc, in[i]);
+    int slot = 0;
+    for (std::size_t i = b * B + t; i < n; i += stride) acc = Op{}(acc, at(in, n, i, rec, t, slot++));
     return acc;
   }
 
   // multiple-per-thread: pairs a block apart, each pair added before it joins the sum.
-  T grid_stride_pairs(const T* in, std::size_t n, std::size_t b, int t) const {
+  T grid_stride_pairs(const T* in, std::size_t n, std::size_t b, int t, const Rec<T>& rec) const {
     T acc = id();
     const std::size_t stride = grid * 2 * B;
-    for (std::size_t i = b * 2 * B + t; i < n; i += stride) acc = Op{}(acc, Op{}(in[i], i + B < n ? in[i + B] : id()));
+    int slot = 0;
+    for (std::size_t i = b * 2 * B + t; i < n; i += stride, slot += 2)
+      acc = Op{}(acc, Op{}(at(in, n, i, rec, t, slot), at(in, n, i + B, rec, t, slot + 1)));
     return acc;
   }
 
@@ -124,18 +134,17 @@ struct Model {
   // read before any writes (lockstep), which equals the GPU for race-free trees.
   T tree_block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
     std::vector<T> smem(B);
-    const auto at = [&](std::size_t i) { return i < n ? in[i] : id(); };
     int tag = kernels::kTagLoad;
     for (int t = 0; t < B; ++t) {
       if (kernels::adds_on_load(algo)) {
         const std::size_t i = b * 2 * B + t;
-        smem[t] = Op{}(at(i), at(i + B));
+        smem[t] = Op{}(at(in, n, i, rec, t, 0), at(in, n, i + B, rec, t, 1));
         tag = kernels::kTagLoadAdd;
       } else if (algo == Algo::MultiplePerThread) {
-        smem[t] = grid_stride_pairs(in, n, b, t);
+        smem[t] = grid_stride_pairs(in, n, b, t, rec);
         tag = kernels::kTagGridStride;
       } else {
-        smem[t] = at(b * B + t);
+        smem[t] = at(in, n, b * B + t, rec, t, 0);
       }
       rec.work(0, t, true), rec.write(0, t, 0, t);
     }
@@ -185,6 +194,14 @@ struct Model {
     }
   }
 
+  // 16-byte vectors: four 4-byte elements or two doubles, folded in order; one load of them all.
+  static constexpr std::size_t per = 16 / sizeof(T);
+  static T vector_load(T acc, const T* in, std::size_t vector, const Rec<T>& rec, int t, int slot) {
+    for (std::size_t e = 0; e < per; ++e) acc = Op{}(acc, in[per * vector + e]);
+    rec.load(0, t, slot, per * vector, int(per));
+    return acc;
+  }
+
   T shuffle_block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
     std::vector<T> v(B);
     const bool queue = algo == Algo::WorkQueue;
@@ -192,24 +209,23 @@ struct Model {
     for (int t = 0; t < B; ++t) {
       if (queue) {
         // Each ticket: kQueueVectors vectors a block apart; then the scalar tail by grid stride.
-        const std::size_t per = 16 / sizeof(T), vectors = n / per, chunk = std::size_t(kernels::kQueueVectors) * B;
+        const std::size_t vectors = n / per, chunk = std::size_t(kernels::kQueueVectors) * B;
         T acc = id();
+        int slot = 0;
         for (std::size_t c : (*taken)[b])
           for (std::size_t j = c * chunk + t; j < std::min(vectors, (c + 1) * chunk); j += B)
-            for (std::size_t e = 0; e < per; ++e) acc = Op{}(acc, in[per * j + e]);
-        for (std::size_t i = per * vectors + b * B + t; i < n; i += grid * B) acc = Op{}(acc, in[i]);
+            acc = vector_load(acc, in, j, rec, t, slot++);
+        for (std::size_t i = per * vectors + b * B + t; i < n; i += grid * B) acc = Op{}(acc, at(in, n, i, rec, t, slot++));
         v[t] = acc;
       } else if (vectorized) {
-        // 16-byte vectors: four 4-byte elements or two doubles, folded in order.
-        const std::size_t per = 16 / sizeof(T);
         const std::size_t gid = b * B + t, threads = grid * B, vectors = n / per;
         T acc = id();
-        for (std::size_t i = gid; i < vectors; i += threads)
-          for (std::size_t e = 0; e < per; ++e) acc = Op{}(acc, in[per * i + e]);
-        for (std::size_t i = per * vectors + gid; i < n; i += threads) acc = Op{}(acc, in[i]);
+        int slot = 0;
+        for (std::size_t i = gid; i < vectors; i += threads) acc = vector_load(acc, in, i, rec, t, slot++);
+        for (std::size_t i = per * vectors + gid; i < n; i += threads) acc = Op{}(acc, at(in, n, i, rec, t, slot++));
         v[t] = acc;
       } else {
-        v[t] = b * B + t < n ? in[b * B + t] : id();
+        v[t] = at(in, n, b * B + t, rec, t, 0);
       }
       rec.work(0, t, true);
     }
@@ -267,7 +283,7 @@ struct Model {
     const int tiles = B / 32;
     const bool strided = algo != Algo::CgWarp && algo != Algo::CgBlock;
     for (int t = 0; t < B; ++t) {
-      v[t] = strided ? grid_stride(in, n, b, t) : (b * B + t < n ? in[b * B + t] : id());
+      v[t] = strided ? grid_stride(in, n, b, t, rec) : at(in, n, b * B + t, rec, t, 0);
       rec.work(0, t, true);
     }
     rec.stage(0, strided ? kernels::kTagGridStride : kernels::kTagLoad, 0), rec.lanes(0, v);
