@@ -146,6 +146,95 @@ __global__ void column_sums(const T* in, T* out, std::size_t rows, std::size_t c
 }
 // >>>
 
+// <<< fold-columns
+// Adds rows r, r + step, ... (K of them) of the thread's 4 columns onto v[0..3]: all K rows'
+// loads issued before any is added. With rows of a multiple of 16 bytes every row starts on a
+// 16-byte boundary: a row's 4 columns are one float4 or int4 (or two double2, a warp's width
+// apart, so a warp still reads neighbouring bytes). Otherwise each column is loaded alone.
+template <int K, class T, class Op, class Probe>
+__device__ __forceinline__ void fold_columns(T (&v)[4], const T* in, std::size_t r, std::size_t step, std::size_t cols,
+                                             std::size_t col0, std::size_t apart, const Probe& probe, int& slot) {
+  using V = typename Vec16<T>::type;
+  constexpr int per = sizeof(V) / sizeof(T), loads = 4 / per;  // a vector's elements; vectors a row
+  const auto column = [&](int c) { return col0 + (c / per) * apart + c % per; };  // the thread's c-th column
+  if (cols * sizeof(T) % sizeof(V) == 0) {
+    V q[K][loads];
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+#pragma unroll
+      for (int j = 0; j < loads; ++j)
+        if (column(j * per) < cols) q[k][j] = *reinterpret_cast<const V*>(in + (r + k * step) * cols + column(j * per));
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+#pragma unroll
+      for (int c = 0; c < 4; ++c)
+        if (column(c) < cols) v[c] = Op{}(v[c], reinterpret_cast<const T*>(&q[k][c / per])[c % per]);
+    for (int i = 0; i < K * loads; ++i) if (column(i % loads * per) < cols) probe.load(0, slot++, (r + i / loads * step) * cols + column(i % loads * per), per);
+    return;
+  }
+  T x[K][4];
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+#pragma unroll
+    for (int c = 0; c < 4; ++c)
+      if (column(c) < cols) x[k][c] = in[(r + k * step) * cols + column(c)];
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+#pragma unroll
+    for (int c = 0; c < 4; ++c)
+      if (column(c) < cols) v[c] = Op{}(v[c], x[k][c]);
+  for (int i = 0; i < K * 4; ++i) if (column(i % 4) < cols) probe.load(0, slot++, (r + i / 4 * step) * cols + column(i % 4));
+}
+// >>>
+
+// <<< column-sums-vectorized
+// column-sums with 16-byte loads: each thread sums 4 neighbouring columns, so a block of X x
+// (B/X) threads covers 4X columns and a warp loads 512 neighbouring bytes of a row at once.
+// Shared memory holds 4 cells a thread, column c of thread t at c * B + t, and the tree runs
+// down the rows for all 4. Phase 2, with several chunks of rows, is this kernel again.
+template <class T, class Op, class Probe>
+__global__ void column_sums_vectorized(const T* in, T* out, std::size_t rows, std::size_t cols, std::size_t chunk_rows,
+                                       Probe probe) {
+  constexpr int per = sizeof(typename Vec16<T>::type) / sizeof(T);
+  T* smem = shared_array<T>();
+  const unsigned tx = threadIdx.x, ty = threadIdx.y, B = blockDim.x * blockDim.y, tid = ty * blockDim.x + tx;
+  const std::size_t tile = std::size_t(blockIdx.x) * 4 * blockDim.x, col0 = tile + per * tx, apart = per * blockDim.x;
+  const std::size_t first = std::size_t(blockIdx.y) * chunk_rows;
+  const std::size_t last = first + chunk_rows < rows ? first + chunk_rows : rows;
+  T v[4];
+  for (int c = 0; c < 4; ++c) v[c] = Op::template identity<T>();
+  int slot = 0;
+  std::size_t r = first + ty;
+  for (; r + 7 * blockDim.y < last; r += 8 * blockDim.y)  // [column-vector]
+    fold_columns<8, T, Op>(v, in, r, blockDim.y, cols, col0, apart, probe, slot);  // see <<< fold-columns
+  for (; r < last; r += blockDim.y) fold_columns<1, T, Op>(v, in, r, blockDim.y, cols, col0, apart, probe, slot);
+  for (int c = 0; c < 4; ++c) smem[c * B + tid] = v[c];
+  for (int c = 0; c < 4; ++c) probe.write(0, c, c * B + tid);
+  probe.stage(0, kTagColumnVector, 0), probe.work(0, col0 < cols && first + ty < last);
+  __syncthreads();
+  probe.shared(0, smem, 4 * B);
+
+  int stage = 1;
+  for (unsigned s = blockDim.y / 2; s > 0; s >>= 1, ++stage) {
+    const bool work = ty < s;  // each step halves the rows, for all 4 columns
+    if (work)
+      for (int c = 0; c < 4; ++c) {
+        const unsigned a = c * B + tid, b = a + s * blockDim.x;
+        smem[a] = Op{}(smem[a], smem[b]);  // [column-step]
+        probe.read(stage, 3 * c, a), probe.read(stage, 3 * c + 1, b), probe.write(stage, 3 * c + 2, a);
+      }
+    probe.stage(stage, kTagColumnStep, s), probe.work(stage, work);
+    __syncthreads();
+    probe.shared(stage, smem, 4 * B);
+  }
+  for (int c = 0; c < 4 && ty == 0; ++c) {
+    const std::size_t col = col0 + (c / per) * apart + c % per;
+    if (col < cols) out[std::size_t(blockIdx.y) * cols + col] = smem[c * B + tx];
+    if (col < cols) probe.partial(std::size_t(blockIdx.y) * cols + col, smem[c * B + tx]);
+  }
+}
+// >>>
+
 // <<< column-sums-naive
 // One thread per column walks down the whole column: as many threads as columns, no more.
 template <class T, class Op, class Probe>

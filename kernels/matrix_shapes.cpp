@@ -32,12 +32,31 @@ std::size_t wanted_blocks(int block, DeviceShape device) {
 
 bool is_matrix(Algo algo) { return row(algo).shape == Shape::Matrix; }
 
+bool column_sums(Algo algo) { return algo == Algo::ColumnSums || algo == Algo::ColumnSumsVectorized; }
+
+int matrix_thread_cols(Algo algo) { return algo == Algo::ColumnSumsVectorized ? 4 : 1; }
+
+std::size_t matrix_tile_cols(Algo algo, int block, std::size_t cols) {
+  return std::size_t(matrix_block_x(algo, block, cols)) * std::size_t(matrix_thread_cols(algo));
+}
+
+std::vector<std::size_t> matrix_thread_columns(Algo algo, int block, std::size_t cols, std::size_t tile, std::size_t tx,
+                                        std::size_t elem_bytes) {
+  const std::size_t bx = std::size_t(matrix_block_x(algo, block, cols)), first = tile * matrix_tile_cols(algo, block, cols);
+  if (algo != Algo::ColumnSumsVectorized) return {first + tx};
+  const std::size_t per = 16 / elem_bytes;  // a 16-byte vector's elements; a thread's 4 columns are 4 / per of them
+  std::vector<std::size_t> out;
+  for (std::size_t c = 0; c < 4; ++c) out.push_back(first + (c / per) * per * bx + per * tx + c % per);
+  return out;
+}
+
 Lines matrix_lines(Algo algo) {
   switch (algo) {
     case Algo::BatchedRows:
     case Algo::BatchedRowsShuffle:
     case Algo::BatchedRowsSplit: return Lines::Rows;
     case Algo::ColumnSums:
+    case Algo::ColumnSumsVectorized:
     case Algo::ColumnSumsNaive: return Lines::Columns;
     default: return Lines::Whole;
   }
@@ -53,7 +72,7 @@ int preferred_matrix_block(Algo algo, Matrix m) {
   // column-sums: 128 threads (4 rows of 32) for wide matrices, 1024 for tall ones. Measured
   // on an H100 at 2^28 floats: 4096 x 65536 gave 86.2 % of peak at 128 and 83.5 % at 1024;
   // 2^24 x 16 gave 78.8 % at 1024 and 66.9 % at 128.
-  if (algo == Algo::ColumnSums) return m.cols > m.rows ? 128 : m.rows > m.cols ? 1024 : 256;
+  if (algo == Algo::ColumnSums || algo == Algo::ColumnSumsVectorized) return m.cols > m.rows ? 128 : m.rows > m.cols ? 1024 : 256;
   if (matrix_lines(algo) != Lines::Rows) return 256;
   // A block per row: the largest block (32 to 1024) that still gives each thread eight loads
   // of the row, so eight are in flight (fold_strided). Measured on an H100: rows of 1024 in
@@ -66,9 +85,10 @@ int preferred_matrix_block(Algo algo, Matrix m) {
 int matrix_block_x(Algo algo, int block, std::size_t cols) {
   // column-sums on 16 columns: warps of 32 x 1 left half their lanes idle (78.8 % of peak on an
   // H100 at 2^24 x 16 floats); 16 x 2 read 128 contiguous bytes (87.5 %).
-  if (algo == Algo::ColumnSums) {
+  if (algo == Algo::ColumnSums || algo == Algo::ColumnSumsVectorized) {
+    const std::size_t per_thread = std::size_t(matrix_thread_cols(algo));
     int x = 1;
-    while (x < 32 && std::size_t(x) < cols) x *= 2;
+    while (x < 32 && std::size_t(x) * per_thread < cols) x *= 2;
     return std::min(block, x);
   }
   return algo == Algo::Block2d ? std::min(block, 32) : block;
@@ -76,7 +96,8 @@ int matrix_block_x(Algo algo, int block, std::size_t cols) {
 
 std::size_t matrix_partials(Algo algo, Matrix m, Grid2 grid) {
   switch (algo) {
-    case Algo::ColumnSums: return grid.y * m.cols;
+    case Algo::ColumnSums:
+    case Algo::ColumnSumsVectorized: return grid.y * m.cols;
     case Algo::Block2d:
     case Algo::BatchedRowsSplit: return grid.count();
     default: return matrix_outputs(algo, m);
@@ -96,7 +117,7 @@ std::size_t column_chunk_rows(Matrix m, int, std::size_t chunks) { return ceil_d
 
 Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape device) {
   const std::size_t bx = std::size_t(matrix_block_x(algo, block, m.cols)), by = std::size_t(block) / bx;
-  const std::size_t tiles_x = ceil_div(m.cols, bx), tiles_y = ceil_div(m.rows, by);
+  const std::size_t tiles_x = ceil_div(m.cols, matrix_tile_cols(algo, block, m.cols)), tiles_y = ceil_div(m.rows, by);
   const std::size_t want = grid ? grid : wanted_blocks(block, device);
   switch (algo) {
     case Algo::BatchedRows:
@@ -109,7 +130,8 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
       const std::size_t chunks = std::clamp<std::size_t>(want / m.rows, 1, most);
       return {ceil_div(m.cols, split_chunk_cols(m, chunks)), m.rows};
     }
-    case Algo::ColumnSums: {
+    case Algo::ColumnSums:
+    case Algo::ColumnSumsVectorized: {
       // Chunks of rows; ceil(rows / ceil(rows / c)) so a recorded grid maps back to itself.
       const std::size_t chunks = std::clamp<std::size_t>(want / std::max<std::size_t>(tiles_x, 1), 1, std::min(tiles_y, kMaxGridY));
       return {tiles_x, ceil_div(m.rows, column_chunk_rows(m, block, chunks))};
@@ -122,11 +144,11 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
 }
 
 bool matrix_second_pass(Algo algo, Grid2 grid) {
-  return (algo == Algo::ColumnSums && grid.y > 1) || (algo == Algo::BatchedRowsSplit && grid.x > 1) || algo == Algo::Block2d;
+  return (column_sums(algo) && grid.y > 1) || (algo == Algo::BatchedRowsSplit && grid.x > 1) || algo == Algo::Block2d;
 }
 
 bool matrix_chooses_grid(Algo algo) {
-  return algo == Algo::ColumnSums || algo == Algo::BatchedRowsSplit || algo == Algo::Block2d;
+  return column_sums(algo) || algo == Algo::BatchedRowsSplit || algo == Algo::Block2d;
 }
 
 TraceShape matrix_trace_shape(Algo algo, int block, Matrix m) {
@@ -134,6 +156,8 @@ TraceShape matrix_trace_shape(Algo algo, int block, Matrix m) {
   switch (algo) {
     case Algo::BatchedRowsShuffle: return {1 + 5 + 1 + 1 + 5, 1, warps, kLoadSlots};
     case Algo::ColumnSums: return {1 + log2_of(block / matrix_block_x(algo, block, m.cols)), 3, block, kLoadSlots};
+    case Algo::ColumnSumsVectorized:
+      return {1 + log2_of(block / matrix_block_x(algo, block, m.cols)), 12, 4 * block, kLoadSlots};
     case Algo::ColumnSumsNaive: return {1, 0, 0, kLoadSlots};
     default: return {1 + steps, 3, block, kLoadSlots};
   }
@@ -160,7 +184,8 @@ Grid2 check_matrix_launch(Algo algo, Matrix m, const Launch& launch, DeviceShape
   return grid;
 }
 
-std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, Grid2 grid, int traced, int thread) {
+std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, Grid2 grid, int traced, int thread,
+                                                std::size_t elem_bytes) {
   std::vector<std::size_t> out;
   const std::size_t b = std::size_t(traced), t = std::size_t(thread);
   const std::size_t bx = std::size_t(matrix_block_x(algo, block, m.cols)), by = std::size_t(block) / bx;
@@ -179,10 +204,12 @@ std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, 
       if (b * std::size_t(block) + t < m.cols)
         for (std::size_t r = 0; r < m.rows; ++r) out.push_back(r * m.cols + b * std::size_t(block) + t);
       break;
-    case Algo::ColumnSums: {
-      const std::size_t chunk = column_chunk_rows(m, block, grid.y), col = gx * bx + tx;
-      if (col < m.cols)
-        for (std::size_t r = gy * chunk + ty; r < std::min(m.rows, (gy + 1) * chunk); r += by) out.push_back(r * m.cols + col);
+    case Algo::ColumnSums:
+    case Algo::ColumnSumsVectorized: {
+      const std::size_t chunk = column_chunk_rows(m, block, grid.y);
+      for (std::size_t r = gy * chunk + ty; r < std::min(m.rows, (gy + 1) * chunk); r += by)
+        for (std::size_t col : matrix_thread_columns(algo, block, m.cols, gx, tx, elem_bytes))
+          if (col < m.cols) out.push_back(r * m.cols + col);
       break;
     }
     default:
@@ -192,10 +219,11 @@ std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, 
   return out;
 }
 
-std::vector<std::size_t> matrix_traced_elements(Algo algo, Matrix m, int block, Grid2 grid, int traced) {
+std::vector<std::size_t> matrix_traced_elements(Algo algo, Matrix m, int block, Grid2 grid, int traced,
+                                                std::size_t elem_bytes) {
   std::vector<std::size_t> out;
   for (int t = 0; t < block; ++t) {
-    const auto mine = matrix_thread_elements(algo, m, block, grid, traced, t);
+    const auto mine = matrix_thread_elements(algo, m, block, grid, traced, t, elem_bytes);
     out.insert(out.end(), mine.begin(), mine.end());
   }
   return out;

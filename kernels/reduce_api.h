@@ -40,6 +40,7 @@ enum class Algo {
   ColumnSums,
   ColumnSumsNaive,
   Block2d,
+  ColumnSumsVectorized,
 };
 enum class OpKind { Sum, Min, Max };
 // Baselines over the same data: the library reductions, a device copy (a bandwidth reference:
@@ -212,11 +213,25 @@ TraceShape matrix_trace_shape(Algo algo, int block, Matrix m);
 // the kernel cannot take, a traced block outside the grid. Returns the first pass's grid.
 Grid2 check_matrix_launch(Algo algo, Matrix m, const Launch& launch, DeviceShape device, bool traced);
 // Indices (row * cols + col) of the elements block `traced` of the first pass reads, in the
-// order each thread adds them, thread by thread.
-std::vector<std::size_t> matrix_traced_elements(Algo algo, Matrix m, int block, Grid2 grid, int traced);
-// The same for one thread of that block, in the order it adds them.
-std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, Grid2 grid, int traced, int thread);
+// order each thread loads them, thread by thread; elem_bytes: the element's size (it decides
+// column-sums-vectorized's columns).
+std::vector<std::size_t> matrix_traced_elements(Algo algo, Matrix m, int block, Grid2 grid, int traced,
+                                                std::size_t elem_bytes);
+// The same for one thread of that block, in the order it loads them.
+std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, Grid2 grid, int traced, int thread,
+                                                std::size_t elem_bytes);
 bool is_matrix(Algo algo);
+// column-sums or column-sums-vectorized: chunks of rows, a row of partials per chunk.
+bool column_sums(Algo algo);
+// Columns each thread sums: 4 for column-sums-vectorized (16-byte loads), else 1.
+int matrix_thread_cols(Algo algo);
+// Columns one block covers across: its threads along x times their columns each.
+std::size_t matrix_tile_cols(Algo algo, int block, std::size_t cols);
+// The columns thread tx of column tile `tile` sums, in its cells' order. column-sums-vectorized
+// with 16-byte vectors of 16 / elem_bytes elements: 4tx..4tx+3, or for doubles 2tx, 2tx+1 and
+// the same a warp's width (2X columns) further on, so each warp-wide load reads neighbours.
+std::vector<std::size_t> matrix_thread_columns(Algo algo, int block, std::size_t cols, std::size_t tile, std::size_t tx,
+                                               std::size_t elem_bytes);
 // Which outputs a matrix reduction leaves: one per row, one per column, or one in all.
 enum class Lines { Rows, Columns, Whole };
 Lines matrix_lines(Algo algo);

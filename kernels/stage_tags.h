@@ -28,6 +28,7 @@ enum Tag : int {
   kTagColumnStep,   // [column-step] a tree step down the block's rows; param = stride in rows
   kTagColumnWalk,   // [column-walk] one thread walks down its whole column
   kTagTileStride,   // [tile-stride] 2D grid stride: each thread accumulates a tile's elements
+  kTagColumnVector, // [column-vector] each thread accumulates 4 columns, 16 bytes a load
   kTagCount
 };
 
@@ -37,7 +38,7 @@ inline const char* tag_marker(int tag) {
       "[load]", "[load-add]", "[grid-stride]", "[vector-load]", "[step]", "[warp-step]", "[serial]",
       "[shfl]", "[warp-sums]", "[final-load]", "[final-shfl]", "[tile-reduce]", "[tile-sums]",
       "[final-reduce]", "[atomic]", "[halving]", "[input]", "[row-stride]", "[column-stride]",
-      "[column-step]", "[column-walk]", "[tile-stride]"};
+      "[column-step]", "[column-walk]", "[tile-stride]", "[column-vector]"};
   return tag >= 0 && tag < kTagCount ? names[tag] : "[?]";
 }
 

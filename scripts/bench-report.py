@@ -22,9 +22,10 @@ import sys
 import catalog
 
 OURS = ["work-queue", "warp-shuffle-vectorized"]  # our fastest sum kernels, held against CUB
-ROW_KERNELS = ["batched-rows", "batched-rows-shuffle", "batched-rows-split"]
+MATRIX = [r["id"] for r in catalog.rows() if r["family"] == "Matrix"]  # in the catalog's order
+ROW_KERNELS = [a for a in MATRIX if a.startswith("batched-rows")]
 ROW_ANCHORS = ["cub-segmented", "cublas-gemv-rows"]
-COLUMN_KERNELS, COLUMN_ANCHORS = ["column-sums", "column-sums-naive"], ["cublas-gemv-columns"]
+COLUMN_KERNELS, COLUMN_ANCHORS = [a for a in MATRIX if a.startswith("column-sums")], ["cublas-gemv-columns"]
 HARRIS = catalog.harris_order()  # Harris' kernels 1 to 7, in his order
 
 

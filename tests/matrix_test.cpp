@@ -173,6 +173,50 @@ TEST(Matrix, ColumnSumsFitNarrowMatricesIntoWholeWarps) {
   EXPECT_EQ(t.stages.size(), 4u);  // the load, then 8 rows of threads halved three times
 }
 
+// column-sums-vectorized, 5 x 40 ints in blocks of 64: 10 threads of 4 columns cover a row, so
+// blocks are 16 x 4 (a tile of 64 columns) over 2 chunks of 3 rows. Thread (x, y) loads columns
+// 4x..4x+3 of row y with one 16-byte load and keeps them in cells c * 64 + t.
+TEST(Matrix, ColumnSumsVectorizedLoadsFourColumnsAtOnce) {
+  const auto t = matrix_trace("column-sums-vectorized", 5, 40, 64, 0);
+  EXPECT_EQ(kernels::matrix_block_x(kernels::Algo::ColumnSumsVectorized, 64, 40), 16);
+  EXPECT_EQ(t.grid, 2u);
+  ASSERT_EQ(t.outputs.size(), 40u);
+  for (int c = 0; c < 40; ++c) EXPECT_EQ(t.outputs[c], 5 * c + 405) << c;
+  ASSERT_EQ(t.stages.size(), 3u);  // the loads, then 4 rows of threads halved twice
+  EXPECT_EQ(t.stages[0].tag, kernels::kTagColumnVector);
+  const auto& cells = *t.stages[0].shared;
+  ASSERT_EQ(cells.size(), 256u);
+  for (int c = 0; c < 4; ++c)
+    for (int y = 0; y < 4; ++y)
+      for (int x = 0; x < 16; ++x)  // row y, column 4x + c holds 40y + 4x + c + 1; rows 3.. are the next chunk's
+        EXPECT_EQ(cells[c * 64 + y * 16 + x], y < 3 && x < 10 ? 40 * y + 4 * x + c + 1 : 0) << c << " " << y << " " << x;
+  const auto& first = t.stages[0].loads;
+  EXPECT_EQ(first[0], (core::Load{0, {0}, {4}}));
+  EXPECT_EQ(loads_of(t.stages[0], 17), (std::vector<long long>{44}));  // (1, 1): row 1, columns 4..7
+  EXPECT_TRUE(loads_of(t.stages[0], 10).empty());                      // x 10: columns 40.. do not exist
+  EXPECT_EQ(core::warp_loads(t.stages[0], 4), (std::vector<core::WarpLoad>{{0, 0, 20, 10, 10}, {1, 0, 10, 5, 5}}));
+  EXPECT_EQ(t.stages[1].accesses[0].reads, (std::vector<int>{0, 32, 64, 96, 128, 160, 192, 224}));
+  EXPECT_EQ(t.stages[1].accesses[0].writes, (std::vector<int>{0, 64, 128, 192}));
+  EXPECT_EQ((*t.stages[2].shared)[64 + 1], (1 + 4 + 1) + (41 + 4 + 1) + (81 + 4 + 1));  // column 5, rows 0..2
+}
+
+// Rows of 6 ints are 24 bytes, so rows do not all start on 16 bytes: each column is its own load.
+// Doubles take two 2-element vectors, the second a warp's width (2 x 2 columns) further on.
+TEST(Matrix, ColumnSumsVectorizedFallsBackToSingleLoadsAndSplitsDoubles) {
+  const auto narrow = matrix_trace("column-sums-vectorized", 3, 6, 32, 0);  // 2 x 16 threads
+  for (int c = 0; c < 6; ++c) EXPECT_EQ(narrow.outputs[c], 3 * c + 21) << c;
+  EXPECT_EQ(narrow.stages[0].loads[0], (core::Load{0, {0, 1, 2, 3}, {}}));
+  EXPECT_EQ(loads_of(narrow.stages[0], 3), (std::vector<long long>{10, 11}));  // (1, 1): columns 4, 5 of row 1
+  const auto dbl = matrix_trace("column-sums-vectorized", 2, 8, 32, 0, {}, core::Op::Sum, core::DType::Double);
+  EXPECT_EQ(kernels::matrix_thread_columns(kernels::Algo::ColumnSumsVectorized, 32, 8, 0, 1, 8),
+            (std::vector<std::size_t>{2, 3, 6, 7}));
+  EXPECT_EQ(dbl.stages[0].loads[1], (core::Load{1, {2, 6}, {2, 2}}));
+  for (int c = 0; c < 8; ++c) EXPECT_EQ(dbl.outputs[c], 2 * c + 10) << c;
+  const auto loads = core::warp_loads(dbl.stages[0], 8);
+  ASSERT_EQ(loads.size(), 2u);
+  EXPECT_EQ(loads[0], (core::WarpLoad{0, 0, 4, 2, 2}));  // rows 0 and 1, 32 bytes each
+}
+
 TEST(Matrix, NaiveColumnsWalkEveryRow) {
   const auto t = matrix_trace("column-sums-naive", 4, 40, 32, 1);
   EXPECT_EQ(t.grid, 2u);

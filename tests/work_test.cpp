@@ -283,6 +283,16 @@ TEST(Work, MatrixBlocksAddTheirElementsLessTheirResults) {
   const auto cols = matrix("column-sums", 5, 40, 64, 1);  // 8 columns, rows 0-1: one step of 32 threads
   EXPECT_EQ(cols.results, 8);
   EXPECT_EQ(cols.additions, 32u);
+  EXPECT_EQ(cols.ideal_additions, 8u);  // 8 columns' 2 rows held: 16 values into 8
+  // 40 x 30 in blocks of 8 x 4, 4 columns a thread: one row each, so the loads add nothing; the
+  // tree's 2 steps add 4 cells in 16 then 8 threads (96), columns 30 and 31 padding. The 120
+  // elements of 30 columns need 90.
+  const auto vec = matrix("column-sums-vectorized", 40, 30, 32, 0);
+  EXPECT_EQ(vec.elements, 120u);
+  EXPECT_EQ(vec.results, 30);
+  EXPECT_EQ(vec.additions, 96u);
+  EXPECT_EQ(vec.ideal_additions, 90u);
+  EXPECT_EQ(vec.ideal_depth, 2);
   const auto whole = matrix("block-2d", 7, 33, 64, 0);
   EXPECT_EQ(whole.results, 1);
   EXPECT_EQ(whole.additions, whole.elements - 1 + (64 - std::min<std::size_t>(whole.elements, 64)));  // padding adds too

@@ -41,7 +41,8 @@ std::size_t traced_output(kernels::Algo algo, kernels::Matrix m, int block, kern
     case kernels::Algo::BatchedRowsShuffle: return b;
     case kernels::Algo::BatchedRowsSplit: return b / grid.x;
     case kernels::Algo::ColumnSums:
-      return std::min(m.cols - 1, (b % grid.x) * std::size_t(kernels::matrix_block_x(algo, block, m.cols)));
+    case kernels::Algo::ColumnSumsVectorized:
+      return std::min(m.cols - 1, (b % grid.x) * kernels::matrix_tile_cols(algo, block, m.cols));
     case kernels::Algo::ColumnSumsNaive: return std::min(m.cols - 1, b * std::size_t(block));
     default: return 0;
   }

@@ -141,7 +141,7 @@ core::Trace build_matrix_trace(const TraceRequest& req, kernels::Algo algo, cons
   t.outputs.assign(outputs.begin(), outputs.begin() + std::ptrdiff_t(std::min(outputs.size(), kernels::kMaxPartials)));
   const kernels::Matrix m{req.rows, req.cols};
   const kernels::Grid2 grid = kernels::matrix_grid(algo, m, req.block, raw.grid, kernels::DeviceShape(1));
-  const std::vector<std::size_t> elements = kernels::matrix_traced_elements(algo, m, req.block, grid, req.trace_block);
+  const std::vector<std::size_t> elements = kernels::matrix_traced_elements(algo, m, req.block, grid, req.trace_block, sizeof(T));
   for (std::size_t i : elements) t.input.push_back(req.input[i]);
   t.result = static_cast<double>(outputs[traced_output(algo, m, req.block, grid, req.trace_block)]);
   t.window = matrix_window(req, elements);

@@ -1,6 +1,7 @@
 #include "work.h"
 
 #include <algorithm>
+#include <set>
 
 #include "facts.h"
 
@@ -107,13 +108,17 @@ std::size_t serial_additions(const Stage& s) {
 
 // The matrix family's loading stage: each thread folds the elements it reads, by the kernels'
 // indexing (kernels::matrix_thread_elements); the first fold only copies, as above.
+// column-sums-vectorized's threads fold each of their columns apart: less one a column.
 void matrix_fold_work(const Trace& t, StageWork& w) {
   const auto algo = kernels::find_row(t.algorithm)->algo;
   for (int thread = 0; thread < t.block; ++thread) {
-    const std::size_t n = kernels::matrix_thread_elements(algo, {t.rows, t.cols}, t.block, matrix_grid_of(t), t.trace_block, thread).size();
-    w.additions += n > 0 ? n - 1 : 0;
+    const auto elements = kernels::matrix_thread_elements(algo, {t.rows, t.cols}, t.block, matrix_grid_of(t),
+                                                          t.trace_block, thread, element_bytes(t.type));
+    std::set<std::size_t> sums;
+    for (std::size_t e : elements) sums.insert(kernels::matrix_thread_cols(algo) > 1 ? e % t.cols : 0);
+    w.additions += elements.size() - sums.size();
   }
-  w.counted = "its elements less one, a thread";
+  w.counted = kernels::matrix_thread_cols(algo) > 1 ? "its elements less one a column, a thread" : "its elements less one, a thread";
 }
 
 StageWork stage_work(const Trace& t, const Stage& s, const std::vector<Fold>& folds) {
@@ -125,9 +130,15 @@ StageWork stage_work(const Trace& t, const Stage& s, const std::vector<Fold>& fo
     case kernels::kTagVectorLoad: fold_work(t, folds, w); break;
     case kernels::kTagRowStride:
     case kernels::kTagColumnStride:
+    case kernels::kTagColumnVector:
     case kernels::kTagColumnWalk:
     case kernels::kTagTileStride: matrix_fold_work(t, w); break;
     case kernels::kTagColumnStep:
+      if (const int cols = kernels::matrix_thread_cols(kernels::find_row(t.algorithm)->algo); cols > 1) {
+        w.additions = active * std::size_t(cols), w.counted = "one a column an active thread holds";
+        break;
+      }
+      [[fallthrough]];
     case kernels::kTagStep:
     case kernels::kTagWarpStep:
     case kernels::kTagHalving: w.additions = active, w.counted = "one an active thread"; break;
@@ -164,10 +175,10 @@ int results_of(const Trace& t) {
   if (t.rows > 0) {  // column sums leave one value a column of the block's; the others one in all
     const auto algo = kernels::find_row(t.algorithm)->algo;
     if (algo == Algo::ColumnSumsNaive) return std::max(1, int(t.stages.front().active.size()));
-    if (algo == Algo::ColumnSums) {
-      const std::size_t bx = std::size_t(block_x_of(t));
-      const std::size_t first = (std::size_t(t.trace_block) % matrix_grid_of(t).x) * bx;
-      return int(std::clamp<std::size_t>(t.cols > first ? t.cols - first : 1, 1, bx));
+    if (kernels::column_sums(algo)) {
+      const std::size_t tile = kernels::matrix_tile_cols(algo, t.block, t.cols);
+      const std::size_t first = (std::size_t(t.trace_block) % matrix_grid_of(t).x) * tile;
+      return int(std::clamp<std::size_t>(t.cols > first ? t.cols - first : 1, 1, tile));
     }
     return 1;
   }
@@ -175,6 +186,20 @@ int results_of(const Trace& t) {
   if (s.tag != kernels::kTagTileReduce && !(s.tag == kernels::kTagAtomic && s.param > 0)) return 1;
   const int tile = s.param > 0 ? s.param : 32;
   return std::max(1, (int(s.active.size()) + tile - 1) / tile);
+}
+
+// The values the block merges into its results: one a thread, or for column sums one a column of
+// the matrix a thread holds (a lane past the last column holds padding no result takes).
+std::size_t held_values(const Trace& t, std::size_t threads) {
+  const auto* row = kernels::find_row(t.algorithm);
+  if (t.rows == 0 || !row || !kernels::column_sums(row->algo)) return threads;
+  const int bx = block_x_of(t);
+  const std::size_t tile = std::size_t(t.trace_block) % matrix_grid_of(t).x;
+  std::size_t n = 0;
+  for (int x = 0; x < bx; ++x)
+    for (std::size_t c : kernels::matrix_thread_columns(row->algo, t.block, t.cols, tile, std::size_t(x), element_bytes(t.type)))
+      n += c < t.cols ? std::size_t(t.block / bx) : 0;
+  return std::max<std::size_t>(n, 1);
 }
 
 }  // namespace
@@ -210,9 +235,9 @@ Work work_of(const Trace& t) {
   w.available = std::size_t(std::max(w.threads, 0)) * std::size_t(w.depth);
   w.efficiency = w.available ? double(w.busy) / double(w.available) : 0;
   w.results = results_of(t);
-  const std::size_t threads = std::size_t(std::max(w.threads, 1)), results = std::size_t(w.results);
-  w.ideal_additions = threads > results ? threads - results : 0;
-  w.ideal_depth = ceil_log2((threads + results - 1) / results);
+  const std::size_t values = held_values(t, std::size_t(std::max(w.threads, 1))), results = std::size_t(w.results);
+  w.ideal_additions = values > results ? values - results : 0;
+  w.ideal_depth = ceil_log2((values + results - 1) / results);
   return w;
 }
 

@@ -321,7 +321,7 @@ std::string summary(const core::Trace& t, const std::vector<OutputLine>& lines) 
       if (!first) return b + "'s columns lie outside the columns shown";
       if (!core::second_pass(t))
         return "out holds each column's " + word + "; " + b + " writes out[" + range(first->index, count) +
-               "] of the columns shown" + (t.algorithm == "column-sums" ? ": one chunk covers every row" : ", a thread a column");
+               "] of the columns shown" + (t.algorithm == "column-sums-naive" ? ", a thread a column" : ": one chunk covers every row");
       return "partials: each chunk of rows' column " + word + "s; " + b + " writes chunk " + std::to_string(chunk_of(t)) +
              "'s for columns " + range(first->index - chunk_of(t) * t.cols, count) +
              "; a second pass combines each column's partials into out";

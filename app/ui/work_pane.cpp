@@ -60,7 +60,8 @@ void summary(const core::Work& w) {
   static const Column cols[] = {
       {"measure", "Hover a measure for what it counts."},
       {"this block", "Counted from the trace of the block on screen."},
-      {"fewest", "The fewest for the block's values, one a thread (global-halving: the array's elements): "
+      {"fewest", "The fewest for the block's values, one a thread (global-halving: the array's elements; "
+                 "column sums: one a column of the matrix a thread holds, 4 for column-sums-vectorized): "
                  "merging V values into R results takes V - R additions, in ceil(log2(V / R)) levels of a "
                  "balanced tree."}};
   if (!ImGui::BeginTable("work summary", 3, kTable)) return;

@@ -507,37 +507,60 @@ struct MatrixModel {
     return Model<T, Op>{Algo::Sequential, B, 1}.tree(v, rec);
   }
 
-  // column-sums, block b: one partial per column of its tile, for its chunk of rows.
-  std::vector<T> column_block(const T* in, std::size_t b, const Rec<T>& rec) const {
-    const int bx = kernels::matrix_block_x(algo, B, m.cols), by = B / bx;
+  // Thread t's fold down rows r0, r0 + by, ... below `last` of its columns, loads recorded as
+  // fold_columns makes them: a 16-byte vector a row where rows are 16-byte aligned, else one
+  // load a column; column-sums: one column, one load a row.
+  std::vector<T> fold_columns(const T* in, int t, const Rec<T>& rec, const std::vector<std::size_t>& cols,
+                              std::size_t r0, std::size_t by, std::size_t last) const {
+    constexpr std::size_t per = 16 / sizeof(T);
+    const bool vectors = algo == Algo::ColumnSumsVectorized && m.cols * sizeof(T) % 16 == 0;
+    std::vector<T> v(cols.size(), id());
+    int slot = 0;
+    for (std::size_t r = r0; r < last; r += by)
+      for (std::size_t c = 0; c < cols.size(); ++c) {
+        if (cols[c] >= m.cols) continue;
+        v[c] = Op{}(v[c], in[r * m.cols + cols[c]]);
+        if (!vectors) rec.load(0, t, slot++, r * m.cols + cols[c]);
+        else if (c % per == 0) rec.load(0, t, slot++, r * m.cols + cols[c], int(per));
+      }
+    return v;
+  }
+
+  // column-sums(-vectorized), block b: one partial per column of its tile, for its chunk of rows,
+  // into out[chunk][col]. Thread t keeps column c's sum in cell c * B + t.
+  void column_block(const T* in, std::size_t b, const Rec<T>& rec, std::vector<T>& out) const {
+    const int bx = kernels::matrix_block_x(algo, B, m.cols), by = B / bx, per_thread = kernels::matrix_thread_cols(algo);
     const std::size_t gx = b % grid.x, gy = b / grid.x, chunk = kernels::column_chunk_rows(m, B, grid.y);
     const std::size_t first = gy * chunk, last = std::min(m.rows, first + chunk);
-    std::vector<T> smem(B);
+    std::vector<T> smem(std::size_t(per_thread) * B);
+    std::vector<std::vector<std::size_t>> cols(B);
     for (int t = 0; t < B; ++t) {
-      const std::size_t col = gx * bx + std::size_t(t % bx), r0 = first + std::size_t(t / bx);
-      smem[t] = fold(in, t, rec, [&](auto add) {
-        if (col < m.cols)
-          for (std::size_t r = r0; r < last; r += std::size_t(by)) add(r * m.cols + col);
-      });
-      rec.work(0, t, col < m.cols && r0 < last), rec.write(0, t, 0, t);
+      cols[t] = kernels::matrix_thread_columns(algo, B, m.cols, gx, std::size_t(t % bx), sizeof(T));
+      const std::size_t r0 = first + std::size_t(t / bx);
+      const std::vector<T> v = fold_columns(in, t, rec, cols[t], r0, std::size_t(by), last);
+      for (int c = 0; c < per_thread; ++c) smem[std::size_t(c) * B + t] = v[c], rec.write(0, t, c, c * B + t);
+      rec.work(0, t, cols[t][0] < m.cols && r0 < last);
     }
-    rec.stage(0, kernels::kTagColumnStride, 0), rec.shared(0, smem, B);
+    const bool vectorized = algo == Algo::ColumnSumsVectorized;
+    rec.stage(0, vectorized ? kernels::kTagColumnVector : kernels::kTagColumnStride, 0), rec.shared(0, smem, int(smem.size()));
     int k = 1;
     for (int s = by / 2; s > 0; s /= 2, ++k) {
       std::vector<T> next = smem;
       for (int t = 0; t < B; ++t) {
         const bool w = t / bx < s;
         rec.work(k, t, w);
-        if (!w) continue;
-        next[t] = Op{}(smem[t], smem[t + s * bx]);
-        rec.read(k, t, 0, t), rec.read(k, t, 1, t + s * bx), rec.write(k, t, 2, t);
+        for (int c = 0; c < per_thread && w; ++c) {
+          const int a = c * B + t;
+          next[a] = Op{}(smem[a], smem[a + s * bx]);
+          rec.read(k, t, 3 * c, a), rec.read(k, t, 3 * c + 1, a + s * bx), rec.write(k, t, 3 * c + 2, a);
+        }
       }
       smem.swap(next);
-      rec.stage(k, kernels::kTagColumnStep, s), rec.shared(k, smem, B);
+      rec.stage(k, kernels::kTagColumnStep, s), rec.shared(k, smem, int(smem.size()));
     }
-    std::vector<T> out;
-    for (int tx = 0; tx < bx && gx * bx + std::size_t(tx) < m.cols; ++tx) out.push_back(smem[tx]);
-    return out;
+    for (int tx = 0; tx < bx; ++tx)
+      for (int c = 0; c < per_thread; ++c)
+        if (cols[tx][c] < m.cols) out[gy * m.cols + cols[tx][c]] = smem[std::size_t(c) * B + tx];
   }
 
   T naive_column(const T* in, std::size_t col, int t, const Rec<T>& rec) const {
@@ -589,13 +612,9 @@ struct MatrixModel {
         default: break;  // column-sums: laid out as a matrix below
       }
     }
-    if (algo == Algo::ColumnSums) {  // out[chunk][col]
-      const std::size_t bx = std::size_t(kernels::matrix_block_x(algo, B, m.cols));
+    if (kernels::column_sums(algo)) {  // out[chunk][col]
       out.assign(grid.y * m.cols, id());
-      for (std::size_t b = 0; b < grid.count(); ++b) {
-        const std::vector<T> part = column_block(in, b, rec_for(b));
-        std::copy(part.begin(), part.end(), out.begin() + std::ptrdiff_t((b / grid.x) * m.cols + (b % grid.x) * bx));
-      }
+      for (std::size_t b = 0; b < grid.count(); ++b) column_block(in, b, rec_for(b), out);
     }
     return out;
   }
@@ -614,7 +633,7 @@ std::vector<T> reduce_matrix_with(Algo algo, const T* in, kernels::Matrix m, con
   std::vector<T> first = model.first_pass(in, launch.trace_block, raw);
   if (raw) raw->partials.assign(first.begin(), first.begin() + std::ptrdiff_t(std::min(first.size(), kernels::kMaxPartials)));
   if (!kernels::matrix_second_pass(algo, grid)) return first;
-  if (algo == Algo::ColumnSums) {  // phase 2: the same kernel over the partials, one chunk
+  if (kernels::column_sums(algo)) {  // phase 2: the same kernel over the partials, one chunk
     const kernels::Matrix parts{grid.y, m.cols};
     const MatrixModel<T, Op> second{algo, parts, B, {grid.x, 1}};
     return second.first_pass(first.data(), -1, nullptr);
