@@ -193,7 +193,7 @@ __device__ __forceinline__ void fold_columns(T (&v)[4], const T* in, std::size_t
 // Shared memory holds 4 cells a thread, column c of thread t at c * B + t, and the tree runs
 // down the rows for all 4. Phase 2, with several chunks of rows, is this kernel again.
 template <class T, class Op, class Probe>
-__global__ void column_sums_vectorized(const T* in, T* out, std::size_t rows, std::size_t cols, std::size_t chunk_rows,
+__global__ void __launch_bounds__(1024) column_sums_vectorized(const T* in, T* out, std::size_t rows, std::size_t cols, std::size_t chunk_rows,
                                        Probe probe) {
   constexpr int per = sizeof(typename Vec16<T>::type) / sizeof(T);
   T* smem = shared_array<T>();
@@ -204,9 +204,10 @@ __global__ void column_sums_vectorized(const T* in, T* out, std::size_t rows, st
   T v[4];
   for (int c = 0; c < 4; ++c) v[c] = Op::template identity<T>();
   int slot = 0;
+  constexpr int K = 32 / sizeof(T);  // rows in flight: 128 bytes a thread (8 rows of ints or floats, 4 of doubles)
   std::size_t r = first + ty;
-  for (; r + 7 * blockDim.y < last; r += 8 * blockDim.y)  // [column-vector]
-    fold_columns<8, T, Op>(v, in, r, blockDim.y, cols, col0, apart, probe, slot);  // see <<< fold-columns
+  for (; r + (K - 1) * blockDim.y < last; r += K * blockDim.y)  // [column-vector]
+    fold_columns<K, T, Op>(v, in, r, blockDim.y, cols, col0, apart, probe, slot);  // see <<< fold-columns
   for (; r < last; r += blockDim.y) fold_columns<1, T, Op>(v, in, r, blockDim.y, cols, col0, apart, probe, slot);
   for (int c = 0; c < 4; ++c) smem[c * B + tid] = v[c];
   for (int c = 0; c < 4; ++c) probe.write(0, c, c * B + tid);
