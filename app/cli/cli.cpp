@@ -240,13 +240,30 @@ int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   }
   std::ostream& dest = o.out.empty() ? out : file;
   bool header = false;
+  // JSON or CSV to a file: FILE.partial holds the rows finished so far, so a run cut short (a
+  // time limit, a lost machine) keeps what it measured; removed once FILE is whole.
+  const std::string partial_path = o.out.empty() || o.format == "text" ? "" : o.out + ".partial";
+  core::BenchReport partial;
+  bool wrote_partial = false;
   const auto stream_row = [&](const core::BenchRow& r) {
+    if (!partial_path.empty()) {
+      partial.rows.push_back(r);
+      std::string error;
+      if (core::write_file(partial_path, o.format == "json" ? core::to_json(partial) + "\n" : core::to_csv(partial), &error))
+        wrote_partial = true;
+      else
+        err << "reduction-lab: warning: the rows so far: " << error << "\n";
+    }
     if (o.format != "text") return;
     if (!std::exchange(header, true))
       dest << "algorithm                    type   op                  n block    median_us   noise  samp       GB/s  of peak  check\n";
     dest << text_row(r) << std::flush;
   };
-  const auto report = backend::run_bench(req, choice, stream_row, {}, nullptr);
+  const auto keep_header = [&](const backend::BenchProgress& p) {
+    auto rows = std::move(partial.rows);
+    partial = p.header, partial.rows = std::move(rows);
+  };
+  const auto report = backend::run_bench(req, choice, stream_row, keep_header, nullptr);
   if (o.format == "csv") dest << core::to_csv(report);
   else if (o.format == "json") dest << core::to_json(report) << "\n";
   else
@@ -256,6 +273,7 @@ int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   if (file.is_open()) file.close();  // close flushes: a full disk shows here, not after exit
   if (!dest) throw std::runtime_error("cannot write the results" + (o.out.empty() ? std::string() : " to '" + o.out + "'") +
                                       (errno ? std::string(": ") + std::strerror(errno) : std::string()));
+  if (wrote_partial) std::remove(partial_path.c_str());
   for (const auto& r : report.rows)
     if (!r.check_ok) {
       err << "reduction-lab: error: " << r.algorithm << " n=" << r.n << " computed a wrong result: " << r.check << "\n";
@@ -439,12 +457,14 @@ Handler bench_command(CLI::App& cmd) {
   cmd.add_option("--type", o->type, "int | float | double")->check(CLI::IsMember({"int", "float", "double"}));
   cmd.add_option("--op", o->op, "sum | min | max")->check(CLI::IsMember({"sum", "min", "max"}));
   cmd.add_option("--format", o->format, "text | csv | json")->check(CLI::IsMember({"text", "csv", "json"}));
-  cmd.add_option("--out,-o", o->out, "Write the results to FILE instead of stdout");
+  cmd.add_option("--out,-o", o->out,
+                 "Write the results to FILE instead of stdout (csv, json: FILE.partial holds the rows finished so far "
+                 "while it runs)");
   cmd.add_option("--backend", o->backend, "auto | cuda | sim")->check(CLI::IsMember({"auto", "cuda", "sim"}));
   cmd.add_option("--block", o->block, "Threads per block for every algorithm (default: 256, or an algorithm's own choice where it has one)")
       ->check(not_negative("a block size (0: each algorithm's own)"));
   cmd.add_option("--grid", o->grid,
-                 "With --shapes, for batched-rows-split, column-sums and block-2d: about N blocks in the first pass "
+                 "With --shapes, for batched-rows-split, column-sums, column-sums-vectorized and block-2d: about N blocks in the first pass "
                  "(default: two waves of the device)")
       ->check(CLI::Range(std::size_t(1), std::size_t(2147483647)));
   cmd.add_option("--seconds", o->seconds, "Time limit per point (default 1)")->check(finite("--seconds"))->check(CLI::Range(0.01, 60.0));
