@@ -169,7 +169,8 @@ __device__ __forceinline__ void fold_columns(T (&v)[4], const T* in, std::size_t
 #pragma unroll
       for (int c = 0; c < 4; ++c)
         if (column(c) < cols) v[c] = Op{}(v[c], reinterpret_cast<const T*>(&q[k][c / per])[c % per]);
-    for (int i = 0; i < K * loads; ++i) if (column(i % loads * per) < cols) probe.load(0, slot++, (r + i / loads * step) * cols + column(i % loads * per), per);
+    for (int i = 0; i < K * loads; ++i) if (column(i % loads * per) < cols) probe.load(0, slot + i, (r + i / loads * step) * cols + column(i % loads * per), per);
+    slot += K * loads;  // a column past the edge keeps its slot: lanes' n-th loads stay one warp-wide load
     return;
   }
   T x[K][4];
@@ -183,7 +184,8 @@ __device__ __forceinline__ void fold_columns(T (&v)[4], const T* in, std::size_t
 #pragma unroll
     for (int c = 0; c < 4; ++c)
       if (column(c) < cols) v[c] = Op{}(v[c], x[k][c]);
-  for (int i = 0; i < K * 4; ++i) if (column(i % 4) < cols) probe.load(0, slot++, (r + i / 4 * step) * cols + column(i % 4));
+  for (int i = 0; i < K * 4; ++i) if (column(i % 4) < cols) probe.load(0, slot + i, (r + i / 4 * step) * cols + column(i % 4));
+  slot += K * 4;
 }
 // >>>
 

@@ -86,12 +86,12 @@ TEST(TraceJson, MalformedInputNamesTheField) {
   expect_error(j.dump(), "'size'");
 }
 
-// Loads keep their widths (16-byte loads read 4 floats); a trace without widths reads as loads
-// of one element, and widths that do not match the loads are refused by name.
+// Loads keep their widths (16-byte loads read 4 floats) and empty slots (-1); a trace without
+// widths reads as loads of one element, and widths or elements that cannot be are refused by name.
 TEST(TraceJson, LoadWidthsRoundTripAndAreChecked) {
   auto t = sample_trace(core::DType::Float, core::Op::Sum, 5);
   core::Stage& s = t.stages[0];
-  s.loads = {{0, {0, 128}, {4, 1}}, {1, {4}, {}}};
+  s.loads = {{0, {0, 128}, {4, 1}}, {1, {4}, {}}, {2, {-1, 8}, {}}};  // thread 2 made no first load
   const auto back = core::trace_from_json(core::to_json(t));
   EXPECT_EQ(back, t);
   EXPECT_EQ(back.stages[0].loads[0].width(0), 4);
@@ -112,6 +112,9 @@ TEST(TraceJson, LoadWidthsRoundTripAndAreChecked) {
   refused(j, "a load reads 1 to 16 elements");
   j["stages"][0]["loads"][0]["widths"] = {4, "x"};
   refused(j, "'widths'");
+  j["stages"][0]["loads"][0]["widths"] = {4, 1};
+  j["stages"][0]["loads"][2]["elements"] = {-2, 8};
+  refused(j, "a load's element is 0 or more (-1: none)");
 }
 
 TEST(Input, SpecsParseAndRejectWithReasons) {

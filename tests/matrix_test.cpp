@@ -207,6 +207,21 @@ TEST(Matrix, ColumnSumsVectorizedFallsBackToSingleLoadsAndSplitsDoubles) {
   for (int c = 0; c < 6; ++c) EXPECT_EQ(narrow.outputs[c], 3 * c + 21) << c;
   EXPECT_EQ(narrow.stages[0].loads[0], (core::Load{0, {0, 1, 2, 3}, {}}));
   EXPECT_EQ(loads_of(narrow.stages[0], 3), (std::vector<long long>{10, 11}));  // (1, 1): columns 4, 5 of row 1
+  // With several rows a lane, a lane past the edge for some of its columns keeps their slots
+  // empty (-1), so every lane's n-th load is the same row and column: 40 x 6 in one chunk,
+  // lanes of y < 8 take rows y, y + 16, y + 32.
+  backend::TraceRequest req{"column-sums-vectorized", core::Op::Sum, core::DType::Int, 32, 0, {}};
+  for (int i = 0; i < 240; ++i) req.input.push_back(i + 1);
+  req.rows = 40, req.cols = 6, req.grid = 1;
+  const auto tall = backend::make_sim_backend()->trace(req);
+  ASSERT_EQ(tall.grid, 1u);
+  EXPECT_EQ(loads_of(tall.stages[0], 1), (std::vector<long long>{4, 5, -1, -1, 100, 101, -1, -1, 196, 197}));
+  EXPECT_EQ(loads_of(tall.stages[0], 0), (std::vector<long long>{0, 1, 2, 3, 96, 97, 98, 99, 192, 193, 194, 195}));
+  for (const auto& w : core::warp_loads(tall.stages[0], 4)) {  // one warp: 16 rows of 2 threads
+    const int per_row = 4;
+    EXPECT_EQ(w.lanes, w.slot % per_row < 2 ? (w.slot < 8 ? 32 : 16) : (w.slot < 8 ? 16 : 8)) << w.slot;
+  }
+  EXPECT_EQ(core::loaded_elements(tall.stages[0]).size(), 240u);
   const auto dbl = matrix_trace("column-sums-vectorized", 2, 8, 32, 0, {}, core::Op::Sum, core::DType::Double);
   EXPECT_EQ(kernels::matrix_thread_columns(kernels::Algo::ColumnSumsVectorized, 32, 8, 0, 1, 8),
             (std::vector<std::size_t>{2, 3, 6, 7}));

@@ -90,8 +90,10 @@ void add_stages(core::Trace& t, kernels::Algo algo, const kernels::RawTrace<T>& 
     for (int tid = 0; tid < threads && load_slots > 0; ++tid) {
       const auto first = raw.loads.begin() + std::ptrdiff_t((base + tid) * load_slots);
       core::Load l{tid, {}, {}};
-      for (auto c = first; c != first + load_slots; ++c)
-        if (*c >= 0) l.elements.push_back((long long)kernels::load_index(*c)), l.widths.push_back(kernels::load_width(*c));
+      const auto end = std::find_if(std::make_reverse_iterator(first + load_slots), std::make_reverse_iterator(first),
+                                    [](long long c) { return c >= 0; }).base();  // past the last load
+      for (auto c = first; c != end; ++c)  // a slot the thread skipped stays, as -1: slots are warp-wide loads
+        l.elements.push_back(*c < 0 ? -1 : (long long)kernels::load_index(*c)), l.widths.push_back(*c < 0 ? 1 : kernels::load_width(*c));
       if (std::all_of(l.widths.begin(), l.widths.end(), [](int w) { return w == 1; })) l.widths.clear();  // JSON's default
       if (!l.elements.empty()) s.loads.push_back(std::move(l));
     }

@@ -142,7 +142,7 @@ std::set<long long> loaded_elements(const Stage& stage) {
   std::set<long long> out;
   for (const Load& l : stage.loads)
     for (std::size_t k = 0; k < l.elements.size(); ++k)
-      for (long long e = l.elements[k]; e < l.elements[k] + l.width(k); ++e) out.insert(e);
+      for (long long e = l.elements[k]; e >= 0 && e < l.elements[k] + l.width(k); ++e) out.insert(e);
   return out;
 }
 
@@ -157,6 +157,7 @@ std::vector<WarpLoad> warp_loads(const Stage& stage, std::size_t element_bytes) 
   std::map<std::pair<int, int>, std::size_t> read;  // elements the warp's lanes read in that load
   for (const Load& l : stage.loads)
     for (std::size_t k = 0; k < l.elements.size(); ++k) {
+      if (l.elements[k] < 0) continue;  // no load in this slot
       const std::pair<int, int> key{l.thread / 32, int(k)};
       const long long first = l.elements[k], width = l.width(k);
       for (long long e = first; e < first + width; ++e) sectors[key].insert(e * (long long)element_bytes / 32);

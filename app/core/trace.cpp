@@ -61,6 +61,8 @@ T typed(const json& j, const char* name) {
 // One thread's loads; "widths" (elements each load read) is absent where every load read one.
 Load read_load(const json& jl) {
   Load l{typed<int>(jl, "thread"), typed<std::vector<long long>>(jl, "elements"), {}};
+  for (long long e : l.elements)
+    if (e < -1) throw std::runtime_error("trace field 'elements' holds " + std::to_string(e) + ": a load's element is 0 or more (-1: none)");
   if (!jl.contains("widths")) return l;
   l.widths = typed<std::vector<int>>(jl, "widths");
   if (l.widths.size() != l.elements.size())

@@ -31,7 +31,8 @@ struct Access {
 // kernels::kLoadSlots): what the coalescing view groups into warp-wide loads.
 struct Load {
   int thread = 0;
-  std::vector<long long> elements;  // each load's first element: a flat input index (row * cols + col for a matrix)
+  std::vector<long long> elements;  // each load's first element: a flat input index (row * cols + col for a
+                                    // matrix); -1: the thread made no load in that slot, which its warp's others did
   std::vector<int> widths;          // elements each load read (a 16-byte load of floats: 4); empty: 1 each
   int width(std::size_t k) const { return k < widths.size() ? widths[k] : 1; }
   bool operator==(const Load&) const = default;

@@ -17,7 +17,7 @@ std::vector<LoadRow> load_rows(const core::Stage& stage, std::size_t element_byt
     for (const core::Load& l : stage.loads) {
       if (l.thread / 32 != w.warp || std::size_t(w.slot) >= l.elements.size()) continue;
       const long long first = l.elements[std::size_t(w.slot)];
-      for (long long e = first; e < first + l.width(std::size_t(w.slot)); ++e) {
+      for (long long e = first; e >= 0 && e < first + l.width(std::size_t(w.slot)); ++e) {
         auto& lanes = sectors.try_emplace(e / per, std::vector<int>(std::size_t(per), -1)).first->second;
         int& at = lanes[std::size_t(e % per)];
         if (at < 0) at = l.thread % 32;  // two lanes on one element: the first is shown

@@ -514,14 +514,15 @@ struct MatrixModel {
                               std::size_t r0, std::size_t by, std::size_t last) const {
     constexpr std::size_t per = 16 / sizeof(T);
     const bool vectors = algo == Algo::ColumnSumsVectorized && m.cols * sizeof(T) % 16 == 0;
+    const std::size_t loads = vectors ? cols.size() / per : cols.size();  // a row's loads, a column past the edge included
     std::vector<T> v(cols.size(), id());
-    int slot = 0;
-    for (std::size_t r = r0; r < last; r += by)
+    for (std::size_t r = r0, row = 0; r < last; r += by, ++row)
       for (std::size_t c = 0; c < cols.size(); ++c) {
         if (cols[c] >= m.cols) continue;
         v[c] = Op{}(v[c], in[r * m.cols + cols[c]]);
-        if (!vectors) rec.load(0, t, slot++, r * m.cols + cols[c]);
-        else if (c % per == 0) rec.load(0, t, slot++, r * m.cols + cols[c], int(per));
+        const int slot = int(row * loads + (vectors ? c / per : c));
+        if (!vectors) rec.load(0, t, slot, r * m.cols + cols[c]);
+        else if (c % per == 0) rec.load(0, t, slot, r * m.cols + cols[c], int(per));
       }
     return v;
   }
