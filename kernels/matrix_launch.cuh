@@ -27,7 +27,7 @@ class MatrixReducer {
   const T* enqueue(const T* in) {
     T* first_out = partials_ ? partials_->get() : out_->get();
     first_pass([&](auto probe) { launch(in, first_out, m_, grid_, dim3(block_x(), block_y()), probe); });
-    if (column_sums(algo_) && partials_)  // phase 2: the partials' columns, one chunk
+    if (is_column_sums(algo_) && partials_)  // phase 2: the partials' columns, one chunk
       launch(first_out, out_->get(), {grid_.y, m_.cols}, {grid_.x, 1}, dim3(block_x(), block_y()), NoProbe{});
     if (algo_ == Algo::BatchedRowsSplit && partials_) {  // phase 2: a block per row of chunk results
       batched_rows<T, Op><<<unsigned(m_.rows), launch_.block, std::size_t(launch_.block) * sizeof(T), stream_>>>(
@@ -88,8 +88,8 @@ class MatrixReducer {
         batched_rows_split<T, Op><<<unsigned(grid.count()), block, sh, stream_>>>(
             in, out, m.cols, split_chunk_cols(m, grid.x), grid.x, p);
         break;
-      case Algo::ColumnSumsVectorized:  // 4 cells a thread
-        column_sums_vectorized<T, Op><<<g, block, 4 * sh, stream_>>>(in, out, m.rows, m.cols,
+      case Algo::ColumnSumsVectorized:  // a cell a column a thread
+        column_sums_vectorized<T, Op><<<g, block, std::size_t(kVectorColumns) * sh, stream_>>>(in, out, m.rows, m.cols,
                                                                       column_chunk_rows(m, launch_.block, grid.y), p);
         break;
       case Algo::ColumnSumsNaive: column_sums_naive<T, Op><<<g, block, 0, stream_>>>(in, out, m.rows, m.cols, p); break;

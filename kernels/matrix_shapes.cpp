@@ -32,9 +32,9 @@ std::size_t wanted_blocks(int block, DeviceShape device) {
 
 bool is_matrix(Algo algo) { return row(algo).shape == Shape::Matrix; }
 
-bool column_sums(Algo algo) { return algo == Algo::ColumnSums || algo == Algo::ColumnSumsVectorized; }
+bool is_column_sums(Algo algo) { return algo == Algo::ColumnSums || algo == Algo::ColumnSumsVectorized; }
 
-int matrix_thread_cols(Algo algo) { return algo == Algo::ColumnSumsVectorized ? 4 : 1; }
+int matrix_thread_cols(Algo algo) { return algo == Algo::ColumnSumsVectorized ? kVectorColumns : 1; }
 
 std::size_t matrix_tile_cols(Algo algo, int block, std::size_t cols) {
   return std::size_t(matrix_block_x(algo, block, cols)) * std::size_t(matrix_thread_cols(algo));
@@ -44,9 +44,8 @@ std::vector<std::size_t> matrix_thread_columns(Algo algo, int block, std::size_t
                                         std::size_t elem_bytes) {
   const std::size_t bx = std::size_t(matrix_block_x(algo, block, cols)), first = tile * matrix_tile_cols(algo, block, cols);
   if (algo != Algo::ColumnSumsVectorized) return {first + tx};
-  const std::size_t per = 16 / elem_bytes;  // a 16-byte vector's elements; a thread's 4 columns are 4 / per of them
   std::vector<std::size_t> out;
-  for (std::size_t c = 0; c < 4; ++c) out.push_back(first + (c / per) * per * bx + per * tx + c % per);
+  for (int c = 0; c < kVectorColumns; ++c) out.push_back(vector_column(first, tx, bx, 16 / elem_bytes, c));
   return out;
 }
 
@@ -72,7 +71,8 @@ int preferred_matrix_block(Algo algo, Matrix m) {
   // column-sums: 128 threads (4 rows of 32) for wide matrices, 1024 for tall ones. Measured
   // on an H100 at 2^28 floats: 4096 x 65536 gave 86.2 % of peak at 128 and 83.5 % at 1024;
   // 2^24 x 16 gave 78.8 % at 1024 and 66.9 % at 128.
-  if (algo == Algo::ColumnSums || algo == Algo::ColumnSumsVectorized) return m.cols > m.rows ? 128 : m.rows > m.cols ? 1024 : 256;
+  // column-sums-vectorized takes the same rule; its own measurements are in docs/benchmarks.md.
+  if (is_column_sums(algo)) return m.cols > m.rows ? 128 : m.rows > m.cols ? 1024 : 256;
   if (matrix_lines(algo) != Lines::Rows) return 256;
   // A block per row: the largest block (32 to 1024) that still gives each thread eight loads
   // of the row, so eight are in flight (fold_strided). Measured on an H100: rows of 1024 in
@@ -85,7 +85,7 @@ int preferred_matrix_block(Algo algo, Matrix m) {
 int matrix_block_x(Algo algo, int block, std::size_t cols) {
   // column-sums on 16 columns: warps of 32 x 1 left half their lanes idle (78.8 % of peak on an
   // H100 at 2^24 x 16 floats); 16 x 2 read 128 contiguous bytes (87.5 %).
-  if (algo == Algo::ColumnSums || algo == Algo::ColumnSumsVectorized) {
+  if (is_column_sums(algo)) {
     const std::size_t per_thread = std::size_t(matrix_thread_cols(algo));
     int x = 1;
     while (x < 32 && std::size_t(x) * per_thread < cols) x *= 2;
@@ -144,11 +144,11 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
 }
 
 bool matrix_second_pass(Algo algo, Grid2 grid) {
-  return (column_sums(algo) && grid.y > 1) || (algo == Algo::BatchedRowsSplit && grid.x > 1) || algo == Algo::Block2d;
+  return (is_column_sums(algo) && grid.y > 1) || (algo == Algo::BatchedRowsSplit && grid.x > 1) || algo == Algo::Block2d;
 }
 
 bool matrix_chooses_grid(Algo algo) {
-  return column_sums(algo) || algo == Algo::BatchedRowsSplit || algo == Algo::Block2d;
+  return is_column_sums(algo) || algo == Algo::BatchedRowsSplit || algo == Algo::Block2d;
 }
 
 TraceShape matrix_trace_shape(Algo algo, int block, Matrix m) {
@@ -157,7 +157,7 @@ TraceShape matrix_trace_shape(Algo algo, int block, Matrix m) {
     case Algo::BatchedRowsShuffle: return {1 + 5 + 1 + 1 + 5, 1, warps, kLoadSlots};
     case Algo::ColumnSums: return {1 + log2_of(block / matrix_block_x(algo, block, m.cols)), 3, block, kLoadSlots};
     case Algo::ColumnSumsVectorized:
-      return {1 + log2_of(block / matrix_block_x(algo, block, m.cols)), 12, 4 * block, kLoadSlots};
+      return {1 + log2_of(block / matrix_block_x(algo, block, m.cols)), 3 * kVectorColumns, kVectorColumns * block, kLoadSlots};
     case Algo::ColumnSumsNaive: return {1, 0, 0, kLoadSlots};
     default: return {1 + steps, 3, block, kLoadSlots};
   }

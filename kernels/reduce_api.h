@@ -222,14 +222,20 @@ std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, 
                                                 std::size_t elem_bytes);
 bool is_matrix(Algo algo);
 // column-sums or column-sums-vectorized: chunks of rows, a row of partials per chunk.
-bool column_sums(Algo algo);
-// Columns each thread sums: 4 for column-sums-vectorized (16-byte loads), else 1.
+bool is_column_sums(Algo algo);
+// Columns each thread sums: kVectorColumns for column-sums-vectorized (16-byte loads), else 1.
+constexpr int kVectorColumns = 4;
 int matrix_thread_cols(Algo algo);
+// column-sums-vectorized: the c-th column (0..3) of thread tx in the tile starting at column
+// `first`, blocks bx threads wide, per elements a 16-byte vector: 4tx..4tx+3, or for doubles
+// (per 2) 2tx, 2tx+1 and the same a row of threads' width (2bx columns) further on.
+constexpr RL_HD std::size_t vector_column(std::size_t first, std::size_t tx, std::size_t bx, std::size_t per, int c) {
+  return first + std::size_t(c) / per * per * bx + per * tx + std::size_t(c) % per;
+}
 // Columns one block covers across: its threads along x times their columns each.
 std::size_t matrix_tile_cols(Algo algo, int block, std::size_t cols);
-// The columns thread tx of column tile `tile` sums, in its cells' order. column-sums-vectorized
-// with 16-byte vectors of 16 / elem_bytes elements: 4tx..4tx+3, or for doubles 2tx, 2tx+1 and
-// the same a warp's width (2X columns) further on, so each warp-wide load reads neighbours.
+// The columns thread tx of column tile `tile` sums, in its cells' order (column-sums-vectorized:
+// vector_column with 16-byte vectors of 16 / elem_bytes elements).
 std::vector<std::size_t> matrix_thread_columns(Algo algo, int block, std::size_t cols, std::size_t tile, std::size_t tx,
                                                std::size_t elem_bytes);
 // Which outputs a matrix reduction leaves: one per row, one per column, or one in all.

@@ -222,6 +222,18 @@ TEST(Matrix, ColumnSumsVectorizedFallsBackToSingleLoadsAndSplitsDoubles) {
     EXPECT_EQ(w.lanes, w.slot % per_row < 2 ? (w.slot < 8 ? 32 : 16) : (w.slot < 8 ? 16 : 8)) << w.slot;
   }
   EXPECT_EQ(core::loaded_elements(tall.stages[0]).size(), 240u);
+  // Many rows a thread (150 x 8 in one chunk, 16 rows of 2 threads: 9 or 10 rows each), one
+  // 16-byte load a row, in the order the rows come.
+  req.rows = 150, req.cols = 8, req.input.assign(1200, 0);
+  for (int i = 0; i < 1200; ++i) req.input[std::size_t(i)] = (i * 7919) % 101 - 50;
+  const auto many = backend::make_sim_backend()->trace(req);
+  EXPECT_EQ(many.stages[0].loads[0], (core::Load{0, {0, 128, 256, 384, 512, 640, 768, 896, 1024, 1152}, std::vector<int>(10, 4)}));
+  EXPECT_EQ(loads_of(many.stages[0], 31), (std::vector<long long>{124, 252, 380, 508, 636, 764, 892, 1020, 1148}));  // (1, 15)
+  for (int c = 0; c < 8; ++c) {
+    double sum = 0;
+    for (int r = 0; r < 150; ++r) sum += req.input[std::size_t(r * 8 + c)];
+    EXPECT_EQ(many.outputs[std::size_t(c)], sum) << c;
+  }
   const auto dbl = matrix_trace("column-sums-vectorized", 2, 8, 32, 0, {}, core::Op::Sum, core::DType::Double);
   EXPECT_EQ(kernels::matrix_thread_columns(kernels::Algo::ColumnSumsVectorized, 32, 8, 0, 1, 8),
             (std::vector<std::size_t>{2, 3, 6, 7}));

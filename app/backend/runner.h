@@ -92,7 +92,7 @@ void add_stages(core::Trace& t, kernels::Algo algo, const kernels::RawTrace<T>& 
       core::Load l{tid, {}, {}};
       const auto end = std::find_if(std::make_reverse_iterator(first + load_slots), std::make_reverse_iterator(first),
                                     [](long long c) { return c >= 0; }).base();  // past the last load
-      for (auto c = first; c != end; ++c)  // a slot the thread skipped stays, as -1: slots are warp-wide loads
+      for (auto c = first; c != end; ++c)  // a skipped slot stays, as -1: a warp's lanes' k-th loads stay together
         l.elements.push_back(*c < 0 ? -1 : (long long)kernels::load_index(*c)), l.widths.push_back(*c < 0 ? 1 : kernels::load_width(*c));
       if (std::all_of(l.widths.begin(), l.widths.end(), [](int w) { return w == 1; })) l.widths.clear();  // JSON's default
       if (!l.elements.empty()) s.loads.push_back(std::move(l));

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <cstdio>
 #include <utility>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <map>
@@ -242,7 +243,11 @@ int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   bool header = false;
   // JSON or CSV to a file: FILE.partial holds the rows finished so far, so a run cut short (a
   // time limit, a lost machine) keeps what it measured; removed once FILE is whole.
-  const std::string partial_path = o.out.empty() || o.format == "text" ? "" : o.out + ".partial";
+  std::string partial_path = o.out.empty() || o.format == "text" ? "" : o.out + ".partial";
+  if (!partial_path.empty() && std::filesystem::exists(partial_path)) {  // someone's file: not ours to replace
+    err << "reduction-lab: warning: '" << partial_path << "' exists: no rows will be kept there as they finish\n";
+    partial_path.clear();
+  }
   core::BenchReport partial;
   bool wrote_partial = false;
   const auto stream_row = [&](const core::BenchRow& r) {

@@ -175,7 +175,7 @@ int results_of(const Trace& t) {
   if (t.rows > 0) {  // column sums leave one value a column of the block's; the others one in all
     const auto algo = kernels::find_row(t.algorithm)->algo;
     if (algo == Algo::ColumnSumsNaive) return std::max(1, int(t.stages.front().active.size()));
-    if (kernels::column_sums(algo)) {
+    if (kernels::is_column_sums(algo)) {
       const std::size_t tile = kernels::matrix_tile_cols(algo, t.block, t.cols);
       const std::size_t first = (std::size_t(t.trace_block) % matrix_grid_of(t).x) * tile;
       return int(std::clamp<std::size_t>(t.cols > first ? t.cols - first : 1, 1, tile));
@@ -192,7 +192,7 @@ int results_of(const Trace& t) {
 // the matrix a thread holds (a lane past the last column holds padding no result takes).
 std::size_t held_values(const Trace& t, std::size_t threads) {
   const auto* row = kernels::find_row(t.algorithm);
-  if (t.rows == 0 || !row || !kernels::column_sums(row->algo)) return threads;
+  if (t.rows == 0 || !row || !kernels::is_column_sums(row->algo)) return threads;
   const int bx = block_x_of(t);
   const std::size_t tile = std::size_t(t.trace_block) % matrix_grid_of(t).x;
   std::size_t n = 0;

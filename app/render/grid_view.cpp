@@ -31,7 +31,7 @@ std::string matrix_second_launch(const core::Trace& t) {
   if (algo == kernels::Algo::BatchedRowsSplit)
     return "second launch: " + core::count_text(t.rows, "block", "blocks") + ", one a row, over " +
            std::to_string(grid.x) + " chunk results each";
-  if (kernels::column_sums(algo))
+  if (kernels::is_column_sums(algo))
     return "second launch: " + core::count_text(grid.x, "block", "blocks") + " over the " + std::to_string(grid.y) + " x " +
            std::to_string(t.cols) + " partials";
   return "second launch: 1 block of " + std::to_string(t.block) + " threads over the " + std::to_string(t.grid) + " partials";

@@ -613,7 +613,7 @@ struct MatrixModel {
         default: break;  // column-sums: laid out as a matrix below
       }
     }
-    if (kernels::column_sums(algo)) {  // out[chunk][col]
+    if (kernels::is_column_sums(algo)) {  // out[chunk][col]
       out.assign(grid.y * m.cols, id());
       for (std::size_t b = 0; b < grid.count(); ++b) column_block(in, b, rec_for(b), out);
     }
@@ -634,7 +634,7 @@ std::vector<T> reduce_matrix_with(Algo algo, const T* in, kernels::Matrix m, con
   std::vector<T> first = model.first_pass(in, launch.trace_block, raw);
   if (raw) raw->partials.assign(first.begin(), first.begin() + std::ptrdiff_t(std::min(first.size(), kernels::kMaxPartials)));
   if (!kernels::matrix_second_pass(algo, grid)) return first;
-  if (kernels::column_sums(algo)) {  // phase 2: the same kernel over the partials, one chunk
+  if (kernels::is_column_sums(algo)) {  // phase 2: the same kernel over the partials, one chunk
     const kernels::Matrix parts{grid.y, m.cols};
     const MatrixModel<T, Op> second{algo, parts, B, {grid.x, 1}};
     return second.first_pass(first.data(), -1, nullptr);
