@@ -14,7 +14,8 @@
 # SKIP_SANITIZERS=1 leaves the four compute-sanitizer tools out; ONLY_SANITIZERS=1 runs them alone.
 # MATRIX_BENCH=1 adds the matrix family's shape sweep (float and int sums, 2^28 elements from
 # 2^4 to 2^24 rows, with CUB's segmented reduce and cuBLAS gemv beside it; MATRIX_TYPES picks
-# the types, MATRIX_TIMEOUT the seconds each may take, default 300).
+# the types, MATRIX_TIMEOUT the seconds each may take, default 300, MATRIX_SECONDS bench's
+# --seconds, default 1; a sweep cut short leaves its rows so far in bench_matrix_TYPE_sum.json.partial).
 # MATRIX_WHY=1 adds what the matrix report needs to say why a target was missed: the grid-choosing
 # kernels timed over a range of grids (`bench --grid`), and Nsight Compute's counters of one
 # launch of each kernel and anchor at the shapes that missed (scripts/ncu-table.py reads them).
@@ -206,7 +207,7 @@ if [ -n "${MATRIX_BENCH:-}" ]; then
   # (or int) runs one type a call where both do not fit.
   for type in ${MATRIX_TYPES:-float int}; do
     STEP_TIMEOUT=${MATRIX_TIMEOUT:-300} step "bench_matrix_$type" .gpu/run.sh .gpu/bin/reduction-lab bench \
-      --shapes sweep --type "$type" --format json --out "$out/bench_matrix_${type}_sum.json"
+      --shapes sweep --type "$type" --seconds "${MATRIX_SECONDS:-1}" --format json --out "$out/bench_matrix_${type}_sum.json"
   done
 fi
 rm -f "$out/step.tmp"
