@@ -236,6 +236,45 @@ TEST_F(RenderTest, TheHarrisPlanStepsThroughHarrisKernelsInOrder) {
   }
 }
 
+// The shipped coalescing plan: every scene opens on a stage with loads, in the coalescing view,
+// and what each title claims is what its trace records.
+TEST_F(RenderTest, TheCoalescingPlanShowsWhatItsTitlesSay) {
+  const auto plan = core::plan_from_json(std::string(embedded::plan("coalescing")), "coalescing");
+  ASSERT_EQ(plan.scenes.size(), 8u);
+  std::vector<std::vector<core::WarpLoad>> loads;
+  std::vector<int> widest;
+  for (const auto& sc : plan.scenes) {
+    SCOPED_TRACE(sc.title);
+    const bool matrix = kernels::row(backend::kernel_algo(sc.algorithm)).shape == kernels::Shape::Matrix;
+    const std::size_t n = matrix ? std::size_t(sc.rows) * std::size_t(sc.cols) : std::size_t(sc.size);
+    backend::TraceRequest req{sc.algorithm, sc.op, sc.type, sc.block, sc.trace_block, core::generate_input(sc.input, n, sc.type)};
+    if (matrix) req.rows = std::size_t(sc.rows), req.cols = std::size_t(sc.cols);
+    const auto t = backend::make_sim_backend()->trace(req);
+    ASSERT_LT(sc.stage, int(t.stages.size()));
+    EXPECT_EQ(sc.view, "coalescing");
+    EXPECT_EQ(render::why_not(render::View::Coalescing, t), "");
+    const auto& stage = t.stages[std::size_t(sc.stage)];
+    loads.push_back(core::warp_loads(stage, 4));
+    ASSERT_FALSE(loads.back().empty());
+    int w = 1;
+    for (const auto& l : stage.loads)
+      for (std::size_t k = 0; k < l.elements.size(); ++k) w = std::max(w, l.width(k));
+    widest.push_back(w);
+  }
+  const auto all_ideal = [](const std::vector<core::WarpLoad>& v) {
+    return std::all_of(v.begin(), v.end(), [](const core::WarpLoad& w) { return w.sectors == w.ideal; });
+  };
+  EXPECT_TRUE(all_ideal(loads[0]));                  // whole sectors
+  EXPECT_EQ(widest[1], 4);                           // four elements a lane
+  EXPECT_EQ(loads[1][0].sectors, 4 * loads[0][0].sectors);
+  EXPECT_FALSE(all_ideal(loads[2]));                 // the misaligned upper half
+  EXPECT_TRUE(all_ideal(loads[3]) && all_ideal(loads[4]) && all_ideal(loads[5]));
+  EXPECT_EQ(widest[6], 4);
+  EXPECT_TRUE(all_ideal(loads[6]));
+  EXPECT_EQ(widest[7], 1);                           // each column alone
+  EXPECT_FALSE(all_ideal(loads[7]));
+}
+
 // The banks view pages through a stage's warp-wide accesses 16 at a time: a block of 1024
 // loads in 32 of them, and the second page shows others than the first; past the end it
 // shows the last page.

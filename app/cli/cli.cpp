@@ -565,7 +565,7 @@ Handler window_command(CLI::App& app) {
         },
         std::string("A matrix algorithm's ") + what + ": N or 2^K (rows x cols at most 2^20; default as saved)");
   app.add_option("--scene", g.scene, "Open on a saved scene (its name, or a scene file)");
-  app.add_option("--plan", g.plan, "Open a lesson plan on its first scene; PageDown and PageUp step its scenes (shipped: harris; or a file)");
+  app.add_option("--plan", g.plan, "Open a lesson plan on its first scene; PageDown and PageUp step its scenes (shipped: harris, coalescing; or a file)");
   app.add_option("--frame-report", g.frame_report, "Write every frame's time as JSON (with --quit-after-frames)");
   app.add_option("--race-file", g.race_file,
                  "Open on a race recording made on a GPU (`trace --runs N --format json`): its runs, and the replay of "
