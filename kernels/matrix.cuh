@@ -156,7 +156,7 @@ __device__ __forceinline__ void fold_columns(T (&v)[kVectorColumns], const T* in
                                              std::size_t col0, std::size_t apart, const Probe& probe, int& slot) {
   using V = typename Vec16<T>::type;
   constexpr int per = sizeof(V) / sizeof(T), loads = kVectorColumns / per;  // a vector's elements; vectors a row
-  const auto column = [&](int c) { return vector_column(col0, 0, apart / per, per, c); };  // the thread's c-th column
+  const auto column = [&](int c) { return vector_column(col0, apart, per, c); };  // the thread's c-th column
   if (cols * sizeof(T) % sizeof(V) == 0) {
     V q[K][loads];
 #pragma unroll
@@ -232,7 +232,7 @@ __global__ void __launch_bounds__(1024) column_sums_vectorized(const T* in, T* o
     probe.shared(stage, smem, kVectorColumns * B);
   }
   for (int c = 0; c < kVectorColumns && ty == 0; ++c) {
-    const std::size_t col = vector_column(tile, tx, blockDim.x, per, c);
+    const std::size_t col = vector_column(col0, apart, per, c);
     if (col < cols) out[std::size_t(blockIdx.y) * cols + col] = smem[c * B + tx];
     if (col < cols) probe.partial(std::size_t(blockIdx.y) * cols + col, smem[c * B + tx]);
   }

@@ -45,7 +45,8 @@ std::vector<std::size_t> matrix_thread_columns(Algo algo, int block, std::size_t
   const std::size_t bx = std::size_t(matrix_block_x(algo, block, cols)), first = tile * matrix_tile_cols(algo, block, cols);
   if (algo != Algo::ColumnSumsVectorized) return {first + tx};
   std::vector<std::size_t> out;
-  for (int c = 0; c < kVectorColumns; ++c) out.push_back(vector_column(first, tx, bx, 16 / elem_bytes, c));
+  const int per = int(16 / elem_bytes);
+  for (int c = 0; c < kVectorColumns; ++c) out.push_back(vector_column(first + std::size_t(per) * tx, std::size_t(per) * bx, per, c));
   return out;
 }
 
@@ -155,9 +156,11 @@ TraceShape matrix_trace_shape(Algo algo, int block, Matrix m) {
   const int steps = log2_of(block), warps = block / 32;
   switch (algo) {
     case Algo::BatchedRowsShuffle: return {1 + 5 + 1 + 1 + 5, 1, warps, kLoadSlots};
-    case Algo::ColumnSums: return {1 + log2_of(block / matrix_block_x(algo, block, m.cols)), 3, block, kLoadSlots};
-    case Algo::ColumnSumsVectorized:
-      return {1 + log2_of(block / matrix_block_x(algo, block, m.cols)), 3 * kVectorColumns, kVectorColumns * block, kLoadSlots};
+    case Algo::ColumnSums:
+    case Algo::ColumnSumsVectorized: {  // a cell a column a thread; a read, a read and a write a cell and step
+      const int held = matrix_thread_cols(algo);
+      return {1 + log2_of(block / matrix_block_x(algo, block, m.cols)), 3 * held, held * block, kLoadSlots};
+    }
     case Algo::ColumnSumsNaive: return {1, 0, 0, kLoadSlots};
     default: return {1 + steps, 3, block, kLoadSlots};
   }

@@ -226,11 +226,11 @@ bool is_column_sums(Algo algo);
 // Columns each thread sums: kVectorColumns for column-sums-vectorized (16-byte loads), else 1.
 constexpr int kVectorColumns = 4;
 int matrix_thread_cols(Algo algo);
-// column-sums-vectorized: the c-th column (0..3) of thread tx in the tile starting at column
-// `first`, blocks bx threads wide, per elements a 16-byte vector: 4tx..4tx+3, or for doubles
-// (per 2) 2tx, 2tx+1 and the same a row of threads' width (2bx columns) further on.
-constexpr RL_HD std::size_t vector_column(std::size_t first, std::size_t tx, std::size_t bx, std::size_t per, int c) {
-  return first + std::size_t(c) / per * per * bx + per * tx + std::size_t(c) % per;
+// column-sums-vectorized: the c-th column (0..3) of a thread whose first column is col0 (its
+// tile's first + per * tx), per elements a 16-byte vector, its vectors `apart` columns apart (a
+// row of threads' width, per * bx): 4tx..4tx+3, or for doubles 2tx, 2tx+1 and the same 2bx further on.
+constexpr RL_HD std::size_t vector_column(std::size_t col0, std::size_t apart, int per, int c) {
+  return col0 + (c / per) * apart + c % per;  // as ints first: c and per are small and non-negative
 }
 // Columns one block covers across: its threads along x times their columns each.
 std::size_t matrix_tile_cols(Algo algo, int block, std::size_t cols);

@@ -40,11 +40,9 @@ OutputCell output_at(const std::vector<double>& values, std::size_t i, bool own)
   return {i, i < values.size() ? values[i] : 0.0, own, i < values.size()};
 }
 
-
 // column-sums' first pass leaves a row of partials per chunk of rows; the traced block's chunk
 // is its grid row (grid.x = the column tiles across the matrix).
 std::size_t chunk_of(const core::Trace& t) { return std::size_t(t.trace_block) / core::matrix_grid_of(t).x; }
-
 
 std::string range(std::size_t first, std::size_t count) {
   return count <= 1 ? std::to_string(first) : std::to_string(first) + "-" + std::to_string(first + count - 1);
@@ -321,7 +319,7 @@ std::string summary(const core::Trace& t, const std::vector<OutputLine>& lines) 
       if (!first) return b + "'s columns lie outside the columns shown";
       if (!core::second_pass(t))
         return "out holds each column's " + word + "; " + b + " writes out[" + range(first->index, count) +
-               "] of the columns shown" + (t.algorithm == "column-sums-naive" ? ", a thread a column" : ": one chunk covers every row");
+               "] of the columns shown" + (kernels::is_column_sums(kernels::find_row(t.algorithm)->algo) ? ": one chunk covers every row" : ", a thread a column");
       return "partials: each chunk of rows' column " + word + "s; " + b + " writes chunk " + std::to_string(chunk_of(t)) +
              "'s for columns " + range(first->index - chunk_of(t) * t.cols, count) +
              "; a second pass combines each column's partials into out";
