@@ -1,6 +1,6 @@
 // Reductions over a row-major matrix: each row (batched rows), each column (column sums), or
 // the whole matrix with 2D blocks. Same markers and probes as tree.cuh. batched-rows-shuffle
-// lives in shuffle.cuh, beside the block_shuffle it calls.
+// and batched-rows-vectorized live in shuffle.cuh, beside the block_shuffle they call.
 #pragma once
 #include <cstddef>
 

@@ -34,6 +34,8 @@ class MatrixReducer {
           first_out, out_->get(), grid_.x, NoProbe{});
       RL_CUDA(cudaGetLastError());
     }
+    if (algo_ == Algo::BatchedRowsVectorized && partials_)  // phase 2: itself, a block per row of chunk results
+      launch(first_out, out_->get(), {m_.rows, grid_.x}, {1, m_.rows}, dim3(block_x(), 1), NoProbe{});
     if (algo_ == Algo::Block2d)  // one block, a row of B threads, over the partials
       launch(first_out, out_->get(), {1, grid_.count()}, {1, 1}, dim3(unsigned(launch_.block), 1), NoProbe{});
     return out_->get();
@@ -86,6 +88,10 @@ class MatrixReducer {
           break;
         }
         batched_rows_split<T, Op><<<unsigned(grid.count()), block, sh, stream_>>>(
+            in, out, m.cols, split_chunk_cols(m, grid.x), grid.x, p);
+        break;
+      case Algo::BatchedRowsVectorized:  // a 1D grid, as batched-rows-split
+        batched_rows_vectorized<T, Op><<<unsigned(grid.count()), block, block.x / 32 * sizeof(T), stream_>>>(
             in, out, m.cols, split_chunk_cols(m, grid.x), grid.x, p);
         break;
       case Algo::ColumnSumsVectorized:  // a cell a column a thread

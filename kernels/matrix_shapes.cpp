@@ -22,10 +22,21 @@ constexpr std::size_t kMaxGridY = 65535;                  // CUDA's limit on gri
 constexpr std::size_t kMaxGridX = 2147483647;             // and on gridDim.x
 constexpr std::size_t kMaxElements = std::size_t(1) << 34;  // the app's cap (64 GiB of floats); allocation decides below it
 
-// Blocks one wave of the device holds, twice over: enough for the fixed grids to cover
-// every SM while each thread still loads several elements.
-std::size_t wanted_blocks(int block, DeviceShape device) {
-  return 2 * std::size_t(std::max(1, device.threads_per_sm / block)) * std::size_t(std::max(1, device.sm_count));
+// Blocks one wave of the device holds.
+std::size_t wave_blocks(int block, DeviceShape device) {
+  return std::size_t(std::max(1, device.threads_per_sm / block)) * std::size_t(std::max(1, device.sm_count));
+}
+
+// Two waves: enough for the fixed grids to cover every SM while each thread still loads several
+// elements.
+std::size_t wanted_blocks(int block, DeviceShape device) { return 2 * wave_blocks(block, device); }
+
+// Chunks a row for batched-rows-split and batched-rows-vectorized: enough to give the device
+// `want` blocks, while a full chunk leaves each thread `least` elements at least.
+Grid2 row_chunks(Matrix m, int block, std::size_t want, std::size_t least) {
+  const std::size_t most = std::max<std::size_t>(1, m.cols / (std::size_t(block) * least));
+  const std::size_t chunks = std::clamp<std::size_t>(want / m.rows, 1, most);
+  return {ceil_div(m.cols, split_chunk_cols(m, chunks)), m.rows};  // no chunk empty: a recorded grid maps back
 }
 
 }  // namespace
@@ -33,6 +44,8 @@ std::size_t wanted_blocks(int block, DeviceShape device) {
 bool is_matrix(Algo algo) { return row(algo).shape == Shape::Matrix; }
 
 bool is_column_sums(Algo algo) { return algo == Algo::ColumnSums || algo == Algo::ColumnSumsVectorized; }
+
+bool is_row_chunks(Algo algo) { return algo == Algo::BatchedRowsSplit || algo == Algo::BatchedRowsVectorized; }
 
 int matrix_thread_cols(Algo algo) { return algo == Algo::ColumnSumsVectorized ? kVectorColumns : 1; }
 
@@ -54,7 +67,8 @@ Lines matrix_lines(Algo algo) {
   switch (algo) {
     case Algo::BatchedRows:
     case Algo::BatchedRowsShuffle:
-    case Algo::BatchedRowsSplit: return Lines::Rows;
+    case Algo::BatchedRowsSplit:
+    case Algo::BatchedRowsVectorized: return Lines::Rows;
     case Algo::ColumnSums:
     case Algo::ColumnSumsVectorized:
     case Algo::ColumnSumsNaive: return Lines::Columns;
@@ -75,8 +89,9 @@ int preferred_matrix_block(Algo algo, Matrix m) {
   // column-sums-vectorized takes the same rule; its own measurements are in docs/benchmarks.md.
   if (is_column_sums(algo)) return m.cols > m.rows ? 128 : m.rows > m.cols ? 1024 : 256;
   if (matrix_lines(algo) != Lines::Rows) return 256;
-  // A block per row: the largest block (32 to 1024) that still gives each thread eight loads
-  // of the row, so eight are in flight (fold_strided). Measured on an H100: rows of 1024 in
+  // A block per row: the largest block (32 to 1024) that still gives each thread sixteen
+  // elements of the row: eight loads in flight (fold_strided), or batched-rows-vectorized's four
+  // 16-byte vectors of 4-byte elements. Measured on an H100: rows of 1024 in
   // blocks of 256 (four loads a thread) ran at 67 % of peak.
   int b = 32;
   while (b < 1024 && std::size_t(b) * 16 <= m.cols) b *= 2;
@@ -100,7 +115,8 @@ std::size_t matrix_partials(Algo algo, Matrix m, Grid2 grid) {
     case Algo::ColumnSums:
     case Algo::ColumnSumsVectorized: return grid.y * m.cols;
     case Algo::Block2d:
-    case Algo::BatchedRowsSplit: return grid.count();
+    case Algo::BatchedRowsSplit:
+    case Algo::BatchedRowsVectorized: return grid.count();
     default: return matrix_outputs(algo, m);
   }
 }
@@ -124,13 +140,12 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
     case Algo::BatchedRows:
     case Algo::BatchedRowsShuffle: return {m.rows, 1};
     case Algo::ColumnSumsNaive: return {tiles_x, 1};
-    case Algo::BatchedRowsSplit: {
-      // Enough chunks a row to fill the device, each leaving a thread eight loads at least;
-      // ceil(cols / width) so no chunk is empty and a recorded grid maps back to itself.
-      const std::size_t most = std::max<std::size_t>(1, m.cols / (std::size_t(block) * 8));
-      const std::size_t chunks = std::clamp<std::size_t>(want / m.rows, 1, most);
-      return {ceil_div(m.cols, split_chunk_cols(m, chunks)), m.rows};
-    }
+    case Algo::BatchedRowsSplit: return row_chunks(m, block, want, 8);  // eight loads a thread
+    case Algo::BatchedRowsVectorized:
+      // One wave, not two, and a batch of four 16-byte vectors of 4-byte elements a thread.
+      // Measured on an H100 at 16 x 2^24 ints in blocks of 1024: 91.6 % of peak with 256
+      // blocks, 90.3 % with 528 (docs/benchmarks.md).
+      return row_chunks(m, block, grid ? grid : wave_blocks(block, device), 16);
     case Algo::ColumnSums:
     case Algo::ColumnSumsVectorized: {
       // Chunks of rows; ceil(rows / ceil(rows / c)) so a recorded grid maps back to itself.
@@ -145,17 +160,18 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
 }
 
 bool matrix_second_pass(Algo algo, Grid2 grid) {
-  return (is_column_sums(algo) && grid.y > 1) || (algo == Algo::BatchedRowsSplit && grid.x > 1) || algo == Algo::Block2d;
+  return (is_column_sums(algo) && grid.y > 1) || (is_row_chunks(algo) && grid.x > 1) || algo == Algo::Block2d;
 }
 
 bool matrix_chooses_grid(Algo algo) {
-  return is_column_sums(algo) || algo == Algo::BatchedRowsSplit || algo == Algo::Block2d;
+  return is_column_sums(algo) || is_row_chunks(algo) || algo == Algo::Block2d;
 }
 
 TraceShape matrix_trace_shape(Algo algo, int block, Matrix m) {
   const int steps = log2_of(block), warps = block / 32;
   switch (algo) {
-    case Algo::BatchedRowsShuffle: return {1 + 5 + 1 + 1 + 5, 1, warps, kLoadSlots};
+    case Algo::BatchedRowsShuffle:
+    case Algo::BatchedRowsVectorized: return {1 + 5 + 1 + 1 + 5, 1, warps, kLoadSlots};
     case Algo::ColumnSums:
     case Algo::ColumnSumsVectorized: {  // a cell a column a thread; a read, a read and a write a cell and step
       const int held = matrix_thread_cols(algo);
@@ -198,9 +214,12 @@ std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, 
     case Algo::BatchedRowsShuffle:
       for (std::size_t c = t; c < m.cols; c += std::size_t(block)) out.push_back(b * m.cols + c);
       break;
-    case Algo::BatchedRowsSplit: {
+    case Algo::BatchedRowsSplit:
+    case Algo::BatchedRowsVectorized: {
       const std::size_t w = split_chunk_cols(m, grid.x), end = std::min(m.cols, (gx + 1) * w);
-      for (std::size_t c = gx * w + t; c < end; c += std::size_t(block)) out.push_back(gy * m.cols + c);
+      const std::size_t per = algo == Algo::BatchedRowsVectorized && m.cols * elem_bytes % 16 == 0 ? 16 / elem_bytes : 1;
+      for (std::size_t c = gx * w + per * t; c < end; c += per * std::size_t(block))
+        for (std::size_t e = 0; e < per; ++e) out.push_back(gy * m.cols + c + e);
       break;
     }
     case Algo::ColumnSumsNaive:

@@ -41,6 +41,7 @@ enum class Algo {
   ColumnSumsNaive,
   Block2d,
   ColumnSumsVectorized,
+  BatchedRowsVectorized,
 };
 enum class OpKind { Sum, Min, Max };
 // Baselines over the same data: the library reductions, a device copy (a bandwidth reference:
@@ -186,25 +187,25 @@ std::size_t matrix_outputs(Algo algo, Matrix m);
 // read 32 neighbouring columns of one row; for column-sums 32, or the power of two at or above
 // `cols` when fewer, so a warp reads whole rows of a narrow matrix; else the whole block.
 int matrix_block_x(Algo algo, int block, std::size_t cols);
-// The first pass's grid: x and y blocks. grid (from Launch; 0 = two waves of the device) is
-// about how many blocks the kernels that choose their grid launch (matrix_chooses_grid).
+// The first pass's grid: x and y blocks. grid (from Launch; 0 = two waves of the device, one for
+// batched-rows-vectorized) is about how many blocks the kernels that choose their grid launch (matrix_chooses_grid).
 struct Grid2 {
   std::size_t x = 1, y = 1;
   std::size_t count() const { return x * y; }
 };
 Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape device);
-// column-sums (chunks of rows), batched-rows-split (chunks of each row) and block-2d size their
-// grids; batched-rows* launch a block per row and column-sums-naive a thread per column.
+// column-sums (chunks of rows), batched-rows-split and -vectorized (chunks of each row) and
+// block-2d size their grids; batched-rows and -shuffle launch a block per row and column-sums-naive a thread per column.
 bool matrix_chooses_grid(Algo algo);
 // Whether the first pass leaves several partials a line, so a second launch combines them:
-// column-sums with several chunks of rows, batched-rows-split with several chunks a row,
-// block-2d always. The others write their outputs in the first pass.
+// column-sums with several chunks of rows, batched-rows-split or -vectorized with several chunks
+// a row, block-2d always. The others write their outputs in the first pass.
 bool matrix_second_pass(Algo algo, Grid2 grid);
 // How many first-pass results a matrix trace records: one per row (batched rows) or column
 // (column-sums-naive), one per chunk and column (column-sums), one per block (block-2d).
 std::size_t matrix_partials(Algo algo, Matrix m, Grid2 grid);
-// batched-rows-split: columns each chunk of a row covers, for `chunks` chunks a row: a multiple
-// of 64 (the last chunk takes what is left).
+// batched-rows-split and -vectorized: columns each chunk of a row covers, for `chunks` chunks a
+// row: a multiple of 64 (the last chunk takes what is left).
 std::size_t split_chunk_cols(Matrix m, std::size_t chunks);
 // column-sums: rows each block of the first pass covers.
 std::size_t column_chunk_rows(Matrix m, int block, std::size_t chunks);
@@ -223,6 +224,8 @@ std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, 
 bool is_matrix(Algo algo);
 // column-sums or column-sums-vectorized: chunks of rows, a row of partials per chunk.
 bool is_column_sums(Algo algo);
+// batched-rows-split or batched-rows-vectorized: chunks of each row, a partial per chunk.
+bool is_row_chunks(Algo algo);
 // Columns each thread sums: kVectorColumns for column-sums-vectorized (16-byte loads), else 1.
 constexpr int kVectorColumns = 4;
 int matrix_thread_cols(Algo algo);

@@ -16,7 +16,8 @@ template <> struct Vec16<double> { using type = double2; };
 
 template <class Op, class T, class V>
 __device__ __forceinline__ T fold(T acc, const V& q) {
-  if constexpr (sizeof(T) == 8) return Op{}(Op{}(acc, q.x), q.y);
+  if constexpr (sizeof(V) == sizeof(T)) return Op{}(acc, q);  // a single element
+  else if constexpr (sizeof(T) == 8) return Op{}(Op{}(acc, q.x), q.y);
   else return Op{}(Op{}(Op{}(Op{}(acc, q.x), q.y), q.z), q.w);
 }
 
@@ -113,6 +114,55 @@ __global__ void batched_rows_shuffle(const T* in, T* out, std::size_t cols, Prob
     probe.load(0, slot++, first + c);
   }
   probe.stage(0, kTagRowStride, 0), probe.work(0, tid < cols), probe.lane(0, v);
+
+  int stage = 1;
+  v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle
+  if (tid == 0) out[blockIdx.x] = v;
+  if (tid == 0) probe.partial(blockIdx.x, v);
+}
+// >>>
+
+// <<< fold-row
+// Elements [first, first + count) as loads of V (a 16-byte vector, or T itself) a block apart:
+// four loads in flight a thread, then two, then one for the rest. first and count are
+// multiples of V's elements.
+template <class V, class T, class Op, class Probe>
+__device__ __forceinline__ T fold_row(T v, const T* in, std::size_t first, std::size_t count, const Probe& probe,
+                                      int& slot) {
+  constexpr std::size_t per = sizeof(V) / sizeof(T);
+  const V* in_v = reinterpret_cast<const V*>(in);
+  const std::size_t B = blockDim.x, end = (first + count) / per;
+  std::size_t i = first / per + threadIdx.x;
+  for (; i + 3 * B < end; i += 4 * B) v = fold_batch<4, Op>(v, in_v, i, B, probe, slot);
+  if (i + B < end) v = fold_batch<2, Op>(v, in_v, i, B, probe, slot), i += 2 * B;
+  if (i < end) v = fold_batch<1, Op>(v, in_v, i, B, probe, slot);
+  return v;
+}
+// >>>
+
+// <<< batched-rows-vectorized
+// batched-rows-split's chunks (several blocks a row when rows are few) with 16-byte loads. Where
+// a row's bytes are a multiple of 16, every row and every chunk (a multiple of 64 columns)
+// starts on a 16-byte boundary, so each thread loads float4/int4/double2 vectors; otherwise
+// single elements. Warp shuffles meet the block's values. Phase 2, with several chunks a row,
+// is this kernel again over the partials.
+template <class T, class Op, class Probe>
+__global__ void batched_rows_vectorized(const T* in, T* out, std::size_t cols, std::size_t chunk_cols, std::size_t chunks,
+                                        Probe probe) {
+  using V = typename Vec16<T>::type;
+  T* smem = shared_array<T>();  // one cell per warp
+  const unsigned tid = threadIdx.x;
+  const std::size_t begin = (blockIdx.x % chunks) * chunk_cols;
+  const std::size_t first = (blockIdx.x / chunks) * cols + begin, count = chunk_cols < cols - begin ? chunk_cols : cols - begin;
+  const bool vectors = cols * sizeof(T) % sizeof(V) == 0;
+  T v = Op::template identity<T>();
+  int slot = 0;
+  if (vectors)
+    v = fold_row<V, T, Op>(v, in, first, count, probe, slot);  // [row-vector]  // see <<< fold-row
+  else
+    v = fold_row<T, T, Op>(v, in, first, count, probe, slot);  // [row-stride]: one element a load
+  probe.stage(0, vectors ? kTagRowVector : kTagRowStride, 0);
+  probe.work(0, tid < (vectors ? count / (sizeof(V) / sizeof(T)) : count)), probe.lane(0, v);
 
   int stage = 1;
   v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle

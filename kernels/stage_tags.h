@@ -29,6 +29,7 @@ enum Tag : int {
   kTagColumnWalk,   // [column-walk] one thread walks down its whole column
   kTagTileStride,   // [tile-stride] 2D grid stride: each thread accumulates a tile's elements
   kTagColumnVector, // [column-vector] each thread accumulates 4 columns, 16 bytes a load
+  kTagRowVector,    // [row-vector]  each thread accumulates its chunk of a row, 16 bytes a load
   kTagCount
 };
 
@@ -38,7 +39,7 @@ inline const char* tag_marker(int tag) {
       "[load]", "[load-add]", "[grid-stride]", "[vector-load]", "[step]", "[warp-step]", "[serial]",
       "[shfl]", "[warp-sums]", "[final-load]", "[final-shfl]", "[tile-reduce]", "[tile-sums]",
       "[final-reduce]", "[atomic]", "[halving]", "[input]", "[row-stride]", "[column-stride]",
-      "[column-step]", "[column-walk]", "[tile-stride]", "[column-vector]"};
+      "[column-step]", "[column-walk]", "[tile-stride]", "[column-vector]", "[row-vector]"};
   return tag >= 0 && tag < kTagCount ? names[tag] : "[?]";
 }
 

@@ -66,7 +66,7 @@ std::vector<std::string> comparable_ids() {
 // Awkward shapes: 1x1, a single row, a single column, odd sizes both ways, a tall thin one.
 std::vector<std::pair<std::size_t, std::size_t>> matrix_shapes() {
   if (quick()) return {{1, 1}, {1, 1000}, {1000, 1}, {33, 257}};
-  return {{1, 1}, {1, 1000}, {1000, 1}, {33, 257}, {4097, 3}, {3, 4097}, {1024, 1024}};
+  return {{1, 1}, {1, 1000}, {1000, 1}, {33, 257}, {4097, 3}, {3, 4097}, {3, 4100}, {1024, 1024}};
 }
 
 }  // namespace

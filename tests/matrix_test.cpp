@@ -87,17 +87,31 @@ TEST(Matrix, BatchedRowsSplitChunksAreAlignedAndMapBack) {
   const auto seed = test::test_seed();
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
   std::mt19937_64 rng(seed);
-  for (int i = 0; i < 2000; ++i) {
-    const kernels::Matrix m{1 + rng() % 40, 1 + rng() % 300000};
-    const std::size_t want = 1 + rng() % 5000;
-    SCOPED_TRACE(std::to_string(m.rows) + " x " + std::to_string(m.cols) + ", grid " + std::to_string(want));
-    const auto grid = kernels::matrix_grid(kernels::Algo::BatchedRowsSplit, m, 32, want, kernels::DeviceShape(1));
-    const std::size_t w = kernels::split_chunk_cols(m, grid.x);
-    EXPECT_TRUE(w % 64 == 0 || grid.x == 1);
-    EXPECT_LT((grid.x - 1) * w, m.cols);  // the last chunk holds a column
-    EXPECT_GE(grid.x * w, m.cols);
-    EXPECT_EQ(kernels::matrix_grid(kernels::Algo::BatchedRowsSplit, m, 32, grid.count(), kernels::DeviceShape(1)).x, grid.x);
-  }
+  for (const auto algo : {kernels::Algo::BatchedRowsSplit, kernels::Algo::BatchedRowsVectorized})
+    for (int i = 0; i < 2000; ++i) {
+      const kernels::Matrix m{1 + rng() % 40, 1 + rng() % 300000};
+      const std::size_t want = 1 + rng() % 5000;
+      SCOPED_TRACE(std::string(kernels::row(algo).id) + " " + std::to_string(m.rows) + " x " + std::to_string(m.cols) +
+                   ", grid " + std::to_string(want));
+      const auto grid = kernels::matrix_grid(algo, m, 32, want, kernels::DeviceShape(1));
+      const std::size_t w = kernels::split_chunk_cols(m, grid.x);
+      EXPECT_TRUE(w % 64 == 0 || grid.x == 1);
+      EXPECT_LT((grid.x - 1) * w, m.cols);  // the last chunk holds a column
+      EXPECT_GE(grid.x * w, m.cols);
+      EXPECT_EQ(kernels::matrix_grid(algo, m, 32, grid.count(), kernels::DeviceShape(1)).x, grid.x);
+    }
+}
+
+// batched-rows-vectorized aims for one wave, batched-rows-split for two: 16 rows of 2^24 in blocks
+// of 1024 on 132 SMs of 2048 threads get 16 and 33 chunks a row.
+TEST(Matrix, BatchedRowsVectorizedFillsOneWave) {
+  const kernels::Matrix m{16, std::size_t(1) << 24};
+  EXPECT_EQ(kernels::matrix_grid(kernels::Algo::BatchedRowsVectorized, m, 1024, 0, kernels::DeviceShape(132)).x, 16u);
+  EXPECT_EQ(kernels::matrix_grid(kernels::Algo::BatchedRowsSplit, m, 1024, 0, kernels::DeviceShape(132)).x, 33u);
+  EXPECT_EQ(kernels::matrix_grid(kernels::Algo::BatchedRowsVectorized, {256, std::size_t(1) << 20}, 1024, 0,
+                                 kernels::DeviceShape(132)).x, 1u);  // 256 rows: one chunk a row
+  EXPECT_TRUE(kernels::matrix_second_pass(kernels::Algo::BatchedRowsVectorized, {16, 16}));
+  EXPECT_FALSE(kernels::matrix_second_pass(kernels::Algo::BatchedRowsVectorized, {1, 256}));
 }
 
 // The launcher, the model and the views all ask this one question: a second launch only where
@@ -123,6 +137,53 @@ TEST(Matrix, BatchedRowsSplitKeepsOneBlockARowWhenRowsAreMany) {
   EXPECT_EQ(split.grid, 9000u);
   EXPECT_EQ(split.outputs, rows.outputs);
   EXPECT_EQ(split.stages.back().shared, rows.stages.back().shared);
+}
+
+// batched-rows-vectorized, 2 x 2048 ints in blocks of 32: at most 2048 / (32 x 16) = 4 chunks a
+// row of 512 columns, 128 int4 vectors. Block 5 is row 1's second chunk, elements 2560..3071: thread
+// t loads vectors t, t + 32, t + 64, t + 96 of it, four in flight, 16 bytes each.
+TEST(Matrix, BatchedRowsVectorizedLoadsSixteenBytesALane) {
+  const auto t = matrix_trace("batched-rows-vectorized", 2, 2048, 32, 5);
+  EXPECT_EQ(t.grid, 8u);
+  const auto lesson = core::fill_lessons(*core::find_algorithm("batched-rows-vectorized"), t);
+  EXPECT_NE(lesson.brief.find("touch 16 sectors of 32 bytes; this run: 8 blocks for 2 rows, 4 chunks a row."),
+            std::string::npos) << lesson.brief;
+  EXPECT_EQ(t.outputs, (std::vector<double>{2048.0 * 2049 / 2, 4096.0 * 4097 / 2 - 2048.0 * 2049 / 2}));
+  ASSERT_EQ(t.partials.size(), 8u);
+  EXPECT_EQ(t.partials[5], (2561 + 3072) * 512 / 2);
+  ASSERT_EQ(t.stages.size(), 13u);  // the loads, five shuffles, warp sums, the final load and five shuffles
+  EXPECT_EQ(t.stages[0].tag, kernels::kTagRowVector);
+  EXPECT_EQ(t.stages[0].loads[0], (core::Load{0, {2560, 2688, 2816, 2944}, {4, 4, 4, 4}}));
+  EXPECT_EQ(loads_of(t.stages[0], 3), (std::vector<long long>{2572, 2700, 2828, 2956}));
+  for (int k = 0; k < 4; ++k) EXPECT_EQ(core::warp_loads(t.stages[0], 4)[std::size_t(k)], (core::WarpLoad{0, k, 32, 16, 16}));
+  double lane3 = 0;
+  for (int k = 0; k < 4; ++k)
+    for (int e = 0; e < 4; ++e) lane3 += 2572 + 128 * k + e + 1;
+  EXPECT_EQ((*t.stages[0].lanes)[3], lane3);
+  EXPECT_EQ((*t.stages.back().lanes)[0], t.partials[5]);
+}
+
+// Rows of 30 ints (120 bytes) do not all start on 16 bytes: one element at a time, the
+// row-stride stage. Doubles take 2-element vectors. 448 columns in blocks of 32 leave threads
+// 0..15 four vectors (one batch of 4) and threads 16..31 three (a batch of 2, then 1).
+TEST(Matrix, BatchedRowsVectorizedFallsBackToSingleLoadsAndTakesDoubles) {
+  const auto narrow = matrix_trace("batched-rows-vectorized", 3, 30, 32, 1);
+  EXPECT_EQ(narrow.stages[0].tag, kernels::kTagRowStride);
+  EXPECT_EQ(narrow.outputs, (std::vector<double>{465, 1365, 2265}));
+  EXPECT_EQ(loads_of(narrow.stages[0], 29), (std::vector<long long>{59}));
+  EXPECT_EQ(narrow.stages[0].active.size(), 30u);
+
+  const auto dbl = matrix_trace("batched-rows-vectorized", 2, 40, 32, 1, {}, core::Op::Sum, core::DType::Double);
+  EXPECT_EQ(dbl.grid, 2u);
+  EXPECT_EQ(dbl.stages[0].tag, kernels::kTagRowVector);
+  EXPECT_EQ(dbl.stages[0].loads[3], (core::Load{3, {46}, {2}}));
+  EXPECT_EQ(core::warp_loads(dbl.stages[0], 8), (std::vector<core::WarpLoad>{{0, 0, 20, 10, 10}}));
+  EXPECT_EQ(dbl.outputs, (std::vector<double>{820, 2420}));
+
+  const auto wide = matrix_trace("batched-rows-vectorized", 1, 448, 32, 0);
+  EXPECT_EQ(loads_of(wide.stages[0], 0), (std::vector<long long>{0, 128, 256, 384}));
+  EXPECT_EQ(loads_of(wide.stages[0], 20), (std::vector<long long>{80, 208, 336}));
+  EXPECT_EQ(wide.result, 448.0 * 449 / 2);
 }
 
 TEST(Matrix, BatchedRowsShuffleEndsInLaneZero) {
@@ -269,7 +330,7 @@ TEST(Matrix, Block2dStridesTheGridThenReducesThePartials) {
 TEST(Matrix, ResultsMatchADoubleReferenceAtAwkwardShapes) {
   const auto seed = test::test_seed();
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
-  const std::pair<std::size_t, std::size_t> shapes[] = {{1, 1}, {1, 1000}, {1000, 1}, {33, 257}, {4097, 3}, {7, 64}};
+  const std::pair<std::size_t, std::size_t> shapes[] = {{1, 1}, {1, 1000}, {1000, 1}, {33, 257}, {4097, 3}, {7, 64}, {3, 4100}, {2, 1600}};
   for (const auto& id : core::matrix_ids())
     for (const auto& [rows, cols] : shapes)
       for (int block : {32, 256, 1024})

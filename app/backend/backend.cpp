@@ -39,7 +39,8 @@ std::size_t traced_output(kernels::Algo algo, kernels::Matrix m, int block, kern
   switch (algo) {
     case kernels::Algo::BatchedRows:
     case kernels::Algo::BatchedRowsShuffle: return b;
-    case kernels::Algo::BatchedRowsSplit: return b / grid.x;
+    case kernels::Algo::BatchedRowsSplit:
+    case kernels::Algo::BatchedRowsVectorized: return b / grid.x;
     case kernels::Algo::ColumnSums:
     case kernels::Algo::ColumnSumsVectorized:
       return std::min(m.cols - 1, (b % grid.x) * kernels::matrix_tile_cols(algo, block, m.cols));

@@ -174,6 +174,16 @@ struct BenchOptions {
   double seconds = 1.0;
 };
 
+// The matrix kernels that choose their grid, for --grid: "a, b or c", from the catalog.
+std::string grid_choosers() {
+  std::vector<std::string> ids;
+  for (const auto& r : kernels::kAlgorithms)
+    if (r.family == kernels::Family::Matrix && kernels::matrix_chooses_grid(r.algo)) ids.emplace_back(r.id);
+  std::string out;
+  for (std::size_t i = 0; i < ids.size(); ++i) out += (i == 0 ? "" : i + 1 == ids.size() ? " or " : ", ") + ids[i];
+  return out;
+}
+
 // --grid: only for the matrix kernels that choose their grid, each named.
 void check_bench_grid(const BenchOptions& o, const std::vector<std::string>& ids) {
   if (o.grid == 0) return;
@@ -181,7 +191,7 @@ void check_bench_grid(const BenchOptions& o, const std::vector<std::string>& ids
   for (const auto& id : ids) {
     const auto* row = kernels::find_row(id);
     if (!row || row->family != kernels::Family::Matrix || !kernels::matrix_chooses_grid(row->algo))
-      throw UsageError("--grid: " + id + " does not choose its grid; name batched-rows-split, column-sums or block-2d");
+      throw UsageError("--grid: " + id + " does not choose its grid; name " + grid_choosers());
   }
 }
 
@@ -469,8 +479,8 @@ Handler bench_command(CLI::App& cmd) {
   cmd.add_option("--block", o->block, "Threads per block for every algorithm (default: 256, or an algorithm's own choice where it has one)")
       ->check(not_negative("a block size (0: each algorithm's own)"));
   cmd.add_option("--grid", o->grid,
-                 "With --shapes, for batched-rows-split, column-sums, column-sums-vectorized and block-2d: about N blocks in the first pass "
-                 "(default: two waves of the device)")
+                 "With --shapes, for " + grid_choosers() + ": about N blocks in the first pass "
+                 "(default: two waves of the device, one for batched-rows-vectorized)")
       ->check(CLI::Range(std::size_t(1), std::size_t(2147483647)));
   cmd.add_option("--seconds", o->seconds, "Time limit per point (default 1)")->check(finite("--seconds"))->check(CLI::Range(0.01, 60.0));
   return [o](const Io& io) { return cmd_bench(*o, io.out, io.err); };

@@ -249,6 +249,7 @@ std::string stage_label(int tag, int param, bool has_shared) {
     case kernels::kTagRowStride: return "each thread adds its row's elements a block apart";
     case kernels::kTagColumnStride: return "each thread adds its column over the block's chunk of rows";
     case kernels::kTagColumnVector: return "each thread adds its 4 columns over the block's chunk of rows";
+    case kernels::kTagRowVector: return "each thread adds its chunk's 16-byte vectors a block apart";
     case kernels::kTagColumnStep: return "rows " + p + " apart: the upper half of the rows onto the lower";
     case kernels::kTagColumnWalk: return "each thread walks down its whole column";
     case kernels::kTagTileStride: return "2D grid stride: each thread adds the elements it visits";

@@ -131,6 +131,7 @@ StageWork stage_work(const Trace& t, const Stage& s, const std::vector<Fold>& fo
     case kernels::kTagRowStride:
     case kernels::kTagColumnStride:
     case kernels::kTagColumnVector:
+    case kernels::kTagRowVector:
     case kernels::kTagColumnWalk:
     case kernels::kTagTileStride: matrix_fold_work(t, w); break;
     case kernels::kTagColumnStep:

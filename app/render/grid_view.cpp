@@ -28,7 +28,7 @@ std::string matrix_second_launch(const core::Trace& t) {
   if (!core::second_pass(t)) return "";
   const auto algo = kernels::find_row(t.algorithm)->algo;
   const kernels::Grid2 grid = core::matrix_grid_of(t);
-  if (algo == kernels::Algo::BatchedRowsSplit)
+  if (kernels::is_row_chunks(algo))
     return "second launch: " + core::count_text(t.rows, "block", "blocks") + ", one a row, over " +
            std::to_string(grid.x) + " chunk results each";
   if (kernels::is_column_sums(algo))

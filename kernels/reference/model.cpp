@@ -484,19 +484,25 @@ struct MatrixModel {
     return v;
   }
 
-  // Row r's columns [begin, end) (the whole row, or one chunk of batched-rows-split).
+  // Row r's columns [begin, end) (the whole row, or one chunk of batched-rows-split or
+  // -vectorized): each thread's elements a block apart, one at a time or, for
+  // batched-rows-vectorized on rows of a multiple of 16 bytes, a 16-byte vector at a time.
   T batched_row(const T* in, std::size_t r, const Rec<T>& rec, std::size_t begin = 0,
                 std::size_t end = std::size_t(-1)) const {
     end = std::min(end, m.cols);
-    std::vector<T> v(B);
+    const bool vectors = algo == Algo::BatchedRowsVectorized && m.cols * sizeof(T) % 16 == 0;
+    const std::size_t per = vectors ? 16 / sizeof(T) : 1;
+    std::vector<T> v(B, id());
     for (int t = 0; t < B; ++t) {
-      v[t] = fold(in, t, rec, [&](auto add) {
-        for (std::size_t c = begin + std::size_t(t); c < end; c += std::size_t(B)) add(r * m.cols + c);
-      });
-      rec.work(0, t, begin + std::size_t(t) < end);
+      int slot = 0;
+      for (std::size_t c = begin + per * std::size_t(t); c < end; c += per * std::size_t(B)) {
+        for (std::size_t e = 0; e < per; ++e) v[t] = Op{}(v[t], in[r * m.cols + c + e]);
+        rec.load(0, t, slot++, r * m.cols + c, int(per));
+      }
+      rec.work(0, t, begin + per * std::size_t(t) < end);
     }
-    rec.stage(0, kernels::kTagRowStride, 0);
-    if (algo == Algo::BatchedRowsShuffle) {
+    rec.stage(0, vectors ? kernels::kTagRowVector : kernels::kTagRowStride, 0);
+    if (algo == Algo::BatchedRowsShuffle || algo == Algo::BatchedRowsVectorized) {
       rec.lanes(0, v);
       int k = 1;
       Model<T, Op>{Algo::WarpShuffle, B, 1}.shuffle_tail(v, rec, k);
@@ -594,7 +600,8 @@ struct MatrixModel {
         case Algo::BatchedRows:
         case Algo::BatchedRowsShuffle: out.push_back(batched_row(in, b, rec_for(b))); break;
         case Algo::Block2d: out.push_back(block_2d(in, b, rec_for(b))); break;
-        case Algo::BatchedRowsSplit: {
+        case Algo::BatchedRowsSplit:
+        case Algo::BatchedRowsVectorized: {
           const std::size_t w = kernels::split_chunk_cols(m, grid.x), c = b % grid.x;
           out.push_back(batched_row(in, b / grid.x, rec_for(b), c * w, (c + 1) * w));
           break;
@@ -641,6 +648,10 @@ std::vector<T> reduce_matrix_with(Algo algo, const T* in, kernels::Matrix m, con
   }
   if (algo == Algo::BatchedRowsSplit) {  // phase 2: batched-rows over the chunks' results
     const MatrixModel<T, Op> second{Algo::BatchedRows, {m.rows, grid.x}, B, {m.rows, 1}};
+    return second.first_pass(first.data(), -1, nullptr);
+  }
+  if (algo == Algo::BatchedRowsVectorized) {  // phase 2: itself over the chunks' results, one chunk a row
+    const MatrixModel<T, Op> second{algo, {m.rows, grid.x}, B, {1, m.rows}};
     return second.first_pass(first.data(), -1, nullptr);
   }
   // block-2d: one block of B x 1 threads over the partials, then the tree
