@@ -12,6 +12,7 @@
 # Then the soak (scripts/soak.sh, SOAK_MINUTES, default 3). SKIP_BENCH=1 leaves the benchmark out;
 # ONLY_BENCH=1 runs the benchmark alone (two calls stay inside the device's 10 minutes a command).
 # SKIP_SANITIZERS=1 leaves the four compute-sanitizer tools out; ONLY_SANITIZERS=1 runs them alone.
+# SKIP_GPU_TEST=1 leaves gpu_test out (over 6 minutes: a call of its own when time is short).
 # MATRIX_BENCH=1 adds the matrix family's shape sweep (float and int sums, 2^28 elements from
 # 2^4 to 2^24 rows, with CUB's segmented reduce and cuBLAS gemv beside it; MATRIX_TYPES picks
 # the types, MATRIX_TIMEOUT the seconds each may take, default 300, MATRIX_SECONDS bench's
@@ -162,7 +163,8 @@ elif [ -n "${ONLY_RACE:-}" ]; then
 elif [ -n "${ONLY_SANITIZERS:-}" ]; then  # the four tools alone (a call of its own when time is short)
   for tool in memcheck racecheck synccheck initcheck; do step "sanitizer_$tool" "$0" sanitize "$tool"; done
 elif [ -z "${ONLY_BENCH:-}" ]; then
-  STEP_TIMEOUT=${GPU_TEST_TIMEOUT:-420} step gpu_test .gpu/run.sh .gpu/bin/gpu_test  # the matrix traces take 3 minutes
+  [ -n "${SKIP_GPU_TEST:-}" ] ||
+    STEP_TIMEOUT=${GPU_TEST_TIMEOUT:-420} step gpu_test .gpu/run.sh .gpu/bin/gpu_test
   step model_test .gpu/run.sh .gpu/bin/model_test
   step render_test_egl env REDLAB_REQUIRE_GL=1 .gpu/run.sh .gpu/bin/render_test
   [ -n "${SKIP_SANITIZERS:-}" ] ||

@@ -456,6 +456,8 @@ TEST(Matrix, RowKernelsTakeTheLargestBlockThatKeepsEightLoadsAThread) {
   EXPECT_EQ(block(Algo::BatchedRowsShuffle, 4096), 512);
   EXPECT_EQ(block(Algo::BatchedRows, std::size_t(1) << 24), 1024);
   EXPECT_EQ(block(Algo::ColumnSums, 1024), 128);  // wider than tall
+  EXPECT_EQ(block(Algo::ColumnSumsVectorized, 1024), 128);  // 64 rows: 8 rows a row of threads at 128
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {256, std::size_t(1) << 20}), 1024);
   EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSums, {std::size_t(1) << 24, 16}), 1024);
   EXPECT_EQ(block(Algo::ColumnSumsNaive, 1024), 256);
 }
