@@ -240,7 +240,7 @@ TEST_F(RenderTest, TheHarrisPlanStepsThroughHarrisKernelsInOrder) {
 // and what each title claims is what its trace records.
 TEST_F(RenderTest, TheCoalescingPlanShowsWhatItsTitlesSay) {
   const auto plan = core::plan_from_json(std::string(embedded::plan("coalescing")), "coalescing");
-  ASSERT_EQ(plan.scenes.size(), 8u);
+  ASSERT_EQ(plan.scenes.size(), 9u);
   std::vector<std::vector<core::WarpLoad>> loads;
   std::vector<int> widest;
   for (const auto& sc : plan.scenes) {
@@ -268,11 +268,13 @@ TEST_F(RenderTest, TheCoalescingPlanShowsWhatItsTitlesSay) {
   EXPECT_EQ(widest[1], 4);                           // four elements a lane
   EXPECT_EQ(loads[1][0].sectors, 4 * loads[0][0].sectors);
   EXPECT_FALSE(all_ideal(loads[2]));                 // the misaligned upper half
-  EXPECT_TRUE(all_ideal(loads[3]) && all_ideal(loads[4]) && all_ideal(loads[5]));
-  EXPECT_EQ(widest[6], 4);
-  EXPECT_TRUE(all_ideal(loads[6]));
-  EXPECT_EQ(widest[7], 1);                           // each column alone
-  EXPECT_FALSE(all_ideal(loads[7]));
+  EXPECT_EQ(widest[4], 4);                           // the same rows in 16-byte loads
+  EXPECT_EQ(loads[4][0].sectors, 4 * loads[3][0].sectors);
+  EXPECT_TRUE(all_ideal(loads[3]) && all_ideal(loads[4]) && all_ideal(loads[5]) && all_ideal(loads[6]));
+  EXPECT_EQ(widest[7], 4);
+  EXPECT_TRUE(all_ideal(loads[7]));
+  EXPECT_EQ(widest[8], 1);                           // each column alone
+  EXPECT_FALSE(all_ideal(loads[8]));
 }
 
 // The banks view pages through a stage's warp-wide accesses 16 at a time: a block of 1024
