@@ -157,7 +157,7 @@ __device__ __forceinline__ void fold_columns(T (&v)[kVectorColumns], const T* in
   using V = typename Vec16<T>::type;
   constexpr int per = sizeof(V) / sizeof(T), loads = kVectorColumns / per;  // a vector's elements; vectors a row
   const auto column = [&](int c) { return vector_column(col0, apart, per, c); };  // the thread's c-th column
-  if (cols * sizeof(T) % sizeof(V) == 0) {
+  if (rows_hold_vectors(cols, sizeof(T))) {
     V q[K][loads];
 #pragma unroll
     for (int k = 0; k < K; ++k)

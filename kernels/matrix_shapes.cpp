@@ -31,8 +31,8 @@ std::size_t wave_blocks(int block, DeviceShape device) {
 // elements.
 std::size_t wanted_blocks(int block, DeviceShape device) { return 2 * wave_blocks(block, device); }
 
-// Chunks a row for batched-rows-split and batched-rows-vectorized: enough to give the device
-// `want` blocks, while a full chunk leaves each thread `least` elements at least.
+// Chunks a row for batched-rows-split and batched-rows-vectorized: as many as `want` blocks
+// allow over the rows (at least one), while a full chunk leaves each thread `least` elements.
 Grid2 row_chunks(Matrix m, int block, std::size_t want, std::size_t least) {
   const std::size_t most = std::max<std::size_t>(1, m.cols / (std::size_t(block) * least));
   const std::size_t chunks = std::clamp<std::size_t>(want / m.rows, 1, most);
@@ -86,16 +86,17 @@ int preferred_matrix_block(Algo algo, Matrix m) {
   // column-sums: 128 threads (4 rows of 32) for wide matrices, 1024 for tall ones. Measured
   // on an H100 at 2^28 floats: 4096 x 65536 gave 86.2 % of peak at 128 and 83.5 % at 1024;
   // 2^24 x 16 gave 78.8 % at 1024 and 66.9 % at 128.
-  // column-sums-vectorized: 1024 threads (32 rows of threads, 8 rows each) from 256 rows on, else
-  // 128. Measured on an H100 at 2^28 floats, 128 against 1024 threads: 2^10 x 2^18 89.9 and
-  // 91.8 %, 2^12 x 2^16 90.5 and 92.0 %; but 2^6 x 2^22 89.6 and 47.4 % (docs/benchmarks.md).
+  // column-sums-vectorized: 1024 threads (32 rows of threads: at least 8 rows each) from 256 rows
+  // on, else 128. Measured on an H100 at 2^28 floats, 128 against 1024 threads: 2^10 x 2^18 89.9
+  // and 91.8 %, 2^12 x 2^16 90.5 and 92.0 %; at 2^6 x 2^22 1024 gave 47.4 % and 128 89.6 % (two
+  // sweeps five minutes apart on one machine; docs/benchmarks.md).
   if (algo == Algo::ColumnSumsVectorized) return m.rows >= 256 ? 1024 : 128;
   if (is_column_sums(algo)) return m.cols > m.rows ? 128 : m.rows > m.cols ? 1024 : 256;
   if (matrix_lines(algo) != Lines::Rows) return 256;
-  // A block per row: the largest block (32 to 1024) that still gives each thread sixteen
-  // elements of the row: eight loads in flight (fold_strided), or batched-rows-vectorized's four
-  // 16-byte vectors of 4-byte elements. Measured on an H100: rows of 1024 in
-  // blocks of 256 (four loads a thread) ran at 67 % of peak.
+  // A block per row: the largest block (32 to 1024) that still gives each thread at least eight
+  // elements of the row: eight loads in flight (fold_strided); batched-rows-vectorized's threads
+  // then hold two or three 16-byte vectors of 4-byte elements below 1024 threads. Measured on an H100: rows of 1024 in blocks of 256
+  // (four loads a thread) ran at 67 % of peak.
   int b = 32;
   while (b < 1024 && std::size_t(b) * 16 <= m.cols) b *= 2;
   return b;
@@ -146,8 +147,8 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
     case Algo::BatchedRowsSplit: return row_chunks(m, block, want, 8);  // eight loads a thread
     case Algo::BatchedRowsVectorized:
       // One wave, not two, and a batch of four 16-byte vectors of 4-byte elements a thread.
-      // Measured on an H100 at 16 x 2^24 ints in blocks of 1024: 91.6 % of peak with 256
-      // blocks, 90.3 % with 528 (docs/benchmarks.md).
+      // Measured on an H100 at 16 x 2^24 ints in blocks of 1024, four loads in flight: 91.2 % of
+      // peak with 256 blocks, 90.2 % with 528 (docs/benchmarks.md).
       return row_chunks(m, block, grid ? grid : wave_blocks(block, device), 16);
     case Algo::ColumnSums:
     case Algo::ColumnSumsVectorized: {
@@ -220,7 +221,7 @@ std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, 
     case Algo::BatchedRowsSplit:
     case Algo::BatchedRowsVectorized: {
       const std::size_t w = split_chunk_cols(m, grid.x), end = std::min(m.cols, (gx + 1) * w);
-      const std::size_t per = algo == Algo::BatchedRowsVectorized && m.cols * elem_bytes % 16 == 0 ? 16 / elem_bytes : 1;
+      const std::size_t per = algo == Algo::BatchedRowsVectorized && rows_hold_vectors(m.cols, elem_bytes) ? 16 / elem_bytes : 1;
       for (std::size_t c = gx * w + per * t; c < end; c += per * std::size_t(block))
         for (std::size_t e = 0; e < per; ++e) out.push_back(gy * m.cols + c + e);
       break;

@@ -202,7 +202,8 @@ bool matrix_chooses_grid(Algo algo);
 // a row, block-2d always. The others write their outputs in the first pass.
 bool matrix_second_pass(Algo algo, Grid2 grid);
 // How many first-pass results a matrix trace records: one per row (batched rows) or column
-// (column-sums-naive), one per chunk and column (column-sums), one per block (block-2d).
+// (column-sums-naive), one per chunk and column (column-sums), one per block (block-2d, and the
+// chunks of batched-rows-split and -vectorized).
 std::size_t matrix_partials(Algo algo, Matrix m, Grid2 grid);
 // batched-rows-split and -vectorized: columns each chunk of a row covers, for `chunks` chunks a
 // row: a multiple of 64 (the last chunk takes what is left).
@@ -215,7 +216,7 @@ TraceShape matrix_trace_shape(Algo algo, int block, Matrix m);
 Grid2 check_matrix_launch(Algo algo, Matrix m, const Launch& launch, DeviceShape device, bool traced);
 // Indices (row * cols + col) of the elements block `traced` of the first pass reads, in the
 // order each thread loads them, thread by thread; elem_bytes: the element's size (it decides
-// column-sums-vectorized's columns).
+// column-sums-vectorized's columns and batched-rows-vectorized's vectors).
 std::vector<std::size_t> matrix_traced_elements(Algo algo, Matrix m, int block, Grid2 grid, int traced,
                                                 std::size_t elem_bytes);
 // The same for one thread of that block, in the order it loads them.
@@ -229,6 +230,9 @@ bool is_row_chunks(Algo algo);
 // Columns each thread sums: kVectorColumns for column-sums-vectorized (16-byte loads), else 1.
 constexpr int kVectorColumns = 4;
 int matrix_thread_cols(Algo algo);
+// Whether every row of a row-major matrix from cudaMalloc (aligned to 256 bytes) starts on a
+// 16-byte boundary, so 16-byte loads may read it: a row's length in bytes is a multiple of 16.
+constexpr RL_HD bool rows_hold_vectors(std::size_t cols, std::size_t elem_bytes) { return cols * elem_bytes % 16 == 0; }
 // column-sums-vectorized: the c-th column (0..3) of a thread whose first column is col0 (its
 // tile's first + per * tx), per elements a 16-byte vector, its vectors `apart` columns apart (a
 // row of threads' width, per * bx): 4tx..4tx+3, or for doubles 2tx, 2tx+1 and the same 2bx further on.

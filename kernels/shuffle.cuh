@@ -1,6 +1,7 @@
 // Warp-shuffle reductions: registers instead of shared memory inside each warp.
 #pragma once
 #include <cstddef>
+#include <type_traits>
 
 #include "atomics.cuh"
 #include "reduce_api.h"
@@ -16,7 +17,7 @@ template <> struct Vec16<double> { using type = double2; };
 
 template <class Op, class T, class V>
 __device__ __forceinline__ T fold(T acc, const V& q) {
-  if constexpr (sizeof(V) == sizeof(T)) return Op{}(acc, q);  // a single element
+  if constexpr (std::is_same_v<V, T>) return Op{}(acc, q);  // a single element
   else if constexpr (sizeof(T) == 8) return Op{}(Op{}(acc, q.x), q.y);
   else return Op{}(Op{}(Op{}(Op{}(acc, q.x), q.y), q.z), q.w);
 }
@@ -41,7 +42,7 @@ __device__ __forceinline__ T fold_batch(T v, const V* in16, std::size_t i, std::
 // <<< block-shuffle
 // The block's values, one per thread, to one in thread 0: shuffles inside each warp, one
 // shared cell per warp, then warp 0 shuffles those. Records stages from `stage` on and
-// leaves `stage` past the last. Written once for the three shuffle kernels, as CUB writes WarpReduce.
+// leaves `stage` past the last. Written once for every kernel that shuffles, as CUB writes WarpReduce.
 template <class T, class Op, class Probe>
 __device__ __forceinline__ T block_shuffle(T v, T* smem, const Probe& probe, int& stage) {
   const unsigned tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
@@ -154,7 +155,7 @@ __global__ void batched_rows_vectorized(const T* in, T* out, std::size_t cols, s
   const unsigned tid = threadIdx.x;
   const std::size_t begin = (blockIdx.x % chunks) * chunk_cols;
   const std::size_t first = (blockIdx.x / chunks) * cols + begin, count = chunk_cols < cols - begin ? chunk_cols : cols - begin;
-  const bool vectors = cols * sizeof(T) % sizeof(V) == 0;
+  const bool vectors = rows_hold_vectors(cols, sizeof(T));
   T v = Op::template identity<T>();
   int slot = 0;
   if (vectors)

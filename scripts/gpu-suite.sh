@@ -142,7 +142,8 @@ why_steps() {
               "gemv-columns-square;gemv;cublas-gemv-columns;float;2^12x2^16" \
               "rows-shuffle-int;rl::kernels::batched_rows_shuffle<;batched-rows-shuffle;int;2^10x2^18" \
               "cub-segmented-int;Segmented;cub-segmented;int;2^10x2^18" \
-              "rows-split-int;rl::kernels::batched_rows_split<;batched-rows-split;int;2^8x2^20"; do
+              "rows-split-int;rl::kernels::batched_rows_split<;batched-rows-split;int;2^8x2^20" \
+              "rows-vectorized-int;rl::kernels::batched_rows_vectorized<;batched-rows-vectorized;int;2^4x2^24"; do
     IFS=';' read -r name kernel algo t shape <<<"$spec"
     step "ncu_$name" ncu --clock-control none --target-processes all --kernel-name-base demangled \
       --kernel-name "regex:$kernel" --launch-count 1 \

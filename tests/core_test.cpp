@@ -425,9 +425,9 @@ TEST(Undo, RecordsRealChangesBoundedAndClearsRedoOnANewChange) {
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
   std::mt19937_64 rng(seed);
   std::vector<core::Settings> seen{s};
-  for (int i = 0; i < 5; ++i) {  // five distinct states
+  for (int i = 0; i < 5; ++i) {  // five distinct states, none the first (block 32, stage 0)
     s.block = 32 << (i % 5);
-    s.stage = int(rng() % 50) + 100 * i;
+    s.stage = 1 + int(rng() % 50) + 100 * i;
     EXPECT_TRUE(h.observe(s));
     EXPECT_FALSE(h.observe(s));
     seen.push_back(s);

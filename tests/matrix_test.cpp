@@ -2,6 +2,7 @@
 // a double reference at awkward shapes, refused shapes, and the coalescing counts.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "app/backend/backend.h"
@@ -110,6 +111,12 @@ TEST(Matrix, BatchedRowsVectorizedFillsOneWave) {
   EXPECT_EQ(kernels::matrix_grid(kernels::Algo::BatchedRowsSplit, m, 1024, 0, kernels::DeviceShape(132)).x, 33u);
   EXPECT_EQ(kernels::matrix_grid(kernels::Algo::BatchedRowsVectorized, {256, std::size_t(1) << 20}, 1024, 0,
                                  kernels::DeviceShape(132)).x, 1u);  // 256 rows: one chunk a row
+  for (const kernels::Matrix shape : {m, kernels::Matrix{3, 4100}, kernels::Matrix{1, 1000}})  // the own grid maps back
+    for (int block : {32, 256, 1024}) {
+      const auto own = kernels::matrix_grid(kernels::Algo::BatchedRowsVectorized, shape, block, 0, kernels::DeviceShape(132));
+      EXPECT_EQ(kernels::matrix_grid(kernels::Algo::BatchedRowsVectorized, shape, block, own.count(), kernels::DeviceShape(1)).x,
+                own.x) << shape.rows << " x " << shape.cols << " block " << block;
+    }
   EXPECT_TRUE(kernels::matrix_second_pass(kernels::Algo::BatchedRowsVectorized, {16, 16}));
   EXPECT_FALSE(kernels::matrix_second_pass(kernels::Algo::BatchedRowsVectorized, {1, 256}));
 }
@@ -179,11 +186,43 @@ TEST(Matrix, BatchedRowsVectorizedFallsBackToSingleLoadsAndTakesDoubles) {
   EXPECT_EQ(dbl.stages[0].loads[3], (core::Load{3, {46}, {2}}));
   EXPECT_EQ(core::warp_loads(dbl.stages[0], 8), (std::vector<core::WarpLoad>{{0, 0, 20, 10, 10}}));
   EXPECT_EQ(dbl.outputs, (std::vector<double>{820, 2420}));
+  EXPECT_EQ(dbl.stages[0].active.size(), 20u);  // 20 vectors a row, one a thread
 
   const auto wide = matrix_trace("batched-rows-vectorized", 1, 448, 32, 0);
   EXPECT_EQ(loads_of(wide.stages[0], 0), (std::vector<long long>{0, 128, 256, 384}));
   EXPECT_EQ(loads_of(wide.stages[0], 20), (std::vector<long long>{80, 208, 336}));
   EXPECT_EQ(wide.result, 448.0 * 449 / 2);
+}
+
+// Every matrix kernel's recorded loads, each widened to the elements it read, are the first of
+// the elements kernels::matrix_thread_elements lists for that thread, all of them where no slot ran
+// out: the model records loads by its own loops, and the views and the work pane read that list.
+TEST(Matrix, RecordedLoadsAreTheThreadsElementsInOrder) {
+  const std::pair<std::size_t, std::size_t> shapes[] = {{3, 40}, {5, 30}, {2, 2048}, {40, 6}, {33, 257}, {1, 1}};
+  for (const auto& id : core::matrix_ids())
+    for (const auto& [rows, cols] : shapes)
+      for (const auto type : {core::DType::Int, core::DType::Double})
+        for (const int block : {32, 64}) {
+          const int last = int(matrix_trace(id, rows, cols, block, 0, {}, core::Op::Sum, type).grid) - 1;
+          for (const int traced : {0, last}) {
+            SCOPED_TRACE(id + " " + std::to_string(rows) + "x" + std::to_string(cols) + " " + core::to_string(type) +
+                         " block " + std::to_string(block) + " traced " + std::to_string(traced));
+            const auto t = matrix_trace(id, rows, cols, block, traced, {}, core::Op::Sum, type);
+            for (const auto& l : t.stages[0].loads) {
+              std::vector<long long> read;
+              for (std::size_t k = 0; k < l.elements.size(); ++k)
+                for (int e = 0; e < l.width(k) && l.elements[k] >= 0; ++e) read.push_back(l.elements[k] + e);
+              const auto listed = kernels::matrix_thread_elements(kernels::find_row(id)->algo, {rows, cols}, block,
+                                                                  core::matrix_grid_of(t), traced, l.thread,
+                                                                  core::element_bytes(type));
+              ASSERT_LE(read.size(), listed.size()) << "thread " << l.thread;
+              EXPECT_TRUE(std::equal(read.begin(), read.end(), listed.begin())) << "thread " << l.thread;
+              if (l.elements.size() < std::size_t(kernels::kLoadSlots)) {
+                EXPECT_EQ(read.size(), listed.size()) << "thread " << l.thread;
+              }
+            }
+          }
+        }
 }
 
 TEST(Matrix, BatchedRowsShuffleEndsInLaneZero) {

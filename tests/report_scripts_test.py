@@ -5,7 +5,6 @@ over `bench --grid` runs of the CPU model, ncu-table.py over a raw Nsight Comput
 
 usage: tests/report_scripts_test.py REDUCTION_LAB
 """
-import json
 import os
 import subprocess
 import sys
@@ -24,23 +23,11 @@ def expect(text, part):
         sys.exit(f"report_scripts_test: expected {part!r} in:\n{text}")
 
 
-def best_row_line(path, rows):
-    """The summary table's line for `rows` rows, worked out here from the file: the fastest
-    batched-rows kernel and its lead over CUB's segmented reduce, in points of peak."""
-    with open(path) as f:
-        at = [r for r in json.load(f)["rows"] if r["rows"] == rows]
-    best = max((r for r in at if r["algorithm"].startswith("batched-rows")), key=lambda r: r["pct_of_peak"])
-    cub = next(r for r in at if r["algorithm"] == "cub-segmented")
-    shape = f"2^{rows.bit_length() - 1} x 2^{at[0]['cols'].bit_length() - 1}"
-    lead = best["pct_of_peak"] - cub["pct_of_peak"]
-    return f"| {shape} | `{best['algorithm']}` {best['pct_of_peak']:.1f} | {lead:+.1f} |"
-
-
 def main():
     lab = sys.argv[1]
-    shipped = os.path.join(ROOT, "docs/bench/h100/bench_matrix_float_sum.json")
-    sweep = script("bench-report.py", shipped)
-    expect(sweep, best_row_line(shipped, 2**14))
+    # The shipped sweep's line, pinned: it changes when that file does.
+    sweep = script("bench-report.py", os.path.join(ROOT, "docs/bench/h100/bench_matrix_float_sum.json"))
+    expect(sweep, "| 2^14 x 2^14 | `batched-rows-shuffle` 94.9 | +1.8 |")
     with tempfile.TemporaryDirectory() as d:
         for grid in ["8", "40", "default"]:
             asked = [] if grid == "default" else ["--grid", grid]

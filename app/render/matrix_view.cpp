@@ -75,7 +75,7 @@ std::vector<OutputLine> output_lines(const core::Trace& t) {
   switch (matrix_lines(t.algorithm)) {
     case MatrixLines::Rows: {
       OutputLine l{"out", {}};
-      const bool writes = !core::second_pass(t);  // batched-rows-split: the block writes a chunk's partial
+      const bool writes = !core::second_pass(t);  // batched-rows-split and -vectorized: a chunk's partial
       for (std::size_t r = 0; r < w.rows; ++r) l.cells.push_back(output_at(t.outputs, w.row + r, writes && row_owned(t, r)));
       lines.push_back(l);
       break;

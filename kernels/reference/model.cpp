@@ -490,7 +490,7 @@ struct MatrixModel {
   T batched_row(const T* in, std::size_t r, const Rec<T>& rec, std::size_t begin = 0,
                 std::size_t end = std::size_t(-1)) const {
     end = std::min(end, m.cols);
-    const bool vectors = algo == Algo::BatchedRowsVectorized && m.cols * sizeof(T) % 16 == 0;
+    const bool vectors = algo == Algo::BatchedRowsVectorized && kernels::rows_hold_vectors(m.cols, sizeof(T));
     const std::size_t per = vectors ? 16 / sizeof(T) : 1;
     std::vector<T> v(B, id());
     for (int t = 0; t < B; ++t) {
@@ -519,7 +519,7 @@ struct MatrixModel {
   std::vector<T> fold_columns(const T* in, int t, const Rec<T>& rec, const std::vector<std::size_t>& cols,
                               std::size_t r0, std::size_t by, std::size_t last) const {
     constexpr std::size_t per = 16 / sizeof(T);
-    const bool vectors = algo == Algo::ColumnSumsVectorized && m.cols * sizeof(T) % 16 == 0;
+    const bool vectors = algo == Algo::ColumnSumsVectorized && kernels::rows_hold_vectors(m.cols, sizeof(T));
     const std::size_t loads = vectors ? cols.size() / per : cols.size();  // a row's loads, a column past the edge included
     std::vector<T> v(cols.size(), id());
     for (std::size_t r = r0, row = 0; r < last; r += by, ++row)
