@@ -246,7 +246,7 @@ std::string stage_label(int tag, int param, bool has_shared) {
     case kernels::kTagAtomic: return "atomic update of the result";
     case kernels::kTagHalving: return "launch: add the upper half at offset " + p;
     case kernels::kTagInput: return "the array in global memory";
-    case kernels::kTagRowStride: return "each thread adds its row's elements a block apart";
+    case kernels::kTagRowStride: return "each thread adds its row's (or its chunk's) elements a block apart";
     case kernels::kTagColumnStride: return "each thread adds its column over the block's chunk of rows";
     case kernels::kTagColumnVector: return "each thread adds its 4 columns over the block's chunk of rows";
     case kernels::kTagRowVector: return "each thread adds its chunk's 16-byte vectors a block apart";
