@@ -64,9 +64,8 @@ std::vector<std::string> output_texts(const std::vector<OutputLine>& lines, core
 }  // namespace
 
 MatrixLines matrix_lines(const std::string& algorithm) {
-  if (algorithm.rfind("batched-rows", 0) == 0) return MatrixLines::Rows;
-  if (algorithm.rfind("column-sums", 0) == 0) return MatrixLines::Columns;
-  return MatrixLines::Whole;
+  const auto* row = kernels::find_row(algorithm);
+  return row && kernels::is_matrix(row->algo) ? kernels::matrix_lines(row->algo) : MatrixLines::Whole;
 }
 
 std::vector<OutputLine> output_lines(const core::Trace& t) {

@@ -6,14 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "../../kernels/reduce_api.h"
 #include "../core/trace.h"
 #include "canvas.h"
 #include "view_parts.h"
 
 namespace rl::render {
 
-// What one block of the algorithm leaves: a row's result, its columns' results, or one partial.
-enum class MatrixLines { Rows, Columns, Whole };
+// What one block of the algorithm leaves: a row's result, its columns' results, or one partial
+// (the catalog's kernels::matrix_lines; Whole for an id it does not know).
+using MatrixLines = kernels::Lines;
 MatrixLines matrix_lines(const std::string& algorithm);
 
 // One output cell: its label ("out[17]"), its value, and whether the traced block writes it.
