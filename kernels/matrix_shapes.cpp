@@ -58,7 +58,7 @@ std::vector<std::size_t> matrix_thread_columns(Algo algo, int block, std::size_t
   const std::size_t bx = std::size_t(matrix_block_x(algo, block, cols)), first = tile * matrix_tile_cols(algo, block, cols);
   if (algo != Algo::ColumnSumsVectorized) return {first + tx};
   std::vector<std::size_t> out;
-  const int per = int(16 / elem_bytes);
+  const int per = int(vector_elements(elem_bytes));
   for (int c = 0; c < kVectorColumns; ++c) out.push_back(vector_column(first + std::size_t(per) * tx, std::size_t(per) * bx, per, c));
   return out;
 }
@@ -95,8 +95,8 @@ int preferred_matrix_block(Algo algo, Matrix m) {
   if (matrix_lines(algo) != Lines::Rows) return 256;
   // A block per row: the largest block (32 to 1024) that still gives each thread at least eight
   // elements of the row: eight loads in flight (fold_strided); batched-rows-vectorized's threads
-  // then hold two or three 16-byte vectors of 4-byte elements below 1024 threads. Measured on an H100: rows of 1024 in blocks of 256
-  // (four loads a thread) ran at 67 % of peak.
+  // then hold two or three 16-byte vectors of 4-byte elements below 1024 threads. Measured on an
+  // H100: rows of 1024 in blocks of 256 (four loads a thread) ran at 67 % of peak.
   int b = 32;
   while (b < 1024 && std::size_t(b) * 16 <= m.cols) b *= 2;
   return b;
@@ -221,7 +221,7 @@ std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, 
     case Algo::BatchedRowsSplit:
     case Algo::BatchedRowsVectorized: {
       const std::size_t w = split_chunk_cols(m, grid.x), end = std::min(m.cols, (gx + 1) * w);
-      const std::size_t per = algo == Algo::BatchedRowsVectorized && rows_hold_vectors(m.cols, elem_bytes) ? 16 / elem_bytes : 1;
+      const std::size_t per = algo == Algo::BatchedRowsVectorized && rows_hold_vectors(m.cols, elem_bytes) ? vector_elements(elem_bytes) : 1;
       for (std::size_t c = gx * w + per * t; c < end; c += per * std::size_t(block))
         for (std::size_t e = 0; e < per; ++e) out.push_back(gy * m.cols + c + e);
       break;

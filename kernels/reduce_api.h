@@ -230,9 +230,12 @@ bool is_row_chunks(Algo algo);
 // Columns each thread sums: kVectorColumns for column-sums-vectorized (16-byte loads), else 1.
 constexpr int kVectorColumns = 4;
 int matrix_thread_cols(Algo algo);
+// The vector loads' width (float4, int4, double2) and how many elements one holds: 4 or 2.
+constexpr std::size_t kVectorBytes = 16;
+constexpr RL_HD std::size_t vector_elements(std::size_t elem_bytes) { return kVectorBytes / elem_bytes; }
 // Whether every row of a row-major matrix from cudaMalloc (aligned to 256 bytes) starts on a
 // 16-byte boundary, so 16-byte loads may read it: a row's length in bytes is a multiple of 16.
-constexpr RL_HD bool rows_hold_vectors(std::size_t cols, std::size_t elem_bytes) { return cols * elem_bytes % 16 == 0; }
+constexpr RL_HD bool rows_hold_vectors(std::size_t cols, std::size_t elem_bytes) { return cols * elem_bytes % kVectorBytes == 0; }
 // column-sums-vectorized: the c-th column (0..3) of a thread whose first column is col0 (its
 // tile's first + per * tx), per elements a 16-byte vector, its vectors `apart` columns apart (a
 // row of threads' width, per * bx): 4tx..4tx+3, or for doubles 2tx, 2tx+1 and the same 2bx further on.
@@ -242,7 +245,7 @@ constexpr RL_HD std::size_t vector_column(std::size_t col0, std::size_t apart, i
 // Columns one block covers across: its threads along x times their columns each.
 std::size_t matrix_tile_cols(Algo algo, int block, std::size_t cols);
 // The columns thread tx of column tile `tile` sums, in its cells' order (column-sums-vectorized:
-// vector_column with 16-byte vectors of 16 / elem_bytes elements).
+// vector_column with vector_elements(elem_bytes) elements a vector).
 std::vector<std::size_t> matrix_thread_columns(Algo algo, int block, std::size_t cols, std::size_t tile, std::size_t tx,
                                                std::size_t elem_bytes);
 // Which outputs a matrix reduction leaves: one per row, one per column, or one in all.

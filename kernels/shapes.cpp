@@ -152,7 +152,7 @@ std::size_t rounding_depth(Algo algo, std::size_t n, int block, DeviceShape devi
 
 std::size_t queue_tickets(std::size_t n, int block, std::size_t elem_bytes) {
   const std::size_t chunk = std::size_t(kQueueVectors) * std::size_t(block);
-  return (n / (16 / elem_bytes) + chunk - 1) / chunk;
+  return (n / vector_elements(elem_bytes) + chunk - 1) / chunk;
 }
 
 int preferred_block(Algo algo, std::size_t n, int sm_count) {

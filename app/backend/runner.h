@@ -40,7 +40,7 @@ core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kerne
   t.partials.assign(raw.partials.begin(), raw.partials.end());
   t.tickets = raw.tickets;
   if (algo != kernels::Algo::GlobalHalving) t.pass_outputs = kernels::pass_outputs(algo, t.size, req.block, raw.grid);
-  for (std::size_t i : kernels::traced_elements(algo, t.size, req.block, raw.grid, req.trace_block, 16 / sizeof(T), raw.tickets))
+  for (std::size_t i : kernels::traced_elements(algo, t.size, req.block, raw.grid, req.trace_block, kernels::vector_elements(sizeof(T)), raw.tickets))
     t.input.push_back(req.input[i]);
 
   add_stages(t, algo, raw, src);

@@ -195,7 +195,7 @@ struct Model {
   }
 
   // 16-byte vectors: four 4-byte elements or two doubles, folded in order; one load of them all.
-  static constexpr std::size_t per = 16 / sizeof(T);
+  static constexpr std::size_t per = kernels::vector_elements(sizeof(T));
   static T vector_load(T acc, const T* in, std::size_t vector, const Rec<T>& rec, int t, int slot) {
     for (std::size_t e = 0; e < per; ++e) acc = Op{}(acc, in[per * vector + e]);
     rec.load(0, t, slot, per * vector, int(per));
@@ -491,7 +491,7 @@ struct MatrixModel {
                 std::size_t end = std::size_t(-1)) const {
     end = std::min(end, m.cols);
     const bool vectors = algo == Algo::BatchedRowsVectorized && kernels::rows_hold_vectors(m.cols, sizeof(T));
-    const std::size_t per = vectors ? 16 / sizeof(T) : 1;
+    const std::size_t per = vectors ? kernels::vector_elements(sizeof(T)) : 1;
     std::vector<T> v(B, id());
     for (int t = 0; t < B; ++t) {
       int slot = 0;
@@ -518,7 +518,7 @@ struct MatrixModel {
   // load a column; column-sums: one column, one load a row.
   std::vector<T> fold_columns(const T* in, int t, const Rec<T>& rec, const std::vector<std::size_t>& cols,
                               std::size_t r0, std::size_t by, std::size_t last) const {
-    constexpr std::size_t per = 16 / sizeof(T);
+    constexpr std::size_t per = kernels::vector_elements(sizeof(T));
     const bool vectors = algo == Algo::ColumnSumsVectorized && kernels::rows_hold_vectors(m.cols, sizeof(T));
     const std::size_t loads = vectors ? cols.size() / per : cols.size();  // a row's loads, a column past the edge included
     std::vector<T> v(cols.size(), id());
