@@ -151,27 +151,24 @@ __global__ void column_sums(const T* in, T* out, std::size_t rows, std::size_t c
 // rows' loads issued before any is added. With rows of a multiple of 16 bytes every row starts on
 // a 16-byte boundary: a row's columns are float4s or int4s (or double2s), a row of threads' width
 // apart, so a warp's lanes read neighbouring bytes. Otherwise each column is loaded alone.
-// Edge: the tile runs past the last column, so each column is tested (the kernel passes K = 1
-// then: 8 rows of predicated loads took registers enough to spill).
-template <int K, int Cols, bool Edge, class T, class Op, class Probe>
+template <int K, int Cols, class T, class Op, class Probe>
 __device__ __forceinline__ void fold_columns(T (&v)[Cols], const T* in, std::size_t r, std::size_t step, std::size_t cols,
                                              std::size_t col0, std::size_t apart, const Probe& probe, int& slot) {
   using V = typename Vec16<T>::type;
   constexpr int per = sizeof(V) / sizeof(T), loads = Cols / per;  // a vector's elements; vectors a row
   const auto column = [&](int c) { return vector_column(col0, apart, per, c); };  // the thread's c-th column
-  const auto exists = [&](int c) { return !Edge || column(c) < cols; };  // only the last tile has columns past the edge
   if (rows_hold_vectors(cols, sizeof(T))) {
     V q[K][loads];
 #pragma unroll
     for (int k = 0; k < K; ++k)
 #pragma unroll
       for (int j = 0; j < loads; ++j)
-        if (exists(j * per)) q[k][j] = *reinterpret_cast<const V*>(in + (r + k * step) * cols + column(j * per));
+        if (column(j * per) < cols) q[k][j] = *reinterpret_cast<const V*>(in + (r + k * step) * cols + column(j * per));
 #pragma unroll
     for (int k = 0; k < K; ++k)
 #pragma unroll
       for (int c = 0; c < Cols; ++c)
-        if (exists(c)) v[c] = Op{}(v[c], vector_element<T>(q[k][c / per], c % per));
+        if (column(c) < cols) v[c] = Op{}(v[c], reinterpret_cast<const T*>(&q[k][c / per])[c % per]);
     for (int i = 0; i < K * loads; ++i) if (column(i % loads * per) < cols) probe.load(0, slot + i, (r + i / loads * step) * cols + column(i % loads * per), per);
     slot += K * loads;  // a column past the edge keeps its slot: lanes' n-th loads stay one warp-wide load
     return;
@@ -181,12 +178,12 @@ __device__ __forceinline__ void fold_columns(T (&v)[Cols], const T* in, std::siz
   for (int k = 0; k < K; ++k)
 #pragma unroll
     for (int c = 0; c < Cols; ++c)
-      if (exists(c)) x[k][c] = in[(r + k * step) * cols + column(c)];
+      if (column(c) < cols) x[k][c] = in[(r + k * step) * cols + column(c)];
 #pragma unroll
   for (int k = 0; k < K; ++k)
 #pragma unroll
     for (int c = 0; c < Cols; ++c)
-      if (exists(c)) v[c] = Op{}(v[c], x[k][c]);
+      if (column(c) < cols) v[c] = Op{}(v[c], x[k][c]);
   for (int i = 0; i < K * Cols; ++i) if (column(i % Cols) < cols) probe.load(0, slot + i, (r + i / Cols * step) * cols + column(i % Cols));
   slot += K * Cols;
 }
@@ -208,16 +205,13 @@ __global__ void __launch_bounds__(1024) column_sums_vectorized(const T* in, T* o
   const std::size_t first = std::size_t(blockIdx.y) * chunk_rows;
   const std::size_t last = first + chunk_rows < rows ? first + chunk_rows : rows;
   T v[Cols];
-#pragma unroll
   for (int c = 0; c < Cols; ++c) v[c] = Op::template identity<T>();
   int slot = 0;
   constexpr int K = 32 / sizeof(T);  // rows in flight: 8 rows of ints or floats, 4 of doubles
   std::size_t r = first + ty;
-  if (tile + Cols * blockDim.x <= cols)  // every column of the tile exists: K rows in flight, no load predicated
-    for (; r + (K - 1) * blockDim.y < last; r += K * blockDim.y)  // [column-vector]
-      fold_columns<K, Cols, false, T, Op>(v, in, r, blockDim.y, cols, col0, apart, probe, slot);  // see <<< fold-columns
-  for (; r < last; r += blockDim.y) fold_columns<1, Cols, true, T, Op>(v, in, r, blockDim.y, cols, col0, apart, probe, slot);
-#pragma unroll
+  for (; r + (K - 1) * blockDim.y < last; r += K * blockDim.y)  // [column-vector]
+    fold_columns<K, Cols, T, Op>(v, in, r, blockDim.y, cols, col0, apart, probe, slot);  // see <<< fold-columns
+  for (; r < last; r += blockDim.y) fold_columns<1, Cols, T, Op>(v, in, r, blockDim.y, cols, col0, apart, probe, slot);
   for (int c = 0; c < Cols; ++c) smem[c * B + tid] = v[c];
   for (int c = 0; c < Cols; ++c) probe.write(0, c, c * B + tid);
   probe.stage(0, kTagColumnVector, 0), probe.work(0, col0 < cols && first + ty < last);

@@ -22,13 +22,6 @@ __device__ __forceinline__ T fold(T acc, const V& q) {
   else return Op{}(Op{}(Op{}(Op{}(acc, q.x), q.y), q.z), q.w);
 }
 
-// Element i of a 16-byte vector, by name: no address taken, so the vector stays in registers.
-template <class T, class V>
-__device__ __forceinline__ T vector_element(const V& q, int i) {
-  if constexpr (sizeof(T) == 8) return i == 0 ? q.x : q.y;
-  else return i == 0 ? q.x : i == 1 ? q.y : i == 2 ? q.z : q.w;
-}
-
 // K loads issued before any is folded, so K are in flight at once; each recorded as one load
 // of a vector's elements, from the thread's slot-th on.
 template <int K, class Op, class T, class V, class Probe>
