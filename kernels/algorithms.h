@@ -126,7 +126,7 @@ inline constexpr AlgorithmRow kAlgorithms[] = {
     {"column-sums", A::ColumnSums, {}, F::Matrix, "Column sums in two phases: chunks of rows, then their partials",
      kMatrix, C::SecondKernel, false, P2, true, 0, Mat},
     {"column-sums-vectorized", A::ColumnSumsVectorized, {}, F::Matrix,
-     "Column sums with 16-byte loads: 4 columns a thread (8 on wide matrices), then their partials", kMatrix,
+     "Column sums with 16-byte loads: 4 neighbouring columns a thread, then their partials", kMatrix,
      C::SecondKernel, false, P2, true, 0, Mat},
     {"column-sums-naive", A::ColumnSumsNaive, {}, F::Matrix, "Column sums: one thread walks each column",
      kMatrix, C::Outputs, false, P2, true, 0, Mat},

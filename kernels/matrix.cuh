@@ -147,15 +147,15 @@ __global__ void column_sums(const T* in, T* out, std::size_t rows, std::size_t c
 // >>>
 
 // <<< fold-columns
-// Adds rows r, r + step, ... (K of them) of the thread's Cols columns (4 or 8) onto v: all K
-// rows' loads issued before any is added. With rows of a multiple of 16 bytes every row starts on
-// a 16-byte boundary: a row's columns are float4s or int4s (or double2s), a row of threads' width
-// apart, so a warp's lanes read neighbouring bytes. Otherwise each column is loaded alone.
-template <int K, int Cols, class T, class Op, class Probe>
-__device__ __forceinline__ void fold_columns(T (&v)[Cols], const T* in, std::size_t r, std::size_t step, std::size_t cols,
+// Adds rows r, r + step, ... (K of them) of the thread's 4 columns onto v[0..3]: all K rows'
+// loads issued before any is added. With rows of a multiple of 16 bytes every row starts on a
+// 16-byte boundary: a row's 4 columns are one float4 or int4 (or two double2, a row of threads'
+// width apart, so its lanes read neighbouring bytes). Otherwise each column is loaded alone.
+template <int K, class T, class Op, class Probe>
+__device__ __forceinline__ void fold_columns(T (&v)[kVectorColumns], const T* in, std::size_t r, std::size_t step, std::size_t cols,
                                              std::size_t col0, std::size_t apart, const Probe& probe, int& slot) {
   using V = typename Vec16<T>::type;
-  constexpr int per = sizeof(V) / sizeof(T), loads = Cols / per;  // a vector's elements; vectors a row
+  constexpr int per = sizeof(V) / sizeof(T), loads = kVectorColumns / per;  // a vector's elements; vectors a row
   const auto column = [&](int c) { return vector_column(col0, apart, per, c); };  // the thread's c-th column
   if (rows_hold_vectors(cols, sizeof(T))) {
     V q[K][loads];
@@ -167,71 +167,71 @@ __device__ __forceinline__ void fold_columns(T (&v)[Cols], const T* in, std::siz
 #pragma unroll
     for (int k = 0; k < K; ++k)
 #pragma unroll
-      for (int c = 0; c < Cols; ++c)
+      for (int c = 0; c < kVectorColumns; ++c)
         if (column(c) < cols) v[c] = Op{}(v[c], reinterpret_cast<const T*>(&q[k][c / per])[c % per]);
     for (int i = 0; i < K * loads; ++i) if (column(i % loads * per) < cols) probe.load(0, slot + i, (r + i / loads * step) * cols + column(i % loads * per), per);
     slot += K * loads;  // a column past the edge keeps its slot: lanes' n-th loads stay one warp-wide load
     return;
   }
-  T x[K][Cols];
+  T x[K][kVectorColumns];
 #pragma unroll
   for (int k = 0; k < K; ++k)
 #pragma unroll
-    for (int c = 0; c < Cols; ++c)
+    for (int c = 0; c < kVectorColumns; ++c)
       if (column(c) < cols) x[k][c] = in[(r + k * step) * cols + column(c)];
 #pragma unroll
   for (int k = 0; k < K; ++k)
 #pragma unroll
-    for (int c = 0; c < Cols; ++c)
+    for (int c = 0; c < kVectorColumns; ++c)
       if (column(c) < cols) v[c] = Op{}(v[c], x[k][c]);
-  for (int i = 0; i < K * Cols; ++i) if (column(i % Cols) < cols) probe.load(0, slot + i, (r + i / Cols * step) * cols + column(i % Cols));
-  slot += K * Cols;
+  for (int i = 0; i < K * kVectorColumns; ++i) if (column(i % kVectorColumns) < cols) probe.load(0, slot + i, (r + i / kVectorColumns * step) * cols + column(i % kVectorColumns));
+  slot += K * kVectorColumns;
 }
 // >>>
 
 // <<< column-sums-vectorized
-// column-sums with 16-byte loads: each thread sums Cols columns (4, or 8 on wide matrices), so a
-// block of X x (B/X) threads covers Cols * X columns; with X = 32 and rows a multiple of 16 bytes
-// a warp loads 512 neighbouring bytes of a row at once (8 columns: twice, 1 KiB in all).
-// Shared memory holds Cols cells a thread, column c of thread t at c * B + t, and the tree runs
-// down the rows for all of them. Phase 2, with several chunks of rows, is this kernel again.
-template <int Cols, class T, class Op, class Probe>
+// column-sums with 16-byte loads: each thread sums 4 columns, so a block of X x (B/X) threads
+// covers 4X columns; with X = 32 and rows a multiple of 16 bytes a warp loads 512 neighbouring
+// bytes of a row at once.
+// Shared memory holds 4 cells a thread, column c of thread t at c * B + t, and the tree runs
+// down the rows for all 4. Phase 2, with several chunks of rows, is this kernel again.
+template <class T, class Op, class Probe>
 __global__ void __launch_bounds__(1024) column_sums_vectorized(const T* in, T* out, std::size_t rows, std::size_t cols, std::size_t chunk_rows,
                                        Probe probe) {
   constexpr int per = sizeof(typename Vec16<T>::type) / sizeof(T);
   T* smem = shared_array<T>();
   const unsigned tx = threadIdx.x, ty = threadIdx.y, B = blockDim.x * blockDim.y, tid = ty * blockDim.x + tx;
-  const std::size_t tile = std::size_t(blockIdx.x) * Cols * blockDim.x, col0 = tile + per * tx, apart = per * blockDim.x;
+  const std::size_t tile = std::size_t(blockIdx.x) * kVectorColumns * blockDim.x, col0 = tile + per * tx, apart = per * blockDim.x;
   const std::size_t first = std::size_t(blockIdx.y) * chunk_rows;
   const std::size_t last = first + chunk_rows < rows ? first + chunk_rows : rows;
-  T v[Cols];
-  for (int c = 0; c < Cols; ++c) v[c] = Op::template identity<T>();
+  T v[kVectorColumns];
+  for (int c = 0; c < kVectorColumns; ++c) v[c] = Op::template identity<T>();
   int slot = 0;
-  constexpr int K = 32 / sizeof(T);  // rows in flight: 8 rows of ints or floats, 4 of doubles
+  constexpr int K = 32 / sizeof(T);  // rows in flight: 128 bytes a thread (8 rows of ints or floats, 4 of doubles)
   std::size_t r = first + ty;
   for (; r + (K - 1) * blockDim.y < last; r += K * blockDim.y)  // [column-vector]
-    fold_columns<K, Cols, T, Op>(v, in, r, blockDim.y, cols, col0, apart, probe, slot);  // see <<< fold-columns
-  for (; r < last; r += blockDim.y) fold_columns<1, Cols, T, Op>(v, in, r, blockDim.y, cols, col0, apart, probe, slot);
-  for (int c = 0; c < Cols; ++c) smem[c * B + tid] = v[c];
-  for (int c = 0; c < Cols; ++c) probe.write(0, c, c * B + tid);
+    fold_columns<K, T, Op>(v, in, r, blockDim.y, cols, col0, apart, probe, slot);  // see <<< fold-columns
+  for (; r < last; r += blockDim.y) fold_columns<1, T, Op>(v, in, r, blockDim.y, cols, col0, apart, probe, slot);
+  for (int c = 0; c < kVectorColumns; ++c) smem[c * B + tid] = v[c];
+  for (int c = 0; c < kVectorColumns; ++c) probe.write(0, c, c * B + tid);
   probe.stage(0, kTagColumnVector, 0), probe.work(0, col0 < cols && first + ty < last);
   __syncthreads();
-  probe.shared(0, smem, Cols * B);
+  probe.shared(0, smem, kVectorColumns * B);
 
   int stage = 1;
   for (unsigned s = blockDim.y / 2; s > 0; s >>= 1, ++stage) {
-    const bool work = ty < s;  // each step halves the rows, for every column
+    const bool work = ty < s;  // each step halves the rows, for all 4 columns
     if (work)
-      for (int c = 0; c < Cols; ++c) {
+      for (int c = 0; c < kVectorColumns; ++c) {
         const unsigned a = c * B + tid, b = a + s * blockDim.x;
         smem[a] = Op{}(smem[a], smem[b]);  // [column-step]
         probe.read(stage, 3 * c, a), probe.read(stage, 3 * c + 1, b), probe.write(stage, 3 * c + 2, a);
       }
     probe.stage(stage, kTagColumnStep, s), probe.work(stage, work);
     __syncthreads();
-    probe.shared(stage, smem, Cols * B);
+    probe.shared(stage, smem, kVectorColumns * B);
   }
-  for (int c = 0; c < Cols && ty == 0; ++c) {
+  for (int c = 0; c < kVectorColumns && ty == 0; ++c) {
     const std::size_t col = vector_column(col0, apart, per, c);
     if (col < cols) out[std::size_t(blockIdx.y) * cols + col] = smem[c * B + tx];
     if (col < cols) probe.partial(std::size_t(blockIdx.y) * cols + col, smem[c * B + tx]);

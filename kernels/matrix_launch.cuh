@@ -95,24 +95,14 @@ class MatrixReducer {
             in, out, m.cols, split_chunk_cols(m, grid.x), grid.x, p);
         break;
       case Algo::ColumnSumsVectorized:  // a cell a column a thread
-        if (matrix_thread_cols(algo_, m.cols) == kWideVectorColumns)
-          column_vectors<kWideVectorColumns>(in, out, m, grid, g, block, sh, p);
-        else
-          column_vectors<kVectorColumns>(in, out, m, grid, g, block, sh, p);
+        column_sums_vectorized<T, Op><<<g, block, std::size_t(kVectorColumns) * sh, stream_>>>(in, out, m.rows, m.cols,
+                                                                      column_chunk_rows(m, launch_.block, grid.y), p);
         break;
       case Algo::ColumnSumsNaive: column_sums_naive<T, Op><<<g, block, 0, stream_>>>(in, out, m.rows, m.cols, p); break;
       case Algo::Block2d: block_2d<T, Op><<<g, block, sh, stream_>>>(in, out, m.rows, m.cols, p); break;
       default: throw std::invalid_argument("no matrix kernel for this algorithm");
     }
     RL_CUDA(cudaGetLastError());
-  }
-
-  template <int Cols, class Probe>
-  void column_vectors(const T* in, T* out, Matrix m, Grid2 grid, dim3 g, dim3 block, std::size_t sh, const Probe& p) {
-    const auto kernel = column_sums_vectorized<Cols, T, Op, Probe>;
-    const std::size_t bytes = std::size_t(Cols) * sh;  // 8 doubles a thread of 1024: 64 KiB, past the default 48
-    if (bytes > 48 * 1024) RL_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
-    kernel<<<g, block, bytes, stream_>>>(in, out, m.rows, m.cols, column_chunk_rows(m, launch_.block, grid.y), p);
   }
 
   Algo algo_;

@@ -47,18 +47,10 @@ bool is_column_sums(Algo algo) { return algo == Algo::ColumnSums || algo == Algo
 
 bool is_row_chunks(Algo algo) { return algo == Algo::BatchedRowsSplit || algo == Algo::BatchedRowsVectorized; }
 
-// Two 16-byte vectors a row a thread on wide matrices: a warp reads 1 KiB of a row, not 512 bytes.
-// Measured on an H100 at 2^28 floats against one vector (docs/bench/h100/why/column_two_vectors.txt):
-// 91.9 against 90.6 % at 2^8 x 2^20, 91.9 against 91.4 % at 2^10 x 2^18, 91.3 against 90.7 % at
-// 2^14 x 2^14; from 2^16 rows on (2^12 columns or fewer), with twice the chunks, it lost
-// (88.1 against 90.9 % at 2^20 x 2^8).
-int matrix_thread_cols(Algo algo, std::size_t cols) {
-  if (algo != Algo::ColumnSumsVectorized) return 1;
-  return cols >= kWideColumns ? kWideVectorColumns : kVectorColumns;
-}
+int matrix_thread_cols(Algo algo) { return algo == Algo::ColumnSumsVectorized ? kVectorColumns : 1; }
 
 std::size_t matrix_tile_cols(Algo algo, int block, std::size_t cols) {
-  return std::size_t(matrix_block_x(algo, block, cols)) * std::size_t(matrix_thread_cols(algo, cols));
+  return std::size_t(matrix_block_x(algo, block, cols)) * std::size_t(matrix_thread_cols(algo));
 }
 
 std::vector<std::size_t> matrix_thread_columns(Algo algo, int block, std::size_t cols, std::size_t tile, std::size_t tx,
@@ -67,8 +59,7 @@ std::vector<std::size_t> matrix_thread_columns(Algo algo, int block, std::size_t
   if (algo != Algo::ColumnSumsVectorized) return {first + tx};
   std::vector<std::size_t> out;
   const int per = int(vector_elements(elem_bytes));
-  for (int c = 0; c < matrix_thread_cols(algo, cols); ++c)
-    out.push_back(vector_column(first + std::size_t(per) * tx, std::size_t(per) * bx, per, c));
+  for (int c = 0; c < kVectorColumns; ++c) out.push_back(vector_column(first + std::size_t(per) * tx, std::size_t(per) * bx, per, c));
   return out;
 }
 
@@ -95,16 +86,11 @@ int preferred_matrix_block(Algo algo, Matrix m) {
   // column-sums: 128 threads (4 rows of 32) for wide matrices, 1024 for tall ones. Measured
   // on an H100 at 2^28 floats: 4096 x 65536 gave 86.2 % of peak at 128 and 83.5 % at 1024;
   // 2^24 x 16 gave 78.8 % at 1024 and 66.9 % at 128.
-  // column-sums-vectorized, one vector a row: 1024 threads (32 rows of threads: at least 8 rows
-  // each) from 256 rows on, else 128. Measured on an H100 at 2^28 floats, 128 against 1024
-  // threads: 2^10 x 2^18 89.9 and 91.8 %, 2^12 x 2^16 90.5 and 92.0 %; at 2^6 x 2^22 1024 gave
-  // 47.4 % and 128 89.6 % (docs/benchmarks.md). Two vectors a row (wide matrices): 512 from 512
-  // rows on, else 128: at 2^10 x 2^18 512 gave 91.9 % and 1024 88.7 %; at 2^8 x 2^20 128 gave
-  // 91.9 % and 512 90.1 % (why/column_two_vectors.txt).
-  if (algo == Algo::ColumnSumsVectorized) {
-    if (matrix_thread_cols(algo, m.cols) == kWideVectorColumns) return m.rows >= 512 ? 512 : 128;
-    return m.rows >= 256 ? 1024 : 128;
-  }
+  // column-sums-vectorized: 1024 threads (32 rows of threads: at least 8 rows each) from 256 rows
+  // on, else 128. Measured on an H100 at 2^28 floats, 128 against 1024 threads: 2^10 x 2^18 89.9
+  // and 91.8 %, 2^12 x 2^16 90.5 and 92.0 %; at 2^6 x 2^22 1024 gave 47.4 % and 128 89.6 % (two
+  // sweeps five minutes apart on one machine; docs/benchmarks.md).
+  if (algo == Algo::ColumnSumsVectorized) return m.rows >= 256 ? 1024 : 128;
   if (is_column_sums(algo)) return m.cols > m.rows ? 128 : m.rows > m.cols ? 1024 : 256;
   if (matrix_lines(algo) != Lines::Rows) return 256;
   // A block per row: the largest block (32 to 1024) that still gives each thread at least eight
@@ -120,7 +106,7 @@ int matrix_block_x(Algo algo, int block, std::size_t cols) {
   // column-sums on 16 columns: warps of 32 x 1 left half their lanes idle (78.8 % of peak on an
   // H100 at 2^24 x 16 floats); 16 x 2 read 128 contiguous bytes (87.5 %).
   if (is_column_sums(algo)) {
-    const std::size_t per_thread = std::size_t(matrix_thread_cols(algo, cols));
+    const std::size_t per_thread = std::size_t(matrix_thread_cols(algo));
     int x = 1;
     while (x < 32 && std::size_t(x) * per_thread < cols) x *= 2;
     return std::min(block, x);
@@ -192,7 +178,7 @@ TraceShape matrix_trace_shape(Algo algo, int block, Matrix m) {
     case Algo::BatchedRowsVectorized: return {1 + 5 + 1 + 1 + 5, 1, warps, kLoadSlots};
     case Algo::ColumnSums:
     case Algo::ColumnSumsVectorized: {  // a cell a column a thread; a read, a read and a write a cell and step
-      const int held = matrix_thread_cols(algo, m.cols);
+      const int held = matrix_thread_cols(algo);
       return {1 + log2_of(block / matrix_block_x(algo, block, m.cols)), 3 * held, held * block, kLoadSlots};
     }
     case Algo::ColumnSumsNaive: return {1, 0, 0, kLoadSlots};

@@ -227,22 +227,18 @@ bool is_matrix(Algo algo);
 bool is_column_sums(Algo algo);
 // batched-rows-split or batched-rows-vectorized: chunks of each row, a partial per chunk.
 bool is_row_chunks(Algo algo);
-// Columns each thread sums: column-sums-vectorized kVectorColumns (16-byte loads), or
-// kWideVectorColumns on matrices of kWideColumns columns or more (two 16-byte vectors of 4-byte
-// elements a row); the others 1.
-constexpr int kVectorColumns = 4, kWideVectorColumns = 8;
-constexpr std::size_t kWideColumns = std::size_t(1) << 14;
-int matrix_thread_cols(Algo algo, std::size_t cols);
+// Columns each thread sums: kVectorColumns for column-sums-vectorized (16-byte loads), else 1.
+constexpr int kVectorColumns = 4;
+int matrix_thread_cols(Algo algo);
 // The vector loads' width (float4, int4, double2) and how many elements one holds: 4 or 2.
 constexpr std::size_t kVectorBytes = 16;
 constexpr RL_HD std::size_t vector_elements(std::size_t elem_bytes) { return kVectorBytes / elem_bytes; }
 // Whether every row of a row-major matrix from cudaMalloc (aligned to 256 bytes) starts on a
 // 16-byte boundary, so 16-byte loads may read it: a row's length in bytes is a multiple of 16.
 constexpr RL_HD bool rows_hold_vectors(std::size_t cols, std::size_t elem_bytes) { return cols * elem_bytes % kVectorBytes == 0; }
-// column-sums-vectorized: the c-th column (0..3, or 0..7) of a thread whose first column is col0
-// (its tile's first + per * tx), per elements a 16-byte vector, its vectors `apart` columns apart
-// (a row of threads' width, per * bx): 4tx..4tx+3 (and the same 4bx further on), or for doubles
-// 2tx, 2tx+1 and the same 2bx, 4bx and 6bx further on.
+// column-sums-vectorized: the c-th column (0..3) of a thread whose first column is col0 (its
+// tile's first + per * tx), per elements a 16-byte vector, its vectors `apart` columns apart (a
+// row of threads' width, per * bx): 4tx..4tx+3, or for doubles 2tx, 2tx+1 and the same 2bx further on.
 constexpr RL_HD std::size_t vector_column(std::size_t col0, std::size_t apart, int per, int c) {
   return col0 + (c / per) * apart + c % per;  // as ints first: c and per are small and non-negative
 }

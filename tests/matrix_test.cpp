@@ -198,7 +198,7 @@ TEST(Matrix, BatchedRowsVectorizedFallsBackToSingleLoadsAndTakesDoubles) {
 // the elements kernels::matrix_thread_elements lists for that thread, all of them where no slot ran
 // out: the model records loads by its own loops, and the views and the work pane read that list.
 TEST(Matrix, RecordedLoadsAreTheThreadsElementsInOrder) {
-  const std::pair<std::size_t, std::size_t> shapes[] = {{3, 40}, {5, 30}, {2, 2048}, {40, 6}, {33, 257}, {1, 1}, {2, 16388}, {9, 16385}};
+  const std::pair<std::size_t, std::size_t> shapes[] = {{3, 40}, {5, 30}, {2, 2048}, {40, 6}, {33, 257}, {1, 1}};
   for (const auto& id : core::matrix_ids())
     for (const auto& [rows, cols] : shapes)
       for (const auto type : {core::DType::Int, core::DType::Double})
@@ -300,37 +300,6 @@ TEST(Matrix, ColumnSumsVectorizedLoadsFourColumnsAtOnce) {
   EXPECT_EQ((*t.stages[2].shared)[64 + 1], (1 + 4 + 1) + (41 + 4 + 1) + (81 + 4 + 1));  // column 5, rows 0..2
 }
 
-// column-sums-vectorized, 2 x 16384 ints (a wide matrix) in blocks of 64: 8 columns a thread,
-// two int4 a row a warp's width apart, so blocks are 32 x 2 over a tile of 256 columns; thread x
-// sums columns 4x..4x+3 and 128+4x..128+4x+3 and keeps them in cells c * 64 + t.
-TEST(Matrix, ColumnSumsVectorizedLoadsTwoVectorsARowOfWideMatrices) {
-  using kernels::Algo;
-  EXPECT_EQ(kernels::matrix_thread_cols(Algo::ColumnSumsVectorized, 16383), 4);
-  EXPECT_EQ(kernels::matrix_thread_cols(Algo::ColumnSumsVectorized, 16384), 8);
-  EXPECT_EQ(kernels::matrix_thread_cols(Algo::ColumnSums, 16384), 1);
-  EXPECT_EQ(kernels::matrix_thread_columns(Algo::ColumnSumsVectorized, 64, 16384, 1, 3, 4),
-            (std::vector<std::size_t>{268, 269, 270, 271, 396, 397, 398, 399}));
-  EXPECT_EQ(kernels::matrix_thread_columns(Algo::ColumnSumsVectorized, 64, 16384, 0, 3, 8),  // doubles: four double2
-            (std::vector<std::size_t>{6, 7, 70, 71, 134, 135, 198, 199}));
-  const auto t = matrix_trace("column-sums-vectorized", 2, 16384, 64, 1);
-  EXPECT_EQ(t.grid, 64u);
-  ASSERT_EQ(t.outputs.size(), kernels::kMaxPartials);  // a trace keeps the first 4096 outputs
-  for (int c = 0; c < 4096; ++c) ASSERT_EQ(t.outputs[c], 2 * c + 16386) << c;
-  ASSERT_EQ(t.stages.size(), 2u);  // the loads, then 2 rows of threads halved once
-  const auto& cells = *t.stages[0].shared;
-  ASSERT_EQ(cells.size(), 512u);
-  for (int c = 0; c < 8; ++c)
-    for (int y = 0; y < 2; ++y)
-      for (int x = 0; x < 32; ++x)  // row y, column 256 + 4x + 128 (c / 4) + c % 4
-        ASSERT_EQ(cells[c * 64 + y * 32 + x], 16384 * y + 256 + 4 * x + 128 * (c / 4) + c % 4 + 1) << c << " " << y << " " << x;
-  EXPECT_EQ(loads_of(t.stages[0], 35), (std::vector<long long>{16384 + 268, 16384 + 396}));  // (3, 1): row 1
-  EXPECT_EQ(t.stages[0].loads[0].widths, (std::vector<int>{4, 4}));
-  EXPECT_EQ(core::warp_loads(t.stages[0], 4),  // each warp: 512 neighbouring bytes a load, twice
-            (std::vector<core::WarpLoad>{{0, 0, 32, 16, 16}, {0, 1, 32, 16, 16}, {1, 0, 32, 16, 16}, {1, 1, 32, 16, 16}}));
-  EXPECT_EQ(t.stages[1].accesses[0].reads.size(), 16u);
-  EXPECT_EQ((*t.stages[1].shared)[7 * 64 + 31], 2 * (256 + 124 + 128 + 3) + 16384 + 2);  // column 511, both rows
-}
-
 // Rows of 6 ints are 24 bytes, so rows do not all start on 16 bytes: each column is its own load.
 // Doubles take two 2-element vectors, the second a warp's width (2 x 2 columns) further on.
 TEST(Matrix, ColumnSumsVectorizedFallsBackToSingleLoadsAndSplitsDoubles) {
@@ -400,12 +369,9 @@ TEST(Matrix, Block2dStridesTheGridThenReducesThePartials) {
 TEST(Matrix, ResultsMatchADoubleReferenceAtAwkwardShapes) {
   const auto seed = test::test_seed();
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
-  using Shapes = std::vector<std::pair<std::size_t, std::size_t>>;
-  const Shapes shapes = {{1, 1}, {1, 1000}, {1000, 1}, {33, 257}, {4097, 3}, {7, 64}, {3, 4100}, {2, 1600}};
-  Shapes wide = shapes;  // column-sums-vectorized takes 8 columns a thread from 16384 columns on
-  wide.insert(wide.end(), {{2, 16388}, {2, 16385}});
+  const std::pair<std::size_t, std::size_t> shapes[] = {{1, 1}, {1, 1000}, {1000, 1}, {33, 257}, {4097, 3}, {7, 64}, {3, 4100}, {2, 1600}};
   for (const auto& id : core::matrix_ids())
-    for (const auto& [rows, cols] : id == "column-sums-vectorized" ? wide : shapes)
+    for (const auto& [rows, cols] : shapes)
       for (int block : {32, 256, 1024})
         for (auto type : {core::DType::Int, core::DType::Float, core::DType::Double})
           for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
@@ -530,16 +496,7 @@ TEST(Matrix, RowKernelsTakeTheLargestBlockThatKeepsEightLoadsAThread) {
   EXPECT_EQ(block(Algo::BatchedRows, std::size_t(1) << 24), 1024);
   EXPECT_EQ(block(Algo::ColumnSums, 1024), 128);  // wider than tall
   EXPECT_EQ(block(Algo::ColumnSumsVectorized, 1024), 128);  // 64 rows: 8 rows a row of threads at 128
-  const auto vectorized = [](std::size_t rows, std::size_t cols) {
-    return kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {rows, cols});
-  };
-  EXPECT_EQ(vectorized(256, 16383), 1024);  // one vector a row: 1024 from 256 rows on
-  EXPECT_EQ(vectorized(255, 16383), 128);
-  EXPECT_EQ(vectorized(std::size_t(1) << 16, 4096), 1024);
-  EXPECT_EQ(vectorized(256, std::size_t(1) << 20), 128);  // two vectors a row: 512 from 512 rows on
-  EXPECT_EQ(vectorized(511, 16384), 128);
-  EXPECT_EQ(vectorized(512, 16384), 512);
-  EXPECT_EQ(vectorized(std::size_t(1) << 14, std::size_t(1) << 14), 512);
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {256, std::size_t(1) << 20}), 1024);
   EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSums, {std::size_t(1) << 24, 16}), 1024);
   EXPECT_EQ(block(Algo::ColumnSumsNaive, 1024), 256);
 }

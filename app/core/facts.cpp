@@ -195,7 +195,6 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{rows_apart}", std::to_string(std::max(1, trace.block / block_x_of(trace)))},
       {"{block_x}", std::to_string(block_x_of(trace))}, {"{sectors}", sectors_text(trace)},
       {"{tile_cols}", std::to_string(trace.rows ? kernels::matrix_tile_cols(kernels::find_row(trace.algorithm)->algo, trace.block, trace.cols) : 32)},
-      {"{thread_cols}", std::to_string(trace.rows ? kernels::matrix_thread_cols(kernels::find_row(trace.algorithm)->algo, trace.cols) : 1)},
       {"{grid}", std::to_string(trace.grid)}, {"{rows}", std::to_string(trace.rows)},
       {"{chunks}", count_text(trace.rows ? trace.grid / trace.rows : 0, "chunk", "chunks")}};
   std::string out(lesson);

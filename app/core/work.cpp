@@ -115,10 +115,10 @@ void matrix_fold_work(const Trace& t, StageWork& w) {
     const auto elements = kernels::matrix_thread_elements(algo, {t.rows, t.cols}, t.block, matrix_grid_of(t),
                                                           t.trace_block, thread, element_bytes(t.type));
     std::set<std::size_t> sums;
-    for (std::size_t e : elements) sums.insert(kernels::matrix_thread_cols(algo, t.cols) > 1 ? e % t.cols : 0);
+    for (std::size_t e : elements) sums.insert(kernels::matrix_thread_cols(algo) > 1 ? e % t.cols : 0);
     w.additions += elements.size() - sums.size();
   }
-  w.counted = kernels::matrix_thread_cols(algo, t.cols) > 1 ? "its elements less one a column, a thread" : "its elements less one, a thread";
+  w.counted = kernels::matrix_thread_cols(algo) > 1 ? "its elements less one a column, a thread" : "its elements less one, a thread";
 }
 
 StageWork stage_work(const Trace& t, const Stage& s, const std::vector<Fold>& folds) {
@@ -135,7 +135,7 @@ StageWork stage_work(const Trace& t, const Stage& s, const std::vector<Fold>& fo
     case kernels::kTagColumnWalk:
     case kernels::kTagTileStride: matrix_fold_work(t, w); break;
     case kernels::kTagColumnStep:
-      if (const int cols = kernels::matrix_thread_cols(kernels::find_row(t.algorithm)->algo, t.cols); cols > 1) {
+      if (const int cols = kernels::matrix_thread_cols(kernels::find_row(t.algorithm)->algo); cols > 1) {
         w.additions = active * std::size_t(cols), w.counted = "one a column an active thread holds";
         break;
       }

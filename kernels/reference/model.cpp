@@ -536,7 +536,7 @@ struct MatrixModel {
   // column-sums(-vectorized), block b: one partial per column of its tile, for its chunk of rows,
   // into out[chunk][col]. Thread t keeps column c's sum in cell c * B + t.
   void column_block(const T* in, std::size_t b, const Rec<T>& rec, std::vector<T>& out) const {
-    const int bx = kernels::matrix_block_x(algo, B, m.cols), by = B / bx, per_thread = kernels::matrix_thread_cols(algo, m.cols);
+    const int bx = kernels::matrix_block_x(algo, B, m.cols), by = B / bx, per_thread = kernels::matrix_thread_cols(algo);
     const std::size_t gx = b % grid.x, gy = b / grid.x, chunk = kernels::column_chunk_rows(m, B, grid.y);
     const std::size_t first = gy * chunk, last = std::min(m.rows, first + chunk);
     std::vector<T> smem(std::size_t(per_thread) * B);
