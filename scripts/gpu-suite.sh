@@ -138,6 +138,7 @@ why_steps() {
   local spec
   for spec in "column-sums;rl::kernels::column_sums<;column-sums;float;2^12x2^16" \
               "column-sums-naive;rl::kernels::column_sums_naive<;column-sums-naive;float;2^8x2^20" \
+              "columns-vectorized-wide;rl::kernels::column_sums_vectorized<;column-sums-vectorized;float;2^8x2^20" \
               "gemv-columns-wide;gemv;cublas-gemv-columns;float;2^8x2^20" \
               "gemv-columns-square;gemv;cublas-gemv-columns;float;2^12x2^16" \
               "rows-shuffle-int;rl::kernels::batched_rows_shuffle<;batched-rows-shuffle;int;2^10x2^18" \
