@@ -87,10 +87,12 @@ int preferred_matrix_block(Algo algo, Matrix m) {
   // on an H100 at 2^28 floats: 4096 x 65536 gave 86.2 % of peak at 128 and 83.5 % at 1024;
   // 2^24 x 16 gave 78.8 % at 1024 and 66.9 % at 128.
   // column-sums-vectorized: 1024 threads (32 rows of threads: at least 8 rows each) from 256 rows
-  // on, else 128. Measured on an H100 at 2^28 floats, 128 against 1024 threads: 2^10 x 2^18 89.9
-  // and 91.8 %, 2^12 x 2^16 90.5 and 92.0 %; at 2^6 x 2^22 1024 gave 47.4 % and 128 89.6 % (two
-  // sweeps five minutes apart on one machine; docs/benchmarks.md).
-  if (algo == Algo::ColumnSumsVectorized) return m.rows >= 256 ? 1024 : 128;
+  // on, else up to 4 rows of threads with 8 rows each, a full batch of loads (fold_columns).
+  // Measured on an H100 at 2^28 floats, 128 against 1024 threads: 2^10 x 2^18 89.9 and 91.8 %,
+  // 2^12 x 2^16 90.5 and 92.0 %; at 2^6 x 2^22 1024 gave 47.4 % and 128 89.6 %; at 2^4 x 2^24
+  // (16 rows) 128 gave 78.9 % and 64 90.5 % (docs/benchmarks.md).
+  if (algo == Algo::ColumnSumsVectorized)
+    return m.rows >= 256 ? 1024 : 32 * int(std::clamp<std::size_t>(m.rows / 8, 1, 4));
   if (is_column_sums(algo)) return m.cols > m.rows ? 128 : m.rows > m.cols ? 1024 : 256;
   if (matrix_lines(algo) != Lines::Rows) return 256;
   // A block per row: the largest block (32 to 1024) that still gives each thread at least eight

@@ -497,6 +497,11 @@ TEST(Matrix, RowKernelsTakeTheLargestBlockThatKeepsEightLoadsAThread) {
   EXPECT_EQ(block(Algo::ColumnSums, 1024), 128);  // wider than tall
   EXPECT_EQ(block(Algo::ColumnSumsVectorized, 1024), 128);  // 64 rows: 8 rows a row of threads at 128
   EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {256, std::size_t(1) << 20}), 1024);
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {255, 4096}), 128);
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {32, 4096}), 128);  // 8 rows a thread
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {16, std::size_t(1) << 24}), 64);
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {15, 4096}), 32);
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {1, 4096}), 32);
   EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSums, {std::size_t(1) << 24, 16}), 1024);
   EXPECT_EQ(block(Algo::ColumnSumsNaive, 1024), 256);
 }
