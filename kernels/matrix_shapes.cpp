@@ -91,8 +91,12 @@ int preferred_matrix_block(Algo algo, Matrix m) {
   // Measured on an H100 at 2^28 floats, 128 against 1024 threads: 2^10 x 2^18 89.9 and 91.8 %,
   // 2^12 x 2^16 90.5 and 92.0 %; at 2^6 x 2^22 1024 gave 47.4 % and 128 89.6 %; at 2^4 x 2^24
   // (16 rows) 128 gave 78.9 % and 64 90.5 % (docs/benchmarks.md).
-  if (algo == Algo::ColumnSumsVectorized)
-    return m.rows >= 256 ? 1024 : 32 * int(std::clamp<std::size_t>(m.rows / 8, 1, 4));
+  if (algo == Algo::ColumnSumsVectorized) {
+    if (m.rows >= 256) return 1024;
+    int b = 32;  // rows of threads: a power of two, at most 4, each with 8 rows where the matrix has them
+    while (b < 128 && std::size_t(b / 32) * 2 * 8 <= m.rows) b *= 2;
+    return b;
+  }
   if (is_column_sums(algo)) return m.cols > m.rows ? 128 : m.rows > m.cols ? 1024 : 256;
   if (matrix_lines(algo) != Lines::Rows) return 256;
   // A block per row: the largest block (32 to 1024) that still gives each thread at least eight

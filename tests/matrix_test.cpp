@@ -501,6 +501,12 @@ TEST(Matrix, RowKernelsTakeTheLargestBlockThatKeepsEightLoadsAThread) {
   EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {32, 4096}), 128);  // 8 rows a thread
   EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {16, std::size_t(1) << 24}), 64);
   EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {15, 4096}), 32);
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {24, 4096}), 64);  // a power of two
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {31, 4096}), 64);
+  for (std::size_t rows = 1; rows <= 300; ++rows) {
+    const int b = kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {rows, 4096});
+    EXPECT_TRUE(b >= 32 && b <= 1024 && (b & (b - 1)) == 0) << rows << " rows: " << b;
+  }
   EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {1, 4096}), 32);
   EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSums, {std::size_t(1) << 24, 16}), 1024);
   EXPECT_EQ(block(Algo::ColumnSumsNaive, 1024), 256);
