@@ -31,6 +31,14 @@ std::size_t wave_blocks(int block, DeviceShape device) {
 // elements.
 std::size_t wanted_blocks(int block, DeviceShape device) { return 2 * wave_blocks(block, device); }
 
+// The largest power of two from `least` to `most` that still gives each of that many threads (or
+// rows of threads) `each` of `items`; `least` where none does.
+int largest_share(std::size_t items, std::size_t each, int least, int most) {
+  int n = least;
+  while (n < most && std::size_t(n) * 2 * each <= items) n *= 2;
+  return n;
+}
+
 // Chunks a row for batched-rows-split and batched-rows-vectorized: as many as `want` blocks
 // allow over the rows (at least one), while a full chunk leaves each thread `least` elements.
 Grid2 row_chunks(Matrix m, int block, std::size_t want, std::size_t least) {
@@ -91,21 +99,14 @@ int preferred_matrix_block(Algo algo, Matrix m) {
   // Measured on an H100 at 2^28 floats, 128 against 1024 threads: 2^10 x 2^18 89.9 and 91.8 %,
   // 2^12 x 2^16 90.5 and 92.0 %; at 2^6 x 2^22 1024 gave 47.4 % and 128 89.6 %; at 2^4 x 2^24
   // (16 rows) 128 gave 78.9 % and 64 90.5 % (docs/benchmarks.md).
-  if (algo == Algo::ColumnSumsVectorized) {
-    if (m.rows >= 256) return 1024;
-    int b = 32;  // rows of threads: a power of two, at most 4, each with 8 rows where the matrix has them
-    while (b < 128 && std::size_t(b / 32) * 2 * 8 <= m.rows) b *= 2;
-    return b;
-  }
+  if (algo == Algo::ColumnSumsVectorized) return m.rows >= 256 ? 1024 : 32 * largest_share(m.rows, 8, 1, 4);
   if (is_column_sums(algo)) return m.cols > m.rows ? 128 : m.rows > m.cols ? 1024 : 256;
   if (matrix_lines(algo) != Lines::Rows) return 256;
   // A block per row: the largest block (32 to 1024) that still gives each thread at least eight
   // elements of the row: eight loads in flight (fold_strided); batched-rows-vectorized's threads
   // then hold two or three 16-byte vectors of 4-byte elements below 1024 threads. Measured on an
   // H100: rows of 1024 in blocks of 256 (four loads a thread) ran at 67 % of peak.
-  int b = 32;
-  while (b < 1024 && std::size_t(b) * 16 <= m.cols) b *= 2;
-  return b;
+  return largest_share(m.cols, 8, 32, 1024);
 }
 
 int matrix_block_x(Algo algo, int block, std::size_t cols) {
