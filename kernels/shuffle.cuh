@@ -163,7 +163,7 @@ __global__ void batched_rows_vectorized(const T* in, T* out, std::size_t cols, s
   else
     v = fold_row<T, T, Op>(v, in, first, count, probe, slot);  // [row-stride]: one element a load
   probe.stage(0, vectors ? kTagRowVector : kTagRowStride, 0);
-  probe.work(0, tid < (vectors ? count / (sizeof(V) / sizeof(T)) : count)), probe.lane(0, v);
+  probe.work(0, tid < (vectors ? count / vector_elements(sizeof(T)) : count)), probe.lane(0, v);
 
   int stage = 1;
   v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle
