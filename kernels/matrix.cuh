@@ -146,33 +146,61 @@ __global__ void column_sums(const T* in, T* out, std::size_t rows, std::size_t c
 }
 // >>>
 
+// A 16-byte load with the cache-streaming hint (ld.global.cs: lines allocated evict-first, for
+// data read once). Not volatile, unlike __ldcs: the input does not change during the kernel, so
+// the compiler may schedule and predicate it as a plain load and keep its registers few.
+__device__ __forceinline__ float4 load_streaming(const float4* p) {
+  float4 q;
+  asm("ld.global.cs.v4.f32 {%0,%1,%2,%3}, [%4];" : "=f"(q.x), "=f"(q.y), "=f"(q.z), "=f"(q.w) : "l"(p));
+  return q;
+}
+__device__ __forceinline__ int4 load_streaming(const int4* p) {
+  int4 q;
+  asm("ld.global.cs.v4.s32 {%0,%1,%2,%3}, [%4];" : "=r"(q.x), "=r"(q.y), "=r"(q.z), "=r"(q.w) : "l"(p));
+  return q;
+}
+__device__ __forceinline__ double2 load_streaming(const double2* p) {
+  double2 q;
+  asm("ld.global.cs.v2.f64 {%0,%1}, [%2];" : "=d"(q.x), "=d"(q.y) : "l"(p));
+  return q;
+}
+
 // <<< fold-columns
 // Adds rows r, r + step, ... (K of them) of the thread's 4 columns onto v[0..3]: all K rows'
-// loads issued before any is added. With rows of a multiple of 16 bytes every row starts on a
-// 16-byte boundary: a row's 4 columns are one float4 or int4 (or two double2, a row of threads'
-// width apart, so its lanes read neighbouring bytes). Otherwise each column is loaded alone.
-template <int K, class T, class Op, class Probe>
-__device__ __forceinline__ void fold_columns(T (&v)[kVectorColumns], const T* in, std::size_t r, std::size_t step, std::size_t cols,
+// loads issued before any is added. Rows of a multiple of 16 bytes all start on a 16-byte
+// boundary, so a row's 4 columns are one float4 or int4 (or two double2, a row of threads' width
+// apart, so its lanes read neighbouring bytes); Streaming gives those loads the cache-streaming
+// hint.
+template <int K, bool Streaming, class T, class Op, class Probe>
+__device__ __forceinline__ void fold_vectors(T (&v)[kVectorColumns], const T* in, std::size_t r, std::size_t step, std::size_t cols,
                                              std::size_t col0, std::size_t apart, const Probe& probe, int& slot) {
   using V = typename Vec16<T>::type;
   constexpr int per = sizeof(V) / sizeof(T), loads = kVectorColumns / per;  // a vector's elements; vectors a row
   const auto column = [&](int c) { return vector_column(col0, apart, per, c); };  // the thread's c-th column
-  if (rows_hold_vectors(cols, sizeof(T))) {
-    V q[K][loads];
+  V q[K][loads];
 #pragma unroll
-    for (int k = 0; k < K; ++k)
+  for (int k = 0; k < K; ++k)
 #pragma unroll
-      for (int j = 0; j < loads; ++j)
-        if (column(j * per) < cols) q[k][j] = *reinterpret_cast<const V*>(in + (r + k * step) * cols + column(j * per));
+    for (int j = 0; j < loads; ++j)
+      if (column(j * per) < cols) {
+        const V* p = reinterpret_cast<const V*>(in + (r + k * step) * cols + column(j * per));
+        q[k][j] = Streaming ? load_streaming(p) : *p;
+      }
 #pragma unroll
-    for (int k = 0; k < K; ++k)
+  for (int k = 0; k < K; ++k)
 #pragma unroll
-      for (int c = 0; c < kVectorColumns; ++c)
-        if (column(c) < cols) v[c] = Op{}(v[c], reinterpret_cast<const T*>(&q[k][c / per])[c % per]);
-    for (int i = 0; i < K * loads; ++i) if (column(i % loads * per) < cols) probe.load(0, slot + i, (r + i / loads * step) * cols + column(i % loads * per), per);
-    slot += K * loads;  // a column past the edge keeps its slot: lanes' n-th loads stay one warp-wide load
-    return;
-  }
+    for (int c = 0; c < kVectorColumns; ++c)
+      if (column(c) < cols) v[c] = Op{}(v[c], reinterpret_cast<const T*>(&q[k][c / per])[c % per]);
+  for (int i = 0; i < K * loads; ++i) if (column(i % loads * per) < cols) probe.load(0, slot + i, (r + i / loads * step) * cols + column(i % loads * per), per);
+  slot += K * loads;  // a column past the edge keeps its slot: lanes' n-th loads stay one warp-wide load
+}
+
+// Rows of other widths: each of the 4 columns loaded alone, K rows' loads before any add.
+template <int K, class T, class Op, class Probe>
+__device__ __forceinline__ void fold_singles(T (&v)[kVectorColumns], const T* in, std::size_t r, std::size_t step, std::size_t cols,
+                                             std::size_t col0, std::size_t apart, const Probe& probe, int& slot) {
+  constexpr int per = sizeof(typename Vec16<T>::type) / sizeof(T);
+  const auto column = [&](int c) { return vector_column(col0, apart, per, c); };
   T x[K][kVectorColumns];
 #pragma unroll
   for (int k = 0; k < K; ++k)
@@ -195,9 +223,11 @@ __device__ __forceinline__ void fold_columns(T (&v)[kVectorColumns], const T* in
 // bytes of a row at once.
 // Shared memory holds 4 cells a thread, column c of thread t at c * B + t, and the tree runs
 // down the rows for all 4. Phase 2, with several chunks of rows, is this kernel again.
-template <class T, class Op, class Probe>
-__global__ void __launch_bounds__(1024) column_sums_vectorized(const T* in, T* out, std::size_t rows, std::size_t cols, std::size_t chunk_rows,
-                                       Probe probe) {
+// Deep: blocks of up to kDeepColumnBlock threads, with registers for twice the 16-byte loads in
+// flight, and those loads streaming (column_batch_bytes).
+template <class T, class Op, bool Deep, class Probe>
+__global__ void __launch_bounds__(Deep ? kDeepColumnBlock : 1024, Deep ? 1 : 0) column_sums_vectorized(
+    const T* in, T* out, std::size_t rows, std::size_t cols, std::size_t chunk_rows, Probe probe) {
   constexpr int per = sizeof(typename Vec16<T>::type) / sizeof(T);
   T* smem = shared_array<T>();
   const unsigned tx = threadIdx.x, ty = threadIdx.y, B = blockDim.x * blockDim.y, tid = ty * blockDim.x + tx;
@@ -207,11 +237,17 @@ __global__ void __launch_bounds__(1024) column_sums_vectorized(const T* in, T* o
   T v[kVectorColumns];
   for (int c = 0; c < kVectorColumns; ++c) v[c] = Op::template identity<T>();
   int slot = 0;
-  constexpr int K = 32 / sizeof(T);  // rows in flight: 128 bytes a thread (8 rows of ints or floats, 4 of doubles)
+  constexpr int block = Deep ? kDeepColumnBlock : 1024;  // the most threads this instantiation takes
+  constexpr int KV = column_batch_rows(block, sizeof(T), true), KS = column_batch_rows(block, sizeof(T), false);
+  const std::size_t Y = blockDim.y;
   std::size_t r = first + ty;
-  for (; r + (K - 1) * blockDim.y < last; r += K * blockDim.y)  // [column-vector]
-    fold_columns<K, T, Op>(v, in, r, blockDim.y, cols, col0, apart, probe, slot);  // see <<< fold-columns
-  for (; r < last; r += blockDim.y) fold_columns<1, T, Op>(v, in, r, blockDim.y, cols, col0, apart, probe, slot);
+  if (rows_hold_vectors(cols, sizeof(T))) {  // [column-vector]
+    for (; r + (KV - 1) * Y < last; r += KV * Y) fold_vectors<KV, Deep, T, Op>(v, in, r, Y, cols, col0, apart, probe, slot);  // see <<< fold-columns
+    for (; r < last; r += Y) fold_vectors<1, Deep, T, Op>(v, in, r, Y, cols, col0, apart, probe, slot);
+  } else {
+    for (; r + (KS - 1) * Y < last; r += KS * Y) fold_singles<KS, T, Op>(v, in, r, Y, cols, col0, apart, probe, slot);
+    for (; r < last; r += Y) fold_singles<1, T, Op>(v, in, r, Y, cols, col0, apart, probe, slot);
+  }
   for (int c = 0; c < kVectorColumns; ++c) smem[c * B + tid] = v[c];
   for (int c = 0; c < kVectorColumns; ++c) probe.write(0, c, c * B + tid);
   probe.stage(0, kTagColumnVector, 0), probe.work(0, col0 < cols && first + ty < last);

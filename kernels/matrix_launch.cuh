@@ -94,10 +94,14 @@ class MatrixReducer {
         batched_rows_vectorized<T, Op><<<unsigned(grid.count()), block, block.x / 32 * sizeof(T), stream_>>>(
             in, out, m.cols, split_chunk_cols(m, grid.x), grid.x, p);
         break;
-      case Algo::ColumnSumsVectorized:  // a cell a column a thread
-        column_sums_vectorized<T, Op><<<g, block, std::size_t(kVectorColumns) * sh, stream_>>>(in, out, m.rows, m.cols,
-                                                                      column_chunk_rows(m, launch_.block, grid.y), p);
+      case Algo::ColumnSumsVectorized: {  // a cell a column a thread
+        const std::size_t chunk = column_chunk_rows(m, launch_.block, grid.y);
+        if (block.x * block.y <= unsigned(kDeepColumnBlock))
+          column_sums_vectorized<T, Op, true><<<g, block, kVectorColumns * sh, stream_>>>(in, out, m.rows, m.cols, chunk, p);
+        else
+          column_sums_vectorized<T, Op, false><<<g, block, kVectorColumns * sh, stream_>>>(in, out, m.rows, m.cols, chunk, p);
         break;
+      }
       case Algo::ColumnSumsNaive: column_sums_naive<T, Op><<<g, block, 0, stream_>>>(in, out, m.rows, m.cols, p); break;
       case Algo::Block2d: block_2d<T, Op><<<g, block, sh, stream_>>>(in, out, m.rows, m.cols, p); break;
       default: throw std::invalid_argument("no matrix kernel for this algorithm");

@@ -94,12 +94,12 @@ int preferred_matrix_block(Algo algo, Matrix m) {
   // column-sums: 128 threads (4 rows of 32) for wide matrices, 1024 for tall ones. Measured
   // on an H100 at 2^28 floats: 4096 x 65536 gave 86.2 % of peak at 128 and 83.5 % at 1024;
   // 2^24 x 16 gave 78.8 % at 1024 and 66.9 % at 128.
-  // column-sums-vectorized: 1024 threads (32 rows of threads: at least 8 rows each) from 256 rows
-  // on, else up to 4 rows of threads with 8 rows each, a full batch of loads (fold_columns).
-  // Measured on an H100 at 2^28 floats, 128 against 1024 threads: 2^10 x 2^18 89.9 and 91.8 %,
-  // 2^12 x 2^16 90.5 and 92.0 %; at 2^6 x 2^22 1024 gave 47.4 % and 128 89.6 %; at 2^4 x 2^24
-  // (16 rows) 128 gave 78.9 % and 64 90.5 % (docs/benchmarks.md).
-  if (algo == Algo::ColumnSumsVectorized) return m.rows >= 256 ? 1024 : 32 * largest_share(m.rows, 8, 1, 4);
+  // column-sums-vectorized: the most threads that take the deep batch (kDeepColumnBlock, 32 x 8)
+  // while each row of threads still gets one full batch of rows (16 floats'); fewer rows, fewer
+  // rows of threads. Measured on an H100 (docs/benchmarks.md): 1024 threads gave 47.4 % of peak
+  // at 2^6 x 2^22 floats and 128 threads 78.9 % at 2^4 x 2^24, where fewer threads held full batches.
+  if (algo == Algo::ColumnSumsVectorized)
+    return 32 * largest_share(m.rows, std::size_t(column_batch_rows(kDeepColumnBlock, 4, true)), 1, kDeepColumnBlock / 32);
   if (is_column_sums(algo)) return m.cols > m.rows ? 128 : m.rows > m.cols ? 1024 : 256;
   if (matrix_lines(algo) != Lines::Rows) return 256;
   // A block per row: the largest block (32 to 1024) that still gives each thread at least eight
@@ -160,7 +160,10 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
     case Algo::ColumnSums:
     case Algo::ColumnSumsVectorized: {
       // Chunks of rows; ceil(rows / ceil(rows / c)) so a recorded grid maps back to itself.
-      const std::size_t chunks = std::clamp<std::size_t>(want / std::max<std::size_t>(tiles_x, 1), 1, std::min(tiles_y, kMaxGridY));
+      // column-sums-vectorized: one wave, as batched-rows-vectorized. Measured on an H100 at
+      // 2^16 x 2^12 floats in blocks of 256: 89.3 % of peak with 2112 blocks, 91.2 % with 1056.
+      const std::size_t blocks = grid || algo == Algo::ColumnSums ? want : wave_blocks(block, device);
+      const std::size_t chunks = std::clamp<std::size_t>(blocks / std::max<std::size_t>(tiles_x, 1), 1, std::min(tiles_y, kMaxGridY));
       return {tiles_x, ceil_div(m.rows, column_chunk_rows(m, block, chunks))};
     }
     default: {  // block-2d: as wide as the matrix allows, then as tall as the rest asks

@@ -236,6 +236,16 @@ constexpr RL_HD std::size_t vector_elements(std::size_t elem_bytes) { return kVe
 // Whether every row of a row-major matrix from cudaMalloc (aligned to 256 bytes) starts on a
 // 16-byte boundary, so 16-byte loads may read it: a row's length in bytes is a multiple of 16.
 constexpr RL_HD bool rows_hold_vectors(std::size_t cols, std::size_t elem_bytes) { return cols * elem_bytes % kVectorBytes == 0; }
+// column-sums-vectorized: bytes of loads a thread issues before adding any. Blocks of up to
+// kDeepColumnBlock threads compile with registers for 256 bytes of 16-byte loads (16 float4), and
+// give them the cache-streaming hint; 1024 threads of a 65536-register file get 64 registers each,
+// room for 128. Rows loaded a column at a time issue 128 bytes (measured: docs/benchmarks.md).
+constexpr int kDeepColumnBlock = 256;
+constexpr RL_HD int column_batch_bytes(int block, bool vectors) { return vectors && block <= kDeepColumnBlock ? 256 : 128; }
+// Rows in one batch: each row gives a thread kVectorColumns elements.
+constexpr RL_HD int column_batch_rows(int block, std::size_t elem_bytes, bool vectors) {
+  return int(std::size_t(column_batch_bytes(block, vectors)) / (kVectorColumns * elem_bytes));
+}
 // column-sums-vectorized: the c-th column (0..3) of a thread whose first column is col0 (its
 // tile's first + per * tx), per elements a 16-byte vector, its vectors `apart` columns apart (a
 // row of threads' width, per * bx): 4tx..4tx+3, or for doubles 2tx, 2tx+1 and the same 2bx further on.

@@ -486,6 +486,19 @@ TEST(Coalescing, MatrixTracesCountFourSectorsForARowAndOneForAColumn) {
   for (const auto& w : core::warp_loads(naive.stages[0], 4)) EXPECT_EQ(w.lanes, 1);
 }
 
+TEST(Matrix, ColumnSumsVectorizedBatchesTwiceTheBytesInBlocksOfUpTo256) {
+  using kernels::column_batch_rows;
+  EXPECT_EQ(kernels::column_batch_bytes(256, true), 256);
+  EXPECT_EQ(kernels::column_batch_bytes(512, true), 128);
+  EXPECT_EQ(kernels::column_batch_bytes(32, false), 128);  // one column at a time: 128 bytes in any block
+  EXPECT_EQ(column_batch_rows(256, 4, true), 16);  // 16 float4 or int4
+  EXPECT_EQ(column_batch_rows(256, 8, true), 8);   // 8 rows of two double2
+  EXPECT_EQ(column_batch_rows(1024, 4, true), 8);
+  EXPECT_EQ(column_batch_rows(1024, 8, true), 4);
+  EXPECT_EQ(column_batch_rows(64, 4, false), 8);   // 8 rows of 4 single floats
+  EXPECT_EQ(column_batch_rows(64, 8, false), 4);
+}
+
 TEST(Matrix, RowKernelsTakeTheLargestBlockThatKeepsEightLoadsAThread) {
   using kernels::Algo;
   const auto block = [](Algo a, std::size_t cols) { return kernels::preferred_matrix_block(a, {64, cols}); };
@@ -495,17 +508,18 @@ TEST(Matrix, RowKernelsTakeTheLargestBlockThatKeepsEightLoadsAThread) {
   EXPECT_EQ(block(Algo::BatchedRowsShuffle, 4096), 512);
   EXPECT_EQ(block(Algo::BatchedRows, std::size_t(1) << 24), 1024);
   EXPECT_EQ(block(Algo::ColumnSums, 1024), 128);  // wider than tall
-  EXPECT_EQ(block(Algo::ColumnSumsVectorized, 1024), 128);  // 64 rows: 8 rows a row of threads at 128
-  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {256, std::size_t(1) << 20}), 1024);
-  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {255, 4096}), 128);
-  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {32, 4096}), 128);  // 8 rows a thread
-  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {16, std::size_t(1) << 24}), 64);
-  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {15, 4096}), 32);
-  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {24, 4096}), 64);  // a power of two
-  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {31, 4096}), 64);
+  EXPECT_EQ(block(Algo::ColumnSumsVectorized, 1024), 128);  // 64 rows: 16 rows a row of threads at 128
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {256, std::size_t(1) << 20}), 256);
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {std::size_t(1) << 20, 256}), 256);
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {128, 4096}), 256);
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {127, 4096}), 128);
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {32, 4096}), 64);  // 16 rows a thread
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {31, 4096}), 32);
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {16, std::size_t(1) << 24}), 32);
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {48, 4096}), 64);  // a power of two
   for (std::size_t rows = 1; rows <= 300; ++rows) {
     const int b = kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {rows, 4096});
-    EXPECT_TRUE(b >= 32 && b <= 1024 && (b & (b - 1)) == 0) << rows << " rows: " << b;
+    EXPECT_TRUE(b >= 32 && b <= kernels::kDeepColumnBlock && (b & (b - 1)) == 0) << rows << " rows: " << b;
   }
   EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {1, 4096}), 32);
   EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSums, {std::size_t(1) << 24, 16}), 1024);

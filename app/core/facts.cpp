@@ -182,6 +182,9 @@ std::string sectors_text(const Trace& trace) {
   return "-";
 }
 
+// Whether the traced matrix's rows take 16-byte loads (column-sums-vectorized's batches).
+static bool vector_rows(const Trace& trace) { return kernels::rows_hold_vectors(trace.cols, element_bytes(trace.type)); }
+
 std::string fill_lesson(std::string_view lesson, const Trace& trace) {
   std::string conflicts, divergent;
   for (const auto& s : trace.stages) {
@@ -195,6 +198,8 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{rows_apart}", std::to_string(std::max(1, trace.block / block_x_of(trace)))},
       {"{block_x}", std::to_string(block_x_of(trace))}, {"{sectors}", sectors_text(trace)},
       {"{tile_cols}", std::to_string(trace.rows ? kernels::matrix_tile_cols(kernels::find_row(trace.algorithm)->algo, trace.block, trace.cols) : 32)},
+      {"{batch_bytes}", std::to_string(kernels::column_batch_bytes(trace.block, vector_rows(trace)))},
+      {"{batch_rows}", std::to_string(kernels::column_batch_rows(trace.block, element_bytes(trace.type), vector_rows(trace)))},
       {"{grid}", std::to_string(trace.grid)}, {"{rows}", std::to_string(trace.rows)},
       {"{chunks}", count_text(trace.rows ? trace.grid / trace.rows : 0, "chunk", "chunks")}};
   std::string out(lesson);

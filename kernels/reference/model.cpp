@@ -514,7 +514,7 @@ struct MatrixModel {
   }
 
   // Thread t's fold down rows r0, r0 + by, ... below `last` of its columns, loads recorded as
-  // fold_columns makes them: a 16-byte vector a row where rows are 16-byte aligned, else one
+  // fold_vectors and fold_singles make them: a 16-byte vector a row where rows are 16-byte aligned, else one
   // load a column; column-sums: one column, one load a row.
   std::vector<T> fold_columns(const T* in, int t, const Rec<T>& rec, const std::vector<std::size_t>& cols,
                               std::size_t r0, std::size_t by, std::size_t last) const {
