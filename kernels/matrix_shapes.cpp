@@ -90,16 +90,21 @@ std::size_t line_count(Lines lines, Matrix m) { return lines == Lines::Rows ? m.
 
 std::size_t matrix_outputs(Algo algo, Matrix m) { return line_count(matrix_lines(algo), m); }
 
-int preferred_matrix_block(Algo algo, Matrix m) {
+int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device) {
   // column-sums: 128 threads (4 rows of 32) for wide matrices, 1024 for tall ones. Measured
   // on an H100 at 2^28 floats: 4096 x 65536 gave 86.2 % of peak at 128 and 83.5 % at 1024;
   // 2^24 x 16 gave 78.8 % at 1024 and 66.9 % at 128.
   // column-sums-vectorized: the most threads that take the deep batch (kDeepColumnBlock, 32 x 8)
   // while each row of threads still gets one full batch of rows (16 floats'); fewer rows, fewer
-  // rows of threads. Measured on an H100 (docs/benchmarks.md): 1024 threads gave 47.4 % of peak
-  // at 2^6 x 2^22 floats and 128 threads 78.9 % at 2^4 x 2^24, where fewer threads held full batches.
-  if (algo == Algo::ColumnSumsVectorized)
+  // rows of threads. But a warp a block where one-warp blocks all run at once, 8 to 16 an SM:
+  // 2048 blocks of 256 fill 7.8 waves of the 264 an H100 holds (88 registers a thread), and at
+  // 2^10 x 2^18 floats one warp a block ran at 92.4-92.5 % of peak against 91.6-91.7 % for 256.
+  // Measured on an H100: 1024 threads gave 47.4 % at 2^6 x 2^22 (docs/benchmarks.md).
+  if (algo == Algo::ColumnSumsVectorized) {
+    const std::size_t tiles = (m.cols + 127) / 128, sms = std::size_t(std::max(1, device.sm_count));
+    if (m.rows >= 16 && tiles >= 8 * sms && tiles <= 16 * sms) return 32;
     return 32 * largest_share(m.rows, std::size_t(column_batch_rows(kDeepColumnBlock, 4, true)), 1, kDeepColumnBlock / 32);
+  }
   if (is_column_sums(algo)) return m.cols > m.rows ? 128 : m.rows > m.cols ? 1024 : 256;
   if (matrix_lines(algo) != Lines::Rows) return 256;
   // A block per row: the largest block (32 to 1024) that still gives each thread at least eight
@@ -160,9 +165,9 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
     case Algo::ColumnSums:
     case Algo::ColumnSumsVectorized: {
       // Chunks of rows; ceil(rows / ceil(rows / c)) so a recorded grid maps back to itself.
-      // column-sums-vectorized: one wave, as batched-rows-vectorized. Measured on an H100 at
-      // 2^16 x 2^12 floats in blocks of 256: 89.3 % of peak with 2112 blocks, 91.2 % with 1056.
-      const std::size_t blocks = grid || algo == Algo::ColumnSums ? want : wave_blocks(block, device);
+      // column-sums-vectorized: about one block an SM, so a second pass only where the column
+      // tiles alone leave SMs idle; its deep batch keeps enough loads in flight with one block.
+      const std::size_t blocks = grid || algo == Algo::ColumnSums ? want : std::size_t(std::max(1, device.sm_count));
       const std::size_t chunks = std::clamp<std::size_t>(blocks / std::max<std::size_t>(tiles_x, 1), 1, std::min(tiles_y, kMaxGridY));
       return {tiles_x, ceil_div(m.rows, column_chunk_rows(m, block, chunks))};
     }

@@ -264,7 +264,7 @@ Lines matrix_lines(Algo algo);
 Lines matrix_lines(Baseline b);
 std::size_t line_count(Lines lines, Matrix m);
 // The block a matrix benchmark uses when none is asked for (measured, docs/benchmarks.md).
-int preferred_matrix_block(Algo algo, Matrix m);
+int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device);
 
 // The race-revealing recording (kernels/probe.cuh, RaceProbe): every block of the first pass
 // logs, per stage and thread, the two values the thread read from shared memory and the value

@@ -499,9 +499,11 @@ TEST(Matrix, ColumnSumsVectorizedBatchesTwiceTheBytesInBlocksOfUpTo256) {
   EXPECT_EQ(column_batch_rows(64, 8, false), 4);
 }
 
+const kernels::DeviceShape kH100(132);  // an H100 SXM: 132 SMs of 2048 threads
+
 TEST(Matrix, RowKernelsTakeTheLargestBlockThatKeepsEightLoadsAThread) {
   using kernels::Algo;
-  const auto block = [](Algo a, std::size_t cols) { return kernels::preferred_matrix_block(a, {64, cols}); };
+  const auto block = [](Algo a, std::size_t cols) { return kernels::preferred_matrix_block(a, {64, cols}, kH100); };
   EXPECT_EQ(block(Algo::BatchedRows, 16), 32);
   EXPECT_EQ(block(Algo::BatchedRows, 256), 32);
   EXPECT_EQ(block(Algo::BatchedRows, 1024), 128);
@@ -509,19 +511,23 @@ TEST(Matrix, RowKernelsTakeTheLargestBlockThatKeepsEightLoadsAThread) {
   EXPECT_EQ(block(Algo::BatchedRows, std::size_t(1) << 24), 1024);
   EXPECT_EQ(block(Algo::ColumnSums, 1024), 128);  // wider than tall
   EXPECT_EQ(block(Algo::ColumnSumsVectorized, 1024), 128);  // 64 rows: 16 rows a row of threads at 128
-  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {256, std::size_t(1) << 20}), 256);
-  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {std::size_t(1) << 20, 256}), 256);
-  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {128, 4096}), 256);
-  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {127, 4096}), 128);
-  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {32, 4096}), 64);  // 16 rows a thread
-  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {31, 4096}), 32);
-  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {16, std::size_t(1) << 24}), 32);
-  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {48, 4096}), 64);  // a power of two
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {256, std::size_t(1) << 20}, kH100), 256);
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {std::size_t(1) << 20, 256}, kH100), 256);
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {128, 4096}, kH100), 256);
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {127, 4096}, kH100), 128);
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {32, 4096}, kH100), 64);  // 16 rows a thread
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {31, 4096}, kH100), 32);
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {16, std::size_t(1) << 24}, kH100), 32);
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {48, 4096}, kH100), 64);  // a power of two
   for (std::size_t rows = 1; rows <= 300; ++rows) {
-    const int b = kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {rows, 4096});
+    const int b = kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {rows, 4096}, kH100);
     EXPECT_TRUE(b >= 32 && b <= kernels::kDeepColumnBlock && (b & (b - 1)) == 0) << rows << " rows: " << b;
   }
-  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {1, 4096}), 32);
-  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSums, {std::size_t(1) << 24, 16}), 1024);
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {1, 4096}, kH100), 32);
+  // A warp a block where one-warp blocks number 8 to 16 an SM: 2^10 x 2^18 on 132 SMs (2048 tiles).
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {1024, std::size_t(1) << 18}, kH100), 32);
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {1024, std::size_t(1) << 18}, 64), 256);  // 32 a SM
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {4096, std::size_t(1) << 16}, kH100), 256);  // 3.9 a SM
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSums, {std::size_t(1) << 24, 16}, kH100), 1024);
   EXPECT_EQ(block(Algo::ColumnSumsNaive, 1024), 256);
 }

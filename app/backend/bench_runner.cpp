@@ -220,7 +220,7 @@ void finish_matrix_row(core::BenchRow& row, core::MatrixShape s, double median_u
 // row records both, the grid as the first pass's block count on this device.
 kernels::Launch matrix_launch(core::BenchRow& row, const BenchRequest& req, kernels::Matrix m, kernels::DeviceShape device) {
   const auto algo = kernel_algo(row.algorithm);
-  row.block = req.block > 0 ? req.block : kernels::preferred_matrix_block(algo, m);
+  row.block = req.block > 0 ? req.block : kernels::preferred_matrix_block(algo, m, device);
   row.grid = kernels::matrix_grid(algo, m, row.block, req.grid, device).count();
   return {row.block, req.grid, 0};
 }
