@@ -167,7 +167,10 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
       // Chunks of rows; ceil(rows / ceil(rows / c)) so a recorded grid maps back to itself.
       // column-sums-vectorized: about one block an SM, so a second pass only where the column
       // tiles alone leave SMs idle; its deep batch keeps enough loads in flight with one block.
-      const std::size_t blocks = grid || algo == Algo::ColumnSums ? want : std::size_t(std::max(1, device.sm_count));
+      // Rows narrower than a warp's 128 columns: four an SM. Measured on an H100 at 2^24 x 16
+      // floats: 86.5 % of peak with 264 blocks, 90.2 % with 528, 89.4 % with 1056.
+      const std::size_t per_sm = m.cols < 128 ? 4 : 1;
+      const std::size_t blocks = grid || algo == Algo::ColumnSums ? want : per_sm * std::size_t(std::max(1, device.sm_count));
       const std::size_t chunks = std::clamp<std::size_t>(blocks / std::max<std::size_t>(tiles_x, 1), 1, std::min(tiles_y, kMaxGridY));
       return {tiles_x, ceil_div(m.rows, column_chunk_rows(m, block, chunks))};
     }
