@@ -98,8 +98,9 @@ int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device) {
   // while each row of threads still gets one full batch of rows (16 floats'); fewer rows, fewer
   // rows of threads. But a warp a block where one-warp blocks all run at once, 8 to 16 an SM:
   // 2048 blocks of 256 fill 7.8 waves of the 264 an H100 holds (88 registers a thread), and at
-  // 2^10 x 2^18 floats one warp a block ran at 92.4-92.5 % of peak against 91.6-91.7 % for 256.
-  // Measured on an H100: 1024 threads gave 47.4 % at 2^6 x 2^22 (docs/benchmarks.md).
+  // 2^10 x 2^18 floats one warp a block ran at 92.4-92.5 % of peak against 91.6-91.7 % for 256
+  // (only 15.5 an SM measured; the range is a guess around it). Measured on an H100:
+  // docs/bench/h100/why/column_deep_batch.txt.
   if (algo == Algo::ColumnSumsVectorized) {
     const std::size_t tiles = (m.cols + 127) / 128, sms = std::size_t(std::max(1, device.sm_count));
     if (m.rows >= 16 && tiles >= 8 * sms && tiles <= 16 * sms) return 32;
@@ -168,7 +169,8 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
       // column-sums-vectorized: about one block an SM, so a second pass only where the column
       // tiles alone leave SMs idle; its deep batch keeps enough loads in flight with one block.
       // Rows narrower than a warp's 128 columns: four an SM. Measured on an H100 at 2^24 x 16
-      // floats: 86.5 % of peak with 264 blocks, 90.2 % with 528, 89.4 % with 1056.
+      // floats: 86.5 % of peak with 264 blocks, 90.2 % with 528, 89.4 % with 1056 (at 2^22 x 64,
+      // 90.7 % with 264 and 90.4 % with 528).
       const std::size_t per_sm = m.cols < 128 ? 4 : 1;
       const std::size_t blocks = grid || algo == Algo::ColumnSums ? want : per_sm * std::size_t(std::max(1, device.sm_count));
       const std::size_t chunks = std::clamp<std::size_t>(blocks / std::max<std::size_t>(tiles_x, 1), 1, std::min(tiles_y, kMaxGridY));
