@@ -419,7 +419,7 @@ void export_all(BenchUi& b, const core::BenchReport& report) {
 constexpr const char* kModelTimings =
     "CPU model timings: they show the host's cost of modelling each algorithm, not a GPU's.";
 
-// The first report of each shipped run: its device and date name it in the source chooser.
+// The first report of each shipped run (one entry a run in the source chooser).
 std::vector<const core::ShippedReport*> first_of_each_run() {
   std::vector<const core::ShippedReport*> runs;
   for (const auto& r : core::shipped_reports())
@@ -434,7 +434,10 @@ void source_choice(AppState& s, float right) {
   std::vector<std::string> keys, names;
   for (const auto* r : first_of_each_run()) {
     keys.push_back(r->run);
-    names.push_back(r->report.device + ", " + r->report.date + " (shipped run, not this machine)");
+    // The date of the report the tab would show: a run's array and matrix sweeps may be days apart.
+    const auto* shown = core::shipped_report(r->run, core::to_string(b.type), core::to_string(b.op), b.matrix);
+    const core::BenchReport& named = shown ? *shown : r->report;
+    names.push_back(named.device + ", " + named.date + " (shipped run, not this machine)");
   }
   keys.push_back(kRunHere);
   names.push_back("Run here (" + (s.backend.backend ? s.backend.backend->device() : std::string("no backend")) + ")");
