@@ -20,6 +20,7 @@ int log2_of(int block) {
 
 constexpr std::size_t kMaxGridY = 65535;                  // CUDA's limit on gridDim.y
 constexpr std::size_t kMaxGridX = 2147483647;             // and on gridDim.x
+constexpr std::size_t kWarpColumns = 32 * kVectorColumns;  // column-sums-vectorized: a full warp's columns
 constexpr std::size_t kMaxElements = std::size_t(1) << 34;  // the app's cap (64 GiB of floats); allocation decides below it
 
 // Blocks one wave of the device holds.
@@ -95,14 +96,14 @@ int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device) {
   // on an H100 at 2^28 floats: 4096 x 65536 gave 86.2 % of peak at 128 and 83.5 % at 1024;
   // 2^24 x 16 gave 78.8 % at 1024 and 66.9 % at 128.
   // column-sums-vectorized: the most threads that take the deep batch (kDeepColumnBlock, 32 x 8)
-  // while each row of threads still gets one full batch of rows (16 floats'); fewer rows, fewer
+  // while each row of threads still gets one full batch (16 rows of floats); fewer rows, fewer
   // rows of threads. But a warp a block where one-warp blocks all run at once, 8 to 16 an SM:
   // 2048 blocks of 256 fill 7.8 waves of the 264 an H100 holds (88 registers a thread), and at
   // 2^10 x 2^18 floats one warp a block ran at 92.4-92.5 % of peak against 91.6-91.7 % for 256
   // (only 15.5 an SM measured; the range is a guess around it). Measured on an H100:
   // docs/bench/h100/why/column_deep_batch.txt.
   if (algo == Algo::ColumnSumsVectorized) {
-    const std::size_t tiles = (m.cols + 127) / 128, sms = std::size_t(std::max(1, device.sm_count));
+    const std::size_t tiles = ceil_div(m.cols, kWarpColumns), sms = std::size_t(std::max(1, device.sm_count));
     if (m.rows >= 16 && tiles >= 8 * sms && tiles <= 16 * sms) return 32;
     return 32 * largest_share(m.rows, std::size_t(column_batch_rows(kDeepColumnBlock, 4, true)), 1, kDeepColumnBlock / 32);
   }
@@ -171,7 +172,7 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
       // Rows narrower than a warp's 128 columns: four an SM. Measured on an H100 at 2^24 x 16
       // floats: 86.5 % of peak with 264 blocks, 90.2 % with 528, 89.4 % with 1056 (at 2^22 x 64,
       // 90.7 % with 264 and 90.4 % with 528).
-      const std::size_t per_sm = m.cols < 128 ? 4 : 1;
+      const std::size_t per_sm = m.cols < kWarpColumns ? 4 : 1;
       const std::size_t blocks = grid || algo == Algo::ColumnSums ? want : per_sm * std::size_t(std::max(1, device.sm_count));
       const std::size_t chunks = std::clamp<std::size_t>(blocks / std::max<std::size_t>(tiles_x, 1), 1, std::min(tiles_y, kMaxGridY));
       return {tiles_x, ceil_div(m.rows, column_chunk_rows(m, block, chunks))};
