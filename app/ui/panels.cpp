@@ -427,6 +427,12 @@ std::vector<const core::ShippedReport*> first_of_each_run() {
   return runs;
 }
 
+// A shipped run's report of the tab's type, operator and family (arrays or matrices); null where
+// that run did not measure them.
+const core::BenchReport* run_report(const BenchUi& b, std::string_view run) {
+  return core::shipped_report(run, core::to_string(b.type), core::to_string(b.op), b.matrix);
+}
+
 // Which timings the tab shows: each shipped GPU run, or the benchmark run here; the
 // chooser leaves `right` pixels of its row for the button beside it.
 void source_choice(AppState& s, float right) {
@@ -435,7 +441,7 @@ void source_choice(AppState& s, float right) {
   for (const auto* r : first_of_each_run()) {
     keys.push_back(r->run);
     // The date of the report the tab would show: a run's array and matrix sweeps may be days apart.
-    const auto* shown = core::shipped_report(r->run, core::to_string(b.type), core::to_string(b.op), b.matrix);
+    const auto* shown = run_report(b, r->run);
     const core::BenchReport& named = shown ? *shown : r->report;
     names.push_back(named.device + ", " + named.date + " (shipped run, not this machine)");
   }
@@ -458,7 +464,7 @@ void source_label(const BenchUi& b, bool gpu) {
   };
   if (shows_shipped(b)) {
     // The shown report's own device and date: a run's files may be measured at different times.
-    const auto* shown = core::shipped_report(b.source, core::to_string(b.type), core::to_string(b.op), b.matrix);
+    const auto* shown = run_report(b, b.source);
     for (const auto* r : first_of_each_run())
       if (r->run == b.source) say(kShippedBlue, "Shipped with the program: " + core::shipped_label(shown ? *shown : r->report) + ".");
     if (!shown)
@@ -702,10 +708,9 @@ void matrix_section(BenchUi& b, const core::BenchReport& report) {
 
 // On matrices, a shipped run without matrix shapes gives way to one that has them.
 void prefer_run_with_matrices(BenchUi& b) {
-  const std::string type = core::to_string(b.type), op = core::to_string(b.op);
-  if (!b.matrix || !shows_shipped(b) || core::shipped_report(b.source, type, op, true)) return;
+  if (!b.matrix || !shows_shipped(b) || run_report(b, b.source)) return;
   for (const auto& run : core::shipped_runs())
-    if (core::shipped_report(run, type, op, true)) b.source = run;
+    if (run_report(b, run)) b.source = run;
 }
 
 void bench_tab(AppState& s, unsigned chart_texture, Frame* chart) {
@@ -735,7 +740,7 @@ void settle_source(AppState& s) {
 
 core::BenchReport shown_report(const BenchUi& b) {
   if (!shows_shipped(b)) return b.worker.report();
-  if (const auto* r = core::shipped_report(b.source, core::to_string(b.type), core::to_string(b.op), b.matrix)) return *r;
+  if (const auto* r = run_report(b, b.source)) return *r;
   for (const auto& r : core::shipped_reports())
     if (r.run == b.source) {  // its device and date, and no rows: this run did not measure the type
       core::BenchReport named = r.report;
