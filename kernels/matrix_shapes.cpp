@@ -103,9 +103,10 @@ int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device) {
   // (only 15.5 an SM measured; the range is a guess around it). Measured on an H100:
   // docs/bench/h100/why/column_deep_batch.txt.
   if (algo == Algo::ColumnSumsVectorized) {
+    const std::size_t batch = std::size_t(column_batch_rows(kDeepColumnBlock, sizeof(float), true));
     const std::size_t tiles = ceil_div(m.cols, kWarpColumns), sms = std::size_t(std::max(1, device.sm_count));
-    if (m.rows >= 16 && tiles >= 8 * sms && tiles <= 16 * sms) return 32;
-    return 32 * largest_share(m.rows, std::size_t(column_batch_rows(kDeepColumnBlock, 4, true)), 1, kDeepColumnBlock / 32);
+    if (m.rows >= batch && tiles >= 8 * sms && tiles <= 16 * sms) return 32;
+    return 32 * largest_share(m.rows, batch, 1, kDeepColumnBlock / 32);
   }
   if (is_column_sums(algo)) return m.cols > m.rows ? 128 : m.rows > m.cols ? 1024 : 256;
   if (matrix_lines(algo) != Lines::Rows) return 256;
