@@ -65,8 +65,10 @@ std::vector<std::string> comparable_ids() {
 
 // Awkward shapes: 1x1, a single row, a single column, odd sizes both ways, a tall thin one.
 std::vector<std::pair<std::size_t, std::size_t>> matrix_shapes() {
-  if (quick()) return {{1, 1}, {1, 1000}, {1000, 1}, {33, 257}, {3, 4100}};  // 3 x 4100: several chunks of vectors
-  return {{1, 1}, {1, 1000}, {1000, 1}, {33, 257}, {4097, 3}, {3, 4097}, {3, 4100}, {1024, 1024}};
+  // 3 x 4100: several chunks of vectors. 64 x 4100: on an H100 column-sums-vectorized in blocks of
+  // 32 takes chunks of 16 rows, one full deep batch a thread, with a part tile at the right edge.
+  if (quick()) return {{1, 1}, {1, 1000}, {1000, 1}, {33, 257}, {3, 4100}, {64, 4100}};
+  return {{1, 1}, {1, 1000}, {1000, 1}, {33, 257}, {4097, 3}, {3, 4097}, {3, 4100}, {64, 4100}, {1024, 1024}};
 }
 
 }  // namespace
