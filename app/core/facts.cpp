@@ -199,6 +199,10 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{block_x}", std::to_string(block_x_of(trace))}, {"{sectors}", sectors_text(trace)},
       {"{tile_cols}", std::to_string(trace.rows ? kernels::matrix_tile_cols(kernels::find_row(trace.algorithm)->algo, trace.block, trace.cols) : 32)},
       {"{batch_bytes}", std::to_string(kernels::column_batch_bytes(trace.block, vector_rows(trace)))},
+      {"{deep_block}", std::to_string(kernels::kDeepColumnBlock)},
+      {"{deep_bytes}", std::to_string(kernels::column_batch_bytes(kernels::kDeepColumnBlock, true))},
+      {"{wide_bytes}", std::to_string(kernels::column_batch_bytes(1024, true))},
+      {"{single_bytes}", std::to_string(kernels::column_batch_bytes(kernels::kDeepColumnBlock, false))},
       {"{batch_rows}", std::to_string(kernels::column_batch_rows(trace.block, element_bytes(trace.type), vector_rows(trace)))},
       {"{grid}", std::to_string(trace.grid)}, {"{rows}", std::to_string(trace.rows)},
       {"{chunks}", count_text(trace.rows ? trace.grid / trace.rows : 0, "chunk", "chunks")}};
