@@ -87,8 +87,21 @@ std::vector<T> gpu_reduce_matrix(Algo algo, OpKind op, const T* host_in, Matrix 
   throw std::invalid_argument("unknown operator");
 }
 
+template <class T>
+std::vector<std::vector<T>> gpu_reduce_matrices(Algo algo, OpKind op, const std::vector<const T*>& host_ins, Matrix m,
+                                                const Launch& launch) {
+  switch (op) {
+    case OpKind::Sum: return MatrixReducer<T, ops::Sum>(algo, launch, nullptr, nullptr).run_each(host_ins, m);
+    case OpKind::Min: return MatrixReducer<T, ops::Min>(algo, launch, nullptr, nullptr).run_each(host_ins, m);
+    case OpKind::Max: return MatrixReducer<T, ops::Max>(algo, launch, nullptr, nullptr).run_each(host_ins, m);
+  }
+  throw std::invalid_argument("unknown operator");
+}
+
 #define RL_MATRIX(T)                                                                                  \
-  template std::vector<T> gpu_reduce_matrix<T>(Algo, OpKind, const T*, Matrix, const Launch&, RawTrace<T>*);
+  template std::vector<T> gpu_reduce_matrix<T>(Algo, OpKind, const T*, Matrix, const Launch&, RawTrace<T>*); \
+  template std::vector<std::vector<T>> gpu_reduce_matrices<T>(Algo, OpKind, const std::vector<const T*>&, Matrix, \
+                                                              const Launch&);
 RL_MATRIX(int)
 RL_MATRIX(float)
 RL_MATRIX(double)

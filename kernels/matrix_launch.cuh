@@ -18,8 +18,13 @@ class MatrixReducer {
     m_ = m;
     grid_ = check_matrix_launch(algo_, m, launch_, cuda_device_shape(), trace_ != nullptr);
     out_ = std::make_unique<DeviceArray<T>>(matrix_outputs(algo_, m));
+    partials_.reset(), tickets_.reset();
     if (matrix_second_pass(algo_, grid_))
       partials_ = std::make_unique<DeviceArray<T>>(matrix_partials(algo_, m, grid_));
+    if (algo_ == Algo::BatchedRowsVectorized && partials_) {  // a ticket counter a row
+      tickets_ = std::make_unique<DeviceArray<unsigned>>(m.rows);
+      tickets_->fill_bytes(0);  // the last block of a row wraps its counter back to 0
+    }
   }
 
   // Enqueues every launch of one reduction of the matrix at in; returns where the outputs
@@ -34,22 +39,26 @@ class MatrixReducer {
           first_out, out_->get(), grid_.x, NoProbe{});
       RL_CUDA(cudaGetLastError());
     }
-    if (algo_ == Algo::BatchedRowsVectorized && partials_)  // phase 2: itself, a block per row of chunk results
-      launch(first_out, out_->get(), {m_.rows, grid_.x}, {1, m_.rows}, dim3(block_x(), 1), NoProbe{});
     if (algo_ == Algo::Block2d)  // one block, a row of B threads, over the partials
       launch(first_out, out_->get(), {1, grid_.count()}, {1, 1}, dim3(unsigned(launch_.block), 1), NoProbe{});
     return out_->get();
   }
 
-  std::vector<T> run(const T* host_in, Matrix m) {
+  std::vector<T> run(const T* host_in, Matrix m) { return run_each({host_in}, m)[0]; }
+
+  // One prepare, then each input in turn through the same buffers.
+  std::vector<std::vector<T>> run_each(const std::vector<const T*>& host_ins, Matrix m) {
     DeviceArray<T> input(m.size());
-    input.from_host(host_in, m.size());
     prepare(m);
-    const T* result = enqueue(input.get());
-    std::vector<T> out(matrix_outputs(algo_, m));
-    RL_CUDA(cudaMemcpyAsync(out.data(), result, out.size() * sizeof(T), cudaMemcpyDeviceToHost, stream_));
-    RL_CUDA(cudaStreamSynchronize(stream_));
-    return out;
+    std::vector<std::vector<T>> outs;
+    for (const T* host_in : host_ins) {
+      input.from_host(host_in, m.size());
+      const T* result = enqueue(input.get());
+      std::vector<T>& out = outs.emplace_back(matrix_outputs(algo_, m));
+      RL_CUDA(cudaMemcpyAsync(out.data(), result, out.size() * sizeof(T), cudaMemcpyDeviceToHost, stream_));
+      RL_CUDA(cudaStreamSynchronize(stream_));
+    }
+    return outs;
   }
 
  private:
@@ -90,9 +99,9 @@ class MatrixReducer {
         batched_rows_split<T, Op><<<unsigned(grid.count()), block, sh, stream_>>>(
             in, out, m.cols, split_chunk_cols(m, grid.x), grid.x, p);
         break;
-      case Algo::BatchedRowsVectorized:  // a 1D grid, as batched-rows-split
+      case Algo::BatchedRowsVectorized:  // a 1D grid, as batched-rows-split; one launch, phase 2 included
         batched_rows_vectorized<T, Op><<<unsigned(grid.count()), block, block.x / 32 * sizeof(T), stream_>>>(
-            in, out, m.cols, split_chunk_cols(m, grid.x), grid.x, p);
+            in, out, m.cols, split_chunk_cols(m, grid.x), grid.x, p, out_->get(), tickets_ ? tickets_->get() : nullptr);
         break;
       case Algo::ColumnSumsVectorized: {  // a cell a column a thread
         const std::size_t chunk = column_chunk_rows(m, launch_.block, grid.y);
@@ -116,6 +125,7 @@ class MatrixReducer {
   Matrix m_;
   Grid2 grid_;
   std::unique_ptr<DeviceArray<T>> out_, partials_;
+  std::unique_ptr<DeviceArray<unsigned>> tickets_;
 
  public:
   MatrixReducer(const MatrixReducer&) = delete;

@@ -161,10 +161,11 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
     case Algo::ColumnSumsNaive: return {tiles_x, 1};
     case Algo::BatchedRowsSplit: return row_chunks(m, block, want, 8);  // eight loads a thread
     case Algo::BatchedRowsVectorized:
-      // One wave, not two, and a batch of four 16-byte vectors of 4-byte elements a thread.
-      // Measured on an H100 at 16 x 2^24 ints in blocks of 1024, four loads in flight: 91.2 % of
-      // peak with 256 blocks, 90.2 % with 528 (docs/benchmarks.md).
-      return row_chunks(m, block, grid ? grid : wave_blocks(block, device), 16);
+      // Short chunks, 32 elements a thread (two batches of 4-byte elements), however many blocks
+      // that makes: the row's last block folds the chunks' results inside the same launch.
+      // Measured on an H100 in blocks of 1024 at 2^8 x 2^20 ints: 94.2 % of peak in chunks of
+      // 128 KB, 92.3 % with a chunk a row (docs/benchmarks.md).
+      return row_chunks(m, block, grid ? grid : std::numeric_limits<std::size_t>::max(), 32);
     case Algo::ColumnSums:
     case Algo::ColumnSumsVectorized: {
       // Chunks of rows; ceil(rows / ceil(rows / c)) so a recorded grid maps back to itself.

@@ -324,6 +324,12 @@ T gpu_reduce(Algo algo, OpKind op, const T* host_in, std::size_t n, const Launch
 template <class T>
 std::vector<T> gpu_reduce_matrix(Algo algo, OpKind op, const T* host_in, Matrix m, const Launch& launch,
                                  RawTrace<T>* trace);
+// Several matrices of one shape, one after another through one prepared reducer, as a
+// benchmark's back-to-back runs go: each one's outputs. Whatever a launch leaves for the next
+// (batched-rows-vectorized's ticket counters) must not change the next one's results.
+template <class T>
+std::vector<std::vector<T>> gpu_reduce_matrices(Algo algo, OpKind op, const std::vector<const T*>& host_ins, Matrix m,
+                                                const Launch& launch);
 
 template <class T>
 T cub_reduce(OpKind op, const T* host_in, std::size_t n);

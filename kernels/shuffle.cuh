@@ -24,13 +24,18 @@ __device__ __forceinline__ T fold(T acc, const V& q) {
 
 // K loads issued before any is folded, so K are in flight at once; each recorded as one load
 // of a vector's elements, from the thread's slot-th on.
-template <int K, class Op, class T, class V, class Probe>
+// FromL2: data another block of this launch wrote, loaded through L2 (ld.global.cg), since this
+// SM's L1 may hold a stale line of it.
+template <int K, class Op, bool FromL2 = false, class T, class V, class Probe>
 __device__ __forceinline__ T fold_batch(T v, const V* in16, std::size_t i, std::size_t threads, const Probe& probe,
                                         int& slot) {
   constexpr int per = sizeof(V) / sizeof(T);
   V q[K];
 #pragma unroll
-  for (int k = 0; k < K; ++k) q[k] = in16[i + k * threads];
+  for (int k = 0; k < K; ++k) {
+    if constexpr (FromL2) q[k] = __ldcg(in16 + i + k * threads);
+    else q[k] = in16[i + k * threads];
+  }
 #pragma unroll
   for (int k = 0; k < K; ++k) {
     v = fold<Op>(v, q[k]);
@@ -127,17 +132,45 @@ __global__ void batched_rows_shuffle(const T* in, T* out, std::size_t cols, Prob
 // Elements [first, first + count) as loads of V (a 16-byte vector, or T itself) a block apart:
 // four loads in flight a thread, then two, then one for the rest. first and count are
 // multiples of V's elements.
-template <class V, class T, class Op, class Probe>
+template <class V, class T, class Op, bool FromL2 = false, class Probe>
 __device__ __forceinline__ T fold_row(T v, const T* in, std::size_t first, std::size_t count, const Probe& probe,
                                       int& slot) {
   constexpr std::size_t per = sizeof(V) / sizeof(T);
   const V* in_v = reinterpret_cast<const V*>(in);
   const std::size_t B = blockDim.x, end = (first + count) / per;
   std::size_t i = first / per + threadIdx.x;
-  for (; i + 3 * B < end; i += 4 * B) v = fold_batch<4, Op>(v, in_v, i, B, probe, slot);
-  if (i + B < end) v = fold_batch<2, Op>(v, in_v, i, B, probe, slot), i += 2 * B;
-  if (i < end) v = fold_batch<1, Op>(v, in_v, i, B, probe, slot);
+  for (; i + 3 * B < end; i += 4 * B) v = fold_batch<4, Op, FromL2>(v, in_v, i, B, probe, slot);
+  if (i + B < end) v = fold_batch<2, Op, FromL2>(v, in_v, i, B, probe, slot), i += 2 * B;
+  if (i < end) v = fold_batch<1, Op, FromL2>(v, in_v, i, B, probe, slot);
   return v;
+}
+// >>>
+
+// <<< last-chunk
+// With several chunks a row, the row's last block to finish folds the row's chunk results
+// exactly as a block of this kernel would fold a row of them, so one launch does both phases.
+// Each block takes a ticket from its row's counter; atomicInc wraps it to 0 for the next launch.
+template <class T, class Op>
+__device__ __forceinline__ void fold_last_chunk(const T* partials, T* out, std::size_t chunks, unsigned* tickets,
+                                                T* smem) {
+  using V = typename Vec16<T>::type;
+  __shared__ bool last;
+  const std::size_t row = blockIdx.x / chunks;
+  if (threadIdx.x == 0) {
+    __threadfence();  // this block's result is visible device-wide before it takes its ticket
+    last = atomicInc(tickets + row, unsigned(chunks - 1)) == unsigned(chunks - 1);
+  }
+  __syncthreads();
+  if (!last) return;
+  T v = Op::template identity<T>();
+  int slot = 0;
+  if (rows_hold_vectors(chunks, sizeof(T)))
+    v = fold_row<V, T, Op, true>(v, partials, row * chunks, chunks, NoProbe{}, slot);
+  else
+    v = fold_row<T, T, Op, true>(v, partials, row * chunks, chunks, NoProbe{}, slot);
+  int stage = 0;
+  v = block_shuffle<T, Op>(v, smem, NoProbe{}, stage);
+  if (threadIdx.x == 0) out[row] = v;
 }
 // >>>
 
@@ -145,11 +178,11 @@ __device__ __forceinline__ T fold_row(T v, const T* in, std::size_t first, std::
 // batched-rows-split's chunks (several blocks a row when rows are few) with 16-byte loads. Where
 // a row's bytes are a multiple of 16, every row and every chunk (a multiple of 64 columns)
 // starts on a 16-byte boundary, so each thread loads float4/int4/double2 vectors; otherwise
-// single elements. Warp shuffles meet the block's values. Phase 2, with several chunks a row,
-// is this kernel again over the partials.
+// single elements. Warp shuffles meet the block's values. With several chunks a row, block b
+// writes partials[b] and the row's last block folds them into out.
 template <class T, class Op, class Probe>
-__global__ void batched_rows_vectorized(const T* in, T* out, std::size_t cols, std::size_t chunk_cols, std::size_t chunks,
-                                        Probe probe) {
+__global__ void batched_rows_vectorized(const T* in, T* partials, std::size_t cols, std::size_t chunk_cols,
+                                        std::size_t chunks, Probe probe, T* out, unsigned* tickets) {
   using V = typename Vec16<T>::type;
   T* smem = shared_array<T>();  // one cell per warp
   const unsigned tid = threadIdx.x;
@@ -167,8 +200,10 @@ __global__ void batched_rows_vectorized(const T* in, T* out, std::size_t cols, s
 
   int stage = 1;
   v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle
-  if (tid == 0) out[blockIdx.x] = v;
+  T* result = chunks == 1 ? out : partials;  // one chunk a row: the row's result
+  if (tid == 0) result[blockIdx.x] = v;
   if (tid == 0) probe.partial(blockIdx.x, v);
+  if (chunks > 1) fold_last_chunk<T, Op>(partials, out, chunks, tickets, smem);  // see <<< last-chunk
 }
 // >>>
 

@@ -103,14 +103,21 @@ TEST(Matrix, BatchedRowsSplitChunksAreAlignedAndMapBack) {
     }
 }
 
-// batched-rows-vectorized aims for one wave, batched-rows-split for two: 16 rows of 2^24 in blocks
-// of 1024 on 132 SMs of 2048 threads get 16 and 33 chunks a row.
-TEST(Matrix, BatchedRowsVectorizedFillsOneWave) {
+// batched-rows-vectorized cuts rows into chunks of 32 elements a thread, however many blocks that
+// makes (the row's last block folds them in the same launch); batched-rows-split aims for two
+// waves: 16 rows of 2^24 in blocks of 1024 on 132 SMs of 2048 threads get 512 and 33 chunks a row.
+TEST(Matrix, BatchedRowsVectorizedTakesChunksOfThirtyTwoElementsAThread) {
   const kernels::Matrix m{16, std::size_t(1) << 24};
-  EXPECT_EQ(kernels::matrix_grid(kernels::Algo::BatchedRowsVectorized, m, 1024, 0, kernels::DeviceShape(132)).x, 16u);
+  EXPECT_EQ(kernels::matrix_grid(kernels::Algo::BatchedRowsVectorized, m, 1024, 0, kernels::DeviceShape(132)).x, 512u);
   EXPECT_EQ(kernels::matrix_grid(kernels::Algo::BatchedRowsSplit, m, 1024, 0, kernels::DeviceShape(132)).x, 33u);
   EXPECT_EQ(kernels::matrix_grid(kernels::Algo::BatchedRowsVectorized, {256, std::size_t(1) << 20}, 1024, 0,
-                                 kernels::DeviceShape(132)).x, 1u);  // 256 rows: one chunk a row
+                                 kernels::DeviceShape(132)).x, 32u);  // 2^20 / (1024 x 32)
+  EXPECT_EQ(kernels::matrix_grid(kernels::Algo::BatchedRowsVectorized, {256, std::size_t(1) << 20}, 1024, 0,
+                                 kernels::DeviceShape(8)).x, 32u);  // the device does not change it
+  EXPECT_EQ(kernels::matrix_grid(kernels::Algo::BatchedRowsVectorized, {16384, 16384}, 1024, 0,
+                                 kernels::DeviceShape(132)).x, 1u);  // a row under 32 elements a thread: one chunk
+  EXPECT_EQ(kernels::matrix_grid(kernels::Algo::BatchedRowsVectorized, {3, 100000}, 256, 0, kernels::DeviceShape(132)).x,
+            12u);  // 100000 / (256 x 32) = 12.2: chunks of 8384 columns, the last 7776
   for (const kernels::Matrix shape : {m, kernels::Matrix{3, 4100}, kernels::Matrix{1, 1000}})  // the own grid maps back
     for (int block : {32, 256, 1024}) {
       const auto own = kernels::matrix_grid(kernels::Algo::BatchedRowsVectorized, shape, block, 0, kernels::DeviceShape(132));
@@ -146,26 +153,27 @@ TEST(Matrix, BatchedRowsSplitKeepsOneBlockARowWhenRowsAreMany) {
   EXPECT_EQ(split.stages.back().shared, rows.stages.back().shared);
 }
 
-// batched-rows-vectorized, 2 x 2048 ints in blocks of 32: at most 2048 / (32 x 16) = 4 chunks a
-// row of 512 columns, 128 int4 vectors. Block 5 is row 1's second chunk, elements 2560..3071: thread
-// t loads vectors t, t + 32, t + 64, t + 96 of it, four in flight, 16 bytes each.
+// batched-rows-vectorized, 2 x 4096 ints in blocks of 32: 4096 / (32 x 32) = 4 chunks a row of
+// 1024 columns, 256 int4 vectors. Block 5 is row 1's second chunk, elements 5120..6143: thread t
+// loads vectors t, t + 32, ..., t + 224 of it, in two batches of four in flight, 16 bytes each.
 TEST(Matrix, BatchedRowsVectorizedLoadsSixteenBytesALane) {
-  const auto t = matrix_trace("batched-rows-vectorized", 2, 2048, 32, 5);
+  const auto t = matrix_trace("batched-rows-vectorized", 2, 4096, 32, 5);
   EXPECT_EQ(t.grid, 8u);
   const auto lesson = core::fill_lessons(*core::find_algorithm("batched-rows-vectorized"), t);
   EXPECT_NE(lesson.brief.find("touch 16 sectors of 32 bytes; this run: 8 blocks for 2 rows, 4 chunks a row."),
             std::string::npos) << lesson.brief;
-  EXPECT_EQ(t.outputs, (std::vector<double>{2048.0 * 2049 / 2, 4096.0 * 4097 / 2 - 2048.0 * 2049 / 2}));
+  EXPECT_EQ(t.outputs, (std::vector<double>{4096.0 * 4097 / 2, 8192.0 * 8193 / 2 - 4096.0 * 4097 / 2}));
   ASSERT_EQ(t.partials.size(), 8u);
-  EXPECT_EQ(t.partials[5], (2561 + 3072) * 512 / 2);
+  EXPECT_EQ(t.partials[5], (5121 + 6144) * 1024 / 2);
   ASSERT_EQ(t.stages.size(), 13u);  // the loads, five shuffles, warp sums, the final load and five shuffles
   EXPECT_EQ(t.stages[0].tag, kernels::kTagRowVector);
-  EXPECT_EQ(t.stages[0].loads[0], (core::Load{0, {2560, 2688, 2816, 2944}, {4, 4, 4, 4}}));
-  EXPECT_EQ(loads_of(t.stages[0], 3), (std::vector<long long>{2572, 2700, 2828, 2956}));
-  for (int k = 0; k < 4; ++k) EXPECT_EQ(core::warp_loads(t.stages[0], 4)[std::size_t(k)], (core::WarpLoad{0, k, 32, 16, 16}));
+  EXPECT_EQ(t.stages[0].loads[0],
+            (core::Load{0, {5120, 5248, 5376, 5504, 5632, 5760, 5888, 6016}, {4, 4, 4, 4, 4, 4, 4, 4}}));
+  EXPECT_EQ(loads_of(t.stages[0], 3), (std::vector<long long>{5132, 5260, 5388, 5516, 5644, 5772, 5900, 6028}));
+  for (int k = 0; k < 8; ++k) EXPECT_EQ(core::warp_loads(t.stages[0], 4)[std::size_t(k)], (core::WarpLoad{0, k, 32, 16, 16}));
   double lane3 = 0;
-  for (int k = 0; k < 4; ++k)
-    for (int e = 0; e < 4; ++e) lane3 += 2572 + 128 * k + e + 1;
+  for (int k = 0; k < 8; ++k)
+    for (int e = 0; e < 4; ++e) lane3 += 5132 + 128 * k + e + 1;
   EXPECT_EQ((*t.stages[0].lanes)[3], lane3);
   EXPECT_EQ((*t.stages.back().lanes)[0], t.partials[5]);
 }
