@@ -121,6 +121,20 @@ race_steps() {
   done
   for tool in memcheck initcheck; do step "race_$tool" "$0" race-tool "$tool" missing-syncthreads 3; done
 }
+# gpu_test's matrix traces, the longest test (362 s on an H100 at 10 shapes), run as a step of their own.
+matrix_traces=Gpu.MatrixTracesEqualTheCpuModelBitForBit
+matrix_trace_step() {
+  STEP_TIMEOUT=${GPU_TEST_TIMEOUT:-420} step gpu_test_matrix_traces .gpu/run.sh .gpu/bin/gpu_test \
+    --gtest_filter="$matrix_traces"
+}
+# racecheck alone took 398 s over the quick set on an H100, the other three about 115 s each:
+# SANITIZERS=racecheck and SANITIZERS="memcheck synccheck initcheck" make two calls of them.
+sanitizer_steps() {
+  local tool
+  for tool in ${SANITIZERS:-memcheck racecheck synccheck initcheck}; do
+    STEP_TIMEOUT=${SANITIZER_TIMEOUT:-480} step "sanitizer_$tool" "$0" sanitize "$tool"
+  done
+}
 # The matrix kernels that missed a target, and the anchors they missed it against.
 why_steps() {
   local g t shapes="2^4x2^24,2^6x2^22,2^8x2^20,2^10x2^18"
@@ -162,15 +176,17 @@ if [ -n "${ONLY_WHY:-}" ]; then
   why_steps
 elif [ -n "${ONLY_RACE:-}" ]; then
   race_steps
-elif [ -n "${ONLY_SANITIZERS:-}" ]; then  # the four tools alone (a call of its own when time is short)
-  for tool in memcheck racecheck synccheck initcheck; do step "sanitizer_$tool" "$0" sanitize "$tool"; done
+elif [ -n "${ONLY_SANITIZERS:-}" ]; then  # the tools alone (a call of its own when time is short)
+  sanitizer_steps
+elif [ -n "${ONLY_MATRIX_TRACES:-}" ]; then  # gpu_test's longest test alone (six minutes on an H100)
+  matrix_trace_step
 elif [ -z "${ONLY_BENCH:-}" ]; then
+  [ -n "${SKIP_GPU_TEST:-}${SKIP_MATRIX_TRACES:-}" ] || matrix_trace_step
   [ -n "${SKIP_GPU_TEST:-}" ] ||
-    STEP_TIMEOUT=${GPU_TEST_TIMEOUT:-420} step gpu_test .gpu/run.sh .gpu/bin/gpu_test
+    STEP_TIMEOUT=${GPU_TEST_TIMEOUT:-420} step gpu_test .gpu/run.sh .gpu/bin/gpu_test --gtest_filter="-$matrix_traces"
   step model_test .gpu/run.sh .gpu/bin/model_test
   step render_test_egl env REDLAB_REQUIRE_GL=1 .gpu/run.sh .gpu/bin/render_test
-  [ -n "${SKIP_SANITIZERS:-}" ] ||
-    for tool in memcheck racecheck synccheck initcheck; do step "sanitizer_$tool" "$0" sanitize "$tool"; done
+  [ -n "${SKIP_SANITIZERS:-}" ] || sanitizer_steps
   race_steps
   step pitfall_missing_sync "$0" expect-race missing-syncthreads
   step pitfall_legacy_warp "$0" expect-race legacy-warp-synchronous

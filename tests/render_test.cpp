@@ -556,7 +556,7 @@ TEST(GridView, AMatrixRunNamesItsSecondLaunchOnlyWhereItHasOne) {
   EXPECT_EQ(render::grid_how(matrix_trace("batched-rows-split", 2, 1000, 32, 0, seed)),
             "6 blocks; second launch: 2 blocks, one a row, over 3 chunk results each");
   EXPECT_EQ(render::grid_how(matrix_trace("batched-rows-vectorized", 2, 4096, 32, 0, seed)),
-            "8 blocks; the last of a row's 4 blocks to take a ticket (atomicInc) folds their results: one launch");
+            "8 blocks; a row's last block (atomicInc ticket) folds its 4 results: one launch");
   EXPECT_EQ(render::grid_how(matrix_trace("column-sums", 1, 3000, 32, 0, seed)),  // one chunk of rows
             "94 blocks; each block writes its columns' sums to out: one launch");
   EXPECT_EQ(render::grid_how(matrix_trace("column-sums", 8, 3000, 32, 0, seed)),

@@ -29,8 +29,7 @@ std::string matrix_second_launch(const core::Trace& t) {
   const auto algo = kernels::find_row(t.algorithm)->algo;
   const kernels::Grid2 grid = core::matrix_grid_of(t);
   if (algo == kernels::Algo::BatchedRowsVectorized)
-    return "the last of a row's " + std::to_string(grid.x) + " blocks to take a ticket (atomicInc) folds their " +
-           "results: one launch";
+    return "a row's last block (atomicInc ticket) folds its " + std::to_string(grid.x) + " results: one launch";
   if (kernels::is_row_chunks(algo))
     return "second launch: " + core::count_text(t.rows, "block", "blocks") + ", one a row, over " +
            std::to_string(grid.x) + " chunk results each";
