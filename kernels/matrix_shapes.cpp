@@ -161,11 +161,10 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
     case Algo::ColumnSumsNaive: return {tiles_x, 1};
     case Algo::BatchedRowsSplit: return row_chunks(m, block, want, 8);  // eight loads a thread
     case Algo::BatchedRowsVectorized:
-      // Short chunks, 32 elements a thread (two batches of 4-byte elements), however many blocks
-      // that makes: the row's last block folds the chunks' results inside the same launch.
-      // Measured on an H100 in blocks of 1024 at 2^8 x 2^20 ints: 94.2 % of peak in chunks of
-      // 128 KB, 92.3 % with a chunk a row (docs/benchmarks.md).
-      return row_chunks(m, block, grid ? grid : std::numeric_limits<std::size_t>::max(), 32);
+      // Short chunks, however many blocks they make: the row's last block folds their results
+      // inside the same launch. Measured on an H100 in blocks of 1024 at 2^8 x 2^20 ints: 94.2 %
+      // of peak in chunks of 128 KB (32 elements a thread), 92.3 % with a chunk a row.
+      return row_chunks(m, block, grid ? grid : std::numeric_limits<std::size_t>::max(), kRowChunkElements);
     case Algo::ColumnSums:
     case Algo::ColumnSumsVectorized: {
       // Chunks of rows; ceil(rows / ceil(rows / c)) so a recorded grid maps back to itself.

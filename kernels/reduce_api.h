@@ -236,6 +236,10 @@ constexpr RL_HD std::size_t vector_elements(std::size_t elem_bytes) { return kVe
 // Whether every row of a row-major matrix from cudaMalloc (aligned to 256 bytes) starts on a
 // 16-byte boundary, so 16-byte loads may read it: a row's length in bytes is a multiple of 16.
 constexpr RL_HD bool rows_hold_vectors(std::size_t cols, std::size_t elem_bytes) { return cols * elem_bytes % kVectorBytes == 0; }
+// batched-rows-vectorized cuts rows into chunks that give each thread at least this many
+// elements: short chunks, as many blocks as they make, the row's last block folding their
+// results (measured: docs/benchmarks.md).
+constexpr int kRowChunkElements = 32;
 // column-sums-vectorized: bytes of loads a thread issues before adding any. Blocks of up to
 // kDeepColumnBlock threads compile with registers for 256 bytes of 16-byte loads (16 float4), and
 // give them the cache-streaming hint; 1024 threads of a 65536-register file get 64 registers each,

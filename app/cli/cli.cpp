@@ -480,7 +480,8 @@ Handler bench_command(CLI::App& cmd) {
       ->check(not_negative("a block size (0: each algorithm's own)"));
   cmd.add_option("--grid", o->grid,
                  "With --shapes, for " + grid_choosers() + ": about N blocks in the first pass "
-                 "(default: two waves of the device; chunks of 32 elements a thread for batched-rows-vectorized; a block an SM, four for rows under 128 columns, for column-sums-vectorized)")
+                 "(default: two waves of the device; chunks of " + std::to_string(kernels::kRowChunkElements) +
+                     " elements a thread for batched-rows-vectorized; a block an SM, four for rows under 128 columns, for column-sums-vectorized)")
       ->check(CLI::Range(std::size_t(1), std::size_t(2147483647)));
   cmd.add_option("--seconds", o->seconds, "Time limit per point (default 1)")->check(finite("--seconds"))->check(CLI::Range(0.01, 60.0));
   return [o](const Io& io) { return cmd_bench(*o, io.out, io.err); };

@@ -200,6 +200,7 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{tile_cols}", std::to_string(trace.rows ? kernels::matrix_tile_cols(kernels::find_row(trace.algorithm)->algo, trace.block, trace.cols) : 32)},
       {"{batch_bytes}", std::to_string(kernels::column_batch_bytes(trace.block, vector_rows(trace)))},
       {"{deep_block}", std::to_string(kernels::kDeepColumnBlock)},
+      {"{chunk_elements}", std::to_string(kernels::kRowChunkElements)},
       {"{deep_bytes}", std::to_string(kernels::column_batch_bytes(kernels::kDeepColumnBlock, true))},
       {"{wide_bytes}", std::to_string(kernels::column_batch_bytes(1024, true))},
       {"{single_bytes}", std::to_string(kernels::column_batch_bytes(kernels::kDeepColumnBlock, false))},
