@@ -23,12 +23,13 @@ std::string op_name(core::Op op, core::DType type, const std::string& algorithm)
   return op == core::Op::Min ? "atomicMin" : "atomicMax";
 }
 
-// A matrix trace's second launch, in words; "" when the first pass writes the outputs itself.
+// A matrix trace's second phase in words (a second launch, or a row's last block); "" when the first
+// pass writes the outputs itself.
 std::string matrix_second_launch(const core::Trace& t) {
   if (!core::second_pass(t)) return "";
   const auto algo = kernels::find_row(t.algorithm)->algo;
   const kernels::Grid2 grid = core::matrix_grid_of(t);
-  if (algo == kernels::Algo::BatchedRowsVectorized)
+  if (t.combine == kernels::Combine::LastBlock)  // batched-rows-vectorized: a ticket counter a row
     return "a row's last block (atomicInc ticket) folds its " + std::to_string(grid.x) + " results: one launch";
   if (kernels::is_row_chunks(algo))
     return "second launch: " + core::count_text(t.rows, "block", "blocks") + ", one a row, over " +

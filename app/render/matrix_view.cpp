@@ -307,7 +307,7 @@ std::string summary(const core::Trace& t, const std::vector<OutputLine>& lines) 
         const std::size_t chunks = t.grid / t.rows, mine = std::size_t(t.trace_block), row = mine / chunks;
         const std::string part = mine < t.partials.size() ? ": " + short_value(t.partials[mine], t.type) : "";
         const std::string out = row < t.outputs.size() ? ": " + short_value(t.outputs[row], t.type) : "";
-        const bool last_block = kernels::find_row(t.algorithm)->algo == kernels::Algo::BatchedRowsVectorized;
+        const bool last_block = t.combine == kernels::Combine::LastBlock;
         return b + " writes the " + word + " of row " + std::to_string(row) + "'s chunk " + std::to_string(mine % chunks) +
                part + (last_block ? "; the row's last block to finish folds its " : "; a second pass combines the row's ") +
                std::to_string(chunks) + " chunk results into out[" + std::to_string(row) + "]" + out;
