@@ -165,6 +165,18 @@ TEST(Gpu, MatrixTracesEqualTheCpuModelBitForBit) {
 }
 
 #ifdef REDLAB_HAS_CUDA
+namespace {
+// The GPU's outputs for the matrix at in, against the model's over the same grid, bit for bit.
+void expect_model_outputs(kernels::Algo algo, core::Op op, const float* in, kernels::Matrix m, int block,
+                          const std::vector<float>& got) {
+  const kernels::Launch same_grid{block, kernels::matrix_grid(algo, m, block, 0, kernels::cuda_device_shape()).count(), 0};
+  const auto want = model::model_reduce_matrix<float>(algo, backend::kernel_op(op), in, m, same_grid, nullptr);
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t o = 0; o < got.size(); ++o)
+    ASSERT_TRUE(test::same_bits(got[o], want[o])) << "output " << o << ": gpu " << got[o] << " model " << want[o];
+}
+}  // namespace
+
 // The timed instantiations (no probe) leave what the model computes, bit for bit.
 TEST(Gpu, TimedMatrixKernelsEqualTheModel) {
   std::string why;
@@ -182,11 +194,8 @@ TEST(Gpu, TimedMatrixKernelsEqualTheModel) {
           const auto algo = backend::kernel_algo(id);
           const kernels::Matrix m{rows, cols};
           const auto got = kernels::gpu_reduce_matrix<float>(algo, backend::kernel_op(op), in.data(), m, {block, 0, 0}, nullptr);
-          const kernels::Launch same_grid{block, kernels::matrix_grid(algo, m, block, 0, kernels::cuda_device_shape()).count(), 0};
-          const auto want = model::model_reduce_matrix<float>(algo, backend::kernel_op(op), in.data(), m, same_grid, nullptr);
-          ASSERT_EQ(got.size(), want.size());
-          for (std::size_t o = 0; o < got.size(); ++o)
-            ASSERT_TRUE(test::same_bits(got[o], want[o])) << "output " << o << ": gpu " << got[o] << " model " << want[o];
+          expect_model_outputs(algo, op, in.data(), m, block, got);
+          if (HasFailure()) return;
         }
 }
 
@@ -213,14 +222,11 @@ TEST(Gpu, BackToBackMatrixRunsEachEqualTheModel) {
           }
           const std::vector<const float*> ptrs{ins[0].data(), ins[1].data(), ins[2].data()};
           const auto got = kernels::gpu_reduce_matrices<float>(algo, backend::kernel_op(op), ptrs, m, {block, 0, 0});
-          const kernels::Launch same_grid{block, kernels::matrix_grid(algo, m, block, 0, kernels::cuda_device_shape()).count(), 0};
           ASSERT_EQ(got.size(), 3u);
           for (std::size_t k = 0; k < 3; ++k) {
-            const auto want = model::model_reduce_matrix<float>(algo, backend::kernel_op(op), ptrs[k], m, same_grid, nullptr);
-            ASSERT_EQ(got[k].size(), want.size());
-            for (std::size_t o = 0; o < want.size(); ++o)
-              ASSERT_TRUE(test::same_bits(got[k][o], want[o])) << "run " << k << " output " << o << ": gpu " << got[k][o]
-                                                               << " model " << want[o];
+            SCOPED_TRACE("run " + std::to_string(k));
+            expect_model_outputs(algo, op, ptrs[k], m, block, got[k]);
+            if (HasFailure()) return;
           }
         }
 }
