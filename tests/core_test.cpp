@@ -90,6 +90,7 @@ TEST(TraceJson, MalformedInputNamesTheField) {
 // widths reads as loads of one element, and widths or elements that cannot be are refused by name.
 TEST(TraceJson, LoadWidthsRoundTripAndAreChecked) {
   auto t = sample_trace(core::DType::Float, core::Op::Sum, 5);
+  t.size = 256;  // the loads below lie within the input
   core::Stage& s = t.stages[0];
   s.loads = {{0, {0, 128}, {4, 1}}, {1, {4}, {}}, {2, {-1, 8}, {}}};  // thread 2 made no first load
   const auto back = core::trace_from_json(core::to_json(t));
@@ -115,6 +116,8 @@ TEST(TraceJson, LoadWidthsRoundTripAndAreChecked) {
   j["stages"][0]["loads"][0]["widths"] = {4, 1};
   j["stages"][0]["loads"][2]["elements"] = {-2, 8};
   refused(j, "a load's element is 0 or more (-1: none)");
+  j["stages"][0]["loads"][2]["elements"] = {-1, 256};  // one past the input
+  refused(j, "trace field 'loads' names element 256");
 }
 
 TEST(Input, SpecsParseAndRejectWithReasons) {
@@ -286,6 +289,23 @@ TEST(Backend, AutoFallsBackToTheModelAndSaysWhy) {
   EXPECT_EQ(backend::status_line(sim), "CPU model: chosen by the user");
 }
 
+// A scene names the layout (presenter mode, panel widths) only where its JSON has the key: the
+// clicker's next scene must leave the teacher's layout alone (issue 32, item 1).
+TEST(Settings, ScenesNameTheLayoutOnlyWhereTheyHaveTheKey) {
+  const auto plan = core::plan_from_json(
+      R"({"scenes": [{"algorithm": "sequential"}, {"presenter": false}, {"panels": {"left": 0.3}}]})", "p");
+  ASSERT_EQ(plan.scenes.size(), 3u);
+  EXPECT_FALSE(plan.scenes[0].names_presenter);
+  EXPECT_FALSE(plan.scenes[0].names_panels);
+  EXPECT_TRUE(plan.scenes[1].names_presenter);
+  EXPECT_FALSE(plan.scenes[1].names_panels);
+  EXPECT_TRUE(plan.scenes[2].names_panels);
+  EXPECT_DOUBLE_EQ(plan.scenes[2].panels.left, 0.3);
+  // A saved settings file names both: reopening it restores the layout.
+  const auto saved = core::settings_from_json(core::to_json(core::Settings{}), "s").settings;
+  EXPECT_TRUE(saved.names_presenter && saved.names_panels);
+}
+
 // A plan is prepared ahead of class: a mistake in it names the scene and the field.
 TEST(Settings, PlansParseOrNameTheSceneAndFieldThatIsWrong) {
   const auto plan = core::plan_from_json(
@@ -313,7 +333,7 @@ TEST(Settings, RoundTripAndKeepBrokenFiles) {
   std::filesystem::create_directories(dir);
   const auto path = (dir / "settings.json").string();
 
-  EXPECT_TRUE(core::load_settings(path).problem.empty());  // missing: defaults, silently
+  EXPECT_TRUE(core::load_settings(path, core::Whose::Own).problem.empty());  // missing: defaults, silently
   core::Settings s;
   s.algorithm = "warp-shuffle";
   s.op = core::Op::Max;
@@ -333,15 +353,16 @@ TEST(Settings, RoundTripAndKeepBrokenFiles) {
   s.title = "strides";
   s.panels = {0.25, 0.3, 0.4};
   s.rows = 33, s.cols = 257;  // a matrix algorithm's shape
+  s.names_presenter = s.names_panels = true;  // a saved file names both
   std::string why;
   ASSERT_TRUE(core::save_settings(s, path, &why)) << why;
-  auto loaded = core::load_settings(path);
+  auto loaded = core::load_settings(path, core::Whose::Own);
   EXPECT_TRUE(loaded.problem.empty()) << loaded.problem;
   EXPECT_EQ(loaded.settings, s);
 
   // Partly wrong: the wrong fields fall back and are named; the rest is kept.
   std::ofstream(path) << R"({"algorithm": "bogus", "block": 99999, "op": "max", "speed": "fast"})";
-  loaded = core::load_settings(path);
+  loaded = core::load_settings(path, core::Whose::Own);
   EXPECT_NE(loaded.problem.find("'algorithm'"), std::string::npos) << loaded.problem;
   EXPECT_NE(loaded.problem.find("'block'"), std::string::npos);
   EXPECT_NE(loaded.problem.find("'speed'"), std::string::npos);
@@ -350,7 +371,7 @@ TEST(Settings, RoundTripAndKeepBrokenFiles) {
 
   // Each side fits, the two together are more than the window traces: both named, both default.
   std::ofstream(path) << R"({"rows": 1048576, "cols": 2})";
-  loaded = core::load_settings(path);
+  loaded = core::load_settings(path, core::Whose::Own);
   const core::Settings fresh;
   EXPECT_NE(loaded.problem.find("'rows'"), std::string::npos) << loaded.problem;
   EXPECT_EQ(loaded.settings.rows, fresh.rows);
@@ -358,7 +379,7 @@ TEST(Settings, RoundTripAndKeepBrokenFiles) {
 
   // Broken: defaults, and the file kept beside as .broken.
   std::ofstream(path) << "{ this is not json";
-  loaded = core::load_settings(path);
+  loaded = core::load_settings(path, core::Whose::Own);
   EXPECT_NE(loaded.problem.find("broken"), std::string::npos);
   const core::Settings defaults;  // (a temporary here trips GCC 12 -O3 maybe-uninitialized)
   EXPECT_EQ(loaded.settings, defaults);

@@ -435,6 +435,25 @@ TEST(Gui, ALessonPlanStepsItsScenesWithPageDown) {
   EXPECT_EQ(found, std::vector<std::string>{"interleaved-bank-conflicts-banks-stage03.png"}) << log;
 }
 
+// The clicker in presenter mode (issue 32, item 1): PageDown and PageUp through the Harris plan,
+// whose scenes do not name presenter mode, keep the window in it.
+TEST(Gui, TheClickerKeepsPresenterModeThroughAPlan) {
+  REQUIRE_XVFB();
+  REQUIRE_XDOTOOL();
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_plan_present";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto shot = dir / "present.png";
+  int code = -1;
+  const auto log = xdotool_walk(dir, "--backend sim --plan harris --present --screenshot " + shot.string(),
+                                "k Next; sleep 0.5; k Next; sleep 0.5; k Prior; sleep 1; k ctrl+q", &code);
+  ASSERT_EQ(code, 0) << log;
+  const Shot last = load_shot(shot);
+  ASSERT_FALSE(last.px.empty()) << log;
+  // Presenter mode's background is black: most of the screen, where the normal layout has almost none.
+  EXPECT_GT(count_near(last.px.data(), 0, last.w * last.h, 0, 0, 0), last.w * last.h / 3) << "left presenter mode";
+}
+
 // A GIF export runs on a worker: while it runs the window keeps stepping (three Right presses
 // land, as the stage PNG's name shows) and keeps its frame time.
 TEST(Gui, AGifExportDoesNotFreezeTheWindow) {

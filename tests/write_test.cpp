@@ -22,6 +22,8 @@ using namespace rl;
 
 namespace {
 
+constexpr core::FileKind kTestFile{"test file", 1 << 20};
+
 struct Ran {
   int code = -1;
   std::string err;
@@ -115,12 +117,12 @@ TEST(Write, ReadFileReturnsTheBytesOrNamesTheProblem) {
     std::string bytes(n, '\0');
     for (auto& c : bytes) c = char(rng());
     ASSERT_TRUE(core::write_file(path, bytes, &why)) << why;
-    ASSERT_TRUE(core::read_file(path, "test file", &got, &why)) << why;
+    ASSERT_TRUE(core::read_file(path, kTestFile, &got, &why)) << why;
     EXPECT_EQ(got, bytes) << n << " bytes";
   }
-  EXPECT_FALSE(core::read_file(path + ".missing", "test file", &got, &why));
+  EXPECT_FALSE(core::read_file(path + ".missing", kTestFile, &got, &why));
   EXPECT_EQ(why, "cannot read test file '" + path + ".missing': No such file or directory");
-  EXPECT_FALSE(core::read_file(testing::TempDir(), "test file", &got, &why));
+  EXPECT_FALSE(core::read_file(testing::TempDir(), kTestFile, &got, &why));
   EXPECT_NE(why.find("Is a directory"), std::string::npos) << why;
 }
 
@@ -138,7 +140,7 @@ TEST(Write, SettingsOnAFullDiskLeaveTheOldSettings) {
   }
   EXPECT_NE(why.find("settings not saved"), std::string::npos) << why;
   EXPECT_EQ(read(path), good);
-  EXPECT_EQ(core::load_settings(path).settings.algorithm, "warp-shuffle");
+  EXPECT_EQ(core::load_settings(path, core::Whose::Own).settings.algorithm, "warp-shuffle");
 }
 
 TEST(Write, FrameReportAndPngToAFullDiskFail) {

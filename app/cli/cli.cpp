@@ -1,5 +1,7 @@
 #include "cli.h"
 
+#include <sys/stat.h>
+
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <cmath>
@@ -22,6 +24,7 @@
 #include "../core/catalog.h"
 #include "../core/facts.h"
 #include "../core/file_io.h"
+#include "../core/text.h"
 #include "../core/glossary.h"
 #include "../core/input.h"
 #include "../core/race.h"
@@ -31,7 +34,7 @@
 namespace rl::cli {
 namespace {
 
-constexpr std::size_t kMaxTraceSize = std::size_t(1) << 27;
+constexpr std::size_t kMaxTraceSize = core::kMaxTracedElements;
 
 // Options shared by `trace` and `render`: everything that picks a run to record.
 struct RunOptions {
@@ -140,12 +143,15 @@ core::Trace record(const RunOptions& o, int runs = 0) {
   req.trace_block = o.trace_block;
   if (spec->kind == core::InputSpec::Kind::File) {
     req.input = core::read_input_file(spec->path, type);  // runtime_error names file and line
+    if (req.input.size() > kMaxTraceSize)
+      throw UsageError("--input: traces take at most 2^27 elements; '" + core::printable(spec->path) + "' holds " +
+                       std::to_string(req.input.size()));
     if (req.rows > 0 && req.input.size() != n)
       throw UsageError("--rows/--cols: " + std::to_string(req.rows) + " x " + std::to_string(req.cols) + " disagrees with the " +
-                       std::to_string(req.input.size()) + " numbers in " + spec->path);
+                       std::to_string(req.input.size()) + " numbers in " + core::printable(spec->path));
     if (!o.size.empty() && req.input.size() != n)
       throw UsageError("--size " + o.size + " disagrees with the " + std::to_string(req.input.size()) +
-                       " numbers in " + spec->path);
+                       " numbers in " + core::printable(spec->path));
   } else {
     req.input = core::generate_input(*spec, n, type);
   }
@@ -215,6 +221,12 @@ std::string text_row(const core::BenchRow& r) {
   return line;
 }
 
+// Something the user named that is not a regular file (a pipe, /dev/stdout): written in place.
+bool is_device(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
+}
+
 int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   backend::BenchRequest req;
   req.type = *core::parse_dtype(o.type);
@@ -224,8 +236,9 @@ int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   req.algorithms = o.algorithms != "all" ? split_ids(o.algorithms)
                    : matrix              ? backend::default_matrix_bench_algorithms(req.type, req.op)
                                          : backend::default_bench_algorithms();
+  if (req.algorithms.empty()) throw UsageError("--algorithm: names no algorithm (give ids separated by commas, or all)");
   for (const auto& id : req.algorithms)
-    if (!core::find_algorithm(id)) throw UsageError("--algorithm: unknown algorithm '" + id + "' (see `list`)");
+    if (!core::find_algorithm(id)) throw UsageError("--algorithm: unknown algorithm '" + core::printable(id) + "' (see `list`)");
   const auto choice = kBackends.at(o.backend);
   std::string why;
   const bool gpu = choice != backend::Choice::Sim && backend::make_cuda_backend(&why);
@@ -244,11 +257,11 @@ int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   req.block = o.block;
   req.grid = o.grid;
   req.max_seconds = o.seconds;
-  std::ofstream file;
-  if (!o.out.empty()) {  // before measuring: an unwritable path fails now, not after minutes
-    file.open(o.out, std::ios::binary | std::ios::trunc);
-    if (!file) throw std::runtime_error("cannot write '" + o.out + "'");
-  }
+  // Results go to --out whole, through the one writer, once measured: a refusal, a failure or
+  // Ctrl+C leaves the previous file as it was. An unwritable folder fails now, not after minutes.
+  std::ostringstream file;
+  if (!o.out.empty() && !is_device(o.out) && !core::can_write_beside(o.out, &why))
+    throw std::runtime_error(why);
   std::ostream& dest = o.out.empty() ? out : file;
   bool header = false;
   // JSON or CSV to a file: FILE.partial holds the rows finished so far, so a run cut short (a
@@ -285,16 +298,11 @@ int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
     dest << "device: " << report.device << (report.backend == "sim" ? " (times of the CPU model, not of a GPU)" : "")
          << "; peak " << report.peak_gbps << " GB/s; " << report.date << "\n";
   errno = 0;
-  if (file.is_open()) file.close();  // close flushes: a full disk shows here, not after exit
-  if (!dest) throw std::runtime_error("cannot write the results" + (o.out.empty() ? std::string() : " to '" + o.out + "'") +
-                                      (errno ? std::string(": ") + std::strerror(errno) : std::string()));
+  if (!o.out.empty() && !core::write_file(o.out, file.str(), &why))
+    throw std::runtime_error("cannot write the results: " + why);
+  if (!dest) throw std::runtime_error("cannot write the results" + (errno ? std::string(": ") + std::strerror(errno) : std::string()));
   if (wrote_partial) std::remove(partial_path.c_str());
-  for (const auto& r : report.rows)
-    if (!r.check_ok) {
-      err << "reduction-lab: error: " << r.algorithm << " n=" << r.n << " computed a wrong result: " << r.check << "\n";
-      return 1;
-    }
-  return 0;
+  return bench_verdict(report, err);
 }
 
 // docs/algorithms.md's generated part (scripts/algorithms-doc.sh splices it in).
@@ -404,7 +412,7 @@ struct RenderOptions {
 // The results file's report (--chart FILE).
 core::BenchReport read_results(const std::string& path) {
   std::string text, why;
-  if (!core::read_file(path, "results file", &text, &why)) throw std::runtime_error(why);
+  if (!core::read_file(path, core::files::kResults, &text, &why)) throw std::runtime_error(why);
   return core::bench_from_json(text);
 }
 
@@ -498,7 +506,7 @@ void check_race_file(const GuiOptions& opts) {
     throw UsageError("--race-file " + std::string(e.what()));
   }
   if (!opts.algorithm.empty() && opts.algorithm != t.algorithm)
-    throw UsageError("--race-file " + opts.race_file + " records " + t.algorithm + ", but --algorithm asks for " + opts.algorithm);
+    throw UsageError("--race-file " + core::printable(opts.race_file) + " records " + t.algorithm + ", but --algorithm asks for " + opts.algorithm);
 }
 
 int open_window(GuiOptions opts, const std::string& backend, const Io& io) {
@@ -656,6 +664,20 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   if (out.flush()) return code;
   err << "reduction-lab: error: cannot write the output" << (errno ? std::string(": ") + std::strerror(errno) : "") << "\n";
   return 1;
+}
+
+int bench_verdict(const core::BenchReport& report, std::ostream& err) {
+  if (report.rows.empty()) {
+    err << "reduction-lab: error: nothing was measured (" << (report.backend == "sim" ? "the CPU model times no baseline; " : "")
+        << "see `list` for what each backend runs)\n";
+    return 1;
+  }
+  for (const auto& r : report.rows)
+    if (!r.check_ok) {
+      err << "reduction-lab: error: " << r.algorithm << " n=" << r.n << " computed a wrong result: " << r.check << "\n";
+      return 1;
+    }
+  return 0;
 }
 
 }  // namespace rl::cli

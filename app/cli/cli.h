@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "../core/bench.h"
 #include "../ui/options.h"
 
 namespace rl::cli {
@@ -16,6 +17,10 @@ using GuiEntry = std::function<int(const GuiOptions&, std::ostream& err)>;
 
 // Exit codes: 0 success, 1 the work failed (device, file, display), 2 a usage error.
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err, const GuiEntry& gui);
+
+// bench's exit code once measured: 1, with a line on err, when a row failed its check or
+// nothing was measured at all; else 0.
+int bench_verdict(const core::BenchReport& report, std::ostream& err);
 
 // "1000" or "2^20"; nullopt for anything else (negative, non-numeric, overflowing).
 std::optional<std::size_t> parse_size(std::string_view text);

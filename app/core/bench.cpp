@@ -129,8 +129,8 @@ std::string to_json(const BenchReport& r) {
 BenchReport bench_from_json(const std::string& text) {
   json j;
   try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {  // parse errors, and numbers out of range
+    j = json_fields::parse(text);
+  } catch (const std::exception& e) {  // parse errors, numbers out of range, nesting too deep
     throw std::runtime_error(std::string("results are not valid JSON: ") + e.what());
   }
   BenchReport r;

@@ -1,29 +1,82 @@
 #include "file_io.h"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
+#include <csignal>
 #include <cstring>
 #include <filesystem>
+#include <stdexcept>
+
+#include "text.h"
 
 namespace rl::core {
 namespace {
 
 bool fail(std::string* error, const std::string& what, const std::string& path, int err) {
-  if (error) *error = what + " '" + path + "': " + std::strerror(err);
+  if (error) *error = what + " '" + printable(path) + "': " + std::strerror(err);
   return false;
 }
 
-// open, write all, (sync,) close: each step checked; errno of the first that failed. Errors
-// name `shown`, the user's file, when `path` is a temporary beside it.
-bool write_fd(const std::string& path, const std::string& shown, std::string_view bytes, int flags, bool sync,
-              std::string* error) {
-  const int fd = ::open(path.c_str(), flags, 0644);
-  if (fd < 0) {
-    const int err = errno;
-    return fail(error, "cannot write", shown, err);
+// Paths the signal handler removes: temporaries not yet renamed, and scratch folders. Fixed
+// slots of fixed size, since a handler may not allocate.
+struct Slot {
+  std::atomic<bool> taken{false};  // claimed by a writer
+  std::atomic<bool> ready{false};  // path complete: the handler may remove it
+  bool folder = false;
+  char path[4096] = {};
+};
+Slot g_slots[32];
+
+int claim(const std::string& path, bool folder) {
+  if (path.size() >= sizeof g_slots[0].path) return -1;
+  for (int i = 0; i < int(std::size(g_slots)); ++i) {
+    bool expected = false;
+    if (!g_slots[i].taken.compare_exchange_strong(expected, true)) continue;
+    g_slots[i].folder = folder;
+    std::memcpy(g_slots[i].path, path.c_str(), path.size() + 1);
+    g_slots[i].ready.store(true);
+    return i;
   }
+  return -1;  // more in flight than slots: that one is cleaned up on the normal path only
+}
+
+void release(int slot) {
+  if (slot < 0) return;
+  g_slots[slot].ready.store(false);
+  g_slots[slot].taken.store(false);
+}
+
+// A flat folder's files, then the folder. readdir is not on POSIX's async-signal-safe list;
+// the program ends right after, and the alternative is leaving every frame behind.
+void remove_flat_folder(const char* dir) {
+  const int fd = ::open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd >= 0) {
+    if (DIR* d = ::fdopendir(fd)) {
+      while (const dirent* e = ::readdir(d))
+        if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) ::unlinkat(fd, e->d_name, 0);
+      ::closedir(d);
+    } else {
+      ::close(fd);
+    }
+  }
+  ::rmdir(dir);
+}
+
+extern "C" void on_signal(int sig) {
+  for (auto& s : g_slots)
+    if (s.ready.load()) s.folder ? remove_flat_folder(s.path) : void(::unlink(s.path));
+  std::signal(sig, SIG_DFL);
+  std::raise(sig);
+}
+
+// write all, sync, close: each step checked; errno of the first that failed. Errors
+// name `shown`, the user's file, when fd is a temporary beside it.
+bool write_fd(int fd, const std::string& shown, std::string_view bytes, bool sync, std::string* error) {
   std::size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
@@ -47,25 +100,62 @@ bool write_fd(const std::string& path, const std::string& shown, std::string_vie
   return true;
 }
 
+// A new file beside path, from mkstemp: O_EXCL, so no link or file another user placed
+// there is ever opened. Its mode is what a plain create would give (0666 less the umask).
+int temporary_beside(const std::string& path, std::string* tmp) {
+  const auto p = std::filesystem::path(path);
+  const auto dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
+  std::string name = (dir / ("." + p.filename().string() + ".tmp-XXXXXX")).string();
+  const int fd = ::mkostemp(name.data(), O_CLOEXEC);
+  if (fd < 0) return -1;
+  const mode_t mask = ::umask(0);
+  ::umask(mask);
+  ::fchmod(fd, 0666 & ~mask);
+  *tmp = name;
+  return fd;
+}
+
 }  // namespace
 
-bool read_file(const std::string& path, const std::string& what, std::string* bytes, std::string* error) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+bool read_file(const std::string& path, const FileKind& kind, std::string* bytes, std::string* error) {
+  const std::string what = "cannot read " + std::string(kind.what);
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below as not regular.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     const int err = errno;  // before the message is built: allocating may set errno
-    return fail(error, "cannot read " + what, path, err);
+    return fail(error, what, path, err);
+  }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    const int err = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
+    ::close(fd);
+    if (err == EISDIR) return fail(error, what, path, err);
+    if (error) *error = what + " '" + printable(path) + "': not a regular file (a device, a pipe or a socket)";
+    return false;
+  }
+  if (st.st_size > kind.max_bytes) {
+    ::close(fd);
+    if (error)
+      *error = std::string(kind.what) + " '" + printable(path) + "' is " + std::to_string(st.st_size) +
+               " bytes; a " + std::string(kind.what) + " may hold at most " + std::to_string(kind.max_bytes) + " bytes";
+    return false;
   }
   bytes->clear();
   char buf[1 << 16];
   for (;;) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {  // a folder opens, then fails here with EISDIR
+    if (n < 0) {
       const int err = errno;
       ::close(fd);
-      return fail(error, "cannot read " + what, path, err);
+      return fail(error, what, path, err);
     }
     if (n == 0) break;
+    if (std::int64_t(bytes->size()) + n > kind.max_bytes) {  // it grew while being read
+      ::close(fd);
+      if (error) *error = std::string(kind.what) + " '" + printable(path) + "' grew past its limit while being read";
+      return false;
+    }
     bytes->append(buf, std::size_t(n));
   }
   ::close(fd);
@@ -73,21 +163,72 @@ bool read_file(const std::string& path, const std::string& what, std::string* by
 }
 
 bool write_file(const std::string& path, std::string_view bytes, std::string* error) {
-  std::error_code ec;
-  const auto status = std::filesystem::status(path, ec);
-  const bool in_place = std::filesystem::exists(status) && !std::filesystem::is_regular_file(status);
-  if (in_place) return write_fd(path, path, bytes, O_WRONLY | O_TRUNC | O_CLOEXEC, false, error);
-  const std::string tmp = path + ".tmp-" + std::to_string(::getpid());
-  if (!write_fd(tmp, path, bytes, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, true, error)) {
-    ::unlink(tmp.c_str());
-    return false;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {  // a pipe or device the user named
+    if (S_ISDIR(st.st_mode)) return fail(error, "cannot write", path, EISDIR);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) {
+      const int err = errno;
+      return fail(error, "cannot write", path, err);
+    }
+    return write_fd(fd, path, bytes, false, error);
   }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+  std::string tmp;
+  const int fd = temporary_beside(path, &tmp);
+  if (fd < 0) {
     const int err = errno;
-    ::unlink(tmp.c_str());
-    return fail(error, "cannot replace", path, err);
+    return fail(error, "cannot write", path, err);
   }
+  const int slot = claim(tmp, false);
+  const bool ok = write_fd(fd, path, bytes, true, error);
+  if (ok && ::rename(tmp.c_str(), path.c_str()) == 0) {
+    release(slot);
+    return true;
+  }
+  const int err = errno;
+  ::unlink(tmp.c_str());
+  release(slot);
+  return ok ? fail(error, "cannot replace", path, err) : false;
+}
+
+bool can_write_beside(const std::string& path, std::string* error) {
+  std::string tmp;
+  const int fd = temporary_beside(path, &tmp);
+  if (fd < 0) {
+    const int err = errno;
+    return fail(error, "cannot write", path, err);
+  }
+  ::close(fd);
+  ::unlink(tmp.c_str());
   return true;
+}
+
+ScratchFolder::ScratchFolder() {
+  std::error_code ec;
+  auto base = std::filesystem::temp_directory_path(ec);
+  if (ec) base = "/tmp";
+  std::string name = (base / "reduction-lab-XXXXXX").string();
+  if (!::mkdtemp(name.data())) {
+    const int err = errno;
+    throw std::runtime_error("cannot make a private temporary folder in '" + printable(base.string()) +
+                             "': " + std::strerror(err));
+  }
+  path_ = name;
+  slot_ = claim(path_, true);
+}
+
+ScratchFolder::~ScratchFolder() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+  release(slot_);
+}
+
+void install_cleanup_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  for (const int sig : {SIGINT, SIGTERM}) ::sigaction(sig, &sa, nullptr);
+  std::signal(SIGXFSZ, SIG_IGN);
 }
 
 }  // namespace rl::core

@@ -1,18 +1,62 @@
-// Checked file writes: every write is flushed and closed before it counts as done, and a
-// regular file is replaced only by a complete one (written beside it, then renamed).
+// The one reader and the one writer of every file the program touches. Files may come from
+// someone else on a shared machine: the reader takes only regular files within a limit for
+// their kind; the writer never truncates or follows anything a user named, and replaces a
+// file only by renaming a complete one made beside it. docs/reliability.md lists the limits.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <string_view>
 
 namespace rl::core {
 
-// Writes bytes to path. A regular (or new) file is written to PATH.tmp-PID, synced and renamed
-// over path, so a full disk leaves the old file intact; anything else (a device, a pipe) is
-// written in place. False with a message naming the path and the system's reason.
+// What a file is for (named in messages) and the most bytes of it that are read.
+struct FileKind {
+  std::string_view what;
+  std::int64_t max_bytes;
+};
+namespace files {
+inline constexpr FileKind kSettings{"settings file", std::int64_t(1) << 20};
+inline constexpr FileKind kScene{"scene file", std::int64_t(1) << 20};
+inline constexpr FileKind kPlan{"plan file", std::int64_t(4) << 20};
+inline constexpr FileKind kResults{"results file", std::int64_t(64) << 20};
+inline constexpr FileKind kRecording{"recording", std::int64_t(64) << 20};
+inline constexpr FileKind kTrace{"trace file", std::int64_t(256) << 20};
+inline constexpr FileKind kInput{"input file", std::int64_t(1) << 30};
+}  // namespace files
+
+// Reads the whole file at path into *bytes. False with a message naming the kind, the path
+// (escaped) and the reason: missing, not a regular file (a folder, a FIFO, a device), over
+// the kind's limit, unreadable. A FIFO never blocks the caller.
+bool read_file(const std::string& path, const FileKind& kind, std::string* bytes, std::string* error);
+
+// Writes bytes to path. A regular (or new) file is written to a temporary made with mkstemp
+// beside it, synced and renamed over path, so a failure or a full disk leaves the old file
+// intact and nothing behind; anything else the user named (a pipe, /dev/stdout) is written
+// in place. False with a message naming the path and the system's reason.
 bool write_file(const std::string& path, std::string_view bytes, std::string* error);
 
-// Reads the whole file at path into *bytes. False with "cannot read WHAT 'PATH': REASON" (a
-// missing file, a folder, no permission), WHAT naming what the file was for ("results file").
-bool read_file(const std::string& path, const std::string& what, std::string* bytes, std::string* error);
+// Whether a file can be made beside path (its folder exists and takes new files): checked
+// before minutes of work whose result goes there. False with the reason.
+bool can_write_beside(const std::string& path, std::string* error);
+
+// A private folder (mkdtemp, mode 0700) under the system's temporary folder, removed with
+// everything in it when the object goes, and by the cleanup handler on SIGINT or SIGTERM.
+class ScratchFolder {
+ public:
+  ScratchFolder();  // throws std::runtime_error naming the reason when none can be made
+  ~ScratchFolder();
+  ScratchFolder(const ScratchFolder&) = delete;
+  ScratchFolder& operator=(const ScratchFolder&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  int slot_ = -1;
+};
+
+// SIGINT and SIGTERM remove the temporaries in flight and the scratch folders, then end the
+// program as the signal would have. SIGXFSZ is ignored, so that a file-size limit reaches
+// the writer as EFBIG and is reported instead of killing the program without a word.
+void install_cleanup_handlers();
 
 }  // namespace rl::core

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "file_io.h"
+#include "text.h"
 
 namespace rl::core {
 
@@ -81,8 +82,7 @@ std::vector<double> parse_numbers(std::string_view text, DType type, std::string
   int line_no = 1;
   std::size_t i = 0;
   const auto fail = [&](const std::string& token, const std::string& why) {
-    throw std::runtime_error(std::string(origin) + ":" + std::to_string(line_no) + ": '" + token +
-                             "' " + why);
+    throw std::runtime_error(printable(origin) + ":" + std::to_string(line_no) + ": '" + printable(token, 32) + "' " + why);
   };
   while (i < text.size()) {
     const char c = text[i];
@@ -112,7 +112,7 @@ std::vector<double> parse_numbers(std::string_view text, DType type, std::string
     }
     out.push_back(value);
   }
-  if (out.empty()) throw std::runtime_error(std::string(origin) + ": holds no numbers");
+  if (out.empty()) throw std::runtime_error(printable(origin) + ": holds no numbers");
   return out;
 }
 
@@ -121,10 +121,10 @@ std::vector<double> read_input_file(const std::string& path, DType type) {
   std::error_code ec;
   const auto bytes = std::filesystem::file_size(path, ec);
   if (!ec && bytes > kMaxInputFileBytes)
-    throw std::runtime_error("input file '" + path + "' is " + std::to_string(bytes >> 20) + " MiB; at most " +
+    throw std::runtime_error("input file '" + printable(path) + "' is " + std::to_string(bytes >> 20) + " MiB; at most " +
                              std::to_string(kMaxInputFileBytes >> 20) + " MiB of text is read");
   std::string text, why;
-  if (!read_file(path, "input file", &text, &why)) throw std::runtime_error(why);
+  if (!read_file(path, files::kInput, &text, &why)) throw std::runtime_error(why);
   return parse_numbers(text, type, path);
 }
 

@@ -13,6 +13,21 @@
 
 namespace rl::core::json_fields {
 
+// Deeper nesting than any file of ours holds: a file nested 100,000 levels deep is refused
+// while it is parsed, before anything recursive walks it.
+inline constexpr int kMaxDepth = 64;
+
+// nlohmann::json::parse with the nesting bounded. Throws nlohmann's parse errors, or
+// std::runtime_error naming the limit.
+template <class Json = nlohmann::json>
+Json parse(const std::string& text) {
+  typename Json::parser_callback_t bound = [](int depth, typename Json::parse_event_t, Json&) {
+    if (depth > kMaxDepth) throw std::runtime_error("nested deeper than " + std::to_string(kMaxDepth) + " levels");
+    return true;
+  };
+  return Json::parse(text, bound);
+}
+
 template <class T>
 struct is_vector : std::false_type {};
 template <class T>

@@ -12,6 +12,7 @@
 #include "../../kernels/algorithms.h"
 #include "embedded.h"
 #include "file_io.h"
+#include "text.h"
 #include "trace.h"
 
 namespace rl::core {
@@ -287,7 +288,7 @@ void check_recording(const Trace& t) {
 
 Trace read_race_file(const std::string& path) {
   std::string text, why;
-  if (!read_file(path, "recording", &text, &why)) throw std::runtime_error(why);
+  if (!read_file(path, files::kRecording, &text, &why)) throw std::runtime_error(why);
   try {
     Trace t = trace_from_json(text);
     if (!t.race)
@@ -295,7 +296,7 @@ Trace read_race_file(const std::string& path) {
     check_recording(t);
     return t;
   } catch (const std::exception& e) {
-    throw std::runtime_error(path + ": " + e.what());
+    throw std::runtime_error(printable(path) + ": " + e.what());
   }
 }
 

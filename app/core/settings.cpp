@@ -8,6 +8,8 @@
 
 #include "catalog.h"
 #include "file_io.h"
+#include "json_fields.h"
+#include "text.h"
 
 namespace rl::core {
 
@@ -35,20 +37,21 @@ std::string to_json(const Settings& s) {
   return j.dump(2);
 }
 
-LoadedSettings load_settings(const std::string& path) {
+LoadedSettings load_settings(const std::string& path, Whose whose) {
   LoadedSettings out;
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return out;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(path, ec))) return out;
   std::string text, why;
-  if (!read_file(path, "settings file", &text, &why)) {
-    out.problem = why + "; using defaults";
+  if (!read_file(path, whose == Whose::Own ? files::kSettings : files::kScene, &text, &why)) {
+    out.problem = why + (whose == Whose::Own ? "; using defaults, and the file is left as it is" : "");
+    out.unreadable = true;
     return out;
   }
-  out = settings_from_json(text, "settings file '" + path + "'");
-  if (out.problem.find("is broken") != std::string::npos) {
+  out = settings_from_json(text, (whose == Whose::Own ? "settings file '" : "scene file '") + printable(path) + "'");
+  if (whose == Whose::Own && out.problem.find("is broken") != std::string::npos) {
     const std::string kept = path + ".broken";
     std::filesystem::rename(path, kept, ec);
-    if (!ec) out.problem += ", the file is kept as '" + kept + "'";
+    if (!ec) out.problem += ", the file is kept as '" + printable(kept) + "'";
   }
   return out;
 }
@@ -83,7 +86,7 @@ LoadedSettings settings_from_json(const std::string& text, const std::string& or
   LoadedSettings out;
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
+    j = json_fields::parse(text);
     if (!j.is_object()) throw std::runtime_error("not a JSON object");
   } catch (const std::exception& e) {
     out.problem = origin + " is broken (" + std::string(e.what()).substr(0, 120) + "); using defaults";
@@ -130,7 +133,7 @@ LoadedSettings settings_from_json(const std::string& text, const std::string& or
   text_field("values", [&](const std::string& v) { return s.values = v, true; });
   if (j.contains("presenter")) {
     if (!j["presenter"].is_boolean()) wrong.push_back("presenter");
-    else s.presenter = j["presenter"].get<bool>();
+    else s.presenter = j["presenter"].get<bool>(), s.names_presenter = true;
   }
   text_field("compare", [&](const std::string& v) {
     const auto* a = find_algorithm(v);
@@ -140,7 +143,10 @@ LoadedSettings settings_from_json(const std::string& text, const std::string& or
   int_field("stage", 0, 1 << 20, s.stage);
   text_field("tab", [&](const std::string& v) { return (v == "stages" || v == "bandwidth") && (s.tab = v, true); });
   text_field("title", [&](const std::string& v) { return s.title = v, true; });
-  if (j.contains("panels") && !read_panels(j["panels"], s.panels)) wrong.push_back("panels");
+  if (j.contains("panels")) {
+    if (!read_panels(j["panels"], s.panels)) wrong.push_back("panels");
+    else s.names_panels = true;
+  }
   if (!wrong.empty()) {
     out.problem = origin + ": ignored";
     for (const auto& w : wrong) out.problem += (w == wrong.front() ? " '" : ", '") + w + "'";
@@ -159,7 +165,7 @@ bool save_settings(const Settings& s, const std::string& path, std::string* erro
 Plan plan_from_json(const std::string& text, const std::string& origin) {
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text);
+    j = json_fields::parse(text);
   } catch (const std::exception& e) {
     throw std::runtime_error(origin + " is not JSON: " + std::string(e.what()).substr(0, 120));
   }

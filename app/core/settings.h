@@ -46,6 +46,9 @@ struct Settings {
   std::string tab = "stages";   // stages | bandwidth
   std::string title;        // a scene's name in a lesson plan
   PanelWidths panels;
+  // Whether the file named `presenter` and `panels`. A plan's scene that names neither keeps
+  // the teacher's layout: the clicker must not leave presenter mode (apply_scene).
+  bool names_presenter = false, names_panels = false;
   bool operator==(const Settings&) const = default;
 };
 
@@ -54,11 +57,15 @@ std::string to_json(const Settings& s);
 struct LoadedSettings {
   Settings settings;
   std::string problem;  // empty when the file was read cleanly (or absent)
+  bool unreadable = false;  // the file is there but could not be read: never write over it
 };
+// Whose file is read: only the program's own settings file is ever set aside as ".broken";
+// a scene or plan the user named is reported and left exactly where it is.
+enum class Whose { Own, Named };
 // Reads path. A missing file gives defaults silently; an unreadable, malformed or partly
-// wrong one gives defaults (for the wrong fields) and says what was wrong. A malformed file
-// is kept, renamed to path + ".broken", so nothing the user made is lost.
-LoadedSettings load_settings(const std::string& path);
+// wrong one gives defaults (for the wrong fields) and says what was wrong. The program's own
+// malformed file is kept, renamed to path + ".broken", so nothing the user made is lost.
+LoadedSettings load_settings(const std::string& path, Whose whose);
 // The same reading of a JSON object, from text; `origin` names it in the problem.
 LoadedSettings settings_from_json(const std::string& text, const std::string& origin);
 

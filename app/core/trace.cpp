@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "json_fields.h"
+#include "text.h"
 
 namespace rl::core {
 namespace {
@@ -155,6 +156,14 @@ Race read_race(const json& j, const Trace& t) {
     if (x.stage < 0 || std::size_t(x.stage) >= t.stages.size() || x.thread < 0 || x.thread >= t.block || x.cell < 0 ||
         std::size_t(x.cell) >= r.meant[std::size_t(x.stage)].size())
       throw std::runtime_error("trace field 'race' holds a stale read outside the block");
+  for (const auto& x : r.stale)
+    if (x.writer < -1 || x.writer >= t.block || x.writer_stage < -1 || std::size_t(x.writer_stage + 1) > t.stages.size())
+      throw std::runtime_error("trace field 'writer' names thread " + std::to_string(x.writer) + " of stage " +
+                               std::to_string(x.writer_stage) + ", outside the block");
+  if (r.blocks < 1 || r.blocks > t.grid)
+    throw std::runtime_error("trace field 'blocks' is " + std::to_string(r.blocks) + ", outside the grid of " + std::to_string(t.grid));
+  for (int b : r.wrong_blocks)
+    if (b < 0 || std::size_t(b) > r.blocks) throw std::runtime_error("trace field 'wrong_blocks' holds " + std::to_string(b));
   return r;
 }
 
@@ -165,6 +174,59 @@ std::string race_text(const Race& r, DType type) {
   if (r.stale.size() > 8) out << "    ...\n";
   out << "  recorded: " << r.date << "\n";
   return out.str();
+}
+
+// A field that does not fit the others: one line naming it, whatever made the file.
+[[noreturn]] void misfit(const std::string& field, const std::string& why) {
+  throw std::runtime_error("trace field '" + field + "' " + why);
+}
+
+void check_stage(const Trace& t, const Stage& s, std::size_t k, std::size_t cells) {
+  const std::string at = " in stage " + std::to_string(k);
+  // global-halving's stages are the whole array's: a thread an element, across its launches.
+  const std::size_t threads = t.memory == Memory::Global ? std::max(t.size, std::size_t(t.block) * t.grid) : std::size_t(t.block);
+  const auto thread = [&](int th, const char* field) {
+    if (th < 0 || std::size_t(th) >= threads)
+      misfit(field, "names thread " + std::to_string(th) + at + ", outside the " + std::to_string(threads) + " threads traced");
+  };
+  if (s.line < 0) misfit("line", "is negative" + at);
+  if (s.lanes && s.lanes->size() > std::size_t(t.block)) misfit("lanes", "holds more lanes than the block's threads" + at);
+  for (int th : s.active) thread(th, "active");
+  for (const auto& a : s.accesses) {
+    thread(a.thread, "accesses");
+    for (const auto* list : {&a.reads, &a.writes})
+      for (int c : *list)
+        if (c < 0 || std::size_t(c) >= cells)
+          misfit("accesses", "names cell " + std::to_string(c) + at + ", outside the " + std::to_string(cells) + " recorded cells");
+  }
+  for (const auto& l : s.loads) {
+    thread(l.thread, "loads");
+    for (long long e : l.elements)
+      if (e < -1 || std::uint64_t(e + 1) > t.size) misfit("loads", "names element " + std::to_string(e) + at + ", outside the input");
+  }
+}
+
+// Everything the views index by: a trace from a file must fit its own geometry before it is
+// shown (a block of -1, a grid of 0 or an element past the input draw nonsense or crash).
+void check_geometry(const Trace& t) {
+  if (t.block < 1 || t.block > 1024) misfit("block", "is " + std::to_string(t.block) + "; a block holds 1 to 1024 threads");
+  if (t.size < 1 || t.size > kMaxTracedElements)
+    misfit("size", "is " + std::to_string(t.size) + "; a trace holds 1 to " + std::to_string(kMaxTracedElements) + " elements");
+  if (t.grid < 1 || t.grid > std::size_t(std::numeric_limits<int>::max())) misfit("grid", "is " + std::to_string(t.grid));
+  if (t.trace_block < 0 || std::size_t(t.trace_block) >= t.grid)
+    misfit("trace_block", "is " + std::to_string(t.trace_block) + ", outside the grid of " + std::to_string(t.grid));
+  if (t.input.size() > t.size) misfit("input", "holds more elements than 'size'");
+  if (t.rows > 0 && (t.cols < 1 || t.rows * t.cols != t.size)) misfit("rows", "times 'cols' is not 'size'");
+  if (t.stages.empty()) misfit("stages", "is empty: a trace has at least one stage");
+  std::size_t cells = 0;  // a stage may record no memory and still name cells of the stages' array
+  for (const auto& s : t.stages) cells = std::max(cells, s.shared ? s.shared->size() : 0);
+  for (std::size_t k = 0; k < t.stages.size(); ++k) check_stage(t, t.stages[k], k, cells);
+}
+
+// Text a trace carries into the terminal and the window: escaped and capped (core/text.h).
+void clamp_text(Trace& t) {
+  for (auto* s : {&t.algorithm, &t.backend, &t.device, &t.source}) *s = printable(*s);
+  for (auto& st : t.stages) st.label = printable(st.label);
 }
 
 }  // namespace
@@ -231,8 +293,8 @@ std::string to_json(const Trace& t, int indent) {
 Trace trace_from_json(const std::string& text) {
   json j;
   try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {  // parse errors, and numbers out of range
+    j = json_fields::parse(text);
+  } catch (const std::exception& e) {  // parse errors, numbers out of range, nesting too deep
     throw std::runtime_error(std::string("trace is not valid JSON: ") + e.what());
   }
   Trace t;
@@ -286,6 +348,8 @@ Trace trace_from_json(const std::string& text) {
       for (const auto& jl : js.at("loads")) s.loads.push_back(read_load(jl));
     t.stages.push_back(std::move(s));
   }
+  clamp_text(t);
+  check_geometry(t);
   if (j.contains("race")) t.race = read_race(j.at("race"), t);
   return t;
 }

@@ -95,8 +95,12 @@ struct Trace {
   bool operator==(const Trace&) const = default;
 };
 
+// The most elements a trace records: the CLI's cap, and a trace file's.
+constexpr std::size_t kMaxTracedElements = std::size_t(1) << 27;
+
 std::string to_json(const Trace& trace, int indent = 2);
-// Throws std::runtime_error naming the first field that is missing or malformed.
+// Throws std::runtime_error naming the first field that is missing, malformed or outside the
+// trace's own geometry (block, grid, size, stages, cells, threads); its text fields escaped.
 Trace trace_from_json(const std::string& text);
 std::string to_text(const Trace& trace);
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../core/file_io.h"
+#include "../core/text.h"
 #include "../platform/headless.h"
 #include "canvas.h"
 #include "offscreen.h"
@@ -140,6 +141,8 @@ bool ends_with(const std::string& s, const char* tail) {
   return s.size() > n && s.compare(s.size() - n, n, tail) == 0;
 }
 
+constexpr core::FileKind kVideoFile{"video", std::int64_t(4) << 30};  // ffmpeg's own output, read back
+
 constexpr int kHold = 8, kFade = 6, kFps = 12;  // a video holds each stage 8 frames, then fades 6 into the next
 
 // The video's frames, their files in dir.
@@ -185,21 +188,31 @@ Exported export_video(const core::Trace& trace, int width, int height, const std
     return {Exported::Status::BadRequest, "--video needs a .mp4 or .gif file name, got '" + path + "'"};
   if (std::system("command -v ffmpeg >/dev/null 2>&1") != 0)
     return failed("--video needs ffmpeg (Debian's ffmpeg package); PNGs need no ffmpeg: --all-stages");
-  // Frames into a private temporary folder, removed afterwards whatever happens.
-  std::error_code ec;
-  const auto dir = std::filesystem::temp_directory_path(ec) / ("reduction-lab-video-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return failed("cannot make a temporary folder: " + ec.message());
-  const Shown shown{trace, second};
-  Exported done = render_frames(shown, width, height, video_frames(shown.stages(), dir), look);
-  if (done.ok()) {
+  // A folder that cannot take the video fails now, not after every frame is rendered.
+  std::string why;
+  if (!core::can_write_beside(path, &why)) return failed(why);
+  // Frames and ffmpeg's output in a private folder (mkdtemp), removed whatever happens, a
+  // SIGINT or SIGTERM included; the video reaches path through the one writer. ffmpeg sees
+  // only "file:" paths of ours: a name like "-version.mp4" or "tcp:x.mp4" is never its argument.
+  try {
+    const core::ScratchFolder dir;
+    const std::filesystem::path base(dir.path());
+    const Shown shown{trace, second};
+    Exported done = render_frames(shown, width, height, video_frames(shown.stages(), base), look);
+    if (!done.ok()) return done;
+    const std::string made = (base / (gif ? "out.gif" : "out.mp4")).string();
     const std::string cmd =
-        "ffmpeg -y -loglevel error -framerate " + std::to_string(kFps) + " -i " + quoted((dir / "f%05d.png").string()) +
-        (gif ? " -vf 'split[a][b];[a]palettegen[p];[b][p]paletteuse' " : " -c:v libx264 -pix_fmt yuv420p ") + quoted(path);
-    if (std::system(cmd.c_str()) != 0) done = failed("ffmpeg could not write '" + path + "'");
+        "ffmpeg -nostdin -y -loglevel error -framerate " + std::to_string(kFps) + " -i " +
+        quoted("file:" + (base / "f%05d.png").string()) +
+        (gif ? " -vf 'split[a][b];[a]palettegen[p];[b][p]paletteuse' " : " -c:v libx264 -pix_fmt yuv420p ") +
+        quoted("file:" + made);
+    if (std::system(cmd.c_str()) != 0) return failed("ffmpeg could not make the video for '" + core::printable(path) + "'");
+    std::string bytes;
+    if (!core::read_file(made, kVideoFile, &bytes, &why) || !core::write_file(path, bytes, &why)) return failed(why);
+    return done;
+  } catch (const std::exception& e) {
+    return failed(e.what());
   }
-  std::filesystem::remove_all(dir, ec);
-  return done;
 }
 
 Exported export_chart_png(const PlotSpec& chart, int width, int height, const std::string& path, bool current_context) {

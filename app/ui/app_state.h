@@ -114,6 +114,7 @@ struct AppState {
   bool presenter = false;     // large type, high contrast, the view filling the screen
   bool presenter_changed = false;
   std::string notice;         // a problem with the settings file, shown once in the status line
+  bool keep_settings_file = false;  // it was there but unreadable: never written over on quit
   Tab tab = Tab::Stages;
   bool select_tab = false;  // make `tab` the open tab on the next frame
   bool quit_requested = false;  // Ctrl+Q

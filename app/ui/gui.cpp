@@ -113,7 +113,7 @@ void open_scene(AppState& state, const GuiOptions& opts) {
     for (const auto& n : saved_scenes()) saved += (saved.empty() ? "" : ", ") + n;
     throw std::runtime_error("no scene '" + opts.scene + "' (saved: " + (saved.empty() ? "none" : saved) + ")");
   }
-  const auto loaded = core::load_settings(path);
+  const auto loaded = core::load_settings(path, core::Whose::Named);
   if (!loaded.problem.empty()) throw std::runtime_error(loaded.problem);
   apply_scene(state, loaded.settings);
 }

@@ -226,7 +226,7 @@ static void scenes_section(AppState& s) {
     ImGui::SetTooltip("Keeps algorithm, compare, view, stage, tab, sizes, input, presenter mode and panel widths");
   for (const auto& name : saved_scenes()) {
     if (ImGui::SmallButton(name.c_str())) {
-      const auto loaded = core::load_settings(scene_path(name));
+      const auto loaded = core::load_settings(scene_path(name), core::Whose::Named);
       apply_scene(s, loaded.settings);
       s.scene_message = loaded.problem.empty() ? "opened " + name : loaded.problem;
     }

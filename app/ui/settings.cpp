@@ -8,6 +8,7 @@
 #include "../core/embedded.h"
 #include "../core/file_io.h"
 #include "../core/settings.h"
+#include "../core/text.h"
 
 namespace rl::ui {
 
@@ -31,12 +32,12 @@ void apply_scene(AppState& state, const core::Settings& st) {
   state.choice = {st.algorithm, st.op, st.type, st.block, st.size, st.trace_block, st.input, st.typed,
                   st.values.empty() ? RunChoice{}.values : st.values, st.compare, st.rows, st.cols};
   state.player.set_speed(st.speed);
-  if (state.presenter != st.presenter) state.presenter = st.presenter, state.presenter_changed = true;
+  if (st.names_presenter && state.presenter != st.presenter) state.presenter = st.presenter, state.presenter_changed = true;
   if (const auto v = render::parse_view(st.view)) state.view = *v;
   state.stage_requested = st.stage;
   state.tab = st.tab == "bandwidth" ? Tab::Bandwidth : Tab::Stages;
   state.select_tab = true;
-  state.panels = st.panels;
+  if (st.names_panels) state.panels = st.panels;
   state.settle = 2;
 }
 
@@ -52,18 +53,24 @@ core::Settings current_scene(const AppState& state) {
   st.stage = state.player.stage();
   st.tab = state.tab == Tab::Bandwidth ? "bandwidth" : "stages";
   st.panels = state.panels;
+  st.names_presenter = st.names_panels = true;
   return st;
 }
 
 void load_settings(AppState& state, const std::string& path) {
   if (path.empty()) return;
-  const auto loaded = core::load_settings(path);
+  const auto loaded = core::load_settings(path, core::Whose::Own);
   apply_scene(state, loaded.settings);
   state.notice = loaded.problem;
+  state.keep_settings_file = loaded.unreadable;
 }
 
 void save_settings(const AppState& state, const std::string& path, std::ostream& err) {
   if (path.empty()) return;
+  if (state.keep_settings_file) {
+    err << "reduction-lab: warning: settings not saved: '" << core::printable(path) << "' could not be read at start, so it is left as it is\n";
+    return;
+  }
   std::string problem;
   if (!core::save_settings(current_scene(state), path, &problem)) err << "reduction-lab: warning: " << problem << "\n";
 }
@@ -91,7 +98,7 @@ std::vector<std::string> saved_scenes() {
 core::Plan load_plan(const std::string& name) {
   if (const auto text = embedded::plan(name); !text.empty()) return core::plan_from_json(std::string(text), "plan '" + name + "'");
   std::string text, why;
-  if (!core::read_file(name, "plan file", &text, &why))
+  if (!core::read_file(name, core::files::kPlan, &text, &why))
     throw std::runtime_error("no plan called '" + name + "' (shipped: " + plan_list() + "), and " + why);
   return core::plan_from_json(text, "plan file '" + name + "'");
 }

@@ -1,0 +1,21 @@
+#include "text.h"
+
+namespace rl::core {
+
+std::string printable(std::string_view text, std::size_t cap) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (out.size() >= cap) return out + "... (" + std::to_string(text.size()) + " bytes)";
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == '\\') out += "\\\\";
+    else if (c == '\t') out += "\\t";
+    else if (c == '\n') out += "\\n";
+    else if (c == '\r') out += "\\r";
+    else if (c >= 0x20 && c < 0x7f) out += char(c);
+    else out += {'\\', 'x', kHex[c >> 4], kHex[c & 15]};
+  }
+  return out;
+}
+
+}  // namespace rl::core

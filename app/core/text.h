@@ -1,0 +1,18 @@
+// Text from a file or the command line on its way to a terminal or the window: escaped and
+// capped, so a file someone else made cannot retitle the terminal, spray binary or fill the
+// screen (issue 30).
+#pragma once
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace rl::core {
+
+inline constexpr std::size_t kShownChars = 200;  // the most characters of one shown value
+
+// text with every byte outside printable ASCII written as \xNN (tab, newline and carriage
+// return as \t, \n, \r, a backslash as \\), cut after `cap` characters of the result with
+// "... (N bytes)" saying how long the original was.
+std::string printable(std::string_view text, std::size_t cap = kShownChars);
+
+}  // namespace rl::core
