@@ -133,21 +133,26 @@ std::vector<double> bench_values(const BenchRequest& req, std::size_t n) {
   return v;
 }
 
+// Refuses, naming `what` and the amounts, a run the host cannot hold: the values as doubles,
+// the typed copy and the model's scratch, about 8 + 2 x 8 bytes an element.
+void check_host_memory(std::size_t n, const std::string& what) {
+  constexpr std::size_t kBytesEach = 24;
+  const std::size_t have = kernels::host_available_bytes();
+  if (n > std::numeric_limits<std::size_t>::max() / kBytesEach)  // n * 24 would wrap around
+    throw std::runtime_error(what + ": the CPU model would need more than 2^64 bytes");
+  const std::size_t need = n * kBytesEach;
+  if (have && need > have)
+    throw std::runtime_error(what + ": the CPU model needs about " + std::to_string(need >> 20) + " MiB of host memory; " +
+                             std::to_string(have >> 20) + " MiB are available");
+}
+
 // The CPU model, timed on the host: honest numbers about the model, never about a GPU.
 core::BenchReport run_sim(const BenchRequest& req, const RowSink& on_row, const ProgressSink& on_progress,
                           const std::atomic<bool>* cancel) {
   core::BenchReport report{"CPU model", "", today_utc(), "sim", 0, {}};
   BenchProgress p{0, req.sizes.size() * req.algorithms.size(), "", report};
   for (std::size_t n : req.sizes) {
-    // The values as doubles, the typed copy and the model's scratch: about 8 + 2 x 8 bytes each.
-    constexpr std::size_t kBytesEach = 24;
-    const std::size_t have = kernels::host_available_bytes();
-    if (n > std::numeric_limits<std::size_t>::max() / kBytesEach)  // n * 24 would wrap around
-      throw std::runtime_error("n = " + std::to_string(n) + ": the CPU model would need more than 2^64 bytes");
-    const std::size_t need = n * kBytesEach;
-    if (have && need > have)
-      throw std::runtime_error("n = " + std::to_string(n) + ": the CPU model needs about " + std::to_string(need >> 20) +
-                               " MiB of host memory; " + std::to_string(have >> 20) + " MiB are available");
+    check_host_memory(n, "n = " + std::to_string(n));
     const auto values = bench_values(req, n);
     long double sum = 0, abs_sum = 0;
     double lo = values[0], hi = values[0];
@@ -239,6 +244,7 @@ core::BenchReport run_sim_matrix(const BenchRequest& req, const RowSink& on_row,
   core::BenchReport report = p.header;
   for (const auto& s : req.shapes) {
     const kernels::Matrix m{s.rows, s.cols};
+    check_host_memory(m.size(), "shape " + std::to_string(s.rows) + " x " + std::to_string(s.cols));
     const auto values = bench_values(req, m.size());
     const std::vector<T> in(values.begin(), values.end());
     for (const auto& id : req.algorithms) {

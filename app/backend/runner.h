@@ -141,6 +141,7 @@ core::Trace build_matrix_trace(const TraceRequest& req, kernels::Algo algo, cons
   t.combine = kernels::row(algo).combine;
   t.partials.assign(raw.partials.begin(), raw.partials.end());
   t.outputs.assign(outputs.begin(), outputs.begin() + std::ptrdiff_t(std::min(outputs.size(), kernels::kMaxPartials)));
+  t.outputs_total = outputs.size();
   const kernels::Matrix m{req.rows, req.cols};
   const kernels::Grid2 grid = kernels::matrix_grid(algo, m, req.block, raw.grid, kernels::DeviceShape(1));
   const std::vector<std::size_t> elements = kernels::matrix_traced_elements(algo, m, req.block, grid, req.trace_block, sizeof(T));

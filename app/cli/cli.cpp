@@ -35,6 +35,7 @@ namespace rl::cli {
 namespace {
 
 constexpr std::size_t kMaxTraceSize = core::kMaxTracedElements;
+constexpr int kMaxStage = 1 << 20;  // past any trace's stages: the last is shown
 
 // Options shared by `trace` and `render`: everything that picks a run to record.
 struct RunOptions {
@@ -439,6 +440,9 @@ int run_render(const RenderOptions& o, const CLI::App& cmd) {
   const render::Look look{*render::parse_view(o.view)};
   if (!o.video.empty()) return exported(render::export_video(record(o.run), o.width, o.height, o.video, look));
   if (o.out.empty()) throw UsageError("--out is required");
+  if (o.all_stages && (o.out.ends_with('/') || std::filesystem::is_directory(o.out)))
+    throw UsageError("--out: --all-stages takes a file name prefix (PREFIX-stage00.png, ...), got the folder '" +
+                     core::printable(o.out) + "'; add a name, e.g. " + core::printable(o.out) + (o.out.ends_with('/') ? "" : "/") + "run");
   if (o.all_stages) return exported(render::export_all_stages(record(o.run), o.width, o.height, o.out, look));
   if (!cmd.count("--stage")) throw UsageError("--stage is required with --algorithm");
   const core::Trace t = record(o.run);
@@ -451,7 +455,7 @@ int run_render(const RenderOptions& o, const CLI::App& cmd) {
 Handler render_command(CLI::App& cmd) {
   auto o = std::make_shared<RenderOptions>();
   auto* algorithm = add_run_options(&cmd, o->run);
-  auto* stage = cmd.add_option("--stage", o->stage, "Stage to draw (0 = the load)")->check(CLI::NonNegativeNumber);
+  auto* stage = cmd.add_option("--stage", o->stage, "Stage to draw (0 = the load)")->check(CLI::Range(0, kMaxStage));
   auto* chart = cmd.add_option("--chart", o->chart, "A results file from `bench --format json`: draw its chart");
   chart->excludes(algorithm)->excludes(stage);
   auto* shipped = cmd.add_option("--shipped", o->shipped,
@@ -560,7 +564,7 @@ Handler window_command(CLI::App& app) {
       ->check(CLI::IsMember({"memory", "lanes", "divergence", "banks", "grid", "coalescing"}));
   app.add_option("--algorithm", g.algorithm, "The algorithm to open on")->check(CLI::IsMember(core::traced_ids()));
   app.add_option("--stage", g.stage, "The stage to show first (0-based; past the last shows the last)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, kMaxStage));
   app.add_option("--pane", g.pane, "The lesson pane's tab: lesson | work | float | glossary")
       ->check(CLI::IsMember({"lesson", "work", "float", "glossary"}));
   app.add_option_function<std::string>(
@@ -568,8 +572,10 @@ Handler window_command(CLI::App& app) {
          [&g](const std::string& v) {
            int w = 0, h = 0;
            char x = 0;
-           if (std::sscanf(v.c_str(), "%d%c%d", &w, &x, &h) != 3 || x != 'x' || w < 640 || h < 480 || w > 7680 || h > 4320)
-             throw CLI::ValidationError("--window-size", "wants WxH from 640x480 to 7680x4320, got '" + v + "'");
+           int used = 0;
+           if (std::sscanf(v.c_str(), "%d%c%d%n", &w, &x, &h, &used) != 3 || used != int(v.size()) || x != 'x' || w < 640 ||
+               h < 480 || w > 7680 || h > 4320)
+             throw CLI::ValidationError("--window-size", "wants WxH from 640x480 to 7680x4320, got '" + core::printable(v) + "'");
            g.width = w, g.height = h;
          },
          "The window's size, WxH (default 1600x900; off screen, the frame's)");

@@ -32,10 +32,14 @@ std::optional<InputSpec> parse_input_spec(std::string_view text, std::string* er
     spec.kind = InputSpec::Kind::Random;
   } else {
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(std::string(text), ec)) {
+    const auto st = std::filesystem::status(std::string(text), ec);
+    if (!std::filesystem::is_regular_file(st)) {
+      const std::string shown = "'" + printable(text) + "'";
       if (error)
-        *error = "input must be iota, ones, random[:SEED] or a readable file; no file '" +
-                 std::string(text) + "'";
+        *error = "input must be iota, ones, random[:SEED] or a readable file; " +
+                 (!std::filesystem::exists(st)       ? "no file " + shown
+                  : std::filesystem::is_directory(st) ? shown + " is a folder, not a file"
+                                                      : shown + " is not a regular file (a device, a pipe or a socket)");
       return std::nullopt;
     }
     spec.kind = InputSpec::Kind::File;

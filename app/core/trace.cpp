@@ -100,6 +100,9 @@ void read_matrix(const json& j, Trace& t) {
   if (t.rows == 0 || t.cols == 0 || t.cols > t.size / t.rows || t.rows * t.cols != t.size)
     throw std::runtime_error("trace fields 'rows' and 'cols' do not multiply to 'size'");
   t.outputs = decode_all(field(j, "outputs"), "outputs");
+  t.outputs_total = j.contains("outputs_total") ? typed<std::size_t>(j, "outputs_total") : t.outputs.size();
+  if (t.outputs_total < t.outputs.size() || t.outputs_total > t.size)
+    throw std::runtime_error("trace field 'outputs_total' is fewer than the outputs listed or more than the elements");
   const json& jw = field(j, "window");
   Window& w = t.window;
   w.row = typed<std::size_t>(jw, "row");
@@ -254,6 +257,7 @@ std::string to_json(const Trace& t, int indent) {
     j["rows"] = t.rows;
     j["cols"] = t.cols;
     j["outputs"] = encode_all(t.outputs, t.type);
+    j["outputs_total"] = t.outputs_total;  // above the list's length: the list is capped
     const Window& w = t.window;
     j["window"] = {{"row", w.row}, {"col", w.col}, {"rows", w.rows}, {"cols", w.cols},
                    {"values", encode_all(w.values, t.type)}, {"owned", w.owned}};
@@ -363,7 +367,7 @@ std::string to_text(const Trace& t) {
   const std::string which = t.race ? " (run " + std::to_string(replayed_run(*t.race) + 1) + ")" : "";
   out << "result" << which << ": " << format_value(t.result, t.type) << "\n";
   if (t.rows > 0) {
-    out << "matrix: " << t.rows << " x " << t.cols << "; " << t.outputs.size() << " outputs:";
+    out << "matrix: " << t.rows << " x " << t.cols << "; " << t.outputs_total << " outputs:";
     for (std::size_t i = 0; i < std::min<std::size_t>(t.outputs.size(), 16); ++i) out << " " << format_value(t.outputs[i], t.type);
     out << (t.outputs.size() > 16 ? " ...\n" : "\n");
   }

@@ -87,6 +87,7 @@ struct Trace {
   // column's result (up to kernels::kMaxPartials).
   std::size_t rows = 0, cols = 0;
   std::vector<double> outputs;
+  std::size_t outputs_total = 0;  // every row's or column's result: more than outputs.size() where capped
   Window window;
   std::vector<Stage> stages;
   // A race-revealing recording (trace --runs): N runs, and the replay of one block. The stages'
