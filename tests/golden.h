@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -26,6 +27,8 @@ struct GoldenCase {
   core::Op op;
   int trace_block;  // -1: the last block, partly filled where n is not a multiple of its share
   std::uint64_t seed;
+  std::size_t rows = 0, cols = 0;  // the matrix family: n = rows x cols
+  std::string special = {};        // "nan", "inf" or "-inf": planted among the random values
 };
 
 // Floats and doubles, awkward and exact sizes, last blocks; work-queue with thousands of
@@ -54,7 +57,51 @@ inline std::vector<GoldenCase> golden_cases() {
       {"naive-serial-double-sum", "naive-serial", 1000, 64, DType::Double, Op::Sum, -1, 118},
       {"cg-reduce-update-async-float-sum", "cg-reduce-update-async", 5000, 256, DType::Float, Op::Sum, -1, 119},
       {"interleaved-divergent-int-sum", "interleaved-divergent", 999, 32, DType::Int, Op::Sum, -1, 120},
+      // Issue 30: 601 partials for 64 threads, so each thread of the last block folds several.
+      {"threadfence-single-pass-float-sum-many-partials", "threadfence-single-pass", 601 * 64 + 7, 64, DType::Float, Op::Sum, -1, 121},
+      // NaN and Inf through the trees and the shuffles (IEEE rules: docs/reliability.md).
+      {"warp-shuffle-float-max-nan", "warp-shuffle", 10000, 256, DType::Float, Op::Max, -1, 122, 0, 0, "nan"},
+      {"sequential-double-sum-inf", "sequential", 5000, 128, DType::Double, Op::Sum, -1, 123, 0, 0, "inf"},
+      {"cg-block-float-min-minus-inf", "cg-block", 3001, 64, DType::Float, Op::Min, -1, 124, 0, 0, "-inf"},
+      // More ints, more min and max.
+      {"sequential-int-max", "sequential", 4099, 256, DType::Int, Op::Max, -1, 125},
+      {"warp-shuffle-vectorized-int-sum", "warp-shuffle-vectorized", k * k + 3, 256, DType::Int, Op::Sum, -1, 126},
+      {"cg-warp-int-min", "cg-warp", 5000, 128, DType::Int, Op::Min, -1, 127},
+      {"first-add-on-load-int-max", "first-add-on-load", 10001, 128, DType::Int, Op::Max, -1, 128},
+      {"complete-unroll-float-min", "complete-unroll", 3000, 512, DType::Float, Op::Min, -1, 129},
+      // The matrix family: every kernel in float and double, first and last blocks, the split
+      // rows' second pass (few rows), the vectorized rows' last-block fold (3 chunks a row).
+      {"batched-rows-float-sum", "batched-rows", 33 * 257, 64, DType::Float, Op::Sum, -1, 130, 33, 257},
+      {"batched-rows-double-max", "batched-rows", 33 * 257, 128, DType::Double, Op::Max, 0, 131, 33, 257},
+      {"batched-rows-int-min", "batched-rows", 17 * 300, 32, DType::Int, Op::Min, -1, 132, 17, 300},
+      {"batched-rows-shuffle-float-sum", "batched-rows-shuffle", 5 * 1000, 128, DType::Float, Op::Sum, -1, 133, 5, 1000},
+      {"batched-rows-shuffle-double-min", "batched-rows-shuffle", 17 * 300, 32, DType::Double, Op::Min, 0, 134, 17, 300},
+      {"batched-rows-split-float-sum", "batched-rows-split", 3 * 4097, 256, DType::Float, Op::Sum, -1, 135, 3, 4097},
+      {"batched-rows-split-double-sum", "batched-rows-split", 2 * 10000, 128, DType::Double, Op::Sum, 0, 136, 2, 10000},
+      {"batched-rows-vectorized-float-sum", "batched-rows-vectorized", 2 * 3100, 32, DType::Float, Op::Sum, -1, 137, 2, 3100},
+      {"batched-rows-vectorized-double-sum", "batched-rows-vectorized", 3 * 4100, 32, DType::Double, Op::Sum, 0, 138, 3, 4100},
+      {"column-sums-float-sum", "column-sums", 4097 * 3, 64, DType::Float, Op::Sum, -1, 139, 4097, 3},
+      {"column-sums-double-max", "column-sums", 1000 * 33, 128, DType::Double, Op::Max, 0, 140, 1000, 33},
+      {"column-sums-int-max", "column-sums", 4097 * 3, 64, DType::Int, Op::Max, -1, 141, 4097, 3},
+      {"column-sums-vectorized-float-sum", "column-sums-vectorized", 64 * 4100, 32, DType::Float, Op::Sum, -1, 142, 64, 4100},
+      {"column-sums-vectorized-double-sum", "column-sums-vectorized", 257 * 130, 64, DType::Double, Op::Sum, 0, 143, 257, 130},
+      {"column-sums-naive-float-sum", "column-sums-naive", 100 * 257, 64, DType::Float, Op::Sum, -1, 144, 100, 257},
+      {"column-sums-naive-double-min", "column-sums-naive", 33 * 100, 32, DType::Double, Op::Min, 0, 145, 33, 100},
+      {"block-2d-float-sum", "block-2d", 33 * 257, 256, DType::Float, Op::Sum, -1, 146, 33, 257},
+      {"block-2d-double-sum", "block-2d", 100 * 100, 64, DType::Double, Op::Sum, 0, 147, 100, 100},
   };
+}
+
+// The case's input: random values, with its special value planted at a few places (one of them
+// in the last block's share, where the last block is traced).
+inline std::vector<double> golden_values(const GoldenCase& c) {
+  auto v = random_values(c.n, c.type, c.seed);
+  if (c.special.empty()) return v;
+  const double x = c.special == "nan" ? std::numeric_limits<double>::quiet_NaN()
+                   : c.special == "inf" ? std::numeric_limits<double>::infinity()
+                                        : -std::numeric_limits<double>::infinity();
+  for (const std::size_t at : {std::size_t(7), c.n / 2, c.n - 3}) v[at] = x;
+  return v;
 }
 
 // Where the files live: REDLAB_GOLDEN_DIR (the GPU machine runs from another checkout), else
@@ -66,7 +113,9 @@ inline std::filesystem::path golden_dir() {
 
 inline backend::TraceRequest golden_request(const GoldenCase& c, int trace_block, std::size_t grid,
                                             std::vector<int> tickets) {
-  return {c.algorithm, c.op, c.type, c.block, trace_block, random_values(c.n, c.type, c.seed), grid, std::move(tickets)};
+  backend::TraceRequest r{c.algorithm, c.op, c.type, c.block, trace_block, golden_values(c), grid, std::move(tickets)};
+  r.rows = c.rows, r.cols = c.cols;
+  return r;
 }
 
 struct GoldenFile {

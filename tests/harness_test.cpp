@@ -38,4 +38,5 @@ TEST(Harness, ExitCodes) {
   EXPECT_EQ(exit_code({3, 3, 0}, 0, true), 1);
   EXPECT_EQ(exit_code({3, 2, 1}, 1, false), 1);
   EXPECT_EQ(exit_code({0, 0, 0}, 0, false), 0);
+  EXPECT_EQ(exit_code({0, 0, 0}, 0, true), 1);  // REDLAB_REQUIRE_GPU: a filter that ran nothing fails
 }

@@ -93,8 +93,9 @@ void finish_row(core::BenchRow& row, double median_us, std::size_t elem, double 
 
 // The block size a row runs with: the request's, or (block 0) the algorithm's own choice.
 int block_for(const std::string& id, const BenchRequest& req, std::size_t n, int sm_count) {
-  const int b = req.block > 0 ? req.block : kernels::preferred_block(kernel_algo(id), n, sm_count);
-  return id == "non-pow2-block" ? b + b / 16 : b;  // a non-power of two
+  if (req.block > 0) return req.block;  // the user's block as given: --block 1024 runs at 1024
+  const int b = kernels::preferred_block(kernel_algo(id), n, sm_count);
+  return id == "non-pow2-block" ? std::min(b + b / 16, 1024) : b;  // its own default: a non-power of two
 }
 
 // The input in the request's type, converted once so the timed calls do no conversion.
