@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdio>
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -128,6 +129,17 @@ TEST(Export, WholeRunAsGifAndMp4) {
   EXPECT_EQ(gif.w, 320);
   EXPECT_EQ(gif.h, 180);
   expect_strips(gif, 32, 8, "the GIF's first frame");
+  // The fades are drawn: a frame mid-fade differs from the held frames on both sides of it.
+  const auto differing = [](const Image& a, const Image& b) {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i + 3 < a.px.size() && i + 3 < b.px.size(); i += 4)
+      n += std::abs(int(a.px[i]) - int(b.px[i])) + std::abs(int(a.px[i + 1]) - int(b.px[i + 1])) > 24;
+    return n;
+  };
+  const Image held0 = load(dir / "run.gif", 7), fade = load(dir / "run.gif", 8 + 3), held1 = load(dir / "run.gif", 14);
+  EXPECT_GT(differing(held0, held1), 50u) << "stages 0 and 1 look the same: no fade to see";
+  EXPECT_GT(differing(fade, held0), 20u) << "the fade's middle frame is stage 0 held";
+  EXPECT_GT(differing(fade, held1), 20u) << "the fade's middle frame is stage 1 held";
   ASSERT_EQ(run({"render", "-a", "sequential", "--backend", "sim", "--video", (dir / "run.mp4").string(), "--width",
                  "320", "--height", "180"}, &err), 0) << err;
   // 6 stages held 8 frames each, with 5 fades of 6 frames between them.
@@ -147,6 +159,48 @@ TEST(Export, WholeRunAsGifAndMp4) {
   expect_strips(load(dir / "mp4-2.png"), 1, 24, "the MP4's last frame");
   EXPECT_EQ(run({"render", "-a", "sequential", "--backend", "sim", "--video", (dir / "run.avi").string()}, &err), 2);
   EXPECT_NE(err.find(".mp4 or .gif"), std::string::npos);
+}
+
+// Issue 30, finding 4: a video's name is a file, never an ffmpeg option or protocol
+// ("-version.gif", "run10:30.gif"); a folder that cannot take it fails before any frame.
+TEST(Export, VideoNamesAreFilesAndAnUnwritableFolderFailsFirst) {
+  if (std::system("command -v ffmpeg >/dev/null 2>&1") != 0) {
+    if (std::getenv("REDLAB_REQUIRE_GL")) FAIL() << "ffmpeg is not installed";
+    GTEST_SKIP() << "SKIPPED: ffmpeg is not installed";
+  }
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_video_names";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto cwd = std::filesystem::current_path();
+  std::filesystem::current_path(dir);
+  std::string err;
+  for (const std::string name : {"-version.gif", "run10:30.gif"})
+    EXPECT_EQ(run({"render", "-a", "sequential", "--backend", "sim", "--video", name, "--width", "160", "--height", "90"}, &err), 0)
+        << name << ": " << err;
+  std::filesystem::current_path(cwd);
+  for (const std::string name : {"-version.gif", "run10:30.gif"}) EXPECT_EQ(read(dir / name).substr(0, 6), "GIF89a") << name;
+  const auto started = std::chrono::steady_clock::now();
+  EXPECT_EQ(run({"render", "-a", "warp-shuffle", "--backend", "sim", "--video", "/nonexistent/run.mp4"}, &err), 1);
+  EXPECT_NE(err.find("cannot write '/nonexistent/run.mp4': No such file or directory"), std::string::npos) << err;
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5)) << "frames were rendered first";
+}
+
+// Finding 8: Ctrl+C during a video leaves no frame folder and no part of the video behind.
+TEST(Export, AnInterruptedVideoLeavesNothingBehind) {
+  if (std::system("command -v ffmpeg >/dev/null 2>&1") != 0) GTEST_SKIP() << "SKIPPED: ffmpeg is not installed";
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_video_int";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "tmp");
+  const std::string cmd = "TMPDIR=" + (dir / "tmp").string() + " " REDLAB_BINARY_PATH
+                          " render -a warp-shuffle --backend sim --width 1280 --height 720 --video " + (dir / "run.gif").string() +
+                          " 2>/dev/null & pid=$!; sleep 1.5; kill -INT $pid; wait $pid; echo $? > " + (dir / "code").string();
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  const int code = std::atoi(read(dir / "code").c_str());
+  if (code == 0) GTEST_SKIP() << "SKIPPED: the video was done before the interrupt (a fast machine)";
+  EXPECT_EQ(code, 130) << "not ended by SIGINT";
+  EXPECT_TRUE(std::filesystem::is_empty(dir / "tmp")) << "a frame folder was left behind";
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    EXPECT_TRUE(e.path().filename() == "tmp" || e.path().filename() == "code") << e.path();
 }
 
 // The window calls the same exports and shows their words as they are: a failed write is a

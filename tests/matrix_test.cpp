@@ -216,6 +216,13 @@ TEST(Matrix, RecordedLoadsAreTheThreadsElementsInOrder) {
             SCOPED_TRACE(id + " " + std::to_string(rows) + "x" + std::to_string(cols) + " " + core::to_string(type) +
                          " block " + std::to_string(block) + " traced " + std::to_string(traced));
             const auto t = matrix_trace(id, rows, cols, block, traced, {}, core::Op::Sum, type);
+            // A record for every thread that has elements: a kernel recording no loads fails here.
+            std::size_t loading = 0;
+            for (int th = 0; th < block; ++th)
+              loading += !kernels::matrix_thread_elements(kernels::find_row(id)->algo, {rows, cols}, block,
+                                                          core::matrix_grid_of(t), traced, th, core::element_bytes(type))
+                              .empty();
+            EXPECT_EQ(t.stages[0].loads.size(), loading);
             for (const auto& l : t.stages[0].loads) {
               std::vector<long long> read;
               for (std::size_t k = 0; k < l.elements.size(); ++k)

@@ -1,6 +1,8 @@
 // The CPU model against stages derived by hand, and its results against a double reference.
 #include <gtest/gtest.h>
 
+#include "kernels/stage_tags.h"
+
 #include <bit>
 #include <fstream>
 #include <iterator>
@@ -145,7 +147,10 @@ TEST(Model, EveryStageLinePointsAtItsTaggedSourceLine) {
     for (const auto& s : t.stages) {
       const std::string* text = src.text_at(s.line);
       ASSERT_NE(text, nullptr) << id << " " << s.label << ": line " << s.line << " is not shown";
-      EXPECT_NE(text->find("// ["), std::string::npos) << id << " " << s.label << ": " << *text;
+      // The stage's own tag, not any tag: a stage pointing at the load line must fail here.
+      ASSERT_GE(s.tag, 0) << id << " " << s.label;
+      EXPECT_NE(text->find(kernels::tag_marker(s.tag)), std::string::npos)
+          << id << " " << s.label << ": line " << s.line << " is " << *text << ", not " << kernels::tag_marker(s.tag);
     }
     bool kernel = false;
     for (const auto& line : src.lines) kernel |= line.find("__global__") != std::string::npos;
