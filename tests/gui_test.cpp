@@ -186,7 +186,9 @@ Shot window_shot(const std::string& env, const std::string& args, const std::str
 // that never ends is stopped by the timeout, and the test fails instead of hanging.
 static std::string xdotool_walk(const std::filesystem::path& dir, const std::string& args, const std::string& keys, int* code) {
   const std::string walk = "set -e; " REDLAB_BINARY " " + args + " & app=$!; "
-                           "win=$(xdotool search --sync --name 'Reduction Lab' | head -n 1); xdotool windowfocus --sync \"$win\"; "
+                           "win=$(xdotool search --sync --onlyvisible --name 'Reduction Lab' | head -n 1); "
+                           // A window just mapped may refuse focus (BadMatch) on a loaded machine: retry.
+                           "for i in 1 2 3 4 5 6; do xdotool windowfocus --sync \"$win\" 2>/dev/null && break; sleep 0.5; done; "
                            "k() { xdotool key --delay 150 \"$@\"; sleep 0.4; }; sleep 1; " + keys + "; wait $app";
   const auto script = dir / "walk.sh";
   std::ofstream(script) << walk << "\n";

@@ -13,6 +13,7 @@
 
 #include "app/cli/cli.h"
 #include "app/core/file_io.h"
+#include "app/core/input.h"
 #include "app/core/race.h"
 #include "app/core/settings.h"
 #include "app/core/text.h"
@@ -124,6 +125,18 @@ TEST(SharedLab, UntrustedTextIsEscapedAndCapped) {
   EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << r.err.substr(0, 200);
   EXPECT_LT(r.err.size(), 600u);
   EXPECT_NE(r.err.find("is not a number"), std::string::npos) << r.err.substr(0, 300);
+}
+
+// Finding 14: the trace cap applies to input files, and the reading stops at the first number
+// past it (a file of 2^27 + 1 numbers was read whole and traced: 40 s, 2.4 GB).
+TEST(SharedLab, InputFilesStopAtTheTraceCap) {
+  EXPECT_EQ(core::parse_numbers("1 2\n3", core::DType::Int, "f", 3).size(), 3u);
+  try {
+    core::parse_numbers("1 2\n3 4 5", core::DType::Int, "f", 3);
+    ADD_FAILURE() << "a fourth number was taken past a cap of 3";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()), "f:2: holds more than 3 numbers, the most a trace takes");
+  }
 }
 
 // Finding 5: bench --out replaces the previous results only with complete new ones.

@@ -1,5 +1,9 @@
 // The window's state without a window: what applying a scene or a plan's step does to it.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <sstream>
 
 #include "app/core/settings.h"
 #include "app/ui/app_state.h"
@@ -42,4 +46,22 @@ TEST(UiState, APlanStepKeepsTheLayoutUnlessTheSceneNamesIt) {
   ui::apply_scene(state, plan.scenes[1]);
   EXPECT_FALSE(state.presenter);
   EXPECT_DOUBLE_EQ(state.panels.left, 0.3);
+}
+
+// Issue 30, finding 7: a settings file that is there but cannot be read (here a FIFO, which
+// also must not hang the start) is reported and never written over on quit.
+TEST(UiState, AnUnreadableSettingsFileIsNeverWrittenOver) {
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_unreadable_settings";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto path = dir / "settings.json";
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  ui::AppState state;
+  ui::load_settings(state, path.string());
+  EXPECT_TRUE(state.keep_settings_file);
+  EXPECT_NE(state.notice.find("left as it is"), std::string::npos) << state.notice;
+  std::ostringstream err;
+  ui::save_settings(state, path.string(), err);
+  EXPECT_TRUE(std::filesystem::is_fifo(path));
+  EXPECT_NE(err.str().find("settings not saved"), std::string::npos) << err.str();
 }

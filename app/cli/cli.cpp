@@ -143,10 +143,7 @@ core::Trace record(const RunOptions& o, int runs = 0) {
   req.block = o.block;
   req.trace_block = o.trace_block;
   if (spec->kind == core::InputSpec::Kind::File) {
-    req.input = core::read_input_file(spec->path, type);  // runtime_error names file and line
-    if (req.input.size() > kMaxTraceSize)
-      throw UsageError("--input: traces take at most 2^27 elements; '" + core::printable(spec->path) + "' holds " +
-                       std::to_string(req.input.size()));
+    req.input = core::read_input_file(spec->path, type, kMaxTraceSize);  // names file and line; stops past 2^27
     if (req.rows > 0 && req.input.size() != n)
       throw UsageError("--rows/--cols: " + std::to_string(req.rows) + " x " + std::to_string(req.cols) + " disagrees with the " +
                        std::to_string(req.input.size()) + " numbers in " + core::printable(spec->path));

@@ -81,7 +81,7 @@ std::vector<double> generate_input(const InputSpec& spec, std::size_t n, DType t
   return v;
 }
 
-std::vector<double> parse_numbers(std::string_view text, DType type, std::string_view origin) {
+std::vector<double> parse_numbers(std::string_view text, DType type, std::string_view origin, std::size_t max_count) {
   std::vector<double> out;
   int line_no = 1;
   std::size_t i = 0;
@@ -114,13 +114,16 @@ std::vector<double> parse_numbers(std::string_view text, DType type, std::string
         fail(token, "does not fit a float");
       value = double(float(value));
     }
+    if (out.size() == max_count)
+      throw std::runtime_error(printable(origin) + ":" + std::to_string(line_no) + ": holds more than " +
+                               std::to_string(max_count) + " numbers, the most a trace takes");
     out.push_back(value);
   }
   if (out.empty()) throw std::runtime_error(printable(origin) + ": holds no numbers");
   return out;
 }
 
-std::vector<double> read_input_file(const std::string& path, DType type) {
+std::vector<double> read_input_file(const std::string& path, DType type, std::size_t max_count) {
   // Checked before reading: a huge file must not exhaust memory on its way to being refused.
   std::error_code ec;
   const auto bytes = std::filesystem::file_size(path, ec);
@@ -129,7 +132,7 @@ std::vector<double> read_input_file(const std::string& path, DType type) {
                              std::to_string(kMaxInputFileBytes >> 20) + " MiB of text is read");
   std::string text, why;
   if (!read_file(path, files::kInput, &text, &why)) throw std::runtime_error(why);
-  return parse_numbers(text, type, path);
+  return parse_numbers(text, type, path, max_count);
 }
 
 std::optional<std::int64_t> parse_count(std::string_view text) {

@@ -29,12 +29,14 @@ std::string to_string(const InputSpec& spec);
 std::vector<double> generate_input(const InputSpec& spec, std::size_t n, DType type);
 
 // Numbers separated by whitespace or commas ('#' starts a comment). Throws
-// std::runtime_error naming the file, line and token for anything else.
-std::vector<double> parse_numbers(std::string_view text, DType type, std::string_view origin);
+// std::runtime_error naming the file, line and token for anything else, and stops at the
+// (max_count + 1)-th number: a file over a cap is refused without reading it all.
+std::vector<double> parse_numbers(std::string_view text, DType type, std::string_view origin,
+                                  std::size_t max_count = std::size_t(-1));
 // Float and double take nan and inf (IEEE semantics downstream); int refuses them.
 // Files over kMaxInputFileBytes are refused before reading.
 constexpr std::size_t kMaxInputFileBytes = std::size_t(1) << 30;
-std::vector<double> read_input_file(const std::string& path, DType type);
+std::vector<double> read_input_file(const std::string& path, DType type, std::size_t max_count = std::size_t(-1));
 
 // A value the window takes from a field. `note` says, beside the field, why it took another
 // value than the one typed; empty when it took it as typed.
