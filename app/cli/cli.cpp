@@ -1,6 +1,5 @@
 #include "cli.h"
 
-#include <sys/stat.h>
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
@@ -219,12 +218,6 @@ std::string text_row(const core::BenchRow& r) {
   return line;
 }
 
-// Something the user named that is not a regular file (a pipe, /dev/stdout): written in place.
-bool is_device(const std::string& path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode);
-}
-
 int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   backend::BenchRequest req;
   req.type = *core::parse_dtype(o.type);
@@ -258,7 +251,7 @@ int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   // Results go to --out whole, through the one writer, once measured: a refusal, a failure or
   // Ctrl+C leaves the previous file as it was. An unwritable folder fails now, not after minutes.
   std::ostringstream file;
-  if (!o.out.empty() && !is_device(o.out) && !core::can_write_beside(o.out, &why))
+  if (!o.out.empty() && !core::can_write_beside(o.out, &why))
     throw std::runtime_error(why);
   std::ostream& dest = o.out.empty() ? out : file;
   bool header = false;

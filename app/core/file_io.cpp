@@ -192,6 +192,8 @@ bool write_file(const std::string& path, std::string_view bytes, std::string* er
 }
 
 bool can_write_beside(const std::string& path, std::string* error) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return true;  // written in place
   std::string tmp;
   const int fd = temporary_beside(path, &tmp);
   if (fd < 0) {

@@ -35,8 +35,9 @@ bool read_file(const std::string& path, const FileKind& kind, std::string* bytes
 // in place. False with a message naming the path and the system's reason.
 bool write_file(const std::string& path, std::string_view bytes, std::string* error);
 
-// Whether a file can be made beside path (its folder exists and takes new files): checked
-// before minutes of work whose result goes there. False with the reason.
+// Whether write_file can write path: a pipe or device is written in place; otherwise a file
+// must be makeable beside it (its folder exists and takes new files). Checked before minutes
+// of work whose result goes there. False with the reason.
 bool can_write_beside(const std::string& path, std::string* error);
 
 // A private folder (mkdtemp, mode 0700) under the system's temporary folder, removed with
