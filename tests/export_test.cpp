@@ -220,7 +220,7 @@ TEST(Export, TheModuleSaysWhatFailedWithoutAProgramName) {
   EXPECT_EQ(avi.error, "--video needs a .mp4 or .gif file name, got '" + (dir / "run.avi").string() + "'");
   const auto png = render::export_stage_png(trace, 0, 64, 64, (dir / "none" / "x.png").string());
   EXPECT_EQ(png.status, Status::Failed);
-  EXPECT_EQ(png.error.rfind("cannot write PNG '" + (dir / "none" / "x.png").string() + "': ", 0), 0u) << png.error;
+  EXPECT_EQ(png.error.rfind("cannot write '" + (dir / "none" / "x.png").string() + "': ", 0), 0u) << png.error;
 
   core::BenchReport report;
   report.device = "CPU model", report.date = "2026-01-01", report.backend = "sim";
@@ -315,7 +315,7 @@ TEST(Export, CompareModeDrawsBothViewsSideBySideInOnePng) {
   EXPECT_TRUE(img.is(322, 2, render::standard_palette().background, 8));
   const auto lost = render::export_compare_png(first, second, 0, 640, 360, (dir / "none" / "x.png").string());
   EXPECT_EQ(lost.status, render::Exported::Status::Failed);
-  EXPECT_EQ(lost.error.rfind("cannot write PNG '" + (dir / "none" / "x.png").string() + "': ", 0), 0u) << lost.error;
+  EXPECT_EQ(lost.error.rfind("cannot write '" + (dir / "none" / "x.png").string() + "': ", 0), 0u) << lost.error;
 }
 
 // Compare mode's every-stage export (and so its GIF and MP4, which draw the same frames): each

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "app/core/settings.h"
@@ -64,4 +65,26 @@ TEST(UiState, AnUnreadableSettingsFileIsNeverWrittenOver) {
   ui::save_settings(state, path.string(), err);
   EXPECT_TRUE(std::filesystem::is_fifo(path));
   EXPECT_NE(err.str().find("settings not saved"), std::string::npos) << err.str();
+}
+
+// Issue 30: a plan someone else made cannot put control bytes or a page of text on the
+// projector, and its typed values and file path fit the window's fields or are refused.
+TEST(UiState, APlansTextIsEscapedCappedAndBounded) {
+  const std::string title = "\x1b]0;owned\x07" + std::string(5000, 'T');
+  nlohmann::json j = {{"title", title}, {"scenes", {{{"title", "a\nb"}}}}};
+  ui::AppState state;
+  state.plan = core::plan_from_json(j.dump(), "p");
+  const auto heading = ui::plan_heading(state);
+  EXPECT_EQ(heading.plan.find('\x1b'), std::string::npos) << heading.plan;
+  EXPECT_LT(heading.plan.size(), 300u);
+  EXPECT_EQ(heading.scene, "a\\nb");
+  const ui::AppState no_plan;
+  EXPECT_EQ(ui::plan_heading(no_plan).plan, "");
+  for (const char* field : {"values", "input"}) {
+    const auto too_long = core::settings_from_json(
+        nlohmann::json{{field, std::string(core::Settings::kMaxTyped + 1, '7')}}.dump(), "scene");
+    EXPECT_NE(too_long.problem.find(std::string("'") + field + "'"), std::string::npos) << field << ": " << too_long.problem;
+  }
+  const auto fits = core::settings_from_json(nlohmann::json{{"values", std::string(core::Settings::kMaxTyped, '7')}}.dump(), "s");
+  EXPECT_EQ(fits.problem, "");
 }

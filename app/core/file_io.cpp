@@ -17,9 +17,16 @@
 namespace rl::core {
 namespace {
 
-bool fail(std::string* error, const std::string& what, const std::string& path, int err) {
-  if (error) *error = what + " '" + printable(path) + "': " + std::strerror(err);
+bool fail(std::string* error, std::string_view what, const std::string& path, int err) {
+  if (error) *error = std::string(what) + " '" + printable(path) + "': " + std::strerror(err);
   return false;
+}
+
+// errno is read first: closing fd or building the message may change it.
+bool fail_errno(std::string* error, std::string_view what, const std::string& path, int fd_to_close = -1) {
+  const int err = errno;
+  if (fd_to_close >= 0) ::close(fd_to_close);
+  return fail(error, what, path, err);
 }
 
 // Paths the signal handler removes: temporaries not yet renamed, and scratch folders. Fixed
@@ -88,15 +95,8 @@ bool write_fd(int fd, const std::string& shown, std::string_view bytes, bool syn
     }
     done += std::size_t(n);
   }
-  if (sync && ::fsync(fd) != 0) {
-    const int err = errno;
-    ::close(fd);
-    return fail(error, "cannot write", shown, err);
-  }
-  if (::close(fd) != 0) {
-    const int err = errno;
-    return fail(error, "cannot write", shown, err);
-  }
+  if (sync && ::fsync(fd) != 0) return fail_errno(error, "cannot write", shown, fd);
+  if (::close(fd) != 0) return fail_errno(error, "cannot write", shown);
   return true;
 }
 
@@ -121,10 +121,7 @@ bool read_file(const std::string& path, const FileKind& kind, std::string* bytes
   const std::string what = "cannot read " + std::string(kind.what);
   // O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused below as not regular.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) {
-    const int err = errno;  // before the message is built: allocating may set errno
-    return fail(error, what, path, err);
-  }
+  if (fd < 0) return fail_errno(error, what, path);
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     const int err = S_ISDIR(st.st_mode) ? EISDIR : EINVAL;
@@ -145,11 +142,7 @@ bool read_file(const std::string& path, const FileKind& kind, std::string* bytes
   for (;;) {
     const ssize_t n = ::read(fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const int err = errno;
-      ::close(fd);
-      return fail(error, what, path, err);
-    }
+    if (n < 0) return fail_errno(error, what, path, fd);
     if (n == 0) break;
     if (std::int64_t(bytes->size()) + n > kind.max_bytes) {  // it grew while being read
       ::close(fd);
@@ -167,18 +160,12 @@ bool write_file(const std::string& path, std::string_view bytes, std::string* er
   if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {  // a pipe or device the user named
     if (S_ISDIR(st.st_mode)) return fail(error, "cannot write", path, EISDIR);
     const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0) {
-      const int err = errno;
-      return fail(error, "cannot write", path, err);
-    }
+    if (fd < 0) return fail_errno(error, "cannot write", path);
     return write_fd(fd, path, bytes, false, error);
   }
   std::string tmp;
   const int fd = temporary_beside(path, &tmp);
-  if (fd < 0) {
-    const int err = errno;
-    return fail(error, "cannot write", path, err);
-  }
+  if (fd < 0) return fail_errno(error, "cannot write", path);
   const int slot = claim(tmp, false);
   const bool ok = write_fd(fd, path, bytes, true, error);
   if (ok && ::rename(tmp.c_str(), path.c_str()) == 0) {
@@ -196,10 +183,7 @@ bool can_write_beside(const std::string& path, std::string* error) {
   if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return true;  // written in place
   std::string tmp;
   const int fd = temporary_beside(path, &tmp);
-  if (fd < 0) {
-    const int err = errno;
-    return fail(error, "cannot write", path, err);
-  }
+  if (fd < 0) return fail_errno(error, "cannot write", path);
   ::close(fd);
   ::unlink(tmp.c_str());
   return true;

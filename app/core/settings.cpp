@@ -110,7 +110,7 @@ LoadedSettings settings_from_json(const std::string& text, const std::string& or
   text_field("input", [&](const std::string& v) {
     std::string why;
     const auto spec = parse_input_spec(v, &why);
-    return spec && (s.input = *spec, true);
+    return spec && spec->path.size() <= Settings::kMaxPath && (s.input = *spec, true);
   });
   int_field("block", 2, 1024, s.block);
   int_field("size", 1, 1 << 20, s.size);
@@ -130,7 +130,7 @@ LoadedSettings settings_from_json(const std::string& text, const std::string& or
     if (!j["typed"].is_boolean()) wrong.push_back("typed");
     else s.typed = j["typed"].get<bool>();
   }
-  text_field("values", [&](const std::string& v) { return s.values = v, true; });
+  text_field("values", [&](const std::string& v) { return v.size() <= Settings::kMaxTyped && (s.values = v, true); });
   if (j.contains("presenter")) {
     if (!j["presenter"].is_boolean()) wrong.push_back("presenter");
     else s.presenter = j["presenter"].get<bool>(), s.names_presenter = true;

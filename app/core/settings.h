@@ -37,14 +37,16 @@ struct Settings {
   int trace_block = 0;
   InputSpec input;
   bool typed = false;       // the learner's own values instead of `input`
-  std::string values;       // what they typed or pasted
+  std::string values;       // what they typed or pasted (at most kMaxTyped characters)
+  static constexpr std::size_t kMaxTyped = 8191;  // the window's text box holds this many
+  static constexpr std::size_t kMaxPath = 511;    // the window's path field holds this many
   double speed = 1.0;       // stages per second
   bool presenter = false;   // large type, high contrast, the view filling the screen
   std::string compare;      // a second algorithm beside the first; empty: none
   std::string view = "memory";  // memory | lanes | divergence | banks | grid | coalescing
   int stage = 0;            // the stage on screen
   std::string tab = "stages";   // stages | bandwidth
-  std::string title;        // a scene's name in a lesson plan
+  std::string title;        // a scene's name in a lesson plan (escaped where shown)
   PanelWidths panels;
   // Whether the file named `presenter` and `panels`. A plan's scene that names neither keeps
   // the teacher's layout: the clicker must not leave presenter mode (apply_scene).

@@ -1,9 +1,6 @@
 #include "export.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -23,16 +20,15 @@ namespace {
 
 Exported failed(std::string why) { return {Exported::Status::Failed, std::move(why)}; }
 
-// The folder each PNG goes to must exist and be writable: checked before a GL context is
+// Each PNG's folder must take a file (the writer's own check): checked before a GL context is
 // made, so an unwritable path fails at once and names itself.
 Exported folders_writable(const std::vector<std::string>& paths) {
-  std::string last;
+  std::filesystem::path last;
+  std::string why;
   for (const auto& p : paths) {
-    const auto parent = std::filesystem::path(p).parent_path();
-    const std::string dir = parent.empty() ? "." : parent.string();
-    if (dir == last) continue;
-    last = dir;
-    if (::access(dir.c_str(), W_OK) != 0) return failed("cannot write PNG '" + p + "': " + std::strerror(errno));
+    if (std::filesystem::path(p).parent_path() == last && !last.empty()) continue;
+    last = std::filesystem::path(p).parent_path();
+    if (!core::can_write_beside(p, &why)) return failed(why);
   }
   return {};
 }

@@ -245,9 +245,9 @@ static void scenes_section(AppState& s) {
   }
   ImGui::NewLine();
   if (s.plan) {
-    const auto& scene = s.plan->scenes[std::size_t(s.scene)];
-    ImGui::Text("%s: scene %d of %zu", s.plan->title.c_str(), s.scene + 1, s.plan->scenes.size());
-    ImGui::TextWrapped("%s", scene.title.c_str());
+    const auto heading = plan_heading(s);
+    ImGui::TextUnformatted(heading.plan.c_str());
+    ImGui::TextWrapped("%s", heading.scene.c_str());
     if (ImGui::ArrowButton("##prev scene", ImGuiDir_Left)) step_scene(s, -1);
     ImGui::SameLine();
     if (ImGui::ArrowButton("##next scene", ImGuiDir_Right)) step_scene(s, 1);
@@ -307,12 +307,12 @@ void algorithm_panel(AppState& s, const Frame& f) {
     if (ImGui::InputInt("seed", &seed)) s.choice.input.seed = static_cast<std::uint64_t>(std::max(seed, 0));
   }
   if (!s.choice.typed && s.choice.input.kind == core::InputSpec::Kind::File) {
-    char path[512];
+    char path[core::Settings::kMaxPath + 1];
     std::snprintf(path, sizeof path, "%s", s.choice.input.path.c_str());
     if (ImGui::InputText("path", path, sizeof path, ImGuiInputTextFlags_EnterReturnsTrue)) s.choice.input.path = path;
   }
   if (s.choice.typed) {
-    static char buf[8192];
+    static char buf[core::Settings::kMaxTyped + 1];
     if (s.choice.values != buf) std::snprintf(buf, sizeof buf, "%s", s.choice.values.c_str());
     ImGui::InputTextMultiline("##values", buf, sizeof buf, {-1, em * 4});
     if (ImGui::IsItemDeactivatedAfterEdit()) s.choice.values = buf;  // re-run once editing ends

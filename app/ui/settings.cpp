@@ -109,6 +109,14 @@ void open_plan(AppState& state, const std::string& name) {
   apply_scene(state, state.plan->scenes.front());
 }
 
+PlanHeading plan_heading(const AppState& state) {
+  if (!state.plan) return {};
+  const auto& scene = state.plan->scenes[std::size_t(state.scene)];
+  return {core::printable(state.plan->title) + ": scene " + std::to_string(state.scene + 1) + " of " +
+              std::to_string(state.plan->scenes.size()),
+          core::printable(scene.title)};
+}
+
 std::string plan_list() {
   std::string out;
   for (const auto& n : embedded::plan_names()) out += (out.empty() ? "" : ", ") + std::string(n);

@@ -34,5 +34,11 @@ core::Plan load_plan(const std::string& name);
 std::string plan_list();  // "harris"
 // Loads the plan (load_plan) and opens its first scene. Throws as load_plan does.
 void open_plan(AppState& state, const std::string& name);
+// What the window shows of the open plan: "TITLE: scene N of M" and the scene's title, both
+// escaped and capped (a plan is a file someone else may have made). Empty without a plan.
+struct PlanHeading {
+  std::string plan, scene;
+};
+PlanHeading plan_heading(const AppState& state);
 
 }  // namespace rl::ui
