@@ -1,0 +1,227 @@
+// The algorithm panel: what to run, its sizes and input, scenes and plans.
+#include "panel_parts.h"
+
+#include <imgui.h>
+#include <GLFW/glfw3.h>  // key codes: the ImGui GLFW backend reports GLFW keys
+#include <algorithm>
+#include <optional>
+#include <limits>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sys/resource.h>
+#include <chrono>
+#include <filesystem>
+#include <future>
+#include <tuple>
+#include <utility>
+#include "../backend/backend.h"
+#include "../core/catalog.h"
+#include "../core/bench.h"
+#include "../core/embedded.h"
+#include "../core/facts.h"
+#include "../core/glossary.h"
+#include "../render/bench_chart.h"
+#include "../render/export.h"
+#include "../render/matrix_view.h"
+#include "compare.h"
+#include "colors.h"
+#include "race_pane.h"
+#include "rich_text.h"
+#include "settings.h"
+#include "work_pane.h"
+
+namespace rl::ui {
+
+// (core::check_matrix_side) with its note.
+static void shape_field(AppState& s, bool rows) {
+  RunChoice& c = s.choice;
+  int& value = rows ? c.rows : c.cols;
+  char* text = rows ? s.shape_text.rows : s.shape_text.cols;
+  constexpr std::size_t kText = sizeof s.shape_text.rows;
+  ImGui::InputText(rows ? "rows" : "cols", text, kText, ImGuiInputTextFlags_CharsNoBlank);
+  tip(rows ? "Rows of the matrix: N or 2^K; rows x cols at most 1,048,576 in the window (bench times larger ones)"
+           : "Columns of the matrix: N or 2^K; rows x cols at most 1,048,576 in the window (bench times larger ones)");
+  const bool done = ImGui::IsItemDeactivatedAfterEdit();
+  if (!ImGui::IsItemActive() && !done) std::snprintf(text, kText, "%d", value);
+  core::Checked checked{value, {}};
+  if (done) checked = core::check_matrix_side(text, rows, value, rows ? c.cols : c.rows, kMaxTracedSize);
+  value = int(checked.value);
+  if (done) std::snprintf(text, kText, "%d", value);
+  note(checked.note, rows ? s.notes.rows : s.notes.cols, done);
+}
+
+// Block size, array size (or a matrix's rows and columns) and traced block, each checked
+// (core::check_*) with its note.
+static void size_fields(AppState& s) {
+  RunChoice& c = s.choice;
+  const auto* info = core::find_algorithm(c.algorithm);
+  const bool any = info && info->any_block;
+  bool edited = false;
+  if (any) {
+    edited = ImGui::InputInt("block size", &c.block, 1, 32);
+    tip("Threads per block: this kernel takes any size from 2 to 1024");
+  } else {
+    static const char* blocks[] = {"32", "64", "128", "256", "512", "1024"};
+    int bi = 0;
+    while ((32 << bi) < c.block && bi < 5) ++bi;
+    if (ImGui::Combo("block size", &bi, blocks, 6)) c.block = 32 << bi, edited = true;
+    tip("Threads per block: this kernel takes powers of two from 32 to 1024");
+  }
+  const auto block = core::check_block(c.block, any);
+  note(block.note, s.notes.block, edited || !block.note.empty());
+  c.block = int(block.value);
+  if (info && info->matrix) {
+    shape_field(s, true);
+    shape_field(s, false);
+  } else if (!c.typed) {
+    std::int64_t typed = c.size;
+    const bool changed = ImGui::InputScalar("array size", ImGuiDataType_S64, &typed) && typed != c.size;
+    tip("Elements in the array, 1 to 1,048,576 in the window (bench times larger ones)");
+    const auto size = core::check_array_size(typed, c.size, kMaxTracedSize);
+    note(size.note, s.notes.size, changed);
+    c.size = int(size.value);
+  }
+  std::int64_t traced = c.trace_block;
+  const bool changed = ImGui::InputScalar("traced block", ImGuiDataType_S64, &traced) && traced != c.trace_block;
+  tip("Which block of the grid the views show: every block runs, this one is recorded");
+  // A matrix's grid comes from its shape and the device: known once its run is in.
+  const std::int64_t grid = s.trace && s.trace->algorithm == c.algorithm ? std::int64_t(s.trace->grid)
+                            : info && info->matrix                       ? std::numeric_limits<int>::max()
+                                                                         : (std::int64_t(c.size) + c.block - 1) / c.block;
+  const auto trace_block = core::check_trace_block(traced, grid);
+  note(trace_block.note, s.notes.trace_block, changed || !trace_block.note.empty());
+  c.trace_block = int(trace_block.value);
+}
+
+// The plan's next (+1) or previous (-1) scene, if there is one.
+void step_scene(AppState& s, int by) {
+  const int next = s.scene + by;
+  if (next < 0 || next >= int(s.plan->scenes.size())) return;
+  s.scene = next;
+  apply_scene(s, s.plan->scenes[std::size_t(next)]);
+}
+
+// Save the whole state under a name, open a saved one, or step a lesson plan's scenes.
+static void scenes_section(AppState& s) {
+  if (!ImGui::CollapsingHeader("Scenes and plans")) return;
+  const float em = ImGui::GetFontSize();
+  ImGui::SetNextItemWidth(-em * 5);
+  ImGui::InputTextWithHint("##scene name", "scene name", s.scene_name, sizeof s.scene_name);
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!*s.scene_name);
+  if (ImGui::Button("Save")) {
+    const std::string path = scene_path(s.scene_name);
+    std::string why;
+    s.scene_message = path.empty() ? "no config folder to save scenes in"
+                      : core::save_settings(current_scene(s), path, &why) ? "saved " + path : why;
+  }
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip("Keeps algorithm, compare, view, stage, tab, sizes, input, presenter mode and panel widths");
+  for (const auto& name : saved_scenes()) {
+    if (ImGui::SmallButton(name.c_str())) {
+      const auto loaded = core::load_settings(scene_path(name), core::Whose::Named);
+      apply_scene(s, loaded.settings);
+      s.scene_message = loaded.problem.empty() ? "opened " + name : loaded.problem;
+    }
+    ImGui::SameLine();
+  }
+  ImGui::NewLine();
+  for (const auto name : embedded::plan_names()) {
+    if (ImGui::Button(("Plan: " + std::string(name)).c_str())) {
+      try {
+        open_plan(s, std::string(name));
+      } catch (const std::exception& e) {
+        s.scene_message = e.what();
+      }
+    }
+    ImGui::SameLine();
+  }
+  ImGui::NewLine();
+  if (s.plan) {
+    const auto heading = plan_heading(s);
+    ImGui::TextUnformatted(heading.plan.c_str());
+    ImGui::TextWrapped("%s", heading.scene.c_str());
+    if (ImGui::ArrowButton("##prev scene", ImGuiDir_Left)) step_scene(s, -1);
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("##next scene", ImGuiDir_Right)) step_scene(s, 1);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Close plan")) s.plan.reset();
+  }
+  if (!s.scene_message.empty()) ImGui::TextWrapped("%s", s.scene_message.c_str());
+}
+
+void algorithm_panel(AppState& s, const Frame& f) {
+  place(f, "Algorithm");
+  ImGui::BeginChild("list", {0, f.h * 0.28f}, true);
+  std::string family;
+  for (const auto& a : core::algorithms()) {
+    if (a.kind == core::Kind::Baseline) continue;  // timed by bench; nothing to step through
+    if (a.family != family) {
+      family = a.family;
+      ImGui::TextDisabled("%s family", family.c_str());
+    }
+    if (ImGui::Selectable(a.title.c_str(), s.choice.algorithm == a.id)) s.choice.algorithm = a.id, s.notes = {};
+  }
+  ImGui::EndChild();
+  // Compare mode: a second algorithm beside the first, on the same input, in lockstep.
+  const auto ids = core::traced_ids();
+  int pick = 0;
+  for (int i = 0; i < int(ids.size()); ++i)
+    if (ids[i] == s.choice.compare) pick = i + 1;
+  std::vector<const char*> names{"(none)"};
+  for (const auto& id : ids) names.push_back(id.c_str());
+  names[0] = "compare with: none";
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::Combo("##compare", &pick, names.data(), int(names.size()))) s.choice.compare = pick ? ids[pick - 1] : "";
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("A second algorithm beside the first, on the same input, in lockstep");
+  lesson_pane(s, f.h * 0.34f);
+  ImGui::Separator();
+  ImGui::TextDisabled("Run");
+  const float em = ImGui::GetFontSize();
+  ImGui::PushItemWidth(-em * 6);
+  static const char* ops[] = {"sum", "min", "max"};
+  static const char* types[] = {"int", "float", "double"};
+  combo("operator", s.choice.op, ops, 3);
+  tip("What the reduction combines with: sum, min or max");
+  combo("type", s.choice.type, types, 3);
+  tip("Element type: int sums wrap at 32 bits; float and double round");
+  size_fields(s);
+  // iota, ones, random (with a seed), a file of numbers, or values typed or pasted here.
+  static const char* inputs[] = {"iota (1, 2, 3, ...)", "ones", "random", "file", "typed values"};
+  int kind = s.choice.typed ? 4 : static_cast<int>(s.choice.input.kind);
+  const bool picked = ImGui::Combo("input", &kind, inputs, 5);
+  tip("The array's values: 1, 2, 3...; all ones; random with a seed; a file of numbers; or your own");
+  if (picked) {
+    s.choice.typed = kind == 4;
+    if (kind < 4) s.choice.input.kind = static_cast<core::InputSpec::Kind>(kind);
+  }
+  if (!s.choice.typed && s.choice.input.kind == core::InputSpec::Kind::Random) {
+    int seed = static_cast<int>(s.choice.input.seed);
+    if (ImGui::InputInt("seed", &seed)) s.choice.input.seed = static_cast<std::uint64_t>(std::max(seed, 0));
+  }
+  if (!s.choice.typed && s.choice.input.kind == core::InputSpec::Kind::File) {
+    char path[core::Settings::kMaxPath + 1];
+    std::snprintf(path, sizeof path, "%s", s.choice.input.path.c_str());
+    if (ImGui::InputText("path", path, sizeof path, ImGuiInputTextFlags_EnterReturnsTrue)) s.choice.input.path = path;
+  }
+  if (s.choice.typed) {
+    static char buf[core::Settings::kMaxTyped + 1];
+    if (s.choice.values != buf) std::snprintf(buf, sizeof buf, "%s", s.choice.values.c_str());
+    ImGui::InputTextMultiline("##values", buf, sizeof buf, {-1, em * 4});
+    if (ImGui::IsItemDeactivatedAfterEdit()) s.choice.values = buf;  // re-run once editing ends
+    ImGui::TextDisabled("numbers, separated by spaces, commas or lines");
+  }
+  ImGui::PopItemWidth();
+  const auto* info = core::find_algorithm(s.choice.algorithm);
+  const bool ran = s.trace && s.trace->algorithm == s.choice.algorithm;
+  const std::size_t grid = ran ? s.trace->grid
+                               : (std::size_t(s.choice.size) + std::size_t(s.choice.block) - 1) / std::size_t(s.choice.block);
+  if (ran || !(info && info->matrix)) ImGui::Text("%zu block%s of %d threads", grid, grid == 1 ? "" : "s", s.choice.block);
+  race_section(s);
+  scenes_section(s);
+  ImGui::End();
+}
+
+}  // namespace rl::ui

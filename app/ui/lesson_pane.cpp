@@ -1,0 +1,104 @@
+// The lesson pane: the lesson, the work, the float and glossary tabs.
+#include "panel_parts.h"
+
+#include <imgui.h>
+#include <GLFW/glfw3.h>  // key codes: the ImGui GLFW backend reports GLFW keys
+#include <algorithm>
+#include <optional>
+#include <limits>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sys/resource.h>
+#include <chrono>
+#include <filesystem>
+#include <future>
+#include <tuple>
+#include <utility>
+#include "../backend/backend.h"
+#include "../core/catalog.h"
+#include "../core/bench.h"
+#include "../core/embedded.h"
+#include "../core/facts.h"
+#include "../core/glossary.h"
+#include "../render/bench_chart.h"
+#include "../render/export.h"
+#include "../render/matrix_view.h"
+#include "compare.h"
+#include "colors.h"
+#include "race_pane.h"
+#include "rich_text.h"
+#include "settings.h"
+#include "work_pane.h"
+
+namespace rl::ui {
+
+// A lesson's "Look:" pointer: a button that shows its stage in its view, and what to see.
+static void pointer_line(AppState& s, const core::Pointer& look, const core::Trace* trace) {
+  const int stage = trace ? core::pointed_stage(*trace, look) : -1;
+  const auto view = render::parse_view(look.view);
+  const std::string label = "Look: " + core::pointer_label(look, trace);
+  ImGui::BeginDisabled(stage < 0 || !view);
+  if (ImGui::Button(label.c_str())) {
+    s.view = *view;
+    s.player.seek(stage);
+  }
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(stage >= 0 ? "Show this stage in this view" : "Run this algorithm first: no stage of this kind yet");
+  rich_text(look.text);
+}
+
+// The short lesson, where to look, and the depth under "More". Its numbers come from the run
+// on screen; before its trace is there, from the model's.
+void lesson_text(AppState& s, bool more) {
+  const auto* about = core::find_algorithm(s.choice.algorithm);
+  if (!about) return;
+  const core::Trace* trace = s.trace && s.trace->algorithm == about->id ? &*s.trace : nullptr;
+  const core::AlgorithmInfo lesson = trace ? core::fill_lessons(*about, *trace) : backend::with_numbers(*about);
+  rich_text(lesson.brief);
+  if (lesson.look) {
+    ImGui::Spacing();
+    pointer_line(s, *lesson.look, trace);
+  }
+  if (more && !lesson.detail.empty() && ImGui::CollapsingHeader("More")) rich_text(lesson.detail);
+}
+
+// Every glossary entry; its own terms are underlined too.
+static void glossary_tab() {
+  for (const auto& t : core::glossary()) {
+    ImGui::TextColored(ImGui::GetStyleColorVec4(ImGuiCol_PlotLinesHovered), "%s", t.term.c_str());
+    ImGui::Indent();
+    rich_text(t.definition);
+    ImGui::Unindent();
+  }
+}
+
+// The lesson and, beside it in tabs, what a class asks next: the run's work and depth, and
+// its floating-point error.
+void lesson_pane(AppState& s, float height) {
+  // --pane opens one tab once; afterwards the user's clicks choose.
+  const std::string wanted = std::exchange(s.pane, "");
+  const auto opened = [&](const char* name) { return wanted == name ? ImGuiTabItemFlags_SetSelected : 0; };
+  ImGui::BeginChild("lesson", {0, height}, false);
+  if (ImGui::BeginTabBar("lesson tabs")) {
+    const struct {
+      const char *label, *name;
+      void (*draw)(AppState&);
+    } tabs[] = {{"Lesson", "lesson", [](AppState& st) { lesson_text(st); }},
+                {"Work", "work", work_pane},
+                {"Float", "float", float_pane},
+                {"Glossary", "glossary", [](AppState&) { glossary_tab(); }}};
+    for (const auto& tab : tabs) {
+      if (!ImGui::BeginTabItem(tab.label, nullptr, opened(tab.name))) continue;
+      ImGui::BeginChild(tab.name);
+      tab.draw(s);
+      ImGui::EndChild();
+      ImGui::EndTabItem();
+    }
+    ImGui::EndTabBar();
+  }
+  ImGui::EndChild();
+}
+
+}  // namespace rl::ui

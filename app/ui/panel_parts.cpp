@@ -1,0 +1,67 @@
+// Small pieces every panel uses.
+#include "panel_parts.h"
+
+#include <imgui.h>
+#include <GLFW/glfw3.h>  // key codes: the ImGui GLFW backend reports GLFW keys
+#include <algorithm>
+#include <optional>
+#include <limits>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sys/resource.h>
+#include <chrono>
+#include <filesystem>
+#include <future>
+#include <tuple>
+#include <utility>
+#include "../backend/backend.h"
+#include "../core/catalog.h"
+#include "../core/bench.h"
+#include "../core/embedded.h"
+#include "../core/facts.h"
+#include "../core/glossary.h"
+#include "../render/bench_chart.h"
+#include "../render/export.h"
+#include "../render/matrix_view.h"
+#include "compare.h"
+#include "colors.h"
+#include "race_pane.h"
+#include "rich_text.h"
+#include "settings.h"
+#include "work_pane.h"
+
+namespace rl::ui {
+
+void place(const Frame& f, const char* name, ImGuiWindowFlags extra) {
+  ImGui::SetNextWindowPos({f.x, f.y}, ImGuiCond_Always);
+  ImGui::SetNextWindowSize({f.w, f.h}, ImGuiCond_Always);
+  ImGui::Begin(name, nullptr,
+               ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
+                   ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus | extra);
+}
+
+// The last item's meaning, on hover.
+void tip(const char* text) {
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
+}
+
+// A field's value was not taken as typed: say why, beside it, until the next change.
+void note(const std::string& text, std::string& kept, bool changed) {
+  if (changed) kept = text;
+  if (kept.empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_Text, kAmber);
+  ImGui::TextWrapped("%s", kept.c_str());
+  ImGui::PopStyleColor();
+}
+
+// A matrix algorithm's rows or columns: N or 2^K, taken when the field is left, checked
+
+void image(unsigned texture, const Frame& view) {
+  if (texture)
+    ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(texture)), {view.w, view.h}, {0, 1}, {1, 0});
+  else
+    ImGui::Dummy({view.w, view.h});
+}
+
+}  // namespace rl::ui

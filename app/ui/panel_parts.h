@@ -1,0 +1,54 @@
+// What the panels share: window placement, small widgets, and the pieces one panel draws
+// inside another (the lesson pane in the algorithm panel, the Bandwidth tab in the centre).
+// Each panel is its own file, as in Tracy's TracyView_*.cpp and ImHex's view_*.cpp.
+#pragma once
+#include <imgui.h>
+
+#include <string>
+
+#include "app_state.h"
+#include "panels.h"
+
+namespace rl::ui {
+
+// A fixed window at f: the panels tile the screen and are not moved by hand.
+void place(const Frame& f, const char* name, ImGuiWindowFlags extra = 0);
+
+template <class E>
+bool combo(const char* label, E& value, const char* const* names, int count) {
+  int i = static_cast<int>(value);
+  if (!ImGui::Combo(label, &i, names, count)) return false;
+  value = static_cast<E>(i);
+  return true;
+}
+
+// The last item's meaning, on hover.
+void tip(const char* text);
+// A field's value was not taken as typed: say why, beside it, until the next change.
+void note(const std::string& text, std::string& kept, bool changed);
+// A GL texture filling view (flipped: GL's rows run bottom up); an empty box when there is none.
+void image(unsigned texture, const Frame& view);
+
+// lesson_pane.cpp: the lesson's text (its brief, pointer and, with more, its detail), and the
+// pane with the lesson, work, float and glossary tabs.
+void lesson_text(AppState& s, bool more = true);
+void lesson_pane(AppState& s, float height);
+// algorithm_panel.cpp: the plan's next (+1) or previous (-1) scene, if there is one.
+void step_scene(AppState& s, int by);
+// stages_tab.cpp: the Stages tab; returns where its view image goes.
+Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture);
+// stages_tab.cpp: the next (+1) or previous (-1) enlarged warp.
+void step_warp(AppState& s, int by);
+// bandwidth_tab.cpp: the Bandwidth tab; *chart gets where its chart image goes.
+void bench_tab(AppState& s, unsigned chart_texture, Frame* chart);
+
+// stage_export.cpp: the Stages tab's exports, drawn in this window's context at 1600 x 900:
+// the view as it is, a PNG per stage, or the whole run as a GIF or MP4 (ffmpeg).
+enum class StageExport { Png, AllStages, Gif, Mp4 };
+void export_stages(AppState& s, StageExport what);
+// A running video export's progress bar and its Cancel button.
+void export_status(AppState& s);
+std::string default_export_dir();   // ~/reduction-lab-exports
+std::string default_export_base();  // the Bandwidth tab's: default_export_dir()/bandwidth
+
+}  // namespace rl::ui

@@ -1,0 +1,110 @@
+// The kernel source panel, and presenter mode's column.
+#include "panel_parts.h"
+
+#include <imgui.h>
+#include <GLFW/glfw3.h>  // key codes: the ImGui GLFW backend reports GLFW keys
+#include <algorithm>
+#include <optional>
+#include <limits>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sys/resource.h>
+#include <chrono>
+#include <filesystem>
+#include <future>
+#include <tuple>
+#include <utility>
+#include "../backend/backend.h"
+#include "../core/catalog.h"
+#include "../core/bench.h"
+#include "../core/embedded.h"
+#include "../core/facts.h"
+#include "../core/glossary.h"
+#include "../render/bench_chart.h"
+#include "../render/export.h"
+#include "../render/matrix_view.h"
+#include "compare.h"
+#include "colors.h"
+#include "race_pane.h"
+#include "rich_text.h"
+#include "settings.h"
+#include "work_pane.h"
+
+namespace rl::ui {
+
+void source_panel(AppState& s, const Frame& f) {
+  place(f, "Kernel source");
+  const auto& src = core::source_of(s.choice.algorithm);
+  int line = 0;
+  if (s.trace && s.trace->algorithm == s.choice.algorithm && !s.trace->stages.empty())
+    line = s.trace->stages[s.player.stage()].line;
+  // A race recording's summary heads the column: the views below keep their height.
+  if (s.trace && s.trace->race) {
+    race_summary(s);
+    ImGui::Separator();
+  }
+  ImGui::TextDisabled("%s, %s", src.file.c_str(), src.span().c_str());
+  ImGui::BeginChild("code", {0, 0}, false, ImGuiWindowFlags_HorizontalScrollbar);
+  static int scrolled_to = -1;
+  for (std::size_t i = 0; i < src.lines.size(); ++i) {
+    const int number = src.numbers[i];
+    if (i > 0 && number != src.numbers[i - 1] + 1) ImGui::Separator();  // a helper the kernel calls
+    char label[512];
+    std::snprintf(label, sizeof label, "%3d  %s##%d", number, src.lines[i].c_str(), number);
+    // The probe calls are the instrumentation: dimmed, so the algorithm reads first.
+    const bool probe = src.lines[i].find("probe.") != std::string::npos;
+    if (probe) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::Selectable(label, number == line);
+    if (probe) ImGui::PopStyleColor();
+    if (number == line && scrolled_to != line) {
+      ImGui::SetScrollHereY(0.4f);
+      scrolled_to = line;
+    }
+  }
+  ImGui::EndChild();
+  ImGui::End();
+}
+
+// Presenter mode's side: the algorithm picker, the short lesson and the kernel's lines around
+// the stage on screen, all in the large type.
+void presenter_panel(AppState& s, const Frame& f) {
+  place(f, "Presenter");
+  const auto* about = core::find_algorithm(s.choice.algorithm);
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::BeginCombo("##algorithm", about ? about->title.c_str() : s.choice.algorithm.c_str())) {
+    for (const auto& a : core::algorithms())
+      if (a.kind != core::Kind::Baseline && ImGui::Selectable(a.title.c_str(), a.id == s.choice.algorithm))
+        s.choice.algorithm = a.id, s.notes = {};
+    ImGui::EndCombo();
+  }
+  const float em = ImGui::GetFontSize();
+  ImGui::BeginChild("presenter lesson", {0, f.h * 0.6f});
+  if (s.trace && s.trace->race) {  // here, not under the view: the view keeps its height for the back of the room
+    race_summary(s);
+    ImGui::Separator();
+  }
+  lesson_text(s, false);  // the depth stays in the normal layout: this is read from the back
+  ImGui::EndChild();
+  ImGui::Separator();
+  const auto& src = core::source_of(s.choice.algorithm);
+  const bool on_screen = s.trace && s.trace->algorithm == s.choice.algorithm && !s.trace->stages.empty();
+  const int line = on_screen ? s.trace->stages[std::size_t(s.player.stage())].line : 0;
+  // The stage's line and its neighbours; the rest of the kernel is in the normal layout.
+  const auto at = std::find(src.numbers.begin(), src.numbers.end(), line);
+  const std::size_t mid = at == src.numbers.end() ? 0 : std::size_t(at - src.numbers.begin());
+  const std::size_t rows = std::size_t(std::max(3.0f, ImGui::GetContentRegionAvail().y / ImGui::GetTextLineHeightWithSpacing() - 1));
+  const std::size_t first = mid > rows / 2 ? std::min(mid - rows / 2, src.lines.size() - std::min(rows, src.lines.size())) : 0;
+  ImGui::BeginChild("presenter code", {0, 0}, false, ImGuiWindowFlags_HorizontalScrollbar);
+  for (std::size_t i = first; i < std::min(src.lines.size(), first + rows); ++i) {
+    const bool here = src.numbers[i] == line;
+    if (here) ImGui::GetWindowDrawList()->AddRectFilled(ImGui::GetCursorScreenPos(),
+                                                      {ImGui::GetCursorScreenPos().x + f.w, ImGui::GetCursorScreenPos().y + em * 1.2f},
+                                                      ImGui::GetColorU32(ImGuiCol_Header));
+    ImGui::Text("%3d  %s", src.numbers[i], src.lines[i].c_str());
+  }
+  ImGui::EndChild();
+  ImGui::End();
+}
+
+}  // namespace rl::ui

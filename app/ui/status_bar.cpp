@@ -1,0 +1,77 @@
+// The status bar: backend, device, result, frame time.
+#include "panel_parts.h"
+
+#include <imgui.h>
+#include <GLFW/glfw3.h>  // key codes: the ImGui GLFW backend reports GLFW keys
+#include <algorithm>
+#include <optional>
+#include <limits>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sys/resource.h>
+#include <chrono>
+#include <filesystem>
+#include <future>
+#include <tuple>
+#include <utility>
+#include "../backend/backend.h"
+#include "../core/catalog.h"
+#include "../core/bench.h"
+#include "../core/embedded.h"
+#include "../core/facts.h"
+#include "../core/glossary.h"
+#include "../render/bench_chart.h"
+#include "../render/export.h"
+#include "../render/matrix_view.h"
+#include "compare.h"
+#include "colors.h"
+#include "race_pane.h"
+#include "rich_text.h"
+#include "settings.h"
+#include "work_pane.h"
+
+namespace rl::ui {
+
+// "sum of 1000 elements = 500500"; a matrix algorithm that leaves a result per row or column
+// says how many ("33 x 257 matrix: 257 column sums").
+static std::string result_text(const core::Trace& t) {
+  const std::string op = core::to_string(t.op);
+  if (t.rows == 0 || render::matrix_lines(t.algorithm) == render::MatrixLines::Whole)
+    return op + " of " + std::to_string(t.size) + " elements = " + core::format_value(t.result, t.type);
+  const bool rows = render::matrix_lines(t.algorithm) == render::MatrixLines::Rows;
+  return std::to_string(t.rows) + " x " + std::to_string(t.cols) + " matrix: " + std::to_string(rows ? t.rows : t.cols) +
+         (rows ? " row " : " column ") + op + "s";
+}
+
+void status_bar(const AppState& s, const Frame& f) {
+  place(f, "Status", ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
+  const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
+  const ImVec4 color = gpu ? kGpuGreen : kAmber;
+  const std::string line = backend::status_line(s.backend);
+  char result[160] = "";
+  if (s.trace) std::snprintf(result, sizeof result, "  |  %s", result_text(*s.trace).c_str());
+  // Where the whole line does not fit (presenter mode's large type), the reason in brackets
+  // moves to a tooltip; "CPU model" or the GPU's name always stays.
+  const bool fits = ImGui::CalcTextSize((line + result).c_str()).x < f.w - ImGui::GetStyle().WindowPadding.x * 2;
+  const auto bracket = line.find(" (");
+  ImGui::TextColored(color, "%s", fits || bracket == std::string::npos ? line.c_str() : line.substr(0, bracket).c_str());
+  if (!fits && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", line.c_str());
+  if (s.trace) {
+    ImGui::SameLine(0, 0);
+    ImGui::TextUnformatted(result);
+  }
+  char frame[32];
+  std::snprintf(frame, sizeof frame, "frame %.1f ms", s.frame_ms);
+  // The frame time in the right corner, where the line leaves room (presenter mode's large
+  // type may not: then it drops rather than overprints the result).
+  const float x = f.w - ImGui::CalcTextSize(frame).x - ImGui::GetStyle().WindowPadding.x * 2;
+  const float used = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetStyle().ItemSpacing.x;
+  if (x > used) {
+    ImGui::SameLine(x);
+    ImGui::TextDisabled("%s", frame);
+  }
+  ImGui::End();
+}
+
+}  // namespace rl::ui
