@@ -207,9 +207,9 @@ void algorithm_panel(AppState& s, const Frame& f) {
     if (ImGui::InputText("path", path, sizeof path, ImGuiInputTextFlags_EnterReturnsTrue)) s.choice.input.path = path;
   }
   if (s.choice.typed) {
-    static char buf[core::Settings::kMaxTyped + 1];
-    if (s.choice.values != buf) std::snprintf(buf, sizeof buf, "%s", s.choice.values.c_str());
-    ImGui::InputTextMultiline("##values", buf, sizeof buf, {-1, em * 4});
+    char* buf = s.widgets.values;
+    if (s.choice.values != buf) std::snprintf(buf, sizeof s.widgets.values, "%s", s.choice.values.c_str());
+    ImGui::InputTextMultiline("##values", buf, sizeof s.widgets.values, {-1, em * 4});
     if (ImGui::IsItemDeactivatedAfterEdit()) s.choice.values = buf;  // re-run once editing ends
     ImGui::TextDisabled("numbers, separated by spaces, commas or lines");
   }

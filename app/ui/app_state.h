@@ -143,6 +143,12 @@ struct AppState {
   struct {
     char rows[24] = "", cols[24] = "";  // the Rows and Cols fields' text while it is edited
   } shape_text;
+  // What widgets keep from one frame to the next.
+  struct {
+    char values[core::Settings::kMaxTyped + 1] = "";  // the typed values' text box
+    int source_line = -1;     // the source line the source panel last scrolled to
+    float controls_h = 0;     // the Stages tab's controls' height last frame (they wrap)
+  } widgets;
 };
 
 constexpr std::int64_t kMaxTracedSize = core::kMaxWindowElements;  // the window records whole runs

@@ -46,7 +46,7 @@ void source_panel(AppState& s, const Frame& f) {
   }
   ImGui::TextDisabled("%s, %s", src.file.c_str(), src.span().c_str());
   ImGui::BeginChild("code", {0, 0}, false, ImGuiWindowFlags_HorizontalScrollbar);
-  static int scrolled_to = -1;
+  int& scrolled_to = s.widgets.source_line;
   for (std::size_t i = 0; i < src.lines.size(); ++i) {
     const int number = src.numbers[i];
     if (i > 0 && number != src.numbers[i - 1] + 1) ImGui::Separator();  // a helper the kernel calls

@@ -139,7 +139,7 @@ static void warp_pager(AppState& s) {
 Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   const float em = ImGui::GetFontSize();
   // The controls below wrap on a narrow window: last frame's height of them is what they need.
-  static float controls_h = 0;
+  float& controls_h = s.widgets.controls_h;
   if (controls_h <= 0) controls_h = em * 8;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
