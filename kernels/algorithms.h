@@ -23,6 +23,39 @@ enum class Combine {
   None,          // baselines
 };
 
+// How a thread picks the elements it loads. Grids, traced elements, work counts and the CPU
+// model read it (kernels/shapes.cpp, kernels/matrix_shapes.cpp, kernels/reference/model.cpp).
+enum class Indexing {
+  Tile,             // a block's tile: one element a thread
+  PairTile,         // two tiles a block apart, added while loading
+  GridStride,       // a block's tile of every grid-wide stride
+  GridStridePairs,  // pairs of tiles a block apart, every grid-wide stride
+  Vectors,          // 16-byte vectors by grid stride, then the scalar tail
+  Tickets,          // chunks of 16-byte vectors taken by ticket from a counter, then the scalar tail
+  WholeArray,       // every element, in global memory (one launch a halving)
+  RowPerBlock,      // matrix: a block a row, its threads striding along it
+  RowChunks,        // matrix: a block a chunk of a row
+  ColumnTiles,      // matrix: a block a tile of columns and a chunk of rows, threads in x and y
+  ColumnWalk,       // matrix: a thread walks its whole column
+  Tile2d,           // matrix: 2D blocks striding in x and y over the whole matrix
+};
+
+// How a block combines what its threads hold.
+enum class Tree {
+  Sequential,   // shared memory, the low half adds the high half (sequential addressing)
+  Interleaved,  // shared memory, thread t adds when t is a multiple of 2s (a divergent branch)
+  Strided,      // shared memory, thread t adds cells 2st and 2st + s (bank conflicts)
+  AnyBlock,     // shared memory, halving over the next power of two, bounds-checked
+  LastWarp,     // shared memory down to 64 cells, then the last warp without block barriers
+  Serial,       // thread 0 adds every cell
+  Shuffle,      // __shfl_down_sync within warps, then the warps' results
+  CgTiles,      // cooperative groups: cg::reduce over warp tiles, a result a tile
+  CgTilesAsync, // cooperative groups: cg::reduce_update_async from each tile into one result
+  CgBlock,      // cooperative groups: warp tiles, then the tiles' results through shared memory
+  Halving,      // no block tree: a launch adds the array's upper half onto its lower half
+  None,         // no tree: a thread's own fold is the output (column-sums-naive)
+};
+
 enum class BlockRule { PowerOfTwo, Any };  // 32..1024 in powers of two, or 2..1024
 enum class Shape { Array, Matrix };        // takes --size, or --rows and --cols
 
@@ -34,11 +67,13 @@ struct AlgorithmRow {
   std::string_view title;
   std::string_view source;  // the kernel's file, holding `// <<< id`; empty for baselines
   Combine combine;
-  bool adds_on_load;  // each thread adds two elements a block apart while loading
   BlockRule blocks;
   bool gpu;         // launched on a GPU (syncthreads-in-branch is modelled only)
   int harris_step;  // 1..7: the kernel of Harris' "Optimizing Parallel Reduction"; 0 otherwise
   Shape shape;
+  Indexing indexing;
+  Tree tree;
+  bool vectors;  // 16-byte loads (where a row's or array's alignment allows)
   std::string_view fix = {};  // a pitfall that races: the corrected algorithm, shown beside it
 };
 
@@ -49,103 +84,93 @@ using F = Family;
 using C = Combine;
 constexpr auto P2 = BlockRule::PowerOfTwo, Any = BlockRule::Any;
 constexpr auto Arr = Shape::Array, Mat = Shape::Matrix;
+using I = Indexing;
+using T = Tree;
 constexpr std::string_view kTree = "kernels/tree.cuh", kShuffle = "kernels/shuffle.cuh", kCg = "kernels/cg.cuh",
                            kSingle = "kernels/single_pass.cuh", kMatrix = "kernels/matrix.cuh";
 
 inline constexpr AlgorithmRow kAlgorithms[] = {
-    // id, algo, baseline, family, title, source, combine, adds on load, blocks, gpu, Harris, shape
+    // id, algo, baseline, family, title, source, combine, blocks, gpu, Harris, shape,
+    // indexing, tree, 16-byte loads[, fix]
     {"naive-serial", A::NaiveSerial, {}, F::Tree, "Naive: one thread adds the block",
-     kTree, C::Passes, false, P2, true, 0, Arr},
-    {"global-halving", A::GlobalHalving, {}, F::Tree,
-     "Halving in global memory, launches as barriers", kTree, C::Halving, false,
-     P2, true, 0, Arr},
-    {"interleaved-divergent", A::InterleavedDivergent, {}, F::Tree,
-     "Interleaved addressing, divergent branch", kTree, C::Passes, false, P2,
-     true, 1, Arr},
-    {"interleaved-bank-conflicts", A::InterleavedBankConflicts, {}, F::Tree,
-     "Interleaved addressing, strided index", kTree, C::Passes, false, P2,
-     true, 2, Arr},
-    {"sequential", A::Sequential, {}, F::Tree, "Sequential addressing", kTree,
-     C::Passes, false, P2, true, 3, Arr},
+     kTree, C::Passes, P2, true, 0, Arr, I::Tile, T::Serial, false},
+    {"global-halving", A::GlobalHalving, {}, F::Tree, "Halving in global memory, launches as barriers",
+     kTree, C::Halving, P2, true, 0, Arr, I::WholeArray, T::Halving, false},
+    {"interleaved-divergent", A::InterleavedDivergent, {}, F::Tree, "Interleaved addressing, divergent branch",
+     kTree, C::Passes, P2, true, 1, Arr, I::Tile, T::Interleaved, false},
+    {"interleaved-bank-conflicts", A::InterleavedBankConflicts, {}, F::Tree, "Interleaved addressing, strided index",
+     kTree, C::Passes, P2, true, 2, Arr, I::Tile, T::Strided, false},
+    {"sequential", A::Sequential, {}, F::Tree, "Sequential addressing",
+     kTree, C::Passes, P2, true, 3, Arr, I::Tile, T::Sequential, false},
     {"first-add-on-load", A::FirstAddOnLoad, {}, F::Tree, "First add during load",
-     kTree, C::Passes, true, P2, true, 4, Arr},
+     kTree, C::Passes, P2, true, 4, Arr, I::PairTile, T::Sequential, false},
     {"unroll-last-warp", A::UnrollLastWarp, {}, F::Tree, "Last warp without block-wide barriers",
-     kTree, C::Passes, true, P2, true, 5, Arr},
-    {"complete-unroll", A::CompleteUnroll, {}, F::Tree,
-     "Complete unroll (block size as a template parameter)", kTree, C::Passes, true,
-     P2, true, 6, Arr},
-    {"multiple-per-thread", A::MultiplePerThread, {}, F::Tree,
-     "Multiple elements per thread (algorithm cascading)", kTree, C::SecondKernel, false,
-     P2, true, 7, Arr},
-    {"non-pow2-block", A::NonPow2Block, {}, F::Tree, "Any block size", kTree,
-     C::Passes, false, Any, true, 0, Arr},
+     kTree, C::Passes, P2, true, 5, Arr, I::PairTile, T::LastWarp, false},
+    {"complete-unroll", A::CompleteUnroll, {}, F::Tree, "Complete unroll (block size as a template parameter)",
+     kTree, C::Passes, P2, true, 6, Arr, I::PairTile, T::LastWarp, false},
+    {"multiple-per-thread", A::MultiplePerThread, {}, F::Tree, "Multiple elements per thread (algorithm cascading)",
+     kTree, C::SecondKernel, P2, true, 7, Arr, I::GridStridePairs, T::LastWarp, false},
+    {"non-pow2-block", A::NonPow2Block, {}, F::Tree, "Any block size",
+     kTree, C::Passes, Any, true, 0, Arr, I::Tile, T::AnyBlock, false},
     {"warp-shuffle", A::WarpShuffle, {}, F::WarpShuffle, "Warp shuffle",
-     kShuffle, C::Passes, false, P2, true, 0, Arr},
+     kShuffle, C::Passes, P2, true, 0, Arr, I::Tile, T::Shuffle, false},
     {"warp-shuffle-vectorized", A::WarpShuffleVectorized, {}, F::WarpShuffle,
-     "Vectorized loads, shuffle, one atomic per block", kShuffle, C::Atomics, false,
-     P2, true, 0, Arr},
-    {"work-queue", A::WorkQueue, {}, F::WarpShuffle,
-     "A work queue: blocks take tickets from a counter", kShuffle, C::Atomics, false,
-     P2, true, 0, Arr},
+     "Vectorized loads, shuffle, one atomic per block",
+     kShuffle, C::Atomics, P2, true, 0, Arr, I::Vectors, T::Shuffle, true},
+    {"work-queue", A::WorkQueue, {}, F::WarpShuffle, "A work queue: blocks take tickets from a counter",
+     kShuffle, C::Atomics, P2, true, 0, Arr, I::Tickets, T::Shuffle, true},
     {"cg-warp", A::CgWarp, {}, F::CooperativeGroups, "Cooperative groups: warp tiles",
-     kCg, C::Passes, false, P2, true, 0, Arr},
-    {"cg-block", A::CgBlock, {}, F::CooperativeGroups,
-     "Cooperative groups: tiles, then the block", kCg, C::Passes, false, P2,
-     true, 0, Arr},
-    {"cg-two-phase", A::CgTwoPhase, {}, F::CooperativeGroups,
-     "Cooperative groups: two phases", kCg, C::SecondKernel, false, P2, true,
-     0, Arr},
+     kCg, C::Passes, P2, true, 0, Arr, I::Tile, T::CgTiles, false},
+    {"cg-block", A::CgBlock, {}, F::CooperativeGroups, "Cooperative groups: tiles, then the block",
+     kCg, C::Passes, P2, true, 0, Arr, I::Tile, T::CgBlock, false},
+    {"cg-two-phase", A::CgTwoPhase, {}, F::CooperativeGroups, "Cooperative groups: two phases",
+     kCg, C::SecondKernel, P2, true, 0, Arr, I::GridStride, T::CgBlock, false},
     {"cg-reduce-update-async", A::CgReduceUpdateAsync, {}, F::CooperativeGroups,
-     "Cooperative groups: reduce_update_async", kCg, C::Atomics, false, P2,
-     true, 0, Arr},
-    {"cg-grid-sync", A::CgGridSync, {}, F::CooperativeGroups,
-     "Cooperative groups: grid sync", kCg, C::GridSync, false, P2, true, 0,
-     Arr},
-    {"threadfence-single-pass", A::ThreadfenceSinglePass, {}, F::SinglePass,
-     "Single pass with __threadfence()", kSingle, C::LastBlock, false, P2,
-     true, 0, Arr},
-    {"missing-syncthreads", A::MissingSyncthreads, {}, F::Pitfall,
-     "Pitfall: the missing barrier", kTree, C::Passes, false, P2, true, 0,
-     Arr, "sequential"},
-    {"legacy-warp-synchronous", A::LegacyWarpSynchronous, {}, F::Pitfall,
-     "Pitfall: pre-Volta warp-synchronous code", kTree, C::Passes, true, P2,
-     true, 0, Arr, "unroll-last-warp"},
-    {"syncthreads-in-branch", A::SyncthreadsInBranch, {}, F::Pitfall,
-     "Pitfall: a barrier inside a branch", kTree, C::Passes, false, P2, false,
-     0, Arr},
+     "Cooperative groups: reduce_update_async",
+     kCg, C::Atomics, P2, true, 0, Arr, I::GridStride, T::CgTilesAsync, false},
+    {"cg-grid-sync", A::CgGridSync, {}, F::CooperativeGroups, "Cooperative groups: grid sync",
+     kCg, C::GridSync, P2, true, 0, Arr, I::GridStride, T::CgBlock, false},
+    {"threadfence-single-pass", A::ThreadfenceSinglePass, {}, F::SinglePass, "Single pass with __threadfence()",
+     kSingle, C::LastBlock, P2, true, 0, Arr, I::Tile, T::Sequential, false},
+    {"missing-syncthreads", A::MissingSyncthreads, {}, F::Pitfall, "Pitfall: the missing barrier",
+     kTree, C::Passes, P2, true, 0, Arr, I::Tile, T::Sequential, false, "sequential"},
+    {"legacy-warp-synchronous", A::LegacyWarpSynchronous, {}, F::Pitfall, "Pitfall: pre-Volta warp-synchronous code",
+     kTree, C::Passes, P2, true, 0, Arr, I::PairTile, T::LastWarp, false, "unroll-last-warp"},
+    {"syncthreads-in-branch", A::SyncthreadsInBranch, {}, F::Pitfall, "Pitfall: a barrier inside a branch",
+     kTree, C::Passes, P2, false, 0, Arr, I::Tile, T::Sequential, false},
     {"batched-rows", A::BatchedRows, {}, F::Matrix, "Batched rows: a block per row, shared-memory tree",
-     kMatrix, C::Outputs, false, P2, true, 0, Mat},
+     kMatrix, C::Outputs, P2, true, 0, Mat, I::RowPerBlock, T::Sequential, false},
     {"batched-rows-shuffle", A::BatchedRowsShuffle, {}, F::Matrix, "Batched rows: a block per row, warp shuffles",
-     kShuffle, C::Outputs, false, P2, true, 0, Mat},
+     kShuffle, C::Outputs, P2, true, 0, Mat, I::RowPerBlock, T::Shuffle, false},
     {"batched-rows-split", A::BatchedRowsSplit, {}, F::Matrix,
      "Batched rows split: several blocks a row when rows are few, then a block per row over their partials",
-     kMatrix, C::SecondKernel, false, P2, true, 0, Mat},
+     kMatrix, C::SecondKernel, P2, true, 0, Mat, I::RowChunks, T::Sequential, false},
     {"batched-rows-vectorized", A::BatchedRowsVectorized, {}, F::Matrix,
      "Batched rows with 16-byte loads: a block a chunk of a row, shuffles; a row's last block folds the chunks",
-     kShuffle, C::LastBlock, false, P2, true, 0, Mat},
+     kShuffle, C::LastBlock, P2, true, 0, Mat, I::RowChunks, T::Shuffle, true},
     {"column-sums", A::ColumnSums, {}, F::Matrix, "Column sums in two phases: chunks of rows, then their partials",
-     kMatrix, C::SecondKernel, false, P2, true, 0, Mat},
+     kMatrix, C::SecondKernel, P2, true, 0, Mat, I::ColumnTiles, T::Sequential, false},
     {"column-sums-vectorized", A::ColumnSumsVectorized, {}, F::Matrix,
-     "Column sums with 16-byte loads: 4 neighbouring columns a thread, then their partials", kMatrix,
-     C::SecondKernel, false, P2, true, 0, Mat},
+     "Column sums with 16-byte loads: 4 neighbouring columns a thread, then their partials",
+     kMatrix, C::SecondKernel, P2, true, 0, Mat, I::ColumnTiles, T::Sequential, true},
     {"column-sums-naive", A::ColumnSumsNaive, {}, F::Matrix, "Column sums: one thread walks each column",
-     kMatrix, C::Outputs, false, P2, true, 0, Mat},
+     kMatrix, C::Outputs, P2, true, 0, Mat, I::ColumnWalk, T::None, false},
     {"block-2d", A::Block2d, {}, F::Matrix, "2D blocks and a 2D grid stride over the whole matrix",
-     kMatrix, C::SecondKernel, false, P2, true, 0, Mat},
-    {"cub", {}, B::Cub, F::Baseline, "CUB DeviceReduce", {}, C::None, false,
-     P2, true, 0, Arr},
-    {"thrust", {}, B::Thrust, F::Baseline, "thrust::reduce", {}, C::None,
-     false, P2, true, 0, Arr},
-    {"cpu", {}, B::Cpu, F::Baseline, "CPU std::reduce", {}, C::None, false,
-     P2, false, 0, Arr},
-    {"copy", {}, B::Copy, F::Baseline, "Device copy (a bandwidth reference)", {},
-     C::None, false, P2, true, 0, Arr},
-    {"cub-segmented", {}, B::CubSegmented, F::Baseline, "CUB DeviceSegmentedReduce (each row a segment)", {},
-     C::None, false, P2, true, 0, Mat},
-    {"cublas-gemv-rows", {}, B::CublasRows, F::Baseline, "cuBLAS gemv: the matrix times a ones vector", {},
-     C::None, false, P2, true, 0, Mat},
-    {"cublas-gemv-columns", {}, B::CublasColumns, F::Baseline, "cuBLAS gemv: the transpose times a ones vector", {},
-     C::None, false, P2, true, 0, Mat},
+     kMatrix, C::SecondKernel, P2, true, 0, Mat, I::Tile2d, T::Sequential, false},
+    {"cub", {}, B::Cub, F::Baseline, "CUB DeviceReduce",
+     {}, C::None, P2, true, 0, Arr, I::Tile, T::None, false},
+    {"thrust", {}, B::Thrust, F::Baseline, "thrust::reduce",
+     {}, C::None, P2, true, 0, Arr, I::Tile, T::None, false},
+    {"cpu", {}, B::Cpu, F::Baseline, "CPU std::reduce",
+     {}, C::None, P2, false, 0, Arr, I::Tile, T::None, false},
+    {"copy", {}, B::Copy, F::Baseline, "Device copy (a bandwidth reference)",
+     {}, C::None, P2, true, 0, Arr, I::Tile, T::None, false},
+    {"cub-segmented", {}, B::CubSegmented, F::Baseline, "CUB DeviceSegmentedReduce (each row a segment)",
+     {}, C::None, P2, true, 0, Mat, I::RowPerBlock, T::None, false},
+    {"cublas-gemv-rows", {}, B::CublasRows, F::Baseline, "cuBLAS gemv: the matrix times a ones vector",
+     {}, C::None, P2, true, 0, Mat, I::RowPerBlock, T::None, false},
+    {"cublas-gemv-columns", {}, B::CublasColumns, F::Baseline, "cuBLAS gemv: the transpose times a ones vector",
+     {}, C::None, P2, true, 0, Mat, I::RowPerBlock, T::None, false},
 };
 
 }  // namespace table
@@ -184,6 +209,56 @@ constexpr std::string_view to_string(Family f) {
     case Family::Pitfall: return "pitfall";
     case Family::Matrix: return "matrix";
     case Family::Baseline: return "baseline";
+  }
+  return "?";
+}
+
+// What a matrix kernel's outputs are, by how its threads pick their elements: a result a row, a
+// column, or one for the whole matrix (and an array's one).
+constexpr Lines lines_of(Indexing i) {
+  switch (i) {
+    case Indexing::RowPerBlock:
+    case Indexing::RowChunks: return Lines::Rows;
+    case Indexing::ColumnTiles:
+    case Indexing::ColumnWalk: return Lines::Columns;
+    default: return Lines::Whole;
+  }
+}
+
+// The names traces carry in JSON ("indexing").
+constexpr std::string_view to_string(Indexing i) {
+  switch (i) {
+    case Indexing::Tile: return "tile";
+    case Indexing::PairTile: return "pair-tile";
+    case Indexing::GridStride: return "grid-stride";
+    case Indexing::GridStridePairs: return "grid-stride-pairs";
+    case Indexing::Vectors: return "vectors";
+    case Indexing::Tickets: return "tickets";
+    case Indexing::WholeArray: return "whole-array";
+    case Indexing::RowPerBlock: return "row-per-block";
+    case Indexing::RowChunks: return "row-chunks";
+    case Indexing::ColumnTiles: return "column-tiles";
+    case Indexing::ColumnWalk: return "column-walk";
+    case Indexing::Tile2d: return "tile-2d";
+  }
+  return "?";
+}
+
+// The names traces carry in JSON ("tree").
+constexpr std::string_view to_string(Tree t) {
+  switch (t) {
+    case Tree::Sequential: return "sequential";
+    case Tree::Interleaved: return "interleaved";
+    case Tree::Strided: return "strided";
+    case Tree::AnyBlock: return "any-block";
+    case Tree::LastWarp: return "last-warp";
+    case Tree::Serial: return "serial";
+    case Tree::Shuffle: return "shuffle";
+    case Tree::CgTiles: return "cg-tiles";
+    case Tree::CgTilesAsync: return "cg-tiles-async";
+    case Tree::CgBlock: return "cg-block";
+    case Tree::Halving: return "halving";
+    case Tree::None: return "none";
   }
   return "?";
 }

@@ -52,11 +52,12 @@ Grid2 row_chunks(Matrix m, int block, std::size_t want, std::size_t least) {
 
 bool is_matrix(Algo algo) { return row(algo).shape == Shape::Matrix; }
 
-bool is_column_sums(Algo algo) { return algo == Algo::ColumnSums || algo == Algo::ColumnSumsVectorized; }
+bool is_column_sums(Algo algo) { return row(algo).indexing == Indexing::ColumnTiles; }
 
-bool is_row_chunks(Algo algo) { return algo == Algo::BatchedRowsSplit || algo == Algo::BatchedRowsVectorized; }
+bool is_row_chunks(Algo algo) { return row(algo).indexing == Indexing::RowChunks; }
 
-int matrix_thread_cols(Algo algo) { return algo == Algo::ColumnSumsVectorized ? kVectorColumns : 1; }
+// 16-byte loads over column tiles: a thread holds kVectorColumns neighbouring columns.
+int matrix_thread_cols(Algo algo) { return is_column_sums(algo) && row(algo).vectors ? kVectorColumns : 1; }
 
 std::size_t matrix_tile_cols(Algo algo, int block, std::size_t cols) {
   return std::size_t(matrix_block_x(algo, block, cols)) * std::size_t(matrix_thread_cols(algo));
@@ -65,25 +66,14 @@ std::size_t matrix_tile_cols(Algo algo, int block, std::size_t cols) {
 std::vector<std::size_t> matrix_thread_columns(Algo algo, int block, std::size_t cols, std::size_t tile, std::size_t tx,
                                         std::size_t elem_bytes) {
   const std::size_t bx = std::size_t(matrix_block_x(algo, block, cols)), first = tile * matrix_tile_cols(algo, block, cols);
-  if (algo != Algo::ColumnSumsVectorized) return {first + tx};
+  if (matrix_thread_cols(algo) == 1) return {first + tx};
   std::vector<std::size_t> out;
   const int per = int(vector_elements(elem_bytes));
   for (int c = 0; c < kVectorColumns; ++c) out.push_back(vector_column(first + std::size_t(per) * tx, std::size_t(per) * bx, per, c));
   return out;
 }
 
-Lines matrix_lines(Algo algo) {
-  switch (algo) {
-    case Algo::BatchedRows:
-    case Algo::BatchedRowsShuffle:
-    case Algo::BatchedRowsSplit:
-    case Algo::BatchedRowsVectorized: return Lines::Rows;
-    case Algo::ColumnSums:
-    case Algo::ColumnSumsVectorized:
-    case Algo::ColumnSumsNaive: return Lines::Columns;
-    default: return Lines::Whole;
-  }
-}
+Lines matrix_lines(Algo algo) { return lines_of(row(algo).indexing); }
 
 Lines matrix_lines(Baseline b) { return b == Baseline::CublasColumns ? Lines::Columns : Lines::Rows; }
 
@@ -102,7 +92,7 @@ int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device) {
   // 2^10 x 2^18 floats one warp a block ran at 92.4-92.5 % of peak against 91.6-91.7 % for 256
   // (only 15.5 an SM measured; the range is a guess around it). Measured on an H100:
   // docs/bench/h100/why/column_deep_batch.txt.
-  if (algo == Algo::ColumnSumsVectorized) {
+  if (is_column_sums(algo) && row(algo).vectors) {
     const std::size_t batch = std::size_t(column_batch_rows(kDeepColumnBlock, sizeof(float), true));
     const std::size_t tiles = ceil_div(m.cols, kWarpColumns), sms = std::size_t(std::max(1, device.sm_count));
     if (m.rows >= batch && tiles >= 8 * sms && tiles <= 16 * sms) return 32;
@@ -126,16 +116,14 @@ int matrix_block_x(Algo algo, int block, std::size_t cols) {
     while (x < 32 && std::size_t(x) * per_thread < cols) x *= 2;
     return std::min(block, x);
   }
-  return algo == Algo::Block2d ? std::min(block, 32) : block;
+  return row(algo).indexing == Indexing::Tile2d ? std::min(block, 32) : block;
 }
 
 std::size_t matrix_partials(Algo algo, Matrix m, Grid2 grid) {
-  switch (algo) {
-    case Algo::ColumnSums:
-    case Algo::ColumnSumsVectorized: return grid.y * m.cols;
-    case Algo::Block2d:
-    case Algo::BatchedRowsSplit:
-    case Algo::BatchedRowsVectorized: return grid.count();
+  switch (row(algo).indexing) {
+    case Indexing::ColumnTiles: return grid.y * m.cols;
+    case Indexing::Tile2d:
+    case Indexing::RowChunks: return grid.count();
     default: return matrix_outputs(algo, m);
   }
 }
@@ -155,18 +143,16 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
   const std::size_t bx = std::size_t(matrix_block_x(algo, block, m.cols)), by = std::size_t(block) / bx;
   const std::size_t tiles_x = ceil_div(m.cols, matrix_tile_cols(algo, block, m.cols)), tiles_y = ceil_div(m.rows, by);
   const std::size_t want = grid ? grid : wanted_blocks(block, device);
-  switch (algo) {
-    case Algo::BatchedRows:
-    case Algo::BatchedRowsShuffle: return {m.rows, 1};
-    case Algo::ColumnSumsNaive: return {tiles_x, 1};
-    case Algo::BatchedRowsSplit: return row_chunks(m, block, want, 8);  // eight loads a thread
-    case Algo::BatchedRowsVectorized:
+  switch (row(algo).indexing) {
+    case Indexing::RowPerBlock: return {m.rows, 1};
+    case Indexing::ColumnWalk: return {tiles_x, 1};
+    case Indexing::RowChunks:
+      if (row(algo).combine != Combine::LastBlock) return row_chunks(m, block, want, 8);  // eight loads a thread
       // Short chunks, however many blocks they make: the row's last block folds their results
       // inside the same launch. Measured on an H100 in blocks of 1024 at 2^8 x 2^20 ints: 94.2 %
       // of peak in chunks of 128 KB (32 elements a thread), 92.3 % with a chunk a row.
       return row_chunks(m, block, grid ? grid : std::numeric_limits<std::size_t>::max(), kRowChunkElements);
-    case Algo::ColumnSums:
-    case Algo::ColumnSumsVectorized: {
+    case Indexing::ColumnTiles: {
       // Chunks of rows; ceil(rows / ceil(rows / c)) so a recorded grid maps back to itself.
       // column-sums-vectorized: about one block an SM, so a second pass only where the column
       // tiles alone leave SMs idle; its deep batch keeps enough loads in flight with one block.
@@ -174,7 +160,7 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
       // floats: 86.5 % of peak with 264 blocks, 90.2 % with 528, 89.4 % with 1056 (at 2^22 x 64,
       // 90.7 % with 264 and 90.4 % with 528).
       const std::size_t per_sm = m.cols < kWarpColumns ? 4 : 1;
-      const std::size_t blocks = grid || algo == Algo::ColumnSums ? want : per_sm * std::size_t(std::max(1, device.sm_count));
+      const std::size_t blocks = grid || !row(algo).vectors ? want : per_sm * std::size_t(std::max(1, device.sm_count));
       const std::size_t chunks = std::clamp<std::size_t>(blocks / std::max<std::size_t>(tiles_x, 1), 1, std::min(tiles_y, kMaxGridY));
       return {tiles_x, ceil_div(m.rows, column_chunk_rows(m, block, chunks))};
     }
@@ -186,24 +172,22 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
 }
 
 bool matrix_second_pass(Algo algo, Grid2 grid) {
-  return (is_column_sums(algo) && grid.y > 1) || (is_row_chunks(algo) && grid.x > 1) || algo == Algo::Block2d;
+  return (is_column_sums(algo) && grid.y > 1) || (is_row_chunks(algo) && grid.x > 1) || row(algo).indexing == Indexing::Tile2d;
 }
 
 bool matrix_chooses_grid(Algo algo) {
-  return is_column_sums(algo) || is_row_chunks(algo) || algo == Algo::Block2d;
+  return is_column_sums(algo) || is_row_chunks(algo) || row(algo).indexing == Indexing::Tile2d;
 }
 
 TraceShape matrix_trace_shape(Algo algo, int block, Matrix m) {
   const int steps = log2_of(block), warps = block / 32;
-  switch (algo) {
-    case Algo::BatchedRowsShuffle:
-    case Algo::BatchedRowsVectorized: return {1 + 5 + 1 + 1 + 5, 1, warps, kLoadSlots};
-    case Algo::ColumnSums:
-    case Algo::ColumnSumsVectorized: {  // a cell a column a thread; a read, a read and a write a cell and step
+  if (row(algo).tree == Tree::Shuffle) return {1 + 5 + 1 + 1 + 5, 1, warps, kLoadSlots};
+  switch (row(algo).indexing) {
+    case Indexing::ColumnTiles: {  // a cell a column a thread; a read, a read and a write a cell and step
       const int held = matrix_thread_cols(algo);
       return {1 + log2_of(block / matrix_block_x(algo, block, m.cols)), 3 * held, held * block, kLoadSlots};
     }
-    case Algo::ColumnSumsNaive: return {1, 0, 0, kLoadSlots};
+    case Indexing::ColumnWalk: return {1, 0, 0, kLoadSlots};
     default: return {1 + steps, 3, block, kLoadSlots};
   }
 }
@@ -235,25 +219,22 @@ std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, 
   const std::size_t b = std::size_t(traced), t = std::size_t(thread);
   const std::size_t bx = std::size_t(matrix_block_x(algo, block, m.cols)), by = std::size_t(block) / bx;
   const std::size_t gx = b % grid.x, gy = b / grid.x, tx = t % bx, ty = t / bx;
-  switch (algo) {
-    case Algo::BatchedRows:
-    case Algo::BatchedRowsShuffle:
+  switch (row(algo).indexing) {
+    case Indexing::RowPerBlock:
       for (std::size_t c = t; c < m.cols; c += std::size_t(block)) out.push_back(b * m.cols + c);
       break;
-    case Algo::BatchedRowsSplit:
-    case Algo::BatchedRowsVectorized: {
+    case Indexing::RowChunks: {
       const std::size_t w = split_chunk_cols(m, grid.x), end = std::min(m.cols, (gx + 1) * w);
-      const std::size_t per = algo == Algo::BatchedRowsVectorized && rows_hold_vectors(m.cols, elem_bytes) ? vector_elements(elem_bytes) : 1;
+      const std::size_t per = row(algo).vectors && rows_hold_vectors(m.cols, elem_bytes) ? vector_elements(elem_bytes) : 1;
       for (std::size_t c = gx * w + per * t; c < end; c += per * std::size_t(block))
         for (std::size_t e = 0; e < per; ++e) out.push_back(gy * m.cols + c + e);
       break;
     }
-    case Algo::ColumnSumsNaive:
+    case Indexing::ColumnWalk:
       if (b * std::size_t(block) + t < m.cols)
         for (std::size_t r = 0; r < m.rows; ++r) out.push_back(r * m.cols + b * std::size_t(block) + t);
       break;
-    case Algo::ColumnSums:
-    case Algo::ColumnSumsVectorized: {
+    case Indexing::ColumnTiles: {
       const std::size_t chunk = column_chunk_rows(m, block, grid.y);
       for (std::size_t r = gy * chunk + ty; r < std::min(m.rows, (gy + 1) * chunk); r += by)
         for (std::size_t col : matrix_thread_columns(algo, block, m.cols, gx, tx, elem_bytes))

@@ -38,25 +38,22 @@ namespace {
 TraceShape stage_shape(Algo algo, int block, std::size_t n) {
   const int steps = ceil_log2(std::size_t(block));
   const int warps = (block + 31) / 32;
-  switch (algo) {
-    case Algo::NaiveSerial: return {2, block + 1, block};
-    case Algo::GlobalHalving: return {1 + ceil_log2(n), 3, int(n)};
-    case Algo::WarpShuffle: return {1 + kShuffleSteps + 1 + 1 + kShuffleSteps, 1, warps};
-    case Algo::WarpShuffleVectorized:
-    case Algo::WorkQueue: return {1 + kShuffleSteps + 1 + 1 + kShuffleSteps + 1, 1, warps};
-    case Algo::CgWarp: return {2, 0, 0};
-    case Algo::CgReduceUpdateAsync: return {2, 0, 0};
-    case Algo::CgBlock:
-    case Algo::CgTwoPhase:
-    case Algo::CgGridSync: return {5, 1, warps};
-    default: return {1 + steps, 3, block};  // the tree family: load, then one stage per step
+  const int atomic = row(algo).combine == Combine::Atomics ? 1 : 0;  // the block's atomic is a stage
+  switch (row(algo).tree) {
+    case Tree::Serial: return {2, block + 1, block};
+    case Tree::Halving: return {1 + ceil_log2(n), 3, int(n)};
+    case Tree::Shuffle: return {1 + kShuffleSteps + 1 + 1 + kShuffleSteps + atomic, 1, warps};
+    case Tree::CgTiles:
+    case Tree::CgTilesAsync: return {2, 0, 0};
+    case Tree::CgBlock: return {5, 1, warps};
+    default: return {1 + steps, 3, block};  // a shared-memory tree: load, then one stage per step
   }
 }
 }  // namespace
 
 TraceShape trace_shape(Algo algo, int block, std::size_t n) {
   TraceShape s = stage_shape(algo, block, n);
-  if (algo != Algo::GlobalHalving) s.load_slots = kLoadSlots;  // global-halving's reads are its accesses
+  if (row(algo).indexing != Indexing::WholeArray) s.load_slots = kLoadSlots;  // global-halving's reads are its accesses
   return s;
 }
 
@@ -79,14 +76,14 @@ std::size_t check_race_launch(Algo algo, std::size_t n, const Launch& launch) {
 bool combines_atomically(Algo algo) { return row(algo).combine == Combine::Atomics; }
 
 
-bool records_partials(Algo algo) { return algo != Algo::GlobalHalving && algo != Algo::CgReduceUpdateAsync; }
+bool records_partials(Algo algo) { return row(algo).tree != Tree::Halving && row(algo).tree != Tree::CgTilesAsync; }
 
-int outputs_per_block(Algo algo, int block) { return algo == Algo::CgWarp ? block / 32 : 1; }
+int outputs_per_block(Algo algo, int block) { return row(algo).tree == Tree::CgTiles ? block / 32 : 1; }
 
 std::vector<std::size_t> pass_outputs(Algo algo, std::size_t n, int block, std::size_t grid) {
   if (row(algo).combine != Combine::Passes)
     return {grid * std::size_t(outputs_per_block(algo, block))};
-  const std::size_t per = algo == Algo::CgWarp ? 32 : (adds_on_load(algo) ? 2 : 1) * std::size_t(block);
+  const std::size_t per = (adds_on_load(algo) ? 2 : 1) * std::size_t(block) / std::size_t(outputs_per_block(algo, block));
   std::vector<std::size_t> out;
   std::size_t count = std::max<std::size_t>(n, 1);
   do {
@@ -96,18 +93,15 @@ std::vector<std::size_t> pass_outputs(Algo algo, std::size_t n, int block, std::
   return out;
 }
 
-bool adds_on_load(Algo algo) { return row(algo).adds_on_load; }
+bool adds_on_load(Algo algo) { return row(algo).indexing == Indexing::PairTile; }
 
 std::size_t first_pass_grid(Algo algo, std::size_t n, int block, DeviceShape device) {
   check_block(algo, block);  // callers size grids before check_launch: no division by a bad block
   const std::size_t b = std::size_t(block), sms = std::size_t(std::max(device.sm_count, 1));
   const std::size_t resident = std::max<std::size_t>(1, std::size_t(device.threads_per_sm) / b) * sms;  // one full wave
-  switch (algo) {
-    case Algo::FirstAddOnLoad:
-    case Algo::UnrollLastWarp:
-    case Algo::CompleteUnroll:
-    case Algo::LegacyWarpSynchronous: return (n + 2 * b - 1) / (2 * b);
-    case Algo::WarpShuffleVectorized: {
+  switch (row(algo).indexing) {
+    case Indexing::PairTile: return (n + 2 * b - 1) / (2 * b);
+    case Indexing::Vectors: {
       // Measured on an H200 (docs/perf-notes.md): small arrays want many threads with 8
       // elements each; past a few blocks per SM, fewer blocks (fewer atomics) with 32 each,
       // up to a full SM's worth of blocks.
@@ -115,20 +109,18 @@ std::size_t first_pass_grid(Algo algo, std::size_t n, int block, DeviceShape dev
       if (few <= 4 * sms) return std::max<std::size_t>(1, few);
       return std::min((n + 32 * b - 1) / (32 * b), resident);
     }
-    case Algo::WorkQueue: {
+    case Indexing::Tickets: {
       // One resident wave at most: a block's first ticket is its index, the rest come from
       // the counter. Counted for 4-byte types; doubles' extra tickets come from the counter.
       return std::max<std::size_t>(1, std::min(queue_tickets(n, block, 4), resident));
     }
-    case Algo::MultiplePerThread: return std::max<std::size_t>(1, std::min((n + 2 * b - 1) / (2 * b), resident));
-    case Algo::CgTwoPhase:
-    case Algo::CgReduceUpdateAsync:
-    case Algo::CgGridSync: {
+    case Indexing::GridStridePairs: return std::max<std::size_t>(1, std::min((n + 2 * b - 1) / (2 * b), resident));
+    case Indexing::GridStride: {
       // A few blocks per SM, each thread striding over many elements ("cascading").
       const std::size_t needed = (n + b - 1) / b;
       return std::max<std::size_t>(1, std::min<std::size_t>(needed, 4 * sms));
     }
-    case Algo::GlobalHalving: return 1;
+    case Indexing::WholeArray: return 1;
     default: return (n + b - 1) / b;
   }
 }
@@ -140,10 +132,10 @@ std::size_t rounding_depth(Algo algo, std::size_t n, int block, DeviceShape devi
   // free up, so a thread may take more than an even share: allow twice.
   const auto half = [](std::size_t c) { return (c + 1) / 2; };
   std::size_t chain = (n + grid * b - 1) / (grid * b);
-  if (algo == Algo::WorkQueue) chain = 2 * chain + std::size_t(kQueueVectors) * 4;
+  if (row(algo).indexing == Indexing::Tickets) chain = 2 * chain + std::size_t(kQueueVectors) * 4;
   const std::size_t trees = 2 * std::size_t(ceil_log2(n)) + 2;  // in the block, and in later passes
-  if (algo == Algo::GlobalHalving) return std::size_t(ceil_log2(n)) + 1;  // one halving after another
-  if (algo == Algo::NaiveSerial) return half(b) * (std::size_t(ceil_log2(n) / std::max(1, ceil_log2(b))) + 1) + trees;
+  if (row(algo).tree == Tree::Halving) return std::size_t(ceil_log2(n)) + 1;  // one halving after another
+  if (row(algo).tree == Tree::Serial) return half(b) * (std::size_t(ceil_log2(n) / std::max(1, ceil_log2(b))) + 1) + trees;
   const Combine combine = row(algo).combine;
   if (combine == Combine::Passes) return half(chain) + trees;
   if (combine == Combine::Atomics) return half(chain) + trees + half(grid);  // one atomic after another
@@ -160,10 +152,10 @@ int preferred_block(Algo algo, std::size_t n, int sm_count) {
   // threads a block beat 256 from 2^26 elements up (fewer blocks to start, fewer atomics)
   // and lost at 2^24.
   const std::size_t sms = std::size_t(std::max(sm_count, 1));
-  if (algo == Algo::WarpShuffleVectorized && n >= (std::size_t(1) << 18) * sms) return 1024;
+  if (row(algo).indexing == Indexing::Vectors && n >= (std::size_t(1) << 18) * sms) return 1024;
   // work-queue: 1024 once every SM gets a ticket of that size (2^14 elements); smaller
   // blocks hand out four times the tickets, and the counter becomes the bottleneck.
-  if (algo == Algo::WorkQueue && n >= std::size_t(4) * kQueueVectors * 1024 * sms) return 1024;
+  if (row(algo).indexing == Indexing::Tickets && n >= std::size_t(4) * kQueueVectors * 1024 * sms) return 1024;
   return 256;
 }
 
@@ -171,7 +163,7 @@ void check_launch(Algo algo, std::size_t n, const Launch& launch, bool traced) {
   if (n == 0) throw std::invalid_argument("size must be at least 1");
   const int b = launch.block;
   check_block(algo, b);
-  if (algo == Algo::GlobalHalving && traced && n > (std::size_t(1) << 16))
+  if (row(algo).indexing == Indexing::WholeArray && traced && n > (std::size_t(1) << 16))
     throw std::invalid_argument("global-halving traces hold the whole array: at most 2^16 elements, got " +
                                 std::to_string(n));
   const std::size_t grid = launch.grid ? launch.grid : first_pass_grid(algo, n, b, 1);
@@ -182,18 +174,17 @@ void check_launch(Algo algo, std::size_t n, const Launch& launch, bool traced) {
 
 std::vector<std::size_t> traced_elements(Algo algo, std::size_t n, int block, std::size_t grid, int traced,
                                          std::size_t per_vector, const std::vector<int>& tickets) {
-  using A = Algo;
   std::vector<std::size_t> out;
   const std::size_t b = std::size_t(block), k = std::size_t(traced);
-  if (row(algo).adds_on_load) {  // two tiles a block apart
+  if (adds_on_load(algo)) {  // two tiles a block apart
     for (std::size_t i = k * 2 * b; i < std::min(n, (k + 1) * 2 * b); ++i) out.push_back(i);
     return out;
   }
-  switch (algo) {
-    case A::GlobalHalving:
+  switch (row(algo).indexing) {
+    case Indexing::WholeArray:
       for (std::size_t i = 0; i < n; ++i) out.push_back(i);
       break;
-    case A::WarpShuffleVectorized: {  // 16-byte vectors by grid stride, then the scalar tail
+    case Indexing::Vectors: {  // 16-byte vectors by grid stride, then the scalar tail
       const std::size_t vectors = n / per_vector, threads = grid * b;
       for (std::size_t start = k * b; start < vectors; start += threads)
         for (std::size_t j = start; j < std::min(vectors, start + b); ++j)
@@ -202,7 +193,7 @@ std::vector<std::size_t> traced_elements(Algo algo, std::size_t n, int block, st
         for (std::size_t e = i; e < std::min(n, i + b); ++e) out.push_back(e);
       break;
     }
-    case A::WorkQueue: {  // the tickets the block took, then the scalar tail
+    case Indexing::Tickets: {  // the tickets the block took, then the scalar tail
       const std::size_t vectors = n / per_vector, chunk = std::size_t(kQueueVectors) * b;
       for (std::size_t c = 0; c < tickets.size(); ++c)
         if (tickets[c] == traced)
@@ -212,13 +203,11 @@ std::vector<std::size_t> traced_elements(Algo algo, std::size_t n, int block, st
         for (std::size_t e = i; e < std::min(n, i + b); ++e) out.push_back(e);
       break;
     }
-    case A::MultiplePerThread:  // pairs of tiles a block apart, every grid-wide stride
+    case Indexing::GridStridePairs:  // pairs of tiles a block apart, every grid-wide stride
       for (std::size_t start = k * 2 * b; start < n; start += grid * 2 * b)
         for (std::size_t i = start; i < std::min(n, start + 2 * b); ++i) out.push_back(i);
       break;
-    case A::CgTwoPhase:
-    case A::CgReduceUpdateAsync:
-    case A::CgGridSync:  // a block's tile of every grid-wide stride
+    case Indexing::GridStride:  // a block's tile of every grid-wide stride
       for (std::size_t start = k * b; start < n; start += grid * b)
         for (std::size_t i = start; i < std::min(n, start + b); ++i) out.push_back(i);
       break;

@@ -46,6 +46,9 @@ inline void expect_identical(const core::Trace& gpu, const core::Trace& model, b
   std::string at;  // NaN inputs are equal to themselves here
   EXPECT_TRUE(same_values(gpu.input, model.input, &at)) << "input " << at;
   EXPECT_EQ(gpu.combine, model.combine);
+  if (gpu.geometry.known()) {
+    EXPECT_TRUE(gpu.geometry == model.geometry) << "the recorded layouts differ";
+  }
   // Every block's first-pass result: bit for bit, even where atomics combine them.
   EXPECT_TRUE(same_values(gpu.partials, model.partials, &at)) << "partials " << at;
   EXPECT_EQ(gpu.tickets, model.tickets);  // work-queue: the model replays the GPU's record

@@ -7,6 +7,7 @@
 #include "app/backend/backend.h"
 #include "app/core/bench.h"
 #include "app/core/catalog.h"
+#include "app/backend/geometry.h"
 #include "app/core/work.h"
 #include "kernels/stage_tags.h"
 #include "test_support.h"
@@ -180,10 +181,10 @@ TEST(Work, FoldsCoverExactlyTheElementsTheBlockRead) {
         for (const auto& t : first_and_last(id, sh.n, sh.block, seed, type)) {
           SCOPED_TRACE(std::string(id) + " " + core::to_string(type) + " n=" + std::to_string(sh.n) + " block " +
                        std::to_string(t.trace_block));
-          const auto folds = core::thread_folds(t);
+          const auto& folds = t.geometry.folds;
           ASSERT_EQ(folds.size(), std::size_t(sh.block));
           std::size_t elements = 0, adds = 0;
-          for (const auto& f : folds) elements += f.elements, adds += f.applications ? f.applications - 1 : 0;
+          for (const auto& f : folds) elements += f.elements, adds += f.additions;
           EXPECT_EQ(elements, t.input.size());
           const core::Work w = core::work_of(t);
           EXPECT_EQ(adds_of(w, {kernels::kTagGridStride, kernels::kTagVectorLoad}), adds);
@@ -218,9 +219,11 @@ TEST(Work, WorkQueueWithoutItsTicketsGivesALowerBound) {
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
   core::Trace t = traced("work-queue", 70001, 64, seed, 1);
   const std::size_t exact = core::work_of(t).stages[0].additions;
-  t.tickets.pop_back();  // a record cut short
+  t.tickets.pop_back();  // a record cut short: the backend can give no thread's fold
+  t.geometry = backend::array_geometry(kernels::Algo::WorkQueue, t.size, t.block, t.grid, t.trace_block,
+                                       core::element_bytes(t.type), t.tickets);
+  EXPECT_TRUE(t.geometry.folds.empty());
   const core::Work w = core::work_of(t);
-  EXPECT_TRUE(core::thread_folds(t).empty());
   EXPECT_FALSE(w.stages[0].exact);
   EXPECT_LE(w.stages[0].additions, exact);
   EXPECT_EQ(w.stages[0].additions, t.input.size() - 64);

@@ -36,15 +36,11 @@ kernels::OpKind kernel_op(core::Op op) {
 
 std::size_t traced_output(kernels::Algo algo, kernels::Matrix m, int block, kernels::Grid2 grid, int traced) {
   const std::size_t b = std::size_t(traced);
-  switch (algo) {
-    case kernels::Algo::BatchedRows:
-    case kernels::Algo::BatchedRowsShuffle: return b;
-    case kernels::Algo::BatchedRowsSplit:
-    case kernels::Algo::BatchedRowsVectorized: return b / grid.x;
-    case kernels::Algo::ColumnSums:
-    case kernels::Algo::ColumnSumsVectorized:
-      return std::min(m.cols - 1, (b % grid.x) * kernels::matrix_tile_cols(algo, block, m.cols));
-    case kernels::Algo::ColumnSumsNaive: return std::min(m.cols - 1, b * std::size_t(block));
+  switch (kernels::row(algo).indexing) {
+    case kernels::Indexing::RowPerBlock: return b;
+    case kernels::Indexing::RowChunks: return b / grid.x;
+    case kernels::Indexing::ColumnTiles: return std::min(m.cols - 1, (b % grid.x) * kernels::matrix_tile_cols(algo, block, m.cols));
+    case kernels::Indexing::ColumnWalk: return std::min(m.cols - 1, b * std::size_t(block));
     default: return 0;
   }
 }

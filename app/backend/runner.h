@@ -5,11 +5,13 @@
 #include <string>
 #include <vector>
 
+#include "../../kernels/algorithms.h"
 #include "../../kernels/reduce_api.h"
 #include "../../kernels/stage_tags.h"
 #include "../core/catalog.h"
 #include "../core/facts.h"
 #include "backend.h"
+#include "geometry.h"
 
 namespace rl::backend {
 
@@ -24,7 +26,7 @@ void add_stages(core::Trace& t, kernels::Algo algo, const kernels::RawTrace<T>& 
 template <class T>
 core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kernels::RawTrace<T>& raw, T result) {
   const core::SourceView& src = core::source_of(req.algorithm);
-  const bool global = algo == kernels::Algo::GlobalHalving;
+  const bool global = kernels::row(algo).indexing == kernels::Indexing::WholeArray;
   core::Trace t;
   t.algorithm = req.algorithm;
   t.source = src.file;
@@ -39,7 +41,8 @@ core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kerne
   t.combine = kernels::row(algo).combine;
   t.partials.assign(raw.partials.begin(), raw.partials.end());
   t.tickets = raw.tickets;
-  if (algo != kernels::Algo::GlobalHalving) t.pass_outputs = kernels::pass_outputs(algo, t.size, req.block, raw.grid);
+  if (!global) t.pass_outputs = kernels::pass_outputs(algo, t.size, req.block, raw.grid);
+  t.geometry = array_geometry(algo, t.size, req.block, raw.grid, req.trace_block, sizeof(T), raw.tickets);
   for (std::size_t i : kernels::traced_elements(algo, t.size, req.block, raw.grid, req.trace_block, kernels::vector_elements(sizeof(T)), raw.tickets))
     t.input.push_back(req.input[i]);
 
@@ -50,7 +53,7 @@ core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kerne
 // The recorded stages: labels, source lines, shared memory, lanes, accesses and loads.
 template <class T>
 void add_stages(core::Trace& t, kernels::Algo algo, const kernels::RawTrace<T>& raw, const core::SourceView& src) {
-  const bool global = algo == kernels::Algo::GlobalHalving;
+  const bool global = kernels::row(algo).indexing == kernels::Indexing::WholeArray;
   const int threads = raw.block, slots = raw.shape.slots, load_slots = raw.shape.load_slots;
   for (int k = 0; k < raw.shape.stages; ++k) {
     if (raw.tags[k] < 0) continue;  // a stage this run never reached
@@ -148,6 +151,7 @@ core::Trace build_matrix_trace(const TraceRequest& req, kernels::Algo algo, cons
   for (std::size_t i : elements) t.input.push_back(req.input[i]);
   t.result = static_cast<double>(outputs[traced_output(algo, m, req.block, grid, req.trace_block)]);
   t.window = matrix_window(req, elements);
+  t.geometry = matrix_geometry(algo, m, req.block, grid, req.trace_block, sizeof(T));
   add_stages(t, algo, raw, src);
   return t;
 }

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../backend/bench_runner.h"
+#include "../backend/geometry.h"
 #include "../core/bench.h"
 #include "../core/catalog.h"
 #include "../core/facts.h"
@@ -496,6 +497,7 @@ void check_race_file(const GuiOptions& opts) {
   core::Trace t;
   try {
     t = core::read_race_file(opts.race_file);
+    backend::complete_geometry(t);
   } catch (const std::runtime_error& e) {
     throw UsageError("--race-file " + std::string(e.what()));
   }

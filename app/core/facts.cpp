@@ -125,17 +125,15 @@ std::string stage_caption(const Trace& t, int k) {
 }
 
 kernels::Grid2 matrix_grid_of(const Trace& t) {
-  const auto algo = kernels::find_row(t.algorithm)->algo;
-  return kernels::matrix_grid(algo, {t.rows, t.cols}, t.block, t.grid, kernels::DeviceShape(1));
+  return t.geometry.known() ? kernels::Grid2{t.geometry.grid_x, t.geometry.grid_y} : kernels::Grid2{t.grid, 1};
 }
 
-bool second_pass(const Trace& t) {
-  return t.rows > 0 && kernels::matrix_second_pass(kernels::find_row(t.algorithm)->algo, matrix_grid_of(t));
-}
+bool second_pass(const Trace& t) { return t.rows > 0 && t.geometry.passes > 1; }
 
-int block_x_of(const Trace& t) {
-  if (t.rows == 0) return 32;
-  return kernels::matrix_block_x(kernels::find_row(t.algorithm)->algo, t.block, t.cols);
+int block_x_of(const Trace& t) { return t.rows == 0 || !t.geometry.known() ? 32 : t.geometry.block_x; }
+
+std::size_t tile_cols_of(const Trace& t) {
+  return t.rows == 0 ? 32 : std::size_t(block_x_of(t)) * std::size_t(t.geometry.thread_cols);
 }
 
 std::set<long long> loaded_elements(const Stage& stage) {
@@ -197,7 +195,7 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{block}", std::to_string(trace.block)}, {"{conflicts}", conflicts}, {"{divergent}", divergent},
       {"{rows_apart}", std::to_string(std::max(1, trace.block / block_x_of(trace)))},
       {"{block_x}", std::to_string(block_x_of(trace))}, {"{sectors}", sectors_text(trace)},
-      {"{tile_cols}", std::to_string(trace.rows ? kernels::matrix_tile_cols(kernels::find_row(trace.algorithm)->algo, trace.block, trace.cols) : 32)},
+      {"{tile_cols}", std::to_string(tile_cols_of(trace))},
       {"{batch_bytes}", std::to_string(kernels::column_batch_bytes(trace.block, vector_rows(trace)))},
       {"{deep_block}", std::to_string(kernels::kDeepColumnBlock)},
       {"{chunk_elements}", std::to_string(kernels::kRowChunkElements)},

@@ -53,13 +53,15 @@ std::string pointer_label(const Pointer& pointer, const Trace* trace);
 // what a run recorded, never typed figures.
 std::string fill_lesson(std::string_view lesson, const Trace& trace);
 
-// A matrix trace's grid, laid out as its kernel lays out the recorded block count.
+// A trace's first-pass grid in x and y, as its run laid it out (Trace::geometry).
 kernels::Grid2 matrix_grid_of(const Trace& t);
-// Whether a matrix trace's run had a second launch over first-pass partials (kernels::matrix_second_pass);
-// false for a flat array.
+// Whether a matrix trace's first pass left several partials a line, folded again (by a second
+// launch, or by the line's last block); false for a flat array.
 bool second_pass(const Trace& t);
-// Threads along x in a matrix trace's blocks (kernels::matrix_block_x); 32 for a flat array.
+// Threads along x in a matrix trace's blocks; 32 for a flat array.
 int block_x_of(const Trace& t);
+// Columns a matrix trace's block covers (threads in x times the columns each keeps); 32 for an array.
+std::size_t tile_cols_of(const Trace& t);
 
 // One warp-wide global load: the slot-th load of each thread of a warp that made one, and the
 // 32-byte sectors its addresses fall in (every element of a vector load's width). The input comes from cudaMalloc, aligned to 256 bytes,

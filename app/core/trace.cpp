@@ -116,6 +116,44 @@ void read_matrix(const json& j, Trace& t) {
     throw std::runtime_error("trace field 'window' does not fit the matrix");
 }
 
+kernels::Indexing indexing_from(const std::string& name) {
+  using kernels::Indexing;
+  for (int i = 0; i <= int(Indexing::Tile2d); ++i)
+    if (kernels::to_string(Indexing(i)) == name) return Indexing(i);
+  throw std::runtime_error("trace field 'indexing' names no way of picking elements: " + name);
+}
+
+kernels::Tree tree_from(const std::string& name) {
+  for (int i = 0; i <= int(kernels::Tree::None); ++i)
+    if (kernels::to_string(kernels::Tree(i)) == name) return kernels::Tree(i);
+  throw std::runtime_error("trace field 'tree' names no way of combining a block: " + name);
+}
+
+json geometry_json(const Geometry& g) {
+  json folds = json::array();
+  for (const auto& f : g.folds) folds.push_back({f.elements, f.additions, f.held});
+  return {{"grid", {g.grid_x, g.grid_y}}, {"block", {g.block_x, g.block_y}}, {"indexing", kernels::to_string(g.indexing)}, {"tree", kernels::to_string(g.tree)},
+          {"thread_cols", g.thread_cols}, {"passes", g.passes}, {"folds", folds}};
+}
+
+// {"grid": [x, y], "block": [x, y], "indexing": ..., "tree": ..., "thread_cols": n, "passes": n, "folds": [[e, a, h], ...]}
+Geometry read_geometry(const json& jg) {
+  Geometry g;
+  const auto grid = typed<std::vector<std::size_t>>(jg, "grid");
+  const auto block = typed<std::vector<int>>(jg, "block");
+  if (grid.size() != 2 || block.size() != 2) throw std::runtime_error("trace fields 'grid' and 'block' of 'geometry' are not [x, y]");
+  g.grid_x = grid[0], g.grid_y = grid[1], g.block_x = block[0], g.block_y = block[1];
+  g.indexing = indexing_from(typed<std::string>(jg, "indexing"));
+  g.tree = tree_from(typed<std::string>(jg, "tree"));
+  g.thread_cols = typed<int>(jg, "thread_cols");
+  g.passes = typed<int>(jg, "passes");
+  for (const auto& f : typed<std::vector<std::vector<std::size_t>>>(jg, "folds")) {
+    if (f.size() != 3) throw std::runtime_error("trace field 'folds' of 'geometry' holds an entry that is not [elements, additions, held]");
+    g.folds.push_back({f[0], f[1], f[2]});
+  }
+  return g;
+}
+
 json race_json(const Race& r, DType type) {
   json stale = json::array();
   for (const auto& x : r.stale)
@@ -209,6 +247,23 @@ void check_stage(const Trace& t, const Stage& s, std::size_t k, std::size_t cell
   }
 }
 
+// The recorded layout must agree with the trace's grid, block and size.
+void check_layout(const Trace& t) {
+  const Geometry& g = t.geometry;
+  if (!g.known()) return;
+  if (g.grid_y < 1 || g.grid_x > t.grid || g.grid_x * g.grid_y != t.grid) misfit("geometry", "gives a grid that is not 'grid' blocks");
+  if (g.block_x < 1 || g.block_y < 1 || g.block_x * g.block_y != t.block) misfit("geometry", "gives a block that is not 'block' threads");
+  if (g.thread_cols < 1 || g.thread_cols > kernels::kVectorColumns) misfit("geometry", "gives a thread 'thread_cols' outside 1 to 4");
+  if (g.passes < 1 || g.passes > 64) misfit("geometry", "gives 'passes' outside 1 to 64");
+  if (!g.folds.empty() && g.folds.size() != std::size_t(t.block)) misfit("geometry", "gives 'folds' for other than one a thread");
+  for (const auto& f : g.folds)
+    if (f.elements > t.size || f.additions > f.elements || f.held > std::size_t(g.thread_cols))
+      misfit("geometry", "gives a thread's fold more elements, additions or values than it can hold");
+  if ((t.rows > 0) != (g.lines() != kernels::Lines::Whole || g.indexing == kernels::Indexing::Tile2d))
+    misfit("geometry", "gives an 'indexing' of " + std::string(kernels::to_string(g.indexing)) +
+                           (t.rows > 0 ? ", which is not a matrix's" : ", which is a matrix's"));
+}
+
 // Everything the views index by: a trace from a file must fit its own geometry before it is
 // shown (a block of -1, a grid of 0 or an element past the input draw nonsense or crash).
 void check_geometry(const Trace& t) {
@@ -221,6 +276,7 @@ void check_geometry(const Trace& t) {
   if (t.input.size() > t.size) misfit("input", "holds more elements than 'size'");
   if (t.rows > 0 && (t.cols < 1 || t.rows * t.cols != t.size)) misfit("rows", "times 'cols' is not 'size'");
   if (t.stages.empty()) misfit("stages", "is empty: a trace has at least one stage");
+  check_layout(t);
   std::size_t cells = 0;  // a stage may record no memory and still name cells of the stages' array
   for (const auto& s : t.stages) cells = std::max(cells, s.shared ? s.shared->size() : 0);
   for (std::size_t k = 0; k < t.stages.size(); ++k) check_stage(t, t.stages[k], k, cells);
@@ -253,6 +309,7 @@ std::string to_json(const Trace& t, int indent) {
   j["partials"] = encode_all(t.partials, t.type);
   j["pass_outputs"] = t.pass_outputs;
   if (!t.tickets.empty()) j["tickets"] = t.tickets;
+  if (t.geometry.known()) j["geometry"] = geometry_json(t.geometry);
   if (t.rows > 0) {
     j["rows"] = t.rows;
     j["cols"] = t.cols;
@@ -328,6 +385,7 @@ Trace trace_from_json(const std::string& text) {
   if (j.contains("pass_outputs")) t.pass_outputs = typed<std::vector<std::size_t>>(j, "pass_outputs");
   if (j.contains("tickets")) t.tickets = typed<std::vector<int>>(j, "tickets");
   if (j.contains("rows")) read_matrix(j, t);
+  if (j.contains("geometry")) t.geometry = read_geometry(j.at("geometry"));
   const auto& stages = field(j, "stages");
   if (!stages.is_array()) throw std::runtime_error("trace field 'stages' is not a list");
   for (const auto& js : stages) {

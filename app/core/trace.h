@@ -62,6 +62,34 @@ struct Stage {
   bool operator==(const Stage&) const = default;
 };
 
+// What one thread of the traced block folded from global memory before the block's tree (a
+// grid-stride, vector or matrix loading loop): elements read, operator applications that added
+// (the first fold onto the identity only copies), and values it keeps for the block's results
+// (a column each over column tiles; one otherwise).
+struct ThreadFold {
+  std::size_t elements = 0, additions = 0, held = 1;
+  bool operator==(const ThreadFold&) const = default;
+};
+
+// How the run was laid out, as the backend launched it. Carried in the trace and its JSON, so the
+// views, captions and counts read the run itself: a trace of another version, or of a kernel
+// this build lacks, draws the same. Unknown (grid_x 0) in traces recorded before it existed;
+// the backend completes those of the algorithms it has (backend::complete_geometry).
+struct Geometry {
+  std::size_t grid_x = 0, grid_y = 1;  // the first pass's blocks in x and y (an array: grid, 1)
+  int block_x = 0, block_y = 1;        // a block's threads in x and y
+  kernels::Indexing indexing = kernels::Indexing::Tile;  // how a thread picks its elements
+  kernels::Tree tree = kernels::Tree::Sequential;        // how a block combines its threads' values
+  int thread_cols = 1;  // columns a thread keeps (column tiles with 16-byte loads: 4)
+  // Rounds of blocks reducing: an array's launches (pass_outputs), or for a matrix 2 where the
+  // first pass leaves several partials a line (folded by a second launch or the line's last block).
+  int passes = 1;
+  std::vector<ThreadFold> folds;  // one a thread of the traced block; empty: each loads one element or pair
+  bool known() const { return grid_x > 0; }
+  kernels::Lines lines() const { return kernels::lines_of(indexing); }
+  bool operator==(const Geometry&) const = default;
+};
+
 struct Trace {
   std::string algorithm;
   std::string backend;  // "cuda" or "sim"
@@ -89,6 +117,7 @@ struct Trace {
   std::vector<double> outputs;
   std::size_t outputs_total = 0;  // every row's or column's result: more than outputs.size() where capped
   Window window;
+  Geometry geometry;
   std::vector<Stage> stages;
   // A race-revealing recording (trace --runs): N runs, and the replay of one block. The stages'
   // shared memory is then the run's, race->meant the model's.
@@ -102,6 +131,7 @@ constexpr std::size_t kMaxTracedElements = std::size_t(1) << 27;
 std::string to_json(const Trace& trace, int indent = 2);
 // Throws std::runtime_error naming the first field that is missing, malformed or outside the
 // trace's own geometry (block, grid, size, stages, cells, threads); its text fields escaped.
+// A trace without "geometry" (recorded before it existed) is read with geometry unknown.
 Trace trace_from_json(const std::string& text);
 std::string to_text(const Trace& trace);
 

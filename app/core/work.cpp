@@ -8,76 +8,11 @@
 namespace rl::core {
 namespace {
 
-using kernels::Algo;
+using kernels::Indexing;
 
-// How many of first, first + stride, ... lie below limit.
-std::size_t count(std::size_t first, std::size_t limit, std::size_t stride) {
-  return first < limit ? (limit - 1 - first) / stride + 1 : 0;
-}
+bool is_pairs(const Trace& t) { return t.geometry.indexing == Indexing::GridStridePairs; }
 
-std::size_t per_vector(const Trace& t) { return t.type == DType::Double ? 2 : 4; }  // 16-byte loads
-
-// cg's grid-stride loop: thread t of block k reads k*B + t, then every grid-wide stride.
-std::vector<Fold> strided(const Trace& t) {
-  const std::size_t b = std::size_t(t.block), first = std::size_t(t.trace_block) * b;
-  std::vector<Fold> out(b);
-  for (std::size_t i = 0; i < b; ++i) {
-    const std::size_t e = count(first + i, t.size, t.grid * b);
-    out[i] = {e, e};
-  }
-  return out;
-}
-
-// multiple-per-thread: pairs a block apart, every stride of grid x 2B; two additions a pair.
-std::vector<Fold> pairs(const Trace& t) {
-  const std::size_t b = std::size_t(t.block), stride = t.grid * 2 * b, first = std::size_t(t.trace_block) * 2 * b;
-  std::vector<Fold> out(b);
-  for (std::size_t i = 0; i < b; ++i) {
-    const std::size_t pair_count = count(first + i, t.size, stride);
-    out[i] = {pair_count + count(first + i + b, t.size, stride), 2 * pair_count};
-  }
-  return out;
-}
-
-// The scalar tail past the last whole vector, by grid stride (vectorized and work-queue).
-std::size_t tail(const Trace& t, std::size_t tid) {
-  const std::size_t b = std::size_t(t.block), per = per_vector(t);
-  return count(per * (t.size / per) + std::size_t(t.trace_block) * b + tid, t.size, t.grid * b);
-}
-
-std::vector<Fold> vectors(const Trace& t, const std::vector<std::size_t>& vector_count) {
-  std::vector<Fold> out(vector_count.size());
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    const std::size_t e = per_vector(t) * vector_count[i] + tail(t, i);
-    out[i] = {e, e};
-  }
-  return out;
-}
-
-std::vector<Fold> vectorized(const Trace& t) {
-  const std::size_t b = std::size_t(t.block);
-  std::vector<std::size_t> v(b);
-  for (std::size_t i = 0; i < b; ++i) v[i] = count(std::size_t(t.trace_block) * b + i, t.size / per_vector(t), t.grid * b);
-  return vectors(t, v);
-}
-
-// work-queue: the vectors of every ticket the block took, then the scalar tail.
-std::vector<Fold> queue(const Trace& t) {
-  const std::size_t b = std::size_t(t.block), vecs = t.size / per_vector(t), chunk = kernels::kQueueVectors * b;
-  if (t.tickets.size() != (vecs + chunk - 1) / chunk) return {};  // the record was cut short
-  std::vector<std::size_t> v(b);
-  for (std::size_t c = 0; c < t.tickets.size(); ++c)
-    if (t.tickets[c] == t.trace_block)
-      for (std::size_t i = 0; i < b; ++i) v[i] += count(c * chunk + i, std::min(vecs, (c + 1) * chunk), b);
-  return vectors(t, v);
-}
-
-bool is_pairs(const Trace& t) {
-  const auto* row = kernels::find_row(t.algorithm);
-  return row && !kernels::is_baseline(*row) && row->algo == Algo::MultiplePerThread;
-}
-
-void fold_work(const Trace& t, const std::vector<Fold>& folds, StageWork& w) {
+void fold_work(const Trace& t, const std::vector<ThreadFold>& folds, StageWork& w) {
   if (folds.empty()) {  // a lower bound: the elements, less one for each thread that may hold some
     const std::size_t holders = std::min<std::size_t>(t.input.size(), std::size_t(w.active));
     w.additions = t.input.size() - holders;
@@ -85,7 +20,7 @@ void fold_work(const Trace& t, const std::vector<Fold>& folds, StageWork& w) {
     w.counted = "at least: elements less one a thread (who read what is not recorded)";
     return;
   }
-  for (const Fold& f : folds) w.additions += f.applications ? f.applications - 1 : 0;
+  for (const ThreadFold& f : folds) w.additions += f.additions;
   w.counted = is_pairs(t) ? "each thread: two a pair, less the first (onto the identity)"
                           : "each thread: one an element, less the first (onto the identity)";
 }
@@ -106,22 +41,16 @@ std::size_t serial_additions(const Stage& s) {
   return n;
 }
 
-// The matrix family's loading stage: each thread folds the elements it reads, by the kernels'
-// indexing (kernels::matrix_thread_elements); the first fold only copies, as above.
-// column-sums-vectorized's threads fold each of their columns apart: less one a column.
+// The matrix family's loading stage: each thread folds the elements it read (Geometry::folds);
+// the first fold only copies, as above. column-sums-vectorized's threads fold each of their
+// columns apart: less one a column.
 void matrix_fold_work(const Trace& t, StageWork& w) {
-  const auto algo = kernels::find_row(t.algorithm)->algo;
-  for (int thread = 0; thread < t.block; ++thread) {
-    const auto elements = kernels::matrix_thread_elements(algo, {t.rows, t.cols}, t.block, matrix_grid_of(t),
-                                                          t.trace_block, thread, element_bytes(t.type));
-    std::set<std::size_t> sums;
-    for (std::size_t e : elements) sums.insert(kernels::matrix_thread_cols(algo) > 1 ? e % t.cols : 0);
-    w.additions += elements.size() - sums.size();
-  }
-  w.counted = kernels::matrix_thread_cols(algo) > 1 ? "its elements less one a column, a thread" : "its elements less one, a thread";
+  for (const ThreadFold& f : t.geometry.folds) w.additions += f.additions;
+  w.exact = t.geometry.known();
+  w.counted = t.geometry.thread_cols > 1 ? "its elements less one a column, a thread" : "its elements less one, a thread";
 }
 
-StageWork stage_work(const Trace& t, const Stage& s, const std::vector<Fold>& folds) {
+StageWork stage_work(const Trace& t, const Stage& s, const std::vector<ThreadFold>& folds) {
   StageWork w{s.label, s.tag, int(s.active.size()), 0, true, "none: loads or stores only"};
   const std::size_t active = s.active.size();
   switch (s.tag) {
@@ -135,7 +64,7 @@ StageWork stage_work(const Trace& t, const Stage& s, const std::vector<Fold>& fo
     case kernels::kTagColumnWalk:
     case kernels::kTagTileStride: matrix_fold_work(t, w); break;
     case kernels::kTagColumnStep:
-      if (const int cols = kernels::matrix_thread_cols(kernels::find_row(t.algorithm)->algo); cols > 1) {
+      if (const int cols = t.geometry.thread_cols; cols > 1) {
         w.additions = active * std::size_t(cols), w.counted = "one a column an active thread holds";
         break;
       }
@@ -174,10 +103,9 @@ int ceil_log2(std::size_t x) {
 int results_of(const Trace& t) {
   if (t.stages.empty()) return 1;
   if (t.rows > 0) {  // column sums leave one value a column of the block's; the others one in all
-    const auto algo = kernels::find_row(t.algorithm)->algo;
-    if (algo == Algo::ColumnSumsNaive) return std::max(1, int(t.stages.front().active.size()));
-    if (kernels::is_column_sums(algo)) {
-      const std::size_t tile = kernels::matrix_tile_cols(algo, t.block, t.cols);
+    if (t.geometry.indexing == Indexing::ColumnWalk) return std::max(1, int(t.stages.front().active.size()));
+    if (t.geometry.indexing == Indexing::ColumnTiles) {
+      const std::size_t tile = tile_cols_of(t);
       const std::size_t first = (std::size_t(t.trace_block) % matrix_grid_of(t).x) * tile;
       return int(std::clamp<std::size_t>(t.cols > first ? t.cols - first : 1, 1, tile));
     }
@@ -192,39 +120,20 @@ int results_of(const Trace& t) {
 // The values the block merges into its results: one a thread, or for column sums one a column of
 // the matrix a thread holds (a lane past the last column holds padding no result takes).
 std::size_t held_values(const Trace& t, std::size_t threads) {
-  const auto* row = kernels::find_row(t.algorithm);
-  if (t.rows == 0 || !row || !kernels::is_column_sums(row->algo)) return threads;
-  const int bx = block_x_of(t);
-  const std::size_t tile = std::size_t(t.trace_block) % matrix_grid_of(t).x;
+  if (t.rows == 0 || t.geometry.indexing != Indexing::ColumnTiles || t.geometry.folds.empty()) return threads;
   std::size_t n = 0;
-  for (int x = 0; x < bx; ++x)
-    for (std::size_t c : kernels::matrix_thread_columns(row->algo, t.block, t.cols, tile, std::size_t(x), element_bytes(t.type)))
-      n += c < t.cols ? std::size_t(t.block / bx) : 0;
+  for (const ThreadFold& f : t.geometry.folds) n += f.held;
   return std::max<std::size_t>(n, 1);
 }
 
 }  // namespace
-
-std::vector<Fold> thread_folds(const Trace& t) {
-  const auto* row = kernels::find_row(t.algorithm);
-  if (!row || kernels::is_baseline(*row) || t.grid == 0 || t.block <= 0) return {};
-  switch (row->algo) {
-    case Algo::MultiplePerThread: return pairs(t);
-    case Algo::WarpShuffleVectorized: return vectorized(t);
-    case Algo::WorkQueue: return queue(t);
-    case Algo::CgTwoPhase:
-    case Algo::CgReduceUpdateAsync:
-    case Algo::CgGridSync: return strided(t);
-    default: return {};
-  }
-}
 
 Work work_of(const Trace& t) {
   Work w;
   w.threads = t.memory == Memory::Global ? int(t.size) : t.block;
   w.elements = t.input.size();
   w.depth = int(t.stages.size());
-  const std::vector<Fold> folds = folds_loads(t) ? thread_folds(t) : std::vector<Fold>{};
+  const std::vector<ThreadFold> folds = folds_loads(t) ? t.geometry.folds : std::vector<ThreadFold>{};
   for (const Stage& s : t.stages) {
     w.stages.push_back(stage_work(t, s, folds));
     const StageWork& sw = w.stages.back();

@@ -41,14 +41,4 @@ Work work_of(const Trace& trace);
 // "4 values (one a tile)" for tiled results.
 std::string results_text(const Trace& trace, const Work& work);
 
-// What one thread of the traced block folds in its grid-stride or vector-load stage, by the
-// kernels' indexing (kernels::traced_elements states the same): input elements, and operator
-// applications (multiple-per-thread adds a pair first, padding a missing second with the
-// identity, then adds the pair into its sum).
-struct Fold {
-  std::size_t elements = 0, applications = 0;
-};
-// One per thread; empty when the trace cannot say (no grid, or work-queue's tickets cut short).
-std::vector<Fold> thread_folds(const Trace& trace);
-
 }  // namespace rl::core

@@ -15,9 +15,9 @@ constexpr int kMaxBoxes = 32;  // first-pass results drawn; the rest are counted
 
 // The atomic each block's result goes through (kernels/atomics.cuh): ints have atomicMin and
 // atomicMax; float and double min and max loop on atomicCAS until their value is in.
-std::string op_name(core::Op op, core::DType type, const std::string& algorithm) {
+std::string op_name(core::Op op, core::DType type, kernels::Tree tree) {
   // Cooperative groups' update is a hardware atomic for integers only (CUDA 13).
-  if (algorithm == "cg-reduce-update-async" && type != core::DType::Int) return "a compare-and-swap loop";
+  if (tree == kernels::Tree::CgTilesAsync && type != core::DType::Int) return "a compare-and-swap loop";
   if (op == core::Op::Sum) return "atomicAdd";
   if (type != core::DType::Int) return std::string("an atomicCAS loop (") + (op == core::Op::Min ? "min" : "max") + ")";
   return op == core::Op::Min ? "atomicMin" : "atomicMax";
@@ -27,14 +27,13 @@ std::string op_name(core::Op op, core::DType type, const std::string& algorithm)
 // pass writes the outputs itself.
 std::string matrix_second_launch(const core::Trace& t) {
   if (!core::second_pass(t)) return "";
-  const auto algo = kernels::find_row(t.algorithm)->algo;
   const kernels::Grid2 grid = core::matrix_grid_of(t);
   if (t.combine == kernels::Combine::LastBlock)  // batched-rows-vectorized: a ticket counter a row
     return "a row's last block (atomicInc ticket) folds its " + std::to_string(grid.x) + " results: one launch";
-  if (kernels::is_row_chunks(algo))
+  if (t.geometry.indexing == kernels::Indexing::RowChunks)
     return "second launch: " + core::count_text(t.rows, "block", "blocks") + ", one a row, over " +
            std::to_string(grid.x) + " chunk results each";
-  if (kernels::is_column_sums(algo))
+  if (t.geometry.indexing == kernels::Indexing::ColumnTiles)
     return "second launch: " + core::count_text(grid.x, "block", "blocks") + " over the " + std::to_string(grid.y) + " x " +
            std::to_string(t.cols) + " partials";
   return "second launch: 1 block of " + std::to_string(t.block) + " threads over the " + std::to_string(t.grid) + " partials";
@@ -42,7 +41,7 @@ std::string matrix_second_launch(const core::Trace& t) {
 
 // What the run leaves: "out: 16 row sums", or the whole matrix's (or array's) result.
 std::string result_text(const core::Trace& t) {
-  const auto lines = t.rows > 0 ? kernels::matrix_lines(kernels::find_row(t.algorithm)->algo) : kernels::Lines::Whole;
+  const auto lines = t.rows > 0 ? t.geometry.lines() : kernels::Lines::Whole;
   const std::string word = core::result_word(t.op);
   if (lines == kernels::Lines::Rows) return "out: " + core::count_text(t.rows, "row " + word, "row " + word + "s");
   if (lines == kernels::Lines::Columns) return "out: " + core::count_text(t.cols, "column " + word, "column " + word + "s");
@@ -56,14 +55,14 @@ std::string grid_how(const core::Trace& t) {
   if (t.rows > 0) {
     const std::string second = matrix_second_launch(t), word = core::result_word(t.op);
     if (!second.empty()) return g + "; " + second;
-    const bool rows = kernels::matrix_lines(kernels::find_row(t.algorithm)->algo) == kernels::Lines::Rows;
+    const bool rows = t.geometry.lines() == kernels::Lines::Rows;
     return g + "; each block writes " + (rows ? "its row's " + word : "its columns' " + word + "s") + " to out: one launch";
   }
   if (!t.tickets.empty())
     return g + " take " + std::to_string(t.tickets.size()) + " tickets from a counter (under each: how many it took); " +
-           op_name(t.op, t.type, t.algorithm) + " combines: one launch";
+           op_name(t.op, t.type, t.geometry.tree) + " combines: one launch";
   if (t.combine == kernels::Combine::Atomics)
-    return g + "; each block (or warp tile) adds its result to one value with " + op_name(t.op, t.type, t.algorithm) +
+    return g + "; each block (or warp tile) adds its result to one value with " + op_name(t.op, t.type, t.geometry.tree) +
            ", in whatever order the blocks finish: one launch";
   if (t.combine == kernels::Combine::SecondKernel) return g + "; a second launch of one block reduces their results";
   if (t.combine == kernels::Combine::LastBlock)
@@ -235,7 +234,7 @@ void draw_combine(const Grid& g) {
     }
   } else if (t.combine == kernels::Combine::Atomics) {
     fan_in(g, g.result);
-    g.c.text(g.area.cx(), g.mid, op_name(t.op, t.type, t.algorithm) + " from every block, in arrival order",
+    g.c.text(g.area.cx(), g.mid, op_name(t.op, t.type, t.geometry.tree) + " from every block, in arrival order",
              g.L.label_px, g.pal.muted, Align::Center);
   } else if (t.combine == kernels::Combine::SecondKernel) {
     const Rect k2 = stage_box(g, g.mid, "second launch: 1 block of " + std::to_string(t.block) + " threads over " +

@@ -63,15 +63,12 @@ std::vector<std::string> output_texts(const std::vector<OutputLine>& lines, core
 
 }  // namespace
 
-MatrixLines matrix_lines(const std::string& algorithm) {
-  const auto* row = kernels::find_row(algorithm);
-  return row && kernels::is_matrix(row->algo) ? kernels::matrix_lines(row->algo) : MatrixLines::Whole;
-}
+MatrixLines matrix_lines(const core::Trace& t) { return t.rows > 0 ? t.geometry.lines() : MatrixLines::Whole; }
 
 std::vector<OutputLine> output_lines(const core::Trace& t) {
   const core::Window& w = win(t);
   std::vector<OutputLine> lines;
-  switch (matrix_lines(t.algorithm)) {
+  switch (matrix_lines(t)) {
     case MatrixLines::Rows: {
       OutputLine l{"out", {}};
       const bool writes = !core::second_pass(t);  // batched-rows-split and -vectorized: a chunk's partial
@@ -163,7 +160,7 @@ struct Metrics {
 };
 Metrics metrics(const core::Trace& t, std::size_t lines, float width, float label_px, float min_px) {
   const float px = std::max(label_px * 0.85f, min_px);
-  const auto kind = matrix_lines(t.algorithm);
+  const auto kind = matrix_lines(t);
   return {px, px * 1.4f, std::max(1.0f, width * 0.0012f),
           kind == MatrixLines::Columns ? lines : kind == MatrixLines::Whole ? std::size_t(1) : std::size_t(0)};
 }
@@ -184,7 +181,7 @@ MatrixLayout layout_matrix(Canvas& c, const core::Trace& t, const Rect& area, fl
   const core::Window& w = win(t);
   const auto lines = output_lines(t);
   const Metrics m = metrics(t, lines.size(), area.w, label_px, min_px);
-  L.kind = matrix_lines(t.algorithm);
+  L.kind = matrix_lines(t);
   L.label_px = m.label_px;
   const float line = m.line;
   L.heading = {area.x, area.y, area.w, line};
@@ -301,7 +298,7 @@ std::string summary(const core::Trace& t, const std::vector<OutputLine>& lines) 
   for (const auto& l : lines)
     for (const auto& cell : l.cells)
       if (cell.own) first = first ? first : &cell, ++count;
-  switch (matrix_lines(t.algorithm)) {
+  switch (matrix_lines(t)) {
     case MatrixLines::Rows:
       if (core::second_pass(t)) {
         const std::size_t chunks = t.grid / t.rows, mine = std::size_t(t.trace_block), row = mine / chunks;
@@ -319,7 +316,7 @@ std::string summary(const core::Trace& t, const std::vector<OutputLine>& lines) 
       if (!first) return b + "'s columns lie outside the columns shown";
       if (!core::second_pass(t))
         return "out holds each column's " + word + "; " + b + " writes out[" + range(first->index, count) +
-               "] of the columns shown" + (kernels::is_column_sums(kernels::find_row(t.algorithm)->algo) ? ": one chunk covers every row" : ", a thread a column");
+               "] of the columns shown" + (t.geometry.indexing == kernels::Indexing::ColumnTiles ? ": one chunk covers every row" : ", a thread a column");
       return "partials: each chunk of rows' column " + word + "s; " + b + " writes chunk " + std::to_string(chunk_of(t)) +
              "'s for columns " + range(first->index - chunk_of(t) * t.cols, count) +
              "; a second pass combines each column's partials into out";

@@ -14,9 +14,9 @@
 namespace rl::render {
 
 // What one block of the algorithm leaves: a row's result, its columns' results, or one partial
-// (the catalog's kernels::matrix_lines; Whole for an id it does not know).
+// (from the trace's geometry; Whole for a flat array).
 using MatrixLines = kernels::Lines;
-MatrixLines matrix_lines(const std::string& algorithm);
+MatrixLines matrix_lines(const core::Trace& t);
 
 // One output cell: its label ("out[17]"), its value, and whether the traced block writes it.
 struct OutputCell {

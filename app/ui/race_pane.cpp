@@ -8,6 +8,7 @@
 #include <map>
 
 #include "../../kernels/algorithms.h"
+#include "../backend/geometry.h"
 #include "../backend/repeat.h"
 #include "../core/race.h"
 #include "colors.h"
@@ -37,6 +38,7 @@ const std::optional<core::Trace>& shipped(const std::string& id) {
   std::optional<core::Trace> t;
   try {
     t = core::shipped_race(id);
+    if (t) backend::complete_geometry(*t);
   } catch (const std::exception&) {
     t.reset();  // a broken embedded file: the tests catch it, the window shows none
   }
@@ -45,6 +47,7 @@ const std::optional<core::Trace>& shipped(const std::string& id) {
 
 // The recording's fields become the run's, and the views show it.
 void put_on_screen(AppState& s, core::Trace t, RaceUi::From from, const std::string& file) {
+  backend::complete_geometry(t);  // a recording from before traces carried their layout
   RunChoice& c = s.choice;
   c.algorithm = t.algorithm, c.op = t.op, c.type = t.type, c.block = t.block, c.trace_block = t.trace_block;
   c.size = int(std::min<std::size_t>(t.size, std::size_t(kMaxTracedSize)));

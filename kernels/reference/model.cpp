@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "../algorithms.h"
 #include "../reduce_ops.h"
 #include "../stage_tags.h"
 
@@ -58,23 +59,20 @@ struct Step {
 std::vector<Step> tree_steps(Algo algo, int B) {
   std::vector<Step> out;
   const unsigned b = unsigned(B);
-  switch (algo) {
-    case Algo::InterleavedDivergent:
+  switch (kernels::row(algo).tree) {
+    case kernels::Tree::Interleaved:
       for (unsigned s = 1; s < b; s *= 2) out.push_back({kernels::kTagStep, s, Rule::Interleaved});
       break;
-    case Algo::InterleavedBankConflicts:
+    case kernels::Tree::Strided:
       for (unsigned s = 1; s < b; s *= 2) out.push_back({kernels::kTagStep, s, Rule::Strided});
       break;
-    case Algo::NonPow2Block: {
+    case kernels::Tree::AnyBlock: {
       unsigned p = 1;
       while (p < b) p <<= 1;
       for (unsigned s = p / 2; s > 0; s >>= 1) out.push_back({kernels::kTagStep, s, Rule::NonPow2});
       break;
     }
-    case Algo::UnrollLastWarp:
-    case Algo::CompleteUnroll:
-    case Algo::MultiplePerThread:
-    case Algo::LegacyWarpSynchronous:
+    case kernels::Tree::LastWarp:
       for (unsigned s = b / 2; s > 32; s >>= 1) out.push_back({kernels::kTagStep, s, Rule::LowHalf});
       for (unsigned s = std::min(b / 2, 32u); s > 0; s >>= 1) out.push_back({kernels::kTagWarpStep, s, Rule::LastWarp});
       break;
@@ -140,7 +138,7 @@ struct Model {
         const std::size_t i = b * 2 * B + t;
         smem[t] = Op{}(at(in, n, i, rec, t, 0), at(in, n, i + B, rec, t, 1));
         tag = kernels::kTagLoadAdd;
-      } else if (algo == Algo::MultiplePerThread) {
+      } else if (kernels::row(algo).indexing == kernels::Indexing::GridStridePairs) {
         smem[t] = grid_stride_pairs(in, n, b, t, rec);
         tag = kernels::kTagGridStride;
       } else {
@@ -150,7 +148,7 @@ struct Model {
     }
     rec.stage(0, tag, 0), rec.shared(0, smem, B);
 
-    if (algo == Algo::NaiveSerial) {
+    if (kernels::row(algo).tree == kernels::Tree::Serial) {
       T acc = smem[0];
       for (int j = 1; j < B; ++j) acc = Op{}(acc, smem[j]);
       smem[0] = acc;
@@ -204,8 +202,8 @@ struct Model {
 
   T shuffle_block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
     std::vector<T> v(B);
-    const bool queue = algo == Algo::WorkQueue;
-    const bool vectorized = algo == Algo::WarpShuffleVectorized || queue;
+    const bool queue = kernels::row(algo).indexing == kernels::Indexing::Tickets;
+    const bool vectorized = kernels::row(algo).indexing == kernels::Indexing::Vectors || queue;
     for (int t = 0; t < B; ++t) {
       if (queue) {
         // Each ticket: kQueueVectors vectors a block apart; then the scalar tail by grid stride.
@@ -281,23 +279,24 @@ struct Model {
   std::vector<T> cg_block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
     std::vector<T> v(B);
     const int tiles = B / 32;
-    const bool strided = algo != Algo::CgWarp && algo != Algo::CgBlock;
+    const bool strided = kernels::row(algo).indexing == kernels::Indexing::GridStride;
     for (int t = 0; t < B; ++t) {
       v[t] = strided ? grid_stride(in, n, b, t, rec) : at(in, n, b * B + t, rec, t, 0);
       rec.work(0, t, true);
     }
     rec.stage(0, strided ? kernels::kTagGridStride : kernels::kTagLoad, 0), rec.lanes(0, v);
-    if (algo == Algo::CgReduceUpdateAsync) {
+    const kernels::Tree tree = kernels::row(algo).tree;
+    if (tree == kernels::Tree::CgTilesAsync) {
       for (int t = 0; t < B; ++t) rec.work(1, t, true);
       rec.stage(1, kernels::kTagAtomic, 32);
     }
     tile_reduce(v, tiles);
     std::vector<T> tile_totals(tiles);
     for (int w = 0; w < tiles; ++w) tile_totals[w] = v[w * 32];
-    if (algo == Algo::CgReduceUpdateAsync) return tile_totals;
+    if (tree == kernels::Tree::CgTilesAsync) return tile_totals;
     for (int t = 0; t < B; ++t) rec.work(1, t, true);
     rec.stage(1, kernels::kTagTileReduce, 32), rec.lanes(1, v);
-    if (algo == Algo::CgWarp) return tile_totals;
+    if (tree == kernels::Tree::CgTiles) return tile_totals;
     return {block_finish(v, tile_totals, rec)};
   }
 
@@ -321,15 +320,11 @@ struct Model {
 
   // A block's outputs: one value, or one per tile.
   std::vector<T> block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
-    switch (algo) {
-      case Algo::WarpShuffle:
-      case Algo::WarpShuffleVectorized:
-      case Algo::WorkQueue: return {shuffle_block(in, n, b, rec)};
-      case Algo::CgWarp:
-      case Algo::CgBlock:
-      case Algo::CgTwoPhase:
-      case Algo::CgReduceUpdateAsync:
-      case Algo::CgGridSync: return cg_block(in, n, b, rec);
+    switch (kernels::row(algo).tree) {
+      case kernels::Tree::Shuffle: return {shuffle_block(in, n, b, rec)};
+      case kernels::Tree::CgTiles:
+      case kernels::Tree::CgTilesAsync:
+      case kernels::Tree::CgBlock: return cg_block(in, n, b, rec);
       default: return {tree_block(in, n, b, rec)};
     }
   }
@@ -388,20 +383,22 @@ std::vector<int> ticket_owners(std::size_t n, int B, std::size_t grid, const std
 
 template <class T, class Op>
 T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& launch, RawTrace<T>* raw) {
-  if (algo == Algo::GlobalHalving) return halving<T, Op>(in, n, raw);
+  const kernels::AlgorithmRow& row = kernels::row(algo);
+  if (row.indexing == kernels::Indexing::WholeArray) return halving<T, Op>(in, n, raw);
   const int B = launch.block;
   const kernels::DeviceShape device(kModelSmCount);  // the model's device: SMs of 2048 threads
   std::size_t grid = launch.grid ? launch.grid : kernels::first_pass_grid(algo, n, B, device);
-  if (algo == Algo::CgGridSync && !launch.grid)  // co-residency: one full wave at most
+  if (row.combine == kernels::Combine::GridSync && !launch.grid)  // co-residency: one full wave at most
     grid = std::min<std::size_t>(grid, std::size_t(std::max(1, device.threads_per_sm / B)) * std::size_t(device.sm_count));
   if (raw) {
     raw->reset(kernels::trace_shape(algo, B, n), B);
     raw->grid = grid;
   }
   const auto rec_for = [&](std::size_t b) { return Rec<T>{b == std::size_t(launch.trace_block) ? raw : nullptr}; };
-  const std::vector<int> owners = algo == Algo::WorkQueue ? ticket_owners<T>(n, B, grid, launch.tickets) : std::vector<int>{};
-  if (raw && algo == Algo::WorkQueue) raw->tickets = owners;
-  std::vector<std::vector<std::size_t>> taken(algo == Algo::WorkQueue ? grid : 0);  // one pass, not one per block
+  const bool tickets = row.indexing == kernels::Indexing::Tickets;
+  const std::vector<int> owners = tickets ? ticket_owners<T>(n, B, grid, launch.tickets) : std::vector<int>{};
+  if (raw && tickets) raw->tickets = owners;
+  std::vector<std::vector<std::size_t>> taken(tickets ? grid : 0);  // one pass, not one per block
   for (std::size_t c = 0; c < owners.size(); ++c) taken[std::size_t(owners[c])].push_back(c);
   Model<T, Op> first{algo, B, grid, &taken};
   const auto first_pass = [&](std::size_t blocks) {
@@ -412,20 +409,17 @@ T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& laun
       raw->partials.assign(out.begin(), out.begin() + std::ptrdiff_t(std::min(out.size(), kernels::kMaxPartials)));
     return out;
   };
-  switch (algo) {
-    case Algo::WarpShuffleVectorized:
-    case Algo::WorkQueue:
-    case Algo::CgReduceUpdateAsync: {  // atomics: combined here in block order
+  switch (row.combine) {
+    case kernels::Combine::Atomics: {  // combined here in block order
       T acc = Op::template identity<T>();
       for (const T& v : first_pass(grid)) acc = Op{}(acc, v);
       return acc;
     }
-    case Algo::MultiplePerThread:
-    case Algo::CgTwoPhase: {  // the same kernel again, one block over the partials
+    case kernels::Combine::SecondKernel: {  // the same kernel again, one block over the partials
       const std::vector<T> partials = first_pass(grid);
       return Model<T, Op>{algo, B, 1}.block(partials.data(), partials.size(), 0, {})[0];
     }
-    case Algo::CgGridSync: {  // after grid.sync(), block 0 folds the partials and finishes
+    case kernels::Combine::GridSync: {  // after grid.sync(), block 0 folds the partials and finishes
       const std::vector<T> partials = first_pass(grid);
       std::vector<T> v(B, Op::template identity<T>());
       for (int t = 0; t < B; ++t)
@@ -435,7 +429,7 @@ T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& laun
       for (int w = 0; w < B / 32; ++w) tiles[w] = v[w * 32];
       return first.block_finish(v, tiles, {});
     }
-    case Algo::ThreadfenceSinglePass: {  // the last block folds the partials, then the tree
+    case kernels::Combine::LastBlock: {  // the last block folds the partials, then the tree
       const std::vector<T> partials = first_pass(grid);
       std::vector<T> smem(B, Op::template identity<T>());
       for (int t = 0; t < B; ++t)
@@ -444,7 +438,8 @@ T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& laun
     }
     default: {  // block partials, then the same kernel over them until one value is left
       const std::size_t per_block = (kernels::adds_on_load(algo) ? 2 : 1) * std::size_t(B);
-      const auto next_count = [&](std::size_t c) { return (c + (algo == Algo::CgWarp ? 32 : per_block) - 1) / (algo == Algo::CgWarp ? 32 : per_block); };
+      const std::size_t per_output = per_block / std::size_t(kernels::outputs_per_block(algo, B));  // cg-warp: a tile's 32
+      const auto next_count = [&](std::size_t c) { return (c + per_output - 1) / per_output; };
       std::vector<T> partial = first_pass((n + per_block - 1) / per_block);
       partial.resize(next_count(n));
       while (partial.size() > 1) {
@@ -490,7 +485,7 @@ struct MatrixModel {
   T batched_row(const T* in, std::size_t r, const Rec<T>& rec, std::size_t begin = 0,
                 std::size_t end = std::size_t(-1)) const {
     end = std::min(end, m.cols);
-    const bool vectors = algo == Algo::BatchedRowsVectorized && kernels::rows_hold_vectors(m.cols, sizeof(T));
+    const bool vectors = kernels::row(algo).vectors && kernels::rows_hold_vectors(m.cols, sizeof(T));
     const std::size_t per = vectors ? kernels::vector_elements(sizeof(T)) : 1;
     std::vector<T> v(B, id());
     for (int t = 0; t < B; ++t) {
@@ -502,7 +497,7 @@ struct MatrixModel {
       rec.work(0, t, begin + per * std::size_t(t) < end);
     }
     rec.stage(0, vectors ? kernels::kTagRowVector : kernels::kTagRowStride, 0);
-    if (algo == Algo::BatchedRowsShuffle || algo == Algo::BatchedRowsVectorized) {
+    if (kernels::row(algo).tree == kernels::Tree::Shuffle) {
       rec.lanes(0, v);
       int k = 1;
       Model<T, Op>{Algo::WarpShuffle, B, 1}.shuffle_tail(v, rec, k);
@@ -519,7 +514,7 @@ struct MatrixModel {
   std::vector<T> fold_columns(const T* in, int t, const Rec<T>& rec, const std::vector<std::size_t>& cols,
                               std::size_t r0, std::size_t by, std::size_t last) const {
     constexpr std::size_t per = kernels::vector_elements(sizeof(T));
-    const bool vectors = algo == Algo::ColumnSumsVectorized && kernels::rows_hold_vectors(m.cols, sizeof(T));
+    const bool vectors = kernels::row(algo).vectors && kernels::rows_hold_vectors(m.cols, sizeof(T));
     const std::size_t loads = vectors ? cols.size() / per : cols.size();  // a row's loads, a column past the edge included
     std::vector<T> v(cols.size(), id());
     for (std::size_t r = r0, row = 0; r < last; r += by, ++row)
@@ -548,7 +543,7 @@ struct MatrixModel {
       for (int c = 0; c < per_thread; ++c) smem[std::size_t(c) * B + t] = v[c], rec.write(0, t, c, c * B + t);
       rec.work(0, t, cols[t][0] < m.cols && r0 < last);
     }
-    const bool vectorized = algo == Algo::ColumnSumsVectorized;
+    const bool vectorized = kernels::row(algo).vectors;
     rec.stage(0, vectorized ? kernels::kTagColumnVector : kernels::kTagColumnStride, 0), rec.shared(0, smem, int(smem.size()));
     int k = 1;
     for (int s = by / 2; s > 0; s /= 2, ++k) {
@@ -596,17 +591,15 @@ struct MatrixModel {
     std::vector<T> out;
     const auto rec_for = [&](std::size_t b) { return Rec<T>{b == std::size_t(traced) ? raw : nullptr}; };
     for (std::size_t b = 0; b < grid.count(); ++b) {
-      switch (algo) {
-        case Algo::BatchedRows:
-        case Algo::BatchedRowsShuffle: out.push_back(batched_row(in, b, rec_for(b))); break;
-        case Algo::Block2d: out.push_back(block_2d(in, b, rec_for(b))); break;
-        case Algo::BatchedRowsSplit:
-        case Algo::BatchedRowsVectorized: {
+      switch (kernels::row(algo).indexing) {
+        case kernels::Indexing::RowPerBlock: out.push_back(batched_row(in, b, rec_for(b))); break;
+        case kernels::Indexing::Tile2d: out.push_back(block_2d(in, b, rec_for(b))); break;
+        case kernels::Indexing::RowChunks: {
           const std::size_t w = kernels::split_chunk_cols(m, grid.x), c = b % grid.x;
           out.push_back(batched_row(in, b / grid.x, rec_for(b), c * w, (c + 1) * w));
           break;
         }
-        case Algo::ColumnSumsNaive: {
+        case kernels::Indexing::ColumnWalk: {
           std::vector<T> lanes(B, id());
           const Rec<T> rec = rec_for(b);
           for (int t = 0; t < B; ++t) {
@@ -646,11 +639,12 @@ std::vector<T> reduce_matrix_with(Algo algo, const T* in, kernels::Matrix m, con
     const MatrixModel<T, Op> second{algo, parts, B, {grid.x, 1}};
     return second.first_pass(first.data(), -1, nullptr);
   }
-  if (algo == Algo::BatchedRowsSplit) {  // phase 2: batched-rows over the chunks' results
+  const bool in_launch = kernels::row(algo).combine == kernels::Combine::LastBlock;
+  if (kernels::is_row_chunks(algo) && !in_launch) {  // phase 2: batched-rows over the chunks' results
     const MatrixModel<T, Op> second{Algo::BatchedRows, {m.rows, grid.x}, B, {m.rows, 1}};
     return second.first_pass(first.data(), -1, nullptr);
   }
-  if (algo == Algo::BatchedRowsVectorized) {  // phase 2: itself over the chunks' results, one chunk a row
+  if (kernels::is_row_chunks(algo)) {  // the row's last block: itself over the chunks' results, one chunk a row
     const MatrixModel<T, Op> second{algo, {m.rows, grid.x}, B, {1, m.rows}};
     return second.first_pass(first.data(), -1, nullptr);
   }

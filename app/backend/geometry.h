@@ -1,0 +1,23 @@
+// The layout a run had, written into its trace by the backend that launched it (core::Geometry):
+// grid and block in x and y, how threads picked their elements, the passes, and what each thread
+// of the traced block folded. The kernels' rules are asked here, once, at record time; the views
+// read the trace.
+#pragma once
+#include <cstddef>
+#include <vector>
+
+#include "../../kernels/reduce_api.h"
+#include "../core/trace.h"
+
+namespace rl::backend {
+
+core::Geometry array_geometry(kernels::Algo algo, std::size_t n, int block, std::size_t grid, int traced,
+                              std::size_t elem_bytes, const std::vector<int>& tickets);
+core::Geometry matrix_geometry(kernels::Algo algo, kernels::Matrix m, int block, kernels::Grid2 grid, int traced,
+                               std::size_t elem_bytes);
+// A trace read from a file without geometry (recorded before traces carried it) gets its layout
+// from this build's kernel of its algorithm. Throws std::runtime_error when this build has none:
+// then the trace cannot say how its threads were laid out.
+void complete_geometry(core::Trace& t);
+
+}  // namespace rl::backend
