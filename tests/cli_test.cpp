@@ -146,6 +146,23 @@ TEST(Cli, ABadRaceFileIsAUsageErrorNamingTheFileAndTheField) {
   EXPECT_NE(r.err.find("[gui]"), std::string::npos) << r.err;
 }
 
+// --open takes any recorded run and refuses, before the window, what is none or is broken.
+TEST(Cli, OpenRefusesWhatIsNotARecordedRun) {
+  const auto junk = testing::TempDir() + "redlab_open_junk.json";
+  { std::ofstream(junk) << R"({"device": "x"})"; }
+  expect_usage_error({"--backend", "sim", "--open", junk}, "is not a trace, a race recording or a results file");
+  const auto trace = testing::TempDir() + "redlab_open_trace.json";
+  auto j = nlohmann::json::parse(run({"trace", "-a", "column-sums", "--backend", "sim", "--rows", "9", "--cols", "70",
+                                      "--format", "json"}).out);
+  j["geometry"]["grid"][0] = 1000;
+  { std::ofstream(trace) << j.dump(); }
+  expect_usage_error({"--backend", "sim", "--open", trace}, "geometry");
+  j.erase("geometry");
+  j["algorithm"] = "not-in-this-build";
+  { std::ofstream(trace) << j.dump(); }
+  expect_usage_error({"--backend", "sim", "--open", trace}, "not-in-this-build");
+}
+
 TEST(Cli, BadInputFileIsAFailureNamingTheLine) {
   const auto path = testing::TempDir() + "redlab_bad_input.txt";
   { std::ofstream(path) << "1 2 3\n4 five 6\n"; }

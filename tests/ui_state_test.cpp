@@ -3,11 +3,18 @@
 #include <sys/stat.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "app/backend/backend.h"
+#include "app/core/bench.h"
+#include "app/core/input.h"
 #include "app/core/settings.h"
+#include "app/core/trace.h"
 #include "app/ui/app_state.h"
+#include "app/ui/open_pane.h"
+#include "app/ui/panels.h"
 #include "app/ui/settings.h"
 
 using namespace rl;
@@ -87,4 +94,58 @@ TEST(UiState, APlansTextIsEscapedCappedAndBounded) {
   }
   const auto fits = core::settings_from_json(nlohmann::json{{"values", std::string(core::Settings::kMaxTyped, '7')}}.dump(), "s");
   EXPECT_EQ(fits.problem, "");
+}
+
+namespace {
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const auto path = std::filesystem::path(testing::TempDir()) / name;
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+}  // namespace
+
+// Issue 31: any recorded run opens. A trace of a kernel this build lacks is shown from its own
+// layout and source lines; a results file goes to the Bandwidth tab; a file that is none of
+// them is refused by name and the window keeps what it showed.
+TEST(UiState, AnyRecordedRunOpens) {
+  auto sim = backend::make_sim_backend();
+  backend::TraceRequest req;
+  req.algorithm = "block-2d", req.type = core::DType::Float, req.block = 64, req.rows = 20, req.cols = 70;
+  req.input = core::generate_input(core::InputSpec{core::InputSpec::Kind::Random, 5, {}}, 1400, req.type);
+  core::Trace foreign = sim->trace(req);
+  foreign.algorithm = "students-own-2d";
+  foreign.code.lines.back() += "  // the student's last line";
+  ui::AppState state;
+  ui::open_file(state, write_temp("redlab_foreign.json", core::to_json(foreign)));
+  ASSERT_EQ(state.opened.error, "");
+  ASSERT_TRUE(state.trace);
+  EXPECT_EQ(state.trace->algorithm, "students-own-2d");
+  EXPECT_TRUE(ui::shows_foreign_trace(state));
+  EXPECT_EQ(ui::shown_source(state).lines, foreign.code.lines);
+  EXPECT_EQ(state.player.stage_count(), int(foreign.stages.size()));
+
+  const auto shown_before = state.trace->algorithm;
+  ui::open_file(state, write_temp("redlab_junk.json", R"({"x": 1})"));
+  EXPECT_NE(state.opened.error.find("redlab_junk.json"), std::string::npos) << state.opened.error;
+  EXPECT_EQ(state.trace->algorithm, shown_before);
+
+  core::BenchReport results;
+  results.device = "NVIDIA H200", results.date = "2026-11-26 07:00 UTC", results.backend = "cuda", results.peak_gbps = 4800;
+  core::BenchRow row;
+  row.algorithm = "sequential", row.type = "float", row.op = "sum", row.n = 1 << 20, row.block = 256;
+  row.median_us = 10, row.gbps = 419.4, row.check_ok = true, row.check = "exact";
+  results.rows.push_back(row);
+  ui::open_file(state, write_temp("redlab_results.json", core::to_json(results)));
+  EXPECT_EQ(state.opened.error, "");
+  EXPECT_EQ(state.bench.source, ui::kFromFile);
+  EXPECT_EQ(ui::shown_report(state.bench), results);
+  EXPECT_EQ(state.tab, ui::Tab::Bandwidth);
+
+  ui::open_file(state, (std::filesystem::path(REDLAB_SOURCE_DIR) / "tests/data/recorded/sequential-d59dd79.json").string());
+  EXPECT_EQ(state.opened.error, "");
+  EXPECT_EQ(state.choice.algorithm, "sequential");  // a kernel this build has: its fields become the run's
+  EXPECT_FALSE(ui::shows_foreign_trace(state));
+  EXPECT_TRUE(state.trace->geometry.known());
 }

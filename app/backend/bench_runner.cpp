@@ -13,6 +13,7 @@
 #include "../../kernels/reference/matrix_check.h"
 #include "../../kernels/reference/model.h"
 #include "../core/catalog.h"
+#include "../core/text.h"
 #include "../core/input.h"
 #include "runner.h"
 #ifdef REDLAB_HAS_CUDA
@@ -22,12 +23,6 @@
 namespace rl::backend {
 namespace {
 
-std::string today_utc() {
-  const std::time_t now = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
-  return buf;
-}
 
 
 }  // namespace
@@ -150,7 +145,7 @@ void check_host_memory(std::size_t n, const std::string& what) {
 // The CPU model, timed on the host: honest numbers about the model, never about a GPU.
 core::BenchReport run_sim(const BenchRequest& req, const RowSink& on_row, const ProgressSink& on_progress,
                           const std::atomic<bool>* cancel) {
-  core::BenchReport report{"CPU model", "", today_utc(), "sim", 0, {}};
+  core::BenchReport report{"CPU model", "", core::utc_now(), "sim", 0, {}};
   BenchProgress p{0, req.sizes.size() * req.algorithms.size(), "", report};
   for (std::size_t n : req.sizes) {
     check_host_memory(n, "n = " + std::to_string(n));
@@ -278,7 +273,7 @@ core::BenchReport run_sim_matrix(const BenchRequest& req, const RowSink& on_row,
 
 core::BenchReport run_matrix_bench(const BenchRequest& req, bool gpu, const RowSink& on_row,
                                    const ProgressSink& on_progress, const std::atomic<bool>* cancel) {
-  BenchProgress p{0, req.shapes.size() * req.algorithms.size(), "", {"CPU model", "", today_utc(), "sim", 0, {}}};
+  BenchProgress p{0, req.shapes.size() * req.algorithms.size(), "", {"CPU model", "", core::utc_now(), "sim", 0, {}}};
   if (!gpu) {
     core::BenchReport r = req.type == core::DType::Int     ? run_sim_matrix<int>(req, on_row, p, on_progress, cancel)
                           : req.type == core::DType::Float ? run_sim_matrix<float>(req, on_row, p, on_progress, cancel)
@@ -291,7 +286,7 @@ core::BenchReport run_matrix_bench(const BenchRequest& req, bool gpu, const RowS
   try {
     kernels::BenchSession session;
     const auto& dev = session.device();
-    core::BenchReport report{dev.name, dev.driver, today_utc(), "cuda", dev.peak_gbps, {}};
+    core::BenchReport report{dev.name, dev.driver, core::utc_now(), "cuda", dev.peak_gbps, {}};
     p.header = report;
     const auto type = req.type == core::DType::Int     ? kernels::Type::Int
                       : req.type == core::DType::Float ? kernels::Type::Float
@@ -387,7 +382,7 @@ core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSi
   try {
     kernels::BenchSession session;
     const auto& dev = session.device();
-    core::BenchReport report{dev.name, dev.driver, today_utc(), "cuda", dev.peak_gbps, {}};
+    core::BenchReport report{dev.name, dev.driver, core::utc_now(), "cuda", dev.peak_gbps, {}};
     const auto type = req.type == core::DType::Int ? kernels::Type::Int
                       : req.type == core::DType::Float ? kernels::Type::Float : kernels::Type::Double;
     kernels::BenchSettings settings;

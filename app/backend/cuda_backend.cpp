@@ -3,16 +3,11 @@
 #include "../../kernels/reference/model.h"
 #include "backend.h"
 #include "runner.h"
+#include "../core/text.h"
 
 namespace rl::backend {
 namespace {
 
-std::string utc_now() {
-  const std::time_t now = std::time(nullptr);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
-  return buf;
-}
 
 // N recorded runs on the GPU, checked block by block against the model; the kept block's log
 // replayed against the model's trace of that block.
@@ -39,7 +34,7 @@ core::Trace run_race(const TraceRequest& req, int runs) {
   core::replay(t, std::vector<double>(gpu.log.begin(), gpu.log.end()), race);
   t.partials.assign(gpu.partials.begin(), gpu.partials.end());
   t.result = race.results[std::size_t(core::replayed_run(race))];
-  race.date = utc_now();
+  race.date = core::utc_now();
   t.race = std::move(race);
   return t;
 }

@@ -10,6 +10,7 @@
 #include "../../kernels/stage_tags.h"
 #include "../core/catalog.h"
 #include "../core/facts.h"
+#include "../core/text.h"
 #include "backend.h"
 #include "geometry.h"
 
@@ -23,6 +24,12 @@ std::size_t traced_output(kernels::Algo algo, kernels::Matrix m, int block, kern
 template <class T>
 void add_stages(core::Trace& t, kernels::Algo algo, const kernels::RawTrace<T>& raw, const core::SourceView& src);
 
+// When, and from which source lines: what a trace opened elsewhere shows beside its stages.
+inline void stamp(core::Trace& t, const core::SourceView& src) {
+  t.recorded.utc = core::utc_now();
+  t.code = {src.file, src.numbers, src.lines};
+}
+
 template <class T>
 core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kernels::RawTrace<T>& raw, T result) {
   const core::SourceView& src = core::source_of(req.algorithm);
@@ -30,6 +37,7 @@ core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kerne
   core::Trace t;
   t.algorithm = req.algorithm;
   t.source = src.file;
+  stamp(t, src);
   t.memory = global ? core::Memory::Global : core::Memory::Shared;
   t.size = req.input.size();
   t.block = req.block;
@@ -133,6 +141,7 @@ core::Trace build_matrix_trace(const TraceRequest& req, kernels::Algo algo, cons
   core::Trace t;
   t.algorithm = req.algorithm;
   t.source = src.file;
+  stamp(t, src);
   t.size = req.input.size();
   t.rows = req.rows;
   t.cols = req.cols;

@@ -22,6 +22,7 @@
 #include "../backend/geometry.h"
 #include "../core/bench.h"
 #include "../core/catalog.h"
+#include "../core/run_file.h"
 #include "../core/facts.h"
 #include "../core/file_io.h"
 #include "../core/text.h"
@@ -505,6 +506,18 @@ void check_race_file(const GuiOptions& opts) {
     throw UsageError("--race-file " + core::printable(opts.race_file) + " records " + t.algorithm + ", but --algorithm asks for " + opts.algorithm);
 }
 
+// --open is read before the window opens, as --race-file is: a file it cannot show is a usage
+// error naming the file and the field.
+void check_open_file(const GuiOptions& opts) {
+  if (opts.open.empty()) return;
+  try {
+    core::OpenedRun run = core::open_run_file(opts.open);
+    if (run.kind != core::RunFile::Results) backend::complete_geometry(run.trace);
+  } catch (const std::runtime_error& e) {
+    throw UsageError("--open " + std::string(e.what()));
+  }
+}
+
 int open_window(GuiOptions opts, const std::string& backend, const Io& io) {
   opts.backend = kBackends.at(backend);
   if (opts.headless && opts.quit_after_frames == 0)
@@ -515,6 +528,7 @@ int open_window(GuiOptions opts, const std::string& backend, const Io& io) {
     throw UsageError("--rows/--cols: the window traces at most 2^20 elements, got " + std::to_string(opts.rows) + " x " +
                      std::to_string(opts.cols));
   check_race_file(opts);
+  check_open_file(opts);
   if (!io.gui) {
     io.err << "reduction-lab: error: this build has no window; use the list, trace or render commands\n";
     return 1;
@@ -584,6 +598,9 @@ Handler window_command(CLI::App& app) {
   app.add_option("--scene", g.scene, "Open on a saved scene (its name, or a scene file)");
   app.add_option("--plan", g.plan, "Open a lesson plan on its first scene; PageDown and PageUp step its scenes (shipped: harris, coalescing; or a file)");
   app.add_option("--frame-report", g.frame_report, "Write every frame's time as JSON (with --quit-after-frames)");
+  app.add_option("--open", g.open,
+                 "Open on a recorded run: a trace (`trace --format json`), a race recording or a results file (`bench "
+                 "--format json`), checked before it is shown");
   app.add_option("--race-file", g.race_file,
                  "Open on a race recording made on a GPU (`trace --runs N --format json`): its runs, and the replay of "
                  "its block");

@@ -1,5 +1,7 @@
 #include "text.h"
 
+#include <ctime>
+
 namespace rl::core {
 
 std::string printable(std::string_view text, std::size_t cap) {
@@ -16,6 +18,15 @@ std::string printable(std::string_view text, std::size_t cap) {
     else out += {'\\', 'x', kHex[c >> 4], kHex[c & 15]};
   }
   return out;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &utc);
+  return buf;
 }
 
 }  // namespace rl::core

@@ -15,4 +15,7 @@ inline constexpr std::size_t kShownChars = 200;  // the most characters of one s
 // "... (N bytes)" saying how long the original was.
 std::string printable(std::string_view text, std::size_t cap = kShownChars);
 
+// "2026-11-26 07:40 UTC": when a run was recorded or measured.
+std::string utc_now();
+
 }  // namespace rl::core

@@ -129,6 +129,29 @@ kernels::Tree tree_from(const std::string& name) {
   throw std::runtime_error("trace field 'tree' names no way of combining a block: " + name);
 }
 
+// Source text from a file: kept as written where it is printable ASCII (code shows its own
+// backslashes), escaped where it is not; each line capped.
+std::string code_line(const std::string& line) {
+  const bool plain = std::all_of(line.begin(), line.end(), [](char c) { return c >= 0x20 && c < 0x7f; });
+  return plain && line.size() <= 400 ? line : printable(line, 400);
+}
+
+constexpr std::size_t kMaxCodeLines = 4000;
+
+Code read_code(const json& jc) {
+  Code c;
+  c.file = printable(typed<std::string>(jc, "file"));
+  c.numbers = typed<std::vector<int>>(jc, "numbers");
+  for (const auto& line : typed<std::vector<std::string>>(jc, "lines")) c.lines.push_back(code_line(line));
+  if (c.lines.size() != c.numbers.size()) throw std::runtime_error("trace field 'code' gives other than one number a line");
+  if (c.lines.size() > kMaxCodeLines)
+    throw std::runtime_error("trace field 'code' holds " + std::to_string(c.lines.size()) + " lines; at most " +
+                             std::to_string(kMaxCodeLines));
+  for (int n : c.numbers)
+    if (n < 1) throw std::runtime_error("trace field 'code' numbers a line " + std::to_string(n) + "; lines count from 1");
+  return c;
+}
+
 json geometry_json(const Geometry& g) {
   json folds = json::array();
   for (const auto& f : g.folds) folds.push_back({f.elements, f.additions, f.held});
@@ -296,6 +319,8 @@ std::string to_json(const Trace& t, int indent) {
   j["backend"] = t.backend;
   j["device"] = t.device;
   j["source"] = t.source;
+  if (!t.recorded.utc.empty()) j["recorded"] = t.recorded.utc;
+  if (!t.code.lines.empty()) j["code"] = {{"file", t.code.file}, {"numbers", t.code.numbers}, {"lines", t.code.lines}};
   j["memory"] = t.memory == Memory::Global ? "global" : "shared";
   j["size"] = t.size;
   j["block"] = t.block;
@@ -363,6 +388,8 @@ Trace trace_from_json(const std::string& text) {
   t.backend = typed<std::string>(j, "backend");
   t.device = typed<std::string>(j, "device");
   t.source = typed<std::string>(j, "source");
+  if (j.contains("recorded")) t.recorded.utc = printable(typed<std::string>(j, "recorded"), 40);
+  if (j.contains("code")) t.code = read_code(j.at("code"));
   if (j.contains("memory")) {
     const auto m = typed<std::string>(j, "memory");
     if (m != "shared" && m != "global") throw std::runtime_error("trace field 'memory' must be shared or global, got " + m);

@@ -90,11 +90,29 @@ struct Geometry {
   bool operator==(const Geometry&) const = default;
 };
 
+// The kernel's source lines as the run that made the trace compiled them: shown beside its stages
+// when the trace comes from a file (another version, or a kernel this build lacks).
+struct Code {
+  std::string file;                // repository path
+  std::vector<int> numbers;        // 1-based line in `file` of each of `lines`
+  std::vector<std::string> lines;  // the kernel's region, then each helper's
+  bool operator==(const Code&) const = default;
+};
+
+// When a run was recorded ("2026-11-26 07:40 UTC"; empty in traces from before it was kept).
+// Not part of what a run is: two traces of the same request are equal whenever they were made.
+struct RecordedAt {
+  std::string utc;
+  bool operator==(const RecordedAt&) const { return true; }
+};
+
 struct Trace {
   std::string algorithm;
   std::string backend;  // "cuda" or "sim"
   std::string device;   // "NVIDIA H100 80GB HBM3" or "CPU model"
   std::string source;   // repository path of the kernel source the lines refer to
+  RecordedAt recorded;
+  Code code;            // the lines `source` held when the trace was made; empty in older traces
   Memory memory = Memory::Shared;  // what `shared` holds: shared memory, or the global array
   std::size_t size = 0;
   int block = 0;

@@ -84,7 +84,17 @@ void Window::wait_events(bool animating) {
 void Window::queue_keys() {
   glfwSetWindowUserPointer(window_, this);
   chained_ = glfwSetKeyCallback(window_, on_key);
+  glfwSetDropCallback(window_, on_drop);
 }
+
+void Window::on_drop(GLFWwindow* w, int count, const char** paths) {
+  auto* self = static_cast<Window*>(glfwGetWindowUserPointer(w));
+  if (!self) return;
+  self->drops_.clear();
+  for (int i = 0; i < count; ++i) self->drops_.emplace_back(paths[i]);
+}
+
+std::vector<std::string> Window::take_drops() { return std::exchange(drops_, {}); }
 
 void Window::on_key(GLFWwindow* w, int key, int scancode, int action, int mods) {
   auto* self = static_cast<Window*>(glfwGetWindowUserPointer(w));

@@ -35,14 +35,18 @@ class Window {
   // Call after the UI library installed its callbacks: this one chains to them.
   void queue_keys();
   std::vector<KeyPress> take_keys();
+  // Paths of files dropped on the window since the last call (the last drop's), in order.
+  std::vector<std::string> take_drops();
 
  private:
   Window() = default;
   GLFWwindow* window_ = nullptr;
   int saved_[4] = {100, 100, 1600, 900};  // x, y, width, height before going full screen
   std::vector<KeyPress> keys_;
+  std::vector<std::string> drops_;
   void (*chained_)(GLFWwindow*, int, int, int, int) = nullptr;
   static void on_key(GLFWwindow* w, int key, int scancode, int action, int mods);
+  static void on_drop(GLFWwindow* w, int count, const char** paths);
 };
 
 }  // namespace rl::platform

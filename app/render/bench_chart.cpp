@@ -22,6 +22,7 @@ constexpr std::array<Color, 14> kColors = {rgb(0xE69F00), rgb(0x56B4E9), rgb(0x0
 // Where the timings come from, in the title's words.
 std::string measured_on(const core::BenchReport& report, Origin origin) {
   if (origin == Origin::Shipped) return "measured on " + report.device + ", not this machine";
+  if (origin == Origin::File) return "from a file, measured on " + report.device + (report.backend == "sim" ? " (not a GPU)" : "");
   if (report.backend == "sim") return report.device + " timings (the host's cost, not a GPU's)";
   return "on " + report.device;
 }

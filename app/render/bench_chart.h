@@ -10,7 +10,7 @@ namespace rl::render {
 
 // Whose timings the chart shows: a run made here, or a GPU run shipped with the program
 // (titled "measured on DEVICE, not this machine").
-enum class Origin { ThisMachine, Shipped };
+enum class Origin { ThisMachine, Shipped, File };  // File: a results file opened, its date in the title
 
 PlotSpec bench_chart(const core::BenchReport& report, std::string_view type, std::string_view op,
                      Origin origin = Origin::ThisMachine);

@@ -25,6 +25,7 @@
 #include "../render/export.h"
 #include "../render/matrix_view.h"
 #include "compare.h"
+#include "open_pane.h"
 #include "colors.h"
 #include "race_pane.h"
 #include "rich_text.h"
@@ -221,6 +222,7 @@ void algorithm_panel(AppState& s, const Frame& f) {
   if (ran || !(info && info->matrix)) ImGui::Text("%zu block%s of %d threads", grid, grid == 1 ? "" : "s", s.choice.block);
   race_section(s);
   scenes_section(s);
+  open_section(s);
   ImGui::End();
 }
 

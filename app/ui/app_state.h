@@ -39,6 +39,7 @@ struct RunChoice {
 // The Bandwidth tab's source for the live benchmark on this machine's backend; any other
 // source is a shipped GPU run's name ("h200", core::shipped_runs).
 inline constexpr const char* kRunHere = "here";
+inline constexpr const char* kFromFile = "file";  // the Bandwidth tab's source: a results file opened
 
 // The Bandwidth tab: what to measure, the worker measuring it, and the chart's interaction.
 struct BenchUi {
@@ -60,9 +61,23 @@ struct BenchUi {
   bool clicked = false;
   std::string message;           // the last export's outcome
   bool start_requested = false;  // press Run on the next frame (--run-bench)
+  std::optional<core::BenchReport> file_report;  // a results file opened (source kFromFile)
+  std::string file;                              // its path
 };
 
 enum class Tab { Stages, Bandwidth };
+
+// A trace opened from a file (--open, the Open section, a file dropped on the window): shown
+// while the run's fields are the ones it was opened under, as a race recording is.
+struct OpenedUi {
+  char path[512] = "";   // the Open section's path field
+  std::string error;     // the last file that could not be opened, and why
+  std::string message;   // what the last file opened was
+  std::optional<core::Trace> trace;
+  std::string file;      // its path
+  bool shown = false;    // the views show it while the run's fields are `choice`
+  RunChoice choice;      // the fields it was shown under
+};
 
 // A racy pitfall's race: a recording of N runs (core::Trace::race) made here on a GPU, opened
 // from a file (--race-file) or shipped with the program, and the Race section's controls.
@@ -136,6 +151,7 @@ struct AppState {
   BenchUi bench;
   FloatUi floats;  // the Float tab
   RaceUi race;     // the Race section and the recording on screen
+  OpenedUi opened; // a trace opened from a file
   int stale_read = 0;  // which of the stage's stale reads the memory view describes
   struct {
     std::string block, size, trace_block, rows, cols;  // why a field holds another value than typed

@@ -24,6 +24,7 @@
 #include "../render/bench_chart.h"
 #include "../render/export.h"
 #include "../render/matrix_view.h"
+#include "../core/text.h"
 #include "compare.h"
 #include "colors.h"
 #include "race_pane.h"
@@ -72,6 +73,11 @@ void source_choice(AppState& s, float right) {
     const core::BenchReport& named = shown ? *shown : r->report;
     names.push_back(named.device + ", " + named.date + " (shipped run, not this machine)");
   }
+  if (b.file_report) {
+    keys.push_back(kFromFile);
+    names.push_back(b.file_report->device + ", " + b.file_report->date + " (from " +
+                    core::printable(std::filesystem::path(b.file).filename().string()) + ")");
+  }
   keys.push_back(kRunHere);
   names.push_back("Run here (" + (s.backend.backend ? s.backend.backend->device() : std::string("no backend")) + ")");
   int pick = int(std::find(keys.begin(), keys.end(), b.source) - keys.begin());
@@ -89,6 +95,13 @@ void source_label(const BenchUi& b, bool gpu) {
     ImGui::TextWrapped("%s", text.c_str());
     ImGui::PopStyleColor();
   };
+  if (b.source == kFromFile && b.file_report) {
+    const core::BenchReport& r = *b.file_report;
+    say(r.backend == "cuda" ? kShippedBlue : kAmber,
+        "From " + core::printable(b.file) + ": measured on " + r.device + (r.backend == "cuda" ? "" : " (the CPU model, not a GPU)") +
+            ", " + r.date + "; not a run of this machine now.");
+    return;
+  }
   if (shows_shipped(b)) {
     // The shown report's own device and date: a run's files may be measured at different times.
     const auto* shown = run_report(b, b.source);
@@ -243,7 +256,8 @@ void harris_rows(const std::vector<core::HarrisRow>& rows, double peak_gbps) {
 
 // The table's own line saying whose timings it holds: it is read apart from the chart.
 void table_caption(const BenchUi& b, const core::BenchReport& report) {
-  if (shows_shipped(b)) ImGui::TextColored(kShippedBlue, "Table: measured on %s, not this machine.", report.device.c_str());
+  if (b.source == kFromFile) ImGui::TextColored(kShippedBlue, "Table: from a file, measured on %s.", report.device.c_str());
+  else if (shows_shipped(b)) ImGui::TextColored(kShippedBlue, "Table: measured on %s, not this machine.", report.device.c_str());
   else if (report.backend == "sim") ImGui::TextColored(kAmber, "Table: %s timings (the host's cost, not a GPU's).", report.device.c_str());
   else ImGui::TextDisabled("Table: measured here, on %s.", report.device.c_str());
 }
@@ -335,7 +349,7 @@ void matrix_section(BenchUi& b, const core::BenchReport& report) {
 
 // On matrices, a shipped run without matrix shapes gives way to one that has them.
 void prefer_run_with_matrices(BenchUi& b) {
-  if (!b.matrix || !shows_shipped(b) || run_report(b, b.source)) return;
+  if (!b.matrix || !shows_shipped(b) || b.source == kFromFile || run_report(b, b.source)) return;
   for (const auto& run : core::shipped_runs())
     if (run_report(b, run)) b.source = run;
 }
@@ -368,6 +382,7 @@ void settle_source(AppState& s) {
 
 core::BenchReport shown_report(const BenchUi& b) {
   if (!shows_shipped(b)) return b.worker.report();
+  if (b.source == kFromFile) return b.file_report ? *b.file_report : core::BenchReport{};
   if (const auto* r = run_report(b, b.source)) return *r;
   for (const auto& r : core::shipped_reports())
     if (r.run == b.source) {  // its device and date, and no rows: this run did not measure the type
@@ -379,7 +394,9 @@ core::BenchReport shown_report(const BenchUi& b) {
 }
 
 render::PlotSpec shown_chart(const BenchUi& b, const core::BenchReport& report) {
-  const auto origin = shows_shipped(b) ? render::Origin::Shipped : render::Origin::ThisMachine;
+  const auto origin = b.source == kFromFile ? render::Origin::File
+                      : shows_shipped(b)      ? render::Origin::Shipped
+                                              : render::Origin::ThisMachine;
   auto spec = render::bench_chart(report, core::to_string(b.type), core::to_string(b.op), origin);
   for (auto& series : spec.series) series.visible = !b.hidden.count(series.name);
   return spec;

@@ -20,6 +20,7 @@
 #include "../render/offscreen.h"
 #include "../render/warp_views.h"
 #include "panels.h"
+#include "open_pane.h"
 #include "race_pane.h"
 #include "settings.h"
 #include "surface.h"
@@ -75,7 +76,7 @@ backend::TraceRequest run_request(const RunChoice& c) {
 
 void record_trace(AppState& s) {
   s.recorded = s.choice;
-  if (show_recording(s)) return;
+  if (show_recording(s) || show_opened(s)) return;
   try {
     const backend::TraceRequest req = run_request(s.choice);
     const int keep = s.trace && s.trace->algorithm == req.algorithm ? s.player.stage() : 0;
@@ -144,6 +145,7 @@ void apply_options(AppState& state, const GuiOptions& opts) {
   if (!opts.export_dir.empty()) std::snprintf(state.export_dir, sizeof state.export_dir, "%s", opts.export_dir.c_str());
   if (opts.soak) state.player.set_speed(20), state.play_requested = true;
   if (!opts.race_file.empty()) open_race_file(state, opts.race_file);
+  if (!opts.open.empty()) open_file(state, opts.open);
 }
 
 // Resident memory of this process, from /proc/self/statm (0 where it cannot be read).
@@ -329,6 +331,8 @@ void splitters(AppState& s, float left_w, float right_w, float width, float heig
 // the side panels step aside.
 void draw_panels(AppState& s, Scene& scene, ImFont* large, platform::Window* window, Soak* soak) {
   handle_keys(s, window ? window->take_keys() : std::vector<platform::Window::KeyPress>{});
+  if (window)
+    for (const auto& path : window->take_drops()) open_file(s, path);  // a file dropped on the window
   // Type grows with the window past 1600x900 (a 4K projector), times the user's zoom.
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   ImGui::GetIO().FontGlobalScale = s.zoom * std::max(1.0f, std::min(display.x / 1600, display.y / 900));

@@ -24,7 +24,9 @@
 #include "../render/bench_chart.h"
 #include "../render/export.h"
 #include "../render/matrix_view.h"
+#include "../core/text.h"
 #include "compare.h"
+#include "open_pane.h"
 #include "colors.h"
 #include "race_pane.h"
 #include "rich_text.h"
@@ -52,6 +54,11 @@ static void pointer_line(AppState& s, const core::Pointer& look, const core::Tra
 // The short lesson, where to look, and the depth under "More". Its numbers come from the run
 // on screen; before its trace is there, from the model's.
 void lesson_text(AppState& s, bool more) {
+  if (shows_foreign_trace(s)) {
+    ImGui::TextWrapped("This build has no lesson for '%s': the stages, the counts and the source lines beside them "
+                       "come from the file it was opened from.", core::printable(s.trace->algorithm).c_str());
+    return;
+  }
   const auto* about = core::find_algorithm(s.choice.algorithm);
   if (!about) return;
   const core::Trace* trace = s.trace && s.trace->algorithm == about->id ? &*s.trace : nullptr;

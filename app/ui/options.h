@@ -31,6 +31,7 @@ struct GuiOptions {
   int width = 1600, height = 900;  // the window's size (off screen: the frame's)
   int rows = 0, cols = 0;      // a matrix algorithm's shape (0: as saved)
   std::string frame_report;    // JSON of every frame's time, and whether a benchmark ran
+  std::string open;            // a trace, race recording or results file to open on (--open)
   std::string race_file;       // a race recording (`trace --runs N --format json`) to open on
 };
 

@@ -25,6 +25,7 @@
 #include "../render/export.h"
 #include "../render/matrix_view.h"
 #include "compare.h"
+#include "open_pane.h"
 #include "colors.h"
 #include "race_pane.h"
 #include "rich_text.h"
@@ -35,9 +36,9 @@ namespace rl::ui {
 
 void source_panel(AppState& s, const Frame& f) {
   place(f, "Kernel source");
-  const auto& src = core::source_of(s.choice.algorithm);
+  const core::SourceView src = shown_source(s);
   int line = 0;
-  if (s.trace && s.trace->algorithm == s.choice.algorithm && !s.trace->stages.empty())
+  if (s.trace && (s.trace->algorithm == s.choice.algorithm || shows_foreign_trace(s)) && !s.trace->stages.empty())
     line = s.trace->stages[s.player.stage()].line;
   // A race recording's summary heads the column: the views below keep their height.
   if (s.trace && s.trace->race) {

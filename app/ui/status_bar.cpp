@@ -24,6 +24,8 @@
 #include "../render/bench_chart.h"
 #include "../render/export.h"
 #include "../render/matrix_view.h"
+#include "../core/run_file.h"
+#include "../core/text.h"
 #include "compare.h"
 #include "colors.h"
 #include "race_pane.h"
@@ -47,8 +49,12 @@ static std::string result_text(const core::Trace& t) {
 void status_bar(const AppState& s, const Frame& f) {
   place(f, "Status", ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
   const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
-  const ImVec4 color = gpu ? kGpuGreen : kAmber;
-  const std::string line = backend::status_line(s.backend);
+  // An opened trace is labelled with where it was recorded, not with this machine's backend.
+  const bool opened = s.opened.shown && s.trace;
+  const ImVec4 color = opened ? (s.trace->backend == "cuda" ? kShippedBlue : kAmber) : gpu ? kGpuGreen : kAmber;
+  const std::string line = opened ? "From " + core::printable(std::filesystem::path(s.opened.file).filename().string()) + ": " +
+                                        core::recorded_label(*s.trace)
+                                  : backend::status_line(s.backend);
   char result[160] = "";
   if (s.trace) std::snprintf(result, sizeof result, "  |  %s", result_text(*s.trace).c_str());
   // Where the whole line does not fit (presenter mode's large type), the reason in brackets

@@ -1,0 +1,151 @@
+#include "open_pane.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <system_error>
+#include <vector>
+
+#include "../backend/geometry.h"
+#include "../core/run_file.h"
+#include "../core/text.h"
+#include "colors.h"
+#include "race_pane.h"
+
+namespace rl::ui {
+namespace {
+
+constexpr std::size_t kListed = 200;  // the most files the Open section lists from one folder
+
+// The opened trace's fields become the run's where this build has its algorithm; a trace of a
+// kernel this build lacks is shown under the fields as they are.
+void put_trace(AppState& s, core::Trace t, const std::string& path) {
+  backend::complete_geometry(t);
+  if (core::find_algorithm(t.algorithm)) {
+    RunChoice& c = s.choice;
+    c.algorithm = t.algorithm, c.op = t.op, c.type = t.type, c.block = t.block, c.trace_block = t.trace_block;
+    if (t.rows > 0) c.rows = int(t.rows), c.cols = int(t.cols);
+    else c.size = int(std::min<std::size_t>(t.size, std::size_t(kMaxTracedSize)));
+    c.compare.clear();
+  }
+  OpenedUi& o = s.opened;
+  o.message = "Opened " + core::printable(path) + ": " + t.algorithm + ", " + core::recorded_label(t) + ".";
+  o.trace = std::move(t);
+  o.file = path, o.shown = true, o.choice = s.choice;
+  s.race.shown = false;
+  s.recorded = s.choice;
+  s.tab = Tab::Stages, s.select_tab = true;
+  show_opened(s);
+}
+
+void put_results(AppState& s, core::BenchReport report, const std::string& path) {
+  BenchUi& b = s.bench;
+  b.matrix = core::is_matrix_report(report);
+  if (!report.rows.empty()) {
+    if (const auto type = core::parse_dtype(report.rows.front().type)) b.type = *type;
+    if (const auto op = core::parse_op(report.rows.front().op)) b.op = *op;
+  }
+  s.opened.message = "Opened " + core::printable(path) + ": results measured on " + report.device + " (" +
+                     report.backend + "), " + report.date + ".";
+  b.file_report = std::move(report);
+  b.file = path, b.source = kFromFile;
+  s.tab = Tab::Bandwidth, s.select_tab = true;
+}
+
+// The JSON files beside path (or in it, when it is a folder), sorted; at most kListed.
+std::vector<std::string> folder_files(const std::string& path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path dir = path.empty() ? fs::path(".") : fs::path(path);
+  if (!fs::is_directory(dir, ec)) dir = dir.has_parent_path() ? dir.parent_path() : fs::path(".");
+  std::vector<std::string> out;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end && out.size() < kListed; it.increment(ec))
+    if (it->path().extension() == ".json" && it->is_regular_file(ec)) out.push_back(it->path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+void open_file(AppState& s, const std::string& path) {
+  OpenedUi& o = s.opened;
+  std::snprintf(o.path, sizeof o.path, "%s", path.c_str());
+  try {
+    core::OpenedRun run = core::open_run_file(path);
+    o.error.clear();
+    switch (run.kind) {
+      case core::RunFile::Trace: put_trace(s, std::move(run.trace), path); break;
+      case core::RunFile::Race:
+        o.shown = false;
+        open_race_file(s, path);
+        o.message = s.race.error.empty() ? "Opened " + core::printable(path) + ": a race recording." : "";
+        if (!s.race.error.empty()) o.error = s.race.error;
+        break;
+      case core::RunFile::Results: put_results(s, std::move(run.results), path); break;
+    }
+  } catch (const std::exception& e) {
+    o.error = e.what();
+    o.message.clear();
+  }
+}
+
+bool show_opened(AppState& s) {
+  OpenedUi& o = s.opened;
+  if (!o.trace || !o.shown) return false;
+  if (!(s.choice == o.choice)) {
+    o.shown = false;
+    return false;
+  }
+  const int keep = s.trace && s.trace->algorithm == o.trace->algorithm ? s.player.stage() : 0;
+  s.trace = *o.trace;
+  s.compare_trace.reset();  // compare mode runs two kernels here; an opened trace is one run
+  s.error.clear();
+  s.floats.request.reset();  // the Float tab follows whole-input runs; a trace holds one block's inputs
+  s.floats.report.reset();
+  s.player.reset(int(s.trace->stages.size()));
+  s.player.seek(keep);
+  return true;
+}
+
+void open_section(AppState& s) {
+  OpenedUi& o = s.opened;
+  if (!ImGui::CollapsingHeader("Open a recorded run")) return;
+  ImGui::TextDisabled("A trace, a race recording or a results file (JSON); or drop one on the window");
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4);
+  const bool enter = ImGui::InputText("##open path", o.path, sizeof o.path, ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SameLine();
+  if (ImGui::Button("Open") || enter) open_file(s, o.path);
+  if (!o.error.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kAmber);
+    ImGui::TextWrapped("%s", o.error.c_str());
+    ImGui::PopStyleColor();
+  } else if (!o.message.empty()) {
+    ImGui::TextWrapped("%s", o.message.c_str());
+  }
+  const auto files = folder_files(o.path);
+  if (files.empty()) return;
+  ImGui::BeginChild("open files", {0, ImGui::GetFontSize() * 6}, true);
+  for (const auto& f : files) {
+    const std::string name = core::printable(std::filesystem::path(f).filename().string());
+    if (ImGui::Selectable(name.c_str(), f == o.file)) open_file(s, f);
+  }
+  ImGui::EndChild();
+}
+
+core::SourceView shown_source(const AppState& s) {
+  if (s.opened.shown && s.opened.trace && !s.opened.trace->code.lines.empty()) {
+    const core::Code& code = s.opened.trace->code;
+    core::SourceView v;
+    v.file = code.file, v.lines = code.lines, v.numbers = code.numbers;
+    return v;
+  }
+  return core::source_of(s.choice.algorithm);
+}
+
+bool shows_foreign_trace(const AppState& s) {
+  return s.opened.shown && s.opened.trace && !core::find_algorithm(s.opened.trace->algorithm);
+}
+
+}  // namespace rl::ui

@@ -1,0 +1,27 @@
+// Any recorded run, opened in the window: a trace, a race recording or a results file, from
+// --open, the Open section (a path field and the folder's files) or a file dropped on the
+// window. Each is checked before it is shown (core::open_run_file) and labelled with the device
+// and date it was recorded on.
+#pragma once
+#include <string>
+
+#include "../core/catalog.h"
+#include "app_state.h"
+
+namespace rl::ui {
+
+// Opens path: a trace goes on the Stages tab, a race recording into the Race section, a results
+// file onto the Bandwidth tab. A file that cannot be shown sets state.opened.error and leaves the
+// window as it was.
+void open_file(AppState& state, const std::string& path);
+// While the opened trace's fields are the run's, it is the trace on screen; true when it is.
+bool show_opened(AppState& state);
+// The Open section: a path field, Open, and the JSON files of the path's folder.
+void open_section(AppState& state);
+// The source lines beside the stages: the opened trace's own, when it carries them; else this
+// build's kernel of the chosen algorithm.
+core::SourceView shown_source(const AppState& state);
+// Whether the trace on screen is an opened one of an algorithm this build does not have.
+bool shows_foreign_trace(const AppState& state);
+
+}  // namespace rl::ui
