@@ -106,3 +106,20 @@ TEST(Geometry, AKernelThisBuildLacksDrawsFromItsOwnLayout) {
     EXPECT_NE(std::string(e.what()).find("students-own-2d"), std::string::npos) << e.what();
   }
 }
+
+// A trace the H200 recorded with its layout (2026-11-26): the CPU model, given the same request
+// and grid, writes the same layout, and the trace opens here without this build's GPU.
+TEST(Geometry, AGpuTraceCarriesTheLayoutTheModelWrites) {
+  const auto path = std::filesystem::path(REDLAB_SOURCE_DIR) / "tests/data/gpu/column-sums-vectorized-h200.json";
+  const core::Trace gpu = core::trace_from_json(slurp(path));
+  ASSERT_TRUE(gpu.geometry.known());
+  EXPECT_EQ(gpu.backend, "cuda");
+  EXPECT_FALSE(gpu.code.lines.empty());
+  auto req = request(gpu.algorithm, gpu.rows, gpu.cols, 0, gpu.block);
+  req.type = gpu.type;
+  req.input = core::generate_input(core::InputSpec{core::InputSpec::Kind::Random, 1, {}}, gpu.size, gpu.type);
+  req.grid = gpu.grid;
+  const core::Trace model = backend::make_sim_backend()->trace(req);
+  EXPECT_EQ(gpu.geometry, model.geometry);
+  EXPECT_EQ(gpu.input, model.input);
+}
