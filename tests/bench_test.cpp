@@ -347,7 +347,7 @@ TEST(Bench, ProgressReachesItsTotalOnTheModel) {
   EXPECT_GT(calls, 6u);
 }
 
-// The GPU runs built into the binary are the report's files as they are in docs/bench, and
+// The GPU runs built into the binary are the report's files as they are in assets/runs, and
 // each is a GPU's: the Bandwidth tab shows them without a GPU, so none may be the CPU model's.
 TEST(Shipped, EveryShippedReportIsAGpuRunAsInDocs) {
   const auto& names = embedded::shipped_report_names();
@@ -356,7 +356,7 @@ TEST(Shipped, EveryShippedReportIsAGpuRunAsInDocs) {
   ASSERT_EQ(reports.size(), names.size());
   for (std::size_t i = 0; i < names.size(); ++i) {
     const auto& r = reports[i].report;
-    std::ifstream in(std::string(REDLAB_SOURCE_DIR) + "/docs/bench/" + std::string(names[i]) + ".json", std::ios::binary);
+    std::ifstream in(std::string(REDLAB_SOURCE_DIR) + "/assets/runs/" + std::string(names[i]) + ".json", std::ios::binary);
     std::stringstream file;
     file << in.rdbuf();
     EXPECT_EQ(file.str(), embedded::shipped_report(names[i])) << names[i];

@@ -26,7 +26,7 @@ def expect(text, part):
 def main():
     lab = sys.argv[1]
     # The shipped sweep's line, pinned: it changes when that file does.
-    sweep = script("bench-report.py", os.path.join(ROOT, "docs/bench/h100/bench_matrix_float_sum.json"))
+    sweep = script("bench-report.py", os.path.join(ROOT, "assets/runs/h100/bench_matrix_float_sum.json"))
     expect(sweep, "| 2^14 x 2^14 | `batched-rows-shuffle` 94.9 | +1.7 | `column-sums-vectorized` 93.2 | +3.9 |")
     with tempfile.TemporaryDirectory() as d:
         for grid in ["8", "40", "default"]:

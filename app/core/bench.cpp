@@ -182,7 +182,7 @@ const std::vector<ShippedReport>& shipped_reports() {
   static const std::vector<ShippedReport> all = [] {
     std::vector<ShippedReport> out;
     for (const auto name : embedded::shipped_report_names()) {
-      const std::string file = "docs/bench/" + std::string(name) + ".json";
+      const std::string file = "assets/runs/" + std::string(name) + ".json";
       try {
         out.push_back({std::string(name.substr(0, name.find('/'))), bench_from_json(std::string(embedded::shipped_report(name)))});
       } catch (const std::runtime_error& e) {

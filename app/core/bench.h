@@ -51,9 +51,9 @@ std::string to_json(const BenchReport& r);
 // Throws std::runtime_error naming the field that is missing or malformed.
 BenchReport bench_from_json(const std::string& text);
 
-// The GPU runs shipped in the binary (docs/bench/RUN/bench_TYPE_OP.json), as measured there.
+// The GPU runs shipped in the binary (assets/runs/RUN/bench_TYPE_OP.json), as measured there.
 struct ShippedReport {
-  std::string run;  // "h200": the folder under docs/bench/
+  std::string run;  // "h200": the folder under assets/runs/
   BenchReport report;
 };
 // Every shipped file, parsed once, in the build's order. Throws std::runtime_error naming the

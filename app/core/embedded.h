@@ -14,7 +14,7 @@ std::string_view plan(std::string_view name);  // assets/plans/NAME.json; empty 
 const std::vector<std::string_view>& plan_names();
 std::string_view mono_font();  // DejaVu Sans Mono (fonts-dejavu-core), TrueType bytes
 // The GPU measurements shipped with the program: "RUN/bench_TYPE_OP" is
-// docs/bench/RUN/bench_TYPE_OP.json as built; empty when unknown.
+// assets/runs/RUN/bench_TYPE_OP.json as built; empty when unknown.
 std::string_view shipped_report(std::string_view name);
 const std::vector<std::string_view>& shipped_report_names();  // in the build's order (CMakeLists.txt)
 
