@@ -1,3 +1,4 @@
+#include "../../kernels/algorithms.h"
 #include "../../kernels/host_memory.h"
 #include "bench_runner.h"
 
@@ -258,7 +259,7 @@ core::BenchReport run_sim_matrix(const BenchRequest& req, const RowSink& on_row,
       const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
       row.samples = 1;
       finish_matrix_row(row, s, us, sizeof(T), 0);
-      const bool walk = algo == kernels::Algo::ColumnSumsNaive;
+      const bool walk = kernels::row(algo).indexing == kernels::Indexing::ColumnWalk;
       const auto lines = kernels::matrix_lines(algo);
       const auto c = req.op == core::Op::Sum ? model::check_matrix_outputs<T, ops::Sum>(out.data(), in.data(), m, lines, walk)
                      : req.op == core::Op::Min ? model::check_matrix_outputs<T, ops::Min>(out.data(), in.data(), m, lines, walk)

@@ -119,7 +119,7 @@ core::Trace run_trace(const TraceRequest& req, Reduce reduce) {
   if (req.rows || req.cols) throw std::invalid_argument(req.algorithm + " reduces an array: it takes a size, not rows and columns");
   // CUDA's atomic min/max (cuda::atomic_ref) do not promise this project's NaN rule: refused
   // rather than shown with a result that may differ from run to run.
-  if (algo == kernels::Algo::CgReduceUpdateAsync && req.op != core::Op::Sum &&
+  if (kernels::row(algo).tree == kernels::Tree::CgTilesAsync && req.op != core::Op::Sum &&
       std::any_of(req.input.begin(), req.input.end(), [](double x) { return x != x; }))
     throw std::invalid_argument("cg-reduce-update-async: its min and max use CUDA's atomic min/max, which do not "
                                 "promise to propagate NaN; pick another algorithm for input with NaN");
