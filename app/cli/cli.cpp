@@ -23,6 +23,7 @@
 #include "../core/bench.h"
 #include "../core/catalog.h"
 #include "../core/run_file.h"
+#include "../core/views.h"
 #include "../core/facts.h"
 #include "../core/file_io.h"
 #include "../core/text.h"
@@ -33,6 +34,17 @@
 #include "../render/export.h"
 
 namespace rl::cli {
+namespace {
+
+// The views' names, for CLI11's check (core::kViewRows).
+std::vector<std::string> view_list() {
+  std::vector<std::string> out;
+  for (const auto& r : core::kViewRows) out.emplace_back(r.name);
+  return out;
+}
+
+}  // namespace
+
 namespace {
 
 constexpr std::size_t kMaxTraceSize = core::kMaxTracedElements;
@@ -454,8 +466,7 @@ Handler render_command(CLI::App& cmd) {
                                  "Draw the chart of a GPU run shipped with the program (measured there, not on this machine)")
                       ->check(CLI::IsMember(core::shipped_runs()));
   shipped->excludes(algorithm)->excludes(stage)->excludes(chart);
-  cmd.add_option("--view", o->view, "Which view: memory | lanes | divergence | banks | grid | coalescing")
-      ->check(CLI::IsMember({"memory", "lanes", "divergence", "banks", "grid", "coalescing"}));
+  cmd.add_option("--view", o->view, "Which view: " + core::view_names())->check(CLI::IsMember(view_list()));
   auto* all = cmd.add_flag("--all-stages", o->all_stages, "One PNG per stage: OUT-stage00.png, ... (--out is the prefix)");
   auto* video = cmd.add_option("--video", o->video, "The whole run as FILE.mp4 or FILE.gif (ffmpeg)");
   all->excludes(stage)->excludes(chart)->excludes(shipped);
@@ -566,8 +577,8 @@ Handler window_command(CLI::App& app) {
                "Soak test: play every algorithm in every view and rerun the benchmark, sampling memory "
                "(with --quit-after-frames; the frame report holds the samples)");
   app.add_option("--export-dir", g.export_dir, "Folder for the Stages tab's exports (E, A, G, M keys)");
-  app.add_option("--view", g.view, "The Stages tab's view: memory | lanes | divergence | banks | grid | coalescing (V cycles)")
-      ->check(CLI::IsMember({"memory", "lanes", "divergence", "banks", "grid", "coalescing"}));
+  app.add_option("--view", g.view, "The Stages tab's view: " + core::view_names() + " (V cycles)")
+      ->check(CLI::IsMember(view_list()));
   app.add_option("--algorithm", g.algorithm, "The algorithm to open on")->check(CLI::IsMember(core::traced_ids()));
   app.add_option("--stage", g.stage, "The stage to show first (0-based; past the last shows the last)")
       ->check(CLI::Range(0, kMaxStage));

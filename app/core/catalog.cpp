@@ -1,4 +1,5 @@
 #include "catalog.h"
+#include "views.h"
 
 #include <algorithm>
 #include <mutex>
@@ -149,11 +150,6 @@ std::vector<std::string> add_region(SourceView& view, std::string_view text, std
 
 }  // namespace
 
-bool is_view_name(std::string_view name) {
-  for (std::string_view v : {"memory", "lanes", "divergence", "banks", "grid", "coalescing"})
-    if (name == v) return true;
-  return false;
-}
 
 Pointer parse_pointer(std::string_view line) {
   const std::string whole(line);

@@ -33,7 +33,6 @@ struct Pointer {
 };
 // memory | lanes | divergence | banks | grid | coalescing: the names a pointer, a scene and --view use
 // (render::View is the drawing side of the same list).
-bool is_view_name(std::string_view name);
 // Throws std::runtime_error naming what is wrong with a "Look: " line.
 Pointer parse_pointer(std::string_view line);
 

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "catalog.h"
+#include "views.h"
 #include "file_io.h"
 #include "json_fields.h"
 #include "text.h"

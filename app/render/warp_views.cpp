@@ -260,43 +260,6 @@ void draw_banks(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& 
 
 }  // namespace
 
-std::optional<View> parse_view(std::string_view name) {
-  for (View v : kViews)
-    if (name == to_string(v)) return v;
-  return std::nullopt;
-}
-
-std::string why_not(View v, const core::Trace& t) {
-  const auto any = [&](auto has) { return std::any_of(t.stages.begin(), t.stages.end(), has); };
-  if (v == View::Lanes && !any([](const core::Stage& s) { return s.lanes.has_value(); }))
-    return "this algorithm keeps its values in shared memory: no stage recorded registers";
-  if (v == View::Banks && t.memory == core::Memory::Global) return "this algorithm works in global memory, which has no banks";
-  if (v == View::Banks && !any([](const core::Stage& s) { return !s.accesses.empty(); }))
-    return "no stage of this algorithm read or wrote shared memory";
-  if (v == View::Coalescing && !any([](const core::Stage& s) { return !s.loads.empty(); }))
-    return "this trace recorded no global loads";
-  return "";
-}
-
-View next_view(View v, const core::Trace* t) {
-  for (int k = 1; k <= kViewCount; ++k) {
-    const View next = View((int(v) + k) % kViewCount);
-    if (!t || why_not(next, *t).empty()) return next;
-  }
-  return v;
-}
-
-const char* to_string(View v) {
-  switch (v) {
-    case View::Lanes: return "lanes";
-    case View::Divergence: return "divergence";
-    case View::Banks: return "banks";
-    case View::Grid: return "grid";
-    case View::Coalescing: return "coalescing";
-    default: return "memory";
-  }
-}
-
 int paged_rows(View view, const core::Trace& t, int stage) {
   if (stage < 0 || stage >= int(t.stages.size())) return 0;
   const core::Stage& s = t.stages[std::size_t(stage)];
@@ -307,6 +270,28 @@ int paged_rows(View view, const core::Trace& t, int stage) {
 
 int page_rows(View view) { return view == View::Coalescing ? kLoadRowsShown : kBankRowsShown; }
 
+// How each view is drawn, in core::kViewRows' order (the memory view has its own layout).
+using DrawView = void (*)(Canvas&, const core::Trace&, int, const MemoryLayout&, const Palette&, const ViewOptions&, float);
+constexpr DrawView kDraw[] = {
+    [](Canvas&, const core::Trace&, int, const MemoryLayout&, const Palette&, const ViewOptions&, float) {},
+    [](Canvas& c, const core::Trace& t, int k, const MemoryLayout& L, const Palette& p, const ViewOptions&, float m) {
+      draw_lanes(c, t, k, L, p, m);
+    },
+    [](Canvas& c, const core::Trace& t, int k, const MemoryLayout& L, const Palette& p, const ViewOptions&, float m) {
+      draw_divergence(c, t, k, L, p, m);
+    },
+    [](Canvas& c, const core::Trace& t, int k, const MemoryLayout& L, const Palette& p, const ViewOptions& o, float m) {
+      draw_banks(c, t, k, L, p, o.first_bank_row, m);
+    },
+    [](Canvas& c, const core::Trace& t, int, const MemoryLayout& L, const Palette& p, const ViewOptions&, float m) {
+      draw_grid(c, t, L, p, m);
+    },
+    [](Canvas& c, const core::Trace& t, int k, const MemoryLayout& L, const Palette& p, const ViewOptions& o, float m) {
+      draw_coalescing(c, t, k, L, p, o.first_bank_row, m);
+    },
+};
+static_assert(std::size(kDraw) == std::size_t(core::kViewCount), "a draw function for each view of core::kViewRows");
+
 ViewDrawn draw_stage_view(Canvas& c, View view, const core::Trace& t, int stage, int width, int height,
                           const ViewOptions& options) {
   if (view == View::Memory || t.stages.empty()) return draw_memory_view(c, t, stage, width, height, options);
@@ -315,11 +300,7 @@ ViewDrawn draw_stage_view(Canvas& c, View view, const core::Trace& t, int stage,
   stage = std::clamp(stage, 0, int(t.stages.size()) - 1);
   const float min_px = options.min_text_px;
   const MemoryLayout L = layout_memory(32, width, height, options.text_scale, min_px);
-  if (view == View::Lanes) draw_lanes(c, t, stage, L, pal, min_px);
-  if (view == View::Divergence) draw_divergence(c, t, stage, L, pal, min_px);
-  if (view == View::Banks) draw_banks(c, t, stage, L, pal, options.first_bank_row, min_px);
-  if (view == View::Grid) draw_grid(c, t, L, pal, min_px);
-  if (view == View::Coalescing) draw_coalescing(c, t, stage, L, pal, options.first_bank_row, min_px);
+  kDraw[int(view)](c, t, stage, L, pal, options, min_px);
   c.end();
   return {};
 }

@@ -7,23 +7,19 @@
 #include <string_view>
 
 #include "../core/trace.h"
+#include "../core/views.h"
 #include "canvas.h"
 #include "memory_view.h"
 
 namespace rl::render {
 
-enum class View { Memory, Lanes, Divergence, Banks, Grid, Coalescing };
-constexpr int kViewCount = 6;
-constexpr View kViews[] = {View::Memory, View::Lanes, View::Divergence, View::Banks, View::Grid, View::Coalescing};
-
-// "memory", "lanes", "divergence", "banks", "grid", "coalescing"
-std::optional<View> parse_view(std::string_view name);
-const char* to_string(View view);
-// Why a view has nothing to show for this trace ("" when it applies): the lanes view needs
-// recorded registers, the banks view shared-memory accesses, the coalescing view global loads.
-std::string why_not(View view, const core::Trace& trace);
-// The next view after `view` that applies (V cycles through these).
-View next_view(View view, const core::Trace* trace);
+// The views are core's registry (core/views.h); render draws them.
+using core::View;
+using core::kViewCount;
+using core::parse_view;
+using core::to_string;
+using core::why_not;
+using core::next_view;
 
 // The rows the banks or coalescing view pages through at this stage (0 for other views), and
 // how many a page shows.

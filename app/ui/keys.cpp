@@ -1,6 +1,8 @@
 // Keys and the help window that lists them.
 #include "panel_parts.h"
 
+#include "../core/views.h"
+
 #include <imgui.h>
 #include <GLFW/glfw3.h>  // key codes: the ImGui GLFW backend reports GLFW keys
 #include <algorithm>
@@ -45,7 +47,7 @@ constexpr KeyHelp kKeys[] = {
     {"Right / Left", "next or previous stage"},
     {"PageDown / PageUp", "next or previous scene of the open plan, else stage (what clickers send)"},
     {"Home / End", "first or last stage"},
-    {"V", "next view: memory, lanes, divergence, banks, grid, coalescing"},
+    {"V", "next view that applies: {views}"},
     {"1 - 9", "the first nine algorithms of the list"},
     {"E, A, G, M", "export the view as PNG, every stage as PNGs, a GIF, an MP4"},
     {"P or F11", "presenter mode on or off; Esc leaves it"},
@@ -124,7 +126,9 @@ void help_window(AppState& s) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(k.keys);
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(k.what);
+      std::string what = k.what;
+      if (const auto at = what.find("{views}"); at != std::string::npos) what.replace(at, 7, core::view_names(", "));
+      ImGui::TextUnformatted(what.c_str());
     }
     ImGui::EndTable();
   }

@@ -161,7 +161,8 @@ Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   // Which picture of the stage: the memory view, or the warp-level views beside it (V cycles).
   // A view with nothing to show for this algorithm is greyed out, its reason on hover.
   if (!render::why_not(s.view, *s.trace).empty()) s.view = render::View::Memory;
-  for (render::View v : render::kViews) {
+  for (const auto& row : core::kViewRows) {
+    const render::View v = row.view;
     const std::string why = render::why_not(v, *s.trace);
     if (v != render::View::Memory) wrap_item(ImGui::GetFrameHeight() + ImGui::CalcTextSize(render::to_string(v)).x + em);
     ImGui::BeginDisabled(!why.empty());

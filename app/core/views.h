@@ -1,0 +1,43 @@
+// The stage views, one registry: each view's enum value, name (the CLI's, settings', lesson
+// pointers' and the window's), and what it shows. Why a view has nothing for a trace is asked
+// here too; how each is drawn is render's table (render/warp_views.cpp), indexed by the same
+// enum. A new view is its row here and its entry there.
+#pragma once
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "trace.h"
+
+namespace rl::core {
+
+enum class View { Memory, Lanes, Divergence, Banks, Grid, Coalescing };
+
+struct ViewRow {
+  View view;
+  std::string_view name;
+  std::string_view shows;  // for the help: what the view draws
+};
+
+inline constexpr ViewRow kViewRows[] = {
+    {View::Memory, "memory", "shared memory after the stage (global-halving: the array), reads and writes marked"},
+    {View::Lanes, "lanes", "each warp's registers, and where a shuffle took each lane's value from"},
+    {View::Divergence, "divergence", "which lanes of each warp worked in the stage"},
+    {View::Banks, "banks", "the 32 banks each warp-wide shared-memory access touched"},
+    {View::Grid, "grid", "the grid's blocks and how their results become one"},
+    {View::Coalescing, "coalescing", "each warp-wide global load and the 32-byte sectors it fetched"},
+};
+inline constexpr int kViewCount = int(std::size(kViewRows));
+
+std::optional<View> parse_view(std::string_view name);
+const char* to_string(View view);
+bool is_view_name(std::string_view name);
+// Every view's name, joined: "memory | lanes | divergence | banks | grid | coalescing".
+std::string view_names(std::string_view separator = " | ");
+// Why a view has nothing to show for this trace ("" when it applies): the lanes view needs
+// recorded registers, the banks view shared-memory accesses, the coalescing view global loads.
+std::string why_not(View view, const Trace& trace);
+// The next view after `view` that applies (V cycles through these).
+View next_view(View view, const Trace* trace);
+
+}  // namespace rl::core
