@@ -347,19 +347,7 @@ int cmd_list(std::ostream& out, const std::string& format) {
 
 }  // namespace
 
-std::optional<std::size_t> parse_size(std::string_view text) {
-  const auto whole = [](std::string_view s, std::size_t& v) {
-    const auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-    return !s.empty() && r.ec == std::errc() && r.ptr == s.data() + s.size();
-  };
-  std::size_t v = 0;
-  if (text.starts_with("2^")) {
-    if (!whole(text.substr(2), v) || v > 62) return std::nullopt;
-    return std::size_t(1) << v;
-  }
-  if (!whole(text, v)) return std::nullopt;
-  return v;
-}
+std::optional<std::size_t> parse_size(std::string_view text) { return core::parse_size(text, 62); }
 
 namespace {
 

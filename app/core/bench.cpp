@@ -19,15 +19,7 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-std::optional<std::size_t> one_size(std::string_view t) {
-  std::size_t v = 0;
-  const bool pow = t.starts_with("2^");
-  if (pow) t.remove_prefix(2);
-  const auto r = std::from_chars(t.data(), t.data() + t.size(), v);
-  if (t.empty() || r.ec != std::errc() || r.ptr != t.data() + t.size()) return std::nullopt;
-  if (pow) return v <= 40 ? std::optional<std::size_t>(std::size_t(1) << v) : std::nullopt;
-  return v;
-}
+std::optional<std::size_t> one_size(std::string_view t) { return parse_size(t, 40); }
 
 template <class T>
 T get(const json& j, const char* name) {
@@ -36,6 +28,16 @@ T get(const json& j, const char* name) {
 }
 
 }  // namespace
+
+std::optional<std::size_t> parse_size(std::string_view text, int max_log2) {
+  const bool pow = text.starts_with("2^");
+  if (pow) text.remove_prefix(2);
+  std::size_t v = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || r.ec != std::errc() || r.ptr != text.data() + text.size()) return std::nullopt;
+  if (pow) return v <= std::size_t(max_log2) ? std::optional<std::size_t>(std::size_t(1) << v) : std::nullopt;
+  return v;
+}
 
 std::optional<std::vector<std::size_t>> parse_sizes(std::string_view text, std::string* error) {
   std::vector<std::size_t> out;

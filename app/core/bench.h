@@ -43,6 +43,8 @@ std::optional<std::vector<MatrixShape>> parse_shapes(std::string_view text, std:
 // The default sweep: 2^28 elements as 2^4 x 2^24, 2^6 x 2^22, ..., 2^24 x 2^4 (log2 of the total).
 std::vector<MatrixShape> default_shapes(int log2_total);
 
+// One size: "N" or "2^K" with K at most max_log2; nullopt for anything else.
+std::optional<std::size_t> parse_size(std::string_view text, int max_log2);
 // "2^16..2^28" (powers of two), or "N,N,..." (each N or 2^K). nullopt with *error otherwise.
 std::optional<std::vector<std::size_t>> parse_sizes(std::string_view text, std::string* error);
 

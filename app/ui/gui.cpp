@@ -29,16 +29,11 @@ namespace rl::ui {
 
 namespace {
 
-bool is_matrix(const std::string& id) {
-  const auto* info = core::find_algorithm(id);
-  return info && info->matrix;
-}
-
 // The choice's input: the array, or the matrix row by row (rows x cols elements, at most the
 // window's limit); typed values must fill it exactly.
 void fill_input(const RunChoice& c, backend::TraceRequest& req) {
   std::size_t n = std::size_t(c.size);
-  if (is_matrix(c.algorithm)) {
+  if (core::is_matrix_id(c.algorithm)) {
     if (std::int64_t(c.rows) * c.cols > kMaxTracedSize)
       throw std::invalid_argument("a " + std::to_string(c.rows) + " x " + std::to_string(c.cols) + " matrix is more than the " +
                                   std::to_string(kMaxTracedSize) + " elements the window traces");
@@ -53,7 +48,7 @@ void fill_input(const RunChoice& c, backend::TraceRequest& req) {
 
 // Compare mode's request: the same input, for an algorithm of the same shape.
 backend::TraceRequest compare_request(const backend::TraceRequest& req, const std::string& other) {
-  if (is_matrix(other) != (req.rows > 0))
+  if (core::is_matrix_id(other) != (req.rows > 0))
     throw std::invalid_argument("compare: " + other + (req.rows ? " reduces an array and " : " reduces a matrix and ") +
                                 req.algorithm + (req.rows ? " a matrix" : " an array") + "; compare two of one kind");
   backend::TraceRequest out = req;
