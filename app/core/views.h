@@ -16,11 +16,11 @@ enum class View { Memory, Lanes, Divergence, Banks, Grid, Coalescing };
 struct ViewRow {
   View view;
   std::string_view name;
-  std::string_view shows;  // for the help: what the view draws
+  std::string_view shows;  // what the view draws: its button's tooltip
 };
 
 inline constexpr ViewRow kViewRows[] = {
-    {View::Memory, "memory", "shared memory after the stage (global-halving: the array), reads and writes marked"},
+    {View::Memory, "memory", "the block's shared memory after the stage, reads and writes marked (global-halving: the array; a matrix: the cells around the block)"},
     {View::Lanes, "lanes", "each warp's registers, and where a shuffle took each lane's value from"},
     {View::Divergence, "divergence", "which lanes of each warp worked in the stage"},
     {View::Banks, "banks", "the 32 banks each warp-wide shared-memory access touched"},

@@ -169,7 +169,7 @@ Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
     if (ImGui::RadioButton(render::to_string(v), s.view == v)) s.view = v;
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-      ImGui::SetTooltip("%s", why.empty() ? "Show the stage this way (V cycles the views that apply)" : why.c_str());
+      ImGui::SetTooltip("%s", why.empty() ? (std::string(row.shows) + "\n(V cycles the views that apply)").c_str() : why.c_str());
   }
   row_pager(s);
   stale_pager(s);
