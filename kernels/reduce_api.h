@@ -161,8 +161,6 @@ int outputs_per_block(Algo algo, int block);
 bool adds_on_load(Algo algo);
 // True when the algorithm runs on a GPU at all (syncthreads-in-branch is modelled only).
 bool gpu_launchable(Algo algo);
-// True when blocks combine their totals with atomics, so float sums depend on block order.
-bool combines_atomically(Algo algo);
 
 // Indices of the input elements the traced block reads, in order: the model's and the
 // kernels' indexing, stated once. per_vector: elements in one 16-byte load (4, or 2 for

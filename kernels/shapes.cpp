@@ -73,7 +73,6 @@ std::size_t check_race_launch(Algo algo, std::size_t n, const Launch& launch) {
   return grid;
 }
 
-bool combines_atomically(Algo algo) { return row(algo).combine == Combine::Atomics; }
 
 
 bool records_partials(Algo algo) { return row(algo).tree != Tree::Halving && row(algo).tree != Tree::CgTilesAsync; }

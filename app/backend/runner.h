@@ -30,31 +30,38 @@ inline void stamp(core::Trace& t, const core::SourceView& src) {
   t.code = {src.file, src.numbers, src.lines};
 }
 
+// The fields every trace carries, array or matrix: what ran, where, on which source lines.
 template <class T>
-core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kernels::RawTrace<T>& raw, T result) {
+core::Trace trace_header(const TraceRequest& req, kernels::Algo algo, const kernels::RawTrace<T>& raw) {
   const core::SourceView& src = core::source_of(req.algorithm);
-  const bool global = kernels::row(algo).indexing == kernels::Indexing::WholeArray;
   core::Trace t;
   t.algorithm = req.algorithm;
   t.source = src.file;
   stamp(t, src);
-  t.memory = global ? core::Memory::Global : core::Memory::Shared;
   t.size = req.input.size();
   t.block = req.block;
   t.grid = raw.grid;
   t.trace_block = req.trace_block;
   t.op = req.op;
   t.type = req.type;
-  t.result = static_cast<double>(result);
   t.combine = kernels::row(algo).combine;
   t.partials.assign(raw.partials.begin(), raw.partials.end());
+  return t;
+}
+
+template <class T>
+core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kernels::RawTrace<T>& raw, T result) {
+  const bool global = kernels::row(algo).indexing == kernels::Indexing::WholeArray;
+  core::Trace t = trace_header(req, algo, raw);
+  t.memory = global ? core::Memory::Global : core::Memory::Shared;
+  t.result = static_cast<double>(result);
   t.tickets = raw.tickets;
   if (!global) t.pass_outputs = kernels::pass_outputs(algo, t.size, req.block, raw.grid);
   t.geometry = array_geometry(algo, t.size, req.block, raw.grid, req.trace_block, sizeof(T), raw.tickets);
   for (std::size_t i : kernels::traced_elements(algo, t.size, req.block, raw.grid, req.trace_block, kernels::vector_elements(sizeof(T)), raw.tickets))
     t.input.push_back(req.input[i]);
 
-  add_stages(t, algo, raw, src);
+  add_stages(t, algo, raw, core::source_of(req.algorithm));
   return t;
 }
 
@@ -137,21 +144,9 @@ core::Window matrix_window(const TraceRequest& req, const std::vector<std::size_
 template <class T>
 core::Trace build_matrix_trace(const TraceRequest& req, kernels::Algo algo, const kernels::RawTrace<T>& raw,
                                const std::vector<T>& outputs) {
-  const core::SourceView& src = core::source_of(req.algorithm);
-  core::Trace t;
-  t.algorithm = req.algorithm;
-  t.source = src.file;
-  stamp(t, src);
-  t.size = req.input.size();
+  core::Trace t = trace_header(req, algo, raw);
   t.rows = req.rows;
   t.cols = req.cols;
-  t.block = req.block;
-  t.grid = raw.grid;
-  t.trace_block = req.trace_block;
-  t.op = req.op;
-  t.type = req.type;
-  t.combine = kernels::row(algo).combine;
-  t.partials.assign(raw.partials.begin(), raw.partials.end());
   t.outputs.assign(outputs.begin(), outputs.begin() + std::ptrdiff_t(std::min(outputs.size(), kernels::kMaxPartials)));
   t.outputs_total = outputs.size();
   const kernels::Matrix m{req.rows, req.cols};
@@ -161,7 +156,7 @@ core::Trace build_matrix_trace(const TraceRequest& req, kernels::Algo algo, cons
   t.result = static_cast<double>(outputs[traced_output(algo, m, req.block, grid, req.trace_block)]);
   t.window = matrix_window(req, elements);
   t.geometry = matrix_geometry(algo, m, req.block, grid, req.trace_block, sizeof(T));
-  add_stages(t, algo, raw, src);
+  add_stages(t, algo, raw, core::source_of(req.algorithm));
   return t;
 }
 

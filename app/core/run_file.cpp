@@ -18,6 +18,28 @@ RunFile kind_of(const nlohmann::json& j) {
                            "with 'peak_gbps')");
 }
 
+// The top level's fields alone (what lies deeper is read and dropped): enough to tell the kind
+// before the whole file is parsed under its own kind's rules.
+nlohmann::json top_level(const std::string& text) {
+  using json = nlohmann::json;
+  json::parser_callback_t shallow = [](int depth, json::parse_event_t event, json&) {
+    if (depth > json_fields::kMaxDepth) throw std::runtime_error("nested deeper than " + std::to_string(json_fields::kMaxDepth) + " levels");
+    const bool ends = event == json::parse_event_t::value || event == json::parse_event_t::object_end ||
+                      event == json::parse_event_t::array_end;
+    return !ends || depth <= 1;
+  };
+  return json::parse(text, shallow);
+}
+
+const FileKind& limit_of(RunFile kind) {
+  switch (kind) {
+    case RunFile::Trace: return files::kTrace;
+    case RunFile::Race: return files::kRecording;
+    case RunFile::Results: return files::kResults;
+  }
+  return files::kResults;
+}
+
 }  // namespace
 
 std::string to_string(RunFile kind) {
@@ -36,20 +58,15 @@ OpenedRun open_run_file(const std::string& path) {
   OpenedRun out;
   out.path = path;
   try {
-    const auto j = json_fields::parse(text);
+    const auto j = top_level(text);
     if (!j.is_object()) throw std::runtime_error("is not a JSON object");
     out.kind = kind_of(j);
-    if (out.kind == RunFile::Results) {
-      if (text.size() > std::size_t(files::kResults.max_bytes))
-        throw std::runtime_error("is " + std::to_string(text.size()) + " bytes; a results file may hold at most " +
-                                 std::to_string(files::kResults.max_bytes));
-      out.results = bench_from_json(text);
-    } else {
-      if (out.kind == RunFile::Race && text.size() > std::size_t(files::kRecording.max_bytes))
-        throw std::runtime_error("is " + std::to_string(text.size()) + " bytes; a race recording may hold at most " +
-                                 std::to_string(files::kRecording.max_bytes));
-      out.trace = trace_from_json(text);
-    }
+    const FileKind& limit = limit_of(out.kind);
+    if (text.size() > std::size_t(limit.max_bytes))
+      throw std::runtime_error("is " + std::to_string(text.size()) + " bytes; " + to_string(out.kind) +
+                               " may hold at most " + std::to_string(limit.max_bytes));
+    if (out.kind == RunFile::Results) out.results = bench_from_json(text);
+    else out.trace = trace_from_json(text);
   } catch (const std::exception& e) {
     throw std::runtime_error(shown + (std::string(e.what()).rfind("is ", 0) == 0 ? "" : "is not readable: ") + e.what());
   }

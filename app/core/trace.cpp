@@ -73,12 +73,12 @@ Load read_load(const json& jl) {
   return l;
 }
 
-kernels::Combine combine_from(const std::string& name) {
-  using kernels::Combine;
-  for (Combine c : {Combine::Passes, Combine::SecondKernel, Combine::Atomics, Combine::LastBlock, Combine::GridSync,
-                    Combine::Halving, Combine::Outputs, Combine::None})
-    if (kernels::to_string(c) == name) return c;
-  throw std::runtime_error("trace field 'combine' names no way of combining: " + name);
+// The value of E (0 to last) whose name is name; field and what say what the file got wrong.
+template <class E>
+E named(const std::string& name, E last, const char* field, const char* what) {
+  for (int i = 0; i <= int(last); ++i)
+    if (kernels::to_string(E(i)) == name) return E(i);
+  throw std::runtime_error(std::string("trace field '") + field + "' names no " + what + ": " + name);
 }
 
 // kernels::kTagShuffle -> "shfl": the marker without its brackets.
@@ -114,19 +114,6 @@ void read_matrix(const json& j, Trace& t) {
   if (w.row + w.rows > t.rows || w.col + w.cols > t.cols || w.values.size() != w.rows * w.cols ||
       w.owned.size() != w.values.size())
     throw std::runtime_error("trace field 'window' does not fit the matrix");
-}
-
-kernels::Indexing indexing_from(const std::string& name) {
-  using kernels::Indexing;
-  for (int i = 0; i <= int(Indexing::Tile2d); ++i)
-    if (kernels::to_string(Indexing(i)) == name) return Indexing(i);
-  throw std::runtime_error("trace field 'indexing' names no way of picking elements: " + name);
-}
-
-kernels::Tree tree_from(const std::string& name) {
-  for (int i = 0; i <= int(kernels::Tree::None); ++i)
-    if (kernels::to_string(kernels::Tree(i)) == name) return kernels::Tree(i);
-  throw std::runtime_error("trace field 'tree' names no way of combining a block: " + name);
 }
 
 // Source text from a file: kept as written where it is printable ASCII (code shows its own
@@ -166,8 +153,8 @@ Geometry read_geometry(const json& jg) {
   const auto block = typed<std::vector<int>>(jg, "block");
   if (grid.size() != 2 || block.size() != 2) throw std::runtime_error("trace fields 'grid' and 'block' of 'geometry' are not [x, y]");
   g.grid_x = grid[0], g.grid_y = grid[1], g.block_x = block[0], g.block_y = block[1];
-  g.indexing = indexing_from(typed<std::string>(jg, "indexing"));
-  g.tree = tree_from(typed<std::string>(jg, "tree"));
+  g.indexing = named(typed<std::string>(jg, "indexing"), kernels::Indexing::Tile2d, "indexing", "way of picking elements");
+  g.tree = named(typed<std::string>(jg, "tree"), kernels::Tree::None, "tree", "way of combining a block");
   g.thread_cols = typed<int>(jg, "thread_cols");
   g.passes = typed<int>(jg, "passes");
   for (const auto& f : typed<std::vector<std::vector<std::size_t>>>(jg, "folds")) {
@@ -407,7 +394,7 @@ Trace trace_from_json(const std::string& text) {
   t.type = *type;
   t.input = decode_all(field(j, "input"), "input");
   t.result = decode(field(j, "result"), "result");
-  if (j.contains("combine")) t.combine = combine_from(typed<std::string>(j, "combine"));  // older traces have none
+  if (j.contains("combine")) t.combine = named(typed<std::string>(j, "combine"), kernels::Combine::None, "combine", "way of combining");  // older traces have none
   if (j.contains("partials")) t.partials = decode_all(field(j, "partials"), "partials");
   if (j.contains("pass_outputs")) t.pass_outputs = typed<std::vector<std::size_t>>(j, "pass_outputs");
   if (j.contains("tickets")) t.tickets = typed<std::vector<int>>(j, "tickets");

@@ -12,6 +12,7 @@
 #include "../core/run_file.h"
 #include "../core/text.h"
 #include "colors.h"
+#include "panel_parts.h"
 #include "race_pane.h"
 
 namespace rl::ui {
@@ -98,14 +99,7 @@ bool show_opened(AppState& s) {
     o.shown = false;
     return false;
   }
-  const int keep = s.trace && s.trace->algorithm == o.trace->algorithm ? s.player.stage() : 0;
-  s.trace = *o.trace;
-  s.compare_trace.reset();  // compare mode runs two kernels here; an opened trace is one run
-  s.error.clear();
-  s.floats.request.reset();  // the Float tab follows whole-input runs; a trace holds one block's inputs
-  s.floats.report.reset();
-  s.player.reset(int(s.trace->stages.size()));
-  s.player.seek(keep);
+  show_kept_trace(s, *o.trace);
   return true;
 }
 

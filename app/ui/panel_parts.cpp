@@ -64,4 +64,16 @@ void image(unsigned texture, const Frame& view) {
     ImGui::Dummy({view.w, view.h});
 }
 
+int show_kept_trace(AppState& s, const core::Trace& t) {
+  const int keep = s.trace && s.trace->algorithm == t.algorithm ? s.player.stage() : 0;
+  s.trace = t;
+  s.compare_trace.reset();  // compare mode runs two kernels; a kept trace is one run
+  s.error.clear();
+  s.floats.request.reset();  // the Float tab follows whole-input runs; a kept trace holds one block's inputs
+  s.floats.report.reset();
+  s.player.reset(int(t.stages.size()));
+  s.player.seek(keep);
+  return keep;
+}
+
 }  // namespace rl::ui

@@ -26,6 +26,10 @@ bool combo(const char* label, E& value, const char* const* names, int count) {
 void tip(const char* text);
 // A field's value was not taken as typed: say why, beside it, until the next change.
 void note(const std::string& text, std::string& kept, bool changed);
+// Puts a run read from somewhere other than a live run (an opened trace, a race recording) on
+// screen in place of the live one; returns the stage to keep (the one shown, when the algorithm
+// stays), after resetting the player to the trace's stages.
+int show_kept_trace(AppState& s, const core::Trace& t);
 // A GL texture filling view (flipped: GL's rows run bottom up); an empty box when there is none.
 void image(unsigned texture, const Frame& view);
 

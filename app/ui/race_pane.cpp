@@ -12,6 +12,7 @@
 #include "../backend/repeat.h"
 #include "../core/race.h"
 #include "colors.h"
+#include "panel_parts.h"
 
 namespace rl::ui {
 namespace {
@@ -247,12 +248,7 @@ bool show_recording(AppState& s) {
     r.shown = false;
     return false;
   }
-  const int keep = s.trace && s.trace->algorithm == r.recording->algorithm ? s.player.stage() : 0;
-  s.trace = *r.recording;
-  s.compare_trace.reset();
-  s.error.clear();
-  s.floats.request.reset();  // the Float tab follows whole-input runs; a recording holds one block's inputs
-  s.floats.report.reset();
+  const int keep = show_kept_trace(s, *r.recording);
   int stages = int(s.trace->stages.size());
   try {
     if (!s.choice.compare.empty()) s.compare_trace = beside(s, s.choice.compare);
