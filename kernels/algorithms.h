@@ -5,7 +5,8 @@
 #pragma once
 #include <string_view>
 
-#include "reduce_api.h"
+#include "algo.h"
+#include "matrix_shapes.h"
 
 namespace rl::kernels {
 
@@ -24,7 +25,7 @@ enum class Combine {
 };
 
 // How a thread picks the elements it loads. Grids, traced elements, work counts and the CPU
-// model read it (kernels/shapes.cpp, kernels/matrix_shapes.cpp, kernels/reference/model.cpp).
+// model read it (kernels/model/: shapes.cpp, matrix_shapes.cpp, model.cpp).
 enum class Indexing {
   Tile,             // a block's tile: one element a thread
   PairTile,         // two tiles a block apart, added while loading

@@ -11,7 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "reduce_api.h"
+#include "algo.h"
+#include "gpu_api.h"
 #include "reduce_ops.h"
 #include "copy.cuh"
 #include "cuda_check.cuh"

@@ -21,8 +21,8 @@
 #include "copy.cuh"
 #include "host_memory.h"
 #include "matrix_launch.cuh"
-#include "reference/cpu_baseline.h"
-#include "reference/matrix_check.h"
+#include "model/cpu_baseline.h"
+#include "model/matrix_check.h"
 
 namespace rl::kernels {
 namespace {

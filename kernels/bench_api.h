@@ -10,7 +10,9 @@
 #include <memory>
 #include <string>
 
-#include "reduce_api.h"
+#include "algo.h"
+#include "shapes.h"
+#include "matrix_shapes.h"
 
 namespace rl::kernels {
 

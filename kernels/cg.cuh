@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cuda/atomic>
 
-#include "tree.cuh"
+#include "block_common.cuh"
 
 namespace rl::kernels {
 namespace cg = cooperative_groups;

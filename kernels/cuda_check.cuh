@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "reduce_api.h"
+#include "gpu_api.h"
 
 namespace rl::kernels {
 

@@ -14,7 +14,10 @@
 
 #include "cg.cuh"
 #include "cuda_check.cuh"
-#include "reduce_api.h"
+#include "algo.h"
+#include "raw_trace.h"
+#include "shapes.h"
+#include "gpu_api.h"
 #include "shuffle.cuh"
 #include "single_pass.cuh"
 #include "tree.cuh"

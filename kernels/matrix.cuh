@@ -7,7 +7,7 @@
 #include "probe.cuh"
 #include "reduce_ops.h"
 #include "shuffle.cuh"
-#include "tree.cuh"
+#include "block_common.cuh"
 
 namespace rl::kernels {
 

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "reduce_api.h"
+#include "raw_trace.h"
 #include "stage_tags.h"
 
 namespace rl::kernels {

@@ -4,6 +4,7 @@
 
 #include "algorithms.h"
 #include "launch_impl.cuh"
+#include "race_api.h"
 
 namespace rl::kernels {
 namespace {

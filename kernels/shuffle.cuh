@@ -4,8 +4,9 @@
 #include <type_traits>
 
 #include "atomics.cuh"
-#include "reduce_api.h"
-#include "tree.cuh"
+#include "shapes.h"
+#include "matrix_shapes.h"
+#include "block_common.cuh"
 
 namespace rl::kernels {
 

@@ -3,7 +3,7 @@
 #pragma once
 #include <cstddef>
 
-#include "tree.cuh"
+#include "block_common.cuh"
 
 namespace rl::kernels {
 

@@ -5,25 +5,11 @@
 #pragma once
 #include <cstddef>
 
+#include "block_common.cuh"
 #include "probe.cuh"
 #include "reduce_ops.h"
 
 namespace rl::kernels {
-
-template <class T>
-__device__ __forceinline__ T* shared_array() {
-  extern __shared__ __align__(16) unsigned char smem_raw[];
-  return reinterpret_cast<T*>(smem_raw);
-}
-
-// in[i], or the identity past the end; a probe records the load as the thread's slot-th.
-template <class T, class Op, class Probe = NoProbe>
-__device__ __forceinline__ T load_or_identity(const T* in, std::size_t n, std::size_t i, const Probe& probe = {},
-                                              int slot = 0) {
-  if (i >= n) return Op::template identity<T>();
-  probe.load(0, slot, i);
-  return in[i];
-}
 
 // <<< naive-serial
 template <class T, class Op, class Probe>

@@ -12,8 +12,10 @@
 #include "app/core/embedded.h"
 #include "app/render/bench_chart.h"
 #include "app/render/plot.h"
-#include "kernels/reduce_api.h"
-#include "kernels/reference/matrix_check.h"
+#include "kernels/algo.h"
+#include "kernels/shapes.h"
+#include "kernels/matrix_shapes.h"
+#include "kernels/model/matrix_check.h"
 
 using namespace rl;
 

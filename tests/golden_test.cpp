@@ -6,7 +6,7 @@
 
 #include "app/backend/backend.h"
 #include "golden.h"
-#include "kernels/reduce_api.h"
+#include "kernels/matrix_shapes.h"
 #include "trace_compare.h"
 
 using namespace rl;

@@ -15,7 +15,7 @@
 #include "app/core/glossary.h"
 #include "app/core/input.h"
 #include "kernels/algorithms.h"
-#include "kernels/reference/cpu_baseline.h"
+#include "kernels/model/cpu_baseline.h"
 #include "test_support.h"
 
 using namespace rl;

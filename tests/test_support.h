@@ -11,7 +11,7 @@
 
 #include "app/backend/runner.h"
 #include "app/core/types.h"
-#include "kernels/reference/model.h"
+#include "kernels/model/model.h"
 
 namespace rl::test {
 

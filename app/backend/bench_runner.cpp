@@ -10,9 +10,9 @@
 #include <optional>
 #include <stdexcept>
 
-#include "../../kernels/reference/cpu_baseline.h"
-#include "../../kernels/reference/matrix_check.h"
-#include "../../kernels/reference/model.h"
+#include "../../kernels/model/cpu_baseline.h"
+#include "../../kernels/model/matrix_check.h"
+#include "../../kernels/model/model.h"
 #include "../core/catalog.h"
 #include "../core/text.h"
 #include "../core/input.h"

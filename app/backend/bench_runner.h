@@ -10,7 +10,7 @@
 
 #include "../core/bench.h"
 #include "../core/types.h"
-#include "../../kernels/reduce_api.h"
+#include "../../kernels/shapes.h"
 #include "backend.h"
 
 namespace rl::backend {

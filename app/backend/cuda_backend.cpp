@@ -1,6 +1,7 @@
 #include <ctime>
 
-#include "../../kernels/reference/model.h"
+#include "../../kernels/race_api.h"
+#include "../../kernels/model/model.h"
 #include "backend.h"
 #include "runner.h"
 #include "../core/text.h"

@@ -6,7 +6,8 @@
 #include <cstddef>
 #include <vector>
 
-#include "../../kernels/reduce_api.h"
+#include "../../kernels/algo.h"
+#include "../../kernels/matrix_shapes.h"
 #include "../core/trace.h"
 
 namespace rl::backend {

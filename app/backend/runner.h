@@ -6,7 +6,11 @@
 #include <vector>
 
 #include "../../kernels/algorithms.h"
-#include "../../kernels/reduce_api.h"
+#include "../../kernels/algo.h"
+#include "../../kernels/raw_trace.h"
+#include "../../kernels/shapes.h"
+#include "../../kernels/matrix_shapes.h"
+#include "../../kernels/gpu_api.h"
 #include "../../kernels/stage_tags.h"
 #include "../core/catalog.h"
 #include "../core/facts.h"

@@ -1,4 +1,4 @@
-#include "../../kernels/reference/model.h"
+#include "../../kernels/model/model.h"
 #include "backend.h"
 #include "runner.h"
 

@@ -18,6 +18,7 @@
 #include <tuple>
 #include <nlohmann/json.hpp>
 
+#include "../../kernels/race_api.h"
 #include "../backend/bench_runner.h"
 #include "../backend/geometry.h"
 #include "../core/bench.h"

@@ -5,7 +5,8 @@
 #include <set>
 #include <vector>
 
-#include "../../kernels/reduce_api.h"
+#include "../../kernels/raw_trace.h"
+#include "../../kernels/matrix_shapes.h"
 
 namespace rl::core {
 namespace {

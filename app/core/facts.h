@@ -5,7 +5,8 @@
 #include <string_view>
 #include <vector>
 
-#include "../../kernels/reduce_api.h"
+#include "../../kernels/raw_trace.h"
+#include "../../kernels/matrix_shapes.h"
 #include "catalog.h"
 #include "trace.h"
 

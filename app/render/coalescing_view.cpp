@@ -4,7 +4,8 @@
 #include <map>
 #include <string>
 
-#include "../../kernels/reduce_api.h"
+#include "../../kernels/raw_trace.h"
+#include "../../kernels/matrix_shapes.h"
 #include "view_parts.h"
 
 namespace rl::render {

@@ -4,7 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "../../kernels/reduce_api.h"
+#include "../../kernels/shapes.h"
+#include "../../kernels/matrix_shapes.h"
 #include "../core/facts.h"
 #include "view_parts.h"
 

@@ -4,7 +4,8 @@
 #include <cmath>
 #include <set>
 
-#include "../../kernels/reduce_api.h"
+#include "../../kernels/raw_trace.h"
+#include "../../kernels/matrix_shapes.h"
 #include "../core/facts.h"
 
 namespace rl::render {

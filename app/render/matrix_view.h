@@ -6,7 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "../../kernels/reduce_api.h"
+#include "../../kernels/raw_trace.h"
+#include "../../kernels/matrix_shapes.h"
 #include "../core/trace.h"
 #include "canvas.h"
 #include "view_parts.h"

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <map>
 
+#include "../../kernels/race_api.h"
 #include "../../kernels/algorithms.h"
 #include "../backend/geometry.h"
 #include "../backend/repeat.h"

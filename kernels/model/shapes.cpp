@@ -4,8 +4,12 @@
 #include <string>
 #include <string_view>
 
-#include "algorithms.h"
-#include "reduce_api.h"
+#include "../algorithms.h"
+#include "../algo.h"
+#include "../raw_trace.h"
+#include "../shapes.h"
+#include "../matrix_shapes.h"
+#include "../race_api.h"
 
 namespace rl::kernels {
 namespace {

@@ -4,8 +4,11 @@
 #include <stdexcept>
 #include <string>
 
-#include "algorithms.h"
-#include "reduce_api.h"
+#include "../algorithms.h"
+#include "../algo.h"
+#include "../raw_trace.h"
+#include "../shapes.h"
+#include "../matrix_shapes.h"
 
 namespace rl::kernels {
 namespace {
@@ -91,7 +94,7 @@ int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device) {
   // 2048 blocks of 256 fill 7.8 waves of the 264 an H100 holds (88 registers a thread), and at
   // 2^10 x 2^18 floats one warp a block ran at 92.4-92.5 % of peak against 91.6-91.7 % for 256
   // (only 15.5 an SM measured; the range is a guess around it). Measured on an H100:
-  // docs/bench/h100/why/column_deep_batch.txt.
+  // `git show 66b2a91:docs/bench/h100/why/column_deep_batch.txt`.
   if (is_column_sums(algo) && row(algo).vectors) {
     const std::size_t batch = std::size_t(column_batch_rows(kDeepColumnBlock, sizeof(float), true));
     const std::size_t tiles = ceil_div(m.cols, kWarpColumns), sms = std::size_t(std::max(1, device.sm_count));

@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <numeric>
 
-#include "../reduce_api.h"
+#include "../algo.h"
 #include "../reduce_ops.h"
 
 namespace rl::model {

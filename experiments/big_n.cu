@@ -4,7 +4,7 @@
 // every variant alike. `big_n SAMPLES waves` and `big_n SAMPLES tickets` run the later sets
 // (several waves of blocks; work tickets from a counter, from 2^20). Not a test: configure
 // with -DREDLAB_PERF=ON (target big_n), or build alone with
-//   nvcc -O3 -std=c++17 -arch=sm_90 -I kernels tests/perf/big_n.cu -o big_n
+//   nvcc -O3 -std=c++17 -arch=sm_90 -I kernels experiments/big_n.cu -o big_n
 #include <cub/device/device_reduce.cuh>
 #include <cuda_runtime.h>
 

@@ -4,7 +4,10 @@
 #include <cstddef>
 #include <vector>
 
-#include "../reduce_api.h"
+#include "../algo.h"
+#include "../raw_trace.h"
+#include "../shapes.h"
+#include "../matrix_shapes.h"
 
 namespace rl::model {
 

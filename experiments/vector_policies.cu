@@ -2,7 +2,7 @@
 // vectorised single-pass sum, against CUB, on the same data, samples interleaved round-robin
 // so drift hits every variant alike. Not a test: configure with -DREDLAB_PERF=ON (target
 // vector_policies), or build alone with
-//   nvcc -O3 -std=c++17 -arch=sm_90 -I kernels tests/perf/vector_policies.cu -o vector_policies
+//   nvcc -O3 -std=c++17 -arch=sm_90 -I kernels experiments/vector_policies.cu -o vector_policies
 #include <cub/device/device_reduce.cuh>
 #include <cuda_runtime.h>
 

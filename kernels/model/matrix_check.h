@@ -7,7 +7,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "../reduce_api.h"
+#include "../matrix_shapes.h"
 #include "../reduce_ops.h"
 
 namespace rl::model {

@@ -1,0 +1,57 @@
+// The GPU's entry points (kernels/launch.cu, baselines.cu): host code calls these and never
+// needs nvcc; the CPU backend never links them.
+#pragma once
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "algo.h"
+#include "matrix_shapes.h"
+#include "raw_trace.h"
+#include "shapes.h"
+
+namespace rl::kernels {
+
+// Thrown for any failing CUDA call, with the call, file and line in the message.
+struct CudaError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// True when a CUDA device can be used; otherwise *why says what is missing.
+bool cuda_available(std::string* why);
+std::string cuda_device_name();
+// Bytes of the current device's memory in use (by every process): the soak watches it.
+std::size_t cuda_memory_used();
+int cuda_sm_count();
+DeviceShape cuda_device_shape();  // the current device's SMs and threads per SM
+
+// Reduces host_in[0..n) on the GPU to one value. With trace non-null, block
+// launch.trace_block of the first pass runs the instrumented instantiation.
+template <class T>
+T gpu_reduce(Algo algo, OpKind op, const T* host_in, std::size_t n, const Launch& launch,
+             RawTrace<T>* trace);
+
+// Reduces each row, each column or the whole of the row-major matrix host_in on the GPU
+// (matrix_outputs values). With trace non-null, block launch.trace_block of the first pass
+// (numbered x fastest) runs the instrumented instantiation.
+template <class T>
+std::vector<T> gpu_reduce_matrix(Algo algo, OpKind op, const T* host_in, Matrix m, const Launch& launch,
+                                 RawTrace<T>* trace);
+// Several matrices of one shape, one after another through one prepared reducer, as a
+// benchmark's back-to-back runs go: each one's outputs. Whatever a launch leaves for the next
+// (batched-rows-vectorized's ticket counters) must not change the next one's results.
+template <class T>
+std::vector<std::vector<T>> gpu_reduce_matrices(Algo algo, OpKind op, const std::vector<const T*>& host_ins, Matrix m,
+                                                const Launch& launch);
+
+template <class T>
+T cub_reduce(OpKind op, const T* host_in, std::size_t n);
+template <class T>
+T thrust_reduce(OpKind op, const T* host_in, std::size_t n);
+// Copies host_in through the GPU with 16-byte loads and stores; true when every element
+// arrived unchanged.
+template <class T>
+bool copy_roundtrip(const T* host_in, std::size_t n);
+
+}  // namespace rl::kernels

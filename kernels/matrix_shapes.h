@@ -1,0 +1,110 @@
+// How a matrix reduction is launched and what each block reads (implemented in
+// kernels/model/matrix_shapes.cpp).
+#pragma once
+#include <cstddef>
+#include <vector>
+
+#include "algo.h"
+#include "raw_trace.h"
+#include "reduce_ops.h"
+#include "shapes.h"
+
+namespace rl::kernels {
+
+// A row-major matrix of rows x cols elements (the matrix family).
+struct Matrix {
+  std::size_t rows = 0, cols = 0;
+  std::size_t size() const { return rows * cols; }
+};
+
+// What a matrix algorithm leaves: one value per row (batched-rows*), per column (column-sums*),
+// or one for the whole matrix (block-2d).
+std::size_t matrix_outputs(Algo algo, Matrix m);
+// Threads a block of a matrix kernel has along x (the rest along y): 32 for block-2d, whose warps
+// read 32 neighbouring columns of one row; for column-sums 32, or the power of two at or above
+// `cols` when fewer, so a warp reads whole rows of a narrow matrix; else the whole block.
+int matrix_block_x(Algo algo, int block, std::size_t cols);
+// The first pass's grid: x and y blocks. grid (from Launch; 0 = two waves of the device, one for
+// batched-rows-vectorized) is about how many blocks the kernels that choose their grid launch (matrix_chooses_grid).
+struct Grid2 {
+  std::size_t x = 1, y = 1;
+  std::size_t count() const { return x * y; }
+};
+Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape device);
+// column-sums (chunks of rows), batched-rows-split and -vectorized (chunks of each row) and
+// block-2d size their grids; batched-rows and -shuffle launch a block per row and column-sums-naive a thread per column.
+bool matrix_chooses_grid(Algo algo);
+// Whether the first pass leaves several partials a line, so a second launch combines them:
+// column-sums with several chunks of rows, batched-rows-split or -vectorized with several chunks
+// a row, block-2d always. The others write their outputs in the first pass.
+bool matrix_second_pass(Algo algo, Grid2 grid);
+// How many first-pass results a matrix trace records: one per row (batched rows) or column
+// (column-sums-naive), one per chunk and column (column-sums), one per block (block-2d, and the
+// chunks of batched-rows-split and -vectorized).
+std::size_t matrix_partials(Algo algo, Matrix m, Grid2 grid);
+// batched-rows-split and -vectorized: columns each chunk of a row covers, for `chunks` chunks a
+// row: a multiple of 64 (the last chunk takes what is left).
+std::size_t split_chunk_cols(Matrix m, std::size_t chunks);
+// column-sums: rows each block of the first pass covers.
+std::size_t column_chunk_rows(Matrix m, int block, std::size_t chunks);
+TraceShape matrix_trace_shape(Algo algo, int block, Matrix m);
+// Throws std::invalid_argument naming the problem: an empty or too large shape, a block size
+// the kernel cannot take, a traced block outside the grid. Returns the first pass's grid.
+Grid2 check_matrix_launch(Algo algo, Matrix m, const Launch& launch, DeviceShape device, bool traced);
+// Indices (row * cols + col) of the elements block `traced` of the first pass reads, in the
+// order each thread loads them, thread by thread; elem_bytes: the element's size (it decides
+// column-sums-vectorized's columns and batched-rows-vectorized's vectors).
+std::vector<std::size_t> matrix_traced_elements(Algo algo, Matrix m, int block, Grid2 grid, int traced,
+                                                std::size_t elem_bytes);
+// The same for one thread of that block, in the order it loads them.
+std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, Grid2 grid, int traced, int thread,
+                                                std::size_t elem_bytes);
+bool is_matrix(Algo algo);
+// column-sums or column-sums-vectorized: chunks of rows, a row of partials per chunk.
+bool is_column_sums(Algo algo);
+// batched-rows-split or batched-rows-vectorized: chunks of each row, a partial per chunk.
+bool is_row_chunks(Algo algo);
+// Columns each thread sums: kVectorColumns for column-sums-vectorized (16-byte loads), else 1.
+constexpr int kVectorColumns = 4;
+int matrix_thread_cols(Algo algo);
+// The vector loads' width (float4, int4, double2) and how many elements one holds: 4 or 2.
+constexpr std::size_t kVectorBytes = 16;
+constexpr RL_HD std::size_t vector_elements(std::size_t elem_bytes) { return kVectorBytes / elem_bytes; }
+// Whether every row of a row-major matrix from cudaMalloc (aligned to 256 bytes) starts on a
+// 16-byte boundary, so 16-byte loads may read it: a row's length in bytes is a multiple of 16.
+constexpr RL_HD bool rows_hold_vectors(std::size_t cols, std::size_t elem_bytes) { return cols * elem_bytes % kVectorBytes == 0; }
+// batched-rows-vectorized cuts rows into chunks that give each thread at least this many
+// elements: short chunks, as many blocks as they make, the row's last block folding their
+// results (measured: docs/benchmarks.md).
+constexpr int kRowChunkElements = 32;
+// column-sums-vectorized: bytes of loads a thread issues before adding any. Blocks of up to
+// kDeepColumnBlock threads compile with registers for 256 bytes of 16-byte loads (16 float4), and
+// give them the cache-streaming hint; 1024 threads of a 65536-register file get 64 registers each,
+// room for 128. Rows loaded a column at a time issue 128 bytes (measured: docs/benchmarks.md).
+constexpr int kDeepColumnBlock = 256;
+constexpr RL_HD int column_batch_bytes(int block, bool vectors) { return vectors && block <= kDeepColumnBlock ? 256 : 128; }
+// Rows in one batch: each row gives a thread kVectorColumns elements.
+constexpr RL_HD int column_batch_rows(int block, std::size_t elem_bytes, bool vectors) {
+  return int(std::size_t(column_batch_bytes(block, vectors)) / (kVectorColumns * elem_bytes));
+}
+// column-sums-vectorized: the c-th column (0..3) of a thread whose first column is col0 (its
+// tile's first + per * tx), per elements a 16-byte vector, its vectors `apart` columns apart (a
+// row of threads' width, per * bx): 4tx..4tx+3, or for doubles 2tx, 2tx+1 and the same 2bx further on.
+constexpr RL_HD std::size_t vector_column(std::size_t col0, std::size_t apart, int per, int c) {
+  return col0 + (c / per) * apart + c % per;  // as ints first: c and per are small and non-negative
+}
+// Columns one block covers across: its threads along x times their columns each.
+std::size_t matrix_tile_cols(Algo algo, int block, std::size_t cols);
+// The columns thread tx of column tile `tile` sums, in its cells' order (column-sums-vectorized:
+// vector_column with vector_elements(elem_bytes) elements a vector).
+std::vector<std::size_t> matrix_thread_columns(Algo algo, int block, std::size_t cols, std::size_t tile, std::size_t tx,
+                                               std::size_t elem_bytes);
+// Which outputs a matrix reduction leaves: one per row, one per column, or one in all.
+enum class Lines { Rows, Columns, Whole };
+Lines matrix_lines(Algo algo);
+Lines matrix_lines(Baseline b);
+std::size_t line_count(Lines lines, Matrix m);
+// The block a matrix benchmark uses when none is asked for (measured, docs/benchmarks.md).
+int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device);
+
+}  // namespace rl::kernels

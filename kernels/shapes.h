@@ -1,0 +1,73 @@
+// How an array reduction is launched and what each block reads: stated once for the kernels
+// and the CPU model (implemented in kernels/model/shapes.cpp).
+#pragma once
+#include <cstddef>
+#include <vector>
+
+#include "algo.h"
+#include "raw_trace.h"
+
+namespace rl::kernels {
+
+// work-queue: 16-byte vectors a thread loads per ticket (measured, docs/perf-notes.md).
+constexpr int kQueueVectors = 4;
+
+// work-queue's tickets for n elements of elem_bytes each: 16-byte vectors, kQueueVectors x block
+// of them a ticket (the scalar tail belongs to none).
+std::size_t queue_tickets(std::size_t n, int block, std::size_t elem_bytes);
+
+// How a run is launched. grid 0 means "derived from n"; algorithms with a fixed grid
+// (grid-stride, cooperative) take the grid the host chose, so the model can match it.
+struct Launch {
+  int block = 32;
+  std::size_t grid = 0;
+  int trace_block = 0;
+  // work-queue, model only: the block that took each ticket in a GPU run, to replay it. Null:
+  // the model hands tickets round-robin, as if every block ran at the same speed.
+  const std::vector<int>* tickets = nullptr;
+};
+
+// What sizing a fixed grid needs to know of a device: its SMs, and the threads one SM holds at
+// once (2048 on sm_80 and sm_90, 1536 on sm_86 and sm_89, 1024 on sm_75). The GPU path reads
+// both from the device (cuda_device_shape); a bare SM count means an SM of 2048 threads, as the
+// CPU model's own device has.
+struct DeviceShape {
+  int sm_count = 1;
+  int threads_per_sm = 2048;
+  DeviceShape(int sms, int threads = 2048) : sm_count(sms), threads_per_sm(threads) {}  // NOLINT: an SM count converts
+};
+
+TraceShape trace_shape(Algo algo, int block, std::size_t n);
+// Blocks the first pass launches: derived from n, or the fixed grid for a given SM count.
+std::size_t first_pass_grid(Algo algo, std::size_t n, int block, DeviceShape device);
+// How many additions (each a rounding for floats) an element's value goes through in a run, on
+// average over the elements, rounded up. A float sum is within u * sum(|x_i| * depth_i) of the
+// exact one; for identically drawn inputs that is u * sum|x| * this depth.
+std::size_t rounding_depth(Algo algo, std::size_t n, int block, DeviceShape device);
+// The block size a benchmark uses when none is asked for: 256, or an algorithm's own choice
+// where measurements favour another (warp-shuffle-vectorized on large arrays).
+int preferred_block(Algo algo, std::size_t n, int sm_count);
+// Whether the first pass leaves per-block results a trace can record (cg-reduce-update-async
+// folds inside the atomic call; global-halving has no per-block result).
+bool records_partials(Algo algo);
+// How many results each launch leaves, first pass first: for "passes", every launch down to
+// the one that leaves a single value; otherwise only the first pass (grid x outputs per block).
+std::vector<std::size_t> pass_outputs(Algo algo, std::size_t n, int block, std::size_t grid);
+// How many results the first pass leaves per block: one, or one per warp (cg-warp).
+int outputs_per_block(Algo algo, int block);
+// True for the tree kernels whose threads add two elements a block apart while loading.
+bool adds_on_load(Algo algo);
+// True when the algorithm runs on a GPU at all (syncthreads-in-branch is modelled only).
+bool gpu_launchable(Algo algo);
+
+// Indices of the input elements the traced block reads, in order: the model's and the
+// kernels' indexing, stated once. per_vector: elements in one 16-byte load (4, or 2 for
+// doubles); tickets: work-queue's record of which block took each ticket.
+std::vector<std::size_t> traced_elements(Algo algo, std::size_t n, int block, std::size_t grid, int traced,
+                                         std::size_t per_vector, const std::vector<int>& tickets);
+
+// Throws std::invalid_argument naming the problem when the launch shape is impossible for
+// the algorithm: n == 0, a block size it cannot take, a traced block outside the grid.
+void check_launch(Algo algo, std::size_t n, const Launch& launch, bool traced);
+
+}  // namespace rl::kernels
