@@ -9,7 +9,8 @@ usage: scripts/bench-report.py FILE.json [FILE.json ...] > tables.md
   run gets the matrix tables, one per file), or a frame report (`reduction-lab --headless ... --frame-report`, one row of the frame table).
   FILE.csv: repeated runs of `reduction-lab bench --format csv` (or algorithm,n,median_us,
   pct_of_peak lines), one after another: one row per size of the repeats table.
-  The report's tables: scripts/bench-report.py assets/runs/h200/* assets/runs/h100/*
+  The report's tables: scripts/bench-report.py assets/runs/h200/* assets/runs/h100/* docs/bench/h200/* docs/bench/h100/*
+  (the runs in assets/runs; the repeats and frame reports in docs/bench; other files are skipped)
 Every number printed comes from the files; nothing is typed in.
 """
 import csv
