@@ -24,17 +24,38 @@
 namespace rl::backend {
 namespace {
 
+using Row = kernels::AlgorithmRow;
 
+// The request's algorithms, each looked up from its id once, here at the edge; the rest of the
+// run reads the rows. Throws naming an id the table does not have.
+std::vector<const Row*> resolve(const std::vector<std::string>& ids) {
+  std::vector<const Row*> rows;
+  for (const auto& id : ids) {
+    const Row* r = kernels::find_row(id);
+    if (!r) throw std::invalid_argument("unknown algorithm '" + id + "'");
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+bool is_baseline(const Row& r, kernels::Baseline b) { return kernels::is_baseline(r) && r.baseline == b; }
+bool is_cublas(const Row& r) {
+  return is_baseline(r, kernels::Baseline::CublasRows) || is_baseline(r, kernels::Baseline::CublasColumns);
+}
+
+std::size_t row_rounding_depth(const Row& r, std::size_t n, int block, kernels::DeviceShape device) {
+  if (is_baseline(r, kernels::Baseline::Cpu)) return (n + 1) / 2;  // std::reduce: one addition after another
+  if (kernels::is_baseline(r)) {  // cub, thrust: a few tiles a thread (at most twice an even share), trees
+    const std::size_t threads = std::size_t(std::max(device.sm_count, 1)) * std::size_t(device.threads_per_sm);
+    return (n + threads - 1) / threads + 64 + 2 * std::size_t(std::log2(double(std::max<std::size_t>(n, 1))) + 1);
+  }
+  return kernels::rounding_depth(r.algo, n, block, device);
+}
 
 }  // namespace
 
 std::size_t rounding_depth(const std::string& id, std::size_t n, int block, kernels::DeviceShape device) {
-  if (id == "cpu") return (n + 1) / 2;  // std::reduce: one addition after another
-  if (id == "cub" || id == "thrust") {  // a few tiles a thread (at most twice an even share), trees
-    const std::size_t threads = std::size_t(std::max(device.sm_count, 1)) * std::size_t(device.threads_per_sm);
-    return (n + threads - 1) / threads + 64 + 2 * std::size_t(std::log2(double(std::max<std::size_t>(n, 1))) + 1);
-  }
-  return kernels::rounding_depth(kernel_algo(id), n, block, device);
+  return row_rounding_depth(*resolve({id}).front(), n, block, device);
 }
 
 // Ints, min and max must match exactly. A float sum may stray from the exact one by at most
@@ -43,7 +64,12 @@ std::size_t rounding_depth(const std::string& id, std::size_t n, int block, kern
 // depth: a bound of its own for each algorithm and n.
 void judge(core::BenchRow& row, core::DType type, core::Op op, double got, double expected, double abs_sum,
            kernels::DeviceShape device) {
-  if (row.algorithm == "copy") {
+  judge(*resolve({row.algorithm}).front(), row, type, op, got, expected, abs_sum, device);
+}
+
+void judge(const kernels::AlgorithmRow& r, core::BenchRow& row, core::DType type, core::Op op, double got,
+           double expected, double abs_sum, kernels::DeviceShape device) {
+  if (is_baseline(r, kernels::Baseline::Copy)) {
     row.check_ok = true;
     row.check = "copy: no result to check";
     return;
@@ -54,7 +80,7 @@ void judge(core::BenchRow& row, core::DType type, core::Op op, double got, doubl
     return;
   }
   const double u = type == core::DType::Float ? 0x1p-24 : 0x1p-53;
-  const double depth = double(rounding_depth(row.algorithm, row.n, row.block, device));
+  const double depth = double(row_rounding_depth(r, row.n, row.block, device));
   const double off = std::fabs(got - expected);
   char buf[160];
   if (depth * u >= 0.5) {  // e.g. std::reduce of 2^28 floats: the bound says nothing
@@ -88,10 +114,11 @@ void finish_row(core::BenchRow& row, double median_us, std::size_t elem, double 
 }
 
 // The block size a row runs with: the request's, or (block 0) the algorithm's own choice.
-int block_for(const std::string& id, const BenchRequest& req, std::size_t n, int sm_count) {
+int block_for(const Row& r, const BenchRequest& req, std::size_t n, int sm_count) {
   if (req.block > 0) return req.block;  // the user's block as given: --block 1024 runs at 1024
-  const int b = kernels::preferred_block(kernel_algo(id), n, sm_count);
-  return id == "non-pow2-block" ? std::min(b + b / 16, 1024) : b;  // its own default: a non-power of two
+  const int b = kernels::preferred_block(r.algo, n, sm_count);
+  // A kernel that takes any block size runs at its own default: a non-power of two.
+  return r.blocks == kernels::BlockRule::Any ? std::min(b + b / 16, 1024) : b;
 }
 
 // The input in the request's type, converted once so the timed calls do no conversion.
@@ -105,15 +132,15 @@ struct Typed {
     else d = v;
   }
   // The CPU model (or, for "cpu", std::reduce) over the typed input.
-  double reduce(const std::string& id, const BenchRequest& req, int block) const {
+  double reduce(const Row& r, const BenchRequest& req, int block) const {
     const kernels::Launch launch{block, 0, 0};
     const auto op = kernel_op(req.op);
-    if (id == "cpu") {
+    if (kernels::is_baseline(r)) {  // "cpu": the one baseline without a GPU
       if (!i.empty()) return model::cpu_reduce<int>(op, i.data(), i.size());
       if (!f.empty()) return model::cpu_reduce<float>(op, f.data(), f.size());
       return model::cpu_reduce<double>(op, d.data(), d.size());
     }
-    const auto algo = kernel_algo(id);
+    const auto algo = r.algo;
     if (!i.empty()) return model::model_reduce<int>(algo, op, i.data(), i.size(), launch, nullptr);
     if (!f.empty()) return model::model_reduce<float>(algo, op, f.data(), f.size(), launch, nullptr);
     return model::model_reduce<double>(algo, op, d.data(), d.size(), launch, nullptr);
@@ -144,8 +171,8 @@ void check_host_memory(std::size_t n, const std::string& what) {
 }
 
 // The CPU model, timed on the host: honest numbers about the model, never about a GPU.
-core::BenchReport run_sim(const BenchRequest& req, const RowSink& on_row, const ProgressSink& on_progress,
-                          const std::atomic<bool>* cancel) {
+core::BenchReport run_sim(const BenchRequest& req, const std::vector<const Row*>& algorithms, const RowSink& on_row,
+                          const ProgressSink& on_progress, const std::atomic<bool>* cancel) {
   core::BenchReport report{"CPU model", "", core::utc_now(), "sim", 0, {}};
   BenchProgress p{0, req.sizes.size() * req.algorithms.size(), "", report};
   for (std::size_t n : req.sizes) {
@@ -158,23 +185,23 @@ core::BenchReport run_sim(const BenchRequest& req, const RowSink& on_row, const 
     if (req.type == core::DType::Int && req.op == core::Op::Sum)  // wrapped to 32 bits, as computed
       expected = double(std::int32_t(std::uint32_t(std::int64_t(sum))));
     const Typed typed(values, req.type);
-    for (const auto& id : req.algorithms) {
+    for (const Row* r : algorithms) {
+      const std::string id(r->id);
       if (cancel && cancel->load()) return report;
       p.current = id + " n=" + std::to_string(n);
       if (on_progress) on_progress(p);
-      const auto* info = core::find_algorithm(id);
-      if (info && info->kind == core::Kind::Baseline && id != "cpu") {  // needs a GPU
+      if (kernels::is_baseline(*r) && r->gpu) {  // needs a GPU
         ++p.done;
         continue;
       }
       core::BenchRow row = base_row(id, req, n);
-      if (id != "cpu") row.block = block_for(id, req, n, model::kModelSmCount);
+      if (!kernels::is_baseline(*r)) row.block = block_for(*r, req, n, model::kModelSmCount);
       std::vector<double> us;
       double got = 0;
       const auto t0 = std::chrono::steady_clock::now();
       while (us.size() < 3 || (std::chrono::steady_clock::now() - t0 < std::chrono::duration<double>(req.max_seconds) && us.size() < 10)) {
         const auto a = std::chrono::steady_clock::now();
-        got = typed.reduce(id, req, row.block);
+        got = typed.reduce(*r, req, row.block);
         us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - a).count());
         if (cancel && cancel->load()) break;
       }
@@ -186,7 +213,7 @@ core::BenchReport run_sim(const BenchRequest& req, const RowSink& on_row, const 
       for (double x : us) var += (x - mean) * (x - mean);
       row.noise_pct = us.size() > 1 ? 100 * std::sqrt(var / (us.size() - 1)) / mean : 0;
       finish_row(row, us[us.size() / 2], element_bytes(req.type), 0);
-      judge(row, req.type, req.op, got, expected, double(abs_sum), model::kModelSmCount);
+      judge(*r, row, req.type, req.op, got, expected, double(abs_sum), model::kModelSmCount);
       report.rows.push_back(row);
       if (on_row) on_row(row);
       ++p.done;
@@ -197,21 +224,13 @@ core::BenchReport run_sim(const BenchRequest& req, const RowSink& on_row, const 
   return report;
 }
 
-std::optional<kernels::Baseline> matrix_baseline(const std::string& id) {
-  if (id == "cub-segmented") return kernels::Baseline::CubSegmented;
-  if (id == "cublas-gemv-rows") return kernels::Baseline::CublasRows;
-  if (id == "cublas-gemv-columns") return kernels::Baseline::CublasColumns;
-  return std::nullopt;
-}
-
-bool is_cublas(const std::string& id) { return id.rfind("cublas-", 0) == 0; }
-
 // A matrix row: its shape, and bandwidth over what it reads and writes (the input and one
 // value per output), the effective bandwidth of the seeds' batched reduction.
-void finish_matrix_row(core::BenchRow& row, core::MatrixShape s, double median_us, std::size_t elem, double peak) {
-  const auto b = matrix_baseline(row.algorithm);
+void finish_matrix_row(const Row& r, core::BenchRow& row, core::MatrixShape s, double median_us, std::size_t elem,
+                       double peak) {
   const kernels::Matrix m{s.rows, s.cols};
-  const std::size_t outputs = kernels::line_count(b ? kernels::matrix_lines(*b) : kernels::matrix_lines(kernel_algo(row.algorithm)), m);
+  const auto lines = kernels::is_baseline(r) ? kernels::matrix_lines(r.baseline) : kernels::matrix_lines(r.algo);
+  const std::size_t outputs = kernels::line_count(lines, m);
   row.rows = s.rows, row.cols = s.cols;
   row.median_us = median_us;
   row.gbps = median_us > 0 ? double(row.n + outputs) * double(elem) / (median_us * 1e3) : 0;
@@ -220,8 +239,9 @@ void finish_matrix_row(core::BenchRow& row, core::MatrixShape s, double median_u
 
 // The launch a matrix row runs with: the request's block (else the kernel's own) and grid. The
 // row records both, the grid as the first pass's block count on this device.
-kernels::Launch matrix_launch(core::BenchRow& row, const BenchRequest& req, kernels::Matrix m, kernels::DeviceShape device) {
-  const auto algo = kernel_algo(row.algorithm);
+kernels::Launch matrix_launch(const Row& r, core::BenchRow& row, const BenchRequest& req, kernels::Matrix m,
+                              kernels::DeviceShape device) {
+  const auto algo = r.algo;
   row.block = req.block > 0 ? req.block : kernels::preferred_matrix_block(algo, m, device);
   row.grid = kernels::matrix_grid(algo, m, row.block, req.grid, device).count();
   return {row.block, req.grid, 0};
@@ -236,29 +256,31 @@ void judge_matrix(core::BenchRow& row, const model::MatrixCheck& c, bool exact) 
 
 // The CPU model over each shape: timed on the host, checked like the GPU's; the anchors need a GPU.
 template <class T>
-core::BenchReport run_sim_matrix(const BenchRequest& req, const RowSink& on_row, BenchProgress& p,
-                                 const ProgressSink& on_progress, const std::atomic<bool>* cancel) {
+core::BenchReport run_sim_matrix(const BenchRequest& req, const std::vector<const Row*>& algorithms,
+                                 const RowSink& on_row, BenchProgress& p, const ProgressSink& on_progress,
+                                 const std::atomic<bool>* cancel) {
   core::BenchReport report = p.header;
   for (const auto& s : req.shapes) {
     const kernels::Matrix m{s.rows, s.cols};
     check_host_memory(m.size(), "shape " + std::to_string(s.rows) + " x " + std::to_string(s.cols));
     const auto values = bench_values(req, m.size());
     const std::vector<T> in(values.begin(), values.end());
-    for (const auto& id : req.algorithms) {
+    for (const Row* r : algorithms) {
+      const std::string id(r->id);
       if (cancel && cancel->load()) return report;
       p.current = id + " " + std::to_string(s.rows) + "x" + std::to_string(s.cols);
       if (on_progress) on_progress(p);
       ++p.done;
-      if (matrix_baseline(id)) continue;  // a library on the GPU
+      if (kernels::is_baseline(*r)) continue;  // a library on the GPU
       core::BenchRow row = base_row(id, req, m.size());
-      const auto algo = kernel_algo(id);
-      const auto launch = matrix_launch(row, req, m, model::kModelSmCount);
+      const auto algo = r->algo;
+      const auto launch = matrix_launch(*r, row, req, m, model::kModelSmCount);
       std::vector<T> out;
       const auto t0 = std::chrono::steady_clock::now();
       out = model::model_reduce_matrix<T>(algo, kernel_op(req.op), in.data(), m, launch, nullptr);
       const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
       row.samples = 1;
-      finish_matrix_row(row, s, us, sizeof(T), 0);
+      finish_matrix_row(*r, row, s, us, sizeof(T), 0);
       const bool walk = kernels::row(algo).indexing == kernels::Indexing::ColumnWalk;
       const auto lines = kernels::matrix_lines(algo);
       const auto c = req.op == core::Op::Sum ? model::check_matrix_outputs<T, ops::Sum>(out.data(), in.data(), m, lines, walk)
@@ -272,13 +294,15 @@ core::BenchReport run_sim_matrix(const BenchRequest& req, const RowSink& on_row,
   return report;
 }
 
-core::BenchReport run_matrix_bench(const BenchRequest& req, bool gpu, const RowSink& on_row,
-                                   const ProgressSink& on_progress, const std::atomic<bool>* cancel) {
+core::BenchReport run_matrix_bench(const BenchRequest& req, const std::vector<const Row*>& algorithms, bool gpu,
+                                   const RowSink& on_row, const ProgressSink& on_progress,
+                                   const std::atomic<bool>* cancel) {
   BenchProgress p{0, req.shapes.size() * req.algorithms.size(), "", {"CPU model", "", core::utc_now(), "sim", 0, {}}};
   if (!gpu) {
-    core::BenchReport r = req.type == core::DType::Int     ? run_sim_matrix<int>(req, on_row, p, on_progress, cancel)
-                          : req.type == core::DType::Float ? run_sim_matrix<float>(req, on_row, p, on_progress, cancel)
-                                                           : run_sim_matrix<double>(req, on_row, p, on_progress, cancel);
+    core::BenchReport r =
+        req.type == core::DType::Int     ? run_sim_matrix<int>(req, algorithms, on_row, p, on_progress, cancel)
+        : req.type == core::DType::Float ? run_sim_matrix<float>(req, algorithms, on_row, p, on_progress, cancel)
+                                         : run_sim_matrix<double>(req, algorithms, on_row, p, on_progress, cancel);
     p.current = "done";
     if (on_progress) on_progress(p);
     return r;
@@ -297,22 +321,23 @@ core::BenchReport run_matrix_bench(const BenchRequest& req, bool gpu, const RowS
     for (const auto& s : req.shapes) {
       const kernels::Matrix m{s.rows, s.cols};
       session.set_input(type, kernel_op(req.op), m.size(), req.seed);
-      for (const auto& id : req.algorithms) {
+      for (const Row* r : algorithms) {
+        const std::string id(r->id);
         if (cancel && cancel->load()) return report;
         p.current = id + " " + std::to_string(s.rows) + "x" + std::to_string(s.cols);
         if (on_progress) on_progress(p);
         core::BenchRow row = base_row(id, req, m.size());
         kernels::Timing t;
-        if (const auto b = matrix_baseline(id)) {
-          t = session.time_matrix_baseline(*b, kernel_op(req.op), m, settings, cancel);
+        if (kernels::is_baseline(*r)) {
+          t = session.time_matrix_baseline(r->baseline, kernel_op(req.op), m, settings, cancel);
         } else {
-          const auto launch = matrix_launch(row, req, m, {dev.sm_count, dev.threads_per_sm});
-          t = session.time_matrix(kernel_algo(id), kernel_op(req.op), launch, m, settings, cancel);
+          const auto launch = matrix_launch(*r, row, req, m, {dev.sm_count, dev.threads_per_sm});
+          t = session.time_matrix(r->algo, kernel_op(req.op), launch, m, settings, cancel);
         }
         row.samples = t.samples;
         row.discarded = t.discarded;
         row.noise_pct = t.noise_pct;
-        finish_matrix_row(row, s, t.median_us, element_bytes(req.type), dev.peak_gbps);
+        finish_matrix_row(*r, row, s, t.median_us, element_bytes(req.type), dev.peak_gbps);
         judge_matrix(row, {t.outputs, t.wrong, t.wrong_note}, req.type == core::DType::Int || req.op != core::Op::Sum);
         report.rows.push_back(row);
         if (on_row) on_row(row);
@@ -326,17 +351,17 @@ core::BenchReport run_matrix_bench(const BenchRequest& req, bool gpu, const RowS
     throw std::runtime_error(std::string("benchmark failed on the GPU: ") + e.what());
   }
 #else
-  return run_matrix_bench(req, false, on_row, on_progress, cancel);
+  return run_matrix_bench(req, algorithms, false, on_row, on_progress, cancel);
 #endif
 }
 
-void check_matrix_request(const BenchRequest& req) {
+void check_matrix_request(const BenchRequest& req, const std::vector<const Row*>& algorithms) {
   if (!req.sizes.empty()) throw std::invalid_argument("give sizes or shapes, not both");
-  for (const auto& id : req.algorithms) {
-    const auto* info = core::find_algorithm(id);
-    if (!info) throw std::invalid_argument("unknown algorithm '" + id + "'");
-    if (!info->matrix) throw std::invalid_argument("'" + id + "' reduces an array: time it with --sizes");
-    if (is_cublas(id) && (req.type == core::DType::Int || req.op != core::Op::Sum))
+  for (const Row* r : algorithms) {
+    const std::string id(r->id);
+    if (r->shape != kernels::Shape::Matrix)
+      throw std::invalid_argument("'" + id + "' reduces an array: time it with --sizes");
+    if (is_cublas(*r) && (req.type == core::DType::Int || req.op != core::Op::Sum))
       throw std::invalid_argument("'" + id + "': cuBLAS gemv sums floats and doubles only (it has no integer gemv)");
   }
   for (const auto& s : req.shapes)
@@ -348,7 +373,8 @@ void check_matrix_request(const BenchRequest& req) {
 std::vector<std::string> default_matrix_bench_algorithms(core::DType type, core::Op op) {
   std::vector<std::string> out;
   for (const auto& a : core::algorithms())
-    if (a.matrix && (!is_cublas(a.id) || (type != core::DType::Int && op == core::Op::Sum))) out.push_back(a.id);
+    if (a.matrix && (!is_cublas(*kernels::find_row(a.id)) || (type != core::DType::Int && op == core::Op::Sum)))
+      out.push_back(a.id);
   return out;
 }
 
@@ -361,24 +387,26 @@ std::vector<std::string> default_bench_algorithms() {
 
 core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSink& on_row,
                             const ProgressSink& on_progress, const std::atomic<bool>* cancel) {
+  const std::vector<const Row*> algorithms = resolve(req.algorithms);
   if (!req.shapes.empty()) {
-    check_matrix_request(req);
+    check_matrix_request(req, algorithms);
     std::string why;
     const bool gpu = backend != Choice::Sim && make_cuda_backend(&why) != nullptr;
     if (backend == Choice::Cuda && !gpu) throw std::runtime_error("the cuda backend cannot run: " + why);
-    return run_matrix_bench(req, gpu, on_row, on_progress, cancel);
+    return run_matrix_bench(req, algorithms, gpu, on_row, on_progress, cancel);
   }
-  for (const auto& id : req.algorithms) {
-    const auto* info = core::find_algorithm(id);
-    if (!info) throw std::invalid_argument("unknown algorithm '" + id + "'");
-    if (info->kind == core::Kind::ModelOnly) throw std::invalid_argument("'" + id + "' is never launched: it cannot be timed");
-    if (info->matrix) throw std::invalid_argument("'" + id + "' reduces a matrix: time it with --shapes RxC");
+  for (const Row* r : algorithms) {
+    const std::string id(r->id);
+    if (!r->gpu && !kernels::is_baseline(*r))
+      throw std::invalid_argument("'" + id + "' is never launched: it cannot be timed");
+    if (r->shape == kernels::Shape::Matrix)
+      throw std::invalid_argument("'" + id + "' reduces a matrix: time it with --shapes RxC");
   }
   if (req.sizes.empty()) throw std::invalid_argument("no sizes to measure");
   std::string why;
   const bool gpu = backend != Choice::Sim && make_cuda_backend(&why) != nullptr;
   if (backend == Choice::Cuda && !gpu) throw std::runtime_error("the cuda backend cannot run: " + why);
-  if (!gpu) return run_sim(req, on_row, on_progress, cancel);
+  if (!gpu) return run_sim(req, algorithms, on_row, on_progress, cancel);
 #ifdef REDLAB_HAS_CUDA
   try {
     kernels::BenchSession session;
@@ -391,26 +419,24 @@ core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSi
     BenchProgress p{0, req.sizes.size() * req.algorithms.size(), "", report};
     for (std::size_t n : req.sizes) {
       const auto facts = session.set_input(type, kernel_op(req.op), n, req.seed);
-      for (const auto& id : req.algorithms) {
+      for (const Row* r : algorithms) {
+        const std::string id(r->id);
         if (cancel && cancel->load()) return report;
         p.current = id + " n=" + std::to_string(n);
         if (on_progress) on_progress(p);
         core::BenchRow row = base_row(id, req, n);
-        const auto* info = core::find_algorithm(id);
         kernels::Timing t;
-        if (info->kind == core::Kind::Baseline) {
-          const auto b = id == "cub" ? kernels::Baseline::Cub : id == "thrust" ? kernels::Baseline::Thrust
-                         : id == "cpu" ? kernels::Baseline::Cpu : kernels::Baseline::Copy;
-          t = session.time_baseline(b, kernel_op(req.op), settings, cancel);
+        if (kernels::is_baseline(*r)) {
+          t = session.time_baseline(r->baseline, kernel_op(req.op), settings, cancel);
         } else {
-          row.block = block_for(id, req, n, dev.sm_count);
-          t = session.time(kernel_algo(id), kernel_op(req.op), row.block, settings, cancel);
+          row.block = block_for(*r, req, n, dev.sm_count);
+          t = session.time(r->algo, kernel_op(req.op), row.block, settings, cancel);
         }
         row.samples = t.samples;
         row.discarded = t.discarded;
         row.noise_pct = t.noise_pct;
         finish_row(row, t.median_us, element_bytes(req.type), dev.peak_gbps);
-        judge(row, req.type, req.op, t.result, facts.expected, facts.abs_sum, {dev.sm_count, dev.threads_per_sm});
+        judge(*r, row, req.type, req.op, t.result, facts.expected, facts.abs_sum, {dev.sm_count, dev.threads_per_sm});
         report.rows.push_back(row);
         if (on_row) on_row(row);
         ++p.done;
@@ -422,7 +448,7 @@ core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSi
     throw std::runtime_error(std::string("benchmark failed on the GPU: ") + e.what());
   }
 #else
-  return run_sim(req, on_row, on_progress, cancel);
+  return run_sim(req, algorithms, on_row, on_progress, cancel);
 #endif
 }
 

@@ -10,6 +10,7 @@
 
 #include "../core/bench.h"
 #include "../core/types.h"
+#include "../../kernels/algorithms.h"
 #include "../../kernels/shapes.h"
 #include "backend.h"
 
@@ -46,6 +47,9 @@ using ProgressSink = std::function<void(const BenchProgress&)>;
 std::size_t rounding_depth(const std::string& id, std::size_t n, int block, kernels::DeviceShape device);
 void judge(core::BenchRow& row, core::DType type, core::Op op, double got, double expected, double abs_sum,
            kernels::DeviceShape device);
+// The same for a row whose algorithm is already looked up (a benchmark resolves its ids once).
+void judge(const kernels::AlgorithmRow& r, core::BenchRow& row, core::DType type, core::Op op, double got,
+           double expected, double abs_sum, kernels::DeviceShape device);
 
 // Runs on the calling thread. Throws std::invalid_argument for impossible requests and
 // std::runtime_error when the backend cannot run (no GPU for cuda, a CUDA failure).

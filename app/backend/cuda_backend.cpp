@@ -23,7 +23,7 @@ core::Trace run_race(const TraceRequest& req, int runs) {
   const auto gpu = kernels::gpu_race_runs<T>(algo, kernel_op(req.op), typed.data(), typed.size(), launch, runs, meant.partials);
   TraceRequest kept = req;
   kept.trace_block = gpu.block;
-  core::Trace t = run_trace<T>(kept, model::model_reduce<T>);
+  core::Trace t = run_trace<T>(kept, algo, model::model_reduce<T>);
   core::Race race;
   race.runs = runs;
   race.blocks = meant.partials.size();
@@ -60,21 +60,22 @@ class CudaBackend final : public Backend {
   }
   core::Trace trace(const TraceRequest& req) override {
     // Undefined on a GPU by design: shown from the CPU model, and labelled as such.
-    if (!kernels::gpu_launchable(kernel_algo(req.algorithm))) {
+    const kernels::Algo algo = kernel_algo(req.algorithm);
+    if (!kernels::gpu_launchable(algo)) {
       core::Trace t = model_->trace(req);
       t.device = "CPU model (never launched on a GPU: undefined behaviour)";
       return t;
     }
     try {
       core::Trace t;
-      if (kernels::is_matrix(kernel_algo(req.algorithm)))
-        t = req.type == core::DType::Int     ? run_matrix_trace<int>(req, kernels::gpu_reduce_matrix<int>)
-            : req.type == core::DType::Float ? run_matrix_trace<float>(req, kernels::gpu_reduce_matrix<float>)
-                                             : run_matrix_trace<double>(req, kernels::gpu_reduce_matrix<double>);
+      if (kernels::is_matrix(algo))
+        t = req.type == core::DType::Int     ? run_matrix_trace<int>(req, algo, kernels::gpu_reduce_matrix<int>)
+            : req.type == core::DType::Float ? run_matrix_trace<float>(req, algo, kernels::gpu_reduce_matrix<float>)
+                                             : run_matrix_trace<double>(req, algo, kernels::gpu_reduce_matrix<double>);
       else
-        t = req.type == core::DType::Int     ? run_trace<int>(req, kernels::gpu_reduce<int>)
-            : req.type == core::DType::Float ? run_trace<float>(req, kernels::gpu_reduce<float>)
-                                             : run_trace<double>(req, kernels::gpu_reduce<double>);
+        t = req.type == core::DType::Int     ? run_trace<int>(req, algo, kernels::gpu_reduce<int>)
+            : req.type == core::DType::Float ? run_trace<float>(req, algo, kernels::gpu_reduce<float>)
+                                             : run_trace<double>(req, algo, kernels::gpu_reduce<double>);
       t.backend = name();
       t.device = device_;
       return t;

@@ -124,9 +124,9 @@ void add_stages(core::Trace& t, kernels::Algo algo, const kernels::RawTrace<T>& 
 }
 
 // Reduce has the signature of kernels::gpu_reduce<T> / model::model_reduce<T>.
+// algo: the request's, looked up once by the backend (kernel_algo).
 template <class T, class Reduce>
-core::Trace run_trace(const TraceRequest& req, Reduce reduce) {
-  const kernels::Algo algo = kernel_algo(req.algorithm);
+core::Trace run_trace(const TraceRequest& req, kernels::Algo algo, Reduce reduce) {
   if (req.rows || req.cols) throw std::invalid_argument(req.algorithm + " reduces an array: it takes a size, not rows and columns");
   // CUDA's atomic min/max (cuda::atomic_ref) do not promise this project's NaN rule: refused
   // rather than shown with a result that may differ from run to run.
@@ -165,8 +165,7 @@ core::Trace build_matrix_trace(const TraceRequest& req, kernels::Algo algo, cons
 }
 
 template <class T, class Reduce>
-core::Trace run_matrix_trace(const TraceRequest& req, Reduce reduce) {
-  const kernels::Algo algo = kernel_algo(req.algorithm);
+core::Trace run_matrix_trace(const TraceRequest& req, kernels::Algo algo, Reduce reduce) {
   if (req.rows == 0 || req.cols == 0 || req.cols > req.input.size() / req.rows || req.rows * req.cols != req.input.size())
     throw std::invalid_argument(req.algorithm + " needs a matrix: --rows and --cols, at least 1 each");
   const std::vector<T> typed(req.input.begin(), req.input.end());
