@@ -4,7 +4,7 @@
 # GPU backend is built, without it the app runs on the CPU model and says so.
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config git
-  libglfw3-dev libimgui-dev python3-glad libcli11-dev nlohmann-json3-dev libstb-dev libgtest-dev clang
+  libglfw3-dev libx11-dev libimgui-dev python3-glad libcli11-dev nlohmann-json3-dev libstb-dev libgtest-dev clang clang-format clang-tidy
   fonts-dejavu-core libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri xvfb xauth xdotool ffmpeg)
 missing=()
 for p in "${packages[@]}"; do

@@ -18,6 +18,9 @@ elif ! command -v nvcc >/dev/null; then
   echo "== no CUDA toolkit here: NOT built or tested: the CUDA backend, gpu_test's GPU half, probe_free_ptx"
 fi
 
+echo "== format of the lines the last commit changed (.clang-format)"
+scripts/format-check.sh
+
 echo "== build (warnings are errors, CUDA for sm_90)"
 cmake -S . -B build-ci -G Ninja -DCMAKE_BUILD_TYPE=Debug -DREDLAB_WERROR=ON \
   -DCMAKE_CUDA_ARCHITECTURES=90 "${cuda_flags[@]}" >/dev/null

@@ -456,6 +456,25 @@ TEST(Gui, TheClickerKeepsPresenterModeThroughAPlan) {
   EXPECT_GT(count_near(last.px.data(), 0, last.w * last.h, 0, 0, 0), last.w * last.h / 3) << "left presenter mode";
 }
 
+// A trace dropped on the window opens (issue 31, item 3): a file manager's drop (XDND, through
+// tests/tools/xdnd_drop.c) of a block-2d trace recorded by d59dd79, an older version, onto a
+// window showing sequential; the stage exported after it is block-2d's.
+TEST(Gui, ATraceDroppedOnTheWindowOpens) {
+  REQUIRE_XVFB();
+  REQUIRE_XDOTOOL();
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_drop";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "exports");
+  const std::string trace = REDLAB_RECORDED_DIR "/block-2d-d59dd79.json";
+  int code = -1;
+  const auto log = xdotool_walk(dir, "--backend sim --algorithm sequential --export-dir " + (dir / "exports").string(),
+                                REDLAB_XDND_DROP " \"$win\" " + trace + "; sleep 1; k e; sleep 1; k ctrl+q", &code);
+  ASSERT_EQ(code, 0) << log;
+  const std::vector<std::string> found = file_names(dir / "exports");
+  ASSERT_EQ(found.size(), 1u) << log;
+  EXPECT_EQ(found[0].rfind("block-2d-", 0), 0u) << found[0] << "\n" << log;
+}
+
 // A GIF export runs on a worker: while it runs the window keeps stepping (three Right presses
 // land, as the stage PNG's name shows) and keeps its frame time.
 TEST(Gui, AGifExportDoesNotFreezeTheWindow) {
