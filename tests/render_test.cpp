@@ -672,7 +672,8 @@ TEST_F(RenderTest, TheCoalescingViewDrawsASectorBoxPerSectorTouched) {
     ASSERT_EQ(render::why_not(render::View::Coalescing, t), "");
     target_.bind();
     canvas_->begin(W, H, pal.background);
-    const auto boxes = render::draw_coalescing(*canvas_, t, 0, L, pal, 0, render::kMinTextPx);
+    const render::ViewOptions options;
+    const auto boxes = render::draw_coalescing({*canvas_, t, 0, L, pal, options, render::kMinTextPx});
     canvas_->end();
     render::Offscreen::unbind();
     const Image img{target_.read_rgba()};

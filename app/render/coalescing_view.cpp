@@ -170,8 +170,9 @@ std::string coalescing_note(const core::Trace& t, int stage, int first) {
   return page_note(rows, first, std::min(int(rows.size()) - first, kLoadRowsShown), core::loads_cut(t.stages[std::size_t(stage)]));
 }
 
-std::vector<Rect> draw_coalescing(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal,
-                                  int first, float min_px) {
+std::vector<Rect> draw_coalescing(const ViewContext& ctx) {
+  auto& [c, t, stage, L, pal, options, min_px] = ctx;
+  int first = options.first_bank_row;
   const std::size_t bytes = core::element_bytes(t.type);
   const auto rows = load_rows(t.stages[std::size_t(stage)], bytes);
   first = first_load_shown(rows, first);

@@ -6,6 +6,7 @@
 
 #include "../core/facts.h"
 #include "canvas.h"
+#include "view_parts.h"
 
 namespace rl::render {
 
@@ -28,9 +29,8 @@ constexpr int kLoadRowsShown = 8;
 // The line above the loads: "warp-wide loads 1-8 of 64; 4 to 32 sectors each" ("of the first 64
 // recorded" where some thread loaded more than the trace keeps).
 std::string coalescing_note(const core::Trace& t, int stage, int first);
-// Draws loads first..first + kLoadRowsShown - 1 of the stage; returns the sector boxes drawn,
-// row by row (what the tests count).
-std::vector<Rect> draw_coalescing(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal,
-                                  int first, float min_px);
+// Draws loads first..first + kLoadRowsShown - 1 of the stage (first: v.options.first_bank_row);
+// returns the sector boxes drawn, row by row (what the tests count).
+std::vector<Rect> draw_coalescing(const ViewContext& v);
 
 }  // namespace rl::render

@@ -86,7 +86,7 @@ void paste(std::vector<std::uint8_t>& out, int out_width, const std::vector<std:
     std::copy_n(image.begin() + std::ptrdiff_t(y * row), row, out.begin() + std::ptrdiff_t((y * out_width + x) * 4));
 }
 
-struct Frame {
+struct ExportFrame {
   int stage;
   float blend;
   std::string path;
@@ -99,9 +99,9 @@ struct Shown {
   int stages() const { return std::max(int(first.stages.size()), second ? int(second->stages.size()) : 0); }
 };
 
-// Frame f of an export: the view, or compare mode's two views each in its half.
-std::vector<std::uint8_t> frame_pixels(Canvas& c, Offscreen& target, const Shown& shown, const Frame& f, int width,
-                                       int height, const Look& look) {
+// ExportFrame f of an export: the view, or compare mode's two views each in its half.
+std::vector<std::uint8_t> frame_pixels(Canvas& c, Offscreen& target, const Shown& shown, const ExportFrame& f,
+                                       int width, int height, const Look& look) {
   ViewOptions options;
   options.blend = f.blend;
   options.warp = look.warp;
@@ -116,10 +116,11 @@ std::vector<std::uint8_t> frame_pixels(Canvas& c, Offscreen& target, const Shown
 }
 
 // The view (or the two) at each frame's (stage, blend).
-Exported render_frames(const Shown& shown, int width, int height, const std::vector<Frame>& frames, const Look& look) {
+Exported render_frames(const Shown& shown, int width, int height, const std::vector<ExportFrame>& frames,
+                       const Look& look) {
   if (shown.second && width < 2) return {Exported::Status::BadRequest, "a side-by-side image needs a width of 2 pixels or more"};
   std::vector<std::string> paths;
-  for (const Frame& f : frames) paths.push_back(f.path);
+  for (const ExportFrame& f : frames) paths.push_back(f.path);
   return render_pngs(
       width, height, paths, look.current_context,
       [&](Canvas& c, Offscreen& target, std::size_t i) { return frame_pixels(c, target, shown, frames[i], width, height, look); },
@@ -142,8 +143,8 @@ constexpr core::FileKind kVideoFile{"video", std::int64_t(4) << 30};  // ffmpeg'
 constexpr int kHold = 8, kFade = 6, kFps = 12;  // a video holds each stage 8 frames, then fades 6 into the next
 
 // The video's frames, their files in dir.
-std::vector<Frame> video_frames(int stages, const std::filesystem::path& dir) {
-  std::vector<Frame> frames;
+std::vector<ExportFrame> video_frames(int stages, const std::filesystem::path& dir) {
+  std::vector<ExportFrame> frames;
   char name[32];
   for (int k = 0; k < stages; ++k)
     for (int i = 0; i < kHold + (k + 1 < stages ? kFade : 0); ++i) {
@@ -168,7 +169,7 @@ Exported export_compare_png(const core::Trace& first, const core::Trace& second,
 Exported export_all_stages(const core::Trace& trace, int width, int height, const std::string& prefix, const Look& look,
                            const core::Trace* second) {
   const Shown shown{trace, second};
-  std::vector<Frame> frames;
+  std::vector<ExportFrame> frames;
   char name[32];
   for (int k = 0; k < shown.stages(); ++k) {
     std::snprintf(name, sizeof name, "-stage%02d.png", k);

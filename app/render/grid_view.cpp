@@ -77,11 +77,7 @@ std::string grid_how(const core::Trace& t) {
 namespace {
 
 // Where the first pass's boxes, the combining steps and the result go; every piece shares it.
-struct Grid {
-  Canvas& c;
-  const core::Trace& t;
-  const MemoryLayout& L;
-  const Palette& pal;
+struct GridBoxes : ViewContext {
   Rect area;           // between the caption and the legend
   std::size_t outputs;  // first-pass results (one per block, or per warp for cg-warp)
   int boxes;           // of them, drawn
@@ -91,8 +87,7 @@ struct Grid {
   float lw;    // line width of arrows and frames
   float res_h;
   Rect result;
-  float mid;     // between the boxes and the result
-  float min_px;  // no text smaller
+  float mid;  // between the boxes and the result
 };
 
 // How many boxes fit across `width` with each result's value readable at min_px (at most kMaxBoxes).
@@ -104,7 +99,8 @@ int box_slots(Canvas& c, const core::Trace& t, float width, float gap, float min
   return std::clamp(int((width + gap) / (need + gap)), 1, kMaxBoxes);
 }
 
-Grid layout_grid(Canvas& c, const core::Trace& t, const MemoryLayout& L, const Palette& pal, float min_px) {
+GridBoxes layout_grid(const ViewContext& ctx) {
+  auto& [c, t, stage, L, pal, options, min_px] = ctx;
   const float top = L.caption.y + L.caption.h + L.label_px;
   const Rect area{L.title.x, top, L.title.w, std::max(1.0f, L.legend.y - top - L.label_px * 0.5f)};
   const std::size_t outputs = t.pass_outputs.empty() ? t.grid : t.pass_outputs.front();
@@ -119,7 +115,7 @@ Grid layout_grid(Canvas& c, const core::Trace& t, const MemoryLayout& L, const P
   const float res_w = std::min(area.w * 0.3f, L.label_px * 14), res_h = box_h;
   const Rect result{area.cx() - res_w / 2, area.y + area.h - res_h, res_w, res_h};
   const float mid = row1 + box_h + (result.y - row1 - box_h) * 0.5f;
-  return {c, t, L, pal, area, outputs, boxes, gap, box_w, box_h, row1, left, lw, res_h, result, mid, min_px};
+  return {ctx, area, outputs, boxes, gap, box_w, box_h, row1, left, lw, res_h, result, mid};
 }
 
 void draw_header(Canvas& c, const core::Trace& t, const MemoryLayout& L, const Palette& pal, float min_px) {
@@ -130,7 +126,7 @@ void draw_header(Canvas& c, const core::Trace& t, const MemoryLayout& L, const P
 }
 
 // Row 1: what each block (each warp, for cg-warp) of the first pass left.
-void draw_first_pass(const Grid& g) {
+void draw_first_pass(const GridBoxes& g) {
   const core::Trace& t = g.t;
   const bool per_warp = g.outputs > t.grid;
   g.c.text(g.area.x, g.area.y + g.L.label_px * 0.5f,
@@ -165,7 +161,7 @@ void draw_first_pass(const Grid& g) {
 }
 
 // A framed step of the combining (a launch, the last block), centred at height y.
-Rect stage_box(const Grid& g, float y, const std::string& text) {
+Rect stage_box(const GridBoxes& g, float y, const std::string& text) {
   const float most = g.area.w * 0.8f, text_w = g.c.text_width(text, g.L.label_px);
   const float w = std::min(most, text_w + g.L.label_px * 2);
   // A text wider than the box gets smaller, down to the smallest readable size.
@@ -177,7 +173,7 @@ Rect stage_box(const Grid& g, float y, const std::string& text) {
 }
 
 // An arrow from every first-pass box to `to`.
-void fan_in(const Grid& g, const Rect& to) {
+void fan_in(const GridBoxes& g, const Rect& to) {
   for (int i = 0; i < g.boxes; ++i) {
     const float x = g.left + i * (g.box_w + g.gap) + g.box_w / 2;
     arrow(g.c, x, g.row1 + g.box_h + g.L.label_px, to.cx() + (x - g.area.cx()) * 0.15f, to.y, g.lw, g.box_w * 0.2f,
@@ -186,11 +182,11 @@ void fan_in(const Grid& g, const Rect& to) {
 }
 
 // From the bottom of one step to the top of the next.
-void step_arrow(const Grid& g, const Rect& from, const Rect& to) {
+void step_arrow(const GridBoxes& g, const Rect& from, const Rect& to) {
   arrow(g.c, from.cx(), from.y + from.h, to.cx(), to.y, g.lw, g.box_w * 0.2f, g.pal.read);
 }
 
-void draw_grid_sync(const Grid& g) {
+void draw_grid_sync(const GridBoxes& g) {
   const float y = g.row1 + g.box_h + g.L.label_px * 2.2f;
   const Rect& area = g.area;
   for (float x = area.x; x < area.x + area.w; x += g.L.label_px * 1.2f)  // the barrier, dashed
@@ -203,7 +199,7 @@ void draw_grid_sync(const Grid& g) {
 }
 
 // Passes: one launch per level, each block reducing `block` results of the last.
-void draw_passes(const Grid& g) {
+void draw_passes(const GridBoxes& g) {
   const std::vector<std::size_t>& outs = g.t.pass_outputs;
   float y = g.row1 + g.box_h + g.L.label_px * 2.5f;
   const float step = (g.result.y - y) / float(std::max<std::size_t>(outs.size(), 1));
@@ -222,7 +218,7 @@ void draw_passes(const Grid& g) {
 }
 
 // Row 2 (and on): how they are combined, down to the result.
-void draw_combine(const Grid& g) {
+void draw_combine(const GridBoxes& g) {
   const core::Trace& t = g.t;
   if (t.rows > 0) {  // the matrix family: a second launch over the partials, or none
     const std::string second = matrix_second_launch(t);
@@ -263,8 +259,9 @@ void grid_legend(Canvas& c, const MemoryLayout& L, const Palette& pal, float min
 
 }  // namespace
 
-void draw_grid(Canvas& c, const core::Trace& t, const MemoryLayout& L, const Palette& pal, float min_px) {
-  const Grid g = layout_grid(c, t, L, pal, min_px);
+void draw_grid(const ViewContext& ctx) {
+  auto& [c, t, stage, L, pal, options, min_px] = ctx;
+  const GridBoxes g = layout_grid(ctx);
   draw_header(c, t, L, pal, min_px);
   if (t.combine == kernels::Combine::Halving || !t.combine) {
     c.text(g.area.cx(), g.area.cy(),

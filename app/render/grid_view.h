@@ -5,6 +5,7 @@
 #include "../core/trace.h"
 #include "canvas.h"
 #include "layout.h"
+#include "view_parts.h"
 
 namespace rl::render {
 
@@ -12,8 +13,8 @@ namespace rl::render {
 // second launch of one block reduces their results").
 std::string grid_how(const core::Trace& trace);
 
-// Draws between begin() and end() of the canvas; L gives the frame's title, caption and footer.
-// No text is smaller than min_px: fewer first-pass results are drawn where theirs would be.
-void draw_grid(Canvas& canvas, const core::Trace& trace, const MemoryLayout& L, const Palette& palette, float min_px = kMinTextPx);
+// Draws between begin() and end() of the canvas; v.L gives the frame's title, caption and footer.
+// No text is smaller than v.min_px: fewer first-pass results are drawn where theirs would be.
+void draw_grid(const ViewContext& v);
 
 }  // namespace rl::render

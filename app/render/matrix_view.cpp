@@ -206,50 +206,49 @@ MatrixLayout layout_matrix(Canvas& c, const core::Trace& t, const Rect& area, fl
 
 namespace {
 
-struct Painter {
-  Canvas& c;
-  const core::Trace& t;
-  const MatrixLayout& L;
-  const Palette& pal;
-  float min_px;
+// The view's context and where the matrix goes in it.
+struct MatrixPaint : ViewContext {
+  const MatrixLayout& M;
 };
 
 // One text size for every value of the window: the largest at which the widest fits a cell.
-float value_px(const Painter& p) {
+float value_px(const MatrixPaint& p) {
   std::vector<std::string> texts;
   for (double v : win(p.t).values) texts.push_back(short_value(v, p.t.type));
   const float wide = widest(p.c, texts, 20);
-  const float px = std::min(p.L.cell_h * 0.8f, p.L.cell_w * 0.5f);
-  return wide > 0 ? std::min(px, 20 * p.L.cell_w * 0.88f / wide) : px;
+  const float px = std::min(p.M.cell_h * 0.8f, p.M.cell_w * 0.5f);
+  return wide > 0 ? std::min(px, 20 * p.M.cell_w * 0.88f / wide) : px;
 }
 
-void draw_labels(const Painter& p) {
+void draw_labels(const MatrixPaint& p) {
   const core::Window& w = win(p.t);
-  p.c.text(p.L.heading.x, p.L.col_label(0).cy(), "col", p.L.label_px, p.pal.muted);
-  for (std::size_t col = 0; col < w.cols; col += std::size_t(p.L.col_step)) {
-    const Rect r = p.L.col_label(int(col));
-    p.c.text(r.cx(), r.cy(), std::to_string(w.col + col), p.L.label_px, p.pal.muted, Align::Center);
+  p.c.text(p.M.heading.x, p.M.col_label(0).cy(), "col", p.M.label_px, p.pal.muted);
+  for (std::size_t col = 0; col < w.cols; col += std::size_t(p.M.col_step)) {
+    const Rect r = p.M.col_label(int(col));
+    p.c.text(r.cx(), r.cy(), std::to_string(w.col + col), p.M.label_px, p.pal.muted, Align::Center);
   }
-  for (std::size_t row = std::size_t(p.L.first_row); row < std::size_t(p.L.first_row + p.L.rows); row += std::size_t(p.L.row_step)) {
-    const Rect r = p.L.row_label(int(row));
-    p.c.text(r.x, r.cy(), "row " + std::to_string(w.row + row), p.L.label_px, row_owned(p.t, row) ? p.pal.text : p.pal.muted);
+  for (std::size_t row = std::size_t(p.M.first_row); row < std::size_t(p.M.first_row + p.M.rows);
+       row += std::size_t(p.M.row_step)) {
+    const Rect r = p.M.row_label(int(row));
+    p.c.text(r.x, r.cy(), "row " + std::to_string(w.row + row), p.M.label_px,
+             row_owned(p.t, row) ? p.pal.text : p.pal.muted);
   }
 }
 
 // Returns whether it framed any cell as loaded.
-bool draw_cells(const Painter& p, const std::set<long long>& loads) {
+bool draw_cells(const MatrixPaint& p, const std::set<long long>& loads) {
   const core::Window& w = win(p.t);
   const Scale scale = value_scale(&w.values, w.values.size());
-  const float px = value_px(p), mark = std::max(2.0f, std::min(p.L.cell_w, p.L.cell_h) * 0.12f);
+  const float px = value_px(p), mark = std::max(2.0f, std::min(p.M.cell_w, p.M.cell_h) * 0.12f);
   bool any = false;
-  for (std::size_t r = std::size_t(p.L.first_row); r < std::size_t(p.L.first_row + p.L.rows); ++r)
+  for (std::size_t r = std::size_t(p.M.first_row); r < std::size_t(p.M.first_row + p.M.rows); ++r)
     for (std::size_t col = 0; col < w.cols; ++col) {
       const std::size_t i = r * w.cols + col;
       const bool own = owned(p.t, r, col);
       const bool load = loads.count((long long)((w.row + r) * p.t.cols + w.col + col)) > 0;
       any = any || load;
       const Color fill = own ? value_color(scale.at(w.values[i])) : p.pal.padding;
-      const Rect cell = p.L.cell(int(r), int(col));
+      const Rect cell = p.M.cell(int(r), int(col));
       p.c.rect(cell, fill, load ? p.pal.read : fill, load ? mark : 0);
       if (px >= p.min_px)
         p.c.text(cell.cx(), cell.cy(), short_value(w.values[i], p.t.type), px, own ? text_on(fill) : p.pal.muted, Align::Center);
@@ -259,16 +258,18 @@ bool draw_cells(const Painter& p, const std::set<long long>& loads) {
 
 // An output line's name: in the row labels' column (Columns), over its column (Rows), or
 // before its cell (Whole).
-void draw_line_name(const Painter& p, const std::string& name, const Rect& first) {
-  if (p.L.kind == MatrixLines::Columns) p.c.text(p.L.heading.x, first.cy(), name, p.L.label_px, p.pal.text);
-  else if (p.L.kind == MatrixLines::Rows)
-    fitted_text(p.c, first.x, p.L.col_label(0).cy(), name, p.L.label_px, p.min_px, p.L.heading.x + p.L.heading.w - first.x,
-                p.pal.text);
-  else p.c.text(first.x - p.L.name_w, first.cy(), name, p.L.label_px, p.pal.text);
+void draw_line_name(const MatrixPaint& p, const std::string& name, const Rect& first) {
+  if (p.M.kind == MatrixLines::Columns)
+    p.c.text(p.M.heading.x, first.cy(), name, p.M.label_px, p.pal.text);
+  else if (p.M.kind == MatrixLines::Rows)
+    fitted_text(p.c, first.x, p.M.col_label(0).cy(), name, p.M.label_px, p.min_px,
+                p.M.heading.x + p.M.heading.w - first.x, p.pal.text);
+  else
+    p.c.text(first.x - p.M.name_w, first.cy(), name, p.M.label_px, p.pal.text);
 }
 
-void draw_outputs(const Painter& p, const std::vector<OutputLine>& lines) {
-  const float mark = std::max(2.0f, std::min(p.L.cell_w, p.L.cell_h) * 0.12f);
+void draw_outputs(const MatrixPaint& p, const std::vector<OutputLine>& lines) {
+  const float mark = std::max(2.0f, std::min(p.M.cell_w, p.M.cell_h) * 0.12f);
   for (std::size_t k = 0; k < lines.size(); ++k) {
     const auto& cells = lines[k].cells;
     std::vector<double> values;
@@ -276,13 +277,13 @@ void draw_outputs(const Painter& p, const std::vector<OutputLine>& lines) {
     const Scale scale = value_scale(&values, values.size());
     std::vector<std::string> texts;
     for (double v : values) texts.push_back(short_value(v, p.t.type));
-    const Rect first = p.L.output(int(k), 0);
+    const Rect first = p.M.output(int(k), 0);
     const float wide = widest(p.c, texts, 20);
     const float px = wide > 0 ? std::min(first.h * 0.8f, 20 * first.w * 0.88f / wide) : 0;
     draw_line_name(p, lines[k].name, first);
     for (std::size_t i = 0; i < cells.size(); ++i) {
-      if (p.L.kind == MatrixLines::Rows && !p.L.shows_row(int(i))) continue;
-      const Rect r = p.L.output(int(k), int(i));
+      if (p.M.kind == MatrixLines::Rows && !p.M.shows_row(int(i))) continue;
+      const Rect r = p.M.output(int(k), int(i));
       const bool known = cells[i].known;
       const Color fill = known ? value_color(scale.at(cells[i].value)) : p.pal.padding;
       p.c.rect(r, fill, cells[i].own ? p.pal.written : fill, cells[i].own ? mark : 0);
@@ -331,9 +332,9 @@ std::string summary(const core::Trace& t, const std::vector<OutputLine>& lines) 
 
 }  // namespace
 
-std::vector<LegendEntry> draw_matrix(Canvas& c, const core::Trace& t, int stage, const MatrixLayout& L, const Palette& pal,
-                                     float min_px) {
-  const Painter p{c, t, L, pal, min_px};
+std::vector<LegendEntry> draw_matrix(const ViewContext& ctx, const MatrixLayout& L) {
+  auto& [c, t, stage, memory_layout, pal, options, min_px] = ctx;
+  const MatrixPaint p{ctx, L};
   const core::Window& w = win(t);
   const std::size_t rows = std::size_t(L.rows);
   const std::string shown = rows < t.rows || w.cols < t.cols

@@ -60,8 +60,8 @@ MatrixLayout layout_matrix(Canvas& c, const core::Trace& t, const Rect& area, fl
 // The least height layout_matrix needs, `width` wide, for its headings, one row of cells
 // readable at min_px and the output lines under it: the memory view gives it no less.
 float matrix_min_height(const core::Trace& t, float width, float label_px, float min_px);
-// Draws it for `stage`; returns the legend entries it needs.
-std::vector<LegendEntry> draw_matrix(Canvas& c, const core::Trace& t, int stage, const MatrixLayout& L,
-                                     const Palette& pal, float min_px);
+// Draws it for v.stage in L (v.L is the memory view's frame around it); returns the legend
+// entries it needs.
+std::vector<LegendEntry> draw_matrix(const ViewContext& v, const MatrixLayout& L);
 
 }  // namespace rl::render

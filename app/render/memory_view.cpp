@@ -35,21 +35,15 @@ Shown shown_array(const core::Trace& t, const core::Stage& s) {
 constexpr int kMaxCells = 1024;  // larger arrays (global-halving) show their start
 constexpr std::size_t kMaxArrows = 96;  // more would hide the cells they point at
 
-// What every piece of one frame shares: the stage, its array and the layout.
-struct Frame {
-  Canvas& c;
-  const core::Trace& t;
+// What every piece of one frame shares: the view's context, the stage, its array and the cells.
+struct MemoryFrame : ViewContext {
   const core::Stage& s;
-  const MemoryLayout& L;
-  const Palette& pal;
   const Shown& shown;
   int total = 0;  // cells in the array
   int count = 0;  // cells in the picture (the whole block, or its strip)
   int real = 0;   // cells before the padding
-  bool marks = false;  // reads and writes are shared (or global) cells
-  float min_px = 0;    // no text smaller
-  int lo = 0, hi = 0;  // the cells drawn large: all, or one warp's
-  int stage = 0;
+  bool marks = false;                // reads and writes are shared (or global) cells
+  int lo = 0, hi = 0;                // the cells drawn large: all, or one warp's
   const core::Race* race = nullptr;  // a race recording whose replay fits this stage's cells
   int stale = 0;                     // the stale read the race caption describes
   bool zoomed() const { return hi - lo < count; }
@@ -66,7 +60,7 @@ struct CellRace {
   double meant = 0, seen = 0;
 };
 
-std::vector<CellRace> race_cells(const Frame& f) {
+std::vector<CellRace> race_cells(const MemoryFrame& f) {
   std::vector<CellRace> out(std::size_t(f.count));
   if (!f.race) return out;
   const core::Race& r = *f.race;
@@ -81,7 +75,7 @@ std::vector<CellRace> race_cells(const Frame& f) {
 }
 
 // The stale read the caption describes, or null when the stage has none.
-std::optional<core::StaleRead> described(const Frame& f) {
+std::optional<core::StaleRead> described(const MemoryFrame& f) {
   if (!f.race) return std::nullopt;
   const auto here = core::stale_in(*f.race, f.stage);
   if (here.empty()) return std::nullopt;
@@ -96,14 +90,14 @@ struct Blend {
 };
 
 // "warp 3 of 8 (threads 96-127)", or for an array that is not per thread "cells 96-127 of 256".
-std::string zoom_note(const Frame& f) {
+std::string zoom_note(const MemoryFrame& f) {
   const std::string range = std::to_string(f.lo) + "-" + std::to_string(f.hi - 1);
   if (!f.shown.per_thread) return "cells " + range + " of " + std::to_string(f.count);
   return "warp " + std::to_string(f.lo / 32) + " of " + std::to_string((f.count + 31) / 32) + " (threads " + range + ")";
 }
 
 // `caption`: the stage's caption line; false when a two-line race caption takes its row.
-void draw_header(const Frame& f, int stage, bool caption = true) {
+void draw_header(const MemoryFrame& f, int stage, bool caption = true) {
   const std::string title = f.t.algorithm + "  -  stage " + std::to_string(stage) + " of " +
                             std::to_string(f.t.stages.size() - 1) + ": " + f.s.label;
   fitted_text(f.c, f.L.title.x, f.L.title.cy(), title, f.L.title_px, f.min_px, f.L.title.w, f.pal.text);
@@ -141,7 +135,7 @@ std::vector<std::string> race_lines(Canvas& c, std::string text, float px, float
 // Under the caption, what the described stale read was (or that the stage has none); a caption
 // of two lines starts on the stage caption's row, which then gives way (the window prints it
 // under the view too).
-void draw_race_caption(const Frame& f, const std::vector<std::string>& lines) {
+void draw_race_caption(const MemoryFrame& f, const std::vector<std::string>& lines) {
   const bool any = described(f).has_value();
   float cy = lines.size() > 1 ? f.L.caption.cy() : f.L.caption.y + f.L.caption.h + f.L.label_px * 0.75f;
   for (const auto& line : lines) {
@@ -153,7 +147,7 @@ void draw_race_caption(const Frame& f, const std::vector<std::string>& lines) {
   }
 }
 
-CellMarks mark_cells(const Frame& f) {
+CellMarks mark_cells(const MemoryFrame& f) {
   CellMarks m{std::vector<char>(f.count, 0), std::vector<char>(f.count, 0), std::vector<char>(f.count, 0)};
   for (int th : f.s.active)
     if (th >= 0 && th < f.count) m.working[th] = 1;
@@ -167,7 +161,7 @@ CellMarks mark_cells(const Frame& f) {
   return m;
 }
 
-Blend blend_target(const Frame& f, int stage, std::size_t scaled, const Scale& scale, float blend) {
+Blend blend_target(const MemoryFrame& f, int stage, std::size_t scaled, const Scale& scale, float blend) {
   Blend b{nullptr, scale, std::clamp(blend, 0.0f, 1.0f)};
   if (blend > 0 && stage + 1 < int(f.t.stages.size())) {
     const Shown next = shown_array(f.t, f.t.stages[stage + 1]);
@@ -179,7 +173,7 @@ Blend blend_target(const Frame& f, int stage, std::size_t scaled, const Scale& s
   return b;
 }
 
-void draw_warp_labels(const Frame& f) {
+void draw_warp_labels(const MemoryFrame& f) {
   for (int r = 0; r < f.L.rows; ++r) {
     if (!f.L.starts_warp(r) || !f.shown.per_thread) continue;
     const Rect lab = f.L.row_label(r);
@@ -209,7 +203,7 @@ CellTexts cell_texts(Canvas& c, const MemoryLayout& L, const Shown& shown, core:
 }
 
 // Cells past the end of the array hold the operator's identity: shown, but greyed.
-Color cell_fill(const Frame& f, int i, const Scale& scale, const Blend& next) {
+Color cell_fill(const MemoryFrame& f, int i, const Scale& scale, const Blend& next) {
   const double v = f.shown.values ? (*f.shown.values)[i] : 0.0;
   const bool pad = i >= f.real;
   Color fill = pad || !f.shown.values ? f.pal.padding : value_color(scale.at(v));
@@ -221,11 +215,11 @@ Color cell_fill(const Frame& f, int i, const Scale& scale, const Blend& next) {
   return fill;
 }
 
-float badge_px(const Frame& f) { return std::max(f.min_px, std::min(f.L.cell_h * 0.3f, f.L.label_px)); }
+float badge_px(const MemoryFrame& f) { return std::max(f.min_px, std::min(f.L.cell_h * 0.3f, f.L.label_px)); }
 
 // Whether every badge of the cells drawn large has room for its word ("meant 47", "saw 12"):
 // the badges of a view either all carry it or all show the value alone.
-bool badge_words_fit(const Frame& f, const std::vector<CellRace>& race) {
+bool badge_words_fit(const MemoryFrame& f, const std::vector<CellRace>& race) {
   const float px = badge_px(f);
   for (int i = f.lo; i < f.hi; ++i) {
     const CellRace& r = race[std::size_t(i)];
@@ -237,7 +231,7 @@ bool badge_words_fit(const Frame& f, const std::vector<CellRace>& race) {
 
 // A race badge in a cell's top (meant value) or bottom (value seen) right corner, with its word
 // or without; its height, 0 where it does not fit at the minimum size.
-float race_badge(const Frame& f, const Rect& cell, const std::string& word, double v, Color color, bool top) {
+float race_badge(const MemoryFrame& f, const Rect& cell, const std::string& word, double v, Color color, bool top) {
   const float px = badge_px(f);
   const std::string label = word.empty() ? short_value(v, f.t.type) : word + " " + short_value(v, f.t.type);
   const float bw = f.c.text_width(label, px) + px * 0.4f, bh = px * 1.2f;
@@ -249,7 +243,7 @@ float race_badge(const Frame& f, const Rect& cell, const std::string& word, doub
 }
 
 // The cell's border: a race's marks first, then the stage's write or read.
-Color border_of(const Frame& f, const CellMarks& m, const CellRace& r, int i, Color fill) {
+Color border_of(const MemoryFrame& f, const CellMarks& m, const CellRace& r, int i, Color fill) {
   if (r.stale) return f.pal.stale;
   if (r.wrong) return f.pal.wrong;
   return m.written[i] ? f.pal.written : m.read[i] ? f.pal.read : fill;
@@ -257,7 +251,7 @@ Color border_of(const Frame& f, const CellMarks& m, const CellRace& r, int i, Co
 
 // Values are drawn only at the minimum text size or larger; a race's badges take their part
 // of the cell, and the value the rest. Returns whether every badge wanted found room.
-bool draw_cells(const Frame& f, const CellMarks& m, const Scale& scale, const Blend& next, float mark) {
+bool draw_cells(const MemoryFrame& f, const CellMarks& m, const Scale& scale, const Blend& next, float mark) {
   bool badges = true;
   const CellTexts text = cell_texts(f.c, f.L, f.shown, f.t.type, f.lo, f.hi);
   const auto race = race_cells(f);
@@ -289,7 +283,7 @@ bool draw_cells(const Frame& f, const CellMarks& m, const Scale& scale, const Bl
 
 // The described stale read: an arrow from the cell read to the thread that read it, where both
 // are drawn large (an enlarged warp shows the rest on its strip).
-void draw_stale_arrow(const Frame& f) {
+void draw_stale_arrow(const MemoryFrame& f) {
   const auto x = described(f);
   if (!x || !f.shown.per_thread || !(x->cell >= f.lo && x->cell < f.hi) || !(x->thread >= f.lo && x->thread < f.hi)) return;
   const Rect from = f.L.cell(x->cell), to = f.L.thread_band(x->thread);
@@ -299,7 +293,7 @@ void draw_stale_arrow(const Frame& f) {
 }
 
 // An enlarged warp's place in its block: every cell as a sliver of colour, the warp framed.
-void draw_overview(const Frame& f, const Scale& scale, const Blend& next) {
+void draw_overview(const MemoryFrame& f, const Scale& scale, const Blend& next) {
   const Rect& o = f.L.overview;
   const float w = o.w / float(f.count);
   for (int i = 0; i < f.count; ++i) f.c.rect({o.x + i * w, o.y, std::max(w, 1.0f), o.h}, cell_fill(f, i, scale, next));
@@ -312,7 +306,7 @@ void draw_overview(const Frame& f, const Scale& scale, const Blend& next) {
 // On an enlarged warp's strip: ticks under every cell the code did not mean, the cell the
 // described stale read took its value from framed, and an arrow from it to the thread that read
 // it (down to its strip in the grid when that thread's warp is the one enlarged).
-void draw_race_strip(const Frame& f) {
+void draw_race_strip(const MemoryFrame& f) {
   if (!f.race) return;
   const Rect& o = f.L.overview;
   const float w = o.w / float(f.count), tick = std::max(2.0f, o.h * 0.15f);
@@ -341,7 +335,7 @@ void draw_race_strip(const Frame& f) {
 }
 
 // The bank overlay: cells whose warp-wide access conflicted get a badge with the degree.
-bool draw_conflicts(const Frame& f) {
+bool draw_conflicts(const MemoryFrame& f) {
   if (!f.marks || f.t.memory == core::Memory::Global) return false;
   bool any = false;
   const auto degree = core::cell_conflicts(f.s, f.count, f.t.type == core::DType::Double ? 8 : 4);
@@ -358,11 +352,11 @@ bool draw_conflicts(const Frame& f) {
   return any;
 }
 
-bool drawn(const Frame& f, int i) { return i >= f.lo && i < f.hi; }
+bool drawn(const MemoryFrame& f, int i) { return i >= f.lo && i < f.hi; }
 
 // Arrows from the cells each thread read to the cell it wrote (up to a legible number); an
 // enlarged warp shows those between its own cells.
-void draw_access_arrows(const Frame& f) {
+void draw_access_arrows(const MemoryFrame& f) {
   if (!f.marks || f.s.accesses.size() > kMaxArrows * (f.zoomed() ? f.count / 32 : 1)) return;
   Color tint = f.pal.read;
   tint.a = 0.85f;
@@ -379,13 +373,13 @@ void draw_access_arrows(const Frame& f) {
   }
 }
 
-bool is_shuffle_stage(const Frame& f) {
+bool is_shuffle_stage(const MemoryFrame& f) {
   return core::is_shuffle(f.s.tag) && f.s.lanes && f.shown.per_thread && f.s.param > 0;
 }
 
 // Shuffle stages: each lane's operand came from the lane `offset` above it; a lane past the
 // warp's end got its own value back (a square on its cell). Returns whether any did.
-bool draw_shuffle(const Frame& f) {
+bool draw_shuffle(const MemoryFrame& f) {
   bool own_values = false;
   Color tint = f.pal.read;
   tint.a = 0.85f;
@@ -410,8 +404,8 @@ bool draw_shuffle(const Frame& f) {
 
 // Footer: the legend, then where the data came from.
 // `badges`: every race mark drawn large carries its badge (none had to be left out).
-void draw_footer(const Frame& f, bool any_conflict, bool shuffle, bool own_values, std::vector<LegendEntry> legend,
-                 bool badges) {
+void draw_footer(const MemoryFrame& f, bool any_conflict, bool shuffle, bool own_values,
+                 std::vector<LegendEntry> legend, bool badges) {
   const Palette& pal = f.pal;
   if (f.marks) {
     legend.push_back({pal.written, "written", true});
@@ -502,10 +496,10 @@ MatrixLayout matrix_in(Canvas& c, const core::Trace& t, const MemoryLayout& L, f
 }
 
 // The matrix above the shared cells, with the heading of what lies below; its legend entries.
-std::vector<LegendEntry> draw_matrix_part(const Frame& f, int stage, float reserve) {
+std::vector<LegendEntry> draw_matrix_part(const MemoryFrame& f, float reserve) {
   if (reserve <= 0) return {};
   const MatrixLayout M = matrix_in(f.c, f.t, f.L, reserve, f.min_px);
-  auto legend = draw_matrix(f.c, f.t, stage, M, f.pal, f.min_px);
+  auto legend = draw_matrix(f, M);
   const std::string below = f.s.shared ? "'s shared memory after this stage" : "'s registers after this stage, one per thread";
   fitted_text(f.c, M.shared_heading.x, M.shared_heading.cy(), "block " + std::to_string(f.t.trace_block) + below,
               f.L.label_px, f.min_px, M.shared_heading.w, f.pal.text);
@@ -554,8 +548,17 @@ ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width
   // Per-thread arrays of a shared-memory kernel are padded past the input's end.
   // A matrix kernel's cell i is thread i's, not element i: nothing there is past an end.
   const bool padded = shown.per_thread && t.memory != core::Memory::Global && t.rows == 0;
-  const Frame f{c,     t,   s, L, pal, shown, total, count, padded ? int(t.input.size()) : count, s.shared.has_value(),
-                options.min_text_px, L.first, L.first + L.block, stage, race, options.stale};
+  const MemoryFrame f{{c, t, stage, L, pal, options, options.min_text_px},
+                      s,
+                      shown,
+                      total,
+                      count,
+                      padded ? int(t.input.size()) : count,
+                      s.shared.has_value(),
+                      L.first,
+                      L.first + L.block,
+                      race,
+                      options.stale};
 
   draw_header(f, stage, lines.size() < 2);
   if (race) draw_race_caption(f, lines);
@@ -573,7 +576,7 @@ ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width
   if (f.zoomed()) draw_race_strip(f);
   const bool shuffle = is_shuffle_stage(f);
   const bool own_values = shuffle && draw_shuffle(f);
-  draw_footer(f, any_conflict, shuffle, own_values, draw_matrix_part(f, stage, matrix), badges);
+  draw_footer(f, any_conflict, shuffle, own_values, draw_matrix_part(f, matrix), badges);
   c.end();
   return f.zoomed() ? ViewDrawn{(count + 31) / 32, f.lo / 32, L.cols} : ViewDrawn{};
 }

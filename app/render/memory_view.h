@@ -7,27 +7,9 @@
 #include "../core/trace.h"
 #include "canvas.h"
 #include "matrix_view.h"
+#include "view_parts.h"
 
 namespace rl::render {
-
-struct ViewOptions {
-  bool high_contrast = false;
-  // While playing, how far the animation is towards the next stage (0..1): cells that change
-  // fade from their colour now to their colour then.
-  float blend = 0;
-  // Text size against the default (presenter mode: larger, for the back of the room).
-  float text_scale = 1;
-  // The banks view shows kBankRowsShown warp-wide accesses from this one on, the coalescing view
-  // kLoadRowsShown warp-wide loads (the window pages).
-  int first_bank_row = 0;
-  // No text is drawn smaller than this (pixels). A block whose cell values would be smaller is
-  // shown one warp at a time, enlarged (`warp`), under a strip of the whole block.
-  float min_text_px = kMinTextPx;
-  int warp = 0;
-  // A race recording: which of the stage's stale reads the caption describes and the arrow shows.
-  int stale = 0;
-};
-constexpr int kBankRowsShown = 16;
 
 // The window's minimum text size in its views: 18 px in presenter mode and kMinTextPx otherwise
 // at 1600x900, times `scale` (the window's size past 1600x900 and the user's zoom).

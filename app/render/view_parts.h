@@ -47,6 +47,38 @@ Rect view_frame(Canvas& c, const core::Trace& t, int stage, const char* view, co
 // A line of text centred in `area`: what a view says when it has nothing to draw.
 void view_message(Canvas& c, const Rect& area, const std::string& text, float px, const Palette& pal);
 
+struct ViewOptions {
+  bool high_contrast = false;
+  // While playing, how far the animation is towards the next stage (0..1): cells that change
+  // fade from their colour now to their colour then.
+  float blend = 0;
+  // Text size against the default (presenter mode: larger, for the back of the room).
+  float text_scale = 1;
+  // The banks view shows kBankRowsShown warp-wide accesses from this one on, the coalescing view
+  // kLoadRowsShown warp-wide loads (the window pages).
+  int first_bank_row = 0;
+  // No text is drawn smaller than this (pixels). A block whose cell values would be smaller is
+  // shown one warp at a time, enlarged (`warp`), under a strip of the whole block.
+  float min_text_px = kMinTextPx;
+  int warp = 0;
+  // A race recording: which of the stage's stale reads the caption describes and the arrow shows.
+  int stale = 0;
+};
+constexpr int kBankRowsShown = 16;
+
+// What every stage view draws with, passed as one: the canvas, the run and the stage on screen,
+// the layout, the colours, the options and the smallest text. The grid, matrix and memory views
+// extend it with their own geometry (GridBoxes, MatrixPaint, MemoryFrame).
+struct ViewContext {
+  Canvas& c;
+  const core::Trace& t;
+  int stage;
+  const MemoryLayout& L;
+  const Palette& pal;
+  const ViewOptions& options;
+  float min_px;  // no text smaller
+};
+
 // Where the data came from: "GPU run: NVIDIA H200", or the CPU model, said plainly.
 std::string source_line(const core::Trace& t);
 

@@ -38,7 +38,8 @@ float lane_value_px(Canvas& c, const core::Trace& t, const std::vector<double>& 
 
 // 32 lanes a row, one row per warp, each lane's register value; above each row, where a
 // shuffle's operand came from.
-void draw_lanes(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal, float min_px) {
+void draw_lanes(const ViewContext& ctx) {
+  auto& [c, t, stage, L, pal, options, min_px] = ctx;
   const core::Stage& s = t.stages[stage];
   const int warps = (t.block + 31) / 32, shown = std::min(warps, kMaxLaneWarps);
   const Rect free = free_area(L);
@@ -150,7 +151,8 @@ std::vector<char> stale_readers(const core::Trace& t, int stage, int threads) {
 // Per warp, which of its 32 lanes were active in this stage; with a race recording, the lanes
 // that read a stale value framed and which warps ran ahead of which.
 // Rows too low for their text at the minimum size label every `step`th warp.
-void draw_divergence(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal, float min_px) {
+void draw_divergence(const ViewContext& ctx) {
+  auto& [c, t, stage, L, pal, options, min_px] = ctx;
   const core::Stage& s = t.stages[stage];
   const int threads = t.memory == core::Memory::Global ? int(std::min<std::size_t>(t.size, 1024)) : t.block;
   const int warps = std::max(1, (threads + 31) / 32);
@@ -203,8 +205,9 @@ void draw_divergence(Canvas& c, const core::Trace& t, int stage, const MemoryLay
 
 // The 32 banks of each warp-wide shared-memory access: how many distinct elements each bank
 // had to serve; two or more are a conflict, served one after another.
-void draw_banks(Canvas& c, const core::Trace& t, int stage, const MemoryLayout& L, const Palette& pal, int first,
-                float min_px) {
+void draw_banks(const ViewContext& ctx) {
+  auto& [c, t, stage, L, pal, options, min_px] = ctx;
+  int first = options.first_bank_row;
   const core::Stage& s = t.stages[stage];
   const std::size_t bytes = t.type == core::DType::Double ? 8 : 4;
   const auto rows = core::bank_rows(s, bytes);
@@ -271,24 +274,14 @@ int paged_rows(View view, const core::Trace& t, int stage) {
 int page_rows(View view) { return view == View::Coalescing ? kLoadRowsShown : kBankRowsShown; }
 
 // How each view is drawn, in core::kViewRows' order (the memory view has its own layout).
-using DrawView = void (*)(Canvas&, const core::Trace&, int, const MemoryLayout&, const Palette&, const ViewOptions&, float);
+using DrawView = void (*)(const ViewContext&);
 constexpr DrawView kDraw[] = {
-    [](Canvas&, const core::Trace&, int, const MemoryLayout&, const Palette&, const ViewOptions&, float) {},
-    [](Canvas& c, const core::Trace& t, int k, const MemoryLayout& L, const Palette& p, const ViewOptions&, float m) {
-      draw_lanes(c, t, k, L, p, m);
-    },
-    [](Canvas& c, const core::Trace& t, int k, const MemoryLayout& L, const Palette& p, const ViewOptions&, float m) {
-      draw_divergence(c, t, k, L, p, m);
-    },
-    [](Canvas& c, const core::Trace& t, int k, const MemoryLayout& L, const Palette& p, const ViewOptions& o, float m) {
-      draw_banks(c, t, k, L, p, o.first_bank_row, m);
-    },
-    [](Canvas& c, const core::Trace& t, int, const MemoryLayout& L, const Palette& p, const ViewOptions&, float m) {
-      draw_grid(c, t, L, p, m);
-    },
-    [](Canvas& c, const core::Trace& t, int k, const MemoryLayout& L, const Palette& p, const ViewOptions& o, float m) {
-      draw_coalescing(c, t, k, L, p, o.first_bank_row, m);
-    },
+    [](const ViewContext&) {},
+    draw_lanes,
+    draw_divergence,
+    draw_banks,
+    draw_grid,
+    [](const ViewContext& v) { draw_coalescing(v); },
 };
 static_assert(std::size(kDraw) == std::size_t(core::kViewCount), "a draw function for each view of core::kViewRows");
 
@@ -300,7 +293,7 @@ ViewDrawn draw_stage_view(Canvas& c, View view, const core::Trace& t, int stage,
   stage = std::clamp(stage, 0, int(t.stages.size()) - 1);
   const float min_px = options.min_text_px;
   const MemoryLayout L = layout_memory(32, width, height, options.text_scale, min_px);
-  kDraw[int(view)](c, t, stage, L, pal, options, min_px);
+  kDraw[int(view)]({c, t, stage, L, pal, options, min_px});
   c.end();
   return {};
 }

@@ -171,7 +171,7 @@ void bench_controls(AppState& s, bool gpu) {
 }
 
 // The chart's image, leaving `table_h` below it; the mouse over it, in its pixels, for the caller's hit tests.
-void chart_image(BenchUi& b, unsigned chart_texture, float table_h, Frame* chart) {
+void chart_image(BenchUi& b, unsigned chart_texture, float table_h, Area* chart) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   *chart = {origin.x, origin.y, avail.x, std::max(ImGui::GetFontSize() * 6, avail.y - table_h)};
@@ -356,7 +356,7 @@ void prefer_run_with_matrices(BenchUi& b) {
 
 }  // namespace
 
-void bench_tab(AppState& s, unsigned chart_texture, Frame* chart) {
+void bench_tab(AppState& s, unsigned chart_texture, Area* chart) {
   BenchUi& b = s.bench;
   const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
   settle_source(s);
@@ -369,7 +369,6 @@ void bench_tab(AppState& s, unsigned chart_texture, Frame* chart) {
   if (b.matrix) matrix_section(b, report);
   else harris_section(b, report);
 }
-
 
 bool shows_shipped(const BenchUi& b) { return !b.source.empty() && b.source != kRunHere; }
 

@@ -25,18 +25,24 @@ struct Column {
 constexpr Column kColumns[] = {
     {"algorithm", "The algorithm on screen, then the one compared with it, run on the same input."},
     {"stages", "Stages the trace recorded: the steps the player walks through."},
-    {"idle", "Idle lane-steps: in each stage, the lanes of warps that worked but were not active "
-             "themselves, added over the stages. A warp issues each instruction for all its lanes; a "
-             "warp with no active lane issues nothing and is not counted."},
-    {"worst", "The worst bank conflict of any stage: N-way means one warp-wide shared-memory access was "
-              "served in N passes. '-': no stage touched shared memory."},
-    {"total", "Bank conflicts, all stages: the conflict degrees of the stages that had one (2-way or "
-              "worse), added; 8 can be two 4-way stages. '-': no stage touched shared memory."},
-    {"adds", "Applications of the operator (sum, min or max) the traced block ran, padding with the "
-             "identity included; the Work tab counts them stage by stage. '>=': a lower bound."},
-    {"time", "The median time of a whole reduction, from the Bandwidth tab's results at the size named "
-             "under the table; the speedup there is the first's time over the second's. Hover a time "
-             "for its samples and its result check."},
+    {"idle",
+     "Idle lane-steps: in each stage, the lanes of warps that worked but were not active "
+     "themselves, added over the stages. A warp issues each instruction for all its lanes; a "
+     "warp with no active lane is not counted here, though it still issues the step's loop "
+     "test, branch and barrier."},
+    {"worst",
+     "The worst bank conflict of any stage: N-way means one warp-wide shared-memory access was "
+     "served in N passes. '-': no stage touched shared memory."},
+    {"total",
+     "Bank conflicts, all stages: the conflict degrees of the stages that had one (2-way or "
+     "worse), added; 8 can be two 4-way stages. '-': no stage touched shared memory."},
+    {"adds",
+     "Applications of the operator (sum, min or max) the traced block ran, padding with the "
+     "identity included; the Work tab counts them stage by stage. '>=': a lower bound."},
+    {"time",
+     "The median time of a whole reduction, from the Bandwidth tab's results at the size named "
+     "under the table; the speedup there is the first's time over the second's. Hover a time "
+     "for its samples and its result check."},
 };
 constexpr int kColumnCount = int(sizeof kColumns / sizeof kColumns[0]);
 constexpr int kTime = kColumnCount - 1;
@@ -191,7 +197,7 @@ void draw_table(const Table& table, float width) {
   ImGui::PopStyleColor();
 }
 
-void image(unsigned texture, const Frame& at) {
+void image(unsigned texture, const Area& at) {
   ImGui::SetCursorScreenPos({at.x, at.y});
   if (texture)
     ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(texture)), {at.w, at.h}, {0, 1}, {1, 0});
@@ -204,14 +210,14 @@ float misfit(float w, float h) { return std::abs(std::log(w / std::max(h, 1.0f) 
 
 }  // namespace
 
-ViewPair split_views(const Frame& a, float gap) {
+ViewPair split_views(const Area& a, float gap) {
   const float half_w = (a.w - gap) / 2, half_h = (a.h - gap) / 2;
   if (misfit(a.w, half_h) <= misfit(half_w, a.h))
     return {{a.x, a.y, a.w, half_h}, {a.x, a.y + half_h + gap, a.w, half_h}, true};
   return {{a.x, a.y, half_w, a.h}, {a.x + half_w + gap, a.y, half_w, a.h}, false};
 }
 
-Frame compare_views(AppState& s, float height, unsigned first_texture, unsigned second_texture) {
+Area compare_views(AppState& s, float height, unsigned first_texture, unsigned second_texture) {
   settle_source(s);
   const Table table = table_of(s);
   const ImVec2 origin = ImGui::GetCursorScreenPos();

@@ -11,14 +11,14 @@ namespace rl::ui {
 // shape nearer 16:9, the shape the views are laid out for (a tall narrow half squeezes their
 // rows and type).
 struct ViewPair {
-  Frame first, second;
+  Area first, second;
   bool stacked = false;
 };
-ViewPair split_views(const Frame& area, float gap);
+ViewPair split_views(const Area& area, float gap);
 
 // Draws the two views and the table in `height` from the cursor down; returns the first
 // view's frame (both views are rendered at its size). Sets the Bandwidth tab's source if that
 // tab has not opened yet, as it would on opening, so the times are the ones it shows.
-Frame compare_views(AppState& state, float height, unsigned first_texture, unsigned second_texture);
+Area compare_views(AppState& state, float height, unsigned first_texture, unsigned second_texture);
 
 }  // namespace rl::ui

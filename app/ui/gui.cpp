@@ -216,7 +216,7 @@ struct Scene {
   render::Canvas canvas;
   render::Offscreen view, compare, chart;
 
-  void draw(AppState& s, const Frame& where) {
+  void draw(AppState& s, const Area& where) {
     const ImGuiIO& io = ImGui::GetIO();
     const float sx = io.DisplayFramebufferScale.x, sy = io.DisplayFramebufferScale.y;
     const int w = std::max(64, int(where.w * sx)), h = std::max(64, int(where.h * sy));
@@ -343,8 +343,8 @@ void draw_panels(AppState& s, Scene& scene, ImFont* large, platform::Window* win
   if (s.trace && std::exchange(s.play_requested, false)) s.player.play();
   if (s.trace && s.stage_requested >= 0) s.player.seek(std::exchange(s.stage_requested, -1));
   if (soak) soak->step(s);
-  const Frame where = center_panel(s, {left_w, 0, size.x - left_w - right_w, body_h}, scene.view.texture(),
-                                   scene.compare.texture(), scene.chart.texture());
+  const Area where = center_panel(s, {left_w, 0, size.x - left_w - right_w, body_h}, scene.view.texture(),
+                                  scene.compare.texture(), scene.chart.texture());
   scene.draw(s, where);
   if (s.presenter) presenter_panel(s, {size.x - right_w, 0, right_w, body_h});
   else source_panel(s, {size.x - right_w, 0, right_w, body_h});

@@ -33,7 +33,7 @@
 
 namespace rl::ui {
 
-void place(const Frame& f, const char* name, ImGuiWindowFlags extra) {
+void place(const Area& f, const char* name, ImGuiWindowFlags extra) {
   ImGui::SetNextWindowPos({f.x, f.y}, ImGuiCond_Always);
   ImGui::SetNextWindowSize({f.w, f.h}, ImGuiCond_Always);
   ImGui::Begin(name, nullptr,
@@ -55,9 +55,7 @@ void note(const std::string& text, std::string& kept, bool changed) {
   ImGui::PopStyleColor();
 }
 
-// A matrix algorithm's rows or columns: N or 2^K, taken when the field is left, checked
-
-void image(unsigned texture, const Frame& view) {
+void image(unsigned texture, const Area& view) {
   if (texture)
     ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(texture)), {view.w, view.h}, {0, 1}, {1, 0});
   else

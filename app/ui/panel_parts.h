@@ -12,7 +12,7 @@
 namespace rl::ui {
 
 // A fixed window at f: the panels tile the screen and are not moved by hand.
-void place(const Frame& f, const char* name, ImGuiWindowFlags extra = 0);
+void place(const Area& f, const char* name, ImGuiWindowFlags extra = 0);
 
 template <class E>
 bool combo(const char* label, E& value, const char* const* names, int count) {
@@ -31,7 +31,7 @@ void note(const std::string& text, std::string& kept, bool changed);
 // stays), after resetting the player to the trace's stages.
 int show_kept_trace(AppState& s, const core::Trace& t);
 // A GL texture filling view (flipped: GL's rows run bottom up); an empty box when there is none.
-void image(unsigned texture, const Frame& view);
+void image(unsigned texture, const Area& view);
 
 // lesson_pane.cpp: the lesson's text (its brief, pointer and, with more, its detail), and the
 // pane with the lesson, work, float and glossary tabs.
@@ -40,11 +40,11 @@ void lesson_pane(AppState& s, float height);
 // algorithm_panel.cpp: the plan's next (+1) or previous (-1) scene, if there is one.
 void step_scene(AppState& s, int by);
 // stages_tab.cpp: the Stages tab; returns where its view image goes.
-Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture);
+Area stage_body(AppState& s, unsigned view_texture, unsigned compare_texture);
 // stages_tab.cpp: the next (+1) or previous (-1) enlarged warp.
 void step_warp(AppState& s, int by);
 // bandwidth_tab.cpp: the Bandwidth tab; *chart gets where its chart image goes.
-void bench_tab(AppState& s, unsigned chart_texture, Frame* chart);
+void bench_tab(AppState& s, unsigned chart_texture, Area* chart);
 
 // stage_export.cpp: the Stages tab's exports, drawn in this window's context at 1600 x 900:
 // the view as it is, a PNG per stage, or the whole run as a GIF or MP4 (ffmpeg).

@@ -8,16 +8,16 @@
 
 namespace rl::ui {
 
-struct Frame {
+struct Area {
   float x, y, w, h;  // in ImGui coordinates
 };
 
-void algorithm_panel(AppState& state, const Frame& f);
+void algorithm_panel(AppState& state, const Area& f);
 // The centre: a Stages tab (the memory view and the player) and a Bandwidth tab (benchmark
 // controls, the chart, the table). Returns where the view or chart image goes, in ImGui
 // coordinates; the caller renders it into the texture shown there next frame.
-Frame center_panel(AppState& state, const Frame& f, unsigned view_texture, unsigned compare_texture,
-                   unsigned chart_texture);
+Area center_panel(AppState& state, const Area& f, unsigned view_texture, unsigned compare_texture,
+                  unsigned chart_texture);
 // The report the Bandwidth tab shows: its source's (a shipped GPU run's, or this machine's
 // run), of the tab's type and operator for a shipped run.
 core::BenchReport shown_report(const BenchUi& bench);
@@ -30,10 +30,10 @@ void settle_source(AppState& state);
 // The Bandwidth tab's chart of a report as shown: its type and operator, without the series
 // hidden in the legend, titled with whose timings they are (drawn in the window, and exported).
 render::PlotSpec shown_chart(const BenchUi& bench, const core::BenchReport& report);
-void source_panel(AppState& state, const Frame& f);
+void source_panel(AppState& state, const Area& f);
 // Presenter mode's column: algorithm picker, short lesson, the stage's source lines.
-void presenter_panel(AppState& state, const Frame& f);
-void status_bar(const AppState& state, const Frame& f);
+void presenter_panel(AppState& state, const Area& f);
+void status_bar(const AppState& state, const Area& f);
 // The key presses since the last frame, in order (platform::Window::take_keys).
 void handle_keys(AppState& state, const std::vector<platform::Window::KeyPress>& keys);
 // The keys and what they do (? or F1).

@@ -34,7 +34,7 @@
 
 namespace rl::ui {
 
-void source_panel(AppState& s, const Frame& f) {
+void source_panel(AppState& s, const Area& f) {
   place(f, "Kernel source");
   const core::SourceView src = shown_source(s);
   int line = 0;
@@ -69,7 +69,7 @@ void source_panel(AppState& s, const Frame& f) {
 
 // Presenter mode's side: the algorithm picker, the short lesson and the kernel's lines around
 // the stage on screen, all in the large type.
-void presenter_panel(AppState& s, const Frame& f) {
+void presenter_panel(AppState& s, const Area& f) {
   place(f, "Presenter");
   const auto* about = core::find_algorithm(s.choice.algorithm);
   ImGui::SetNextItemWidth(-1);

@@ -33,9 +33,9 @@
 
 namespace rl::ui {
 
-Frame center_panel(AppState& s, const Frame& f, unsigned view_texture, unsigned compare_texture, unsigned chart_texture) {
+Area center_panel(AppState& s, const Area& f, unsigned view_texture, unsigned compare_texture, unsigned chart_texture) {
   place(f, "Lab");
-  Frame out{};
+  Area out{};
   if (ImGui::BeginTabBar("tabs")) {
     const bool select = std::exchange(s.select_tab, false);
     const Tab wanted = s.tab;  // the tab bodies below overwrite s.tab
@@ -136,7 +136,7 @@ static void warp_pager(AppState& s) {
                       "%d warps (numbered 0 to %d), under a strip of the whole block", s.warps_zoomed, s.warps_zoomed - 1);
 }
 
-Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
+Area stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   const float em = ImGui::GetFontSize();
   // The controls below wrap on a narrow window: last frame's height of them is what they need.
   float& controls_h = s.widgets.controls_h;
@@ -145,8 +145,8 @@ Frame stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float views_h = std::max(em * 4, avail.y - controls_h);
   // Compare mode: each view fills its half, the table under them (the caller renders both at view's size).
-  const Frame view = s.compare_trace ? compare_views(s, views_h, view_texture, compare_texture)
-                                     : Frame{origin.x, origin.y, avail.x, views_h};
+  const Area view = s.compare_trace ? compare_views(s, views_h, view_texture, compare_texture)
+                                    : Area{origin.x, origin.y, avail.x, views_h};
   if (!s.compare_trace) image(view_texture, view);
   if (!s.error.empty()) ImGui::TextColored(kErrorRed, "%s", s.error.c_str());
   if (!s.notice.empty()) ImGui::TextColored(kErrorRed, "%s", s.notice.c_str());

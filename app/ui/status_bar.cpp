@@ -46,7 +46,7 @@ static std::string result_text(const core::Trace& t) {
          (rows ? " row " : " column ") + op + "s";
 }
 
-void status_bar(const AppState& s, const Frame& f) {
+void status_bar(const AppState& s, const Area& f) {
   place(f, "Status", ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar);
   const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
   // An opened trace is labelled with where it was recorded, not with this machine's backend.
