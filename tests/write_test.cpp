@@ -3,13 +3,17 @@
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <thread>
+#include <vector>
 
 #include "app/core/file_io.h"
 #include "app/core/frame_log.h"
@@ -152,4 +156,65 @@ TEST(Write, FrameReportAndPngToAFullDiskFail) {
   const std::vector<std::uint8_t> rgba(64 * 64 * 4, 200);
   EXPECT_FALSE(render::write_png("/dev/full", 64, 64, rgba, &why));
   EXPECT_NE(why.find("'/dev/full': No space left on device"), std::string::npos) << why;
+}
+
+// A SIGINT that lands while the program allocates (an export compressing a PNG) still removes
+// the scratch folder and ends the program: the handler makes no allocation of its own. A child
+// process claims a folder of files and then does nothing but allocate; it is interrupted at a
+// random moment, 40 times, and must end by SIGINT within 5 s with its folder gone. The handler
+// that listed the folder with opendir deadlocked on malloc's lock here (and once in CI).
+TEST(Write, AnInterruptWhileAllocatingStillCleansUpAndEnds) {
+  std::mt19937_64 rng(test::test_seed());
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(test::test_seed()));
+  for (int round = 0; round < 40; ++round) {
+    int ready[2];
+    ASSERT_EQ(::pipe(ready), 0);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+      core::install_cleanup_handlers();
+      // A second thread, as an export has (the GL driver's): glibc's malloc takes its lock only
+      // in a program with threads. SIGINT is blocked there, so the allocating thread takes it.
+      std::thread([] {
+        sigset_t block;
+        sigemptyset(&block);
+        sigaddset(&block, SIGINT);
+        pthread_sigmask(SIG_BLOCK, &block, nullptr);
+        for (;;) ::pause();
+      }).detach();
+      core::ScratchFolder folder;
+      for (int i = 0; i < 20; ++i) std::ofstream(std::filesystem::path(folder.path()) / ("f" + std::to_string(i)));
+      const std::string path = folder.path();
+      if (::write(ready[1], path.c_str(), path.size()) < 0) ::_exit(3);
+      ::close(ready[1]);
+      std::vector<std::string> churn(64);
+      for (std::size_t i = 0;; ++i) {  // reallocation after reallocation, until the signal comes
+        std::string& s = churn[i % churn.size()];
+        s.push_back('x');
+        if (s.size() > 4096) s = std::string();
+      }
+    }
+    ::close(ready[1]);
+    char buf[512] = {};
+    const ssize_t got = ::read(ready[0], buf, sizeof buf - 1);
+    ::close(ready[0]);
+    ASSERT_GT(got, 0) << "the child never made its folder";
+    const std::filesystem::path folder(std::string(buf, std::size_t(got)));
+    std::this_thread::sleep_for(std::chrono::microseconds(rng() % 20000));
+    ::kill(child, SIGINT);
+    int status = 0;
+    bool ended = false;
+    for (int i = 0; i < 500 && !ended; ++i) {  // 5 s
+      ended = ::waitpid(child, &status, WNOHANG) == child;
+      if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    if (!ended) {
+      ::kill(child, SIGKILL);
+      ::waitpid(child, &status, 0);
+      std::filesystem::remove_all(folder);
+      FAIL() << "round " << round << ": the interrupted program hung in its handler";
+    }
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << "round " << round << ": status " << status;
+    EXPECT_FALSE(std::filesystem::exists(folder)) << "round " << round << ": " << folder << " was left behind";
+  }
 }

@@ -1,12 +1,13 @@
 #include "file_io.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
@@ -58,18 +59,31 @@ void release(int slot) {
   g_slots[slot].taken.store(false);
 }
 
-// A flat folder's files, then the folder. readdir is not on POSIX's async-signal-safe list;
-// the program ends right after, and the alternative is leaving every frame behind.
+// A flat folder's files, then the folder, from a signal handler: only async-signal-safe calls.
+// The folder is listed with the getdents64 system call into a buffer on the stack, not with
+// opendir/readdir, which allocate: a SIGINT that lands inside malloc or realloc (an export
+// compressing a PNG) deadlocked the handler on malloc's lock (CI, 2026-11-26). Entries are
+// removed while listed, so the listing starts over until a pass removes nothing.
 void remove_flat_folder(const char* dir) {
+  struct Entry {  // struct linux_dirent64 (getdents64(2))
+    std::uint64_t ino;
+    std::int64_t off;
+    unsigned short reclen;
+    unsigned char type;
+    char name[1];
+  };
   const int fd = ::open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
   if (fd >= 0) {
-    if (DIR* d = ::fdopendir(fd)) {
-      while (const dirent* e = ::readdir(d))
-        if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) ::unlinkat(fd, e->d_name, 0);
-      ::closedir(d);
-    } else {
-      ::close(fd);
+    alignas(8) char buf[4096];
+    for (bool removed = true; removed && ::lseek(fd, 0, SEEK_SET) == 0;) {
+      removed = false;
+      for (long n; (n = ::syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0;)
+        for (long at = 0; at < n; at += reinterpret_cast<const Entry*>(buf + at)->reclen) {
+          const char* name = reinterpret_cast<const Entry*>(buf + at)->name;
+          if (std::strcmp(name, ".") != 0 && std::strcmp(name, "..") != 0) removed |= ::unlinkat(fd, name, 0) == 0;
+        }
     }
+    ::close(fd);
   }
   ::rmdir(dir);
 }
