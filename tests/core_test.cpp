@@ -181,6 +181,22 @@ TEST(Input, FieldsRefuseOrAdjustOutLoud) {
   EXPECT_EQ(core::check_trace_block(-1, 4).value, 0);
 }
 
+// The window's array-size field (issue 32, item 9): N or 2^K, as rows and cols take; "2^16"
+// is 65536, not 216; "1e6" is refused in words, not read as 16.
+TEST(Input, TheArraySizeFieldTakesTwoToTheK) {
+  EXPECT_EQ(core::check_array_size(std::string_view("2^16"), 64, 1 << 20).value, 65536);
+  EXPECT_EQ(core::check_array_size(std::string_view("3001"), 64, 1 << 20).value, 3001);
+  for (const char* bad : {"1e6", "216x", "", "2^", "-5"}) {
+    const auto r = core::check_array_size(std::string_view(bad), 64, 1 << 20);
+    EXPECT_EQ(r.value, 64) << bad;
+    EXPECT_NE(r.note.find("kept 64"), std::string::npos) << bad << ": " << r.note;
+  }
+  EXPECT_NE(core::check_array_size(std::string_view("1e6"), 64, 1 << 20).note.find("use N or 2^K"), std::string::npos);
+  const auto big = core::check_array_size(std::string_view("2^21"), 64, 1 << 20);
+  EXPECT_EQ(big.value, 64);
+  EXPECT_NE(big.note.find("at most 1048576"), std::string::npos) << big.note;
+}
+
 // The window's Rows and Cols fields: N or 2^K, at least 1, rows x cols at most the limit; a
 // refusal names the typed text and keeps the value.
 TEST(Input, MatrixSidesRefuseInWords) {

@@ -9,6 +9,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "bench.h"
 #include "file_io.h"
 #include "text.h"
 
@@ -136,17 +137,9 @@ std::vector<double> read_input_file(const std::string& path, DType type, std::si
 }
 
 std::optional<std::int64_t> parse_count(std::string_view text) {
-  const auto whole = [](std::string_view t, std::int64_t& v) {
-    const auto r = std::from_chars(t.data(), t.data() + t.size(), v);
-    return !t.empty() && r.ec == std::errc() && r.ptr == t.data() + t.size();
-  };
-  std::int64_t v = 0;
-  if (text.starts_with("2^")) {
-    if (!whole(text.substr(2), v) || v < 0 || v > 62) return std::nullopt;
-    return std::int64_t(1) << v;
-  }
-  if (!whole(text, v)) return std::nullopt;
-  return v;
+  const auto v = parse_size(text, 62);  // the one N|2^K parser (core/bench.h)
+  if (!v || *v > std::size_t(std::numeric_limits<std::int64_t>::max())) return std::nullopt;
+  return std::int64_t(*v);
 }
 
 Checked check_matrix_side(std::string_view text, bool rows, std::int64_t current, std::int64_t other, std::int64_t max) {
@@ -160,6 +153,14 @@ Checked check_matrix_side(std::string_view text, bool rows, std::int64_t current
     return {current, refused + shape + " is more than the " + std::to_string(max) + " elements the window traces (bench takes more)" + kept};
   }
   return {*typed, {}};
+}
+
+Checked check_array_size(std::string_view text, std::int64_t current, std::int64_t max) {
+  const auto typed = parse_count(text);
+  if (!typed)
+    return {current,
+            "refused '" + std::string(text) + "': not a count (use N or 2^K); kept " + std::to_string(current)};
+  return check_array_size(*typed, current, max);
 }
 
 Checked check_array_size(std::int64_t typed, std::int64_t current, std::int64_t max) {

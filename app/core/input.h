@@ -47,13 +47,15 @@ struct Checked {
 // The most elements the window traces (arrays and matrices; bench times larger ones).
 constexpr std::int64_t kMaxWindowElements = std::int64_t(1) << 20;
 
-// A matrix side as a field or option gives it: N or 2^K; nullopt for anything else.
+// A count as a field or option gives it: N or 2^K (core::parse_size); nullopt for anything else.
 std::optional<std::int64_t> parse_count(std::string_view text);
 // A matrix's rows (`rows`) or columns, typed as `text`: at least 1, and times `other` (the
 // other side) at most max elements; anything else is refused and `current` kept.
 Checked check_matrix_side(std::string_view text, bool rows, std::int64_t current, std::int64_t other, std::int64_t max);
 // An array size: 1..max elements; anything else is refused and `current` kept.
 Checked check_array_size(std::int64_t typed, std::int64_t current, std::int64_t max);
+// The same, typed as N or 2^K in the window's field.
+Checked check_array_size(std::string_view text, std::int64_t current, std::int64_t max);
 // A block size: 2..1024 for a kernel that takes any, else a power of two in 32..1024 (other
 // sizes round up to the next one, and the note says so).
 Checked check_block(std::int64_t typed, bool any_block);

@@ -34,6 +34,7 @@
 
 namespace rl::ui {
 
+// A matrix algorithm's rows or columns: N or 2^K, taken when the field is left, checked
 // (core::check_matrix_side) with its note.
 static void shape_field(AppState& s, bool rows) {
   RunChoice& c = s.choice;
@@ -50,6 +51,23 @@ static void shape_field(AppState& s, bool rows) {
   value = int(checked.value);
   if (done) std::snprintf(text, kText, "%d", value);
   note(checked.note, rows ? s.notes.rows : s.notes.cols, done);
+}
+
+// The array's size, typed as N or 2^K and taken on Enter (or when the field is left), checked
+// (core::check_array_size) with its note: no run starts at each keystroke.
+static void size_field(AppState& s) {
+  RunChoice& c = s.choice;
+  char* text = s.shape_text.size;
+  constexpr std::size_t kText = sizeof s.shape_text.size;
+  ImGui::InputText("array size", text, kText, ImGuiInputTextFlags_CharsNoBlank);
+  tip("Elements in the array: N or 2^K, 1 to 1,048,576 in the window (bench times larger ones); Enter runs it");
+  const bool done = ImGui::IsItemDeactivatedAfterEdit();
+  if (!ImGui::IsItemActive() && !done) std::snprintf(text, kText, "%d", c.size);
+  core::Checked checked{c.size, {}};
+  if (done) checked = core::check_array_size(std::string_view(text), c.size, kMaxTracedSize);
+  c.size = int(checked.value);
+  if (done) std::snprintf(text, kText, "%d", c.size);
+  note(checked.note, s.notes.size, done);
 }
 
 // Block size, array size (or a matrix's rows and columns) and traced block, each checked
@@ -75,13 +93,8 @@ static void size_fields(AppState& s) {
   if (info && info->matrix) {
     shape_field(s, true);
     shape_field(s, false);
-  } else if (!c.typed) {
-    std::int64_t typed = c.size;
-    const bool changed = ImGui::InputScalar("array size", ImGuiDataType_S64, &typed) && typed != c.size;
-    tip("Elements in the array, 1 to 1,048,576 in the window (bench times larger ones)");
-    const auto size = core::check_array_size(typed, c.size, kMaxTracedSize);
-    note(size.note, s.notes.size, changed);
-    c.size = int(size.value);
+  } else if (!c.typed && c.input.kind != core::InputSpec::Kind::File) {  // a file's values set the size
+    size_field(s);
   }
   std::int64_t traced = c.trace_block;
   const bool changed = ImGui::InputScalar("traced block", ImGuiDataType_S64, &traced) && traced != c.trace_block;
@@ -153,7 +166,7 @@ static void scenes_section(AppState& s) {
   if (!s.scene_message.empty()) ImGui::TextWrapped("%s", s.scene_message.c_str());
 }
 
-void algorithm_panel(AppState& s, const Frame& f) {
+void algorithm_panel(AppState& s, const Area& f) {
   place(f, "Algorithm");
   ImGui::BeginChild("list", {0, f.h * 0.28f}, true);
   std::string family;

@@ -157,7 +157,7 @@ struct AppState {
     std::string block, size, trace_block, rows, cols;  // why a field holds another value than typed
   } notes;
   struct {
-    char rows[24] = "", cols[24] = "";  // the Rows and Cols fields' text while it is edited
+    char rows[24] = "", cols[24] = "", size[24] = "";  // the Rows, Cols and array size fields' text while edited
   } shape_text;
   // What widgets keep from one frame to the next.
   struct {
