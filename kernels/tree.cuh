@@ -259,7 +259,7 @@ template <int BLOCK, class T, class Op, class Probe>
 __global__ void __launch_bounds__(BLOCK) multiple_per_thread(const T* in, T* out, std::size_t n, Probe probe) {
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x;
-  // The complete-unroll kernel, but a grid of about one SM-full of blocks strides over the
+  // The complete-unroll kernel, but a grid that fills every SM once (one wave) strides over the
   // whole array: each thread first adds pairs of elements in registers.
   const std::size_t stride = std::size_t(gridDim.x) * (2 * BLOCK);
   T acc = Op::template identity<T>();
