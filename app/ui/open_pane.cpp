@@ -8,6 +8,7 @@
 #include <system_error>
 #include <vector>
 
+#include "../../kernels/stage_tags.h"
 #include "../backend/geometry.h"
 #include "../core/run_file.h"
 #include "../core/text.h"
@@ -136,6 +137,16 @@ core::SourceView shown_source(const AppState& s) {
     return v;
   }
   return core::source_of(s.choice.algorithm);
+}
+
+int shown_line(const AppState& s, const core::SourceView& src) {
+  if (!s.trace || s.trace->stages.empty()) return 0;
+  if (s.trace->algorithm != s.choice.algorithm && !shows_foreign_trace(s)) return 0;
+  const core::Stage& stage =
+      s.trace->stages[std::size_t(std::clamp(s.player.stage(), 0, int(s.trace->stages.size()) - 1))];
+  const core::Code& own = s.trace->code;
+  if (!own.lines.empty() && own.lines == src.lines && own.numbers == src.numbers) return stage.line;
+  return stage.tag >= 0 ? src.line_of(kernels::tag_marker(stage.tag)) : 0;
 }
 
 bool shows_foreign_trace(const AppState& s) {
