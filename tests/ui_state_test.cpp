@@ -14,8 +14,10 @@
 #include "app/core/trace.h"
 #include "app/ui/app_state.h"
 #include "app/ui/open_pane.h"
+#include "app/ui/panel_parts.h"
 #include "app/ui/panels.h"
 #include "app/ui/settings.h"
+#include "kernels/stage_tags.h"
 
 using namespace rl;
 
@@ -148,4 +150,77 @@ TEST(UiState, AnyRecordedRunOpens) {
   EXPECT_EQ(state.choice.algorithm, "sequential");  // a kernel this build has: its fields become the run's
   EXPECT_FALSE(ui::shows_foreign_trace(state));
   EXPECT_TRUE(state.trace->geometry.known());
+}
+
+// A race recording made by another version of tree.cuh (the shipped one numbers other lines)
+// highlights, stage by stage, the line of this build's source that holds the stage's [tag]
+// (issue 32, item 3): never a probe call, a comment or a brace.
+TEST(UiState, ARecordingHighlightsTheLineOfItsStagesTag) {
+  ui::AppState state;
+  ui::open_file(state, (std::filesystem::path(REDLAB_SOURCE_DIR) / "assets/races/missing-syncthreads.json").string());
+  ASSERT_EQ(state.opened.error, "");
+  ASSERT_TRUE(state.trace && state.trace->race);
+  const core::SourceView src = ui::shown_source(state);
+  bool moved = false;
+  for (int k = 0; k < int(state.trace->stages.size()); ++k) {
+    state.player.seek(k);
+    const core::Stage& stage = state.trace->stages[std::size_t(k)];
+    const int line = ui::shown_line(state, src);
+    const std::string* text = src.text_at(line);
+    ASSERT_NE(text, nullptr) << "stage " << k << ": line " << line << " is not shown";
+    const std::string marker = std::string("[") + (stage.tag == kernels::kTagLoad ? "load" : "step") + "]";
+    EXPECT_NE(text->find(marker), std::string::npos) << "stage " << k << " highlights line " << line << ": " << *text;
+    moved |= line != stage.line;
+  }
+  EXPECT_TRUE(moved) << "the recording's own numbers already fit this source: the test shows nothing";
+}
+
+// A plan says where it ends (issue 32, item 6), and an algorithm picked by hand leaves it, so
+// the next PageDown does not jump back into it.
+TEST(UiState, APlanSaysItsEndAndAHandPickedAlgorithmLeavesIt) {
+  ui::AppState state;
+  ui::open_plan(state, "harris");
+  const int count = int(state.plan->scenes.size());
+  ASSERT_GT(count, 1);
+  for (int i = 1; i < count; ++i) ui::step_scene(state, 1);
+  EXPECT_EQ(state.scene, count - 1);
+  EXPECT_TRUE(state.plan_note.empty()) << state.plan_note;
+  const std::string last = state.choice.algorithm;
+  ui::step_scene(state, 1);
+  EXPECT_EQ(state.scene, count - 1);
+  EXPECT_EQ(state.choice.algorithm, last);
+  EXPECT_NE(state.plan_note.find("End of the plan"), std::string::npos) << state.plan_note;
+  ui::step_scene(state, -1);
+  EXPECT_TRUE(state.plan_note.empty()) << state.plan_note;
+  ui::pick_algorithm(state, "cg-block");
+  EXPECT_FALSE(state.plan);
+  EXPECT_EQ(state.choice.algorithm, "cg-block");
+  EXPECT_NE(state.plan_note.find("Left the plan"), std::string::npos) << state.plan_note;
+  ui::open_plan(state, "harris");
+  EXPECT_TRUE(state.plan_note.empty());
+}
+
+// A chart of every algorithm starts with Harris' seven steps, CUB and the copy (issue 32, item
+// 7), those first in the legend; a legend click adds another; a small chart shows all.
+TEST(UiState, AFullChartStartsWithHarrisSevenCubAndCopy) {
+  ui::BenchUi b;
+  b.source = core::shipped_reports().front().run;  // as the tab picks without a GPU
+  const core::BenchReport report = ui::shown_report(b);
+  auto spec = ui::shown_chart(b, report);
+  ASSERT_GT(spec.series.size(), 12u) << report.device;
+  std::vector<std::string> shown;
+  for (const auto& s : spec.series)
+    if (s.visible) shown.push_back(s.name.substr(0, s.name.find(' ')));
+  EXPECT_EQ(shown, (std::vector<std::string>{"interleaved-divergent", "interleaved-bank-conflicts", "sequential",
+                                             "first-add-on-load", "unroll-last-warp", "complete-unroll",
+                                             "multiple-per-thread", "cub", "copy"}));
+  b.toggled.insert(spec.series.back().name);
+  spec = ui::shown_chart(b, report);
+  EXPECT_EQ(std::count_if(spec.series.begin(), spec.series.end(), [](const auto& s) { return s.visible; }), 10);
+  core::BenchReport few = report;
+  few.rows.erase(
+      std::remove_if(few.rows.begin(), few.rows.end(),
+                     [](const core::BenchRow& r) { return r.algorithm != "cpu" && r.algorithm != "warp-shuffle"; }),
+      few.rows.end());
+  for (const auto& s : ui::shown_chart(ui::BenchUi{}, few).series) EXPECT_TRUE(s.visible) << s.name;
 }

@@ -26,6 +26,7 @@
 #include "../render/matrix_view.h"
 #include "compare.h"
 #include "open_pane.h"
+#include "../core/text.h"
 #include "colors.h"
 #include "race_pane.h"
 #include "rich_text.h"
@@ -110,10 +111,26 @@ static void size_fields(AppState& s) {
 
 // The plan's next (+1) or previous (-1) scene, if there is one.
 void step_scene(AppState& s, int by) {
-  const int next = s.scene + by;
-  if (next < 0 || next >= int(s.plan->scenes.size())) return;
+  const int next = s.scene + by, count = int(s.plan->scenes.size());
+  if (next < 0 || next >= count) {
+    s.plan_note = next < 0 ? "This is the plan's first scene; PageDown steps on."
+                           : "End of the plan: scene " + std::to_string(count) + " of " + std::to_string(count) +
+                                 " was its last. PageUp steps back; Close plan leaves it.";
+    return;
+  }
+  s.plan_note.clear();
   s.scene = next;
   apply_scene(s, s.plan->scenes[std::size_t(next)]);
+}
+
+void pick_algorithm(AppState& s, const std::string& id) {
+  if (id == s.choice.algorithm) return;
+  s.choice.algorithm = id, s.notes = {};
+  if (!s.plan) return;
+  // Off the plan's path now: PageDown would jump back into it, so the plan closes, and says so.
+  s.plan_note = "Left the plan '" + core::printable(s.plan->title) + "' at scene " + std::to_string(s.scene + 1) +
+                " for " + id + "; reopen it under Scenes and plans.";
+  s.plan.reset();
 }
 
 // Save the whole state under a name, open a saved one, or step a lesson plan's scenes.
@@ -161,7 +178,12 @@ static void scenes_section(AppState& s) {
     ImGui::SameLine();
     if (ImGui::ArrowButton("##next scene", ImGuiDir_Right)) step_scene(s, 1);
     ImGui::SameLine();
-    if (ImGui::SmallButton("Close plan")) s.plan.reset();
+    if (ImGui::SmallButton("Close plan")) s.plan.reset(), s.plan_note.clear();
+  }
+  if (!s.plan_note.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kAmber);
+    ImGui::TextWrapped("%s", s.plan_note.c_str());
+    ImGui::PopStyleColor();
   }
   if (!s.scene_message.empty()) ImGui::TextWrapped("%s", s.scene_message.c_str());
 }
@@ -176,7 +198,7 @@ void algorithm_panel(AppState& s, const Area& f) {
       family = a.family;
       ImGui::TextDisabled("%s family", family.c_str());
     }
-    if (ImGui::Selectable(a.title.c_str(), s.choice.algorithm == a.id)) s.choice.algorithm = a.id, s.notes = {};
+    if (ImGui::Selectable(a.title.c_str(), s.choice.algorithm == a.id)) pick_algorithm(s, a.id);
   }
   ImGui::EndChild();
   // Compare mode: a second algorithm beside the first, on the same input, in lockstep.

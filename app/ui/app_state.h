@@ -55,7 +55,7 @@ struct BenchUi {
   char export_path[512] = "";
   core::DType type = core::DType::Float;
   core::Op op = core::Op::Sum;
-  std::set<std::string> hidden;  // series toggled off in the legend
+  std::set<std::string> toggled;  // series the legend turned on or off, against shown_chart's default
   int table_n = -1;              // index into the measured sizes; -1: the largest
   float mouse_x = -1, mouse_y = -1;  // over the chart, in its pixels
   bool clicked = false;
@@ -145,6 +145,7 @@ struct AppState {
   int scene = 0;                   // the plan's scene on screen
   char scene_name[64] = "";        // the Scenes section's name field
   std::string scene_message;       // the last save or load
+  std::string plan_note;           // at a plan's end (or start), or when a hand-picked algorithm left it
   bool play_requested = false;  // start playing once the first trace is in (--play)
   int stage_requested = -1;     // show this stage once the first trace is in (--stage)
   std::string pane;             // the lesson pane's tab to open on the next frame (--pane)

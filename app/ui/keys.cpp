@@ -87,7 +87,8 @@ void press(AppState& s, int key, int mods) {
   if (s.tab != Tab::Stages || (mods & GLFW_MOD_CONTROL)) return;
   // Number keys 1-9 pick the first nine traced algorithms, in the catalog's order.
   const auto ids = core::traced_ids();
-  if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9 && key - GLFW_KEY_1 < int(ids.size())) s.choice.algorithm = ids[key - GLFW_KEY_1];
+  if (key >= GLFW_KEY_1 && key <= GLFW_KEY_9 && key - GLFW_KEY_1 < int(ids.size()))
+    pick_algorithm(s, ids[key - GLFW_KEY_1]);
   auto& p = s.player;
   if (key == GLFW_KEY_SPACE) p.toggle();
   if (s.plan && (key == GLFW_KEY_PAGE_DOWN || key == GLFW_KEY_PAGE_UP)) {

@@ -37,8 +37,11 @@ void image(unsigned texture, const Area& view);
 // pane with the lesson, work, float and glossary tabs.
 void lesson_text(AppState& s, bool more = true);
 void lesson_pane(AppState& s, float height);
-// algorithm_panel.cpp: the plan's next (+1) or previous (-1) scene, if there is one.
+// algorithm_panel.cpp: the plan's next (+1) or previous (-1) scene; at either end, a note.
 void step_scene(AppState& s, int by);
+// algorithm_panel.cpp: an algorithm picked by hand (the list, presenter mode's picker, keys 1-9);
+// it leaves an open plan, with a note.
+void pick_algorithm(AppState& s, const std::string& id);
 // stages_tab.cpp: the Stages tab; returns where its view image goes.
 Area stage_body(AppState& s, unsigned view_texture, unsigned compare_texture);
 // stages_tab.cpp: the next (+1) or previous (-1) enlarged warp.

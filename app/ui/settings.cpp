@@ -106,6 +106,7 @@ core::Plan load_plan(const std::string& name) {
 void open_plan(AppState& state, const std::string& name) {
   state.plan = load_plan(name);
   state.scene = 0;
+  state.plan_note.clear();
   apply_scene(state, state.plan->scenes.front());
 }
 

@@ -37,9 +37,7 @@ namespace rl::ui {
 void source_panel(AppState& s, const Area& f) {
   place(f, "Kernel source");
   const core::SourceView src = shown_source(s);
-  int line = 0;
-  if (s.trace && (s.trace->algorithm == s.choice.algorithm || shows_foreign_trace(s)) && !s.trace->stages.empty())
-    line = s.trace->stages[s.player.stage()].line;
+  const int line = shown_line(s, src);
   // A race recording's summary heads the column: the views below keep their height.
   if (s.trace && s.trace->race) {
     race_summary(s);
@@ -76,10 +74,19 @@ void presenter_panel(AppState& s, const Area& f) {
   if (ImGui::BeginCombo("##algorithm", about ? about->title.c_str() : s.choice.algorithm.c_str())) {
     for (const auto& a : core::algorithms())
       if (a.kind != core::Kind::Baseline && ImGui::Selectable(a.title.c_str(), a.id == s.choice.algorithm))
-        s.choice.algorithm = a.id, s.notes = {};
+        pick_algorithm(s, a.id);
     ImGui::EndCombo();
   }
   const float em = ImGui::GetFontSize();
+  if (s.plan) {  // "Harris' seven steps, scene 3 of 7", then the scene's title
+    const auto heading = plan_heading(s);
+    ImGui::TextWrapped("%s: %s", heading.plan.c_str(), heading.scene.c_str());
+  }
+  if (!s.plan_note.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_Text, kAmber);
+    ImGui::TextWrapped("%s", s.plan_note.c_str());
+    ImGui::PopStyleColor();
+  }
   ImGui::BeginChild("presenter lesson", {0, f.h * 0.6f});
   if (s.trace && s.trace->race) {  // here, not under the view: the view keeps its height for the back of the room
     race_summary(s);
@@ -88,9 +95,8 @@ void presenter_panel(AppState& s, const Area& f) {
   lesson_text(s, false);  // the depth stays in the normal layout: this is read from the back
   ImGui::EndChild();
   ImGui::Separator();
-  const auto& src = core::source_of(s.choice.algorithm);
-  const bool on_screen = s.trace && s.trace->algorithm == s.choice.algorithm && !s.trace->stages.empty();
-  const int line = on_screen ? s.trace->stages[std::size_t(s.player.stage())].line : 0;
+  const core::SourceView src = shown_source(s);
+  const int line = shown_line(s, src);
   // The stage's line and its neighbours; the rest of the kernel is in the normal layout.
   const auto at = std::find(src.numbers.begin(), src.numbers.end(), line);
   const std::size_t mid = at == src.numbers.end() ? 0 : std::size_t(at - src.numbers.begin());
