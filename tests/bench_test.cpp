@@ -248,6 +248,21 @@ TEST(Plot, MapsLog2AxisAndFindsPoints) {
   EXPECT_EQ(ticks.front().label, "2^10");
 }
 
+// A narrow chart (presenter mode's quarter) spaces its 2^K ticks so no two labels touch
+// (issue 32, item 7: "2^162^172^18").
+TEST(Plot, TickLabelsNeverRunTogether) {
+  render::PlotSpec spec;
+  spec.series.push_back({"a", {1, 0, 0, 1}, {{1 << 10, 10}, {std::ldexp(1.0, 28), 90}}});
+  for (const int width : {300, 420, 800, 1600}) {
+    const auto f = render::plot_frame(spec, width, 400);
+    const float label_w = 34;
+    const auto ticks = render::x_ticks(f, label_w);
+    ASSERT_GE(ticks.size(), 2u) << width;
+    for (std::size_t i = 1; i < ticks.size(); ++i)
+      EXPECT_GE(f.px(ticks[i].value) - f.px(ticks[i - 1].value), 1.5f * label_w) << width << ": " << ticks[i].label;
+  }
+}
+
 TEST(Plot, BenchChartHasASeriesPerAlgorithmAndThePeak) {
   const auto spec = render::bench_chart(sample_report(), "float", "sum");
   ASSERT_EQ(spec.series.size(), 3u);

@@ -74,11 +74,14 @@ PlotFrame plot_frame(const PlotSpec& spec, int width, int height, float min_px) 
   return f;
 }
 
-std::vector<Tick> x_ticks(const PlotFrame& f) {
+std::vector<Tick> x_ticks(const PlotFrame& f, float label_w) {
   std::vector<Tick> out;
   if (f.log2_x) {
     const int first = int(std::ceil(f.x0)), last = int(std::floor(f.x1));
-    const int step = std::max(1, (last - first + 1) / 14 + 1);
+    int step = std::max(1, (last - first + 1) / 14 + 1);
+    // Labels a label's width and a half apart at least: "2^162^172^18" was three run together.
+    const float per_power = f.area.w / float(std::max(f.x1 - f.x0, 1e-9));
+    while (label_w > 0 && per_power * float(step) < label_w * 1.5f && step < last - first + 1) ++step;
     for (int k = first; k <= last; k += step) out.push_back({std::ldexp(1.0, k), "2^" + std::to_string(k)});
     return out;
   }
@@ -161,7 +164,7 @@ void draw_plot(Canvas& c, const PlotSpec& spec, int width, int height, std::opti
     c.line(f.area.x, y, f.area.x + f.area.w, y, 1, st.grid);
     c.text(f.area.x - f.label_px * 0.5f, y, t.label, f.label_px, st.muted, Align::Right);
   }
-  for (const Tick& t : x_ticks(f)) {
+  for (const Tick& t : x_ticks(f, c.text_width("2^28", f.label_px))) {
     const float x = f.px(t.value);
     c.line(x, f.area.y, x, f.area.y + f.area.h, 1, st.grid);
     c.text(x, f.area.y + f.area.h + f.label_px, t.label, f.label_px, st.muted, Align::Center);

@@ -52,7 +52,9 @@ struct Tick {
   double value;
   std::string label;
 };
-std::vector<Tick> x_ticks(const PlotFrame& f);
+// label_w: the widest tick label's width in pixels; ticks are spaced so labels never touch (0:
+// by count alone).
+std::vector<Tick> x_ticks(const PlotFrame& f, float label_w = 0);
 std::vector<Tick> y_ticks(const PlotFrame& f);
 
 struct Hit {

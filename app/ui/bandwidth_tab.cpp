@@ -16,6 +16,7 @@
 #include <tuple>
 #include <utility>
 #include "../backend/backend.h"
+#include "../../kernels/algorithms.h"
 #include "../core/catalog.h"
 #include "../core/bench.h"
 #include "../core/embedded.h"
@@ -362,7 +363,10 @@ void bench_tab(AppState& s, unsigned chart_texture, Area* chart) {
   settle_source(s);
   prefer_run_with_matrices(b);
   if (!*b.sizes) std::snprintf(b.sizes, sizeof b.sizes, "%s", gpu ? "2^16..2^28" : "2^10..2^16");
-  if (!*b.export_path) std::snprintf(b.export_path, sizeof b.export_path, "%s", default_export_base().c_str());
+  // Into --export-dir (the Stages tab's folder) when one was given, as the Stages tab's exports go.
+  if (!*b.export_path)
+    std::snprintf(b.export_path, sizeof b.export_path, "%s",
+                  (*s.export_dir ? std::string(s.export_dir) + "/bandwidth" : default_export_base()).c_str());
   bench_controls(s, gpu);
   const core::BenchReport report = shown_report(b);
   chart_image(b, chart_texture, ImGui::GetFontSize() * 10.4f, chart);
@@ -392,12 +396,29 @@ core::BenchReport shown_report(const BenchUi& b) {
   return {};
 }
 
+// The series a chart shows before any legend click: where it has more than a dozen (a run of
+// every algorithm: 26 lines of near-alike colours cannot be told apart from the back of the room,
+// issue 32 item 7), Harris' seven steps, CUB and the copy; a matrix sweep, or a chart of the few
+// algorithms a user picked, shows all of its series.
+constexpr std::size_t kMostShownAtOnce = 12;
+static bool shown_by_default(const std::string& series, std::size_t count, bool matrix) {
+  if (matrix || count <= kMostShownAtOnce) return true;
+  const std::string id = series.substr(0, series.find(' '));
+  const auto* row = kernels::find_row(id);
+  return row && (row->harris_step > 0 || id == "cub" || id == "copy");
+}
+
 render::PlotSpec shown_chart(const BenchUi& b, const core::BenchReport& report) {
   const auto origin = b.source == kFromFile ? render::Origin::File
                       : shows_shipped(b)      ? render::Origin::Shipped
                                               : render::Origin::ThisMachine;
   auto spec = render::bench_chart(report, core::to_string(b.type), core::to_string(b.op), origin);
-  for (auto& series : spec.series) series.visible = !b.hidden.count(series.name);
+  const std::size_t count = spec.series.size();
+  const bool matrix = core::is_matrix_report(report);
+  for (auto& series : spec.series)
+    series.visible = shown_by_default(series.name, count, matrix) != bool(b.toggled.count(series.name));
+  // The shown series head the legend: where it has room for only some entries, those stay.
+  std::stable_partition(spec.series.begin(), spec.series.end(), [](const render::Series& x) { return x.visible; });
   return spec;
 }
 

@@ -222,6 +222,8 @@ struct Scene {
     const int w = std::max(64, int(where.w * sx)), h = std::max(64, int(where.h * sy));
     try {
       if (s.tab == Tab::Stages && s.trace) draw_stages(s, w, h);
+      else if (s.tab == Tab::Stages)
+        draw_no_trace(s, w, h);
       else if (s.tab == Tab::Bandwidth) draw_chart(s.bench, w, h, sx, sy, s.presenter);
       render::Offscreen::unbind();
     } catch (const std::exception& e) {
@@ -252,6 +254,20 @@ struct Scene {
     render::draw_stage_view(canvas, s.view, *s.compare_trace, std::min(s.player.stage(), final_stage), w, h, look);
   }
 
+  // No trace on screen (a run failed, or none is in yet): the view says so, instead of keeping
+  // the last run's picture beside a list and source that show another algorithm.
+  void draw_no_trace(const AppState& s, int w, int h) {
+    view.resize(w, h);
+    view.bind();
+    const render::Palette pal = s.presenter ? render::high_contrast_palette() : render::standard_palette();
+    const float min_px = min_text_px(s.presenter);
+    const std::string why = s.error.empty() ? "No trace yet: the run is on its way." : "No trace. " + s.error;
+    canvas.begin(w, h, pal.background);
+    render::fitted_text(canvas, float(w) * 0.04f, float(h) * 0.5f, why, min_px * 1.6f, min_px, float(w) * 0.92f,
+                        pal.muted);
+    canvas.end();
+  }
+
   // The chart, with the mouse (in ImGui units, scaled by sx, sy) hovering a point or
   // clicking a legend entry, which shows or hides that series.
   void draw_chart(BenchUi& b, int w, int h, float sx, float sy, bool presenter) {
@@ -261,7 +277,7 @@ struct Scene {
     const float mx = b.mouse_x * sx, my = b.mouse_y * sy;
     if (const auto entry = b.clicked ? render::hit_legend(spec, plot, mx, my) : std::nullopt) {
       const std::string& name = spec.series[*entry].name;
-      if (!b.hidden.erase(name)) b.hidden.insert(name);
+      if (!b.toggled.erase(name)) b.toggled.insert(name);
       spec.series[*entry].visible = !spec.series[*entry].visible;
     }
     const auto hover = b.mouse_x >= 0 ? render::hit_point(spec, plot, mx, my, 10 * sx) : std::nullopt;
