@@ -381,11 +381,15 @@ TEST(Matrix, Block2dStridesTheGridThenReducesThePartials) {
   EXPECT_EQ(loads_of(t.stages[0], 0), (std::vector<long long>{132}));
 }
 
-TEST(Matrix, ResultsMatchADoubleReferenceAtAwkwardShapes) {
+// One test per algorithm, so CTest's shards of this suite (tests/CMakeLists.txt) share the work.
+class AwkwardShapes : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(AwkwardShapes, ResultsMatchADoubleReference) {
+  const std::string id = GetParam();
   const auto seed = test::test_seed();
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
   const std::pair<std::size_t, std::size_t> shapes[] = {{1, 1}, {1, 1000}, {1000, 1}, {33, 257}, {4097, 3}, {7, 64}, {3, 4100}, {2, 1600}};
-  for (const auto& id : core::matrix_ids())
+  {
     for (const auto& [rows, cols] : shapes)
       for (int block : {32, 256, 1024})
         for (auto type : {core::DType::Int, core::DType::Float, core::DType::Double})
@@ -405,7 +409,15 @@ TEST(Matrix, ResultsMatchADoubleReferenceAtAwkwardShapes) {
               }
             }
           }
+  }
 }
+
+INSTANTIATE_TEST_SUITE_P(Matrix, AwkwardShapes, ::testing::ValuesIn(core::matrix_ids()),
+                         [](const ::testing::TestParamInfo<std::string>& param) {
+                           std::string name = param.param;
+                           for (char& ch : name) ch = ch == '-' ? '_' : ch;
+                           return name;
+                         });
 
 TEST(Matrix, ImpossibleShapesAndLaunchesNameTheProblem) {
   const auto expect_msg = [](auto fn, const std::string& part) { test::expect_refusal(fn, part); };
