@@ -298,8 +298,9 @@ class Reducer {
 
   // warp-shuffle-vectorized and work-queue: each launch combines into one of three slots and
   // sets the next slot to the identity (and work-queue's next ticket counter to 0), so nothing
-  // runs before it (measured, docs/perf-notes.md: the memset cost 0.2-0.4 % at 2^28 and 3-4 %
-  // at 2^24). A result stays valid until the second enqueue after it.
+  // runs before it: a memset before each launch cost the most where the kernel is shortest
+  // (measured: docs/perf-notes.md, "Initialisation"). A result stays valid until the second
+  // enqueue after it.
   void fill_slots() {
     const std::vector<T> identity(kSlots, Op::template identity<T>());
     result_->from_host(identity.data(), kSlots);

@@ -85,16 +85,12 @@ std::size_t line_count(Lines lines, Matrix m) { return lines == Lines::Rows ? m.
 std::size_t matrix_outputs(Algo algo, Matrix m) { return line_count(matrix_lines(algo), m); }
 
 int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device) {
-  // column-sums: 128 threads (4 rows of 32) for wide matrices, 1024 for tall ones. Measured
-  // on an H100 at 2^28 floats: 4096 x 65536 gave 86.2 % of peak at 128 and 83.5 % at 1024;
-  // 2^24 x 16 gave 78.8 % at 1024 and 66.9 % at 128.
+  // column-sums: 128 threads (4 rows of 32) for wide matrices, 1024 for tall ones.
   // column-sums-vectorized: the most threads that take the deep batch (kDeepColumnBlock, 32 x 8)
   // while each row of threads still gets one full batch (16 rows of floats); fewer rows, fewer
   // rows of threads. But a warp a block where one-warp blocks all run at once, 8 to 16 an SM:
-  // 2048 blocks of 256 fill 7.8 waves of the 264 an H100 holds (88 registers a thread), and at
-  // 2^10 x 2^18 floats one warp a block ran at 92.4-92.5 % of peak against 91.6-91.7 % for 256
-  // (only 15.5 an SM measured; the range is a guess around it). Measured on an H100:
-  // `git show 66b2a91:docs/bench/h100/why/column_deep_batch.txt`.
+  // 2048 blocks of 256 would fill 7.8 waves of the 264 an H100 holds (88 registers a thread).
+  // Measured: docs/benchmarks.md, "Where the matrix rules come from".
   if (is_column_sums(algo) && row(algo).vectors) {
     const std::size_t batch = std::size_t(column_batch_rows(kDeepColumnBlock, sizeof(float), true));
     const std::size_t tiles = ceil_div(m.cols, kWarpColumns), sms = std::size_t(std::max(1, device.sm_count));
@@ -105,14 +101,14 @@ int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device) {
   if (matrix_lines(algo) != Lines::Rows) return 256;
   // A block per row: the largest block (32 to 1024) that still gives each thread at least eight
   // elements of the row: eight loads in flight (fold_strided); batched-rows-vectorized's threads
-  // then hold two or three 16-byte vectors of 4-byte elements below 1024 threads. Measured on an
-  // H100: rows of 1024 in blocks of 256 (four loads a thread) ran at 67 % of peak.
+  // then hold two or three 16-byte vectors of 4-byte elements below 1024 threads (measured:
+  // docs/benchmarks.md, "Where the matrix rules come from").
   return largest_share(m.cols, 8, 32, 1024);
 }
 
 int matrix_block_x(Algo algo, int block, std::size_t cols) {
-  // column-sums on 16 columns: warps of 32 x 1 left half their lanes idle (78.8 % of peak on an
-  // H100 at 2^24 x 16 floats); 16 x 2 read 128 contiguous bytes (87.5 %).
+  // column-sums on a narrow matrix: a warp as wide as the rows, so none of its lanes idles past
+  // the last column (measured: docs/benchmarks.md, "Where the matrix rules come from").
   if (is_column_sums(algo)) {
     const std::size_t per_thread = std::size_t(matrix_thread_cols(algo));
     int x = 1;
@@ -132,8 +128,7 @@ std::size_t matrix_partials(Algo algo, Matrix m, Grid2 grid) {
 }
 
 // ceil(cols / chunks) rounded up to a multiple of 64 elements, so every chunk starts on a 32-byte
-// sector when its row does. Measured on an H100 at 16 x 2^24 floats: unrounded chunks of
-// 508,401 columns ran at 73.9 % of peak, rounded ones at 89.2 %.
+// sector when its row does (measured: docs/benchmarks.md, "Where the matrix rules come from").
 std::size_t split_chunk_cols(Matrix m, std::size_t chunks) {
   constexpr std::size_t kAlign = 64;
   const std::size_t width = ceil_div(m.cols, std::max<std::size_t>(chunks, 1));
@@ -152,16 +147,14 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
     case Indexing::RowChunks:
       if (row(algo).combine != Combine::LastBlock) return row_chunks(m, block, want, 8);  // eight loads a thread
       // Short chunks, however many blocks they make: the row's last block folds their results
-      // inside the same launch. Measured on an H100 in blocks of 1024 at 2^8 x 2^20 ints: 94.2 %
-      // of peak in chunks of 128 KB (32 elements a thread), 92.3 % with a chunk a row.
+      // inside the same launch (measured: docs/benchmarks.md, "Where the matrix rules come from").
       return row_chunks(m, block, grid ? grid : std::numeric_limits<std::size_t>::max(), kRowChunkElements);
     case Indexing::ColumnTiles: {
       // Chunks of rows; ceil(rows / ceil(rows / c)) so a recorded grid maps back to itself.
       // column-sums-vectorized: about one block an SM, so a second pass only where the column
       // tiles alone leave SMs idle; its deep batch keeps enough loads in flight with one block.
-      // Rows narrower than a warp's 128 columns: four an SM. Measured on an H100 at 2^24 x 16
-      // floats: 86.5 % of peak with 264 blocks, 90.2 % with 528, 89.4 % with 1056 (at 2^22 x 64,
-      // 90.7 % with 264 and 90.4 % with 528).
+      // Rows narrower than a warp's 128 columns: four an SM (measured: docs/benchmarks.md,
+      // "Where the matrix rules come from").
       const std::size_t per_sm = m.cols < kWarpColumns ? 4 : 1;
       const std::size_t blocks = grid || !row(algo).vectors ? want : per_sm * std::size_t(std::max(1, device.sm_count));
       const std::size_t chunks = std::clamp<std::size_t>(blocks / std::max<std::size_t>(tiles_x, 1), 1, std::min(tiles_y, kMaxGridY));
