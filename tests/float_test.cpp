@@ -82,16 +82,21 @@ TEST(FloatError, KnownCase) {
 
 // Left to right, the error bound grows like n * u; a tree's like log2(n) * u. Over 2^20 values
 // in [0, 1) the serial sum's rounding errors pile up; the tree's do not.
+// A serial float sum of 2^20 values strays tens of ulps; the tree, a few. Per input the two may
+// land on the same float by chance (CI drew such a seed: 16124677521045571274), so the claim is
+// checked over five inputs together, with room to spare.
 TEST(FloatError, SerialSumIsFurtherFromTheReferenceThanTheTree) {
   const auto base = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(base));
   auto sim = backend::make_sim_backend();
-  for (std::uint64_t seed = base; seed < base + 3; ++seed) {
-    SCOPED_TRACE("seed " + std::to_string(seed) + " (REDLAB_TEST_SEED=" + std::to_string(base) + ")");
+  long double serial = 0, tree = 0;
+  for (std::uint64_t seed = base; seed < base + 5; ++seed) {
     backend::TraceRequest req{"sequential", core::Op::Sum, core::DType::Float, 256, 0, unit_floats(1 << 20, seed)};
     const auto r = core::float_report(req.input, sim->trace(req).result, core::DType::Float);
     ASSERT_TRUE(r);
-    EXPECT_GT(r->serial.absolute, r->result.absolute);
+    serial += r->serial.absolute, tree += r->result.absolute;
   }
+  EXPECT_GT(serial, 2 * tree) << "serial " << double(serial) << ", tree " << double(tree);
 }
 
 TEST(Repeats, TheCpuModelGivesOneResult) {
