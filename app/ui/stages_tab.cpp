@@ -155,7 +155,12 @@ Area stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
     ImGui::TextWrapped("%s", s.race.error.c_str());
     ImGui::PopStyleColor();
   }
-  if (!s.trace) return view;
+  if (!s.trace) {  // a failed run: the player stays where it was, greyed, until a run is in
+    ImGui::BeginDisabled();
+    player_controls(s);
+    ImGui::EndDisabled();
+    return view;
+  }
   const float top = ImGui::GetCursorPosY();
   player_controls(s);
   // Which picture of the stage: the memory view, or the warp-level views beside it (V cycles).
