@@ -54,10 +54,6 @@ std::size_t row_rounding_depth(const Row& r, std::size_t n, int block, kernels::
 
 }  // namespace
 
-std::size_t rounding_depth(const std::string& id, std::size_t n, int block, kernels::DeviceShape device) {
-  return row_rounding_depth(*resolve({id}).front(), n, block, device);
-}
-
 // Ints, min and max must match exactly. A float sum may stray from the exact one by at most
 // u * sum(|x_i| * depth_i) to first order (Higham, "Accuracy and Stability of Numerical
 // Algorithms", 4.2); the benchmark draws its inputs alike, so that is u * sum|x| * the mean

@@ -42,9 +42,8 @@ struct BenchProgress {
 using RowSink = std::function<void(const core::BenchRow&)>;
 using ProgressSink = std::function<void(const BenchProgress&)>;
 
-// The longest chain of roundings a row's algorithm takes at n (kernels::rounding_depth; the
-// baselines' by their structure), and the check of a row's result against the exact one.
-std::size_t rounding_depth(const std::string& id, std::size_t n, int block, kernels::DeviceShape device);
+// The check of a row's result against the exact one, within the longest chain of roundings its
+// algorithm takes at n (kernels::rounding_depth; the baselines' by their structure).
 void judge(core::BenchRow& row, core::DType type, core::Op op, double got, double expected, double abs_sum,
            kernels::DeviceShape device);
 // The same for a row whose algorithm is already looked up (a benchmark resolves its ids once).

@@ -36,8 +36,8 @@ inline void stamp(core::Trace& t, const core::SourceView& src) {
 
 // The fields every trace carries, array or matrix: what ran, where, on which source lines.
 template <class T>
-core::Trace trace_header(const TraceRequest& req, kernels::Algo algo, const kernels::RawTrace<T>& raw) {
-  const core::SourceView& src = core::source_of(req.algorithm);
+core::Trace trace_header(const TraceRequest& req, kernels::Algo algo, const kernels::RawTrace<T>& raw,
+                         const core::SourceView& src) {
   core::Trace t;
   t.algorithm = req.algorithm;
   t.source = src.file;
@@ -56,7 +56,8 @@ core::Trace trace_header(const TraceRequest& req, kernels::Algo algo, const kern
 template <class T>
 core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kernels::RawTrace<T>& raw, T result) {
   const bool global = kernels::row(algo).indexing == kernels::Indexing::WholeArray;
-  core::Trace t = trace_header(req, algo, raw);
+  const core::SourceView& src = core::source_of(req.algorithm);
+  core::Trace t = trace_header(req, algo, raw, src);
   t.memory = global ? core::Memory::Global : core::Memory::Shared;
   t.result = static_cast<double>(result);
   t.tickets = raw.tickets;
@@ -65,7 +66,7 @@ core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kerne
   for (std::size_t i : kernels::traced_elements(algo, t.size, req.block, raw.grid, req.trace_block, kernels::vector_elements(sizeof(T)), raw.tickets))
     t.input.push_back(req.input[i]);
 
-  add_stages(t, algo, raw, core::source_of(req.algorithm));
+  add_stages(t, algo, raw, src);
   return t;
 }
 
@@ -148,7 +149,8 @@ core::Window matrix_window(const TraceRequest& req, const std::vector<std::size_
 template <class T>
 core::Trace build_matrix_trace(const TraceRequest& req, kernels::Algo algo, const kernels::RawTrace<T>& raw,
                                const std::vector<T>& outputs) {
-  core::Trace t = trace_header(req, algo, raw);
+  const core::SourceView& src = core::source_of(req.algorithm);
+  core::Trace t = trace_header(req, algo, raw, src);
   t.rows = req.rows;
   t.cols = req.cols;
   t.outputs.assign(outputs.begin(), outputs.begin() + std::ptrdiff_t(std::min(outputs.size(), kernels::kMaxPartials)));
@@ -160,7 +162,7 @@ core::Trace build_matrix_trace(const TraceRequest& req, kernels::Algo algo, cons
   t.result = static_cast<double>(outputs[traced_output(algo, m, req.block, grid, req.trace_block)]);
   t.window = matrix_window(req, elements);
   t.geometry = matrix_geometry(algo, m, req.block, grid, req.trace_block, sizeof(T));
-  add_stages(t, algo, raw, core::source_of(req.algorithm));
+  add_stages(t, algo, raw, src);
   return t;
 }
 

@@ -44,10 +44,6 @@ std::vector<std::string> view_list() {
   return out;
 }
 
-}  // namespace
-
-namespace {
-
 constexpr std::size_t kMaxTraceSize = core::kMaxTracedElements;
 constexpr int kMaxStage = 1 << 20;  // past any trace's stages: the last is shown
 

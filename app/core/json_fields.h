@@ -19,10 +19,16 @@ inline constexpr int kMaxDepth = 64;
 
 // nlohmann::json::parse with the nesting bounded. Throws nlohmann's parse errors, or
 // std::runtime_error naming the limit.
+// Throws std::runtime_error naming the limit past kMaxDepth: what every parser callback here
+// checks first.
+inline void bound_depth(int depth) {
+  if (depth > kMaxDepth) throw std::runtime_error("nested deeper than " + std::to_string(kMaxDepth) + " levels");
+}
+
 template <class Json = nlohmann::json>
 Json parse(const std::string& text) {
   typename Json::parser_callback_t bound = [](int depth, typename Json::parse_event_t, Json&) {
-    if (depth > kMaxDepth) throw std::runtime_error("nested deeper than " + std::to_string(kMaxDepth) + " levels");
+    bound_depth(depth);
     return true;
   };
   return Json::parse(text, bound);

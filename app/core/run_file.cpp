@@ -23,7 +23,7 @@ RunFile kind_of(const nlohmann::json& j) {
 nlohmann::json top_level(const std::string& text) {
   using json = nlohmann::json;
   json::parser_callback_t shallow = [](int depth, json::parse_event_t event, json&) {
-    if (depth > json_fields::kMaxDepth) throw std::runtime_error("nested deeper than " + std::to_string(json_fields::kMaxDepth) + " levels");
+    json_fields::bound_depth(depth);
     const bool ends = event == json::parse_event_t::value || event == json::parse_event_t::object_end ||
                       event == json::parse_event_t::array_end;
     return !ends || depth <= 1;

@@ -180,11 +180,7 @@ static void scenes_section(AppState& s) {
     ImGui::SameLine();
     if (ImGui::SmallButton("Close plan")) s.plan.reset(), s.plan_note.clear();
   }
-  if (!s.plan_note.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, kAmber);
-    ImGui::TextWrapped("%s", s.plan_note.c_str());
-    ImGui::PopStyleColor();
-  }
+  if (!s.plan_note.empty()) wrapped(kAmber, s.plan_note);
   if (!s.scene_message.empty()) ImGui::TextWrapped("%s", s.scene_message.c_str());
 }
 

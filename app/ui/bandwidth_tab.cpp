@@ -91,29 +91,27 @@ void source_choice(AppState& s, float right) {
 
 // Whose timings these are, in words, under the controls; wrapped, as the panel is narrow.
 void source_label(const BenchUi& b, bool gpu) {
-  const auto say = [](const ImVec4& color, const std::string& text) {
-    ImGui::PushStyleColor(ImGuiCol_Text, color);
-    ImGui::TextWrapped("%s", text.c_str());
-    ImGui::PopStyleColor();
-  };
   if (b.source == kFromFile && b.file_report) {
     const core::BenchReport& r = *b.file_report;
-    say(r.backend == "cuda" ? kShippedBlue : kAmber,
-        "From " + core::printable(b.file) + ": measured on " + r.device + (r.backend == "cuda" ? "" : " (the CPU model, not a GPU)") +
-            ", " + r.date + "; not a run of this machine now.");
+    wrapped(r.backend == "cuda" ? kShippedBlue : kAmber,
+            "From " + core::printable(b.file) + ": measured on " + r.device +
+                (r.backend == "cuda" ? "" : " (the CPU model, not a GPU)") + ", " + r.date +
+                "; not a run of this machine now.");
     return;
   }
   if (shows_shipped(b)) {
     // The shown report's own device and date: a run's files may be measured at different times.
     const auto* shown = run_report(b, b.source);
     for (const auto* r : first_of_each_run())
-      if (r->run == b.source) say(kShippedBlue, "Shipped with the program: " + core::shipped_label(shown ? *shown : r->report) + ".");
+      if (r->run == b.source)
+        wrapped(kShippedBlue, "Shipped with the program: " + core::shipped_label(shown ? *shown : r->report) + ".");
     if (!shown)
-      say(kAmber, "This run has no " + core::to_string(b.type) + " " + core::to_string(b.op) +
-                      (b.matrix ? " over matrix shapes" : "") + "; it holds " + core::shipped_contents(b.source) + ".");
+      wrapped(kAmber, "This run has no " + core::to_string(b.type) + " " + core::to_string(b.op) +
+                          (b.matrix ? " over matrix shapes" : "") + "; it holds " + core::shipped_contents(b.source) +
+                          ".");
     return;
   }
-  if (!gpu) say(kAmber, kModelTimings);
+  if (!gpu) wrapped(kAmber, kModelTimings);
 }
 
 // The Bandwidth tab's first rows: whose timings and Run here (or Cancel), what to measure,
@@ -405,7 +403,9 @@ static bool shown_by_default(const std::string& series, std::size_t count, bool 
   if (matrix || count <= kMostShownAtOnce) return true;
   const std::string id = series.substr(0, series.find(' '));
   const auto* row = kernels::find_row(id);
-  return row && (row->harris_step > 0 || id == "cub" || id == "copy");
+  const bool reference = row && kernels::is_baseline(*row) &&
+                         (row->baseline == kernels::Baseline::Cub || row->baseline == kernels::Baseline::Copy);
+  return row && (row->harris_step > 0 || reference);
 }
 
 render::PlotSpec shown_chart(const BenchUi& b, const core::BenchReport& report) {

@@ -12,6 +12,7 @@
 #include "../core/catalog.h"
 #include "../core/compare.h"
 #include "colors.h"
+#include "panel_parts.h"
 #include "panels.h"
 
 namespace rl::ui {
@@ -192,17 +193,7 @@ void draw_table(const Table& table, float width) {
     }
     ImGui::EndTable();
   }
-  ImGui::PushStyleColor(ImGuiCol_Text, table.note_color);
-  ImGui::TextWrapped("%s", table.note.c_str());
-  ImGui::PopStyleColor();
-}
-
-void image(unsigned texture, const Area& at) {
-  ImGui::SetCursorScreenPos({at.x, at.y});
-  if (texture)
-    ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(texture)), {at.w, at.h}, {0, 1}, {1, 0});
-  else
-    ImGui::Dummy({at.w, at.h});
+  wrapped(table.note_color, table.note);
 }
 
 // How far a view's shape is from 16:9, either way.

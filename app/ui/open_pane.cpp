@@ -113,9 +113,7 @@ void open_section(AppState& s) {
   ImGui::SameLine();
   if (ImGui::Button("Open") || enter) open_file(s, o.path);
   if (!o.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, kAmber);
-    ImGui::TextWrapped("%s", o.error.c_str());
-    ImGui::PopStyleColor();
+    wrapped(kAmber, o.error);
   } else if (!o.message.empty()) {
     ImGui::TextWrapped("%s", o.message.c_str());
   }

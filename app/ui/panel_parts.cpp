@@ -47,15 +47,19 @@ void tip(const char* text) {
 }
 
 // A field's value was not taken as typed: say why, beside it, until the next change.
-void note(const std::string& text, std::string& kept, bool changed) {
-  if (changed) kept = text;
-  if (kept.empty()) return;
-  ImGui::PushStyleColor(ImGuiCol_Text, kAmber);
-  ImGui::TextWrapped("%s", kept.c_str());
+void wrapped(const ImVec4& color, const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, color);
+  ImGui::TextWrapped("%s", text.c_str());
   ImGui::PopStyleColor();
 }
 
+void note(const std::string& text, std::string& kept, bool changed) {
+  if (changed) kept = text;
+  if (!kept.empty()) wrapped(kAmber, kept);
+}
+
 void image(unsigned texture, const Area& view) {
+  ImGui::SetCursorScreenPos({view.x, view.y});
   if (texture)
     ImGui::Image(reinterpret_cast<ImTextureID>(static_cast<std::uintptr_t>(texture)), {view.w, view.h}, {0, 1}, {1, 0});
   else

@@ -22,6 +22,8 @@ bool combo(const char* label, E& value, const char* const* names, int count) {
   return true;
 }
 
+// Text wrapped at the window's edge, in a colour (amber: a note; red: an error).
+void wrapped(const ImVec4& color, const std::string& text);
 // The last item's meaning, on hover.
 void tip(const char* text);
 // A field's value was not taken as typed: say why, beside it, until the next change.
@@ -30,7 +32,8 @@ void note(const std::string& text, std::string& kept, bool changed);
 // screen in place of the live one; returns the stage to keep (the one shown, when the algorithm
 // stays), after resetting the player to the trace's stages.
 int show_kept_trace(AppState& s, const core::Trace& t);
-// A GL texture filling view (flipped: GL's rows run bottom up); an empty box when there is none.
+// A GL texture filling view, placed at its corner (flipped: GL's rows run bottom up); an empty
+// box when there is none.
 void image(unsigned texture, const Area& view);
 
 // lesson_pane.cpp: the lesson's text (its brief, pointer and, with more, its detail), and the

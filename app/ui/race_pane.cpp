@@ -105,12 +105,6 @@ std::string beside_text(const AppState& s) {
          " (not race-recorded).";
 }
 
-void wrapped(const ImVec4& color, const std::string& text) {
-  ImGui::PushStyleColor(ImGuiCol_Text, color);
-  ImGui::TextWrapped("%s", text.c_str());
-  ImGui::PopStyleColor();
-}
-
 // Where every read came in the order it needed: promised by a fix's barriers; for a pitfall,
 // why that proves nothing, and racecheck's finding.
 void luck_text(const core::Race& race, const std::string& id, bool presenter) {

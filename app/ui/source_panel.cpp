@@ -82,11 +82,7 @@ void presenter_panel(AppState& s, const Area& f) {
     const auto heading = plan_heading(s);
     ImGui::TextWrapped("%s: %s", heading.plan.c_str(), heading.scene.c_str());
   }
-  if (!s.plan_note.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, kAmber);
-    ImGui::TextWrapped("%s", s.plan_note.c_str());
-    ImGui::PopStyleColor();
-  }
+  if (!s.plan_note.empty()) wrapped(kAmber, s.plan_note);
   ImGui::BeginChild("presenter lesson", {0, f.h * 0.6f});
   if (s.trace && s.trace->race) {  // here, not under the view: the view keeps its height for the back of the room
     race_summary(s);

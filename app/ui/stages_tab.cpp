@@ -150,11 +150,7 @@ Area stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   if (!s.compare_trace) image(view_texture, view);
   if (!s.error.empty()) ImGui::TextColored(kErrorRed, "%s", s.error.c_str());
   if (!s.notice.empty()) ImGui::TextColored(kErrorRed, "%s", s.notice.c_str());
-  if (!s.race.error.empty()) {  // a recording not opened or made
-    ImGui::PushStyleColor(ImGuiCol_Text, kErrorRed);
-    ImGui::TextWrapped("%s", s.race.error.c_str());
-    ImGui::PopStyleColor();
-  }
+  if (!s.race.error.empty()) wrapped(kErrorRed, s.race.error);  // a recording not opened or made
   if (!s.trace) {  // a failed run: the player stays where it was, greyed, until a run is in
     ImGui::BeginDisabled();
     player_controls(s);
