@@ -389,6 +389,47 @@ TEST_F(RenderTest, LanesViewDrawsShuffleArrowsOnlyOnShuffleStages) {
   EXPECT_LT(count_near(draw_view(render::View::Lanes, seq, 1), pal.active), 50);
 }
 
+// The lanes view enlarges one warp: every lane's number and register value printed, at the
+// normal size and in presenter mode; ] moves to another warp and its values.
+TEST_F(RenderTest, LanesViewPrintsEveryLanesNumberAndValue) {
+  const std::uint64_t seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  backend::TraceRequest req{"warp-shuffle",
+                            core::Op::Sum,
+                            core::DType::Float,
+                            256,
+                            0,
+                            core::generate_input({core::InputSpec::Kind::Random, seed, {}}, 256, core::DType::Float)};
+  const auto t = backend::make_sim_backend()->trace(req);
+  render::ViewOptions presenter{true, 0, 1.5f};
+  presenter.min_text_px = render::min_text_px(true, 1);
+  for (int stage : {0, 1, 3})
+    for (int warp : {0, 5})
+      for (bool big : {false, true}) {
+        const render::ViewOptions* base = big ? &presenter : nullptr;
+        render::ViewOptions o = base ? *base : render::ViewOptions{};
+        o.warp = warp;
+        target_.bind();
+        const auto drawn =
+            render::draw_stage_view(*canvas_, render::View::Lanes, t, stage, base ? 992 : W, base ? 560 : H, o);
+        render::Offscreen::unbind();
+        EXPECT_EQ(drawn.warps, 8);
+        EXPECT_EQ(drawn.warp, warp);
+        const auto& texts = canvas_->texts();
+        const std::multiset<std::string> drawn_texts(texts.begin(), texts.end());
+        const auto& v = *t.stages[std::size_t(stage)].lanes;
+        for (int lane = 0; lane < 32; ++lane) {
+          EXPECT_TRUE(drawn_texts.count(std::to_string(lane))) << "lane " << lane << ", stage " << stage;
+          // Three significant digits, or fewer where a long one would not fit the cell.
+          const double x = v[std::size_t(warp * 32 + lane)];
+          EXPECT_TRUE(drawn_texts.count(render::short_value(x, t.type)) ||
+                      drawn_texts.count(render::short_value(x, t.type, 2)) ||
+                      drawn_texts.count(render::short_value(x, t.type, 1)))
+              << "warp " << warp << " lane " << lane << ", stage " << stage << (base ? ", presenter" : "");
+        }
+      }
+}
+
 TEST_F(RenderTest, GridViewShowsEveryBlocksResultAndTheCombine) {
   const auto pal = render::standard_palette();
   backend::TraceRequest req{"sequential", core::Op::Sum, core::DType::Int, 64, 1,

@@ -396,7 +396,8 @@ struct RenderOptions {
   RunOptions run;
   int stage = 0, width = 1280, height = 720;
   std::string out, chart, shipped, video, view = "memory";
-  bool all_stages = false;
+  bool all_stages = false, presenter = false;
+  int warp = 0;
 };
 
 // The results file's report (--chart FILE).
@@ -426,7 +427,9 @@ int render_chart(const RenderOptions& o, bool type_given) {
 int run_render(const RenderOptions& o, const CLI::App& cmd) {
   if (!o.chart.empty() || !o.shipped.empty()) return render_chart(o, cmd.count("--type") > 0);
   if (o.run.algorithm.empty()) throw UsageError("render needs --algorithm and --stage, --chart FILE or --shipped RUN");
-  const render::Look look{*render::parse_view(o.view)};
+  render::Look look{*render::parse_view(o.view)};
+  look.warp = o.warp;
+  look.presenter = o.presenter;
   if (!o.video.empty()) return exported(render::export_video(record(o.run), o.width, o.height, o.video, look));
   if (o.out.empty()) throw UsageError("--out is required");
   if (o.all_stages && (o.out.ends_with('/') || std::filesystem::is_directory(o.out)))
@@ -452,6 +455,10 @@ Handler render_command(CLI::App& cmd) {
                       ->check(CLI::IsMember(core::shipped_runs()));
   shipped->excludes(algorithm)->excludes(stage)->excludes(chart);
   cmd.add_option("--view", o->view, "Which view: " + core::view_names())->check(CLI::IsMember(view_list()));
+  cmd.add_flag("--presenter", o->presenter,
+               "Draw as presenter mode does: larger text, high contrast, none under 18 px");
+  cmd.add_option("--warp", o->warp, "The warp a view enlarges (0-based): the lanes view, a wide block's memory view")
+      ->check(CLI::NonNegativeNumber);
   auto* all = cmd.add_flag("--all-stages", o->all_stages, "One PNG per stage: OUT-stage00.png, ... (--out is the prefix)");
   auto* video = cmd.add_option("--video", o->video, "The whole run as FILE.mp4 or FILE.gif (ffmpeg)");
   all->excludes(stage)->excludes(chart)->excludes(shipped);

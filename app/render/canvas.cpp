@@ -163,6 +163,7 @@ void Canvas::begin(int width, int height, Color clear) {
   text_vertices_.clear();
   triangles_.clear();
   smallest_text_ = 0;
+  texts_.clear();
   glViewport(0, 0, width, height);
   glClearColor(clear.r, clear.g, clear.b, clear.a);
   glClear(GL_COLOR_BUFFER_BIT);
@@ -195,6 +196,7 @@ float Canvas::text_width(std::string_view s, float px) {
 void Canvas::text(float x, float cy, std::string_view s, float px, Color color, Align align) {
   const int key = std::clamp(int(std::lround(px)), 6, 160);
   if (!s.empty() && (smallest_text_ == 0 || key < smallest_text_)) smallest_text_ = key;
+  if (!s.empty()) texts_.emplace_back(s);
   Atlas& a = atlas(key);
   float pen_x = x;
   if (align != Align::Left) {

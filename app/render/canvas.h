@@ -3,6 +3,7 @@
 #pragma once
 #include <map>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -31,6 +32,8 @@ class Canvas {
   // The smallest text size (pixels, as drawn) since begin(); 0 when no text was drawn. Tests and
   // the docs' figures hold the views to their minimum with it.
   int smallest_text_px() const { return smallest_text_; }
+  // Every text drawn since begin(), in order: tests ask whether a view printed its values.
+  const std::vector<std::string>& texts() const { return texts_; }
 
  private:
   struct Atlas;
@@ -43,6 +46,7 @@ class Canvas {
   unsigned text_vao_ = 0, text_vbo_ = 0;
   int width_ = 0, height_ = 0;
   int smallest_text_ = 0;
+  std::vector<std::string> texts_;
   std::vector<float> instances_;
   std::map<int, std::vector<float>> text_vertices_;  // per atlas size
   std::map<int, std::unique_ptr<Atlas>> atlases_;

@@ -107,6 +107,11 @@ std::vector<std::uint8_t> frame_pixels(Canvas& c, Offscreen& target, const Shown
   options.warp = look.warp;
   options.first_bank_row = look.first_row;
   options.stale = look.stale;
+  if (look.presenter) {
+    options.high_contrast = true;
+    options.text_scale = kPresenterTextScale;
+    options.min_text_px = min_text_px(true, 1);
+  }
   if (!shown.second) return view_pixels(c, target, shown.first, f.stage, width, height, look.view, options);
   const int left = width / 2, right = width - left;
   std::vector<std::uint8_t> out(std::size_t(width) * std::size_t(height) * 4);

@@ -35,6 +35,7 @@ struct Look {
   int warp = 0;  // the warp a view enlarges where a block is too wide to read (ViewOptions::warp)
   int first_row = 0;  // the banks or coalescing view's first row, as the window pages (ViewOptions::first_bank_row)
   int stale = 0;      // a race recording's described stale read, as the window pages (ViewOptions::stale)
+  bool presenter = false;  // drawn as presenter mode draws: larger text, high contrast, its minimum size
 };
 
 // One stage's view as a PNG.

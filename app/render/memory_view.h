@@ -14,6 +14,8 @@ namespace rl::render {
 // The window's minimum text size in its views: 18 px in presenter mode and kMinTextPx otherwise
 // at 1600x900, times `scale` (the window's size past 1600x900 and the user's zoom).
 float min_text_px(bool presenter, float scale);
+// Presenter mode's text against the normal layout's.
+constexpr float kPresenterTextScale = 1.5f;
 
 // What a view drew: `warps` > 0 when it enlarged warp `warp` of that many (a block too wide
 // to read), `cols` cells a row (render::layout_warp); 0 when it showed the whole block.

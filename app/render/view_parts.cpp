@@ -10,10 +10,10 @@
 namespace rl::render {
 
 // Cells are narrow: floats get three significant digits, ints their digits.
-std::string short_value(double v, core::DType type) {
+std::string short_value(double v, core::DType type, int digits) {
   if (type == core::DType::Int || !std::isfinite(v)) return core::format_value(v, type);
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", v);
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
   return buf;
 }
 

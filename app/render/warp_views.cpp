@@ -7,13 +7,12 @@
 #include "../core/facts.h"
 #include "coalescing_view.h"
 #include "grid_view.h"
+#include "lanes_view.h"
 #include "memory_view.h"
 #include "view_parts.h"
 
 namespace rl::render {
 namespace {
-
-constexpr int kMaxLaneWarps = 8;   // lanes view: more rows would make the values unreadable
 
 Rect frame(Canvas& c, const core::Trace& t, int stage, const char* view, const MemoryLayout& L, const Palette& pal,
            const std::string& note, float min_px) {
@@ -26,80 +25,6 @@ void message(Canvas& c, const Rect& area, const std::string& text, float px, con
 
 bool is_active(const core::Stage& s, int thread) {
   return std::find(s.active.begin(), s.active.end(), thread) != s.active.end();
-}
-
-// The size at which the widest register value of the first `warps` warps fits a lane's cell.
-float lane_value_px(Canvas& c, const core::Trace& t, const std::vector<double>& v, int warps, float cell_w, float cell_h) {
-  float widest = 0;
-  for (int i = 0; i < warps * 32 && i < int(v.size()); ++i) widest = std::max(widest, c.text_width(short_value(v[i], t.type), 20));
-  const float px = std::min(cell_h * 0.5f, cell_w * 0.45f);
-  return widest > 0 ? std::min(px, 20 * cell_w * 0.9f / widest) : px;
-}
-
-// 32 lanes a row, one row per warp, each lane's register value; above each row, where a
-// shuffle's operand came from.
-void draw_lanes(const ViewContext& ctx) {
-  auto& [c, t, stage, L, pal, options, min_px] = ctx;
-  const core::Stage& s = t.stages[stage];
-  const int warps = (t.block + 31) / 32, shown = std::min(warps, kMaxLaneWarps);
-  const Rect free = free_area(L);
-  const float label_w = L.label_px * 4.6f, gap = std::max(1.0f, free.w * 0.002f);
-  const float cell_w = (free.w - label_w - 31 * gap) / 32;
-  const float row_h = std::min(free.h / float(shown), cell_w * 3.0f);
-  const float band = row_h * 0.36f, cell_h = row_h * 0.44f, strip = row_h * 0.07f;
-  const bool values = s.lanes && lane_value_px(c, t, *s.lanes, shown, cell_w, cell_h) >= min_px;
-  std::string note = warps > shown ? "first " + std::to_string(shown) + " of " + std::to_string(warps) + " warps" : "";
-  if (s.lanes && !values) note += std::string(note.empty() ? "" : "; ") + "register values too narrow to print at this size";
-  const Rect area = frame(c, t, stage, "warp lanes", L, pal, note, min_px);
-  if (!s.lanes) {
-    message(c, area, "this stage keeps its values in shared memory: see the memory view", L.label_px * 1.2f, pal);
-    return;
-  }
-  const auto& v = *s.lanes;
-  const float top = area.y + (area.h - row_h * shown) / 2;
-  const Scale scale = value_scale(&v, v.size());
-  const float value_px = lane_value_px(c, t, v, shown, cell_w, cell_h);
-  // Lane numbers over warp 0: every one where they fit at the minimum size, else every 2nd or 4th.
-  const float lane_px = std::max(min_px, L.label_px * 0.6f);
-  const int lane_step = c.text_width("31", lane_px) * 1.2f <= cell_w + gap ? 1 : c.text_width("31", lane_px) * 1.2f <= 2 * (cell_w + gap) ? 2 : 4;
-  const bool shuffle = core::is_shuffle(s.tag) && s.param > 0;
-  const float w = std::max(1.5f, cell_w * 0.05f);
-  Color tint = pal.read;
-  tint.a = 0.9f;
-  bool own = false;
-  for (int wp = 0; wp < shown; ++wp) {
-    const float y = top + wp * row_h + band;
-    c.text(area.x, y + cell_h / 2, "warp " + std::to_string(wp), L.label_px, pal.muted);
-    for (int lane = 0; lane < 32; ++lane) {
-      const int th = wp * 32 + lane;
-      const float x = area.x + label_w + lane * (cell_w + gap);
-      if (th >= t.block || th >= int(v.size())) {
-        c.rect({x, y, cell_w, cell_h}, pal.padding);
-        continue;
-      }
-      const Color fill = value_color(scale.at(v[th]));
-      c.rect({x, y, cell_w, cell_h}, fill);
-      if (values) c.text(x + cell_w / 2, y + cell_h / 2, short_value(v[th], t.type), value_px, text_on(fill), Align::Center);
-      c.rect({x, y + cell_h + strip * 0.4f, cell_w, strip}, is_active(s, th) ? pal.active : pal.inactive);
-      if (wp == 0 && lane % lane_step == 0)
-        c.text(x + cell_w / 2, y - band + lane_px * 0.6f, std::to_string(lane), lane_px, pal.muted, Align::Center);
-      if (!shuffle || !is_active(s, th)) continue;
-      if (lane + s.param < 32 && th + s.param < t.block) {  // an arch from the source lane
-        const float sx = x + s.param * (cell_w + gap) + cell_w / 2, dx = x + cell_w / 2;
-        const float peak = y - band * (0.3f + 0.6f * float(s.param) / 16.0f);
-        c.line(sx, y, (sx + dx) / 2, peak, w, tint);
-        arrow(c, (sx + dx) / 2, peak, dx, y, w, std::min(cell_w, band) * 0.3f, tint);
-      } else {  // __shfl_down_sync hands a lane past the warp's end its own value
-        own = true;
-        const float r = std::min(cell_w, band) * 0.18f;
-        c.rect({x + cell_w / 2 - r, y - band * 0.3f - r, 2 * r, 2 * r}, {0, 0, 0, 0}, pal.read, w);
-      }
-    }
-  }
-  std::vector<LegendEntry> lg{{pal.active, "lane worked"}, {pal.inactive, "lane idle"}};
-  if (shuffle) lg.push_back({pal.read, "arrow: lane the operand came from (offset " + std::to_string(s.param) + ")", true});
-  if (own) lg.push_back({pal.read, "square: its own value back", true});
-  draw_legend(c, L.legend, lg, L.label_px, min_px, pal);
 }
 
 // "warp 9", "warps 9, 11", "4 warps"; lanes of one warp: "lane 16".
@@ -274,14 +199,22 @@ int paged_rows(View view, const core::Trace& t, int stage) {
 int page_rows(View view) { return view == View::Coalescing ? kLoadRowsShown : kBankRowsShown; }
 
 // How each view is drawn, in core::kViewRows' order (the memory view has its own layout).
-using DrawView = void (*)(const ViewContext&);
+using DrawView = ViewDrawn (*)(const ViewContext&);
+template <void (*draw)(const ViewContext&)>
+ViewDrawn drawn_whole(const ViewContext& v) {
+  draw(v);
+  return {};
+}
 constexpr DrawView kDraw[] = {
-    [](const ViewContext&) {},
+    [](const ViewContext&) { return ViewDrawn{}; },
     draw_lanes,
-    draw_divergence,
-    draw_banks,
-    draw_grid,
-    [](const ViewContext& v) { draw_coalescing(v); },
+    drawn_whole<draw_divergence>,
+    drawn_whole<draw_banks>,
+    drawn_whole<draw_grid>,
+    [](const ViewContext& v) {
+      draw_coalescing(v);
+      return ViewDrawn{};
+    },
 };
 static_assert(std::size(kDraw) == std::size_t(core::kViewCount), "a draw function for each view of core::kViewRows");
 
@@ -293,9 +226,9 @@ ViewDrawn draw_stage_view(Canvas& c, View view, const core::Trace& t, int stage,
   stage = std::clamp(stage, 0, int(t.stages.size()) - 1);
   const float min_px = options.min_text_px;
   const MemoryLayout L = layout_memory(32, width, height, options.text_scale, min_px);
-  kDraw[int(view)]({c, t, stage, L, pal, options, min_px});
+  const ViewDrawn drawn = kDraw[int(view)]({c, t, stage, L, pal, options, min_px});
   c.end();
-  return {};
+  return drawn;
 }
 
 }  // namespace rl::render

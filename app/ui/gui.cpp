@@ -242,8 +242,10 @@ struct Scene {
   void draw_stages(AppState& s, int w, int h) {
     view.resize(w, h);
     view.bind();
-    const render::ViewOptions look{s.presenter, float(s.player.phase()), s.presenter ? 1.5f : 1.0f, s.bank_row,
-                                   min_text_px(s.presenter), s.warp, s.stale_read};
+    const render::ViewOptions look{
+        s.presenter, float(s.player.phase()),  s.presenter ? render::kPresenterTextScale : 1.0f,
+        s.bank_row,  min_text_px(s.presenter), s.warp,
+        s.stale_read};
     const render::ViewDrawn drawn = render::draw_stage_view(canvas, s.view, *s.trace, s.player.stage(), w, h, look);
     s.warps_zoomed = drawn.warps;
     if (drawn.warps > 0) s.warp = drawn.warp;  // as the view clamped it

@@ -114,8 +114,8 @@ static void row_pager(AppState& s) {
   ImGui::Text("%s %d-%d of %d", what, s.bank_row + 1, s.bank_row + page, rows);
 }
 
-// Where a block is too wide to read, the view shows one warp enlarged: [ and ] or these
-// buttons pick which.
+// Where a view shows one warp of the block enlarged (the memory view of a wide block, the
+// lanes view always), [ and ] or these buttons pick which.
 void step_warp(AppState& s, int by) {
   if (s.warps_zoomed > 0) s.warp = std::clamp(s.warp + by, 0, s.warps_zoomed - 1);
 }
@@ -132,8 +132,10 @@ static void warp_pager(AppState& s) {
   ImGui::SameLine();
   ImGui::Text("warp %d of %d", s.warp, s.warps_zoomed);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("The block is too wide to read its values at the minimum text size: the view enlarges one of its\n"
-                      "%d warps (numbered 0 to %d), under a strip of the whole block", s.warps_zoomed, s.warps_zoomed - 1);
+    ImGui::SetTooltip(
+        "The view enlarges one of the block's %d warps (numbered 0 to %d), under a strip of the\n"
+        "whole block",
+        s.warps_zoomed, s.warps_zoomed - 1);
 }
 
 Area stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
