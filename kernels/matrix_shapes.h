@@ -73,6 +73,17 @@ constexpr RL_HD std::size_t vector_elements(std::size_t elem_bytes) { return kVe
 // Whether every row of a row-major matrix from cudaMalloc (aligned to 256 bytes) starts on a
 // 16-byte boundary, so 16-byte loads may read it: a row's length in bytes is a multiple of 16.
 constexpr RL_HD bool rows_hold_vectors(std::size_t cols, std::size_t elem_bytes) { return cols * elem_bytes % kVectorBytes == 0; }
+// The matrix kernels that size their own grid aim for this many waves of blocks (a wave: every
+// SM filled once); batched-rows-split cuts no chunk below kSplitLoads loads a thread; chunks
+// start a multiple of kChunkAlignCols columns into their row (a 32-byte sector for every type).
+constexpr int kGridWaves = 2;
+constexpr int kSplitLoads = 8;
+constexpr int kChunkAlignCols = 64;
+// batched-rows-vectorized's loads in flight a thread: this many 16-byte loads before adding any.
+constexpr int kRowLoadsInFlight = 4;
+// 32-bit registers an SM holds on every GPU from compute capability 5.0 to 9.0 (Programming
+// Guide, "Technical Specifications per Compute Capability").
+constexpr int kRegistersPerSm = 65536;
 // batched-rows-vectorized cuts rows into chunks that give each thread at least this many
 // elements: short chunks, as many blocks as they make, the row's last block folding their
 // results (measured: docs/benchmarks.md).

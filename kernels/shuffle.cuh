@@ -131,7 +131,7 @@ __global__ void batched_rows_shuffle(const T* in, T* out, std::size_t cols, Prob
 
 // <<< fold-row
 // Elements [first, first + count) as loads of V (a 16-byte vector, or T itself) a block apart:
-// four loads in flight a thread, then two, then one for the rest. first and count are
+// kRowLoadsInFlight loads in flight a thread, then two, then one for the rest. first and count are
 // multiples of V's elements.
 template <class V, class T, class Op, bool FromL2 = false, class Probe>
 __device__ __forceinline__ T fold_row(T v, const T* in, std::size_t first, std::size_t count, const Probe& probe,
@@ -140,8 +140,9 @@ __device__ __forceinline__ T fold_row(T v, const T* in, std::size_t first, std::
   const V* in_v = reinterpret_cast<const V*>(in);
   const std::size_t B = blockDim.x, end = (first + count) / per;
   std::size_t i = first / per + threadIdx.x;
-  for (; i + 3 * B < end; i += 4 * B) v = fold_batch<4, Op, FromL2>(v, in_v, i, B, probe, slot);
-  if (i + B < end) v = fold_batch<2, Op, FromL2>(v, in_v, i, B, probe, slot), i += 2 * B;
+  constexpr int K = kRowLoadsInFlight;
+  for (; i + (K - 1) * B < end; i += K * B) v = fold_batch<K, Op, FromL2>(v, in_v, i, B, probe, slot);
+  if (K > 2 && i + B < end) v = fold_batch<2, Op, FromL2>(v, in_v, i, B, probe, slot), i += 2 * B;
   if (i < end) v = fold_batch<1, Op, FromL2>(v, in_v, i, B, probe, slot);
   return v;
 }

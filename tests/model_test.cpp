@@ -703,6 +703,26 @@ TEST(Shapes, ResidentGridsFollowTheDevicesThreadsPerSm) {
     }
 }
 
+// Every lesson's numbers are filled: no {placeholder} is left in any text a student reads, and
+// the shipped runs' figures are the runs' own.
+TEST(Lessons, EveryPlaceholderIsFilled) {
+  for (const auto& info : core::algorithms()) {
+    const auto filled = backend::with_numbers(info);
+    for (const std::string* text : {&filled.lesson, &filled.brief, &filled.detail})
+      EXPECT_EQ(text->find('{'), std::string::npos) << info.id << ": " << *text;
+    if (filled.look) {
+      EXPECT_EQ(filled.look->text.find('{'), std::string::npos) << info.id;
+    }
+  }
+  EXPECT_EQ(core::shipped_figure("device:h200"), "NVIDIA H200");
+  EXPECT_EQ(core::shipped_figure("us:h200:float:naive-serial:2^28"), "944 us");
+  EXPECT_EQ(core::shipped_figure("us:h100:float:batched-rows:4096x65536"), "346 us");
+  EXPECT_EQ(core::shipped_figure("us:h200:float:no-such-kernel:2^28"), "");
+  EXPECT_EQ(core::shipped_figure("us:h200:float:naive-serial:3"), "");
+  const auto naive = backend::with_numbers(*core::find_algorithm("naive-serial")).detail;
+  EXPECT_NE(naive.find("in 944 us, against 2575 us"), std::string::npos) << naive;
+}
+
 // Lessons quote the trace's numbers: interleaved addressing's working lanes share
 // 32 / min(2 * stride, 32) banks, so the degree rises then falls (2, 4, 8, 8, 8, 4, 2, 1 at 256
 // threads; 32 at 1024); sequential addressing's divergent warps appear from stride 16 down.

@@ -52,7 +52,12 @@ std::string pointer_label(const Pointer& pointer, const Trace* trace);
 // A lesson with its numbers from a trace: {block} the block size, {conflicts} the bank-conflict
 // degree of each tree step, {divergent} the divergent warps of each tree step. Lessons quote
 // what a run recorded, never typed figures.
+// Constants by name ({grid_waves}, {split_loads}, ...), and figures of the GPU runs shipped with
+// the program: {us:h200:float:naive-serial:2^28} ("944 us"), {device:h200}.
 std::string fill_lesson(std::string_view lesson, const Trace& trace);
+// One shipped figure by its spec ("us:h100:float:batched-rows:4096x65536", "device:h200");
+// empty when the shipped runs have none.
+std::string shipped_figure(std::string_view spec);
 
 // A trace's first-pass grid in x and y, as its run laid it out (Trace::geometry).
 kernels::Grid2 matrix_grid_of(const Trace& t);

@@ -31,9 +31,9 @@ std::size_t wave_blocks(int block, DeviceShape device) {
   return std::size_t(std::max(1, device.threads_per_sm / block)) * std::size_t(std::max(1, device.sm_count));
 }
 
-// Two waves: enough for the fixed grids to cover every SM while each thread still loads several
+// kGridWaves (two) waves: enough for the fixed grids to cover every SM while each thread still loads several
 // elements.
-std::size_t wanted_blocks(int block, DeviceShape device) { return 2 * wave_blocks(block, device); }
+std::size_t wanted_blocks(int block, DeviceShape device) { return kGridWaves * wave_blocks(block, device); }
 
 // The largest power of two from `least` to `most` that still gives each of that many threads (or
 // rows of threads) `each` of `items`; `least` where none does.
@@ -130,7 +130,7 @@ std::size_t matrix_partials(Algo algo, Matrix m, Grid2 grid) {
 // ceil(cols / chunks) rounded up to a multiple of 64 elements, so every chunk starts on a 32-byte
 // sector when its row does (measured: docs/benchmarks.md, "Where the matrix rules come from").
 std::size_t split_chunk_cols(Matrix m, std::size_t chunks) {
-  constexpr std::size_t kAlign = 64;
+  constexpr auto kAlign = std::size_t(kChunkAlignCols);
   const std::size_t width = ceil_div(m.cols, std::max<std::size_t>(chunks, 1));
   return std::min(m.cols, ceil_div(width, kAlign) * kAlign);
 }
@@ -145,7 +145,7 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
     case Indexing::RowPerBlock: return {m.rows, 1};
     case Indexing::ColumnWalk: return {tiles_x, 1};
     case Indexing::RowChunks:
-      if (row(algo).combine != Combine::LastBlock) return row_chunks(m, block, want, 8);  // eight loads a thread
+      if (row(algo).combine != Combine::LastBlock) return row_chunks(m, block, want, kSplitLoads);
       // Short chunks, however many blocks they make: the row's last block folds their results
       // inside the same launch (measured: docs/benchmarks.md, "Where the matrix rules come from").
       return row_chunks(m, block, grid ? grid : std::numeric_limits<std::size_t>::max(), kRowChunkElements);
