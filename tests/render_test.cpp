@@ -743,6 +743,26 @@ TEST_F(RenderTest, TheCoalescingNoteSaysWhereLoadsWereCutAndCountsOneSector) {
   EXPECT_EQ(render::coalescing_note(rows, 0, 0), "8 warp-wide loads; 4 sectors each");  // 2 warps x 4
 }
 
+// Presenter mode's large type: the coalescing view shows fewer loads a page rather than drop
+// each sector's first element and lanes (issue 32, item 5).
+TEST_F(RenderTest, ThePresenterCoalescingViewKeepsAddressesAndLanes) {
+  const auto t = random_trace("sequential", 256, 3, core::DType::Float);
+  render::ViewOptions presenter{true, 0, render::kPresenterTextScale};
+  presenter.min_text_px = render::min_text_px(true, 1);
+  render::Offscreen target;
+  target.resize(992, 560);
+  target.bind();
+  const auto drawn = render::draw_stage_view(*canvas_, render::View::Coalescing, t, 0, 992, 560, presenter);
+  render::Offscreen::unbind();
+  EXPECT_GT(drawn.page, 0);
+  EXPECT_LT(drawn.page, render::kLoadRowsShown);
+  const auto& texts = canvas_->texts();
+  const std::set<std::string> seen(texts.begin(), texts.end());
+  for (const char* label : {"0", "8", "16", "24", "0-7", "8-15", "16-23", "24-31"})
+    EXPECT_TRUE(seen.count(label)) << label;
+  EXPECT_GE(canvas_->smallest_text_px(), 18);
+}
+
 TEST_F(RenderTest, TheCoalescingViewAppliesWhereLoadsWereRecorded) {
   auto array = iota_trace("sequential", 64, 64);  // a flat array records its loads too
   EXPECT_EQ(render::why_not(render::View::Coalescing, array), "");

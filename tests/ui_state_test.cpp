@@ -16,6 +16,7 @@
 #include "app/ui/open_pane.h"
 #include "app/ui/panel_parts.h"
 #include "app/ui/panels.h"
+#include "app/ui/race_pane.h"
 #include "app/ui/settings.h"
 #include "kernels/stage_tags.h"
 
@@ -173,6 +174,27 @@ TEST(UiState, ARecordingHighlightsTheLineOfItsStagesTag) {
     moved |= line != stage.line;
   }
   EXPECT_TRUE(moved) << "the recording's own numbers already fit this source: the test shows nothing";
+}
+
+// R without a GPU shows the recording that ships for the kernel (issue 32, item 3: presenter
+// mode has no button for it), with its [step] line highlighted; with a recording already on
+// screen it leaves it and says the model cannot race.
+TEST(UiState, RWithoutAGpuShowsTheShippedRecording) {
+  ui::AppState state;
+  state.choice.algorithm = "missing-syncthreads";
+  state.presenter = true;
+  ui::race_key(state);
+  ASSERT_TRUE(state.trace && state.trace->race) << state.race.error;
+  EXPECT_EQ(state.race.error, "");
+  EXPECT_EQ(state.race.from, ui::RaceUi::From::Shipped);
+  EXPECT_TRUE(state.presenter);
+  const core::SourceView src = ui::shown_source(state);
+  state.player.seek(state.player.stage_count() - 1);
+  const std::string* text = src.text_at(ui::shown_line(state, src));
+  ASSERT_NE(text, nullptr);
+  EXPECT_NE(text->find("[step]"), std::string::npos) << *text;
+  ui::race_key(state);
+  EXPECT_NE(state.race.error.find("cannot race"), std::string::npos);
 }
 
 // A plan says where it ends (issue 32, item 6), and an algorithm picked by hand leaves it, so

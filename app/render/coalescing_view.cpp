@@ -160,34 +160,49 @@ std::string loading_stages(const core::Trace& t) {
 
 }  // namespace
 
-int first_load_shown(const std::vector<LoadRow>& rows, int first) {
-  return std::clamp(first, 0, std::max(0, int(rows.size()) - kLoadRowsShown));
+int first_load_shown(const std::vector<LoadRow>& rows, int first, int page) {
+  return std::clamp(first, 0, std::max(0, int(rows.size()) - page));
 }
 
-std::string coalescing_note(const core::Trace& t, int stage, int first) {
+std::string coalescing_note(const core::Trace& t, int stage, int first, int page) {
   const auto rows = load_rows(t.stages[std::size_t(stage)], core::element_bytes(t.type));
-  first = first_load_shown(rows, first);
-  return page_note(rows, first, std::min(int(rows.size()) - first, kLoadRowsShown), core::loads_cut(t.stages[std::size_t(stage)]));
+  first = first_load_shown(rows, first, page);
+  return page_note(rows, first, std::min(int(rows.size()) - first, page),
+                   core::loads_cut(t.stages[std::size_t(stage)]));
+}
+
+int coalescing_page(const ViewContext& ctx) {
+  auto& [c, t, stage, L, pal, options, min_px] = ctx;
+  const auto rows = load_rows(t.stages[std::size_t(stage)], core::element_bytes(t.type));
+  // Fewer loads a page rather than none of their addresses and lanes (presenter mode's large type).
+  for (int page = kLoadRowsShown; page > 1; --page) {
+    const int first = first_load_shown(rows, options.first_bank_row, page);
+    const int shown = std::min(int(rows.size()) - first, page);
+    if (shown <= 0) continue;
+    const std::vector<LoadRow> part(rows.begin() + first, rows.begin() + first + shown);
+    if (layout_rows(c, free_area(L), part, L.label_px, min_px).numbers) return page;
+  }
+  return 1;
 }
 
 std::vector<Rect> draw_coalescing(const ViewContext& ctx) {
   auto& [c, t, stage, L, pal, options, min_px] = ctx;
-  int first = options.first_bank_row;
+  const int page = coalescing_page(ctx);
   const std::size_t bytes = core::element_bytes(t.type);
   const auto rows = load_rows(t.stages[std::size_t(stage)], bytes);
-  first = first_load_shown(rows, first);
-  const int shown = std::min(int(rows.size()) - first, kLoadRowsShown);
-  const Rect area = view_frame(c, t, stage, "coalescing", L, pal, coalescing_note(t, stage, first), min_px);
+  const int first = first_load_shown(rows, options.first_bank_row, page);
+  const int shown = std::min(int(rows.size()) - first, page);
+  const Rect area = view_frame(c, t, stage, "coalescing", L, pal, coalescing_note(t, stage, first, page), min_px);
   if (rows.empty()) {
     const std::string others = loading_stages(t);
     view_message(c, area, "no global loads in this stage" + (others.empty() ? "" : "; see " + others), L.label_px * 1.2f, pal);
     return {};
   }
-  const std::vector<LoadRow> page(rows.begin() + first, rows.begin() + first + shown);
-  const Rows R = layout_rows(c, area, page, L.label_px, min_px);
+  const std::vector<LoadRow> part(rows.begin() + first, rows.begin() + first + shown);
+  const Rows R = layout_rows(c, area, part, L.label_px, min_px);
   std::vector<Rect> boxes;
   for (int r = 0; r < shown; ++r) {
-    const auto drawn = draw_row(c, R, r, page[std::size_t(r)], bytes, pal, min_px);
+    const auto drawn = draw_row(c, R, r, part[std::size_t(r)], bytes, pal, min_px);
     boxes.insert(boxes.end(), drawn.begin(), drawn.end());
   }
   const std::string sector = "box: one 32-byte sector (" + std::to_string(32 / bytes) + " " + core::to_string(t.type) + "s)";

@@ -28,8 +28,11 @@ constexpr int kLoadRowsShown = 8;
 
 // The line above the loads: "warp-wide loads 1-8 of 64; 4 to 32 sectors each" ("of the first 64
 // recorded" where some thread loaded more than the trace keeps).
-std::string coalescing_note(const core::Trace& t, int stage, int first);
-// Draws loads first..first + kLoadRowsShown - 1 of the stage (first: v.options.first_bank_row);
+std::string coalescing_note(const core::Trace& t, int stage, int first, int page = kLoadRowsShown);
+// How many loads a page shows at this size: kLoadRowsShown, or fewer where that many rows would
+// leave no room for each sector's first element and lanes (presenter mode).
+int coalescing_page(const ViewContext& v);
+// Draws loads first..first + coalescing_page(v) - 1 of the stage (first: v.options.first_bank_row);
 // returns the sector boxes drawn, row by row (what the tests count).
 std::vector<Rect> draw_coalescing(const ViewContext& v);
 

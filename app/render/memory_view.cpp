@@ -98,9 +98,7 @@ std::string zoom_note(const MemoryFrame& f) {
 
 // `caption`: the stage's caption line; false when a two-line race caption takes its row.
 void draw_header(const MemoryFrame& f, int stage, bool caption = true) {
-  const std::string title = f.t.algorithm + "  -  stage " + std::to_string(stage) + " of " +
-                            std::to_string(f.t.stages.size() - 1) + ": " + f.s.label;
-  fitted_text(f.c, f.L.title.x, f.L.title.cy(), title, f.L.title_px, f.min_px, f.L.title.w, f.pal.text);
+  draw_stage_title(f.c, f.t, stage, nullptr, f.L, f.pal, f.min_px);
   if (!caption) return;
   std::string text = core::stage_caption(f.t, stage);
   if (f.shown.values)

@@ -84,12 +84,23 @@ void draw_legend(Canvas& c, const Rect& area, const std::vector<LegendEntry>& en
   }
 }
 
+void draw_stage_title(Canvas& c, const core::Trace& t, int stage, const char* view, const MemoryLayout& L,
+                      const Palette& pal, float min_px) {
+  const std::string at = "stage " + std::to_string(stage) + " of " + std::to_string(t.stages.size() - 1) + ": " +
+                         t.stages[std::size_t(stage)].label;
+  // Whole where it fits; else without the view's name (the buttons under the view say it), then
+  // without the algorithm's (the list or the presenter column says it): at one size, stage after stage.
+  const std::string tries[] = {t.algorithm + "  -  " + at + (view ? std::string("  (") + view + ")" : ""),
+                               t.algorithm + "  -  " + at, at};
+  for (const std::string& title : tries)
+    if (c.text_width(title, L.title_px) <= L.title.w)
+      return c.text(L.title.x, L.title.cy(), title, L.title_px, pal.text);
+  fitted_text(c, L.title.x, L.title.cy(), tries[2], L.title_px, min_px, L.title.w, pal.text);
+}
+
 Rect view_frame(Canvas& c, const core::Trace& t, int stage, const char* view, const MemoryLayout& L, const Palette& pal,
                 const std::string& note, float min_px) {
-  const core::Stage& s = t.stages[stage];
-  const std::string title = t.algorithm + "  -  stage " + std::to_string(stage) + " of " +
-                            std::to_string(t.stages.size() - 1) + ": " + s.label + "  (" + view + ")";
-  fitted_text(c, L.title.x, L.title.cy(), title, L.title_px, min_px, L.title.w, pal.text);
+  draw_stage_title(c, t, stage, view, L, pal, min_px);
   std::string caption = core::stage_caption(t, stage);
   if (!note.empty()) caption = note + "  |  " + caption;
   fitted_text(c, L.caption.x, L.caption.cy(), caption, L.label_px, min_px, L.caption.w, pal.muted);

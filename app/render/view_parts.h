@@ -40,6 +40,10 @@ struct LegendEntry {
 void draw_legend(Canvas& c, const Rect& area, const std::vector<LegendEntry>& entries, float px, float min_px,
                  const Palette& pal);
 
+// "warp-shuffle  -  stage 3 of 12: shuffle down by 4  (lanes)" at the title's size: parts left
+// out (the view's name, then the algorithm's) before any is cut. view may be null.
+void draw_stage_title(Canvas& c, const core::Trace& t, int stage, const char* view, const MemoryLayout& L,
+                      const Palette& pal, float min_px);
 // A stage view's title ("... (banks)"), caption (`note` first) and source line; returns the
 // free area between them.
 Rect view_frame(Canvas& c, const core::Trace& t, int stage, const char* view, const MemoryLayout& L, const Palette& pal,

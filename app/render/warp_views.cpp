@@ -149,31 +149,34 @@ void draw_banks(const ViewContext& ctx) {
   }
   const float label_w = L.label_px * 9.5f;  // "warp 31, access 2"
   const float cell = std::min((area.w - label_w) / 32.0f, area.h / float(shown + 1));
+  // Rows grow taller than the banks are wide where the canvas has the height (a few accesses).
+  const float row_h = std::min(cell * 2.2f, area.h / float(shown + 1));
   // Bank numbers at the minimum size or larger: every one where they fit, else every 2nd or 4th,
   // in a header row tall enough for them.
   const float number_px = std::max(min_px, std::min(cell * 0.4f, L.label_px * 0.7f));
   const float number_w = c.text_width("31", number_px) * 1.2f;
   const int every = number_w <= cell ? 1 : number_w <= 2 * cell ? 2 : 4;
   const float head = std::max(cell, number_px * 1.3f);
-  const float top = area.y + (area.h - cell * shown - head) / 2;
+  const float top = area.y + (area.h - row_h * shown - head) / 2;
   for (int b = 0; b < 32; b += every)
     c.text(area.x + label_w + b * cell + cell / 2, top + head / 2, std::to_string(b), number_px, pal.muted, Align::Center);
-  const float name_px = std::max(min_px, std::min(L.label_px * 0.8f, cell * 0.6f));
-  const int name_step = std::max(1, int(std::ceil(name_px * 1.1f / std::max(cell, 1.0f))));
-  const float count_px = std::max(min_px, std::min(cell * 0.4f, L.label_px));
+  const float name_px = std::max(min_px, std::min(L.label_px * 0.8f, row_h * 0.6f));
+  const int name_step = std::max(1, int(std::ceil(name_px * 1.1f / std::max(row_h, 1.0f))));
+  const float count_px = std::max(min_px, std::min(std::min(cell * 0.45f, row_h * 0.45f), L.label_px));
   const bool counts = c.text_width("2x", count_px) <= cell * 0.88f;  // "Nx" inside a box, or the legend says it
   bool conflict = false;
   for (int r = 0; r < shown; ++r) {
     const core::BankRow& row = rows[std::size_t(first + r)];
-    const float y = top + head + r * cell;
+    const float y = top + head + r * row_h;
     const std::string name = std::string(bytes == 8 ? "half-warp " : "warp ") +
                              std::to_string(row.first_thread / (bytes == 8 ? 16 : 32)) + ", access " +
                              std::to_string(row.access + 1);
-    if (r % name_step == 0) fitted_text(c, area.x, y + cell / 2, name, name_px, min_px, label_w - cell * 0.2f, pal.muted);
+    if (r % name_step == 0)
+      fitted_text(c, area.x, y + row_h / 2, name, name_px, min_px, label_w - cell * 0.2f, pal.muted);
     for (int b = 0; b < 32; ++b) {
       const int n = row.words[b];
       const Color col = n == 0 ? pal.padding : n == 1 ? pal.active : pal.conflict;
-      const Rect box{area.x + label_w + b * cell + cell * 0.06f, y + cell * 0.06f, cell * 0.88f, cell * 0.88f};
+      const Rect box{area.x + label_w + b * cell + cell * 0.06f, y + row_h * 0.06f, cell * 0.88f, row_h * 0.88f};
       c.rect(box, col);
       conflict = conflict || n >= 2;
       if (n >= 2 && counts) c.text(box.cx(), box.cy(), std::to_string(n) + "x", count_px, {1, 1, 1, 1}, Align::Center);
@@ -213,7 +216,9 @@ constexpr DrawView kDraw[] = {
     drawn_whole<draw_grid>,
     [](const ViewContext& v) {
       draw_coalescing(v);
-      return ViewDrawn{};
+      ViewDrawn drawn;
+      drawn.page = coalescing_page(v);
+      return drawn;
     },
 };
 static_assert(std::size(kDraw) == std::size_t(core::kViewCount), "a draw function for each view of core::kViewRows");

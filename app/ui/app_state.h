@@ -138,6 +138,7 @@ struct AppState {
   int bank_row = 0;             // the banks or coalescing view's first row shown (16 accesses, 8 loads a page)
   int warp = 0;                 // the warp a view enlarges when a block is too wide to read ([ and ])
   int warps_zoomed = 0;         // the last view drawn enlarged one of this many warps; 0: the whole block
+  int page_drawn = 0;           // the last view drawn paged this many rows (banks, coalescing); 0: its default
   core::PanelWidths panels;     // the side panels' widths, as the splitters left them
   core::History history;        // undo and redo (Ctrl+Z, Ctrl+Shift+Z or Ctrl+Y)
   int settle = 0;               // frames before undo looks again after a scene is applied (a tab lands a frame late)
@@ -165,6 +166,7 @@ struct AppState {
     char values[core::Settings::kMaxTyped + 1] = "";  // the typed values' text box
     int source_line = -1;     // the source line the source panel last scrolled to
     float controls_h = 0;     // the Stages tab's controls' height last frame (they wrap)
+    float lesson_h = 0;       // presenter mode's lesson: its height last frame, so the source takes the rest
   } widgets;
 };
 

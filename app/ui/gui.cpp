@@ -248,6 +248,7 @@ struct Scene {
         s.stale_read};
     const render::ViewDrawn drawn = render::draw_stage_view(canvas, s.view, *s.trace, s.player.stage(), w, h, look);
     s.warps_zoomed = drawn.warps;
+    s.page_drawn = drawn.page;
     if (drawn.warps > 0) s.warp = drawn.warp;  // as the view clamped it
     if (!s.compare_trace) return;
     const int final_stage = int(s.compare_trace->stages.size()) - 1;  // lockstep: the shorter rests on its last

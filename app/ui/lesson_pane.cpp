@@ -39,15 +39,22 @@ namespace rl::ui {
 static void pointer_line(AppState& s, const core::Pointer& look, const core::Trace* trace) {
   const int stage = trace ? core::pointed_stage(*trace, look) : -1;
   const auto view = render::parse_view(look.view);
-  const std::string label = "Look: " + core::pointer_label(look, trace);
+  const std::string where = core::pointer_label(look, trace), label = "Look: " + where;
+  // Where the whole label is wider than the column, the button says "Look:" and the place wraps beside it.
+  const bool fits =
+      ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2 <= ImGui::GetContentRegionAvail().x;
   ImGui::BeginDisabled(stage < 0 || !view);
-  if (ImGui::Button(label.c_str())) {
+  if (ImGui::Button(fits ? label.c_str() : "Look:")) {
     s.view = *view;
     s.player.seek(stage);
   }
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
     ImGui::SetTooltip(stage >= 0 ? "Show this stage in this view" : "Run this algorithm first: no stage of this kind yet");
+  if (!fits) {
+    ImGui::SameLine();
+    ImGui::TextWrapped("%s", where.c_str());
+  }
   rich_text(look.text);
 }
 

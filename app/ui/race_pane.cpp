@@ -335,6 +335,14 @@ void stale_pager(AppState& s) {
 void race_key(AppState& s) {
   if (fix_of(s.choice.algorithm).empty()) return;
   if (!on_gpu(s)) {
+    // Without a GPU, R shows the recording that ships for this kernel (presenter mode has no
+    // button for it), unless a recording is on screen already.
+    const auto& t = shipped(s.choice.algorithm);
+    if (t && !(s.trace && s.trace->race)) {
+      put_on_screen(s, *t, RaceUi::From::Shipped, "");
+      s.race.error.clear();
+      return;
+    }
     s.race.error = "R runs the race on a GPU; this is the CPU model, which cannot race.";
     return;
   }

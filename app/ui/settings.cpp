@@ -113,7 +113,7 @@ void open_plan(AppState& state, const std::string& name) {
 PlanHeading plan_heading(const AppState& state) {
   if (!state.plan) return {};
   const auto& scene = state.plan->scenes[std::size_t(state.scene)];
-  return {core::printable(state.plan->title) + ": scene " + std::to_string(state.scene + 1) + " of " +
+  return {core::printable(state.plan->title) + ", scene " + std::to_string(state.scene + 1) + " of " +
               std::to_string(state.plan->scenes.size()),
           core::printable(scene.title)};
 }

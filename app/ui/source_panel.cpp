@@ -70,25 +70,31 @@ void source_panel(AppState& s, const Area& f) {
 void presenter_panel(AppState& s, const Area& f) {
   place(f, "Presenter");
   const auto* about = core::find_algorithm(s.choice.algorithm);
-  ImGui::SetNextItemWidth(-1);
-  if (ImGui::BeginCombo("##algorithm", about ? about->title.c_str() : s.choice.algorithm.c_str())) {
+  // The picker is an arrow; the title beside it wraps, whole, where a combo's preview would cut it.
+  if (ImGui::BeginCombo("##algorithm", nullptr, ImGuiComboFlags_NoPreview)) {
     for (const auto& a : core::algorithms())
       if (a.kind != core::Kind::Baseline && ImGui::Selectable(a.title.c_str(), a.id == s.choice.algorithm))
         pick_algorithm(s, a.id);
     ImGui::EndCombo();
   }
-  const float em = ImGui::GetFontSize();
-  if (s.plan) {  // "Harris' seven steps, scene 3 of 7", then the scene's title
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Pick another algorithm (or keys 1-9)");
+  ImGui::SameLine();
+  ImGui::TextWrapped("%s", about ? about->title.c_str() : s.choice.algorithm.c_str());
+  if (s.plan) {  // "Harris' seven steps, scene 3 of 7: Sequential addressing"
     const auto heading = plan_heading(s);
     ImGui::TextWrapped("%s: %s", heading.plan.c_str(), heading.scene.c_str());
   }
   if (!s.plan_note.empty()) wrapped(kAmber, s.plan_note);
-  ImGui::BeginChild("presenter lesson", {0, f.h * 0.6f});
+  // The lesson as tall as its text (last frame's), up to 60 % of the column: the kernel's lines take the rest.
+  float& lesson_h = s.widgets.lesson_h;
+  const float most = f.h * 0.6f;
+  ImGui::BeginChild("presenter lesson", {0, lesson_h > 0 ? std::min(lesson_h, most) : most});
   if (s.trace && s.trace->race) {  // here, not under the view: the view keeps its height for the back of the room
     race_summary(s);
     ImGui::Separator();
   }
   lesson_text(s, false);  // the depth stays in the normal layout: this is read from the back
+  lesson_h = ImGui::GetCursorPosY() + ImGui::GetStyle().WindowPadding.y;
   ImGui::EndChild();
   ImGui::Separator();
   const core::SourceView src = shown_source(s);
@@ -98,13 +104,21 @@ void presenter_panel(AppState& s, const Area& f) {
   const std::size_t mid = at == src.numbers.end() ? 0 : std::size_t(at - src.numbers.begin());
   const std::size_t rows = std::size_t(std::max(3.0f, ImGui::GetContentRegionAvail().y / ImGui::GetTextLineHeightWithSpacing() - 1));
   const std::size_t first = mid > rows / 2 ? std::min(mid - rows / 2, src.lines.size() - std::min(rows, src.lines.size())) : 0;
-  ImGui::BeginChild("presenter code", {0, 0}, false, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::BeginChild("presenter code", {0, 0});
   for (std::size_t i = first; i < std::min(src.lines.size(), first + rows); ++i) {
-    const bool here = src.numbers[i] == line;
-    if (here) ImGui::GetWindowDrawList()->AddRectFilled(ImGui::GetCursorScreenPos(),
-                                                      {ImGui::GetCursorScreenPos().x + f.w, ImGui::GetCursorScreenPos().y + em * 1.2f},
-                                                      ImGui::GetColorU32(ImGuiCol_Header));
-    ImGui::Text("%3d  %s", src.numbers[i], src.lines[i].c_str());
+    char text[512];
+    std::snprintf(text, sizeof text, "%3d  %s", src.numbers[i], src.lines[i].c_str());
+    if (src.numbers[i] != line) {  // the neighbours: one line each, cut at the edge
+      ImGui::TextUnformatted(text);
+      continue;
+    }
+    // The stage's line whole, wrapped under itself, on the highlight.
+    const float wrap = ImGui::GetContentRegionAvail().x;
+    const ImVec2 pos = ImGui::GetCursorScreenPos(), size = ImGui::CalcTextSize(text, nullptr, false, wrap);
+    ImGui::GetWindowDrawList()->AddRectFilled(pos, {pos.x + wrap, pos.y + size.y}, ImGui::GetColorU32(ImGuiCol_Header));
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
   }
   ImGui::EndChild();
   ImGui::End();

@@ -100,7 +100,8 @@ static void player_controls(AppState& s) {
 // The banks view shows 16 warp-wide accesses at a time, the coalescing view 8 warp-wide loads:
 // buttons page through the rest.
 static void row_pager(AppState& s) {
-  const int rows = render::paged_rows(s.view, *s.trace, s.player.stage()), page = render::page_rows(s.view);
+  const int rows = render::paged_rows(s.view, *s.trace, s.player.stage());
+  const int page = s.page_drawn > 0 ? s.page_drawn : render::page_rows(s.view);
   if (rows <= page) return;
   s.bank_row = std::clamp(s.bank_row, 0, rows - page);
   const char* what = s.view == render::View::Banks ? "accesses" : "loads";
@@ -138,6 +139,25 @@ static void warp_pager(AppState& s) {
         s.warps_zoomed, s.warps_zoomed - 1);
 }
 
+// The export folder and the buttons that write this run's views there.
+static void export_row(AppState& s) {
+  const float em = ImGui::GetFontSize();
+  if (!*s.export_dir) std::snprintf(s.export_dir, sizeof s.export_dir, "%s", default_export_dir().c_str());
+  ImGui::SetNextItemWidth(std::max(em * 8, ImGui::GetContentRegionAvail().x - em * 20));
+  ImGui::InputText("##export-dir", s.export_dir, sizeof s.export_dir);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The folder exports are written to");
+  for (const auto& [label, what, tip] :
+       {std::tuple{"PNG", StageExport::Png, "This stage's view as a PNG (E); in compare mode both views side by side"},
+        std::tuple{"Every stage", StageExport::AllStages,
+                   "One PNG per stage (A); in compare mode both views side by side"},
+        std::tuple{"GIF", StageExport::Gif, "The run as an animated GIF (G); in compare mode both views side by side"},
+        std::tuple{"MP4", StageExport::Mp4, "The run as an MP4 video (M); in compare mode both views side by side"}}) {
+    wrap_item(ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2);
+    if (ImGui::Button(label)) export_stages(s, what);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
+  }
+}
+
 Area stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   const float em = ImGui::GetFontSize();
   // The controls below wrap on a narrow window: last frame's height of them is what they need.
@@ -153,9 +173,10 @@ Area stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   if (!s.error.empty()) ImGui::TextColored(kErrorRed, "%s", s.error.c_str());
   if (!s.notice.empty()) ImGui::TextColored(kErrorRed, "%s", s.notice.c_str());
   if (!s.race.error.empty()) wrapped(kErrorRed, s.race.error);  // a recording not opened or made
-  if (!s.trace) {  // a failed run: the player stays where it was, greyed, until a run is in
+  if (!s.trace) {  // a failed run: the player and exports stay where they were, greyed, until a run is in
     ImGui::BeginDisabled();
     player_controls(s);
+    if (!s.presenter) export_row(s);
     ImGui::EndDisabled();
     return view;
   }
@@ -177,19 +198,8 @@ Area stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   row_pager(s);
   stale_pager(s);
   warp_pager(s);
-  if (!*s.export_dir) std::snprintf(s.export_dir, sizeof s.export_dir, "%s", default_export_dir().c_str());
-  ImGui::SetNextItemWidth(std::max(em * 8, ImGui::GetContentRegionAvail().x - em * 20));
-  ImGui::InputText("##export-dir", s.export_dir, sizeof s.export_dir);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The folder exports are written to");
-  for (const auto& [label, what, tip] :
-       {std::tuple{"PNG", StageExport::Png, "This stage's view as a PNG (E); in compare mode both views side by side"},
-        std::tuple{"Every stage", StageExport::AllStages, "One PNG per stage (A); in compare mode both views side by side"},
-        std::tuple{"GIF", StageExport::Gif, "The run as an animated GIF (G); in compare mode both views side by side"},
-        std::tuple{"MP4", StageExport::Mp4, "The run as an MP4 video (M); in compare mode both views side by side"}}) {
-    wrap_item(ImGui::CalcTextSize(label).x + ImGui::GetStyle().FramePadding.x * 2);
-    if (ImGui::Button(label)) export_stages(s, what);
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tip);
-  }
+  // Presenter mode leaves exports to the normal layout: the row would take a line from the view.
+  if (!s.presenter) export_row(s);
   if (s.gif_requested && s.trace && !s.export_job.running()) {  // --export-gif: once the run is on screen
     s.gif_requested = false;
     export_stages(s, StageExport::Gif);
