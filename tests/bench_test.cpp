@@ -1,6 +1,10 @@
 // Benchmark results, sizes, the Harris table, and the plot's arithmetic (no GL needed).
 #include <gtest/gtest.h>
 
+#include "test_support.h"
+#include <algorithm>
+#include <random>
+
 #include <cmath>
 #include <fstream>
 #include <sstream>
@@ -222,6 +226,43 @@ TEST(Bench, CancelStopsTheRun) {
   std::atomic<bool> cancel{true};
   backend::BenchRequest req{{"sequential"}, {1024, 2048}};
   EXPECT_TRUE(backend::run_bench(req, backend::Choice::Sim, {}, {}, &cancel).rows.empty());
+}
+
+// Each shown line's name sits beside its right end (issue 32, item 7: read from the back of the
+// room without matching colours), rows never overlap, the hidden series' rows come after, and
+// a click on a row still finds its series.
+TEST(Plot, NamesSitAtTheirLinesEnds) {
+  const std::uint64_t seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  render::PlotSpec spec;
+  for (int i = 0; i < 9; ++i) {
+    const double end = 5 + double(rng() % 1000) / 10;
+    spec.series.push_back({"s" + std::to_string(i), {1, 0, 0, 1}, {{1024, 1}, {4096, end}}});
+  }
+  spec.series[3].visible = false;
+  const auto f = render::plot_frame(spec, 1600, 900);
+  ASSERT_EQ(f.row_y.size(), spec.series.size());
+  const float h = f.label_px * 1.45f;
+  std::vector<float> shown;
+  for (int i = 0; i < 9; ++i) {
+    const auto row = f.legend_row(i);
+    EXPECT_EQ(render::hit_legend(spec, f, row.cx(), row.cy()), i);
+    if (i == 3) continue;
+    shown.push_back(row.cy());
+    // Pushed apart at most by the rows crowding it: never further than the rows there are.
+    EXPECT_LT(std::abs(row.cy() - f.py(spec.series[std::size_t(i)].points.back().second)), h * 9) << i;
+  }
+  std::sort(shown.begin(), shown.end());
+  for (std::size_t k = 1; k < shown.size(); ++k) EXPECT_GE(shown[k] - shown[k - 1], h - 0.01f);
+  EXPECT_GT(f.legend_row(3).cy(), shown.back());  // the hidden one under the shown
+  // Lines far apart: each name level with its end.
+  render::PlotSpec two;
+  two.series.push_back({"low", {1, 0, 0, 1}, {{1024, 1}, {4096, 10}}});
+  two.series.push_back({"high", {0, 1, 0, 1}, {{1024, 1}, {4096, 90}}});
+  const auto g = render::plot_frame(two, 1600, 900);
+  for (int i = 0; i < 2; ++i)
+    EXPECT_NEAR(g.legend_row(i).cy(), g.py(two.series[std::size_t(i)].points.back().second), 0.5f) << i;
 }
 
 TEST(Plot, MapsLog2AxisAndFindsPoints) {

@@ -711,3 +711,26 @@ TEST(Gui, TheFixKeyPutsTheFixBesideTheRace) {
   // R asks for the GPU runs; the CPU model says it cannot race.
   EXPECT_NE(words.value("race_error", "").find("the CPU model, which cannot race"), std::string::npos) << words.dump();
 }
+
+// The first window fits an 800x600 screen (issue 32, item 10): it opens no larger than the
+// screen's work area. And --algorithm (or --view, --stage) opens the Stages tab even where the
+// settings saved the Bandwidth tab.
+TEST(Gui, TheFirstWindowFitsTheScreenAndAnAlgorithmOpensStages) {
+  REQUIRE_XVFB();
+  const auto home = std::filesystem::path(testing::TempDir()) / "redlab_small_screen";
+  std::filesystem::remove_all(home);
+  std::filesystem::create_directories(home / "reduction-lab");
+  { std::ofstream(home / "reduction-lab" / "settings.json") << R"({"algorithm": "sequential", "tab": "bandwidth"})"; }
+  const auto shot = home / "shot.png", report = home / "frames.json";
+  int code = -1;
+  const auto log = capture("XDG_CONFIG_HOME=" + home.string() +
+                               " xvfb-run -a -s '-screen 0 800x600x24' " REDLAB_BINARY
+                               " --backend sim --algorithm warp-shuffle --quit-after-frames 6 --frame-report " +
+                               report.string() + " --screenshot " + shot.string(),
+                           &code);
+  ASSERT_TRUE(std::filesystem::exists(shot)) << log;
+  const Shot img = load_shot(shot);
+  EXPECT_LE(img.w, 800);
+  EXPECT_LE(img.h, 600);
+  EXPECT_EQ(said(report).value("tab", ""), "stages") << log;
+}

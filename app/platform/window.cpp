@@ -1,5 +1,7 @@
 #include "window.h"
 
+#include <algorithm>
+
 #include <glad/gl.h>
 #define GLFW_INCLUDE_NONE  // glad provides the GL declarations
 #include <GLFW/glfw3.h>
@@ -27,6 +29,17 @@ std::unique_ptr<Window> Window::create(const char* title, int width, int height,
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
   glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
+  // No larger than the screen's work area (an 800x600 projector): the window manager may not shrink it.
+  if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) {
+    int x = 0, y = 0, area_w = 0, area_h = 0;
+    float sx = 1, sy = 1;
+    glfwGetMonitorWorkarea(monitor, &x, &y, &area_w, &area_h);
+    glfwGetMonitorContentScale(monitor, &sx, &sy);  // GLFW_SCALE_TO_MONITOR multiplies the size by it
+    if (area_w > 0 && area_h > 0) {
+      width = std::min(width, int(float(area_w) / std::max(sx, 1.0f)));
+      height = std::min(height, int(float(area_h) / std::max(sy, 1.0f)));
+    }
+  }
   GLFWwindow* w = glfwCreateWindow(width, height, title, nullptr, nullptr);
   if (!w) {
     if (error) *error = "cannot create an OpenGL 3.3 window (" + g_last_error + ")";

@@ -37,8 +37,41 @@ float PlotFrame::py(double y) const { return area.y + area.h - float((y - y0) / 
 
 Rect PlotFrame::legend_row(int i) const {
   const float h = label_px * 1.45f;
+  if (i >= 0 && std::size_t(i) < row_y.size()) return {legend.x, row_y[std::size_t(i)] - h / 2, legend.w, h};
   return {legend.x, legend.y + i * h, legend.w, h};
 }
+
+namespace {
+
+// Legend rows at the right ends of the shown lines, in the order the lines end from the top,
+// pushed apart by a row's height and kept inside the legend box; the hidden series' rows after.
+std::vector<float> end_rows(const PlotSpec& spec, const PlotFrame& f) {
+  const float h = f.label_px * 1.45f;
+  std::vector<std::pair<float, int>> shown;
+  std::vector<int> hidden;
+  for (int i = 0; i < int(spec.series.size()); ++i) {
+    const auto& s = spec.series[std::size_t(i)];
+    if (s.visible && !s.points.empty())
+      shown.push_back({f.py(s.points.back().second), i});
+    else
+      hidden.push_back(i);
+  }
+  // The hidden rows that fit under the shown ones; the rest lie past the box, not drawn.
+  const auto fit = std::size_t(std::max(0.0f, std::floor(f.legend.h / h)));
+  if (shown.size() > fit) return {};  // no room: rows in order
+  const std::size_t under = std::min(hidden.size(), fit - shown.size());
+  const float top = f.legend.y + h / 2, bottom = f.legend.y + f.legend.h - h * (float(under) + 0.5f);
+  std::sort(shown.begin(), shown.end());
+  for (std::size_t k = 0; k < shown.size(); ++k)
+    shown[k].first = std::clamp(std::max(shown[k].first, k ? shown[k - 1].first + h : top), top, bottom);
+  for (std::size_t k = shown.size(); k-- > 1;) shown[k - 1].first = std::min(shown[k - 1].first, shown[k].first - h);
+  std::vector<float> y(spec.series.size());
+  for (const auto& [at, i] : shown) y[std::size_t(i)] = at;
+  for (std::size_t k = 0; k < hidden.size(); ++k) y[std::size_t(hidden[k])] = bottom + h * float(k + 1);
+  return y;
+}
+
+}  // namespace
 
 PlotFrame plot_frame(const PlotSpec& spec, int width, int height, float min_px) {
   PlotFrame f;
@@ -71,6 +104,7 @@ PlotFrame plot_frame(const PlotSpec& spec, int width, int height, float min_px) 
   f.x1 = xmax + (xmax - xmin) * 0.03;
   f.y0 = 0;
   f.y1 = ymax > 0 ? ymax * 1.08 : 1;
+  f.row_y = end_rows(spec, f);
   return f;
 }
 
@@ -190,6 +224,9 @@ void draw_plot(Canvas& c, const PlotSpec& spec, int width, int height, std::opti
   for (int i = 0; i < int(spec.series.size()); ++i) {
     const auto& s = spec.series[i];
     const Rect r = f.legend_row(i);
+    if (r.y + r.h > f.legend.y + f.legend.h + 1) continue;   // past the box: no room for it
+    if (!f.row_y.empty() && s.visible && !s.points.empty())  // a leader from the line's end to its name
+      c.line(f.px(s.points.back().first), f.py(s.points.back().second), r.x, r.cy(), 1, s.color);
     const Color col = s.visible ? s.color : st.grid;
     if (s.dashed) {  // a dashed sample with a hollow marker, as the series is drawn
       dashed_line(c, r.x, r.cy(), r.x + f.label_px * 1.4f, r.cy(), 2, col);

@@ -43,6 +43,9 @@ struct PlotFrame {
   float px(double x) const;
   float py(double y) const;
   Rect legend_row(int i) const;  // the i-th legend entry
+  // Each entry's centre: a shown series' beside the right end of its line (pushed apart so no
+  // two overlap), the hidden ones under them; empty where they do not fit (rows in order).
+  std::vector<float> row_y;
 };
 
 // No text is laid out smaller than min_px (the views' minimum: render/layout.h).

@@ -367,7 +367,8 @@ void bench_tab(AppState& s, unsigned chart_texture, Area* chart) {
                   (*s.export_dir ? std::string(s.export_dir) + "/bandwidth" : default_export_base()).c_str());
   bench_controls(s, gpu);
   const core::BenchReport report = shown_report(b);
-  chart_image(b, chart_texture, ImGui::GetFontSize() * 10.4f, chart);
+  // Presenter mode: the chart is what the room reads; the table scrolls in what is left.
+  chart_image(b, chart_texture, ImGui::GetFontSize() * (s.presenter ? 6.0f : 10.4f), chart);
   if (b.matrix) matrix_section(b, report);
   else harris_section(b, report);
 }

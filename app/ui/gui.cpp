@@ -118,7 +118,11 @@ void open_scene(AppState& state, const GuiOptions& opts) {
 void apply_options(AppState& state, const GuiOptions& opts) {
   if (opts.present) state.presenter = true;
   state.presenter_changed = state.presenter;
+  // Asking for an algorithm, a view or a stage asks for the Stages tab, whatever tab was saved.
+  const bool stages = !opts.algorithm.empty() || !opts.view.empty() || opts.stage >= 0 || !opts.compare.empty();
   if (!opts.tab.empty()) state.tab = opts.tab == "bandwidth" ? Tab::Bandwidth : Tab::Stages;
+  else if (stages)
+    state.tab = Tab::Stages;
   state.select_tab = true;
   state.bench.start_requested = opts.run_bench;
   state.gif_requested = opts.export_gif;
@@ -293,6 +297,7 @@ struct Scene {
 // The side panels' widths: as dragged (AppState::panels), else the default proportions, held
 // so the centre and both sides keep room for their controls. Presenter mode has no left panel.
 core::PanelSplit panel_widths(const AppState& s, float width, float em) {
+  if (s.presenter && s.tab == Tab::Bandwidth) return {0, 0};  // the chart takes the width: its lines are the lesson
   if (s.presenter) return core::clamp_panels(0, s.panels.presenter, {0, width * 0.38f}, width, {0, em * 10}, em * 16);
   return core::clamp_panels(s.panels.left, s.panels.right, {std::min(em * 24, width * 0.28f), std::min(em * 36, width * 0.34f)},
                             width, {em * 14, em * 12}, em * 18);
@@ -325,6 +330,7 @@ std::optional<float> splitter(const char* id, float x, float height) {
 // The splitters between the panels; a drag is kept as fractions of the window, as clamped.
 void splitters(AppState& s, float left_w, float right_w, float width, float height, float em) {
   if (s.presenter) {
+    if (right_w <= 0) return;
     if (const auto x = splitter("##split presenter", width - right_w, height)) {
       s.panels.presenter = (width - *x) / width;
       s.panels.presenter = panel_widths(s, width, em).right / width;
@@ -341,15 +347,28 @@ void splitters(AppState& s, float left_w, float right_w, float width, float heig
   s.panels.right = held.right / width;
 }
 
+// The style's sizes times `factor`, from the sizes the session started with (scaling the
+// scaled style again would round them further each time).
+void scale_style(float factor) {
+  static const ImGuiStyle base = ImGui::GetStyle();
+  static float applied = 1;
+  if (factor == applied) return;
+  ImGui::GetStyle() = base;
+  if (factor != 1) ImGui::GetStyle().ScaleAllSizes(factor);
+  applied = factor;
+}
+
 // One frame's panels, and the scene they show. Presenter mode: the view fills the screen;
 // the side panels step aside.
 void draw_panels(AppState& s, Scene& scene, ImFont* large, platform::Window* window, Soak* soak) {
   handle_keys(s, window ? window->take_keys() : std::vector<platform::Window::KeyPress>{});
   if (window)
     for (const auto& path : window->take_drops()) open_file(s, path);  // a file dropped on the window
-  // Type grows with the window past 1600x900 (a 4K projector), times the user's zoom.
+  // Type grows with the window past 1600x900 (a 4K projector), times the user's zoom; the
+  // paddings, spacings and roundings grow with it.
   const ImVec2 display = ImGui::GetIO().DisplaySize;
   ImGui::GetIO().FontGlobalScale = s.zoom * std::max(1.0f, std::min(display.x / 1600, display.y / 900));
+  scale_style(ImGui::GetIO().FontGlobalScale);
   if (std::exchange(s.presenter_changed, false) && window) window->set_fullscreen(s.presenter);
   if (s.presenter) ImGui::PushFont(large);
   const ImVec2 size = ImGui::GetIO().DisplaySize;
@@ -365,7 +384,8 @@ void draw_panels(AppState& s, Scene& scene, ImFont* large, platform::Window* win
   const Area where = center_panel(s, {left_w, 0, size.x - left_w - right_w, body_h}, scene.view.texture(),
                                   scene.compare.texture(), scene.chart.texture());
   scene.draw(s, where);
-  if (s.presenter) presenter_panel(s, {size.x - right_w, 0, right_w, body_h});
+  if (s.presenter && right_w > 0)
+    presenter_panel(s, {size.x - right_w, 0, right_w, body_h});
   else source_panel(s, {size.x - right_w, 0, right_w, body_h});
   status_bar(s, {0, body_h, size.x, status_h});
   splitters(s, left_w, right_w, size.x, body_h, em);
@@ -399,6 +419,7 @@ int run_loop(AppState& state, const Surface& surface, ImFont* large, const GuiOp
     draw_panels(state, scene, large, surface.window.get(), opts.soak ? &report.soak : nullptr);
     if (opts.soak) report.sample_memory(state);
     for (const auto& [name, text] : race_words(state)) report.frames.say(name, text);
+    report.frames.say("tab", state.tab == Tab::Bandwidth ? "bandwidth" : "stages");
 
     ImGui::Render();
     int fw = 0, fh = 0;
