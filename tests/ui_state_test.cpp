@@ -13,6 +13,7 @@
 #include "app/core/settings.h"
 #include "app/core/trace.h"
 #include "app/ui/app_state.h"
+#include "app/ui/compare.h"
 #include "app/ui/open_pane.h"
 #include "app/ui/panel_parts.h"
 #include "app/ui/panels.h"
@@ -195,6 +196,31 @@ TEST(UiState, RWithoutAGpuShowsTheShippedRecording) {
   EXPECT_NE(text->find("[step]"), std::string::npos) << *text;
   ui::race_key(state);
   EXPECT_NE(state.race.error.find("cannot race"), std::string::npos);
+}
+
+// A racy kernel beside its fix records the same figures in a traced run: the table says why
+// rather than leave two identical rows unexplained; presenter mode says what the columns count
+// (issue 32, item 5).
+TEST(UiState, TheCompareTableSaysWhyAPitfallAndItsFixMatch) {
+  ui::AppState state;
+  const auto sim = backend::make_sim_backend();
+  backend::TraceRequest req{"missing-syncthreads",
+                            core::Op::Sum,
+                            core::DType::Int,
+                            64,
+                            0,
+                            core::generate_input({core::InputSpec::Kind::Random, 5, {}}, 64, core::DType::Int)};
+  state.trace = sim->trace(req);
+  req.algorithm = "sequential";
+  state.compare_trace = sim->trace(req);
+  const std::string note = ui::compare_note(state);
+  EXPECT_EQ(note.rfind("The same figures: missing-syncthreads and sequential do the same work", 0), 0u) << note;
+  EXPECT_EQ(note.find("idle: lane-steps"), std::string::npos) << note;
+  state.presenter = true;
+  EXPECT_NE(ui::compare_note(state).find("idle: lane-steps of working warps spent idle"), std::string::npos);
+  req.algorithm = "interleaved-divergent";  // different work: no such line
+  state.compare_trace = sim->trace(req);
+  EXPECT_EQ(ui::compare_note(state).find("The same figures"), std::string::npos);
 }
 
 // A plan says where it ends (issue 32, item 6), and an algorithm picked by hand leaves it, so

@@ -89,9 +89,11 @@ void draw_stage_title(Canvas& c, const core::Trace& t, int stage, const char* vi
   const std::string at = "stage " + std::to_string(stage) + " of " + std::to_string(t.stages.size() - 1) + ": " +
                          t.stages[std::size_t(stage)].label;
   // Whole where it fits; else without the view's name (the buttons under the view say it), then
-  // without the algorithm's (the list or the presenter column says it): at one size, stage after stage.
+  // without the stage's number (the player shows it), then without the algorithm's (compare
+  // mode's two titles need the names more): at one size, stage after stage.
+  const std::string& label = t.stages[std::size_t(stage)].label;
   const std::string tries[] = {t.algorithm + "  -  " + at + (view ? std::string("  (") + view + ")" : ""),
-                               t.algorithm + "  -  " + at, at};
+                               t.algorithm + "  -  " + at, t.algorithm + "  -  " + label, at};
   for (const std::string& title : tries)
     if (c.text_width(title, L.title_px) <= L.title.w)
       return c.text(L.title.x, L.title.cy(), title, L.title_px, pal.text);

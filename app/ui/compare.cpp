@@ -11,6 +11,7 @@
 #include "../core/bench.h"
 #include "../core/catalog.h"
 #include "../core/compare.h"
+#include "../../kernels/algorithms.h"
 #include "colors.h"
 #include "panel_parts.h"
 #include "panels.h"
@@ -57,7 +58,9 @@ struct Row {
 struct Table {
   Row rows[2];
   std::string note;  // whose times, at which size; or why there are none
-  ImVec4 note_color{1, 1, 1, 1};
+  // The note's colour: whose times (shipped, the model's, measured here), or none. Named, not
+  // looked up, so the note can be worked out without a window (the tests).
+  enum class Tone { Muted, Shipped, Model, Plain } tone = Tone::Plain;
 };
 
 std::string time_text(double us) {
@@ -109,7 +112,7 @@ void add_times(const AppState& s, Table& table) {
   const auto pair = core::pair_time(report, s.trace->algorithm, s.compare_trace->algorithm);
   if (!pair) {
     table.note = no_times(s, report);
-    table.note_color = ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled);
+    table.tone = Table::Tone::Muted;
     return;
   }
   const core::BenchRow* rows[2] = {&pair->first, &pair->second};
@@ -123,19 +126,43 @@ void add_times(const AppState& s, Table& table) {
   table.note += "Times at " + core::shape_text(pair->first) + ", " + report.device + " (" + pair->type + " " + pair->op + "): ";
   if (shows_shipped(s.bench)) {
     table.note += "a shipped GPU measurement, not this machine.";
-    table.note_color = kShippedBlue;
+    table.tone = Table::Tone::Shipped;
   } else if (report.backend == "sim") {
     table.note += "the CPU model's timing, the host's cost of modelling each algorithm, not a GPU's.";
-    table.note_color = kAmber;
+    table.tone = Table::Tone::Model;
   } else {
     table.note += "measured here.";
-    table.note_color = ImGui::GetStyleColorVec4(ImGuiCol_Text);
+    table.tone = Table::Tone::Plain;
   }
 }
+
+// Where the two rows record the same work, why: a pitfall beside its fix differs only in what a
+// real, racing run reads, which the traced run, in order, cannot show.
+std::string same_work_note(const AppState& s, const Table& table) {
+  if (!std::equal(table.rows[0].cells + 1, table.rows[0].cells + kTime, table.rows[1].cells + 1)) return "";
+  const std::string& a = s.trace->algorithm;
+  const std::string& b = s.compare_trace->algorithm;
+  const auto* row = kernels::find_row(a);
+  const auto* other = kernels::find_row(b);
+  const bool fix = (row && row->fix == b) || (other && other->fix == a);
+  if (fix && !s.trace->race && !s.compare_trace->race)
+    return "The same figures: " + a + " and " + b +
+           " do the same work when the threads run in order, as a traced run "
+           "does; the missing barrier shows only in a race recording (R). ";
+  return "The same figures: both do the same work on this input. ";
+}
+
+// Presenter mode: what the columns count, said under the table (the room sees no tooltips).
+constexpr const char* kColumnsInShort =
+    "idle: lane-steps of working warps spent idle; worst, total: bank conflicts; adds: operator applications. ";
 
 Table table_of(const AppState& s) {
   Table table{{figures_row(*s.trace), figures_row(*s.compare_trace)}, "", {}};
   add_times(s, table);
+  // Presenter mode leaves out why there are no times: the empty column says it, and the views keep the height.
+  const bool no_times = table.rows[0].cells[kTime].empty();
+  table.note =
+      same_work_note(s, table) + (s.presenter ? kColumnsInShort : "") + (s.presenter && no_times ? "" : table.note);
   return table;
 }
 
@@ -193,7 +220,13 @@ void draw_table(const Table& table, float width) {
     }
     ImGui::EndTable();
   }
-  wrapped(table.note_color, table.note);
+  using Tone = Table::Tone;
+  const ImVec4 color =
+      table.tone == Tone::Shipped ? kShippedBlue
+      : table.tone == Tone::Model
+          ? kAmber
+          : ImGui::GetStyleColorVec4(table.tone == Tone::Muted ? ImGuiCol_TextDisabled : ImGuiCol_Text);
+  wrapped(color, table.note);
 }
 
 // How far a view's shape is from 16:9, either way.
@@ -220,5 +253,7 @@ Area compare_views(AppState& s, float height, unsigned first_texture, unsigned s
   draw_table(table, width);
   return pair.first;
 }
+
+std::string compare_note(const AppState& s) { return table_of(s).note; }
 
 }  // namespace rl::ui

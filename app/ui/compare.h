@@ -20,5 +20,8 @@ ViewPair split_views(const Area& area, float gap);
 // view's frame (both views are rendered at its size). Sets the Bandwidth tab's source if that
 // tab has not opened yet, as it would on opening, so the times are the ones it shows.
 Area compare_views(AppState& state, float height, unsigned first_texture, unsigned second_texture);
+// The line under the table: where the two record the same work, why; in presenter mode what the
+// columns count; whose times, or why there are none.
+std::string compare_note(const AppState& state);
 
 }  // namespace rl::ui

@@ -17,6 +17,7 @@
 #include <utility>
 #include "../backend/backend.h"
 #include "../core/catalog.h"
+#include "../../kernels/stage_tags.h"
 #include "../core/bench.h"
 #include "../core/embedded.h"
 #include "../core/facts.h"
@@ -65,6 +66,29 @@ void source_panel(AppState& s, const Area& f) {
   ImGui::End();
 }
 
+// The stage's line of a kernel and its neighbours, `rows` in all: the neighbours one line each, cut
+// at the edge; the stage's line whole, wrapped under itself, on the highlight.
+static void code_window(const core::SourceView& src, int line, std::size_t rows) {
+  const auto at = std::find(src.numbers.begin(), src.numbers.end(), line);
+  const std::size_t mid = at == src.numbers.end() ? 0 : std::size_t(at - src.numbers.begin());
+  const std::size_t first =
+      mid > rows / 2 ? std::min(mid - rows / 2, src.lines.size() - std::min(rows, src.lines.size())) : 0;
+  for (std::size_t i = first; i < std::min(src.lines.size(), first + rows); ++i) {
+    char text[512];
+    std::snprintf(text, sizeof text, "%3d  %s", src.numbers[i], src.lines[i].c_str());
+    if (src.numbers[i] != line) {
+      ImGui::TextUnformatted(text);
+      continue;
+    }
+    const float wrap = ImGui::GetContentRegionAvail().x;
+    const ImVec2 pos = ImGui::GetCursorScreenPos(), size = ImGui::CalcTextSize(text, nullptr, false, wrap);
+    ImGui::GetWindowDrawList()->AddRectFilled(pos, {pos.x + wrap, pos.y + size.y}, ImGui::GetColorU32(ImGuiCol_Header));
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+  }
+}
+
 // Presenter mode's side: the algorithm picker, the short lesson and the kernel's lines around
 // the stage on screen, all in the large type.
 void presenter_panel(AppState& s, const Area& f) {
@@ -98,27 +122,19 @@ void presenter_panel(AppState& s, const Area& f) {
   ImGui::EndChild();
   ImGui::Separator();
   const core::SourceView src = shown_source(s);
-  const int line = shown_line(s, src);
-  // The stage's line and its neighbours; the rest of the kernel is in the normal layout.
-  const auto at = std::find(src.numbers.begin(), src.numbers.end(), line);
-  const std::size_t mid = at == src.numbers.end() ? 0 : std::size_t(at - src.numbers.begin());
-  const std::size_t rows = std::size_t(std::max(3.0f, ImGui::GetContentRegionAvail().y / ImGui::GetTextLineHeightWithSpacing() - 1));
-  const std::size_t first = mid > rows / 2 ? std::min(mid - rows / 2, src.lines.size() - std::min(rows, src.lines.size())) : 0;
+  const std::size_t rows =
+      std::size_t(std::max(3.0f, ImGui::GetContentRegionAvail().y / ImGui::GetTextLineHeightWithSpacing() - 1));
   ImGui::BeginChild("presenter code", {0, 0});
-  for (std::size_t i = first; i < std::min(src.lines.size(), first + rows); ++i) {
-    char text[512];
-    std::snprintf(text, sizeof text, "%3d  %s", src.numbers[i], src.lines[i].c_str());
-    if (src.numbers[i] != line) {  // the neighbours: one line each, cut at the edge
-      ImGui::TextUnformatted(text);
-      continue;
-    }
-    // The stage's line whole, wrapped under itself, on the highlight.
-    const float wrap = ImGui::GetContentRegionAvail().x;
-    const ImVec2 pos = ImGui::GetCursorScreenPos(), size = ImGui::CalcTextSize(text, nullptr, false, wrap);
-    ImGui::GetWindowDrawList()->AddRectFilled(pos, {pos.x + wrap, pos.y + size.y}, ImGui::GetColorU32(ImGuiCol_Header));
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextUnformatted(text);
-    ImGui::PopTextWrapPos();
+  if (!s.compare_trace) {
+    code_window(src, shown_line(s, src), rows);
+  } else {  // compare mode: both kernels, each at its own stage's line
+    code_window(src, shown_line(s, src), rows / 2 - 1);
+    const core::Trace& other = *s.compare_trace;
+    const core::SourceView theirs = core::source_of(other.algorithm);
+    const core::Stage& stage = other.stages[std::size_t(std::clamp(s.player.stage(), 0, int(other.stages.size()) - 1))];
+    ImGui::Separator();
+    ImGui::TextDisabled("%s", other.algorithm.c_str());
+    code_window(theirs, stage.tag >= 0 ? theirs.line_of(kernels::tag_marker(stage.tag)) : 0, rows - rows / 2 - 1);
   }
   ImGui::EndChild();
   ImGui::End();
