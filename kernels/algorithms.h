@@ -60,6 +60,13 @@ enum class Tree {
 enum class BlockRule { PowerOfTwo, Any };  // 32..1024 in powers of two, or 2..1024
 enum class Shape { Array, Matrix };        // takes --size, or --rows and --cols
 
+// The indexings whose first pass strides over the array with a grid it sizes itself (a wave of
+// the device unless a grid is asked for).
+constexpr bool grid_stride(Indexing i) {
+  return i == Indexing::GridStride || i == Indexing::GridStridePairs || i == Indexing::Vectors ||
+         i == Indexing::Tickets;
+}
+
 struct AlgorithmRow {
   std::string_view id;
   Algo algo;          // kernels (unused for baselines)

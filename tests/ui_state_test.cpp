@@ -9,6 +9,7 @@
 
 #include "app/backend/backend.h"
 #include "app/core/bench.h"
+#include "app/core/file_io.h"
 #include "app/core/input.h"
 #include "app/core/settings.h"
 #include "app/core/trace.h"
@@ -221,6 +222,70 @@ TEST(UiState, TheCompareTableSaysWhyAPitfallAndItsFixMatch) {
   req.algorithm = "interleaved-divergent";  // different work: no such line
   state.compare_trace = sim->trace(req);
   EXPECT_EQ(ui::compare_note(state).find("The same figures"), std::string::npos);
+}
+
+// Harris' scene 7 (multiple-per-thread) sets a small grid, so each thread combines many pairs
+// before the tree (issue 32, item 6: at the device's wave each thread took one pair and the scene
+// looked like scene 4); picking another algorithm by hand gives the device's wave back.
+TEST(UiState, ASceneSetsTheGridAndAHandPickResetsIt) {
+  ui::AppState state;
+  ui::open_plan(state, "harris");
+  while (state.scene < 6) ui::step_scene(state, 1);
+  ASSERT_EQ(state.choice.algorithm, "multiple-per-thread");
+  ASSERT_GT(state.choice.grid, 0);
+  const auto req = ui::run_request(state.choice);
+  EXPECT_EQ(req.grid, std::size_t(state.choice.grid));
+  const auto t = backend::make_sim_backend()->trace(req);
+  EXPECT_EQ(t.grid, std::size_t(state.choice.grid));
+  const std::size_t threads = std::size_t(state.choice.grid) * std::size_t(state.choice.block);
+  EXPECT_GE(std::size_t(state.choice.size) / threads, 8u) << "elements a thread";
+  EXPECT_EQ(core::to_json(ui::current_scene(state)).find("\"grid\": " + std::to_string(state.choice.grid)) !=
+                std::string::npos,
+            true);
+  ui::pick_algorithm(state, "warp-shuffle-vectorized");
+  EXPECT_EQ(state.choice.grid, 0);
+}
+
+// The state on screen appended to a teacher's plan (issue 32, item 6): the file made where there
+// is none, later scenes appended with the file's own fields kept, a file that is not a plan left
+// byte for byte; stepping to an added scene keeps presenter mode.
+TEST(UiState, AddToPlanAppendsTheStateOnScreen) {
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_add_to_plan";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "class.json").string();
+  ui::AppState state;
+  state.choice.algorithm = "warp-shuffle", state.choice.block = 128, state.choice.size = 1000;
+  state.presenter = true;
+  std::string why;
+  EXPECT_EQ(core::add_to_plan(path, ui::current_scene(state), "Shuffles", &why), 1) << why;
+  state.choice.algorithm = "cg-warp";
+  EXPECT_EQ(core::add_to_plan(path, ui::current_scene(state), "ignored: the file has its title", &why), 2) << why;
+  std::string text;
+  ASSERT_TRUE(core::read_file(path, core::files::kPlan, &text, &why)) << why;
+  const core::Plan plan = core::plan_from_json(text, "test");
+  EXPECT_EQ(plan.title, "Shuffles");
+  ASSERT_EQ(plan.scenes.size(), 2u);
+  EXPECT_EQ(plan.scenes[0].algorithm, "warp-shuffle");
+  EXPECT_EQ(plan.scenes[0].size, 1000);
+  EXPECT_EQ(plan.scenes[1].algorithm, "cg-warp");
+  EXPECT_FALSE(plan.scenes[1].names_presenter);
+  EXPECT_FALSE(plan.scenes[1].names_panels);
+  ui::AppState teacher;
+  teacher.presenter = true;
+  ui::open_plan(teacher, path);
+  ui::step_scene(teacher, 1);
+  EXPECT_EQ(teacher.choice.algorithm, "cg-warp");
+  EXPECT_TRUE(teacher.presenter);
+  // Not a plan: refused, left as it was.
+  const std::string other = (dir / "notes.json").string(), mine = "{\"shopping\": [\"milk\"]}\n";
+  { std::ofstream(other) << mine; }
+  EXPECT_EQ(core::add_to_plan(other, ui::current_scene(state), "x", &why), 0);
+  EXPECT_NE(why.find("left as it is"), std::string::npos) << why;
+  std::ifstream f(other);
+  std::stringstream kept;
+  kept << f.rdbuf();
+  EXPECT_EQ(kept.str(), mine);
 }
 
 // A plan says where it ends (issue 32, item 6), and an algorithm picked by hand leaves it, so

@@ -24,6 +24,7 @@ std::string to_json(const Settings& s) {
   j["rows"] = s.rows;
   j["cols"] = s.cols;
   j["trace_block"] = s.trace_block;
+  if (s.grid > 0) j["grid"] = s.grid;
   j["input"] = s.input.kind == InputSpec::Kind::File ? s.input.path : to_string(s.input);
   j["typed"] = s.typed;
   j["values"] = s.values;
@@ -123,6 +124,7 @@ LoadedSettings settings_from_json(const std::string& text, const std::string& or
     s.rows = Settings::kRows, s.cols = Settings::kCols;
   }
   int_field("trace_block", 0, 1 << 20, s.trace_block);
+  int_field("grid", 0, 1 << 20, s.grid);
   if (j.contains("speed")) {
     if (!j["speed"].is_number() || !(j["speed"].get<double>() > 0)) wrong.push_back("speed");
     else s.speed = std::clamp(j["speed"].get<double>(), 0.1, 20.0);
@@ -154,6 +156,31 @@ LoadedSettings settings_from_json(const std::string& text, const std::string& or
     out.problem += " (defaults used)";
   }
   return out;
+}
+
+int add_to_plan(const std::string& path, const Settings& scene, const std::string& title, std::string* error) {
+  const auto fail = [&](const std::string& why) {
+    if (error) *error = why;
+    return 0;
+  };
+  nlohmann::ordered_json plan = {{"title", title}, {"scenes", nlohmann::ordered_json::array()}};
+  std::error_code ec;
+  if (std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
+    std::string text, why;
+    if (!read_file(path, files::kPlan, &text, &why)) return fail(why + "; the plan is left as it is");
+    try {
+      plan_from_json(text, "plan file '" + printable(path) + "'");  // every scene checked, as --plan reads it
+      plan = nlohmann::ordered_json::parse(text);
+    } catch (const std::exception& e) {
+      return fail(std::string(e.what()) + "; not added, and the file is left as it is");
+    }
+  }
+  auto entry = nlohmann::ordered_json::parse(to_json(scene));
+  entry.erase("presenter");
+  entry.erase("panels");
+  plan["scenes"].push_back(entry);
+  if (!write_file(path, plan.dump(2) + "\n", error)) return 0;
+  return int(plan["scenes"].size());
 }
 
 // A complete file or none: a full disk leaves the old settings as they were.

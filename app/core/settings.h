@@ -35,6 +35,7 @@ struct Settings {
   static constexpr int kRows = 8, kCols = 256;  // the matrix family's default shape
   int rows = kRows, cols = kCols;  // the matrix family's shape (rows x cols at most kMaxWindowElements)
   int trace_block = 0;
+  int grid = 0;  // blocks of a grid-stride kernel's first pass; 0: one wave of the device
   InputSpec input;
   bool typed = false;       // the learner's own values instead of `input`
   std::string values;       // what they typed or pasted (at most kMaxTyped characters)
@@ -80,6 +81,11 @@ struct Plan {
 // {"title": ..., "scenes": [{...}, ...]}. Throws std::runtime_error naming the scene and the
 // field that is wrong: a plan is prepared ahead, so a mistake in it is an error, not a default.
 Plan plan_from_json(const std::string& text, const std::string& origin);
+// Appends `scene` to the plan file at path, made (titled `title`) where there is none: its other
+// scenes and fields stay as they were. The scene leaves out presenter mode and panel widths, so
+// stepping to it keeps the teacher's layout. A file there that is not a plan is refused and left
+// as it is. Returns the scene's number (1-based), or 0 with *error set.
+int add_to_plan(const std::string& path, const Settings& scene, const std::string& title, std::string* error);
 // Writes atomically (a temporary file, then rename); false with *error set on failure.
 bool save_settings(const Settings& s, const std::string& path, std::string* error);
 

@@ -17,6 +17,7 @@
 #include <utility>
 #include "../backend/backend.h"
 #include "../core/catalog.h"
+#include "../../kernels/algorithms.h"
 #include "../core/bench.h"
 #include "../core/embedded.h"
 #include "../core/facts.h"
@@ -71,6 +72,18 @@ static void size_field(AppState& s) {
   note(checked.note, s.notes.size, done);
 }
 
+// A grid-stride kernel's first-pass blocks: 0 (one wave of the device), or fewer, so that each
+// thread takes many elements (Harris' plan, scene 7). Shown for those kernels only.
+static void grid_field(AppState& s) {
+  RunChoice& c = s.choice;
+  const auto* row = kernels::find_row(c.algorithm);
+  if (!row || row->shape != kernels::Shape::Array || !kernels::grid_stride(row->indexing)) return;
+  int grid = c.grid;
+  if (ImGui::InputInt("grid blocks", &grid, 1, 8)) c.grid = std::clamp(grid, 0, 1 << 20);
+  tip("Blocks of the first pass: 0 lets the device choose (one wave: every SM filled once); fewer blocks give\n"
+      "each thread more elements to combine before the tree");
+}
+
 // Block size, array size (or a matrix's rows and columns) and traced block, each checked
 // (core::check_*) with its note.
 static void size_fields(AppState& s) {
@@ -97,6 +110,7 @@ static void size_fields(AppState& s) {
   } else if (!c.typed && c.input.kind != core::InputSpec::Kind::File) {  // a file's values set the size
     size_field(s);
   }
+  grid_field(s);
   std::int64_t traced = c.trace_block;
   const bool changed = ImGui::InputScalar("traced block", ImGuiDataType_S64, &traced) && traced != c.trace_block;
   tip("Which block of the grid the views show: every block runs, this one is recorded");
@@ -126,11 +140,55 @@ void step_scene(AppState& s, int by) {
 void pick_algorithm(AppState& s, const std::string& id) {
   if (id == s.choice.algorithm) return;
   s.choice.algorithm = id, s.notes = {};
+  s.choice.grid = 0;  // a scene's small grid was for its kernel: the next one gets the device's wave
   if (!s.plan) return;
   // Off the plan's path now: PageDown would jump back into it, so the plan closes, and says so.
   s.plan_note = "Left the plan '" + core::printable(s.plan->title) + "' at scene " + std::to_string(s.scene + 1) +
                 " for " + id + "; reopen it under Scenes and plans.";
   s.plan.reset();
+}
+
+// A teacher's own plan: the state on screen appended as its next scene, and the plan opened from
+// there; plans in config_dir()/plans get a button as the shipped ones do.
+static void add_to_plan_row(AppState& s) {
+  const std::string dir = config_dir();
+  if (!*s.plan_path && !dir.empty()) std::snprintf(s.plan_path, sizeof s.plan_path, "%s/plans/class.json", dir.c_str());
+  const float em = ImGui::GetFontSize();
+  ImGui::SetNextItemWidth(-em * 9);
+  ImGui::InputTextWithHint("##plan file", "plan file", s.plan_path, sizeof s.plan_path);
+  ImGui::SameLine();
+  ImGui::BeginDisabled(!*s.plan_path);
+  if (ImGui::Button("Add to plan")) {
+    core::Settings scene = current_scene(s);
+    const auto* about = core::find_algorithm(scene.algorithm);
+    scene.title =
+        (about ? about->title : scene.algorithm) + ", " + scene.view + " view, stage " + std::to_string(scene.stage);
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(s.plan_path).parent_path(), ec);
+    std::string why;
+    const int n = core::add_to_plan(s.plan_path, scene, "My class", &why);
+    s.scene_message = n > 0 ? "Scene " + std::to_string(n) + " added to " + core::printable(s.plan_path) +
+                                  "; open it with its button or --plan " + core::printable(s.plan_path)
+                            : why;
+  }
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(
+        "Appends what is on screen (algorithm, sizes, input, view, stage) to the plan file as its next\n"
+        "scene; presenter mode and panel widths stay the teacher's as the plan is stepped");
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir.empty() ? "" : dir + "/plans", ec)) {
+    if (e.path().extension() != ".json") continue;
+    if (ImGui::SmallButton(("Plan: " + core::printable(e.path().stem().string())).c_str())) {
+      try {
+        open_plan(s, e.path().string());
+      } catch (const std::exception& x) {
+        s.scene_message = x.what();
+      }
+    }
+    ImGui::SameLine();
+  }
+  ImGui::NewLine();
 }
 
 // Save the whole state under a name, open a saved one, or step a lesson plan's scenes.
@@ -170,6 +228,7 @@ static void scenes_section(AppState& s) {
     ImGui::SameLine();
   }
   ImGui::NewLine();
+  add_to_plan_row(s);
   if (s.plan) {
     const auto heading = plan_heading(s);
     ImGui::TextUnformatted(heading.plan.c_str());

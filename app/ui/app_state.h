@@ -33,6 +33,7 @@ struct RunChoice {
   std::string values = "3 1 4 1 5 9 2 6 5 3 5 8 9 7 9 3 2 3 8 4 6 2 6 4 3 3 8 3 2 7 9 5";
   std::string compare;    // a second algorithm shown beside, on the same input; empty: none
   int rows = 8, cols = 256;  // a matrix algorithm's shape (the array algorithms take `size`)
+  int grid = 0;              // a grid-stride kernel's first-pass blocks; 0: one wave of the device (a plan sets it)
   bool operator==(const RunChoice&) const = default;
 };
 
@@ -145,6 +146,7 @@ struct AppState {
   std::optional<core::Plan> plan;  // a lesson plan: PageDown and PageUp step its scenes
   int scene = 0;                   // the plan's scene on screen
   char scene_name[64] = "";        // the Scenes section's name field
+  char plan_path[512] = "";        // the plan file "Add to plan" writes (empty: config_dir()/plans/class.json)
   std::string scene_message;       // the last save or load
   std::string plan_note;           // at a plan's end (or start), or when a hand-picked algorithm left it
   bool play_requested = false;  // start playing once the first trace is in (--play)

@@ -136,8 +136,8 @@ void add_times(const AppState& s, Table& table) {
   }
 }
 
-// Where the two rows record the same work, why: a pitfall beside its fix differs only in what a
-// real, racing run reads, which the traced run, in order, cannot show.
+// A pitfall beside its fix records the same figures: why (they differ only in what a real,
+// racing run reads, which a traced run, in order, cannot show).
 std::string same_work_note(const AppState& s, const Table& table) {
   if (!std::equal(table.rows[0].cells + 1, table.rows[0].cells + kTime, table.rows[1].cells + 1)) return "";
   const std::string& a = s.trace->algorithm;
@@ -145,11 +145,10 @@ std::string same_work_note(const AppState& s, const Table& table) {
   const auto* row = kernels::find_row(a);
   const auto* other = kernels::find_row(b);
   const bool fix = (row && row->fix == b) || (other && other->fix == a);
-  if (fix && !s.trace->race && !s.compare_trace->race)
-    return "The same figures: " + a + " and " + b +
-           " do the same work when the threads run in order, as a traced run "
-           "does; the missing barrier shows only in a race recording (R). ";
-  return "The same figures: both do the same work on this input. ";
+  if (!fix || s.trace->race || s.compare_trace->race) return "";  // equal rows say it themselves
+  return "The same figures: " + a + " and " + b +
+         " do the same work when the threads run in order, as a traced run "
+         "does; the missing barrier shows only in a race recording (R). ";
 }
 
 // Presenter mode: what the columns count, said under the table (the room sees no tooltips).

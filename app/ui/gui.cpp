@@ -65,6 +65,7 @@ backend::TraceRequest run_request(const RunChoice& c) {
   req.type = c.type;
   req.block = c.block;
   req.trace_block = c.trace_block;
+  req.grid = std::size_t(c.grid);
   fill_input(c, req);
   return req;
 }
