@@ -14,10 +14,9 @@ bool is_active(const core::Stage& s, int thread) {
   return std::find(s.active.begin(), s.active.end(), thread) != s.active.end();
 }
 
-// One warp's 32 lanes, enlarged: 32, 16 or 8 a row, the widest whose values read at the
-// smallest text size. A band above each row and below the last holds the shuffle's arrows:
-// arches inside a row, straight lines to the row above, and (8 a row, offset 16) a path
-// through the gap beside the column to the row two above.
+// One warp's 32 lanes, enlarged: 32, 16 or 8 a row, whichever prints the values largest. A band above each row and
+// below the last holds the shuffle's arrows: arches inside a row, straight lines to the row above, and (8 a row, offset
+// 16) a path through the gap beside the column to the row two above.
 struct LaneGrid {
   Rect area;
   int cols = 32;
@@ -44,18 +43,21 @@ LaneGrid lane_grid_of(Canvas& c, const core::Trace& t, const std::vector<double>
                       float lane_px, int cols) {
   LaneGrid g;
   g.area = area;
-  g.lane_px = lane_px;
   g.cols = cols;
-  if (cols == 8)
-    g.tab_w = c.text_width("31", lane_px) * 1.5f;
-  else
-    g.head_h = lane_px * 1.35f;
   g.gap = std::max(2.0f, area.w * (cols == 8 ? 0.012f : 0.004f));
   g.cell_w = (area.w - (cols - 1) * g.gap) / cols;
   const float band_k = cols == 32 ? 0.8f : cols == 16 ? 0.55f : 0.4f;  // bands against a cell's height
   g.cell_h =
       std::min(area.h / (float(g.rows()) + float(g.rows() + 1) * band_k), std::max(g.cell_w * 1.3f, lane_px * 3.4f));
   g.band = g.cell_h * band_k;
+  // The lane number grows with a large cell (a third of its value's size at least), never below lane_px.
+  if (cols == 8) {
+    g.lane_px = std::max(lane_px, std::min(g.cell_h * 0.3f, g.cell_w * 0.2f));
+    g.tab_w = c.text_width("31", g.lane_px) * 1.5f;
+  } else {
+    g.lane_px = std::max(lane_px, std::min(g.cell_h * 0.22f, g.cell_w * 0.3f));
+    g.head_h = g.lane_px * 1.35f;
+  }
   g.value_px = value_px_for(c, t, warp_values, g.cell_w - g.tab_w, g.cell_h - g.head_h);
   g.top = area.y + (area.h - (g.rows() * g.cell_h + float(g.rows() + 1) * g.band)) / 2;
   return g;
@@ -64,11 +66,11 @@ LaneGrid lane_grid_of(Canvas& c, const core::Trace& t, const std::vector<double>
 LaneGrid lane_grid(Canvas& c, const core::Trace& t, const std::vector<double>& warp_values, const Rect& area,
                    float label_px, float min_px) {
   const float lane_px = std::max(min_px, label_px * 0.85f);
+  // The row width that prints the values largest (a wider row wins a tie: fewer arrows cross rows).
   LaneGrid best = lane_grid_of(c, t, warp_values, area, lane_px, 32);
   for (int cols : {16, 8}) {
-    if (best.value_px >= std::max(min_px, label_px)) break;  // readable: no need for fewer a row
     const LaneGrid g = lane_grid_of(c, t, warp_values, area, lane_px, cols);
-    if (g.value_px > best.value_px) best = g;
+    if (g.value_px > best.value_px * 1.1f) best = g;
   }
   // A few long floats ("-0.00925") need not hide the rest: those few drop digits.
   if (best.value_px < min_px &&
