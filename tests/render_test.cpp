@@ -743,6 +743,20 @@ TEST_F(RenderTest, TheCoalescingNoteSaysWhereLoadsWereCutAndCountsOneSector) {
   EXPECT_EQ(render::coalescing_note(rows, 0, 0), "8 warp-wide loads; 4 sectors each");  // 2 warps x 4
 }
 
+// Presenter mode keeps at least four rows of the matrix above the shared cells (issue 32,
+// item 5: it showed row 0 alone), at normal size too.
+TEST_F(RenderTest, TheMatrixKeepsFourRowsInPresenterMode) {
+  const auto t = matrix_trace("column-sums", 64, 256, 128, 0, 3);
+  render::ViewOptions presenter{true, 0, render::kPresenterTextScale};
+  presenter.min_text_px = render::min_text_px(true, 1);
+  const auto big = render::matrix_view_layout(*canvas_, t, 0, 992, 560, presenter);
+  ASSERT_TRUE(big);
+  EXPECT_GE(big->rows, 4);
+  const auto normal = render::matrix_view_layout(*canvas_, t, 0, W, H);
+  ASSERT_TRUE(normal);
+  EXPECT_GE(normal->rows, 4);
+}
+
 // Presenter mode's large type: the coalescing view shows fewer loads a page rather than drop
 // each sector's first element and lanes (issue 32, item 5).
 TEST_F(RenderTest, ThePresenterCoalescingViewKeepsAddressesAndLanes) {

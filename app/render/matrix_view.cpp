@@ -174,7 +174,9 @@ float frame_height(const Metrics& m) { return m.line + m.label_px * 1.4f + m.gap
 
 float matrix_min_height(const core::Trace& t, float width, float label_px, float min_px) {
   const Metrics m = metrics(t, output_lines(t).size(), width, label_px, min_px);
-  return frame_height(m) + min_px * 1.3f + m.gap + float(m.under) * (m.label_px * 1.35f + m.gap);
+  // At least four of the matrix's rows (or all it has): one row alone does not show a layout.
+  const float rows = float(std::clamp<std::size_t>(win(t).rows, 1, 4));
+  return frame_height(m) + rows * (min_px * 1.3f + m.gap) + float(m.under) * (m.label_px * 1.35f + m.gap);
 }
 
 MatrixLayout layout_matrix(Canvas& c, const core::Trace& t, const Rect& area, float label_px, float min_px) {

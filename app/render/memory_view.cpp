@@ -470,7 +470,7 @@ float matrix_space(Canvas& c, const core::Trace& t, const Shown& shown, int coun
   if (t.rows == 0 || t.window.rows == 0 || t.window.cols == 0) return 0;
   const MemoryLayout base = layout_memory(1, width, height, o.text_scale, o.min_text_px);
   const float free_h = free_area(base).h;
-  const float least = std::min(matrix_min_height(t, base.title.w, base.label_px, o.min_text_px), free_h * 0.8f);
+  const float least = std::min(matrix_min_height(t, base.title.w, base.label_px, o.min_text_px), free_h * 0.85f);
   for (bool whole : {true, false})
     for (float share : {0.8f, 0.72f, 0.64f, 0.56f})
       if (readable(c, shown, t.type, count, width, height, o, std::max(free_h * share, least), whole))
