@@ -2,16 +2,21 @@
 # Builds the libFuzzer targets with clang (AddressSanitizer + UBSan) and runs each for
 # SECONDS (default 30): the input-file parser, the trace reader, the results reader and the
 # command line. Seeds come from tests/fuzz/corpus; new corpus entries go to a scratch folder,
-# not the repository. A crash leaves its input in build-fuzz/tests/fuzz/ and fails the script.
+# not the repository. A crash leaves its input in the build folder's tests/fuzz/ and fails the script.
 #   scripts/fuzz.sh [SECONDS]        (FUZZ_TARGETS="trace cli" runs only those)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-30}
-cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
-  -DCMAKE_CXX_COMPILER=clang++ -DREDLAB_FUZZ=ON -DREDLAB_CUDA=OFF -DREDLAB_GUI=OFF -DREDLAB_TESTS=OFF >/dev/null
-cmake --build build-fuzz --target fuzz_input fuzz_trace fuzz_results fuzz_cli >/dev/null
+# FUZZ_BUILD: a build folder configured with -DREDLAB_FUZZ=ON already (scripts/test.sh's
+# build-asan, which runs the host tests too); else build-fuzz, configured here.
+build=${FUZZ_BUILD:-build-fuzz}
+if [ -z "${FUZZ_BUILD:-}" ]; then
+  cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+    -DCMAKE_CXX_COMPILER=clang++ -DREDLAB_FUZZ=ON -DREDLAB_CUDA=OFF -DREDLAB_GUI=OFF -DREDLAB_TESTS=OFF >/dev/null
+fi
+cmake --build "$build" --target fuzz_input fuzz_trace fuzz_results fuzz_cli >/dev/null
 # The targets run side by side (one core each on CI's two), then report in order.
-dir=build-fuzz/tests/fuzz
+dir=$build/tests/fuzz
 targets=${FUZZ_TARGETS:-input trace results cli}
 pids=()
 for t in $targets; do

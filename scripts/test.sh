@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds with warnings as errors and runs every test; then builds
-# the host code again under AddressSanitizer + UBSan and runs the host tests there.
+# the host code again with clang under AddressSanitizer + UBSan, runs the host tests there and
+# fuzzes the readers a short while.
 # GPU tests (label gpu) skip themselves, visibly, where there is no GPU; GUI tests run the
 # real window under Xvfb and render headless through EGL (Mesa here, NVIDIA on a GPU).
 set -euo pipefail
@@ -28,12 +29,13 @@ cmake --build build-ci -j "$jobs"
 echo "== tests"
 ctest --test-dir build-ci --output-on-failure -j "$jobs"
 
-echo "== host tests under AddressSanitizer and UBSan"
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DREDLAB_WERROR=ON -DREDLAB_SANITIZE=ON \
-  -DREDLAB_CUDA=OFF -DREDLAB_GUI=OFF >/dev/null
+echo "== host tests and fuzz targets under AddressSanitizer and UBSan (clang: a second compiler)"
+# One build for both: libFuzzer's instrumentation (fuzzer-no-link) changes nothing the tests see.
+cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_COMPILER=clang \
+  -DCMAKE_CXX_COMPILER=clang++ -DREDLAB_FUZZ=ON -DREDLAB_CUDA=OFF -DREDLAB_GUI=OFF >/dev/null
 cmake --build build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs" -L host
 
 echo "== fuzzing, a short run (scripts/fuzz.sh; docs/reliability.md has the long runs)"
-scripts/fuzz.sh "${FUZZ_SECONDS:-20}"
+FUZZ_BUILD=build-asan scripts/fuzz.sh "${FUZZ_SECONDS:-15}"

@@ -318,15 +318,16 @@ Ran run_binary(const std::string& args, const std::string& env = "") {
 // render --shipped RUN draws a shipped GPU run's chart, of floats or of ints; a run that was
 // not shipped, or a type it did not measure, is one line naming it and exit 2.
 TEST(Cli, RenderDrawsAShippedRunsChartAndRefusesUnknownRuns) {
-  for (const auto& run : core::shipped_runs())
+  for (const auto& shipped : core::shipped_runs())
     for (const char* type : {"float", "int"}) {
-      const auto png = std::filesystem::path(testing::TempDir()) / ("redlab_shipped_" + run + "_" + type + ".png");
+      const auto png = std::filesystem::path(testing::TempDir()) / ("redlab_shipped_" + shipped + "_" + type + ".png");
       std::filesystem::remove(png);
       // Under the sanitizers, the OpenGL driver (Mesa, loaded and unloaded at run time) leaves
       // allocations LeakSanitizer cannot attribute to any frame; leaks in our own code are
       // checked by the in-process tests.
-      const auto r = run_binary("render --shipped " + run + " --type " + std::string(type) + " --out " + png.string(),
-                                "ASAN_OPTIONS=detect_leaks=0 ");
+      const auto r =
+          run_binary("render --shipped " + shipped + " --type " + std::string(type) + " --out " + png.string(),
+                     "ASAN_OPTIONS=detect_leaks=0 ");
       if (r.code == 1 && r.err.find("headless OpenGL") != std::string::npos && !std::getenv("REDLAB_REQUIRE_GL"))
         GTEST_SKIP() << "SKIPPED: " << r.err;
       ASSERT_EQ(r.code, 0) << r.err;
@@ -346,5 +347,5 @@ TEST(Cli, RenderDrawsAShippedRunsChartAndRefusesUnknownRuns) {
                      "has no double sum; it holds float sum and int sum");
   expect_usage_error({"render", "--shipped", core::shipped_runs().front(), "--chart", "r.json", "--out", "x.png"}, "--shipped");
   const auto help = run({"render", "--help"});
-  for (const auto& run : core::shipped_runs()) EXPECT_NE(help.out.find(run), std::string::npos) << help.out;
+  for (const auto& shipped : core::shipped_runs()) EXPECT_NE(help.out.find(shipped), std::string::npos) << help.out;
 }
