@@ -716,7 +716,7 @@ TEST_F(RenderTest, TheCoalescingViewDrawsASectorBoxPerSectorTouched) {
     target_.bind();
     canvas_->begin(W, H, pal.background);
     const render::ViewOptions options;
-    const auto boxes = render::draw_coalescing({*canvas_, t, 0, L, pal, options, render::kMinTextPx});
+    const auto boxes = render::draw_coalescing({*canvas_, t, 0, L, pal, options, render::kMinTextPx}).boxes;
     canvas_->end();
     render::Offscreen::unbind();
     const Image img{target_.read_rgba()};

@@ -158,11 +158,24 @@ std::string loading_stages(const core::Trace& t) {
   return out;
 }
 
-}  // namespace
-
 int first_load_shown(const std::vector<LoadRow>& rows, int first, int page) {
   return std::clamp(first, 0, std::max(0, int(rows.size()) - page));
 }
+
+// Loads a page holds: kLoadRowsShown, or fewer rather than none of their addresses and lanes
+// (presenter mode's large type).
+int page_for(const ViewContext& ctx, const std::vector<LoadRow>& rows) {
+  for (int page = kLoadRowsShown; page > 1; --page) {
+    const int first = first_load_shown(rows, ctx.options.first_bank_row, page);
+    const int shown = std::min(int(rows.size()) - first, page);
+    if (shown <= 0) continue;
+    const std::vector<LoadRow> part(rows.begin() + first, rows.begin() + first + shown);
+    if (layout_rows(ctx.c, free_area(ctx.L), part, ctx.L.label_px, ctx.min_px).numbers) return page;
+  }
+  return 1;
+}
+
+}  // namespace
 
 std::string coalescing_note(const core::Trace& t, int stage, int first, int page) {
   const auto rows = load_rows(t.stages[std::size_t(stage)], core::element_bytes(t.type));
@@ -171,32 +184,19 @@ std::string coalescing_note(const core::Trace& t, int stage, int first, int page
                    core::loads_cut(t.stages[std::size_t(stage)]));
 }
 
-int coalescing_page(const ViewContext& ctx) {
+CoalescingDrawn draw_coalescing(const ViewContext& ctx) {
   auto& [c, t, stage, L, pal, options, min_px] = ctx;
-  const auto rows = load_rows(t.stages[std::size_t(stage)], core::element_bytes(t.type));
-  // Fewer loads a page rather than none of their addresses and lanes (presenter mode's large type).
-  for (int page = kLoadRowsShown; page > 1; --page) {
-    const int first = first_load_shown(rows, options.first_bank_row, page);
-    const int shown = std::min(int(rows.size()) - first, page);
-    if (shown <= 0) continue;
-    const std::vector<LoadRow> part(rows.begin() + first, rows.begin() + first + shown);
-    if (layout_rows(c, free_area(L), part, L.label_px, min_px).numbers) return page;
-  }
-  return 1;
-}
-
-std::vector<Rect> draw_coalescing(const ViewContext& ctx) {
-  auto& [c, t, stage, L, pal, options, min_px] = ctx;
-  const int page = coalescing_page(ctx);
   const std::size_t bytes = core::element_bytes(t.type);
   const auto rows = load_rows(t.stages[std::size_t(stage)], bytes);
+  const int page = page_for(ctx, rows);
   const int first = first_load_shown(rows, options.first_bank_row, page);
   const int shown = std::min(int(rows.size()) - first, page);
-  const Rect area = view_frame(c, t, stage, "coalescing", L, pal, coalescing_note(t, stage, first, page), min_px);
+  const std::string note = page_note(rows, first, shown, core::loads_cut(t.stages[std::size_t(stage)]));
+  const Rect area = view_frame(c, t, stage, "coalescing", L, pal, note, min_px);
   if (rows.empty()) {
     const std::string others = loading_stages(t);
     view_message(c, area, "no global loads in this stage" + (others.empty() ? "" : "; see " + others), L.label_px * 1.2f, pal);
-    return {};
+    return {{}, page};
   }
   const std::vector<LoadRow> part(rows.begin() + first, rows.begin() + first + shown);
   const Rows R = layout_rows(c, area, part, L.label_px, min_px);
@@ -212,7 +212,7 @@ std::vector<Rect> draw_coalescing(const ViewContext& ctx) {
                                   {pal.muted, "wide gap: sectors not adjacent in memory", true}};
   if (R.numbers) legend.push_back({pal.muted, "over a box: its first element; under it: its lanes", true});
   draw_legend(c, L.legend, legend, L.label_px, min_px, pal);
-  return boxes;
+  return {boxes, page};
 }
 
 }  // namespace rl::render

@@ -29,11 +29,13 @@ constexpr int kLoadRowsShown = 8;
 // The line above the loads: "warp-wide loads 1-8 of 64; 4 to 32 sectors each" ("of the first 64
 // recorded" where some thread loaded more than the trace keeps).
 std::string coalescing_note(const core::Trace& t, int stage, int first, int page = kLoadRowsShown);
-// How many loads a page shows at this size: kLoadRowsShown, or fewer where that many rows would
-// leave no room for each sector's first element and lanes (presenter mode).
-int coalescing_page(const ViewContext& v);
-// Draws loads first..first + coalescing_page(v) - 1 of the stage (first: v.options.first_bank_row);
-// returns the sector boxes drawn, row by row (what the tests count).
-std::vector<Rect> draw_coalescing(const ViewContext& v);
+// Draws a page of the stage's loads from v.options.first_bank_row on: kLoadRowsShown, or fewer
+// where that many rows would leave no room for each sector's first element and lanes (presenter
+// mode). Returns the sector boxes drawn, row by row (what the tests count), and the page's size.
+struct CoalescingDrawn {
+  std::vector<Rect> boxes;
+  int page = kLoadRowsShown;
+};
+CoalescingDrawn draw_coalescing(const ViewContext& v);
 
 }  // namespace rl::render

@@ -10,10 +10,6 @@
 namespace rl::render {
 namespace {
 
-bool is_active(const core::Stage& s, int thread) {
-  return std::find(s.active.begin(), s.active.end(), thread) != s.active.end();
-}
-
 // One warp's 32 lanes, enlarged: 32, 16 or 8 a row, whichever prints the values largest. A band above each row and
 // below the last holds the shuffle's arrows: arches inside a row, straight lines to the row above, and (8 a row, offset
 // 16) a path through the gap beside the column to the row two above.

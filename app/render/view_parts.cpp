@@ -17,6 +17,10 @@ std::string short_value(double v, core::DType type, int digits) {
   return buf;
 }
 
+bool is_active(const core::Stage& s, int thread) {
+  return std::find(s.active.begin(), s.active.end(), thread) != s.active.end();
+}
+
 // The colour scale spans the shown stage's values: sums grow stage by stage, and a scale
 // fixed to the final total would paint the early stages in one colour.
 Scale value_scale(const std::vector<double>* values, std::size_t real) {
@@ -86,12 +90,11 @@ void draw_legend(Canvas& c, const Rect& area, const std::vector<LegendEntry>& en
 
 void draw_stage_title(Canvas& c, const core::Trace& t, int stage, const char* view, const MemoryLayout& L,
                       const Palette& pal, float min_px) {
-  const std::string at = "stage " + std::to_string(stage) + " of " + std::to_string(t.stages.size() - 1) + ": " +
-                         t.stages[std::size_t(stage)].label;
+  const std::string& label = t.stages[std::size_t(stage)].label;
+  const std::string at = "stage " + std::to_string(stage) + " of " + std::to_string(t.stages.size() - 1) + ": " + label;
   // Whole where it fits; else without the view's name (the buttons under the view say it), then
   // without the stage's number (the player shows it), then without the algorithm's (compare
   // mode's two titles need the names more): at one size, stage after stage.
-  const std::string& label = t.stages[std::size_t(stage)].label;
   const std::string tries[] = {t.algorithm + "  -  " + at + (view ? std::string("  (") + view + ")" : ""),
                                t.algorithm + "  -  " + at, t.algorithm + "  -  " + label, at};
   for (const std::string& title : tries)

@@ -11,6 +11,9 @@ namespace rl::render {
 // Cells are narrow: floats get three significant digits (or `digits`), ints their digits.
 std::string short_value(double v, core::DType type, int digits = 3);
 
+// Whether thread `thread` of the traced block worked in the stage.
+bool is_active(const core::Stage& s, int thread);
+
 // The colour scale spans the shown stage's values: sums grow stage by stage, and a scale
 // fixed to the final total would paint the early stages in one colour.
 struct Scale {

@@ -23,10 +23,6 @@ void message(Canvas& c, const Rect& area, const std::string& text, float px, con
   view_message(c, area, text, px, pal);
 }
 
-bool is_active(const core::Stage& s, int thread) {
-  return std::find(s.active.begin(), s.active.end(), thread) != s.active.end();
-}
-
 // "warp 9", "warps 9, 11", "4 warps"; lanes of one warp: "lane 16".
 std::string names(const std::vector<int>& ids, const char* one, const char* many) {
   if (ids.size() == 1) return std::string(one) + " " + std::to_string(ids[0]);
@@ -215,9 +211,8 @@ constexpr DrawView kDraw[] = {
     drawn_whole<draw_banks>,
     drawn_whole<draw_grid>,
     [](const ViewContext& v) {
-      draw_coalescing(v);
       ViewDrawn drawn;
-      drawn.page = coalescing_page(v);
+      drawn.page = draw_coalescing(v).page;
       return drawn;
     },
 };

@@ -176,12 +176,10 @@ static void add_to_plan_row(AppState& s) {
     ImGui::SetTooltip(
         "Appends what is on screen (algorithm, sizes, input, view, stage) to the plan file as its next\n"
         "scene; presenter mode and panel widths stay the teacher's as the plan is stepped");
-  std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(dir.empty() ? "" : dir + "/plans", ec)) {
-    if (e.path().extension() != ".json") continue;
-    if (ImGui::SmallButton(("Plan: " + core::printable(e.path().stem().string())).c_str())) {
+  for (const auto& name : saved_plans()) {
+    if (ImGui::SmallButton(("Plan: " + core::printable(name)).c_str())) {
       try {
-        open_plan(s, e.path().string());
+        open_plan(s, dir + "/plans/" + name + ".json");
       } catch (const std::exception& x) {
         s.scene_message = x.what();
       }

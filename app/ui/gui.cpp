@@ -385,9 +385,13 @@ void draw_panels(AppState& s, Scene& scene, ImFont* large, platform::Window* win
   const Area where = center_panel(s, {left_w, 0, size.x - left_w - right_w, body_h}, scene.view.texture(),
                                   scene.compare.texture(), scene.chart.texture());
   scene.draw(s, where);
-  if (s.presenter && right_w > 0)
-    presenter_panel(s, {size.x - right_w, 0, right_w, body_h});
-  else source_panel(s, {size.x - right_w, 0, right_w, body_h});
+  const Area right{size.x - right_w, 0, right_w, body_h};
+  if (right_w > 0) {  // presenter mode's Bandwidth tab has no side panel at all
+    if (s.presenter)
+      presenter_panel(s, right);
+    else
+      source_panel(s, right);
+  }
   status_bar(s, {0, body_h, size.x, status_h});
   splitters(s, left_w, right_w, size.x, body_h, em);
   help_window(s);

@@ -144,6 +144,10 @@ int shown_line(const AppState& s, const core::SourceView& src) {
       s.trace->stages[std::size_t(std::clamp(s.player.stage(), 0, int(s.trace->stages.size()) - 1))];
   const core::Code& own = s.trace->code;
   if (!own.lines.empty() && own.lines == src.lines && own.numbers == src.numbers) return stage.line;
+  return tag_line(stage, src);
+}
+
+int tag_line(const core::Stage& stage, const core::SourceView& src) {
   return stage.tag >= 0 ? src.line_of(kernels::tag_marker(stage.tag)) : 0;
 }
 

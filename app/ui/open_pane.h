@@ -25,6 +25,8 @@ core::SourceView shown_source(const AppState& state);
 // trace carries; otherwise the line holding the stage's [tag] marker (a recording made by another
 // version of the kernel numbers other lines); 0 when neither.
 int shown_line(const AppState& state, const core::SourceView& src);
+// The line of `src` holding the stage's [tag] marker; 0 where it has none.
+int tag_line(const core::Stage& stage, const core::SourceView& src);
 // Whether the trace on screen is an opened one of an algorithm this build does not have.
 bool shows_foreign_trace(const AppState& state);
 

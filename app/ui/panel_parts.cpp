@@ -46,13 +46,13 @@ void tip(const char* text) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
 }
 
-// A field's value was not taken as typed: say why, beside it, until the next change.
 void wrapped(const ImVec4& color, const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, color);
   ImGui::TextWrapped("%s", text.c_str());
   ImGui::PopStyleColor();
 }
 
+// A field's value was not taken as typed: say why, beside it, until the next change.
 void note(const std::string& text, std::string& kept, bool changed) {
   if (changed) kept = text;
   if (!kept.empty()) wrapped(kAmber, kept);

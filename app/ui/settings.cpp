@@ -87,16 +87,20 @@ std::string scene_path(const std::string& name) {
   return dir + "/scenes/" + name + ".json";
 }
 
-std::vector<std::string> saved_scenes() {
+// The .json files of config_dir()/FOLDER, as names without the extension, sorted.
+static std::vector<std::string> saved_names(const char* folder) {
   std::vector<std::string> names;
   const std::string dir = config_dir();
   std::error_code ec;
   if (!dir.empty())
-    for (const auto& e : std::filesystem::directory_iterator(dir + "/scenes", ec))
+    for (const auto& e : std::filesystem::directory_iterator(dir + "/" + folder, ec))
       if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
   std::sort(names.begin(), names.end());
   return names;
 }
+
+std::vector<std::string> saved_scenes() { return saved_names("scenes"); }
+std::vector<std::string> saved_plans() { return saved_names("plans"); }
 
 core::Plan load_plan(const std::string& name) {
   if (const auto text = embedded::plan(name); !text.empty()) return core::plan_from_json(std::string(text), "plan '" + name + "'");

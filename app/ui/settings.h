@@ -29,6 +29,7 @@ core::Settings current_scene(const AppState& state);
 // Where the scene NAME lives (config_dir()/scenes/NAME.json), or NAME itself when it is a path.
 std::string scene_path(const std::string& name);
 std::vector<std::string> saved_scenes();  // names, sorted
+std::vector<std::string> saved_plans();   // a teacher's plans in config_dir()/plans: names, sorted
 // A shipped plan by name (plan_list()), or a plan file. Throws std::runtime_error saying why not.
 core::Plan load_plan(const std::string& name);
 std::string plan_list();  // "harris"

@@ -17,7 +17,6 @@
 #include <utility>
 #include "../backend/backend.h"
 #include "../core/catalog.h"
-#include "../../kernels/stage_tags.h"
 #include "../core/bench.h"
 #include "../core/embedded.h"
 #include "../core/facts.h"
@@ -134,7 +133,7 @@ void presenter_panel(AppState& s, const Area& f) {
     const core::Stage& stage = other.stages[std::size_t(std::clamp(s.player.stage(), 0, int(other.stages.size()) - 1))];
     ImGui::Separator();
     ImGui::TextDisabled("%s", other.algorithm.c_str());
-    code_window(theirs, stage.tag >= 0 ? theirs.line_of(kernels::tag_marker(stage.tag)) : 0, rows - rows / 2 - 1);
+    code_window(theirs, tag_line(stage, theirs), rows - rows / 2 - 1);
   }
   ImGui::EndChild();
   ImGui::End();

@@ -97,8 +97,8 @@ static void player_controls(AppState& s) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Playing speed, in stages a second");
 }
 
-// The banks view shows 16 warp-wide accesses at a time, the coalescing view 8 warp-wide loads:
-// buttons page through the rest.
+// The banks view shows 16 warp-wide accesses at a time, the coalescing view 8 warp-wide loads
+// (fewer in presenter mode's large type, as the view last drew them): buttons page through the rest.
 static void row_pager(AppState& s) {
   const int rows = render::paged_rows(s.view, *s.trace, s.player.stage());
   const int page = s.page_drawn > 0 ? s.page_drawn : render::page_rows(s.view);

@@ -31,7 +31,7 @@ std::size_t wave_blocks(int block, DeviceShape device) {
   return std::size_t(std::max(1, device.threads_per_sm / block)) * std::size_t(std::max(1, device.sm_count));
 }
 
-// kGridWaves (two) waves: enough for the fixed grids to cover every SM while each thread still loads several
+// kGridWaves waves: enough for the fixed grids to cover every SM while each thread still loads several
 // elements.
 std::size_t wanted_blocks(int block, DeviceShape device) { return kGridWaves * wave_blocks(block, device); }
 
