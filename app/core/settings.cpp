@@ -170,7 +170,7 @@ int add_to_plan(const std::string& path, const Settings& scene, const std::strin
     if (!read_file(path, files::kPlan, &text, &why)) return fail(why + "; the plan is left as it is");
     try {
       plan_from_json(text, "plan file '" + printable(path) + "'");  // every scene checked, as --plan reads it
-      plan = nlohmann::ordered_json::parse(text);
+      plan = json_fields::parse<nlohmann::ordered_json>(text);      // bounded as every read is
     } catch (const std::exception& e) {
       return fail(std::string(e.what()) + "; not added, and the file is left as it is");
     }
