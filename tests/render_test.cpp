@@ -106,8 +106,8 @@ TEST_F(RenderTest, MarksWhatTheTraceRecorded) {
   const auto L = render::layout_memory(32, W, H);
   const auto pal = render::standard_palette();
   EXPECT_TRUE(near(img.at(2, 2), pal.background)) << str(img.at(2, 2));
-  // Samples sit left of the cells' centres: the read-to-write arrows run through the centres.
-  const auto band_px = [&](const render::Rect& b) { return img.at(b.x + b.w * 0.2f, b.cy()); };
+  // Samples sit at the strips' middles: the read-to-write arrows run in the cells' left margins.
+  const auto band_px = [&](const render::Rect& b) { return img.at(b.cx(), b.cy()); };
   for (int i : {0, 7, 15}) {
     const auto band = L.thread_band(i), cell = L.cell(i);
     EXPECT_TRUE(near(band_px(band), pal.active)) << "thread " << i << " " << str(band_px(band));
@@ -318,13 +318,44 @@ TEST_F(RenderTest, ShuffleArrowsComeFromTheSourceLane) {
     const auto c = img.at(x, y);
     return std::abs(c.r - pal.read.r) < 0.12f && std::abs(c.g - pal.read.g) < 0.12f && std::abs(c.b - pal.read.b) < 0.12f;
   };
-  // Lane 0 takes lane 16's value: the arrow passes halfway between their cells.
-  const auto from = L.cell(16), to = L.cell(0);
-  EXPECT_TRUE(near_read((from.cx() + to.cx()) / 2, (from.y + to.y) / 2 + from.h * 0.8f)) << str(img.at((from.cx() + to.cx()) / 2, (from.y + to.y) / 2 + from.h * 0.8f));
-  // Lane 20 gets its own value back: the square's left side on its cell.
+  const auto count_read = [&](float x0, float x1, float y0, float y1) {
+    int n = 0;
+    for (float y = y0; y < y1; ++y)
+      for (float x = x0; x < x1; ++x) n += near_read(x, y);
+    return n;
+  };
+  // Lane 0 takes lane 16's value, two rows down: the arrow runs up the right margin of lane
+  // 8's cell between them, clear of its value in the middle.
+  ASSERT_EQ(L.cols, 8);
+  const auto between = L.cell(8);
+  EXPECT_GT(count_read(between.cx() + between.w * 0.25f, between.x + between.w, between.cy() - 2, between.cy() + 2), 0);
+  EXPECT_EQ(count_read(between.cx() - 4, between.cx() + 4, between.y + between.h * 0.3f, between.y + between.h * 0.7f),
+            0)
+      << "an arrow crosses the value";
+  // Lane 20 gets its own value back: a square in its cell's bottom-left corner.
   const auto own = L.cell(20);
-  const float r = std::min(own.w, own.h) * 0.16f;
-  EXPECT_TRUE(near_read(own.cx() - r + 1, own.y + own.h * 0.8f)) << str(img.at(own.cx() - r + 1, own.y + own.h * 0.8f));
+  EXPECT_GT(count_read(own.x + 2, own.cx() - 4, own.y + own.h * 0.65f, own.y + own.h - 2), 4);
+}
+
+// Arrows run in the cells' margins, clear of the values (issue 32, item 10): sequential's
+// stride 16 at 8 cells a row sends each arrow up through the row of cells 8-15, whose middles,
+// where their values are drawn, hold no arrow.
+TEST_F(RenderTest, TreeArrowsPassBesideTheValues) {
+  const auto t = iota_trace("sequential", 32, 32);
+  const Image img = draw(t, 1);
+  const auto L = render::layout_memory(32, W, H);
+  ASSERT_EQ(L.cols, 8);
+  const auto pal = render::standard_palette();
+  for (int i = 8; i < 16; ++i) {
+    const auto cell = L.cell(i);
+    int across = 0, beside = 0;
+    for (float y = cell.y + cell.h * 0.3f; y < cell.y + cell.h * 0.7f; ++y) {
+      for (float x = cell.cx() - 6; x < cell.cx() + 6; ++x) across += near(img.at(x, y), pal.read);
+      for (float x = cell.x + 2; x < cell.cx() - cell.w * 0.25f; ++x) beside += near(img.at(x, y), pal.read);
+    }
+    EXPECT_EQ(across, 0) << "cell " << i << ": an arrow crosses its value";
+    EXPECT_GT(beside, 0) << "cell " << i << ": no arrow in its left margin";
+  }
 }
 
 TEST_F(RenderTest, CellsFadeTowardsTheNextStageWhilePlaying) {
@@ -481,6 +512,51 @@ TEST_F(RenderTest, NoTextBelowTheMinimumAtPresenterSize) {
         EXPECT_GE(canvas_->smallest_text_px(), 18) << algo << ", " << render::to_string(v) << " view, stage " << stage;
       }
   }
+}
+
+// Presenter mode's narrow views keep their values (issue 32, item 5): a compare half (about
+// 480 x 390 at 1600x900) of 32 and of 256 random floats, and batched rows of floats under their matrix,
+// print the value of every cell drawn large, with fewer cells a row or one warp enlarged
+// rather than none.
+TEST_F(RenderTest, NarrowPresenterViewsPrintEveryValueDrawn) {
+  const std::uint64_t seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  render::ViewOptions presenter{true, 0, 1.5f};
+  presenter.min_text_px = render::min_text_px(true, 1);
+  backend::TraceRequest rows{
+      "batched-rows",
+      core::Op::Sum,
+      core::DType::Float,
+      32,
+      0,
+      core::generate_input({core::InputSpec::Kind::Random, seed, {}}, 8 * 256, core::DType::Float)};
+  rows.rows = 8, rows.cols = 256;
+  struct Case {
+    core::Trace t;
+    int w, h;
+  };
+  const Case cases[] = {{random_trace("sequential", 32, seed, core::DType::Float), 480, 390},
+                        {random_trace("sequential", 256, seed, core::DType::Float), 480, 390},
+                        {backend::make_sim_backend()->trace(rows), 992, 560}};
+  for (const auto& [t, w, h] : cases)
+    for (int stage : {0, 2}) {
+      render::Offscreen target;
+      target.resize(w, h);
+      target.bind();
+      const auto drawn = render::draw_stage_view(*canvas_, render::View::Memory, t, stage, w, h, presenter);
+      render::Offscreen::unbind();
+      const auto& texts = canvas_->texts();
+      const std::multiset<std::string> printed(texts.begin(), texts.end());
+      const auto& v = *t.stages[std::size_t(stage)].shared;
+      const int span = 32 / std::max(1, drawn.parts), first = drawn.warps > 0 ? drawn.warp * 32 + drawn.part * span : 0;
+      for (int i = first; i < std::min<int>(first + span, int(v.size())); ++i)
+        EXPECT_TRUE(printed.count(render::short_value(v[std::size_t(i)], t.type)) ||
+                    printed.count(render::short_value(v[std::size_t(i)], t.type, 2)))
+            << t.algorithm << " block " << t.block << " drawn " << drawn.warps << "/" << drawn.warp << "/"
+            << drawn.parts << "/" << drawn.part << " at " << w << "x" << h << ", stage " << stage << ", cell " << i
+            << " (" << v[std::size_t(i)] << ")";
+      EXPECT_GE(canvas_->smallest_text_px(), 18) << t.algorithm;
+    }
 }
 
 // 256 random floats are too many to read at 1024 x 640 with 12 px text: the memory view shows

@@ -337,3 +337,60 @@ TEST(UiState, AFullChartStartsWithHarrisSevenCubAndCopy) {
       few.rows.end());
   for (const auto& s : ui::shown_chart(ui::BenchUi{}, few).series) EXPECT_TRUE(s.visible) << s.name;
 }
+
+// Clicking a text field's label, or beside it on its row, puts the cursor in the field (issue
+// 32, item 8): what is typed next goes there, not to the one-key shortcuts. A click on a button
+// on the row, or in the empty space below, leaves it alone. Driven through Dear ImGui's own
+// input state, one frame at a time, without a window.
+TEST(UiState, AClickBesideATextFieldPutsTheCursorInIt) {
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.DisplaySize = {800, 600};
+  io.DeltaTime = 1.0f / 60;
+  unsigned char* pixels = nullptr;
+  int w = 0, h = 0;
+  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+  char text[16] = "2^10";
+  ImVec2 label{}, beside{}, button{};
+  bool typing = false;
+  auto frame = [&] {
+    ImGui::NewFrame();
+    ui::place({0, 0, 400, 300}, "panel");  // as the app's panels are placed
+    ImGui::SetNextItemWidth(100);
+    ImGui::InputText("array size", text, sizeof text);
+    ui::focus_on_near_click("array size");
+    typing = ImGui::IsItemActive();
+    const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+    label = {max.x - 5, (min.y + max.y) / 2}, beside = {max.x + 60, label.y};
+    ImGui::SetNextItemWidth(100);
+    ImGui::InputText("##path", text, sizeof text);
+    ui::focus_on_near_click("##path");
+    ImGui::SameLine();
+    ImGui::Button("Open");
+    button = {ImGui::GetItemRectMin().x + 5, (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y) / 2};
+    ImGui::End();
+    ImGui::Render();
+  };
+  auto click = [&](ImVec2 at) {
+    io.MousePos = at;
+    frame();
+    io.MouseDown[0] = true;
+    frame();
+    io.MouseDown[0] = false;
+    for (int i = 0; i < 3; ++i) frame();
+  };
+  frame();
+  click({200, 250});
+  EXPECT_FALSE(typing) << "a click in the empty panel";
+  click(label);
+  EXPECT_TRUE(typing) << "a click on the label at " << label.x << "," << label.y;
+  click({200, 250});
+  EXPECT_FALSE(typing);
+  click(beside);
+  EXPECT_TRUE(typing) << "a click beside the field at " << beside.x << "," << beside.y;
+  click({200, 250});
+  click(button);
+  EXPECT_FALSE(typing) << "the Open button took its own click";
+  EXPECT_FALSE(io.WantTextInput) << "the button's click put the cursor in the path field";
+  ImGui::DestroyContext();
+}

@@ -105,6 +105,7 @@ std::vector<std::uint8_t> frame_pixels(Canvas& c, Offscreen& target, const Shown
   ViewOptions options;
   options.blend = f.blend;
   options.warp = look.warp;
+  options.part = look.part;
   options.first_bank_row = look.first_row;
   options.stale = look.stale;
   if (look.presenter) {

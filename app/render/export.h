@@ -36,6 +36,7 @@ struct Look {
   int first_row = 0;  // the banks or coalescing view's first row, as the window pages (ViewOptions::first_bank_row)
   int stale = 0;      // a race recording's described stale read, as the window pages (ViewOptions::stale)
   bool presenter = false;  // drawn as presenter mode draws: larger text, high contrast, its minimum size
+  int part = 0;            // the part of that warp a narrow view enlarges (ViewOptions::part)
 };
 
 // One stage's view as a PNG.

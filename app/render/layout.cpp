@@ -75,8 +75,8 @@ MemoryLayout layout_cells(int block, int width, int height, float text_scale, fl
 
 }  // namespace
 
-MemoryLayout layout_memory(int block, int width, int height, float text_scale, float min_px, float reserve) {
-  return layout_cells(block, width, height, text_scale, min_px, reserve, 0);
+MemoryLayout layout_memory(int block, int width, int height, float text_scale, float min_px, float reserve, int cols) {
+  return layout_cells(block, width, height, text_scale, min_px, reserve, cols);
 }
 
 Rect free_area(const MemoryLayout& L) {
@@ -84,13 +84,22 @@ Rect free_area(const MemoryLayout& L) {
   return {L.title.x, top, L.title.w, std::max(1.0f, L.legend.y - top - L.label_px * 0.3f)};
 }
 
+int warp_parts(int count, int warp, int span) {
+  const int lanes = std::clamp(count - warp * 32, 1, 32);
+  return (lanes + span - 1) / span;
+}
+
 MemoryLayout layout_warp(int count, int warp, int width, int height, float text_scale, float min_px, int cols,
-                         float reserve) {
+                         float reserve, int span, int part) {
   const float strip = layout_memory(1, width, height, text_scale, min_px).label_px * 1.6f;  // the text size alone
   warp = std::clamp(warp, 0, std::max(0, (count - 1) / 32));
+  span = std::clamp(span, 1, 32);
+  part = std::clamp(part, 0, warp_parts(count, warp, span) - 1);
+  const int first = warp * 32 + part * span;
   MemoryLayout L =
-      layout_cells(std::min(32, count - warp * 32), width, height, text_scale, min_px, reserve + strip * 1.5f, cols);
-  L.first = warp * 32;
+      layout_cells(std::min(span, count - first), width, height, text_scale, min_px, reserve + strip * 1.5f, cols);
+  L.first = first;
+  L.span = span;
   const float top = L.caption.y + L.caption.h + L.label_px * 0.3f + reserve;
   L.overview = {L.title.x + L.label_w, top, L.title.w - L.label_w, strip};
   return L;

@@ -171,33 +171,66 @@ Blend blend_target(const MemoryFrame& f, int stage, std::size_t scaled, const Sc
   return b;
 }
 
+// Each warp's first row is labelled with its number; part of a warp enlarged has each row's
+// first lane at its left.
 void draw_warp_labels(const MemoryFrame& f) {
+  if (!f.shown.per_thread) return;
+  const bool part = f.L.span < 32 && f.zoomed();  // the caption names the warp and its threads
   for (int r = 0; r < f.L.rows; ++r) {
-    if (!f.L.starts_warp(r) || !f.shown.per_thread) continue;
     const Rect lab = f.L.row_label(r);
-    f.c.text(lab.x, lab.cy(), "warp " + std::to_string(f.L.warp_of_row(r)), f.L.label_px, f.pal.muted);
+    if (part)
+      f.c.text(lab.x, lab.cy(), "lane " + std::to_string((f.lo + r * f.L.cols) % 32), f.L.label_px, f.pal.muted);
+    else if (f.L.starts_warp(r))
+      f.c.text(lab.x, lab.cy(), "warp " + std::to_string(f.L.warp_of_row(r)), f.L.label_px, f.pal.muted);
   }
 }
 
 // The value texts of cells lo..hi-1, and one text size for them all: the largest at which the
-// widest fits its cell.
+// widest fits its cell; floats with three significant digits, or two where three would fall
+// below min_px (as the lanes view does).
 struct CellTexts {
   std::vector<std::string> texts;  // from cell lo on
   float px = 0;
+  float widest = 0;  // the widest text's width at px
 };
 
-CellTexts cell_texts(Canvas& c, const MemoryLayout& L, const Shown& shown, core::DType type, int lo, int hi) {
-  CellTexts out{std::vector<std::string>(std::size_t(hi - lo)), 0};
+CellTexts cell_texts(Canvas& c, const MemoryLayout& L, const Shown& shown, core::DType type, int lo, int hi,
+                     float min_px) {
   const float mark = std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.09f);
-  float widest = 0;
   const float probe_px = 20;
-  for (int i = lo; i < hi && shown.values; ++i) {
-    out.texts[std::size_t(i - lo)] = short_value((*shown.values)[i], type);
-    widest = std::max(widest, c.text_width(out.texts[std::size_t(i - lo)], probe_px));
+  CellTexts out;
+  for (int digits : {3, 2}) {
+    out = {std::vector<std::string>(std::size_t(hi - lo)), 0, 0};
+    float widest = 0;
+    for (int i = lo; i < hi && shown.values; ++i) {
+      out.texts[std::size_t(i - lo)] = short_value((*shown.values)[i], type, digits);
+      widest = std::max(widest, c.text_width(out.texts[std::size_t(i - lo)], probe_px));
+    }
+    out.px = std::min(L.cell_h * 0.6f, L.cell_w * 0.45f);
+    if (widest > 0) out.px = std::min(out.px, probe_px * (L.cell_w - 3 * mark) / widest);
+    out.widest = widest * out.px / probe_px;
+    if (out.px >= min_px || type == core::DType::Int) break;
   }
-  out.px = std::min(L.cell_h * 0.5f, L.cell_w * 0.45f);
-  if (widest > 0) out.px = std::min(out.px, probe_px * (L.cell_w - 3 * mark) / widest);
   return out;
+}
+
+// Where arrows run clear of the values drawn in the cells, as offsets from a cell's corner: a
+// column in each cell's left margin (tree arrows) and one in its right margin (shuffles), a row
+// in its top and one in its bottom margin. A cell whose text leaves no margin gets the old
+// places (the middle, a fifth from the top or bottom): an arrow there crosses the digits.
+struct Lanes {
+  float left = 0, right = 0, top = 0, bottom = 0;
+};
+
+Lanes arrow_lanes(const MemoryLayout& L, const CellTexts& text, bool values, float min_px, float mark) {
+  const float w = L.cell_w, h = L.cell_h;
+  Lanes lanes{w * 0.5f, w * 0.5f, h * 0.2f, h * 0.8f};
+  if (!values || text.px < min_px) return lanes;
+  const float side = (w - text.widest) / 2, above = (h - text.px * 0.8f) / 2;  // digits: about 0.8 of the size tall
+  const float least = mark + std::max(3.0f, min_px * 0.3f);
+  if (side >= least) lanes.left = mark + (side - mark) / 2, lanes.right = w - lanes.left;
+  if (above >= least) lanes.top = mark + (above - mark) / 2, lanes.bottom = h - lanes.top;
+  return lanes;
 }
 
 // Cells past the end of the array hold the operator's identity: shown, but greyed.
@@ -249,9 +282,9 @@ Color border_of(const MemoryFrame& f, const CellMarks& m, const CellRace& r, int
 
 // Values are drawn only at the minimum text size or larger; a race's badges take their part
 // of the cell, and the value the rest. Returns whether every badge wanted found room.
-bool draw_cells(const MemoryFrame& f, const CellMarks& m, const Scale& scale, const Blend& next, float mark) {
+bool draw_cells(const MemoryFrame& f, const CellMarks& m, const Scale& scale, const Blend& next, float mark,
+                const CellTexts& text) {
   bool badges = true;
-  const CellTexts text = cell_texts(f.c, f.L, f.shown, f.t.type, f.lo, f.hi);
   const auto race = race_cells(f);
   const bool words = badge_words_fit(f, race);
   for (int i = f.lo; i < f.hi; ++i) {
@@ -354,7 +387,7 @@ bool drawn(const MemoryFrame& f, int i) { return i >= f.lo && i < f.hi; }
 
 // Arrows from the cells each thread read to the cell it wrote (up to a legible number); an
 // enlarged warp shows those between its own cells.
-void draw_access_arrows(const MemoryFrame& f) {
+void draw_access_arrows(const MemoryFrame& f, const Lanes& lanes) {
   if (!f.marks || f.s.accesses.size() > kMaxArrows * (f.zoomed() ? f.count / 32 : 1)) return;
   Color tint = f.pal.read;
   tint.a = 0.85f;
@@ -366,7 +399,7 @@ void draw_access_arrows(const MemoryFrame& f) {
     for (int r : a.reads) {
       if (r == a.writes[0] || !drawn(f, r)) continue;
       const Rect from = f.L.cell(r);
-      arrow(f.c, from.cx(), from.y + from.h * 0.2f, to.cx(), to.y + to.h * 0.2f, w, side * 0.3f, tint);
+      arrow(f.c, from.x + lanes.left, from.y + lanes.top, to.x + lanes.left, to.y + lanes.top, w, side * 0.3f, tint);
     }
   }
 }
@@ -377,7 +410,7 @@ bool is_shuffle_stage(const MemoryFrame& f) {
 
 // Shuffle stages: each lane's operand came from the lane `offset` above it; a lane past the
 // warp's end got its own value back (a square on its cell). Returns whether any did.
-bool draw_shuffle(const MemoryFrame& f) {
+bool draw_shuffle(const MemoryFrame& f, const Lanes& lanes) {
   bool own_values = false;
   Color tint = f.pal.read;
   tint.a = 0.85f;
@@ -389,12 +422,18 @@ bool draw_shuffle(const MemoryFrame& f) {
     if (lane < f.lo || lane >= end) continue;
     const Rect to = f.L.cell(lane);
     if (lane % 32 + f.s.param < 32 && lane + f.s.param < f.count) {
+      if (!drawn(f, lane + f.s.param)) continue;  // part of a warp: the source is off the enlarged part
       const Rect from = f.L.cell(lane + f.s.param);
-      arrow(f.c, from.cx(), from.y + from.h * 0.8f, to.cx(), to.y + to.h * 0.8f, w, side * 0.25f, tint);
+      // One row down and to the left (the offset wraps the row): from the source's top edge to
+      // the target's bottom edge, across the strip between the rows, clear of both rows' values.
+      const bool wraps = from.y > to.y && from.x < to.x;
+      arrow(f.c, from.x + lanes.right, wraps ? from.y : from.y + lanes.bottom, to.x + lanes.right,
+            wraps ? to.y + to.h : to.y + lanes.bottom, w, side * 0.25f, tint);
     } else {
       own_values = true;
       const float r = side * 0.16f;
-      f.c.rect({to.cx() - r, to.y + to.h * 0.8f - r, 2 * r, 2 * r}, {0, 0, 0, 0}, f.pal.read, w);
+      // In the left lane: the right one carries the arrows that pass this cell.
+      f.c.rect({to.x + lanes.left - r, to.y + lanes.bottom - r, 2 * r, 2 * r}, {0, 0, 0, 0}, f.pal.read, w);
     }
   }
   return own_values;
@@ -434,21 +473,35 @@ void draw_footer(const MemoryFrame& f, bool any_conflict, bool shuffle, bool own
   fitted_text(f.c, f.L.source.x, f.L.source.cy(), source_line(f.t), f.L.label_px, f.min_px, f.L.source.w, pal.text);
 }
 
-// The whole block's layout, or one warp's, enlarged, where the block's values would be
-// smaller than the minimum text size.
+// The whole block's layout where its values are readable; else fewer cells a row, each larger
+// (a block of one warp), or one warp enlarged, or half or a quarter of it: values are drawn
+// larger, never dropped, wherever some layout has room for them (issue 32, item 5).
 MemoryLayout choose_layout(Canvas& c, const Shown& shown, core::DType type, int count, int width, int height,
                            const ViewOptions& o, float reserve) {
   const MemoryLayout whole = layout_memory(count, width, height, o.text_scale, o.min_text_px, reserve);
-  if (count <= 32 || !shown.values || cell_texts(c, whole, shown, type, 0, count).px >= o.min_text_px) return whole;
-  // The fewest rows at which the warp's values are readable (narrow windows: 4 cells a row);
-  // where none is, the rows whose values come nearest (cells, not slivers).
-  MemoryLayout best;
-  float best_px = -1;
-  for (int cols : {32, 16, 8, 4}) {
-    const MemoryLayout L = layout_warp(count, o.warp, width, height, o.text_scale, o.min_text_px, cols, reserve);
-    const float px = cell_texts(c, L, shown, type, L.first, L.first + L.block).px;
-    if (px >= o.min_text_px) return L;
-    if (px > best_px) best = L, best_px = px;
+  auto px_of = [&](const MemoryLayout& L) {
+    return cell_texts(c, L, shown, type, L.first, L.first + L.block, o.min_text_px).px;
+  };
+  if (!shown.values || px_of(whole) >= o.min_text_px) return whole;
+  for (int cols : {16, 8, 4})
+    if (count <= 32 && cols < whole.cols) {
+      const MemoryLayout L = layout_memory(count, width, height, o.text_scale, o.min_text_px, reserve, cols);
+      if (px_of(L) >= o.min_text_px) return L;
+    }
+  // The most cells at which the values are readable, in the fewest rows; where none is, the
+  // layout whose values come nearest (a small block keeps its largest cells).
+  MemoryLayout best = whole;
+  float best_px = px_of(whole);
+  for (int span : {32, 16, 8}) {
+    if (span >= count) continue;
+    for (int cols : {32, 16, 8, 4}) {
+      if (cols > span) continue;
+      const MemoryLayout L =
+          layout_warp(count, o.warp, width, height, o.text_scale, o.min_text_px, cols, reserve, span, o.part);
+      const float px = px_of(L);
+      if (px >= o.min_text_px) return L;
+      if (px > best_px && count > 32) best = L, best_px = px;
+    }
   }
   return best;
 }
@@ -460,7 +513,7 @@ bool readable(Canvas& c, const Shown& shown, core::DType type, int count, int wi
   if (!shown.values) return true;
   const MemoryLayout L = whole ? layout_memory(count, width, height, o.text_scale, o.min_text_px, reserve)
                                : choose_layout(c, shown, type, count, width, height, o, reserve);
-  return cell_texts(c, L, shown, type, L.first, L.first + L.block).px >= o.min_text_px;
+  return cell_texts(c, L, shown, type, L.first, L.first + L.block, o.min_text_px).px >= o.min_text_px;
 }
 
 // A matrix trace: the pixels under the caption its window of the matrix takes (0 for an array):
@@ -567,16 +620,19 @@ ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width
   const float mark = std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.09f);
   if (f.zoomed()) draw_overview(f, scale, next);
   draw_warp_labels(f);
-  const bool badges = draw_cells(f, marks, scale, next, mark);
+  const CellTexts text = cell_texts(c, L, shown, t.type, f.lo, f.hi, f.min_px);
+  const Lanes lanes = arrow_lanes(L, text, shown.values != nullptr, f.min_px, mark);
+  const bool badges = draw_cells(f, marks, scale, next, mark, text);
   const bool any_conflict = draw_conflicts(f);
-  draw_access_arrows(f);
+  draw_access_arrows(f, lanes);
   draw_stale_arrow(f);
   if (f.zoomed()) draw_race_strip(f);
   const bool shuffle = is_shuffle_stage(f);
-  const bool own_values = shuffle && draw_shuffle(f);
+  const bool own_values = shuffle && draw_shuffle(f, lanes);
   draw_footer(f, any_conflict, shuffle, own_values, draw_matrix_part(f, matrix), badges);
   c.end();
-  return f.zoomed() ? ViewDrawn{(count + 31) / 32, f.lo / 32, L.cols} : ViewDrawn{};
+  if (!f.zoomed()) return ViewDrawn{};
+  return ViewDrawn{(count + 31) / 32, f.lo / 32, L.cols, warp_parts(count, f.lo / 32, L.span), (f.lo % 32) / L.span};
 }
 
 }  // namespace rl::render

@@ -21,6 +21,7 @@ constexpr float kPresenterTextScale = 1.5f;
 // to read), `cols` cells a row (render::layout_warp); 0 when it showed the whole block.
 struct ViewDrawn {
   int warps = 0, warp = 0, cols = 0;
+  int parts = 1, part = 0;  // the enlarged warp is shown in `parts` parts; this is `part`
   int page = 0;  // the banks or coalescing view: rows a page shows at this size (0: the default)
 };
 

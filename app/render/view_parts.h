@@ -70,6 +70,9 @@ struct ViewOptions {
   int warp = 0;
   // A race recording: which of the stage's stale reads the caption describes and the arrow shows.
   int stale = 0;
+  // Where even one warp's values would be too small, the memory view enlarges part of it (16 or
+  // 8 cells): this one (0-based).
+  int part = 0;
 };
 constexpr int kBankRowsShown = 16;
 

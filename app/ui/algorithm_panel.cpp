@@ -44,6 +44,7 @@ static void shape_field(AppState& s, bool rows) {
   char* text = rows ? s.shape_text.rows : s.shape_text.cols;
   constexpr std::size_t kText = sizeof s.shape_text.rows;
   ImGui::InputText(rows ? "rows" : "cols", text, kText, ImGuiInputTextFlags_CharsNoBlank);
+  focus_on_near_click(rows ? "rows" : "cols");
   tip(rows ? "Rows of the matrix: N or 2^K; rows x cols at most 1,048,576 in the window (bench times larger ones)"
            : "Columns of the matrix: N or 2^K; rows x cols at most 1,048,576 in the window (bench times larger ones)");
   const bool done = ImGui::IsItemDeactivatedAfterEdit();
@@ -62,6 +63,7 @@ static void size_field(AppState& s) {
   char* text = s.shape_text.size;
   constexpr std::size_t kText = sizeof s.shape_text.size;
   ImGui::InputText("array size", text, kText, ImGuiInputTextFlags_CharsNoBlank);
+  focus_on_near_click("array size");
   tip("Elements in the array: N or 2^K, 1 to 1,048,576 in the window (bench times larger ones); Enter runs it");
   const bool done = ImGui::IsItemDeactivatedAfterEdit();
   if (!ImGui::IsItemActive() && !done) std::snprintf(text, kText, "%d", c.size);
@@ -156,6 +158,7 @@ static void add_to_plan_row(AppState& s) {
   const float em = ImGui::GetFontSize();
   ImGui::SetNextItemWidth(-em * 9);
   ImGui::InputTextWithHint("##plan file", "plan file", s.plan_path, sizeof s.plan_path);
+  focus_on_near_click("##plan file");
   ImGui::SameLine();
   ImGui::BeginDisabled(!*s.plan_path);
   if (ImGui::Button("Add to plan")) {
@@ -195,6 +198,7 @@ static void scenes_section(AppState& s) {
   const float em = ImGui::GetFontSize();
   ImGui::SetNextItemWidth(-em * 5);
   ImGui::InputTextWithHint("##scene name", "scene name", s.scene_name, sizeof s.scene_name);
+  focus_on_near_click("##scene name");
   ImGui::SameLine();
   ImGui::BeginDisabled(!*s.scene_name);
   if (ImGui::Button("Save")) {
@@ -294,6 +298,7 @@ void algorithm_panel(AppState& s, const Area& f) {
     char path[core::Settings::kMaxPath + 1];
     std::snprintf(path, sizeof path, "%s", s.choice.input.path.c_str());
     if (ImGui::InputText("path", path, sizeof path, ImGuiInputTextFlags_EnterReturnsTrue)) s.choice.input.path = path;
+    focus_on_near_click("path");
   }
   if (s.choice.typed) {
     char* buf = s.widgets.values;

@@ -139,6 +139,8 @@ struct AppState {
   int bank_row = 0;             // the banks or coalescing view's first row shown (16 accesses, 8 loads a page)
   int warp = 0;                 // the warp a view enlarges when a block is too wide to read ([ and ])
   int warps_zoomed = 0;         // the last view drawn enlarged one of this many warps; 0: the whole block
+  int part = 0;                 // the part of that warp enlarged, where even one warp is too small to read
+  int parts_zoomed = 1;         // the last view drawn showed its warp in this many parts (16 or 8 cells)
   int page_drawn = 0;           // the last view drawn paged this many rows (banks, coalescing); 0: its default
   core::PanelWidths panels;     // the side panels' widths, as the splitters left them
   core::History history;        // undo and redo (Ctrl+Z, Ctrl+Shift+Z or Ctrl+Y)

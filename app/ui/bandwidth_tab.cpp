@@ -148,15 +148,18 @@ void bench_controls(AppState& s, bool gpu) {
   ImGui::SetNextItemWidth(em * 7);
   if (b.matrix) {
     ImGui::InputText("shapes", b.shapes, sizeof b.shapes);
+    focus_on_near_click("shapes");
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("ROWSxCOLS,... (each N or 2^K, e.g. 2^8x2^20), or sweep: 2^28 elements from 2^4 to 2^24 rows "
                         "on a GPU, 2^20 elements on the CPU model");
   } else {
     ImGui::InputText("sizes", b.sizes, sizeof b.sizes);
+    focus_on_near_click("sizes");
   }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(-(ImGui::CalcTextSize("algorithms").x + style.ItemInnerSpacing.x));
   ImGui::InputText("algorithms", b.algorithms, sizeof b.algorithms);
+  focus_on_near_click("algorithms");
   if (!shows_shipped(b)) {
     const auto progress = b.worker.progress();
     const float done = progress.total ? float(progress.done) / float(progress.total) : 0.0f;
@@ -267,6 +270,7 @@ void export_row(BenchUi& b, const core::BenchReport& report) {
   const ImGuiStyle& style = ImGui::GetStyle();
   ImGui::SetNextItemWidth(-(ImGui::CalcTextSize(button).x + style.FramePadding.x * 2 + style.ItemSpacing.x));
   ImGui::InputText("##export", b.export_path, sizeof b.export_path);
+  focus_on_near_click("##export");
   ImGui::SameLine();
   if (ImGui::Button(button)) export_all(b, report);
   if (!b.message.empty()) ImGui::TextWrapped("%s", b.message.c_str());

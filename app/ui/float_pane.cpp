@@ -9,6 +9,7 @@
 
 #include "../../kernels/algorithms.h"
 #include "app_state.h"
+#include "panel_parts.h"
 
 namespace rl::ui {
 
@@ -136,6 +137,7 @@ void repeat_controls(AppState& s, bool atomics) {
   const float em = ImGui::GetFontSize();
   ImGui::SetNextItemWidth(em * 5);
   ImGui::InputInt("##runs", &f.runs, 0);
+  focus_on_near_click("##runs");
   f.runs = std::clamp(f.runs, 1, backend::kMaxRepeats);
   ImGui::SameLine();
   const bool busy = f.pending.valid();

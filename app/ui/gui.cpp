@@ -247,14 +247,19 @@ struct Scene {
   void draw_stages(AppState& s, int w, int h) {
     view.resize(w, h);
     view.bind();
-    const render::ViewOptions look{
-        s.presenter, float(s.player.phase()),  s.presenter ? render::kPresenterTextScale : 1.0f,
-        s.bank_row,  min_text_px(s.presenter), s.warp,
-        s.stale_read};
+    const render::ViewOptions look{s.presenter,
+                                   float(s.player.phase()),
+                                   s.presenter ? render::kPresenterTextScale : 1.0f,
+                                   s.bank_row,
+                                   min_text_px(s.presenter),
+                                   s.warp,
+                                   s.stale_read,
+                                   s.part};
     const render::ViewDrawn drawn = render::draw_stage_view(canvas, s.view, *s.trace, s.player.stage(), w, h, look);
     s.warps_zoomed = drawn.warps;
     s.page_drawn = drawn.page;
-    if (drawn.warps > 0) s.warp = drawn.warp;  // as the view clamped it
+    s.parts_zoomed = drawn.parts;
+    if (drawn.warps > 0) s.warp = drawn.warp, s.part = drawn.part;  // as the view clamped them
     if (!s.compare_trace) return;
     const int final_stage = int(s.compare_trace->stages.size()) - 1;  // lockstep: the shorter rests on its last
     compare.resize(w, h);

@@ -55,7 +55,7 @@ constexpr KeyHelp kKeys[] = {
     {"Ctrl+ / Ctrl- / Ctrl+0", "zoom the whole window in, out, back to 100 %"},
     {"Ctrl+Z", "undo a change of algorithm, compare, view, stage, tab, sizes, input, presenter mode or panel widths"},
     {"Ctrl+Shift+Z or Ctrl+Y", "redo what Ctrl+Z undid"},
-    {"[ / ]", "previous or next warp, where a view shows one warp enlarged (a block too wide to read)"},
+    {"[ / ]", "previous or next warp, where a view shows one warp enlarged (a block too wide to read), or part of one"},
     {"F", "a racy pitfall's fix beside it, on the same input in lockstep (compare mode); F again hides it"},
     {"R", "a racy pitfall: run it and its fix N times on the GPU with the race recording (the Race section's button)"},
     {"Ctrl+Q", "quit (the settings are saved)"},

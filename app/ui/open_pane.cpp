@@ -110,6 +110,7 @@ void open_section(AppState& s) {
   ImGui::TextDisabled("A trace, a race recording or a results file (JSON); or drop one on the window");
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4);
   const bool enter = ImGui::InputText("##open path", o.path, sizeof o.path, ImGuiInputTextFlags_EnterReturnsTrue);
+  focus_on_near_click("##open path");
   ImGui::SameLine();
   if (ImGui::Button("Open") || enter) open_file(s, o.path);
   if (!o.error.empty()) {

@@ -46,6 +46,25 @@ void tip(const char* text) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text);
 }
 
+void focus_on_near_click(const char* label) {
+  // The click focuses the panel's window at the end of its frame, which drops a focus request made
+  // in that frame: the request waits for the next one, kept in the window's ImGui storage.
+  ImGuiStorage& kept = *ImGui::GetStateStorage();
+  ImGui::PushID(label);
+  const ImGuiID key = ImGui::GetID("near click");
+  ImGui::PopID();
+  if (kept.GetBool(key)) {
+    kept.SetBool(key, false);
+    ImGui::SetKeyboardFocusHere(-1);
+    return;
+  }
+  if (!ImGui::IsMouseClicked(ImGuiMouseButton_Left) || ImGui::IsItemActive() || !ImGui::IsWindowHovered()) return;
+  if (ImGui::IsAnyItemHovered() && !ImGui::IsItemHovered()) return;  // a button beside it takes its own click
+  const ImVec2 min = ImGui::GetItemRectMin(), max = ImGui::GetItemRectMax();
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  if (ImGui::IsMouseHoveringRect(min, {std::max(right, max.x), max.y})) kept.SetBool(key, true);
+}
+
 void wrapped(const ImVec4& color, const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, color);
   ImGui::TextWrapped("%s", text.c_str());

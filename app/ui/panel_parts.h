@@ -26,6 +26,10 @@ bool combo(const char* label, E& value, const char* const* names, int count) {
 void wrapped(const ImVec4& color, const std::string& text);
 // The last item's meaning, on hover.
 void tip(const char* text);
+// Call after a text field (InputText, or InputInt without step buttons) with its label: a click
+// on the label, or beside the field on its row where no other item is, puts the cursor in it, so
+// that typing after a near miss goes into the field and not to the window's one-key shortcuts.
+void focus_on_near_click(const char* label);
 // A field's value was not taken as typed: say why, beside it, until the next change.
 void note(const std::string& text, std::string& kept, bool changed);
 // Puts a run read from somewhere other than a live run (an opened trace, a race recording) on

@@ -134,6 +134,7 @@ void runs_field(RaceUi& r) {
   int typed = r.runs;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
   const bool changed = ImGui::InputInt("runs", &typed, 0);
+  focus_on_near_click("runs");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("How many times the GPU runs the whole reduction on the same input (1 to 10000)");
   const bool refused = typed < 1 || typed > kernels::kMaxRaceRuns;
   if (changed && refused)
@@ -317,8 +318,11 @@ void stale_pager(AppState& s) {
   RaceUi& r = s.race;
   if (r.focus_stage != stage) s.stale_read = 0;
   s.stale_read = std::clamp(s.stale_read, 0, std::max(0, int(here.size()) - 1));
-  if (!here.empty() && (r.focus_stage != stage || r.focus_read != s.stale_read))
-    s.warp = here[std::size_t(s.stale_read)].thread / 32;  // the reader's warp, where a view enlarges one
+  if (!here.empty() && (r.focus_stage != stage || r.focus_read != s.stale_read)) {
+    const int thread =
+        here[std::size_t(s.stale_read)].thread;  // the reader's warp (and part), where a view enlarges one
+    s.warp = thread / 32, s.part = thread % 32 / (32 / std::max(1, s.parts_zoomed));
+  }
   r.focus_stage = stage, r.focus_read = s.stale_read;
   if (s.view != render::View::Memory || here.size() < 2) return;
   ImGui::SameLine();

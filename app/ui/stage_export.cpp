@@ -51,7 +51,7 @@ void export_stages(AppState& s, StageExport what) {
     char stage[16];
     std::snprintf(stage, sizeof stage, "-stage%02d.png", s.player.stage());
     const std::string path = base + stage;
-    const render::Look look{s.view, true, nullptr, s.warp, s.bank_row, s.stale_read, s.presenter};
+    const render::Look look{s.view, true, nullptr, s.warp, s.bank_row, s.stale_read, s.presenter, s.part};
     const auto done = s.compare_trace ? render::export_compare_png(*s.trace, *s.compare_trace, s.player.stage(), w, h, path, look)
                                       : render::export_stage_png(*s.trace, s.player.stage(), w, h, path, look);
     s.export_message = done.ok() ? "Saved " + path : "Export failed: " + done.error;
@@ -64,7 +64,7 @@ void export_stages(AppState& s, StageExport what) {
   auto& job = s.export_job;
   job.progress = std::make_shared<render::Progress>();
   job.path = what == StageExport::AllStages ? base + "-stageNN.png" : base + (what == StageExport::Gif ? ".gif" : ".mp4");
-  const render::Look look{s.view, false, job.progress.get(), s.warp, s.bank_row, s.stale_read, s.presenter};
+  const render::Look look{s.view, false, job.progress.get(), s.warp, s.bank_row, s.stale_read, s.presenter, s.part};
   job.result = std::async(std::launch::async, [trace = *s.trace, second = s.compare_trace, look, what, base, path = job.path,
                                                keep = job.progress] {
     (void)keep;  // holds the progress the worker writes to, whatever the window does meanwhile

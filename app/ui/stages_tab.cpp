@@ -116,9 +116,12 @@ static void row_pager(AppState& s) {
 }
 
 // Where a view shows one warp of the block enlarged (the memory view of a wide block, the
-// lanes view always), [ and ] or these buttons pick which.
+// lanes view always), or a part of one (a narrow view), [ and ] or these buttons pick which.
 void step_warp(AppState& s, int by) {
-  if (s.warps_zoomed > 0) s.warp = std::clamp(s.warp + by, 0, s.warps_zoomed - 1);
+  if (s.warps_zoomed <= 0) return;
+  const int parts = std::max(1, s.parts_zoomed);
+  const int at = std::clamp(s.warp * parts + s.part + by, 0, s.warps_zoomed * parts - 1);
+  s.warp = at / parts, s.part = at % parts;
 }
 
 static void warp_pager(AppState& s) {
@@ -131,7 +134,11 @@ static void warp_pager(AppState& s) {
   if (ImGui::ArrowButton("##next warp", ImGuiDir_Right)) step_warp(s, 1);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Enlarge the next warp (])");
   ImGui::SameLine();
-  ImGui::Text("warp %d of %d", s.warp, s.warps_zoomed);
+  const int span = 32 / std::max(1, s.parts_zoomed);
+  if (s.parts_zoomed > 1)
+    ImGui::Text("warp %d of %d, lanes %d-%d", s.warp, s.warps_zoomed, s.part * span, s.part * span + span - 1);
+  else
+    ImGui::Text("warp %d of %d", s.warp, s.warps_zoomed);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip(
         "The view enlarges one of the block's %d warps (numbered 0 to %d), under a strip of the\n"
@@ -145,6 +152,7 @@ static void export_row(AppState& s) {
   if (!*s.export_dir) std::snprintf(s.export_dir, sizeof s.export_dir, "%s", default_export_dir().c_str());
   ImGui::SetNextItemWidth(std::max(em * 8, ImGui::GetContentRegionAvail().x - em * 20));
   ImGui::InputText("##export-dir", s.export_dir, sizeof s.export_dir);
+  focus_on_near_click("##export-dir");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("The folder exports are written to");
   for (const auto& [label, what, tip] :
        {std::tuple{"PNG", StageExport::Png, "This stage's view as a PNG (E); in compare mode both views side by side"},
