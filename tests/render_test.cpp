@@ -491,26 +491,35 @@ core::Trace random_trace(const std::string& algo, int block, std::uint64_t seed,
 
 }  // namespace
 
-// Presenter mode at 1600x900 gives the view about 992 x 560 pixels: every view of a 256-thread
-// block, at every stage, draws no text below the presenter minimum (18 px).
-TEST_F(RenderTest, NoTextBelowTheMinimumAtPresenterSize) {
+// Every view of a 256-thread block, at every stage, draws no text below the mode's minimum: 18
+// px in presenter mode (the view about 992 x 560 at 1600x900) and 14 px in the normal layout
+// (about 660 x 600), digits about 13 and 10 px tall.
+TEST_F(RenderTest, NoTextBelowTheMinimumAtTheWindowsSizes) {
   const std::uint64_t seed = test::test_seed();
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
-  constexpr int w = 992, h = 560;
-  render::Offscreen target;
-  target.resize(w, h);
   render::ViewOptions presenter{true, 0, 1.5f};
   presenter.min_text_px = render::min_text_px(true, 1);
   ASSERT_EQ(presenter.min_text_px, 18);
-  for (const char* algo : {"sequential", "interleaved-bank-conflicts", "warp-shuffle", "global-halving"}) {
-    const auto t = random_trace(algo, 256, seed, seed % 2 ? core::DType::Float : core::DType::Int);
-    for (auto v : {render::View::Memory, render::View::Lanes, render::View::Divergence, render::View::Banks, render::View::Grid})
-      for (int stage = 0; stage < int(t.stages.size()); ++stage) {
-        target.bind();
-        render::draw_stage_view(*canvas_, v, t, stage, w, h, presenter);
-        render::Offscreen::unbind();
-        EXPECT_GE(canvas_->smallest_text_px(), 18) << algo << ", " << render::to_string(v) << " view, stage " << stage;
-      }
+  ASSERT_EQ(render::min_text_px(false, 1), 14);
+  struct Mode {
+    render::ViewOptions options;
+    int w, h;
+  };
+  for (const auto& [options, w, h] : {Mode{presenter, 992, 560}, Mode{render::ViewOptions{}, 660, 600}}) {
+    render::Offscreen target;
+    target.resize(w, h);
+    for (const char* algo : {"sequential", "interleaved-bank-conflicts", "warp-shuffle", "global-halving"}) {
+      const auto t = random_trace(algo, 256, seed, seed % 2 ? core::DType::Float : core::DType::Int);
+      for (auto v : {render::View::Memory, render::View::Lanes, render::View::Divergence, render::View::Banks,
+                     render::View::Grid, render::View::Coalescing})
+        for (int stage = 0; stage < int(t.stages.size()); ++stage) {
+          target.bind();
+          render::draw_stage_view(*canvas_, v, t, stage, w, h, options);
+          render::Offscreen::unbind();
+          EXPECT_GE(canvas_->smallest_text_px(), options.min_text_px)
+              << algo << ", " << render::to_string(v) << " view, stage " << stage << ", " << w << "x" << h;
+        }
+    }
   }
 }
 
