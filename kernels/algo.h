@@ -35,7 +35,9 @@ enum class Algo {
   Block2d,
   ColumnSumsVectorized,
   BatchedRowsVectorized,
+  WarpPerRow,
 };
+constexpr Algo kLastAlgo = Algo::WarpPerRow;  // every Algo has a row: a test walks them to here
 enum class OpKind { Sum, Min, Max };
 // Baselines over the same data: the library reductions, a device copy (a bandwidth reference:
 // it reads and writes, a reduction only reads; checked element for element), and the matrix

@@ -39,22 +39,24 @@ enum class Indexing {
   ColumnTiles,      // matrix: a block a tile of columns and a chunk of rows, threads in x and y
   ColumnWalk,       // matrix: a thread walks its whole column
   Tile2d,           // matrix: 2D blocks striding in x and y over the whole matrix
+  RowSegments,      // matrix: a segment of a warp's lanes a row (a whole warp, or a few lanes), rows by grid stride
 };
 
 // How a block combines what its threads hold.
 enum class Tree {
-  Sequential,   // shared memory, the low half adds the high half (sequential addressing)
-  Interleaved,  // shared memory, thread t adds when t is a multiple of 2s (a divergent branch)
-  Strided,      // shared memory, thread t adds cells 2st and 2st + s (bank conflicts)
-  AnyBlock,     // shared memory, halving over the next power of two, bounds-checked
-  LastWarp,     // shared memory down to 64 cells, then the last warp without block barriers
-  Serial,       // thread 0 adds every cell
-  Shuffle,      // __shfl_down_sync within warps, then the warps' results
-  CgTiles,      // cooperative groups: cg::reduce over warp tiles, a result a tile
-  CgTilesAsync, // cooperative groups: cg::reduce_update_async from each tile into one result
-  CgBlock,      // cooperative groups: warp tiles, then the tiles' results through shared memory
-  Halving,      // no block tree: a launch adds the array's upper half onto its lower half
-  None,         // no tree: a thread's own fold is the output (column-sums-naive)
+  Sequential,    // shared memory, the low half adds the high half (sequential addressing)
+  Interleaved,   // shared memory, thread t adds when t is a multiple of 2s (a divergent branch)
+  Strided,       // shared memory, thread t adds cells 2st and 2st + s (bank conflicts)
+  AnyBlock,      // shared memory, halving over the next power of two, bounds-checked
+  LastWarp,      // shared memory down to 64 cells, then the last warp without block barriers
+  Serial,        // thread 0 adds every cell
+  Shuffle,       // __shfl_down_sync within warps, then the warps' results
+  CgTiles,       // cooperative groups: cg::reduce over warp tiles, a result a tile
+  CgTilesAsync,  // cooperative groups: cg::reduce_update_async from each tile into one result
+  CgBlock,       // cooperative groups: warp tiles, then the tiles' results through shared memory
+  Halving,       // no block tree: a launch adds the array's upper half onto its lower half
+  Segments,      // no block tree: __shfl_down_sync with width, inside each row's segment of lanes
+  None,          // no tree: a thread's own fold is the output (column-sums-naive)
 };
 
 enum class BlockRule { PowerOfTwo, Any };  // 32..1024 in powers of two, or 2..1024
@@ -95,8 +97,11 @@ constexpr auto Arr = Shape::Array, Mat = Shape::Matrix;
 using I = Indexing;
 using T = Tree;
 constexpr std::string_view kTree = "kernels/tree.cuh", kShuffle = "kernels/shuffle.cuh", kCg = "kernels/cg.cuh",
-                           kSingle = "kernels/single_pass.cuh", kMatrix = "kernels/matrix.cuh";
+                           kSingle = "kernels/single_pass.cuh", kMatrix = "kernels/matrix.cuh",
+                           kShortRows = "kernels/short_rows.cuh";
 
+// A row a kernel, its columns aligned by hand.
+// clang-format off
 inline constexpr AlgorithmRow kAlgorithms[] = {
     // id, algo, baseline, family, title, source, combine, blocks, gpu, Harris, shape,
     // indexing, tree, 16-byte loads[, fix]
@@ -165,6 +170,8 @@ inline constexpr AlgorithmRow kAlgorithms[] = {
      kMatrix, C::Outputs, P2, true, 0, Mat, I::ColumnWalk, T::None, false},
     {"block-2d", A::Block2d, {}, F::Matrix, "2D blocks and a 2D grid stride over the whole matrix",
      kMatrix, C::SecondKernel, P2, true, 0, Mat, I::Tile2d, T::Sequential, false},
+    {"warp-per-row", A::WarpPerRow, {}, F::Matrix, "A warp a row: its lanes stride along the row, then shuffle",
+     kShortRows, C::Outputs, P2, true, 0, Mat, I::RowSegments, T::Segments, false},
     {"cub", {}, B::Cub, F::Baseline, "CUB DeviceReduce",
      {}, C::None, P2, true, 0, Arr, I::Tile, T::None, false},
     {"thrust", {}, B::Thrust, F::Baseline, "thrust::reduce",
@@ -180,6 +187,7 @@ inline constexpr AlgorithmRow kAlgorithms[] = {
     {"cublas-gemv-columns", {}, B::CublasColumns, F::Baseline, "cuBLAS gemv: the transpose times a ones vector",
      {}, C::None, P2, true, 0, Mat, I::RowPerBlock, T::None, false},
 };
+// clang-format on
 
 }  // namespace table
 using table::kAlgorithms;
@@ -226,7 +234,8 @@ constexpr std::string_view to_string(Family f) {
 constexpr Lines lines_of(Indexing i) {
   switch (i) {
     case Indexing::RowPerBlock:
-    case Indexing::RowChunks: return Lines::Rows;
+    case Indexing::RowChunks:
+    case Indexing::RowSegments: return Lines::Rows;
     case Indexing::ColumnTiles:
     case Indexing::ColumnWalk: return Lines::Columns;
     default: return Lines::Whole;
@@ -248,6 +257,7 @@ constexpr std::string_view to_string(Indexing i) {
     case Indexing::ColumnTiles: return "column-tiles";
     case Indexing::ColumnWalk: return "column-walk";
     case Indexing::Tile2d: return "tile-2d";
+    case Indexing::RowSegments: return "row-segments";
   }
   return "?";
 }
@@ -266,6 +276,7 @@ constexpr std::string_view to_string(Tree t) {
     case Tree::CgTilesAsync: return "cg-tiles-async";
     case Tree::CgBlock: return "cg-block";
     case Tree::Halving: return "halving";
+    case Tree::Segments: return "segments";
     case Tree::None: return "none";
   }
   return "?";

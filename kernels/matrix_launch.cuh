@@ -3,6 +3,7 @@
 #pragma once
 #include "launch_impl.cuh"
 #include "matrix.cuh"
+#include "short_rows.cuh"
 
 namespace rl::kernels {
 inline namespace launch_detail {
@@ -113,6 +114,7 @@ class MatrixReducer {
       }
       case Algo::ColumnSumsNaive: column_sums_naive<T, Op><<<g, block, 0, stream_>>>(in, out, m.rows, m.cols, p); break;
       case Algo::Block2d: block_2d<T, Op><<<g, block, sh, stream_>>>(in, out, m.rows, m.cols, p); break;
+      case Algo::WarpPerRow: warp_per_row<T, Op><<<g, block, 0, stream_>>>(in, out, m.rows, m.cols, p); break;
       default: throw std::invalid_argument("no matrix kernel for this algorithm");
     }
     RL_CUDA(cudaGetLastError());

@@ -48,6 +48,11 @@ std::size_t split_chunk_cols(Matrix m, std::size_t chunks);
 // column-sums: rows each block of the first pass covers.
 std::size_t column_chunk_rows(Matrix m, int block, std::size_t chunks);
 TraceShape matrix_trace_shape(Algo algo, int block, Matrix m);
+// Row segments (warp-per-row): the lanes a row's segment holds, 32 for a warp a row.
+int row_lanes(Algo algo, std::size_t cols);
+// Row segments: elements one load of a lane reads: a 16-byte vector's where the row allows and
+// the algorithm asks for them, else 1.
+std::size_t segment_load_elements(Algo algo, std::size_t cols, std::size_t elem_bytes);
 // Throws std::invalid_argument naming the problem: an empty or too large shape, a block size
 // the kernel cannot take, a traced block outside the grid. Returns the first pass's grid.
 Grid2 check_matrix_launch(Algo algo, Matrix m, const Launch& launch, DeviceShape device, bool traced);

@@ -5,6 +5,8 @@
 
 namespace rl::kernels {
 
+// One tag a line with its marker and meaning; the markers below in the same order.
+// clang-format off
 enum Tag : int {
   kTagLoad = 0,     // [load]       one element per thread into shared memory / registers
   kTagLoadAdd,      // [load-add]   two elements added while loading
@@ -30,6 +32,7 @@ enum Tag : int {
   kTagTileStride,   // [tile-stride] 2D grid stride: each thread accumulates a tile's elements
   kTagColumnVector, // [column-vector] each thread accumulates 4 columns, 16 bytes a load
   kTagRowVector,    // [row-vector]  each thread accumulates its chunk of a row, 16 bytes a load
+  kTagRowLanes,     // [row-lanes]   each lane of a row's segment accumulates its part; param = lanes a row
   kTagCount
 };
 
@@ -39,8 +42,10 @@ inline const char* tag_marker(int tag) {
       "[load]", "[load-add]", "[grid-stride]", "[vector-load]", "[step]", "[warp-step]", "[serial]",
       "[shfl]", "[warp-sums]", "[final-load]", "[final-shfl]", "[tile-reduce]", "[tile-sums]",
       "[final-reduce]", "[atomic]", "[halving]", "[input]", "[row-stride]", "[column-stride]",
-      "[column-step]", "[column-walk]", "[tile-stride]", "[column-vector]", "[row-vector]"};
+      "[column-step]", "[column-walk]", "[tile-stride]", "[column-vector]", "[row-vector]", "[row-lanes]"};
   return tag >= 0 && tag < kTagCount ? names[tag] : "[?]";
 }
+
+// clang-format on
 
 }  // namespace rl::kernels

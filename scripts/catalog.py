@@ -9,7 +9,7 @@ _ROW = re.compile(
     r'(?P<source>\w+|\{\}),\s*C::\w+,\s*(?:P2|Any),\s*(?P<gpu>true|false),\s*'
     r'(?P<harris>\d+),\s*\w+,\s*I::\w+,\s*T::\w+,\s*(?:true|false)(?:,\s*"(?P<fix>[a-z0-9-]*)")?\}')
 _SOURCES = {"kTree": "tree.cuh", "kShuffle": "shuffle.cuh", "kCg": "cg.cuh", "kSingle": "single_pass.cuh",
-            "kMatrix": "matrix.cuh"}
+            "kMatrix": "matrix.cuh", "kShortRows": "short_rows.cuh"}
 
 
 def rows():

@@ -158,6 +158,14 @@ TEST(Gpu, MatrixTracesEqualTheCpuModelBitForBit) {
       compare(id, rows, cols, 0);
       if (HasFailure()) return;
     }
+    // Short rows: the shapes issue 33 names, a single row and column, rows of 15, 16 and 33.
+    if (const auto* r = kernels::find_row(id); r && r->indexing == kernels::Indexing::RowSegments)
+      for (const auto& [rows, cols] : std::vector<std::pair<std::size_t, std::size_t>>{
+               {1, 3}, {5, 17}, {1000, 33}, {std::size_t(1) << 20, 1}, {4096, 15}, {4096, 16}, {3, (1 << 16) + 1}}) {
+        std::fprintf(stderr, "matrix trace: %s %zux%zu\n", id.c_str(), rows, cols);
+        compare(id, rows, cols, 0);
+        if (HasFailure()) return;
+      }
     if (id.rfind("column-sums", 0) != 0 || id == "column-sums-naive") continue;
     for (const auto& [rows, cols] : {std::pair<std::size_t, std::size_t>{1024, 1024}, {4097, 3}}) {
       std::fprintf(stderr, "matrix trace: %s %zux%zu, one chunk\n", id.c_str(), rows, cols);

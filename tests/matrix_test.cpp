@@ -381,6 +381,50 @@ TEST(Matrix, Block2dStridesTheGridThenReducesThePartials) {
   EXPECT_EQ(loads_of(t.stages[0], 0), (std::vector<long long>{132}));
 }
 
+// warp-per-row on 3 x 5 in blocks of 64 (two warps a block): warp w takes row w, so block 0
+// holds rows 0 and 1 and block 1 row 2 (its second warp has no row). Row 1 (elements 6..10 of
+// the iota) by hand: lanes 32..36 of block 0 load 6..10, the others hold 0; offsets 16 and 8
+// change nothing in lanes 32..39; offset 4 gives lane 32 6+10 = 16; offset 2 lane 32 16+8 = 24
+// and lane 33 7+9 = 16; offset 1 lane 32 24+16 = 40 = 6+7+8+9+10.
+TEST(Matrix, WarpPerRowStridesWithLanesThenShuffles) {
+  const auto t = matrix_trace("warp-per-row", 3, 5, 64);
+  EXPECT_EQ(t.grid, 2u);
+  EXPECT_EQ(t.outputs, (std::vector<double>{15, 40, 65}));
+  EXPECT_EQ(t.geometry.segment_lanes, 32);
+  ASSERT_EQ(t.stages.size(), 6u);  // the lanes' folds, then offsets 16, 8, 4, 2, 1
+  EXPECT_EQ(t.stages[0].tag, kernels::kTagRowLanes);
+  EXPECT_EQ(t.stages[0].param, 32);
+  const auto lanes = [&](int k, int from, int n) {
+    const auto& v = *t.stages[std::size_t(k)].lanes;
+    return std::vector<double>(v.begin() + from, v.begin() + from + n);
+  };
+  EXPECT_EQ(lanes(0, 32, 6), (std::vector<double>{6, 7, 8, 9, 10, 0}));
+  EXPECT_EQ(lanes(2, 32, 5), (std::vector<double>{6, 7, 8, 9, 10}));  // after offsets 16 and 8
+  EXPECT_EQ(t.stages[3].param, 4);
+  EXPECT_EQ(lanes(3, 32, 2), (std::vector<double>{16, 7}));
+  EXPECT_EQ(lanes(4, 32, 2), (std::vector<double>{24, 16}));
+  EXPECT_EQ(lanes(5, 32, 1), (std::vector<double>{40}));
+  EXPECT_EQ(lanes(5, 0, 1), (std::vector<double>{15}));  // warp 0's row 0
+  EXPECT_EQ(loads_of(t.stages[0], 36), (std::vector<long long>{9}));
+  EXPECT_TRUE(loads_of(t.stages[0], 37).empty() || loads_of(t.stages[0], 37)[0] < 0);
+  // Stage 0's working lanes: the five of each row that loaded an element.
+  EXPECT_EQ(t.stages[0].active, (std::vector<int>{0, 1, 2, 3, 4, 32, 33, 34, 35, 36}));
+  // A lane past its warp's end gets its own value back; a shuffle's source is within 32.
+  EXPECT_EQ(core::shuffle_source(t, 40, 16), 56);
+  EXPECT_EQ(core::shuffle_source(t, 48, 16), -1);
+}
+
+// Long rows keep kRowLoadsInFlight loads in flight a lane: 2 x 300 with 32 lanes a row gives
+// lane 3 of row 0 columns 3, 35, ..., 291 (ten loads), recorded in that order.
+TEST(Matrix, WarpPerRowWalksLongRowsALaneApart) {
+  const auto t = matrix_trace("warp-per-row", 2, 300, 32);
+  EXPECT_EQ(t.grid, 2u);
+  std::vector<long long> want;
+  for (long long c = 3; c < 300; c += 32) want.push_back(c);
+  EXPECT_EQ(loads_of(t.stages[0], 3), want);
+  EXPECT_EQ(t.outputs, (std::vector<double>{300.0 * 301 / 2, 600.0 * 601 / 2 - 300.0 * 301 / 2}));
+}
+
 // One test per algorithm, so CTest's shards of this suite (tests/CMakeLists.txt) share the work.
 class AwkwardShapes : public ::testing::TestWithParam<std::string> {};
 

@@ -607,7 +607,7 @@ TEST(Catalog, EveryRowHasItsMarkerModelLessonAndDocs) {
   std::stringstream text;
   text << in.rdbuf();
   const std::string doc = text.str();
-  for (int a = 0; a <= int(kernels::Algo::BatchedRowsVectorized); ++a) {
+  for (int a = 0; a <= int(kernels::kLastAlgo); ++a) {
     const auto algo = kernels::Algo(a);
     EXPECT_EQ(kernels::row(algo).algo, algo) << "no row for Algo " << a;
   }

@@ -11,6 +11,7 @@
 
 #include "app/backend/runner.h"
 #include "app/core/types.h"
+#include "kernels/algorithms.h"
 #include "kernels/model/model.h"
 
 namespace rl::test {
@@ -87,7 +88,8 @@ inline int wrapped_sum(const std::vector<int>& v) {
 // the row kernels, one column for the others. Arrays are left as they are.
 inline void one_output_shape(backend::TraceRequest& req) {
   if (!core::is_matrix_id(req.algorithm)) return;
-  const bool rows = req.algorithm.rfind("batched-rows", 0) == 0;
+  const auto* row = kernels::find_row(req.algorithm);
+  const bool rows = row && kernels::lines_of(row->indexing) == kernels::Lines::Rows;
   req.rows = rows ? 1 : req.input.size();
   req.cols = rows ? req.input.size() : 1;
 }
@@ -96,8 +98,10 @@ inline void one_output_shape(backend::TraceRequest& req) {
 // reduction of the row-major v, or (block-2d) the whole matrix's.
 inline std::vector<double> matrix_reference(const std::string& id, core::Op op, const std::vector<double>& v,
                                             std::size_t rows, std::size_t cols) {
-  if (id == "block-2d") return {reference(op, v)};
-  const bool by_rows = id.rfind("batched-rows", 0) == 0;
+  const auto* row = kernels::find_row(id);  // the catalog says which lines the outputs are
+  const kernels::Lines lines = row ? kernels::lines_of(row->indexing) : kernels::Lines::Whole;
+  if (lines == kernels::Lines::Whole) return {reference(op, v)};
+  const bool by_rows = lines == kernels::Lines::Rows;
   std::vector<double> out;
   for (std::size_t o = 0; o < (by_rows ? rows : cols); ++o) {
     std::vector<double> line;

@@ -116,6 +116,7 @@ core::Geometry matrix_geometry(kernels::Algo algo, kernels::Matrix m, int block,
   g.indexing = kernels::row(algo).indexing;
   g.tree = kernels::row(algo).tree;
   g.thread_cols = kernels::matrix_thread_cols(algo);
+  if (kernels::row(algo).indexing == kernels::Indexing::RowSegments) g.segment_lanes = kernels::row_lanes(algo, m.cols);
   g.passes = kernels::matrix_second_pass(algo, grid) ? 2 : 1;
   const bool columns = kernels::is_column_sums(algo);
   const std::size_t tile = std::size_t(traced) % grid.x;

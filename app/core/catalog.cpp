@@ -246,6 +246,9 @@ std::string stage_label(int tag, int param, bool has_shared) {
     case kernels::kTagColumnStride: return "each thread adds its column over the block's chunk of rows";
     case kernels::kTagColumnVector: return "each thread adds its 4 columns over the block's chunk of rows";
     case kernels::kTagRowVector: return "each thread adds its chunk's 16-byte vectors a block apart";
+    case kernels::kTagRowLanes:
+      return param == 1 ? "each thread adds its own row"
+                        : "each row's " + p + " lanes add its elements " + p + " apart";
     case kernels::kTagColumnStep: return "rows " + p + " apart: the upper half of the rows onto the lower";
     case kernels::kTagColumnWalk: return "each thread walks down its whole column";
     case kernels::kTagTileStride: return "2D grid stride: each thread adds the elements it visits";

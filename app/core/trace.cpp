@@ -139,11 +139,27 @@ Code read_code(const json& jc) {
   return c;
 }
 
+}  // namespace
+
+int shuffle_source(const Trace& t, int thread, int offset) {
+  const int width = t.geometry.segment_lanes > 0 ? t.geometry.segment_lanes : 32;
+  if (thread % width + offset >= width || thread + offset >= t.block) return -1;
+  return thread + offset;
+}
+
+namespace {
+
 json geometry_json(const Geometry& g) {
   json folds = json::array();
   for (const auto& f : g.folds) folds.push_back({f.elements, f.additions, f.held});
-  return {{"grid", {g.grid_x, g.grid_y}}, {"block", {g.block_x, g.block_y}}, {"indexing", kernels::to_string(g.indexing)}, {"tree", kernels::to_string(g.tree)},
-          {"thread_cols", g.thread_cols}, {"passes", g.passes}, {"folds", folds}};
+  return {{"grid", {g.grid_x, g.grid_y}},
+          {"block", {g.block_x, g.block_y}},
+          {"indexing", kernels::to_string(g.indexing)},
+          {"tree", kernels::to_string(g.tree)},
+          {"thread_cols", g.thread_cols},
+          {"segment_lanes", g.segment_lanes},
+          {"passes", g.passes},
+          {"folds", folds}};
 }
 
 // {"grid": [x, y], "block": [x, y], "indexing": ..., "tree": ..., "thread_cols": n, "passes": n, "folds": [[e, a, h], ...]}
@@ -153,9 +169,11 @@ Geometry read_geometry(const json& jg) {
   const auto block = typed<std::vector<int>>(jg, "block");
   if (grid.size() != 2 || block.size() != 2) throw std::runtime_error("trace fields 'grid' and 'block' of 'geometry' are not [x, y]");
   g.grid_x = grid[0], g.grid_y = grid[1], g.block_x = block[0], g.block_y = block[1];
-  g.indexing = named(typed<std::string>(jg, "indexing"), kernels::Indexing::Tile2d, "indexing", "way of picking elements");
+  g.indexing =
+      named(typed<std::string>(jg, "indexing"), kernels::Indexing::RowSegments, "indexing", "way of picking elements");
   g.tree = named(typed<std::string>(jg, "tree"), kernels::Tree::None, "tree", "way of combining a block");
   g.thread_cols = typed<int>(jg, "thread_cols");
+  if (jg.contains("segment_lanes")) g.segment_lanes = typed<int>(jg, "segment_lanes");  // absent before short rows
   g.passes = typed<int>(jg, "passes");
   for (const auto& f : typed<std::vector<std::vector<std::size_t>>>(jg, "folds")) {
     if (f.size() != 3) throw std::runtime_error("trace field 'folds' of 'geometry' holds an entry that is not [elements, additions, held]");
@@ -265,6 +283,10 @@ void check_layout(const Trace& t) {
   if (g.block_x < 1 || g.block_y < 1 || g.block_x * g.block_y != t.block) misfit("geometry", "gives a block that is not 'block' threads");
   if (g.thread_cols < 1 || g.thread_cols > kernels::kVectorColumns) misfit("geometry", "gives a thread 'thread_cols' outside 1 to 4");
   if (g.passes < 1 || g.passes > 64) misfit("geometry", "gives 'passes' outside 1 to 64");
+  const int s = g.segment_lanes;
+  if (s < 0 || s > 32 || (s & (s - 1)) != 0 || (s > 0) != (g.indexing == kernels::Indexing::RowSegments))
+    misfit("geometry",
+           "gives 'segment_lanes' of " + std::to_string(s) + "; row segments hold 1 to 32 lanes, a power of two");
   if (!g.folds.empty() && g.folds.size() != std::size_t(t.block)) misfit("geometry", "gives 'folds' for other than one a thread");
   for (const auto& f : g.folds)
     if (f.elements > t.size || f.additions > f.elements || f.held > std::size_t(g.thread_cols))

@@ -19,6 +19,11 @@ enum class Memory { Shared, Global };
 
 // Whether a stage is a __shfl_down_sync step (its lanes came from other lanes).
 inline bool is_shuffle(int tag) { return tag == kernels::kTagShuffle || tag == kernels::kTagFinalShuffle; }
+struct Trace;
+// The thread whose value a shuffle down by `offset` hands `thread`, or -1 where __shfl_down_sync
+// hands it back its own value: the source lane lies past its warp's end, past its row's segment
+// (__shfl_down_sync's width, Geometry::segment_lanes), or past the block.
+int shuffle_source(const Trace& t, int thread, int offset);
 
 struct Access {
   int thread = 0;
@@ -81,6 +86,9 @@ struct Geometry {
   kernels::Indexing indexing = kernels::Indexing::Tile;  // how a thread picks its elements
   kernels::Tree tree = kernels::Tree::Sequential;        // how a block combines its threads' values
   int thread_cols = 1;  // columns a thread keeps (column tiles with 16-byte loads: 4)
+  // Lanes a row's segment holds (row segments: 32 for a warp a row, fewer for short rows); its
+  // shuffles pass values only inside a segment (__shfl_down_sync's width). 0: none.
+  int segment_lanes = 0;
   // Rounds of blocks reducing: an array's launches (pass_outputs), or for a matrix 2 where the
   // first pass leaves several partials a line (folded by a second launch or the line's last block).
   int passes = 1;

@@ -61,6 +61,7 @@ StageWork stage_work(const Trace& t, const Stage& s, const std::vector<ThreadFol
     case kernels::kTagColumnStride:
     case kernels::kTagColumnVector:
     case kernels::kTagRowVector:
+    case kernels::kTagRowLanes:
     case kernels::kTagColumnWalk:
     case kernels::kTagTileStride: matrix_fold_work(t, w); break;
     case kernels::kTagColumnStep:

@@ -184,18 +184,20 @@ ViewDrawn draw_lanes(const ViewContext& ctx) {
     draw_cell(c, g, t, lane, real ? th : t.block, real ? v[std::size_t(th)] : 0, scale, real && is_active(s, th),
               values, pal);
     if (!shuffle || !real || !is_active(s, th)) continue;
-    const int from = lane + s.param;
-    if (from >= 32 || th + s.param >= t.block) {  // __shfl_down_sync hands it its own value
+    const int source = core::shuffle_source(t, th, s.param);
+    if (source < 0) {  // __shfl_down_sync hands it its own value
       own = true;
       const Rect r = g.cell(lane);
       c.rect({r.x - 1, r.y - 1, r.w + 2, r.h + 2}, {0, 0, 0, 0}, pal.read, arrows.width * 1.5f);
     } else {
-      arrows(from, lane);
+      arrows(source - warp * 32, lane);
     }
   }
   std::vector<LegendEntry> lg{{pal.active, "lane worked"}, {pal.inactive, "lane idle"}};
   if (shuffle) lg.push_back({pal.read, "arrow: from lane + " + std::to_string(s.param), true});
-  if (own) lg.push_back({pal.read, "framed: no lane + " + std::to_string(s.param) + ", own value back", true});
+  const int width = t.geometry.segment_lanes;  // short rows: a row every `width` lanes
+  const std::string within = width > 0 && width < 32 ? " in its row's " + std::to_string(width) + " lanes" : "";
+  if (own) lg.push_back({pal.read, "framed: no lane + " + std::to_string(s.param) + within + ", own value back", true});
   draw_legend(c, L.legend, lg, L.label_px, min_px, pal);
   return drawn;
 }

@@ -314,6 +314,12 @@ std::string summary(const core::Trace& t, const std::vector<OutputLine>& lines) 
                std::to_string(chunks) + " chunk results into out[" + std::to_string(row) + "]" + out;
       }
       if (!first) return "out holds each row's " + word + "; " + b + "'s row lies outside the rows shown";
+      if (count > 1)  // row segments: a row a warp, or several a warp
+        return "out holds each row's " + word + "; " + b + " writes out[" + range(first->index, count) +
+               "] of the rows shown" +
+               (t.geometry.segment_lanes > 0
+                    ? ", the first lane of each row's " + std::to_string(t.geometry.segment_lanes) + " lanes one"
+                    : "");
       return "out holds each row's " + word + "; " + b + " writes row " + std::to_string(first->index) + "'s " + word +
              " to out[" + std::to_string(first->index) + "]: " + short_value(first->value, t.type);
     case MatrixLines::Columns:

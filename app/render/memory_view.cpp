@@ -421,9 +421,9 @@ bool draw_shuffle(const MemoryFrame& f, const Lanes& lanes) {
   for (int lane : f.s.active) {
     if (lane < f.lo || lane >= end) continue;
     const Rect to = f.L.cell(lane);
-    if (lane % 32 + f.s.param < 32 && lane + f.s.param < f.count) {
-      if (!drawn(f, lane + f.s.param)) continue;  // part of a warp: the source is off the enlarged part
-      const Rect from = f.L.cell(lane + f.s.param);
+    if (const int source = core::shuffle_source(f.t, lane, f.s.param); source >= 0 && source < f.count) {
+      if (!drawn(f, source)) continue;  // part of a warp: the source is off the enlarged part
+      const Rect from = f.L.cell(source);
       // One row down and to the left (the offset wraps the row): from the source's top edge to
       // the target's bottom edge, across the strip between the rows, clear of both rows' values.
       const bool wraps = from.y > to.y && from.x < to.x;

@@ -55,6 +55,12 @@ Grid2 row_chunks(Matrix m, int block, std::size_t want, std::size_t least) {
 
 bool is_matrix(Algo algo) { return row(algo).shape == Shape::Matrix; }
 
+int row_lanes(Algo algo, std::size_t) { return row(algo).indexing == Indexing::RowSegments ? 32 : 0; }
+
+std::size_t segment_load_elements(Algo algo, std::size_t cols, std::size_t elem_bytes) {
+  return row(algo).vectors && rows_hold_vectors(cols, elem_bytes) ? vector_elements(elem_bytes) : 1;
+}
+
 bool is_column_sums(Algo algo) { return row(algo).indexing == Indexing::ColumnTiles; }
 
 bool is_row_chunks(Algo algo) { return row(algo).indexing == Indexing::RowChunks; }
@@ -98,7 +104,7 @@ int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device) {
     return 32 * largest_share(m.rows, batch, 1, kDeepColumnBlock / 32);
   }
   if (is_column_sums(algo)) return m.cols > m.rows ? 128 : m.rows > m.cols ? 1024 : 256;
-  if (matrix_lines(algo) != Lines::Rows) return 256;
+  if (matrix_lines(algo) != Lines::Rows || row(algo).indexing == Indexing::RowSegments) return 256;
   // A block per row: the largest block (32 to 1024) that still gives each thread at least eight
   // elements of the row: eight loads in flight (fold_strided); batched-rows-vectorized's threads
   // then hold two or three 16-byte vectors of 4-byte elements below 1024 threads (measured:
@@ -144,6 +150,12 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
   switch (row(algo).indexing) {
     case Indexing::RowPerBlock: return {m.rows, 1};
     case Indexing::ColumnWalk: return {tiles_x, 1};
+    case Indexing::RowSegments: {  // a warp a group of rows, up to kGridWaves waves; warps then loop over groups
+      const std::size_t per_warp = std::size_t(32 / row_lanes(algo, m.cols)),
+                        warps = std::size_t(std::max(1, block / 32));
+      const std::size_t blocks = ceil_div(ceil_div(m.rows, per_warp), warps);
+      return {std::clamp<std::size_t>(blocks, 1, std::min(want, kMaxGridX)), 1};
+    }
     case Indexing::RowChunks:
       if (row(algo).combine != Combine::LastBlock) return row_chunks(m, block, want, kSplitLoads);
       // Short chunks, however many blocks they make: the row's last block folds their results
@@ -172,11 +184,14 @@ bool matrix_second_pass(Algo algo, Grid2 grid) {
 }
 
 bool matrix_chooses_grid(Algo algo) {
-  return is_column_sums(algo) || is_row_chunks(algo) || row(algo).indexing == Indexing::Tile2d;
+  return is_column_sums(algo) || is_row_chunks(algo) || row(algo).indexing == Indexing::Tile2d ||
+         row(algo).indexing == Indexing::RowSegments;
 }
 
 TraceShape matrix_trace_shape(Algo algo, int block, Matrix m) {
   const int steps = log2_of(block), warps = block / 32;
+  if (row(algo).indexing == Indexing::RowSegments)  // the lanes' folds, then a shuffle a halving of the segment
+    return {1 + log2_of(row_lanes(algo, m.cols)), 0, 0, kLoadSlots};
   if (row(algo).tree == Tree::Shuffle) return {1 + 5 + 1 + 1 + 5, 1, warps, kLoadSlots};
   switch (row(algo).indexing) {
     case Indexing::ColumnTiles: {  // a cell a column a thread; a read, a read and a write a cell and step
@@ -224,6 +239,22 @@ std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, 
       const std::size_t per = row(algo).vectors && rows_hold_vectors(m.cols, elem_bytes) ? vector_elements(elem_bytes) : 1;
       for (std::size_t c = gx * w + per * t; c < end; c += per * std::size_t(block))
         for (std::size_t e = 0; e < per; ++e) out.push_back(gy * m.cols + c + e);
+      break;
+    }
+    case Indexing::RowSegments: {  // the groups warp w of the grid takes, in the order its loops load them
+      const std::size_t lanes = std::size_t(row_lanes(algo, m.cols)),
+                        per = segment_load_elements(algo, m.cols, elem_bytes);
+      const std::size_t per_warp = 32 / lanes, warps = grid.count() * (std::size_t(block) / 32);
+      const std::size_t warp = b * (std::size_t(block) / 32) + t / 32, seg = t % 32 % lanes, vecs = m.cols / per;
+      const bool one_load = vecs <= lanes;
+      const std::size_t rounds = one_load ? std::size_t(kRowLoadsInFlight) : 1;
+      for (std::size_t g = warp; g * per_warp < m.rows; g += rounds * warps)
+        for (std::size_t u = 0; u < rounds; ++u) {
+          const std::size_t r = (g + u * warps) * per_warp + t % 32 / lanes;
+          if (r >= m.rows) continue;
+          for (std::size_t v = seg; v < vecs; v += lanes)
+            for (std::size_t e = 0; e < per; ++e) out.push_back(r * m.cols + v * per + e);
+        }
       break;
     }
     case Indexing::ColumnWalk:

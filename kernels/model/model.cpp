@@ -47,6 +47,12 @@ struct Rec {
   }
 };
 
+int log2i(int n) {  // n a power of two
+  int k = 0;
+  while ((1 << k) < n) ++k;
+  return k;
+}
+
 // Who works in a tree step, and on which cells: thread t combines smem[a] and smem[a + s]
 // into smem[a].
 enum class Rule { LowHalf, Interleaved, Strided, NonPow2, LastWarp };
@@ -586,6 +592,57 @@ struct MatrixModel {
     return Model<T, Op>{Algo::Sequential, B, 1}.tree(smem, rec);
   }
 
+  // Row segments (kernels/short_rows.cuh), block b: each warp's groups of rows, a segment of
+  // `lanes` lanes a row, into out[row]. The stages record each warp's first group.
+  void row_segments(const T* in, std::size_t b, const Rec<T>& rec, std::vector<T>& out) const {
+    const int lanes = kernels::row_lanes(algo, m.cols), K = kernels::kRowLoadsInFlight;
+    const std::size_t per = kernels::segment_load_elements(algo, m.cols, sizeof(T)), vecs = m.cols / per;
+    const std::size_t per_warp = std::size_t(32 / lanes), warps = grid.count() * std::size_t(B / 32);
+    const int rounds = vecs <= std::size_t(lanes) ? K : 1;
+    std::vector<std::vector<T>> stages(std::size_t(1 + log2i(lanes)), std::vector<T>(B, T{}));
+    std::vector<char> loaded(B, 0), grouped(B, 0);
+    for (int w = 0; w < B / 32; ++w) {
+      bool first = true;
+      std::vector<int> slot(32, 0);
+      for (std::size_t g = b * std::size_t(B / 32) + std::size_t(w); g * per_warp < m.rows;
+           g += std::size_t(rounds) * warps) {
+        for (int u = 0; u < rounds; ++u) {
+          std::vector<T> v(32, id());
+          for (int l = 0; l < 32; ++l) {
+            const std::size_t r = (g + std::size_t(u) * warps) * per_warp + std::size_t(l / lanes);
+            if (r >= m.rows) continue;
+            const int t = w * 32 + l;
+            for (std::size_t i = std::size_t(l % lanes); i < vecs; i += std::size_t(lanes)) {
+              for (std::size_t e = 0; e < per; ++e) v[l] = Op{}(v[l], in[r * m.cols + i * per + e]);
+              rec.load(0, t, slot[l]++, r * m.cols + i * per, int(per));
+            }
+            if (first && u == 0) loaded[t] = std::size_t(l % lanes) < vecs;
+          }
+          const bool shown = first && u == 0;
+          if (shown) std::copy(v.begin(), v.end(), stages[0].begin() + w * 32);
+          for (int off = lanes / 2, k = 1; off > 0; off /= 2, ++k) {
+            std::vector<T> next = v;
+            for (int l = 0; l < 32; ++l) next[l] = Op{}(v[l], l % lanes + off < lanes ? v[l + off] : v[l]);
+            v.swap(next);
+            if (shown) std::copy(v.begin(), v.end(), stages[k].begin() + w * 32);
+          }
+          for (int l = 0; l < 32; l += lanes) {
+            const std::size_t r = (g + std::size_t(u) * warps) * per_warp + std::size_t(l / lanes);
+            if (r < m.rows) out[r] = v[l];
+          }
+        }
+        if (first) std::fill_n(grouped.begin() + w * 32, 32, 1);
+        first = false;
+      }
+    }
+    for (std::size_t k = 0; k < stages.size(); ++k) {
+      rec.stage(int(k), k == 0 ? kernels::kTagRowLanes : kernels::kTagShuffle, k == 0 ? lanes : lanes >> k);
+      for (int t = 0; t < B; ++t)
+        if (grouped[t]) rec.work(int(k), t, k > 0 || loaded[t]);
+      rec.lanes(int(k), stages[k]);
+    }
+  }
+
   // Every block of the first pass, in block order: what each left.
   std::vector<T> first_pass(const T* in, int traced, RawTrace<T>* raw) const {
     std::vector<T> out;
@@ -612,6 +669,10 @@ struct MatrixModel {
         }
         default: break;  // column-sums: laid out as a matrix below
       }
+    }
+    if (kernels::row(algo).indexing == kernels::Indexing::RowSegments) {  // out[row]
+      out.assign(m.rows, id());
+      for (std::size_t b = 0; b < grid.count(); ++b) row_segments(in, b, rec_for(b), out);
     }
     if (kernels::is_column_sums(algo)) {  // out[chunk][col]
       out.assign(grid.y * m.cols, id());

@@ -1,0 +1,94 @@
+// Short rows: a warp, or a few of its lanes, a row. A block a row leaves most of its threads idle
+// on a row of 16 elements and pays a block's launch for one load; here a row's segment of lanes
+// strides along it, and the segment's lanes meet through shuffles that never leave it
+// (__shfl_down_sync's width). No shared memory, no barrier.
+#pragma once
+#include <cstddef>
+
+#include "block_common.cuh"
+#include "matrix_shapes.h"
+#include "shuffle.cuh"
+
+namespace rl::kernels {
+
+// <<< row-segments
+// Segments of `lanes` neighbouring lanes (a power of two, 1 to 32) each own a row; a warp holds
+// 32 / lanes neighbouring rows, a group. Warp w of the grid takes group w, then w + the grid's
+// warps, and so on. A lane adds its row's elements `lanes` loads of V apart: V is a 16-byte
+// vector where rows_hold_vectors, else one element. Where each lane loads its row in one go,
+// kRowLoadsInFlight groups are loaded before any is added; longer rows keep that many loads of
+// the row in flight instead. The stages record the warp's first group.
+template <class V, class T, class Op, class Probe>
+__device__ __forceinline__ void reduce_row_segments(const T* in, T* out, std::size_t rows, std::size_t cols, int lanes,
+                                                    const Probe& probe) {
+  constexpr int per = int(sizeof(V) / sizeof(T));
+  constexpr int K = kRowLoadsInFlight;
+  const V* in_v = reinterpret_cast<const V*>(in);
+  const unsigned lane = threadIdx.x % 32, seg_lane = lane % unsigned(lanes);
+  const std::size_t per_warp = std::size_t(32 / lanes), warps = std::size_t(gridDim.x) * (blockDim.x / 32);
+  const std::size_t warp = std::size_t(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
+  const std::size_t row_vectors = cols / per;  // a row's loads of V
+  const bool one_load = row_vectors <= std::size_t(lanes);
+  const int rounds = one_load ? K : 1;  // groups loaded at once
+  int slot = 0;
+  bool first = true;
+  for (std::size_t g = warp; g * per_warp < rows; g += std::size_t(rounds) * warps) {  // warp-uniform
+    T v[K];
+#pragma unroll
+    for (int u = 0; u < K; ++u) v[u] = Op::template identity<T>();
+    if (one_load) {  // K groups' loads in flight, then added
+      V q[K];
+#pragma unroll
+      for (int u = 0; u < K; ++u) {
+        const std::size_t row = (g + u * warps) * per_warp + lane / unsigned(lanes);
+        if (row < rows && seg_lane < row_vectors) q[u] = in_v[row * row_vectors + seg_lane];  // [row-lanes]
+      }
+#pragma unroll
+      for (int u = 0; u < K; ++u) {
+        const std::size_t row = (g + u * warps) * per_warp + lane / unsigned(lanes);
+        if (row >= rows || seg_lane >= row_vectors) continue;
+        v[u] = fold<Op>(v[u], q[u]);
+        probe.load(0, slot++, per * (row * row_vectors + seg_lane), per);
+      }
+    } else {  // one group, K loads of its row in flight a lane
+      const std::size_t row = g * per_warp + lane / unsigned(lanes);
+      if (row < rows) {
+        const std::size_t end = (row + 1) * row_vectors;
+        std::size_t i = row * row_vectors + seg_lane;
+        for (; i + (K - 1) * lanes < end; i += K * lanes) v[0] = fold_batch<K, Op>(v[0], in_v, i, lanes, probe, slot);
+        for (; i < end; i += lanes) v[0] = fold_batch<1, Op>(v[0], in_v, i, lanes, probe, slot);
+      }
+    }
+    const std::size_t row0 = g * per_warp + lane / unsigned(lanes);
+    if (first)
+      probe.stage(0, kTagRowLanes, lanes), probe.work(0, row0 < rows && seg_lane < row_vectors), probe.lane(0, v[0]);
+    int stage = 1;
+    for (int offset = lanes / 2; offset > 0; offset /= 2, ++stage) {
+#pragma unroll
+      for (int u = 0; u < K; ++u)  // a lane past its segment's end gets its own value back
+        if (u < rounds) v[u] = Op{}(v[u], __shfl_down_sync(0xffffffffu, v[u], offset, lanes));  // [shfl]
+      if (first) probe.stage(stage, kTagShuffle, offset), probe.work(stage, true), probe.lane(stage, v[0]);
+    }
+#pragma unroll
+    for (int u = 0; u < K; ++u) {
+      const std::size_t row = (g + u * warps) * per_warp + lane / unsigned(lanes);
+      if (u < rounds && seg_lane == 0 && row < rows) {
+        out[row] = v[u];  // the segment's first lane writes its row
+        probe.partial(row, v[u]);
+      }
+    }
+    first = false;
+  }
+}
+// >>>
+
+// <<< warp-per-row
+// A warp a row: its 32 lanes stride along the row one element at a time, then five shuffles
+// leave the row's result in lane 0. See <<< row-segments.
+template <class T, class Op, class Probe>
+__global__ void warp_per_row(const T* in, T* out, std::size_t rows, std::size_t cols, Probe probe) {
+  reduce_row_segments<T, T, Op>(in, out, rows, cols, 32, probe);  // see <<< row-segments
+}
+// >>>
+
+}  // namespace rl::kernels
