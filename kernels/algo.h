@@ -36,8 +36,9 @@ enum class Algo {
   ColumnSumsVectorized,
   BatchedRowsVectorized,
   WarpPerRow,
+  LanesPerRow,
 };
-constexpr Algo kLastAlgo = Algo::WarpPerRow;  // every Algo has a row: a test walks them to here
+constexpr Algo kLastAlgo = Algo::LanesPerRow;  // every Algo has a row: a test walks them to here
 enum class OpKind { Sum, Min, Max };
 // Baselines over the same data: the library reductions, a device copy (a bandwidth reference:
 // it reads and writes, a reduction only reads; checked element for element), and the matrix

@@ -115,6 +115,9 @@ class MatrixReducer {
       case Algo::ColumnSumsNaive: column_sums_naive<T, Op><<<g, block, 0, stream_>>>(in, out, m.rows, m.cols, p); break;
       case Algo::Block2d: block_2d<T, Op><<<g, block, sh, stream_>>>(in, out, m.rows, m.cols, p); break;
       case Algo::WarpPerRow: warp_per_row<T, Op><<<g, block, 0, stream_>>>(in, out, m.rows, m.cols, p); break;
+      case Algo::LanesPerRow:
+        lanes_per_row<T, Op><<<g, block, 0, stream_>>>(in, out, m.rows, m.cols, row_lanes(algo_, m.cols), p);
+        break;
       default: throw std::invalid_argument("no matrix kernel for this algorithm");
     }
     RL_CUDA(cudaGetLastError());

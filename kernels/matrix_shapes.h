@@ -48,7 +48,10 @@ std::size_t split_chunk_cols(Matrix m, std::size_t chunks);
 // column-sums: rows each block of the first pass covers.
 std::size_t column_chunk_rows(Matrix m, int block, std::size_t chunks);
 TraceShape matrix_trace_shape(Algo algo, int block, Matrix m);
-// Row segments (warp-per-row): the lanes a row's segment holds, 32 for a warp a row.
+// Row segments: the lanes a row's segment holds: 32 for a warp a row (warp-per-row); for
+// lanes-per-row the largest power of two at or below a quarter of the row (rounded up), 1 to
+// kMaxRowLanes, so each lane takes about 4 elements: one 16-byte load of floats or ints.
+constexpr int kMaxRowLanes = 16;
 int row_lanes(Algo algo, std::size_t cols);
 // Row segments: elements one load of a lane reads: a 16-byte vector's where the row allows and
 // the algorithm asks for them, else 1.

@@ -60,8 +60,8 @@ __device__ __forceinline__ void reduce_row_segments(const T* in, T* out, std::si
       }
     }
     const std::size_t row0 = g * per_warp + lane / unsigned(lanes);
-    if (first)
-      probe.stage(0, kTagRowLanes, lanes), probe.work(0, row0 < rows && seg_lane < row_vectors), probe.lane(0, v[0]);
+    if (first) probe.stage(0, kTagRowLanes, lanes), probe.lane(0, v[0]);
+    if (first) probe.work(0, row0 < rows && seg_lane < row_vectors);
     int stage = 1;
     for (int offset = lanes / 2; offset > 0; offset /= 2, ++stage) {
 #pragma unroll
@@ -88,6 +88,20 @@ __device__ __forceinline__ void reduce_row_segments(const T* in, T* out, std::si
 template <class T, class Op, class Probe>
 __global__ void warp_per_row(const T* in, T* out, std::size_t rows, std::size_t cols, Probe probe) {
   reduce_row_segments<T, T, Op>(in, out, rows, cols, 32, probe);  // see <<< row-segments
+}
+// >>>
+
+// <<< lanes-per-row
+// A few lanes a row (row_lanes: about 4 elements a lane), so a warp holds 32 / lanes neighbouring
+// rows: its loads cover one contiguous run of memory. 16-byte loads where every row starts on a
+// 16-byte boundary, else one element a load. See <<< row-segments.
+template <class T, class Op, class Probe>
+__global__ void lanes_per_row(const T* in, T* out, std::size_t rows, std::size_t cols, int lanes, Probe probe) {
+  using V = typename Vec16<T>::type;
+  if (rows_hold_vectors(cols, sizeof(T)))
+    reduce_row_segments<V, T, Op>(in, out, rows, cols, lanes, probe);  // see <<< row-segments
+  else
+    reduce_row_segments<T, T, Op>(in, out, rows, cols, lanes, probe);
 }
 // >>>
 

@@ -425,6 +425,56 @@ TEST(Matrix, WarpPerRowWalksLongRowsALaneApart) {
   EXPECT_EQ(t.outputs, (std::vector<double>{300.0 * 301 / 2, 600.0 * 601 / 2 - 300.0 * 301 / 2}));
 }
 
+// lanes-per-row on 3 x 5 ints (rows of 20 bytes: one element a load): a quarter of 5, rounded
+// up, is 2, so 2 lanes a row and 16 rows a warp. By hand, from the iota: lane 0 adds elements 1, 3
+// and 5 (9), lane 1 adds 2 and 4 (6); lanes 2, 3 row 1 (24, 16); lanes 4, 5 row 2 (39, 26). The one
+// shuffle (offset 1, width 2) gives lanes 0, 2, 4 their rows' sums, and lane 1, whose lane 2 is
+// in the next row, its own value back: 6 + 6.
+TEST(Matrix, LanesPerRowGivesTwoLanesToRowsOfFive) {
+  const auto t = matrix_trace("lanes-per-row", 3, 5, 32);
+  EXPECT_EQ(t.grid, 1u);
+  EXPECT_EQ(t.geometry.segment_lanes, 2);
+  EXPECT_EQ(t.outputs, (std::vector<double>{15, 40, 65}));
+  ASSERT_EQ(t.stages.size(), 2u);
+  const auto& fold = *t.stages[0].lanes;
+  EXPECT_EQ(std::vector<double>(fold.begin(), fold.begin() + 7), (std::vector<double>{9, 6, 24, 16, 39, 26, 0}));
+  const auto& shuffled = *t.stages[1].lanes;
+  EXPECT_EQ(t.stages[1].param, 1);
+  EXPECT_EQ(std::vector<double>(shuffled.begin(), shuffled.begin() + 6), (std::vector<double>{15, 12, 40, 32, 65, 52}));
+  EXPECT_EQ(loads_of(t.stages[0], 0), (std::vector<long long>{0, 2, 4}));
+  EXPECT_EQ(loads_of(t.stages[0], 3), (std::vector<long long>{6, 8}));
+  EXPECT_EQ(core::shuffle_source(t, 1, 1), -1);  // lane 2 is row 1's
+  EXPECT_EQ(core::shuffle_source(t, 2, 1), 3);
+}
+
+// A segment of 4 lanes over rows of 13 floats (52 bytes: one element a load): lane l of row 0
+// adds columns l, l+4, l+8 (and lane 0 column 12); row 1 starts at lane 4.
+TEST(Matrix, LanesPerRowGivesFourLanesToRowsOfThirteen) {
+  const auto t = matrix_trace("lanes-per-row", 2, 13, 32, 0, {}, core::Op::Sum, core::DType::Float);
+  EXPECT_EQ(t.geometry.segment_lanes, 4);
+  EXPECT_EQ(loads_of(t.stages[0], 0), (std::vector<long long>{0, 4, 8, 12}));
+  EXPECT_EQ(loads_of(t.stages[0], 3), (std::vector<long long>{3, 7, 11}));
+  EXPECT_EQ(loads_of(t.stages[0], 4), (std::vector<long long>{13, 17, 21, 25}));
+  EXPECT_EQ(t.outputs, (std::vector<double>{91, 260}));  // 1..13, 14..26
+  ASSERT_EQ(t.stages.size(), 3u);                        // the folds, then offsets 2 and 1
+  EXPECT_EQ(t.stages[1].param, 2);
+}
+
+// At 16 columns of floats (64 bytes, a multiple of 16) each of 4 lanes a row takes one float4, a
+// warp 8 rows: one warp-wide load reads 512 neighbouring bytes, 16 sectors. A block a row
+// (batched-rows) reads the same row with 16 lanes of a 32-thread block, 2 sectors a load: the
+// same sectors per byte, 8 times fewer bytes a load instruction.
+TEST(Coalescing, LanesARowLoadEightTimesTheBytesOfABlockARowAtSixteenColumns) {
+  const auto lanes = matrix_trace("lanes-per-row", 64, 16, 32, 0, {}, core::Op::Sum, core::DType::Float);
+  EXPECT_EQ(lanes.geometry.segment_lanes, 4);
+  EXPECT_EQ(loads_of(lanes.stages[0], 5), (std::vector<long long>{20}));  // row 1, its second float4
+  const auto warp = core::warp_loads(lanes.stages[0], 4);
+  ASSERT_FALSE(warp.empty());
+  for (const auto& w : warp) EXPECT_EQ(w.sectors, 16) << w.warp << "/" << w.slot;
+  const auto block = matrix_trace("batched-rows", 64, 16, 32, 0, {}, core::Op::Sum, core::DType::Float);
+  for (const auto& w : core::warp_loads(block.stages[0], 4)) EXPECT_EQ(w.sectors, 2) << w.warp << "/" << w.slot;
+}
+
 // One test per algorithm, so CTest's shards of this suite (tests/CMakeLists.txt) share the work.
 class AwkwardShapes : public ::testing::TestWithParam<std::string> {};
 

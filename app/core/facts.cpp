@@ -245,6 +245,8 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
   const std::pair<std::string_view, std::string> fills[] = {
       {"{block}", std::to_string(trace.block)},
       {"{block_warps}", std::to_string(std::max(1, trace.block / 32))},
+      {"{row_lanes}", std::to_string(trace.geometry.segment_lanes)},
+      {"{rows_a_warp}", std::to_string(32 / std::max(1, trace.geometry.segment_lanes))},
       {"{conflicts}", conflicts},
       {"{divergent}", divergent},
       {"{rows_apart}", std::to_string(std::max(1, trace.block / block_x_of(trace)))},

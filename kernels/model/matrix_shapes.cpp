@@ -55,7 +55,14 @@ Grid2 row_chunks(Matrix m, int block, std::size_t want, std::size_t least) {
 
 bool is_matrix(Algo algo) { return row(algo).shape == Shape::Matrix; }
 
-int row_lanes(Algo algo, std::size_t) { return row(algo).indexing == Indexing::RowSegments ? 32 : 0; }
+int row_lanes(Algo algo, std::size_t cols) {
+  if (row(algo).indexing != Indexing::RowSegments) return 0;
+  if (!row(algo).vectors) return 32;
+  const std::size_t quarter = (cols + 3) / 4;
+  int lanes = 1;
+  while (lanes < kMaxRowLanes && std::size_t(lanes) * 2 <= quarter) lanes *= 2;
+  return lanes;
+}
 
 std::size_t segment_load_elements(Algo algo, std::size_t cols, std::size_t elem_bytes) {
   return row(algo).vectors && rows_hold_vectors(cols, elem_bytes) ? vector_elements(elem_bytes) : 1;
