@@ -85,8 +85,11 @@ __device__ __forceinline__ void reduce_row_segments(const T* in, T* out, std::si
 // <<< warp-per-row
 // A warp a row: its 32 lanes stride along the row one element at a time, then five shuffles
 // leave the row's result in lane 0. See <<< row-segments.
+// __launch_bounds__(1024): blocks of up to 1024 threads, so the traced instantiation (a probe's
+// pointers beside K vectors a lane) keeps to the 64 registers a thread such a block leaves.
 template <class T, class Op, class Probe>
-__global__ void warp_per_row(const T* in, T* out, std::size_t rows, std::size_t cols, Probe probe) {
+__global__ void __launch_bounds__(1024)
+    warp_per_row(const T* in, T* out, std::size_t rows, std::size_t cols, Probe probe) {
   reduce_row_segments<T, T, Op>(in, out, rows, cols, 32, probe);  // see <<< row-segments
 }
 // >>>
@@ -96,7 +99,8 @@ __global__ void warp_per_row(const T* in, T* out, std::size_t rows, std::size_t 
 // rows: its loads cover one contiguous run of memory. 16-byte loads where every row starts on a
 // 16-byte boundary, else one element a load. See <<< row-segments.
 template <class T, class Op, class Probe>
-__global__ void lanes_per_row(const T* in, T* out, std::size_t rows, std::size_t cols, int lanes, Probe probe) {
+__global__ void __launch_bounds__(1024)
+    lanes_per_row(const T* in, T* out, std::size_t rows, std::size_t cols, int lanes, Probe probe) {
   using V = typename Vec16<T>::type;
   if (rows_hold_vectors(cols, sizeof(T)))
     reduce_row_segments<V, T, Op>(in, out, rows, cols, lanes, probe);  // see <<< row-segments
