@@ -248,7 +248,7 @@ std::string stage_label(int tag, int param, bool has_shared) {
     case kernels::kTagRowVector: return "each thread adds its chunk's 16-byte vectors a block apart";
     case kernels::kTagRowLanes:
       return param == 1 ? "each thread adds its own row"
-                        : "each row's " + p + " lanes add its elements " + p + " apart";
+                        : "each row's " + p + " lanes add the row's elements between them";
     case kernels::kTagColumnStep: return "rows " + p + " apart: the upper half of the rows onto the lower";
     case kernels::kTagColumnWalk: return "each thread walks down its whole column";
     case kernels::kTagTileStride: return "2D grid stride: each thread adds the elements it visits";

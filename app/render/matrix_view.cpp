@@ -318,7 +318,7 @@ std::string summary(const core::Trace& t, const std::vector<OutputLine>& lines) 
         return "out holds each row's " + word + "; " + b + " writes out[" + range(first->index, count) +
                "] of the rows shown" +
                (t.geometry.segment_lanes > 0
-                    ? ", the first lane of each row's " + std::to_string(t.geometry.segment_lanes) + " lanes one"
+                    ? ": each row's result from the first of its " + std::to_string(t.geometry.segment_lanes) + " lanes"
                     : "");
       return "out holds each row's " + word + "; " + b + " writes row " + std::to_string(first->index) + "'s " + word +
              " to out[" + std::to_string(first->index) + "]: " + short_value(first->value, t.type);
