@@ -47,12 +47,6 @@ struct Rec {
   }
 };
 
-int log2i(int n) {  // n a power of two
-  int k = 0;
-  while ((1 << k) < n) ++k;
-  return k;
-}
-
 // Who works in a tree step, and on which cells: thread t combines smem[a] and smem[a + s]
 // into smem[a].
 enum class Rule { LowHalf, Interleaved, Strided, NonPow2, LastWarp };
@@ -599,7 +593,8 @@ struct MatrixModel {
     const std::size_t per = kernels::segment_load_elements(algo, m.cols, sizeof(T)), vecs = m.cols / per;
     const std::size_t per_warp = std::size_t(32 / lanes), warps = grid.count() * std::size_t(B / 32);
     const int rounds = vecs <= std::size_t(lanes) ? K : 1;
-    std::vector<std::vector<T>> stages(std::size_t(1 + log2i(lanes)), std::vector<T>(B, T{}));
+    std::vector<std::vector<T>> stages(std::size_t(kernels::matrix_trace_shape(algo, B, m).stages),
+                                       std::vector<T>(B, T{}));
     std::vector<char> loaded(B, 0), grouped(B, 0);
     for (int w = 0; w < B / 32; ++w) {
       bool first = true;
