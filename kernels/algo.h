@@ -37,8 +37,9 @@ enum class Algo {
   BatchedRowsVectorized,
   WarpPerRow,
   LanesPerRow,
+  ThreadPerRow,
 };
-constexpr Algo kLastAlgo = Algo::LanesPerRow;  // every Algo has a row: a test walks them to here
+constexpr Algo kLastAlgo = Algo::ThreadPerRow;  // every Algo has a row: a test walks them to here
 enum class OpKind { Sum, Min, Max };
 // Baselines over the same data: the library reductions, a device copy (a bandwidth reference:
 // it reads and writes, a reduction only reads; checked element for element), and the matrix

@@ -40,6 +40,7 @@ enum class Indexing {
   ColumnWalk,       // matrix: a thread walks its whole column
   Tile2d,           // matrix: 2D blocks striding in x and y over the whole matrix
   RowSegments,      // matrix: a segment of a warp's lanes a row (a whole warp, or a few lanes), rows by grid stride
+  RowTile,          // matrix: a block copies a tile of rows into shared memory, then a thread adds a row
 };
 
 // How a block combines what its threads hold.
@@ -175,6 +176,9 @@ inline constexpr AlgorithmRow kAlgorithms[] = {
     {"lanes-per-row", A::LanesPerRow, {}, F::Matrix,
      "A few lanes a row: neighbouring rows side by side in a warp, shuffles within each row's lanes",
      kShortRows, C::Outputs, P2, true, 0, Mat, I::RowSegments, T::Segments, true},
+    {"thread-per-row", A::ThreadPerRow, {}, F::Matrix,
+     "A thread a row: a block copies a tile of rows into shared memory, then each thread adds its own row",
+     kShortRows, C::Outputs, P2, true, 0, Mat, I::RowTile, T::None, false},
     {"cub", {}, B::Cub, F::Baseline, "CUB DeviceReduce",
      {}, C::None, P2, true, 0, Arr, I::Tile, T::None, false},
     {"thrust", {}, B::Thrust, F::Baseline, "thrust::reduce",
@@ -238,7 +242,8 @@ constexpr Lines lines_of(Indexing i) {
   switch (i) {
     case Indexing::RowPerBlock:
     case Indexing::RowChunks:
-    case Indexing::RowSegments: return Lines::Rows;
+    case Indexing::RowSegments:
+    case Indexing::RowTile: return Lines::Rows;
     case Indexing::ColumnTiles:
     case Indexing::ColumnWalk: return Lines::Columns;
     default: return Lines::Whole;
@@ -261,6 +266,7 @@ constexpr std::string_view to_string(Indexing i) {
     case Indexing::ColumnWalk: return "column-walk";
     case Indexing::Tile2d: return "tile-2d";
     case Indexing::RowSegments: return "row-segments";
+    case Indexing::RowTile: return "row-tile";
   }
   return "?";
 }

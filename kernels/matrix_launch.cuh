@@ -73,7 +73,7 @@ class MatrixReducer {
       return;
     }
     const std::size_t partials = std::min(matrix_partials(algo_, m_, grid_), kMaxPartials);
-    TraceBuffers<T> buf(matrix_trace_shape(algo_, launch_.block, m_), launch_.block, partials, 0);
+    TraceBuffers<T> buf(matrix_trace_shape(algo_, launch_.block, m_, sizeof(T)), launch_.block, partials, 0);
     kernel(buf.probe(launch_.trace_block));
     RL_CUDA(cudaStreamSynchronize(stream_));
     buf.copy_to(*trace_);
@@ -118,6 +118,12 @@ class MatrixReducer {
       case Algo::LanesPerRow:
         lanes_per_row<T, Op><<<g, block, 0, stream_>>>(in, out, m.rows, m.cols, row_lanes(algo_, m.cols), p);
         break;
+      case Algo::ThreadPerRow: {
+        const int w = row_tile_cols(m.cols, launch_.block, sizeof(T));
+        thread_per_row<T, Op>
+            <<<g, block, sh * std::size_t(row_tile_pitch(w)), stream_>>>(in, out, m.rows, m.cols, w, p);
+        break;
+      }
       default: throw std::invalid_argument("no matrix kernel for this algorithm");
     }
     RL_CUDA(cudaGetLastError());

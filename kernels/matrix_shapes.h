@@ -47,12 +47,23 @@ std::size_t matrix_partials(Algo algo, Matrix m, Grid2 grid);
 std::size_t split_chunk_cols(Matrix m, std::size_t chunks);
 // column-sums: rows each block of the first pass covers.
 std::size_t column_chunk_rows(Matrix m, int block, std::size_t chunks);
-TraceShape matrix_trace_shape(Algo algo, int block, Matrix m);
+TraceShape matrix_trace_shape(Algo algo, int block, Matrix m, std::size_t elem_bytes);
 // Row segments: the lanes a row's segment holds: 32 for a warp a row (warp-per-row); for
 // lanes-per-row the largest power of two at or below a quarter of the row (rounded up), 1 to
 // kMaxRowLanes, so each lane takes about 4 elements: one 16-byte load of floats or ints.
 constexpr int kMaxRowLanes = 16;
 int row_lanes(Algo algo, std::size_t cols);
+// thread-per-row: the columns of each row a block copies into shared memory at a time, its tile
+// (at most kTileRowBytes of a row, and a tile of at most kTileBytes), and the tile's row pitch:
+// the columns rounded up to an odd number, so the rows a warp's threads walk start in different
+// banks (bank = cell mod 32 for 4-byte cells).
+constexpr int kTileRowBytes = 512;
+constexpr std::size_t kTileBytes = 48 * 1024;  // dynamic shared memory a block gets without opting in
+int row_tile_cols(std::size_t cols, int block, std::size_t elem_bytes);
+constexpr RL_HD int row_tile_pitch(int tile_cols) { return tile_cols | 1; }
+// thread-per-row: elements a load of the copy reads: a 16-byte vector's where a tile holds whole
+// rows (one run of memory), else 1.
+std::size_t row_tile_load_elements(std::size_t cols, int block, std::size_t elem_bytes);
 // Row segments: elements one load of a lane reads: a 16-byte vector's where the row allows and
 // the algorithm asks for them, else 1.
 std::size_t segment_load_elements(Algo algo, std::size_t cols, std::size_t elem_bytes);

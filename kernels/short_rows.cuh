@@ -1,7 +1,8 @@
-// Short rows: a warp, or a few of its lanes, a row. A block a row leaves most of its threads idle
-// on a row of 16 elements and pays a block's launch for one load; here a row's segment of lanes
-// strides along it, and the segment's lanes meet through shuffles that never leave it
-// (__shfl_down_sync's width). No shared memory, no barrier.
+// Short rows: a warp, a few of its lanes, or one thread a row. A block a row leaves most of its
+// threads idle on a row of 16 elements and pays a block's launch for one load; here a row's
+// segment of lanes strides along it, and the segment's lanes meet through shuffles that never
+// leave it (__shfl_down_sync's width); or a block copies a tile of rows into shared memory and
+// each thread adds one row there.
 #pragma once
 #include <cstddef>
 
@@ -106,6 +107,111 @@ __global__ void __launch_bounds__(1024)
     reduce_row_segments<V, T, Op>(in, out, rows, cols, lanes, probe);  // see <<< row-segments
   else
     reduce_row_segments<T, T, Op>(in, out, rows, cols, lanes, probe);
+}
+// >>>
+
+// <<< tile-copy
+// Copies a tile of `rows` rows, w columns of each from column c0 of row r0 on, into tile, a row
+// every pitch cells; thread t takes the tile's elements t, t + blockDim.x, ..., K loads in
+// flight. V: a 16-byte vector where the tile holds whole rows (w == cols): then the tile is one
+// run of memory starting on a 16-byte boundary (r0 is a multiple of 32 rows), taken as vectors
+// and its last elements one at a time; else one element a load. Loads are recorded from `slot`
+// on, and in the first tile (`first`) each store from `stored` on.
+template <class V, class T, class Probe>
+__device__ __forceinline__ void copy_tile(const T* in, T* tile, std::size_t r0, std::size_t c0, std::size_t cols,
+                                          unsigned rows, unsigned w, unsigned pitch, const Probe& probe, bool first,
+                                          int& slot, int& stored) {
+  constexpr int K = kRowLoadsInFlight, per = int(sizeof(V) / sizeof(T));
+  const unsigned t = threadIdx.x, threads = blockDim.x, count = rows * w;
+  unsigned vectors = 0;
+  if constexpr (per > 1) {
+    vectors = count / per;
+    const V* run = reinterpret_cast<const V*>(in + r0 * cols);
+    for (unsigned i = t; i < vectors; i += K * threads) {
+      V x[K];
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        if (i + k * threads < vectors) x[k] = run[i + k * threads];  // [tile-copy]
+#pragma unroll
+      for (int k = 0; k < K; ++k) {
+        const unsigned j = i + k * threads;
+        if (j >= vectors) break;
+        probe.load(0, slot, r0 * cols + std::size_t(j) * per, per);
+        ++slot;
+        const T* e = reinterpret_cast<const T*>(&x[k]);
+        for (unsigned q = 0, r = j * per / w, c = j * per % w; q < unsigned(per); ++q, ++stored) {
+          tile[r * pitch + c] = e[q];  // a vector's elements, cell by cell: a row may end inside it
+          if (first) probe.write(0, stored, int(r * pitch + c));
+          if (++c == w) c = 0, ++r;
+        }
+      }
+    }
+  }
+  for (unsigned i = vectors * per + t; i < count; i += K * threads) {  // one element a load
+    T x[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const unsigned j = i + k * threads;
+      if (j < count) x[k] = in[(r0 + j / w) * cols + c0 + j % w];  // [tile-copy]
+    }
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const unsigned j = i + k * threads;
+      if (j >= count) break;
+      tile[j / w * pitch + j % w] = x[k];
+      probe.load(0, slot, (r0 + j / w) * cols + c0 + j % w);
+      if (first) probe.write(0, stored, int(j / w * pitch + j % w));
+      ++slot, ++stored;
+    }
+  }
+}
+// >>>
+
+// <<< thread-per-row
+// A thread a row, through shared memory. A block copies a tile of rows (blockDim.x rows, up to
+// tile_cols columns of each) into shared memory with consecutive threads on consecutive
+// elements, so a warp's loads are coalesced; then thread t adds its own row there, reading
+// tile[t * pitch + c]. At each c a warp's 32 reads lie pitch cells apart: the pitch is tile_cols
+// rounded up to an odd number (row_tile_pitch), which puts 32 neighbouring rows in 32 different
+// banks. Longer rows take their next tile_cols columns in the next tile; blocks loop over tiles of
+// rows by grid stride. The stages record the block's first tile.
+template <class T, class Op, class Probe>
+__global__ void __launch_bounds__(1024)
+    thread_per_row(const T* in, T* out, std::size_t rows, std::size_t cols, int tile_cols, Probe probe) {
+  using V = typename Vec16<T>::type;
+  T* tile = shared_array<T>();
+  const unsigned t = threadIdx.x, threads = blockDim.x, pitch = unsigned(row_tile_pitch(tile_cols));
+  bool first = true;
+  int slot = 0, stored = 0;  // the thread's loads and (first tile) stores, in program order
+  for (std::size_t r0 = std::size_t(blockIdx.x) * threads; r0 < rows; r0 += std::size_t(gridDim.x) * threads) {
+    const unsigned tile_rows = unsigned(rows - r0 < threads ? rows - r0 : threads);  // block-uniform
+    T v = Op::template identity<T>();
+    for (std::size_t c0 = 0; c0 < cols; c0 += std::size_t(tile_cols)) {
+      const unsigned w = unsigned(cols - c0 < std::size_t(tile_cols) ? cols - c0 : tile_cols);
+      __syncthreads();  // every thread has walked the previous tile
+      if (w == cols)    // whole rows: one run of memory
+        copy_tile<V>(in, tile, r0, c0, cols, tile_rows, w, pitch, probe, first, slot, stored);  // see <<< tile-copy
+      else
+        copy_tile<T>(in, tile, r0, c0, cols, tile_rows, w, pitch, probe, first, slot, stored);
+      // The pad: nothing reads it, but the identity there keeps a recorded tile free of stale cells.
+      if (t < tile_rows && w < pitch) tile[t * pitch + w] = Op::template identity<T>();
+      if (first && t < tile_rows && w < pitch) probe.write(0, stored, int(t * pitch + w));
+      __syncthreads();
+      if (first) probe.stage(0, kTagTileCopy, int(pitch)), probe.work(0, stored > 0);
+      if (first) probe.shared(0, tile, int(tile_rows * pitch));
+      if (t < tile_rows)
+        for (unsigned c = 0; c < w; ++c) {
+          v = Op{}(v, tile[t * pitch + c]);  // [row-walk]
+          if (first) probe.read(1, int(c), int(t * pitch + c));
+        }
+      if (first) probe.stage(1, kTagRowWalk, int(w)), probe.work(1, t < tile_rows), probe.lane(1, v);
+      first = false;
+    }
+    if (t < tile_rows) {  // a thread's row, written by it
+      out[r0 + t] = v;
+      probe.partial(r0 + t, v);
+    }
+  }
 }
 // >>>
 

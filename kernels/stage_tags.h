@@ -33,6 +33,8 @@ enum Tag : int {
   kTagColumnVector, // [column-vector] each thread accumulates 4 columns, 16 bytes a load
   kTagRowVector,    // [row-vector]  each thread accumulates its chunk of a row, 16 bytes a load
   kTagRowLanes,     // [row-lanes]   each lane of a row's segment accumulates its part; param = lanes a row
+  kTagTileCopy,     // [tile-copy]   a block copies a tile of rows into shared memory; param = the tile's row pitch
+  kTagRowWalk,      // [row-walk]    each thread adds its own row of the tile; param = columns it adds
   kTagCount
 };
 
@@ -42,7 +44,8 @@ inline const char* tag_marker(int tag) {
       "[load]", "[load-add]", "[grid-stride]", "[vector-load]", "[step]", "[warp-step]", "[serial]",
       "[shfl]", "[warp-sums]", "[final-load]", "[final-shfl]", "[tile-reduce]", "[tile-sums]",
       "[final-reduce]", "[atomic]", "[halving]", "[input]", "[row-stride]", "[column-stride]",
-      "[column-step]", "[column-walk]", "[tile-stride]", "[column-vector]", "[row-vector]", "[row-lanes]"};
+      "[column-step]", "[column-walk]", "[tile-stride]", "[column-vector]", "[row-vector]", "[row-lanes]",
+      "[tile-copy]", "[row-walk]"};
   return tag >= 0 && tag < kTagCount ? names[tag] : "[?]";
 }
 

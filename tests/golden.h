@@ -106,6 +106,11 @@ inline std::vector<GoldenCase> golden_cases() {
       {"lanes-per-row-float-sum", "lanes-per-row", 4096 * 16, 256, DType::Float, Op::Sum, -1, 151, 4096, 16},
       {"lanes-per-row-float-max", "lanes-per-row", 1000 * 15, 128, DType::Float, Op::Max, 0, 152, 1000, 15},
       {"lanes-per-row-double-sum", "lanes-per-row", 333 * 17, 64, DType::Double, Op::Sum, -1, 153, 333, 17},
+      // A thread a row: rows of 16 floats (a pad cell a row), 40 ints (two tiles of columns) and
+      // 7 doubles (odd: no pad).
+      {"thread-per-row-float-sum", "thread-per-row", 1000 * 16, 128, DType::Float, Op::Sum, -1, 154, 1000, 16},
+      {"thread-per-row-int-min", "thread-per-row", 300 * 40, 64, DType::Int, Op::Min, 0, 155, 300, 40},
+      {"thread-per-row-double-max", "thread-per-row", 2049 * 7, 256, DType::Double, Op::Max, -1, 156, 2049, 7},
   };
 }
 

@@ -157,9 +157,11 @@ TEST(Gpu, MatrixTracesEqualTheCpuModelBitForBit) {
     if (only && ("," + std::string(only) + ",").find("," + id + ",") == std::string::npos) continue;
     ++ran;
     // Short rows: the shapes issue 33 names (its odd ones scaled to what a trace holds: rows of
-    // 15, 100, and 3 rows of 2^16 + 1), rows of 16, and two of the family's own.
+    // 15, 100, and 3 rows of 2^16 + 1), rows of 16, and two of the family's own; for a tile of
+    // rows, rows past one tile's columns (33, 100, 257) and past one tile of rows (4097).
     const auto* r = kernels::find_row(id);
-    const bool segments = r && r->indexing == kernels::Indexing::RowSegments;
+    const bool segments =
+        r && (r->indexing == kernels::Indexing::RowSegments || r->indexing == kernels::Indexing::RowTile);
     const std::vector<std::pair<std::size_t, std::size_t>> short_rows{
         {1, 1},     {1, 3},     {5, 17},      {4097, 3},          {1000, 33}, {std::size_t(1) << 20, 1},
         {4096, 15}, {4096, 16}, {10000, 100}, {3, (1 << 16) + 1}, {33, 257}};

@@ -33,6 +33,12 @@ std::vector<long long> loads_of(const core::Stage& s, int thread) {
   return {};
 }
 
+core::Access access_of(const core::Stage& s, int thread) {
+  for (const auto& a : s.accesses)
+    if (a.thread == thread) return a;
+  return {thread, {}, {}};
+}
+
 }  // namespace
 
 TEST(Matrix, BatchedRowsStridesTheRowThenRunsTheTree) {
@@ -474,6 +480,83 @@ TEST(Coalescing, LanesARowLoadEightTimesTheBytesOfABlockARowAtSixteenColumns) {
   for (const auto& w : warp) EXPECT_EQ(w.sectors, 16) << w.warp << "/" << w.slot;
   const auto block = matrix_trace("batched-rows", 64, 16, 32, 0, {}, core::Op::Sum, core::DType::Float);
   for (const auto& w : core::warp_loads(block.stages[0], 4)) EXPECT_EQ(w.sectors, 2) << w.warp << "/" << w.slot;
+}
+
+// thread-per-row on 3 x 4 ints (the iota 1..12) in a block of 32: the tile holds 4 columns in a
+// pitch of 5. The tile holds whole rows, one run of 12 ints: 3 int4 loads, so thread t < 3 loads
+// elements 4t..4t+3 (row t) and stores them in cells 5t..5t+3, then its row's pad cell 5t + 4 with
+// the identity, 0. The walk: thread t reads cells 5t to 5t + 3.
+TEST(Matrix, ThreadPerRowCopiesATileWithAPadCellARow) {
+  const auto t = matrix_trace("thread-per-row", 3, 4, 32);
+  EXPECT_EQ(t.geometry.tile_cols, 4);
+  EXPECT_EQ(t.geometry.tile_pitch, 5);
+  EXPECT_EQ(t.grid, 1u);
+  ASSERT_EQ(t.stages.size(), 2u);
+  ASSERT_TRUE(t.stages[0].shared);
+  const auto& tile = *t.stages[0].shared;
+  ASSERT_GE(tile.size(), 15u);
+  EXPECT_EQ(std::vector<double>(tile.begin(), tile.begin() + 15),
+            (std::vector<double>{1, 2, 3, 4, 0, 5, 6, 7, 8, 0, 9, 10, 11, 12, 0}));
+  EXPECT_EQ(t.stages[0].param, 5);
+  EXPECT_EQ(access_of(t.stages[0], 1).writes, (std::vector<int>{5, 6, 7, 8, 9}));  // row 1, then its pad
+  EXPECT_EQ(loads_of(t.stages[0], 2), (std::vector<long long>{8}));
+  EXPECT_EQ(t.stages[0].loads[2].width(0), 4);
+  EXPECT_TRUE(access_of(t.stages[0], 3).writes.empty());
+  EXPECT_EQ(t.stages[0].active, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(t.stages[1].param, 4);
+  EXPECT_EQ(access_of(t.stages[1], 2).reads, (std::vector<int>{10, 11, 12, 13}));
+  ASSERT_TRUE(t.stages[1].lanes);
+  EXPECT_EQ(std::vector<double>(t.stages[1].lanes->begin(), t.stages[1].lanes->begin() + 4),
+            (std::vector<double>{10, 26, 42, 0}));
+  EXPECT_EQ(t.outputs, (std::vector<double>{10, 26, 42}));
+}
+
+// Rows of 16 floats: a pitch of 17, so at each step a warp's 32 reads lie 17 cells apart, in 32
+// different banks (1-way). Unpadded, 16 apart, the even threads would share bank 0 and the odd
+// ones bank 16: 16-way. The copy: thread t stores its float4's 4 cells one by one, so a warp's
+// first store writes cells 17r + 4c (r = t / 4, c = t % 4): rows 0 and 4 both reach banks 4, 8
+// and 12: 2-way. Rows of 15 need no pad (1-way either way); rows of 8 doubles unpadded put a
+// half-warp's 16 reads in banks 0-1 and 16-17: 8-way.
+TEST(Banks, ThreadPerRowsPadCellTakesTheWalkFromSixteenWayToOne) {
+  const auto t = matrix_trace("thread-per-row", 64, 16, 32, 0, {}, core::Op::Sum, core::DType::Float);
+  EXPECT_EQ(t.geometry.tile_pitch, 17);
+  EXPECT_EQ(t.stages[1].bank_conflicts, 1);
+  EXPECT_EQ(t.stages[0].bank_conflicts, 2);
+  EXPECT_EQ(core::fill_lesson("{walk_conflicts} {unpadded_conflicts} {copy_conflicts}", t), "1 16 2");
+  const auto odd = matrix_trace("thread-per-row", 64, 15, 32, 0, {}, core::Op::Sum, core::DType::Float);
+  EXPECT_EQ(odd.geometry.tile_pitch, 15);
+  EXPECT_EQ(core::fill_lesson("{walk_conflicts} {unpadded_conflicts}", odd), "1 1");
+  const auto wide = matrix_trace("thread-per-row", 64, 8, 32, 0, {}, core::Op::Sum, core::DType::Double);
+  EXPECT_EQ(wide.geometry.tile_pitch, 9);
+  EXPECT_EQ(core::fill_lesson("{walk_conflicts} {unpadded_conflicts}", wide), "1 8");
+  // 8 rows of 16: only 8 threads walk; unpadded, 16 apart, four of them in bank 0, four in bank 16.
+  const auto few = matrix_trace("thread-per-row", 8, 16, 32, 0, {}, core::Op::Sum, core::DType::Float);
+  EXPECT_EQ(core::fill_lesson("{tile_rows} {walk_conflicts} {unpadded_conflicts}", few), "8 1 4");
+}
+
+// Rows longer than a tile: 5 x 300 floats in a block of 64 come through 128 columns (512 bytes)
+// at a time, 128, 128 and 44, each thread adding on to its total, one element a load (a tile of
+// part rows is not one run of memory). Row r of the iota sums 300r + 1 .. 300r + 300; the first
+// tile's walk leaves thread 0 with 1 + ... + 128 = 8256.
+TEST(Matrix, ThreadPerRowTakesLongRowsATileOfColumnsAtATime) {
+  const auto t = matrix_trace("thread-per-row", 5, 300, 64, 0, {}, core::Op::Sum, core::DType::Float);
+  EXPECT_EQ(t.geometry.tile_cols, 128);
+  EXPECT_EQ(t.geometry.tile_pitch, 129);
+  EXPECT_EQ(t.stages[1].param, 128);
+  EXPECT_EQ((*t.stages[1].lanes)[0], 8256);
+  std::vector<double> want;
+  for (double r = 0; r < 5; ++r) want.push_back(90000 * r + 45150);
+  EXPECT_EQ(t.outputs, want);
+  // Thread 33 copies the first tile's elements 33, 97, 161, 225, ... of 5 x 128: columns 33 and 97
+  // of row 0, then of row 1.
+  const auto loads = loads_of(t.stages[0], 33);
+  ASSERT_GE(loads.size(), 4u);
+  EXPECT_EQ(std::vector<long long>(loads.begin(), loads.begin() + 4), (std::vector<long long>{33, 97, 333, 397}));
+  // Rows of 100 fit a tile whole: one run of memory, a float4 a load (thread 1: elements 4-7).
+  const auto whole = matrix_trace("thread-per-row", 5, 100, 64, 0, {}, core::Op::Sum, core::DType::Float);
+  EXPECT_EQ(whole.geometry.tile_cols, 100);
+  EXPECT_EQ(whole.stages[0].loads.size() > 1 ? whole.stages[0].loads[1].width(0) : 0, 4);
+  EXPECT_EQ(loads_of(whole.stages[0], 1).front(), 4);
 }
 
 // One test per algorithm, so CTest's shards of this suite (tests/CMakeLists.txt) share the work.

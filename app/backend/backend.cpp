@@ -41,6 +41,7 @@ std::size_t traced_output(kernels::Algo algo, kernels::Matrix m, int block, kern
     case kernels::Indexing::RowChunks: return b / grid.x;
     case kernels::Indexing::ColumnTiles: return std::min(m.cols - 1, (b % grid.x) * kernels::matrix_tile_cols(algo, block, m.cols));
     case kernels::Indexing::ColumnWalk: return std::min(m.cols - 1, b * std::size_t(block));
+    case kernels::Indexing::RowTile: return b * std::size_t(block);  // the first row of the block's first tile
     case kernels::Indexing::RowSegments:  // the block's first warp's first row
       return b * std::size_t(block / 32) * std::size_t(32 / kernels::row_lanes(algo, m.cols));
     default: return 0;

@@ -277,7 +277,7 @@ core::BenchReport run_sim_matrix(const BenchRequest& req, const std::vector<cons
       const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
       row.samples = 1;
       finish_matrix_row(*r, row, s, us, sizeof(T), 0);
-      const bool walk = kernels::row(algo).indexing == kernels::Indexing::ColumnWalk;
+      const bool walk = kernels::row(algo).tree == kernels::Tree::None;  // a thread adds its whole line
       const auto lines = kernels::matrix_lines(algo);
       const auto c = req.op == core::Op::Sum ? model::check_matrix_outputs<T, ops::Sum>(out.data(), in.data(), m, lines, walk)
                      : req.op == core::Op::Min ? model::check_matrix_outputs<T, ops::Min>(out.data(), in.data(), m, lines, walk)

@@ -88,6 +88,20 @@ int array_passes(kernels::Algo algo, std::size_t n, int block, std::size_t grid)
   }
 }
 
+// thread-per-row: the tile, and each thread's fold over the rows it adds (one a tile of rows,
+// its whole row), not the elements it copies for the others.
+core::Geometry row_tile_geometry(core::Geometry g, kernels::Matrix m, int block, kernels::Grid2 grid, int traced,
+                                 std::size_t elem_bytes) {
+  g.tile_cols = kernels::row_tile_cols(m.cols, block, elem_bytes);
+  g.tile_pitch = kernels::row_tile_pitch(g.tile_cols);
+  const std::size_t B = std::size_t(block);
+  for (std::size_t t = 0; t < B; ++t) {
+    const std::size_t rows = count(std::size_t(traced) * B + t, m.rows, grid.count() * B);
+    g.folds.push_back({rows * m.cols, rows * (m.cols - 1), 1});
+  }
+  return g;
+}
+
 }  // namespace
 
 core::Geometry array_geometry(kernels::Algo algo, std::size_t n, int block, std::size_t grid, int traced,
@@ -118,6 +132,7 @@ core::Geometry matrix_geometry(kernels::Algo algo, kernels::Matrix m, int block,
   g.thread_cols = kernels::matrix_thread_cols(algo);
   if (kernels::row(algo).indexing == kernels::Indexing::RowSegments) g.segment_lanes = kernels::row_lanes(algo, m.cols);
   g.passes = kernels::matrix_second_pass(algo, grid) ? 2 : 1;
+  if (g.indexing == Indexing::RowTile) return row_tile_geometry(g, m, block, grid, traced, elem_bytes);
   const bool columns = kernels::is_column_sums(algo);
   const std::size_t tile = std::size_t(traced) % grid.x;
   for (int t = 0; t < block; ++t) {

@@ -252,6 +252,11 @@ std::string stage_label(int tag, int param, bool has_shared) {
     case kernels::kTagColumnStep: return "rows " + p + " apart: the upper half of the rows onto the lower";
     case kernels::kTagColumnWalk: return "each thread walks down its whole column";
     case kernels::kTagTileStride: return "2D grid stride: each thread adds the elements it visits";
+    case kernels::kTagTileCopy:
+      return "the block copies a tile of rows into shared memory, a row every " + p + " cells";
+    case kernels::kTagRowWalk:
+      return param == 1 ? "each thread takes the 1 column of its own row"
+                        : "each thread adds the " + p + " columns of its own row";
     default: return "stage";
   }
 }

@@ -184,6 +184,35 @@ std::string sectors_text(const Trace& trace) {
   return "-";
 }
 
+// The worst bank conflict the trace recorded in its stages of one tag ("-" where none touched shared memory).
+static std::string tag_conflicts(const Trace& trace, int tag) {
+  int worst = 0;
+  for (const Stage& s : trace.stages)
+    if (s.tag == tag && s.bank_conflicts) worst = std::max(worst, *s.bank_conflicts);
+  return worst ? std::to_string(worst) : "-";
+}
+
+// thread-per-row: the walk's recorded reads laid out without the pad (rows tile_cols cells apart
+// instead of tile_pitch), and the worst conflict they would have made.
+static std::string unpadded_conflicts(const Trace& trace) {
+  const int cols = trace.geometry.tile_cols, pitch = trace.geometry.tile_pitch;
+  for (const Stage& s : trace.stages) {
+    if (s.tag != kernels::kTagRowWalk || cols < 1 || pitch < 1) continue;
+    auto words = thread_words(s);
+    for (auto& w : words)
+      for (int& c : w) c = c / pitch * cols + c % pitch;
+    return std::to_string(bank_conflict_degree(words, element_bytes(trace.type)));
+  }
+  return "-";
+}
+
+// thread-per-row: the rows of the block's first tile (its walk's threads).
+static std::string tile_rows(const Trace& trace) {
+  for (const Stage& s : trace.stages)
+    if (s.tag == kernels::kTagRowWalk) return std::to_string(s.active.size());
+  return "-";
+}
+
 // Whether the traced matrix's rows take 16-byte loads (column-sums-vectorized's batches).
 static bool vector_rows(const Trace& trace) { return kernels::rows_hold_vectors(trace.cols, element_bytes(trace.type)); }
 
@@ -247,6 +276,14 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{block_warps}", std::to_string(std::max(1, trace.block / 32))},
       {"{row_lanes}", std::to_string(trace.geometry.segment_lanes)},
       {"{rows_a_warp}", std::to_string(32 / std::max(1, trace.geometry.segment_lanes))},
+      {"{tile_row_cols}", std::to_string(trace.geometry.tile_cols)},
+      {"{tile_rows}", tile_rows(trace)},
+      {"{tile_pitch}", std::to_string(trace.geometry.tile_pitch)},
+      {"{walk_conflicts}", tag_conflicts(trace, kernels::kTagRowWalk)},
+      {"{copy_conflicts}", tag_conflicts(trace, kernels::kTagTileCopy)},
+      {"{unpadded_conflicts}", unpadded_conflicts(trace)},
+      {"{tile_row_bytes}", std::to_string(kernels::kTileRowBytes)},
+      {"{tile_kb}", std::to_string(kernels::kTileBytes / 1024)},
       {"{conflicts}", conflicts},
       {"{divergent}", divergent},
       {"{rows_apart}", std::to_string(std::max(1, trace.block / block_x_of(trace)))},

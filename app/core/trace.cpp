@@ -15,6 +15,9 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
+// A row tile's widest pitch: the most columns of 4-byte elements a tile takes, and its pad.
+constexpr int kMaxTilePitch = kernels::kTileRowBytes / 4 + 1;
+
 // JSON has no Inf or NaN; they travel as strings. Integers travel as integers.
 json encode(double v, DType type) {
   if (std::isnan(v)) return "nan";
@@ -158,6 +161,7 @@ json geometry_json(const Geometry& g) {
           {"tree", kernels::to_string(g.tree)},
           {"thread_cols", g.thread_cols},
           {"segment_lanes", g.segment_lanes},
+          {"tile", {g.tile_cols, g.tile_pitch}},
           {"passes", g.passes},
           {"folds", folds}};
 }
@@ -170,10 +174,15 @@ Geometry read_geometry(const json& jg) {
   if (grid.size() != 2 || block.size() != 2) throw std::runtime_error("trace fields 'grid' and 'block' of 'geometry' are not [x, y]");
   g.grid_x = grid[0], g.grid_y = grid[1], g.block_x = block[0], g.block_y = block[1];
   g.indexing =
-      named(typed<std::string>(jg, "indexing"), kernels::Indexing::RowSegments, "indexing", "way of picking elements");
+      named(typed<std::string>(jg, "indexing"), kernels::Indexing::RowTile, "indexing", "way of picking elements");
   g.tree = named(typed<std::string>(jg, "tree"), kernels::Tree::None, "tree", "way of combining a block");
   g.thread_cols = typed<int>(jg, "thread_cols");
   if (jg.contains("segment_lanes")) g.segment_lanes = typed<int>(jg, "segment_lanes");  // absent before short rows
+  if (jg.contains("tile")) {                                                            // absent before thread-per-row
+    const auto tile = typed<std::vector<int>>(jg, "tile");
+    if (tile.size() != 2) throw std::runtime_error("trace field 'tile' of 'geometry' is not [columns, pitch]");
+    g.tile_cols = tile[0], g.tile_pitch = tile[1];
+  }
   g.passes = typed<int>(jg, "passes");
   for (const auto& f : typed<std::vector<std::vector<std::size_t>>>(jg, "folds")) {
     if (f.size() != 3) throw std::runtime_error("trace field 'folds' of 'geometry' holds an entry that is not [elements, additions, held]");
@@ -287,6 +296,12 @@ void check_layout(const Trace& t) {
   if (s < 0 || s > 32 || (s & (s - 1)) != 0 || (s > 0) != (g.indexing == kernels::Indexing::RowSegments))
     misfit("geometry",
            "gives 'segment_lanes' of " + std::to_string(s) + "; row segments hold 1 to 32 lanes, a power of two");
+  const bool tiled = g.indexing == kernels::Indexing::RowTile;
+  if (tiled != (g.tile_pitch > 0) || g.tile_cols < 0 || g.tile_cols > g.tile_pitch || g.tile_pitch > g.tile_cols + 1 ||
+      g.tile_pitch > kMaxTilePitch)
+    misfit("geometry", "gives a 'tile' of " + std::to_string(g.tile_cols) + " columns in a pitch of " +
+                           std::to_string(g.tile_pitch) + "; a row tile's pitch is its columns or one more, 1 to " +
+                           std::to_string(kMaxTilePitch));
   if (!g.folds.empty() && g.folds.size() != std::size_t(t.block)) misfit("geometry", "gives 'folds' for other than one a thread");
   for (const auto& f : g.folds)
     if (f.elements > t.size || f.additions > f.elements || f.held > std::size_t(g.thread_cols))

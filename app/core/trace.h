@@ -89,6 +89,9 @@ struct Geometry {
   // Lanes a row's segment holds (row segments: 32 for a warp a row, fewer for short rows); its
   // shuffles pass values only inside a segment (__shfl_down_sync's width). 0: none.
   int segment_lanes = 0;
+  // A tile of rows in shared memory (thread-per-row): the columns of each row it holds, and its
+  // row pitch in cells (the columns rounded up to odd, one pad cell). 0: none.
+  int tile_cols = 0, tile_pitch = 0;
   // Rounds of blocks reducing: an array's launches (pass_outputs), or for a matrix 2 where the
   // first pass leaves several partials a line (folded by a second launch or the line's last block).
   int passes = 1;

@@ -62,6 +62,7 @@ StageWork stage_work(const Trace& t, const Stage& s, const std::vector<ThreadFol
     case kernels::kTagColumnVector:
     case kernels::kTagRowVector:
     case kernels::kTagRowLanes:
+    case kernels::kTagRowWalk:
     case kernels::kTagColumnWalk:
     case kernels::kTagTileStride: matrix_fold_work(t, w); break;
     case kernels::kTagColumnStep:
@@ -105,6 +106,7 @@ int results_of(const Trace& t) {
   if (t.stages.empty()) return 1;
   if (t.rows > 0) {  // column sums leave one value a column of the block's; the others one in all
     if (t.geometry.indexing == Indexing::ColumnWalk) return std::max(1, int(t.stages.front().active.size()));
+    if (t.geometry.indexing == Indexing::RowTile) return std::max(1, int(t.stages.back().active.size()));
     if (t.geometry.indexing == Indexing::ColumnTiles) {
       const std::size_t tile = tile_cols_of(t);
       const std::size_t first = (std::size_t(t.trace_block) % matrix_grid_of(t).x) * tile;

@@ -64,6 +64,16 @@ int row_lanes(Algo algo, std::size_t cols) {
   return lanes;
 }
 
+int row_tile_cols(std::size_t cols, int block, std::size_t elem_bytes) {
+  const std::size_t budget = kTileBytes / (std::size_t(block) * elem_bytes);  // cells a row of the tile may take
+  const int w = int(std::min({cols, std::size_t(kTileRowBytes) / elem_bytes, budget}));
+  return std::size_t(row_tile_pitch(w)) > budget ? w - 1 : w;  // an even w would pad past the budget
+}
+
+std::size_t row_tile_load_elements(std::size_t cols, int block, std::size_t elem_bytes) {
+  return cols <= std::size_t(row_tile_cols(cols, block, elem_bytes)) ? vector_elements(elem_bytes) : 1;
+}
+
 std::size_t segment_load_elements(Algo algo, std::size_t cols, std::size_t elem_bytes) {
   return row(algo).vectors && rows_hold_vectors(cols, elem_bytes) ? vector_elements(elem_bytes) : 1;
 }
@@ -111,6 +121,10 @@ int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device) {
     return 32 * largest_share(m.rows, batch, 1, kDeepColumnBlock / 32);
   }
   if (is_column_sums(algo)) return m.cols > m.rows ? 128 : m.rows > m.cols ? 1024 : 256;
+  // thread-per-row: a warp a block. Its barriers then hold up one warp, and an SM holds many such
+  // blocks: ahead of 64 to 256 threads at rows of 15, 16 and 100 floats, behind 64 at
+  // rows of 64 (measured: docs/benchmarks.md, "Results: short rows").
+  if (row(algo).indexing == Indexing::RowTile) return 32;
   if (matrix_lines(algo) != Lines::Rows || row(algo).indexing == Indexing::RowSegments) return 256;
   // A block per row: the largest block (32 to 1024) that still gives each thread at least eight
   // elements of the row: eight loads in flight (fold_strided); batched-rows-vectorized's threads
@@ -157,6 +171,8 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
   switch (row(algo).indexing) {
     case Indexing::RowPerBlock: return {m.rows, 1};
     case Indexing::ColumnWalk: return {tiles_x, 1};
+    case Indexing::RowTile:  // a block a tile of rows, up to kGridWaves waves; blocks then loop over tiles
+      return {std::clamp<std::size_t>(ceil_div(m.rows, std::size_t(block)), 1, std::min(want, kMaxGridX)), 1};
     case Indexing::RowSegments: {  // a warp a group of rows, up to kGridWaves waves; warps then loop over groups
       const std::size_t per_warp = std::size_t(32 / row_lanes(algo, m.cols)),
                         warps = std::size_t(std::max(1, block / 32));
@@ -191,12 +207,18 @@ bool matrix_second_pass(Algo algo, Grid2 grid) {
 }
 
 bool matrix_chooses_grid(Algo algo) {
-  return is_column_sums(algo) || is_row_chunks(algo) || row(algo).indexing == Indexing::Tile2d ||
-         row(algo).indexing == Indexing::RowSegments;
+  const Indexing i = row(algo).indexing;
+  return is_column_sums(algo) || is_row_chunks(algo) || i == Indexing::Tile2d || i == Indexing::RowSegments ||
+         i == Indexing::RowTile;
 }
 
-TraceShape matrix_trace_shape(Algo algo, int block, Matrix m) {
+TraceShape matrix_trace_shape(Algo algo, int block, Matrix m, std::size_t elem_bytes) {
   const int steps = log2_of(block), warps = block / 32;
+  if (row(algo).indexing == Indexing::RowTile) {  // the copy, then the walk
+    // A thread stores at most w cells rounded up to whole vectors, a last element and its pad cell.
+    const int w = row_tile_cols(m.cols, block, elem_bytes);
+    return {2, w + int(vector_elements(elem_bytes)) + 1, block * row_tile_pitch(w), kLoadSlots};
+  }
   if (row(algo).indexing == Indexing::RowSegments)  // the lanes' folds, then a shuffle a halving of the segment
     return {1 + log2_of(row_lanes(algo, m.cols)), 0, 0, kLoadSlots};
   if (row(algo).tree == Tree::Shuffle) return {1 + 5 + 1 + 1 + 5, 1, warps, kLoadSlots};
@@ -261,6 +283,19 @@ std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, 
           if (r >= m.rows) continue;
           for (std::size_t v = seg; v < vecs; v += lanes)
             for (std::size_t e = 0; e < per; ++e) out.push_back(r * m.cols + v * per + e);
+        }
+      break;
+    }
+    case Indexing::RowTile: {  // the copies of each tile (rows b * block on, by grid stride), tile_cols at a time
+      const std::size_t w = std::size_t(row_tile_cols(m.cols, block, elem_bytes)), B = std::size_t(block);
+      const std::size_t per = row_tile_load_elements(m.cols, block, elem_bytes);
+      for (std::size_t r0 = b * B; r0 < m.rows; r0 += grid.count() * B)
+        for (std::size_t c0 = 0, rows = std::min(B, m.rows - r0); c0 < m.cols; c0 += w) {
+          const std::size_t width = std::min(w, m.cols - c0), count = rows * width, vectors = per > 1 ? count / per : 0;
+          for (std::size_t j = t; j < vectors; j += B)  // whole rows: one run from r0's first element
+            for (std::size_t e = 0; e < per; ++e) out.push_back(r0 * m.cols + j * per + e);
+          for (std::size_t i = vectors * per + t; i < count; i += B)
+            out.push_back((r0 + i / width) * m.cols + c0 + i % width);
         }
       break;
     }

@@ -593,7 +593,7 @@ struct MatrixModel {
     const std::size_t per = kernels::segment_load_elements(algo, m.cols, sizeof(T)), vecs = m.cols / per;
     const std::size_t per_warp = std::size_t(32 / lanes), warps = grid.count() * std::size_t(B / 32);
     const int rounds = vecs <= std::size_t(lanes) ? K : 1;
-    std::vector<std::vector<T>> stages(std::size_t(kernels::matrix_trace_shape(algo, B, m).stages),
+    std::vector<std::vector<T>> stages(std::size_t(kernels::matrix_trace_shape(algo, B, m, sizeof(T)).stages),
                                        std::vector<T>(B, T{}));
     std::vector<char> loaded(B, 0), grouped(B, 0);
     for (int w = 0; w < B / 32; ++w) {
@@ -638,6 +638,71 @@ struct MatrixModel {
     }
   }
 
+  // thread-per-row (kernels/short_rows.cuh), block b: its tiles of rows, tile_cols columns at a
+  // time, each thread adding its own row; into out[row]. Loads are recorded throughout, the
+  // stages for the first tile.
+  void row_tile(const T* in, std::size_t b, const Rec<T>& rec, std::vector<T>& out) const {
+    const int w0 = kernels::row_tile_cols(m.cols, B, sizeof(T)), pitch = kernels::row_tile_pitch(w0);
+    const std::size_t threads = std::size_t(B);
+    std::vector<int> slot(threads, 0);
+    bool first = true;
+    for (std::size_t r0 = b * threads; r0 < m.rows; r0 += grid.count() * threads) {
+      const std::size_t rows = std::min(threads, m.rows - r0);
+      std::vector<T> v(threads, id());
+      for (std::size_t c0 = 0; c0 < m.cols; c0 += std::size_t(w0)) {
+        const int w = int(std::min(std::size_t(w0), m.cols - c0));
+        copy_tile(in, {r0, c0, int(rows), w, pitch}, first, slot, rec);
+        for (std::size_t t = 0; t < rows; ++t)
+          for (int c = 0; c < w; ++c) v[t] = Op{}(v[t], in[(r0 + t) * m.cols + c0 + std::size_t(c)]);
+        for (int t = 0; t < B && first; ++t) {
+          for (int c = 0; c < w && std::size_t(t) < rows; ++c) rec.read(1, t, c, t * pitch + c);
+          rec.work(1, t, std::size_t(t) < rows);
+        }
+        if (first) rec.stage(1, kernels::kTagRowWalk, w), rec.lanes(1, v);
+        first = false;
+      }
+      for (std::size_t t = 0; t < rows; ++t) out[r0 + t] = v[t];
+    }
+  }
+
+  struct TileAt {
+    std::size_t r0, c0;
+    int rows, w, pitch;
+  };
+
+  // A tile's copy as the kernel records it (kernels/short_rows.cuh, <<< tile-copy): thread t
+  // takes the tile's elements t, t + B, ... (a 16-byte vector of them at a time where the tile
+  // holds whole rows, then the last ones one at a time), each into cell row * pitch + column;
+  // then its row's pad cell. Every load is recorded (slot: each thread's next); the stores and
+  // the tile for the first tile only.
+  void copy_tile(const T* in, TileAt a, bool first, std::vector<int>& slot, const Rec<T>& rec) const {
+    const int per = int(kernels::row_tile_load_elements(m.cols, B, sizeof(T)));
+    const int count = a.rows * a.w, vectors = per > 1 ? count / per : 0;
+    std::vector<T> smem(std::size_t(B) * std::size_t(a.pitch), T{});
+    for (int t = 0; t < B; ++t) {
+      int stored = 0;
+      const auto store = [&](int e) {  // the tile's element e
+        const int cell = e / a.w * a.pitch + e % a.w;
+        smem[std::size_t(cell)] = in[(a.r0 + std::size_t(e / a.w)) * m.cols + a.c0 + std::size_t(e % a.w)];
+        if (first) rec.write(0, t, stored, cell);
+        ++stored;
+      };
+      for (int j = t; j < vectors; j += B) {
+        rec.load(0, t, slot[std::size_t(t)]++, a.r0 * m.cols + std::size_t(j) * std::size_t(per), per);
+        for (int q = 0; q < per; ++q) store(j * per + q);
+      }
+      for (int e = vectors * per + t; e < count; e += B) {
+        rec.load(0, t, slot[std::size_t(t)]++, (a.r0 + std::size_t(e / a.w)) * m.cols + a.c0 + std::size_t(e % a.w));
+        store(e);
+      }
+      if (!first) continue;
+      if (t < a.rows && a.w < a.pitch)
+        smem[std::size_t(t * a.pitch + a.w)] = id(), rec.write(0, t, stored, t * a.pitch + a.w);
+      rec.work(0, t, stored > 0);
+    }
+    if (first) rec.stage(0, kernels::kTagTileCopy, a.pitch), rec.shared(0, smem, a.rows * a.pitch);
+  }
+
   // Every block of the first pass, in block order: what each left.
   std::vector<T> first_pass(const T* in, int traced, RawTrace<T>* raw) const {
     std::vector<T> out;
@@ -669,6 +734,10 @@ struct MatrixModel {
       out.assign(m.rows, id());
       for (std::size_t b = 0; b < grid.count(); ++b) row_segments(in, b, rec_for(b), out);
     }
+    if (kernels::row(algo).indexing == kernels::Indexing::RowTile) {  // out[row]
+      out.assign(m.rows, id());
+      for (std::size_t b = 0; b < grid.count(); ++b) row_tile(in, b, rec_for(b), out);
+    }
     if (kernels::is_column_sums(algo)) {  // out[chunk][col]
       out.assign(grid.y * m.cols, id());
       for (std::size_t b = 0; b < grid.count(); ++b) column_block(in, b, rec_for(b), out);
@@ -683,7 +752,7 @@ std::vector<T> reduce_matrix_with(Algo algo, const T* in, kernels::Matrix m, con
   const int B = launch.block;
   const kernels::Grid2 grid = kernels::matrix_grid(algo, m, B, launch.grid, kModelSmCount);
   if (raw) {
-    raw->reset(kernels::matrix_trace_shape(algo, B, m), B);
+    raw->reset(kernels::matrix_trace_shape(algo, B, m, sizeof(T)), B);
     raw->grid = grid.count();
   }
   const MatrixModel<T, Op> model{algo, m, B, grid};
