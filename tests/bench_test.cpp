@@ -151,6 +151,14 @@ TEST(Bench, ShapesParseAndTheSweepKeepsTheTotal) {
   EXPECT_EQ(sweep.front(), (core::MatrixShape{16, std::size_t(1) << 24}));
   EXPECT_EQ(sweep.back(), (core::MatrixShape{std::size_t(1) << 24, 16}));
   for (const auto& x : sweep) EXPECT_EQ(x.rows * x.cols, std::size_t(1) << 28);
+  // `--shapes sweep` adds issue 33's odd shapes after it.
+  const auto odd = core::sweep_shapes(28);
+  ASSERT_EQ(odd.size(), sweep.size() + 3);
+  EXPECT_TRUE(std::equal(sweep.begin(), sweep.end(), odd.begin()));
+  EXPECT_EQ(odd[sweep.size()], (core::MatrixShape{std::size_t(1) << 24, 15}));
+  EXPECT_EQ(odd[sweep.size() + 1], (core::MatrixShape{1000000, 100}));
+  EXPECT_EQ(odd[sweep.size() + 2], (core::MatrixShape{3, (std::size_t(1) << 20) + 1}));
+  EXPECT_EQ(core::sweep_shapes(20)[core::default_shapes(20).size() + 1], (core::MatrixShape{10000, 100}));
 }
 
 // The CPU model over shapes: every kernel's outputs checked, the GPU anchors left out, and the

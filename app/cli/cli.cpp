@@ -245,8 +245,10 @@ int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   std::string why;
   const bool gpu = choice != backend::Choice::Sim && backend::make_cuda_backend(&why);
   if (matrix) {
-    // "sweep": 2^28 elements on a GPU (2^20 on the CPU model), from 2^4 rows to 2^24 (2^16).
-    const auto shapes = o.shapes == "sweep" ? std::optional(core::default_shapes(gpu ? 28 : 20)) : core::parse_shapes(o.shapes, &why);
+    // "sweep": 2^28 elements on a GPU (2^20 on the CPU model), from 2^4 rows to 2^24 (2^16), then
+    // the odd shapes (core::sweep_shapes).
+    const auto shapes =
+        o.shapes == "sweep" ? std::optional(core::sweep_shapes(gpu ? 28 : 20)) : core::parse_shapes(o.shapes, &why);
     if (!shapes) throw UsageError("--shapes: " + why);
     req.shapes = *shapes;
   } else {
@@ -473,9 +475,10 @@ Handler bench_command(CLI::App& cmd) {
   auto o = std::make_shared<BenchOptions>();
   cmd.add_option("--algorithm,-a", o->algorithms, "all, or ID,ID,...");
   cmd.add_option("--sizes", o->sizes, "2^A..2^B or N,N,... (default 2^16..2^28 on a GPU, 2^10..2^16 on the CPU model)");
-  cmd.add_option("--shapes", o->shapes,
-                 "Matrix family: ROWSxCOLS,... (each N or 2^K, e.g. 2^8x2^20), or 'sweep': 2^28 elements from 2^4 "
-                 "to 2^24 rows on a GPU (2^20 elements on the CPU model)");
+  cmd.add_option(
+      "--shapes", o->shapes,
+      "Matrix family: ROWSxCOLS,... (each N or 2^K, e.g. 2^8x2^20), or 'sweep': 2^28 elements from 2^4 "
+      "to 2^24 rows on a GPU (2^20 elements on the CPU model), then odd shapes: 2^24 x 15, 10^6 x 100, 3 x (2^20 + 1)");
   cmd.add_option("--type", o->type, "int | float | double")->check(CLI::IsMember({"int", "float", "double"}));
   cmd.add_option("--op", o->op, "sum | min | max")->check(CLI::IsMember({"sum", "min", "max"}));
   cmd.add_option("--format", o->format, "text | csv | json")->check(CLI::IsMember({"text", "csv", "json"}));

@@ -93,6 +93,17 @@ std::vector<MatrixShape> default_shapes(int log2_total) {
   return out;
 }
 
+std::vector<MatrixShape> sweep_shapes(int log2_total) {
+  std::vector<MatrixShape> out = default_shapes(log2_total);
+  const std::size_t total = std::size_t(1) << log2_total;
+  std::size_t tens = 1;
+  while (tens * 10 * 100 <= total) tens *= 10;
+  out.push_back({total >> 4, 15});
+  out.push_back({tens, 100});
+  out.push_back({3, (total >> 8) + 1});
+  return out;
+}
+
 std::string to_csv(const BenchReport& r) {
   std::ostringstream out;
   out << "algorithm,type,op,n,rows,cols,block,grid,median_us,noise_pct,samples,discarded,gbps,pct_of_peak,device,check_ok,check\n";

@@ -42,6 +42,10 @@ struct MatrixShape {
 std::optional<std::vector<MatrixShape>> parse_shapes(std::string_view text, std::string* error);
 // The default sweep: 2^28 elements as 2^4 x 2^24, 2^6 x 2^22, ..., 2^24 x 2^4 (log2 of the total).
 std::vector<MatrixShape> default_shapes(int log2_total);
+// `--shapes sweep`: the default sweep, then shapes off its powers of two: 2^(L-4) rows of 15 (beside
+// rows of 16), the largest power of ten of rows of 100 within 2^L, and 3 rows of 2^(L-8) + 1.
+// At L = 28 these are issue 33's 2^24 x 15, 10^6 x 100 and 3 x (2^20 + 1).
+std::vector<MatrixShape> sweep_shapes(int log2_total);
 
 // One size: "N" or "2^K" with K at most max_log2; nullopt for anything else.
 std::optional<std::size_t> parse_size(std::string_view text, int max_log2);

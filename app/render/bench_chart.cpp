@@ -33,17 +33,19 @@ PlotSpec bench_chart(const core::BenchReport& report, std::string_view type, std
   PlotSpec spec;
   spec.title = "Bandwidth, " + std::string(op) + " of " + std::string(type) + ", " + measured_on(report, origin) + "  -  " +
                report.date;
-  // A matrix sweep's rows hold their shape: x is then the number of rows.
+  // A matrix sweep's rows hold their shape: x is then a row's length, so the chart says which
+  // kernel suits which row length; y the share of the peak where the device has one.
   const bool matrix = std::any_of(report.rows.begin(), report.rows.end(), [](const core::BenchRow& r) { return r.rows > 0; });
-  spec.x_label = matrix ? "rows (log2); each matrix rows x cols = n" : "n (elements, log2)";
-  spec.y_label = "GB/s";
+  const bool share = matrix && report.peak_gbps > 0;
+  spec.x_label = matrix ? "elements a row (log2)" : "n (elements, log2)";
+  spec.y_label = share ? "% of peak" : "GB/s";
   std::size_t color = 0;
   for (const auto& a : core::algorithms()) {
     Series s;
     s.name = a.id;
     for (const auto& r : report.rows)
       if (r.algorithm == a.id && r.type == type && r.op == op && r.median_us > 0)
-        s.points.push_back({double(matrix ? r.rows : r.n), r.gbps});
+        s.points.push_back({double(matrix ? r.cols : r.n), share ? r.pct_of_peak : r.gbps});
     if (s.points.empty()) continue;
     std::sort(s.points.begin(), s.points.end());
     if (a.id == "cub" || a.id == "cub-segmented") {
@@ -68,7 +70,7 @@ PlotSpec bench_chart(const core::BenchReport& report, std::string_view type, std
   if (report.peak_gbps > 0) {
     char name[64];
     std::snprintf(name, sizeof name, "theoretical peak %.0f GB/s", report.peak_gbps);
-    spec.lines.push_back({name, report.peak_gbps, rgb(0xD55E00)});
+    spec.lines.push_back({name, share ? 100.0 : report.peak_gbps, rgb(0xD55E00)});
   }
   return spec;
 }

@@ -1,5 +1,6 @@
 // The bandwidth chart: GB/s against n (log2), one series per algorithm measured, CUB drawn
 // as the reference, the device copy (a reference), and the device's theoretical peak as a line.
+// Over matrix shapes: % of the peak against a row's length (log2), the anchors as references.
 #pragma once
 #include <string_view>
 

@@ -150,8 +150,9 @@ void bench_controls(AppState& s, bool gpu) {
     ImGui::InputText("shapes", b.shapes, sizeof b.shapes);
     focus_on_near_click("shapes");
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("ROWSxCOLS,... (each N or 2^K, e.g. 2^8x2^20), or sweep: 2^28 elements from 2^4 to 2^24 rows "
-                        "on a GPU, 2^20 elements on the CPU model");
+      ImGui::SetTooltip(
+          "ROWSxCOLS,... (each N or 2^K, e.g. 2^8x2^20), or sweep: 2^28 elements from 2^4 to 2^24 rows "
+          "on a GPU, 2^20 elements on the CPU model; then odd shapes (on a GPU 2^24 x 15, 10^6 x 100, 3 x (2^20 + 1))");
   } else {
     ImGui::InputText("sizes", b.sizes, sizeof b.sizes);
     focus_on_near_click("sizes");
@@ -438,7 +439,8 @@ void start_bench(AppState& s) {
   req.op = b.op;
   if (b.matrix) {
     const std::string text = b.shapes;
-    const auto shapes = text == "sweep" ? std::optional(core::default_shapes(gpu ? 28 : 20)) : core::parse_shapes(text, &why);
+    const auto shapes =
+        text == "sweep" ? std::optional(core::sweep_shapes(gpu ? 28 : 20)) : core::parse_shapes(text, &why);
     if (!shapes) {
       b.message = "Shapes: " + why;
       return;
