@@ -1,6 +1,8 @@
 // Benchmark results, sizes, the Harris table, and the plot's arithmetic (no GL needed).
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "test_support.h"
 #include <algorithm>
 #include <random>
@@ -310,6 +312,27 @@ TEST(Plot, TickLabelsNeverRunTogether) {
     for (std::size_t i = 1; i < ticks.size(); ++i)
       EXPECT_GE(f.px(ticks[i].value) - f.px(ticks[i - 1].value), 1.5f * label_w) << width << ": " << ticks[i].label;
   }
+}
+
+// A matrix sweep on a GPU: % of peak against a row's length; the shapes off the sweep's total (the
+// odd ones) are markers apart from the line, so the line runs through the sweep alone.
+TEST(Plot, MatrixChartIsPercentOfPeakByRowLengthWithOddShapesApart) {
+  core::BenchReport r{"NVIDIA H100 80GB HBM3", "580.159.04", "2026-11-26 20:21 UTC", "cuda", 3352, {}};
+  for (const auto& [rows, cols, pct] : std::vector<std::tuple<std::size_t, std::size_t, double>>{
+           {16, 1 << 16, 90}, {1 << 16, 16, 80}, {1 << 8, 1 << 12, 85}, {1000, 15, 40}}) {
+    core::BenchRow x;
+    x.algorithm = "thread-per-row", x.type = "float", x.op = "sum", x.rows = rows, x.cols = cols;
+    x.n = rows * cols, x.median_us = 10, x.pct_of_peak = pct, x.gbps = pct * 33.52;
+    r.rows.push_back(x);
+  }
+  const auto spec = render::bench_chart(r, "float", "sum");
+  ASSERT_EQ(spec.series.size(), 1u);
+  EXPECT_EQ(spec.y_label, "% of peak");
+  const auto& s = spec.series[0];
+  EXPECT_EQ(s.points, (std::vector<std::pair<double, double>>{{15, 40}, {16, 80}, {4096, 85}, {65536, 90}}));
+  EXPECT_EQ(s.apart, (std::vector<bool>{true, false, false, false}));
+  ASSERT_EQ(spec.lines.size(), 1u);
+  EXPECT_EQ(spec.lines[0].y, 100);
 }
 
 TEST(Plot, BenchChartHasASeriesPerAlgorithmAndThePeak) {

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <map>
+#include <tuple>
 
 #include "../core/catalog.h"
 
@@ -27,6 +29,15 @@ std::string measured_on(const core::BenchReport& report, Origin origin) {
   return "on " + report.device;
 }
 
+// A matrix sweep's own total (rows x cols), the one most of its shapes share; the others are
+// shapes off it (the odd ones), drawn apart from the lines.
+std::size_t sweep_total(const core::BenchReport& report) {
+  std::map<std::size_t, int> count;
+  for (const auto& r : report.rows) ++count[r.rows * r.cols];
+  return std::max_element(count.begin(), count.end(), [](const auto& a, const auto& b) { return a.second < b.second; })
+      ->first;
+}
+
 }  // namespace
 
 PlotSpec bench_chart(const core::BenchReport& report, std::string_view type, std::string_view op, Origin origin) {
@@ -37,17 +48,21 @@ PlotSpec bench_chart(const core::BenchReport& report, std::string_view type, std
   // kernel suits which row length; y the share of the peak where the device has one.
   const bool matrix = std::any_of(report.rows.begin(), report.rows.end(), [](const core::BenchRow& r) { return r.rows > 0; });
   const bool share = matrix && report.peak_gbps > 0;
-  spec.x_label = matrix ? "elements a row (log2)" : "n (elements, log2)";
+  spec.x_label = matrix ? "elements a row (log2); lone markers: odd shapes" : "n (elements, log2)";
+  const std::size_t total = matrix ? sweep_total(report) : 0;
   spec.y_label = share ? "% of peak" : "GB/s";
   std::size_t color = 0;
   for (const auto& a : core::algorithms()) {
     Series s;
     s.name = a.id;
+    std::vector<std::tuple<double, double, bool>> at;  // x, y, off the sweep's total
     for (const auto& r : report.rows)
       if (r.algorithm == a.id && r.type == type && r.op == op && r.median_us > 0)
-        s.points.push_back({double(matrix ? r.cols : r.n), share ? r.pct_of_peak : r.gbps});
-    if (s.points.empty()) continue;
-    std::sort(s.points.begin(), s.points.end());
+        at.emplace_back(double(matrix ? r.cols : r.n), share ? r.pct_of_peak : r.gbps,
+                        matrix && r.rows * r.cols != total);
+    if (at.empty()) continue;
+    std::sort(at.begin(), at.end());
+    for (const auto& [x, y, off] : at) s.points.push_back({x, y}), s.apart.push_back(off);
     if (a.id == "cub" || a.id == "cub-segmented") {
       s.color = {1, 1, 1, 1};  // the reference: white and thick
       s.width = 3.5f;

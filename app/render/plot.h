@@ -16,6 +16,7 @@ struct Series {
   std::string name;
   Color color;
   std::vector<std::pair<double, double>> points;  // (x, y), x ascending
+  std::vector<bool> apart = {};  // per point (empty: none): a marker joined to no line, off the series' run
   float width = 2;
   bool visible = true;
   bool dashed = false;  // dashed line and hollow markers: tells apart series that share a colour
