@@ -255,7 +255,7 @@ std::string stage_label(int tag, int param, bool has_shared) {
     case kernels::kTagTileCopy:
       return "the block copies a tile of rows into shared memory, a row every " + p + " cells";
     case kernels::kTagRowWalk:
-      return param == 1 ? "each thread takes the 1 column of its own row"
+      return param == 1 ? "each thread takes its row's one column"
                         : "each thread adds the " + p + " columns of its own row";
     default: return "stage";
   }
