@@ -40,8 +40,8 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_CO
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only" \
   -DREDLAB_FUZZ=ON -DREDLAB_CUDA=OFF -DREDLAB_GUI=OFF >/dev/null
 cmake --build build-asan -j "$jobs" --target host_tests  # the round runs -L host only
-# REDLAB_SANITIZED: the matrix suite's awkward shapes at two block sizes of three (the first round
-# ran all three).
+# REDLAB_SANITIZED: the matrix suite's awkward shapes at two block sizes of three and one operator
+# a type (the first round ran them all).
 REDLAB_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan --output-on-failure -j "$jobs" -L host
 

@@ -569,12 +569,15 @@ TEST_P(AwkwardShapes, ResultsMatchADoubleReference) {
   const std::pair<std::size_t, std::size_t> shapes[] = {{1, 1}, {1, 1000}, {1000, 1}, {33, 257}, {4097, 3}, {7, 64}, {3, 4100}, {2, 1600}};
   {
     // Under the sanitizers (scripts/test.sh's second round) two block sizes: the first round ran all.
-    const std::vector<int> blocks =
-        std::getenv("REDLAB_SANITIZED") ? std::vector<int>{32, 1024} : std::vector<int>{32, 256, 1024};
+    const bool sanitized = std::getenv("REDLAB_SANITIZED") != nullptr;
+    const std::vector<int> blocks = sanitized ? std::vector<int>{32, 1024} : std::vector<int>{32, 256, 1024};
     for (const auto& [rows, cols] : shapes)
       for (int block : blocks)
         for (auto type : {core::DType::Int, core::DType::Float, core::DType::Double})
           for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
+            // Under the sanitizers one operator a type (int sum, float min, double max): the
+            // operators differ in arithmetic only, and the first round ran every pair.
+            if (sanitized && int(op) != int(type)) continue;
             SCOPED_TRACE(id + " " + std::to_string(rows) + "x" + std::to_string(cols) + " block " +
                          std::to_string(block) + " " + core::to_string(op) + " " + core::to_string(type));
             const auto input = test::random_values(rows * cols, type, seed + rows * 7 + cols + std::size_t(block));

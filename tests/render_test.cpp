@@ -903,6 +903,23 @@ TEST_F(RenderTest, MatrixViewsKeepTheMinimumTextSize) {
   }
 }
 
+// lanes-per-row's segments (issue 33): in the memory view's thread strips every other row's
+// lanes are a shade darker, so each row's 4 lanes read as one; a warp a row keeps one colour.
+TEST_F(RenderTest, EveryOtherRowsLanesAreAShadeDarker) {
+  const auto pal = render::standard_palette();
+  const auto same = [](render::Color a, render::Color b) { return a.r == b.r && a.g == b.g && a.b == b.b; };
+  const auto lanes = matrix_trace("lanes-per-row", 64, 16, 32, 0, 7);
+  ASSERT_EQ(lanes.geometry.segment_lanes, 4);
+  for (int th : {0, 3, 8, 11}) EXPECT_TRUE(same(render::thread_band_color(lanes, th, true, pal), pal.active)) << th;
+  for (int th : {4, 7, 12}) {
+    EXPECT_TRUE(same(render::thread_band_color(lanes, th, true, pal), render::segment_shade(pal.active))) << th;
+    EXPECT_TRUE(same(render::thread_band_color(lanes, th, false, pal), render::segment_shade(pal.inactive))) << th;
+  }
+  EXPECT_FALSE(same(render::segment_shade(pal.active), pal.active));
+  const auto warp = matrix_trace("warp-per-row", 64, 16, 32, 0, 7);
+  for (int th : {0, 4, 31}) EXPECT_TRUE(same(render::thread_band_color(warp, th, true, pal), pal.active)) << th;
+}
+
 // ---- Race recordings (synthetic, made here on the CPU: race_support.h) --------------------
 
 #include "race_support.h"

@@ -293,7 +293,7 @@ bool draw_cells(const MemoryFrame& f, const CellMarks& m, const Scale& scale, co
     const CellRace& r = race[std::size_t(i)];
     const bool marked = m.written[i] || m.read[i] || r.stale || r.wrong;
     f.c.rect(cell, fill, border_of(f, m, r, i, fill), marked ? mark : 0);
-    if (f.shown.per_thread) f.c.rect(f.L.thread_band(i), m.working[i] ? f.pal.active : f.pal.inactive);
+    if (f.shown.per_thread) f.c.rect(f.L.thread_band(i), thread_band_color(f.t, i, m.working[i], f.pal));
     const float top = r.wrong ? race_badge(f, cell, words ? "meant" : "", r.meant, f.pal.wrong, true) : 0;
     const float bottom = r.stale ? race_badge(f, cell, words ? "saw" : "", r.seen, f.pal.stale, false) : 0;
     badges = badges && (top > 0 || !r.wrong) && (bottom > 0 || !r.stale);
@@ -451,6 +451,8 @@ void draw_footer(const MemoryFrame& f, bool any_conflict, bool shuffle, bool own
   if (f.shown.per_thread) {
     legend.push_back({pal.active, "thread worked"});
     legend.push_back({pal.inactive, "thread idle"});
+    if (const int k = f.t.geometry.segment_lanes; k > 0 && k < 32)
+      legend.push_back({segment_shade(pal.active), "darker: odd rows' " + std::to_string(k) + " lanes"});
   }
   if (f.real < f.count) legend.push_back({pal.padding, "past the array's end (identity)"});
   if (any_conflict) legend.push_back({pal.conflict, "Nx: N-way bank conflict"});
@@ -633,6 +635,14 @@ ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width
   c.end();
   if (!f.zoomed()) return ViewDrawn{};
   return ViewDrawn{(count + 31) / 32, f.lo / 32, L.cols, warp_parts(count, f.lo / 32, L.span), (f.lo % 32) / L.span};
+}
+
+Color segment_shade(Color c) { return {c.r * 0.6f, c.g * 0.6f, c.b * 0.6f, c.a}; }
+
+Color thread_band_color(const core::Trace& trace, int thread, bool worked, const Palette& pal) {
+  const Color c = worked ? pal.active : pal.inactive;
+  const int k = trace.geometry.segment_lanes;
+  return k > 0 && k < 32 && (thread / k) % 2 == 1 ? segment_shade(c) : c;
 }
 
 }  // namespace rl::render
