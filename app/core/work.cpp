@@ -105,8 +105,8 @@ int ceil_log2(std::size_t x) {
 int results_of(const Trace& t) {
   if (t.stages.empty()) return 1;
   if (t.rows > 0) {  // column sums leave one value a column of the block's; the others one in all
-    if (t.geometry.indexing == Indexing::ColumnWalk) return std::max(1, int(t.stages.front().active.size()));
-    if (t.geometry.indexing == Indexing::RowTile) return std::max(1, int(t.stages.back().active.size()));
+    // No block tree: each thread's own walk is an output (column-sums-naive, thread-per-row).
+    if (t.geometry.tree == kernels::Tree::None) return std::max(1, int(t.stages.back().active.size()));
     if (t.geometry.indexing == Indexing::ColumnTiles) {
       const std::size_t tile = tile_cols_of(t);
       const std::size_t first = (std::size_t(t.trace_block) % matrix_grid_of(t).x) * tile;

@@ -1,6 +1,7 @@
 #include "plot.h"
 
 #include <algorithm>
+#include <utility>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -213,12 +214,12 @@ void draw_plot(Canvas& c, const PlotSpec& spec, int width, int height, std::opti
   for (const auto& s : spec.series) {
     if (!s.visible) continue;
     const auto apart = [&](std::size_t i) { return i < s.apart.size() && s.apart[i]; };
-    for (std::size_t i = 0; i + 1 < s.points.size(); ++i) {
-      std::size_t j = i + 1;  // the next joined point
-      while (j < s.points.size() && apart(j)) ++j;
-      if (apart(i) || j == s.points.size()) continue;
-      const float x0 = f.px(s.points[i].first), y0 = f.py(s.points[i].second);
-      const float x1 = f.px(s.points[j].first), y1 = f.py(s.points[j].second);
+    for (std::size_t i = 0, prev = s.points.size(); i < s.points.size(); ++i) {  // prev: the last joined point
+      if (apart(i)) continue;
+      const std::size_t from = std::exchange(prev, i);
+      if (from == s.points.size()) continue;
+      const float x0 = f.px(s.points[from].first), y0 = f.py(s.points[from].second);
+      const float x1 = f.px(s.points[i].first), y1 = f.py(s.points[i].second);
       if (s.dashed) dashed_line(c, x0, y0, x1, y1, s.width, s.color);
       else c.line(x0, y0, x1, y1, s.width, s.color);
     }
