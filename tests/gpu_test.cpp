@@ -73,8 +73,12 @@ std::vector<std::pair<std::size_t, std::size_t>> matrix_shapes() {
   // 32 takes chunks of 16 rows, one full deep batch a thread, with a part tile at the right edge.
   // 2 x 3100: batched-rows-vectorized in blocks of 32 takes 3 chunks a row, so its last block
   // folds their results one element a load (4 chunks, 3 x 4100: 16-byte loads).
-  if (quick()) return {{1, 1}, {1, 1000}, {1000, 1}, {33, 257}, {3, 4100}, {2, 3100}, {64, 4100}};
-  return {{1, 1}, {1, 1000}, {1000, 1}, {33, 257}, {4097, 3}, {3, 4097}, {3, 4100}, {2, 3100}, {64, 4100}, {1024, 1024}};
+  // Short rows: 5 x 17 (segments of 4 lanes, one element a load; a tile with no pad), 4096 x 16
+  // (16-byte loads, 8 rows a warp; a padded tile), 1000 x 33 (a part tile of rows at the end).
+  if (quick())
+    return {{1, 1}, {1, 1000}, {1000, 1}, {33, 257}, {3, 4100}, {2, 3100}, {64, 4100}, {5, 17}, {4096, 16}, {1000, 33}};
+  return {{1, 1},    {1, 1000},  {1000, 1},    {33, 257}, {4097, 3},  {3, 4097}, {3, 4100},
+          {2, 3100}, {64, 4100}, {1024, 1024}, {5, 17},   {4096, 16}, {1000, 33}};
 }
 
 }  // namespace

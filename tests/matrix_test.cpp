@@ -4,11 +4,14 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
+#include <set>
 #include <random>
 
 #include "app/backend/backend.h"
 #include "app/core/catalog.h"
 #include "app/core/facts.h"
+#include "app/core/input.h"
 #include "kernels/stage_tags.h"
 #include "test_support.h"
 
@@ -467,6 +470,58 @@ TEST(Matrix, LanesPerRowGivesFourLanesToRowsOfThirteen) {
   EXPECT_EQ(t.stages[1].param, 2);
 }
 
+// The threads that add a row, as row_threads names them, are the ones whose recorded loads (row
+// segments) or tile reads (a tile of rows) lie in that row: for a block in the middle, the last
+// block of a part tile, and rows of other blocks. The first round's rows by hand.
+TEST(Matrix, RowThreadsAreTheThreadsTheTraceRecordsOnTheRow) {
+  const std::uint64_t seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  struct Case {
+    const char* id;
+    std::size_t rows, cols;
+    int block, traced, lanes;
+  };
+  for (const Case c : {Case{"lanes-per-row", 64, 16, 32, 1, 4}, Case{"lanes-per-row", 19, 5, 32, 1, 2},
+                       Case{"warp-per-row", 10, 100, 64, 1, 32}, Case{"thread-per-row", 70, 3, 32, 2, 1}}) {
+    SCOPED_TRACE(std::string(c.id) + " " + std::to_string(c.rows) + " x " + std::to_string(c.cols));
+    const auto t = matrix_trace(
+        c.id, c.rows, c.cols, c.block, c.traced,
+        core::generate_input({core::InputSpec::Kind::Random, seed, {}}, c.rows * c.cols, core::DType::Int));
+    const std::size_t first = std::size_t(c.traced * c.block / c.lanes),
+                      last = std::min(first + std::size_t(c.block / c.lanes), c.rows);
+    EXPECT_FALSE(core::row_threads(t, first - 1));
+    for (std::size_t row = first; row < last; ++row) {
+      const auto th = core::row_threads(t, row);
+      ASSERT_TRUE(th) << row;
+      EXPECT_EQ(th->first, int(row - first) * c.lanes);
+      EXPECT_EQ(th->count, c.lanes);
+    }
+    std::map<int, std::set<std::size_t>> rows_of;  // thread -> the rows it adds
+    for (std::size_t row = 0; row < c.rows + 3; ++row)
+      if (const auto th = core::row_threads(t, row))
+        for (int k = th->first; k < th->first + th->count; ++k) rows_of[k].insert(row);
+    int seen = 0;
+    for (const auto& s : t.stages) {
+      if (s.tag == kernels::kTagRowLanes)
+        for (const auto& l : s.loads)
+          for (long long e : l.elements) {
+            if (e < 0) continue;
+            EXPECT_EQ(rows_of[l.thread].count(std::size_t(e) / c.cols), 1u)
+                << "thread " << l.thread << " element " << e;
+            ++seen;
+          }
+      if (s.tag == kernels::kTagRowWalk)
+        for (const auto& a : s.accesses)
+          for (int cell : a.reads) {
+            EXPECT_EQ(rows_of[a.thread].count(first + std::size_t(cell / t.geometry.tile_pitch)), 1u)
+                << "thread " << a.thread;
+            ++seen;
+          }
+    }
+    EXPECT_GE(seen, int(last - first));
+  }
+}
+
 // At 16 columns of floats (64 bytes, a multiple of 16) each of 4 lanes a row takes one float4, a
 // warp 8 rows: one warp-wide load reads 512 neighbouring bytes, 16 sectors. A block a row
 // (batched-rows) reads the same row with 16 lanes of a 32-thread block, 2 sectors a load: the
@@ -526,6 +581,8 @@ TEST(Banks, ThreadPerRowsPadCellTakesTheWalkFromSixteenWayToOne) {
   const auto odd = matrix_trace("thread-per-row", 64, 15, 32, 0, {}, core::Op::Sum, core::DType::Float);
   EXPECT_EQ(odd.geometry.tile_pitch, 15);
   EXPECT_EQ(core::fill_lesson("{walk_conflicts} {unpadded_conflicts}", odd), "1 1");
+  EXPECT_EQ(core::fill_lesson("{pad_cells}", odd), "no pad cell");
+  EXPECT_EQ(core::fill_lesson("{pad_cells}", t), "one pad cell");
   const auto wide = matrix_trace("thread-per-row", 64, 8, 32, 0, {}, core::Op::Sum, core::DType::Double);
   EXPECT_EQ(wide.geometry.tile_pitch, 9);
   EXPECT_EQ(core::fill_lesson("{walk_conflicts} {unpadded_conflicts}", wide), "1 8");

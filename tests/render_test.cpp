@@ -920,6 +920,32 @@ TEST_F(RenderTest, EveryOtherRowsLanesAreAShadeDarker) {
   for (int th : {0, 4, 31}) EXPECT_TRUE(same(render::thread_band_color(warp, th, true, pal), pal.active)) << th;
 }
 
+// The matrix view names the threads that add each row beside its label, with a strip in their
+// colour: lanes-per-row's every other row darker (4 lanes a row at 16 columns), thread-per-row's
+// one thread a row.
+TEST_F(RenderTest, MatrixRowsCarryTheThreadsThatAddThem) {
+  const auto pal = render::standard_palette();
+  const auto lanes = matrix_trace("lanes-per-row", 64, 16, 32, 1, 7);
+  const auto M = render::matrix_view_layout(*canvas_, lanes, 0, W, H);
+  ASSERT_TRUE(M);
+  ASSERT_GE(M->rows, 4);
+  const Image img = draw(lanes, 0);
+  for (int r = M->first_row; r < M->first_row + M->rows; ++r) {
+    const auto cell = M->cell(r, 0);
+    const auto strip = img.at(cell.x - M->label_px * 0.32f, cell.cy());
+    const std::size_t row = lanes.window.row + std::size_t(r);
+    const bool mine = row >= 8 && row < 16;  // block 1's rows, 4 lanes each
+    EXPECT_EQ(near(strip, pal.active), mine && row % 2 == 0) << "row " << row;
+    EXPECT_EQ(near(strip, render::segment_shade(pal.active)), mine && row % 2 == 1) << "row " << row;
+  }
+  const auto tile = matrix_trace("thread-per-row", 40, 3, 32, 0, 7);
+  const auto T = render::matrix_view_layout(*canvas_, tile, 0, W, H);
+  ASSERT_TRUE(T);
+  const Image timg = draw(tile, 0);
+  const auto cell = T->cell(T->first_row, 0);
+  EXPECT_TRUE(near(timg.at(cell.x - T->label_px * 0.32f, cell.cy()), pal.active));
+}
+
 // ---- Race recordings (synthetic, made here on the CPU: race_support.h) --------------------
 
 #include "race_support.h"

@@ -279,6 +279,7 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{tile_row_cols}", std::to_string(trace.geometry.tile_cols)},
       {"{tile_rows}", tile_rows(trace)},
       {"{tile_pitch}", std::to_string(trace.geometry.tile_pitch)},
+      {"{pad_cells}", trace.geometry.tile_pitch > trace.geometry.tile_cols ? "one pad cell" : "no pad cell"},
       {"{walk_conflicts}", tag_conflicts(trace, kernels::kTagRowWalk)},
       {"{copy_conflicts}", tag_conflicts(trace, kernels::kTagTileCopy)},
       {"{unpadded_conflicts}", unpadded_conflicts(trace)},

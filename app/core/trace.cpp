@@ -150,6 +150,25 @@ int shuffle_source(const Trace& t, int thread, int offset) {
   return thread + offset;
 }
 
+// The kernels' indexing (kernels/short_rows.cuh), which the recorded loads show: a tile of rows
+// is a block's `block` rows in turn, by grid stride; row segments go 32 / k rows a warp, groups of
+// them to the grid's warps in turn.
+std::optional<RowThreads> row_threads(const Trace& t, std::size_t row) {
+  const Geometry& g = t.geometry;
+  const std::size_t grid = g.known() ? g.grid_x : t.grid, block = std::size_t(std::max(t.block, 0));
+  if (row >= t.rows || grid == 0 || block == 0) return std::nullopt;
+  if (g.indexing == kernels::Indexing::RowTile) {
+    if ((row / block) % grid != std::size_t(t.trace_block)) return std::nullopt;
+    return RowThreads{int(row % block), 1};
+  }
+  const int k = g.segment_lanes;
+  if (k <= 0 || k > 32 || block % 32 != 0) return std::nullopt;
+  const std::size_t per_warp = std::size_t(32 / k), warps = block / 32;
+  const std::size_t warp = (row / per_warp) % (grid * warps);
+  if (warp / warps != std::size_t(t.trace_block)) return std::nullopt;
+  return RowThreads{int((warp % warps) * 32 + (row % per_warp) * std::size_t(k)), k};
+}
+
 namespace {
 
 json geometry_json(const Geometry& g) {

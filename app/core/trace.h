@@ -24,6 +24,13 @@ struct Trace;
 // hands it back its own value: the source lane lies past its warp's end, past its row's segment
 // (__shfl_down_sync's width, Geometry::segment_lanes), or past the block.
 int shuffle_source(const Trace& t, int thread, int offset);
+// The threads of the traced block that add up one matrix row: a row's segment of lanes
+// (Geometry::segment_lanes) or a single thread (a tile of rows). None for another block's row,
+// or for a kernel whose rows are not split among a block's threads this way.
+struct RowThreads {
+  int first = 0, count = 0;
+};
+std::optional<RowThreads> row_threads(const Trace& t, std::size_t row);
 
 struct Access {
   int thread = 0;

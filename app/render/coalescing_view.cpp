@@ -70,13 +70,18 @@ Rows layout_rows(Canvas& c, const Rect& area, const std::vector<LoadRow>& page, 
   return R;
 }
 
+// A lane's slots: the worked colour, every other row's lanes a shade darker where rows own
+// segments of lanes (thread_band_color), as in the memory view's strips.
+Color lane_color(const core::Trace& t, int lane, const Palette& pal) { return thread_band_color(t, lane, true, pal); }
+
 // Lane numbers in the slots, where they fit with room to spare (a wide view).
-void draw_lanes(Canvas& c, const Rect& box, const SectorBox& s, float px, const Palette& pal) {
+void draw_lanes(Canvas& c, const core::Trace& t, const Rect& box, const SectorBox& s, float px, const Palette& pal) {
   const float slot = box.w / float(s.lane_at.size());
   if (c.text_width("31", px) * 1.4f > slot || px > box.h * 0.6f) return;
   for (std::size_t k = 0; k < s.lane_at.size(); ++k)
-    if (s.lane_at[k] >= 0)
-      c.text(box.x + slot * (float(k) + 0.5f), box.cy(), std::to_string(s.lane_at[k]), px, text_on(pal.active), Align::Center);
+    if (const int lane = s.lane_at[k]; lane >= 0)
+      c.text(box.x + slot * (float(k) + 0.5f), box.cy(), std::to_string(lane), px, text_on(lane_color(t, lane, pal)),
+             Align::Center);
 }
 
 // The lanes whose elements a sector holds, as fits `width`: "lanes 0-7", "0-7", "lane 31",
@@ -101,8 +106,8 @@ std::string lanes_text(const SectorBox& s, Canvas& c, float px, float width) {
 
 // One warp-wide load: its name, its sectors in address order (a wider gap where they are not
 // neighbours), its count. Returns the boxes drawn.
-std::vector<Rect> draw_row(Canvas& c, const Rows& R, int r, const LoadRow& row, std::size_t bytes, const Palette& pal,
-                           float min_px) {
+std::vector<Rect> draw_row(Canvas& c, const core::Trace& t, const Rows& R, int r, const LoadRow& row, std::size_t bytes,
+                           const Palette& pal, float min_px) {
   const float y = R.top(r), band = R.numbers ? R.number_px * 1.3f : 0.0f, box_y = y + R.row_h * 0.1f + band;
   const std::string name = "warp " + std::to_string(row.load.warp) + ", load " + std::to_string(row.load.slot + 1);
   fitted_text(c, R.area.x, box_y + R.box_h / 2, name, R.name_px, min_px, R.name_w - R.name_px * 0.5f, pal.muted);
@@ -117,8 +122,10 @@ std::vector<Rect> draw_row(Canvas& c, const Rows& R, int r, const LoadRow& row, 
     const float slot = R.box_w / float(per);
     const float inset = std::min(1.0f, slot * 0.1f);  // a narrow slot keeps its width
     for (std::size_t k = 0; k < s.lane_at.size(); ++k)
-      if (s.lane_at[k] >= 0) c.rect({box.x + slot * float(k) + inset, box.y + 1, slot - 2 * inset, box.h - 2}, pal.active);
-    draw_lanes(c, box, s, std::max(min_px, std::min(R.box_h * 0.5f, R.name_px)), pal);
+      if (s.lane_at[k] >= 0)
+        c.rect({box.x + slot * float(k) + inset, box.y + 1, slot - 2 * inset, box.h - 2},
+               lane_color(t, s.lane_at[k], pal));
+    draw_lanes(c, t, box, s, std::max(min_px, std::min(R.box_h * 0.5f, R.name_px)), pal);
     const std::string first = std::to_string(s.sector * per), lanes = lanes_text(s, c, R.number_px, R.box_w + R.gap);
     if (R.numbers && c.text_width(first, R.number_px) <= R.box_w + R.gap)
       c.text(box.x, box_y - band / 2, first, R.number_px, pal.muted);
@@ -202,7 +209,7 @@ CoalescingDrawn draw_coalescing(const ViewContext& ctx) {
   const Rows R = layout_rows(c, area, part, L.label_px, min_px);
   std::vector<Rect> boxes;
   for (int r = 0; r < shown; ++r) {
-    const auto drawn = draw_row(c, R, r, part[std::size_t(r)], bytes, pal, min_px);
+    const auto drawn = draw_row(c, t, R, r, part[std::size_t(r)], bytes, pal, min_px);
     boxes.insert(boxes.end(), drawn.begin(), drawn.end());
   }
   const std::string sector = "box: one 32-byte sector (" + std::to_string(32 / bytes) + " " + core::to_string(t.type) + "s)";
@@ -210,6 +217,8 @@ CoalescingDrawn draw_coalescing(const ViewContext& ctx) {
                                   {pal.padding, sector},
                                   {pal.conflict, "count: more sectors than ideal"},
                                   {pal.muted, "wide gap: sectors not adjacent in memory", true}};
+  if (const int k = t.geometry.segment_lanes; k > 0 && k < 32)
+    legend.insert(legend.begin() + 1, {segment_shade(pal.active), "darker: odd rows' " + std::to_string(k) + " lanes"});
   if (R.numbers) legend.push_back({pal.muted, "over a box: its first element; under it: its lanes", true});
   draw_legend(c, L.legend, legend, L.label_px, min_px, pal);
   return {boxes, page};

@@ -55,6 +55,18 @@ float widest(Canvas& c, const std::vector<std::string>& texts, float px) {
   return w;
 }
 
+// A window row's label: "row 12", and where the kernel splits its rows among threads, the ones
+// that add it up: "row 12, threads 36-39", "row 12, warp 1", "row 12, thread 12".
+std::string row_text(const core::Trace& t, std::size_t r) {
+  const std::size_t row = win(t).row + r;
+  const std::string name = "row " + std::to_string(row);
+  const auto th = core::row_threads(t, row);
+  if (!th) return name;
+  if (th->count == 32) return name + ", warp " + std::to_string(th->first / 32);
+  if (th->count == 1) return name + ", thread " + std::to_string(th->first);
+  return name + ", threads " + range(std::size_t(th->first), std::size_t(th->count));
+}
+
 std::vector<std::string> output_texts(const std::vector<OutputLine>& lines, core::DType type) {
   std::vector<std::string> out;
   for (const auto& l : lines)
@@ -127,7 +139,9 @@ void layout_widths(Canvas& c, const core::Trace& t, const std::vector<OutputLine
   const core::Window& w = win(t);
   std::vector<std::string> names;
   for (const auto& l : lines) names.push_back(l.name);
-  const float row_w = c.text_width("row " + std::to_string(w.row + w.rows - 1), L.label_px);
+  std::vector<std::string> row_names;
+  for (std::size_t r = 0; r < w.rows; ++r) row_names.push_back(row_text(t, r));
+  const float row_w = widest(c, row_names, L.label_px);
   *label_w = std::max(row_w, L.kind == MatrixLines::Columns ? widest(c, names, L.label_px) : 0.0f) + L.label_px * 0.8f;
   const float value_w = widest(c, output_texts(lines, t.type), L.label_px) + L.label_px;
   L.out_w = L.kind == MatrixLines::Columns ? 0 : std::max(value_w, L.kind == MatrixLines::Rows ? widest(c, names, L.label_px) : 0.0f);
@@ -232,9 +246,23 @@ void draw_labels(const MatrixPaint& p) {
   for (std::size_t row = std::size_t(p.M.first_row); row < std::size_t(p.M.first_row + p.M.rows);
        row += std::size_t(p.M.row_step)) {
     const Rect r = p.M.row_label(int(row));
-    p.c.text(r.x, r.cy(), "row " + std::to_string(w.row + row), p.M.label_px,
-             row_owned(p.t, row) ? p.pal.text : p.pal.muted);
+    p.c.text(r.x, r.cy(), row_text(p.t, row), p.M.label_px, row_owned(p.t, row) ? p.pal.text : p.pal.muted);
   }
+}
+
+// A strip left of each row whose threads the kernel names, in their strips' colour (the memory
+// view's): where rows own segments of lanes, every other row's a shade darker. Returns whether
+// it drew any.
+bool draw_row_threads(const MatrixPaint& p) {
+  bool any = false;
+  for (int r = p.M.first_row; r < p.M.first_row + p.M.rows; ++r)
+    if (const auto th = core::row_threads(p.t, win(p.t).row + std::size_t(r))) {
+      const Rect cell = p.M.cell(r, 0);
+      const float w = p.M.label_px * 0.35f;
+      p.c.rect({cell.x - p.M.label_px * 0.15f - w, cell.y, w, cell.h}, thread_band_color(p.t, th->first, true, p.pal));
+      any = true;
+    }
+  return any;
 }
 
 // Returns whether it framed any cell as loaded.
@@ -354,6 +382,7 @@ std::vector<LegendEntry> draw_matrix(const ViewContext& ctx, const MatrixLayout&
               "matrix " + std::to_string(t.rows) + " x " + std::to_string(t.cols) + " (row-major)" + shown, L.label_px,
               min_px, L.heading.w, pal.text);
   draw_labels(p);
+  const bool threads = draw_row_threads(p);
   const core::Stage& s = t.stages[std::size_t(stage)];
   const bool cut = core::loads_cut(s), any_load = draw_cells(p, core::loaded_elements(s));
   const auto lines = output_lines(t);
@@ -364,6 +393,12 @@ std::vector<LegendEntry> draw_matrix(const ViewContext& ctx, const MatrixLayout&
   const std::string first = "loaded in this stage (first " + std::to_string(kernels::kLoadSlots) + " loads a thread)";
   if (any_load) legend.push_back({pal.read, cut ? first : "loaded in this stage", true});
   legend.push_back({pal.written, "block " + std::to_string(t.trace_block) + "'s results", true});
+  if (threads) {
+    const int k = t.geometry.segment_lanes;
+    legend.push_back({thread_band_color(t, 0, true, pal), "by a row's label: the threads that add it"});
+    if (k > 0 && k < 32)
+      legend.push_back({thread_band_color(t, k, true, pal), "darker: odd rows' " + std::to_string(k) + " lanes"});
+  }
   return legend;
 }
 

@@ -451,8 +451,10 @@ void draw_footer(const MemoryFrame& f, bool any_conflict, bool shuffle, bool own
   if (f.shown.per_thread) {
     legend.push_back({pal.active, "thread worked"});
     legend.push_back({pal.inactive, "thread idle"});
-    if (const int k = f.t.geometry.segment_lanes; k > 0 && k < 32)
-      legend.push_back({segment_shade(pal.active), "darker: odd rows' " + std::to_string(k) + " lanes"});
+    const std::string darker = "darker: odd rows' " + std::to_string(f.t.geometry.segment_lanes) + " lanes";
+    const bool said = std::any_of(legend.begin(), legend.end(), [&](const LegendEntry& e) { return e.name == darker; });
+    if (const int k = f.t.geometry.segment_lanes; k > 0 && k < 32 && !said)
+      legend.push_back({segment_shade(pal.active), darker});
   }
   if (f.real < f.count) legend.push_back({pal.padding, "past the array's end (identity)"});
   if (any_conflict) legend.push_back({pal.conflict, "Nx: N-way bank conflict"});
@@ -635,14 +637,6 @@ ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width
   c.end();
   if (!f.zoomed()) return ViewDrawn{};
   return ViewDrawn{(count + 31) / 32, f.lo / 32, L.cols, warp_parts(count, f.lo / 32, L.span), (f.lo % 32) / L.span};
-}
-
-Color segment_shade(Color c) { return {c.r * 0.6f, c.g * 0.6f, c.b * 0.6f, c.a}; }
-
-Color thread_band_color(const core::Trace& trace, int thread, bool worked, const Palette& pal) {
-  const Color c = worked ? pal.active : pal.inactive;
-  const int k = trace.geometry.segment_lanes;
-  return k > 0 && k < 32 && (thread / k) % 2 == 1 ? segment_shade(c) : c;
 }
 
 }  // namespace rl::render

@@ -30,13 +30,6 @@ struct ViewDrawn {
 std::optional<MatrixLayout> matrix_view_layout(Canvas& canvas, const core::Trace& trace, int stage, int width, int height,
                                                const ViewOptions& options = {});
 
-// A thread's strip: the palette's worked or idle colour; where rows own segments of fewer than
-// 32 lanes (Geometry::segment_lanes), every other row's segment a shade darker, so a row's lanes
-// read as one.
-Color thread_band_color(const core::Trace& trace, int thread, bool worked, const Palette& pal);
-// The darker shade of every other row's segment.
-Color segment_shade(Color c);
-
 ViewDrawn draw_memory_view(Canvas& canvas, const core::Trace& trace, int stage, int width, int height,
                            const ViewOptions& options = {});
 

@@ -124,4 +124,12 @@ std::string source_line(const core::Trace& t) {
   return says_so ? t.device : t.device + " (not a GPU run)";
 }
 
+Color segment_shade(Color c) { return {c.r * 0.6f, c.g * 0.6f, c.b * 0.6f, c.a}; }
+
+Color thread_band_color(const core::Trace& trace, int thread, bool worked, const Palette& pal) {
+  const Color c = worked ? pal.active : pal.inactive;
+  const int k = trace.geometry.segment_lanes;
+  return k > 0 && k < 32 && (thread / k) % 2 == 1 ? segment_shade(c) : c;
+}
+
 }  // namespace rl::render

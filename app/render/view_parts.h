@@ -92,4 +92,11 @@ struct ViewContext {
 // Where the data came from: "GPU run: NVIDIA H200", or the CPU model, said plainly.
 std::string source_line(const core::Trace& t);
 
+// A thread's strip: the palette's worked or idle colour; where rows own segments of fewer than
+// 32 lanes (Geometry::segment_lanes), every other row's segment a shade darker, so a row's lanes
+// read as one.
+Color thread_band_color(const core::Trace& trace, int thread, bool worked, const Palette& pal);
+// The darker shade of every other row's segment.
+Color segment_shade(Color c);
+
 }  // namespace rl::render
