@@ -38,8 +38,9 @@ enum class Algo {
   WarpPerRow,
   LanesPerRow,
   ThreadPerRow,
+  ReduxSync,
 };
-constexpr Algo kLastAlgo = Algo::ThreadPerRow;  // every Algo has a row: a test walks them to here
+constexpr Algo kLastAlgo = Algo::ReduxSync;  // every Algo has a row: a test walks them to here
 enum class OpKind { Sum, Min, Max };
 // Baselines over the same data: the library reductions, a device copy (a bandwidth reference:
 // it reads and writes, a reduction only reads; checked element for element), and the matrix

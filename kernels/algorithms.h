@@ -10,7 +10,7 @@
 
 namespace rl::kernels {
 
-enum class Family { Tree, WarpShuffle, CooperativeGroups, SinglePass, Pitfall, Matrix, Baseline };
+enum class Family { Tree, WarpShuffle, CooperativeGroups, SinglePass, Pitfall, Matrix, Hopper, Baseline };
 
 // How the blocks' results become one.
 enum class Combine {
@@ -52,6 +52,7 @@ enum class Tree {
   LastWarp,      // shared memory down to 64 cells, then the last warp without block barriers
   Serial,        // thread 0 adds every cell
   Shuffle,       // __shfl_down_sync within warps, then the warps' results
+  Redux,         // one __reduce_*_sync (redux.sync) a warp, then the warps' results the same way
   CgTiles,       // cooperative groups: cg::reduce over warp tiles, a result a tile
   CgTilesAsync,  // cooperative groups: cg::reduce_update_async from each tile into one result
   CgBlock,       // cooperative groups: warp tiles, then the tiles' results through shared memory
@@ -86,6 +87,7 @@ struct AlgorithmRow {
   Tree tree;
   bool vectors;  // 16-byte loads (where a row's or array's alignment allows)
   std::string_view fix = {};  // a pitfall that races: the corrected algorithm, shown beside it
+  bool ints_only = false;     // reduces 32-bit ints alone (redux.sync adds no floats or doubles)
 };
 
 namespace table {
@@ -99,7 +101,7 @@ using I = Indexing;
 using T = Tree;
 constexpr std::string_view kTree = "kernels/tree.cuh", kShuffle = "kernels/shuffle.cuh", kCg = "kernels/cg.cuh",
                            kSingle = "kernels/single_pass.cuh", kMatrix = "kernels/matrix.cuh",
-                           kShortRows = "kernels/short_rows.cuh";
+                           kShortRows = "kernels/short_rows.cuh", kHopper = "kernels/hopper.cuh";
 
 // A row a kernel, its columns aligned by hand.
 // clang-format off
@@ -179,6 +181,8 @@ inline constexpr AlgorithmRow kAlgorithms[] = {
     {"thread-per-row", A::ThreadPerRow, {}, F::Matrix,
      "A thread a row: a block copies a tile of rows into shared memory, then each thread adds its own row",
      kShortRows, C::Outputs, P2, true, 0, Mat, I::RowTile, T::None, false},
+    {"redux-sync", A::ReduxSync, {}, F::Hopper, "The warp's reduction in one instruction: __reduce_add_sync (redux.sync)",
+     kHopper, C::Passes, P2, true, 0, Arr, I::Tile, T::Redux, false, {}, true},
     {"cub", {}, B::Cub, F::Baseline, "CUB DeviceReduce",
      {}, C::None, P2, true, 0, Arr, I::Tile, T::None, false},
     {"thrust", {}, B::Thrust, F::Baseline, "thrust::reduce",
@@ -231,6 +235,7 @@ constexpr std::string_view to_string(Family f) {
     case Family::SinglePass: return "single-pass";
     case Family::Pitfall: return "pitfall";
     case Family::Matrix: return "matrix";
+    case Family::Hopper: return "hopper";
     case Family::Baseline: return "baseline";
   }
   return "?";
@@ -281,6 +286,7 @@ constexpr std::string_view to_string(Tree t) {
     case Tree::LastWarp: return "last-warp";
     case Tree::Serial: return "serial";
     case Tree::Shuffle: return "shuffle";
+    case Tree::Redux: return "redux";
     case Tree::CgTiles: return "cg-tiles";
     case Tree::CgTilesAsync: return "cg-tiles-async";
     case Tree::CgBlock: return "cg-block";

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cg.cuh"
+#include "hopper.cuh"
 #include "cuda_check.cuh"
 #include "algo.h"
 #include "raw_trace.h"
@@ -149,6 +150,12 @@ void launch_block_kernel(Algo algo, std::size_t grid, int block, const T* in, T*
       break;
     case Algo::NonPow2Block: non_pow2_block<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
     case Algo::WarpShuffle: warp_shuffle<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+    case Algo::ReduxSync:  // int only: __reduce_*_sync takes 32-bit integers (AlgorithmRow::ints_only)
+      if constexpr (std::is_same_v<T, int>)
+        redux_sync<T, Op><<<g, block, sh, st>>>(in, out, n, p);
+      else
+        throw std::invalid_argument("redux-sync reduces int only");
+      break;
     case Algo::CgWarp: cg_warp<T, Op><<<g, block, 0, st>>>(in, out, n, p); break;
     case Algo::CgBlock: cg_block<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
     case Algo::CgTwoPhase: cg_two_phase<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;

@@ -35,6 +35,8 @@ enum Tag : int {
   kTagRowLanes,     // [row-lanes]   each lane of a row's segment accumulates its part; param = lanes a row
   kTagTileCopy,     // [tile-copy]   a block copies a tile of rows into shared memory; param = the tile's row pitch
   kTagRowWalk,      // [row-walk]    each thread adds its own row of the tile; param = columns it adds
+  kTagRedux,        // [redux]       each warp's values reduced by one __reduce_*_sync (redux.sync)
+  kTagFinalRedux,   // [final-redux] the first warp reduces the warps' totals the same way
   kTagCount
 };
 
@@ -45,7 +47,7 @@ inline const char* tag_marker(int tag) {
       "[shfl]", "[warp-sums]", "[final-load]", "[final-shfl]", "[tile-reduce]", "[tile-sums]",
       "[final-reduce]", "[atomic]", "[halving]", "[input]", "[row-stride]", "[column-stride]",
       "[column-step]", "[column-walk]", "[tile-stride]", "[column-vector]", "[row-vector]", "[row-lanes]",
-      "[tile-copy]", "[row-walk]"};
+      "[tile-copy]", "[row-walk]", "[redux]", "[final-redux]"};
   return tag >= 0 && tag < kTagCount ? names[tag] : "[?]";
 }
 

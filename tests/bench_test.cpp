@@ -392,7 +392,7 @@ TEST(Bench, TheResultCheckRefusesWrongResults) {
     return row;
   };
   const double big = double(std::size_t(1) << 27), lost = 32768;
-  for (const auto& id : backend::default_bench_algorithms()) {
+  for (const auto& id : backend::default_bench_algorithms(core::DType::Float)) {
     if (id == "copy") continue;
     SCOPED_TRACE(id);
     EXPECT_TRUE(check(id, std::size_t(1) << 28, core::DType::Float, big, big, big).check_ok);
@@ -412,7 +412,7 @@ TEST(Bench, TheResultCheckRefusesWrongResults) {
 // pass them with room, at sizes that are not powers of two too.
 TEST(Bench, CorrectFloatSumsPassTheCheck) {
   backend::BenchRequest req;
-  req.algorithms = backend::default_bench_algorithms();
+  req.algorithms = backend::default_bench_algorithms(core::DType::Float);
   req.sizes = {1, 1000, 4099, (std::size_t(1) << 17) + 3};
   req.type = core::DType::Float;
   req.max_seconds = 0.001;

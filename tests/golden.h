@@ -111,6 +111,9 @@ inline std::vector<GoldenCase> golden_cases() {
       {"thread-per-row-float-sum", "thread-per-row", 1000 * 16, 128, DType::Float, Op::Sum, -1, 154, 1000, 16},
       {"thread-per-row-int-min", "thread-per-row", 300 * 40, 64, DType::Int, Op::Min, 0, 155, 300, 40},
       {"thread-per-row-double-max", "thread-per-row", 2049 * 7, 256, DType::Double, Op::Max, -1, 156, 2049, 7},
+      {"redux-sync-int-sum", "redux-sync", 4099, 256, DType::Int, Op::Sum, -1, 157},
+      {"redux-sync-int-min", "redux-sync", k * k + 3, 1024, DType::Int, Op::Min, 0, 158},
+      {"redux-sync-int-max", "redux-sync", 1000, 64, DType::Int, Op::Max, -1, 159},
   };
 }
 

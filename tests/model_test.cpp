@@ -281,6 +281,29 @@ TEST(Model, CgTileReduceLeavesTheTotalInEveryLane) {
   EXPECT_EQ(t.result, 2080);
 }
 
+// redux-sync over iota(96) in a block of 128: one instruction leaves every lane of warp w its
+// warp's total (1..32: 528; 33..64: 1552; 65..96: 2576; warp 3 past the array: 0), lane 0s store
+// them, the first warp loads 4 totals and the identity, and its redux leaves 4656 in all 32 lanes.
+// min and max take the same stages.
+TEST(Model, ReduxSyncLeavesEachWarpsTotalInEveryLaneInOneStage) {
+  const auto t = model_trace("redux-sync", iota(96), 128);
+  ASSERT_EQ(t.stages.size(), 5u);
+  EXPECT_EQ(t.stages[1].tag, kernels::kTagRedux);
+  EXPECT_EQ(t.stages[1].label, "each warp reduces its 32 values in one instruction");
+  const auto& lanes = *t.stages[1].lanes;
+  const double totals[] = {528, 1552, 2576, 0};
+  for (int l = 0; l < 128; ++l) ASSERT_EQ(lanes[std::size_t(l)], totals[l / 32]) << "lane " << l;
+  EXPECT_EQ(*t.stages[2].shared, (std::vector<double>{528, 1552, 2576, 0}));
+  const auto& loaded = *t.stages[3].lanes;
+  EXPECT_EQ(std::vector<double>(loaded.begin(), loaded.begin() + 6), (std::vector<double>{528, 1552, 2576, 0, 0, 0}));
+  EXPECT_EQ(t.stages[4].tag, kernels::kTagFinalRedux);
+  for (int l = 0; l < 32; ++l) EXPECT_EQ((*t.stages[4].lanes)[std::size_t(l)], 4656) << "lane " << l;
+  EXPECT_EQ((*t.stages[4].lanes)[40], 1552);  // the other warps keep their own total
+  EXPECT_EQ(t.result, 4656);
+  EXPECT_EQ(model_trace("redux-sync", iota(96), 128, core::Op::Max).result, 96);
+  EXPECT_EQ(model_trace("redux-sync", iota(96), 128, core::Op::Min).result, 1);
+}
+
 TEST(Model, GridStrideThreadsSumPairsEveryGridWidthApart) {
   backend::TraceRequest req{"multiple-per-thread", core::Op::Sum, core::DType::Int, 32, 1, iota(1000), 4};
   const auto t = backend::make_sim_backend()->trace(req);

@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "app/backend/backend.h"
+#include "app/backend/bench_runner.h"
 #include "app/cli/cli.h"
 #include "app/core/catalog.h"
 #include "app/core/bench.h"
@@ -70,6 +71,7 @@ TEST(Reliability, NanAndInfFollowIeeeForEveryAlgorithmAndOperator) {
   const auto sim = backend::make_sim_backend();
   for (const auto& a : core::algorithms()) {
     if (a.kind == core::Kind::Baseline || a.id == "global-halving") continue;  // halving: below
+    if (a.ints_only) continue;  // no floats to hold a NaN (Reliability.IntOnlyKernelsRefuseOtherTypesInWords)
     for (core::DType type : {core::DType::Float, core::DType::Double}) {
       for (int trial = 0; trial < 3; ++trial) {
         const std::size_t n = 1 + rng() % 700;
@@ -148,6 +150,25 @@ TEST(Reliability, BaselinesHaveNoStagesToTrace) {
   const auto r = run({"trace", "-a", "cub", "--backend", "sim"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("'cub' is a baseline"), std::string::npos) << r.err;
+}
+
+// redux-sync takes int alone: a float or double trace or bench is refused in words naming the
+// type and the instruction, and the default bench of floats leaves it out rather than failing.
+TEST(Reliability, IntOnlyKernelsRefuseOtherTypesInWords) {
+  for (const char* type : {"float", "double"}) {
+    auto r = run({"trace", "-a", "redux-sync", "--backend", "sim", "--type", type, "-n", "100"});
+    EXPECT_EQ(r.code, 2) << type;
+    EXPECT_NE(r.err.find("'redux-sync' reduces int only, not " + std::string(type)), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("redux.sync"), std::string::npos) << r.err;
+    r = run({"bench", "--backend", "sim", "-a", "redux-sync", "--type", type, "--sizes", "2^10"});
+    EXPECT_EQ(r.code, 2) << type;
+    EXPECT_NE(r.err.find("reduces int only"), std::string::npos) << r.err;
+  }
+  EXPECT_EQ(run({"trace", "-a", "redux-sync", "--backend", "sim", "--type", "int", "-n", "100"}).code, 0);
+  const auto floats = backend::default_bench_algorithms(core::DType::Float);
+  const auto ints = backend::default_bench_algorithms(core::DType::Int);
+  EXPECT_EQ(std::count(floats.begin(), floats.end(), "redux-sync"), 0);
+  EXPECT_EQ(std::count(ints.begin(), ints.end(), "redux-sync"), 1);
 }
 
 TEST(Reliability, UnwritableOutputPathsAreNamed) {

@@ -16,6 +16,13 @@
 
 namespace rl::test {
 
+// The types an algorithm takes: int alone where its row says so (redux-sync), else all three.
+inline std::vector<core::DType> types_of(const std::string& id) {
+  const auto* r = kernels::find_row(id);
+  if (r && r->ints_only) return {core::DType::Int};
+  return {core::DType::Int, core::DType::Float, core::DType::Double};
+}
+
 // A seed per run, overridable with REDLAB_TEST_SEED so a failure can be replayed.
 inline std::uint64_t test_seed() {
   static const std::uint64_t seed = [] {

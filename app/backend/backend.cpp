@@ -25,6 +25,18 @@ core::Trace Backend::race(const TraceRequest& request, int) {
                            device() + ")");
 }
 
+void check_type(const kernels::AlgorithmRow& row, core::DType type) {
+  if (row.ints_only && type != core::DType::Int)
+    throw std::invalid_argument("'" + std::string(row.id) + "' reduces int only, not " + core::to_string(type) +
+                                ": the warp reduce instruction (__reduce_add_sync, redux.sync) takes 32-bit integers");
+}
+
+kernels::Algo kernel_algo(const TraceRequest& req) {
+  const kernels::Algo algo = kernel_algo(req.algorithm);
+  check_type(kernels::row(algo), req.type);
+  return algo;
+}
+
 kernels::OpKind kernel_op(core::Op op) {
   switch (op) {
     case core::Op::Sum: return kernels::OpKind::Sum;

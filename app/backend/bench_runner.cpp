@@ -374,10 +374,12 @@ std::vector<std::string> default_matrix_bench_algorithms(core::DType type, core:
   return out;
 }
 
-std::vector<std::string> default_bench_algorithms() {
+std::vector<std::string> default_bench_algorithms(core::DType type) {
   std::vector<std::string> out;
   for (const auto& a : core::algorithms())
-    if ((a.kind == core::Kind::Traced || a.kind == core::Kind::Baseline) && !a.matrix) out.push_back(a.id);
+    if ((a.kind == core::Kind::Traced || a.kind == core::Kind::Baseline) && !a.matrix &&
+        (!a.ints_only || type == core::DType::Int))
+      out.push_back(a.id);
   return out;
 }
 
@@ -393,6 +395,7 @@ core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSi
   }
   for (const Row* r : algorithms) {
     const std::string id(r->id);
+    check_type(*r, req.type);
     if (!r->gpu && !kernels::is_baseline(*r))
       throw std::invalid_argument("'" + id + "' is never launched: it cannot be timed");
     if (r->shape == kernels::Shape::Matrix)

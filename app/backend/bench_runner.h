@@ -28,8 +28,9 @@ struct BenchRequest {
   std::size_t grid = 0;  // matrix kernels that choose their grid: about this many blocks (0: their own)
 };
 
-// What "all" means: every algorithm that is defined on a GPU (no pitfalls), then the baselines.
-std::vector<std::string> default_bench_algorithms();
+// What "all" means: every algorithm that is defined on a GPU (no pitfalls) and takes the type,
+// then the baselines.
+std::vector<std::string> default_bench_algorithms(core::DType type);
 // The matrix family and its anchors, for --shapes (cuBLAS gemv only for float and double sums).
 std::vector<std::string> default_matrix_bench_algorithms(core::DType type, core::Op op);
 

@@ -14,7 +14,7 @@ namespace {
 // replayed against the model's trace of that block.
 template <class T>
 core::Trace run_race(const TraceRequest& req, int runs) {
-  const kernels::Algo algo = kernel_algo(req.algorithm);
+  const kernels::Algo algo = kernel_algo(req);
   const std::vector<T> typed(req.input.begin(), req.input.end());
   const kernels::Launch launch{req.block, 0, req.trace_block, nullptr};
   kernels::check_race_launch(algo, typed.size(), launch);  // before the model runs the whole input
@@ -60,7 +60,7 @@ class CudaBackend final : public Backend {
   }
   core::Trace trace(const TraceRequest& req) override {
     // Undefined on a GPU by design: shown from the CPU model, and labelled as such.
-    const kernels::Algo algo = kernel_algo(req.algorithm);
+    const kernels::Algo algo = kernel_algo(req);
     if (!kernels::gpu_launchable(algo)) {
       core::Trace t = model_->trace(req);
       t.device = "CPU model (never launched on a GPU: undefined behaviour)";

@@ -21,6 +21,10 @@
 namespace rl::backend {
 
 kernels::Algo kernel_algo(const std::string& id);  // throws std::invalid_argument if unknown or a baseline
+// The request's algorithm, checked as above and for the type: a row that reduces int alone
+// (AlgorithmRow::ints_only) refuses the others in words.
+kernels::Algo kernel_algo(const TraceRequest& req);
+void check_type(const kernels::AlgorithmRow& row, core::DType type);
 kernels::OpKind kernel_op(core::Op op);
 // The output a matrix trace's traced block writes first: its row, its first column, or 0.
 std::size_t traced_output(kernels::Algo algo, kernels::Matrix m, int block, kernels::Grid2 grid, int traced);

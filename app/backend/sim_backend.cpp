@@ -10,7 +10,7 @@ class SimBackend final : public Backend {
   std::string name() const override { return "sim"; }
   std::string device() const override { return "CPU model"; }
   core::Trace trace(const TraceRequest& req) override {
-    const kernels::Algo algo = kernel_algo(req.algorithm);
+    const kernels::Algo algo = kernel_algo(req);
     core::Trace t;
     if (kernels::is_matrix(algo))
       t = req.type == core::DType::Int     ? run_matrix_trace<int>(req, algo, model::model_reduce_matrix<int>)

@@ -62,6 +62,7 @@ const std::vector<AlgorithmInfo>& table() {
       a.file = std::string(r.source);
       a.kind = kind_of(r);
       a.any_block = r.blocks == kernels::BlockRule::Any;
+      a.ints_only = r.ints_only;
       a.matrix = r.shape == kernels::Shape::Matrix;
       out.push_back(std::move(a));
     }
@@ -239,6 +240,8 @@ std::string stage_label(int tag, int param, bool has_shared) {
     case kernels::kTagTileReduce: return "cg::reduce over each 32-thread tile";
     case kernels::kTagTileSums: return "tile totals to shared memory";
     case kernels::kTagFinalReduce: return "first tile reduces the tile totals";
+    case kernels::kTagRedux: return "each warp reduces its 32 values in one instruction";
+    case kernels::kTagFinalRedux: return "first warp reduces the warp totals in one instruction";
     case kernels::kTagAtomic: return "atomic update of the result";
     case kernels::kTagHalving: return "launch: add the upper half at offset " + p;
     case kernels::kTagInput: return "the array in global memory";

@@ -47,6 +47,7 @@ struct AlgorithmInfo {
   std::string file;    // kernel source holding "<<< id" (empty for host baselines)
   Kind kind = Kind::Traced;
   bool any_block = false;  // takes any block size 1..1024, not only powers of two
+  bool ints_only = false;  // reduces int alone (redux-sync: the hardware's warp reduce adds no floats)
   bool matrix = false;     // reduces a matrix (--rows, --cols), not an array (--size)
 };
 

@@ -77,6 +77,10 @@ StageWork stage_work(const Trace& t, const Stage& s, const std::vector<ThreadFol
     case kernels::kTagSerial: w.additions = serial_additions(s), w.counted = "one a cell read, less the first"; break;
     case kernels::kTagShuffle:
     case kernels::kTagFinalShuffle: w.additions = active, w.counted = "one an active lane, needed or not"; break;
+    case kernels::kTagRedux:
+    case kernels::kTagFinalRedux:
+      tile_work(s, w, 0, "31 a warp, inside one instruction (the hardware's own way is not documented)");
+      break;
     case kernels::kTagTileReduce:
     case kernels::kTagFinalReduce: tile_work(s, w, 0, "at least 31 a tile (cg::reduce's count is not recorded)"); break;
     case kernels::kTagAtomic:

@@ -237,6 +237,33 @@ struct Model {
     return v[0];
   }
 
+  // redux-sync (hopper.cuh): one element a thread; each warp's redux, its total to shared memory,
+  // then the first warp's redux of those. redux.sync leaves every lane the warp's total: the ints
+  // it takes reduce exactly in any order, so tile_reduce's butterfly gives the same.
+  T redux_block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
+    const int warps = B / 32;
+    std::vector<T> v(B);
+    for (int t = 0; t < B; ++t) v[t] = at(in, n, b * B + t, rec, t, 0), rec.work(0, t, true);
+    rec.stage(0, kernels::kTagLoad, 0), rec.lanes(0, v);
+    tile_reduce(v, warps);
+    for (int t = 0; t < B; ++t) rec.work(1, t, true);
+    rec.stage(1, kernels::kTagRedux, 0), rec.lanes(1, v);
+    std::vector<T> smem(warps);
+    for (int t = 0; t < B; ++t) rec.work(2, t, t % 32 == 0);
+    for (int w = 0; w < warps; ++w) smem[w] = v[w * 32], rec.write(2, w * 32, 0, w);
+    rec.stage(2, kernels::kTagWarpSums, 0), rec.shared(2, smem, warps);
+    for (int t = 0; t < B; ++t) rec.work(3, t, t < 32);
+    for (int t = 0; t < 32; ++t) {
+      v[t] = t < warps ? smem[t] : id();
+      if (t < warps) rec.read(3, t, 0, t);
+    }
+    rec.stage(3, kernels::kTagFinalLoad, 0), rec.lanes(3, v);
+    tile_reduce(v, 1);
+    for (int t = 0; t < B; ++t) rec.work(4, t, t < 32);
+    rec.stage(4, kernels::kTagFinalRedux, 0), rec.lanes(4, v);
+    return v[0];
+  }
+
   // block_shuffle (shuffle.cuh): the block's values, one per thread, to one in v[0]; records
   // stages from k on and leaves k past the last.
   void shuffle_tail(std::vector<T>& v, const Rec<T>& rec, int& k) const {
@@ -322,6 +349,7 @@ struct Model {
   std::vector<T> block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
     switch (kernels::row(algo).tree) {
       case kernels::Tree::Shuffle: return {shuffle_block(in, n, b, rec)};
+      case kernels::Tree::Redux: return {redux_block(in, n, b, rec)};
       case kernels::Tree::CgTiles:
       case kernels::Tree::CgTilesAsync:
       case kernels::Tree::CgBlock: return cg_block(in, n, b, rec);

@@ -47,6 +47,7 @@ TraceShape stage_shape(Algo algo, int block, std::size_t n) {
     case Tree::Serial: return {2, block + 1, block};
     case Tree::Halving: return {1 + ceil_log2(n), 3, int(n)};
     case Tree::Shuffle: return {1 + kShuffleSteps + 1 + 1 + kShuffleSteps + atomic, 1, warps};
+    case Tree::Redux: return {5, 1, warps};  // load, redux, warp sums, final load, final redux
     case Tree::CgTiles:
     case Tree::CgTilesAsync: return {2, 0, 0};
     case Tree::CgBlock: return {5, 1, warps};
