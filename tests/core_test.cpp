@@ -12,6 +12,7 @@
 #include "app/core/facts.h"
 #include "app/core/frame_log.h"
 #include "app/core/input.h"
+#include "app/core/machine_code.h"
 #include "app/core/player.h"
 #include "app/core/settings.h"
 #include "app/core/trace.h"
@@ -600,4 +601,36 @@ TEST(Compare, TimesPairAtTheLargestSharedSize) {
   EXPECT_EQ(matrix->first.median_us, 5);
   EXPECT_EQ(core::shape_text(matrix->first), "2^12 x 2^8");
   EXPECT_EQ(core::shape_text(r.rows[0]), "2^4 x 2^16");
+}
+
+// The machine code shipped beside redux-sync's lesson: its fields, and the counts the lesson
+// quotes come from its lines (2 REDUX against 15 SHFL.DOWN in the H100 build); a file with a
+// line that is none of the format's is refused naming that line.
+TEST(MachineCode, TheLessonCountsTheShippedLines) {
+  const auto code = core::shipped_machine_code("redux-sync");
+  ASSERT_TRUE(code);
+  EXPECT_EQ(code->device, "NVIDIA H100 80GB HBM3");
+  EXPECT_EQ(core::count_opcode(*code, "redux-sync int sum", "REDUX"), 2u);
+  EXPECT_EQ(core::count_opcode(*code, "redux-sync int sum", "SHFL"), 0u);
+  EXPECT_EQ(core::count_opcode(*code, "warp-shuffle int sum", "SHFL"), 15u);
+  EXPECT_EQ(core::count_opcode(*code, "no such kernel", "SHFL"), 0u);
+  EXPECT_FALSE(core::shipped_machine_code("sequential"));
+  const auto t = backend::make_sim_backend()->trace({"redux-sync", core::Op::Sum, core::DType::Int, 64, 0, {1, 2, 3}});
+  EXPECT_EQ(core::fill_lesson("{redux_ops} {shfl_ops} {redux_instructions} {shuffle_instructions}", t), "2 15 56 144");
+
+  const std::string ok = "device: D\nrecorded: R\nkernel: k\ninstructions: 9\n/*0010*/ @P0 SHFL.DOWN PT, R1, R2 ;\n";
+  const auto parsed = core::parse_machine_code(ok);
+  EXPECT_EQ(core::count_opcode(parsed, "k", "SHFL"), 1u);  // a predicated line counts too
+  EXPECT_EQ(parsed.kernels[0].instructions, 9u);
+  for (const std::string bad :
+       {"device: D\nrecorded: R\nkernel: k\nREDUX UR4, R0\n", "device: D\nrecorded: R\n/*0010*/ REDUX UR4, R0 ;\n",
+        "device: D\nrecorded: R\nkernel: k\ninstructions: lots\n"}) {
+    try {
+      core::parse_machine_code(bad);
+      ADD_FAILURE() << "accepted: " << bad;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find("line "), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_THROW(core::parse_machine_code("# only a comment\n"), std::invalid_argument);
 }

@@ -21,6 +21,8 @@ const std::vector<std::string_view>& shipped_report_names();  // in the build's 
 // assets/races/NAME.json: race recordings made on a GPU (NAME an algorithm id) and the
 // racecheck findings ("racecheck"); empty when unknown.
 std::string_view shipped_race(std::string_view name);
+// assets/machine_code/ID.txt: `cuobjdump -sass` lines from a GPU machine's build (core/machine_code.h).
+std::string_view machine_code(std::string_view id);
 const std::vector<std::string_view>& shipped_race_names();
 
 }  // namespace rl::embedded

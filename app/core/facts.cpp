@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
+#include <stdexcept>
 #include <vector>
 
 #include "../../kernels/raw_trace.h"
 #include "../../kernels/matrix_shapes.h"
 #include "../../kernels/shapes.h"
 #include "bench.h"
+#include "machine_code.h"
 
 namespace rl::core {
 namespace {
@@ -206,6 +209,24 @@ static std::string unpadded_conflicts(const Trace& trace) {
   return "-";
 }
 
+// redux-sync: what the shipped machine code holds (assets/machine_code/redux-sync.txt).
+static std::string code_fact(std::string_view what) {
+  static const std::optional<MachineCode> code = [] {
+    try {
+      return shipped_machine_code("redux-sync");
+    } catch (const std::invalid_argument&) {
+      return std::optional<MachineCode>{};
+    }
+  }();
+  if (!code) return "-";
+  if (what == "device") return code->device;
+  if (what == "recorded") return code->recorded;
+  if (what == "redux") return std::to_string(count_opcode(*code, "redux-sync int sum", "REDUX"));
+  if (what == "shfl") return std::to_string(count_opcode(*code, "warp-shuffle int sum", "SHFL"));
+  const auto* k = code->find(what == "redux_total" ? "redux-sync int sum" : "warp-shuffle int sum");
+  return k ? std::to_string(k->instructions) : "-";
+}
+
 // thread-per-row: the rows of the block's first tile (its walk's threads).
 static std::string tile_rows(const Trace& trace) {
   for (const Stage& s : trace.stages)
@@ -279,6 +300,12 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{tile_row_cols}", std::to_string(trace.geometry.tile_cols)},
       {"{tile_rows}", tile_rows(trace)},
       {"{tile_pitch}", std::to_string(trace.geometry.tile_pitch)},
+      {"{code_device}", code_fact("device")},
+      {"{code_recorded}", code_fact("recorded")},
+      {"{redux_ops}", code_fact("redux")},
+      {"{shfl_ops}", code_fact("shfl")},
+      {"{redux_instructions}", code_fact("redux_total")},
+      {"{shuffle_instructions}", code_fact("shuffle_total")},
       {"{pad_cells}", trace.geometry.tile_pitch > trace.geometry.tile_cols ? "one pad cell" : "no pad cell"},
       {"{walk_conflicts}", tag_conflicts(trace, kernels::kTagRowWalk)},
       {"{copy_conflicts}", tag_conflicts(trace, kernels::kTagTileCopy)},
