@@ -13,6 +13,9 @@
 #include "app/core/frame_log.h"
 #include "app/core/input.h"
 #include "app/core/machine_code.h"
+#include "app/core/counters.h"
+#include "app/core/catalog.h"
+#include "app/core/embedded.h"
 #include "app/core/player.h"
 #include "app/core/settings.h"
 #include "app/core/trace.h"
@@ -633,4 +636,48 @@ TEST(MachineCode, TheLessonCountsTheShippedLines) {
     }
   }
   EXPECT_THROW(core::parse_machine_code("# only a comment\n"), std::invalid_argument);
+}
+
+// The shipped counters belong to the shipped kernels: each row names a catalog algorithm, and the
+// kernel Nsight Compute profiled is a __global__ function of that algorithm's own source file.
+// A file with a field missing, of the wrong type or out of range is refused naming the field.
+TEST(Counters, ShippedCountersBelongToTheShippedKernels) {
+  const auto c = core::shipped_counters("h100");
+  ASSERT_TRUE(c);
+  EXPECT_EQ(c->device, "NVIDIA H100 80GB HBM3");
+  EXPECT_GE(c->kernels.size(), 6u);
+  for (const auto& k : c->kernels) {
+    SCOPED_TRACE(k.algorithm);
+    const auto* row = kernels::find_row(k.algorithm);
+    ASSERT_TRUE(row);
+    const std::string name = k.kernel.substr(5, k.kernel.find('<') - 5);  // "void NAME<float, ...>(...)"
+    ASSERT_EQ(k.kernel.rfind("void ", 0), 0u) << k.kernel;
+    const std::string source(embedded::kernel_source(row->source));
+    EXPECT_NE(source.find(" " + name + "("), std::string::npos) << name << " is not a kernel of " << row->source;
+    EXPECT_NE(source.find("__global__"), std::string::npos);
+    EXPECT_GT(k.instructions, 0u);
+  }
+  EXPECT_FALSE(core::shipped_counters("nowhere"));
+  EXPECT_EQ(core::millions(42795008), "42.8 million");
+  const std::string good =
+      R"J({"device":"D","driver":"1","recorded":"R","tool":"T","metric":"M","request":"Q","type":"float",
+    "n":16,"kernels":[{"algorithm":"sequential","kernel":"void sequential<float>()","launches":1,"instructions":5,
+    "duration_us":1.5,"grid":2,"block":256}]})J";
+  EXPECT_EQ(core::parse_counters(good).kernels[0].instructions, 5u);
+  const std::pair<std::string, std::string> bad[] = {
+      {R"J("device":"D",)J", "'device'"},
+      {R"J("instructions":5,)J", "'instructions'"},
+      {R"J("block":256})J", "out of range"},
+  };
+  const std::string replacement[] = {"", R"J("instructions":"five",)J", R"J("block":2048})J"};
+  for (std::size_t i = 0; i < std::size(bad); ++i) {
+    std::string text = good;
+    text.replace(text.find(bad[i].first), bad[i].first.size(), replacement[i]);
+    try {
+      core::parse_counters(text);
+      ADD_FAILURE() << "accepted: " << text;
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(bad[i].second), std::string::npos) << e.what();
+    }
+  }
 }

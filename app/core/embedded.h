@@ -23,6 +23,8 @@ const std::vector<std::string_view>& shipped_report_names();  // in the build's 
 std::string_view shipped_race(std::string_view name);
 // assets/machine_code/ID.txt: `cuobjdump -sass` lines from a GPU machine's build (core/machine_code.h).
 std::string_view machine_code(std::string_view id);
+// assets/counters/RUN.json: Nsight Compute's counters of a GPU run (core/counters.h).
+std::string_view counters(std::string_view run);
 const std::vector<std::string_view>& shipped_race_names();
 
 }  // namespace rl::embedded

@@ -12,6 +12,7 @@
 #include "../../kernels/matrix_shapes.h"
 #include "../../kernels/shapes.h"
 #include "bench.h"
+#include "counters.h"
 #include "machine_code.h"
 
 namespace rl::core {
@@ -237,6 +238,23 @@ static std::string tile_rows(const Trace& trace) {
 // Whether the traced matrix's rows take 16-byte loads (column-sums-vectorized's batches).
 static bool vector_rows(const Trace& trace) { return kernels::rows_hold_vectors(trace.cols, element_bytes(trace.type)); }
 
+// A run's shipped counters; nullopt where it has none or they do not parse (the lesson keeps
+// its placeholder, which the test that reads every lesson names).
+static std::optional<Counters> counters_of(std::string_view run) {
+  try {
+    return shipped_counters(run);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+// 2^24, or the number where it is not a power of two.
+static std::string size_text(std::size_t n) {
+  for (int k = 0; k < 63; ++k)
+    if (n == (std::size_t(1) << k)) return "2^" + std::to_string(k);
+  return std::to_string(n);
+}
+
 // One figure of a GPU run shipped with the program: {us:RUN:TYPE:ALGO:SIZE} its median time
 // ("983 us"; SIZE "2^28" or "4096x65536"), {device:RUN} the GPU it ran on. Empty when the run
 // has no such row (a test holds every lesson to figures that exist).
@@ -246,6 +264,17 @@ std::string shipped_figure(std::string_view spec) {
     const std::size_t end = std::min(spec.find(':', at), spec.size());
     f.push_back(spec.substr(at, end - at));
     at = end + 1;
+  }
+  if (f.size() == 3 && f[0] == "inst") {  // {inst:RUN:ALGO}: warp instructions Nsight Compute counted
+    const auto c = counters_of(f[1]);
+    const KernelCounters* k = c ? c->find(f[2]) : nullptr;
+    return k ? millions(k->instructions) : "";
+  }
+  if (f.size() == 2 && f[0] == "counted") {  // {counted:RUN}: the tool, the GPU, the date, the input
+    const auto c = counters_of(f[1]);
+    return c ? "Nsight Compute, on an " + c->device + " (" + c->recorded + ") over " + size_text(c->n) + " " + c->type +
+                   "s,"
+             : "";
   }
   if (f.size() == 2 && f[0] == "device") {
     const BenchReport* r = shipped_report(f[1], "float", "sum");
@@ -269,7 +298,7 @@ std::string shipped_figure(std::string_view spec) {
 
 // Every {us:...} and {device:...} of a lesson replaced by its shipped figure.
 static std::string fill_shipped(std::string text) {
-  for (const std::string_view kind : {"{us:", "{device:"})
+  for (const std::string_view kind : {"{us:", "{device:", "{inst:", "{counted:"})
     for (std::size_t at = text.find(kind); at != std::string::npos; at = text.find(kind, at)) {
       const std::size_t end = text.find('}', at);
       if (end == std::string::npos) break;
