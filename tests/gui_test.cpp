@@ -350,6 +350,31 @@ TEST(Gui, HeadlessModeRunsTheSameUiOffScreenAndReportsFrameTimes) {
   EXPECT_EQ(code, 2);
 }
 
+// An int-only kernel chosen with float saved: the Run panel puts the type to int, with a note in
+// amber above the status bar (where a run with nothing to note has no amber at all), instead of a
+// failed run in red.
+TEST(Gui, AnIntOnlyKernelTurnsTheTypeToInt) {
+  const auto home = std::filesystem::path(testing::TempDir()) / "redlab_int_only";
+  std::filesystem::remove_all(home);
+  std::filesystem::create_directories(home / "reduction-lab");
+  { std::ofstream(home / "reduction-lab" / "settings.json") << R"({"algorithm": "redux-sync", "type": "float"})"; }
+  const auto shot_path = home / "shot.png";
+  int code = -1;
+  const auto log =
+      capture("XDG_CONFIG_HOME=" + home.string() +
+                  " env -u DISPLAY " REDLAB_BINARY " --headless --backend sim --quit-after-frames 8 --screenshot " +
+                  shot_path.string(),
+              &code);
+  if (code != 0 && log.find("EGL") != std::string::npos && !std::getenv("REDLAB_REQUIRE_GL"))
+    GTEST_SKIP() << "SKIPPED: no EGL here: " << log;
+  ASSERT_EQ(code, 0) << log;
+  const Shot img = load_shot(shot_path);
+  ASSERT_FALSE(img.px.empty()) << log;
+  const int w = img.w, h = img.h;
+  EXPECT_GT(count_near(img.px.data(), 0, w * (h - h / 20), 242, 184, 51), 20) << "no note in amber";
+  EXPECT_EQ(count_near(img.px.data(), 0, w * h, 255, 115, 76), 0) << "a failure in red";
+}
+
 // A screenshot that cannot be written fails the run, in the window as off screen.
 TEST(Gui, AScreenshotThatCannotBeWrittenFailsTheRun) {
   REQUIRE_XVFB();

@@ -278,8 +278,14 @@ void algorithm_panel(AppState& s, const Area& f) {
   static const char* types[] = {"int", "float", "double"};
   combo("operator", s.choice.op, ops, 3);
   tip("What the reduction combines with: sum, min or max");
-  combo("type", s.choice.type, types, 3);
+  const bool type_edited = combo("type", s.choice.type, types, 3);
   tip("Element type: int sums wrap at 32 bits; float and double round");
+  // A kernel that reduces int alone (its row's ints_only) runs on int: the type follows, and says why.
+  const core::AlgorithmInfo* chosen = core::find_algorithm(s.choice.algorithm);
+  const bool to_int = chosen && chosen->ints_only && s.choice.type != core::DType::Int;
+  if (to_int) s.choice.type = core::DType::Int;
+  note(to_int ? s.choice.algorithm + " reduces int only: the warp reduce instruction takes 32-bit integers" : "",
+       s.notes.type, to_int || type_edited);
   size_fields(s);
   // iota, ones, random (with a seed), a file of numbers, or values typed or pasted here.
   static const char* inputs[] = {"iota (1, 2, 3, ...)", "ones", "random", "file", "typed values"};
