@@ -1,6 +1,8 @@
 #include "counters.h"
 
 #include <cstdio>
+#include <map>
+#include <mutex>
 #include <stdexcept>
 
 #include "embedded.h"
@@ -60,10 +62,14 @@ Counters parse_counters(const std::string& json_text) {
   return c;
 }
 
-std::optional<Counters> shipped_counters(std::string_view run) {
+const Counters* shipped_counters(std::string_view run) {
+  static std::mutex mutex;
+  static std::map<std::string, Counters, std::less<>> parsed;  // lessons ask every frame
+  std::lock_guard lock(mutex);
+  if (const auto it = parsed.find(run); it != parsed.end()) return &it->second;
   const std::string_view text = embedded::counters(run);
-  if (text.empty()) return std::nullopt;
-  return parse_counters(std::string(text));
+  if (text.empty()) return nullptr;
+  return &parsed.emplace(std::string(run), parse_counters(std::string(text))).first->second;
 }
 
 std::string millions(std::uint64_t count) {

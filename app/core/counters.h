@@ -30,8 +30,9 @@ struct Counters {
 
 // Throws std::runtime_error naming the field that is missing, of the wrong type or out of range.
 Counters parse_counters(const std::string& json_text);
-// The shipped counters of a GPU run ("h100"); nullopt where the program has none.
-std::optional<Counters> shipped_counters(std::string_view run);
+// The shipped counters of a GPU run ("h100"), parsed once; null where the program has none.
+// Throws as parse_counters does.
+const Counters* shipped_counters(std::string_view run);
 // "42.8 million": a count for a sentence.
 std::string millions(std::uint64_t count);
 
