@@ -53,6 +53,7 @@ enum class Tree {
   Serial,        // thread 0 adds every cell
   Shuffle,       // __shfl_down_sync within warps, then the warps' results
   Redux,         // one __reduce_*_sync (redux.sync) a warp, then the warps' results the same way
+  Cluster,       // warp shuffles to warp totals; a cluster's first block folds every block's through DSMEM
   CgTiles,       // cooperative groups: cg::reduce over warp tiles, a result a tile
   CgTilesAsync,  // cooperative groups: cg::reduce_update_async from each tile into one result
   CgBlock,       // cooperative groups: warp tiles, then the tiles' results through shared memory
@@ -183,6 +184,9 @@ inline constexpr AlgorithmRow kAlgorithms[] = {
      kShortRows, C::Outputs, P2, true, 0, Mat, I::RowTile, T::None, false},
     {"redux-sync", A::ReduxSync, {}, F::Hopper, "The warp's reduction in one instruction: __reduce_add_sync (redux.sync)",
      kHopper, C::Passes, P2, true, 0, Arr, I::Tile, T::Redux, false, {}, true},
+    {"cluster-dsmem", A::ClusterDsmem, {}, F::Hopper,
+     "Thread block clusters: a cluster's first block reads the others' shared memory (DSMEM), one result a cluster",
+     kShuffle, C::Passes, P2, true, 0, Arr, I::Tile, T::Cluster, false},
     {"cub", {}, B::Cub, F::Baseline, "CUB DeviceReduce",
      {}, C::None, P2, true, 0, Arr, I::Tile, T::None, false},
     {"thrust", {}, B::Thrust, F::Baseline, "thrust::reduce",
@@ -287,6 +291,7 @@ constexpr std::string_view to_string(Tree t) {
     case Tree::Serial: return "serial";
     case Tree::Shuffle: return "shuffle";
     case Tree::Redux: return "redux";
+    case Tree::Cluster: return "cluster";
     case Tree::CgTiles: return "cg-tiles";
     case Tree::CgTilesAsync: return "cg-tiles-async";
     case Tree::CgBlock: return "cg-block";

@@ -221,8 +221,8 @@ struct BenchSession::Impl {
   }
 
   template <class T, class Op>
-  Timing time_algo(Algo algo, int block, const BenchSettings& s, const std::atomic<bool>* cancel) {
-    Reducer<T, Op> r(algo, Launch{block, 0, 0}, nullptr, stream);
+  Timing time_algo(Algo algo, const Launch& launch, const BenchSettings& s, const std::atomic<bool>* cancel) {
+    Reducer<T, Op> r(algo, launch, nullptr, stream);
     r.prepare(n);
     const T* in = static_cast<const T*>(input);
     return measure<T>([&] { return r.enqueue(in); }, s, cancel);
@@ -410,11 +410,13 @@ struct BenchSession::Impl {
 namespace {
 struct AlgoJob {
   Algo algo;
-  int block;
+  Launch launch;
   const BenchSettings& s;
   const std::atomic<bool>* cancel;
   template <class T, class Op>
-  Timing run(BenchSession::Impl& m) const { return m.time_algo<T, Op>(algo, block, s, cancel); }
+  Timing run(BenchSession::Impl& m) const {
+    return m.time_algo<T, Op>(algo, launch, s, cancel);
+  }
 };
 struct MatrixJob {
   Algo algo;
@@ -537,10 +539,15 @@ BenchSession::InputFacts BenchSession::set_input(Type type, OpKind op, std::size
   return f;
 }
 
-Timing BenchSession::time(Algo algo, OpKind op, int block, const BenchSettings& s, const std::atomic<bool>* cancel) {
+Timing BenchSession::time(Algo algo, OpKind op, const Launch& launch, const BenchSettings& s,
+                          const std::atomic<bool>* cancel) {
   if (!gpu_launchable(algo)) throw std::invalid_argument("this algorithm is modelled only and never launched on the GPU");
-  check_launch(algo, impl_->n, Launch{block, first_pass_grid(algo, impl_->n, block, cuda_device_shape()), 0}, false);
-  return impl_->dispatch(op, AlgoJob{algo, block, s, cancel});
+  Launch checked{launch.block, 0, 0};
+  checked.cluster = launch.cluster;
+  checked.grid =
+      first_pass_grid(algo, impl_->n, launch.block, cuda_device_shape(), cluster_blocks(algo, launch.cluster));
+  check_launch(algo, impl_->n, checked, false);
+  return impl_->dispatch(op, AlgoJob{algo, Launch{launch.block, 0, 0, nullptr, launch.cluster}, s, cancel});
 }
 
 Timing BenchSession::time_matrix(Algo algo, OpKind op, const Launch& launch, Matrix m, const BenchSettings& s,

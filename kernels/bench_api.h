@@ -68,8 +68,9 @@ class BenchSession {
     double abs_sum = 0;
   };
   InputFacts set_input(Type type, OpKind op, std::size_t n, std::uint64_t seed);
-  // Times one whole-array reduction of the current input. Cancel stops between samples.
-  Timing time(Algo algo, OpKind op, int block, const BenchSettings& s, const std::atomic<bool>* cancel);
+  // Times one whole-array reduction of the current input with launch's block (and cluster);
+  // the grid is the kernel's own. Cancel stops between samples.
+  Timing time(Algo algo, OpKind op, const Launch& launch, const BenchSettings& s, const std::atomic<bool>* cancel);
   Timing time_baseline(Baseline b, OpKind op, const BenchSettings& s, const std::atomic<bool>* cancel);
   // The same, over the current input as a row-major rows x cols matrix (rows * cols = n);
   // launch.grid as in matrix_grid (0: the kernel's own).

@@ -64,9 +64,10 @@ T gpu_reduce(Algo algo, OpKind op, const T* host_in, std::size_t n, const Launch
   if (!gpu_launchable(algo)) throw std::invalid_argument("this algorithm is modelled only and never launched on the GPU");
   Launch l = launch;
   // Fixed grids come from this device's SM count; cg-grid-sync's is capped by occupancy later.
-  if (!l.grid && algo != Algo::CgGridSync) l.grid = first_pass_grid(algo, n, l.block, cuda_device_shape());
+  const int cluster = cluster_blocks(algo, l.cluster);
+  if (!l.grid && algo != Algo::CgGridSync) l.grid = first_pass_grid(algo, n, l.block, cuda_device_shape(), cluster);
   Launch checked = l;
-  if (!checked.grid) checked.grid = first_pass_grid(algo, n, l.block, cuda_device_shape());
+  if (!checked.grid) checked.grid = first_pass_grid(algo, n, l.block, cuda_device_shape(), cluster);
   check_launch(algo, n, checked, trace != nullptr);
   switch (op) {
     case OpKind::Sum: return Reducer<T, ops::Sum>(algo, l, trace, nullptr).run(host_in, n);

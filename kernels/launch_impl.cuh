@@ -66,7 +66,7 @@ struct TraceBuffers {
   DeviceArray<int> tags, params;
   DeviceArray<std::uint8_t> has_shared, has_lanes, active;
   DeviceArray<T> shared, lanes;
-  DeviceArray<int> access;
+  DeviceArray<int> access, sources;
   DeviceArray<long long> loads;
   std::size_t partial_count;
   DeviceArray<T> partials;
@@ -76,17 +76,29 @@ struct TraceBuffers {
   // partial_count: how many first-pass results to record (0: none); ticket_count: how many
   // work-queue tickets (0: none).
   TraceBuffers(TraceShape s, int b, std::size_t partial_count, std::size_t ticket_count)
-      : shape(s), block(b), tags(s.stages), params(s.stages), has_shared(s.stages), has_lanes(s.stages),
-        active(std::size_t(s.stages) * b), shared(std::size_t(s.stages) * s.shared_size),
-        lanes(std::size_t(s.stages) * b), access(std::size_t(s.stages) * b * std::max(s.slots, 1)),
+      : shape(s),
+        block(b),
+        tags(s.stages),
+        params(s.stages),
+        has_shared(s.stages),
+        has_lanes(s.stages),
+        active(std::size_t(s.stages) * b),
+        shared(std::size_t(s.stages) * s.shared_size),
+        lanes(std::size_t(s.stages) * b),
+        access(std::size_t(s.stages) * b * std::max(s.slots, 1)),
+        sources(s.remote ? std::size_t(s.stages) * b * std::max(s.slots, 1) : 0),
         loads(std::size_t(s.stages) * b * s.load_slots),
-        partial_count(partial_count), partials(partial_count), ticket_count(ticket_count), tickets(ticket_count) {
+        partial_count(partial_count),
+        partials(partial_count),
+        ticket_count(ticket_count),
+        tickets(ticket_count) {
     tags.fill_bytes(0xff);  // -1: a stage the kernel never reached
     params.fill_bytes(0);
     has_shared.fill_bytes(0);
     has_lanes.fill_bytes(0);
     active.fill_bytes(0);
     access.fill_bytes(0xff);
+    sources.fill_bytes(0xff);  // -1: a block's own shared memory
     loads.fill_bytes(0xff);  // -1: no load
     shared.fill_bytes(0);  // stages that record no shared memory or lanes still copy back
     lanes.fill_bytes(0);
@@ -94,9 +106,15 @@ struct TraceBuffers {
     tickets.fill_bytes(0xff);  // -1: a ticket nobody took (a test would see it)
   }
   TraceProbe<T> probe(int traced_block) const {
-    return {traced_block, std::max(shape.slots, 1), shape.shared_size, tags.get(), params.get(), has_shared.get(),
-            has_lanes.get(), shared.get(), lanes.get(), active.get(), access.get(), shape.load_slots, loads.get(), partials.get(), partial_count,
-            tickets.get(), ticket_count};
+    return {traced_block,      std::max(shape.slots, 1),
+            shape.shared_size, tags.get(),
+            params.get(),      has_shared.get(),
+            has_lanes.get(),   shared.get(),
+            lanes.get(),       active.get(),
+            access.get(),      sources.get(),
+            shape.load_slots,  loads.get(),
+            partials.get(),    partial_count,
+            tickets.get(),     ticket_count};
   }
   void copy_to(RawTrace<T>& raw) const {
     raw.reset(shape, block);
@@ -108,6 +126,7 @@ struct TraceBuffers {
     lanes.to_host(raw.lanes);
     active.to_host(raw.active);
     if (shape.slots > 0) access.to_host(raw.access);
+    sources.to_host(raw.sources);
     loads.to_host(raw.loads);
     raw.partials.resize(partial_count);
     partials.to_host(raw.partials);
@@ -128,6 +147,25 @@ void with_block(int block, F f) {
     case 512: return f(std::integral_constant<int, 512>{});
     default: return f(std::integral_constant<int, 1024>{});
   }
+}
+
+// cluster-dsmem: the grid in clusters of `cluster` blocks (grid a multiple of it), through the
+// launch attribute, so one kernel takes every cluster size.
+template <class T, class Op, class Probe>
+void launch_cluster_kernel(std::size_t grid, int block, int cluster, const T* in, T* out, std::size_t n, const Probe& p,
+                           cudaStream_t st) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(grid));
+  config.blockDim = dim3(static_cast<unsigned>(block));
+  config.dynamicSmemBytes = std::size_t(block / 32) * sizeof(T);
+  config.stream = st;
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = static_cast<unsigned>(cluster);
+  attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  RL_CUDA(cudaLaunchKernelEx(&config, cluster_dsmem<T, Op, Probe>, in, out, n, p));
 }
 
 template <class T, class Op, class Probe>
@@ -171,7 +209,9 @@ template <class T, class Op>
 class Reducer {
  public:
   Reducer(Algo algo, const Launch& l, RawTrace<T>* trace, cudaStream_t stream)
-      : algo_(algo), launch_(l), trace_(trace), stream_(stream) {}
+      : algo_(algo), launch_(l), trace_(trace), stream_(stream), cluster_(cluster_blocks(algo, l.cluster)) {
+    if (cluster_ > 1) require_clusters();
+  }
 
   // Allocates what every later enqueue(n) needs, so timed runs allocate nothing.
   void prepare(std::size_t n) {
@@ -234,14 +274,28 @@ class Reducer {
 
  private:
   std::size_t grid_for(std::size_t n) const {
-    return launch_.grid ? launch_.grid : first_pass_grid(algo_, n, launch_.block, cuda_device_shape());
+    return launch_.grid ? launch_.grid : first_pass_grid(algo_, n, launch_.block, cuda_device_shape(), cluster_);
   }
   std::size_t outputs_per_block() const { return std::size_t(kernels::outputs_per_block(algo_, launch_.block)); }
   std::size_t per_block() const { return (adds_on_load(algo_) ? 2 : 1) * std::size_t(launch_.block); }
-  // How many partials a pass over count elements leaves: one per block, or one per warp
-  // that saw data (cg-warp).
+  // Blocks a pass over count elements launches: whole clusters where the kernel has them.
+  std::size_t blocks_for(std::size_t count) const {
+    return ceil_div(ceil_div(count, per_block()), std::size_t(cluster_)) * std::size_t(cluster_);
+  }
+  // How many partials a pass over count elements leaves: one per block (or cluster), or one
+  // per warp that saw data (cg-warp).
   std::size_t next_count(std::size_t count) const {
-    return algo_ == Algo::CgWarp ? ceil_div(count, 32) : ceil_div(count, per_block());
+    return algo_ == Algo::CgWarp ? ceil_div(count, 32) : ceil_div(count, per_block() * std::size_t(cluster_));
+  }
+  // Clusters need compute capability 9.0: said in words before a launch could trap.
+  static void require_clusters() {
+    int dev = 0, major = 0;
+    RL_CUDA(cudaGetDevice(&dev));
+    RL_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    if (major < 9)
+      throw std::invalid_argument(
+          "cluster-dsmem needs thread block clusters: compute capability 9.0 or later, and this GPU's is " +
+          std::to_string(major) + ".x");
   }
 
   // The first pass, traced when asked; later passes are never traced.
@@ -252,7 +306,7 @@ class Reducer {
       return;
     }
     const std::size_t grid = algo_ == Algo::CgGridSync ? grid_ : grid_for(n_);
-    const std::size_t outputs = records_partials(algo_) ? grid * outputs_per_block() : 0;
+    const std::size_t outputs = records_partials(algo_) ? grid * outputs_per_block() / std::size_t(cluster_) : 0;
     const std::size_t tickets = algo_ == Algo::WorkQueue ? queue_tickets(n_, launch_.block, sizeof(T)) : 0;
     TraceBuffers<T> buf(trace_shape(algo_, launch_.block, n_), launch_.block, std::min(outputs, kMaxPartials),
                         std::min(tickets, kMaxTickets));
@@ -264,16 +318,19 @@ class Reducer {
 
   template <class Probe>
   void block_pass(std::size_t grid, const T* in, T* out, std::size_t n, const Probe& p) {
-    launch_block_kernel<T, Op>(algo_, grid, launch_.block, in, out, n, p, stream_);
+    if (algo_ == Algo::ClusterDsmem)
+      launch_cluster_kernel<T, Op>(grid, launch_.block, cluster_, in, out, n, p, stream_);
+    else
+      launch_block_kernel<T, Op>(algo_, grid, launch_.block, in, out, n, p, stream_);
   }
 
   // Block partials, then the same kernel over the partials until one value is left.
   const T* repeated_passes(const T* in) {
-    first_pass([&](auto probe) { block_pass(ceil_div(n_, per_block()), in, a_->get(), n_, probe); });
+    first_pass([&](auto probe) { block_pass(blocks_for(n_), in, a_->get(), n_, probe); });
     T* src = a_->get();
     T* dst = b_->get();
     for (std::size_t count = next_count(n_); count > 1; count = next_count(count)) {
-      block_pass(ceil_div(count, per_block()), src, dst, count, NoProbe{});
+      block_pass(blocks_for(count), src, dst, count, NoProbe{});
       std::swap(src, dst);
     }
     return src;
@@ -425,6 +482,7 @@ class Reducer {
   Launch launch_;
   RawTrace<T>* trace_;
   cudaStream_t stream_;
+  int cluster_;  // blocks a cluster; 1 for kernels without clusters
   static constexpr std::size_t kSlots = 3;
   std::size_t n_ = 0, grid_ = 0;
   std::size_t launches_ = 0;

@@ -15,6 +15,7 @@ struct NoProbe {
   __device__ __forceinline__ void work(int, bool) const {}
   __device__ __forceinline__ void read(int, int, int) const {}
   __device__ __forceinline__ void write(int, int, int) const {}
+  __device__ __forceinline__ void remote_read(int, int, int, int) const {}
   __device__ __forceinline__ void load(int, int, std::size_t, int = 1) const {}
   template <class T>
   __device__ __forceinline__ void lane(int, T) const {}
@@ -43,6 +44,7 @@ struct TraceProbe {
   T* lanes;                  // [stage][thread]
   std::uint8_t* active;      // [stage][thread]
   int* access;               // [stage][thread][slot]
+  int* sources;              // [stage][thread][slot]: a read's block in its cluster, -1 its own; null: no clusters
   int load_slots;
   long long* loads;          // [stage][thread][load slot]: load_code (first element, width)
   T* partials;               // [output]: every block's result, not only the traced block's
@@ -71,6 +73,13 @@ struct TraceProbe {
   }
   __device__ void write(int k, int slot, int index) const {
     if (on()) access[cell(k) * slots + slot] = 2 * index + 1;
+  }
+  // A read of cell `index` of the shared memory of block `rank` of this block's cluster
+  // (distributed shared memory).
+  __device__ void remote_read(int k, int slot, int rank, int index) const {
+    if (!on()) return;
+    access[cell(k) * slots + slot] = 2 * index;
+    sources[cell(k) * slots + slot] = rank;
   }
   // The slot-th global load of this thread in stage k: its first input element and how many
   // elements it read (a 16-byte vector: 4 floats). Only the first load_slots are kept.

@@ -25,13 +25,15 @@ struct TraceShape {
   int slots = 0;
   int shared_size = 0;
   int load_slots = 0;  // global loads recorded per thread and stage (the first ones)
+  bool remote = false;  // reads may come from another block's shared memory (a cluster's)
 };
 
 // What one instrumented block recorded, stage by stage. Per-stage arrays are [stage];
 // per-thread ones [stage][thread]; shared [stage][cell]; access [stage][thread][slot], in the
 // thread's program order: -1 none, else 2*index for a read and 2*index+1 for a write.
 // loads [stage][thread][load slot]: each global load's load_code, in program order, -1 none
-// (only the first load_slots of a thread's stage).
+// (only the first load_slots of a thread's stage). sources [stage][thread][slot] where
+// shape.remote: the block of the thread's cluster whose shared memory a read came from, -1 its own.
 template <class T>
 struct RawTrace {
   int block = 0;
@@ -42,6 +44,7 @@ struct RawTrace {
   std::vector<T> shared, lanes;
   std::vector<std::uint8_t> active;
   std::vector<int> access;
+  std::vector<int> sources;
   std::vector<long long> loads;
   std::vector<T> partials;  // every block's result of the first pass (up to kMaxPartials)
   std::vector<int> tickets;  // work-queue: the block that took each ticket (up to kMaxTickets)
@@ -58,6 +61,7 @@ struct RawTrace {
     lanes.assign(cells, T{});
     active.assign(cells, 0);
     access.assign(cells * s.slots, -1);
+    sources.assign(s.remote ? cells * s.slots : 0, -1);
     loads.assign(cells * s.load_slots, -1);
     partials.clear();
     tickets.clear();

@@ -25,6 +25,7 @@ struct Launch {
   // work-queue, model only: the block that took each ticket in a GPU run, to replay it. Null:
   // the model hands tickets round-robin, as if every block ran at the same speed.
   const std::vector<int>* tickets = nullptr;
+  int cluster = 0;  // cluster-dsmem: blocks a cluster (2, 4 or 8); 0: kDefaultCluster
 };
 
 // What sizing a fixed grid needs to know of a device: its SMs, and the threads one SM holds at
@@ -37,9 +38,17 @@ struct DeviceShape {
   DeviceShape(int sms, int threads = 2048) : sm_count(sms), threads_per_sm(threads) {}  // NOLINT: an SM count converts
 };
 
+// cluster-dsmem's clusters when none is asked for: the middle of the portable sizes 2, 4, 8.
+constexpr int kDefaultCluster = 4;
+// Blocks a cluster for a launch: `asked` (0: kDefaultCluster) for a kernel of clusters, which
+// takes 2, 4 or 8; 1 for any other, which takes none. Throws std::invalid_argument naming a
+// size it cannot take, or a cluster asked of a kernel without them.
+int cluster_blocks(Algo algo, int asked);
+
 TraceShape trace_shape(Algo algo, int block, std::size_t n);
-// Blocks the first pass launches: derived from n, or the fixed grid for a given SM count.
-std::size_t first_pass_grid(Algo algo, std::size_t n, int block, DeviceShape device);
+// Blocks the first pass launches: derived from n, or the fixed grid for a given SM count; for
+// clusters (cluster_blocks), rounded up to whole clusters.
+std::size_t first_pass_grid(Algo algo, std::size_t n, int block, DeviceShape device, int cluster = 1);
 // How many additions (each a rounding for floats) an element's value goes through in a run, on
 // average over the elements, rounded up. A float sum is within u * sum(|x_i| * depth_i) of the
 // exact one; for identically drawn inputs that is u * sum|x| * this depth.
@@ -52,7 +61,8 @@ int preferred_block(Algo algo, std::size_t n, int sm_count);
 bool records_partials(Algo algo);
 // How many results each launch leaves, first pass first: for "passes", every launch down to
 // the one that leaves a single value; otherwise only the first pass (grid x outputs per block).
-std::vector<std::size_t> pass_outputs(Algo algo, std::size_t n, int block, std::size_t grid);
+// cluster: blocks a cluster (cluster_blocks), one result each.
+std::vector<std::size_t> pass_outputs(Algo algo, std::size_t n, int block, std::size_t grid, int cluster = 1);
 // How many results the first pass leaves per block: one, or one per warp (cg-warp).
 int outputs_per_block(Algo algo, int block);
 // True for the tree kernels whose threads add two elements a block apart while loading.

@@ -1,5 +1,7 @@
 // Warp-shuffle reductions: registers instead of shared memory inside each warp.
 #pragma once
+#include <cooperative_groups.h>
+
 #include <cstddef>
 #include <type_traits>
 
@@ -45,6 +47,20 @@ __device__ __forceinline__ T fold_batch(T v, const V* in16, std::size_t i, std::
   return v;
 }
 
+// <<< warp-shuffles
+// Each warp's values to one in its lane 0: five shuffles down. Records stages from `stage` on
+// and leaves `stage` past the last.
+template <class T, class Op, class Probe>
+__device__ __forceinline__ T warp_shuffles(T v, const Probe& probe, int& stage) {
+  for (int offset = 16; offset > 0; offset >>= 1, ++stage) {
+    // Lanes past the warp's end get their own value back.
+    v = Op{}(v, __shfl_down_sync(0xffffffffu, v, offset));  // [shfl]
+    probe.stage(stage, kTagShuffle, offset), probe.work(stage, true), probe.lane(stage, v);
+  }
+  return v;
+}
+// >>>
+
 // <<< block-shuffle
 // The block's values, one per thread, to one in thread 0: shuffles inside each warp, one
 // shared cell per warp, then warp 0 shuffles those. Records stages from `stage` on and
@@ -53,11 +69,7 @@ template <class T, class Op, class Probe>
 __device__ __forceinline__ T block_shuffle(T v, T* smem, const Probe& probe, int& stage) {
   const unsigned tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
   const unsigned warps = blockDim.x / 32;
-  for (int offset = 16; offset > 0; offset >>= 1, ++stage) {
-    // Lanes past the warp's end get their own value back.
-    v = Op{}(v, __shfl_down_sync(0xffffffffu, v, offset));  // [shfl]
-    probe.stage(stage, kTagShuffle, offset), probe.work(stage, true), probe.lane(stage, v);
-  }
+  v = warp_shuffles<T, Op>(v, probe, stage);  // see <<< warp-shuffles
   if (lane == 0) {
     smem[warp] = v;  // [warp-sums]
     probe.write(stage, 0, warp);
@@ -92,6 +104,54 @@ __global__ void warp_shuffle(const T* in, T* out, std::size_t n, Probe probe) {
   v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle
   if (tid == 0) out[blockIdx.x] = v;
   if (tid == 0) probe.partial(blockIdx.x, v);
+}
+// >>>
+
+// <<< cluster-dsmem
+// Blocks in clusters of 2, 4 or 8 (the launch's cluster dimension). Here, beside block_shuffle,
+// rather than in hopper.cuh: a kernel's helpers are shown from its own file.
+template <class T, class Op, class Probe>
+__global__ void cluster_dsmem(const T* in, T* out, std::size_t n, Probe probe) {
+#if __CUDA_ARCH__ >= 900
+  namespace cg = cooperative_groups;
+  const cg::cluster_group cluster = cg::this_cluster();
+  T* smem = shared_array<T>();  // one cell per warp
+  const unsigned tid = threadIdx.x, lane = tid % 32, warp = tid / 32, warps = blockDim.x / 32;
+  T v = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid, probe);  // [load]
+  probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.lane(0, v);
+
+  int stage = 1;
+  v = warp_shuffles<T, Op>(v, probe, stage);  // see <<< warp-shuffles
+  if (lane == 0) {
+    smem[warp] = v;  // [warp-sums]
+    probe.write(stage, 0, warp);
+  }
+  probe.stage(stage, kTagWarpSums, 0), probe.work(stage, lane == 0);
+  // Every block of the cluster has written its warp totals, and they are visible to the cluster.
+  cluster.sync();
+  probe.shared(stage++, smem, warps);
+
+  const unsigned blocks = cluster.num_blocks();
+  if (cluster.block_rank() == 0) {
+    // Thread t reads cell t % warps of block t / warps: every warp total of the cluster.
+    const unsigned from = tid / warps;
+    v = Op::template identity<T>();
+    if (from < blocks) {
+      v = cluster.map_shared_rank(smem, from)[tid % warps];  // [dsmem-read]
+      probe.remote_read(stage, 0, int(from), int(tid % warps));
+    }
+    probe.stage(stage, kTagDsmemRead, int(blocks)), probe.work(stage, from < blocks), probe.lane(stage, v);
+    ++stage;
+    __syncthreads();  // this block's own cells are read before block_shuffle writes them again
+    v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle
+    if (tid == 0) out[blockIdx.x / blocks] = v;
+    if (tid == 0) probe.partial(blockIdx.x / blocks, v);
+  }
+  // A block's shared memory ends with it: none leaves while the first block may still read it.
+  cluster.sync();
+#else
+  __trap();  // clusters need sm_90: the host refuses older devices before a launch
+#endif
 }
 // >>>
 

@@ -37,6 +37,7 @@ enum Tag : int {
   kTagRowWalk,      // [row-walk]    each thread adds its own row of the tile; param = columns it adds
   kTagRedux,        // [redux]       each warp's values reduced by one __reduce_*_sync (redux.sync)
   kTagFinalRedux,   // [final-redux] the first warp reduces the warps' totals the same way
+  kTagDsmemRead,    // [dsmem-read]  a cluster's first block reads every block's warp totals; param = blocks a cluster
   kTagCount
 };
 
@@ -47,7 +48,7 @@ inline const char* tag_marker(int tag) {
       "[shfl]", "[warp-sums]", "[final-load]", "[final-shfl]", "[tile-reduce]", "[tile-sums]",
       "[final-reduce]", "[atomic]", "[halving]", "[input]", "[row-stride]", "[column-stride]",
       "[column-step]", "[column-walk]", "[tile-stride]", "[column-vector]", "[row-vector]", "[row-lanes]",
-      "[tile-copy]", "[row-walk]", "[redux]", "[final-redux]"};
+      "[tile-copy]", "[row-walk]", "[redux]", "[final-redux]", "[dsmem-read]"};
   return tag >= 0 && tag < kTagCount ? names[tag] : "[?]";
 }
 

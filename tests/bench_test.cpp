@@ -75,7 +75,10 @@ TEST(Bench, ResultsRoundTripThroughJsonAndWriteCsv) {
   const auto r = sample_report();
   EXPECT_EQ(core::bench_from_json(core::to_json(r)), r);
   const auto csv = core::to_csv(r);
-  EXPECT_EQ(csv.rfind("algorithm,type,op,n,rows,cols,block,grid,median_us,noise_pct,samples,discarded,gbps,pct_of_peak,device,check_ok,check\n", 0), 0u);
+  EXPECT_EQ(csv.rfind("algorithm,type,op,n,rows,cols,block,grid,cluster,median_us,noise_pct,samples,discarded,gbps,pct_"
+                      "of_peak,device,check_ok,check\n",
+                      0),
+            0u);
   EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 7);
   EXPECT_NE(csv.find("cub,float,sum,16777216,"), std::string::npos);
   EXPECT_NE(csv.find("sequential,float,sum,65536,0,0,256,"), std::string::npos);

@@ -183,6 +183,12 @@ TEST(Input, FieldsRefuseOrAdjustOutLoud) {
   EXPECT_NE(t.note.find("blocks 0 to 3"), std::string::npos) << t.note;
   EXPECT_TRUE(core::check_trace_block(2, 4).note.empty());
   EXPECT_EQ(core::check_trace_block(-1, 4).value, 0);
+  // Clusters of 4: a cluster's first block is traced, and the note says why.
+  const auto c = core::check_trace_block(6, 8, 4);
+  EXPECT_EQ(c.value, 4);
+  EXPECT_NE(c.note.find("block 6 is not the first of its cluster of 4"), std::string::npos) << c.note;
+  EXPECT_EQ(core::check_trace_block(99, 8, 4).value, 4);
+  EXPECT_TRUE(core::check_trace_block(4, 8, 4).note.empty());
 }
 
 // The window's array-size field (issue 32, item 9): N or 2^K, as rows and cols take; "2^16"

@@ -87,6 +87,37 @@ TEST(Geometry, RoundTripsAndContradictionsAreRefused) {
   refused("a fold adding more than it read", [](auto& g) { g["folds"][0][1] = g["folds"][0][0].template get<int>() + 1; });
 }
 
+// A cluster trace from a file: its size, its grid, its traced block and every remote read's
+// source block must fit the clusters it claims; each misfit is refused by name.
+TEST(Geometry, ClusterFieldsFromAFileAreChecked) {
+  backend::TraceRequest req{
+      "cluster-dsmem", core::Op::Sum, core::DType::Float, 64, 4, test::random_values(700, core::DType::Float, 7)};
+  req.cluster = 4;
+  const core::Trace t = backend::make_sim_backend()->trace(req);
+  ASSERT_EQ(t.geometry.cluster, 4);
+  EXPECT_EQ(core::trace_from_json(core::to_json(t)), t);
+  const auto refused = [&](const std::string& what, const std::string& says, auto change) {
+    auto j = nlohmann::json::parse(core::to_json(t));
+    change(j);
+    try {
+      core::trace_from_json(j.dump());
+      ADD_FAILURE() << what << " was taken";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << what << ": " << e.what();
+    }
+  };
+  refused("a cluster of 3", "'cluster' of 3", [](auto& j) { j["geometry"]["cluster"] = 3; });
+  refused("clusters for a shuffle tree", "'cluster' of 4", [](auto& j) { j["geometry"]["tree"] = "shuffle"; });
+  refused("a traced block inside a cluster", "do not tile the grid", [](auto& j) { j["trace_block"] = 5; });
+  std::size_t at = 0;
+  while (at < t.stages.size() && t.stages[at].tag != kernels::kTagDsmemRead) ++at;
+  ASSERT_LT(at, t.stages.size());
+  refused("a read from block 4 of 4", "names block 4 of a cluster",
+          [&](auto& j) { j["stages"][at]["accesses"][0]["sources"][0] = 4; });
+  refused("a source for no read", "'sources' for other than one a read",
+          [&](auto& j) { j["stages"][at]["accesses"][0]["sources"].push_back(1); });
+}
+
 // A trace of a kernel this build does not have opens when it carries its layout, and is refused,
 // with the reason, when it does not.
 TEST(Geometry, AKernelThisBuildLacksDrawsFromItsOwnLayout) {

@@ -29,6 +29,7 @@ struct GoldenCase {
   std::uint64_t seed;
   std::size_t rows = 0, cols = 0;  // the matrix family: n = rows x cols
   std::string special = {};        // "nan", "inf" or "-inf": planted among the random values
+  int cluster = 0;                 // cluster-dsmem: blocks a cluster (0: the default)
 };
 
 // Floats and doubles, awkward and exact sizes, last blocks; work-queue with thousands of
@@ -114,6 +115,10 @@ inline std::vector<GoldenCase> golden_cases() {
       {"redux-sync-int-sum", "redux-sync", 4099, 256, DType::Int, Op::Sum, -1, 157},
       {"redux-sync-int-min", "redux-sync", k * k + 3, 1024, DType::Int, Op::Min, 0, 158},
       {"redux-sync-int-max", "redux-sync", 1000, 64, DType::Int, Op::Max, -1, 159},
+      // The last cluster: one block partly filled, the others past the end (identities).
+      {"cluster-dsmem-float-sum-2", "cluster-dsmem", 4099, 256, DType::Float, Op::Sum, -1, 160, 0, 0, {}, 2},
+      {"cluster-dsmem-int-min-4", "cluster-dsmem", k * k + 3, 1024, DType::Int, Op::Min, -1, 161, 0, 0, {}, 4},
+      {"cluster-dsmem-double-max-8", "cluster-dsmem", 1000, 64, DType::Double, Op::Max, 0, 162, 0, 0, {}, 8},
   };
 }
 
@@ -139,7 +144,7 @@ inline std::filesystem::path golden_dir() {
 inline backend::TraceRequest golden_request(const GoldenCase& c, int trace_block, std::size_t grid,
                                             std::vector<int> tickets) {
   backend::TraceRequest r{c.algorithm, c.op, c.type, c.block, trace_block, golden_values(c), grid, std::move(tickets)};
-  r.rows = c.rows, r.cols = c.cols;
+  r.rows = c.rows, r.cols = c.cols, r.cluster = c.cluster;
   return r;
 }
 

@@ -97,21 +97,25 @@ TEST(Gpu, TracesEqualTheCpuModelBitForBit) {
       std::fprintf(stderr, "trace: %s n=%zu\n", id.c_str(), n);
       if (id == "global-halving" && n > (std::size_t(1) << 16)) continue;  // traces hold the whole array
       for (int block : blocks(id))
-        for (auto type : test::types_of(id)) {
-          std::size_t grid = 0;  // learnt from the first run: then the last block, often partly filled
-          for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
-            const int traced = grid > 1 ? int(grid) - 1 : 0;
-            backend::TraceRequest req{id, op, type, block, traced, test::random_values(n, type, seed + ++case_no)};
-            SCOPED_TRACE(id + " n=" + std::to_string(n) + " block=" + std::to_string(block) + " traced=" +
-                         std::to_string(req.trace_block) + " " + core::to_string(op) + " " + core::to_string(type));
-            const core::Trace g = gpu->trace(req);
-            grid = g.grid;
-            req.grid = g.grid;  // fixed grids follow the GPU's SM count and occupancy
-            req.tickets = g.tickets;  // work-queue: who took which ticket, as this run went
-            expect_identical(g, model->trace(req), !test::atomic_float_sum(id, type, op), test::sum_tolerance(type, req.input));
-            if (HasFailure()) return;
+        for (int cluster : test::clusters_of(id))
+          for (auto type : test::types_of(id)) {
+            std::size_t grid = 0;  // learnt from the first run: then the last block, often partly filled
+            for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
+              const int traced = grid > 1 ? test::last_traced(id, grid, cluster) : 0;
+              backend::TraceRequest req{id, op, type, block, traced, test::random_values(n, type, seed + ++case_no)};
+              req.cluster = cluster;
+              SCOPED_TRACE(id + " n=" + std::to_string(n) + " block=" + std::to_string(block) +
+                           " traced=" + std::to_string(req.trace_block) + " cluster=" + std::to_string(cluster) + " " +
+                           core::to_string(op) + " " + core::to_string(type));
+              const core::Trace g = gpu->trace(req);
+              grid = g.grid;
+              req.grid = g.grid;        // fixed grids follow the GPU's SM count and occupancy
+              req.tickets = g.tickets;  // work-queue: who took which ticket, as this run went
+              expect_identical(g, model->trace(req), !test::atomic_float_sum(id, type, op),
+                               test::sum_tolerance(type, req.input));
+              if (HasFailure()) return;
+            }
           }
-        }
     }
 }
 
@@ -265,29 +269,32 @@ TEST(Gpu, TimedKernelsMatchADoubleReference) {
     for (std::size_t n : sizes()) {
       std::fprintf(stderr, "timed: %s n=%zu\n", id.c_str(), n);  // progress, should one hang
       for (int block : blocks(id))
-        for (auto type : test::types_of(id))
-          for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
-            const auto values = test::random_values(n, type, seed + n * 7 + block);
-            const auto algo = backend::kernel_algo(id);
-            const kernels::Launch launch{block, 0, 0};
-            double got = 0;
-            if (type == core::DType::Int) {
-              const std::vector<int> in(values.begin(), values.end());
-              got = kernels::gpu_reduce<int>(algo, backend::kernel_op(op), in.data(), n, launch, nullptr);
-            } else if (type == core::DType::Double) {
-              got = kernels::gpu_reduce<double>(algo, backend::kernel_op(op), values.data(), n, launch, nullptr);
-            } else {
-              const std::vector<float> in(values.begin(), values.end());
-              got = kernels::gpu_reduce<float>(algo, backend::kernel_op(op), in.data(), n, launch, nullptr);
+        for (int cluster : test::clusters_of(id))
+          for (auto type : test::types_of(id))
+            for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
+              const auto values = test::random_values(n, type, seed + n * 7 + block);
+              const auto algo = backend::kernel_algo(id);
+              const kernels::Launch launch{block, 0, 0, nullptr, cluster};
+              double got = 0;
+              if (type == core::DType::Int) {
+                const std::vector<int> in(values.begin(), values.end());
+                got = kernels::gpu_reduce<int>(algo, backend::kernel_op(op), in.data(), n, launch, nullptr);
+              } else if (type == core::DType::Double) {
+                got = kernels::gpu_reduce<double>(algo, backend::kernel_op(op), values.data(), n, launch, nullptr);
+              } else {
+                const std::vector<float> in(values.begin(), values.end());
+                got = kernels::gpu_reduce<float>(algo, backend::kernel_op(op), in.data(), n, launch, nullptr);
+              }
+              const double ref = test::reference(op, values);
+              SCOPED_TRACE(id + " n=" + std::to_string(n) + " block=" + std::to_string(block) + " cluster=" +
+                           std::to_string(cluster) + " " + core::to_string(op) + " " + core::to_string(type));
+              // Sums of floats and doubles within rounding (test::sum_tolerance); the rest exact.
+              if (type != core::DType::Int && op == core::Op::Sum)
+                EXPECT_NEAR(got, ref, test::sum_tolerance(type, values));
+              else
+                EXPECT_EQ(got, ref);
+              if (HasFailure()) return;
             }
-            const double ref = test::reference(op, values);
-            SCOPED_TRACE(id + " n=" + std::to_string(n) + " block=" + std::to_string(block) + " " +
-                         core::to_string(op) + " " + core::to_string(type));
-            // Sums of floats and doubles within rounding (test::sum_tolerance); the rest exact.
-            if (type != core::DType::Int && op == core::Op::Sum) EXPECT_NEAR(got, ref, test::sum_tolerance(type, values));
-            else EXPECT_EQ(got, ref);
-            if (HasFailure()) return;
-          }
     }
 }
 
@@ -370,7 +377,7 @@ TEST(Gpu, BackToBackSinglePassLaunchesEachStartFromTheIdentity) {
       for (int block : {256, 1024}) {
         const auto facts = session.set_input(kernels::Type::Int, op, n, seed + n);
         for (auto algo : {kernels::Algo::WarpShuffleVectorized, kernels::Algo::WorkQueue}) {
-          const auto t = session.time(algo, op, block, quick_settings, nullptr);
+          const auto t = session.time(algo, op, kernels::Launch{block, 0, 0}, quick_settings, nullptr);
           EXPECT_GE(t.samples, 10);
           EXPECT_EQ(t.result, facts.expected) << "n=" << n << " block=" << block << " op=" << int(op) << " algo=" << int(algo);
         }
@@ -406,7 +413,8 @@ TEST(Gpu, OutOfMemoryIsReportedAndTheNextRunWorks) {
     }
     // Still usable: a smaller input is measured at once, and right.
     const auto facts = session.set_input(kernels::Type::Int, kernels::OpKind::Sum, 1 << 20, 2);
-    const auto t = session.time(kernels::Algo::WarpShuffleVectorized, kernels::OpKind::Sum, 256, {}, nullptr);
+    const auto t = session.time(kernels::Algo::WarpShuffleVectorized, kernels::OpKind::Sum, kernels::Launch{256, 0, 0},
+                                {}, nullptr);
     EXPECT_EQ(t.result, facts.expected);
   }
   ASSERT_EQ(cudaFree(hog), cudaSuccess);
@@ -622,7 +630,7 @@ TEST(Gpu, RecordGoldenTraces) {
     const auto path = std::filesystem::path(dir) / (c.name + ".json");
     if (std::filesystem::exists(path) && !std::getenv("REDLAB_RECORD_ALL")) continue;  // recorded before: kept
     const auto first = gpu->trace(test::golden_request(c, 0, 0, {}));
-    const int traced = c.trace_block < 0 ? int(first.grid) - 1 : c.trace_block;
+    const int traced = c.trace_block < 0 ? test::last_traced(c.algorithm, first.grid, c.cluster) : c.trace_block;
     const core::Trace t = gpu->trace(test::golden_request(c, traced, 0, {}));
     expect_identical(t, model->trace(test::golden_request(c, traced, t.grid, t.tickets)),
                      !test::atomic_float_sum(c.algorithm, c.type, c.op), test::sum_tolerance(c.type, test::golden_values(c)));

@@ -39,7 +39,7 @@ std::vector<long long> loads_of(const core::Stage& s, int thread) {
 core::Access access_of(const core::Stage& s, int thread) {
   for (const auto& a : s.accesses)
     if (a.thread == thread) return a;
-  return {thread, {}, {}};
+  return {thread, {}, {}, {}};
 }
 
 }  // namespace

@@ -68,7 +68,7 @@ TEST(Model, SequentialIotaStagesByHand) {
   EXPECT_EQ(t.stages[1].active, range(0, 16));
   for (int i = 0; i < 16; ++i) EXPECT_EQ((*t.stages[1].shared)[i], 2 * i + 18);
   for (int i = 16; i < 32; ++i) EXPECT_EQ((*t.stages[1].shared)[i], i + 1);
-  EXPECT_EQ(t.stages[1].accesses[3], (core::Access{3, {3, 19}, {3}}));
+  EXPECT_EQ(t.stages[1].accesses[3], (core::Access{3, {3, 19}, {3}, {}}));
   EXPECT_EQ(t.stages[5].label, "stride 1");
   EXPECT_EQ(t.stages[5].active, std::vector<int>{0});
   EXPECT_EQ((*t.stages[5].shared)[0], 528);
@@ -82,7 +82,7 @@ TEST(Model, InterleavedDivergentStagesByHand) {
   for (int i = 0; i < 32; i += 2) EXPECT_EQ((*t.stages[1].shared)[i], 2 * i + 3);
   for (int i = 1; i < 32; i += 2) EXPECT_EQ((*t.stages[1].shared)[i], i + 1);
   EXPECT_EQ(t.stages[2].active, range(0, 32, 4));
-  EXPECT_EQ(t.stages[2].accesses[1], (core::Access{4, {4, 6}, {4}}));
+  EXPECT_EQ(t.stages[2].accesses[1], (core::Access{4, {4, 6}, {4}, {}}));
   EXPECT_EQ(core::divergent_warps(t.stages[1], 32), 1);
   EXPECT_EQ(t.stages[5].label, "stride 16");
   EXPECT_EQ(t.result, 528);
@@ -93,10 +93,10 @@ TEST(Model, InterleavedBankConflictsStagesByHand) {
   ASSERT_EQ(t.stages.size(), 7u);
   // Same cells as the divergent version, but done by threads 0..31 with index 2*s*t.
   EXPECT_EQ(t.stages[1].active, range(0, 32));
-  EXPECT_EQ(t.stages[1].accesses[5], (core::Access{5, {10, 11}, {10}}));
+  EXPECT_EQ(t.stages[1].accesses[5], (core::Access{5, {10, 11}, {10}, {}}));
   for (int i = 0; i < 64; i += 2) EXPECT_EQ((*t.stages[1].shared)[i], 2 * i + 3);
   EXPECT_EQ(t.stages[2].active, range(0, 16));
-  EXPECT_EQ(t.stages[2].accesses[3], (core::Access{3, {12, 14}, {12}}));
+  EXPECT_EQ(t.stages[2].accesses[3], (core::Access{3, {12, 14}, {12}, {}}));
   EXPECT_EQ(core::divergent_warps(t.stages[1], 64), 0);  // warp 0 all busy, warp 1 all idle
   EXPECT_EQ(t.result, 64 * 65 / 2);
 }
@@ -176,7 +176,7 @@ TEST(Model, GlobalHalvingKeepsTheLivePart) {
   EXPECT_EQ(*t.stages[0].shared, (std::vector<double>{1, 2, 3, 4, 5}));
   EXPECT_EQ(*t.stages[1].shared, (std::vector<double>{5, 7, 3}));  // 1+4, 2+5, 3 waits
   EXPECT_EQ(t.stages[1].active, (std::vector<int>{0, 1}));
-  EXPECT_EQ(t.stages[1].accesses[1], (core::Access{1, {1, 4}, {1}}));
+  EXPECT_EQ(t.stages[1].accesses[1], (core::Access{1, {1, 4}, {1}, {}}));
   EXPECT_EQ(*t.stages[2].shared, (std::vector<double>{8, 7}));
   EXPECT_EQ(*t.stages[3].shared, (std::vector<double>{15}));
   EXPECT_FALSE(t.stages[1].bank_conflicts);  // global memory has no banks
@@ -302,6 +302,79 @@ TEST(Model, ReduxSyncLeavesEachWarpsTotalInEveryLaneInOneStage) {
   EXPECT_EQ(t.result, 4656);
   EXPECT_EQ(model_trace("redux-sync", iota(96), 128, core::Op::Max).result, 96);
   EXPECT_EQ(model_trace("redux-sync", iota(96), 128, core::Op::Min).result, 1);
+}
+
+// cluster-dsmem over iota(300) in blocks of 64, clusters of 4: 5 blocks of data, a grid of 8.
+// Block 0's warp totals and those of blocks 1-3 are read by block 0's first 8 threads, thread t
+// from block t / 2 (cell t % 2); the cluster's 1..256 sum to 32896, the second cluster's 257..300
+// to 12254 (its blocks 5-7 hold identities only).
+TEST(Model, ClusterDsmemTheFirstBlockReadsEveryBlocksWarpTotals) {
+  backend::TraceRequest req{"cluster-dsmem", core::Op::Sum, core::DType::Int, 64, 0, iota(300)};
+  req.cluster = 4;
+  const auto sim = backend::make_sim_backend();
+  const auto t = sim->trace(req);
+  EXPECT_EQ(t.grid, 8u);
+  EXPECT_EQ(t.geometry.cluster, 4);
+  EXPECT_EQ(t.pass_outputs, (std::vector<std::size_t>{2, 1}));
+  EXPECT_EQ(t.partials, (std::vector<double>{32896, 12254}));
+  EXPECT_EQ(t.result, 300 * 301 / 2);
+  ASSERT_EQ(t.stages.size(), 20u);
+  EXPECT_EQ(*t.stages[6].shared, (std::vector<double>{528, 1552}));
+  const auto& read = t.stages[7];
+  EXPECT_EQ(read.tag, kernels::kTagDsmemRead);
+  EXPECT_EQ(read.label, "the cluster's first block reads the warp totals of its 4 blocks (DSMEM)");
+  EXPECT_EQ(std::vector<double>(read.lanes->begin(), read.lanes->begin() + 9),
+            (std::vector<double>{528, 1552, 2576, 3600, 4624, 5648, 6672, 7696, 0}));
+  ASSERT_EQ(read.accesses.size(), 8u);
+  for (int th = 0; th < 8; ++th) {
+    EXPECT_EQ(read.accesses[std::size_t(th)], (core::Access{th, {th % 2}, {}, {th / 2}})) << "thread " << th;
+  }
+  EXPECT_EQ(read.active, (std::vector<int>{0, 1, 2, 3, 4, 5, 6, 7}));
+  EXPECT_FALSE(read.bank_conflicts);  // reads through the cluster's window: no bank of this block's
+  EXPECT_EQ((*t.stages.back().lanes)[0], 32896);
+
+  req.trace_block = 4;  // the second cluster's first block: its own totals, then identities
+  const auto second = sim->trace(req);
+  EXPECT_EQ(std::vector<double>(second.stages[7].lanes->begin(), second.stages[7].lanes->begin() + 3),
+            (std::vector<double>{8720, 3534, 0}));
+  // A recording of it reads back as it was written, sources and all.
+  EXPECT_EQ(core::trace_from_json(core::to_json(second)), second);
+
+  for (int size : {2, 8}) {
+    req.cluster = size, req.trace_block = 0;
+    const auto other = sim->trace(req);
+    EXPECT_EQ(other.grid, std::size_t((5 + size - 1) / size * size)) << size;
+    EXPECT_EQ(other.stages[7].accesses.size(), std::size_t(2 * size)) << size;
+    EXPECT_EQ(other.result, 300 * 301 / 2) << size;
+  }
+}
+
+// The sizes a cluster takes, and the block a cluster trace records, are refused in words.
+TEST(Model, ClusterSizesAndTracedBlocksAreChecked) {
+  const auto sim = backend::make_sim_backend();
+  backend::TraceRequest req{"cluster-dsmem", core::Op::Sum, core::DType::Float, 64, 5, iota(1000)};
+  try {
+    sim->trace(req);
+    ADD_FAILURE() << "block 5 of clusters of 4 was traced";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("is not the first of its cluster of 4: trace block 4"), std::string::npos)
+        << e.what();
+  }
+  req.trace_block = 0, req.cluster = 3;
+  try {
+    sim->trace(req);
+    ADD_FAILURE() << "a cluster of 3 was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("cluster size must be 2, 4 or 8 blocks, got 3"), std::string::npos)
+        << e.what();
+  }
+  req.algorithm = "warp-shuffle", req.cluster = 2;
+  try {
+    sim->trace(req);
+    ADD_FAILURE() << "warp-shuffle took a cluster size";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("warp-shuffle launches no clusters"), std::string::npos) << e.what();
+  }
 }
 
 TEST(Model, GridStrideThreadsSumPairsEveryGridWidthApart) {

@@ -171,6 +171,28 @@ TEST(Reliability, IntOnlyKernelsRefuseOtherTypesInWords) {
   EXPECT_EQ(std::count(ints.begin(), ints.end(), "redux-sync"), 1);
 }
 
+// --cluster: a size clusters cannot take, a cluster asked of a kernel without them, and a traced
+// block that is not a cluster's first are refused in words; a good one runs.
+TEST(Reliability, ClusterSizesAreRefusedInWords) {
+  auto r = run({"trace", "-a", "cluster-dsmem", "--backend", "sim", "--cluster", "3", "-n", "1000"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--cluster"), std::string::npos) << r.err;
+  r = run({"trace", "-a", "warp-shuffle", "--backend", "sim", "--cluster", "2", "-n", "1000"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("warp-shuffle launches no clusters"), std::string::npos) << r.err;
+  r = run({"trace", "-a", "cluster-dsmem", "--backend", "sim", "--cluster", "8", "-n", "1000", "-b", "32",
+           "--trace-block", "9"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("not the first of its cluster of 8: trace block 8"), std::string::npos) << r.err;
+  r = run({"bench", "--backend", "sim", "-a", "warp-shuffle", "--cluster", "2", "--sizes", "2^10"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("a cluster size is for cluster-dsmem"), std::string::npos) << r.err;
+  r = run({"trace", "-a", "cluster-dsmem", "--backend", "sim", "--cluster", "8", "-n", "1000", "-b", "32",
+           "--trace-block", "8"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"cluster\": 8"), std::string::npos);
+}
+
 TEST(Reliability, UnwritableOutputPathsAreNamed) {
   auto r = run({"render", "-a", "sequential", "--stage", "0", "--backend", "sim", "--out", "/nonexistent/dir/x.png"});
   EXPECT_EQ(r.code, 1);

@@ -481,6 +481,35 @@ TEST_F(RenderTest, GridViewShowsEveryBlocksResultAndTheCombine) {
   EXPECT_GT(differ, 2000);
 }
 
+// cluster-dsmem: the grid view draws each cluster's blocks, the first in the "worked" colour, the
+// others idle, with arrows into the first; the memory view marks every register a remote read
+// filled with the block it came from ("b0".."b3"), and its legend says what the marks are.
+TEST_F(RenderTest, ClustersAndTheirRemoteReadsAreDrawn) {
+  const auto pal = render::standard_palette();
+  backend::TraceRequest req{"cluster-dsmem",
+                            core::Op::Sum,
+                            core::DType::Int,
+                            64,
+                            0,
+                            core::generate_input({core::InputSpec::Kind::Random, 5, {}}, 2000, core::DType::Int)};
+  req.cluster = 4;
+  const auto t = backend::make_sim_backend()->trace(req);
+  req.algorithm = "warp-shuffle", req.cluster = 0;
+  const auto plain = backend::make_sim_backend()->trace(req);
+  const Image clusters = draw_view(render::View::Grid, t, 0), blocks = draw_view(render::View::Grid, plain, 0);
+  EXPECT_GT(count_near(clusters, pal.active), 5 * count_near(blocks, pal.active) + 400);  // the first blocks' squares
+  EXPECT_GT(count_near(clusters, pal.inactive), 1000);                                    // the others'
+  const auto stage = std::size_t(std::find_if(t.stages.begin(), t.stages.end(),
+                                              [](const core::Stage& s) { return s.tag == kernels::kTagDsmemRead; }) -
+                                 t.stages.begin());
+  ASSERT_LT(stage, t.stages.size());
+  draw_view(render::View::Memory, t, int(stage));
+  const auto& texts = canvas_->texts();
+  for (const char* mark : {"b0", "b1", "b2", "b3"})
+    EXPECT_EQ(std::count(texts.begin(), texts.end(), mark), 2) << mark;  // two warp totals a block
+  EXPECT_EQ(std::count(texts.begin(), texts.end(), "bN: read from block N of the cluster (DSMEM)"), 1);
+}
+
 namespace {
 
 core::Trace random_trace(const std::string& algo, int block, std::uint64_t seed, core::DType type = core::DType::Int) {

@@ -23,6 +23,21 @@ inline std::vector<core::DType> types_of(const std::string& id) {
   return {core::DType::Int, core::DType::Float, core::DType::Double};
 }
 
+// The cluster sizes an algorithm's runs take: 2, 4 and 8 for a kernel of clusters, else none (0).
+inline std::vector<int> clusters_of(const std::string& id) {
+  const auto* r = kernels::find_row(id);
+  if (r && r->tree == kernels::Tree::Cluster) return {2, 4, 8};
+  return {0};
+}
+
+// The last block a trace may record in a grid: the first of the last cluster, for clusters
+// (0: none, or the default size).
+inline int last_traced(const std::string& id, std::size_t grid, int cluster) {
+  const auto* r = kernels::find_row(id);
+  const int c = r && r->tree == kernels::Tree::Cluster ? (cluster ? cluster : kernels::kDefaultCluster) : 1;
+  return grid > 0 ? int(grid) - c : 0;
+}
+
 // A seed per run, overridable with REDLAB_TEST_SEED so a failure can be replayed.
 inline std::uint64_t test_seed() {
   static const std::uint64_t seed = [] {

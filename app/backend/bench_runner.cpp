@@ -117,6 +117,12 @@ int block_for(const Row& r, const BenchRequest& req, std::size_t n, int sm_count
   return r.blocks == kernels::BlockRule::Any ? std::min(b + b / 16, 1024) : b;
 }
 
+// Blocks a cluster a row runs with: the request's (or the default) for a kernel of clusters, 1
+// for any other (a cluster asked of a bench of several kernels is for those that have them).
+int cluster_of(const Row& r, const BenchRequest& req) {
+  return kernels::is_baseline(r) || r.tree != kernels::Tree::Cluster ? 1 : kernels::cluster_blocks(r.algo, req.cluster);
+}
+
 // The input in the request's type, converted once so the timed calls do no conversion.
 struct Typed {
   std::vector<int> i;
@@ -129,7 +135,8 @@ struct Typed {
   }
   // The CPU model (or, for "cpu", std::reduce) over the typed input.
   double reduce(const Row& r, const BenchRequest& req, int block) const {
-    const kernels::Launch launch{block, 0, 0};
+    kernels::Launch launch{block, 0, 0};
+    launch.cluster = cluster_of(r, req);
     const auto op = kernel_op(req.op);
     if (kernels::is_baseline(r)) {  // "cpu": the one baseline without a GPU
       if (!i.empty()) return model::cpu_reduce<int>(op, i.data(), i.size());
@@ -192,6 +199,7 @@ core::BenchReport run_sim(const BenchRequest& req, const std::vector<const Row*>
       }
       core::BenchRow row = base_row(id, req, n);
       if (!kernels::is_baseline(*r)) row.block = block_for(*r, req, n, model::kModelSmCount);
+      if (const int c = cluster_of(*r, req); c > 1) row.cluster = c;
       std::vector<double> us;
       double got = 0;
       const auto t0 = std::chrono::steady_clock::now();
@@ -353,6 +361,8 @@ core::BenchReport run_matrix_bench(const BenchRequest& req, const std::vector<co
 
 void check_matrix_request(const BenchRequest& req, const std::vector<const Row*>& algorithms) {
   if (!req.sizes.empty()) throw std::invalid_argument("give sizes or shapes, not both");
+  if (req.cluster)
+    throw std::invalid_argument("a cluster size is for cluster-dsmem, which reduces an array: time it with --sizes");
   for (const Row* r : algorithms) {
     const std::string id(r->id);
     if (r->shape != kernels::Shape::Matrix)
@@ -396,12 +406,16 @@ core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSi
   for (const Row* r : algorithms) {
     const std::string id(r->id);
     check_type(*r, req.type);
+    cluster_of(*r, req);  // a cluster size the kernel cannot take, refused before any run
     if (!r->gpu && !kernels::is_baseline(*r))
       throw std::invalid_argument("'" + id + "' is never launched: it cannot be timed");
     if (r->shape == kernels::Shape::Matrix)
       throw std::invalid_argument("'" + id + "' reduces a matrix: time it with --shapes RxC");
   }
   if (req.sizes.empty()) throw std::invalid_argument("no sizes to measure");
+  if (req.cluster && std::none_of(algorithms.begin(), algorithms.end(),
+                                  [](const Row* r) { return r->tree == kernels::Tree::Cluster; }))
+    throw std::invalid_argument("a cluster size is for cluster-dsmem, and this benchmark does not time it");
   std::string why;
   const bool gpu = backend != Choice::Sim && make_cuda_backend(&why) != nullptr;
   if (backend == Choice::Cuda && !gpu) throw std::runtime_error("the cuda backend cannot run: " + why);
@@ -429,7 +443,10 @@ core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSi
           t = session.time_baseline(r->baseline, kernel_op(req.op), settings, cancel);
         } else {
           row.block = block_for(*r, req, n, dev.sm_count);
-          t = session.time(r->algo, kernel_op(req.op), row.block, settings, cancel);
+          kernels::Launch launch{row.block, 0, 0};
+          launch.cluster = cluster_of(*r, req);
+          if (launch.cluster > 1) row.cluster = launch.cluster;
+          t = session.time(r->algo, kernel_op(req.op), launch, settings, cancel);
         }
         row.samples = t.samples;
         row.discarded = t.discarded;

@@ -78,9 +78,9 @@ std::vector<core::ThreadFold> queue(const ArrayRun& r, const std::vector<int>& t
   return vectors(r, v);
 }
 
-int array_passes(kernels::Algo algo, std::size_t n, int block, std::size_t grid) {
+int array_passes(kernels::Algo algo, std::size_t n, int block, std::size_t grid, int cluster) {
   switch (kernels::row(algo).combine) {
-    case kernels::Combine::Passes: return int(kernels::pass_outputs(algo, n, block, grid).size());
+    case kernels::Combine::Passes: return int(kernels::pass_outputs(algo, n, block, grid, cluster).size());
     case kernels::Combine::SecondKernel:
     case kernels::Combine::LastBlock:
     case kernels::Combine::GridSync: return 2;
@@ -105,12 +105,13 @@ core::Geometry row_tile_geometry(core::Geometry g, kernels::Matrix m, int block,
 }  // namespace
 
 core::Geometry array_geometry(kernels::Algo algo, std::size_t n, int block, std::size_t grid, int traced,
-                              std::size_t elem_bytes, const std::vector<int>& tickets) {
+                              std::size_t elem_bytes, const std::vector<int>& tickets, int cluster) {
   core::Geometry g;
   g.grid_x = grid, g.block_x = block;
   g.indexing = kernels::row(algo).indexing;
   g.tree = kernels::row(algo).tree;
-  g.passes = array_passes(algo, n, block, grid);
+  g.cluster = cluster > 1 ? cluster : 0;
+  g.passes = array_passes(algo, n, block, grid, cluster);
   const ArrayRun r{n, std::size_t(block), grid, std::size_t(traced), kernels::vector_elements(elem_bytes)};
   switch (g.indexing) {
     case Indexing::GridStride: g.folds = strided(r); break;

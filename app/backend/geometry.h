@@ -13,7 +13,7 @@
 namespace rl::backend {
 
 core::Geometry array_geometry(kernels::Algo algo, std::size_t n, int block, std::size_t grid, int traced,
-                              std::size_t elem_bytes, const std::vector<int>& tickets);
+                              std::size_t elem_bytes, const std::vector<int>& tickets, int cluster = 1);
 core::Geometry matrix_geometry(kernels::Algo algo, kernels::Matrix m, int block, kernels::Grid2 grid, int traced,
                                std::size_t elem_bytes);
 // A trace read from a file without geometry (recorded before traces carried it) gets its layout

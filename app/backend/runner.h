@@ -65,8 +65,9 @@ core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kerne
   t.memory = global ? core::Memory::Global : core::Memory::Shared;
   t.result = static_cast<double>(result);
   t.tickets = raw.tickets;
-  if (!global) t.pass_outputs = kernels::pass_outputs(algo, t.size, req.block, raw.grid);
-  t.geometry = array_geometry(algo, t.size, req.block, raw.grid, req.trace_block, sizeof(T), raw.tickets);
+  const int cluster = kernels::cluster_blocks(algo, req.cluster);
+  if (!global) t.pass_outputs = kernels::pass_outputs(algo, t.size, req.block, raw.grid, cluster);
+  t.geometry = array_geometry(algo, t.size, req.block, raw.grid, req.trace_block, sizeof(T), raw.tickets, cluster);
   for (std::size_t i : kernels::traced_elements(algo, t.size, req.block, raw.grid, req.trace_block, kernels::vector_elements(sizeof(T)), raw.tickets))
     t.input.push_back(req.input[i]);
 
@@ -98,11 +99,16 @@ void add_stages(core::Trace& t, kernels::Algo algo, const kernels::RawTrace<T>& 
     bool touched = false;
     for (int tid = 0; tid < threads; ++tid) {
       if (raw.active[base + tid]) s.active.push_back(tid);
-      core::Access a{tid, {}, {}};
+      core::Access a{tid, {}, {}, {}};
       for (int slot = 0; slot < slots; ++slot) {
-        const int code = raw.access[(base + tid) * slots + slot];
+        const std::size_t at = (base + tid) * slots + slot;
+        const int code = raw.access[at];
         if (code < 0) continue;
         (code & 1 ? a.writes : a.reads).push_back(code >> 1);
+        if (!raw.sources.empty() && raw.sources[at] >= 0) {
+          a.sources.push_back(raw.sources[at]);
+          continue;  // through distributed shared memory: its banks are not modelled (facts.cpp thread_words)
+        }
         words[tid].push_back(code >> 1);
       }
       if (global && !a.reads.empty())  // global-halving's reads are its global loads
@@ -112,7 +118,8 @@ void add_stages(core::Trace& t, kernels::Algo algo, const kernels::RawTrace<T>& 
         s.accesses.push_back(std::move(a));
       }
     }
-    if (touched && !global) s.bank_conflicts = core::bank_conflict_degree(words, sizeof(T));
+    const bool own = std::any_of(words.begin(), words.end(), [](const std::vector<int>& w) { return !w.empty(); });
+    if (touched && own && !global) s.bank_conflicts = core::bank_conflict_degree(words, sizeof(T));
     s.divergent_warps = core::divergent_warps(s, threads);
     for (int tid = 0; tid < threads && load_slots > 0; ++tid) {
       const auto first = raw.loads.begin() + std::ptrdiff_t((base + tid) * load_slots);
@@ -141,7 +148,8 @@ core::Trace run_trace(const TraceRequest& req, kernels::Algo algo, Reduce reduce
                                 "promise to propagate NaN; pick another algorithm for input with NaN");
   const std::vector<T> typed(req.input.begin(), req.input.end());
   kernels::RawTrace<T> raw;
-  const kernels::Launch launch{req.block, req.grid, req.trace_block, req.tickets.empty() ? nullptr : &req.tickets};
+  const kernels::Launch launch{req.block, req.grid, req.trace_block, req.tickets.empty() ? nullptr : &req.tickets,
+                               req.cluster};
   const T result = reduce(algo, kernel_op(req.op), typed.data(), typed.size(), launch, &raw);
   return build_trace(req, algo, raw, result);
 }
@@ -174,6 +182,7 @@ template <class T, class Reduce>
 core::Trace run_matrix_trace(const TraceRequest& req, kernels::Algo algo, Reduce reduce) {
   if (req.rows == 0 || req.cols == 0 || req.cols > req.input.size() / req.rows || req.rows * req.cols != req.input.size())
     throw std::invalid_argument(req.algorithm + " needs a matrix: --rows and --cols, at least 1 each");
+  kernels::cluster_blocks(algo, req.cluster);  // refuses a cluster size: no matrix kernel has clusters
   const std::vector<T> typed(req.input.begin(), req.input.end());
   kernels::RawTrace<T> raw;
   const kernels::Launch launch{req.block, req.grid, req.trace_block, nullptr};

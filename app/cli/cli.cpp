@@ -54,6 +54,7 @@ struct RunOptions {
   std::string rows, cols;  // the matrix family's shape
   int block = 32;
   int trace_block = 0;
+  int cluster = 0;
   std::string input = "random:1";
   std::string op = "sum";
   std::string type = "int";
@@ -93,6 +94,8 @@ CLI::Option* add_run_options(CLI::App* cmd, RunOptions& o) {
   cmd->add_option("--block,-b", o.block, "Threads per block: a power of two, 32..1024 (non-pow2-block: 2..1024)");
   cmd->add_option("--trace-block", o.trace_block, "Which block to record (0-based)")
       ->check(not_negative("the traced block's index"));
+  cmd->add_option("--cluster", o.cluster, "cluster-dsmem: blocks a cluster, 2 | 4 | 8 (default 4)")
+      ->check(CLI::IsMember({2, 4, 8}));
   cmd->add_option("--input", o.input, "iota | ones | random[:SEED] | PATH (numbers file)");
   cmd->add_option("--op", o.op, "sum | min | max")->check(CLI::IsMember({"sum", "min", "max"}));
   cmd->add_option("--type", o.type, "int | float | double")->check(CLI::IsMember({"int", "float", "double"}));
@@ -152,6 +155,7 @@ core::Trace record(const RunOptions& o, int runs = 0) {
   req.type = type;
   req.block = o.block;
   req.trace_block = o.trace_block;
+  req.cluster = o.cluster;
   if (spec->kind == core::InputSpec::Kind::File) {
     req.input = core::read_input_file(spec->path, type, kMaxTraceSize);  // names file and line; stops past 2^27
     if (req.rows > 0 && req.input.size() != n)
@@ -185,6 +189,7 @@ struct BenchOptions {
   std::string backend = "auto";
   int block = 0;
   std::size_t grid = 0;
+  int cluster = 0;
   double seconds = 1.0;
 };
 
@@ -260,6 +265,7 @@ int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   check_bench_grid(o, req.algorithms);
   req.block = o.block;
   req.grid = o.grid;
+  req.cluster = o.cluster;
   req.max_seconds = o.seconds;
   // Results go to --out whole, through the one writer, once measured: a refusal, a failure or
   // Ctrl+C leaves the previous file as it was. An unwritable folder fails now, not after minutes.
@@ -493,6 +499,8 @@ Handler bench_command(CLI::App& cmd) {
                  "(default: two waves of the device; chunks of " + std::to_string(kernels::kRowChunkElements) +
                      " elements a thread for batched-rows-vectorized; a block an SM, four for rows under 128 columns, for column-sums-vectorized)")
       ->check(CLI::Range(std::size_t(1), std::size_t(2147483647)));
+  cmd.add_option("--cluster", o->cluster, "cluster-dsmem: blocks a cluster, 2 | 4 | 8 (default 4)")
+      ->check(CLI::IsMember({2, 4, 8}));
   cmd.add_option("--seconds", o->seconds, "Time limit per point (default 1)")->check(finite("--seconds"))->check(CLI::Range(0.01, 60.0));
   return [o](const Io& io) { return cmd_bench(*o, io.out, io.err); };
 }

@@ -106,13 +106,14 @@ std::vector<MatrixShape> sweep_shapes(int log2_total) {
 
 std::string to_csv(const BenchReport& r) {
   std::ostringstream out;
-  out << "algorithm,type,op,n,rows,cols,block,grid,median_us,noise_pct,samples,discarded,gbps,pct_of_peak,device,check_ok,check\n";
+  out << "algorithm,type,op,n,rows,cols,block,grid,cluster,median_us,noise_pct,samples,discarded,gbps,pct_of_peak,"
+         "device,check_ok,check\n";
   char line[512];
   for (const auto& x : r.rows) {
-    std::snprintf(line, sizeof line, "%s,%s,%s,%zu,%zu,%zu,%d,%zu,%.3f,%.3f,%d,%d,%.2f,%.2f,\"%s\",%s,\"%s\"\n",
-                  x.algorithm.c_str(), x.type.c_str(), x.op.c_str(), x.n, x.rows, x.cols, x.block, x.grid, x.median_us,
-                  x.noise_pct, x.samples, x.discarded, x.gbps,
-                  x.pct_of_peak, r.device.c_str(), x.check_ok ? "yes" : "no", x.check.c_str());
+    std::snprintf(line, sizeof line, "%s,%s,%s,%zu,%zu,%zu,%d,%zu,%d,%.3f,%.3f,%d,%d,%.2f,%.2f,\"%s\",%s,\"%s\"\n",
+                  x.algorithm.c_str(), x.type.c_str(), x.op.c_str(), x.n, x.rows, x.cols, x.block, x.grid, x.cluster,
+                  x.median_us, x.noise_pct, x.samples, x.discarded, x.gbps, x.pct_of_peak, r.device.c_str(),
+                  x.check_ok ? "yes" : "no", x.check.c_str());
     out << line;
   }
   return out.str();
@@ -133,6 +134,7 @@ std::string to_json(const BenchReport& r) {
                 {"device", r.device}, {"check_ok", x.check_ok}, {"check", x.check}};
     if (x.rows) row["rows"] = x.rows, row["cols"] = x.cols;
     if (x.grid) row["grid"] = x.grid;
+    if (x.cluster) row["cluster"] = x.cluster;
     rows.push_back(row);
   }
   j["rows"] = rows;
@@ -168,6 +170,11 @@ BenchReport bench_from_json(const std::string& text) {
         throw std::runtime_error("results row: 'rows' x 'cols' is not 'n'");
     }
     if (x.contains("grid")) row.grid = get<std::size_t>(x, "grid");  // matrix kernels, since it was recorded
+    if (x.contains("cluster")) {                                     // cluster-dsmem, since it was recorded
+      row.cluster = get<int>(x, "cluster");
+      if (row.cluster != 2 && row.cluster != 4 && row.cluster != 8)
+        throw std::runtime_error("results row: 'cluster' is " + std::to_string(row.cluster) + ", not 2, 4 or 8 blocks");
+    }
     row.median_us = get<double>(x, "median_us");
     row.noise_pct = get<double>(x, "noise_pct");
     row.samples = get<int>(x, "samples");

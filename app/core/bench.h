@@ -16,6 +16,7 @@ struct BenchRow {
   std::size_t rows = 0, cols = 0;  // a matrix benchmark's shape (rows x cols = n); 0 for arrays
   int block = 0;  // threads per block; 0 for the baselines (CUB picks its own) and old files
   std::size_t grid = 0;  // a matrix kernel's first-pass blocks; 0 for arrays, the anchors and old files
+  int cluster = 0;       // blocks a cluster (cluster-dsmem: 2, 4 or 8); 0 for kernels without clusters
   double median_us = 0;
   double noise_pct = 0;
   int samples = 0;

@@ -242,6 +242,8 @@ std::string stage_label(int tag, int param, bool has_shared) {
     case kernels::kTagFinalReduce: return "first tile reduces the tile totals";
     case kernels::kTagRedux: return "each warp reduces its 32 values in one instruction";
     case kernels::kTagFinalRedux: return "first warp reduces the warp totals in one instruction";
+    case kernels::kTagDsmemRead:
+      return "the cluster's first block reads the warp totals of its " + p + " blocks (DSMEM)";
     case kernels::kTagAtomic: return "atomic update of the result";
     case kernels::kTagHalving: return "launch: add the upper half at offset " + p;
     case kernels::kTagInput: return "the array in global memory";

@@ -61,12 +61,14 @@ int bank_conflict_degree(const std::vector<std::vector<int>>& words, std::size_t
 }
 
 // Each thread's accesses in program order: its reads, then its writes (as in every kernel here).
+// Reads through distributed shared memory (Access::sources) are left out: how a cluster's
+// addresses meet the banks, another block's or this one's, is not modelled.
 static std::vector<std::vector<int>> thread_words(const Stage& stage) {
   int threads = 0;
   for (const auto& a : stage.accesses) threads = std::max(threads, a.thread + 1);
   std::vector<std::vector<int>> words(threads);
   for (const auto& a : stage.accesses) {
-    words[a.thread] = a.reads;
+    if (a.sources.empty()) words[a.thread] = a.reads;
     words[a.thread].insert(words[a.thread].end(), a.writes.begin(), a.writes.end());
   }
   return words;
@@ -324,6 +326,10 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
   const std::pair<std::string_view, std::string> fills[] = {
       {"{block}", std::to_string(trace.block)},
       {"{block_warps}", std::to_string(std::max(1, trace.block / 32))},
+      {"{cluster}", std::to_string(trace.geometry.cluster)},
+      {"{cluster_reads}", std::to_string(trace.geometry.cluster * std::max(1, trace.block / 32))},
+      {"{cluster_results}",
+       count_text(trace.pass_outputs.empty() ? trace.grid : trace.pass_outputs[0], "result", "results")},
       {"{row_lanes}", std::to_string(trace.geometry.segment_lanes)},
       {"{rows_a_warp}", std::to_string(32 / std::max(1, trace.geometry.segment_lanes))},
       {"{tile_row_cols}", std::to_string(trace.geometry.tile_cols)},

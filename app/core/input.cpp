@@ -179,12 +179,18 @@ Checked check_block(std::int64_t typed, bool any_block) {
   return {v, "block " + std::to_string(typed) + " is now " + std::to_string(v) + ": " + rule};
 }
 
-Checked check_trace_block(std::int64_t typed, std::int64_t grid) {
+Checked check_trace_block(std::int64_t typed, std::int64_t grid, int cluster) {
   const std::int64_t last = std::max<std::int64_t>(grid - 1, 0);
   const std::int64_t v = std::clamp<std::int64_t>(typed, 0, last);
-  if (v == typed) return {v, {}};
-  return {v, "block " + std::to_string(typed) + " does not exist: the grid has blocks 0 to " + std::to_string(last) +
-                 "; tracing block " + std::to_string(v)};
+  if (v != typed)
+    return {v - v % std::max(cluster, 1), "block " + std::to_string(typed) +
+                                              " does not exist: the grid has blocks 0 to " + std::to_string(last) +
+                                              "; tracing block " + std::to_string(v - v % std::max(cluster, 1))};
+  if (cluster > 1 && v % cluster != 0)
+    return {v - v % cluster, "block " + std::to_string(v) + " is not the first of its cluster of " +
+                                 std::to_string(cluster) + ", which reads the others' shared memory; tracing block " +
+                                 std::to_string(v - v % cluster)};
+  return {v, {}};
 }
 
 }  // namespace rl::core

@@ -60,6 +60,8 @@ Checked check_array_size(std::string_view text, std::int64_t current, std::int64
 // sizes round up to the next one, and the note says so).
 Checked check_block(std::int64_t typed, bool any_block);
 // The traced block: one of the grid's blocks 0..grid-1.
-Checked check_trace_block(std::int64_t typed, std::int64_t grid);
+// cluster > 1 (cluster-dsmem): the block is also taken down to the first of its cluster, the one
+// that reads the others' shared memory.
+Checked check_trace_block(std::int64_t typed, std::int64_t grid, int cluster = 1);
 
 }  // namespace rl::core

@@ -25,6 +25,7 @@ std::string to_json(const Settings& s) {
   j["cols"] = s.cols;
   j["trace_block"] = s.trace_block;
   if (s.grid > 0) j["grid"] = s.grid;
+  if (s.cluster > 0) j["cluster"] = s.cluster;
   j["input"] = s.input.kind == InputSpec::Kind::File ? s.input.path : to_string(s.input);
   j["typed"] = s.typed;
   j["values"] = s.values;
@@ -125,6 +126,8 @@ LoadedSettings settings_from_json(const std::string& text, const std::string& or
   }
   int_field("trace_block", 0, 1 << 20, s.trace_block);
   int_field("grid", 0, 1 << 20, s.grid);
+  int_field("cluster", 0, 8, s.cluster);
+  if (s.cluster != 0 && s.cluster != 2 && s.cluster != 4 && s.cluster != 8) wrong.push_back("cluster"), s.cluster = 0;
   if (j.contains("speed")) {
     if (!j["speed"].is_number() || !(j["speed"].get<double>() > 0)) wrong.push_back("speed");
     else s.speed = std::clamp(j["speed"].get<double>(), 0.1, 20.0);

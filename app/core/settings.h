@@ -36,6 +36,7 @@ struct Settings {
   int rows = kRows, cols = kCols;  // the matrix family's shape (rows x cols at most kMaxWindowElements)
   int trace_block = 0;
   int grid = 0;  // blocks of a grid-stride kernel's first pass; 0: one wave of the device
+  int cluster = 0;  // cluster-dsmem: blocks a cluster, 2, 4 or 8; 0: its default
   InputSpec input;
   bool typed = false;       // the learner's own values instead of `input`
   std::string values;       // what they typed or pasted (at most kMaxTyped characters)

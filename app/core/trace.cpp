@@ -174,15 +174,17 @@ namespace {
 json geometry_json(const Geometry& g) {
   json folds = json::array();
   for (const auto& f : g.folds) folds.push_back({f.elements, f.additions, f.held});
-  return {{"grid", {g.grid_x, g.grid_y}},
-          {"block", {g.block_x, g.block_y}},
-          {"indexing", kernels::to_string(g.indexing)},
-          {"tree", kernels::to_string(g.tree)},
-          {"thread_cols", g.thread_cols},
-          {"segment_lanes", g.segment_lanes},
-          {"tile", {g.tile_cols, g.tile_pitch}},
-          {"passes", g.passes},
-          {"folds", folds}};
+  json out = {{"grid", {g.grid_x, g.grid_y}},
+              {"block", {g.block_x, g.block_y}},
+              {"indexing", kernels::to_string(g.indexing)},
+              {"tree", kernels::to_string(g.tree)},
+              {"thread_cols", g.thread_cols},
+              {"segment_lanes", g.segment_lanes},
+              {"tile", {g.tile_cols, g.tile_pitch}},
+              {"passes", g.passes},
+              {"folds", folds}};
+  if (g.cluster) out["cluster"] = g.cluster;
+  return out;
 }
 
 // {"grid": [x, y], "block": [x, y], "indexing": ..., "tree": ..., "thread_cols": n, "passes": n, "folds": [[e, a, h], ...]}
@@ -203,6 +205,7 @@ Geometry read_geometry(const json& jg) {
     g.tile_cols = tile[0], g.tile_pitch = tile[1];
   }
   g.passes = typed<int>(jg, "passes");
+  if (jg.contains("cluster")) g.cluster = typed<int>(jg, "cluster");  // absent before clusters
   for (const auto& f : typed<std::vector<std::vector<std::size_t>>>(jg, "folds")) {
     if (f.size() != 3) throw std::runtime_error("trace field 'folds' of 'geometry' holds an entry that is not [elements, additions, held]");
     g.folds.push_back({f[0], f[1], f[2]});
@@ -295,6 +298,12 @@ void check_stage(const Trace& t, const Stage& s, std::size_t k, std::size_t cell
       for (int c : *list)
         if (c < 0 || std::size_t(c) >= cells)
           misfit("accesses", "names cell " + std::to_string(c) + at + ", outside the " + std::to_string(cells) + " recorded cells");
+    if (!a.sources.empty() && a.sources.size() != a.reads.size())
+      misfit("accesses", "gives 'sources' for other than one a read" + at);
+    for (int b : a.sources)
+      if (b < 0 || b >= t.geometry.cluster)
+        misfit("accesses", "names block " + std::to_string(b) + " of a cluster" + at + ", outside the cluster of " +
+                               std::to_string(t.geometry.cluster) + " block(s)");
   }
   for (const auto& l : s.loads) {
     thread(l.thread, "loads");
@@ -321,6 +330,13 @@ void check_layout(const Trace& t) {
     misfit("geometry", "gives a 'tile' of " + std::to_string(g.tile_cols) + " columns in a pitch of " +
                            std::to_string(g.tile_pitch) + "; a row tile's pitch is its columns or one more, 1 to " +
                            std::to_string(kMaxTilePitch));
+  const int c = g.cluster;
+  if ((c != 0 && c != 2 && c != 4 && c != 8) || (c > 0) != (g.tree == kernels::Tree::Cluster))
+    misfit("geometry", "gives a 'cluster' of " + std::to_string(c) +
+                           "; clusters of 2, 4 or 8 blocks, for a tree of clusters alone");
+  if (c > 0 && (t.grid % std::size_t(c) != 0 || t.trace_block % c != 0))
+    misfit("geometry", "gives clusters of " + std::to_string(c) +
+                           " blocks that do not tile the grid from the traced block's cluster");
   if (!g.folds.empty() && g.folds.size() != std::size_t(t.block)) misfit("geometry", "gives 'folds' for other than one a thread");
   for (const auto& f : g.folds)
     if (f.elements > t.size || f.additions > f.elements || f.held > std::size_t(g.thread_cols))
@@ -400,8 +416,11 @@ std::string to_json(const Trace& t, int indent) {
     js["bank_conflicts"] = s.bank_conflicts ? json(*s.bank_conflicts) : json(nullptr);
     js["divergent_warps"] = s.divergent_warps;
     json acc = json::array();
-    for (const auto& a : s.accesses)
-      acc.push_back({{"thread", a.thread}, {"reads", a.reads}, {"writes", a.writes}});
+    for (const auto& a : s.accesses) {
+      json ja = {{"thread", a.thread}, {"reads", a.reads}, {"writes", a.writes}};
+      if (!a.sources.empty()) ja["sources"] = a.sources;
+      acc.push_back(std::move(ja));
+    }
     js["accesses"] = acc;
     if (!s.loads.empty()) {
       json loads = json::array();
@@ -473,7 +492,8 @@ Trace trace_from_json(const std::string& text) {
     if (js.contains("accesses")) {
       for (const auto& ja : js.at("accesses")) {
         s.accesses.push_back({typed<int>(ja, "thread"), typed<std::vector<int>>(ja, "reads"),
-                              typed<std::vector<int>>(ja, "writes")});
+                              typed<std::vector<int>>(ja, "writes"),
+                              ja.contains("sources") ? typed<std::vector<int>>(ja, "sources") : std::vector<int>{}});
       }
     }
     if (js.contains("loads"))

@@ -36,6 +36,9 @@ struct Access {
   int thread = 0;
   std::vector<int> reads;   // shared-memory indices read in the stage
   std::vector<int> writes;  // shared-memory indices written in the stage
+  // Distributed shared memory: the block of the cluster (its rank) whose shared memory each read
+  // came from, one a read. Empty: every read was of the thread's own block's shared memory.
+  std::vector<int> sources;
   bool operator==(const Access&) const = default;
 };
 
@@ -99,6 +102,9 @@ struct Geometry {
   // A tile of rows in shared memory (thread-per-row): the columns of each row it holds, and its
   // row pitch in cells (the columns rounded up to odd, one pad cell). 0: none.
   int tile_cols = 0, tile_pitch = 0;
+  // Thread block clusters (cluster-dsmem): blocks a cluster, 2, 4 or 8; the grid is whole
+  // clusters and the traced block a cluster's first. 0: no clusters.
+  int cluster = 0;
   // Rounds of blocks reducing: an array's launches (pass_outputs), or for a matrix 2 where the
   // first pass leaves several partials a line (folded by a second launch or the line's last block).
   int passes = 1;

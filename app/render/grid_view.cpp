@@ -71,6 +71,11 @@ std::string grid_how(const core::Trace& t) {
                "ticket reduces all results: one launch";
   if (t.combine == kernels::Combine::GridSync)
     return g + "; all blocks resident at once (cooperative launch); after grid.sync() block 0 reduces the results";
+  if (const int k = t.geometry.cluster; k > 0)
+    return g + " in clusters of " + std::to_string(k) +
+           "; after cluster.sync() each cluster's first block reads the "
+           "others' warp totals from their shared memory (DSMEM) and writes one result; the same kernel runs again "
+           "over those until one value is left";
   return g + "; the same kernel runs again over their results until one value is left";
 }
 
@@ -79,7 +84,9 @@ namespace {
 // Where the first pass's boxes, the combining steps and the result go; every piece shares it.
 struct GridBoxes : ViewContext {
   Rect area;           // between the caption and the legend
-  std::size_t outputs;  // first-pass results (one per block, or per warp for cg-warp)
+  std::size_t outputs;  // first-pass results (one per block, per warp for cg-warp, per cluster for clusters)
+  int cluster;          // blocks a cluster (0: none); their row is drawn above the results
+  float blocks_y;       // top of the clusters' row of blocks
   int boxes;           // of them, drawn
   float gap, box_w, box_h;
   float row1;  // top of the first-pass boxes
@@ -90,12 +97,13 @@ struct GridBoxes : ViewContext {
   float mid;  // between the boxes and the result
 };
 
-// How many boxes fit across `width` with each result's value readable at min_px (at most kMaxBoxes).
-int box_slots(Canvas& c, const core::Trace& t, float width, float gap, float min_px) {
+// How many boxes fit across `width` with each result's value readable at min_px (at most
+// kMaxBoxes), and at least `least` wide (a cluster's row of blocks above its result).
+int box_slots(Canvas& c, const core::Trace& t, float width, float gap, float min_px, float least) {
   float widest = 0;
   for (std::size_t i = 0; i < t.partials.size() && i < std::size_t(kMaxBoxes); ++i)
     widest = std::max(widest, c.text_width(short_value(t.partials[i], t.type), min_px));
-  const float need = widest / 0.85f;
+  const float need = std::max(widest / 0.85f, least);
   return std::clamp(int((width + gap) / (need + gap)), 1, kMaxBoxes);
 }
 
@@ -104,18 +112,22 @@ GridBoxes layout_grid(const ViewContext& ctx) {
   const float top = L.caption.y + L.caption.h + L.label_px;
   const Rect area{L.title.x, top, L.title.w, std::max(1.0f, L.legend.y - top - L.label_px * 0.5f)};
   const std::size_t outputs = t.pass_outputs.empty() ? t.grid : t.pass_outputs.front();
-  const float gap = std::max(2.0f, area.w * 0.004f);
-  const int slots = box_slots(c, t, area.w, gap, min_px);
+  const int cluster = t.geometry.cluster;
+  const float gap = std::max(2.0f, area.w * (cluster ? 0.02f : 0.004f));
+  // A cluster's blocks side by side over its result, each wide enough for its number.
+  const float least = cluster ? float(cluster) * c.text_width("0000", min_px) : 0;
+  const int slots = box_slots(c, t, area.w, gap, min_px, least);
   const int boxes = int(std::min<std::size_t>({t.partials.empty() ? outputs : t.partials.size(), outputs, std::size_t(slots)}));
   const float box_w = std::min((area.w - (slots - 1) * gap) / float(slots), area.w / 8);
   const float box_h = std::min(box_w * 0.9f, area.h * 0.16f);
-  const float row1 = area.y + L.label_px * 1.6f;
+  const float blocks_y = area.y + L.label_px * 2.2f;
+  const float row1 = cluster ? blocks_y + box_w / float(cluster) + L.label_px * 3.2f : area.y + L.label_px * 1.6f;
   const float left = area.x + (area.w - boxes * (box_w + gap) + gap) / 2;
-  const float lw = std::max(1.5f, box_w * 0.04f);
+  const float lw = std::max(1.5f, std::min(box_w, area.w / 8) * 0.04f);
   const float res_w = std::min(area.w * 0.3f, L.label_px * 14), res_h = box_h;
   const Rect result{area.cx() - res_w / 2, area.y + area.h - res_h, res_w, res_h};
   const float mid = row1 + box_h + (result.y - row1 - box_h) * 0.5f;
-  return {ctx, area, outputs, boxes, gap, box_w, box_h, row1, left, lw, res_h, result, mid};
+  return {ctx, area, outputs, cluster, blocks_y, boxes, gap, box_w, box_h, row1, left, lw, res_h, result, mid};
 }
 
 void draw_header(Canvas& c, const core::Trace& t, const MemoryLayout& L, const Palette& pal, float min_px) {
@@ -125,12 +137,46 @@ void draw_header(Canvas& c, const core::Trace& t, const MemoryLayout& L, const P
   fitted_text(c, L.source.x, L.source.cy(), source_line(t), L.label_px, min_px, L.source.w, pal.text);
 }
 
-// Row 1: what each block (each warp, for cg-warp) of the first pass left.
+// Above each cluster's result, its blocks: every one but the first hands its warp totals to the
+// first through distributed shared memory (an arrow from the block they came from).
+void draw_clusters(const GridBoxes& g) {
+  const float w = g.box_w / float(g.cluster), px = std::max(g.min_px, g.L.label_px * 0.6f);
+  for (int i = 0; i < g.boxes; ++i) {
+    const float x0 = g.left + i * (g.box_w + g.gap);
+    const bool traced = i == g.t.trace_block / g.cluster;
+    g.c.rect({x0 - g.lw * 2, g.blocks_y - g.lw * 2, g.box_w + g.lw * 4, w + g.lw * 4}, g.pal.background,
+             traced ? g.pal.written : g.pal.muted, g.lw);
+    for (int b = 0; b < g.cluster; ++b) {
+      const Rect r{x0 + b * w + 1, g.blocks_y, w - 2, w};
+      g.c.rect(r, b == 0 ? g.pal.active : g.pal.inactive);
+      const std::string id = std::to_string(i * g.cluster + b);
+      if (g.c.text_width(id, px) <= r.w)
+        g.c.text(r.cx(), r.cy(), id, px, text_on(b == 0 ? g.pal.active : g.pal.inactive), Align::Center);
+      if (b == 0) continue;
+      // Down, along to the first block, and up into it: one lane a block, apart.
+      const float drop = g.blocks_y + w + g.L.label_px * (0.4f + 0.25f * float(b)),
+                  into = x0 + w * (0.2f + 0.6f * b / g.cluster);
+      g.c.line(r.cx(), r.y + r.h, r.cx(), drop, g.lw, g.pal.read);
+      g.c.line(r.cx(), drop, into, drop, g.lw, g.pal.read);
+      arrow(g.c, into, drop, into, r.y + r.h, g.lw, w * 0.25f, g.pal.read);
+    }
+    const float out_x = x0 + w / 2, from_y = g.blocks_y + w + g.L.label_px * (0.4f + 0.25f * float(g.cluster));
+    arrow(g.c, out_x, from_y, g.left + i * (g.box_w + g.gap) + g.box_w / 2, g.row1, g.lw, w * 0.25f, g.pal.written);
+  }
+  g.c.text(g.area.x, g.blocks_y - g.L.label_px * 0.9f,
+           "clusters of " + std::to_string(g.cluster) +
+               " blocks: arrows carry each block's warp totals to the first (DSMEM)",
+           std::max(g.min_px, g.L.label_px * 0.9f), g.pal.muted);
+}
+
+// Row 1: what each block (each warp, for cg-warp; each cluster) of the first pass left.
 void draw_first_pass(const GridBoxes& g) {
   const core::Trace& t = g.t;
   const bool per_warp = g.outputs > t.grid;
-  g.c.text(g.area.x, g.area.y + g.L.label_px * 0.5f,
-           std::string("first pass: ") + std::to_string(g.outputs) + (per_warp ? " warp results" : " block results") +
+  if (g.cluster) draw_clusters(g);
+  const std::string each = per_warp ? " warp results" : g.cluster ? " cluster results" : " block results";
+  g.c.text(g.area.x, g.cluster ? g.row1 - g.L.label_px * 0.8f : g.area.y + g.L.label_px * 0.5f,
+           std::string("first pass: ") + std::to_string(g.outputs) + each +
                (g.outputs > std::size_t(g.boxes) ? " (the first " + std::to_string(g.boxes) + " shown)" : ""),
            std::max(g.min_px, g.L.label_px * 0.9f), g.pal.muted);
   const Scale scale = value_scale(&t.partials, t.partials.size());
@@ -141,7 +187,7 @@ void draw_first_pass(const GridBoxes& g) {
   float value_px = std::min(g.box_h * 0.4f, g.box_w * 0.3f);
   for (int i = 0; i < g.boxes; ++i) {
     const Rect r{g.left + i * (g.box_w + g.gap), g.row1, g.box_w, g.box_h};
-    const bool traced = i / per_block == t.trace_block;
+    const bool traced = i / per_block == t.trace_block / std::max(g.cluster, 1);
     if (i < int(t.partials.size())) {
       const Color fill = value_color(scale.at(t.partials[i]));
       g.c.rect(r, fill, traced ? g.pal.written : fill, traced ? std::max(2.0f, g.box_w * 0.06f) : 0);
@@ -152,8 +198,8 @@ void draw_first_pass(const GridBoxes& g) {
     } else {
       g.c.rect(r, g.pal.padding, traced ? g.pal.written : g.pal.padding, traced ? 2.0f : 0);
     }
-    const std::string under =
-        std::to_string(i / per_block) + (t.tickets.empty() ? "" : ": " + std::to_string(taken[std::size_t(i)]));
+    const std::string under = (g.cluster ? "cluster " : "") + std::to_string(i / per_block) +
+                              (t.tickets.empty() ? "" : ": " + std::to_string(taken[std::size_t(i)]));
     const float under_px = std::max(g.min_px, g.L.label_px * 0.6f);
     if (g.c.text_width(under, under_px) <= g.box_w + g.gap * 0.5f)
       g.c.text(r.cx(), r.y + r.h + under_px * 0.8f, under, under_px, g.pal.muted, Align::Center);
@@ -252,9 +298,16 @@ void draw_combine(const GridBoxes& g) {
   g.c.text(g.result.cx(), g.result.cy(), result_text(t), g.L.label_px, g.pal.text, Align::Center);
 }
 
-void grid_legend(Canvas& c, const MemoryLayout& L, const Palette& pal, float min_px) {
-  draw_legend(c, L.legend, {{pal.written, "the traced block (stages view); colours: the results' values", true}}, L.label_px,
-              min_px, pal);
+void grid_legend(Canvas& c, const core::Trace& t, const MemoryLayout& L, const Palette& pal, float min_px) {
+  if (t.geometry.cluster)
+    draw_legend(c, L.legend,
+                {{pal.written, "the traced block's cluster; colours: the results' values", true},
+                 {pal.active, "a cluster's first block: it reads the others' warp totals", false},
+                 {pal.read, "a read through distributed shared memory", false}},
+                L.label_px, min_px, pal);
+  else
+    draw_legend(c, L.legend, {{pal.written, "the traced block (stages view); colours: the results' values", true}},
+                L.label_px, min_px, pal);
 }
 
 }  // namespace
@@ -272,7 +325,7 @@ void draw_grid(const ViewContext& ctx) {
   }
   draw_first_pass(g);
   draw_combine(g);
-  grid_legend(c, L, pal, min_px);
+  grid_legend(c, t, L, pal, min_px);
 }
 
 }  // namespace rl::render

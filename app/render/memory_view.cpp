@@ -404,6 +404,25 @@ void draw_access_arrows(const MemoryFrame& f, const Lanes& lanes) {
   }
 }
 
+// Distributed shared memory: over each register a read filled, the block of the cluster it came
+// from ("b2"), in the cell's top margin where the value leaves room. Returns whether any is marked.
+bool draw_remote_sources(const MemoryFrame& f, const CellTexts& text) {
+  if (!f.shown.per_thread || f.marks) return false;
+  bool any = false;
+  const float px = std::max(f.min_px, std::min(f.L.cell_h * 0.3f, f.L.cell_w * 0.3f));
+  const float above = (f.L.cell_h - text.px * 0.8f) / 2;
+  for (const auto& a : f.s.accesses) {
+    if (a.sources.empty() || !drawn(f, a.thread)) continue;
+    any = true;
+    const Rect cell = f.L.cell(a.thread);
+    const std::string label = "b" + std::to_string(a.sources[0]);
+    if (px * 0.9f > above || f.c.text_width(label, px) > cell.w * 0.9f)
+      continue;  // the legend still says what they are
+    f.c.text(cell.x + cell.w * 0.06f, cell.y + above / 2 + px * 0.1f, label, px, f.pal.text);
+  }
+  return any;
+}
+
 bool is_shuffle_stage(const MemoryFrame& f) {
   return core::is_shuffle(f.s.tag) && f.s.lanes && f.shown.per_thread && f.s.param > 0;
 }
@@ -633,7 +652,9 @@ ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width
   if (f.zoomed()) draw_race_strip(f);
   const bool shuffle = is_shuffle_stage(f);
   const bool own_values = shuffle && draw_shuffle(f, lanes);
-  draw_footer(f, any_conflict, shuffle, own_values, draw_matrix_part(f, matrix), badges);
+  std::vector<LegendEntry> legend = draw_matrix_part(f, matrix);
+  if (draw_remote_sources(f, text)) legend.push_back({pal.text, "bN: read from block N of the cluster (DSMEM)", false});
+  draw_footer(f, any_conflict, shuffle, own_values, std::move(legend), badges);
   c.end();
   if (!f.zoomed()) return ViewDrawn{};
   return ViewDrawn{(count + 31) / 32, f.lo / 32, L.cols, warp_parts(count, f.lo / 32, L.span), (f.lo % 32) / L.span};

@@ -18,6 +18,7 @@
 #include "../backend/backend.h"
 #include "../core/catalog.h"
 #include "../../kernels/algorithms.h"
+#include "../../kernels/shapes.h"
 #include "../core/bench.h"
 #include "../core/embedded.h"
 #include "../core/facts.h"
@@ -86,6 +87,21 @@ static void grid_field(AppState& s) {
       "each thread more elements to combine before the tree");
 }
 
+// Blocks a cluster, for a kernel of clusters (cluster-dsmem) alone: 2, 4 or 8. Returns the size
+// the run takes (1: the kernel has no clusters).
+static int cluster_field(AppState& s) {
+  RunChoice& c = s.choice;
+  const auto* row = kernels::find_row(c.algorithm);
+  if (!row || row->tree != kernels::Tree::Cluster) return 1;
+  static const char* sizes[] = {"2", "4", "8"};
+  const int chosen = c.cluster ? c.cluster : kernels::kDefaultCluster;
+  int at = chosen == 2 ? 0 : chosen == 4 ? 1 : 2;
+  if (ImGui::Combo("cluster blocks", &at, sizes, 3)) c.cluster = 2 << at;
+  tip("Blocks a thread block cluster holds: the first block of each reads the others' shared memory.\n"
+      "2, 4 and 8 are the portable sizes");
+  return c.cluster ? c.cluster : kernels::kDefaultCluster;
+}
+
 // Block size, array size (or a matrix's rows and columns) and traced block, each checked
 // (core::check_*) with its note.
 static void size_fields(AppState& s) {
@@ -113,6 +129,7 @@ static void size_fields(AppState& s) {
     size_field(s);
   }
   grid_field(s);
+  const int cluster = cluster_field(s);
   std::int64_t traced = c.trace_block;
   const bool changed = ImGui::InputScalar("traced block", ImGuiDataType_S64, &traced) && traced != c.trace_block;
   tip("Which block of the grid the views show: every block runs, this one is recorded");
@@ -120,7 +137,7 @@ static void size_fields(AppState& s) {
   const std::int64_t grid = s.trace && s.trace->algorithm == c.algorithm ? std::int64_t(s.trace->grid)
                             : info && info->matrix                       ? std::numeric_limits<int>::max()
                                                                          : (std::int64_t(c.size) + c.block - 1) / c.block;
-  const auto trace_block = core::check_trace_block(traced, grid);
+  const auto trace_block = core::check_trace_block(traced, (grid + cluster - 1) / cluster * cluster, cluster);
   note(trace_block.note, s.notes.trace_block, changed || !trace_block.note.empty());
   c.trace_block = int(trace_block.value);
 }

@@ -34,6 +34,7 @@ struct RunChoice {
   std::string compare;    // a second algorithm shown beside, on the same input; empty: none
   int rows = 8, cols = 256;  // a matrix algorithm's shape (the array algorithms take `size`)
   int grid = 0;              // a grid-stride kernel's first-pass blocks; 0: one wave of the device (a plan sets it)
+  int cluster = 0;           // cluster-dsmem: blocks a cluster, 2, 4 or 8; 0: kernels::kDefaultCluster
   bool operator==(const RunChoice&) const = default;
 };
 

@@ -66,6 +66,8 @@ backend::TraceRequest run_request(const RunChoice& c) {
   req.block = c.block;
   req.trace_block = c.trace_block;
   req.grid = std::size_t(c.grid);
+  const auto* row = kernels::find_row(c.algorithm);
+  if (row && row->tree == kernels::Tree::Cluster) req.cluster = c.cluster;  // other kernels take no cluster size
   fill_input(c, req);
   return req;
 }

@@ -32,6 +32,11 @@ struct Rec {
   void write(int k, int t, int slot, int index) const {
     if (raw) raw->access[cell(k, t) * raw->shape.slots + slot] = 2 * index + 1;
   }
+  void remote_read(int k, int t, int slot, int rank, int index) const {
+    if (!raw) return;
+    raw->access[cell(k, t) * raw->shape.slots + slot] = 2 * index;
+    raw->sources[cell(k, t) * raw->shape.slots + slot] = rank;
+  }
   void load(int k, int t, int slot, std::size_t index, int width = 1) const {
     if (raw && slot < raw->shape.load_slots) raw->loads[cell(k, t) * raw->shape.load_slots + slot] = kernels::load_code(index, width);
   }
@@ -98,6 +103,7 @@ struct Model {
   Algo algo;
   int B;
   std::size_t grid;  // of the pass being modelled
+  int cluster = 1;   // blocks a cluster (cluster-dsmem)
   const std::vector<std::vector<std::size_t>>* taken = nullptr;  // work-queue: each block's tickets, in order
 
   static T id() { return Op::template identity<T>(); }
@@ -268,11 +274,7 @@ struct Model {
   // stages from k on and leaves k past the last.
   void shuffle_tail(std::vector<T>& v, const Rec<T>& rec, int& k) const {
     const int warps = B / 32;
-    for (int offset = 16; offset > 0; offset >>= 1, ++k) {
-      shuffle_down(v, offset, false);
-      for (int t = 0; t < B; ++t) rec.work(k, t, true);
-      rec.stage(k, kernels::kTagShuffle, offset), rec.lanes(k, v);
-    }
+    warp_shuffles(v, rec, k);
     std::vector<T> smem(warps);
     for (int t = 0; t < B; ++t) rec.work(k, t, t % 32 == 0);
     for (int w = 0; w < warps; ++w) smem[w] = v[w * 32], rec.write(k, w * 32, 0, w);
@@ -290,6 +292,67 @@ struct Model {
       for (int t = 0; t < B; ++t) rec.work(k, t, t < 32);
       rec.stage(k, kernels::kTagFinalShuffle, offset), rec.lanes(k, v);
     }
+  }
+
+  // warp_shuffles (shuffle.cuh): five shuffles down in every warp, stages from k on.
+  void warp_shuffles(std::vector<T>& v, const Rec<T>& rec, int& k) const {
+    for (int offset = 16; offset > 0; offset >>= 1, ++k) {
+      shuffle_down(v, offset, false);
+      for (int t = 0; t < B; ++t) rec.work(k, t, true);
+      rec.stage(k, kernels::kTagShuffle, offset), rec.lanes(k, v);
+    }
+  }
+
+  // cluster-dsmem (shuffle.cuh), block b up to its warp totals in shared memory (stages 0..6).
+  std::vector<T> warp_totals(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
+    const int warps = B / 32;
+    std::vector<T> v(B);
+    for (int t = 0; t < B; ++t) v[t] = at(in, n, b * B + t, rec, t, 0), rec.work(0, t, true);
+    rec.stage(0, kernels::kTagLoad, 0), rec.lanes(0, v);
+    int k = 1;
+    warp_shuffles(v, rec, k);
+    std::vector<T> smem(warps);
+    for (int t = 0; t < B; ++t) rec.work(k, t, t % 32 == 0);
+    for (int w = 0; w < warps; ++w) smem[w] = v[w * 32], rec.write(k, w * 32, 0, w);
+    rec.stage(k, kernels::kTagWarpSums, 0), rec.shared(k, smem, warps);
+    return smem;
+  }
+
+  // Cluster c: every block's warp totals; then thread t of the first block reads cell t % warps
+  // of block t / warps through distributed shared memory, and block_shuffle folds what it read.
+  // `traced`: the block whose stages go to raw.
+  T cluster_block(const T* in, std::size_t n, std::size_t c, RawTrace<T>* raw, std::size_t traced) const {
+    const int warps = B / 32;
+    const std::size_t first = c * std::size_t(cluster);
+    std::vector<std::vector<T>> totals;
+    for (std::size_t b = first; b < first + std::size_t(cluster); ++b)
+      totals.push_back(warp_totals(in, n, b, Rec<T>{b == traced ? raw : nullptr}));
+    const Rec<T> rec{first == traced ? raw : nullptr};
+    int k = 7;  // past warp_totals' load, five shuffles and warp sums
+    std::vector<T> v(B, id());
+    for (int t = 0; t < B; ++t) {
+      const int from = t / warps;
+      rec.work(k, t, from < cluster);
+      if (from < cluster)
+        v[t] = totals[std::size_t(from)][std::size_t(t % warps)], rec.remote_read(k, t, 0, from, t % warps);
+    }
+    rec.stage(k, kernels::kTagDsmemRead, cluster), rec.lanes(k, v);
+    ++k;
+    shuffle_tail(v, rec, k);
+    return v[0];
+  }
+
+  // One pass over in[0..n): every block's outputs in order (a cluster's one, for clusters).
+  std::vector<T> pass(const T* in, std::size_t n, std::size_t blocks, RawTrace<T>* raw, std::size_t traced) const {
+    std::vector<T> out;
+    if (kernels::row(algo).tree == kernels::Tree::Cluster) {
+      for (std::size_t c = 0; c < blocks / std::size_t(cluster); ++c)
+        out.push_back(cluster_block(in, n, c, raw, traced));
+      return out;
+    }
+    for (std::size_t b = 0; b < blocks; ++b)
+      for (const T& v : block(in, n, b, Rec<T>{b == traced ? raw : nullptr})) out.push_back(v);
+    return out;
   }
 
   // cg::reduce over 32-thread tiles: a butterfly (floats), or redux.sync (ints, exact in
@@ -414,25 +477,23 @@ T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& laun
   const kernels::AlgorithmRow& row = kernels::row(algo);
   if (row.indexing == kernels::Indexing::WholeArray) return halving<T, Op>(in, n, raw);
   const int B = launch.block;
+  const int cluster = kernels::cluster_blocks(algo, launch.cluster);
   const kernels::DeviceShape device(kModelSmCount);  // the model's device: SMs of 2048 threads
-  std::size_t grid = launch.grid ? launch.grid : kernels::first_pass_grid(algo, n, B, device);
+  std::size_t grid = launch.grid ? launch.grid : kernels::first_pass_grid(algo, n, B, device, cluster);
   if (row.combine == kernels::Combine::GridSync && !launch.grid)  // co-residency: one full wave at most
     grid = std::min<std::size_t>(grid, std::size_t(std::max(1, device.threads_per_sm / B)) * std::size_t(device.sm_count));
   if (raw) {
     raw->reset(kernels::trace_shape(algo, B, n), B);
     raw->grid = grid;
   }
-  const auto rec_for = [&](std::size_t b) { return Rec<T>{b == std::size_t(launch.trace_block) ? raw : nullptr}; };
   const bool tickets = row.indexing == kernels::Indexing::Tickets;
   const std::vector<int> owners = tickets ? ticket_owners<T>(n, B, grid, launch.tickets) : std::vector<int>{};
   if (raw && tickets) raw->tickets = owners;
   std::vector<std::vector<std::size_t>> taken(tickets ? grid : 0);  // one pass, not one per block
   for (std::size_t c = 0; c < owners.size(); ++c) taken[std::size_t(owners[c])].push_back(c);
-  Model<T, Op> first{algo, B, grid, &taken};
+  Model<T, Op> first{algo, B, grid, cluster, &taken};
   const auto first_pass = [&](std::size_t blocks) {
-    std::vector<T> out;
-    for (std::size_t b = 0; b < blocks; ++b)
-      for (const T& v : first.block(in, n, b, rec_for(b))) out.push_back(v);
+    const std::vector<T> out = first.pass(in, n, blocks, raw, std::size_t(launch.trace_block));
     if (raw && kernels::records_partials(algo))  // what every block (or warp) of the pass left
       raw->partials.assign(out.begin(), out.begin() + std::ptrdiff_t(std::min(out.size(), kernels::kMaxPartials)));
     return out;
@@ -466,15 +527,18 @@ T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& laun
     }
     default: {  // block partials, then the same kernel over them until one value is left
       const std::size_t per_block = (kernels::adds_on_load(algo) ? 2 : 1) * std::size_t(B);
-      const std::size_t per_output = per_block / std::size_t(kernels::outputs_per_block(algo, B));  // cg-warp: a tile's 32
+      // cg-warp: a tile's 32; clusters: a cluster's blocks
+      const std::size_t per_output =
+          per_block * std::size_t(cluster) / std::size_t(kernels::outputs_per_block(algo, B));
       const auto next_count = [&](std::size_t c) { return (c + per_output - 1) / per_output; };
-      std::vector<T> partial = first_pass((n + per_block - 1) / per_block);
+      const std::size_t whole = std::size_t(cluster);  // blocks come in whole clusters
+      const auto blocks_for = [&](std::size_t c) {
+        return ((c + per_block - 1) / per_block + whole - 1) / whole * whole;
+      };
+      std::vector<T> partial = first_pass(blocks_for(n));
       partial.resize(next_count(n));
       while (partial.size() > 1) {
-        std::vector<T> next;
-        const std::size_t blocks = (partial.size() + per_block - 1) / per_block;
-        for (std::size_t b = 0; b < blocks; ++b)
-          for (const T& v : first.block(partial.data(), partial.size(), b, {})) next.push_back(v);
+        std::vector<T> next = first.pass(partial.data(), partial.size(), blocks_for(partial.size()), nullptr, 0);
         next.resize(next_count(partial.size()));
         partial.swap(next);
       }
@@ -814,7 +878,9 @@ template <class T>
 T model_reduce(Algo algo, kernels::OpKind op, const T* in, std::size_t n, const kernels::Launch& launch,
                RawTrace<T>* trace) {
   kernels::Launch checked = launch;
-  if (!checked.grid) checked.grid = kernels::first_pass_grid(algo, n, launch.block, kModelSmCount);
+  if (!checked.grid)
+    checked.grid =
+        kernels::first_pass_grid(algo, n, launch.block, kModelSmCount, kernels::cluster_blocks(algo, launch.cluster));
   kernels::check_launch(algo, n, checked, trace != nullptr);
   switch (op) {
     case kernels::OpKind::Sum: return reduce_with<T, ops::Sum>(algo, in, n, launch, trace);

@@ -48,6 +48,8 @@ TraceShape stage_shape(Algo algo, int block, std::size_t n) {
     case Tree::Halving: return {1 + ceil_log2(n), 3, int(n)};
     case Tree::Shuffle: return {1 + kShuffleSteps + 1 + 1 + kShuffleSteps + atomic, 1, warps};
     case Tree::Redux: return {5, 1, warps};  // load, redux, warp sums, final load, final redux
+    // load, shuffles, warp sums; the first block's remote reads, then block_shuffle's stages
+    case Tree::Cluster: return {1 + kShuffleSteps + 1 + 1 + kShuffleSteps + 1 + 1 + kShuffleSteps, 1, warps, 0, true};
     case Tree::CgTiles:
     case Tree::CgTilesAsync: return {2, 0, 0};
     case Tree::CgBlock: return {5, 1, warps};
@@ -84,10 +86,23 @@ bool records_partials(Algo algo) { return row(algo).tree != Tree::Halving && row
 
 int outputs_per_block(Algo algo, int block) { return row(algo).tree == Tree::CgTiles ? block / 32 : 1; }
 
-std::vector<std::size_t> pass_outputs(Algo algo, std::size_t n, int block, std::size_t grid) {
+int cluster_blocks(Algo algo, int asked) {
+  const std::string id(row(algo).id);
+  if (row(algo).tree != Tree::Cluster) {
+    if (asked > 1) throw std::invalid_argument(id + " launches no clusters: a cluster size is for cluster-dsmem");
+    return 1;
+  }
+  if (asked == 0) return kDefaultCluster;
+  if (asked != 2 && asked != 4 && asked != 8)
+    throw std::invalid_argument("cluster size must be 2, 4 or 8 blocks, got " + std::to_string(asked));
+  return asked;
+}
+
+std::vector<std::size_t> pass_outputs(Algo algo, std::size_t n, int block, std::size_t grid, int cluster) {
   if (row(algo).combine != Combine::Passes)
     return {grid * std::size_t(outputs_per_block(algo, block))};
-  const std::size_t per = (adds_on_load(algo) ? 2 : 1) * std::size_t(block) / std::size_t(outputs_per_block(algo, block));
+  const std::size_t per = (adds_on_load(algo) ? 2 : 1) * std::size_t(block) * std::size_t(cluster) /
+                          std::size_t(outputs_per_block(algo, block));
   std::vector<std::size_t> out;
   std::size_t count = std::max<std::size_t>(n, 1);
   do {
@@ -99,7 +114,7 @@ std::vector<std::size_t> pass_outputs(Algo algo, std::size_t n, int block, std::
 
 bool adds_on_load(Algo algo) { return row(algo).indexing == Indexing::PairTile; }
 
-std::size_t first_pass_grid(Algo algo, std::size_t n, int block, DeviceShape device) {
+std::size_t first_pass_grid(Algo algo, std::size_t n, int block, DeviceShape device, int cluster) {
   check_block(algo, block);  // callers size grids before check_launch: no division by a bad block
   const std::size_t b = std::size_t(block), sms = std::size_t(std::max(device.sm_count, 1));
   const std::size_t resident = std::max<std::size_t>(1, std::size_t(device.threads_per_sm) / b) * sms;  // one full wave
@@ -125,7 +140,10 @@ std::size_t first_pass_grid(Algo algo, std::size_t n, int block, DeviceShape dev
       return std::max<std::size_t>(1, std::min<std::size_t>(needed, 4 * sms));
     }
     case Indexing::WholeArray: return 1;
-    default: return (n + b - 1) / b;
+    default: {
+      const std::size_t c = std::size_t(std::max(cluster, 1)), blocks = (n + b - 1) / b;
+      return (blocks + c - 1) / c * c;  // whole clusters: the last one's extra blocks load identities
+    }
   }
 }
 
@@ -170,10 +188,16 @@ void check_launch(Algo algo, std::size_t n, const Launch& launch, bool traced) {
   if (row(algo).indexing == Indexing::WholeArray && traced && n > (std::size_t(1) << 16))
     throw std::invalid_argument("global-halving traces hold the whole array: at most 2^16 elements, got " +
                                 std::to_string(n));
-  const std::size_t grid = launch.grid ? launch.grid : first_pass_grid(algo, n, b, 1);
+  const int cluster = cluster_blocks(algo, launch.cluster);
+  const std::size_t grid = launch.grid ? launch.grid : first_pass_grid(algo, n, b, 1, cluster);
   if (traced && (launch.trace_block < 0 || std::size_t(launch.trace_block) >= grid))
     throw std::invalid_argument("trace block " + std::to_string(launch.trace_block) + " is outside the grid of " +
                                 std::to_string(grid) + " block(s)");
+  // The first block of a cluster reads the others' shared memory: the one worth recording.
+  if (traced && launch.trace_block % cluster != 0)
+    throw std::invalid_argument("trace block " + std::to_string(launch.trace_block) +
+                                " is not the first of its cluster of " + std::to_string(cluster) + ": trace block " +
+                                std::to_string(launch.trace_block / cluster * cluster));
 }
 
 std::vector<std::size_t> traced_elements(Algo algo, std::size_t n, int block, std::size_t grid, int traced,
