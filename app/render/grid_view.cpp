@@ -72,10 +72,7 @@ std::string grid_how(const core::Trace& t) {
   if (t.combine == kernels::Combine::GridSync)
     return g + "; all blocks resident at once (cooperative launch); after grid.sync() block 0 reduces the results";
   if (const int k = t.geometry.cluster; k > 0)
-    return g + " in clusters of " + std::to_string(k) +
-           "; after cluster.sync() each cluster's first block reads the "
-           "others' warp totals from their shared memory (DSMEM) and writes one result; the same kernel runs again "
-           "over those until one value is left";
+    return g + " in clusters of " + std::to_string(k) + "; a cluster's first block folds its warp totals (DSMEM)";
   return g + "; the same kernel runs again over their results until one value is left";
 }
 
@@ -119,9 +116,12 @@ GridBoxes layout_grid(const ViewContext& ctx) {
   const int slots = box_slots(c, t, area.w, gap, min_px, least);
   const int boxes = int(std::min<std::size_t>({t.partials.empty() ? outputs : t.partials.size(), outputs, std::size_t(slots)}));
   const float box_w = std::min((area.w - (slots - 1) * gap) / float(slots), area.w / 8);
-  const float box_h = std::min(box_w * 0.9f, area.h * 0.16f);
-  const float blocks_y = area.y + L.label_px * 2.2f;
-  const float row1 = cluster ? blocks_y + box_w / float(cluster) + L.label_px * 3.2f : area.y + L.label_px * 1.6f;
+  const float box_h = std::min(box_w * 0.9f, area.h * (cluster ? 0.11f : 0.16f));  // clusters: their row above
+  const float note_px = std::max(min_px, L.label_px * 0.9f);                       // the lines above the boxes
+  const float blocks_y = area.y + L.label_px * 0.5f + note_px * 2.6f;
+  // Under a cluster's blocks, a lane for each block's arrow into the first, then one to its result.
+  const float row1 = cluster ? blocks_y + box_w / float(cluster) + L.label_px * (1.4f + 0.15f * float(cluster))
+                             : area.y + L.label_px * 1.6f;
   const float left = area.x + (area.w - boxes * (box_w + gap) + gap) / 2;
   const float lw = std::max(1.5f, std::min(box_w, area.w / 8) * 0.04f);
   const float res_w = std::min(area.w * 0.3f, L.label_px * 14), res_h = box_h;
@@ -154,18 +154,17 @@ void draw_clusters(const GridBoxes& g) {
         g.c.text(r.cx(), r.cy(), id, px, text_on(b == 0 ? g.pal.active : g.pal.inactive), Align::Center);
       if (b == 0) continue;
       // Down, along to the first block, and up into it: one lane a block, apart.
-      const float drop = g.blocks_y + w + g.L.label_px * (0.4f + 0.25f * float(b)),
+      const float drop = g.blocks_y + w + g.L.label_px * (0.4f + 0.15f * float(b)),
                   into = x0 + w * (0.2f + 0.6f * b / g.cluster);
       g.c.line(r.cx(), r.y + r.h, r.cx(), drop, g.lw, g.pal.read);
       g.c.line(r.cx(), drop, into, drop, g.lw, g.pal.read);
       arrow(g.c, into, drop, into, r.y + r.h, g.lw, w * 0.25f, g.pal.read);
     }
-    const float out_x = x0 + w / 2, from_y = g.blocks_y + w + g.L.label_px * (0.4f + 0.25f * float(g.cluster));
+    const float out_x = x0 + w / 2, from_y = g.blocks_y + w + g.L.label_px * (0.4f + 0.15f * float(g.cluster));
     arrow(g.c, out_x, from_y, g.left + i * (g.box_w + g.gap) + g.box_w / 2, g.row1, g.lw, w * 0.25f, g.pal.written);
   }
-  g.c.text(g.area.x, g.blocks_y - g.L.label_px * 0.9f,
-           "clusters of " + std::to_string(g.cluster) +
-               " blocks: arrows carry each block's warp totals to the first (DSMEM)",
+  g.c.text(g.area.x, g.blocks_y - std::max(g.min_px, g.L.label_px * 0.9f) * 1.1f,
+           "clusters of " + std::to_string(g.cluster) + " blocks: each block's warp totals go to the first (DSMEM)",
            std::max(g.min_px, g.L.label_px * 0.9f), g.pal.muted);
 }
 
@@ -175,7 +174,7 @@ void draw_first_pass(const GridBoxes& g) {
   const bool per_warp = g.outputs > t.grid;
   if (g.cluster) draw_clusters(g);
   const std::string each = per_warp ? " warp results" : g.cluster ? " cluster results" : " block results";
-  g.c.text(g.area.x, g.cluster ? g.row1 - g.L.label_px * 0.8f : g.area.y + g.L.label_px * 0.5f,
+  g.c.text(g.area.x, g.area.y + g.L.label_px * 0.5f,
            std::string("first pass: ") + std::to_string(g.outputs) + each +
                (g.outputs > std::size_t(g.boxes) ? " (the first " + std::to_string(g.boxes) + " shown)" : ""),
            std::max(g.min_px, g.L.label_px * 0.9f), g.pal.muted);
@@ -302,8 +301,8 @@ void grid_legend(Canvas& c, const core::Trace& t, const MemoryLayout& L, const P
   if (t.geometry.cluster)
     draw_legend(c, L.legend,
                 {{pal.written, "the traced block's cluster; colours: the results' values", true},
-                 {pal.active, "a cluster's first block: it reads the others' warp totals", false},
-                 {pal.read, "a read through distributed shared memory", false}},
+                 {pal.active, "a cluster's first block", false},
+                 {pal.read, "read through DSMEM", false}},
                 L.label_px, min_px, pal);
   else
     draw_legend(c, L.legend, {{pal.written, "the traced block (stages view); colours: the results' values", true}},

@@ -404,12 +404,29 @@ void draw_access_arrows(const MemoryFrame& f, const Lanes& lanes) {
   }
 }
 
+bool has_sources(const core::Stage& s) {
+  return std::any_of(s.accesses.begin(), s.accesses.end(), [](const core::Access& a) { return !a.sources.empty(); });
+}
+// The size of a remote read's mark ("b2") in a cell's top margin.
+float source_px(const MemoryLayout& L, float min_px) {
+  return std::max(min_px, std::min(L.cell_h * 0.22f, L.cell_w * 0.3f));
+}
+
+// Values drawn small enough to leave a cell's top margin to its remote read's mark, where they
+// stay readable at that size.
+CellTexts leave_room_for_sources(CellTexts text, const core::Stage& s, const MemoryLayout& L, float min_px) {
+  if (!has_sources(s)) return text;
+  const float fits = (L.cell_h - 2.4f * source_px(L, min_px)) / 0.8f;  // digits: about 0.8 of the size tall
+  if (fits >= min_px && fits < text.px) text.widest *= fits / text.px, text.px = fits;
+  return text;
+}
+
 // Distributed shared memory: over each register a read filled, the block of the cluster it came
 // from ("b2"), in the cell's top margin where the value leaves room. Returns whether any is marked.
 bool draw_remote_sources(const MemoryFrame& f, const CellTexts& text) {
   if (!f.shown.per_thread || f.marks) return false;
   bool any = false;
-  const float px = std::max(f.min_px, std::min(f.L.cell_h * 0.3f, f.L.cell_w * 0.3f));
+  const float px = source_px(f.L, f.min_px);
   const float above = (f.L.cell_h - text.px * 0.8f) / 2;
   for (const auto& a : f.s.accesses) {
     if (a.sources.empty() || !drawn(f, a.thread)) continue;
@@ -418,7 +435,10 @@ bool draw_remote_sources(const MemoryFrame& f, const CellTexts& text) {
     const std::string label = "b" + std::to_string(a.sources[0]);
     if (px * 0.9f > above || f.c.text_width(label, px) > cell.w * 0.9f)
       continue;  // the legend still says what they are
-    f.c.text(cell.x + cell.w * 0.06f, cell.y + above / 2 + px * 0.1f, label, px, f.pal.text);
+    // On a patch of the background: readable on any value's colour.
+    const float x = cell.x + cell.w * 0.06f, cy = cell.y + above / 2 + px * 0.1f, w = f.c.text_width(label, px);
+    f.c.rect({x - px * 0.15f, cy - px * 0.6f, w + px * 0.3f, px * 1.2f}, f.pal.background);
+    f.c.text(x, cy, label, px, f.pal.text);
   }
   return any;
 }
@@ -643,7 +663,7 @@ ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width
   const float mark = std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.09f);
   if (f.zoomed()) draw_overview(f, scale, next);
   draw_warp_labels(f);
-  const CellTexts text = cell_texts(c, L, shown, t.type, f.lo, f.hi, f.min_px);
+  const CellTexts text = leave_room_for_sources(cell_texts(c, L, shown, t.type, f.lo, f.hi, f.min_px), s, L, f.min_px);
   const Lanes lanes = arrow_lanes(L, text, shown.values != nullptr, f.min_px, mark);
   const bool badges = draw_cells(f, marks, scale, next, mark, text);
   const bool any_conflict = draw_conflicts(f);

@@ -96,7 +96,7 @@ static int cluster_field(AppState& s) {
   static const char* sizes[] = {"2", "4", "8"};
   const int chosen = c.cluster ? c.cluster : kernels::kDefaultCluster;
   int at = chosen == 2 ? 0 : chosen == 4 ? 1 : 2;
-  if (ImGui::Combo("cluster blocks", &at, sizes, 3)) c.cluster = 2 << at;
+  if (ImGui::Combo("cluster size", &at, sizes, 3)) c.cluster = 2 << at;
   tip("Blocks a thread block cluster holds: the first block of each reads the others' shared memory.\n"
       "2, 4 and 8 are the portable sizes");
   return c.cluster ? c.cluster : kernels::kDefaultCluster;
