@@ -4,6 +4,8 @@
 #   scripts/gpu-suite.sh run    on the GPU machine (nvcc, no Debian packages): runs from .gpu/
 #   scripts/gpu-suite.sh golden on the GPU machine: records the golden traces the host tests
 #                               replay (tests/data/golden; $OUT/golden.tgz to bring them back)
+#   scripts/gpu-suite.sh counters on the GPU machine: Nsight Compute once for every GPU kernel
+#                               ($OUT/ncu.tgz; scripts/ncu-counters.py makes assets/counters/h100.json)
 # `run` executes the GPU tests, compute-sanitizer (memcheck, racecheck, synccheck, initcheck)
 # over the GPU tests, the headless render tests on the NVIDIA driver, a traced CLI run, the
 # benchmark (float and int sums, every algorithm, 2^16..2^28, and the charts the app draws from
@@ -53,6 +55,43 @@ if [ "$mode" = golden ]; then  # golden: records tests/data/golden/*.json on thi
     --gtest_filter=Gpu.RecordGoldenTraces || exit 1
   mkdir -p "${OUT:-gpu-out}"
   tar -C tests/data -czf "${OUT:-gpu-out}/golden.tgz" golden
+  exit 0
+fi
+if [ "$mode" = counters ]; then  # counters: Nsight Compute once for every GPU kernel ($OUT/ncu.tgz)
+  # The first launch of each (global-halving: every launch of one reduction) at 2^24 floats (ints for
+  # redux-sync), 4096 x 4096 for the matrix kernels, 2^20 x 16 for the short-row ones, the block
+  # bench picks; then here: scripts/ncu-counters.py DIR h100 writes assets/counters/h100.json.
+  out=/tmp/ncu; rm -rf $out; mkdir -p $out
+  save() { tar -czf "${OUT:-gpu-out}/ncu.tgz" -C /tmp ncu; }
+  mkdir -p "${OUT:-gpu-out}"
+  { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; date -u '+%Y-%m-%d %H:%M UTC'; ncu --version | tail -1; } > $out/device.txt
+  M=smsp__inst_executed.sum,gpu__time_duration.sum,launch__grid_size,launch__block_size
+  M=$M,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+  M=$M,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum
+  M=$M,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
+  M=$M,smsp__thread_inst_executed_per_inst_executed.ratio,gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum
+  arrays="naive-serial global-halving interleaved-divergent interleaved-bank-conflicts sequential first-add-on-load unroll-last-warp complete-unroll multiple-per-thread non-pow2-block warp-shuffle warp-shuffle-vectorized work-queue cg-warp cg-block cg-two-phase cg-reduce-update-async cg-grid-sync threadfence-single-pass missing-syncthreads legacy-warp-synchronous redux-sync cluster-dsmem"
+  rows="batched-rows batched-rows-shuffle batched-rows-split batched-rows-vectorized column-sums column-sums-vectorized column-sums-naive block-2d"
+  short="warp-per-row lanes-per-row thread-per-row"
+  run() {  # ALGO COUNT BENCH-ARGS...
+    local algo=$1 count=$2; shift 2
+    local kernel=${algo//-/_}
+    [ "$algo" = batched-rows-split ] && kernel=batched_rows  # its chunks run batched_rows' kernel
+    timeout 40 ncu --clock-control none --kernel-name-base demangled --kernel-name "regex:rl::kernels::$kernel<" \
+      --launch-count $count --metrics $M --section WarpStateStats --export $out/$algo --force-overwrite \
+      .gpu/run.sh .gpu/bin/reduction-lab bench -a $algo "$@" --seconds 0.01 --format json --out $out/bench_$algo.json \
+      > $out/log_$algo.txt 2>&1
+    ncu --import $out/$algo.ncu-rep --page raw --csv > $out/$algo.csv 2>>$out/log_$algo.txt
+    echo "$algo rc=$? lines=$(wc -l < $out/$algo.csv)" >> $out/summary.txt
+    rm -f $out/$algo.ncu-rep
+  }
+  for a in $arrays; do
+    c=1; [ $a = global-halving ] && c=24
+    t=float; [ $a = redux-sync ] && t=int
+    run $a $c --sizes 16777216 --type $t
+  done; save
+  for a in $rows; do run $a 1 --shapes 4096x4096 --type float; done; save
+  for a in $short; do run $a 1 --shapes 1048576x16 --type float; done; save
   exit 0
 fi
 if [ "$mode" = sanitize ]; then  # sanitize TOOL: the quick GPU test set under compute-sanitizer

@@ -6,7 +6,10 @@ usage: scripts/ncu-counters.py DIR RUN
   ALGO.csv for each kernel (`ncu --import ALGO.ncu-rep --page raw --csv` of a report holding
   smsp__inst_executed.sum, gpu__time_duration.sum, launch__grid_size, launch__block_size; the
   first launch of the kernel, or every launch of one reduction for global-halving), as the
-  device call in docs/perf-notes.md writes them. Every number written comes from the files.
+  device call in docs/perf-notes.md writes them. Where the report holds them, also shared-memory
+  bank conflicts and instructions, global load sectors and requests, threads a warp instruction,
+  DRAM throughput and bytes read, and the warp-state stall reasons (WarpStateStats): sums over the
+  launches, the rest of the first. Every number written comes from the files.
 """
 import csv
 import json
@@ -21,13 +24,46 @@ def number(text):
     return float(text.replace(",", ""))
 
 
+SUMS = {  # field: metric, summed over the launches
+    "shared_load_conflicts": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+    "shared_store_conflicts": "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+    "shared_loads": "smsp__inst_executed_op_shared_ld.sum",
+    "shared_stores": "smsp__inst_executed_op_shared_st.sum",
+    "global_load_sectors": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "global_load_requests": "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+}
+STALL = "smsp__average_warps_issue_stalled_"
+BYTES = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9}
+
+
+def extra_fields(units, data):
+    out = {}
+    for field, metric in SUMS.items():
+        if metric in units:
+            out[field] = int(sum(number(r[metric]) for r in data))
+    first = data[0]
+    if "smsp__thread_inst_executed_per_inst_executed.ratio" in units:
+        out["threads_per_instruction"] = round(number(first["smsp__thread_inst_executed_per_inst_executed.ratio"]), 2)
+    if "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed" in units:
+        out["dram_pct"] = round(number(first["gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed"]), 2)
+    if "dram__bytes_read.sum" in units:
+        out["dram_read_bytes"] = int(sum(number(r["dram__bytes_read.sum"]) * BYTES[units["dram__bytes_read.sum"]] for r in data))
+    stalls = {k[len(STALL):-len("_per_issue_active.ratio")]: number(first[k]) for k in units
+              if k.startswith(STALL) and k.endswith("_per_issue_active.ratio")}
+    stalls.pop("selected", None)  # issuing, not a stall
+    if stalls:  # the three largest, cycles a warp spends stalled per instruction issued
+        top = sorted(stalls.items(), key=lambda kv: -kv[1])[:3]
+        out["stalls"] = [{"reason": name, "cycles": round(value, 2)} for name, value in top]
+    return out
+
+
 def kernel_rows(path):
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
     data = rows[1:]  # the first row holds the units
     if not data:
         sys.exit(f"ncu-counters: {path}: no launch profiled")
-    return data
+    return rows[0], data
 
 
 def main():
@@ -41,7 +77,7 @@ def main():
     for name in sorted(os.listdir(folder)):
         if not name.endswith(".csv"):
             continue
-        data = kernel_rows(os.path.join(folder, name))
+        units, data = kernel_rows(os.path.join(folder, name))
         kernels.append({
             "algorithm": name[:-4],
             "kernel": data[0]["Kernel Name"],
@@ -50,10 +86,12 @@ def main():
             "duration_us": round(sum(number(r["gpu__time_duration.sum"]) for r in data), 3),
             "grid": int(number(data[0]["launch__grid_size"])),
             "block": int(number(data[0]["launch__block_size"])),
+            **extra_fields(units, data),
         })
     report = {"device": device, "driver": driver, "recorded": recorded, "tool": "Nsight Compute " + tool,
               "metric": "smsp__inst_executed.sum: warp instructions executed",
-              "request": "bench --sizes 2^24 --type float --op sum: each kernel's first launch "
+              "request": "bench --sizes 2^24 --type float --op sum (redux-sync: int; the matrix kernels "
+                         "--shapes 4096x4096, the short-row ones 1048576x16): each kernel's first launch "
                          "(global-halving: every launch of one reduction)",
               "n": 1 << 24, "type": "float", "kernels": kernels}
     out = os.path.join(ROOT, "assets", "counters", run + ".json")

@@ -6,6 +6,8 @@
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <tuple>
+#include <vector>
 
 #include "app/backend/backend.h"
 #include "app/core/compare.h"
@@ -642,6 +644,52 @@ TEST(MachineCode, TheLessonCountsTheShippedLines) {
     }
   }
   EXPECT_THROW(core::parse_machine_code("# only a comment\n"), std::invalid_argument);
+}
+
+// What the views and the Work tab say the hardware counted: the figures each needs, from the
+// file, for the algorithms measured alone; a small count printed whole, not as "0.0 M"; figures
+// out of range refused by name.
+TEST(Counters, EachViewSaysWhatTheHardwareCountedForItsAlgorithm) {
+  const std::string text =
+      R"J({"device":"NVIDIA H100 80GB HBM3","driver":"1","recorded":"2026-11-27 02:10 UTC","tool":"T","metric":"M",
+    "request":"Q","type":"float","n":16,"kernels":[{"algorithm":"sequential","kernel":"void sequential<float>()",
+    "launches":1,"instructions":56295424,"duration_us":79.2,"grid":65536,"block":256,"shared_load_conflicts":35902,
+    "shared_store_conflicts":4719898,"shared_loads":8454144,"shared_stores":4718592,"global_load_sectors":2097152,
+    "global_load_requests":524288,"threads_per_instruction":31.6,"dram_pct":26.12,"dram_read_bytes":67112448,
+    "stalls":[{"reason":"barrier","cycles":12.5},{"reason":"long_scoreboard","cycles":9.25}]}]})J";
+  const core::Counters c = core::parse_counters(text);
+  const auto banks = core::counted_lines(c, "sequential", "banks");
+  EXPECT_EQ(banks.context, "The hardware over a whole launch, 65536 blocks of 256 (H100 80GB HBM3):");
+  EXPECT_EQ(banks.figures, "bank conflicts (extra wavefronts): 35,902 in 8.5 M shared loads, 4.7 M in 4.7 M stores");
+  EXPECT_EQ(core::counted_lines(c, "sequential", "coalescing").figures,
+            "2.1 M sectors in 0.5 M global load requests, 4.0 a request");
+  EXPECT_EQ(core::counted_lines(c, "sequential", "divergence").figures,
+            "31.6 of 32 threads active a warp instruction, over the whole kernel");
+  const auto work = core::counted_lines(c, "sequential", "work");
+  EXPECT_NE(work.context.find("Nsight Compute on an NVIDIA H100 80GB HBM3, 2026-11-27 02:10 UTC"), std::string::npos)
+      << work.context;
+  EXPECT_EQ(work.figures,
+            "56.3 million warp instructions; DRAM at 26.1 % of its peak; a warp stalled most on barrier (12.5), "
+            "long scoreboard (9.2) cycles an issued instruction");
+  EXPECT_TRUE(core::counted_lines(c, "warp-shuffle", "banks").empty());  // not measured
+  EXPECT_TRUE(core::counted_lines(c, "sequential", "grid").empty());     // no figures for that view
+  for (const auto& [from, to, says] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"\"threads_per_instruction\":31.6", "\"threads_per_instruction\":33",
+            "'threads_per_instruction' is outside 0 to 32"},
+           {"\"dram_pct\":26.12", "\"dram_pct\":-1", "'dram_pct' is outside 0 to 100"},
+           {"{\"reason\":\"barrier\",", "{\"reason\":\"\",", "stall reason without a name"}}) {
+    std::string broken = text;
+    broken.replace(broken.find(from), from.size(), to);
+    try {
+      core::parse_counters(broken);
+      ADD_FAILURE() << "accepted: " << to;
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+    }
+  }
+  // The shipped file holds these figures for the kernels it measured.
+  EXPECT_FALSE(core::shipped_counted_lines("interleaved-bank-conflicts", "banks").empty());
+  EXPECT_TRUE(core::shipped_counted_lines("syncthreads-in-branch", "banks").empty());  // never launched
 }
 
 // The shipped counters belong to the shipped kernels: each row names a catalog algorithm, and the

@@ -18,6 +18,7 @@
 #include "app/render/memory_view.h"
 #include "app/render/palette.h"
 #include "app/render/plot.h"
+#include "app/render/view_parts.h"
 #include "race_support.h"
 
 namespace {
@@ -129,10 +130,11 @@ void expect_series_line(const Shot& s, const rl::render::Rect& chart, rl::render
   EXPECT_GT(with_line, columns * 0.95) << name << ": " << with_line << " of " << columns << " columns";
 }
 
-// Where render/warp_views.cpp's banks view puts bank b of access row r, with `rows` rows.
+// Where render/warp_views.cpp's banks view of interleaved-divergent puts bank b of access row r,
+// with `rows` rows (the hardware's counts take two lines under it: render::view_area).
 rl::render::Rect bank_box(const rl::render::MemoryLayout& L, int rows, int r, int b, float min_px) {
-  const float top = L.caption.y + L.caption.h + L.label_px * 0.5f;
-  const float area_h = std::max(1.0f, L.legend.y - top - L.label_px * 0.3f);
+  const auto area = rl::render::view_area(L, "interleaved-divergent", "banks", min_px);
+  const float top = area.y, area_h = area.h;
   const float label_w = L.label_px * 9.5f, cell = std::min((L.title.w - label_w) / 32, area_h / float(rows + 1));
   const float row_h = std::min(cell * 2.2f, area_h / float(rows + 1));  // rows taller than wide where there is room
   const float head = std::max(cell, std::max(min_px, std::min(cell * 0.4f, L.label_px * 0.7f)) * 1.3f);
@@ -481,8 +483,9 @@ TEST(Gui, TheClickerKeepsPresenterModeThroughAPlan) {
   ASSERT_EQ(code, 0) << log;
   const Shot last = load_shot(shot);
   ASSERT_FALSE(last.px.empty()) << log;
-  // Presenter mode's background is black: most of the screen, where the normal layout has almost none.
-  EXPECT_GT(count_near(last.px.data(), 0, last.w * last.h, 0, 0, 0), last.w * last.h / 3) << "left presenter mode";
+  // Presenter mode's background is black: about a third of the screen (text and cells take the
+  // rest), where the normal layout has almost none.
+  EXPECT_GT(count_near(last.px.data(), 0, last.w * last.h, 0, 0, 0), last.w * last.h / 4) << "left presenter mode";
 }
 
 // A trace dropped on the window opens (issue 31, item 3): a file manager's drop (XDND, through

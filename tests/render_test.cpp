@@ -510,6 +510,28 @@ TEST_F(RenderTest, ClustersAndTheirRemoteReadsAreDrawn) {
   EXPECT_EQ(std::count(texts.begin(), texts.end(), "bN: read from block N of the cluster (DSMEM)"), 1);
 }
 
+// Beside a trace's one block, the banks, coalescing and divergence views say what the hardware
+// counted over a whole launch of the same kernel, where it was measured (the shipped counters),
+// and say nothing of the kind for a kernel that was not.
+TEST_F(RenderTest, ViewsShowTheHardwaresCountsOnlyWhereTheyWereMeasured) {
+  const auto has = [&](const std::string& start) {
+    const auto& texts = canvas_->texts();
+    return std::any_of(texts.begin(), texts.end(), [&](const std::string& s) { return s.rfind(start, 0) == 0; });
+  };
+  const auto measured = iota_trace("interleaved-bank-conflicts", 256, 256);
+  draw_view(render::View::Banks, measured, 2);
+  EXPECT_TRUE(has("bank conflicts (extra wavefronts): 4.7 M in 8.5 M shared loads"));
+  EXPECT_TRUE(has("The hardware over a whole launch, 65536 blocks of 256"));
+  draw_view(render::View::Coalescing, measured, 0);
+  EXPECT_TRUE(has("2.1 M sectors in 0.5 M global load requests"));
+  draw_view(render::View::Divergence, measured, 2);
+  EXPECT_TRUE(has("31.7 of 32 threads active a warp instruction"));
+  const auto modelled = iota_trace("syncthreads-in-branch", 256, 256);  // never launched: never measured
+  draw_view(render::View::Banks, modelled, 2);
+  EXPECT_FALSE(has("The hardware over"));
+  EXPECT_FALSE(has("bank conflicts (extra wavefronts)"));
+}
+
 namespace {
 
 core::Trace random_trace(const std::string& algo, int block, std::uint64_t seed, core::DType type = core::DType::Int) {

@@ -11,6 +11,13 @@
 
 namespace rl::core {
 
+// A warp-state stall reason and the cycles a warp spent in it per instruction issued
+// (smsp__average_warps_issue_stalled_REASON_per_issue_active.ratio).
+struct Stall {
+  std::string reason;  // "long_scoreboard", "barrier", ...
+  double cycles = 0;
+};
+
 struct KernelCounters {
   std::string algorithm;           // the catalog id
   std::string kernel;              // the kernel ncu profiled, as it named it
@@ -19,6 +26,14 @@ struct KernelCounters {
   double duration_us = 0;
   std::size_t grid = 0;
   int block = 0;
+  // Where the recording holds them (older ones do not): the whole launch's shared-memory bank
+  // conflicts (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st) and shared load and
+  // store warp instructions, global load sectors and requests, threads active a warp
+  // instruction, DRAM throughput (% of peak) and bytes read, and the three largest stall reasons.
+  std::optional<std::uint64_t> shared_load_conflicts, shared_store_conflicts, shared_loads, shared_stores;
+  std::optional<std::uint64_t> global_load_sectors, global_load_requests, dram_read_bytes;
+  std::optional<double> threads_per_instruction, dram_pct;
+  std::vector<Stall> stalls;
 };
 
 struct Counters {
@@ -35,5 +50,17 @@ Counters parse_counters(const std::string& json_text);
 const Counters* shipped_counters(std::string_view run);
 // "42.8 million": a count for a sentence.
 std::string millions(std::uint64_t count);
+
+// What the hardware counted, in words, beside a view ("banks", "coalescing", "divergence") or in
+// the Work tab ("work"): two lines, where the first says what was measured (the tool, the GPU,
+// the input, the launch) and the second the figures. Empty where the algorithm was not measured,
+// or its recording lacks the figures that view needs.
+struct CountedLines {
+  std::string context, figures;
+  bool empty() const { return figures.empty(); }
+};
+CountedLines counted_lines(const Counters& c, std::string_view algorithm, std::string_view view);
+// The same from the program's shipped counters (its one GPU run of them, "h100").
+CountedLines shipped_counted_lines(std::string_view algorithm, std::string_view view);
 
 }  // namespace rl::core

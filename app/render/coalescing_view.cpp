@@ -177,7 +177,10 @@ int page_for(const ViewContext& ctx, const std::vector<LoadRow>& rows) {
     const int shown = std::min(int(rows.size()) - first, page);
     if (shown <= 0) continue;
     const std::vector<LoadRow> part(rows.begin() + first, rows.begin() + first + shown);
-    if (layout_rows(ctx.c, free_area(ctx.L), part, ctx.L.label_px, ctx.min_px).numbers) return page;
+    if (layout_rows(ctx.c, view_area(ctx.L, ctx.t.algorithm, "coalescing", ctx.min_px), part, ctx.L.label_px,
+                    ctx.min_px)
+            .numbers)
+      return page;
   }
   return 1;
 }

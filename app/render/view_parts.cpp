@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "../core/counters.h"
 #include "../core/facts.h"
 
 namespace rl::render {
@@ -110,7 +111,23 @@ Rect view_frame(Canvas& c, const core::Trace& t, int stage, const char* view, co
   if (!note.empty()) caption = note + "  |  " + caption;
   fitted_text(c, L.caption.x, L.caption.cy(), caption, L.label_px, min_px, L.caption.w, pal.muted);
   fitted_text(c, L.source.x, L.source.cy(), source_line(t), L.label_px, min_px, L.source.w, pal.text);
-  return free_area(L);
+  const Rect area = view_area(L, t.algorithm, view, min_px);
+  // Beside the trace's one block, what the hardware counted over a whole launch, where it did.
+  const core::CountedLines counted = core::shipped_counted_lines(t.algorithm, view);
+  if (counted.empty()) return area;
+  const float px = counted_px(L, min_px), line = px * 1.3f;
+  fitted_text(c, L.caption.x, area.y + area.h + line * 0.6f, counted.context, px, min_px, L.caption.w, pal.muted);
+  fitted_text(c, L.caption.x, area.y + area.h + line * 1.6f, counted.figures, px, min_px, L.caption.w, pal.text);
+  return area;
+}
+
+float counted_px(const MemoryLayout& L, float min_px) { return std::max(min_px, L.label_px * 0.9f); }
+
+Rect view_area(const MemoryLayout& L, std::string_view algorithm, const char* view, float min_px) {
+  Rect area = free_area(L);
+  if (!core::shipped_counted_lines(algorithm, view).empty())
+    area.h = std::max(1.0f, area.h - 2 * counted_px(L, min_px) * 1.3f);  // two lines of counts under it
+  return area;
 }
 
 void view_message(Canvas& c, const Rect& area, const std::string& text, float px, const Palette& pal) {

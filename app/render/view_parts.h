@@ -47,10 +47,15 @@ void draw_legend(Canvas& c, const Rect& area, const std::vector<LegendEntry>& en
 // out (the view's name, then the algorithm's) before any is cut. view may be null.
 void draw_stage_title(Canvas& c, const core::Trace& t, int stage, const char* view, const MemoryLayout& L,
                       const Palette& pal, float min_px);
-// A stage view's title ("... (banks)"), caption (`note` first) and source line; returns the
-// free area between them.
+// A stage view's title ("... (banks)"), caption (`note` first), source line and, where the
+// algorithm was measured, the hardware's counts for the view above the legend; returns the free
+// area between them (view_area).
 Rect view_frame(Canvas& c, const core::Trace& t, int stage, const char* view, const MemoryLayout& L, const Palette& pal,
                 const std::string& note, float min_px);
+// The area a stage view of `algorithm` draws in: free_area, less two lines where the hardware's
+// counts for `view` are shown under it.
+Rect view_area(const MemoryLayout& L, std::string_view algorithm, const char* view, float min_px);
+float counted_px(const MemoryLayout& L, float min_px);  // the size of those two lines
 // A line of text centred in `area`: what a view says when it has nothing to draw.
 void view_message(Canvas& c, const Rect& area, const std::string& text, float px, const Palette& pal);
 

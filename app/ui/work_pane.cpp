@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <string>
 
+#include "../core/counters.h"
 #include "../core/work.h"
 #include "app_state.h"
 
@@ -117,6 +118,19 @@ void shuffle_note(const core::Work& w) {
                      "a warp's 32 values need only 31 additions.", steps, adds);
 }
 
+// What the hardware counted over a whole launch of the same kernel, where it did: a warp
+// instruction is the warp's, not a lane's add, so it is not the table's count.
+void counted_note(const core::Trace& t) {
+  const core::CountedLines counted = core::shipped_counted_lines(t.algorithm, "work");
+  if (counted.empty()) return;
+  ImGui::Spacing();
+  ImGui::TextWrapped("%s", counted.context.c_str());
+  ImGui::TextWrapped(
+      "%s. A warp instruction is the whole warp's, where the table counts a lane's additions, and the "
+      "launch is every block, where the table is one.",
+      counted.figures.c_str());
+}
+
 }  // namespace
 
 void work_pane(AppState& s) {
@@ -130,6 +144,7 @@ void work_pane(AppState& s) {
   shuffle_note(w);
   if (!w.exact) ImGui::TextWrapped("'>=': a lower bound; the code's own count is not in the trace.");
   stage_rows(w);
+  counted_note(*s.trace);
 }
 
 }  // namespace rl::ui
