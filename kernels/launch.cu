@@ -59,6 +59,13 @@ int cuda_sm_count() {
   return count;
 }
 
+bool cuda_has_clusters() {
+  int dev = 0, major = 0;
+  RL_CUDA(cudaGetDevice(&dev));
+  RL_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+  return major >= 9;
+}
+
 template <class T>
 T gpu_reduce(Algo algo, OpKind op, const T* host_in, std::size_t n, const Launch& launch, RawTrace<T>* trace) {
   if (!gpu_launchable(algo)) throw std::invalid_argument("this algorithm is modelled only and never launched on the GPU");

@@ -9,7 +9,8 @@ usage: scripts/ncu-counters.py DIR RUN
   device call in docs/perf-notes.md writes them. Where the report holds them, also shared-memory
   bank conflicts and instructions, global load sectors and requests, threads a warp instruction,
   DRAM throughput and bytes read, and the warp-state stall reasons (WarpStateStats): sums over the
-  launches, the rest of the first. Every number written comes from the files.
+  launches, the rest of the first; and what each bench ran over, from bench_ALGO.json beside it.
+  Every number written comes from the files.
 """
 import csv
 import json
@@ -57,6 +58,22 @@ def extra_fields(units, data):
     return out
 
 
+def power(n):
+    return f"2^{n.bit_length() - 1}" if n & (n - 1) == 0 else str(n)
+
+
+def input_of(folder, algo):
+    """What the profiled bench ran over, from its own results (bench_ALGO.json): "2^24 floats",
+    "4096 x 4096 floats"; the cluster size where it ran clusters."""
+    with open(os.path.join(folder, f"bench_{algo}.json")) as f:
+        row = json.load(f)["rows"][0]
+    shape = f"{row['rows']} x {row['cols']}" if row.get("rows") else power(row["n"])
+    out = {"input": f"{shape} {row['type']}s"}
+    if row.get("cluster"):
+        out["cluster"] = row["cluster"]
+    return out
+
+
 def kernel_rows(path):
     with open(path, newline="") as f:
         rows = list(csv.DictReader(f))
@@ -86,6 +103,7 @@ def main():
             "duration_us": round(sum(number(r["gpu__time_duration.sum"]) for r in data), 3),
             "grid": int(number(data[0]["launch__grid_size"])),
             "block": int(number(data[0]["launch__block_size"])),
+            **input_of(folder, name[:-4]),
             **extra_fields(units, data),
         })
     report = {"device": device, "driver": driver, "recorded": recorded, "tool": "Nsight Compute " + tool,

@@ -655,11 +655,11 @@ TEST(Counters, EachViewSaysWhatTheHardwareCountedForItsAlgorithm) {
     "request":"Q","type":"float","n":16,"kernels":[{"algorithm":"sequential","kernel":"void sequential<float>()",
     "launches":1,"instructions":56295424,"duration_us":79.2,"grid":65536,"block":256,"shared_load_conflicts":35902,
     "shared_store_conflicts":4719898,"shared_loads":8454144,"shared_stores":4718592,"global_load_sectors":2097152,
-    "global_load_requests":524288,"threads_per_instruction":31.6,"dram_pct":26.12,"dram_read_bytes":67112448,
-    "stalls":[{"reason":"barrier","cycles":12.5},{"reason":"long_scoreboard","cycles":9.25}]}]})J";
+    "global_load_requests":524288,"threads_per_instruction":31.6,"dram_pct":26.12,"input":"2^24 floats",
+    "stalls":[{"reason":"long_scoreboard","cycles":9.25},{"reason":"barrier","cycles":12.5}]}]})J";
   const core::Counters c = core::parse_counters(text);
   const auto banks = core::counted_lines(c, "sequential", "banks");
-  EXPECT_EQ(banks.context, "The hardware over a whole launch, 65536 blocks of 256 (H100 80GB HBM3):");
+  EXPECT_EQ(banks.context, "The hardware, a whole launch over 2^24 floats, 65536 blocks of 256 (H100 80GB HBM3):");
   EXPECT_EQ(banks.figures, "bank conflicts (extra wavefronts): 35,902 in 8.5 M shared loads, 4.7 M in 4.7 M stores");
   EXPECT_EQ(core::counted_lines(c, "sequential", "coalescing").figures,
             "2.1 M sectors in 0.5 M global load requests, 4.0 a request");
@@ -677,7 +677,8 @@ TEST(Counters, EachViewSaysWhatTheHardwareCountedForItsAlgorithm) {
            {"\"threads_per_instruction\":31.6", "\"threads_per_instruction\":33",
             "'threads_per_instruction' is outside 0 to 32"},
            {"\"dram_pct\":26.12", "\"dram_pct\":-1", "'dram_pct' is outside 0 to 100"},
-           {"{\"reason\":\"barrier\",", "{\"reason\":\"\",", "stall reason without a name"}}) {
+           {"{\"reason\":\"barrier\",", "{\"reason\":\"\",", "stall reason without a name"},
+           {"\"input\":\"2^24 floats\"", "\"input\":\"" + std::string(41, 'x') + "\"", "'input' longer than 40"}}) {
     std::string broken = text;
     broken.replace(broken.find(from), from.size(), to);
     try {

@@ -360,7 +360,16 @@ TEST(Model, ClusterSizesAndTracedBlocksAreChecked) {
     EXPECT_NE(std::string(e.what()).find("is not the first of its cluster of 4: trace block 4"), std::string::npos)
         << e.what();
   }
-  req.trace_block = 0, req.cluster = 3;
+  req.trace_block = 0, req.grid = 6;  // a grid asked for: whole clusters only
+  try {
+    sim->trace(req);
+    ADD_FAILURE() << "a grid of 6 blocks in clusters of 4 was taken";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("a grid of 6 blocks is not a whole number of clusters of 4"),
+              std::string::npos)
+        << e.what();
+  }
+  req.grid = 0, req.cluster = 3;
   try {
     sim->trace(req);
     ADD_FAILURE() << "a cluster of 3 was taken";

@@ -521,7 +521,7 @@ TEST_F(RenderTest, ViewsShowTheHardwaresCountsOnlyWhereTheyWereMeasured) {
   const auto measured = iota_trace("interleaved-bank-conflicts", 256, 256);
   draw_view(render::View::Banks, measured, 2);
   EXPECT_TRUE(has("bank conflicts (extra wavefronts): 4.7 M in 8.5 M shared loads"));
-  EXPECT_TRUE(has("The hardware over a whole launch, 65536 blocks of 256"));
+  EXPECT_TRUE(has("The hardware, a whole launch over 2^24 floats, 65536 blocks of 256"));
   draw_view(render::View::Coalescing, measured, 0);
   EXPECT_TRUE(has("2.1 M sectors in 0.5 M global load requests"));
   draw_view(render::View::Divergence, measured, 2);

@@ -19,6 +19,7 @@
 #include "runner.h"
 #ifdef REDLAB_HAS_CUDA
 #include "../../kernels/bench_api.h"
+#include "../../kernels/gpu_api.h"
 #endif
 
 namespace rl::backend {
@@ -441,6 +442,13 @@ core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSi
         kernels::Timing t;
         if (kernels::is_baseline(*r)) {
           t = session.time_baseline(r->baseline, kernel_op(req.op), settings, cancel);
+        } else if (r->tree == kernels::Tree::Cluster && !kernels::cuda_has_clusters()) {
+          // A bench of many kernels goes on without it; the row says why it holds no time.
+          row.check = "not run: thread block clusters need a GPU of compute capability 9.0 or later";
+          report.rows.push_back(row);
+          if (on_row) on_row(row);
+          ++p.done;
+          continue;
         } else {
           row.block = block_for(*r, req, n, dev.sm_count);
           kernels::Launch launch{row.block, 0, 0};

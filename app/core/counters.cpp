@@ -40,7 +40,10 @@ KernelCounters kernel_of(const json& j, std::size_t i) {
   count("shared_load_conflicts", k.shared_load_conflicts), count("shared_store_conflicts", k.shared_store_conflicts);
   count("shared_loads", k.shared_loads), count("shared_stores", k.shared_stores);
   count("global_load_sectors", k.global_load_sectors), count("global_load_requests", k.global_load_requests);
-  count("dram_read_bytes", k.dram_read_bytes);
+  if (j.contains("input")) k.input = field<std::string>(j, "input", where);
+  if (j.contains("cluster")) k.cluster = field<int>(j, "cluster", where);
+  if (k.input.size() > 40 || k.cluster < 0 || k.cluster > 16)
+    throw std::runtime_error(where + " has an 'input' longer than 40 characters or a 'cluster' outside 0 to 16");
   const auto share = [&](const char* key, double most, std::optional<double>& to) {
     if (!j.contains(key)) return;
     to = field<double>(j, key, where);
@@ -58,6 +61,9 @@ KernelCounters kernel_of(const json& j, std::size_t i) {
         throw std::runtime_error(where + " has a stall reason without a name or with cycles out of range");
       k.stalls.push_back(std::move(st));
     }
+    // "stalled most on": largest first, whatever order the file gives.
+    std::stable_sort(k.stalls.begin(), k.stalls.end(),
+                     [](const Stall& a, const Stall& b) { return a.cycles > b.cycles; });
   }
   return k;
 }
@@ -79,8 +85,11 @@ std::string mega(std::uint64_t count) {
 
 std::string figures_of(const KernelCounters& k, std::string_view view) {
   if (view == "banks" && k.shared_load_conflicts && k.shared_loads && k.shared_store_conflicts && k.shared_stores)
+    // A cluster's reads of other blocks' shared memory are not among the shared loads: cluster-dsmem
+    // counts one a cluster, its first block's final load (docs/perf-notes.md).
     return "bank conflicts (extra wavefronts): " + mega(*k.shared_load_conflicts) + " in " + mega(*k.shared_loads) +
-           " shared loads, " + mega(*k.shared_store_conflicts) + " in " + mega(*k.shared_stores) + " stores";
+           " shared loads, " + mega(*k.shared_store_conflicts) + " in " + mega(*k.shared_stores) + " stores" +
+           (k.cluster ? "; DSMEM reads not counted" : "");
   if (view == "coalescing" && k.global_load_sectors && k.global_load_requests && *k.global_load_requests > 0)
     return mega(*k.global_load_sectors) + " sectors in " + mega(*k.global_load_requests) + " global load requests, " +
            one_decimal(double(*k.global_load_sectors) / double(*k.global_load_requests)) + " a request";
@@ -108,12 +117,14 @@ CountedLines counted_lines(const Counters& c, std::string_view algorithm, std::s
   if (figures.empty()) return {};
   const std::string launch = k->launches == 1 ? "a whole launch" : std::to_string(k->launches) + " launches";
   const std::string device = c.device.rfind("NVIDIA ", 0) == 0 ? c.device.substr(7) : c.device;
-  const std::string blocks = std::to_string(k->grid) + " blocks of " + std::to_string(k->block);
+  const std::string blocks = std::to_string(k->grid) + " blocks of " + std::to_string(k->block) +
+                             (k->cluster ? " in clusters of " + std::to_string(k->cluster) : "");
+  const std::string over = k->input.empty() ? "" : " over " + k->input;
   if (view == "work")
-    return {"Counted by the hardware (Nsight Compute on an " + c.device + ", " + c.recorded + ") over " + launch +
-                " of " + blocks + " threads, every block:",
+    return {"Counted by the hardware (Nsight Compute on an " + c.device + ", " + c.recorded + ")" + over + ", " +
+                launch + " of " + blocks + " threads, every block:",
             std::move(figures)};
-  return {"The hardware over " + launch + ", " + blocks + " (" + device + "):", std::move(figures)};
+  return {"The hardware, " + launch + over + ", " + blocks + " (" + device + "):", std::move(figures)};
 }
 
 CountedLines shipped_counted_lines(std::string_view algorithm, std::string_view view) {

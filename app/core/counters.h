@@ -29,11 +29,14 @@ struct KernelCounters {
   // Where the recording holds them (older ones do not): the whole launch's shared-memory bank
   // conflicts (l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld/st) and shared load and
   // store warp instructions, global load sectors and requests, threads active a warp
-  // instruction, DRAM throughput (% of peak) and bytes read, and the three largest stall reasons.
+  // instruction, DRAM throughput (% of peak), the three largest stall reasons (largest first), and
+  // what the bench ran over ("2^24 floats") and its cluster size.
   std::optional<std::uint64_t> shared_load_conflicts, shared_store_conflicts, shared_loads, shared_stores;
-  std::optional<std::uint64_t> global_load_sectors, global_load_requests, dram_read_bytes;
+  std::optional<std::uint64_t> global_load_sectors, global_load_requests;
   std::optional<double> threads_per_instruction, dram_pct;
   std::vector<Stall> stalls;
+  std::string input;
+  int cluster = 0;
 };
 
 struct Counters {

@@ -328,6 +328,8 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{block_warps}", std::to_string(std::max(1, trace.block / 32))},
       {"{cluster}", std::to_string(trace.geometry.cluster)},
       {"{cluster_reads}", std::to_string(trace.geometry.cluster * std::max(1, trace.block / 32))},
+      {"{block_results}", std::to_string((trace.size + std::size_t(std::max(trace.block, 1)) - 1) /
+                                         std::size_t(std::max(trace.block, 1)))},
       {"{cluster_results}",
        count_text(trace.pass_outputs.empty() ? trace.grid : trace.pass_outputs[0], "result", "results")},
       {"{row_lanes}", std::to_string(trace.geometry.segment_lanes)},

@@ -337,6 +337,13 @@ void check_layout(const Trace& t) {
   if (c > 0 && (t.grid % std::size_t(c) != 0 || t.trace_block % c != 0))
     misfit("geometry", "gives clusters of " + std::to_string(c) +
                            " blocks that do not tile the grid from the traced block's cluster");
+  if (c > 0 && !t.pass_outputs.empty() && t.pass_outputs[0] != t.grid / std::size_t(c))
+    misfit("pass_outputs", "gives " + std::to_string(t.pass_outputs[0]) + " first-pass results for " +
+                               std::to_string(t.grid / std::size_t(c)) + " clusters");
+  for (const auto& stage : t.stages)
+    if (stage.tag == kernels::kTagDsmemRead && stage.param != c)
+      misfit("stages", "hold a distributed shared memory read of " + std::to_string(stage.param) +
+                           " blocks in clusters of " + std::to_string(c));
   if (!g.folds.empty() && g.folds.size() != std::size_t(t.block)) misfit("geometry", "gives 'folds' for other than one a thread");
   for (const auto& f : g.folds)
     if (f.elements > t.size || f.additions > f.elements || f.held > std::size_t(g.thread_cols))

@@ -72,7 +72,8 @@ std::string grid_how(const core::Trace& t) {
   if (t.combine == kernels::Combine::GridSync)
     return g + "; all blocks resident at once (cooperative launch); after grid.sync() block 0 reduces the results";
   if (const int k = t.geometry.cluster; k > 0)
-    return g + " in clusters of " + std::to_string(k) + "; a cluster's first block folds its warp totals (DSMEM)";
+    return g + " in clusters of " + std::to_string(k) +
+           "; a cluster's first block folds the cluster's warp totals (DSMEM)";
   return g + "; the same kernel runs again over their results until one value is left";
 }
 
@@ -250,10 +251,12 @@ void draw_passes(const GridBoxes& g) {
   const float step = (g.result.y - y) / float(std::max<std::size_t>(outs.size(), 1));
   Rect last{};
   for (std::size_t p = 1; p < outs.size(); ++p, y += step) {
-    const std::size_t blocks = outs[p];
-    const Rect r = stage_box(g, y + step * 0.5f, "launch " + std::to_string(p + 1) + ": " +
-                                                     core::count_text(blocks, "block", "blocks") + " over " +
-                                                     std::to_string(outs[p - 1]) + " results");
+    // One result a block, or a cluster's blocks for one result.
+    const std::size_t blocks = outs[p] * std::size_t(std::max(g.cluster, 1));
+    const std::string clusters = g.cluster ? " (" + core::count_text(outs[p], "cluster", "clusters") + ")" : "";
+    const Rect r = stage_box(g, y + step * 0.5f,
+                             "launch " + std::to_string(p + 1) + ": " + core::count_text(blocks, "block", "blocks") +
+                                 clusters + " over " + std::to_string(outs[p - 1]) + " results");
     if (p == 1) fan_in(g, r);
     else step_arrow(g, last, r);
     last = r;

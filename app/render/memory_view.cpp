@@ -422,7 +422,7 @@ CellTexts leave_room_for_sources(CellTexts text, const core::Stage& s, const Mem
 }
 
 // Distributed shared memory: over each register a read filled, the block of the cluster it came
-// from ("b2"), in the cell's top margin where the value leaves room. Returns whether any is marked.
+// from ("b2"), in the cell's top margin where the value leaves room. Returns whether any was drawn.
 bool draw_remote_sources(const MemoryFrame& f, const CellTexts& text) {
   if (!f.shown.per_thread || f.marks) return false;
   bool any = false;
@@ -430,11 +430,10 @@ bool draw_remote_sources(const MemoryFrame& f, const CellTexts& text) {
   const float above = (f.L.cell_h - text.px * 0.8f) / 2;
   for (const auto& a : f.s.accesses) {
     if (a.sources.empty() || !drawn(f, a.thread)) continue;
-    any = true;
     const Rect cell = f.L.cell(a.thread);
     const std::string label = "b" + std::to_string(a.sources[0]);
-    if (px * 0.9f > above || f.c.text_width(label, px) > cell.w * 0.9f)
-      continue;  // the legend still says what they are
+    if (px * 0.9f > above || f.c.text_width(label, px) > cell.w * 0.9f) continue;  // no room: no mark, no legend entry
+    any = true;
     // On a patch of the background: readable on any value's colour.
     const float x = cell.x + cell.w * 0.06f, cy = cell.y + above / 2 + px * 0.1f, w = f.c.text_width(label, px);
     f.c.rect({x - px * 0.15f, cy - px * 0.6f, w + px * 0.3f, px * 1.2f}, f.pal.background);

@@ -65,8 +65,10 @@ backend::TraceRequest run_request(const RunChoice& c) {
   req.type = c.type;
   req.block = c.block;
   req.trace_block = c.trace_block;
-  req.grid = std::size_t(c.grid);
   const auto* row = kernels::find_row(c.algorithm);
+  // A grid is the grid-stride kernels' to choose (the Run panel shows it for them alone); the
+  // others size theirs from the array, whatever a plan or settings file says.
+  if (row && kernels::grid_stride(row->indexing)) req.grid = std::size_t(c.grid);
   if (row && row->tree == kernels::Tree::Cluster) req.cluster = c.cluster;  // other kernels take no cluster size
   fill_input(c, req);
   return req;

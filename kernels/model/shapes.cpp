@@ -189,6 +189,9 @@ void check_launch(Algo algo, std::size_t n, const Launch& launch, bool traced) {
     throw std::invalid_argument("global-halving traces hold the whole array: at most 2^16 elements, got " +
                                 std::to_string(n));
   const int cluster = cluster_blocks(algo, launch.cluster);
+  if (launch.grid % std::size_t(cluster) != 0)
+    throw std::invalid_argument("a grid of " + std::to_string(launch.grid) +
+                                " blocks is not a whole number of clusters of " + std::to_string(cluster));
   const std::size_t grid = launch.grid ? launch.grid : first_pass_grid(algo, n, b, 1, cluster);
   if (traced && (launch.trace_block < 0 || std::size_t(launch.trace_block) >= grid))
     throw std::invalid_argument("trace block " + std::to_string(launch.trace_block) + " is outside the grid of " +
