@@ -335,7 +335,12 @@ void algorithm_panel(AppState& s, const Area& f) {
   const bool ran = s.trace && s.trace->algorithm == s.choice.algorithm;
   const std::size_t grid = ran ? s.trace->grid
                                : (std::size_t(s.choice.size) + std::size_t(s.choice.block) - 1) / std::size_t(s.choice.block);
-  if (ran || !(info && info->matrix)) ImGui::Text("%zu block%s of %d threads", grid, grid == 1 ? "" : "s", s.choice.block);
+  const int cluster = ran ? s.trace->geometry.cluster : 0;  // the run's own clusters, where it had them
+  if (cluster > 0)
+    ImGui::Text("%zu blocks of %d threads in %zu clusters of %d", grid, s.choice.block, grid / std::size_t(cluster),
+                cluster);
+  else if (ran || !(info && info->matrix))
+    ImGui::Text("%zu block%s of %d threads", grid, grid == 1 ? "" : "s", s.choice.block);
   race_section(s);
   scenes_section(s);
   open_section(s);
