@@ -254,10 +254,7 @@ struct Model {
     tile_reduce(v, warps);
     for (int t = 0; t < B; ++t) rec.work(1, t, true);
     rec.stage(1, kernels::kTagRedux, 0), rec.lanes(1, v);
-    std::vector<T> smem(warps);
-    for (int t = 0; t < B; ++t) rec.work(2, t, t % 32 == 0);
-    for (int w = 0; w < warps; ++w) smem[w] = v[w * 32], rec.write(2, w * 32, 0, w);
-    rec.stage(2, kernels::kTagWarpSums, 0), rec.shared(2, smem, warps);
+    const std::vector<T> smem = warp_sums(v, rec, 2);
     for (int t = 0; t < B; ++t) rec.work(3, t, t < 32);
     for (int t = 0; t < 32; ++t) {
       v[t] = t < warps ? smem[t] : id();
@@ -270,15 +267,23 @@ struct Model {
     return v[0];
   }
 
+  // Lane 0 of each warp stores the warp's total to shared memory (block_shuffle, block_redux,
+  // cluster-dsmem's blocks): the cells, recorded as stage k.
+  std::vector<T> warp_sums(const std::vector<T>& v, const Rec<T>& rec, int k) const {
+    const int warps = B / 32;
+    std::vector<T> smem(warps);
+    for (int t = 0; t < B; ++t) rec.work(k, t, t % 32 == 0);
+    for (int w = 0; w < warps; ++w) smem[w] = v[w * 32], rec.write(k, w * 32, 0, w);
+    rec.stage(k, kernels::kTagWarpSums, 0), rec.shared(k, smem, warps);
+    return smem;
+  }
+
   // block_shuffle (shuffle.cuh): the block's values, one per thread, to one in v[0]; records
   // stages from k on and leaves k past the last.
   void shuffle_tail(std::vector<T>& v, const Rec<T>& rec, int& k) const {
     const int warps = B / 32;
     warp_shuffles(v, rec, k);
-    std::vector<T> smem(warps);
-    for (int t = 0; t < B; ++t) rec.work(k, t, t % 32 == 0);
-    for (int w = 0; w < warps; ++w) smem[w] = v[w * 32], rec.write(k, w * 32, 0, w);
-    rec.stage(k, kernels::kTagWarpSums, 0), rec.shared(k, smem, warps);
+    const std::vector<T> smem = warp_sums(v, rec, k);
     ++k;
     for (int t = 0; t < B; ++t) rec.work(k, t, t < 32);
     for (int t = 0; t < 32; ++t) {
@@ -305,17 +310,12 @@ struct Model {
 
   // cluster-dsmem (shuffle.cuh), block b up to its warp totals in shared memory (stages 0..6).
   std::vector<T> warp_totals(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
-    const int warps = B / 32;
     std::vector<T> v(B);
     for (int t = 0; t < B; ++t) v[t] = at(in, n, b * B + t, rec, t, 0), rec.work(0, t, true);
     rec.stage(0, kernels::kTagLoad, 0), rec.lanes(0, v);
     int k = 1;
     warp_shuffles(v, rec, k);
-    std::vector<T> smem(warps);
-    for (int t = 0; t < B; ++t) rec.work(k, t, t % 32 == 0);
-    for (int w = 0; w < warps; ++w) smem[w] = v[w * 32], rec.write(k, w * 32, 0, w);
-    rec.stage(k, kernels::kTagWarpSums, 0), rec.shared(k, smem, warps);
-    return smem;
+    return warp_sums(v, rec, k);
   }
 
   // Cluster c: every block's warp totals; then thread t of the first block reads cell t % warps
