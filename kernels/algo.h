@@ -40,8 +40,9 @@ enum class Algo {
   ThreadPerRow,
   ReduxSync,
   ClusterDsmem,
+  BulkAsync,
 };
-constexpr Algo kLastAlgo = Algo::ClusterDsmem;  // every Algo has a row: a test walks them to here
+constexpr Algo kLastAlgo = Algo::BulkAsync;  // every Algo has a row: a test walks them to here
 enum class OpKind { Sum, Min, Max };
 // Baselines over the same data: the library reductions, a device copy (a bandwidth reference:
 // it reads and writes, a reduction only reads; checked element for element), and the matrix

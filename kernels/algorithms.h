@@ -21,6 +21,7 @@ enum class Combine {
   GridSync,      // a cooperative launch: after grid.sync() block 0 folds them
   Halving,       // global-halving: one launch per halving, no per-block result
   Outputs,       // matrix rows or columns: each block's result is an output of its own
+  BulkReduce,    // each block adds its result with one bulk reduction from shared memory (cp.reduce.async.bulk)
   None,          // baselines
 };
 
@@ -89,7 +90,20 @@ struct AlgorithmRow {
   bool vectors;  // 16-byte loads (where a row's or array's alignment allows)
   std::string_view fix = {};  // a pitfall that races: the corrected algorithm, shown beside it
   bool ints_only = false;     // reduces 32-bit ints alone (redux.sync adds no floats or doubles)
+  // Floats and doubles take sum alone: cp.reduce.async.bulk adds f32 and f64 but has no f32 or
+  // f64 min or max (PTX ISA; CCCL's cuda::ptx wrappers have the same set).
+  bool float_sum_only = false;
+  // Tiles reach shared memory by bulk asynchronous copies (cp.async.bulk) whose bytes an
+  // mbarrier counts: two stages of the trace before the fold.
+  bool bulk_copy = false;
 };
+
+// Whether a row reduces elements of this kind with this operator (int or not: the hardware's
+// instructions split there).
+constexpr bool takes(const AlgorithmRow& r, bool integral, OpKind op) {
+  if (r.ints_only && !integral) return false;
+  return integral || !r.float_sum_only || op == OpKind::Sum;
+}
 
 namespace table {
 using A = Algo;
@@ -187,6 +201,9 @@ inline constexpr AlgorithmRow kAlgorithms[] = {
     {"cluster-dsmem", A::ClusterDsmem, {}, F::Hopper,
      "Thread block clusters: a cluster's first block reads the others' shared memory (DSMEM), one result a cluster",
      kShuffle, C::Passes, P2, true, 0, Arr, I::Tile, T::Cluster, false},
+    {"bulk-async", A::BulkAsync, {}, F::Hopper,
+     "Bulk asynchronous copies: tiles stream into shared memory through an mbarrier, one bulk reduction a block",
+     kShuffle, C::BulkReduce, P2, true, 0, Arr, I::Vectors, T::Shuffle, true, {}, false, true, true},
     {"cub", {}, B::Cub, F::Baseline, "CUB DeviceReduce",
      {}, C::None, P2, true, 0, Arr, I::Tile, T::None, false},
     {"thrust", {}, B::Thrust, F::Baseline, "thrust::reduce",
@@ -312,6 +329,7 @@ constexpr std::string_view to_string(Combine c) {
     case Combine::GridSync: return "grid-sync";
     case Combine::Halving: return "halving";
     case Combine::Outputs: return "outputs";
+    case Combine::BulkReduce: return "bulk-reduce";
     case Combine::None: return "none";
   }
   return "?";

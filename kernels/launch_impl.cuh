@@ -16,6 +16,7 @@
 #include "hopper.cuh"
 #include "cuda_check.cuh"
 #include "algo.h"
+#include "algorithms.h"
 #include "raw_trace.h"
 #include "shapes.h"
 #include "gpu_api.h"
@@ -64,7 +65,8 @@ struct TraceBuffers {
   TraceShape shape;
   int block;
   DeviceArray<int> tags, params;
-  DeviceArray<std::uint8_t> has_shared, has_lanes, active;
+  DeviceArray<int> shared_count;
+  DeviceArray<std::uint8_t> has_lanes, active;
   DeviceArray<T> shared, lanes;
   DeviceArray<int> access, sources;
   DeviceArray<long long> loads;
@@ -80,7 +82,7 @@ struct TraceBuffers {
         block(b),
         tags(s.stages),
         params(s.stages),
-        has_shared(s.stages),
+        shared_count(s.stages),
         has_lanes(s.stages),
         active(std::size_t(s.stages) * b),
         shared(std::size_t(s.stages) * s.shared_size),
@@ -94,7 +96,7 @@ struct TraceBuffers {
         tickets(ticket_count) {
     tags.fill_bytes(0xff);  // -1: a stage the kernel never reached
     params.fill_bytes(0);
-    has_shared.fill_bytes(0);
+    shared_count.fill_bytes(0);
     has_lanes.fill_bytes(0);
     active.fill_bytes(0);
     access.fill_bytes(0xff);
@@ -108,7 +110,7 @@ struct TraceBuffers {
   TraceProbe<T> probe(int traced_block) const {
     return {traced_block,      std::max(shape.slots, 1),
             shape.shared_size, tags.get(),
-            params.get(),      has_shared.get(),
+            params.get(),      shared_count.get(),
             has_lanes.get(),   shared.get(),
             lanes.get(),       active.get(),
             access.get(),      sources.get(),
@@ -120,7 +122,7 @@ struct TraceBuffers {
     raw.reset(shape, block);
     tags.to_host(raw.tags);
     params.to_host(raw.params);
-    has_shared.to_host(raw.has_shared);
+    shared_count.to_host(raw.shared_count);
     has_lanes.to_host(raw.has_lanes);
     shared.to_host(raw.shared);
     lanes.to_host(raw.lanes);
@@ -168,6 +170,24 @@ void launch_cluster_kernel(std::size_t grid, int block, int cluster, const T* in
   RL_CUDA(cudaLaunchKernelEx(&config, cluster_dsmem<T, Op, Probe>, in, out, n, p));
 }
 
+// bulk-async: kBulkStages tiles of 16 bytes a thread, past the 48 KB a launch gets unasked at
+// 1024 threads; the attribute is set once per instantiation.
+template <class T, class Op, class Probe>
+void launch_bulk_kernel(unsigned grid, int block, const T* in, T* out, std::size_t n, const Probe& p, T* next,
+                        cudaStream_t st) {
+  if constexpr (!std::is_same_v<T, int> && !std::is_same_v<Op, ops::Sum>) {
+    throw std::invalid_argument("bulk-async reduces floats and doubles by sum only (AlgorithmRow::float_sum_only)");
+  } else {
+    static const bool raised = [] {  // 1024 threads' worth, so every block size fits
+      RL_CUDA(cudaFuncSetAttribute(bulk_async<T, Op, Probe>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   kBulkStages * 1024 * 16));
+      return true;
+    }();
+    (void)raised;
+    bulk_async<T, Op><<<grid, block, std::size_t(kBulkStages) * std::size_t(block) * 16, st>>>(in, out, n, p, next);
+  }
+}
+
 template <class T, class Op, class Probe>
 void launch_block_kernel(Algo algo, std::size_t grid, int block, const T* in, T* out, std::size_t n,
                          const Probe& p, cudaStream_t st) {
@@ -210,7 +230,7 @@ class Reducer {
  public:
   Reducer(Algo algo, const Launch& l, RawTrace<T>* trace, cudaStream_t stream)
       : algo_(algo), launch_(l), trace_(trace), stream_(stream), cluster_(cluster_blocks(algo, l.cluster)) {
-    if (cluster_ > 1) require_clusters();
+    if (cluster_ > 1 || algo == Algo::BulkAsync) require_sm90();
   }
 
   // Allocates what every later enqueue(n) needs, so timed runs allocate nothing.
@@ -220,7 +240,8 @@ class Reducer {
       case Algo::GlobalHalving: a_ = std::make_unique<DeviceArray<T>>((n + 1) / 2); break;
       case Algo::WarpShuffleVectorized:
       case Algo::WorkQueue:
-        result_ = std::make_unique<DeviceArray<T>>(kSlots);
+      case Algo::BulkAsync:
+        result_ = std::make_unique<DeviceArray<T>>(kSlots * slot_cells());
         if (algo_ == Algo::WorkQueue) taken_ = std::make_unique<DeviceArray<unsigned long long>>(kSlots);
         fill_slots();
         break;
@@ -251,7 +272,8 @@ class Reducer {
     switch (algo_) {
       case Algo::GlobalHalving: return halving(in);
       case Algo::WarpShuffleVectorized:
-      case Algo::WorkQueue: return rotating_single_pass(in);
+      case Algo::WorkQueue:
+      case Algo::BulkAsync: return rotating_single_pass(in);
       case Algo::CgReduceUpdateAsync: return atomic_single_pass(in);
       case Algo::CgGridSync: return grid_sync(in);
       case Algo::ThreadfenceSinglePass: return threadfence(in);
@@ -287,15 +309,16 @@ class Reducer {
   std::size_t next_count(std::size_t count) const {
     return algo_ == Algo::CgWarp ? ceil_div(count, 32) : ceil_div(count, per_block() * std::size_t(cluster_));
   }
-  // Clusters need compute capability 9.0: said in words before a launch could trap.
-  static void require_clusters() {
+  // Clusters and bulk copies need compute capability 9.0: said in words before a launch could trap.
+  void require_sm90() const {
     int dev = 0, major = 0;
     RL_CUDA(cudaGetDevice(&dev));
     RL_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
     if (major < 9)
       throw std::invalid_argument(
-          "cluster-dsmem needs thread block clusters: compute capability 9.0 or later, and this GPU's is " +
-          std::to_string(major) + ".x");
+          std::string(row(algo_).id) + " needs " +
+          (cluster_ > 1 ? "thread block clusters" : "bulk asynchronous copies (cp.async.bulk)") +
+          ": compute capability 9.0 or later, and this GPU's is " + std::to_string(major) + ".x");
   }
 
   // The first pass, traced when asked; later passes are never traced.
@@ -365,9 +388,11 @@ class Reducer {
   // runs before it: a memset before each launch cost the most where the kernel is shortest
   // (measured: docs/perf-notes.md, "Initialisation"). A result stays valid until the second
   // enqueue after it.
+  // bulk-async reduces 16 bytes into its slot (cp.reduce.async.bulk moves multiples of 16).
+  std::size_t slot_cells() const { return algo_ == Algo::BulkAsync ? 16 / sizeof(T) : 1; }
   void fill_slots() {
-    const std::vector<T> identity(kSlots, Op::template identity<T>());
-    result_->from_host(identity.data(), kSlots);
+    const std::vector<T> identity(kSlots * slot_cells(), Op::template identity<T>());
+    result_->from_host(identity.data(), identity.size());
     if (taken_) taken_->fill_bytes(0);
     launches_ = 0;
     slots_ready_ = true;
@@ -375,8 +400,8 @@ class Reducer {
   const T* rotating_single_pass(const T* in) {
     if (!slots_ready_) fill_slots();  // a launch failed half-way: start again from known slots
     const std::size_t now = launches_ % kSlots, later = (launches_ + 1) % kSlots;
-    T* out = result_->get() + now;
-    T* next = result_->get() + later;
+    T* out = result_->get() + now * slot_cells();
+    T* next = result_->get() + later * slot_cells();
     slots_ready_ = false;
     const unsigned grid = unsigned(grid_for(n_));
     const std::size_t sh = std::size_t(launch_.block) * sizeof(T);
@@ -384,6 +409,8 @@ class Reducer {
       if (algo_ == Algo::WorkQueue)
         work_queue<T, Op><<<grid, launch_.block, sh, stream_>>>(
             in, n_, probe, QueueSlot<T>{out, taken_->get() + now, next, taken_->get() + later});
+      else if (algo_ == Algo::BulkAsync)
+        launch_bulk_kernel<T, Op>(grid, launch_.block, in, out, n_, probe, next, stream_);
       else
         warp_shuffle_vectorized<T, Op><<<grid, launch_.block, sh, stream_>>>(in, out, n_, probe, next);
       RL_CUDA(cudaGetLastError());
@@ -444,7 +471,7 @@ class Reducer {
       trace_->reset({stages, 3, int(n)}, int(n));
       trace_->grid = 1;
       trace_->tags[0] = kTagInput;
-      trace_->has_shared[0] = 1;
+      trace_->shared_count[0] = int(n);
       RL_CUDA(cudaMemcpy(trace_->shared.data(), in, n * sizeof(T), cudaMemcpyDeviceToHost));
       for (std::size_t i = 0; i < n; ++i) trace_->active[i] = 1;
     }
@@ -468,7 +495,7 @@ class Reducer {
         const std::size_t at = std::size_t(k) * n;
         trace_->tags[k] = kTagHalving;
         trace_->params[k] = int(half);
-        trace_->has_shared[k] = 1;
+        trace_->shared_count[k] = int(half);
         a_->to_host(trace_->shared.data() + at, half);
         active.to_host(trace_->active.data() + at, half);
         access.to_host(trace_->access.data() + 3 * at, 3 * half);

@@ -38,7 +38,7 @@ struct TraceProbe {
   int shared_size;
   int* tags;                 // [stage]
   int* params;               // [stage]
-  std::uint8_t* has_shared;  // [stage]
+  int* shared_count;         // [stage]: cells recorded, 0 none
   std::uint8_t* has_lanes;   // [stage]
   T* shared_cells;           // [stage][shared_size]
   T* lanes;                  // [stage][thread]
@@ -111,7 +111,7 @@ struct TraceProbe {
     __syncthreads();
     for (int i = thread(); i < count; i += threads())
       shared_cells[static_cast<std::size_t>(k) * shared_size + i] = smem[i];
-    if (thread() == 0) has_shared[k] = 1;
+    if (thread() == 0) shared_count[k] = count;
     __syncthreads();
   }
 };

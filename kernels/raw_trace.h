@@ -40,7 +40,8 @@ struct RawTrace {
   std::size_t grid = 0;
   TraceShape shape;
   std::vector<int> tags, params;
-  std::vector<std::uint8_t> has_shared, has_lanes;
+  std::vector<int> shared_count;  // cells each stage recorded of shared memory (0: none)
+  std::vector<std::uint8_t> has_lanes;
   std::vector<T> shared, lanes;
   std::vector<std::uint8_t> active;
   std::vector<int> access;
@@ -55,7 +56,7 @@ struct RawTrace {
     const std::size_t st = std::size_t(s.stages), cells = st * threads;
     tags.assign(st, -1);
     params.assign(st, 0);
-    has_shared.assign(st, 0);
+    shared_count.assign(st, 0);
     has_lanes.assign(st, 0);
     shared.assign(st * s.shared_size, T{});
     lanes.assign(cells, T{});

@@ -38,6 +38,9 @@ struct DeviceShape {
   DeviceShape(int sms, int threads = 2048) : sm_count(sms), threads_per_sm(threads) {}  // NOLINT: an SM count converts
 };
 
+// bulk-async: tiles a block has in flight or in use at once, a buffer and an mbarrier each.
+constexpr int kBulkStages = 4;
+
 // cluster-dsmem's clusters when none is asked for: the middle of the portable sizes 2, 4, 8.
 constexpr int kDefaultCluster = 4;
 // Blocks a cluster for a launch: `asked` (0: kDefaultCluster) for a kernel of clusters, which

@@ -1,8 +1,10 @@
 // Warp-shuffle reductions: registers instead of shared memory inside each warp.
 #pragma once
 #include <cooperative_groups.h>
+#include <cuda/ptx>
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 #include "atomics.cuh"
@@ -360,6 +362,97 @@ __global__ void work_queue(const T* __restrict__ in, std::size_t n, Probe probe,
   if (tid == 0 && blockIdx.x == 0 && q.next_out) *q.next_out = Op::template identity<T>(), *q.next_taken = 0;
   if (tid == 0) probe.partial(blockIdx.x, v);
   probe.stage(stage, kTagAtomic, 0), probe.work(stage, tid == 0);
+}
+// >>>
+
+// bulk-async (family hopper) lives here, beside the block_shuffle it ends with: a kernel's
+// shown helpers come from its own file.
+namespace ptx = cuda::ptx;
+
+// One bulk reduction of 16 bytes from shared memory into global memory: .add for int, float
+// and double, .min and .max for int only (the row's float_sum_only refuses the rest before a
+// launch, and they never reach this).
+template <class Op, class T>
+__device__ __forceinline__ void bulk_reduce16(T* out, const T* from) {
+  if constexpr (std::is_same_v<Op, ops::Sum>)
+    ptx::cp_reduce_async_bulk(ptx::space_global, ptx::space_shared, ptx::op_add, out, from, 16u);
+  else if constexpr (std::is_same_v<T, int> && std::is_same_v<Op, ops::Min>)
+    ptx::cp_reduce_async_bulk(ptx::space_global, ptx::space_shared, ptx::op_min, out, from, 16u);
+  else if constexpr (std::is_same_v<T, int> && std::is_same_v<Op, ops::Max>)
+    ptx::cp_reduce_async_bulk(ptx::space_global, ptx::space_shared, ptx::op_max, out, from, 16u);
+  else
+    __trap();
+}
+
+// <<< bulk-async
+// The block's tiles (blockIdx.x, + gridDim.x, ...) are blockDim.x 16-byte vectors each; a ring
+// of kBulkStages buffers, an mbarrier each, keeps the next ones copying while one is folded.
+// `next` (may be null): the 16 bytes the following launch reduces into; block 0 readies them.
+template <class T, class Op, class Probe>
+__global__ void bulk_async(const T* __restrict__ in, T* out, std::size_t n, Probe probe, T* next) {
+  using V = typename Vec16<T>::type;
+  constexpr unsigned per = sizeof(V) / sizeof(T), cells16 = 16 / sizeof(T);
+  __shared__ alignas(16) T result16[cells16];
+  __shared__ T warp_totals[32];
+  __shared__ std::uint64_t full[kBulkStages];
+  V* tiles = shared_array<V>();  // kBulkStages buffers of blockDim.x vectors
+  const unsigned tid = threadIdx.x, B = blockDim.x;
+  const std::size_t vectors = n / per, count = (vectors + B - 1) / B;  // cudaMalloc'd input: 16-byte aligned
+  const V* in16 = reinterpret_cast<const V*>(in);
+  const auto bytes = [&](std::size_t tile) {
+    return unsigned((vectors - tile * B < B ? vectors - tile * B : B) * sizeof(V));
+  };
+  const auto start = [&](std::size_t tile, int s) {  // thread 0 only
+    ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &full[s],
+                                   bytes(tile));  // [bulk-copy]
+    ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, tiles + std::size_t(s) * B, in16 + tile * B, bytes(tile),
+                       &full[s]);
+  };
+  if (tid == 0) {
+    for (int s = 0; s < kBulkStages; ++s) ptx::mbarrier_init(&full[s], 1);  // one arrival: thread 0's
+    ptx::fence_proxy_async(ptx::space_shared);  // the barriers, initialised, are visible to the copies
+    for (int s = 0; s < kBulkStages && blockIdx.x + std::size_t(s) * gridDim.x < count; ++s)
+      start(blockIdx.x + std::size_t(s) * gridDim.x, s);
+  }
+  probe.stage(0, kTagBulkCopy, blockIdx.x < count ? int(bytes(blockIdx.x)) : 0), probe.work(0, tid == 0);
+  __syncthreads();  // no thread waits on a barrier before it is initialised
+
+  T v = Op::template identity<T>();
+  int slot = 0;
+  std::size_t k = 0;
+  for (std::size_t tile = blockIdx.x; tile < count; tile += gridDim.x, ++k) {
+    const int s = int(k % kBulkStages);
+    while (!ptx::mbarrier_try_wait_parity(&full[s], std::uint32_t(k / kBulkStages) & 1u)) {  // [bulk-wait]
+    }
+    const V* buffer = tiles + std::size_t(s) * B;
+    if (k == 0) probe.shared(1, reinterpret_cast<const T*>(buffer), int(bytes(tile) / sizeof(T)));
+    if (tid < bytes(tile) / sizeof(V)) v = fold<Op>(v, buffer[tid]);  // [tile-fold]
+    __syncthreads();  // every thread has read buffer s: it may be refilled
+    const std::size_t later = tile + std::size_t(kBulkStages) * gridDim.x;
+    if (tid == 0 && later < count) ptx::fence_proxy_async(ptx::space_shared), start(later, s);
+  }
+  probe.stage(1, kTagBulkWait, blockIdx.x < count ? int(bytes(blockIdx.x)) : 0), probe.work(1, blockIdx.x < count);
+  const std::size_t gid = std::size_t(blockIdx.x) * B + tid, threads = std::size_t(gridDim.x) * B;
+  for (std::size_t j = per * vectors + gid; j < n; j += threads) {
+    v = Op{}(v, in[j]);  // the scalar tail, from global memory
+    probe.load(2, slot++, j);
+  }
+  probe.stage(2, kTagTileFold, 0), probe.work(2, true), probe.lane(2, v);
+
+  int stage = 3;
+  v = block_shuffle<T, Op>(v, warp_totals, probe, stage);  // see <<< block-shuffle
+  if (tid == 0) {
+    result16[0] = v;
+    for (unsigned i = 1; i < cells16; ++i) result16[i] = Op::template identity<T>();  // adds nothing
+    ptx::fence_proxy_async(ptx::space_shared);  // the writes above are visible to the bulk reduction
+    bulk_reduce16<Op>(out, result16);           // [bulk-reduce]
+    ptx::cp_async_bulk_commit_group();
+    ptx::cp_async_bulk_wait_group_read(ptx::n32_t<0>{});  // result16 read before the block exits
+  }
+  if (tid == 0 && blockIdx.x == 0 && next)
+    for (unsigned i = 0; i < cells16; ++i) next[i] = Op::template identity<T>();
+  if (tid == 0) probe.partial(blockIdx.x, v);
+  probe.stage(stage, kTagBulkReduce, 16), probe.work(stage, tid == 0);
 }
 // >>>
 

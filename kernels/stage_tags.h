@@ -38,6 +38,10 @@ enum Tag : int {
   kTagRedux,        // [redux]       each warp's values reduced by one __reduce_*_sync (redux.sync)
   kTagFinalRedux,   // [final-redux] the first warp reduces the warps' totals the same way
   kTagDsmemRead,    // [dsmem-read]  a cluster's first block reads every block's warp totals; param = blocks a cluster
+  kTagBulkCopy,     // [bulk-copy]   thread 0 arms an mbarrier and starts a tile's bulk copy; param = bytes expected
+  kTagBulkWait,     // [bulk-wait]   the mbarrier's phase completes: the tile is in shared memory; param = bytes copied
+  kTagTileFold,     // [tile-fold]   each thread folds its 16 bytes of every tile its block took
+  kTagBulkReduce,   // [bulk-reduce] thread 0 adds the block's result to out by cp.reduce.async.bulk; param = bytes
   kTagCount
 };
 
@@ -48,7 +52,8 @@ inline const char* tag_marker(int tag) {
       "[shfl]", "[warp-sums]", "[final-load]", "[final-shfl]", "[tile-reduce]", "[tile-sums]",
       "[final-reduce]", "[atomic]", "[halving]", "[input]", "[row-stride]", "[column-stride]",
       "[column-step]", "[column-walk]", "[tile-stride]", "[column-vector]", "[row-vector]", "[row-lanes]",
-      "[tile-copy]", "[row-walk]", "[redux]", "[final-redux]", "[dsmem-read]"};
+      "[tile-copy]", "[row-walk]", "[redux]", "[final-redux]", "[dsmem-read]", "[bulk-copy]", "[bulk-wait]",
+      "[tile-fold]", "[bulk-reduce]"};
   return tag >= 0 && tag < kTagCount ? names[tag] : "[?]";
 }
 

@@ -119,6 +119,12 @@ inline std::vector<GoldenCase> golden_cases() {
       {"cluster-dsmem-float-sum-2", "cluster-dsmem", 4099, 256, DType::Float, Op::Sum, -1, 160, 0, 0, {}, 2},
       {"cluster-dsmem-int-min-4", "cluster-dsmem", k * k + 3, 1024, DType::Int, Op::Min, -1, 161, 0, 0, {}, 4},
       {"cluster-dsmem-double-max-8", "cluster-dsmem", 1000, 64, DType::Double, Op::Max, 0, 162, 0, 0, {}, 8},
+      // Tiles by bulk copy: a one-element tail; a last tile of part of a block; doubles over many
+      // tiles a block; three ints, no tile at all.
+      {"bulk-async-float-sum", "bulk-async", k * k + 1, 128, DType::Float, Op::Sum, -1, 163},
+      {"bulk-async-int-min", "bulk-async", 4099, 256, DType::Int, Op::Min, -1, 164},
+      {"bulk-async-double-sum", "bulk-async", 100003, 1024, DType::Double, Op::Sum, 0, 165},
+      {"bulk-async-int-max", "bulk-async", 3, 64, DType::Int, Op::Max, 0, 166},
   };
 }
 

@@ -100,7 +100,7 @@ TEST(Gpu, TracesEqualTheCpuModelBitForBit) {
         for (int cluster : test::clusters_of(id))
           for (auto type : test::types_of(id)) {
             std::size_t grid = 0;  // learnt from the first run: then the last block, often partly filled
-            for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
+            for (auto op : test::ops_of(id, type)) {
               const int traced = grid > 1 ? test::last_traced(id, grid, cluster) : 0;
               backend::TraceRequest req{id, op, type, block, traced, test::random_values(n, type, seed + ++case_no)};
               req.cluster = cluster;
@@ -271,7 +271,7 @@ TEST(Gpu, TimedKernelsMatchADoubleReference) {
       for (int block : blocks(id))
         for (int cluster : test::clusters_of(id))
           for (auto type : test::types_of(id))
-            for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
+            for (auto op : test::ops_of(id, type)) {
               const auto values = test::random_values(n, type, seed + n * 7 + block);
               const auto algo = backend::kernel_algo(id);
               const kernels::Launch launch{block, 0, 0, nullptr, cluster};
@@ -464,12 +464,14 @@ TEST(Gpu, RepeatedRunsDifferOnlyWhereBlocksCombineAtomically) {
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
   const auto input = test::random_values(n, core::DType::Float, seed);
   const double ref = test::reference(core::Op::Sum, input);
-  for (const char* id : {"sequential", "threadfence-single-pass", "warp-shuffle-vectorized", "cg-reduce-update-async"}) {
+  for (const char* id :
+       {"sequential", "threadfence-single-pass", "warp-shuffle-vectorized", "cg-reduce-update-async", "bulk-async"}) {
     const backend::TraceRequest req{id, core::Op::Sum, core::DType::Float, 256, 0, input};
     const auto r = backend::repeat_trace(*gpu, req, 30);
     ASSERT_EQ(r.runs, 30) << id;
     EXPECT_EQ(r.backend, "cuda") << id;
-    const bool atomic = kernels::row(backend::kernel_algo(id)).combine == kernels::Combine::Atomics;
+    const kernels::Combine combine = kernels::row(backend::kernel_algo(id)).combine;
+    const bool atomic = combine == kernels::Combine::Atomics || combine == kernels::Combine::BulkReduce;
     EXPECT_TRUE(atomic || r.results.size() == 1u) << id << " combines in a fixed order, yet gave " << r.results.size();
     for (const auto& d : r.results)
       EXPECT_NEAR(d.result, ref, test::sum_tolerance(core::DType::Float, input)) << id;
@@ -584,7 +586,7 @@ TEST(Gpu, NanAndInfGiveTheModelsResults) {
       for (auto type : test::types_of(id).size() > 1 ? std::vector{core::DType::Float, core::DType::Double}
                                                      : std::vector<core::DType>{})
         for (int special = 0; special < 3; ++special)  // a NaN; +inf; +inf and -inf
-          for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
+          for (auto op : test::ops_of(id, type)) {
             auto values = test::random_values(n, type, rng());
             const std::size_t at = rng() % n;
             values[at] = special == 0 ? nan : inf;

@@ -350,6 +350,47 @@ TEST(Model, ClusterDsmemTheFirstBlockReadsEveryBlocksWarpTotals) {
 }
 
 // The sizes a cluster takes, and the block a cluster trace records, are refused in words.
+// bulk-async by hand: iota 259 as ints, blocks of 32, one block: two tiles of 32 vectors (512
+// bytes each) come by bulk copy, the three-element tail from global memory.
+TEST(Model, BulkAsyncFoldsTilesTheCopiesBrought) {
+  backend::TraceRequest req{"bulk-async", core::Op::Sum, core::DType::Int, 32, 0, iota(259)};
+  req.grid = 1;
+  const auto t = backend::make_sim_backend()->trace(req);
+  EXPECT_EQ(t.result, 259 * 260 / 2);
+  EXPECT_EQ(t.combine, kernels::Combine::BulkReduce);
+  ASSERT_EQ(t.stages.size(), 16u);
+  const auto& copy = t.stages[0];
+  EXPECT_EQ(copy.tag, kernels::kTagBulkCopy);
+  EXPECT_EQ(copy.label,
+            "thread 0 arms the mbarrier for 512 bytes (arrive.expect_tx) and starts the bulk copy of the first tile");
+  EXPECT_EQ(copy.active, (std::vector<int>{0}));
+  EXPECT_FALSE(copy.shared);
+  const auto& wait = t.stages[1];
+  EXPECT_EQ(wait.label, "the mbarrier's phase completes: the copy's 512 bytes are in shared memory");
+  ASSERT_TRUE(wait.shared);
+  ASSERT_EQ(wait.shared->size(), 128u);  // the first tile's cells, no more
+  EXPECT_EQ((*wait.shared)[0], 1);
+  EXPECT_EQ((*wait.shared)[127], 128);
+  const auto& fold = t.stages[2];
+  EXPECT_EQ(fold.tag, kernels::kTagTileFold);
+  ASSERT_TRUE(fold.lanes);
+  EXPECT_EQ((*fold.lanes)[0], 10 + 522 + 257);  // its vector of each tile, then tail element 256
+  EXPECT_EQ((*fold.lanes)[1], 26 + 538 + 258);
+  EXPECT_EQ((*fold.lanes)[31], 506 + 1018);  // no tail
+  ASSERT_EQ(fold.loads.size(), 3u);          // the tail alone: no thread loads a tile
+  EXPECT_EQ(fold.loads[0].elements, (std::vector<long long>{256}));
+  EXPECT_EQ(t.stages[8].shared->size(), 1u);  // the warp totals: one warp, one cell
+  EXPECT_EQ(t.stages.back().tag, kernels::kTagBulkReduce);
+  EXPECT_EQ(t.stages.back().active, (std::vector<int>{0}));
+  // Three ints take no 16 bytes: no tile comes, and the tail is every element.
+  req.input = iota(3);
+  const auto tiny = backend::make_sim_backend()->trace(req);
+  EXPECT_EQ(tiny.result, 6);
+  EXPECT_EQ(tiny.stages[1].label, "this block takes no whole 16 bytes: no tile arrives");
+  EXPECT_TRUE(tiny.stages[1].active.empty());
+  EXPECT_FALSE(tiny.stages[1].shared);
+}
+
 TEST(Model, ClusterSizesAndTracedBlocksAreChecked) {
   const auto sim = backend::make_sim_backend();
   backend::TraceRequest req{"cluster-dsmem", core::Op::Sum, core::DType::Float, 64, 5, iota(1000)};

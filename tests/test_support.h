@@ -23,6 +23,14 @@ inline std::vector<core::DType> types_of(const std::string& id) {
   return {core::DType::Int, core::DType::Float, core::DType::Double};
 }
 
+// The operators an algorithm takes for a type: all three, or for floats and doubles sum alone
+// where its row says so (bulk-async).
+inline std::vector<core::Op> ops_of(const std::string& id, core::DType type) {
+  const auto* r = kernels::find_row(id);
+  if (r && !kernels::takes(*r, type == core::DType::Int, kernels::OpKind::Min)) return {core::Op::Sum};
+  return {core::Op::Sum, core::Op::Min, core::Op::Max};
+}
+
 // The cluster sizes an algorithm's runs take: 2, 4 and 8 for a kernel of clusters, else none (0).
 inline std::vector<int> clusters_of(const std::string& id) {
   const auto* r = kernels::find_row(id);

@@ -25,15 +25,20 @@ core::Trace Backend::race(const TraceRequest& request, int) {
                            device() + ")");
 }
 
-void check_type(const kernels::AlgorithmRow& row, core::DType type) {
+void check_type(const kernels::AlgorithmRow& row, core::DType type, core::Op op) {
   if (row.ints_only && type != core::DType::Int)
     throw std::invalid_argument("'" + std::string(row.id) + "' reduces int only, not " + core::to_string(type) +
                                 ": the warp reduce instruction (__reduce_add_sync, redux.sync) takes 32-bit integers");
+  if (!kernels::takes(row, type == core::DType::Int, kernel_op(op)))
+    throw std::invalid_argument("'" + std::string(row.id) + "' takes the " + core::to_string(op) +
+                                " of int only, not of " + core::to_string(type) +
+                                ": the bulk reduction (cp.reduce.async.bulk) adds " + core::to_string(type) +
+                                "s but has no " + core::to_string(type) + " " + core::to_string(op));
 }
 
 kernels::Algo kernel_algo(const TraceRequest& req) {
   const kernels::Algo algo = kernel_algo(req.algorithm);
-  check_type(kernels::row(algo), req.type);
+  check_type(kernels::row(algo), req.type, req.op);
   return algo;
 }
 

@@ -385,11 +385,11 @@ std::vector<std::string> default_matrix_bench_algorithms(core::DType type, core:
   return out;
 }
 
-std::vector<std::string> default_bench_algorithms(core::DType type) {
+std::vector<std::string> default_bench_algorithms(core::DType type, core::Op op) {
   std::vector<std::string> out;
   for (const auto& a : core::algorithms())
     if ((a.kind == core::Kind::Traced || a.kind == core::Kind::Baseline) && !a.matrix &&
-        (!a.ints_only || type == core::DType::Int))
+        kernels::takes(*kernels::find_row(a.id), type == core::DType::Int, kernel_op(op)))
       out.push_back(a.id);
   return out;
 }
@@ -406,7 +406,7 @@ core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSi
   }
   for (const Row* r : algorithms) {
     const std::string id(r->id);
-    check_type(*r, req.type);
+    check_type(*r, req.type, req.op);
     cluster_of(*r, req);  // a cluster size the kernel cannot take, refused before any run
     if (!r->gpu && !kernels::is_baseline(*r))
       throw std::invalid_argument("'" + id + "' is never launched: it cannot be timed");

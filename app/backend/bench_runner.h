@@ -31,7 +31,7 @@ struct BenchRequest {
 
 // What "all" means: every algorithm that is defined on a GPU (no pitfalls) and takes the type,
 // then the baselines.
-std::vector<std::string> default_bench_algorithms(core::DType type);
+std::vector<std::string> default_bench_algorithms(core::DType type, core::Op op = core::Op::Sum);
 // The matrix family and its anchors, for --shapes (cuBLAS gemv only for float and double sums).
 std::vector<std::string> default_matrix_bench_algorithms(core::DType type, core::Op op);
 

@@ -21,10 +21,11 @@
 namespace rl::backend {
 
 kernels::Algo kernel_algo(const std::string& id);  // throws std::invalid_argument if unknown or a baseline
-// The request's algorithm, checked as above and for the type: a row that reduces int alone
-// (AlgorithmRow::ints_only) refuses the others in words.
+// The request's algorithm, checked as above and for the type and operator: a row that reduces
+// int alone (AlgorithmRow::ints_only), or takes floats' sums alone (float_sum_only), refuses the
+// others in words.
 kernels::Algo kernel_algo(const TraceRequest& req);
-void check_type(const kernels::AlgorithmRow& row, core::DType type);
+void check_type(const kernels::AlgorithmRow& row, core::DType type, core::Op op);
 kernels::OpKind kernel_op(core::Op op);
 // The output a matrix trace's traced block writes first: its row, its first column, or 0.
 std::size_t traced_output(kernels::Algo algo, kernels::Matrix m, int block, kernels::Grid2 grid, int traced);
@@ -83,13 +84,14 @@ void add_stages(core::Trace& t, kernels::Algo algo, const kernels::RawTrace<T>& 
   for (int k = 0; k < raw.shape.stages; ++k) {
     if (raw.tags[k] < 0) continue;  // a stage this run never reached
     core::Stage s;
-    s.label = core::stage_label(raw.tags[k], raw.params[k], raw.has_shared[k]);
+    s.label = core::stage_label(raw.tags[k], raw.params[k], raw.shared_count[k] > 0);
     s.tag = raw.tags[k];
     s.param = raw.params[k];
     s.line = src.line_of(kernels::tag_marker(raw.tags[k]));
-    if (raw.has_shared[k]) {
-      // global-halving's live part shrinks: the whole array, then what each launch left.
-      const std::size_t count = global ? (k == 0 ? t.size : std::size_t(raw.params[k])) : std::size_t(raw.shape.shared_size);
+    if (raw.shared_count[k] > 0) {
+      // The cells the stage recorded: global-halving's live part shrinks, bulk-async's tile
+      // gives way to the warp totals.
+      const std::size_t count = std::size_t(std::min(raw.shared_count[k], raw.shape.shared_size));
       const auto first = raw.shared.begin() + std::ptrdiff_t(std::size_t(k) * raw.shape.shared_size);
       s.shared.emplace(first, first + std::ptrdiff_t(count));
     }

@@ -242,7 +242,7 @@ int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   if (matrix && !o.sizes.empty()) throw UsageError("--shapes and --sizes: give one or the other");
   req.algorithms = o.algorithms != "all" ? split_ids(o.algorithms)
                    : matrix              ? backend::default_matrix_bench_algorithms(req.type, req.op)
-                                         : backend::default_bench_algorithms(req.type);
+                                         : backend::default_bench_algorithms(req.type, req.op);
   if (req.algorithms.empty()) throw UsageError("--algorithm: names no algorithm (give ids separated by commas, or all)");
   for (const auto& id : req.algorithms)
     if (!core::find_algorithm(id)) throw UsageError("--algorithm: unknown algorithm '" + core::printable(id) + "' (see `list`)");

@@ -63,6 +63,7 @@ const std::vector<AlgorithmInfo>& table() {
       a.kind = kind_of(r);
       a.any_block = r.blocks == kernels::BlockRule::Any;
       a.ints_only = r.ints_only;
+      a.float_sum_only = r.float_sum_only;
       a.matrix = r.shape == kernels::Shape::Matrix;
       out.push_back(std::move(a));
     }
@@ -244,6 +245,15 @@ std::string stage_label(int tag, int param, bool has_shared) {
     case kernels::kTagFinalRedux: return "first warp reduces the warp totals in one instruction";
     case kernels::kTagDsmemRead:
       return "the cluster's first block reads the warp totals of its " + p + " blocks (DSMEM)";
+    case kernels::kTagBulkCopy:
+      return "thread 0 arms the mbarrier for " + p +
+             " bytes (arrive.expect_tx) and starts the bulk copy of the first tile";
+    case kernels::kTagBulkWait:
+      return param == 0 ? "this block takes no whole 16 bytes: no tile arrives"
+                        : "the mbarrier's phase completes: the copy's " + p + " bytes are in shared memory";
+    case kernels::kTagTileFold: return "each thread folds its 16 bytes of every tile its block took, then the tail";
+    case kernels::kTagBulkReduce:
+      return "thread 0 adds the block's result to the result in global memory: one bulk reduction of " + p + " bytes";
     case kernels::kTagAtomic: return "atomic update of the result";
     case kernels::kTagHalving: return "launch: add the upper half at offset " + p;
     case kernels::kTagInput: return "the array in global memory";

@@ -373,6 +373,8 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{sm_registers}", std::to_string(kernels::kRegistersPerSm)},
       {"{wide_registers}", std::to_string(kernels::kRegistersPerSm / 1024)},
       {"{queue_vectors}", std::to_string(kernels::kQueueVectors)},
+      {"{bulk_stages}", std::to_string(kernels::kBulkStages)},
+      {"{tile_bytes}", std::to_string(trace.block * 16)},
       {"{vector_columns}", std::to_string(kernels::kVectorColumns)}};
   std::string out(lesson);
   for (const auto& [key, value] : fills)

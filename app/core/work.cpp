@@ -56,7 +56,8 @@ StageWork stage_work(const Trace& t, const Stage& s, const std::vector<ThreadFol
   switch (s.tag) {
     case kernels::kTagLoadAdd: w.additions = active, w.counted = "one a thread: two elements a block apart"; break;
     case kernels::kTagGridStride:
-    case kernels::kTagVectorLoad: fold_work(t, folds, w); break;
+    case kernels::kTagVectorLoad:
+    case kernels::kTagTileFold: fold_work(t, folds, w); break;
     case kernels::kTagRowStride:
     case kernels::kTagColumnStride:
     case kernels::kTagColumnVector:
@@ -83,6 +84,9 @@ StageWork stage_work(const Trace& t, const Stage& s, const std::vector<ThreadFol
       break;
     case kernels::kTagTileReduce:
     case kernels::kTagFinalReduce: tile_work(s, w, 0, "at least 31 a tile (cg::reduce's count is not recorded)"); break;
+    case kernels::kTagBulkReduce:
+      w.additions = active, w.counted = "one bulk reduction by thread 0, into the result";
+      break;
     case kernels::kTagAtomic:
       if (s.param > 0) tile_work(s, w, 1, "at least 31 a tile, then its atomic (not recorded)");
       else w.additions = active, w.counted = "one atomic an active thread, into the result";
@@ -94,7 +98,7 @@ StageWork stage_work(const Trace& t, const Stage& s, const std::vector<ThreadFol
 
 bool folds_loads(const Trace& t) {
   return std::any_of(t.stages.begin(), t.stages.end(), [](const Stage& s) {
-    return s.tag == kernels::kTagGridStride || s.tag == kernels::kTagVectorLoad;
+    return s.tag == kernels::kTagGridStride || s.tag == kernels::kTagVectorLoad || s.tag == kernels::kTagTileFold;
   });
 }
 

@@ -24,6 +24,11 @@ std::string op_name(core::Op op, core::DType type, kernels::Tree tree) {
   return op == core::Op::Min ? "atomicMin" : "atomicMax";
 }
 
+// The bulk reduction's instruction for an operator (cp.reduce.async.bulk's .add, .min, .max).
+std::string bulk_name(core::Op op) {
+  return std::string("cp.reduce.async.bulk ") + (op == core::Op::Sum ? ".add" : op == core::Op::Min ? ".min" : ".max");
+}
+
 // A matrix trace's second phase in words (a second launch, or a row's last block); "" when the first
 // pass writes the outputs itself.
 std::string matrix_second_launch(const core::Trace& t) {
@@ -65,6 +70,9 @@ std::string grid_how(const core::Trace& t) {
   if (t.combine == kernels::Combine::Atomics)
     return g + "; each block (or warp tile) adds its result to one value with " + op_name(t.op, t.type, t.geometry.tree) +
            ", in whatever order the blocks finish: one launch";
+  if (t.combine == kernels::Combine::BulkReduce)
+    return g + "; each block hands its result to one value with a bulk reduction (" + bulk_name(t.op) +
+           ", 16 bytes from shared memory), in whatever order the blocks finish: one launch";
   if (t.combine == kernels::Combine::SecondKernel) return g + "; a second launch of one block reduces their results";
   if (t.combine == kernels::Combine::LastBlock)
     return g + "; each block writes its result and takes a ticket (atomicInc); the block that draws the last "
@@ -277,10 +285,11 @@ void draw_combine(const GridBoxes& g) {
       fan_in(g, k2);
       step_arrow(g, k2, g.result);
     }
-  } else if (t.combine == kernels::Combine::Atomics) {
+  } else if (t.combine == kernels::Combine::Atomics || t.combine == kernels::Combine::BulkReduce) {
     fan_in(g, g.result);
-    g.c.text(g.area.cx(), g.mid, op_name(t.op, t.type, t.geometry.tree) + " from every block, in arrival order",
-             g.L.label_px, g.pal.muted, Align::Center);
+    const std::string how =
+        t.combine == kernels::Combine::Atomics ? op_name(t.op, t.type, t.geometry.tree) : bulk_name(t.op);
+    g.c.text(g.area.cx(), g.mid, how + " from every block, in arrival order", g.L.label_px, g.pal.muted, Align::Center);
   } else if (t.combine == kernels::Combine::SecondKernel) {
     const Rect k2 = stage_box(g, g.mid, "second launch: 1 block of " + std::to_string(t.block) + " threads over " +
                                             std::to_string(g.outputs) + " results");

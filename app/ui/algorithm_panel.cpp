@@ -293,7 +293,7 @@ void algorithm_panel(AppState& s, const Area& f) {
   ImGui::PushItemWidth(-em * 6);
   static const char* ops[] = {"sum", "min", "max"};
   static const char* types[] = {"int", "float", "double"};
-  combo("operator", s.choice.op, ops, 3);
+  const bool op_edited = combo("operator", s.choice.op, ops, 3);
   tip("What the reduction combines with: sum, min or max");
   const bool type_edited = combo("type", s.choice.type, types, 3);
   tip("Element type: int sums wrap at 32 bits; float and double round");
@@ -303,6 +303,15 @@ void algorithm_panel(AppState& s, const Area& f) {
   if (to_int) s.choice.type = core::DType::Int;
   note(to_int ? s.choice.algorithm + " reduces int only: the warp reduce instruction takes 32-bit integers" : "",
        s.notes.type, to_int || type_edited);
+  // One whose floats take sum alone (float_sum_only) turns a float min or max to sum, and says why.
+  const bool to_sum =
+      chosen && chosen->float_sum_only && s.choice.type != core::DType::Int && s.choice.op != core::Op::Sum;
+  if (to_sum) s.choice.op = core::Op::Sum;
+  note(to_sum ? s.choice.algorithm +
+                    " takes min and max of int only: its bulk reduction has no float or double "
+                    "min or max, so the operator is sum"
+              : "",
+       s.notes.op, to_sum || op_edited || type_edited);
   size_fields(s);
   // iota, ones, random (with a seed), a file of numbers, or values typed or pasted here.
   static const char* inputs[] = {"iota (1, 2, 3, ...)", "ones", "random", "file", "typed values"};

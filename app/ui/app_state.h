@@ -161,7 +161,7 @@ struct AppState {
   OpenedUi opened; // a trace opened from a file
   int stale_read = 0;  // which of the stage's stale reads the memory view describes
   struct {
-    std::string block, size, trace_block, rows, cols, type;  // why a field holds another value than chosen
+    std::string block, size, trace_block, rows, cols, type, op;  // why a field holds another value than chosen
   } notes;
   struct {
     char rows[24] = "", cols[24] = "", size[24] = "";  // the Rows, Cols and array size fields' text while edited

@@ -456,8 +456,8 @@ void start_bench(AppState& s) {
   }
   const std::string ids = b.algorithms;
   if (ids == "all") {
-    req.algorithms =
-        b.matrix ? backend::default_matrix_bench_algorithms(b.type, b.op) : backend::default_bench_algorithms(b.type);
+    req.algorithms = b.matrix ? backend::default_matrix_bench_algorithms(b.type, b.op)
+                              : backend::default_bench_algorithms(b.type, b.op);
   } else {
     for (std::size_t at = 0; at <= ids.size();) {
       const std::size_t comma = std::min(ids.find(',', at), ids.size());

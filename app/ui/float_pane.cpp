@@ -190,7 +190,8 @@ void float_pane(AppState& s) {
     return;
   }
   const auto* row = kernels::find_row(req.algorithm);
-  const bool atomics = row && row->combine == kernels::Combine::Atomics;
+  const bool atomics =
+      row && (row->combine == kernels::Combine::Atomics || row->combine == kernels::Combine::BulkReduce);
   ImGui::TextDisabled("sum of %zu %s values", req.input.size(), core::to_string(req.type).c_str());
   sums(*f.report);
   ImGui::Separator();

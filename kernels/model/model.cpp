@@ -48,7 +48,7 @@ struct Rec {
   void shared(int k, const std::vector<T>& smem, int count) const {
     if (!raw) return;
     std::copy_n(smem.begin(), count, raw->shared.begin() + std::size_t(k) * raw->shape.shared_size);
-    raw->has_shared[k] = 1;
+    raw->shared_count[k] = count;
   }
 };
 
@@ -243,6 +243,32 @@ struct Model {
     return v[0];
   }
 
+  // bulk-async (hopper.cuh): the block's tiles arrive by bulk copy and each thread folds its 16
+  // bytes of each (warp-shuffle-vectorized's elements, in its order), then the scalar tail from
+  // global memory; block_shuffle's stages; one bulk reduction. The trace keeps the first tile.
+  T bulk_block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
+    const std::size_t vectors = n / per, tiles = (vectors + B - 1) / B, threads = grid * B;
+    const bool has = b < tiles;
+    const int bytes = has ? int(std::min<std::size_t>(B, vectors - b * B) * 16) : 0, cells = bytes / int(sizeof(T));
+    for (int t = 0; t < B; ++t) rec.work(0, t, t == 0), rec.work(1, t, has), rec.work(2, t, true);
+    rec.stage(0, kernels::kTagBulkCopy, bytes), rec.stage(1, kernels::kTagBulkWait, bytes);
+    if (has) rec.shared(1, std::vector<T>(in + b * B * per, in + b * B * per + cells), cells);
+    std::vector<T> v(B, id());
+    for (int t = 0; t < B; ++t) {
+      int slot = 0;
+      for (std::size_t i = b * B + t; i < vectors; i += threads)
+        for (std::size_t e = 0; e < per; ++e) v[t] = Op{}(v[t], in[per * i + e]);
+      for (std::size_t i = per * vectors + b * B + t; i < n; i += threads)
+        v[t] = Op{}(v[t], in[i]), rec.load(2, t, slot++, i);
+    }
+    rec.stage(2, kernels::kTagTileFold, 0), rec.lanes(2, v);
+    int k = 3;
+    shuffle_tail(v, rec, k);
+    for (int t = 0; t < B; ++t) rec.work(k, t, t == 0);
+    rec.stage(k, kernels::kTagBulkReduce, 16);
+    return v[0];
+  }
+
   // redux-sync (hopper.cuh): one element a thread; each warp's redux, its total to shared memory,
   // then the first warp's redux of those. redux.sync leaves every lane the warp's total: the ints
   // it takes reduce exactly in any order, so tile_reduce's butterfly gives the same.
@@ -411,7 +437,8 @@ struct Model {
   // A block's outputs: one value, or one per tile.
   std::vector<T> block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
     switch (kernels::row(algo).tree) {
-      case kernels::Tree::Shuffle: return {shuffle_block(in, n, b, rec)};
+      case kernels::Tree::Shuffle:
+        return {kernels::row(algo).bulk_copy ? bulk_block(in, n, b, rec) : shuffle_block(in, n, b, rec)};
       case kernels::Tree::Redux: return {redux_block(in, n, b, rec)};
       case kernels::Tree::CgTiles:
       case kernels::Tree::CgTilesAsync:
@@ -428,7 +455,7 @@ T halving(const T* in, std::size_t n, RawTrace<T>* raw) {
     raw->reset(kernels::trace_shape(Algo::GlobalHalving, 0, n), int(n));
     raw->grid = 1;
     raw->tags[0] = kernels::kTagInput;
-    raw->has_shared[0] = 1;
+    raw->shared_count[0] = int(n);
     std::copy(x.begin(), x.end(), raw->shared.begin());
     std::fill_n(raw->active.begin(), n, 1);
   }
@@ -444,7 +471,7 @@ T halving(const T* in, std::size_t n, RawTrace<T>* raw) {
       if (w) raw->access[3 * c] = int(2 * i), raw->access[3 * c + 1] = int(2 * (i + half)), raw->access[3 * c + 2] = int(2 * i + 1);
     }
     if (raw) {
-      raw->tags[k] = kernels::kTagHalving, raw->params[k] = int(half), raw->has_shared[k] = 1;
+      raw->tags[k] = kernels::kTagHalving, raw->params[k] = int(half), raw->shared_count[k] = int(half);
       std::copy_n(x.begin(), half, raw->shared.begin() + std::size_t(k) * n);
     }
     live = half;
@@ -499,7 +526,8 @@ T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& laun
     return out;
   };
   switch (row.combine) {
-    case kernels::Combine::Atomics: {  // combined here in block order
+    case kernels::Combine::Atomics:
+    case kernels::Combine::BulkReduce: {  // combined here in block order
       T acc = Op::template identity<T>();
       for (const T& v : first_pass(grid)) acc = Op{}(acc, v);
       return acc;

@@ -42,7 +42,10 @@ namespace {
 TraceShape stage_shape(Algo algo, int block, std::size_t n) {
   const int steps = ceil_log2(std::size_t(block));
   const int warps = (block + 31) / 32;
-  const int atomic = row(algo).combine == Combine::Atomics ? 1 : 0;  // the block's atomic is a stage
+  const Combine combine = row(algo).combine;
+  const int atomic = combine == Combine::Atomics || combine == Combine::BulkReduce ? 1 : 0;  // the block's update
+  if (row(algo).bulk_copy)  // copy, wait, fold; shuffles to the warp totals and on; a tile of 4-byte elements at most
+    return {2 + 1 + kShuffleSteps + 1 + 1 + kShuffleSteps + atomic, 1, block * int(vector_elements(4))};
   switch (row(algo).tree) {
     case Tree::Serial: return {2, block + 1, block};
     case Tree::Halving: return {1 + ceil_log2(n), 3, int(n)};
@@ -160,7 +163,8 @@ std::size_t rounding_depth(Algo algo, std::size_t n, int block, DeviceShape devi
   if (row(algo).tree == Tree::Serial) return half(b) * (std::size_t(ceil_log2(n) / std::max(1, ceil_log2(b))) + 1) + trees;
   const Combine combine = row(algo).combine;
   if (combine == Combine::Passes) return half(chain) + trees;
-  if (combine == Combine::Atomics) return half(chain) + trees + half(grid);  // one atomic after another
+  if (combine == Combine::Atomics || combine == Combine::BulkReduce)
+    return half(chain) + trees + half(grid);                          // one after another
   return half(chain) + trees + half((grid + b - 1) / b);              // one block walks the partials
 }
 
