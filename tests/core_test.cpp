@@ -678,7 +678,10 @@ TEST(Counters, EachViewSaysWhatTheHardwareCountedForItsAlgorithm) {
             "'threads_per_instruction' is outside 0 to 32"},
            {"\"dram_pct\":26.12", "\"dram_pct\":-1", "'dram_pct' is outside 0 to 100"},
            {"{\"reason\":\"barrier\",", "{\"reason\":\"\",", "stall reason without a name"},
-           {"\"input\":\"2^24 floats\"", "\"input\":\"" + std::string(41, 'x') + "\"", "'input' longer than 40"}}) {
+           {"\"input\":\"2^24 floats\"", "\"input\":\"" + std::string(41, 'x') + "\"",
+            "'input' or 'recorded' longer than 40"},
+           {"\"input\":\"2^24 floats\"", "\"input\":\"2^24 floats\",\"recorded\":\"" + std::string(41, 'x') + "\"",
+            "'input' or 'recorded' longer than 40"}}) {
     std::string broken = text;
     broken.replace(broken.find(from), from.size(), to);
     try {
@@ -688,6 +691,11 @@ TEST(Counters, EachViewSaysWhatTheHardwareCountedForItsAlgorithm) {
       EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
     }
   }
+  // A kernel counted in a later call than the file's says its own date.
+  std::string later = text;
+  later.replace(later.find("\"input\""), 7, "\"recorded\":\"2026-11-27 04:53 UTC\",\"input\"");
+  EXPECT_NE(core::counted_lines(core::parse_counters(later), "sequential", "work").context.find("04:53 UTC"),
+            std::string::npos);
   // The shipped file holds these figures for the kernels it measured.
   EXPECT_FALSE(core::shipped_counted_lines("interleaved-bank-conflicts", "banks").empty());
   EXPECT_TRUE(core::shipped_counted_lines("syncthreads-in-branch", "banks").empty());  // never launched

@@ -42,8 +42,10 @@ KernelCounters kernel_of(const json& j, std::size_t i) {
   count("global_load_sectors", k.global_load_sectors), count("global_load_requests", k.global_load_requests);
   if (j.contains("input")) k.input = field<std::string>(j, "input", where);
   if (j.contains("cluster")) k.cluster = field<int>(j, "cluster", where);
-  if (k.input.size() > 40 || k.cluster < 0 || k.cluster > 16)
-    throw std::runtime_error(where + " has an 'input' longer than 40 characters or a 'cluster' outside 0 to 16");
+  if (j.contains("recorded")) k.recorded = field<std::string>(j, "recorded", where);
+  if (k.input.size() > 40 || k.recorded.size() > 40 || k.cluster < 0 || k.cluster > 16)
+    throw std::runtime_error(where +
+                             " has an 'input' or 'recorded' longer than 40 characters or a 'cluster' outside 0 to 16");
   const auto share = [&](const char* key, double most, std::optional<double>& to) {
     if (!j.contains(key)) return;
     to = field<double>(j, key, where);
@@ -121,8 +123,9 @@ CountedLines counted_lines(const Counters& c, std::string_view algorithm, std::s
                              (k->cluster ? " in clusters of " + std::to_string(k->cluster) : "");
   const std::string over = k->input.empty() ? "" : " over " + k->input;
   if (view == "work")
-    return {"Counted by the hardware (Nsight Compute on an " + c.device + ", " + c.recorded + ")" + over + ", " +
-                launch + " of " + blocks + " threads, every block:",
+    return {"Counted by the hardware (Nsight Compute on an " + c.device + ", " +
+                (k->recorded.empty() ? c.recorded : k->recorded) + ")" + over + ", " + launch + " of " + blocks +
+                " threads, every block:",
             std::move(figures)};
   return {"The hardware, " + launch + over + ", " + blocks + " (" + device + "):", std::move(figures)};
 }

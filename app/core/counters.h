@@ -37,6 +37,7 @@ struct KernelCounters {
   std::vector<Stall> stalls;
   std::string input;
   int cluster = 0;
+  std::string recorded;  // when, where it was counted in another call than the file's (else empty)
 };
 
 struct Counters {
