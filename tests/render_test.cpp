@@ -510,6 +510,21 @@ TEST_F(RenderTest, ClustersAndTheirRemoteReadsAreDrawn) {
   EXPECT_EQ(std::count(texts.begin(), texts.end(), "bN: read from block N of the cluster (DSMEM)"), 1);
 }
 
+// bulk-async: at the bulk copy's stage the memory view shows the tile in global memory that the
+// copy brings (the block's first elements, as many as the mbarrier expects bytes of), and at the
+// wait the same values in shared memory.
+TEST_F(RenderTest, TheBulkCopyShowsTheTileOnItsWay) {
+  const auto t = iota_trace("bulk-async", 300, 32);  // ints 1..300: a first tile of 32 vectors, 512 bytes
+  ASSERT_EQ(t.stages[0].tag, kernels::kTagBulkCopy);
+  ASSERT_EQ(t.stages[0].param, 512);
+  for (int stage : {0, 1}) {
+    draw(t, stage);
+    const auto& texts = canvas_->texts();
+    for (const char* value : {"1", "17", "32"})
+      EXPECT_EQ(std::count(texts.begin(), texts.end(), value), 1) << value << ", stage " << stage;
+  }
+}
+
 // Beside a trace's one block, the banks, coalescing and divergence views say what the hardware
 // counted over a whole launch of the same kernel, where it was measured (the shipped counters),
 // and say nothing of the kind for a kernel that was not.

@@ -4,10 +4,12 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "../../kernels/stage_tags.h"
 #include "../core/facts.h"
 #include "matrix_view.h"
 #include "view_parts.h"
@@ -20,15 +22,31 @@ struct Shown {
   const std::vector<double>* values = nullptr;
   std::string what;
   bool per_thread = false;  // cell i is thread i's (bands and padding apply)
+  std::shared_ptr<const std::vector<double>> kept;  // values made for the view (the tile in flight)
 };
 
+// A bulk copy's stage: the tile in global memory that the copy brings, its first `param` bytes of
+// the block's elements (the trace's input holds the block's tiles in order).
+Shown tile_in_flight(const core::Trace& t, const core::Stage& s) {
+  const std::size_t cells = std::min(std::size_t(s.param) / core::element_bytes(t.type), t.input.size());
+  if (cells == 0) return {};
+  Shown out;
+  out.kept = std::make_shared<const std::vector<double>>(t.input.begin(), t.input.begin() + std::ptrdiff_t(cells));
+  out.values = out.kept.get();
+  out.what = "global memory: the tile on its way (the mbarrier expects " + std::to_string(s.param) + " bytes)";
+  return out;
+}
+
 Shown shown_array(const core::Trace& t, const core::Stage& s) {
+  if (s.tag == kernels::kTagBulkCopy && !s.shared) return tile_in_flight(t, s);
   if (s.shared) {
     const bool global = t.memory == core::Memory::Global;
-    return {&*s.shared, global ? "global array (live part)" : "shared memory",
-            global || int(s.shared->size()) == t.block};
+    return {&*s.shared,
+            global ? "global array (live part)" : "shared memory",
+            global || int(s.shared->size()) == t.block,
+            {}};
   }
-  if (s.lanes) return {&*s.lanes, "registers, one per thread", true};
+  if (s.lanes) return {&*s.lanes, "registers, one per thread", true, {}};
   return {};
 }
 
