@@ -90,20 +90,22 @@ struct AlgorithmRow {
   bool vectors;  // 16-byte loads (where a row's or array's alignment allows)
   std::string_view fix = {};  // a pitfall that races: the corrected algorithm, shown beside it
   bool ints_only = false;     // reduces 32-bit ints alone (redux.sync adds no floats or doubles)
-  // Floats and doubles take sum alone: cp.reduce.async.bulk adds f32 and f64 but has no f32 or
-  // f64 min or max (PTX ISA; CCCL's cuda::ptx wrappers have the same set).
-  bool float_sum_only = false;
   // Tiles reach shared memory by bulk asynchronous copies (cp.async.bulk) whose bytes an
   // mbarrier counts: two stages of the trace before the fold.
   bool bulk_copy = false;
 };
 
 // Whether a row reduces elements of this kind with this operator (int or not: the hardware's
-// instructions split there).
+// instructions split there). A bulk reduction (cp.reduce.async.bulk) adds f32 and f64 but has no
+// f32 or f64 min or max (PTX ISA; CCCL's cuda::ptx wrappers have the same set).
 constexpr bool takes(const AlgorithmRow& r, bool integral, OpKind op) {
   if (r.ints_only && !integral) return false;
-  return integral || !r.float_sum_only || op == OpKind::Sum;
+  return integral || r.combine != Combine::BulkReduce || op == OpKind::Sum;
 }
+
+// Whether the blocks' results meet in whatever order the blocks finish: a float sum may differ
+// run to run.
+constexpr bool unordered(Combine c) { return c == Combine::Atomics || c == Combine::BulkReduce; }
 
 namespace table {
 using A = Algo;
@@ -203,7 +205,7 @@ inline constexpr AlgorithmRow kAlgorithms[] = {
      kShuffle, C::Passes, P2, true, 0, Arr, I::Tile, T::Cluster, false},
     {"bulk-async", A::BulkAsync, {}, F::Hopper,
      "Bulk asynchronous copies: tiles stream into shared memory through an mbarrier, one bulk reduction a block",
-     kShuffle, C::BulkReduce, P2, true, 0, Arr, I::Vectors, T::Shuffle, true, {}, false, true, true},
+     kShuffle, C::BulkReduce, P2, true, 0, Arr, I::Vectors, T::Shuffle, true, {}, false, true},
     {"cub", {}, B::Cub, F::Baseline, "CUB DeviceReduce",
      {}, C::None, P2, true, 0, Arr, I::Tile, T::None, false},
     {"thrust", {}, B::Thrust, F::Baseline, "thrust::reduce",

@@ -176,15 +176,16 @@ template <class T, class Op, class Probe>
 void launch_bulk_kernel(unsigned grid, int block, const T* in, T* out, std::size_t n, const Probe& p, T* next,
                         cudaStream_t st) {
   if constexpr (!std::is_same_v<T, int> && !std::is_same_v<Op, ops::Sum>) {
-    throw std::invalid_argument("bulk-async reduces floats and doubles by sum only (AlgorithmRow::float_sum_only)");
+    throw std::invalid_argument("bulk-async reduces floats and doubles by sum only (kernels::takes)");
   } else {
-    static const bool raised = [] {  // 1024 threads' worth, so every block size fits
-      RL_CUDA(cudaFuncSetAttribute(bulk_async<T, Op, Probe>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                   kBulkStages * 1024 * 16));
+    const auto ring = [](int threads) { return int(kBulkStages * std::size_t(threads) * kVectorBytes); };
+    static const bool raised = [&] {  // the largest block's worth, so every block size fits
+      RL_CUDA(
+          cudaFuncSetAttribute(bulk_async<T, Op, Probe>, cudaFuncAttributeMaxDynamicSharedMemorySize, ring(kMaxBlock)));
       return true;
     }();
     (void)raised;
-    bulk_async<T, Op><<<grid, block, std::size_t(kBulkStages) * std::size_t(block) * 16, st>>>(in, out, n, p, next);
+    bulk_async<T, Op><<<grid, block, std::size_t(ring(block)), st>>>(in, out, n, p, next);
   }
 }
 
@@ -230,7 +231,7 @@ class Reducer {
  public:
   Reducer(Algo algo, const Launch& l, RawTrace<T>* trace, cudaStream_t stream)
       : algo_(algo), launch_(l), trace_(trace), stream_(stream), cluster_(cluster_blocks(algo, l.cluster)) {
-    if (cluster_ > 1 || algo == Algo::BulkAsync) require_sm90();
+    if (cluster_ > 1 || row(algo).bulk_copy) require_sm90();
   }
 
   // Allocates what every later enqueue(n) needs, so timed runs allocate nothing.
@@ -388,8 +389,10 @@ class Reducer {
   // runs before it: a memset before each launch cost the most where the kernel is shortest
   // (measured: docs/perf-notes.md, "Initialisation"). A result stays valid until the second
   // enqueue after it.
-  // bulk-async reduces 16 bytes into its slot (cp.reduce.async.bulk moves multiples of 16).
-  std::size_t slot_cells() const { return algo_ == Algo::BulkAsync ? 16 / sizeof(T) : 1; }
+  // A bulk reduction fills kBulkReduceBytes of its slot (cp.reduce.async.bulk moves multiples of 16).
+  std::size_t slot_cells() const {
+    return row(algo_).combine == Combine::BulkReduce ? kBulkReduceBytes / sizeof(T) : 1;
+  }
   void fill_slots() {
     const std::vector<T> identity(kSlots * slot_cells(), Op::template identity<T>());
     result_->from_host(identity.data(), identity.size());

@@ -38,8 +38,13 @@ struct DeviceShape {
   DeviceShape(int sms, int threads = 2048) : sm_count(sms), threads_per_sm(threads) {}  // NOLINT: an SM count converts
 };
 
+// Threads a block at most (CUDA's limit on every GPU here).
+constexpr int kMaxBlock = 1024;
 // bulk-async: tiles a block has in flight or in use at once, a buffer and an mbarrier each.
 constexpr int kBulkStages = 4;
+// bulk-async's hand-out: bytes a bulk reduction moves (cp.reduce.async.bulk takes multiples of
+// 16), the block's result and identities after it; its results' slots are as wide.
+constexpr std::size_t kBulkReduceBytes = 16;
 
 // cluster-dsmem's clusters when none is asked for: the middle of the portable sizes 2, 4, 8.
 constexpr int kDefaultCluster = 4;

@@ -369,30 +369,51 @@ __global__ void work_queue(const T* __restrict__ in, std::size_t n, Probe probe,
 // shown helpers come from its own file.
 namespace ptx = cuda::ptx;
 
-// One bulk reduction of 16 bytes from shared memory into global memory: .add for int, float
-// and double, .min and .max for int only (the row's float_sum_only refuses the rest before a
-// launch, and they never reach this).
+// One bulk reduction of kBulkReduceBytes from shared memory into global memory: .add for int,
+// float and double, .min and .max for int (PTX has no f32 or f64 bulk min or max: kernels::takes
+// refuses them before a launch, and they never reach this).
 template <class Op, class T>
-__device__ __forceinline__ void bulk_reduce16(T* out, const T* from) {
+__device__ __forceinline__ void bulk_reduce(T* out, const T* from) {
+#if __CUDA_ARCH__ >= 900
+  constexpr std::uint32_t bytes = kBulkReduceBytes;
   if constexpr (std::is_same_v<Op, ops::Sum>)
-    ptx::cp_reduce_async_bulk(ptx::space_global, ptx::space_shared, ptx::op_add, out, from, 16u);
+    ptx::cp_reduce_async_bulk(ptx::space_global, ptx::space_shared, ptx::op_add, out, from, bytes);
   else if constexpr (std::is_same_v<T, int> && std::is_same_v<Op, ops::Min>)
-    ptx::cp_reduce_async_bulk(ptx::space_global, ptx::space_shared, ptx::op_min, out, from, 16u);
+    ptx::cp_reduce_async_bulk(ptx::space_global, ptx::space_shared, ptx::op_min, out, from, bytes);
   else if constexpr (std::is_same_v<T, int> && std::is_same_v<Op, ops::Max>)
-    ptx::cp_reduce_async_bulk(ptx::space_global, ptx::space_shared, ptx::op_max, out, from, 16u);
+    ptx::cp_reduce_async_bulk(ptx::space_global, ptx::space_shared, ptx::op_max, out, from, bytes);
   else
     __trap();
+#else
+  __trap();  // sm_90 and later; the host refuses older GPUs before a launch
+#endif
 }
+
+// <<< bulk-hand-out
+// Thread 0 hands the block's result out: kBulkReduceBytes of shared memory (the result, then
+// identities that change nothing), one bulk reduction into `out`, and a wait until it has read
+// them, so the block's shared memory outlives the read.
+template <class T, class Op>
+__device__ __forceinline__ void bulk_hand_out(T v, T* out, T* staging) {
+  staging[0] = v;
+  for (unsigned i = 1; i < kBulkReduceBytes / sizeof(T); ++i) staging[i] = Op::template identity<T>();
+  ptx::fence_proxy_async(ptx::space_shared);  // the writes above are visible to the bulk reduction
+  bulk_reduce<Op>(out, staging);              // [bulk-reduce]
+  ptx::cp_async_bulk_commit_group();
+  ptx::cp_async_bulk_wait_group_read(ptx::n32_t<0>{});
+}
+// >>>
 
 // <<< bulk-async
 // The block's tiles (blockIdx.x, + gridDim.x, ...) are blockDim.x 16-byte vectors each; a ring
 // of kBulkStages buffers, an mbarrier each, keeps the next ones copying while one is folded.
-// `next` (may be null): the 16 bytes the following launch reduces into; block 0 readies them.
+// `next` (may be null): the bytes the following launch reduces into; block 0 readies them.
 template <class T, class Op, class Probe>
 __global__ void bulk_async(const T* __restrict__ in, T* out, std::size_t n, Probe probe, T* next) {
+#if __CUDA_ARCH__ >= 900
   using V = typename Vec16<T>::type;
-  constexpr unsigned per = sizeof(V) / sizeof(T), cells16 = 16 / sizeof(T);
-  __shared__ alignas(16) T result16[cells16];
+  constexpr unsigned per = sizeof(V) / sizeof(T), cells = kBulkReduceBytes / sizeof(T);
+  __shared__ alignas(16) T staging[cells];
   __shared__ T warp_totals[32];
   __shared__ std::uint64_t full[kBulkStages];
   V* tiles = shared_array<V>();  // kBulkStages buffers of blockDim.x vectors
@@ -418,7 +439,6 @@ __global__ void bulk_async(const T* __restrict__ in, T* out, std::size_t n, Prob
   __syncthreads();  // no thread waits on a barrier before it is initialised
 
   T v = Op::template identity<T>();
-  int slot = 0;
   std::size_t k = 0;
   for (std::size_t tile = blockIdx.x; tile < count; tile += gridDim.x, ++k) {
     const int s = int(k % kBulkStages);
@@ -429,10 +449,15 @@ __global__ void bulk_async(const T* __restrict__ in, T* out, std::size_t n, Prob
     if (tid < bytes(tile) / sizeof(V)) v = fold<Op>(v, buffer[tid]);  // [tile-fold]
     __syncthreads();  // every thread has read buffer s: it may be refilled
     const std::size_t later = tile + std::size_t(kBulkStages) * gridDim.x;
-    if (tid == 0 && later < count) ptx::fence_proxy_async(ptx::space_shared), start(later, s);
+    if (tid == 0 && later < count) {
+      // Conservative: orders the threads' reads (generic proxy) before the copy's writes (async proxy).
+      ptx::fence_proxy_async(ptx::space_shared);
+      start(later, s);
+    }
   }
   probe.stage(1, kTagBulkWait, blockIdx.x < count ? int(bytes(blockIdx.x)) : 0), probe.work(1, blockIdx.x < count);
   const std::size_t gid = std::size_t(blockIdx.x) * B + tid, threads = std::size_t(gridDim.x) * B;
+  int slot = 0;
   for (std::size_t j = per * vectors + gid; j < n; j += threads) {
     v = Op{}(v, in[j]);  // the scalar tail, from global memory
     probe.load(2, slot++, j);
@@ -441,18 +466,14 @@ __global__ void bulk_async(const T* __restrict__ in, T* out, std::size_t n, Prob
 
   int stage = 3;
   v = block_shuffle<T, Op>(v, warp_totals, probe, stage);  // see <<< block-shuffle
-  if (tid == 0) {
-    result16[0] = v;
-    for (unsigned i = 1; i < cells16; ++i) result16[i] = Op::template identity<T>();  // adds nothing
-    ptx::fence_proxy_async(ptx::space_shared);  // the writes above are visible to the bulk reduction
-    bulk_reduce16<Op>(out, result16);           // [bulk-reduce]
-    ptx::cp_async_bulk_commit_group();
-    ptx::cp_async_bulk_wait_group_read(ptx::n32_t<0>{});  // result16 read before the block exits
-  }
+  if (tid == 0) bulk_hand_out<T, Op>(v, out, staging);     // see <<< bulk-hand-out
   if (tid == 0 && blockIdx.x == 0 && next)
-    for (unsigned i = 0; i < cells16; ++i) next[i] = Op::template identity<T>();
+    for (unsigned i = 0; i < cells; ++i) next[i] = Op::template identity<T>();
   if (tid == 0) probe.partial(blockIdx.x, v);
-  probe.stage(stage, kTagBulkReduce, 16), probe.work(stage, tid == 0);
+  probe.stage(stage, kTagBulkReduce, int(kBulkReduceBytes)), probe.work(stage, tid == 0);
+#else
+  __trap();  // sm_90 and later; the host refuses older GPUs before a launch
+#endif
 }
 // >>>
 

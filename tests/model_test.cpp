@@ -349,7 +349,6 @@ TEST(Model, ClusterDsmemTheFirstBlockReadsEveryBlocksWarpTotals) {
   }
 }
 
-// The sizes a cluster takes, and the block a cluster trace records, are refused in words.
 // bulk-async by hand: iota 259 as ints, blocks of 32, one block: two tiles of 32 vectors (512
 // bytes each) come by bulk copy, the three-element tail from global memory.
 TEST(Model, BulkAsyncFoldsTilesTheCopiesBrought) {
@@ -362,7 +361,8 @@ TEST(Model, BulkAsyncFoldsTilesTheCopiesBrought) {
   const auto& copy = t.stages[0];
   EXPECT_EQ(copy.tag, kernels::kTagBulkCopy);
   EXPECT_EQ(copy.label,
-            "thread 0 arms the mbarrier for 512 bytes (arrive.expect_tx) and starts the bulk copy of the first tile");
+            "thread 0 arms the first tile's mbarrier for 512 bytes (arrive.expect_tx) and starts the bulk "
+            "copies of the block's first tiles (up to 4)");
   EXPECT_EQ(copy.active, (std::vector<int>{0}));
   EXPECT_FALSE(copy.shared);
   const auto& wait = t.stages[1];
@@ -389,8 +389,10 @@ TEST(Model, BulkAsyncFoldsTilesTheCopiesBrought) {
   EXPECT_EQ(tiny.stages[1].label, "this block takes no whole 16 bytes: no tile arrives");
   EXPECT_TRUE(tiny.stages[1].active.empty());
   EXPECT_FALSE(tiny.stages[1].shared);
+  EXPECT_EQ(tiny.stages[0].label, "thread 0 starts no copy: this block takes no whole 16 bytes");
 }
 
+// The sizes a cluster takes, and the block a cluster trace records, are refused in words.
 TEST(Model, ClusterSizesAndTracedBlocksAreChecked) {
   const auto sim = backend::make_sim_backend();
   backend::TraceRequest req{"cluster-dsmem", core::Op::Sum, core::DType::Float, 64, 5, iota(1000)};

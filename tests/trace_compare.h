@@ -17,8 +17,7 @@ namespace rl::test {
 // are compared within rounding, every other one bit for bit.
 inline bool atomic_float_sum(const std::string& id, core::DType type, core::Op op) {
   const auto* row = kernels::find_row(id);
-  const bool unordered =
-      row && (row->combine == kernels::Combine::Atomics || row->combine == kernels::Combine::BulkReduce);
+  const bool unordered = row && kernels::unordered(row->combine);
   return unordered && type != core::DType::Int && op == core::Op::Sum;
 }
 

@@ -25,15 +25,26 @@ core::Trace Backend::race(const TraceRequest& request, int) {
                            device() + ")");
 }
 
-void check_type(const kernels::AlgorithmRow& row, core::DType type, core::Op op) {
+namespace {
+std::string refusal(const kernels::AlgorithmRow& row, core::DType type, core::Op op) {
+  const std::string id = "'" + std::string(row.id) + "'", t = core::to_string(type), o = core::to_string(op);
   if (row.ints_only && type != core::DType::Int)
-    throw std::invalid_argument("'" + std::string(row.id) + "' reduces int only, not " + core::to_string(type) +
-                                ": the warp reduce instruction (__reduce_add_sync, redux.sync) takes 32-bit integers");
+    return id + " reduces int only, not " + t +
+           ": the warp reduce instruction (__reduce_add_sync, redux.sync) takes 32-bit integers";
   if (!kernels::takes(row, type == core::DType::Int, kernel_op(op)))
-    throw std::invalid_argument("'" + std::string(row.id) + "' takes the " + core::to_string(op) +
-                                " of int only, not of " + core::to_string(type) +
-                                ": the bulk reduction (cp.reduce.async.bulk) adds " + core::to_string(type) +
-                                "s but has no " + core::to_string(type) + " " + core::to_string(op));
+    return id + " takes the " + o + " of int only, not of " + t + ": the bulk reduction (cp.reduce.async.bulk) adds " +
+           t + "s but has no " + t + " " + o;
+  return "";
+}
+}  // namespace
+
+std::string type_refusal(const std::string& algorithm, core::DType type, core::Op op) {
+  const kernels::AlgorithmRow* row = kernels::find_row(algorithm);
+  return row ? refusal(*row, type, op) : "";
+}
+
+void check_type(const kernels::AlgorithmRow& row, core::DType type, core::Op op) {
+  if (const std::string why = refusal(row, type, op); !why.empty()) throw std::invalid_argument(why);
 }
 
 kernels::Algo kernel_algo(const TraceRequest& req) {

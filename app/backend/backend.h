@@ -54,6 +54,9 @@ Selection select(Choice choice);
 std::string status_line(const Selection& selection);
 
 std::unique_ptr<Backend> make_sim_backend();
+// Why an algorithm refuses this type and operator, in words (redux-sync: int alone; bulk-async:
+// no float min or max); empty when it takes them, or is not in the catalog.
+std::string type_refusal(const std::string& algorithm, core::DType type, core::Op op);
 
 // An algorithm's lesson and detail with their numbers filled in (core::fill_lesson) from the
 // CPU model's run of one block of 256 threads over 1..256 (a matrix: 8 rows of 256 over 1..2048):

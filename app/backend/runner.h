@@ -22,7 +22,7 @@ namespace rl::backend {
 
 kernels::Algo kernel_algo(const std::string& id);  // throws std::invalid_argument if unknown or a baseline
 // The request's algorithm, checked as above and for the type and operator: a row that reduces
-// int alone (AlgorithmRow::ints_only), or takes floats' sums alone (float_sum_only), refuses the
+// int alone (AlgorithmRow::ints_only), or whose bulk reduction takes floats' sums alone, refuses the
 // others in words.
 kernels::Algo kernel_algo(const TraceRequest& req);
 void check_type(const kernels::AlgorithmRow& row, core::DType type, core::Op op);

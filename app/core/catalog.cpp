@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "../../kernels/algorithms.h"
+#include "../../kernels/shapes.h"
 #include "../../kernels/stage_tags.h"
 #include "embedded.h"
 
@@ -63,7 +64,6 @@ const std::vector<AlgorithmInfo>& table() {
       a.kind = kind_of(r);
       a.any_block = r.blocks == kernels::BlockRule::Any;
       a.ints_only = r.ints_only;
-      a.float_sum_only = r.float_sum_only;
       a.matrix = r.shape == kernels::Shape::Matrix;
       out.push_back(std::move(a));
     }
@@ -246,14 +246,19 @@ std::string stage_label(int tag, int param, bool has_shared) {
     case kernels::kTagDsmemRead:
       return "the cluster's first block reads the warp totals of its " + p + " blocks (DSMEM)";
     case kernels::kTagBulkCopy:
-      return "thread 0 arms the mbarrier for " + p +
-             " bytes (arrive.expect_tx) and starts the bulk copy of the first tile";
+      return param == 0
+                 ? "thread 0 starts no copy: this block takes no whole 16 bytes"
+                 : "thread 0 arms the first tile's mbarrier for " + p +
+                       " bytes (arrive.expect_tx) and starts the bulk copies of the block's first tiles (up to " +
+                       std::to_string(kernels::kBulkStages) + ")";
     case kernels::kTagBulkWait:
       return param == 0 ? "this block takes no whole 16 bytes: no tile arrives"
                         : "the mbarrier's phase completes: the copy's " + p + " bytes are in shared memory";
     case kernels::kTagTileFold: return "each thread folds its 16 bytes of every tile its block took, then the tail";
     case kernels::kTagBulkReduce:
-      return "thread 0 adds the block's result to the result in global memory: one bulk reduction of " + p + " bytes";
+      return "thread 0 combines the block's result into the result in global memory: one bulk reduction (.add, .min "
+             "or .max) of " +
+             p + " bytes";
     case kernels::kTagAtomic: return "atomic update of the result";
     case kernels::kTagHalving: return "launch: add the upper half at offset " + p;
     case kernels::kTagInput: return "the array in global memory";

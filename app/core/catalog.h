@@ -48,7 +48,6 @@ struct AlgorithmInfo {
   Kind kind = Kind::Traced;
   bool any_block = false;  // takes any block size 1..1024, not only powers of two
   bool ints_only = false;  // reduces int alone (redux-sync: the hardware's warp reduce adds no floats)
-  bool float_sum_only = false;  // floats and doubles by sum alone (bulk-async: no float min or max in bulk)
   bool matrix = false;     // reduces a matrix (--rows, --cols), not an array (--size)
 };
 

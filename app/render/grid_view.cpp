@@ -285,7 +285,7 @@ void draw_combine(const GridBoxes& g) {
       fan_in(g, k2);
       step_arrow(g, k2, g.result);
     }
-  } else if (t.combine == kernels::Combine::Atomics || t.combine == kernels::Combine::BulkReduce) {
+  } else if (t.combine && kernels::unordered(*t.combine)) {
     fan_in(g, g.result);
     const std::string how =
         t.combine == kernels::Combine::Atomics ? op_name(t.op, t.type, t.geometry.tree) : bulk_name(t.op);

@@ -303,15 +303,12 @@ void algorithm_panel(AppState& s, const Area& f) {
   if (to_int) s.choice.type = core::DType::Int;
   note(to_int ? s.choice.algorithm + " reduces int only: the warp reduce instruction takes 32-bit integers" : "",
        s.notes.type, to_int || type_edited);
-  // One whose floats take sum alone (float_sum_only) turns a float min or max to sum, and says why.
-  const bool to_sum =
-      chosen && chosen->float_sum_only && s.choice.type != core::DType::Int && s.choice.op != core::Op::Sum;
-  if (to_sum) s.choice.op = core::Op::Sum;
-  note(to_sum ? s.choice.algorithm +
-                    " takes min and max of int only: its bulk reduction has no float or double "
-                    "min or max, so the operator is sum"
-              : "",
-       s.notes.op, to_sum || op_edited || type_edited);
+  // One that refuses this operator for floats (bulk-async: no float bulk min or max) turns it to sum,
+  // and says why.
+  const std::string refused = backend::type_refusal(s.choice.algorithm, s.choice.type, s.choice.op);
+  if (!refused.empty()) s.choice.op = core::Op::Sum;
+  note(refused.empty() ? "" : refused + "; the operator is sum", s.notes.op,
+       !refused.empty() || op_edited || type_edited);
   size_fields(s);
   // iota, ones, random (with a seed), a file of numbers, or values typed or pasted here.
   static const char* inputs[] = {"iota (1, 2, 3, ...)", "ones", "random", "file", "typed values"};

@@ -190,8 +190,7 @@ void float_pane(AppState& s) {
     return;
   }
   const auto* row = kernels::find_row(req.algorithm);
-  const bool atomics =
-      row && (row->combine == kernels::Combine::Atomics || row->combine == kernels::Combine::BulkReduce);
+  const bool atomics = row && kernels::unordered(row->combine);
   ImGui::TextDisabled("sum of %zu %s values", req.input.size(), core::to_string(req.type).c_str());
   sums(*f.report);
   ImGui::Separator();

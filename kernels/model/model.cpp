@@ -243,7 +243,7 @@ struct Model {
     return v[0];
   }
 
-  // bulk-async (hopper.cuh): the block's tiles arrive by bulk copy and each thread folds its 16
+  // bulk-async (shuffle.cuh): the block's tiles arrive by bulk copy and each thread folds its 16
   // bytes of each (warp-shuffle-vectorized's elements, in its order), then the scalar tail from
   // global memory; block_shuffle's stages; one bulk reduction. The trace keeps the first tile.
   T bulk_block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
@@ -265,7 +265,7 @@ struct Model {
     int k = 3;
     shuffle_tail(v, rec, k);
     for (int t = 0; t < B; ++t) rec.work(k, t, t == 0);
-    rec.stage(k, kernels::kTagBulkReduce, 16);
+    rec.stage(k, kernels::kTagBulkReduce, int(kernels::kBulkReduceBytes));
     return v[0];
   }
 

@@ -39,13 +39,11 @@ void check_block(Algo algo, int b) {
 }  // namespace
 
 namespace {
-TraceShape stage_shape(Algo algo, int block, std::size_t n) {
+// The stages of the load (or fold) and the block's tree, and the shared cells they record.
+TraceShape tree_shape(Algo algo, int block, std::size_t n) {
   const int steps = ceil_log2(std::size_t(block));
   const int warps = (block + 31) / 32;
-  const Combine combine = row(algo).combine;
-  const int atomic = combine == Combine::Atomics || combine == Combine::BulkReduce ? 1 : 0;  // the block's update
-  if (row(algo).bulk_copy)  // copy, wait, fold; shuffles to the warp totals and on; a tile of 4-byte elements at most
-    return {2 + 1 + kShuffleSteps + 1 + 1 + kShuffleSteps + atomic, 1, block * int(vector_elements(4))};
+  const int atomic = unordered(row(algo).combine) ? 1 : 0;  // the block's atomic or bulk reduction is a stage
   switch (row(algo).tree) {
     case Tree::Serial: return {2, block + 1, block};
     case Tree::Halving: return {1 + ceil_log2(n), 3, int(n)};
@@ -58,6 +56,15 @@ TraceShape stage_shape(Algo algo, int block, std::size_t n) {
     case Tree::CgBlock: return {5, 1, warps};
     default: return {1 + steps, 3, block};  // a shared-memory tree: load, then one stage per step
   }
+}
+
+TraceShape stage_shape(Algo algo, int block, std::size_t n) {
+  TraceShape s = tree_shape(algo, block, n);
+  if (row(algo).bulk_copy) {  // the copy and the wait before the fold; a tile of 4-byte elements at most
+    s.stages += 2;
+    s.shared_size = std::max(s.shared_size, block * int(vector_elements(4)));
+  }
+  return s;
 }
 }  // namespace
 
@@ -163,8 +170,7 @@ std::size_t rounding_depth(Algo algo, std::size_t n, int block, DeviceShape devi
   if (row(algo).tree == Tree::Serial) return half(b) * (std::size_t(ceil_log2(n) / std::max(1, ceil_log2(b))) + 1) + trees;
   const Combine combine = row(algo).combine;
   if (combine == Combine::Passes) return half(chain) + trees;
-  if (combine == Combine::Atomics || combine == Combine::BulkReduce)
-    return half(chain) + trees + half(grid);                          // one after another
+  if (unordered(combine)) return half(chain) + trees + half(grid);    // one after another
   return half(chain) + trees + half((grid + b - 1) / b);              // one block walks the partials
 }
 
