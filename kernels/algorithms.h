@@ -103,6 +103,19 @@ constexpr bool takes(const AlgorithmRow& r, bool integral, OpKind op) {
   return integral || r.combine != Combine::BulkReduce || op == OpKind::Sum;
 }
 
+// The compute capability (major) a row's hardware features need, and the feature, in words:
+// thread block clusters and bulk copies 9 (sm_90), the warp reduce instruction 8 (sm_80); 0: any.
+struct Needs {
+  int major = 0;
+  std::string_view what;
+};
+constexpr Needs needs(const AlgorithmRow& r) {
+  if (r.tree == Tree::Cluster) return {9, "thread block clusters"};
+  if (r.bulk_copy) return {9, "bulk asynchronous copies (cp.async.bulk)"};
+  if (r.tree == Tree::Redux) return {8, "the warp reduce instruction (redux.sync)"};
+  return {};
+}
+
 // Whether the blocks' results meet in whatever order the blocks finish: a float sum may differ
 // run to run.
 constexpr bool unordered(Combine c) { return c == Combine::Atomics || c == Combine::BulkReduce; }

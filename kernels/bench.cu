@@ -453,6 +453,7 @@ BenchSession::BenchSession() : impl_(std::make_unique<Impl>()) {
   const DeviceShape shape = cuda_device_shape();  // what the grid sizing reads, read once
   m.info.sm_count = shape.sm_count;
   m.info.threads_per_sm = shape.threads_per_sm;
+  m.info.compute_major = prop.major;
   int v = 0;
   RL_CUDA(cudaDeviceGetAttribute(&v, cudaDevAttrL2CacheSize, m.device_id));
   m.info.l2_bytes = std::size_t(v);

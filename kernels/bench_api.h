@@ -21,6 +21,7 @@ struct DeviceInfo {
   std::string driver;        // e.g. "13.0" (the CUDA version the driver supports)
   int sm_count = 0;
   int threads_per_sm = 0;    // cudaDevAttrMaxThreadsPerMultiProcessor
+  int compute_major = 0;     // compute capability, major: what a row's kernel needs (kernels::needs)
   std::size_t l2_bytes = 0;
   int mem_clock_khz = 0;
   int bus_width_bits = 0;

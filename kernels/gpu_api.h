@@ -24,7 +24,7 @@ std::string cuda_device_name();
 // Bytes of the current device's memory in use (by every process): the soak watches it.
 std::size_t cuda_memory_used();
 int cuda_sm_count();
-bool cuda_has_clusters();         // thread block clusters: compute capability 9.0 or later
+int cuda_compute_major();         // the device's compute capability, major (9 on an H100)
 DeviceShape cuda_device_shape();  // the current device's SMs and threads per SM
 
 // Reduces host_in[0..n) on the GPU to one value. With trace non-null, block

@@ -14,6 +14,10 @@ namespace rl::kernels {
 // a launch (AlgorithmRow::ints_only), and they never reach this.
 template <class Op, class T>
 __device__ __forceinline__ T warp_redux(T v) {
+#if __CUDA_ARCH__ < 800
+  __trap();  // sm_80 and later; the host refuses older GPUs before a launch (kernels::needs)
+  return v;
+#else
   if constexpr (std::is_same_v<T, int>) {
     if constexpr (std::is_same_v<Op, ops::Min>)
       return __reduce_min_sync(0xffffffffu, v);
@@ -25,6 +29,7 @@ __device__ __forceinline__ T warp_redux(T v) {
     __trap();
     return v;
   }
+#endif
 }
 
 // <<< block-redux

@@ -59,11 +59,11 @@ int cuda_sm_count() {
   return count;
 }
 
-bool cuda_has_clusters() {
+int cuda_compute_major() {
   int dev = 0, major = 0;
   RL_CUDA(cudaGetDevice(&dev));
   RL_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-  return major >= 9;
+  return major;
 }
 
 template <class T>

@@ -231,7 +231,7 @@ class Reducer {
  public:
   Reducer(Algo algo, const Launch& l, RawTrace<T>* trace, cudaStream_t stream)
       : algo_(algo), launch_(l), trace_(trace), stream_(stream), cluster_(cluster_blocks(algo, l.cluster)) {
-    if (cluster_ > 1 || row(algo).bulk_copy) require_sm90();
+    require_compute(needs(row(algo)));
   }
 
   // Allocates what every later enqueue(n) needs, so timed runs allocate nothing.
@@ -310,16 +310,17 @@ class Reducer {
   std::size_t next_count(std::size_t count) const {
     return algo_ == Algo::CgWarp ? ceil_div(count, 32) : ceil_div(count, per_block() * std::size_t(cluster_));
   }
-  // Clusters and bulk copies need compute capability 9.0: said in words before a launch could trap.
-  void require_sm90() const {
+  // Clusters, bulk copies and the warp reduce instruction need newer GPUs: said in words before a
+  // launch could trap (the kernels trap where the build's architecture lacks them).
+  void require_compute(Needs need) const {
+    if (need.major == 0) return;
     int dev = 0, major = 0;
     RL_CUDA(cudaGetDevice(&dev));
     RL_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
-    if (major < 9)
-      throw std::invalid_argument(
-          std::string(row(algo_).id) + " needs " +
-          (cluster_ > 1 ? "thread block clusters" : "bulk asynchronous copies (cp.async.bulk)") +
-          ": compute capability 9.0 or later, and this GPU's is " + std::to_string(major) + ".x");
+    if (major < need.major)
+      throw std::invalid_argument(std::string(row(algo_).id) + " needs " + std::string(need.what) +
+                                  ": compute capability " + std::to_string(need.major) +
+                                  ".0 or later, and this GPU's is " + std::to_string(major) + ".x");
   }
 
   // The first pass, traced when asked; later passes are never traced.

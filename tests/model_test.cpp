@@ -750,6 +750,18 @@ TEST(Model, TracesRecordEveryBlocksResultAndHowTheyCombine) {
 
 // The one table: every kernel has a row, and every row its kernel source marker, its model,
 // its lesson and its place in docs/algorithms.md.
+// What a GPU must have for a row's kernel: clusters and bulk copies sm_90, redux.sync sm_80, the
+// rest anything this toolkit builds for; the host refuses an older GPU with these words.
+TEST(Catalog, EachRowSaysTheComputeCapabilityItNeeds) {
+  const auto major = [](const char* id) { return kernels::needs(*kernels::find_row(id)).major; };
+  EXPECT_EQ(major("cluster-dsmem"), 9);
+  EXPECT_EQ(major("bulk-async"), 9);
+  EXPECT_EQ(major("redux-sync"), 8);
+  EXPECT_EQ(kernels::needs(*kernels::find_row("redux-sync")).what, "the warp reduce instruction (redux.sync)");
+  for (const char* id : {"warp-shuffle", "work-queue", "sequential", "cg-grid-sync", "lanes-per-row"})
+    EXPECT_EQ(major(id), 0) << id;
+}
+
 TEST(Catalog, EveryRowHasItsMarkerModelLessonAndDocs) {
   std::ifstream in(REDLAB_SOURCE_DIR "/docs/algorithms.md");
   std::stringstream text;

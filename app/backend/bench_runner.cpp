@@ -442,9 +442,10 @@ core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSi
         kernels::Timing t;
         if (kernels::is_baseline(*r)) {
           t = session.time_baseline(r->baseline, kernel_op(req.op), settings, cancel);
-        } else if (r->tree == kernels::Tree::Cluster && !kernels::cuda_has_clusters()) {
+        } else if (const kernels::Needs need = kernels::needs(*r); need.major > dev.compute_major) {
           // A bench of many kernels goes on without it; the row says why it holds no time.
-          row.check = "not run: thread block clusters need a GPU of compute capability 9.0 or later";
+          row.check = "not run: " + std::string(need.what) + " need a GPU of compute capability " +
+                      std::to_string(need.major) + ".0 or later";
           report.rows.push_back(row);
           if (on_row) on_row(row);
           ++p.done;
