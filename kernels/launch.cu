@@ -60,9 +60,12 @@ int cuda_sm_count() {
 }
 
 int cuda_compute_major() {
-  int dev = 0, major = 0;
-  RL_CUDA(cudaGetDevice(&dev));
-  RL_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+  static const int major = [] {  // the device is the process's one, as cuda_sm_count reads it
+    int dev = 0, m = 0;
+    RL_CUDA(cudaGetDevice(&dev));
+    RL_CUDA(cudaDeviceGetAttribute(&m, cudaDevAttrComputeCapabilityMajor, dev));
+    return m;
+  }();
   return major;
 }
 

@@ -314,9 +314,7 @@ class Reducer {
   // launch could trap (the kernels trap where the build's architecture lacks them).
   void require_compute(Needs need) const {
     if (need.major == 0) return;
-    int dev = 0, major = 0;
-    RL_CUDA(cudaGetDevice(&dev));
-    RL_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev));
+    const int major = cuda_compute_major();
     if (major < need.major)
       throw std::invalid_argument(std::string(row(algo_).id) + " needs " + std::string(need.what) +
                                   ": compute capability " + std::to_string(need.major) +

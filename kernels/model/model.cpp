@@ -198,12 +198,16 @@ struct Model {
     }
   }
 
-  // 16-byte vectors: four 4-byte elements or two doubles, folded in order; one load of them all.
+  // 16-byte vectors: four 4-byte elements or two doubles, folded in order.
   static constexpr std::size_t per = kernels::vector_elements(sizeof(T));
-  static T vector_load(T acc, const T* in, std::size_t vector, const Rec<T>& rec, int t, int slot) {
+  static T fold_vector(T acc, const T* in, std::size_t vector) {
     for (std::size_t e = 0; e < per; ++e) acc = Op{}(acc, in[per * vector + e]);
-    rec.load(0, t, slot, per * vector, int(per));
     return acc;
+  }
+  // The same, loaded by the thread from global memory: one load of them all.
+  static T vector_load(T acc, const T* in, std::size_t vector, const Rec<T>& rec, int t, int slot) {
+    rec.load(0, t, slot, per * vector, int(per));
+    return fold_vector(acc, in, vector);
   }
 
   T shuffle_block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
@@ -249,15 +253,15 @@ struct Model {
   T bulk_block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
     const std::size_t vectors = n / per, tiles = (vectors + B - 1) / B, threads = grid * B;
     const bool has = b < tiles;
-    const int bytes = has ? int(std::min<std::size_t>(B, vectors - b * B) * 16) : 0, cells = bytes / int(sizeof(T));
+    const int bytes = has ? int(std::min<std::size_t>(B, vectors - b * B) * kernels::kVectorBytes) : 0;
+    const int cells = bytes / int(sizeof(T));
     for (int t = 0; t < B; ++t) rec.work(0, t, t == 0), rec.work(1, t, has), rec.work(2, t, true);
     rec.stage(0, kernels::kTagBulkCopy, bytes), rec.stage(1, kernels::kTagBulkWait, bytes);
     if (has) rec.shared(1, std::vector<T>(in + b * B * per, in + b * B * per + cells), cells);
     std::vector<T> v(B, id());
     for (int t = 0; t < B; ++t) {
       int slot = 0;
-      for (std::size_t i = b * B + t; i < vectors; i += threads)
-        for (std::size_t e = 0; e < per; ++e) v[t] = Op{}(v[t], in[per * i + e]);
+      for (std::size_t i = b * B + t; i < vectors; i += threads) v[t] = fold_vector(v[t], in, i);
       for (std::size_t i = per * vectors + b * B + t; i < n; i += threads)
         v[t] = Op{}(v[t], in[i]), rec.load(2, t, slot++, i);
     }
