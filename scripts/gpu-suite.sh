@@ -4,6 +4,8 @@
 #   scripts/gpu-suite.sh run    on the GPU machine (nvcc, no Debian packages): runs from .gpu/
 #   scripts/gpu-suite.sh golden on the GPU machine: records the golden traces the host tests
 #                               replay (tests/data/golden; $OUT/golden.tgz to bring them back)
+#   scripts/gpu-suite.sh machine-code on the GPU machine: $OUT/redux-sync.txt, the machine code and the
+#                               warp stages' cycles that redux-sync's lesson quotes (assets/machine_code/)
 #   scripts/gpu-suite.sh counters on the GPU machine: Nsight Compute once for every GPU kernel
 #                               ($OUT/ncu.tgz; scripts/ncu-counters.py makes assets/counters/h100.json)
 # `run` executes the GPU tests, compute-sanitizer (memcheck, racecheck, synccheck, initcheck)
@@ -56,6 +58,13 @@ if [ "$mode" = golden ]; then  # golden: records tests/data/golden/*.json on thi
   mkdir -p "${OUT:-gpu-out}"
   tar -C tests/data -czf "${OUT:-gpu-out}/golden.tgz" golden
   exit 0
+fi
+if [ "$mode" = machine-code ]; then  # machine-code: redux-sync's lesson's machine code and warp-stage cycles
+  mkdir -p "${OUT:-gpu-out}"
+  .gpu/run.sh .gpu/bin/gpu_test --gtest_filter='Gpu.WarpStagesAre*' > "${OUT:-gpu-out}/cycles.log" 2>&1 || exit 1
+  python3 scripts/machine-code.py .gpu/bin/reduction-lab "${OUT:-gpu-out}/cycles.log" \
+    "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" > "${OUT:-gpu-out}/redux-sync.txt" || exit 1
+  exit 0  # then here: cp the file to assets/machine_code/redux-sync.txt
 fi
 if [ "$mode" = counters ]; then  # counters: Nsight Compute once for every GPU kernel ($OUT/ncu.tgz)
   # The first launch of each (global-halving: every launch of one reduction) at 2^24 floats (ints for

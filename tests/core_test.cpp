@@ -628,14 +628,19 @@ TEST(MachineCode, TheLessonCountsTheShippedLines) {
   EXPECT_FALSE(core::shipped_machine_code("sequential"));
   const auto t = backend::make_sim_backend()->trace({"redux-sync", core::Op::Sum, core::DType::Int, 64, 0, {1, 2, 3}});
   EXPECT_EQ(core::fill_lesson("{redux_ops} {shfl_ops} {redux_instructions} {shuffle_instructions}", t), "2 15 56 144");
+  EXPECT_EQ(core::fill_lesson("{redux_cycles} {shuffle_cycles}", t), "44.4 145.8");  // the timed chains
 
   const std::string ok = "device: D\nrecorded: R\nkernel: k\ninstructions: 9\n/*0010*/ @P0 SHFL.DOWN PT, R1, R2 ;\n";
   const auto parsed = core::parse_machine_code(ok);
   EXPECT_EQ(core::count_opcode(parsed, "k", "SHFL"), 1u);  // a predicated line counts too
   EXPECT_EQ(parsed.kernels[0].instructions, 9u);
+  EXPECT_EQ(parsed.kernels[0].stage_cycles, 0);  // not timed
+  EXPECT_EQ(core::parse_machine_code(ok + "stage cycles: 23.5\n").kernels[0].stage_cycles, 23.5);
   for (const std::string bad :
        {"device: D\nrecorded: R\nkernel: k\nREDUX UR4, R0\n", "device: D\nrecorded: R\n/*0010*/ REDUX UR4, R0 ;\n",
-        "device: D\nrecorded: R\nkernel: k\ninstructions: lots\n"}) {
+        "device: D\nrecorded: R\nkernel: k\ninstructions: lots\n", "device: D\nrecorded: R\nstage cycles: 4\n",
+        "device: D\nrecorded: R\nkernel: k\nstage cycles: 1.2.3\n",
+        "device: D\nrecorded: R\nkernel: k\nstage cycles: 0\n"}) {
     try {
       core::parse_machine_code(bad);
       ADD_FAILURE() << "accepted: " << bad;

@@ -26,6 +26,7 @@
 #include "kernels/shapes.h"
 #include "kernels/matrix_shapes.h"
 #include "kernels/gpu_api.h"
+#include "kernels/warp_cycles.h"
 #include "golden.h"
 #include "test_support.h"
 #include "trace_compare.h"
@@ -313,6 +314,35 @@ TEST(Gpu, IntSumsWrapAroundForEveryAlgorithm) {
                 test::wrapped_sum(in));
     }
   }
+}
+
+// The host's copy of the timed chains, by hand: one redux stage gives every lane the 32 lanes'
+// total; one stage of five shuffles leaves that total in lane 0 and lane 31 doubled five times.
+TEST(Gpu, TheWarpStageChainsComputeWhatTheHardwareDoes) {
+  const auto start = kernels::warp_stage_chain(true, 0);
+  std::uint32_t total = 0;
+  for (auto v : start) total += std::uint32_t(v);
+  for (auto v : kernels::warp_stage_chain(true, 1)) EXPECT_EQ(std::uint32_t(v), total);
+  const auto shuffled = kernels::warp_stage_chain(false, 1);
+  EXPECT_EQ(std::uint32_t(shuffled[0]), total);
+  EXPECT_EQ(std::uint32_t(shuffled[31]), std::uint32_t(start[31]) * 32u);
+  EXPECT_NE(shuffled[1], shuffled[0]);
+}
+
+// The time of each warp stage in redux-sync's lesson: one warp's chains of REDUX and of five
+// shuffles and adds, each chain's lanes checked against the host's (time_warp_stages throws
+// otherwise). Prints the lines assets/machine_code/redux-sync.txt ships.
+TEST(Gpu, WarpStagesAreTimedOnChainsThatComputeTheRightLanes) {
+  std::string why;
+  if (!kernels::cuda_available(&why)) NO_GPU(why);
+  if (kernels::cuda_compute_major() < 8) GTEST_SKIP() << "SKIPPED: redux.sync needs compute capability 8.0";
+  const auto w = kernels::time_warp_stages();
+  EXPECT_GT(w.redux, 0);
+  EXPECT_GT(w.shuffle, 0);
+  std::printf(
+      "[ cycles   ] %s, one warp, chains of %d stages\nkernel: redux-sync int sum\nstage cycles: %.1f\n"
+      "kernel: warp-shuffle int sum\nstage cycles: %.1f\n",
+      kernels::cuda_device_name().c_str(), w.stages, w.redux, w.shuffle);
 }
 
 TEST(Gpu, ImpossibleLaunchesAreRefusedAndTheGpuStillWorks) {

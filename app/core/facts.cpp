@@ -212,6 +212,12 @@ static std::string unpadded_conflicts(const Trace& trace) {
   return "-";
 }
 
+static std::string one_decimal(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", x);
+  return buf;
+}
+
 // redux-sync: what the shipped machine code holds (assets/machine_code/redux-sync.txt).
 static std::string code_fact(std::string_view what) {
   static const std::optional<MachineCode> code = [] {
@@ -226,8 +232,12 @@ static std::string code_fact(std::string_view what) {
   if (what == "recorded") return code->recorded;
   if (what == "redux") return std::to_string(count_opcode(*code, "redux-sync int sum", "REDUX"));
   if (what == "shfl") return std::to_string(count_opcode(*code, "warp-shuffle int sum", "SHFL"));
-  const auto* k = code->find(what == "redux_total" ? "redux-sync int sum" : "warp-shuffle int sum");
-  return k ? std::to_string(k->instructions) : "-";
+  const bool redux = what == "redux_total" || what == "redux_cycles";
+  const auto* k = code->find(redux ? "redux-sync int sum" : "warp-shuffle int sum");
+  if (!k) return "-";
+  if (what == "redux_cycles" || what == "shuffle_cycles")
+    return k->stage_cycles > 0 ? one_decimal(k->stage_cycles) : "-";
+  return std::to_string(k->instructions);
 }
 
 // thread-per-row: the rows of the block's first tile (its walk's threads).
@@ -343,6 +353,8 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{shfl_ops}", code_fact("shfl")},
       {"{redux_instructions}", code_fact("redux_total")},
       {"{shuffle_instructions}", code_fact("shuffle_total")},
+      {"{redux_cycles}", code_fact("redux_cycles")},
+      {"{shuffle_cycles}", code_fact("shuffle_cycles")},
       {"{pad_cells}", trace.geometry.tile_pitch > trace.geometry.tile_cols ? "one pad cell" : "no pad cell"},
       {"{walk_conflicts}", tag_conflicts(trace, kernels::kTagRowWalk)},
       {"{copy_conflicts}", tag_conflicts(trace, kernels::kTagTileCopy)},

@@ -1,5 +1,6 @@
 #include "machine_code.h"
 
+#include <cmath>
 #include <stdexcept>
 
 #include "embedded.h"
@@ -28,6 +29,18 @@ std::string_view opcode_of(std::string_view line) {
   std::string_view rest = trim(line.substr(end + 2));
   if (!rest.empty() && rest.front() == '@') rest = trim(rest.substr(std::min(rest.find(' '), rest.size())));
   return rest.substr(0, std::min(rest.find(' '), rest.size()));
+}
+
+// A plain decimal ("23.5"); NaN for anything else.
+double decimal_number(const std::string& s) {
+  if (s.empty() || s.size() > 12 || s.find_first_not_of("0123456789.") != std::string::npos) return std::nan("");
+  try {
+    std::size_t used = 0;
+    const double d = std::stod(s, &used);
+    return used == s.size() ? d : std::nan("");
+  } catch (const std::exception&) {
+    return std::nan("");
+  }
 }
 
 }  // namespace
@@ -63,6 +76,11 @@ MachineCode parse_machine_code(std::string_view text) {
           value.find_first_not_of("0123456789") != std::string::npos)
         fail("'instructions:' takes a count after a kernel");
       code.kernels.back().instructions = std::stoul(value);
+    } else if (take(line, "stage cycles:", &value)) {
+      const double cycles = decimal_number(value);
+      if (code.kernels.empty() || !(cycles > 0 && cycles < 1e6))
+        fail("'stage cycles:' takes a number of cycles after a kernel");
+      code.kernels.back().stage_cycles = cycles;
     } else if (line.substr(0, 2) == "/*") {
       if (code.kernels.empty() || opcode_of(line).empty())
         fail("a line of code outside a kernel, or without an opcode");

@@ -15,6 +15,7 @@ struct MachineCode {
     std::string name;                // "redux-sync int sum"
     std::size_t instructions = 0;    // the whole kernel's
     std::vector<std::string> lines;  // "/*0170*/ REDUX.SUM.S32 UR4, R0 ;"
+    double stage_cycles = 0;         // SM cycles one warp stage took in a timed chain; 0: not timed
   };
   std::string device, recorded, tool;
   std::vector<Kernel> kernels;
@@ -22,7 +23,8 @@ struct MachineCode {
 };
 
 // Parses the format above: "#" comments, "device:", "recorded:", "tool:", then "kernel: NAME",
-// "instructions: N" and its lines. Throws std::invalid_argument naming the line that is wrong.
+// "instructions: N", "stage cycles: X" (optional) and its lines. Throws std::invalid_argument naming the line that is
+// wrong.
 MachineCode parse_machine_code(std::string_view text);
 // The shipped file for an algorithm, parsed; nullopt where it has none.
 std::optional<MachineCode> shipped_machine_code(std::string_view id);
