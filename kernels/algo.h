@@ -41,8 +41,10 @@ enum class Algo {
   ReduxSync,
   ClusterDsmem,
   BulkAsync,
+  VectorizedOrdered,
+  Compensated,
 };
-constexpr Algo kLastAlgo = Algo::BulkAsync;  // every Algo has a row: a test walks them to here
+constexpr Algo kLastAlgo = Algo::Compensated;  // every Algo has a row: a test walks them to here
 enum class OpKind { Sum, Min, Max };
 // Baselines over the same data: the library reductions, a device copy (a bandwidth reference:
 // it reads and writes, a reduction only reads; checked element for element), and the matrix

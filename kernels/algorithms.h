@@ -93,6 +93,9 @@ struct AlgorithmRow {
   // Tiles reach shared memory by bulk asynchronous copies (cp.async.bulk) whose bytes an
   // mbarrier counts: two stages of the trace before the fold.
   bool bulk_copy = false;
+  // Each thread's loop adds with Neumaier's compensation: floating-point sums only, and one stage
+  // more (the running sum, then the sum with what its roundings lost added back).
+  bool compensated = false;
 };
 
 // Whether a row reduces elements of this kind with this operator (int or not: the hardware's
@@ -100,6 +103,7 @@ struct AlgorithmRow {
 // f32 or f64 min or max (PTX ISA; CCCL's cuda::ptx wrappers have the same set).
 constexpr bool takes(const AlgorithmRow& r, bool integral, OpKind op) {
   if (r.ints_only && !integral) return false;
+  if (r.compensated) return !integral && op == OpKind::Sum;  // nothing rounds in an int sum, a min or a max
   return integral || r.combine != Combine::BulkReduce || op == OpKind::Sum;
 }
 
@@ -219,6 +223,12 @@ inline constexpr AlgorithmRow kAlgorithms[] = {
     {"bulk-async", A::BulkAsync, {}, F::Hopper,
      "Bulk asynchronous copies: tiles stream into shared memory through an mbarrier, one bulk reduction a block",
      kShuffle, C::BulkReduce, P2, true, 0, Arr, I::Vectors, T::Shuffle, true, {}, false, true},
+    {"vectorized-ordered", A::VectorizedOrdered, {}, F::WarpShuffle,
+     "Vectorized loads, shuffle, the last block folds the blocks' totals in a fixed order",
+     kShuffle, C::LastBlock, P2, true, 0, Arr, I::Vectors, T::Shuffle, true},
+    {"compensated", A::Compensated, {}, F::WarpShuffle,
+     "Compensated (Neumaier) sums in each thread's loop, then vectorized-ordered's fixed order",
+     kShuffle, C::LastBlock, P2, true, 0, Arr, I::Vectors, T::Shuffle, true, {}, false, false, true},
     {"cub", {}, B::Cub, F::Baseline, "CUB DeviceReduce",
      {}, C::None, P2, true, 0, Arr, I::Tile, T::None, false},
     {"thrust", {}, B::Thrust, F::Baseline, "thrust::reduce",

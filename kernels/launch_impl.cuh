@@ -249,6 +249,8 @@ class Reducer {
       case Algo::CgReduceUpdateAsync: result_ = std::make_unique<DeviceArray<T>>(1); break;
       case Algo::CgGridSync: grid_ = resident_grid(n), a_ = std::make_unique<DeviceArray<T>>(1 + grid_); break;
       case Algo::ThreadfenceSinglePass:
+      case Algo::VectorizedOrdered:
+      case Algo::Compensated:
         a_ = std::make_unique<DeviceArray<T>>(grid_for(n));
         result_ = std::make_unique<DeviceArray<T>>(1);
         retired_ = std::make_unique<DeviceArray<unsigned>>(1);
@@ -277,7 +279,9 @@ class Reducer {
       case Algo::BulkAsync: return rotating_single_pass(in);
       case Algo::CgReduceUpdateAsync: return atomic_single_pass(in);
       case Algo::CgGridSync: return grid_sync(in);
-      case Algo::ThreadfenceSinglePass: return threadfence(in);
+      case Algo::ThreadfenceSinglePass:
+      case Algo::VectorizedOrdered:
+      case Algo::Compensated: return last_block_folds(in);
       case Algo::MultiplePerThread:
       case Algo::CgTwoPhase: return fixed_grid_two_pass(in);
       default: return repeated_passes(in);
@@ -422,10 +426,23 @@ class Reducer {
     return out;
   }
 
-  const T* threadfence(const T* in) {
+  // Blocks store partials and take tickets; the block that takes the last folds the partials.
+  const T* last_block_folds(const T* in) {
     first_pass([&](auto probe) {
-      threadfence_single_pass<T, Op><<<unsigned(grid_for(n_)), launch_.block, launch_.block * sizeof(T), stream_>>>(
-          in, result_->get(), n_, probe, a_->get(), retired_->get());
+      const unsigned grid = unsigned(grid_for(n_));
+      const std::size_t sh = std::size_t(launch_.block) * sizeof(T);
+      T *out = result_->get(), *partials = a_->get();
+      if (algo_ == Algo::VectorizedOrdered) {
+        vectorized_ordered<T, Op><<<grid, launch_.block, sh, stream_>>>(in, out, n_, probe, partials, retired_->get());
+      } else if (algo_ == Algo::Compensated) {
+        if constexpr (std::is_same_v<T, int> || !std::is_same_v<Op, ops::Sum>)
+          throw std::invalid_argument("compensated adds floats and doubles only (kernels::takes)");
+        else
+          compensated<T, Op><<<grid, launch_.block, sh, stream_>>>(in, out, n_, probe, partials, retired_->get());
+      } else {
+        threadfence_single_pass<T, Op>
+            <<<grid, launch_.block, sh, stream_>>>(in, out, n_, probe, partials, retired_->get());
+      }
       RL_CUDA(cudaGetLastError());
     });
     return result_->get();

@@ -43,4 +43,25 @@ struct Max {
   }
 };
 
+// Neumaier's compensated sum (Kahan's, mended for an addend larger than the running sum): each
+// add's rounding error, computed exactly with the larger operand first (Fast2Sum), gathers in
+// `lost`, added back once at the end (Higham, Accuracy and Stability of Numerical Algorithms, 4.3).
+// No multiply, so no fused multiply-add can change it on the GPU.
+template <class T>
+struct Neumaier {
+  T sum = T(0), lost = T(0);
+};
+template <class T>
+RL_HD Neumaier<T> add(Neumaier<T> a, T x) {
+  const T t = a.sum + x;
+  const T big = a.sum < T(0) ? -a.sum : a.sum, small = x < T(0) ? -x : x;
+  return {t, a.lost + (big >= small ? (a.sum - t) + x : (x - t) + a.sum)};
+}
+// sum + lost; the plain sum where lost is no number (an infinity in the input makes x - t NaN),
+// so an infinite or NaN sum comes out as a plain sum's would.
+template <class T>
+RL_HD T total(Neumaier<T> a) {
+  return a.lost - a.lost == T(0) ? a.sum + a.lost : a.sum;
+}
+
 }  // namespace rl::ops

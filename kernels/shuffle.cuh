@@ -26,6 +26,25 @@ __device__ __forceinline__ T fold(T acc, const V& q) {
   else if constexpr (sizeof(T) == 8) return Op{}(Op{}(acc, q.x), q.y);
   else return Op{}(Op{}(Op{}(Op{}(acc, q.x), q.y), q.z), q.w);
 }
+// The same into a compensated sum (compensated's loop), element by element in the same order.
+template <class Op, class T, class V>
+__device__ __forceinline__ ops::Neumaier<T> fold(ops::Neumaier<T> acc, const V& q) {
+  if constexpr (std::is_same_v<V, T>)
+    return ops::add(acc, q);
+  else if constexpr (sizeof(T) == 8)
+    return ops::add(ops::add(acc, q.x), q.y);
+  else
+    return ops::add(ops::add(ops::add(ops::add(acc, q.x), q.y), q.z), q.w);
+}
+// The element type an accumulator folds: itself, or a compensated sum's.
+template <class A>
+struct element_of {
+  using type = A;
+};
+template <class T>
+struct element_of<ops::Neumaier<T>> {
+  using type = T;
+};
 
 // K loads issued before any is folded, so K are in flight at once; each recorded as one load
 // of a vector's elements, from the thread's slot-th on.
@@ -34,7 +53,7 @@ __device__ __forceinline__ T fold(T acc, const V& q) {
 template <int K, class Op, bool FromL2 = false, class T, class V, class Probe>
 __device__ __forceinline__ T fold_batch(T v, const V* in16, std::size_t i, std::size_t threads, const Probe& probe,
                                         int& slot) {
-  constexpr int per = sizeof(V) / sizeof(T);
+  constexpr int per = sizeof(V) / sizeof(typename element_of<T>::type);
   V q[K];
 #pragma unroll
   for (int k = 0; k < K; ++k) {
@@ -271,32 +290,40 @@ __global__ void batched_rows_vectorized(const T* in, T* partials, std::size_t co
 }
 // >>>
 
+// <<< vector-loads
+// A thread's share of in[0..n): 16-byte vectors by grid stride, eight independent loads in flight,
+// then 4, 2 and 1 for the rest, all folded in grid-stride order; then the scalar tail. Acc is the
+// element type, or a compensated sum of it (ops::Neumaier).
+template <class T, class Op, class Acc, class Probe>
+__device__ __forceinline__ Acc fold_vectors(Acc v, const T* __restrict__ in, std::size_t n, const Probe& probe) {
+  using V = typename Vec16<T>::type;
+  constexpr std::size_t per = sizeof(V) / sizeof(T);
+  const std::size_t gid = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  const std::size_t threads = std::size_t(gridDim.x) * blockDim.x;
+  const std::size_t vectors = n / per;  // cudaMalloc'd input: 16-byte aligned
+  const V* in16 = reinterpret_cast<const V*>(in);
+  std::size_t i = gid;
+  int slot = 0;
+  for (; i + 7 * threads < vectors; i += 8 * threads) v = fold_batch<8, Op>(v, in16, i, threads, probe, slot);
+  if (i + 3 * threads < vectors) v = fold_batch<4, Op>(v, in16, i, threads, probe, slot), i += 4 * threads;
+  if (i + threads < vectors) v = fold_batch<2, Op>(v, in16, i, threads, probe, slot), i += 2 * threads;
+  if (i < vectors) v = fold_batch<1, Op>(v, in16, i, threads, probe, slot);
+  for (std::size_t j = per * vectors + gid; j < n; j += threads) {
+    v = fold<Op>(v, in[j]);  // the scalar tail
+    probe.load(0, slot++, j);
+  }
+  return v;
+}
+// >>>
+
 // <<< warp-shuffle-vectorized
 // `next` (may be null) is where the following launch will combine: block 0 sets it to the
 // identity, so no memset or init kernel runs between launches.
 template <class T, class Op, class Probe>
 __global__ void warp_shuffle_vectorized(const T* __restrict__ in, T* out, std::size_t n, Probe probe, T* next) {
-  using V = typename Vec16<T>::type;
-  constexpr std::size_t per = sizeof(V) / sizeof(T);
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x;
-  const std::size_t gid = std::size_t(blockIdx.x) * blockDim.x + tid;
-  const std::size_t threads = std::size_t(gridDim.x) * blockDim.x;
-  const std::size_t vectors = n / per;  // cudaMalloc'd input: 16-byte aligned
-  const V* in16 = reinterpret_cast<const V*>(in);
-  T v = Op::template identity<T>();
-  std::size_t i = gid;
-  int slot = 0;
-  // Eight independent 16-byte loads in flight per thread, then 4, 2 and 1 for the rest; all
-  // folded in grid-stride order.
-  for (; i + 7 * threads < vectors; i += 8 * threads) v = fold_batch<8, Op>(v, in16, i, threads, probe, slot);  // [vector-load]
-  if (i + 3 * threads < vectors) v = fold_batch<4, Op>(v, in16, i, threads, probe, slot), i += 4 * threads;
-  if (i + threads < vectors) v = fold_batch<2, Op>(v, in16, i, threads, probe, slot), i += 2 * threads;
-  if (i < vectors) v = fold_batch<1, Op>(v, in16, i, threads, probe, slot);
-  for (std::size_t j = per * vectors + gid; j < n; j += threads) {
-    v = Op{}(v, in[j]);  // the scalar tail
-    probe.load(0, slot++, j);
-  }
+  T v = fold_vectors<T, Op>(Op::template identity<T>(), in, n, probe);  // [vector-load]  // see <<< vector-loads
   probe.stage(0, kTagVectorLoad, 0), probe.work(0, true), probe.lane(0, v);
 
   int stage = 1;
@@ -305,6 +332,45 @@ __global__ void warp_shuffle_vectorized(const T* __restrict__ in, T* out, std::s
   if (tid == 0 && blockIdx.x == 0 && next) *next = Op::template identity<T>();  // [ready-next]
   if (tid == 0) probe.partial(blockIdx.x, v);
   probe.stage(stage, kTagAtomic, 0), probe.work(stage, tid == 0);
+}
+// >>>
+
+// <<< vectorized-ordered
+// warp-shuffle-vectorized's loads and shuffles without its atomic: each block's total goes to its
+// own cell of `partials`, and the block that takes the last ticket folds them, in the same order
+// every run (fold_last_chunk over one row of gridDim.x chunks).
+template <class T, class Op, class Probe>
+__global__ void vectorized_ordered(const T* __restrict__ in, T* out, std::size_t n, Probe probe, T* partials,
+                                   unsigned* retired) {
+  T* smem = shared_array<T>();
+  T v = fold_vectors<T, Op>(Op::template identity<T>(), in, n, probe);  // [vector-load]  // see <<< vector-loads
+  probe.stage(0, kTagVectorLoad, 0), probe.work(0, true), probe.lane(0, v);
+
+  int stage = 1;
+  v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle
+  if (threadIdx.x == 0) partials[blockIdx.x] = v, probe.partial(blockIdx.x, v);
+  fold_last_chunk<T, Op>(partials, out, gridDim.x, retired, smem);  // see <<< last-chunk
+}
+// >>>
+
+// <<< compensated
+// vectorized-ordered with a compensated loop: each thread's adds keep what their roundings lost
+// (ops::Neumaier) and add it back once, at the end of the loop; the block's shuffles and the last
+// block's fold add plainly. Sums of floats and doubles only (kernels::takes).
+template <class T, class Op, class Probe>
+__global__ void compensated(const T* __restrict__ in, T* out, std::size_t n, Probe probe, T* partials,
+                            unsigned* retired) {
+  T* smem = shared_array<T>();
+  const ops::Neumaier<T> acc =
+      fold_vectors<T, Op>(ops::Neumaier<T>{}, in, n, probe);  // [vector-load]  // see <<< vector-loads
+  probe.stage(0, kTagVectorLoad, 0), probe.work(0, true), probe.lane(0, acc.sum);
+  T v = ops::total(acc);  // [compensate]: the running sum plus what its roundings lost
+  probe.stage(1, kTagCompensate, 0), probe.work(1, true), probe.lane(1, v);
+
+  int stage = 2;
+  v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle
+  if (threadIdx.x == 0) partials[blockIdx.x] = v, probe.partial(blockIdx.x, v);
+  fold_last_chunk<T, Op>(partials, out, gridDim.x, retired, smem);  // see <<< last-chunk
 }
 // >>>
 

@@ -42,6 +42,7 @@ enum Tag : int {
   kTagBulkWait,     // [bulk-wait]   the mbarrier's phase completes: the tile is in shared memory; param = bytes copied
   kTagTileFold,     // [tile-fold]   each thread folds its 16 bytes of every tile its block took
   kTagBulkReduce,   // [bulk-reduce] thread 0 adds the block's result to out by cp.reduce.async.bulk; param = bytes
+  kTagCompensate,   // [compensate]  each thread adds back what its loop's roundings lost (Neumaier)
   kTagCount
 };
 
@@ -53,7 +54,7 @@ inline const char* tag_marker(int tag) {
       "[final-reduce]", "[atomic]", "[halving]", "[input]", "[row-stride]", "[column-stride]",
       "[column-step]", "[column-walk]", "[tile-stride]", "[column-vector]", "[row-vector]", "[row-lanes]",
       "[tile-copy]", "[row-walk]", "[redux]", "[final-redux]", "[dsmem-read]", "[bulk-copy]", "[bulk-wait]",
-      "[tile-fold]", "[bulk-reduce]"};
+      "[tile-fold]", "[bulk-reduce]", "[compensate]"};
   return tag >= 0 && tag < kTagCount ? names[tag] : "[?]";
 }
 

@@ -16,6 +16,7 @@
 #include "app/core/input.h"
 #include "kernels/algorithms.h"
 #include "kernels/model/cpu_baseline.h"
+#include "kernels/model/model.h"
 #include "test_support.h"
 
 using namespace rl;
@@ -24,6 +25,7 @@ namespace {
 
 core::Trace model_trace(const std::string& algo, std::vector<double> input, int block = 32,
                         core::Op op = core::Op::Sum, core::DType type = core::DType::Int, int trace_block = 0) {
+  if (!backend::type_refusal(algo, type, op).empty()) type = test::types_of(algo).front();  // compensated: float
   backend::TraceRequest req{algo, op, type, block, trace_block, std::move(input)};
   test::one_output_shape(req);
   return backend::make_sim_backend()->trace(req);
@@ -351,6 +353,58 @@ TEST(Model, ClusterDsmemTheFirstBlockReadsEveryBlocksWarpTotals) {
 
 // bulk-async by hand: iota 259 as ints, blocks of 32, one block: two tiles of 32 vectors (512
 // bytes each) come by bulk copy, the three-element tail from global memory.
+// 2^24 + 1 - 2^24 in one thread's vector: a float loop rounds 2^24 + 1 to 2^24 and ends at 0;
+// Neumaier keeps the 1 the rounding dropped ((s - t) + x) and adds it back at stage [compensate].
+// vectorized-ordered, the same kernel uncompensated, gives 0.
+TEST(Model, CompensatedKeepsWhatARoundingDropped) {
+  const double big = 16777216.0;  // 2^24: float's last integer step of one
+  const std::vector<double> in{big, 1, -big, 0};
+  const auto c = model_trace("compensated", in, 32, core::Op::Sum, core::DType::Float);
+  EXPECT_EQ(c.result, 1);
+  ASSERT_GE(c.stages.size(), 2u);
+  EXPECT_EQ(c.stages[0].tag, kernels::kTagVectorLoad);
+  EXPECT_EQ(c.stages[0].lanes->at(0), 0);  // the running sum alone
+  EXPECT_EQ(c.stages[1].tag, kernels::kTagCompensate);
+  EXPECT_EQ(c.stages[1].lanes->at(0), 1);  // plus what it lost
+  EXPECT_EQ(model_trace("vectorized-ordered", in, 32, core::Op::Sum, core::DType::Float).result, 0);
+  EXPECT_EQ(model_trace("warp-shuffle-vectorized", in, 32, core::Op::Sum, core::DType::Float).result, 0);
+  // An infinity makes the lost part NaN; the plain sum is kept: +inf, as a plain loop gives.
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(model_trace("compensated", {1, inf, 2, 3}, 32, core::Op::Sum, core::DType::Float).result, inf);
+}
+
+// The compensated sum's error against the exact one, on random floats: each thread's loop errs
+// by at most about 2u sum|x| (Higham 4.3), and the plain tree over the threads' totals adds at
+// most one rounding a level: u (2 + levels) sum|x|, levels = the block's shuffles (10), the last
+// block's fold of the partials and its shuffles (10). The plain kernel's loop errs further.
+TEST(Model, CompensatedSumsStayWithinTheirBound) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const double u = std::ldexp(1.0, -24);
+  for (std::size_t n : {std::size_t(1), std::size_t(33), std::size_t(4099), (std::size_t(1) << 18) + 5}) {
+    SCOPED_TRACE("n=" + std::to_string(n));
+    auto in = test::random_values(n, core::DType::Float, seed + n);
+    for (std::size_t i = 0; i < n; i += 7) in[i] *= 4096;  // magnitudes that round away small addends
+    long double exact = 0;
+    for (double x : in) exact += x;  // floats: 64-bit long double holds these sums exactly enough
+    for (int block : {32, 256, 1024}) {
+      const std::size_t grid = kernels::first_pass_grid(kernels::Algo::Compensated, n, block, model::kModelSmCount, 1);
+      const double levels = 10 + double((grid + block - 1) / block + 4) + 10;  // + a vector's 4
+      const double got = test::model_result("compensated", core::Op::Sum, core::DType::Float, in, block);
+      EXPECT_LE(std::fabs(got - double(exact)), u * (2 + levels) * test::abs_sum(in)) << "block " << block;
+    }
+  }
+  // One block of 32 over 2^22 copies of one float: 2^17 adds a thread, each rounding the same way
+  // while the sum stays between two powers of two, so a plain loop's error grows with every add,
+  // far past the bound.
+  const float x = float(0.05 + 0.1 * double(seed % 1000) / 1000);
+  const std::vector<double> in(std::size_t(1) << 22, double(x));
+  const long double exact = (long double)x * in.size();
+  const double levels = 10 + 1 + 4 + 10;
+  const double got = test::model_result("compensated", core::Op::Sum, core::DType::Float, in, 32, 1);
+  EXPECT_LE(std::fabs(got - double(exact)), u * (2 + levels) * test::abs_sum(in));
+}
+
 TEST(Model, BulkAsyncFoldsTilesTheCopiesBrought) {
   backend::TraceRequest req{"bulk-async", core::Op::Sum, core::DType::Int, 32, 0, iota(259)};
   req.grid = 1;
@@ -496,8 +550,8 @@ TEST(Model, ResultsMatchDoubleReferenceOnRandomInputs) {
     for (std::size_t n : {std::size_t(1), std::size_t(31), std::size_t(33), std::size_t(1000), std::size_t(4096),
                           std::size_t(3 * 4096), std::size_t(4099), (std::size_t(1) << 17) + 3})
       for (int block : id == "non-pow2-block" ? std::vector<int>{33, 270, 1000} : std::vector<int>{32, 128, 1024})
-        for (auto type : {core::DType::Int, core::DType::Float, core::DType::Double})
-          for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
+        for (auto type : test::types_of(id))
+          for (auto op : test::ops_of(id, type)) {
             const auto input = test::random_values(n, type, seed + n + block);
             SCOPED_TRACE(id + " n=" + std::to_string(n) + " block=" + std::to_string(block) + " " +
                          core::to_string(op) + " " + core::to_string(type));

@@ -20,6 +20,7 @@ namespace rl::test {
 inline std::vector<core::DType> types_of(const std::string& id) {
   const auto* r = kernels::find_row(id);
   if (r && r->ints_only) return {core::DType::Int};
+  if (r && !kernels::takes(*r, true, kernels::OpKind::Sum)) return {core::DType::Float, core::DType::Double};
   return {core::DType::Int, core::DType::Float, core::DType::Double};
 }
 

@@ -31,6 +31,10 @@ std::string refusal(const kernels::AlgorithmRow& row, core::DType type, core::Op
   if (row.ints_only && type != core::DType::Int)
     return id + " reduces int only, not " + t +
            ": the warp reduce instruction (__reduce_add_sync, redux.sync) takes 32-bit integers";
+  if (row.compensated && type == core::DType::Int)
+    return id + " adds floats and doubles only, not int: an int sum rounds nothing, so nothing is lost to compensate";
+  if (row.compensated && op != core::Op::Sum)
+    return id + " takes the sum only, not the " + o + ": a " + o + " rounds nothing, so nothing is lost to compensate";
   if (!kernels::takes(row, type == core::DType::Int, kernel_op(op)))
     return id + " takes the " + o + " of int only, not of " + t + ": the bulk reduction (cp.reduce.async.bulk) adds " +
            t + "s but has no " + t + " " + o;

@@ -259,6 +259,7 @@ std::string stage_label(int tag, int param, bool has_shared) {
       return "thread 0 combines the block's result into the result in global memory: one bulk reduction (.add, .min "
              "or .max) of " +
              p + " bytes";
+    case kernels::kTagCompensate: return "each thread adds back what its loop's roundings lost";
     case kernels::kTagAtomic: return "atomic update of the result";
     case kernels::kTagHalving: return "launch: add the upper half at offset " + p;
     case kernels::kTagInput: return "the array in global memory";

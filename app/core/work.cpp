@@ -20,9 +20,13 @@ void fold_work(const Trace& t, const std::vector<ThreadFold>& folds, StageWork& 
     w.counted = "at least: elements less one a thread (who read what is not recorded)";
     return;
   }
-  for (const ThreadFold& f : folds) w.additions += f.additions;
-  w.counted = is_pairs(t) ? "each thread: two a pair, less the first (onto the identity)"
-                          : "each thread: one an element, less the first (onto the identity)";
+  const bool compensated =
+      std::any_of(t.stages.begin(), t.stages.end(), [](const Stage& s) { return s.tag == kernels::kTagCompensate; });
+  for (const ThreadFold& f : folds) w.additions += compensated ? 4 * f.elements : f.additions;
+  w.counted = compensated   ? "each thread: four an element (the sum, two for its rounding error, one into the "
+                              "error's total)"
+              : is_pairs(t) ? "each thread: two a pair, less the first (onto the identity)"
+                            : "each thread: one an element, less the first (onto the identity)";
 }
 
 // cg::reduce's own code (a butterfly, or redux.sync for ints) is not recorded: merging a
@@ -86,6 +90,9 @@ StageWork stage_work(const Trace& t, const Stage& s, const std::vector<ThreadFol
     case kernels::kTagFinalReduce: tile_work(s, w, 0, "at least 31 a tile (cg::reduce's count is not recorded)"); break;
     case kernels::kTagBulkReduce:
       w.additions = active, w.counted = "one bulk reduction by thread 0, into the result";
+      break;
+    case kernels::kTagCompensate:
+      w.additions = active, w.counted = "one a thread: what its roundings lost, added back";
       break;
     case kernels::kTagAtomic:
       if (s.param > 0) tile_work(s, w, 1, "at least 31 a tile, then its atomic (not recorded)");

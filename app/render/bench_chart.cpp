@@ -76,8 +76,10 @@ PlotSpec bench_chart(const core::BenchReport& report, std::string_view type, std
       s.color = rgb(0x9AA0A6);
       s.width = 2.5f;
       s.name = "copy (reference)";
-    } else {  // past the palette, colours come round again with dashed lines
-      s.dashed = color >= kColors.size();
+    } else {  // past the palette, colours come round again dashed, then solid and thick
+      const std::size_t round = color / kColors.size();
+      s.dashed = round % 2 == 1;
+      if (round >= 2) s.width = 3.5f;
       s.color = kColors[color++ % kColors.size()];
     }
     spec.series.push_back(std::move(s));

@@ -301,8 +301,16 @@ void algorithm_panel(AppState& s, const Area& f) {
   const core::AlgorithmInfo* chosen = core::find_algorithm(s.choice.algorithm);
   const bool to_int = chosen && chosen->ints_only && s.choice.type != core::DType::Int;
   if (to_int) s.choice.type = core::DType::Int;
-  note(to_int ? s.choice.algorithm + " reduces int only: the warp reduce instruction takes 32-bit integers" : "",
-       s.notes.type, to_int || type_edited);
+  // One that takes no int (compensated: nothing rounds) runs on float, and says why.
+  const std::string int_refused = s.choice.type == core::DType::Int
+                                      ? backend::type_refusal(s.choice.algorithm, core::DType::Int, core::Op::Sum)
+                                      : "";
+  if (!int_refused.empty()) s.choice.type = core::DType::Float;
+  const std::string type_note =
+      to_int ? s.choice.algorithm + " reduces int only: the warp reduce instruction takes 32-bit integers"
+      : int_refused.empty() ? ""
+                            : int_refused + "; the type is float";
+  note(type_note, s.notes.type, to_int || !int_refused.empty() || type_edited);
   // One that refuses this operator for floats (bulk-async: no float bulk min or max) turns it to sum,
   // and says why.
   const std::string refused = backend::type_refusal(s.choice.algorithm, s.choice.type, s.choice.op);

@@ -210,10 +210,40 @@ struct Model {
     return fold_vector(acc, in, vector);
   }
 
+  // compensated's loop: warp-shuffle-vectorized's elements in its order into a Neumaier sum
+  // (kernels/reduce_ops.h, as the kernel adds). Sums of floats and doubles only.
+  ops::Neumaier<T> compensated_fold(const T* in, std::size_t n, std::size_t gid, const Rec<T>& rec, int t) const {
+    const std::size_t threads = grid * B, vectors = n / per;
+    ops::Neumaier<T> acc;
+    int slot = 0;
+    for (std::size_t i = gid; i < vectors; i += threads, ++slot) {
+      rec.load(0, t, slot, per * i, int(per));
+      for (std::size_t e = 0; e < per; ++e) acc = ops::add(acc, in[per * i + e]);
+    }
+    for (std::size_t i = per * vectors + gid; i < n; i += threads) acc = ops::add(acc, at(in, n, i, rec, t, slot++));
+    return acc;
+  }
+
+  // fold_last_chunk over one row of partials (vectorized-ordered, compensated): thread t folds the
+  // 16-byte vectors t, t + B, ... (single partials where their bytes are no multiple of 16), then
+  // block_shuffle's steps.
+  T fold_partials(const std::vector<T>& p) const {
+    const std::size_t step = kernels::rows_hold_vectors(p.size(), sizeof(T)) ? per : 1;
+    std::vector<T> v(B, id());
+    for (int t = 0; t < B; ++t)
+      for (std::size_t i = std::size_t(t); i < p.size() / step; i += std::size_t(B))
+        for (std::size_t e = 0; e < step; ++e) v[t] = Op{}(v[t], p[i * step + e]);
+    int k = 0;
+    shuffle_tail(v, Rec<T>{}, k);
+    return v[0];
+  }
+
   T shuffle_block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
     std::vector<T> v(B);
     const bool queue = kernels::row(algo).indexing == kernels::Indexing::Tickets;
     const bool vectorized = kernels::row(algo).indexing == kernels::Indexing::Vectors || queue;
+    const bool compensated = kernels::row(algo).compensated;
+    std::vector<ops::Neumaier<T>> lost(compensated ? B : 0);
     for (int t = 0; t < B; ++t) {
       if (queue) {
         // Each ticket: kQueueVectors vectors a block apart; then the scalar tail by grid stride.
@@ -225,6 +255,9 @@ struct Model {
             acc = vector_load(acc, in, j, rec, t, slot++);
         for (std::size_t i = per * vectors + b * B + t; i < n; i += grid * B) acc = Op{}(acc, at(in, n, i, rec, t, slot++));
         v[t] = acc;
+      } else if (compensated) {
+        lost[t] = compensated_fold(in, n, b * B + t, rec, t);
+        v[t] = lost[t].sum;
       } else if (vectorized) {
         const std::size_t gid = b * B + t, threads = grid * B, vectors = n / per;
         T acc = id();
@@ -239,8 +272,13 @@ struct Model {
     }
     rec.stage(0, vectorized ? kernels::kTagVectorLoad : kernels::kTagLoad, 0), rec.lanes(0, v);
     int k = 1;
+    if (compensated) {
+      for (int t = 0; t < B; ++t) v[t] = ops::total(lost[t]), rec.work(k, t, true);
+      rec.stage(k, kernels::kTagCompensate, 0), rec.lanes(k, v);
+      ++k;
+    }
     shuffle_tail(v, rec, k);
-    if (vectorized) {
+    if (vectorized && kernels::unordered(kernels::row(algo).combine)) {
       for (int t = 0; t < B; ++t) rec.work(k, t, t == 0);
       rec.stage(k, kernels::kTagAtomic, 0);
     }
@@ -552,6 +590,7 @@ T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& laun
     }
     case kernels::Combine::LastBlock: {  // the last block folds the partials, then the tree
       const std::vector<T> partials = first_pass(grid);
+      if (row.vectors) return first.fold_partials(partials);  // vectorized-ordered's fold_last_chunk
       std::vector<T> smem(B, Op::template identity<T>());
       for (int t = 0; t < B; ++t)
         for (std::size_t b = t; b < partials.size(); b += B) smem[t] = Op{}(smem[t], partials[b]);

@@ -64,6 +64,7 @@ TraceShape stage_shape(Algo algo, int block, std::size_t n) {
     s.stages += 2;
     s.shared_size = std::max(s.shared_size, block * int(vector_elements(4)));
   }
+  if (row(algo).compensated) s.stages += 1;  // the sums with what they lost added back
   return s;
 }
 }  // namespace
