@@ -124,6 +124,15 @@ constexpr Needs needs(const AlgorithmRow& r) {
 // run to run.
 constexpr bool unordered(Combine c) { return c == Combine::Atomics || c == Combine::BulkReduce; }
 
+// Whether the same input, launch and GPU give the same bits every run (the determinism lab).
+enum class RunToRun {
+  Fixed,    // every add in the same order: the same bits every run
+  Arrival,  // blocks meet in arrival order: float and double sums may differ in their last bits
+  Pitfall,  // a pitfall (a race, a barrier not every thread reaches): nothing is promised
+  Library,  // a library's promise, which its lesson states
+  None,     // not a reduction (the copy)
+};
+
 namespace table {
 using A = Algo;
 using B = Baseline;
@@ -340,6 +349,28 @@ constexpr std::string_view to_string(Tree t) {
     case Tree::Halving: return "halving";
     case Tree::Segments: return "segments";
     case Tree::None: return "none";
+  }
+  return "?";
+}
+
+// From the row: a pitfall promises nothing; atomics and bulk reductions meet in arrival order;
+// every other combine has a fixed order; the libraries promise what their lessons say.
+constexpr RunToRun run_to_run(const AlgorithmRow& r) {
+  if (r.family == Family::Baseline)
+    return r.baseline == Baseline::Copy  ? RunToRun::None
+           : r.baseline == Baseline::Cpu ? RunToRun::Fixed
+                                         : RunToRun::Library;
+  if (r.family == Family::Pitfall) return RunToRun::Pitfall;
+  return unordered(r.combine) ? RunToRun::Arrival : RunToRun::Fixed;
+}
+
+constexpr std::string_view to_string(RunToRun r) {
+  switch (r) {
+    case RunToRun::Fixed: return "fixed";
+    case RunToRun::Arrival: return "arrival";
+    case RunToRun::Pitfall: return "pitfall";
+    case RunToRun::Library: return "library";
+    case RunToRun::None: return "none";
   }
   return "?";
 }

@@ -482,32 +482,61 @@ TEST(Gpu, ArraysPastTwoToThe31ElementsReduceExactly) {
 }
 #endif  // REDLAB_HAS_CUDA
 
-// The Float tab's "Run N times" on the GPU: an algorithm that combines in a fixed order gives
-// one result bit for bit every time, and every result of an atomic one lies within rounding
-// of the reference. How many distinct results the atomics gave is printed (the report quotes it).
-TEST(Gpu, RepeatedRunsDifferOnlyWhereBlocksCombineAtomically) {
+// The determinism lab on the GPU: runs of every kernel over the same 2^20 floats (ints where it
+// takes no float), the distinct results counted. A row whose order is fixed (kernels::run_to_run)
+// gives one bit pattern every time; every result of one whose blocks meet in arrival order lies
+// within rounding of the reference. The counts are printed (the report quotes them).
+TEST(Gpu, RepeatedRunsDifferOnlyWhereTheRowSaysTheyMay) {
   std::string why;
   auto gpu = backend::make_cuda_backend(&why);
   if (!gpu) NO_GPU(why);
   const std::size_t n = std::size_t(1) << 20;
+  const int runs = quick() ? 3 : 20;
   const auto seed = test::test_seed();
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
-  const auto input = test::random_values(n, core::DType::Float, seed);
-  const double ref = test::reference(core::Op::Sum, input);
-  for (const char* id :
-       {"sequential", "threadfence-single-pass", "warp-shuffle-vectorized", "cg-reduce-update-async", "bulk-async"}) {
-    const backend::TraceRequest req{id, core::Op::Sum, core::DType::Float, 256, 0, input};
-    const auto r = backend::repeat_trace(*gpu, req, 30);
-    ASSERT_EQ(r.runs, 30) << id;
+  for (const auto& id : comparable_ids()) {
+    const kernels::RunToRun promise = kernels::run_to_run(kernels::row(backend::kernel_algo(id)));
+    if (promise == kernels::RunToRun::Pitfall) continue;  // they race on purpose (GpuRace below)
+    const core::DType type = test::types_of(id).size() > 1 ? core::DType::Float : test::types_of(id).front();
+    const auto input = test::random_values(n, type, seed);
+    const backend::TraceRequest req{id, core::Op::Sum, type, 256, 0, input};
+    const auto r = backend::repeat_trace(*gpu, req, runs);
+    ASSERT_EQ(r.runs, runs) << id;
     EXPECT_EQ(r.backend, "cuda") << id;
-    const kernels::Combine combine = kernels::row(backend::kernel_algo(id)).combine;
-    const bool atomic = kernels::unordered(combine);
-    EXPECT_TRUE(atomic || r.results.size() == 1u) << id << " combines in a fixed order, yet gave " << r.results.size();
+    EXPECT_TRUE(promise != kernels::RunToRun::Fixed || r.results.size() == 1u)
+        << id << " adds in a fixed order, yet gave " << r.results.size() << " results";
     for (const auto& d : r.results)
-      EXPECT_NEAR(d.result, ref, test::sum_tolerance(core::DType::Float, input)) << id;
-    std::printf("[ repeats  ] %s: %zu distinct float sums in 30 runs of 2^20\n", id, r.results.size());
+      EXPECT_NEAR(d.result, test::reference(core::Op::Sum, input), test::sum_tolerance(type, input)) << id;
+    std::printf("[ repeats  ] %s: %zu distinct %s sums in %d runs of 2^20 (%s)\n", id.c_str(), r.results.size(),
+                core::to_string(type).c_str(), runs, std::string(kernels::to_string(promise)).c_str());
   }
 }
+
+#ifdef REDLAB_HAS_CUDA
+// Every matrix kernel adds in a fixed order: the same outputs, bit for bit, run after run, at a
+// shape where batched-rows-vectorized's rows take several chunks and a last block.
+TEST(Gpu, MatrixRunsRepeatBitForBit) {
+  std::string why;
+  if (!kernels::cuda_available(&why)) NO_GPU(why);
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const kernels::Matrix m = quick() ? kernels::Matrix{65, 8200} : kernels::Matrix{257, 40000};
+  const auto values = test::random_values(m.rows * m.cols, core::DType::Float, seed);
+  const std::vector<float> in(values.begin(), values.end());
+  for (const auto& id : core::matrix_ids()) {
+    const auto algo = backend::kernel_algo(id);
+    ASSERT_EQ(kernels::run_to_run(kernels::row(algo)), kernels::RunToRun::Fixed) << id;
+    const auto first =
+        kernels::gpu_reduce_matrix<float>(algo, kernels::OpKind::Sum, in.data(), m, {256, 0, 0}, nullptr);
+    for (int run = 1; run < (quick() ? 2 : 5); ++run) {
+      const auto again =
+          kernels::gpu_reduce_matrix<float>(algo, kernels::OpKind::Sum, in.data(), m, {256, 0, 0}, nullptr);
+      ASSERT_EQ(again.size(), first.size()) << id;
+      EXPECT_EQ(std::memcmp(again.data(), first.data(), first.size() * sizeof(float)), 0) << id << " run " << run;
+    }
+  }
+}
+#endif  // REDLAB_HAS_CUDA
 
 namespace {
 

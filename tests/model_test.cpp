@@ -4,6 +4,7 @@
 #include "kernels/stage_tags.h"
 
 #include <bit>
+#include <map>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -356,6 +357,43 @@ TEST(Model, ClusterDsmemTheFirstBlockReadsEveryBlocksWarpTotals) {
 // 2^24 + 1 - 2^24 in one thread's vector: a float loop rounds 2^24 + 1 to 2^24 and ends at 0;
 // Neumaier keeps the 1 the rounding dropped ((s - t) + x) and adds it back at stage [compensate].
 // vectorized-ordered, the same kernel uncompensated, gives 0.
+// The determinism column, derived from each row's columns: blocks that meet by atomics or bulk
+// reductions may differ run to run; passes, second kernels, last blocks, grid syncs and outputs
+// keep one order; pitfalls promise nothing; the libraries' promises are their lessons'.
+TEST(Catalog, RunToRunFollowsHowTheBlocksCombine) {
+  using kernels::RunToRun;
+  const std::map<std::string, RunToRun> expected{{"sequential", RunToRun::Fixed},
+                                                 {"warp-shuffle-vectorized", RunToRun::Arrival},
+                                                 {"work-queue", RunToRun::Arrival},
+                                                 {"cg-reduce-update-async", RunToRun::Arrival},
+                                                 {"bulk-async", RunToRun::Arrival},
+                                                 {"vectorized-ordered", RunToRun::Fixed},
+                                                 {"compensated", RunToRun::Fixed},
+                                                 {"threadfence-single-pass", RunToRun::Fixed},
+                                                 {"cg-grid-sync", RunToRun::Fixed},
+                                                 {"multiple-per-thread", RunToRun::Fixed},
+                                                 {"missing-syncthreads", RunToRun::Pitfall},
+                                                 {"syncthreads-in-branch", RunToRun::Pitfall},
+                                                 {"batched-rows-vectorized", RunToRun::Fixed},
+                                                 {"cub", RunToRun::Library},
+                                                 {"cpu", RunToRun::Fixed},
+                                                 {"copy", RunToRun::None}};
+  for (const auto& [id, want] : expected) EXPECT_EQ(kernels::run_to_run(*kernels::find_row(id)), want) << id;
+  for (const auto& a : core::algorithms()) {
+    const auto& row = *kernels::find_row(a.id);
+    const RunToRun r = kernels::run_to_run(row);
+    EXPECT_EQ(r == RunToRun::Arrival, row.family != kernels::Family::Baseline &&
+                                          row.family != kernels::Family::Pitfall && kernels::unordered(row.combine))
+        << a.id;
+    EXPECT_FALSE(core::run_to_run_text(a.id).empty()) << a.id;
+    // A library's promise is in its lesson, with what it promises.
+    if (r == RunToRun::Library) {
+      const std::string words = a.lesson + a.brief + a.detail;
+      EXPECT_NE(words.find("run to run"), std::string::npos) << a.id << ": " << words;
+    }
+  }
+}
+
 TEST(Model, CompensatedKeepsWhatARoundingDropped) {
   const double big = 16777216.0;  // 2^24: float's last integer step of one
   const std::vector<double> in{big, 1, -big, 0};

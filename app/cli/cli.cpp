@@ -18,6 +18,7 @@
 #include <tuple>
 #include <nlohmann/json.hpp>
 
+#include "../../kernels/algorithms.h"
 #include "../../kernels/race_api.h"
 #include "../backend/bench_runner.h"
 #include "../backend/geometry.h"
@@ -327,6 +328,7 @@ void list_markdown(std::ostream& out) {
   for (const auto& a : lessons_with_numbers()) {
     out << "### `" << a.id << "`: " << a.title << "\n\n*" << a.family << "*"
         << (a.file.empty() ? "" : ", `" + a.file + "`") << ". " << a.lesson << "\n\n";
+    out << "*Run to run:* " << core::run_to_run_text(a.id) << ".\n\n";
     if (!a.brief.empty()) out << a.brief << "\n\n";
     if (a.look) out << "*Where to look:* " << core::pointer_label(*a.look, nullptr) << ": " << a.look->text << "\n\n";
     if (!a.detail.empty()) out << a.detail << "\n\n";
@@ -341,7 +343,12 @@ int cmd_list(std::ostream& out, const std::string& format) {
   if (format == "json") {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& a : lessons_with_numbers())
-      j.push_back({{"id", a.id}, {"family", a.family}, {"title", a.title}, {"lesson", a.lesson}, {"brief", a.brief}});
+      j.push_back({{"id", a.id},
+                   {"family", a.family},
+                   {"title", a.title},
+                   {"lesson", a.lesson},
+                   {"brief", a.brief},
+                   {"run_to_run", kernels::to_string(kernels::run_to_run(*kernels::find_row(a.id)))}});
     out << j.dump(2) << "\n";
     return 0;
   }

@@ -224,6 +224,22 @@ const SourceView& source_of(std::string_view id) {
   return cache.emplace(std::string(id), std::move(view)).first->second;
 }
 
+std::string run_to_run_text(std::string_view id) {
+  const kernels::AlgorithmRow* row = kernels::find_row(id);
+  if (!row) return "";
+  switch (kernels::run_to_run(*row)) {
+    case kernels::RunToRun::Fixed:
+      return "the same bits every run: every add comes in the same order, for the same input, block size and GPU";
+    case kernels::RunToRun::Arrival:
+      return "float and double sums may differ in their last bits from run to run: the blocks' results meet in "
+             "the order the blocks finish (ints, mins and maxes round nothing, so they come out the same)";
+    case kernels::RunToRun::Pitfall: return "nothing is promised: the kernel is wrong on purpose";
+    case kernels::RunToRun::Library: return "what the library documents (its lesson says)";
+    case kernels::RunToRun::None: return "not a reduction";
+  }
+  return "";
+}
+
 std::string stage_label(int tag, int param, bool has_shared) {
   const std::string p = std::to_string(param);
   switch (tag) {

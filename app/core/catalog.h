@@ -72,4 +72,8 @@ SourceView parse_source(std::string_view text, std::string_view file, std::strin
 // A stage's label from its recorded tag and parameter: "stride 8", "shuffle down by 4".
 std::string stage_label(int tag, int param, bool has_shared);
 
+// Whether repeated runs of an algorithm give the same bits, in words, from its row
+// (kernels::run_to_run); "" for an id the catalog lacks.
+std::string run_to_run_text(std::string_view id);
+
 }  // namespace rl::core

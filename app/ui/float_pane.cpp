@@ -8,7 +8,9 @@
 #include <cstdio>
 
 #include "../../kernels/algorithms.h"
+#include "../core/catalog.h"
 #include "app_state.h"
+#include "colors.h"
 #include "panel_parts.h"
 
 namespace rl::ui {
@@ -110,8 +112,9 @@ void sums(const core::FloatReport& r) {
   error_line(r.serial);
 }
 
-// What the runs showed, and why the CPU model can show no spread.
-void repeat_verdict(const backend::Repeats& r, core::DType type, bool atomics) {
+// What the runs showed, against what the algorithm's row says of repeated runs, and why the CPU
+// model can show no spread.
+void repeat_verdict(const backend::Repeats& r, core::DType type, kernels::RunToRun promise) {
   const bool model = r.backend != "cuda";
   const std::string where = model ? r.device : "GPU: " + r.device;
   const std::size_t k = r.results.size();
@@ -122,17 +125,24 @@ void repeat_verdict(const backend::Repeats& r, core::DType type, bool atomics) {
     ImGui::Text("  %s in %d run%s", core::format_value(r.results[i].result, type).c_str(), r.results[i].count,
                 r.results[i].count == 1 ? "" : "s");
   if (k > kShown) ImGui::TextDisabled("  and %zu more", k - kShown);
-  if (model && atomics)
-    ImGui::TextWrapped("The CPU model adds in one fixed order; the GPU's atomics do not. Run on a GPU to see "
-                       "whether its results differ.");
+  const bool arrival = promise == kernels::RunToRun::Arrival;
+  if (model && arrival)
+    ImGui::TextWrapped(
+        "The CPU model adds in one fixed order; the GPU's blocks do not. Run on a GPU to see "
+        "whether its results differ.");
   else if (model)
     ImGui::TextWrapped("The CPU model adds in one fixed order, so every run gives the same result.");
-  else if (atomics)
-    ImGui::TextWrapped("This algorithm combines partial sums with atomic adds, in whatever order they arrive, "
-                       "which can change from run to run.");
+  else if (arrival)
+    ImGui::TextWrapped(
+        "This algorithm's blocks combine their results in whatever order they finish, which can "
+        "change from run to run.");
+  else if (promise == kernels::RunToRun::Fixed && k > 1)
+    ImGui::TextColored(kErrorRed,
+                       "This algorithm adds in a fixed order, yet its runs differ: a fault in the "
+                       "kernel or the GPU.");
 }
 
-void repeat_controls(AppState& s, bool atomics) {
+void repeat_controls(AppState& s, kernels::RunToRun promise) {
   FloatUi& f = s.floats;
   const float em = ImGui::GetFontSize();
   ImGui::SetNextItemWidth(em * 5);
@@ -147,7 +157,7 @@ void repeat_controls(AppState& s, bool atomics) {
   ImGui::EndDisabled();
   if (busy) ImGui::TextDisabled("running...");
   if (!f.error.empty()) ImGui::TextWrapped("%s", f.error.c_str());
-  if (f.repeats) repeat_verdict(*f.repeats, f.request->type, atomics);
+  if (f.repeats) repeat_verdict(*f.repeats, f.request->type, promise);
 }
 
 void why(const core::FloatReport& r) {
@@ -190,11 +200,13 @@ void float_pane(AppState& s) {
     return;
   }
   const auto* row = kernels::find_row(req.algorithm);
-  const bool atomics = row && kernels::unordered(row->combine);
+  const kernels::RunToRun promise = row ? kernels::run_to_run(*row) : kernels::RunToRun::None;
   ImGui::TextDisabled("sum of %zu %s values", req.input.size(), core::to_string(req.type).c_str());
   sums(*f.report);
   ImGui::Separator();
-  repeat_controls(s, atomics);
+  if (row)
+    ImGui::TextWrapped("Run to run, %s: %s.", req.algorithm.c_str(), core::run_to_run_text(req.algorithm).c_str());
+  repeat_controls(s, promise);
   ImGui::Separator();
   why(*f.report);
 }
