@@ -339,9 +339,11 @@ __global__ void warp_shuffle_vectorized(const T* __restrict__ in, T* out, std::s
 // warp-shuffle-vectorized's loads and shuffles without its atomic: each block's total goes to its
 // own cell of `partials`, and the block that takes the last ticket folds them, in the same order
 // every run (fold_last_chunk over one row of gridDim.x chunks).
+// __maxnreg__(32): at most 32 registers a thread, so 2048 threads fit an H100's SM; with 34 the
+// timed float and double kernels ran at half occupancy (docs/benchmarks.md, the fixed order).
 template <class T, class Op, class Probe>
-__global__ void vectorized_ordered(const T* __restrict__ in, T* out, std::size_t n, Probe probe, T* partials,
-                                   unsigned* retired) {
+__global__ void __maxnreg__(32)
+    vectorized_ordered(const T* __restrict__ in, T* out, std::size_t n, Probe probe, T* partials, unsigned* retired) {
   T* smem = shared_array<T>();
   T v = fold_vectors<T, Op>(Op::template identity<T>(), in, n, probe);  // [vector-load]  // see <<< vector-loads
   probe.stage(0, kTagVectorLoad, 0), probe.work(0, true), probe.lane(0, v);
@@ -357,9 +359,10 @@ __global__ void vectorized_ordered(const T* __restrict__ in, T* out, std::size_t
 // vectorized-ordered with a compensated loop: each thread's adds keep what their roundings lost
 // (ops::Neumaier) and add it back once, at the end of the loop; the block's shuffles and the last
 // block's fold add plainly. Sums of floats and doubles only (kernels::takes).
+// At most 32 registers a thread, as vectorized-ordered's.
 template <class T, class Op, class Probe>
-__global__ void compensated(const T* __restrict__ in, T* out, std::size_t n, Probe probe, T* partials,
-                            unsigned* retired) {
+__global__ void __maxnreg__(32)
+    compensated(const T* __restrict__ in, T* out, std::size_t n, Probe probe, T* partials, unsigned* retired) {
   T* smem = shared_array<T>();
   const ops::Neumaier<T> acc =
       fold_vectors<T, Op>(ops::Neumaier<T>{}, in, n, probe);  // [vector-load]  // see <<< vector-loads

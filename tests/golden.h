@@ -125,6 +125,14 @@ inline std::vector<GoldenCase> golden_cases() {
       {"bulk-async-int-min", "bulk-async", 4099, 256, DType::Int, Op::Min, -1, 164},
       {"bulk-async-double-sum", "bulk-async", 100003, 1024, DType::Double, Op::Sum, 0, 165},
       {"bulk-async-int-max", "bulk-async", 3, 64, DType::Int, Op::Max, 0, 166},
+      // The last block folds the blocks' totals: floats over many blocks, a double max with a
+      // part block, three ints. compensated: a one-element tail; doubles; an infinity planted.
+      {"vectorized-ordered-float-sum", "vectorized-ordered", k * k + 1, 128, DType::Float, Op::Sum, -1, 167},
+      {"vectorized-ordered-double-max", "vectorized-ordered", 4099, 256, DType::Double, Op::Max, -1, 168},
+      {"vectorized-ordered-int-sum", "vectorized-ordered", 3, 64, DType::Int, Op::Sum, 0, 169},
+      {"compensated-float-sum", "compensated", k * k + 1, 256, DType::Float, Op::Sum, -1, 170},
+      {"compensated-double-sum", "compensated", 100003, 1024, DType::Double, Op::Sum, 0, 171},
+      {"compensated-float-inf", "compensated", 4099, 128, DType::Float, Op::Sum, -1, 172, 0, 0, "inf"},
   };
 }
 

@@ -307,6 +307,7 @@ TEST(Gpu, IntSumsWrapAroundForEveryAlgorithm) {
   for (std::size_t n : {std::size_t(4099), (std::size_t(1) << 20) + 3}) {
     const auto in = test::wrapping_ints(n);
     for (const auto& id : comparable_ids()) {
+      if (test::types_of(id).front() != core::DType::Int) continue;  // compensated: nothing to wrap
       SCOPED_TRACE(id + " n=" + std::to_string(n));
       const int block = id == "non-pow2-block" ? 270 : 256;
       const auto algo = backend::kernel_algo(id);
@@ -490,7 +491,6 @@ TEST(Gpu, RepeatedRunsDifferOnlyWhereTheRowSaysTheyMay) {
   std::string why;
   auto gpu = backend::make_cuda_backend(&why);
   if (!gpu) NO_GPU(why);
-  const std::size_t n = std::size_t(1) << 20;
   const int runs = quick() ? 3 : 20;
   const auto seed = test::test_seed();
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
@@ -498,7 +498,8 @@ TEST(Gpu, RepeatedRunsDifferOnlyWhereTheRowSaysTheyMay) {
     const kernels::RunToRun promise = kernels::run_to_run(kernels::row(backend::kernel_algo(id)));
     if (promise == kernels::RunToRun::Pitfall) continue;  // they race on purpose (GpuRace below)
     const core::DType type = test::types_of(id).size() > 1 ? core::DType::Float : test::types_of(id).front();
-    const auto input = test::random_values(n, type, seed);
+    const int log2n = id == "global-halving" ? 16 : 20;  // its traces hold the whole array
+    const auto input = test::random_values(std::size_t(1) << log2n, type, seed);
     const backend::TraceRequest req{id, core::Op::Sum, type, 256, 0, input};
     const auto r = backend::repeat_trace(*gpu, req, runs);
     ASSERT_EQ(r.runs, runs) << id;
@@ -507,8 +508,8 @@ TEST(Gpu, RepeatedRunsDifferOnlyWhereTheRowSaysTheyMay) {
         << id << " adds in a fixed order, yet gave " << r.results.size() << " results";
     for (const auto& d : r.results)
       EXPECT_NEAR(d.result, test::reference(core::Op::Sum, input), test::sum_tolerance(type, input)) << id;
-    std::printf("[ repeats  ] %s: %zu distinct %s sums in %d runs of 2^20 (%s)\n", id.c_str(), r.results.size(),
-                core::to_string(type).c_str(), runs, std::string(kernels::to_string(promise)).c_str());
+    std::printf("[ repeats  ] %s: %zu distinct %s sums in %d runs of 2^%d (%s)\n", id.c_str(), r.results.size(),
+                core::to_string(type).c_str(), runs, log2n, std::string(kernels::to_string(promise)).c_str());
   }
 }
 
