@@ -12,8 +12,13 @@ namespace {
 char fold(char c) { return c == '-' ? ' ' : char(std::tolower(static_cast<unsigned char>(c))); }
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+// Whether text[at] starts a hyphen joined to a word ("warp-shuffle": the word goes on).
+bool joined(std::string_view text, std::size_t at) {
+  return at + 1 < text.size() && text[at] == '-' && word_char(text[at + 1]);
+}
+
 // Length of the term's match at text[pos], 0 if none: the term, then "s" or "es", then no
-// further word character.
+// further word character, nor a hyphen joining one (a name such as warp-shuffle-vectorized).
 std::size_t match_at(std::string_view text, std::size_t pos, std::string_view term) {
   if (pos + term.size() > text.size()) return 0;
   for (std::size_t i = 0; i < term.size(); ++i)
@@ -21,7 +26,8 @@ std::size_t match_at(std::string_view text, std::size_t pos, std::string_view te
   std::size_t end = pos + term.size();
   for (std::string_view suffix : {"es", "s", ""}) {
     const std::size_t e = end + suffix.size();
-    if (e <= text.size() && text.substr(end, suffix.size()) == suffix && (e == text.size() || !word_char(text[e])))
+    if (e <= text.size() && text.substr(end, suffix.size()) == suffix &&
+        (e == text.size() || (!word_char(text[e]) && !joined(text, e))))
       return e - pos;
   }
   return 0;
@@ -68,7 +74,7 @@ const Term* find_term(std::string_view word) {
 std::vector<TermAt> find_terms(std::string_view text, std::span<const Term> terms) {
   std::vector<TermAt> out;
   for (std::size_t pos = 0; pos < text.size();) {
-    if (pos > 0 && word_char(text[pos - 1])) {
+    if (pos > 0 && (word_char(text[pos - 1]) || (pos > 1 && text[pos - 1] == '-' && word_char(text[pos - 2])))) {
       ++pos;
       continue;
     }

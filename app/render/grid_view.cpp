@@ -247,7 +247,9 @@ void draw_grid_sync(const GridBoxes& g) {
     g.c.line(x, y, std::min(x + g.L.label_px * 0.7f, area.x + area.w), y, g.lw, g.pal.conflict);
   g.c.text(area.x, y - g.L.label_px * 0.7f, "grid.sync(): every block waits here", std::max(g.min_px, g.L.label_px * 0.8f),
            g.pal.conflict);
-  const Rect k2 = stage_box(g, g.mid + g.L.label_px, "block 0 folds all " + std::to_string(g.outputs) + " results");
+  const Rect k2 = stage_box(g, g.mid + g.L.label_px,
+                            "block 0 folds " + (g.outputs == 1 ? std::string("its 1 result")
+                                                               : "all " + std::to_string(g.outputs) + " results"));
   arrow(g.c, k2.cx(), y, k2.cx(), k2.y, g.lw, g.box_w * 0.2f, g.pal.read);
   step_arrow(g, k2, g.result);
 }
@@ -296,8 +298,10 @@ void draw_combine(const GridBoxes& g) {
     fan_in(g, k2);
     step_arrow(g, k2, g.result);
   } else if (t.combine == kernels::Combine::LastBlock) {
-    const Rect k2 = stage_box(g, g.mid, "the last block to finish (ticket " + std::to_string(t.grid - 1) +
-                                            ") folds all " + std::to_string(g.outputs) + " results");
+    const Rect k2 =
+        stage_box(g, g.mid,
+                  "the last block to finish (ticket " + std::to_string(t.grid - 1) + ") folds " +
+                      (g.outputs == 1 ? std::string("its 1 result") : "all " + std::to_string(g.outputs) + " results"));
     fan_in(g, k2);
     step_arrow(g, k2, g.result);
   } else if (t.combine == kernels::Combine::GridSync) {
