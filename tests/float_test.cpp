@@ -9,6 +9,8 @@
 #include "app/backend/backend.h"
 #include "app/backend/repeat.h"
 #include "app/core/float_error.h"
+#include "app/core/precision_ladder.h"
+#include "kernels/narrow_float.h"
 #include "test_support.h"
 
 using namespace rl;
@@ -110,4 +112,102 @@ TEST(Repeats, TheCpuModelGivesOneResult) {
   ASSERT_EQ(r.results.size(), 1u);
   EXPECT_EQ(r.results[0].count, 7);
   EXPECT_EQ(backend::repeat_trace(*sim, req, 1000).runs, backend::kMaxRepeats);
+}
+
+namespace {
+const core::Rung& rung(const std::vector<core::Rung>& ladder, core::Narrow element, core::Narrow accumulator) {
+  for (const auto& r : ladder)
+    if (r.element == element && r.accumulator == accumulator) return r;
+  throw std::logic_error("no such rung");
+}
+}  // namespace
+
+// Half and bfloat16 rounding by hand: the ties go to even, half overflows past 65504 to infinity
+// and keeps its subnormals; bfloat16 keeps float's range with 8 bits. Where the compiler has
+// _Float16 (GCC), every 65537th float rounds as it does (the whole range was compared once:
+// 613 million patterns, none apart).
+TEST(NarrowFloat, HalfAndBf16RoundToNearestEven) {
+  using kernels::round_half, kernels::round_bf16;
+  EXPECT_EQ(round_half(2049.0f), 2048.0f);  // a tie between 2048 and 2050: the even one
+  EXPECT_EQ(round_half(2051.0f), 2052.0f);
+  EXPECT_EQ(round_half(65504.0f), 65504.0f);
+  EXPECT_EQ(round_half(65519.0f), 65504.0f);
+  EXPECT_TRUE(std::isinf(round_half(65520.0f)));
+  EXPECT_EQ(round_half(std::ldexp(1.0f, -24)), std::ldexp(1.0f, -24));  // the smallest subnormal
+  EXPECT_EQ(round_half(std::ldexp(1.0f, -25)), 0.0f);                   // its half: a tie, to 0
+  EXPECT_EQ(round_half(std::ldexp(1.5f, -25)), std::ldexp(1.0f, -24));
+  EXPECT_TRUE(std::isnan(round_half(std::nanf(""))));
+  EXPECT_EQ(round_bf16(257.0f), 256.0f);  // a tie between 256 and 258
+  EXPECT_EQ(round_bf16(259.0f), 260.0f);
+  EXPECT_EQ(round_bf16(1.0f + std::ldexp(1.0f, -8)), 1.0f);
+  EXPECT_EQ(round_bf16(16777216.0f), 16777216.0f);
+  EXPECT_TRUE(std::isnan(round_bf16(std::nanf(""))));
+#ifdef __FLT16_MAX__
+  for (std::uint64_t i = 0; i <= 0xffffffffull; i += 65537) {
+    const float f = std::bit_cast<float>(std::uint32_t(i));
+    if (std::isnan(f)) continue;
+    EXPECT_EQ(std::bit_cast<std::uint16_t>(static_cast<_Float16>(f)), kernels::half_bits(f)) << f;
+  }
+#endif
+}
+
+// The ladder's hand cases: 2048 + 1 = 2048 in half and 256 + 1 = 256 in bfloat16 (their spacing
+// there is 2), 2^24 + 1 = 2^24 in float; the same halves and bfloat16 add exactly in float; 2^24
+// is past half's range. Ones stall a half sum at 2048 and a bfloat16 sum at 256.
+TEST(Ladder, StallsWhereTheSpacingPassesTheAddend) {
+  using core::Narrow;
+  auto l = core::precision_ladder({2048, 1});
+  EXPECT_EQ(rung(l, Narrow::Half, Narrow::Half).result, 2048);
+  EXPECT_EQ(rung(l, Narrow::Half, Narrow::Half).stalled_at, 1u);
+  EXPECT_EQ(rung(l, Narrow::Half, Narrow::Half).stalled_sum, 2048);
+  EXPECT_EQ(rung(l, Narrow::Half, Narrow::Half).ulps, 0.5);  // 1 off, where halves are 2 apart
+  EXPECT_EQ(rung(l, Narrow::Half, Narrow::Float).result, 2049);
+  EXPECT_FALSE(rung(l, Narrow::Half, Narrow::Float).stalled_at);
+  l = core::precision_ladder({256, 1});
+  EXPECT_EQ(rung(l, Narrow::Bf16, Narrow::Bf16).result, 256);
+  EXPECT_EQ(rung(l, Narrow::Bf16, Narrow::Float).result, 257);
+  l = core::precision_ladder({16777216, 1});
+  EXPECT_EQ(rung(l, Narrow::Float, Narrow::Float).result, 16777216);
+  EXPECT_EQ(rung(l, Narrow::Float, Narrow::Float).stalled_at, 1u);
+  EXPECT_EQ(rung(l, Narrow::Double, Narrow::Double).result, 16777217);
+  EXPECT_TRUE(std::isinf(rung(l, Narrow::Half, Narrow::Half).result));  // 2^24 is no half
+  EXPECT_FALSE(rung(l, Narrow::Half, Narrow::Half).ulps);
+  l = core::precision_ladder({65504, 65504, 1});  // half overflows; inf + 1 = inf is no lost add
+  EXPECT_TRUE(std::isinf(rung(l, Narrow::Half, Narrow::Half).result));
+  EXPECT_FALSE(rung(l, Narrow::Half, Narrow::Half).stalled_at);
+  EXPECT_EQ(rung(l, Narrow::Half, Narrow::Float).result, 131009);
+  l = core::precision_ladder(std::vector<double>(5000, 1.0));
+  EXPECT_EQ(rung(l, Narrow::Half, Narrow::Half).result, 2048);
+  EXPECT_EQ(rung(l, Narrow::Half, Narrow::Half).stalled_at, 2048u);
+  EXPECT_EQ(rung(l, Narrow::Bf16, Narrow::Bf16).result, 256);
+  EXPECT_EQ(rung(l, Narrow::Half, Narrow::Float).result, 5000);
+  EXPECT_EQ(rung(l, Narrow::Bf16, Narrow::Float).result, 5000);
+}
+
+// On random values the wider rungs err less: in ulps of its own type each rung stays within a
+// left-to-right loop's bound (n - 1 roundings of half an ulp of the running sum's magnitude,
+// sum|x| here), and the narrow types adding in float land far closer than adding in their own.
+TEST(Ladder, RandomInputsStayWithinTheLoopsBound) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(1000), std::size_t(4099)}) {
+    const auto values = test::random_values(n, core::DType::Float, seed + n);
+    const auto ladder = core::precision_ladder(values);
+    ASSERT_EQ(ladder.size(), 6u);
+    for (const auto& r : ladder) {
+      SCOPED_TRACE(core::narrow_name(r.element) + " in " + core::narrow_name(r.accumulator) +
+                   " n=" + std::to_string(n));
+      ASSERT_TRUE(r.ulps);
+      const double spacing_ratio = test::abs_sum(values) / std::max(1e-300, std::fabs(double(r.reference)));
+      EXPECT_LE(*r.ulps, double(n) * std::max(1.0, 2 * spacing_ratio) + 1);
+    }
+    if (n >= 1000) {
+      using core::Narrow;
+      EXPECT_LT(*rung(ladder, Narrow::Half, Narrow::Float).ulps *
+                    core::ulp_at(rung(ladder, Narrow::Half, Narrow::Float).reference, Narrow::Float),
+                *rung(ladder, Narrow::Half, Narrow::Half).ulps *
+                        core::ulp_at(rung(ladder, Narrow::Half, Narrow::Half).reference, Narrow::Half) +
+                    1e-30);
+    }
+  }
 }

@@ -15,6 +15,10 @@
 
 namespace rl::ui {
 
+namespace {
+constexpr std::size_t kLadderLimit = std::size_t(1) << 20;  // six sums, once a recording: quick here
+}  // namespace
+
 FloatUi::~FloatUi() {
   cancel = true;  // the worker stops after its current run
   if (pending.valid()) pending.wait();
@@ -26,6 +30,8 @@ void FloatUi::recorded(const backend::TraceRequest& req, const core::Trace& trac
   // A matrix trace's result is its first row's or column's (block-2d: the whole matrix's).
   const bool whole = req.rows == 0 || trace.outputs.size() == 1;
   if (req.op == core::Op::Sum && whole) report = core::float_report(req.input, trace.result, req.type);
+  ladder.clear();
+  if (report && req.input.size() <= kLadderLimit) ladder = core::precision_ladder(req.input);
   ++generation;
   if (pending.valid()) cancel = true;  // its runs are of the old request: stop them early
   repeats.reset();
@@ -160,6 +166,45 @@ void repeat_controls(AppState& s, kernels::RunToRun promise) {
   if (f.repeats) repeat_verdict(*f.repeats, f.request->type, promise);
 }
 
+// "half in half": the values' type and the one that adds them.
+std::string rung_name(const core::Rung& r) {
+  return core::narrow_name(r.element) + " in " + core::narrow_name(r.accumulator);
+}
+
+// The same input in every type, narrowest first, each sum against its own exact one; then where
+// each sum first stopped growing (2048 + 1 = 2048 in half).
+void ladder_table(const FloatUi& f) {
+  if (f.ladder.empty()) {
+    ImGui::TextWrapped("The ladder takes inputs of up to %zu values; this one has %zu.", kLadderLimit,
+                       f.request ? f.request->input.size() : std::size_t(0));
+    return;
+  }
+  ImGui::TextWrapped(
+      "The same values as each type holds them, added left to right on the CPU, each addition "
+      "rounded as the GPU rounds it. Half and bfloat16 adding in float is what PyTorch does on the "
+      "GPU; adding in their own type is the pitfall. Off by: ulps of the adding type at the exact "
+      "sum of the values it holds.");
+  if (ImGui::BeginTable("ladder", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) {
+    for (const char* h : {"values in type", "sum", "off by"}) ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    for (const core::Rung& r : f.ladder) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn(), ImGui::TextUnformatted(rung_name(r).c_str());
+      ImGui::TableNextColumn(), ImGui::Text("%.*g", r.accumulator == core::Narrow::Double ? 12 : 9, r.result);
+      ImGui::TableNextColumn();
+      if (r.ulps)
+        ImGui::Text("%.3g ulps", *r.ulps);
+      else
+        ImGui::TextColored(kErrorRed, "%s", std::isinf(r.result) ? "overflow" : "no number");
+    }
+    ImGui::EndTable();
+  }
+  for (const core::Rung& r : f.ladder)
+    if (r.stalled_at)
+      ImGui::TextWrapped("%s: value #%zu changed nothing: %.9g + %.9g = %.9g.", rung_name(r).c_str(), *r.stalled_at,
+                         r.stalled_sum, r.stalled_addend, r.stalled_sum);
+}
+
 void why(const core::FloatReport& r) {
   const char* u = r.type == core::DType::Float ? "2^-24" : "2^-53";
   ImGui::TextWrapped("Why: floating-point addition is not associative: (a + b) + c can round differently "
@@ -203,6 +248,8 @@ void float_pane(AppState& s) {
   const kernels::RunToRun promise = row ? kernels::run_to_run(*row) : kernels::RunToRun::None;
   ImGui::TextDisabled("sum of %zu %s values", req.input.size(), core::to_string(req.type).c_str());
   sums(*f.report);
+  if (ImGui::CollapsingHeader("Precision ladder: half, bfloat16, float, double", ImGuiTreeNodeFlags_DefaultOpen))
+    ladder_table(f);
   ImGui::Separator();
   if (row)
     ImGui::TextWrapped("Run to run, %s: %s.", req.algorithm.c_str(), core::run_to_run_text(req.algorithm).c_str());

@@ -8,6 +8,7 @@
 
 #include "../backend/repeat.h"
 #include "../core/float_error.h"
+#include "../core/precision_ladder.h"
 
 namespace rl::ui {
 
@@ -16,6 +17,7 @@ struct AppState;
 struct FloatUi {
   std::optional<backend::TraceRequest> request;  // what the trace on screen was recorded for
   std::optional<core::FloatReport> report;       // float and double sums only
+  std::vector<core::Rung> ladder;                // the same input in half, bf16, float, double
   int generation = 0;  // counts recordings: repeats started for an older one are dropped
   int runs = backend::kDefaultRepeats;
   std::optional<backend::Repeats> repeats;

@@ -1,0 +1,36 @@
+// The precision ladder (the Float tab): one input added left to right on the CPU in half,
+// bfloat16, float and double, the narrow types adding in their own type or in float, each sum
+// against the exact sum of the values as its element type holds them.
+#pragma once
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rl::core {
+
+enum class Narrow { Half, Bf16, Float, Double };
+std::string narrow_name(Narrow t);  // "half", "bf16", "float", "double"
+
+struct Rung {
+  Narrow element = Narrow::Float, accumulator = Narrow::Float;
+  double result = 0;          // the sum as the accumulator holds it
+  long double reference = 0;  // the exact sum of the values rounded to the element type
+  // |result - reference| in units of the accumulator's spacing at the reference (its ulp there);
+  // nullopt where either is not finite (a half sum past 65504 is infinite).
+  std::optional<double> ulps;
+  // The first nonzero addend that left a finite running sum unchanged (2048 + 1 = 2048 in half), and
+  // the sum it met there.
+  std::optional<std::size_t> stalled_at;
+  double stalled_sum = 0, stalled_addend = 0;
+};
+
+// The rungs, narrowest first: half in half, half in float, bf16 in bf16, bf16 in float, float,
+// double. NaN in the input makes every sum NaN, as IEEE addition does.
+std::vector<Rung> precision_ladder(const std::vector<double>& values);
+
+// The spacing of the type's values at x: 2^(exponent of x - the type's fraction bits), never
+// below the type's smallest subnormal.
+double ulp_at(long double x, Narrow t);
+
+}  // namespace rl::core
