@@ -6,6 +6,8 @@
 #                               replay (tests/data/golden; $OUT/golden.tgz to bring them back)
 #   scripts/gpu-suite.sh machine-code on the GPU machine: $OUT/redux-sync.txt, the machine code and the
 #                               warp stages' cycles that redux-sync's lesson quotes (assets/machine_code/)
+#   scripts/gpu-suite.sh same-input on the GPU machine: every array kernel's float sum of one input, twice,
+#                               its bits (to compare two GPUs: docs/bench/h100/same_input_bits_*.txt)
 #   scripts/gpu-suite.sh counters on the GPU machine: Nsight Compute once for every GPU kernel
 #                               ($OUT/ncu.tgz; scripts/ncu-counters.py makes assets/counters/h100.json)
 # `run` executes the GPU tests, compute-sanitizer (memcheck, racecheck, synccheck, initcheck)
@@ -65,6 +67,20 @@ if [ "$mode" = machine-code ]; then  # machine-code: redux-sync's lesson's machi
   python3 scripts/machine-code.py .gpu/bin/reduction-lab "${OUT:-gpu-out}/cycles.log" \
     "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" > "${OUT:-gpu-out}/redux-sync.txt" || exit 1
   exit 0  # then here: cp the file to assets/machine_code/redux-sync.txt
+fi
+if [ "$mode" = same-input ]; then  # same-input: every array kernel's float sum of one seeded input, twice, with its bits
+  # (docs/bench/h100/same_input_bits_*.txt); run on two GPUs and compare the files.
+  echo "device: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(date -u '+%Y-%m-%d %H:%M UTC')"
+  ids=$(.gpu/run.sh .gpu/bin/reduction-lab list --format json | python3 -c 'import json,sys; print(" ".join(a["id"] for a in json.load(sys.stdin) if a["run_to_run"] in ("fixed","arrival") and a["family"] not in ("matrix","baseline")))')
+  for id in $ids; do
+    n=2^20; [ $id = global-halving ] && n=2^16
+    t=float; [ $id = redux-sync ] && t=int
+    for run in 1 2; do
+      .gpu/run.sh .gpu/bin/reduction-lab trace -a $id --size $n --type $t --block 256 --input random:35 --backend cuda \
+        --format json 2>/dev/null | python3 -c 'import json,sys,struct; j=json.load(sys.stdin); r=j["result"]; print("%-26s run %s grid %6s result %-22r bits %s" % (sys.argv[1], sys.argv[2], j.get("grid"), r, struct.pack(">f", r).hex() if sys.argv[3]=="float" else int(r)))' $id $run $t
+    done
+  done
+  exit 0
 fi
 if [ "$mode" = counters ]; then  # counters: Nsight Compute once for every GPU kernel ($OUT/ncu.tgz)
   # The first launch of each (global-halving: every launch of one reduction) at 2^24 floats (ints for
