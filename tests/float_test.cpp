@@ -211,3 +211,37 @@ TEST(Ladder, RandomInputsStayWithinTheLoopsBound) {
     }
   }
 }
+
+// The determinism lab over one input on the CPU model: a row for every array algorithm but the
+// pitfalls, each run once (the model's order never changes), every sum within rounding of the
+// reference; the algorithms that refuse the type say so in words; a block only non-pow2-block
+// takes runs the others at 256.
+TEST(Lab, EveryAlgorithmRunsOnTheSameInput) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  auto sim = backend::make_sim_backend();
+  const auto input = test::random_values(3001, core::DType::Float, seed);
+  const backend::TraceRequest req{"non-pow2-block", core::Op::Sum, core::DType::Float, 270, 0, input};
+  const auto rows = backend::repeat_every(*sim, req, 20);
+  std::size_t expected = 0;
+  for (const auto& a : core::algorithms())
+    expected += a.kind == core::Kind::Traced && !a.matrix && a.family != "pitfall";
+  ASSERT_EQ(rows.size(), expected);
+  for (const auto& r : rows) {
+    SCOPED_TRACE(r.algorithm);
+    if (r.algorithm == "redux-sync") {
+      EXPECT_NE(r.error.find("int only"), std::string::npos) << r.error;
+      continue;
+    }
+    EXPECT_TRUE(r.error.empty()) << r.error;
+    EXPECT_EQ(r.repeats.runs, 1);
+    ASSERT_EQ(r.repeats.results.size(), 1u);
+    EXPECT_NEAR(r.repeats.results[0].result, test::reference(core::Op::Sum, input),
+                test::sum_tolerance(core::DType::Float, input));
+  }
+  const backend::TraceRequest ints{"sequential", core::Op::Sum, core::DType::Int, 64, 0, {1, 2, 3}};
+  bool refused = false;
+  for (const auto& r : backend::repeat_every(*sim, ints, 3))
+    refused |= r.algorithm == "compensated" && r.error.find("floats and doubles only") != std::string::npos;
+  EXPECT_TRUE(refused);
+}

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <bit>
 
+#include "../../kernels/algorithms.h"
+#include "../core/catalog.h"
+
 namespace rl::backend {
 
 Repeats repeat_trace(Backend& backend, const TraceRequest& request, int runs, const std::atomic<bool>* cancel) {
@@ -20,6 +23,32 @@ Repeats repeat_trace(Backend& backend, const TraceRequest& request, int runs, co
     else r.results.push_back({t.result, 1});
   }
   return r;
+}
+
+std::vector<LabRow> repeat_every(Backend& backend, const TraceRequest& request, int runs,
+                                 const std::atomic<bool>* cancel) {
+  std::vector<LabRow> rows;
+  const bool pow2 = request.block >= 32 && std::has_single_bit(unsigned(request.block));
+  for (const auto& a : core::algorithms()) {
+    const kernels::AlgorithmRow* row = kernels::find_row(a.id);
+    if (a.kind != core::Kind::Traced || a.matrix || !row || kernels::run_to_run(*row) == kernels::RunToRun::Pitfall)
+      continue;
+    if (cancel && *cancel) break;
+    LabRow out{a.id, {}, type_refusal(a.id, request.type, request.op)};
+    if (out.error.empty()) {
+      TraceRequest req = request;
+      req.algorithm = a.id, req.trace_block = 0, req.grid = 0, req.tickets.clear(), req.cluster = 0;
+      req.rows = req.cols = 0;  // block-2d's matrix, as one array
+      if (!pow2 && !a.any_block) req.block = 256;
+      try {
+        out.repeats = repeat_trace(backend, req, backend.name() == "cuda" ? runs : 1, cancel);
+      } catch (const std::exception& e) {
+        out.error = e.what();
+      }
+    }
+    rows.push_back(std::move(out));
+  }
+  return rows;
 }
 
 std::unique_ptr<Backend> same_kind(const Backend& backend, std::string* why) {

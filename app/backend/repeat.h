@@ -29,6 +29,20 @@ struct Repeats {
 // between runs, and `runs` then says how many were done. Throws as Backend::trace does.
 Repeats repeat_trace(Backend& backend, const TraceRequest& request, int runs, const std::atomic<bool>* cancel = nullptr);
 
+// The determinism lab: one algorithm's runs, or why it could not run the request.
+struct LabRow {
+  std::string algorithm;
+  Repeats repeats;
+  std::string error;  // a refusal or failure, in words; empty when it ran
+};
+
+// Every array algorithm that takes the request's type and operator (the pitfalls left out: they
+// are wrong on purpose), `runs` times each over the request's input; a block size only
+// non-pow2-block takes becomes 256 for the others. The CPU model runs each once: its order never
+// changes. `cancel` stops between runs.
+std::vector<LabRow> repeat_every(Backend& backend, const TraceRequest& request, int runs,
+                                 const std::atomic<bool>* cancel = nullptr);
+
 // A second backend of the same kind as `backend`, for a thread of its own; nullptr (with *why)
 // when a GPU cannot be opened again.
 std::unique_ptr<Backend> same_kind(const Backend& backend, std::string* why);

@@ -9,6 +9,7 @@
 
 #include "../../kernels/algorithms.h"
 #include "../core/catalog.h"
+#include "../core/text.h"
 #include "app_state.h"
 #include "colors.h"
 #include "panel_parts.h"
@@ -20,8 +21,9 @@ constexpr std::size_t kLadderLimit = std::size_t(1) << 20;  // six sums, once a 
 }  // namespace
 
 FloatUi::~FloatUi() {
-  cancel = true;  // the worker stops after its current run
+  cancel = true;  // the workers stop after their current run
   if (pending.valid()) pending.wait();
+  if (lab_pending.valid()) lab_pending.wait();
 }
 
 void FloatUi::recorded(const backend::TraceRequest& req, const core::Trace& trace) {
@@ -33,8 +35,9 @@ void FloatUi::recorded(const backend::TraceRequest& req, const core::Trace& trac
   ladder.clear();
   if (report && req.input.size() <= kLadderLimit) ladder = core::precision_ladder(req.input);
   ++generation;
-  if (pending.valid()) cancel = true;  // its runs are of the old request: stop them early
+  if (pending.valid() || lab_pending.valid()) cancel = true;  // their runs are of the old request: stop them early
   repeats.reset();
+  lab.reset();
   error.clear();
 }
 
@@ -53,7 +56,30 @@ void FloatUi::start(const backend::Backend& backend) {
   });
 }
 
+void FloatUi::start_lab(const backend::Backend& backend) {
+  std::string why;
+  auto own = backend::same_kind(backend, &why);
+  if (!own) {
+    error = "Cannot open the GPU again: " + why;
+    return;
+  }
+  error.clear();
+  cancel = false;
+  lab_generation = generation;
+  lab_pending = std::async(std::launch::async, [own = std::move(own), req = *request, n = runs, this]() mutable {
+    return backend::repeat_every(*own, req, n, &cancel);
+  });
+}
+
 void FloatUi::poll() {
+  if (lab_pending.valid() && lab_pending.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+    try {
+      auto rows = lab_pending.get();
+      if (lab_generation == generation) lab = std::move(rows);
+    } catch (const std::exception& e) {
+      if (lab_generation == generation) error = "The lab failed: " + std::string(e.what());
+    }
+  }
   if (!pending.valid() || pending.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
   try {
     backend::Repeats r = pending.get();
@@ -148,6 +174,45 @@ void repeat_verdict(const backend::Repeats& r, core::DType type, kernels::RunToR
                        "kernel or the GPU.");
 }
 
+// The determinism lab's table: each algorithm's promise (its row) beside what its runs gave.
+void lab_table(const std::vector<backend::LabRow>& rows, core::DType type) {
+  const bool model = std::none_of(rows.begin(), rows.end(), [](const auto& r) { return r.repeats.backend == "cuda"; });
+  ImGui::TextWrapped(model
+                         ? "Every algorithm once, on the CPU model: it adds in one fixed order, so no run can "
+                           "differ. Run on a GPU to see which algorithms' results change."
+                         : "Every algorithm on this input, on the GPU: what its row promises, and what its runs gave.");
+  if (!ImGui::BeginTable("lab", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) return;
+  for (const char* h : {"algorithm", "promise", "runs gave"}) ImGui::TableSetupColumn(h);
+  ImGui::TableHeadersRow();
+  for (const auto& r : rows) {
+    const kernels::RunToRun promise = kernels::run_to_run(*kernels::find_row(r.algorithm));
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn(), ImGui::TextUnformatted(r.algorithm.c_str());
+    ImGui::TableNextColumn(), ImGui::TextUnformatted(std::string(kernels::to_string(promise)).c_str());
+    ImGui::TableNextColumn();
+    const std::size_t k = r.repeats.results.size();
+    if (!r.error.empty()) {
+      ImGui::PushTextWrapPos(0), ImGui::TextDisabled("%s", core::printable(r.error).c_str()), ImGui::PopTextWrapPos();
+    } else if (k == 1) {
+      ImGui::TextWrapped("%s in %d run%s", core::format_value(r.repeats.results[0].result, type).c_str(),
+                         r.repeats.runs, r.repeats.runs == 1 ? "" : "s");
+    } else {
+      const auto [lo, hi] = std::minmax_element(r.repeats.results.begin(), r.repeats.results.end(),
+                                                [](const auto& a, const auto& b) { return a.result < b.result; });
+      const std::string text = std::to_string(k) + " results in " + std::to_string(r.repeats.runs) + " runs, " +
+                               core::format_value(lo->result, type) + " to " + core::format_value(hi->result, type);
+      if (promise == kernels::RunToRun::Fixed) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kErrorRed);
+        ImGui::TextWrapped("%s: a fixed order differed", text.c_str());
+        ImGui::PopStyleColor();
+      } else {
+        ImGui::TextWrapped("%s", text.c_str());
+      }
+    }
+  }
+  ImGui::EndTable();
+}
+
 void repeat_controls(AppState& s, kernels::RunToRun promise) {
   FloatUi& f = s.floats;
   const float em = ImGui::GetFontSize();
@@ -156,14 +221,19 @@ void repeat_controls(AppState& s, kernels::RunToRun promise) {
   focus_on_near_click("##runs");
   f.runs = std::clamp(f.runs, 1, backend::kMaxRepeats);
   ImGui::SameLine();
-  const bool busy = f.pending.valid();
+  const bool busy = f.pending.valid() || f.lab_pending.valid();
   ImGui::BeginDisabled(busy);
   const std::string label = "Run " + std::to_string(f.runs) + " times";
   if (ImGui::Button(label.c_str())) f.start(*s.backend.backend);
+  ImGui::SameLine();
+  if (ImGui::Button("Every algorithm")) f.start_lab(*s.backend.backend);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Run every array algorithm %d times on this input and count each one's distinct results", f.runs);
   ImGui::EndDisabled();
   if (busy) ImGui::TextDisabled("running...");
   if (!f.error.empty()) ImGui::TextWrapped("%s", f.error.c_str());
   if (f.repeats) repeat_verdict(*f.repeats, f.request->type, promise);
+  if (f.lab) lab_table(*f.lab, f.request->type);
 }
 
 // "half in half": the values' type and the one that adds them.

@@ -25,6 +25,10 @@ struct FloatUi {
   std::future<backend::Repeats> pending;
   int pending_generation = -1;
   std::atomic<bool> cancel{false};
+  // The determinism lab: every array algorithm over the same input (backend::repeat_every).
+  std::optional<std::vector<backend::LabRow>> lab;
+  std::future<std::vector<backend::LabRow>> lab_pending;
+  int lab_generation = -1;
 
   FloatUi() = default;
   FloatUi(const FloatUi&) = delete;
@@ -33,6 +37,7 @@ struct FloatUi {
   // record_trace calls this once a trace is in; the error is computed once here, not every frame.
   void recorded(const backend::TraceRequest& req, const core::Trace& trace);
   void start(const backend::Backend& backend);  // repeats `request` on a thread of its own
+  void start_lab(const backend::Backend& backend);  // every algorithm over `request`'s input
   void poll();                                  // takes the repeats once they are done
 };
 
