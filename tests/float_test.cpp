@@ -163,6 +163,8 @@ TEST(Ladder, StallsWhereTheSpacingPassesTheAddend) {
   EXPECT_EQ(rung(l, Narrow::Half, Narrow::Half).ulps, 0.5);  // 1 off, where halves are 2 apart
   EXPECT_EQ(rung(l, Narrow::Half, Narrow::Float).result, 2049);
   EXPECT_FALSE(rung(l, Narrow::Half, Narrow::Float).stalled_at);
+  EXPECT_NEAR(*core::correct_digits(rung(l, Narrow::Half, Narrow::Half)), -std::log10(1.0 / 2049), 1e-9);
+  EXPECT_EQ(core::correct_digits(rung(l, Narrow::Double, Narrow::Double)), core::kExactDigits);
   l = core::precision_ladder({256, 1});
   EXPECT_EQ(rung(l, Narrow::Bf16, Narrow::Bf16).result, 256);
   EXPECT_EQ(rung(l, Narrow::Bf16, Narrow::Float).result, 257);
@@ -172,6 +174,7 @@ TEST(Ladder, StallsWhereTheSpacingPassesTheAddend) {
   EXPECT_EQ(rung(l, Narrow::Double, Narrow::Double).result, 16777217);
   EXPECT_TRUE(std::isinf(rung(l, Narrow::Half, Narrow::Half).result));  // 2^24 is no half
   EXPECT_FALSE(rung(l, Narrow::Half, Narrow::Half).ulps);
+  EXPECT_FALSE(core::correct_digits(rung(l, Narrow::Half, Narrow::Half)));  // overflow: no digits
   l = core::precision_ladder({65504, 65504, 1});  // half overflows; inf + 1 = inf is no lost add
   EXPECT_TRUE(std::isinf(rung(l, Narrow::Half, Narrow::Half).result));
   EXPECT_FALSE(rung(l, Narrow::Half, Narrow::Half).stalled_at);

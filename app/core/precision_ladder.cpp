@@ -59,6 +59,14 @@ std::string narrow_name(Narrow t) {
   return "?";
 }
 
+std::optional<double> correct_digits(const Rung& r) {
+  if (!std::isfinite(r.result) || !std::isfinite(r.reference)) return std::nullopt;
+  const long double off = std::fabs(static_cast<long double>(r.result) - r.reference);
+  if (off == 0) return kExactDigits;
+  if (r.reference == 0) return std::nullopt;
+  return std::clamp(double(-std::log10(off / std::fabs(r.reference))), 0.0, kExactDigits);
+}
+
 double ulp_at(long double x, Narrow t) {
   const int fraction = t == Narrow::Half ? 10 : t == Narrow::Bf16 ? 7 : t == Narrow::Float ? 23 : 52;
   const int min_exp = t == Narrow::Half ? -14 : t == Narrow::Double ? -1022 : -126;  // the smallest normal's

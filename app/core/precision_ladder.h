@@ -29,6 +29,12 @@ struct Rung {
 // double. NaN in the input makes every sum NaN, as IEEE addition does.
 std::vector<Rung> precision_ladder(const std::vector<double>& values);
 
+// How many decimal digits of a rung's sum are right: -log10 of its relative error, at most
+// kExactDigits (an exact sum); nullopt where the sum or the reference is not finite, or the
+// reference is 0 and the sum is not.
+constexpr double kExactDigits = 17;
+std::optional<double> correct_digits(const Rung& r);
+
 // The spacing of the type's values at x: 2^(exponent of x - the type's fraction bits), never
 // below the type's smallest subnormal.
 double ulp_at(long double x, Narrow t);

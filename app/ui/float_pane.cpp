@@ -241,6 +241,43 @@ std::string rung_name(const core::Rung& r) {
   return core::narrow_name(r.element) + " in " + core::narrow_name(r.accumulator);
 }
 
+// The chart's labels, narrow enough for six bars in the lesson pane.
+const char* short_name(core::Narrow t) {
+  switch (t) {
+    case core::Narrow::Half: return "f16";
+    case core::Narrow::Bf16: return "bf16";
+    case core::Narrow::Float: return "f32";
+    case core::Narrow::Double: return "f64";
+  }
+  return "?";
+}
+
+// The ladder as bars: each rung's correct decimal digits (a taller bar, a closer sum).
+void ladder_chart(const std::vector<core::Rung>& ladder) {
+  const float em = ImGui::GetFontSize(), width = ImGui::GetContentRegionAvail().x, height = em * 8;
+  const ImVec2 at = ImGui::GetCursorScreenPos();
+  ImDrawList* draw = ImGui::GetWindowDrawList();
+  const float label_h = em * 2.4f, top = at.y + em * 1.2f, base = at.y + height - label_h;
+  const float slot = width / float(ladder.size());
+  draw->AddText({at.x, at.y}, ImGui::GetColorU32(ImGuiCol_TextDisabled), "correct digits: -log10(relative error)");
+  for (std::size_t i = 0; i < ladder.size(); ++i) {
+    const core::Rung& r = ladder[i];
+    const auto digits = core::correct_digits(r);
+    const float x0 = at.x + slot * float(i) + slot * 0.15f, x1 = at.x + slot * float(i + 1) - slot * 0.15f;
+    const float h = digits ? float(*digits / core::kExactDigits) * (base - top) : 0;
+    draw->AddRectFilled({x0, base - h}, {x1, base},
+                        ImGui::GetColorU32(digits ? ImGuiCol_PlotHistogram : ImGuiCol_PlotLines));
+    char value[32];
+    std::snprintf(value, sizeof value, digits ? (*digits >= core::kExactDigits ? "exact" : "%.1f") : "inf",
+                  digits.value_or(0));
+    draw->AddText({x0, base - h - em}, ImGui::GetColorU32(digits ? ImGuiCol_Text : ImGuiCol_PlotLinesHovered), value);
+    draw->AddText({x0, base + em * 0.1f}, ImGui::GetColorU32(ImGuiCol_Text), short_name(r.element));
+    draw->AddText({x0, base + em * 1.1f}, ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                  (std::string("in ") + short_name(r.accumulator)).c_str());
+  }
+  ImGui::Dummy({width, height});
+}
+
 // The same input in every type, narrowest first, each sum against its own exact one; then where
 // each sum first stopped growing (2048 + 1 = 2048 in half).
 void ladder_table(const FloatUi& f) {
@@ -269,6 +306,7 @@ void ladder_table(const FloatUi& f) {
     }
     ImGui::EndTable();
   }
+  ladder_chart(f.ladder);
   for (const core::Rung& r : f.ladder)
     if (r.stalled_at)
       ImGui::TextWrapped("%s: value #%zu changed nothing: %.9g + %.9g = %.9g.", rung_name(r).c_str(), *r.stalled_at,
