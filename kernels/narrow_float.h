@@ -6,7 +6,9 @@
 // (Figueroa, "When is double rounding innocuous?", 1995).
 #pragma once
 #include <bit>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 
 namespace rl::kernels {
 
@@ -53,5 +55,20 @@ constexpr std::uint16_t bf16_bits(float x) {
 constexpr float from_bf16_bits(std::uint16_t b) { return std::bit_cast<float>(std::uint32_t(b) << 16); }
 
 constexpr float round_bf16(float x) { return from_bf16_bits(bf16_bits(x)); }
+
+// x rounded to a float by round-to-odd: x itself where it is a float, else whichever of the two
+// floats around it has its last bit set. Rounding that float to half or bfloat16 then gives what
+// rounding x itself would: round-to-odd keeps at least two more bits than the target (Boldo and
+// Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using rounding to
+// odd", 2008), where rounding to nearest twice may not (1 + 2^-11 + 2^-30 would land on a tie).
+inline float odd_float(double x) {
+  const float f = static_cast<float>(x);
+  if (static_cast<double>(f) == x || std::isnan(x) || std::isinf(f) || (std::bit_cast<std::uint32_t>(f) & 1u)) return f;
+  return std::nextafter(
+      f, x > double(f) ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity());
+}
+
+inline float round_half(double x) { return round_half(odd_float(x)); }
+inline float round_bf16(double x) { return round_bf16(odd_float(x)); }
 
 }  // namespace rl::kernels

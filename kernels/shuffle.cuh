@@ -339,8 +339,9 @@ __global__ void warp_shuffle_vectorized(const T* __restrict__ in, T* out, std::s
 // warp-shuffle-vectorized's loads and shuffles without its atomic: each block's total goes to its
 // own cell of `partials`, and the block that takes the last ticket folds them, in the same order
 // every run (fold_last_chunk over one row of gridDim.x chunks).
-// __maxnreg__(32): at most 32 registers a thread, so 2048 threads fit an H100's SM; with 34 the
-// timed float and double kernels ran at half occupancy (docs/benchmarks.md, the fixed order).
+// __maxnreg__(32): at most 32 registers a thread, so 2048 threads fit an H100's SM; without it this
+// kernel's float loop and compensated's double one took 34 and ran at half occupancy
+// (docs/benchmarks.md, the fixed order).
 template <class T, class Op, class Probe>
 __global__ void __maxnreg__(32)
     vectorized_ordered(const T* __restrict__ in, T* out, std::size_t n, Probe probe, T* partials, unsigned* retired) {
@@ -350,7 +351,8 @@ __global__ void __maxnreg__(32)
 
   int stage = 1;
   v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle
-  if (threadIdx.x == 0) partials[blockIdx.x] = v, probe.partial(blockIdx.x, v);
+  if (threadIdx.x == 0) partials[blockIdx.x] = v;
+  if (threadIdx.x == 0) probe.partial(blockIdx.x, v);
   fold_last_chunk<T, Op>(partials, out, gridDim.x, retired, smem);  // see <<< last-chunk
 }
 // >>>
@@ -372,7 +374,8 @@ __global__ void __maxnreg__(32)
 
   int stage = 2;
   v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle
-  if (threadIdx.x == 0) partials[blockIdx.x] = v, probe.partial(blockIdx.x, v);
+  if (threadIdx.x == 0) partials[blockIdx.x] = v;
+  if (threadIdx.x == 0) probe.partial(blockIdx.x, v);
   fold_last_chunk<T, Op>(partials, out, gridDim.x, retired, smem);  // see <<< last-chunk
 }
 // >>>

@@ -13,7 +13,7 @@ namespace rl::kernels {
 
 namespace {
 
-// Lane l starts from a value no stage turns into zero or a constant (see warp_stage_chain).
+// Lane l's first value: the lanes differ, so three stages of either chain leave lanes to check.
 __host__ __device__ constexpr std::int32_t chain_start(unsigned lane) {
   return std::int32_t(lane * 2654435761u + 12345u);
 }
@@ -87,8 +87,8 @@ WarpStageCycles time_warp_stages(int stages, int repeats) {
     cycles = static_cast<long long*>(device_alloc(sizeof(long long), "the warp stage clock"));
     WarpStageCycles w;
     w.stages = stages;
-    // A chain of sums wraps to zero after a few dozen stages: three first, checked while the
-    // lanes still differ, then the timed ones.
+    // A redux chain's sums wrap to zero after eight stages (each multiplies them by 32): three
+    // stages first, checked while the lanes still differ, then the timed chains.
     time_chain<true>(3, 1, lanes, cycles), time_chain<false>(3, 1, lanes, cycles);
     w.redux = time_chain<true>(stages, repeats, lanes, cycles);
     w.shuffle = time_chain<false>(stages, repeats, lanes, cycles);

@@ -231,8 +231,9 @@ std::string run_to_run_text(std::string_view id) {
     case kernels::RunToRun::Fixed:
       return "the same bits every run: every add comes in the same order, for the same input, block size and GPU";
     case kernels::RunToRun::Arrival:
-      return "float and double sums may differ in their last bits from run to run: the blocks' results meet in "
-             "the order the blocks finish (ints, mins and maxes round nothing, so they come out the same)";
+      return "float and double sums may differ in their last bits from run to run: partial results (of blocks, "
+             "or of warp tiles) meet in the order they finish (ints, mins and maxes round nothing, so they come out "
+             "the same)";
     case kernels::RunToRun::Pitfall: return "nothing is promised: the kernel is wrong on purpose";
     case kernels::RunToRun::Library: return "what the library documents (its lesson says)";
     case kernels::RunToRun::None: return "not a reduction";

@@ -1,5 +1,7 @@
 #include "float_error.h"
 
+#include "../../kernels/reduce_ops.h"
+
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -37,15 +39,9 @@ std::optional<std::uint64_t> ulp_distance(float a, float b) { return ulps_of<std
 std::optional<std::uint64_t> ulp_distance(double a, double b) { return ulps_of<std::uint64_t>(a, b); }
 
 long double reference_sum(const std::vector<double>& values) {
-  long double sum = 0, compensation = 0;
-  for (const double v : values) {
-    const long double x = v, t = sum + x;
-    // Neumaier: recover what the addition rounded away from the smaller operand.
-    compensation += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
-    sum = t;
-  }
-  if (!std::isfinite(sum)) return sum;  // the compensation of inf - inf is NaN, not an error
-  return sum + compensation;
+  ops::Neumaier<long double> sum;  // the compensated kernel's sum, in long double
+  for (const double v : values) sum = ops::add(sum, static_cast<long double>(v));
+  return ops::total(sum);
 }
 
 double serial_sum(const std::vector<double>& values, DType type) {

@@ -1,7 +1,9 @@
 #include "precision_ladder.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <limits>
 
 #include "../../kernels/narrow_float.h"
 #include "float_error.h"
@@ -12,12 +14,45 @@ namespace {
 // A value rounded to the type, held in a double (exact for all four).
 double round_to(double x, Narrow t) {
   switch (t) {
-    case Narrow::Half: return kernels::round_half(static_cast<float>(x));
-    case Narrow::Bf16: return kernels::round_bf16(static_cast<float>(x));
+    case Narrow::Half: return kernels::round_half(x);
+    case Narrow::Bf16: return kernels::round_bf16(x);
     case Narrow::Float: return static_cast<float>(x);
     case Narrow::Double: return x;
   }
   return x;
+}
+
+// The long double reference rounded to the type once: to double by round-to-odd first where the
+// type is narrower than float (kernels::odd_float says why), else directly.
+double round_reference(long double x, Narrow t) {
+  if (t == Narrow::Double) return static_cast<double>(x);
+  if (t == Narrow::Float) return static_cast<float>(x);
+  double d = static_cast<double>(x);
+  if (std::isfinite(d) && static_cast<long double>(d) != x && !(std::bit_cast<std::uint64_t>(d) & 1u))
+    d = std::nextafter(d, x > d ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity());
+  return round_to(d, t);
+}
+
+// Steps between two values of a narrow type: their bit patterns in sign-magnitude order.
+std::uint64_t narrow_steps(double a, double b, Narrow t) {
+  const auto bits = [t](double v) {
+    return t == Narrow::Half ? kernels::half_bits(static_cast<float>(v)) : kernels::bf16_bits(static_cast<float>(v));
+  };
+  const std::uint16_t ua = bits(a), ub = bits(b);
+  const std::uint64_t ma = ua & 0x7fffu, mb = ub & 0x7fffu;
+  if (a == b) return 0;
+  if ((ua & 0x8000u) != (ub & 0x8000u)) return ma + mb;
+  return ma > mb ? ma - mb : mb - ma;
+}
+
+std::optional<std::uint64_t> steps(double result, long double reference, Narrow t) {
+  const double rounded = round_reference(reference, t);
+  if (!std::isfinite(result) || !std::isfinite(rounded)) return std::nullopt;
+  switch (t) {
+    case Narrow::Double: return ulp_distance(result, rounded);
+    case Narrow::Float: return ulp_distance(static_cast<float>(result), static_cast<float>(rounded));
+    default: return narrow_steps(result, rounded, t);
+  }
 }
 
 // One addition in the accumulator's type: a half or bf16 sum is the float sum rounded to it,
@@ -42,8 +77,7 @@ Rung climb(const std::vector<double>& values, Narrow element, Narrow accumulator
     s = next;
   }
   r.result = s;
-  if (std::isfinite(s) && std::isfinite(r.reference))
-    r.ulps = double(std::fabs(static_cast<long double>(s) - r.reference) / ulp_at(r.reference, accumulator));
+  if (std::isfinite(r.reference)) r.ulps = steps(s, r.reference, accumulator);
   return r;
 }
 
@@ -65,15 +99,6 @@ std::optional<double> correct_digits(const Rung& r) {
   if (off == 0) return kExactDigits;
   if (r.reference == 0) return std::nullopt;
   return std::clamp(double(-std::log10(off / std::fabs(r.reference))), 0.0, kExactDigits);
-}
-
-double ulp_at(long double x, Narrow t) {
-  const int fraction = t == Narrow::Half ? 10 : t == Narrow::Bf16 ? 7 : t == Narrow::Float ? 23 : 52;
-  const int min_exp = t == Narrow::Half ? -14 : t == Narrow::Double ? -1022 : -126;  // the smallest normal's
-  int e = 0;
-  std::frexp(static_cast<double>(std::fabs(x)), &e);  // |x| = m 2^e, m in [0.5, 1)
-  const int exponent = x == 0 ? min_exp : std::max(e - 1, min_exp);
-  return std::ldexp(1.0, exponent - fraction);
 }
 
 std::vector<Rung> precision_ladder(const std::vector<double>& values) {

@@ -3,6 +3,7 @@
 // against the exact sum of the values as its element type holds them.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,9 +17,10 @@ struct Rung {
   Narrow element = Narrow::Float, accumulator = Narrow::Float;
   double result = 0;          // the sum as the accumulator holds it
   long double reference = 0;  // the exact sum of the values rounded to the element type
-  // |result - reference| in units of the accumulator's spacing at the reference (its ulp there);
-  // nullopt where either is not finite (a half sum past 65504 is infinite).
-  std::optional<double> ulps;
+  // Steps between the result and the reference rounded to the accumulator's type, as the Float
+  // tab counts a run's (core::ulp_distance); nullopt where either is not finite (a half sum past
+  // 65504 is infinite).
+  std::optional<std::uint64_t> ulps;
   // The first nonzero addend that left a finite running sum unchanged (2048 + 1 = 2048 in half), and
   // the sum it met there.
   std::optional<std::size_t> stalled_at;
@@ -34,9 +36,5 @@ std::vector<Rung> precision_ladder(const std::vector<double>& values);
 // reference is 0 and the sum is not.
 constexpr double kExactDigits = 17;
 std::optional<double> correct_digits(const Rung& r);
-
-// The spacing of the type's values at x: 2^(exponent of x - the type's fraction bits), never
-// below the type's smallest subnormal.
-double ulp_at(long double x, Narrow t);
 
 }  // namespace rl::core

@@ -45,6 +45,11 @@ std::string matrix_second_launch(const core::Trace& t) {
   return "second launch: 1 block of " + std::to_string(t.block) + " threads over the " + std::to_string(t.grid) + " partials";
 }
 
+// What one block folds: "its 1 result", "all 12 results".
+std::string results_text(std::size_t outputs) {
+  return outputs == 1 ? std::string("its 1 result") : "all " + std::to_string(outputs) + " results";
+}
+
 // What the run leaves: "out: 16 row sums", or the whole matrix's (or array's) result.
 std::string result_text(const core::Trace& t) {
   const auto lines = t.rows > 0 ? t.geometry.lines() : kernels::Lines::Whole;
@@ -247,9 +252,7 @@ void draw_grid_sync(const GridBoxes& g) {
     g.c.line(x, y, std::min(x + g.L.label_px * 0.7f, area.x + area.w), y, g.lw, g.pal.conflict);
   g.c.text(area.x, y - g.L.label_px * 0.7f, "grid.sync(): every block waits here", std::max(g.min_px, g.L.label_px * 0.8f),
            g.pal.conflict);
-  const Rect k2 = stage_box(g, g.mid + g.L.label_px,
-                            "block 0 folds " + (g.outputs == 1 ? std::string("its 1 result")
-                                                               : "all " + std::to_string(g.outputs) + " results"));
+  const Rect k2 = stage_box(g, g.mid + g.L.label_px, "block 0 folds " + results_text(g.outputs));
   arrow(g.c, k2.cx(), y, k2.cx(), k2.y, g.lw, g.box_w * 0.2f, g.pal.read);
   step_arrow(g, k2, g.result);
 }
@@ -298,10 +301,9 @@ void draw_combine(const GridBoxes& g) {
     fan_in(g, k2);
     step_arrow(g, k2, g.result);
   } else if (t.combine == kernels::Combine::LastBlock) {
-    const Rect k2 =
-        stage_box(g, g.mid,
-                  "the last block to finish (ticket " + std::to_string(t.grid - 1) + ") folds " +
-                      (g.outputs == 1 ? std::string("its 1 result") : "all " + std::to_string(g.outputs) + " results"));
+    const Rect k2 = stage_box(
+        g, g.mid,
+        "the last block to finish (ticket " + std::to_string(t.grid - 1) + ") folds " + results_text(g.outputs));
     fan_in(g, k2);
     step_arrow(g, k2, g.result);
   } else if (t.combine == kernels::Combine::GridSync) {

@@ -21,7 +21,7 @@ constexpr std::size_t kLadderLimit = std::size_t(1) << 20;  // six sums, once a 
 }  // namespace
 
 FloatUi::~FloatUi() {
-  cancel = true;  // the workers stop after their current run
+  cancel = lab_cancel = true;  // the workers stop after their current run
   if (pending.valid()) pending.wait();
   if (lab_pending.valid()) lab_pending.wait();
 }
@@ -35,7 +35,9 @@ void FloatUi::recorded(const backend::TraceRequest& req, const core::Trace& trac
   ladder.clear();
   if (report && req.input.size() <= kLadderLimit) ladder = core::precision_ladder(req.input);
   ++generation;
-  if (pending.valid() || lab_pending.valid()) cancel = true;  // their runs are of the old request: stop them early
+  // Their runs are of the old request: stop them early.
+  if (pending.valid()) cancel = true;
+  if (lab_pending.valid()) lab_cancel = true;
   repeats.reset();
   lab.reset();
   error.clear();
@@ -64,10 +66,10 @@ void FloatUi::start_lab(const backend::Backend& backend) {
     return;
   }
   error.clear();
-  cancel = false;
+  lab_cancel = false;
   lab_generation = generation;
   lab_pending = std::async(std::launch::async, [own = std::move(own), req = *request, n = runs, this]() mutable {
-    return backend::repeat_every(*own, req, n, &cancel);
+    return backend::repeat_every(*own, req, n, &lab_cancel);
   });
 }
 
@@ -228,7 +230,10 @@ void repeat_controls(AppState& s, kernels::RunToRun promise) {
   ImGui::SameLine();
   if (ImGui::Button("Every algorithm")) f.start_lab(*s.backend.backend);
   if (ImGui::IsItemHovered())
-    ImGui::SetTooltip("Run every array algorithm %d times on this input and count each one's distinct results", f.runs);
+    ImGui::SetTooltip(
+        "Run every array algorithm but the pitfalls %d times on this input (the CPU model once each) "
+        "and count each one's distinct results",
+        f.runs);
   ImGui::EndDisabled();
   if (busy) ImGui::TextDisabled("running...");
   if (!f.error.empty()) ImGui::TextWrapped("%s", f.error.c_str());
@@ -289,8 +294,8 @@ void ladder_table(const FloatUi& f) {
   ImGui::TextWrapped(
       "The same values as each type holds them, added left to right on the CPU, each addition "
       "rounded as the GPU rounds it. Half and bfloat16 adding in float is what PyTorch does on the "
-      "GPU; adding in their own type is the pitfall. Off by: ulps of the adding type at the exact "
-      "sum of the values it holds.");
+      "GPU; adding in their own type is the pitfall. Off by: steps of the adding type from the exact "
+      "sum of the values it holds, rounded to that type, as above.");
   if (ImGui::BeginTable("ladder", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) {
     for (const char* h : {"values in type", "sum", "off by"}) ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
@@ -300,7 +305,7 @@ void ladder_table(const FloatUi& f) {
       ImGui::TableNextColumn(), ImGui::Text("%.*g", r.accumulator == core::Narrow::Double ? 12 : 9, r.result);
       ImGui::TableNextColumn();
       if (r.ulps)
-        ImGui::Text("%.3g ulps", *r.ulps);
+        ImGui::TextUnformatted(ulps_text(r.ulps).c_str());
       else
         ImGui::TextColored(kErrorRed, "%s", std::isinf(r.result) ? "overflow" : "no number");
     }

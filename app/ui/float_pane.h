@@ -29,6 +29,7 @@ struct FloatUi {
   std::optional<std::vector<backend::LabRow>> lab;
   std::future<std::vector<backend::LabRow>> lab_pending;
   int lab_generation = -1;
+  std::atomic<bool> lab_cancel{false};
 
   FloatUi() = default;
   FloatUi(const FloatUi&) = delete;
