@@ -3,6 +3,7 @@
 #include <climits>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #if defined(__CUDACC__)
 #define RL_HD __host__ __device__ __forceinline__
@@ -53,6 +54,7 @@ struct Neumaier {
 };
 template <class T>
 RL_HD Neumaier<T> add(Neumaier<T> a, T x) {
+  if constexpr (std::is_integral_v<T>) return {add(a.sum, x), T(0)};  // ints round nothing (and wrap)
   const T t = a.sum + x;
   const T big = a.sum < T(0) ? -a.sum : a.sum, small = x < T(0) ? -x : x;
   return {t, a.lost + (big >= small ? (a.sum - t) + x : (x - t) + a.sum)};
