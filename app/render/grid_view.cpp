@@ -81,7 +81,7 @@ std::string grid_how(const core::Trace& t) {
   if (t.combine == kernels::Combine::SecondKernel) return g + "; a second launch of one block reduces their results";
   if (t.combine == kernels::Combine::LastBlock)
     return g + "; each block writes its result and takes a ticket (atomicInc); the block that draws the last "
-               "ticket reduces all results: one launch";
+               "ticket reduces all results, in the same order every run: one launch";
   if (t.combine == kernels::Combine::GridSync)
     return g + "; all blocks resident at once (cooperative launch); after grid.sync() block 0 reduces the results";
   if (const int k = t.geometry.cluster; k > 0)
