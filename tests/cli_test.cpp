@@ -106,6 +106,31 @@ TEST(Cli, RaceRunsNeedARacyAlgorithmAndAGpu) {
   EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
+// The determinism lab from the command line: every array algorithm but the pitfalls on one input
+// (the CPU model once each), as text and as JSON; one algorithm alone; a refused type in words.
+TEST(Cli, RepeatRunsEveryAlgorithmOnOneInput) {
+  auto r = run({"repeat", "--backend", "sim", "--type", "float", "--size", "3001", "--block", "128", "--runs", "4"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  for (const auto& a : core::algorithms())
+    if (a.kind == core::Kind::Traced && !a.matrix && a.family != "pitfall") {
+      EXPECT_NE(r.out.find(a.id + " "), std::string::npos) << a.id;
+    }
+  EXPECT_EQ(r.out.find("missing-syncthreads"), std::string::npos);
+  EXPECT_NE(r.out.find("redux-sync  fixed  not run: 'redux-sync' reduces int only"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1 distinct in 1 run"), std::string::npos) << r.out;
+  r = run({"repeat", "-a", "vectorized-ordered", "--backend", "sim", "--type", "double", "-n", "2^12", "--runs", "3",
+           "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.size(), 1u);
+  EXPECT_EQ(j[0]["algorithm"], "vectorized-ordered");
+  EXPECT_EQ(j[0]["run_to_run"], "fixed");
+  EXPECT_EQ(j[0]["runs"], 1);
+  EXPECT_EQ(j[0]["results"].size(), 1u);
+  expect_usage_error({"repeat", "-a", "compensated", "--type", "int", "--backend", "sim"}, "floats and doubles only");
+  expect_usage_error({"repeat", "--runs", "0", "--backend", "sim"}, "--runs");
+}
+
 TEST(Cli, HelpAndVersionExitZero) {
   auto r = run({"--help"});
   EXPECT_EQ(r.code, 0);

@@ -25,6 +25,8 @@ Repeats repeat_trace(Backend& backend, const TraceRequest& request, int runs, co
   return r;
 }
 
+int runs_on(const Backend& backend, int runs) { return backend.name() == "cuda" ? runs : 1; }
+
 std::vector<LabRow> repeat_every(Backend& backend, const TraceRequest& request, int runs,
                                  const std::atomic<bool>* cancel) {
   std::vector<LabRow> rows;
@@ -41,7 +43,7 @@ std::vector<LabRow> repeat_every(Backend& backend, const TraceRequest& request, 
       req.rows = req.cols = 0;  // block-2d's matrix, as one array
       if (!pow2 && !a.any_block) req.block = 256;
       try {
-        out.repeats = repeat_trace(backend, req, backend.name() == "cuda" ? runs : 1, cancel);
+        out.repeats = repeat_trace(backend, req, runs_on(backend, runs), cancel);
       } catch (const std::exception& e) {
         out.error = e.what();
       }

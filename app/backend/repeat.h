@@ -29,6 +29,10 @@ struct Repeats {
 // between runs, and `runs` then says how many were done. Throws as Backend::trace does.
 Repeats repeat_trace(Backend& backend, const TraceRequest& request, int runs, const std::atomic<bool>* cancel = nullptr);
 
+// How many runs a request gets on a backend: `runs` on a GPU, one on the CPU model, whose
+// order never changes.
+int runs_on(const Backend& backend, int runs);
+
 // The determinism lab: one algorithm's runs, or why it could not run the request.
 struct LabRow {
   std::string algorithm;

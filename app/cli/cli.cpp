@@ -22,6 +22,7 @@
 #include "../../kernels/race_api.h"
 #include "../backend/bench_runner.h"
 #include "../backend/geometry.h"
+#include "../backend/repeat.h"
 #include "../core/bench.h"
 #include "../core/catalog.h"
 #include "../core/run_file.h"
@@ -138,9 +139,9 @@ std::size_t run_shape(const RunOptions& o, backend::TraceRequest& req) {
   return req.rows * req.cols;
 }
 
-// Runs the chosen backend (runs > 0: the race-revealing recording, that many times).
-// UsageError for requests that cannot be, runtime_error otherwise.
-core::Trace record(const RunOptions& o, int runs = 0) {
+// The request the run options describe (its input generated or read). UsageError for options
+// that cannot be.
+backend::TraceRequest request_of(const RunOptions& o) {
   const core::DType type = *core::parse_dtype(o.type);
   std::string why;
   const auto spec = core::parse_input_spec(o.input, &why);
@@ -168,6 +169,13 @@ core::Trace record(const RunOptions& o, int runs = 0) {
   } else {
     req.input = core::generate_input(*spec, n, type);
   }
+  return req;
+}
+
+// Runs the chosen backend (runs > 0: the race-revealing recording, that many times).
+// UsageError for requests that cannot be, runtime_error otherwise.
+core::Trace record(const RunOptions& o, int runs = 0) {
+  const backend::TraceRequest req = request_of(o);
   if (runs > 0 && !core::has_race_recording(o.algorithm))
     throw UsageError("--runs: " + o.algorithm + " has no race-revealing recording (it takes missing-syncthreads, "
                      "legacy-warp-synchronous, and their fixes sequential and unroll-last-warp)");
@@ -407,6 +415,77 @@ Handler trace_command(CLI::App& cmd) {
   };
 }
 
+// The determinism lab from the command line: one algorithm, or every array algorithm, run N
+// times on one input, its row's promise beside the distinct results.
+void print_lab(std::ostream& out, const std::vector<backend::LabRow>& rows, core::DType type,
+               const std::string& format) {
+  if (format == "json") {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& r : rows) {
+      nlohmann::json results = nlohmann::json::array();
+      for (const auto& d : r.repeats.results) results.push_back({{"value", d.result}, {"count", d.count}});
+      j.push_back({{"algorithm", r.algorithm},
+                   {"run_to_run", kernels::to_string(kernels::run_to_run(*kernels::find_row(r.algorithm)))},
+                   {"backend", r.repeats.backend},
+                   {"device", r.repeats.device},
+                   {"runs", r.repeats.runs},
+                   {"results", results},
+                   {"error", r.error}});
+    }
+    out << j.dump(2) << "\n";
+    return;
+  }
+  for (const auto& r : rows) {
+    const std::string promise(kernels::to_string(kernels::run_to_run(*kernels::find_row(r.algorithm))));
+    char line[160];
+    if (!r.error.empty()) {
+      out << r.algorithm << "  " << promise << "  not run: " << core::printable(r.error) << "\n";
+      continue;
+    }
+    std::snprintf(line, sizeof line, "%-26s %-8s %zu distinct in %d run%s:", r.algorithm.c_str(), promise.c_str(),
+                  r.repeats.results.size(), r.repeats.runs, r.repeats.runs == 1 ? "" : "s");
+    out << line;
+    for (const auto& d : r.repeats.results) out << " " << core::format_value(d.result, type) << " x" << d.count;
+    out << "\n";
+  }
+  if (!rows.empty()) out << "device: " << rows.front().repeats.device << "\n";
+}
+
+Handler repeat_command(CLI::App& cmd) {
+  struct Options {
+    RunOptions run;
+    int runs = backend::kDefaultRepeats;
+    std::string format = "text";
+  };
+  auto o = std::make_shared<Options>();
+  add_run_options(&cmd, o->run)->description("Algorithm id (default: every array algorithm but the pitfalls)");
+  cmd.add_option("--runs", o->runs, "Runs of each algorithm (the CPU model runs each once: its order never changes)")
+      ->check(CLI::Range(1, backend::kMaxRepeats));
+  cmd.add_option("--format", o->format, "text | json")->check(CLI::IsMember({"text", "json"}));
+  return [o](const Io& io) {
+    RunOptions run = o->run;
+    const bool every = run.algorithm.empty();
+    if (every) run.algorithm = "sequential";  // the shape of an array run
+    backend::TraceRequest req = request_of(run);
+    auto sel = backend::select(kBackends.at(run.backend));
+    std::vector<backend::LabRow> rows;
+    if (every) {
+      rows = backend::repeat_every(*sel.backend, req, o->runs);
+    } else {
+      backend::LabRow row{req.algorithm, {}, backend::type_refusal(req.algorithm, req.type, req.op)};
+      if (!row.error.empty()) throw UsageError(row.error);
+      try {
+        row.repeats = backend::repeat_trace(*sel.backend, req, backend::runs_on(*sel.backend, o->runs));
+      } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+      }
+      rows.push_back(std::move(row));
+    }
+    print_lab(io.out, rows, req.type, o->format);
+    return 0;
+  };
+}
+
 struct RenderOptions {
   RunOptions run;
   int stage = 0, width = 1280, height = 720;
@@ -638,7 +717,10 @@ struct Subcommand {
 const Subcommand kSubcommands[] = {
     {"list", "List the algorithms", list_command},
     {"trace", "Record every stage of one block of a run", trace_command},
-    {"render", "Draw a stage's view, or a results file's or shipped run's chart, to PNG, headless (EGL)", render_command},
+    {"repeat", "Run one algorithm, or every one, N times on one input: do its results repeat bit for bit?",
+     repeat_command},
+    {"render", "Draw a stage's view, or a results file's or shipped run's chart, to PNG, headless (EGL)",
+     render_command},
     {"bench", "Time algorithms on large arrays (GB/s against the peak and CUB)", bench_command},
 };
 
