@@ -36,7 +36,9 @@ std::vector<LabRow> repeat_every(Backend& backend, const TraceRequest& request, 
     if (a.kind != core::Kind::Traced || a.matrix || !row || kernels::run_to_run(*row) == kernels::RunToRun::Pitfall)
       continue;
     if (cancel && *cancel) break;
-    LabRow out{a.id, {}, type_refusal(a.id, request.type, request.op)};
+    LabRow out;
+    out.algorithm = a.id;
+    out.error = type_refusal(a.id, request.type, request.op);
     if (out.error.empty()) {
       TraceRequest req = request;
       req.algorithm = a.id, req.trace_block = 0, req.grid = 0, req.tickets.clear(), req.cluster = 0;

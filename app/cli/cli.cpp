@@ -472,7 +472,9 @@ Handler repeat_command(CLI::App& cmd) {
     if (every) {
       rows = backend::repeat_every(*sel.backend, req, o->runs);
     } else {
-      backend::LabRow row{req.algorithm, {}, backend::type_refusal(req.algorithm, req.type, req.op)};
+      backend::LabRow row;
+      row.algorithm = req.algorithm;
+      row.error = backend::type_refusal(req.algorithm, req.type, req.op);
       if (!row.error.empty()) throw UsageError(row.error);
       try {
         row.repeats = backend::repeat_trace(*sel.backend, req, backend::runs_on(*sel.backend, o->runs));
