@@ -404,6 +404,8 @@ TEST(Model, CompensatedKeepsWhatARoundingDropped) {
   // An infinity makes the lost part NaN; the plain sum is kept: +inf, as a plain loop gives.
   const double inf = std::numeric_limits<double>::infinity();
   EXPECT_EQ(model_trace("compensated", {1, inf, 2, 3}, 32, core::Op::Sum, core::DType::Float).result, inf);
+  // A sum of finite floats past float's range: the lost part is -inf; the plain sum, +inf, is kept.
+  EXPECT_EQ(model_trace("compensated", {3e38, 3e38, 0, 0}, 32, core::Op::Sum, core::DType::Float).result, inf);
 }
 
 // The compensated sum's error against the exact one, on random floats: each thread's loop errs

@@ -43,52 +43,61 @@ void FloatUi::recorded(const backend::TraceRequest& req, const core::Trace& trac
   error.clear();
 }
 
-void FloatUi::start(const backend::Backend& backend) {
+namespace {
+
+// Starts `work(own backend, request, runs, cancel)` on a thread of its own, with a second backend
+// of the same kind; false (and the reason in error) where a GPU cannot be opened again.
+template <class Result, class Work>
+bool launch(const backend::Backend& backend, const backend::TraceRequest& request, int runs, std::atomic<bool>& cancel,
+            std::future<Result>& pending, std::string& error, Work work) {
   std::string why;
   auto own = backend::same_kind(backend, &why);
   if (!own) {
     error = "Cannot open the GPU again: " + why;
-    return;
+    return false;
   }
   error.clear();
   cancel = false;
-  pending_generation = generation;
-  pending = std::async(std::launch::async, [own = std::move(own), req = *request, n = runs, this]() mutable {
-    return backend::repeat_trace(*own, req, n, &cancel);
+  pending = std::async(std::launch::async, [own = std::move(own), req = request, runs, &cancel, work]() mutable {
+    return work(*own, req, runs, &cancel);
   });
+  return true;
+}
+
+// Takes a finished job's result, kept only if it is of the recording on screen.
+template <class Result>
+void take(std::future<Result>& pending, bool current, std::optional<Result>& into, std::string& error,
+          const char* what) {
+  if (!pending.valid() || pending.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
+  try {
+    Result r = pending.get();
+    if (current) into = std::move(r);
+  } catch (const std::exception& e) {
+    if (current) error = std::string(what) + " failed: " + e.what();
+  }
+}
+
+}  // namespace
+
+void FloatUi::start(const backend::Backend& backend) {
+  if (launch(backend, *request, runs, cancel, pending, error,
+             [](backend::Backend& b, const backend::TraceRequest& r, int n, const std::atomic<bool>* c) {
+               return backend::repeat_trace(b, r, n, c);
+             }))
+    pending_generation = generation;
 }
 
 void FloatUi::start_lab(const backend::Backend& backend) {
-  std::string why;
-  auto own = backend::same_kind(backend, &why);
-  if (!own) {
-    error = "Cannot open the GPU again: " + why;
-    return;
-  }
-  error.clear();
-  lab_cancel = false;
-  lab_generation = generation;
-  lab_pending = std::async(std::launch::async, [own = std::move(own), req = *request, n = runs, this]() mutable {
-    return backend::repeat_every(*own, req, n, &lab_cancel);
-  });
+  if (launch(backend, *request, runs, lab_cancel, lab_pending, error,
+             [](backend::Backend& b, const backend::TraceRequest& r, int n, const std::atomic<bool>* c) {
+               return backend::repeat_every(b, r, n, c);
+             }))
+    lab_generation = generation;
 }
 
 void FloatUi::poll() {
-  if (lab_pending.valid() && lab_pending.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
-    try {
-      auto rows = lab_pending.get();
-      if (lab_generation == generation) lab = std::move(rows);
-    } catch (const std::exception& e) {
-      if (lab_generation == generation) error = "The lab failed: " + std::string(e.what());
-    }
-  }
-  if (!pending.valid() || pending.wait_for(std::chrono::seconds(0)) != std::future_status::ready) return;
-  try {
-    backend::Repeats r = pending.get();
-    if (pending_generation == generation) repeats = std::move(r);
-  } catch (const std::exception& e) {
-    if (pending_generation == generation) error = "Repeat failed: " + std::string(e.what());
-  }
+  take(lab_pending, lab_generation == generation, lab, error, "The lab");
+  take(pending, pending_generation == generation, repeats, error, "Repeat");
 }
 
 namespace {
