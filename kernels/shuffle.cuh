@@ -335,10 +335,24 @@ __global__ void warp_shuffle_vectorized(const T* __restrict__ in, T* out, std::s
 }
 // >>>
 
+// <<< in-order
+// The block's values to its total (block_shuffle's stages from `stage` on), stored in the block's
+// own cell of `partials`; the block that takes the last ticket folds them all (fold_last_chunk over
+// one row of gridDim.x chunks), in the same order every run.
+template <class T, class Op, class Probe>
+__device__ __forceinline__ void fold_in_order(T v, T* smem, const Probe& probe, int& stage, T* partials, T* out,
+                                              unsigned* retired) {
+  v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle
+  if (threadIdx.x == 0) partials[blockIdx.x] = v;
+  if (threadIdx.x == 0) probe.partial(blockIdx.x, v);
+  fold_last_chunk<T, Op>(partials, out, gridDim.x, retired, smem);  // see <<< last-chunk
+}
+// >>>
+
 // <<< vectorized-ordered
 // warp-shuffle-vectorized's loads and shuffles without its atomic: each block's total goes to its
 // own cell of `partials`, and the block that takes the last ticket folds them, in the same order
-// every run (fold_last_chunk over one row of gridDim.x chunks).
+// every run (fold_in_order).
 // __maxnreg__(32): at most 32 registers a thread, so 2048 threads fit an H100's SM; without it this
 // kernel's float loop and compensated's double one took 34 and ran at half occupancy
 // (docs/benchmarks.md, the fixed order).
@@ -350,10 +364,7 @@ __global__ void __maxnreg__(32)
   probe.stage(0, kTagVectorLoad, 0), probe.work(0, true), probe.lane(0, v);
 
   int stage = 1;
-  v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle
-  if (threadIdx.x == 0) partials[blockIdx.x] = v;
-  if (threadIdx.x == 0) probe.partial(blockIdx.x, v);
-  fold_last_chunk<T, Op>(partials, out, gridDim.x, retired, smem);  // see <<< last-chunk
+  fold_in_order<T, Op>(v, smem, probe, stage, partials, out, retired);  // see <<< in-order
 }
 // >>>
 
@@ -373,10 +384,7 @@ __global__ void __maxnreg__(32)
   probe.stage(1, kTagCompensate, 0), probe.work(1, true), probe.lane(1, v);
 
   int stage = 2;
-  v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle
-  if (threadIdx.x == 0) partials[blockIdx.x] = v;
-  if (threadIdx.x == 0) probe.partial(blockIdx.x, v);
-  fold_last_chunk<T, Op>(partials, out, gridDim.x, retired, smem);  // see <<< last-chunk
+  fold_in_order<T, Op>(v, smem, probe, stage, partials, out, retired);  // see <<< in-order
 }
 // >>>
 
