@@ -237,27 +237,27 @@ class Reducer {
   // Allocates what every later enqueue(n) needs, so timed runs allocate nothing.
   void prepare(std::size_t n) {
     n_ = n;
-    switch (algo_) {
-      case Algo::GlobalHalving: a_ = std::make_unique<DeviceArray<T>>((n + 1) / 2); break;
-      case Algo::WarpShuffleVectorized:
-      case Algo::WorkQueue:
-      case Algo::BulkAsync:
+    switch (row(algo_).combine) {  // how the blocks' results become one decides the buffers
+      case Combine::Halving: a_ = std::make_unique<DeviceArray<T>>((n + 1) / 2); break;
+      case Combine::Atomics:
+      case Combine::BulkReduce:
+        if (!rotates_slots()) {
+          result_ = std::make_unique<DeviceArray<T>>(1);
+          break;
+        }
         result_ = std::make_unique<DeviceArray<T>>(kSlots * slot_cells());
-        if (algo_ == Algo::WorkQueue) taken_ = std::make_unique<DeviceArray<unsigned long long>>(kSlots);
+        if (row(algo_).indexing == Indexing::Tickets)
+          taken_ = std::make_unique<DeviceArray<unsigned long long>>(kSlots);
         fill_slots();
         break;
-      case Algo::CgReduceUpdateAsync: result_ = std::make_unique<DeviceArray<T>>(1); break;
-      case Algo::CgGridSync: grid_ = resident_grid(n), a_ = std::make_unique<DeviceArray<T>>(1 + grid_); break;
-      case Algo::ThreadfenceSinglePass:
-      case Algo::VectorizedOrdered:
-      case Algo::Compensated:
+      case Combine::GridSync: grid_ = resident_grid(n), a_ = std::make_unique<DeviceArray<T>>(1 + grid_); break;
+      case Combine::LastBlock:
         a_ = std::make_unique<DeviceArray<T>>(grid_for(n));
         result_ = std::make_unique<DeviceArray<T>>(1);
         retired_ = std::make_unique<DeviceArray<unsigned>>(1);
         retired_->fill_bytes(0);  // atomicInc wraps it back to 0 at the end of every launch
         break;
-      case Algo::MultiplePerThread:
-      case Algo::CgTwoPhase:
+      case Combine::SecondKernel:
         a_ = std::make_unique<DeviceArray<T>>(grid_for(n));
         result_ = std::make_unique<DeviceArray<T>>(1);
         break;
@@ -272,18 +272,13 @@ class Reducer {
   // Enqueues every launch of one whole-array reduction of in[0..n) on the stream and returns
   // where the result will be. Traced runs synchronise to copy the recording back.
   const T* enqueue(const T* in) {
-    switch (algo_) {
-      case Algo::GlobalHalving: return halving(in);
-      case Algo::WarpShuffleVectorized:
-      case Algo::WorkQueue:
-      case Algo::BulkAsync: return rotating_single_pass(in);
-      case Algo::CgReduceUpdateAsync: return atomic_single_pass(in);
-      case Algo::CgGridSync: return grid_sync(in);
-      case Algo::ThreadfenceSinglePass:
-      case Algo::VectorizedOrdered:
-      case Algo::Compensated: return last_block_folds(in);
-      case Algo::MultiplePerThread:
-      case Algo::CgTwoPhase: return fixed_grid_two_pass(in);
+    switch (row(algo_).combine) {
+      case Combine::Halving: return halving(in);
+      case Combine::Atomics:
+      case Combine::BulkReduce: return rotates_slots() ? rotating_single_pass(in) : atomic_single_pass(in);
+      case Combine::GridSync: return grid_sync(in);
+      case Combine::LastBlock: return last_block_folds(in);
+      case Combine::SecondKernel: return fixed_grid_two_pass(in);
       default: return repeated_passes(in);
     }
   }
@@ -392,6 +387,10 @@ class Reducer {
   // runs before it: a memset before each launch cost the most where the kernel is shortest
   // (measured: docs/perf-notes.md, "Initialisation"). A result stays valid until the second
   // enqueue after it.
+  // warp-shuffle-vectorized, work-queue and bulk-async ready the next launch's slot themselves
+  // (block 0 sets it to the identity); cg-reduce-update-async's kernel does not, so its one result
+  // is set before each launch (atomic_single_pass).
+  bool rotates_slots() const { return row(algo_).tree != Tree::CgTilesAsync; }
   // A bulk reduction fills kBulkReduceBytes of its slot (cp.reduce.async.bulk moves multiples of 16).
   std::size_t slot_cells() const {
     return row(algo_).combine == Combine::BulkReduce ? kBulkReduceBytes / sizeof(T) : 1;
