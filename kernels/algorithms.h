@@ -96,6 +96,8 @@ struct AlgorithmRow {
   // Each thread's loop adds with Neumaier's compensation: floating-point sums only, and one stage
   // more (the running sum, then the sum with what its roundings lost added back).
   bool compensated = false;
+  // Takes half and bfloat16 elements (__half, __nv_bfloat16), added in float or in their own type.
+  bool narrow = false;
 };
 
 // Whether a row reduces elements of this kind with this operator (int or not: the hardware's
@@ -160,7 +162,7 @@ inline constexpr AlgorithmRow kAlgorithms[] = {
     {"interleaved-bank-conflicts", A::InterleavedBankConflicts, {}, F::Tree, "Interleaved addressing, strided index",
      kTree, C::Passes, P2, true, 2, Arr, I::Tile, T::Strided, false},
     {"sequential", A::Sequential, {}, F::Tree, "Sequential addressing",
-     kTree, C::Passes, P2, true, 3, Arr, I::Tile, T::Sequential, false},
+     kTree, C::Passes, P2, true, 3, Arr, I::Tile, T::Sequential, false, {}, false, false, false, true},
     {"first-add-on-load", A::FirstAddOnLoad, {}, F::Tree, "First add during load",
      kTree, C::Passes, P2, true, 4, Arr, I::PairTile, T::Sequential, false},
     {"unroll-last-warp", A::UnrollLastWarp, {}, F::Tree, "Last warp without block-wide barriers",
@@ -172,12 +174,12 @@ inline constexpr AlgorithmRow kAlgorithms[] = {
     {"non-pow2-block", A::NonPow2Block, {}, F::Tree, "Any block size",
      kTree, C::Passes, Any, true, 0, Arr, I::Tile, T::AnyBlock, false},
     {"warp-shuffle", A::WarpShuffle, {}, F::WarpShuffle, "Warp shuffle",
-     kShuffle, C::Passes, P2, true, 0, Arr, I::Tile, T::Shuffle, false},
+     kShuffle, C::Passes, P2, true, 0, Arr, I::Tile, T::Shuffle, false, {}, false, false, false, true},
     {"warp-shuffle-vectorized", A::WarpShuffleVectorized, {}, F::WarpShuffle,
      "Vectorized loads, shuffle, one atomic per block",
-     kShuffle, C::Atomics, P2, true, 0, Arr, I::Vectors, T::Shuffle, true},
+     kShuffle, C::Atomics, P2, true, 0, Arr, I::Vectors, T::Shuffle, true, {}, false, false, false, true},
     {"work-queue", A::WorkQueue, {}, F::WarpShuffle, "A work queue: blocks take tickets from a counter",
-     kShuffle, C::Atomics, P2, true, 0, Arr, I::Tickets, T::Shuffle, true},
+     kShuffle, C::Atomics, P2, true, 0, Arr, I::Tickets, T::Shuffle, true, {}, false, false, false, true},
     {"cg-warp", A::CgWarp, {}, F::CooperativeGroups, "Cooperative groups: warp tiles",
      kCg, C::Passes, P2, true, 0, Arr, I::Tile, T::CgTiles, false},
     {"cg-block", A::CgBlock, {}, F::CooperativeGroups, "Cooperative groups: tiles, then the block",
@@ -239,7 +241,7 @@ inline constexpr AlgorithmRow kAlgorithms[] = {
      "Compensated (Neumaier) sums in each thread's loop, then vectorized-ordered's fixed order",
      kShuffle, C::LastBlock, P2, true, 0, Arr, I::Vectors, T::Shuffle, true, {}, false, false, true},
     {"cub", {}, B::Cub, F::Baseline, "CUB DeviceReduce",
-     {}, C::None, P2, true, 0, Arr, I::Tile, T::None, false},
+     {}, C::None, P2, true, 0, Arr, I::Tile, T::None, false, {}, false, false, false, true},
     {"thrust", {}, B::Thrust, F::Baseline, "thrust::reduce",
      {}, C::None, P2, true, 0, Arr, I::Tile, T::None, false},
     {"cpu", {}, B::Cpu, F::Baseline, "CPU std::reduce",

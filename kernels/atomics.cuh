@@ -3,6 +3,7 @@
 #pragma once
 #include <type_traits>
 
+#include "narrow_types.h"
 #include "reduce_ops.h"
 
 namespace rl::kernels {
@@ -54,6 +55,20 @@ __device__ void atomic_combine(double* dst, double v) {
       seen = prev;
     }
   }
+}
+
+// Sums in half or bfloat16 (the pitfall accumulator, --accumulate same): the hardware's 16-bit
+// atomic adds (sm_70 for half, sm_80 for bfloat16), rounding once to the type as __hadd does.
+template <class Op>
+__device__ void atomic_combine(narrow::Half* dst, narrow::Half v) {
+  static_assert(std::is_same_v<Op, ops::Sum>, "half and bfloat16 accumulators take sums only");
+  atomicAdd(reinterpret_cast<__half*>(dst), __ushort_as_half(v.bits));
+}
+
+template <class Op>
+__device__ void atomic_combine(narrow::Bf16* dst, narrow::Bf16 v) {
+  static_assert(std::is_same_v<Op, ops::Sum>, "half and bfloat16 accumulators take sums only");
+  atomicAdd(reinterpret_cast<__nv_bfloat16*>(dst), __ushort_as_bfloat16(v.bits));
 }
 
 }  // namespace rl::kernels

@@ -133,6 +133,12 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64: the same values for a seed 
 
 }  // namespace
 
+// A half or bfloat16 to float, exactly: CUB's transform before it adds.
+template <class In>
+struct ToFloat {
+  __device__ float operator()(In x) const { return static_cast<float>(x); }
+};
+
 struct BenchSession::Impl {
   int device_id = 0;
   DeviceInfo info;
@@ -156,7 +162,7 @@ struct BenchSession::Impl {
     if (stream) cudaStreamDestroy(stream);
   }
 
-  std::size_t elem() const { return type == Type::Double ? 8 : 4; }
+  std::size_t elem() const { return type == Type::Double ? 8 : type == Type::Half || type == Type::Bf16 ? 2 : 4; }
   std::size_t flush_bytes() const { return 2 * std::max<std::size_t>(info.l2_bytes, 1 << 20); }
 
   // The sample loop shared by every kernel and baseline. Enqueue returns where the result is.
@@ -220,16 +226,57 @@ struct BenchSession::Impl {
     t.median_us = us.size() % 2 ? us[m] : (us[m - 1] + us[m]) / 2;
   }
 
-  template <class T, class Op>
+  template <class T, class Op, class In>
   Timing time_algo(Algo algo, const Launch& launch, const BenchSettings& s, const std::atomic<bool>* cancel) {
-    Reducer<T, Op> r(algo, launch, nullptr, stream);
+    if constexpr (narrow::is_narrow<In>) {
+      if (!row(algo).narrow) throw std::invalid_argument(std::string(row(algo).id) + " takes no half or bfloat16");
+    }
+    Reducer<T, Op, In> r(algo, launch, nullptr, stream);
     r.prepare(n);
-    const T* in = static_cast<const T*>(input);
+    const In* in = static_cast<const In*>(input);
     return measure<T>([&] { return r.enqueue(in); }, s, cancel);
   }
 
-  template <class T, class Op>
+  // CUB over halves or bfloat16, each converted to float before it is added (TransformReduce):
+  // the same input and accumulator as the kernels' float-accumulating runs.
+  template <class T, class Op, class In>
+  Timing time_narrow_cub(const BenchSettings& s, const std::atomic<bool>* cancel) {
+    const In* in = static_cast<const In*>(input);
+    T* out = static_cast<T*>(output);
+    const ToFloat<In> cast;
+    std::size_t bytes = 0;
+    RL_CUDA(
+        cub::DeviceReduce::TransformReduce(nullptr, bytes, in, out, n, Op{}, cast, Op::template identity<T>(), stream));
+    void* temp = nullptr;
+    RL_CUDA(cudaMalloc(&temp, std::max<std::size_t>(bytes, 1)));
+    try {
+      Timing t = measure<T>(
+          [&] {
+            RL_CUDA(cub::DeviceReduce::TransformReduce(temp, bytes, in, out, n, Op{}, cast, Op::template identity<T>(),
+                                                       stream));
+            return static_cast<const T*>(out);
+          },
+          s, cancel);
+      cudaFree(temp);
+      return t;
+    } catch (...) {
+      cudaFree(temp);
+      throw;
+    }
+  }
+
+  template <class T, class Op, class In>
   Timing time_base(Baseline b, const BenchSettings& s, const std::atomic<bool>* cancel) {
+    if constexpr (narrow::is_narrow<In>) {
+      if (b != Baseline::Cub) throw std::invalid_argument("half and bfloat16 are timed against cub alone");
+      return time_narrow_cub<T, Op, In>(s, cancel);
+    } else {
+      return time_base_same<T, Op>(b, s, cancel);
+    }
+  }
+
+  template <class T, class Op>
+  Timing time_base_same(Baseline b, const BenchSettings& s, const std::atomic<bool>* cancel) {
     const T* in = static_cast<const T*>(input);
     if (b == Baseline::Cub) {
       T* out = static_cast<T*>(output);
@@ -388,21 +435,24 @@ struct BenchSession::Impl {
     else return OpKind::Sum;
   }
 
-  // Calls job.template run<T, Op>(*this) for the session's type and the given operator.
+  // Calls job.template run<T, Op, In>(*this) for the session's type and the given operator:
+  // halves and bfloat16 (In) add in float (T).
   template <class Job>
   Timing dispatch(OpKind op, const Job& job) {
     switch (type) {
-      case Type::Int: return with_op<int>(op, job);
-      case Type::Double: return with_op<double>(op, job);
-      default: return with_op<float>(op, job);
+      case Type::Int: return with_op<int, int>(op, job);
+      case Type::Double: return with_op<double, double>(op, job);
+      case Type::Half: return with_op<float, narrow::Half>(op, job);
+      case Type::Bf16: return with_op<float, narrow::Bf16>(op, job);
+      default: return with_op<float, float>(op, job);
     }
   }
-  template <class T, class Job>
+  template <class T, class In, class Job>
   Timing with_op(OpKind op, const Job& job) {
     switch (op) {
-      case OpKind::Min: return job.template run<T, ops::Min>(*this);
-      case OpKind::Max: return job.template run<T, ops::Max>(*this);
-      default: return job.template run<T, ops::Sum>(*this);
+      case OpKind::Min: return job.template run<T, ops::Min, In>(*this);
+      case OpKind::Max: return job.template run<T, ops::Max, In>(*this);
+      default: return job.template run<T, ops::Sum, In>(*this);
     }
   }
 };
@@ -413,9 +463,9 @@ struct AlgoJob {
   Launch launch;
   const BenchSettings& s;
   const std::atomic<bool>* cancel;
-  template <class T, class Op>
+  template <class T, class Op, class In>
   Timing run(BenchSession::Impl& m) const {
-    return m.time_algo<T, Op>(algo, launch, s, cancel);
+    return m.time_algo<T, Op, In>(algo, launch, s, cancel);
   }
 };
 struct MatrixJob {
@@ -424,23 +474,35 @@ struct MatrixJob {
   Matrix m;
   const BenchSettings& s;
   const std::atomic<bool>* cancel;
-  template <class T, class Op>
-  Timing run(BenchSession::Impl& i) const { return i.time_matrix_algo<T, Op>(algo, launch, m, s, cancel); }
+  template <class T, class Op, class In>
+  Timing run(BenchSession::Impl& i) const {
+    if constexpr (narrow::is_narrow<In>)
+      throw std::invalid_argument("no matrix kernel takes half or bfloat16 yet");
+    else
+      return i.time_matrix_algo<T, Op>(algo, launch, m, s, cancel);
+  }
 };
 struct MatrixBaselineJob {
   Baseline b;
   Matrix m;
   const BenchSettings& s;
   const std::atomic<bool>* cancel;
-  template <class T, class Op>
-  Timing run(BenchSession::Impl& i) const { return i.time_matrix_base<T, Op>(b, m, s, cancel); }
+  template <class T, class Op, class In>
+  Timing run(BenchSession::Impl& i) const {
+    if constexpr (narrow::is_narrow<In>)
+      throw std::invalid_argument("no matrix baseline takes half or bfloat16 yet");
+    else
+      return i.time_matrix_base<T, Op>(b, m, s, cancel);
+  }
 };
 struct BaselineJob {
   Baseline b;
   const BenchSettings& s;
   const std::atomic<bool>* cancel;
-  template <class T, class Op>
-  Timing run(BenchSession::Impl& m) const { return m.time_base<T, Op>(b, s, cancel); }
+  template <class T, class Op, class In>
+  Timing run(BenchSession::Impl& m) const {
+    return m.time_base<T, Op, In>(b, s, cancel);
+  }
 };
 }  // namespace
 
@@ -518,6 +580,11 @@ BenchSession::InputFacts BenchSession::set_input(Type type, OpKind op, std::size
       const float v = float(double(r >> 40) * 0x1p-24);  // [0, 1): a lost chunk shows in the sum
       std::memcpy(&m.host[i * 4], &v, 4);
       x = v;
+    } else if (type == Type::Half || type == Type::Bf16) {  // [0, 1) rounded to the type
+      const float f = float(double(r >> 40) * 0x1p-24);
+      const std::uint16_t bits = type == Type::Half ? half_bits(f) : bf16_bits(f);
+      std::memcpy(&m.host[i * 2], &bits, 2);
+      x = type == Type::Half ? from_half_bits(bits) : from_bf16_bits(bits);
     } else {
       const double v = double(r >> 11) * 0x1p-53;
       std::memcpy(&m.host[i * 8], &v, 8);

@@ -50,7 +50,9 @@ struct Timing {
   std::string wrong_note;
 };
 
-enum class Type { Int, Float, Double };
+// Half and Bf16 are timed added in float (AlgorithmRow::narrow's kernels, and CUB's TransformReduce
+// with a cast to float): what PyTorch and Triton do.
+enum class Type { Int, Float, Double, Half, Bf16 };
 
 // One per worker thread: a stream, events, an L2-sized flush buffer and the input array.
 class BenchSession {
@@ -62,7 +64,7 @@ class BenchSession {
 
   const DeviceInfo& device() const;
   // Fills the device input with n seeded random values of the type (ints in [-1000, 1000],
-  // floats and doubles in [-1, 1)). Returns the exact reduction (int sums wrapped to 32 bits,
+  // floats, doubles, halves and bfloat16 in [0, 1)). Returns the exact reduction (int sums wrapped to 32 bits,
   // as the GPU computes them) and the sum of magnitudes, for the checks.
   struct InputFacts {
     double expected = 0;

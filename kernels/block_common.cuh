@@ -15,13 +15,14 @@ __device__ __forceinline__ T* shared_array() {
   return reinterpret_cast<T*>(smem_raw);
 }
 
-// in[i], or the identity past the end; a probe records the load as the thread's slot-th.
-template <class T, class Op, class Probe = NoProbe>
-__device__ __forceinline__ T load_or_identity(const T* in, std::size_t n, std::size_t i, const Probe& probe = {},
+// in[i] as a T (a half or bfloat16 converted to float exactly), or the identity past the end; a
+// probe records the load as the thread's slot-th.
+template <class T, class Op, class Probe = NoProbe, class In = T>
+__device__ __forceinline__ T load_or_identity(const In* in, std::size_t n, std::size_t i, const Probe& probe = {},
                                               int slot = 0) {
   if (i >= n) return Op::template identity<T>();
   probe.load(0, slot, i);
-  return in[i];
+  return static_cast<T>(in[i]);
 }
 
 }  // namespace rl::kernels

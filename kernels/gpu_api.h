@@ -8,6 +8,7 @@
 
 #include "algo.h"
 #include "matrix_shapes.h"
+#include "narrow_types.h"
 #include "raw_trace.h"
 #include "shapes.h"
 
@@ -28,10 +29,10 @@ int cuda_compute_major();         // the device's compute capability, major (9 o
 DeviceShape cuda_device_shape();  // the current device's SMs and threads per SM
 
 // Reduces host_in[0..n) on the GPU to one value. With trace non-null, block
-// launch.trace_block of the first pass runs the instrumented instantiation.
-template <class T>
-T gpu_reduce(Algo algo, OpKind op, const T* host_in, std::size_t n, const Launch& launch,
-             RawTrace<T>* trace);
+// launch.trace_block of the first pass runs the instrumented instantiation. In: the elements'
+// type; T: the accumulator's (float, or the element type itself, for half and bfloat16 elements).
+template <class T, class In = T>
+T gpu_reduce(Algo algo, OpKind op, const In* host_in, std::size_t n, const Launch& launch, RawTrace<T>* trace);
 
 // Reduces each row, each column or the whole of the row-major matrix host_in on the GPU
 // (matrix_outputs values). With trace non-null, block launch.trace_block of the first pass

@@ -69,8 +69,8 @@ int cuda_compute_major() {
   return major;
 }
 
-template <class T>
-T gpu_reduce(Algo algo, OpKind op, const T* host_in, std::size_t n, const Launch& launch, RawTrace<T>* trace) {
+template <class T, class In>
+T gpu_reduce(Algo algo, OpKind op, const In* host_in, std::size_t n, const Launch& launch, RawTrace<T>* trace) {
   if (!gpu_launchable(algo)) throw std::invalid_argument("this algorithm is modelled only and never launched on the GPU");
   Launch l = launch;
   // Fixed grids come from this device's SM count; cg-grid-sync's is capped by occupancy later.
@@ -79,10 +79,18 @@ T gpu_reduce(Algo algo, OpKind op, const T* host_in, std::size_t n, const Launch
   Launch checked = l;
   if (!checked.grid) checked.grid = first_pass_grid(algo, n, l.block, cuda_device_shape(), cluster);
   check_launch(algo, n, checked, trace != nullptr);
-  switch (op) {
-    case OpKind::Sum: return Reducer<T, ops::Sum>(algo, l, trace, nullptr).run(host_in, n);
-    case OpKind::Min: return Reducer<T, ops::Min>(algo, l, trace, nullptr).run(host_in, n);
-    case OpKind::Max: return Reducer<T, ops::Max>(algo, l, trace, nullptr).run(host_in, n);
+  if constexpr (kNarrowRun<T, In>) {
+    if (!row(algo).narrow) throw std::invalid_argument(std::string(row(algo).id) + " takes no half or bfloat16");
+  }
+  if constexpr (narrow::is_narrow<T>) {  // the min and max of halves round nothing: they add in float
+    if (op != OpKind::Sum) throw std::invalid_argument("a half or bfloat16 accumulator takes sums only");
+    return Reducer<T, ops::Sum, In>(algo, l, trace, nullptr).run(host_in, n);
+  } else {
+    switch (op) {
+      case OpKind::Sum: return Reducer<T, ops::Sum, In>(algo, l, trace, nullptr).run(host_in, n);
+      case OpKind::Min: return Reducer<T, ops::Min, In>(algo, l, trace, nullptr).run(host_in, n);
+      case OpKind::Max: return Reducer<T, ops::Max, In>(algo, l, trace, nullptr).run(host_in, n);
+    }
   }
   throw std::invalid_argument("unknown operator");
 }
@@ -121,5 +129,12 @@ RL_MATRIX(double)
 template int gpu_reduce<int>(Algo, OpKind, const int*, std::size_t, const Launch&, RawTrace<int>*);
 template float gpu_reduce<float>(Algo, OpKind, const float*, std::size_t, const Launch&, RawTrace<float>*);
 template double gpu_reduce<double>(Algo, OpKind, const double*, std::size_t, const Launch&, RawTrace<double>*);
+#define RL_NARROW(T, In) \
+  template T gpu_reduce<T, In>(Algo, OpKind, const In*, std::size_t, const Launch&, RawTrace<T>*);
+RL_NARROW(float, narrow::Half)
+RL_NARROW(float, narrow::Bf16)
+RL_NARROW(narrow::Half, narrow::Half)
+RL_NARROW(narrow::Bf16, narrow::Bf16)
+#undef RL_NARROW
 
 }  // namespace rl::kernels

@@ -189,44 +189,70 @@ void launch_bulk_kernel(unsigned grid, int block, const T* in, T* out, std::size
   }
 }
 
-template <class T, class Op, class Probe>
-void launch_block_kernel(Algo algo, std::size_t grid, int block, const T* in, T* out, std::size_t n,
-                         const Probe& p, cudaStream_t st) {
-  const dim3 g(static_cast<unsigned>(grid));
+// Whether a reduction adds or reads half or bfloat16: only the rows that take them
+// (AlgorithmRow::narrow) are instantiated for it.
+template <class T, class In>
+inline constexpr bool kNarrowRun = narrow::is_narrow<T> || narrow::is_narrow<In>;
+
+// The block kernels that take halves and bfloat16 (In) into a float or same-type accumulator (T).
+template <class T, class Op, class Probe, class In>
+void launch_narrow_block_kernel(Algo algo, dim3 g, int block, const In* in, T* out, std::size_t n, const Probe& p,
+                                cudaStream_t st) {
   const std::size_t sh = std::size_t(block) * sizeof(T);
   switch (algo) {
-    case Algo::NaiveSerial: naive_serial<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-    case Algo::InterleavedDivergent: interleaved_divergent<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-    case Algo::InterleavedBankConflicts: interleaved_bank_conflicts<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
     case Algo::Sequential: sequential<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-    case Algo::FirstAddOnLoad: first_add_on_load<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-    case Algo::UnrollLastWarp: unroll_last_warp<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-    case Algo::CompleteUnroll:
-      with_block(block, [&](auto B) { complete_unroll<B.value, T, Op><<<g, B.value, sh, st>>>(in, out, n, p); });
-      break;
-    case Algo::MultiplePerThread:
-      with_block(block, [&](auto B) { multiple_per_thread<B.value, T, Op><<<g, B.value, sh, st>>>(in, out, n, p); });
-      break;
-    case Algo::NonPow2Block: non_pow2_block<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
     case Algo::WarpShuffle: warp_shuffle<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-    case Algo::ReduxSync:  // int only: __reduce_*_sync takes 32-bit integers (AlgorithmRow::ints_only)
-      if constexpr (std::is_same_v<T, int>)
-        redux_sync<T, Op><<<g, block, sh, st>>>(in, out, n, p);
-      else
-        throw std::invalid_argument("redux-sync reduces int only");
-      break;
-    case Algo::CgWarp: cg_warp<T, Op><<<g, block, 0, st>>>(in, out, n, p); break;
-    case Algo::CgBlock: cg_block<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-    case Algo::CgTwoPhase: cg_two_phase<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-    case Algo::CgReduceUpdateAsync: cg_reduce_update_async<T, Op><<<g, block, 0, st>>>(in, out, n, p); break;
-    case Algo::MissingSyncthreads: missing_syncthreads<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-    case Algo::LegacyWarpSynchronous: legacy_warp_synchronous<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-    default: throw std::invalid_argument("no block kernel for this algorithm");
+    default: throw std::invalid_argument("this algorithm takes no half or bfloat16 (AlgorithmRow::narrow)");
   }
-  RL_CUDA(cudaGetLastError());
 }
 
-template <class T, class Op>
+template <class T, class Op, class Probe, class In>
+void launch_block_kernel(Algo algo, std::size_t grid, int block, const In* in, T* out, std::size_t n, const Probe& p,
+                         cudaStream_t st) {
+  const dim3 g(static_cast<unsigned>(grid));
+  if constexpr (kNarrowRun<T, In>) {
+    launch_narrow_block_kernel<T, Op>(algo, g, block, in, out, n, p, st);
+    RL_CUDA(cudaGetLastError());
+    return;
+  } else {
+    const std::size_t sh = std::size_t(block) * sizeof(T);
+    switch (algo) {
+      case Algo::NaiveSerial: naive_serial<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+      case Algo::InterleavedDivergent: interleaved_divergent<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+      case Algo::InterleavedBankConflicts:
+        interleaved_bank_conflicts<T, Op><<<g, block, sh, st>>>(in, out, n, p);
+        break;
+      case Algo::Sequential: sequential<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+      case Algo::FirstAddOnLoad: first_add_on_load<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+      case Algo::UnrollLastWarp: unroll_last_warp<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+      case Algo::CompleteUnroll:
+        with_block(block, [&](auto B) { complete_unroll<B.value, T, Op><<<g, B.value, sh, st>>>(in, out, n, p); });
+        break;
+      case Algo::MultiplePerThread:
+        with_block(block, [&](auto B) { multiple_per_thread<B.value, T, Op><<<g, B.value, sh, st>>>(in, out, n, p); });
+        break;
+      case Algo::NonPow2Block: non_pow2_block<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+      case Algo::WarpShuffle: warp_shuffle<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+      case Algo::ReduxSync:  // int only: __reduce_*_sync takes 32-bit integers (AlgorithmRow::ints_only)
+        if constexpr (std::is_same_v<T, int>)
+          redux_sync<T, Op><<<g, block, sh, st>>>(in, out, n, p);
+        else
+          throw std::invalid_argument("redux-sync reduces int only");
+        break;
+      case Algo::CgWarp: cg_warp<T, Op><<<g, block, 0, st>>>(in, out, n, p); break;
+      case Algo::CgBlock: cg_block<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+      case Algo::CgTwoPhase: cg_two_phase<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+      case Algo::CgReduceUpdateAsync: cg_reduce_update_async<T, Op><<<g, block, 0, st>>>(in, out, n, p); break;
+      case Algo::MissingSyncthreads: missing_syncthreads<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+      case Algo::LegacyWarpSynchronous: legacy_warp_synchronous<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
+      default: throw std::invalid_argument("no block kernel for this algorithm");
+    }
+    RL_CUDA(cudaGetLastError());
+  }
+}
+
+// In: the input's element type; T: the accumulator's, which later passes and the result take.
+template <class T, class Op, class In = T>
 class Reducer {
  public:
   Reducer(Algo algo, const Launch& l, RawTrace<T>* trace, cudaStream_t stream)
@@ -237,6 +263,17 @@ class Reducer {
   // Allocates what every later enqueue(n) needs, so timed runs allocate nothing.
   void prepare(std::size_t n) {
     n_ = n;
+    if constexpr (kNarrowRun<T, In>) {  // the narrow rows: warp-shuffle-vectorized, work-queue, or passes
+      if (row(algo_).combine == Combine::Atomics) return prepare_slots();
+      const std::size_t count = ceil_div(n, per_block()) * outputs_per_block();
+      a_ = std::make_unique<DeviceArray<T>>(count);
+      b_ = std::make_unique<DeviceArray<T>>(count);
+    } else {
+      prepare_for(n);
+    }
+  }
+
+  void prepare_for(std::size_t n) {
     switch (row(algo_).combine) {  // how the blocks' results become one decides the buffers
       case Combine::Halving: a_ = std::make_unique<DeviceArray<T>>((n + 1) / 2); break;
       case Combine::Atomics:
@@ -245,10 +282,7 @@ class Reducer {
           result_ = std::make_unique<DeviceArray<T>>(1);
           break;
         }
-        result_ = std::make_unique<DeviceArray<T>>(kSlots * slot_cells());
-        if (row(algo_).indexing == Indexing::Tickets)
-          taken_ = std::make_unique<DeviceArray<unsigned long long>>(kSlots);
-        fill_slots();
+        prepare_slots();
         break;
       case Combine::GridSync: grid_ = resident_grid(n), a_ = std::make_unique<DeviceArray<T>>(1 + grid_); break;
       case Combine::LastBlock:
@@ -271,20 +305,25 @@ class Reducer {
 
   // Enqueues every launch of one whole-array reduction of in[0..n) on the stream and returns
   // where the result will be. Traced runs synchronise to copy the recording back.
-  const T* enqueue(const T* in) {
-    switch (row(algo_).combine) {
-      case Combine::Halving: return halving(in);
-      case Combine::Atomics:
-      case Combine::BulkReduce: return rotates_slots() ? rotating_single_pass(in) : atomic_single_pass(in);
-      case Combine::GridSync: return grid_sync(in);
-      case Combine::LastBlock: return last_block_folds(in);
-      case Combine::SecondKernel: return fixed_grid_two_pass(in);
-      default: return repeated_passes(in);
+  const T* enqueue(const In* in) {
+    if constexpr (kNarrowRun<T, In>) {  // the narrow rows: warp-shuffle-vectorized and work-queue, or passes
+      if (row(algo_).combine == Combine::Atomics) return rotating_single_pass(in);
+      return repeated_passes(in);
+    } else {
+      switch (row(algo_).combine) {
+        case Combine::Halving: return halving(in);
+        case Combine::Atomics:
+        case Combine::BulkReduce: return rotates_slots() ? rotating_single_pass(in) : atomic_single_pass(in);
+        case Combine::GridSync: return grid_sync(in);
+        case Combine::LastBlock: return last_block_folds(in);
+        case Combine::SecondKernel: return fixed_grid_two_pass(in);
+        default: return repeated_passes(in);
+      }
     }
   }
 
-  T run(const T* host_in, std::size_t n) {
-    DeviceArray<T> input(n);
+  T run(const In* host_in, std::size_t n) {
+    DeviceArray<In> input(n);
     input.from_host(host_in, n);
     prepare(n);
     const T* result = enqueue(input.get());
@@ -329,7 +368,7 @@ class Reducer {
     }
     const std::size_t grid = algo_ == Algo::CgGridSync ? grid_ : grid_for(n_);
     const std::size_t outputs = records_partials(algo_) ? grid * outputs_per_block() / std::size_t(cluster_) : 0;
-    const std::size_t tickets = algo_ == Algo::WorkQueue ? queue_tickets(n_, launch_.block, sizeof(T)) : 0;
+    const std::size_t tickets = algo_ == Algo::WorkQueue ? queue_tickets(n_, launch_.block, sizeof(In)) : 0;
     TraceBuffers<T> buf(trace_shape(algo_, launch_.block, n_), launch_.block, std::min(outputs, kMaxPartials),
                         std::min(tickets, kMaxTickets));
     kernel(buf.probe(launch_.trace_block));
@@ -338,16 +377,18 @@ class Reducer {
     trace_->grid = grid;
   }
 
-  template <class Probe>
-  void block_pass(std::size_t grid, const T* in, T* out, std::size_t n, const Probe& p) {
-    if (algo_ == Algo::ClusterDsmem)
-      launch_cluster_kernel<T, Op>(grid, launch_.block, cluster_, in, out, n, p, stream_);
-    else
-      launch_block_kernel<T, Op>(algo_, grid, launch_.block, in, out, n, p, stream_);
+  // Src: the first pass's element type (In), or T for the passes over partials.
+  template <class Src, class Probe>
+  void block_pass(std::size_t grid, const Src* in, T* out, std::size_t n, const Probe& p) {
+    if constexpr (!kNarrowRun<T, Src>) {
+      if (algo_ == Algo::ClusterDsmem)
+        return launch_cluster_kernel<T, Op>(grid, launch_.block, cluster_, in, out, n, p, stream_);
+    }
+    launch_block_kernel<T, Op>(algo_, grid, launch_.block, in, out, n, p, stream_);
   }
 
   // Block partials, then the same kernel over the partials until one value is left.
-  const T* repeated_passes(const T* in) {
+  const T* repeated_passes(const In* in) {
     first_pass([&](auto probe) { block_pass(blocks_for(n_), in, a_->get(), n_, probe); });
     T* src = a_->get();
     T* dst = b_->get();
@@ -395,6 +436,11 @@ class Reducer {
   std::size_t slot_cells() const {
     return row(algo_).combine == Combine::BulkReduce ? kBulkReduceBytes / sizeof(T) : 1;
   }
+  void prepare_slots() {
+    result_ = std::make_unique<DeviceArray<T>>(kSlots * slot_cells());
+    if (row(algo_).indexing == Indexing::Tickets) taken_ = std::make_unique<DeviceArray<unsigned long long>>(kSlots);
+    fill_slots();
+  }
   void fill_slots() {
     const std::vector<T> identity(kSlots * slot_cells(), Op::template identity<T>());
     result_->from_host(identity.data(), identity.size());
@@ -402,7 +448,7 @@ class Reducer {
     launches_ = 0;
     slots_ready_ = true;
   }
-  const T* rotating_single_pass(const T* in) {
+  const T* rotating_single_pass(const In* in) {
     if (!slots_ready_) fill_slots();  // a launch failed half-way: start again from known slots
     const std::size_t now = launches_ % kSlots, later = (launches_ + 1) % kSlots;
     T* out = result_->get() + now * slot_cells();
@@ -414,6 +460,8 @@ class Reducer {
       if (algo_ == Algo::WorkQueue)
         work_queue<T, Op><<<grid, launch_.block, sh, stream_>>>(
             in, n_, probe, QueueSlot<T>{out, taken_->get() + now, next, taken_->get() + later});
+      else if constexpr (kNarrowRun<T, In>)
+        warp_shuffle_vectorized<T, Op><<<grid, launch_.block, sh, stream_>>>(in, out, n_, probe, next);
       else if (algo_ == Algo::BulkAsync)
         launch_bulk_kernel<T, Op>(grid, launch_.block, in, out, n_, probe, next, stream_);
       else

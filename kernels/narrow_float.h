@@ -5,16 +5,21 @@
 // twice the type's precision plus two (11 and 8 bits), where rounding twice changes nothing
 // (Figueroa, "When is double rounding innocuous?", 1995).
 #pragma once
-#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 
 namespace rl::kernels {
 
+// std::bit_cast's builtin: the CUDA files compile as C++17, which has no std::bit_cast.
+template <class To, class From>
+constexpr To bits_as(From x) {
+  return __builtin_bit_cast(To, x);
+}
+
 // The binary16 bits of x rounded to nearest, ties to even.
 constexpr std::uint16_t half_bits(float x) {
-  const std::uint32_t u = std::bit_cast<std::uint32_t>(x);
+  const std::uint32_t u = bits_as<std::uint32_t>(x);
   const std::uint16_t sign = std::uint16_t((u >> 16) & 0x8000u);
   const std::uint32_t mag = u & 0x7fffffffu;
   if (mag > 0x7f800000u) return std::uint16_t(sign | 0x7e00u);   // NaN: a quiet one
@@ -35,24 +40,24 @@ constexpr std::uint16_t half_bits(float x) {
 
 constexpr float from_half_bits(std::uint16_t h) {
   const std::uint32_t sign = std::uint32_t(h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
-  if (exp == 0x1f) return std::bit_cast<float>(sign | 0x7f800000u | (mant << 13));
+  if (exp == 0x1f) return bits_as<float>(sign | 0x7f800000u | (mant << 13));
   if (exp == 0) {  // zero or subnormal: mant x 2^-24, exact in float
     const float m = float(mant) * 5.9604644775390625e-8f;
     return sign ? -m : m;
   }
-  return std::bit_cast<float>(sign | ((exp + 112u) << 23) | (mant << 13));
+  return bits_as<float>(sign | ((exp + 112u) << 23) | (mant << 13));
 }
 
 constexpr float round_half(float x) { return from_half_bits(half_bits(x)); }
 
 // The bfloat16 bits of x (float's upper 16 bits) rounded to nearest, ties to even.
 constexpr std::uint16_t bf16_bits(float x) {
-  const std::uint32_t u = std::bit_cast<std::uint32_t>(x);
+  const std::uint32_t u = bits_as<std::uint32_t>(x);
   if ((u & 0x7fffffffu) > 0x7f800000u) return std::uint16_t((u >> 16) | 0x40u);  // NaN: a quiet one
   return std::uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
 
-constexpr float from_bf16_bits(std::uint16_t b) { return std::bit_cast<float>(std::uint32_t(b) << 16); }
+constexpr float from_bf16_bits(std::uint16_t b) { return bits_as<float>(std::uint32_t(b) << 16); }
 
 constexpr float round_bf16(float x) { return from_bf16_bits(bf16_bits(x)); }
 
@@ -63,7 +68,7 @@ constexpr float round_bf16(float x) { return from_bf16_bits(bf16_bits(x)); }
 // odd", 2008), where rounding to nearest twice may not (1 + 2^-11 + 2^-30 would land on a tie).
 inline float odd_float(double x) {
   const float f = static_cast<float>(x);
-  if (static_cast<double>(f) == x || std::isnan(x) || std::isinf(f) || (std::bit_cast<std::uint32_t>(f) & 1u)) return f;
+  if (static_cast<double>(f) == x || std::isnan(x) || std::isinf(f) || (bits_as<std::uint32_t>(f) & 1u)) return f;
   return std::nextafter(
       f, x > double(f) ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity());
 }

@@ -11,20 +11,56 @@
 #include "shapes.h"
 #include "matrix_shapes.h"
 #include "block_common.cuh"
+#include "narrow_types.h"
 
 namespace rl::kernels {
 
-// 16-byte vectors: four 4-byte elements or two doubles, folded in element order.
+// 16-byte vectors: four 4-byte elements, two doubles or eight halves or bfloat16, folded in
+// element order.
+template <class E>
+struct alignas(16) Pack8 {
+  E e[8];
+};
 template <class T> struct Vec16;
 template <> struct Vec16<float> { using type = float4; };
 template <> struct Vec16<int> { using type = int4; };
 template <> struct Vec16<double> { using type = double2; };
+template <>
+struct Vec16<narrow::Half> {
+  using type = Pack8<narrow::Half>;
+};
+template <>
+struct Vec16<narrow::Bf16> {
+  using type = Pack8<narrow::Bf16>;
+};
+// Elements one load of V reads: a vector's, or 1 for a single element.
+template <class V>
+inline constexpr int elements_in = 1;
+template <>
+inline constexpr int elements_in<float4> = 4;
+template <>
+inline constexpr int elements_in<int4> = 4;
+template <>
+inline constexpr int elements_in<double2> = 2;
+template <class E>
+inline constexpr int elements_in<Pack8<E>> = 8;
 
+// A vector of the accumulator's own type, or a single element converted to it (a half or
+// bfloat16 into a float accumulator: exact).
 template <class Op, class T, class V>
 __device__ __forceinline__ T fold(T acc, const V& q) {
   if constexpr (std::is_same_v<V, T>) return Op{}(acc, q);  // a single element
+  else if constexpr (elements_in<V> == 1)
+    return Op{}(acc, static_cast<T>(q));
   else if constexpr (sizeof(T) == 8) return Op{}(Op{}(acc, q.x), q.y);
   else return Op{}(Op{}(Op{}(Op{}(acc, q.x), q.y), q.z), q.w);
+}
+// Eight halves or bfloat16, each converted to the accumulator's type (exact into float).
+template <class Op, class T, class E>
+__device__ __forceinline__ T fold(T acc, const Pack8<E>& q) {
+#pragma unroll
+  for (int k = 0; k < 8; ++k) acc = Op{}(acc, static_cast<T>(q.e[k]));
+  return acc;
 }
 // The same into a compensated sum (compensated's loop), element by element in the same order.
 template <class Op, class T, class V>
@@ -36,15 +72,6 @@ __device__ __forceinline__ ops::Neumaier<T> fold(ops::Neumaier<T> acc, const V& 
   else
     return ops::add(ops::add(ops::add(ops::add(acc, q.x), q.y), q.z), q.w);
 }
-// The element type an accumulator folds: itself, or a compensated sum's.
-template <class A>
-struct element_of {
-  using type = A;
-};
-template <class T>
-struct element_of<ops::Neumaier<T>> {
-  using type = T;
-};
 
 // K loads issued before any is folded, so K are in flight at once; each recorded as one load
 // of a vector's elements, from the thread's slot-th on.
@@ -53,7 +80,7 @@ struct element_of<ops::Neumaier<T>> {
 template <int K, class Op, bool FromL2 = false, class T, class V, class Probe>
 __device__ __forceinline__ T fold_batch(T v, const V* in16, std::size_t i, std::size_t threads, const Probe& probe,
                                         int& slot) {
-  constexpr int per = sizeof(V) / sizeof(typename element_of<T>::type);
+  constexpr int per = elements_in<V>;
   V q[K];
 #pragma unroll
   for (int k = 0; k < K; ++k) {
@@ -114,8 +141,9 @@ __device__ __forceinline__ T block_shuffle(T v, T* smem, const Probe& probe, int
 // >>>
 
 // <<< warp-shuffle
-template <class T, class Op, class Probe>
-__global__ void warp_shuffle(const T* in, T* out, std::size_t n, Probe probe) {
+// In: the elements' type, T: the accumulator's (they differ for half or bfloat16 added in float).
+template <class T, class Op, class Probe, class In = T>
+__global__ void warp_shuffle(const In* in, T* out, std::size_t n, Probe probe) {
   T* smem = shared_array<T>();  // one cell per warp
   const unsigned tid = threadIdx.x;
   T v = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid, probe);  // [load]
@@ -292,12 +320,13 @@ __global__ void batched_rows_vectorized(const T* in, T* partials, std::size_t co
 
 // <<< vector-loads
 // A thread's share of in[0..n): 16-byte vectors by grid stride, eight independent loads in flight,
-// then 4, 2 and 1 for the rest, all folded in grid-stride order; then the scalar tail. Acc is the
-// element type, or a compensated sum of it (ops::Neumaier).
+// then 4, 2 and 1 for the rest, all folded in grid-stride order; then the scalar tail. T is the
+// element type; Acc the accumulator: the element type, float for halves and bfloat16 added in
+// float, or a compensated sum (ops::Neumaier).
 template <class T, class Op, class Acc, class Probe>
 __device__ __forceinline__ Acc fold_vectors(Acc v, const T* __restrict__ in, std::size_t n, const Probe& probe) {
   using V = typename Vec16<T>::type;
-  constexpr std::size_t per = sizeof(V) / sizeof(T);
+  constexpr std::size_t per = elements_in<V>;
   const std::size_t gid = std::size_t(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::size_t threads = std::size_t(gridDim.x) * blockDim.x;
   const std::size_t vectors = n / per;  // cudaMalloc'd input: 16-byte aligned
@@ -319,11 +348,11 @@ __device__ __forceinline__ Acc fold_vectors(Acc v, const T* __restrict__ in, std
 // <<< warp-shuffle-vectorized
 // `next` (may be null) is where the following launch will combine: block 0 sets it to the
 // identity, so no memset or init kernel runs between launches.
-template <class T, class Op, class Probe>
-__global__ void warp_shuffle_vectorized(const T* __restrict__ in, T* out, std::size_t n, Probe probe, T* next) {
+template <class T, class Op, class Probe, class In = T>
+__global__ void warp_shuffle_vectorized(const In* __restrict__ in, T* out, std::size_t n, Probe probe, T* next) {
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x;
-  T v = fold_vectors<T, Op>(Op::template identity<T>(), in, n, probe);  // [vector-load]  // see <<< vector-loads
+  T v = fold_vectors<In, Op>(Op::template identity<T>(), in, n, probe);  // [vector-load]  // see <<< vector-loads
   probe.stage(0, kTagVectorLoad, 0), probe.work(0, true), probe.lane(0, v);
 
   int stage = 1;
@@ -400,10 +429,10 @@ struct QueueSlot {
   unsigned long long* next_taken;
 };
 
-template <class T, class Op, class Probe>
-__global__ void work_queue(const T* __restrict__ in, std::size_t n, Probe probe, QueueSlot<T> q) {
-  using V = typename Vec16<T>::type;
-  constexpr std::size_t per = sizeof(V) / sizeof(T);
+template <class T, class Op, class Probe, class In = T>
+__global__ void work_queue(const In* __restrict__ in, std::size_t n, Probe probe, QueueSlot<T> q) {
+  using V = typename Vec16<In>::type;
+  constexpr std::size_t per = elements_in<V>;
   T* smem = shared_array<T>();
   __shared__ unsigned long long ticket[2];
   const unsigned tid = threadIdx.x;
@@ -431,7 +460,7 @@ __global__ void work_queue(const T* __restrict__ in, std::size_t n, Probe probe,
   }
   const std::size_t threads = std::size_t(gridDim.x) * blockDim.x;
   for (std::size_t j = per * vectors + std::size_t(blockIdx.x) * blockDim.x + tid; j < n; j += threads) {
-    v = Op{}(v, in[j]);  // the scalar tail
+    v = fold<Op>(v, in[j]);  // the scalar tail
     probe.load(0, slot++, j);
   }
   probe.stage(0, kTagVectorLoad, 0), probe.work(0, true), probe.lane(0, v);

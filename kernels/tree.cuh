@@ -115,8 +115,9 @@ __global__ void interleaved_bank_conflicts(const T* in, T* out, std::size_t n, P
 // >>>
 
 // <<< sequential
-template <class T, class Op, class Probe>
-__global__ void sequential(const T* in, T* out, std::size_t n, Probe probe) {
+// In: the elements' type, T: the accumulator's (they differ for half or bfloat16 added in float).
+template <class T, class Op, class Probe, class In = T>
+__global__ void sequential(const In* in, T* out, std::size_t n, Probe probe) {
   T* smem = shared_array<T>();
   const unsigned tid = threadIdx.x;
   smem[tid] = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid, probe);  // [load]

@@ -7,7 +7,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _ROW = re.compile(
     r'\{"(?P<id>[a-z0-9-]+)",\s*(?:A::\w+|\{\}),\s*(?:B::\w+|\{\}),\s*F::(?P<family>\w+),\s*"[^"]*",\s*'
     r'(?P<source>\w+|\{\}),\s*C::\w+,\s*(?:P2|Any),\s*(?P<gpu>true|false),\s*'
-    r'(?P<harris>\d+),\s*\w+,\s*I::(?P<indexing>\w+),\s*T::\w+,\s*(?:true|false)(?:,\s*(?:"(?P<fix>[a-z0-9-]*)"|\{\}))?(?:,\s*(?:true|false)){0,3}\}')
+    r'(?P<harris>\d+),\s*\w+,\s*I::(?P<indexing>\w+),\s*T::\w+,\s*(?:true|false)(?:,\s*(?:"(?P<fix>[a-z0-9-]*)"|\{\}))?(?:,\s*(?:true|false)){0,4}\}')
 _SOURCES = {"kTree": "tree.cuh", "kShuffle": "shuffle.cuh", "kCg": "cg.cuh", "kSingle": "single_pass.cuh",
             "kMatrix": "matrix.cuh", "kShortRows": "short_rows.cuh",
             "kHopper": "hopper.cuh"}

@@ -83,7 +83,11 @@ TEST(Cli, WrongFlagsAndValuesGetOneLineAndExitTwo) {
   expect_usage_error({"trace", "-a", "sequential", "--size", "lots"}, "'lots'");
   expect_usage_error({"trace", "-a", "sequential", "--size", "2^40"}, "at most");
   expect_usage_error({"trace", "-a", "sequential", "--op", "product"}, "product");
-  expect_usage_error({"trace", "-a", "sequential", "--type", "half"}, "half");
+  expect_usage_error({"trace", "-a", "sequential", "--type", "quarter"}, "quarter");
+  expect_usage_error({"trace", "-a", "sequential", "--type", "float", "--accumulate", "same"}, "half and bf16");
+  expect_usage_error({"trace", "-a", "cg-block", "--type", "half"}, "takes no half");
+  expect_usage_error({"trace", "-a", "sequential", "--type", "bf16", "--op", "max", "--accumulate", "same"},
+                     "changes sums only");
   expect_usage_error({"trace", "-a", "sequential", "--input", "/no/such/file"}, "/no/such/file");
   expect_usage_error({"trace", "-a", "sequential", "--input", "random:abc"}, "seed");
   expect_usage_error({"trace", "-a", "sequential", "-n", "64", "--trace-block", "2"}, "outside the grid");

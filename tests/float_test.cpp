@@ -8,6 +8,7 @@
 
 #include "app/backend/backend.h"
 #include "app/backend/repeat.h"
+#include "app/core/facts.h"
 #include "app/core/float_error.h"
 #include "app/core/precision_ladder.h"
 #include "kernels/narrow_float.h"
@@ -253,4 +254,156 @@ TEST(Lab, EveryAlgorithmRunsOnTheSameInput) {
   for (const auto& r : backend::repeat_every(*sim, ints, 3))
     refused |= r.algorithm == "compensated" && r.error.find("floats and doubles only") != std::string::npos;
   EXPECT_TRUE(refused);
+}
+
+// ---- Half and bfloat16 as element types (issue 35, part 1) ----
+
+namespace {
+
+backend::TraceRequest narrow_request(const std::string& id, core::DType type, core::Accumulate acc,
+                                     std::vector<double> input, int block = 32) {
+  backend::TraceRequest req{id, core::Op::Sum, type, block, 0, std::move(input)};
+  req.accumulate = acc;
+  return req;
+}
+
+// [big, 1, 1, ..., 1]: one block of 32 in sequential addressing. Cell 0 meets cell 16's 1 first
+// (big + 1, a tie between big and big + 2 where the spacing at big is 2), then 2, 4, 8 and 16.
+std::vector<double> big_then_ones(double big) {
+  std::vector<double> v(32, 1.0);
+  v[0] = big;
+  return v;
+}
+
+}  // namespace
+
+TEST(Narrow, TheFirstAddPastTheSpacingStallsInTheElementTypeAlone) {
+  auto sim = backend::make_sim_backend();
+  // half: 2048 + 1 = 2048 (ties to even), then + 2 + 4 + 8 + 16 = 2078; in float, 2079 exactly.
+  EXPECT_EQ(
+      sim->trace(narrow_request("sequential", core::DType::Half, core::Accumulate::Same, big_then_ones(2048))).result,
+      2078);
+  EXPECT_EQ(
+      sim->trace(narrow_request("sequential", core::DType::Half, core::Accumulate::Float, big_then_ones(2048))).result,
+      2079);
+  // bf16: 256 + 1 = 256, then 258, 262, 270, 286; in float, 287.
+  EXPECT_EQ(
+      sim->trace(narrow_request("sequential", core::DType::Bf16, core::Accumulate::Same, big_then_ones(256))).result,
+      286);
+  EXPECT_EQ(
+      sim->trace(narrow_request("sequential", core::DType::Bf16, core::Accumulate::Float, big_then_ones(256))).result,
+      287);
+}
+
+// One block's tree in the element type, computed here from the rounding functions alone: the
+// model's same-type sum must round after every add, as __hadd does.
+TEST(Narrow, ASameTypeSumRoundsAfterEveryAdd) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  auto sim = backend::make_sim_backend();
+  for (auto type : {core::DType::Half, core::DType::Bf16}) {
+    std::vector<double> v = test::random_values(64, type, seed);
+    for (auto& x : v) x = core::round_to_type(x * 300, type);  // spacings of 1/8 to 2: roundings in every add
+    std::vector<double> cells = v;
+    for (std::size_t s = 32; s > 0; s /= 2)
+      for (std::size_t t = 0; t < s; ++t) cells[t] = core::round_to_type(cells[t] + cells[t + s], type);
+    const core::Trace t = sim->trace(narrow_request("sequential", type, core::Accumulate::Same, v, 64));
+    EXPECT_EQ(t.result, cells[0]) << core::to_string(type);
+    double exact = 0;
+    for (double x : v) exact += x;
+    EXPECT_NE(cells[0], exact) << "an input that rounds nothing proves nothing";
+  }
+}
+
+TEST(Narrow, SixteenByteLoadsReadEightHalves) {
+  auto sim = backend::make_sim_backend();
+  for (auto type : {core::DType::Half, core::DType::Bf16})
+    for (std::size_t n : {std::size_t(1), std::size_t(7), std::size_t(1001), std::size_t(1) << 16}) {
+      const core::Trace t = sim->trace(
+          narrow_request("warp-shuffle-vectorized", type, core::Accumulate::Float, test::random_values(n, type, 7)));
+      SCOPED_TRACE(core::to_string(type) + " n=" + std::to_string(n));
+      ASSERT_FALSE(t.stages.empty());
+      std::size_t vector_loads = 0, single = 0;
+      for (const auto& l : t.stages[0].loads)
+        for (std::size_t k = 0; k < l.elements.size(); ++k) {
+          const int w = l.widths.empty() ? 1 : l.widths[k];
+          EXPECT_TRUE(w == 8 || w == 1) << w;
+          (w == 8 ? vector_loads : single)++;
+        }
+      EXPECT_EQ(vector_loads > 0, n >= 8);
+      if (n % 8 == 0) {
+        EXPECT_EQ(single, 0u) << "whole vectors only: no single loads";
+      }
+      if (n == 7) {
+        EXPECT_EQ(single, 7u);  // seven halves: no whole vector, seven single loads
+      }
+    }
+}
+
+TEST(Narrow, ResultsInFloatMatchADoubleSumOfTheHalves) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  auto sim = backend::make_sim_backend();
+  for (const char* id : {"sequential", "warp-shuffle", "warp-shuffle-vectorized", "work-queue"})
+    for (auto type : {core::DType::Half, core::DType::Bf16})
+      for (std::size_t n : {std::size_t(1), std::size_t(33), std::size_t(4099), (std::size_t(1) << 18) + 5}) {
+        const std::vector<double> v = test::random_values(n, type, seed + n);
+        const core::Trace t = sim->trace(narrow_request(id, type, core::Accumulate::Float, v, 256));
+        EXPECT_NEAR(t.result, test::reference(core::Op::Sum, v), test::sum_tolerance(type, v)) << id << " n=" << n;
+        EXPECT_EQ(t.result, double(float(t.result))) << "a float accumulator's result is a float";
+      }
+}
+
+TEST(Narrow, RowsThatTakeNoHalfSayWhichDo) {
+  const std::string why = backend::type_refusal("cg-block", core::DType::Half, core::Op::Sum);
+  EXPECT_NE(why.find("takes no half"), std::string::npos) << why;
+  EXPECT_NE(why.find("warp-shuffle-vectorized"), std::string::npos) << why;
+  EXPECT_EQ(backend::type_refusal("work-queue", core::DType::Bf16, core::Op::Sum), "");
+  EXPECT_EQ(backend::type_refusal("work-queue", core::DType::Bf16, core::Op::Max), "");
+  EXPECT_NE(backend::type_refusal("work-queue", core::DType::Bf16, core::Op::Max, core::Accumulate::Same), "");
+  auto sim = backend::make_sim_backend();
+  EXPECT_THROW(sim->trace(narrow_request("cg-block", core::DType::Half, core::Accumulate::Float, {1, 2})),
+               std::invalid_argument);
+}
+
+TEST(Narrow, ValuesReadAsTheTypeHoldsThem) {
+  EXPECT_EQ(core::format_value(core::round_to_type(0.1, core::DType::Half), core::DType::Half), "0.1");
+  EXPECT_EQ(core::round_to_type(0.1, core::DType::Half), 0.0999755859375);
+  EXPECT_EQ(core::format_value(45056, core::DType::Bf16), "45056");  // not 45000, which reads back as it
+  EXPECT_EQ(core::format_value(65504, core::DType::Half), "65504");
+  EXPECT_EQ(core::format_value(10, core::DType::Half), "10");
+  EXPECT_EQ(core::round_to_type(65520, core::DType::Half), std::numeric_limits<double>::infinity());
+}
+
+TEST(Narrow, TracesKeepTheirAccumulatorAndRefuseValuesTheTypeCannotHold) {
+  auto sim = backend::make_sim_backend();
+  const core::Trace t = sim->trace(narrow_request("warp-shuffle", core::DType::Bf16, core::Accumulate::Same,
+                                                  test::random_values(100, core::DType::Bf16, 3)));
+  const std::string json = core::to_json(t);
+  EXPECT_EQ(core::trace_from_json(json), t);
+  EXPECT_NE(json.find("\"accumulate\": \"same\""), std::string::npos);
+  std::string no_acc = json;
+  no_acc.erase(no_acc.find("\"accumulate\": \"same\","), std::string("\"accumulate\": \"same\",").size());
+  EXPECT_THROW(core::trace_from_json(no_acc), std::runtime_error);
+  // 0.1 is no bfloat16: a file that says it is is refused, naming the field.
+  std::string bad = json;
+  const std::string first = "\"input\": [\n    ";
+  const auto at = bad.find(first) + first.size();
+  bad.replace(at, bad.find(',', at) - at, "0.1");
+  try {
+    core::trace_from_json(bad);
+    ADD_FAILURE() << "a bf16 trace holding 0.1 was read";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("no bf16"), std::string::npos) << e.what();
+  }
+}
+
+// Shared memory of halves: two a 4-byte word, and a bank serves a word once. 32 threads 32 halves
+// apart (64 bytes) meet in banks 0 and 16: a 16-way conflict, where floats 32 apart are 32-way.
+TEST(Narrow, TwoHalvesShareABankWord) {
+  std::vector<std::vector<int>> strided(32), neighbours(32);
+  for (int t = 0; t < 32; ++t) strided[std::size_t(t)] = {32 * t}, neighbours[std::size_t(t)] = {t};
+  EXPECT_EQ(core::bank_conflict_degree(strided, 2), 16);
+  EXPECT_EQ(core::bank_conflict_degree(strided, 4), 32);
+  EXPECT_EQ(core::bank_conflict_degree(neighbours, 2), 1);
 }

@@ -30,6 +30,7 @@ struct GoldenCase {
   std::size_t rows = 0, cols = 0;  // the matrix family: n = rows x cols
   std::string special = {};        // "nan", "inf" or "-inf": planted among the random values
   int cluster = 0;                 // cluster-dsmem: blocks a cluster (0: the default)
+  core::Accumulate accumulate = core::Accumulate::Float;  // half and bf16: what they add in
 };
 
 // Floats and doubles, awkward and exact sizes, last blocks; work-queue with thousands of
@@ -133,6 +134,38 @@ inline std::vector<GoldenCase> golden_cases() {
       {"compensated-float-sum", "compensated", k * k + 1, 256, DType::Float, Op::Sum, -1, 170},
       {"compensated-double-sum", "compensated", 100003, 1024, DType::Double, Op::Sum, 0, 171},
       {"compensated-float-inf", "compensated", 4099, 128, DType::Float, Op::Sum, -1, 172, 0, 0, "inf"},
+      // Half and bfloat16 (issue 35): values from [-1, 1] that round differently in half, bf16 and
+      // float, added in float and in the element type itself (every add rounded, as __hadd does).
+      {"warp-shuffle-vectorized-half-sum", "warp-shuffle-vectorized", k * k + 5, 256, DType::Half, Op::Sum, -1, 173},
+      {"work-queue-bf16-sum", "work-queue", 16 * k * k + 3, 256, DType::Bf16, Op::Sum, -1,
+       174},  // tickets past the grid
+      {"sequential-half-sum-same",
+       "sequential",
+       4099,
+       256,
+       DType::Half,
+       Op::Sum,
+       -1,
+       175,
+       0,
+       0,
+       {},
+       0,
+       core::Accumulate::Same},
+      {"warp-shuffle-bf16-sum-same",
+       "warp-shuffle",
+       33 * 256 + 1,
+       128,
+       DType::Bf16,
+       Op::Sum,
+       -1,
+       176,
+       0,
+       0,
+       {},
+       0,
+       core::Accumulate::Same},
+      {"warp-shuffle-vectorized-bf16-max", "warp-shuffle-vectorized", 100003, 512, DType::Bf16, Op::Max, -1, 177},
   };
 }
 
@@ -158,7 +191,7 @@ inline std::filesystem::path golden_dir() {
 inline backend::TraceRequest golden_request(const GoldenCase& c, int trace_block, std::size_t grid,
                                             std::vector<int> tickets) {
   backend::TraceRequest r{c.algorithm, c.op, c.type, c.block, trace_block, golden_values(c), grid, std::move(tickets)};
-  r.rows = c.rows, r.cols = c.cols, r.cluster = c.cluster;
+  r.rows = c.rows, r.cols = c.cols, r.cluster = c.cluster, r.accumulate = c.accumulate;
   return r;
 }
 

@@ -120,6 +120,70 @@ TEST(Gpu, TracesEqualTheCpuModelBitForBit) {
     }
 }
 
+// Half and bfloat16: every row that takes them, added in float and in their own type, traced
+// stage by stage against the model (values from [-1, 1], which round differently in half, bf16
+// and float; sums in the element type round after every add, as __hadd does).
+TEST(Gpu, NarrowTracesEqualTheCpuModelBitForBit) {
+  std::string why;
+  auto gpu = backend::make_cuda_backend(&why);
+  if (!gpu) NO_GPU(why);
+  auto model = backend::make_sim_backend();
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  std::uint64_t case_no = 0;
+  for (const auto& r : kernels::kAlgorithms) {
+    if (!r.narrow || kernels::is_baseline(r)) continue;
+    const std::string id(r.id);
+    for (std::size_t n : sizes())
+      for (int block : quick() ? std::vector<int>{32, 256} : std::vector<int>{32, 128, 256, 1024})
+        for (auto type : {core::DType::Half, core::DType::Bf16})
+          for (auto acc : {core::Accumulate::Float, core::Accumulate::Same})
+            for (auto op : acc == core::Accumulate::Same ? std::vector<core::Op>{core::Op::Sum}
+                                                         : std::vector<core::Op>{core::Op::Sum, core::Op::Max}) {
+              backend::TraceRequest req{id, op, type, block, 0, test::random_values(n, type, seed + ++case_no)};
+              req.accumulate = acc;
+              SCOPED_TRACE(id + " n=" + std::to_string(n) + " block=" + std::to_string(block) + " " +
+                           core::to_string(op) + " " + core::to_string(type) + " in " + core::to_string(acc));
+              const core::Trace g = gpu->trace(req);
+              req.grid = g.grid;
+              req.tickets = g.tickets;
+              const bool same = acc == core::Accumulate::Same;
+              const double tol =
+                  same ? test::narrow_same_tolerance(type, req.input, g.grid) : test::sum_tolerance(type, req.input);
+              expect_identical(g, model->trace(req), !test::atomic_float_sum(id, type, op), tol);
+              if (HasFailure()) return;
+            }
+  }
+}
+
+// The timed (uninstrumented) runs of halves and bfloat16 added in float: a double reference.
+TEST(Gpu, NarrowTimedSumsMatchADoubleReference) {
+  std::string why;
+  if (!kernels::cuda_available(&why)) NO_GPU(why);
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  for (const auto& r : kernels::kAlgorithms) {
+    if (!r.narrow || kernels::is_baseline(r)) continue;
+    for (std::size_t n : sizes())
+      for (auto type : {core::DType::Half, core::DType::Bf16}) {
+        const auto values = test::random_values(n, type, seed + n);
+        const kernels::Launch launch{256, 0, 0, nullptr, 0};
+        double got = 0;
+        if (type == core::DType::Half) {
+          std::vector<narrow::Half> in;
+          for (double x : values) in.push_back(narrow::Half(float(x)));
+          got = kernels::gpu_reduce<float, narrow::Half>(r.algo, kernels::OpKind::Sum, in.data(), n, launch, nullptr);
+        } else {
+          std::vector<narrow::Bf16> in;
+          for (double x : values) in.push_back(narrow::Bf16(float(x)));
+          got = kernels::gpu_reduce<float, narrow::Bf16>(r.algo, kernels::OpKind::Sum, in.data(), n, launch, nullptr);
+        }
+        EXPECT_NEAR(got, test::reference(core::Op::Sum, values), test::sum_tolerance(type, values))
+            << r.id << " n=" << n << " " << core::to_string(type);
+      }
+  }
+}
+
 // The matrix family: the first and the last block's recordings equal the model's, bit for bit
 // (no atomics: every output is added in one fixed order), and the outputs match a double reference.
 TEST(Gpu, MatrixTracesEqualTheCpuModelBitForBit) {

@@ -64,6 +64,8 @@ inline std::vector<double> random_values(std::size_t n, core::DType type, std::u
   for (auto& x : v) {
     if (type == core::DType::Int) x = double(std::int64_t(rng() % 2001) - 1000);
     else if (type == core::DType::Float) x = double(float(double(rng() >> 11) * 0x1p-53 * 200.0 - 100.0));
+    else if (core::is_narrow(type))
+      x = core::round_to_type(double(rng() >> 11) * 0x1p-53 * 2.0 - 1.0, type);  // [-1, 1]: half's sums stay finite
     else x = double(rng() >> 11) * 0x1p-53 * 200.0 - 100.0;
   }
   return v;
@@ -96,9 +98,19 @@ inline double abs_sum(const std::vector<double>& v) {
   return s;
 }
 
+// A sum in half or bfloat16 whose blocks' totals meet by atomics, in two orders: each of the grid's
+// adds rounds by at most half a unit of a running sum no larger than sum|x| (unit 2^-10 for half,
+// 2^-7 for bf16), so the two differ by at most grid x unit x sum|x|. (Partials compare bit for bit.)
+inline double narrow_same_tolerance(core::DType type, const std::vector<double>& v, std::size_t grid);
+
 inline double sum_tolerance(core::DType type, const std::vector<double>& v) {
   if (type == core::DType::Int) return 0;
+  if (core::is_narrow(type)) return 2e-6 * abs_sum(v);  // added in float; sums in half or bf16 pass narrow_tolerance
   return (type == core::DType::Float ? 2e-6 : 1e-14) * abs_sum(v);
+}
+
+inline double narrow_same_tolerance(core::DType type, const std::vector<double>& v, std::size_t grid) {
+  return double(grid) * (type == core::DType::Half ? 0x1p-10 : 0x1p-7) * abs_sum(v);
 }
 
 // Ints near 2^29 whose sum wraps around 32 bits many times, and that sum as 32-bit hardware

@@ -26,8 +26,23 @@ core::Trace Backend::race(const TraceRequest& request, int) {
 }
 
 namespace {
-std::string refusal(const kernels::AlgorithmRow& row, core::DType type, core::Op op) {
+// "sequential, warp-shuffle and cub": the rows that take half and bfloat16, from the table.
+std::string narrow_rows() {
+  std::vector<std::string> ids;
+  for (const auto& r : kernels::kAlgorithms)
+    if (r.narrow) ids.emplace_back(r.id);
+  std::string out;
+  for (std::size_t i = 0; i < ids.size(); ++i) out += (i == 0 ? "" : i + 1 == ids.size() ? " and " : ", ") + ids[i];
+  return out;
+}
+
+std::string refusal(const kernels::AlgorithmRow& row, core::DType type, core::Op op, core::Accumulate accumulate) {
   const std::string id = "'" + std::string(row.id) + "'", t = core::to_string(type), o = core::to_string(op);
+  if (core::is_narrow(type) && !row.narrow)
+    return id + " takes no " + t + " yet: half and bf16 run on " + narrow_rows();
+  if (core::is_narrow(type) && accumulate == core::Accumulate::Same && op != core::Op::Sum)
+    return "--accumulate same changes sums only: the " + o + " of " + t +
+           " values rounds nothing, so it is the same in any type (use --accumulate float)";
   if (row.ints_only && type != core::DType::Int)
     return id + " reduces int only, not " + t +
            ": the warp reduce instruction (__reduce_add_sync, redux.sync) takes 32-bit integers";
@@ -42,18 +57,18 @@ std::string refusal(const kernels::AlgorithmRow& row, core::DType type, core::Op
 }
 }  // namespace
 
-std::string type_refusal(const std::string& algorithm, core::DType type, core::Op op) {
+std::string type_refusal(const std::string& algorithm, core::DType type, core::Op op, core::Accumulate accumulate) {
   const kernels::AlgorithmRow* row = kernels::find_row(algorithm);
-  return row ? refusal(*row, type, op) : "";
+  return row ? refusal(*row, type, op, accumulate) : "";
 }
 
-void check_type(const kernels::AlgorithmRow& row, core::DType type, core::Op op) {
-  if (const std::string why = refusal(row, type, op); !why.empty()) throw std::invalid_argument(why);
+void check_type(const kernels::AlgorithmRow& row, core::DType type, core::Op op, core::Accumulate accumulate) {
+  if (const std::string why = refusal(row, type, op, accumulate); !why.empty()) throw std::invalid_argument(why);
 }
 
 kernels::Algo kernel_algo(const TraceRequest& req) {
   const kernels::Algo algo = kernel_algo(req.algorithm);
-  check_type(kernels::row(algo), req.type, req.op);
+  check_type(kernels::row(algo), req.type, req.op, req.accumulate);
   return algo;
 }
 

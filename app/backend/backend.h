@@ -20,6 +20,7 @@ struct TraceRequest {
   std::vector<int> tickets = {};  // work-queue, CPU model: a GPU run's record of who took each ticket, replayed
   std::size_t rows = 0, cols = 0;  // the matrix family: input's shape (rows x cols = its size)
   int cluster = 0;                 // cluster-dsmem: blocks a cluster, 2, 4 or 8 (0: kernels::kDefaultCluster)
+  core::Accumulate accumulate = core::Accumulate::Float;  // half and bf16: what they add in
 };
 
 class Backend {
@@ -56,7 +57,8 @@ std::string status_line(const Selection& selection);
 std::unique_ptr<Backend> make_sim_backend();
 // Why an algorithm refuses this type and operator, in words (redux-sync: int alone; bulk-async:
 // no float min or max); empty when it takes them, or is not in the catalog.
-std::string type_refusal(const std::string& algorithm, core::DType type, core::Op op);
+std::string type_refusal(const std::string& algorithm, core::DType type, core::Op op,
+                         core::Accumulate accumulate = core::Accumulate::Float);
 
 // An algorithm's lesson and detail with their numbers filled in (core::fill_lesson) from the
 // CPU model's run of one block of 256 threads over 1..256 (a matrix: 8 rows of 256 over 1..2048):

@@ -76,7 +76,7 @@ void judge(const kernels::AlgorithmRow& r, core::BenchRow& row, core::DType type
     row.check = row.check_ok ? "exact" : "got " + core::format_value(got, type) + ", expected " + core::format_value(expected, type);
     return;
   }
-  const double u = type == core::DType::Float ? 0x1p-24 : 0x1p-53;
+  const double u = type == core::DType::Double ? 0x1p-53 : 0x1p-24;  // halves and bf16 add in float
   const double depth = double(row_rounding_depth(r, row.n, row.block, device));
   const double off = std::fabs(got - expected);
   char buf[160];
@@ -129,9 +129,15 @@ struct Typed {
   std::vector<int> i;
   std::vector<float> f;
   std::vector<double> d;
+  std::vector<narrow::Half> h;
+  std::vector<narrow::Bf16> b;
   Typed(const std::vector<double>& v, core::DType t) {
     if (t == core::DType::Int) i.assign(v.begin(), v.end());
     else if (t == core::DType::Float) f.assign(v.begin(), v.end());
+    else if (t == core::DType::Half)
+      for (double x : v) h.push_back(narrow::Half(float(x)));
+    else if (t == core::DType::Bf16)
+      for (double x : v) b.push_back(narrow::Bf16(float(x)));
     else d = v;
   }
   // The CPU model (or, for "cpu", std::reduce) over the typed input.
@@ -147,6 +153,8 @@ struct Typed {
     const auto algo = r.algo;
     if (!i.empty()) return model::model_reduce<int>(algo, op, i.data(), i.size(), launch, nullptr);
     if (!f.empty()) return model::model_reduce<float>(algo, op, f.data(), f.size(), launch, nullptr);
+    if (!h.empty()) return model::model_reduce<float, narrow::Half>(algo, op, h.data(), h.size(), launch, nullptr);
+    if (!b.empty()) return model::model_reduce<float, narrow::Bf16>(algo, op, b.data(), b.size(), launch, nullptr);
     return model::model_reduce<double>(algo, op, d.data(), d.size(), launch, nullptr);
   }
 };
@@ -156,8 +164,8 @@ struct Typed {
 // draws the GPU's input the same way).
 std::vector<double> bench_values(const BenchRequest& req, std::size_t n) {
   auto v = core::generate_input({core::InputSpec::Kind::Random, req.seed, {}}, n, req.type);
-  if (req.type != core::DType::Int)
-    for (double& x : v) x = (x + 1) / 2;  // [-1, 1) to [0, 1), exactly: k 2^-23 - 1 becomes k 2^-24
+  if (req.type != core::DType::Int)  // [-1, 1) to [0, 1), exactly: k 2^-23 - 1 becomes k 2^-24 (then a half's)
+    for (double& x : v) x = core::round_to_type((x + 1) / 2, req.type);
   return v;
 }
 
@@ -389,7 +397,7 @@ std::vector<std::string> default_bench_algorithms(core::DType type, core::Op op)
   std::vector<std::string> out;
   for (const auto& a : core::algorithms())
     if ((a.kind == core::Kind::Traced || a.kind == core::Kind::Baseline) && !a.matrix &&
-        kernels::takes(*kernels::find_row(a.id), type == core::DType::Int, kernel_op(op)))
+        type_refusal(a.id, type, op).empty())
       out.push_back(a.id);
   return out;
 }
@@ -426,8 +434,11 @@ core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSi
     kernels::BenchSession session;
     const auto& dev = session.device();
     core::BenchReport report{dev.name, dev.driver, core::utc_now(), "cuda", dev.peak_gbps, {}};
-    const auto type = req.type == core::DType::Int ? kernels::Type::Int
-                      : req.type == core::DType::Float ? kernels::Type::Float : kernels::Type::Double;
+    const auto type = req.type == core::DType::Int     ? kernels::Type::Int
+                      : req.type == core::DType::Float ? kernels::Type::Float
+                      : req.type == core::DType::Half  ? kernels::Type::Half
+                      : req.type == core::DType::Bf16  ? kernels::Type::Bf16
+                                                       : kernels::Type::Double;
     kernels::BenchSettings settings;
     settings.max_seconds = req.max_seconds;
     BenchProgress p{0, req.sizes.size() * req.algorithms.size(), "", report};

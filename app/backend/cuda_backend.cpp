@@ -47,6 +47,8 @@ class CudaBackend final : public Backend {
   std::string device() const override { return device_; }
   std::size_t device_memory_used() const override { return kernels::cuda_memory_used(); }
   core::Trace race(const TraceRequest& req, int runs) override {
+    if (core::is_narrow(req.type))
+      throw std::invalid_argument("race recordings take int, float and double, not " + core::to_string(req.type));
     try {
       core::Trace t = req.type == core::DType::Int     ? run_race<int>(req, runs)
                       : req.type == core::DType::Float ? run_race<float>(req, runs)
@@ -67,15 +69,12 @@ class CudaBackend final : public Backend {
       return t;
     }
     try {
-      core::Trace t;
-      if (kernels::is_matrix(algo))
-        t = req.type == core::DType::Int     ? run_matrix_trace<int>(req, algo, kernels::gpu_reduce_matrix<int>)
-            : req.type == core::DType::Float ? run_matrix_trace<float>(req, algo, kernels::gpu_reduce_matrix<float>)
-                                             : run_matrix_trace<double>(req, algo, kernels::gpu_reduce_matrix<double>);
-      else
-        t = req.type == core::DType::Int     ? run_trace<int>(req, algo, kernels::gpu_reduce<int>)
-            : req.type == core::DType::Float ? run_trace<float>(req, algo, kernels::gpu_reduce<float>)
-                                             : run_trace<double>(req, algo, kernels::gpu_reduce<double>);
+      core::Trace t = with_types(req, [&]<class T, class In>() {
+        if constexpr (!narrow::is_narrow<In>) {  // no matrix kernel takes half or bf16 yet
+          if (kernels::is_matrix(algo)) return run_matrix_trace<T>(req, algo, kernels::gpu_reduce_matrix<T>);
+        }
+        return run_trace<T, In>(req, algo, kernels::gpu_reduce<T, In>);
+      });
       t.backend = name();
       t.device = device_;
       return t;

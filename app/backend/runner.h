@@ -25,10 +25,20 @@ kernels::Algo kernel_algo(const std::string& id);  // throws std::invalid_argume
 // int alone (AlgorithmRow::ints_only), or whose bulk reduction takes floats' sums alone, refuses the
 // others in words.
 kernels::Algo kernel_algo(const TraceRequest& req);
-void check_type(const kernels::AlgorithmRow& row, core::DType type, core::Op op);
+void check_type(const kernels::AlgorithmRow& row, core::DType type, core::Op op,
+                core::Accumulate accumulate = core::Accumulate::Float);
 kernels::OpKind kernel_op(core::Op op);
 // The output a matrix trace's traced block writes first: its row, its first column, or 0.
 std::size_t traced_output(kernels::Algo algo, kernels::Matrix m, int block, kernels::Grid2 grid, int traced);
+
+// Recorded values as the trace keeps them: doubles (every int, float, half and bfloat16 exactly).
+template <class It>
+std::vector<double> doubles(It first, It last) {
+  std::vector<double> out;
+  out.reserve(std::size_t(last - first));
+  for (; first != last; ++first) out.push_back(static_cast<double>(*first));
+  return out;
+}
 
 template <class T>
 void add_stages(core::Trace& t, kernels::Algo algo, const kernels::RawTrace<T>& raw, const core::SourceView& src);
@@ -53,13 +63,16 @@ core::Trace trace_header(const TraceRequest& req, kernels::Algo algo, const kern
   t.trace_block = req.trace_block;
   t.op = req.op;
   t.type = req.type;
+  t.accumulate = core::is_narrow(req.type) ? req.accumulate : core::Accumulate::Float;
   t.combine = kernels::row(algo).combine;
-  t.partials.assign(raw.partials.begin(), raw.partials.end());
+  t.partials = doubles(raw.partials.begin(), raw.partials.end());
   return t;
 }
 
+// elem_bytes: the input element's (2 for halves), which sets what a 16-byte load reads.
 template <class T>
-core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kernels::RawTrace<T>& raw, T result) {
+core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kernels::RawTrace<T>& raw, T result,
+                        std::size_t elem_bytes = sizeof(T)) {
   const bool global = kernels::row(algo).indexing == kernels::Indexing::WholeArray;
   const core::SourceView& src = core::source_of(req.algorithm);
   core::Trace t = trace_header(req, algo, raw, src);
@@ -68,8 +81,9 @@ core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kerne
   t.tickets = raw.tickets;
   const int cluster = kernels::cluster_blocks(algo, req.cluster);
   if (!global) t.pass_outputs = kernels::pass_outputs(algo, t.size, req.block, raw.grid, cluster);
-  t.geometry = array_geometry(algo, t.size, req.block, raw.grid, req.trace_block, sizeof(T), raw.tickets, cluster);
-  for (std::size_t i : kernels::traced_elements(algo, t.size, req.block, raw.grid, req.trace_block, kernels::vector_elements(sizeof(T)), raw.tickets))
+  t.geometry = array_geometry(algo, t.size, req.block, raw.grid, req.trace_block, elem_bytes, raw.tickets, cluster);
+  for (std::size_t i : kernels::traced_elements(algo, t.size, req.block, raw.grid, req.trace_block,
+                                                kernels::vector_elements(elem_bytes), raw.tickets))
     t.input.push_back(req.input[i]);
 
   add_stages(t, algo, raw, src);
@@ -93,10 +107,11 @@ void add_stages(core::Trace& t, kernels::Algo algo, const kernels::RawTrace<T>& 
       // gives way to the warp totals.
       const std::size_t count = std::size_t(std::min(raw.shared_count[k], raw.shape.shared_size));
       const auto first = raw.shared.begin() + std::ptrdiff_t(std::size_t(k) * raw.shape.shared_size);
-      s.shared.emplace(first, first + std::ptrdiff_t(count));
+      s.shared = doubles(first, first + std::ptrdiff_t(count));
     }
     const std::size_t base = std::size_t(k) * threads;
-    if (raw.has_lanes[k]) s.lanes.emplace(raw.lanes.begin() + std::ptrdiff_t(base), raw.lanes.begin() + std::ptrdiff_t(base + threads));
+    if (raw.has_lanes[k])
+      s.lanes = doubles(raw.lanes.begin() + std::ptrdiff_t(base), raw.lanes.begin() + std::ptrdiff_t(base + threads));
     std::vector<std::vector<int>> words(threads);
     bool touched = false;
     for (int tid = 0; tid < threads; ++tid) {
@@ -137,9 +152,9 @@ void add_stages(core::Trace& t, kernels::Algo algo, const kernels::RawTrace<T>& 
   }
 }
 
-// Reduce has the signature of kernels::gpu_reduce<T> / model::model_reduce<T>.
+// Reduce has the signature of kernels::gpu_reduce<T, In> / model::model_reduce<T, In>.
 // algo: the request's, looked up once by the backend (kernel_algo).
-template <class T, class Reduce>
+template <class T, class In = T, class Reduce>
 core::Trace run_trace(const TraceRequest& req, kernels::Algo algo, Reduce reduce) {
   if (req.rows || req.cols) throw std::invalid_argument(req.algorithm + " reduces an array: it takes a size, not rows and columns");
   // CUDA's atomic min/max (cuda::atomic_ref) do not promise this project's NaN rule: refused
@@ -148,12 +163,31 @@ core::Trace run_trace(const TraceRequest& req, kernels::Algo algo, Reduce reduce
       std::any_of(req.input.begin(), req.input.end(), [](double x) { return x != x; }))
     throw std::invalid_argument("cg-reduce-update-async: its min and max use CUDA's atomic min/max, which do not "
                                 "promise to propagate NaN; pick another algorithm for input with NaN");
-  const std::vector<T> typed(req.input.begin(), req.input.end());
+  std::vector<In> typed;
+  typed.reserve(req.input.size());
+  for (double v : req.input) typed.push_back(static_cast<In>(v));  // already rounded to the type: exact
   kernels::RawTrace<T> raw;
   const kernels::Launch launch{req.block, req.grid, req.trace_block, req.tickets.empty() ? nullptr : &req.tickets,
                                req.cluster};
   const T result = reduce(algo, kernel_op(req.op), typed.data(), typed.size(), launch, &raw);
-  return build_trace(req, algo, raw, result);
+  return build_trace(req, algo, raw, result, sizeof(In));
+}
+
+// Calls f.template operator()<T, In>() with the request's accumulator and element types: int,
+// float and double add in themselves; half and bf16 in float or in themselves (req.accumulate).
+template <class F>
+core::Trace with_types(const TraceRequest& req, F f) {
+  const bool same = req.accumulate == core::Accumulate::Same;
+  switch (req.type) {
+    case core::DType::Int: return f.template operator()<int, int>();
+    case core::DType::Float: return f.template operator()<float, float>();
+    case core::DType::Double: return f.template operator()<double, double>();
+    case core::DType::Half:
+      return same ? f.template operator()<narrow::Half, narrow::Half>() : f.template operator()<float, narrow::Half>();
+    case core::DType::Bf16:
+      return same ? f.template operator()<narrow::Bf16, narrow::Bf16>() : f.template operator()<float, narrow::Bf16>();
+  }
+  throw std::invalid_argument("unknown element type");
 }
 
 // A window of the matrix around the traced block: its first row (or the matrix's last rows),

@@ -11,15 +11,12 @@ class SimBackend final : public Backend {
   std::string device() const override { return "CPU model"; }
   core::Trace trace(const TraceRequest& req) override {
     const kernels::Algo algo = kernel_algo(req);
-    core::Trace t;
-    if (kernels::is_matrix(algo))
-      t = req.type == core::DType::Int     ? run_matrix_trace<int>(req, algo, model::model_reduce_matrix<int>)
-          : req.type == core::DType::Float ? run_matrix_trace<float>(req, algo, model::model_reduce_matrix<float>)
-                                           : run_matrix_trace<double>(req, algo, model::model_reduce_matrix<double>);
-    else
-      t = req.type == core::DType::Int     ? run_trace<int>(req, algo, model::model_reduce<int>)
-          : req.type == core::DType::Float ? run_trace<float>(req, algo, model::model_reduce<float>)
-                                           : run_trace<double>(req, algo, model::model_reduce<double>);
+    core::Trace t = with_types(req, [&]<class T, class In>() {
+      if constexpr (!narrow::is_narrow<In>) {  // no matrix kernel takes half or bf16 yet
+        if (kernels::is_matrix(algo)) return run_matrix_trace<T>(req, algo, model::model_reduce_matrix<T>);
+      }
+      return run_trace<T, In>(req, algo, model::model_reduce<T, In>);
+    });
     t.backend = name();
     t.device = device();
     return t;

@@ -60,6 +60,7 @@ struct RunOptions {
   std::string input = "random:1";
   std::string op = "sum";
   std::string type = "int";
+  std::string accumulate = "float";
   std::string backend = "auto";
 };
 
@@ -100,7 +101,11 @@ CLI::Option* add_run_options(CLI::App* cmd, RunOptions& o) {
       ->check(CLI::IsMember({2, 4, 8}));
   cmd->add_option("--input", o.input, "iota | ones | random[:SEED] | PATH (numbers file)");
   cmd->add_option("--op", o.op, "sum | min | max")->check(CLI::IsMember({"sum", "min", "max"}));
-  cmd->add_option("--type", o.type, "int | float | double")->check(CLI::IsMember({"int", "float", "double"}));
+  cmd->add_option("--type", o.type, "int | float | double | half | bf16")
+      ->check(CLI::IsMember({"int", "float", "double", "half", "bf16"}));
+  cmd->add_option("--accumulate", o.accumulate,
+                  "half and bf16: add in float (default) or in the element type itself (same: every add rounds)")
+      ->check(CLI::IsMember({"float", "same"}));
   cmd->add_option("--backend", o.backend, "auto | cuda | sim")->check(CLI::IsMember({"auto", "cuda", "sim"}));
   return algorithm;
 }
@@ -155,6 +160,10 @@ backend::TraceRequest request_of(const RunOptions& o) {
   req.algorithm = o.algorithm;
   req.op = *core::parse_op(o.op);
   req.type = type;
+  req.accumulate = *core::parse_accumulate(o.accumulate);
+  if (req.accumulate == core::Accumulate::Same && !core::is_narrow(type))
+    throw UsageError("--accumulate same: " + o.type + " always adds in " + o.type +
+                     "; the choice is for half and bf16");
   req.block = o.block;
   req.trace_block = o.trace_block;
   req.cluster = o.cluster;
@@ -573,7 +582,8 @@ Handler bench_command(CLI::App& cmd) {
       "--shapes", o->shapes,
       "Matrix family: ROWSxCOLS,... (each N or 2^K, e.g. 2^8x2^20), or 'sweep': 2^28 elements from 2^4 "
       "to 2^24 rows on a GPU (2^20 elements on the CPU model), then odd shapes: 2^24 x 15, 10^6 x 100, 3 x (2^20 + 1)");
-  cmd.add_option("--type", o->type, "int | float | double")->check(CLI::IsMember({"int", "float", "double"}));
+  cmd.add_option("--type", o->type, "int | float | double | half | bf16 (half and bf16 add in float)")
+      ->check(CLI::IsMember({"int", "float", "double", "half", "bf16"}));
   cmd.add_option("--op", o->op, "sum | min | max")->check(CLI::IsMember({"sum", "min", "max"}));
   cmd.add_option("--format", o->format, "text | csv | json")->check(CLI::IsMember({"text", "csv", "json"}));
   cmd.add_option("--out,-o", o->out,

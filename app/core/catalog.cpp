@@ -247,7 +247,7 @@ std::string stage_label(int tag, int param, bool has_shared) {
     case kernels::kTagLoad: return has_shared ? "load into shared memory" : "load into registers";
     case kernels::kTagLoadAdd: return "add two elements while loading";
     case kernels::kTagGridStride: return "grid-stride: each thread accumulates many elements";
-    case kernels::kTagVectorLoad: return "16-byte loads: four floats or ints, or two doubles, at a time";
+    case kernels::kTagVectorLoad: return "16-byte loads: 4 floats or ints, 2 doubles, or 8 halves or bf16 at a time";
     case kernels::kTagStep: return "stride " + p;
     case kernels::kTagWarpStep: return "last warp, stride " + p;
     case kernels::kTagSerial: return "thread 0 adds the block one cell at a time";

@@ -35,6 +35,7 @@ template <class Visit>
 void each_bank(const std::vector<std::vector<int>>& words, std::size_t element_bytes, Visit visit) {
   const std::size_t group = element_bytes == 8 ? 16 : 32;  // 64-bit accesses: two half-warp phases
   const int bank_step = element_bytes == 8 ? 2 : 1;
+  const auto word = [element_bytes](int cell) { return element_bytes == 2 ? cell / 2 : cell; };  // two halves a word
   for (std::size_t first = 0; first < words.size(); first += group) {
     const std::size_t last = std::min(words.size(), first + group);
     std::size_t slots = 0;
@@ -43,8 +44,9 @@ void each_bank(const std::vector<std::vector<int>>& words, std::size_t element_b
       std::vector<std::vector<int>> bank(32);
       for (std::size_t t = first; t < last; ++t) {
         if (k >= words[t].size() || words[t][k] < 0) continue;
-        auto& b = bank[(words[t][k] * bank_step) % 32];
-        if (std::find(b.begin(), b.end(), words[t][k]) == b.end()) b.push_back(words[t][k]);
+        auto& b = bank[(word(words[t][k]) * bank_step) % 32];
+        const int w = word(words[t][k]);  // the same 4-byte word twice is served once
+        if (std::none_of(b.begin(), b.end(), [&](int x) { return word(x) == w; })) b.push_back(words[t][k]);
       }
       for (int b = 0; b < 32; ++b) visit(first, k, b, bank[b]);
     }

@@ -35,11 +35,12 @@ struct FloatReport {
   SumError serial;               // the same values added left to right in the type
 };
 
-// The values left to right in the type (float or double); for contrast with a tree's order.
+// The values left to right in the type (float, double, half or bf16: each add rounded to it); for
+// contrast with a tree's order.
 double serial_sum(const std::vector<double>& values, DType type);
 SumError sum_error(double value, long double reference, DType type);
-// nullopt unless the type is float or double: integer sums are exact (addition of integers is
-// associative), barring overflow.
+// nullopt for int: integer sums are exact (addition of integers is associative), barring
+// overflow. `type` is the accumulator's: float for halves added in float (core::accumulator_type).
 std::optional<FloatReport> float_report(const std::vector<double>& values, double result, DType type);
 
 }  // namespace rl::core

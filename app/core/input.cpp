@@ -66,14 +66,15 @@ std::vector<double> generate_input(const InputSpec& spec, std::size_t n, DType t
   for (std::size_t i = 0; i < n; ++i) {
     switch (spec.kind) {
       case InputSpec::Kind::Iota:
-        v[i] = type == DType::Int ? double(std::int32_t(std::uint32_t(i + 1)))
-               : type == DType::Float ? double(float(i + 1)) : double(i + 1);
+        v[i] = type == DType::Int ? double(std::int32_t(std::uint32_t(i + 1))) : round_to_type(double(i + 1), type);
         break;
       case InputSpec::Kind::Ones: v[i] = 1; break;
       case InputSpec::Kind::Random:
         // Explicit arithmetic rather than <random> distributions: the same values everywhere.
         if (type == DType::Int) v[i] = double(std::int64_t(rng() % 199) - 99);
         else if (type == DType::Float) v[i] = double(rng() >> 40) * 0x1p-23 - 1.0;  // 24 bits: exact in float
+        else if (is_narrow(type))
+          v[i] = round_to_type(double(rng() >> 40) * 0x1p-23 - 1.0, type);  // float's, rounded
         else v[i] = double(rng() >> 11) * 0x1p-52 - 1.0;  // 53 bits
         break;
       case InputSpec::Kind::File: break;
@@ -114,6 +115,10 @@ std::vector<double> parse_numbers(std::string_view text, DType type, std::string
       if (std::isfinite(value) && std::fabs(value) > std::numeric_limits<float>::max())
         fail(token, "does not fit a float");
       value = double(float(value));
+    } else if (is_narrow(type)) {
+      if (std::isfinite(value) && std::isinf(round_to_type(value, type)))
+        fail(token, "does not fit a " + to_string(type) + " (it would round to infinity)");
+      value = round_to_type(value, type);
     }
     if (out.size() == max_count)
       throw std::runtime_error(printable(origin) + ":" + std::to_string(line_no) + ": holds more than " +

@@ -19,6 +19,7 @@ std::string to_json(const Settings& s) {
   j["algorithm"] = s.algorithm;
   j["op"] = to_string(s.op);
   j["type"] = to_string(s.type);
+  if (is_narrow(s.type)) j["accumulate"] = to_string(s.accumulate);
   j["block"] = s.block;
   j["size"] = s.size;
   j["rows"] = s.rows;
@@ -110,6 +111,10 @@ LoadedSettings settings_from_json(const std::string& text, const std::string& or
   text_field("algorithm", [&](const std::string& v) { return find_algorithm(v) && (s.algorithm = v, true); });
   text_field("op", [&](const std::string& v) { const auto o = parse_op(v); return o && (s.op = *o, true); });
   text_field("type", [&](const std::string& v) { const auto t = parse_dtype(v); return t && (s.type = *t, true); });
+  text_field("accumulate", [&](const std::string& v) {
+    const auto a = parse_accumulate(v);
+    return a && (s.accumulate = *a, true);
+  });
   text_field("input", [&](const std::string& v) {
     std::string why;
     const auto spec = parse_input_spec(v, &why);

@@ -30,6 +30,7 @@ struct Settings {
   std::string algorithm = "sequential";
   Op op = Op::Sum;
   DType type = DType::Int;
+  Accumulate accumulate = Accumulate::Float;  // half and bf16: what they add in
   int block = 32;
   int size = 32;
   static constexpr int kRows = 8, kCols = 256;  // the matrix family's default shape

@@ -97,6 +97,26 @@ int tag_of(const std::string& step) {
   return -1;
 }
 
+// Half and bf16 traces: every value is one the type holds (the accumulator's type for what the
+// run added: lanes, shared memory, partials, result).
+void check_values(const std::vector<double>& values, DType type, const char* field) {
+  if (!is_narrow(type)) return;
+  for (double v : values)
+    if (!std::isnan(v) && round_to_type(v, type) != v)
+      throw std::runtime_error(std::string("trace field '") + field + "' holds " + format_value(v, DType::Double) +
+                               ", which is no " + to_string(type));
+}
+
+void check_narrow_values(const Trace& t) {
+  const DType acc = accumulator_type(t.type, t.accumulate);
+  check_values(t.partials, acc, "partials");
+  check_values({t.result}, acc, "result");
+  for (const Stage& s : t.stages) {
+    if (s.shared) check_values(*s.shared, acc, "shared");
+    if (s.lanes) check_values(*s.lanes, acc, "lanes");
+  }
+}
+
 void read_matrix(const json& j, Trace& t) {
   t.rows = typed<std::size_t>(j, "rows");
   t.cols = typed<std::size_t>(j, "cols");
@@ -394,6 +414,7 @@ std::string to_json(const Trace& t, int indent) {
   j["trace_block"] = t.trace_block;
   j["op"] = to_string(t.op);
   j["type"] = to_string(t.type);
+  if (is_narrow(t.type)) j["accumulate"] = to_string(t.accumulate);
   j["input"] = encode_all(t.input, t.type);
   j["result"] = encode(t.result, t.type);
   if (t.combine) j["combine"] = kernels::to_string(*t.combine);
@@ -471,10 +492,18 @@ Trace trace_from_json(const std::string& text) {
   const auto op = parse_op(typed<std::string>(j, "op"));
   const auto type = parse_dtype(typed<std::string>(j, "type"));
   if (!op) throw std::runtime_error("trace field 'op' is not sum, min or max");
-  if (!type) throw std::runtime_error("trace field 'type' is not int or float");
+  if (!type) throw std::runtime_error("trace field 'type' is not int, float, double, half or bf16");
   t.op = *op;
   t.type = *type;
+  if (is_narrow(t.type)) {
+    const auto accumulate = parse_accumulate(typed<std::string>(j, "accumulate"));
+    if (!accumulate) throw std::runtime_error("trace field 'accumulate' is not float or same");
+    t.accumulate = *accumulate;
+  } else if (j.contains("accumulate")) {
+    throw std::runtime_error("trace field 'accumulate' belongs to half and bf16 traces, not " + to_string(t.type));
+  }
   t.input = decode_all(field(j, "input"), "input");
+  check_values(t.input, t.type, "input");
   t.result = decode(field(j, "result"), "result");
   if (j.contains("combine")) t.combine = named(typed<std::string>(j, "combine"), kernels::Combine::None, "combine", "way of combining");  // older traces have none
   if (j.contains("partials")) t.partials = decode_all(field(j, "partials"), "partials");
@@ -509,18 +538,21 @@ Trace trace_from_json(const std::string& text) {
   }
   clamp_text(t);
   check_geometry(t);
+  check_narrow_values(t);
   if (j.contains("race")) t.race = read_race(j.at("race"), t);
   return t;
 }
 
 std::string to_text(const Trace& t) {
   std::ostringstream out;
-  out << t.algorithm << " on " << t.device << " (" << t.backend << "): n=" << t.size
-      << " block=" << t.block << " grid=" << t.grid << " traced block=" << t.trace_block << " op="
-      << to_string(t.op) << " type=" << to_string(t.type) << "\n";
+  out << t.algorithm << " on " << t.device << " (" << t.backend << "): n=" << t.size << " block=" << t.block
+      << " grid=" << t.grid << " traced block=" << t.trace_block << " op=" << to_string(t.op)
+      << " type=" << to_string(t.type)
+      << (is_narrow(t.type) ? " accumulate=" + to_string(accumulator_type(t.type, t.accumulate)) : "") << "\n";
+  const DType acc = accumulator_type(t.type, t.accumulate);  // what lanes, cells and results hold
   // A race recording's result is one run's: the replayed run's.
   const std::string which = t.race ? " (run " + std::to_string(replayed_run(*t.race) + 1) + ")" : "";
-  out << "result" << which << ": " << format_value(t.result, t.type) << "\n";
+  out << "result" << which << ": " << format_value(t.result, acc) << "\n";
   if (t.rows > 0) {
     out << "matrix: " << t.rows << " x " << t.cols << "; " << t.outputs_total << " outputs:";
     for (std::size_t i = 0; i < std::min<std::size_t>(t.outputs.size(), 16); ++i) out << " " << format_value(t.outputs[i], t.type);
@@ -542,7 +574,7 @@ std::string to_text(const Trace& t) {
     const auto rows = [&](const char* name, const std::vector<double>& v) {
       out << "  " << name << ":\n";
       for (std::size_t i = 0; i < v.size(); ++i) {
-        out << (i % 16 == 0 ? "    " : " ") << format_value(v[i], t.type);
+        out << (i % 16 == 0 ? "    " : " ") << format_value(v[i], acc);
         if (i % 16 == 15 || i + 1 == v.size()) out << "\n";
       }
     };

@@ -143,7 +143,10 @@ struct Trace {
   std::size_t grid = 0;
   int trace_block = 0;
   Op op = Op::Sum;
-  DType type = DType::Int;
+  DType type = DType::Int;  // the input elements' type
+  // Half and bf16: what they were added in (JSON "accumulate"); lanes, shared memory, partials and
+  // results hold values of accumulator_type(type, accumulate).
+  Accumulate accumulate = Accumulate::Float;
   std::vector<double> input;  // the traced block's input elements
   double result = 0;          // the reduction of the whole input
   // How the blocks' results become one (the algorithm's row in kernels/algorithms.h), and what every block (or
@@ -166,6 +169,10 @@ struct Trace {
   std::optional<Race> race;
   bool operator==(const Trace&) const = default;
 };
+
+// The type of what a run added and recorded (lanes, shared memory, partials, results): the
+// element type, or float for halves and bf16 added in float. Inputs are of t.type.
+inline DType value_type(const Trace& t) { return accumulator_type(t.type, t.accumulate); }
 
 // The most elements a trace records: the CLI's cap, and a trace file's.
 constexpr std::size_t kMaxTracedElements = std::size_t(1) << 27;

@@ -3,10 +3,38 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+
+#include "../../kernels/narrow_float.h"
 
 namespace rl::core {
 
-std::size_t element_bytes(DType type) { return type == DType::Double ? 8 : 4; }
+std::size_t element_bytes(DType type) { return type == DType::Double ? 8 : is_narrow(type) ? 2 : 4; }
+
+bool is_narrow(DType type) { return type == DType::Half || type == DType::Bf16; }
+
+DType accumulator_type(DType type, Accumulate accumulate) {
+  return is_narrow(type) && accumulate == Accumulate::Float ? DType::Float : type;
+}
+
+std::string to_string(Accumulate accumulate) { return accumulate == Accumulate::Float ? "float" : "same"; }
+
+std::optional<Accumulate> parse_accumulate(std::string_view text) {
+  if (text == "float") return Accumulate::Float;
+  if (text == "same") return Accumulate::Same;
+  return std::nullopt;
+}
+
+double round_to_type(double v, DType type) {
+  switch (type) {
+    case DType::Int: return v;  // ints are read and checked as ints (input.cpp)
+    case DType::Float: return double(float(v));
+    case DType::Double: return v;
+    case DType::Half: return double(kernels::round_half(v));
+    case DType::Bf16: return double(kernels::round_bf16(v));
+  }
+  return v;
+}
 
 std::string to_string(Op op) {
   switch (op) {
@@ -22,6 +50,8 @@ std::string to_string(DType type) {
     case DType::Int: return "int";
     case DType::Float: return "float";
     case DType::Double: return "double";
+    case DType::Half: return "half";
+    case DType::Bf16: return "bf16";
   }
   return "?";
 }
@@ -37,6 +67,8 @@ std::optional<DType> parse_dtype(std::string_view text) {
   if (text == "int") return DType::Int;
   if (text == "float") return DType::Float;
   if (text == "double") return DType::Double;
+  if (text == "half") return DType::Half;
+  if (text == "bf16") return DType::Bf16;
   return std::nullopt;
 }
 
@@ -58,6 +90,21 @@ std::string format_value(double v, DType type) {
     return buf;
   }
   // Shortest text that reads back as the same value of the type.
+  // Half and bf16: whole numbers exactly (bf16 holds 45056, not the 45000 that would read back as
+  // it), others in the fewest digits that read back as the value.
+  if (is_narrow(type) && v != std::floor(v)) {
+    for (int digits = 1; digits < 10; ++digits) {
+      std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+      if (round_to_type(std::strtod(buf, nullptr), type) == v) {
+        const auto r = std::to_chars(buf, buf + sizeof buf, std::strtod(buf, nullptr));  // 1e+01 -> 10
+        return std::string(buf, r.ptr);
+      }
+    }
+  }
+  if (is_narrow(type)) {
+    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed);
+    return std::string(buf, r.ptr);
+  }
   const auto r = type == DType::Double ? std::to_chars(buf, buf + sizeof buf, v)
                                        : std::to_chars(buf, buf + sizeof buf, static_cast<float>(v));
   return std::string(buf, r.ptr);

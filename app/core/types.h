@@ -8,13 +8,24 @@
 namespace rl::core {
 
 enum class Op { Sum, Min, Max };
-enum class DType { Int, Float, Double };
+// Half and Bf16 are IEEE binary16 and bfloat16 (__half, __nv_bfloat16): 16 bits an element.
+enum class DType { Int, Float, Double, Half, Bf16 };
+// What a half or bfloat16 run adds in: float (what PyTorch and Triton do), or the element type
+// itself (the pitfall: every add rounds to 11 or 8 bits). Other types add in their own.
+enum class Accumulate { Float, Same };
 
 std::string to_string(Op op);
 std::string to_string(DType type);
 std::optional<Op> parse_op(std::string_view text);
 std::optional<DType> parse_dtype(std::string_view text);
-std::size_t element_bytes(DType type);  // 4, or 8 for double
+std::size_t element_bytes(DType type);  // 4, 8 for double, 2 for half and bf16
+bool is_narrow(DType type);             // half or bf16
+// The type a run adds in: float for half and bf16 accumulating in float, else the type itself.
+DType accumulator_type(DType type, Accumulate accumulate);
+std::string to_string(Accumulate accumulate);
+std::optional<Accumulate> parse_accumulate(std::string_view text);
+// A value rounded to a floating type (to nearest, ties to even); ints are returned as given.
+double round_to_type(double v, DType type);
 
 // Applies op in double precision: the reference the tests and checks compare against.
 double apply(Op op, double a, double b);

@@ -56,7 +56,7 @@ std::string result_text(const core::Trace& t) {
   const std::string word = core::result_word(t.op);
   if (lines == kernels::Lines::Rows) return "out: " + core::count_text(t.rows, "row " + word, "row " + word + "s");
   if (lines == kernels::Lines::Columns) return "out: " + core::count_text(t.cols, "column " + word, "column " + word + "s");
-  return "result " + core::format_value(t.result, t.type);
+  return "result " + core::format_value(t.result, core::value_type(t));
 }
 
 }  // namespace
@@ -70,11 +70,12 @@ std::string grid_how(const core::Trace& t) {
     return g + "; each block writes " + (rows ? "its row's " + word : "its columns' " + word + "s") + " to out: one launch";
   }
   if (!t.tickets.empty())
-    return g + " take " + std::to_string(t.tickets.size()) + " tickets from a counter (under each: how many it took); " +
-           op_name(t.op, t.type, t.geometry.tree) + " combines: one launch";
+    return g + " take " + std::to_string(t.tickets.size()) +
+           " tickets from a counter (under each: how many it took); " +
+           op_name(t.op, core::value_type(t), t.geometry.tree) + " combines: one launch";
   if (t.combine == kernels::Combine::Atomics)
-    return g + "; each block (or warp tile) adds its result to one value with " + op_name(t.op, t.type, t.geometry.tree) +
-           ", in whatever order the blocks finish: one launch";
+    return g + "; each block (or warp tile) adds its result to one value with " +
+           op_name(t.op, core::value_type(t), t.geometry.tree) + ", in whatever order the blocks finish: one launch";
   if (t.combine == kernels::Combine::BulkReduce)
     return g + "; each block hands its result to one value with a bulk reduction (" + bulk_name(t.op) +
            ", 16 bytes from shared memory), in whatever order the blocks finish: one launch";
@@ -113,7 +114,7 @@ struct GridBoxes : ViewContext {
 int box_slots(Canvas& c, const core::Trace& t, float width, float gap, float min_px, float least) {
   float widest = 0;
   for (std::size_t i = 0; i < t.partials.size() && i < std::size_t(kMaxBoxes); ++i)
-    widest = std::max(widest, c.text_width(short_value(t.partials[i], t.type), min_px));
+    widest = std::max(widest, c.text_width(short_value(t.partials[i], core::value_type(t)), min_px));
   const float need = std::max(widest / 0.85f, least);
   return std::clamp(int((width + gap) / (need + gap)), 1, kMaxBoxes);
 }
@@ -204,7 +205,7 @@ void draw_first_pass(const GridBoxes& g) {
     if (i < int(t.partials.size())) {
       const Color fill = value_color(scale.at(t.partials[i]));
       g.c.rect(r, fill, traced ? g.pal.written : fill, traced ? std::max(2.0f, g.box_w * 0.06f) : 0);
-      const std::string v = short_value(t.partials[i], t.type);
+      const std::string v = short_value(t.partials[i], core::value_type(t));
       value_px = std::min(value_px, 20 * g.box_w * 0.85f / std::max(1.0f, g.c.text_width(v, 20)));
       if (std::max(value_px, g.min_px) <= g.box_h * 0.8f)
         g.c.text(r.cx(), r.cy(), v, std::max(value_px, g.min_px), text_on(fill), Align::Center);
@@ -293,7 +294,7 @@ void draw_combine(const GridBoxes& g) {
   } else if (t.combine && kernels::unordered(*t.combine)) {
     fan_in(g, g.result);
     const std::string how =
-        t.combine == kernels::Combine::Atomics ? op_name(t.op, t.type, t.geometry.tree) : bulk_name(t.op);
+        t.combine == kernels::Combine::Atomics ? op_name(t.op, core::value_type(t), t.geometry.tree) : bulk_name(t.op);
     g.c.text(g.area.cx(), g.mid, how + " from every block, in arrival order", g.L.label_px, g.pal.muted, Align::Center);
   } else if (t.combine == kernels::Combine::SecondKernel) {
     const Rect k2 = stage_box(g, g.mid, "second launch: 1 block of " + std::to_string(t.block) + " threads over " +

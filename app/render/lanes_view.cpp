@@ -30,7 +30,7 @@ struct LaneGrid {
 float value_px_for(Canvas& c, const core::Trace& t, const std::vector<double>& values, float w, float h,
                    int digits = 3) {
   float widest = 0;
-  for (double v : values) widest = std::max(widest, c.text_width(short_value(v, t.type, digits), 20));
+  for (double v : values) widest = std::max(widest, c.text_width(short_value(v, core::value_type(t), digits), 20));
   const float px = h * 0.65f;
   return widest > 0 ? std::min(px, 20 * w * 0.9f / widest) : px;
 }
@@ -132,9 +132,9 @@ void draw_cell(Canvas& c, const LaneGrid& g, const core::Trace& t, int lane, int
   c.rect(tab, head);
   c.rect(body, fill);
   c.text(tab.cx(), tab.cy(), std::to_string(lane), g.lane_px, text_on(head), Align::Center);
-  std::string text = short_value(value, t.type);
+  std::string text = short_value(value, core::value_type(t));
   for (int digits = 2; digits > 0 && c.text_width(text, g.value_px) > body.w * 0.92f; --digits)
-    text = short_value(value, t.type, digits);
+    text = short_value(value, core::value_type(t), digits);
   if (values) c.text(body.cx(), body.cy(), text, g.value_px, text_on(fill), Align::Center);
 }
 

@@ -272,8 +272,10 @@ bool badge_words_fit(const MemoryFrame& f, const std::vector<CellRace>& race) {
   const float px = badge_px(f);
   for (int i = f.lo; i < f.hi; ++i) {
     const CellRace& r = race[std::size_t(i)];
-    if (r.wrong && f.c.text_width("meant " + short_value(r.meant, f.t.type), px) + px * 0.4f > f.L.cell_w) return false;
-    if (r.stale && f.c.text_width("saw " + short_value(r.seen, f.t.type), px) + px * 0.4f > f.L.cell_w) return false;
+    if (r.wrong && f.c.text_width("meant " + short_value(r.meant, core::value_type(f.t)), px) + px * 0.4f > f.L.cell_w)
+      return false;
+    if (r.stale && f.c.text_width("saw " + short_value(r.seen, core::value_type(f.t)), px) + px * 0.4f > f.L.cell_w)
+      return false;
   }
   return true;
 }
@@ -282,7 +284,8 @@ bool badge_words_fit(const MemoryFrame& f, const std::vector<CellRace>& race) {
 // or without; its height, 0 where it does not fit at the minimum size.
 float race_badge(const MemoryFrame& f, const Rect& cell, const std::string& word, double v, Color color, bool top) {
   const float px = badge_px(f);
-  const std::string label = word.empty() ? short_value(v, f.t.type) : word + " " + short_value(v, f.t.type);
+  const std::string label =
+      word.empty() ? short_value(v, core::value_type(f.t)) : word + " " + short_value(v, core::value_type(f.t));
   const float bw = f.c.text_width(label, px) + px * 0.4f, bh = px * 1.2f;
   if (bw > cell.w || bh * 2 > cell.h) return 0;
   const float y = top ? cell.y : cell.y + cell.h - bh;
@@ -387,7 +390,7 @@ void draw_race_strip(const MemoryFrame& f) {
 bool draw_conflicts(const MemoryFrame& f) {
   if (!f.marks || f.t.memory == core::Memory::Global) return false;
   bool any = false;
-  const auto degree = core::cell_conflicts(f.s, f.count, f.t.type == core::DType::Double ? 8 : 4);
+  const auto degree = core::cell_conflicts(f.s, f.count, core::element_bytes(core::value_type(f.t)));
   const float badge_px = std::max(f.min_px, std::min(f.L.cell_h * 0.3f, f.L.cell_w * 0.28f));
   for (int i = f.lo; i < f.hi; ++i) {
     if (degree[i] < 2) continue;
@@ -586,7 +589,7 @@ float matrix_space(Canvas& c, const core::Trace& t, const Shown& shown, int coun
   const float least = std::min(matrix_min_height(t, base.title.w, base.label_px, o.min_text_px), free_h * 0.85f);
   for (bool whole : {true, false})
     for (float share : {0.8f, 0.72f, 0.64f, 0.56f})
-      if (readable(c, shown, t.type, count, width, height, o, std::max(free_h * share, least), whole))
+      if (readable(c, shown, core::value_type(t), count, width, height, o, std::max(free_h * share, least), whole))
         return std::max(free_h * share, least);
   return std::max(free_h * 0.48f, least);
 }
@@ -655,7 +658,7 @@ ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width
     // One row; of two or three lines, the first takes the stage caption's row.
     reserve += float(std::max<std::size_t>(1, lines.size() - 1)) * text.label_px * 1.5f;
   }
-  const MemoryLayout L = choose_layout(c, shown, t.type, count, width, height, options, reserve);
+  const MemoryLayout L = choose_layout(c, shown, core::value_type(t), count, width, height, options, reserve);
   // Per-thread arrays of a shared-memory kernel are padded past the input's end.
   // A matrix kernel's cell i is thread i's, not element i: nothing there is past an end.
   const bool padded = shown.per_thread && t.memory != core::Memory::Global && t.rows == 0;
@@ -680,7 +683,8 @@ ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width
   const float mark = std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.09f);
   if (f.zoomed()) draw_overview(f, scale, next);
   draw_warp_labels(f);
-  const CellTexts text = leave_room_for_sources(cell_texts(c, L, shown, t.type, f.lo, f.hi, f.min_px), s, L, f.min_px);
+  const CellTexts text =
+      leave_room_for_sources(cell_texts(c, L, shown, core::value_type(t), f.lo, f.hi, f.min_px), s, L, f.min_px);
   const Lanes lanes = arrow_lanes(L, text, shown.values != nullptr, f.min_px, mark);
   const bool badges = draw_cells(f, marks, scale, next, mark, text);
   const bool any_conflict = draw_conflicts(f);

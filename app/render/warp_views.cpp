@@ -130,7 +130,7 @@ void draw_banks(const ViewContext& ctx) {
   auto& [c, t, stage, L, pal, options, min_px] = ctx;
   int first = options.first_bank_row;
   const core::Stage& s = t.stages[stage];
-  const std::size_t bytes = t.type == core::DType::Double ? 8 : 4;
+  const std::size_t bytes = core::element_bytes(core::value_type(t));  // shared memory holds what was added
   const auto rows = core::bank_rows(s, bytes);
   first = std::clamp(first, 0, std::max(0, int(rows.size()) - kBankRowsShown));
   const int shown = std::min(int(rows.size()) - first, kBankRowsShown);
@@ -190,7 +190,7 @@ void draw_banks(const ViewContext& ctx) {
 int paged_rows(View view, const core::Trace& t, int stage) {
   if (stage < 0 || stage >= int(t.stages.size())) return 0;
   const core::Stage& s = t.stages[std::size_t(stage)];
-  if (view == View::Banks) return int(core::bank_rows(s, core::element_bytes(t.type)).size());
+  if (view == View::Banks) return int(core::bank_rows(s, core::element_bytes(core::value_type(t))).size());
   if (view == View::Coalescing) return int(core::warp_loads(s, core::element_bytes(t.type)).size());
   return 0;
 }

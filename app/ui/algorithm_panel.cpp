@@ -292,11 +292,17 @@ void algorithm_panel(AppState& s, const Area& f) {
   const float em = ImGui::GetFontSize();
   ImGui::PushItemWidth(-em * 6);
   static const char* ops[] = {"sum", "min", "max"};
-  static const char* types[] = {"int", "float", "double"};
+  static const char* types[] = {"int", "float", "double", "half", "bf16"};
+  static const char* sums_in[] = {"float", "the type itself"};
   const bool op_edited = combo("operator", s.choice.op, ops, 3);
   tip("What the reduction combines with: sum, min or max");
-  const bool type_edited = combo("type", s.choice.type, types, 3);
-  tip("Element type: int sums wrap at 32 bits; float and double round");
+  const bool type_edited = combo("type", s.choice.type, types, 5);
+  tip("Element type: int sums wrap at 32 bits; float, double, half (binary16) and bf16 (bfloat16) round");
+  if (core::is_narrow(s.choice.type)) {
+    combo("adds in", s.choice.accumulate, sums_in, 2);
+    tip("What a half or bf16 run adds in: float (what PyTorch and Triton do), or the type itself, rounding "
+        "every add to 11 or 8 bits (the pitfall)");
+  }
   // A kernel that reduces int alone (its row's ints_only) runs on int: the type follows, and says why.
   const core::AlgorithmInfo* chosen = core::find_algorithm(s.choice.algorithm);
   const bool to_int = chosen && chosen->ints_only && s.choice.type != core::DType::Int;
@@ -306,14 +312,20 @@ void algorithm_panel(AppState& s, const Area& f) {
                                       ? backend::type_refusal(s.choice.algorithm, core::DType::Int, core::Op::Sum)
                                       : "";
   if (!int_refused.empty()) s.choice.type = core::DType::Float;
+  // One that takes no half or bf16 runs on float, and says why.
+  const std::string narrow_refused =
+      core::is_narrow(s.choice.type) ? backend::type_refusal(s.choice.algorithm, s.choice.type, core::Op::Sum) : "";
+  if (!narrow_refused.empty()) s.choice.type = core::DType::Float;
+  const std::string refused_type = int_refused.empty() ? narrow_refused : int_refused;
   const std::string type_note =
       to_int ? s.choice.algorithm + " reduces int only: the warp reduce instruction takes 32-bit integers"
-      : int_refused.empty() ? ""
-                            : int_refused + "; the type is float";
-  note(type_note, s.notes.type, to_int || !int_refused.empty() || type_edited);
+      : refused_type.empty() ? ""
+                             : refused_type + "; the type is float";
+  note(type_note, s.notes.type, to_int || !refused_type.empty() || type_edited);
   // One that refuses this operator for floats (bulk-async: no float bulk min or max) turns it to sum,
   // and says why.
-  const std::string refused = backend::type_refusal(s.choice.algorithm, s.choice.type, s.choice.op);
+  const std::string refused =
+      backend::type_refusal(s.choice.algorithm, s.choice.type, s.choice.op, s.choice.accumulate);
   if (!refused.empty()) s.choice.op = core::Op::Sum;
   note(refused.empty() ? "" : refused + "; the operator is sum", s.notes.op,
        !refused.empty() || op_edited || type_edited);

@@ -25,6 +25,7 @@ struct RunChoice {
   std::string algorithm = "sequential";
   core::Op op = core::Op::Sum;
   core::DType type = core::DType::Int;
+  core::Accumulate accumulate = core::Accumulate::Float;  // half and bf16: what they add in
   int block = 32;
   int size = 32;
   int trace_block = 0;

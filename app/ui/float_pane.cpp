@@ -31,7 +31,8 @@ void FloatUi::recorded(const backend::TraceRequest& req, const core::Trace& trac
   report.reset();
   // A matrix trace's result is its first row's or column's (block-2d: the whole matrix's).
   const bool whole = req.rows == 0 || trace.outputs.size() == 1;
-  if (req.op == core::Op::Sum && whole) report = core::float_report(req.input, trace.result, req.type);
+  if (req.op == core::Op::Sum && whole)  // errors in the type the run added in (halves: float, or half itself)
+    report = core::float_report(req.input, trace.result, core::accumulator_type(req.type, req.accumulate));
   ladder.clear();
   if (report && req.input.size() <= kLadderLimit) ladder = core::precision_ladder(req.input);
   ++generation;
@@ -136,14 +137,14 @@ void error_line(const core::SumError& e) {
 }
 
 void sums(const core::FloatReport& r) {
-  const bool single = r.type == core::DType::Float;
+  const std::string type = core::to_string(r.type);
   row("reference ",
-      single ? "The exact sum to about 18 digits: the same values added with Neumaier's compensated sum in "
-               "long double, far more precise than float."
-             : "The exact sum to about 18 digits: the same values added with Neumaier's compensated sum in "
-               "long double, more precise than double.",
+      ("The exact sum to about 18 digits: the same values added with Neumaier's compensated sum in long double, " +
+       std::string(r.type == core::DType::Double ? "more" : "far more") + " precise than " + type + ".")
+          .c_str(),
       printed("%.18Lg", r.reference));
-  row(single ? "as float  " : "as double ", "The reference rounded to the type: the value of the type closest to the exact sum.",
+  row(("as " + type + std::string(std::max<std::size_t>(7, type.size()) - type.size(), ' ')).c_str(),
+      "The reference rounded to the type: the value of the type closest to the exact sum.",
       core::format_value(r.reference_rounded, r.type));
   row("this run  ", "The sum the run on screen computed, in its algorithm's order.",
       core::format_value(r.result.value, r.type));
@@ -328,7 +329,10 @@ void ladder_table(const FloatUi& f) {
 }
 
 void why(const core::FloatReport& r) {
-  const char* u = r.type == core::DType::Float ? "2^-24" : "2^-53";
+  const char* u = r.type == core::DType::Float  ? "2^-24"
+                  : r.type == core::DType::Half ? "2^-11"
+                  : r.type == core::DType::Bf16 ? "2^-8"
+                                                : "2^-53";
   ImGui::TextWrapped("Why: floating-point addition is not associative: (a + b) + c can round differently "
                      "from a + (b + c), so each order of adding gives its own error.");
   ImGui::TextWrapped("Worst cases: left to right, an early value goes through n - 1 roundings, so the error "
@@ -368,7 +372,8 @@ void float_pane(AppState& s) {
   }
   const auto* row = kernels::find_row(req.algorithm);
   const kernels::RunToRun promise = row ? kernels::run_to_run(*row) : kernels::RunToRun::None;
-  ImGui::TextDisabled("sum of %zu %s values", req.input.size(), core::to_string(req.type).c_str());
+  ImGui::TextDisabled("sum of %zu %s values, added in %s", req.input.size(), core::to_string(req.type).c_str(),
+                      core::to_string(f.report->type).c_str());
   sums(*f.report);
   if (ImGui::CollapsingHeader("Precision ladder: half, bfloat16, float, double", ImGuiTreeNodeFlags_DefaultOpen))
     ladder_table(f);

@@ -63,6 +63,7 @@ backend::TraceRequest run_request(const RunChoice& c) {
   req.algorithm = c.algorithm;
   req.op = c.op;
   req.type = c.type;
+  req.accumulate = core::is_narrow(c.type) ? c.accumulate : core::Accumulate::Float;
   req.block = c.block;
   req.trace_block = c.trace_block;
   const auto* row = kernels::find_row(c.algorithm);

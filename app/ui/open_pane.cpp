@@ -27,7 +27,8 @@ void put_trace(AppState& s, core::Trace t, const std::string& path) {
   backend::complete_geometry(t);
   if (core::find_algorithm(t.algorithm)) {
     RunChoice& c = s.choice;
-    c.algorithm = t.algorithm, c.op = t.op, c.type = t.type, c.block = t.block, c.trace_block = t.trace_block;
+    c.algorithm = t.algorithm, c.op = t.op, c.type = t.type, c.accumulate = t.accumulate, c.block = t.block,
+    c.trace_block = t.trace_block;
     if (t.rows > 0) c.rows = int(t.rows), c.cols = int(t.cols);
     else c.size = int(std::min<std::size_t>(t.size, std::size_t(kMaxTracedSize)));
     c.compare.clear();

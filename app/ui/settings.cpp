@@ -29,11 +29,10 @@ std::string settings_path() {
 }
 
 void apply_scene(AppState& state, const core::Settings& st) {
-  state.choice = {st.algorithm, st.op,     st.type,
-                  st.block,     st.size,   st.trace_block,
-                  st.input,     st.typed,  st.values.empty() ? RunChoice{}.values : st.values,
-                  st.compare,   st.rows,   st.cols,
-                  st.grid,      st.cluster};
+  state.choice = {
+      st.algorithm, st.op,          st.type,  st.accumulate, st.block,
+      st.size,      st.trace_block, st.input, st.typed,      st.values.empty() ? RunChoice{}.values : st.values,
+      st.compare,   st.rows,        st.cols,  st.grid,       st.cluster};
   state.player.set_speed(st.speed);
   if (st.names_presenter && state.presenter != st.presenter) state.presenter = st.presenter, state.presenter_changed = true;
   if (const auto v = render::parse_view(st.view)) state.view = *v;
@@ -47,7 +46,8 @@ void apply_scene(AppState& state, const core::Settings& st) {
 core::Settings current_scene(const AppState& state) {
   const auto& c = state.choice;
   core::Settings st;
-  st.algorithm = c.algorithm, st.op = c.op, st.type = c.type, st.block = c.block, st.size = c.size;
+  st.algorithm = c.algorithm, st.op = c.op, st.type = c.type, st.accumulate = c.accumulate, st.block = c.block,
+  st.size = c.size;
   st.trace_block = c.trace_block, st.input = c.input, st.typed = c.typed, st.values = c.values;
   st.rows = c.rows, st.cols = c.cols, st.grid = c.grid, st.cluster = c.cluster;
   st.speed = state.player.speed(), st.presenter = state.presenter;

@@ -40,7 +40,7 @@ namespace rl::ui {
 static std::string result_text(const core::Trace& t) {
   const std::string op = core::to_string(t.op);
   if (t.rows == 0 || render::matrix_lines(t) == render::MatrixLines::Whole)
-    return op + " of " + std::to_string(t.size) + " elements = " + core::format_value(t.result, t.type);
+    return op + " of " + std::to_string(t.size) + " elements = " + core::format_value(t.result, core::value_type(t));
   const bool rows = render::matrix_lines(t) == render::MatrixLines::Rows;
   return std::to_string(t.rows) + " x " + std::to_string(t.cols) + " matrix: " + std::to_string(rows ? t.rows : t.cols) +
          (rows ? " row " : " column ") + op + "s";

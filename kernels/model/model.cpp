@@ -105,6 +105,8 @@ struct Model {
   std::size_t grid;  // of the pass being modelled
   int cluster = 1;   // blocks a cluster (cluster-dsmem)
   const std::vector<std::vector<std::size_t>>* taken = nullptr;  // work-queue: each block's tickets, in order
+  // Elements a 16-byte load reads: 16 / the input element's bytes (8 halves where T is float).
+  std::size_t per = kernels::vector_elements(sizeof(T));
 
   static T id() { return Op::template identity<T>(); }
 
@@ -198,14 +200,13 @@ struct Model {
     }
   }
 
-  // 16-byte vectors: four 4-byte elements or two doubles, folded in order.
-  static constexpr std::size_t per = kernels::vector_elements(sizeof(T));
-  static T fold_vector(T acc, const T* in, std::size_t vector) {
+  // 16-byte vectors: four 4-byte elements, two doubles or eight halves, folded in order.
+  T fold_vector(T acc, const T* in, std::size_t vector) const {
     for (std::size_t e = 0; e < per; ++e) acc = Op{}(acc, in[per * vector + e]);
     return acc;
   }
   // The same, loaded by the thread from global memory: one load of them all.
-  static T vector_load(T acc, const T* in, std::size_t vector, const Rec<T>& rec, int t, int slot) {
+  T vector_load(T acc, const T* in, std::size_t vector, const Rec<T>& rec, int t, int slot) const {
     rec.load(0, t, slot, per * vector, int(per));
     return fold_vector(acc, in, vector);
   }
@@ -228,7 +229,7 @@ struct Model {
   // 16-byte vectors t, t + B, ... (single partials where their bytes are no multiple of 16), then
   // block_shuffle's steps.
   T fold_partials(const std::vector<T>& p) const {
-    const std::size_t step = kernels::rows_hold_vectors(p.size(), sizeof(T)) ? per : 1;
+    const std::size_t step = kernels::rows_hold_vectors(p.size(), sizeof(T)) ? kernels::vector_elements(sizeof(T)) : 1;
     std::vector<T> v(B, id());
     for (int t = 0; t < B; ++t)
       for (std::size_t i = std::size_t(t); i < p.size() / step; i += std::size_t(B))
@@ -256,8 +257,10 @@ struct Model {
         for (std::size_t i = per * vectors + b * B + t; i < n; i += grid * B) acc = Op{}(acc, at(in, n, i, rec, t, slot++));
         v[t] = acc;
       } else if (compensated) {
-        lost[t] = compensated_fold(in, n, b * B + t, rec, t);
-        v[t] = lost[t].sum;
+        if constexpr (!narrow::is_narrow<T>) {  // compensated takes floats and doubles (kernels::takes)
+          lost[t] = compensated_fold(in, n, b * B + t, rec, t);
+          v[t] = lost[t].sum;
+        }
       } else if (vectorized) {
         const std::size_t gid = b * B + t, threads = grid * B, vectors = n / per;
         T acc = id();
@@ -273,7 +276,8 @@ struct Model {
     rec.stage(0, vectorized ? kernels::kTagVectorLoad : kernels::kTagLoad, 0), rec.lanes(0, v);
     int k = 1;
     if (compensated) {
-      for (int t = 0; t < B; ++t) v[t] = ops::total(lost[t]), rec.work(k, t, true);
+      if constexpr (!narrow::is_narrow<T>)
+        for (int t = 0; t < B; ++t) v[t] = ops::total(lost[t]), rec.work(k, t, true);
       rec.stage(k, kernels::kTagCompensate, 0), rec.lanes(k, v);
       ++k;
     }
@@ -524,9 +528,9 @@ T halving(const T* in, std::size_t n, RawTrace<T>* raw) {
 // work-queue: who took each ticket. A GPU run's record is replayed as given (checked); without
 // one, tickets go round-robin, as if every block ran at the same speed. Either way block b's
 // first ticket is b, as in the kernel.
-template <class T>
-std::vector<int> ticket_owners(std::size_t n, int B, std::size_t grid, const std::vector<int>* recorded) {
-  const std::size_t tickets = kernels::queue_tickets(n, B, sizeof(T));
+std::vector<int> ticket_owners(std::size_t n, int B, std::size_t grid, const std::vector<int>* recorded,
+                               std::size_t elem_bytes) {
+  const std::size_t tickets = kernels::queue_tickets(n, B, elem_bytes);
   if (!recorded) {
     std::vector<int> owners(tickets);
     for (std::size_t c = 0; c < tickets; ++c) owners[c] = int(c % grid);
@@ -541,8 +545,10 @@ std::vector<int> ticket_owners(std::size_t n, int B, std::size_t grid, const std
   return *recorded;
 }
 
+// elem_bytes: the input element's (2 for halves added in float), which sets the loads' width.
 template <class T, class Op>
-T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& launch, RawTrace<T>* raw) {
+T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& launch, RawTrace<T>* raw,
+              std::size_t elem_bytes = sizeof(T)) {
   const kernels::AlgorithmRow& row = kernels::row(algo);
   if (row.indexing == kernels::Indexing::WholeArray) return halving<T, Op>(in, n, raw);
   const int B = launch.block;
@@ -556,11 +562,11 @@ T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& laun
     raw->grid = grid;
   }
   const bool tickets = row.indexing == kernels::Indexing::Tickets;
-  const std::vector<int> owners = tickets ? ticket_owners<T>(n, B, grid, launch.tickets) : std::vector<int>{};
+  const std::vector<int> owners = tickets ? ticket_owners(n, B, grid, launch.tickets, elem_bytes) : std::vector<int>{};
   if (raw && tickets) raw->tickets = owners;
   std::vector<std::vector<std::size_t>> taken(tickets ? grid : 0);  // one pass, not one per block
   for (std::size_t c = 0; c < owners.size(); ++c) taken[std::size_t(owners[c])].push_back(c);
-  Model<T, Op> first{algo, B, grid, cluster, &taken};
+  Model<T, Op> first{algo, B, grid, cluster, &taken, kernels::vector_elements(elem_bytes)};
   const auto first_pass = [&](std::size_t blocks) {
     const std::vector<T> out = first.pass(in, n, blocks, raw, std::size_t(launch.trace_block));
     if (raw && kernels::records_partials(algo))  // what every block (or warp) of the pass left
@@ -608,8 +614,10 @@ T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& laun
       };
       std::vector<T> partial = first_pass(blocks_for(n));
       partial.resize(next_count(n));
+      Model<T, Op> later = first;  // over partials of T: a half's first pass wrote floats
+      later.per = kernels::vector_elements(sizeof(T));
       while (partial.size() > 1) {
-        std::vector<T> next = first.pass(partial.data(), partial.size(), blocks_for(partial.size()), nullptr, 0);
+        std::vector<T> next = later.pass(partial.data(), partial.size(), blocks_for(partial.size()), nullptr, 0);
         next.resize(next_count(partial.size()));
         partial.swap(next);
       }
@@ -617,7 +625,6 @@ T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& laun
     }
   }
 }
-
 
 // The matrix family (kernels/matrix.cuh), block by block, recording as the probes do.
 template <class T, class Op>
@@ -945,18 +952,37 @@ std::vector<T> reduce_matrix_with(Algo algo, const T* in, kernels::Matrix m, con
 
 }  // namespace
 
-template <class T>
-T model_reduce(Algo algo, kernels::OpKind op, const T* in, std::size_t n, const kernels::Launch& launch,
+template <class T, class In>
+T model_reduce(Algo algo, kernels::OpKind op, const In* in, std::size_t n, const kernels::Launch& launch,
                RawTrace<T>* trace) {
   kernels::Launch checked = launch;
   if (!checked.grid)
     checked.grid =
         kernels::first_pass_grid(algo, n, launch.block, kModelSmCount, kernels::cluster_blocks(algo, launch.cluster));
   kernels::check_launch(algo, n, checked, trace != nullptr);
-  switch (op) {
-    case kernels::OpKind::Sum: return reduce_with<T, ops::Sum>(algo, in, n, launch, trace);
-    case kernels::OpKind::Min: return reduce_with<T, ops::Min>(algo, in, n, launch, trace);
-    case kernels::OpKind::Max: return reduce_with<T, ops::Max>(algo, in, n, launch, trace);
+  if constexpr (narrow::is_narrow<In>) {
+    if (!kernels::row(algo).narrow)
+      throw std::invalid_argument(std::string(kernels::row(algo).id) + " takes no half or bfloat16");
+    // Each element converted to the accumulator once, exactly (a half or bfloat16 is a float), then
+    // loaded 16 / sizeof(In) to a vector as the kernel loads them.
+    std::vector<T> acc_in(n);
+    for (std::size_t i = 0; i < n; ++i) acc_in[i] = static_cast<T>(in[i]);
+    if constexpr (narrow::is_narrow<T>) {
+      if (op != kernels::OpKind::Sum) throw std::invalid_argument("a half or bfloat16 accumulator takes sums only");
+      return reduce_with<T, ops::Sum>(algo, acc_in.data(), n, launch, trace, sizeof(In));
+    } else {
+      switch (op) {
+        case kernels::OpKind::Sum: return reduce_with<T, ops::Sum>(algo, acc_in.data(), n, launch, trace, sizeof(In));
+        case kernels::OpKind::Min: return reduce_with<T, ops::Min>(algo, acc_in.data(), n, launch, trace, sizeof(In));
+        case kernels::OpKind::Max: return reduce_with<T, ops::Max>(algo, acc_in.data(), n, launch, trace, sizeof(In));
+      }
+    }
+  } else {
+    switch (op) {
+      case kernels::OpKind::Sum: return reduce_with<T, ops::Sum>(algo, in, n, launch, trace);
+      case kernels::OpKind::Min: return reduce_with<T, ops::Min>(algo, in, n, launch, trace);
+      case kernels::OpKind::Max: return reduce_with<T, ops::Max>(algo, in, n, launch, trace);
+    }
   }
   throw std::invalid_argument("unknown operator");
 }
@@ -986,5 +1012,12 @@ RL_MATRIX(double)
 
 template double model_reduce<double>(Algo, kernels::OpKind, const double*, std::size_t, const kernels::Launch&,
                                      RawTrace<double>*);
+#define RL_NARROW(T, In) \
+  template T model_reduce<T, In>(Algo, kernels::OpKind, const In*, std::size_t, const kernels::Launch&, RawTrace<T>*);
+RL_NARROW(float, narrow::Half)
+RL_NARROW(float, narrow::Bf16)
+RL_NARROW(narrow::Half, narrow::Half)
+RL_NARROW(narrow::Bf16, narrow::Bf16)
+#undef RL_NARROW
 
 }  // namespace rl::model

@@ -8,6 +8,7 @@
 #include "../raw_trace.h"
 #include "../shapes.h"
 #include "../matrix_shapes.h"
+#include "../narrow_types.h"
 
 namespace rl::model {
 
@@ -16,8 +17,10 @@ constexpr int kModelSmCount = 132;
 
 // Same contract as kernels::gpu_reduce, computed on the CPU. A fixed-grid algorithm uses
 // launch.grid when given (to match a GPU run), else the grid for kModelSmCount SMs.
-template <class T>
-T model_reduce(kernels::Algo algo, kernels::OpKind op, const T* in, std::size_t n, const kernels::Launch& launch,
+// In: the elements' type, T: the accumulator's (half and bfloat16 elements add in float or in
+// their own type); 16-byte loads hold 16 / sizeof(In) elements.
+template <class T, class In = T>
+T model_reduce(kernels::Algo algo, kernels::OpKind op, const In* in, std::size_t n, const kernels::Launch& launch,
                kernels::RawTrace<T>* trace);
 
 // Same contract as kernels::gpu_reduce_matrix, computed on the CPU.
