@@ -149,6 +149,7 @@ struct BenchSession::Impl {
   void* output = nullptr;  // the copy baseline's destination
   std::size_t capacity = 0, n = 0;
   Type type = Type::Float;
+  bool same_type = false;           // halves and bfloat16 add in their own type (set_values)
   std::vector<unsigned char> host;  // the same values, for the CPU baseline
   std::unique_ptr<Nvml> nvml;
   std::unique_ptr<Cublas> cublas;  // loaded on first use
@@ -164,6 +165,34 @@ struct BenchSession::Impl {
 
   std::size_t elem() const { return type == Type::Double ? 8 : type == Type::Half || type == Type::Bf16 ? 2 : 4; }
   std::size_t flush_bytes() const { return 2 * std::max<std::size_t>(info.l2_bytes, 1 << 20); }
+
+  // Sizes the input, the copy's destination and the host copy for n elements of the type.
+  void reserve(std::size_t count) {
+    n = count;
+    if (n > std::numeric_limits<std::size_t>::max() / (2 * elem()))  // the input and the copy's destination
+      throw CudaError("n = " + std::to_string(n) + " is past what any memory holds (2^64 bytes)");
+    const std::size_t bytes = n * elem();
+    const std::string what = "n = " + std::to_string(n) + " (the input and the copy's destination)";
+    if (const std::size_t have = host_available_bytes(); have && bytes > have)
+      throw CudaError(what + " needs " + mib(bytes) + " of host memory for the values; " + mib(have) +
+                      " are available");
+    if (bytes > capacity) {
+      std::size_t free = 0, total = 0;
+      RL_CUDA(cudaMemGetInfo(&free, &total));
+      if (2 * bytes > free + 2 * capacity)  // checked before the old buffers go
+        throw CudaError(what + " needs " + mib(2 * bytes) + " of GPU memory; " + mib(free + 2 * capacity) + " of " +
+                        mib(total) + " are free");
+      cudaFree(input);
+      cudaFree(output);
+      input = output = nullptr;
+      capacity = 0;
+      input = device_alloc(bytes, what);
+      output = device_alloc(bytes, what);
+      capacity = bytes;
+    }
+    host.resize(bytes);
+    expected_lines.clear();
+  }
 
   // The sample loop shared by every kernel and baseline. Enqueue returns where the result is.
   template <class T, class Enqueue>
@@ -267,7 +296,9 @@ struct BenchSession::Impl {
 
   template <class T, class Op, class In>
   Timing time_base(Baseline b, const BenchSettings& s, const std::atomic<bool>* cancel) {
-    if constexpr (narrow::is_narrow<In>) {
+    if constexpr (narrow::is_narrow<T>) {
+      throw std::invalid_argument("the baselines are timed adding halves and bfloat16 in float");
+    } else if constexpr (narrow::is_narrow<In>) {
       if (b != Baseline::Cub) throw std::invalid_argument("half and bfloat16 are timed against cub alone");
       return time_narrow_cub<T, Op, In>(s, cancel);
     } else {
@@ -442,17 +473,24 @@ struct BenchSession::Impl {
     switch (type) {
       case Type::Int: return with_op<int, int>(op, job);
       case Type::Double: return with_op<double, double>(op, job);
-      case Type::Half: return with_op<float, narrow::Half>(op, job);
-      case Type::Bf16: return with_op<float, narrow::Bf16>(op, job);
+      case Type::Half:
+        return same_type ? with_op<narrow::Half, narrow::Half>(op, job) : with_op<float, narrow::Half>(op, job);
+      case Type::Bf16:
+        return same_type ? with_op<narrow::Bf16, narrow::Bf16>(op, job) : with_op<float, narrow::Bf16>(op, job);
       default: return with_op<float, float>(op, job);
     }
   }
   template <class T, class In, class Job>
   Timing with_op(OpKind op, const Job& job) {
-    switch (op) {
-      case OpKind::Min: return job.template run<T, ops::Min, In>(*this);
-      case OpKind::Max: return job.template run<T, ops::Max, In>(*this);
-      default: return job.template run<T, ops::Sum, In>(*this);
+    if constexpr (narrow::is_narrow<T>) {  // a min or max of halves rounds nothing: sums only
+      if (op != OpKind::Sum) throw std::invalid_argument("a half or bfloat16 accumulator takes sums only");
+      return job.template run<T, ops::Sum, In>(*this);
+    } else {
+      switch (op) {
+        case OpKind::Min: return job.template run<T, ops::Min, In>(*this);
+        case OpKind::Max: return job.template run<T, ops::Max, In>(*this);
+        default: return job.template run<T, ops::Sum, In>(*this);
+      }
     }
   }
 };
@@ -544,29 +582,10 @@ const DeviceInfo& BenchSession::device() const { return impl_->info; }
 BenchSession::InputFacts BenchSession::set_input(Type type, OpKind op, std::size_t n, std::uint64_t seed) {
   auto& m = *impl_;
   m.type = type;
+  m.same_type = false;
   m.n = n;
-  if (n > std::numeric_limits<std::size_t>::max() / (2 * m.elem()))  // the input and the copy's destination
-    throw CudaError("n = " + std::to_string(n) + " is past what any memory holds (2^64 bytes)");
+  m.reserve(n);
   const std::size_t bytes = n * m.elem();
-  const std::string what = "n = " + std::to_string(n) + " (the input and the copy's destination)";
-  if (const std::size_t host = host_available_bytes(); host && bytes > host)
-    throw CudaError(what + " needs " + mib(bytes) + " of host memory for the values; " + mib(host) + " are available");
-  if (bytes > m.capacity) {
-    std::size_t free = 0, total = 0;
-    RL_CUDA(cudaMemGetInfo(&free, &total));
-    if (2 * bytes > free + 2 * m.capacity)  // checked before the old buffers go
-      throw CudaError(what + " needs " + mib(2 * bytes) + " of GPU memory; " + mib(free + 2 * m.capacity) + " of " +
-                      mib(total) + " are free");
-    cudaFree(m.input);
-    cudaFree(m.output);
-    m.input = m.output = nullptr;
-    m.capacity = 0;
-    m.input = device_alloc(bytes, what);
-    m.output = device_alloc(bytes, what);
-    m.capacity = bytes;
-  }
-  m.host.resize(bytes);
-  m.expected_lines.clear();
   long double sum = 0, carry = 0, abs_sum = 0;
   double lo = INFINITY, hi = -INFINITY;
   for (std::size_t i = 0; i < n; ++i) {
@@ -605,6 +624,29 @@ BenchSession::InputFacts BenchSession::set_input(Type type, OpKind op, std::size
   else if (type == Type::Int) f.expected = double(std::int32_t(std::uint32_t(std::int64_t(sum + carry))));
   else f.expected = double(sum + carry);
   return f;
+}
+
+void BenchSession::set_values(Type type, const std::vector<double>& values, bool same_type) {
+  auto& m = *impl_;
+  m.type = type;
+  m.same_type = same_type;
+  m.reserve(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double x = values[i];
+    if (type == Type::Int) {
+      const int v = int(x);
+      std::memcpy(&m.host[i * 4], &v, 4);
+    } else if (type == Type::Float) {
+      const float v = float(x);
+      std::memcpy(&m.host[i * 4], &v, 4);
+    } else if (type == Type::Half || type == Type::Bf16) {  // each a value of the type: no rounding here
+      const std::uint16_t bits = type == Type::Half ? half_bits(float(x)) : bf16_bits(float(x));
+      std::memcpy(&m.host[i * 2], &bits, 2);
+    } else {
+      std::memcpy(&m.host[i * 8], &x, 8);
+    }
+  }
+  if (!values.empty()) RL_CUDA(cudaMemcpy(m.input, m.host.data(), m.host.size(), cudaMemcpyHostToDevice));
 }
 
 Timing BenchSession::time(Algo algo, OpKind op, const Launch& launch, const BenchSettings& s,

@@ -71,6 +71,9 @@ class BenchSession {
     double abs_sum = 0;
   };
   InputFacts set_input(Type type, OpKind op, std::size_t n, std::uint64_t seed);
+  // The given values (each one a value of the type) as the input instead of drawn ones. same_type:
+  // halves and bfloat16 add in their own type (the pitfall: sums only) instead of float.
+  void set_values(Type type, const std::vector<double>& values, bool same_type = false);
   // Times one whole-array reduction of the current input with launch's block (and cluster);
   // the grid is the kernel's own. Cancel stops between samples.
   Timing time(Algo algo, OpKind op, const Launch& launch, const BenchSettings& s, const std::atomic<bool>* cancel);

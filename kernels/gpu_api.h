@@ -37,8 +37,8 @@ T gpu_reduce(Algo algo, OpKind op, const In* host_in, std::size_t n, const Launc
 // Reduces each row, each column or the whole of the row-major matrix host_in on the GPU
 // (matrix_outputs values). With trace non-null, block launch.trace_block of the first pass
 // (numbered x fastest) runs the instrumented instantiation.
-template <class T>
-std::vector<T> gpu_reduce_matrix(Algo algo, OpKind op, const T* host_in, Matrix m, const Launch& launch,
+template <class T, class In = T>
+std::vector<T> gpu_reduce_matrix(Algo algo, OpKind op, const In* host_in, Matrix m, const Launch& launch,
                                  RawTrace<T>* trace);
 // Several matrices of one shape, one after another through one prepared reducer, as a
 // benchmark's back-to-back runs go: each one's outputs. Whatever a launch leaves for the next

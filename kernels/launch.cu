@@ -95,13 +95,21 @@ T gpu_reduce(Algo algo, OpKind op, const In* host_in, std::size_t n, const Launc
   throw std::invalid_argument("unknown operator");
 }
 
-template <class T>
-std::vector<T> gpu_reduce_matrix(Algo algo, OpKind op, const T* host_in, Matrix m, const Launch& launch,
+template <class T, class In>
+std::vector<T> gpu_reduce_matrix(Algo algo, OpKind op, const In* host_in, Matrix m, const Launch& launch,
                                  RawTrace<T>* trace) {
-  switch (op) {
-    case OpKind::Sum: return MatrixReducer<T, ops::Sum>(algo, launch, trace, nullptr).run(host_in, m);
-    case OpKind::Min: return MatrixReducer<T, ops::Min>(algo, launch, trace, nullptr).run(host_in, m);
-    case OpKind::Max: return MatrixReducer<T, ops::Max>(algo, launch, trace, nullptr).run(host_in, m);
+  if constexpr (kNarrowRun<T, In>) {
+    if (!row(algo).narrow) throw std::invalid_argument(std::string(row(algo).id) + " takes no half or bfloat16");
+  }
+  if constexpr (narrow::is_narrow<T>) {  // the min and max of halves round nothing: they add in float
+    if (op != OpKind::Sum) throw std::invalid_argument("a half or bfloat16 accumulator takes sums only");
+    return MatrixReducer<T, ops::Sum, In>(algo, launch, trace, nullptr).run(host_in, m);
+  } else {
+    switch (op) {
+      case OpKind::Sum: return MatrixReducer<T, ops::Sum, In>(algo, launch, trace, nullptr).run(host_in, m);
+      case OpKind::Min: return MatrixReducer<T, ops::Min, In>(algo, launch, trace, nullptr).run(host_in, m);
+      case OpKind::Max: return MatrixReducer<T, ops::Max, In>(algo, launch, trace, nullptr).run(host_in, m);
+    }
   }
   throw std::invalid_argument("unknown operator");
 }
@@ -131,10 +139,17 @@ template float gpu_reduce<float>(Algo, OpKind, const float*, std::size_t, const 
 template double gpu_reduce<double>(Algo, OpKind, const double*, std::size_t, const Launch&, RawTrace<double>*);
 #define RL_NARROW(T, In) \
   template T gpu_reduce<T, In>(Algo, OpKind, const In*, std::size_t, const Launch&, RawTrace<T>*);
+#define RL_NARROW_MATRIX(T, In) \
+  template std::vector<T> gpu_reduce_matrix<T, In>(Algo, OpKind, const In*, Matrix, const Launch&, RawTrace<T>*);
 RL_NARROW(float, narrow::Half)
 RL_NARROW(float, narrow::Bf16)
 RL_NARROW(narrow::Half, narrow::Half)
 RL_NARROW(narrow::Bf16, narrow::Bf16)
+RL_NARROW_MATRIX(float, narrow::Half)
+RL_NARROW_MATRIX(float, narrow::Bf16)
+RL_NARROW_MATRIX(narrow::Half, narrow::Half)
+RL_NARROW_MATRIX(narrow::Bf16, narrow::Bf16)
 #undef RL_NARROW
+#undef RL_NARROW_MATRIX
 
 }  // namespace rl::kernels

@@ -8,7 +8,8 @@
 namespace rl::kernels {
 inline namespace launch_detail {
 
-template <class T, class Op>
+// In: the input's element type; T: the accumulator's, which the outputs take.
+template <class T, class Op, class In = T>
 class MatrixReducer {
  public:
   MatrixReducer(Algo algo, const Launch& l, RawTrace<T>* trace, cudaStream_t stream)
@@ -17,7 +18,7 @@ class MatrixReducer {
   // Allocates what every later enqueue needs, so timed runs allocate nothing.
   void prepare(Matrix m) {
     m_ = m;
-    grid_ = check_matrix_launch(algo_, m, launch_, cuda_device_shape(), trace_ != nullptr);
+    grid_ = check_matrix_launch(algo_, m, launch_, cuda_device_shape(), trace_ != nullptr, sizeof(In));
     out_ = std::make_unique<DeviceArray<T>>(matrix_outputs(algo_, m));
     partials_.reset(), tickets_.reset();
     if (matrix_second_pass(algo_, grid_))
@@ -30,9 +31,15 @@ class MatrixReducer {
 
   // Enqueues every launch of one reduction of the matrix at in; returns where the outputs
   // will be. Traced runs synchronise to copy the recording back.
-  const T* enqueue(const T* in) {
+  const T* enqueue(const In* in) {
     T* first_out = partials_ ? partials_->get() : out_->get();
     first_pass([&](auto probe) { launch(in, first_out, m_, grid_, dim3(block_x(), block_y()), probe); });
+    if constexpr (!kNarrowRun<T, In>) later_phases(first_out);  // the narrow rows' one launch leaves the outputs
+    return out_->get();
+  }
+
+  // Phase 2 where the kernel has one: over the first pass's partials, into the outputs.
+  void later_phases(T* first_out) {
     if (is_column_sums(algo_) && partials_)  // phase 2: the partials' columns, one chunk
       launch(first_out, out_->get(), {grid_.y, m_.cols}, {grid_.x, 1}, dim3(block_x(), block_y()), NoProbe{});
     if (algo_ == Algo::BatchedRowsSplit && partials_) {  // phase 2: a block per row of chunk results
@@ -42,17 +49,16 @@ class MatrixReducer {
     }
     if (algo_ == Algo::Block2d)  // one block, a row of B threads, over the partials
       launch(first_out, out_->get(), {1, grid_.count()}, {1, 1}, dim3(unsigned(launch_.block), 1), NoProbe{});
-    return out_->get();
   }
 
-  std::vector<T> run(const T* host_in, Matrix m) { return run_each({host_in}, m)[0]; }
+  std::vector<T> run(const In* host_in, Matrix m) { return run_each({host_in}, m)[0]; }
 
   // One prepare, then each input in turn through the same buffers.
-  std::vector<std::vector<T>> run_each(const std::vector<const T*>& host_ins, Matrix m) {
-    DeviceArray<T> input(m.size());
+  std::vector<std::vector<T>> run_each(const std::vector<const In*>& host_ins, Matrix m) {
+    DeviceArray<In> input(m.size());
     prepare(m);
     std::vector<std::vector<T>> outs;
-    for (const T* host_in : host_ins) {
+    for (const In* host_in : host_ins) {
       input.from_host(host_in, m.size());
       const T* result = enqueue(input.get());
       std::vector<T>& out = outs.emplace_back(matrix_outputs(algo_, m));
@@ -73,15 +79,41 @@ class MatrixReducer {
       return;
     }
     const std::size_t partials = std::min(matrix_partials(algo_, m_, grid_), kMaxPartials);
-    TraceBuffers<T> buf(matrix_trace_shape(algo_, launch_.block, m_, sizeof(T)), launch_.block, partials, 0);
+    TraceBuffers<T> buf(matrix_trace_shape(algo_, launch_.block, m_, sizeof(In)), launch_.block, partials, 0);
     kernel(buf.probe(launch_.trace_block));
     RL_CUDA(cudaStreamSynchronize(stream_));
     buf.copy_to(*trace_);
     trace_->grid = grid_.count();
   }
 
+  // The rows that take halves and bfloat16 (AlgorithmRow::narrow): their first and only launch.
   template <class Probe>
-  void launch(const T* in, T* out, Matrix m, Grid2 grid, dim3 block, const Probe& p) {
+  void launch_narrow(const In* in, T* out, Matrix m, Grid2 grid, dim3 block, const Probe& p) {
+    switch (algo_) {
+      case Algo::BatchedRowsVectorized:
+        batched_rows_vectorized<T, Op><<<unsigned(grid.count()), block, block.x / 32 * sizeof(T), stream_>>>(
+            in, out, m.cols, split_chunk_cols(m, grid.x), grid.x, p, out_->get(), tickets_ ? tickets_->get() : nullptr);
+        break;
+      case Algo::LanesPerRow:
+        lanes_per_row<T, Op><<<dim3(unsigned(grid.x), unsigned(grid.y)), block, 0, stream_>>>(
+            in, out, m.rows, m.cols, row_lanes(algo_, m.cols, sizeof(In)), p);
+        break;
+      default: throw std::invalid_argument("this matrix kernel takes no half or bfloat16 (AlgorithmRow::narrow)");
+    }
+    RL_CUDA(cudaGetLastError());
+  }
+
+  template <class Src, class Probe>
+  void launch(const Src* in, T* out, Matrix m, Grid2 grid, dim3 block, const Probe& p) {
+    if constexpr (kNarrowRun<T, Src>) {
+      launch_narrow(in, out, m, grid, block, p);
+    } else {
+      launch_same(in, out, m, grid, block, p);
+    }
+  }
+
+  template <class Probe>
+  void launch_same(const T* in, T* out, Matrix m, Grid2 grid, dim3 block, const Probe& p) {
     const dim3 g(unsigned(grid.x), unsigned(grid.y));
     const std::size_t sh = std::size_t(block.x) * block.y * sizeof(T);
     switch (algo_) {

@@ -30,7 +30,8 @@ struct Grid2 {
   std::size_t x = 1, y = 1;
   std::size_t count() const { return x * y; }
 };
-Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape device);
+// elem_bytes: the element's size, which sets the lanes a row of lanes-per-row takes (row_lanes).
+Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape device, std::size_t elem_bytes = 4);
 // column-sums (chunks of rows), batched-rows-split and -vectorized (chunks of each row) and
 // block-2d size their grids; batched-rows and -shuffle launch a block per row and column-sums-naive a thread per column.
 bool matrix_chooses_grid(Algo algo);
@@ -49,10 +50,11 @@ std::size_t split_chunk_cols(Matrix m, std::size_t chunks);
 std::size_t column_chunk_rows(Matrix m, int block, std::size_t chunks);
 TraceShape matrix_trace_shape(Algo algo, int block, Matrix m, std::size_t elem_bytes);
 // Row segments: the lanes a row's segment holds: 32 for a warp a row (warp-per-row); for
-// lanes-per-row the largest power of two at or below a quarter of the row (rounded up), 1 to
-// kMaxRowLanes, so each lane takes about 4 elements: one 16-byte load of floats or ints.
+// lanes-per-row the largest power of two at or below the row's length over a lane's share (rounded
+// up), 1 to kMaxRowLanes. A lane's share is 4 elements, one 16-byte load of floats or ints (two of
+// doubles), or 8 halves or bfloat16: one load of them.
 constexpr int kMaxRowLanes = 16;
-int row_lanes(Algo algo, std::size_t cols);
+int row_lanes(Algo algo, std::size_t cols, std::size_t elem_bytes = 4);
 // thread-per-row: the columns of each row a block copies into shared memory at a time, its tile
 // (at most kTileRowBytes of a row, and a tile of at most kTileBytes), and the tile's row pitch:
 // the columns rounded up to an odd number, so the rows a warp's threads walk start in different
@@ -69,7 +71,8 @@ std::size_t row_tile_load_elements(std::size_t cols, int block, std::size_t elem
 std::size_t segment_load_elements(Algo algo, std::size_t cols, std::size_t elem_bytes);
 // Throws std::invalid_argument naming the problem: an empty or too large shape, a block size
 // the kernel cannot take, a traced block outside the grid. Returns the first pass's grid.
-Grid2 check_matrix_launch(Algo algo, Matrix m, const Launch& launch, DeviceShape device, bool traced);
+Grid2 check_matrix_launch(Algo algo, Matrix m, const Launch& launch, DeviceShape device, bool traced,
+                          std::size_t elem_bytes = 4);
 // Indices (row * cols + col) of the elements block `traced` of the first pass reads, in the
 // order each thread loads them, thread by thread; elem_bytes: the element's size (it decides
 // column-sums-vectorized's columns and batched-rows-vectorized's vectors).

@@ -87,9 +87,9 @@ RL_HD Bf16 add(Bf16 a, Bf16 b) {
 #if defined(__CUDACC__)
 // A warp shuffle of the 16 bits (found by argument-dependent lookup beside CUDA's own overloads).
 template <class T, class = std::enable_if_t<is_narrow<T>>>
-__device__ __forceinline__ T __shfl_down_sync(unsigned mask, T v, unsigned delta) {
+__device__ __forceinline__ T __shfl_down_sync(unsigned mask, T v, unsigned delta, int width = 32) {
   T r;
-  r.bits = static_cast<std::uint16_t>(::__shfl_down_sync(mask, static_cast<unsigned>(v.bits), delta));
+  r.bits = static_cast<std::uint16_t>(::__shfl_down_sync(mask, static_cast<unsigned>(v.bits), delta, width));
   return r;
 }
 #endif

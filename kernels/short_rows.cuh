@@ -19,10 +19,10 @@ namespace rl::kernels {
 // vector where rows_hold_vectors, else one element. Where each lane loads its row in one go,
 // kRowLoadsInFlight groups are loaded before any is added; longer rows keep that many loads of
 // the row in flight instead. The stages record the warp's first group.
-template <class V, class T, class Op, class Probe>
-__device__ __forceinline__ void reduce_row_segments(const T* in, T* out, std::size_t rows, std::size_t cols, int lanes,
+template <class V, class T, class Op, class Probe, class In>
+__device__ __forceinline__ void reduce_row_segments(const In* in, T* out, std::size_t rows, std::size_t cols, int lanes,
                                                     const Probe& probe) {
-  constexpr int per = int(sizeof(V) / sizeof(T));
+  constexpr int per = elements_in<V>;
   constexpr int K = kRowLoadsInFlight;
   const V* in_v = reinterpret_cast<const V*>(in);
   const unsigned lane = threadIdx.x % 32, seg_lane = lane % unsigned(lanes);
@@ -99,14 +99,15 @@ __global__ void __launch_bounds__(1024)
 // A few lanes a row (row_lanes: about 4 elements a lane), so a warp holds 32 / lanes neighbouring
 // rows: its loads cover one contiguous run of memory. 16-byte loads where every row starts on a
 // 16-byte boundary, else one element a load. See <<< row-segments.
-template <class T, class Op, class Probe>
+// In: the elements' type, T: the accumulator's (halves and bfloat16 may add in float).
+template <class T, class Op, class Probe, class In = T>
 __global__ void __launch_bounds__(1024)
-    lanes_per_row(const T* in, T* out, std::size_t rows, std::size_t cols, int lanes, Probe probe) {
-  using V = typename Vec16<T>::type;
-  if (rows_hold_vectors(cols, sizeof(T)))
+    lanes_per_row(const In* in, T* out, std::size_t rows, std::size_t cols, int lanes, Probe probe) {
+  using V = typename Vec16<In>::type;
+  if (rows_hold_vectors(cols, sizeof(In)))
     reduce_row_segments<V, T, Op>(in, out, rows, cols, lanes, probe);  // see <<< row-segments
   else
-    reduce_row_segments<T, T, Op>(in, out, rows, cols, lanes, probe);
+    reduce_row_segments<In, T, Op>(in, out, rows, cols, lanes, probe);
 }
 // >>>
 

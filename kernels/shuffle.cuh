@@ -75,6 +75,21 @@ __device__ __forceinline__ ops::Neumaier<T> fold(ops::Neumaier<T> acc, const V& 
 
 // K loads issued before any is folded, so K are in flight at once; each recorded as one load
 // of a vector's elements, from the thread's slot-th on.
+// One load through L2 (ld.global.cg): __ldcg has no overload for halves and bfloat16, so their
+// 16 bits, or a vector of eight, travel as unsigned short or uint4.
+template <class V>
+__device__ __forceinline__ V load_l2(const V* p) {
+  if constexpr (elements_in<V> == 8 || narrow::is_narrow<V>) {
+    using Bits = std::conditional_t<elements_in<V> == 8, uint4, unsigned short>;
+    const Bits b = __ldcg(reinterpret_cast<const Bits*>(p));
+    V v;
+    memcpy(&v, &b, sizeof v);
+    return v;
+  } else {
+    return __ldcg(p);
+  }
+}
+
 // FromL2: data another block of this launch wrote, loaded through L2 (ld.global.cg), since this
 // SM's L1 may hold a stale line of it.
 template <int K, class Op, bool FromL2 = false, class T, class V, class Probe>
@@ -84,7 +99,8 @@ __device__ __forceinline__ T fold_batch(T v, const V* in16, std::size_t i, std::
   V q[K];
 #pragma unroll
   for (int k = 0; k < K; ++k) {
-    if constexpr (FromL2) q[k] = __ldcg(in16 + i + k * threads);
+    if constexpr (FromL2)
+      q[k] = load_l2(in16 + i + k * threads);
     else q[k] = in16[i + k * threads];
   }
 #pragma unroll
@@ -239,13 +255,13 @@ __global__ void batched_rows_shuffle(const T* in, T* out, std::size_t cols, Prob
 // >>>
 
 // <<< fold-row
-// Elements [first, first + count) as loads of V (a 16-byte vector, or T itself) a block apart:
+// Elements [first, first + count) as loads of V (a 16-byte vector, or one element) a block apart:
 // kRowLoadsInFlight loads in flight a thread, then two, then one for the rest. first and count are
-// multiples of V's elements.
-template <class V, class T, class Op, bool FromL2 = false, class Probe>
-__device__ __forceinline__ T fold_row(T v, const T* in, std::size_t first, std::size_t count, const Probe& probe,
+// multiples of V's elements. In: the elements' type, T: the accumulator's.
+template <class V, class T, class Op, bool FromL2 = false, class Probe, class In>
+__device__ __forceinline__ T fold_row(T v, const In* in, std::size_t first, std::size_t count, const Probe& probe,
                                       int& slot) {
-  constexpr std::size_t per = sizeof(V) / sizeof(T);
+  constexpr std::size_t per = elements_in<V>;
   const V* in_v = reinterpret_cast<const V*>(in);
   const std::size_t B = blockDim.x, end = (first + count) / per;
   std::size_t i = first / per + threadIdx.x;
@@ -291,23 +307,24 @@ __device__ __forceinline__ void fold_last_chunk(const T* partials, T* out, std::
 // starts on a 16-byte boundary, so each thread loads float4/int4/double2 vectors; otherwise
 // single elements. Warp shuffles meet the block's values. With several chunks a row, block b
 // writes partials[b] and the row's last block folds them into out.
-template <class T, class Op, class Probe>
-__global__ void batched_rows_vectorized(const T* in, T* partials, std::size_t cols, std::size_t chunk_cols,
+// In: the elements' type, T: the accumulator's (halves and bfloat16 may add in float).
+template <class T, class Op, class Probe, class In = T>
+__global__ void batched_rows_vectorized(const In* in, T* partials, std::size_t cols, std::size_t chunk_cols,
                                         std::size_t chunks, Probe probe, T* out, unsigned* tickets) {
-  using V = typename Vec16<T>::type;
+  using V = typename Vec16<In>::type;
   T* smem = shared_array<T>();  // one cell per warp
   const unsigned tid = threadIdx.x;
   const std::size_t begin = (blockIdx.x % chunks) * chunk_cols;
   const std::size_t first = (blockIdx.x / chunks) * cols + begin, count = chunk_cols < cols - begin ? chunk_cols : cols - begin;
-  const bool vectors = rows_hold_vectors(cols, sizeof(T));
+  const bool vectors = rows_hold_vectors(cols, sizeof(In));
   T v = Op::template identity<T>();
   int slot = 0;
   if (vectors)
     v = fold_row<V, T, Op>(v, in, first, count, probe, slot);  // [row-vector]  // see <<< fold-row
   else
-    v = fold_row<T, T, Op>(v, in, first, count, probe, slot);  // [row-stride]: one element a load
+    v = fold_row<In, T, Op>(v, in, first, count, probe, slot);  // [row-stride]: one element a load
   probe.stage(0, vectors ? kTagRowVector : kTagRowStride, 0);
-  probe.work(0, tid < (vectors ? count / vector_elements(sizeof(T)) : count)), probe.lane(0, v);
+  probe.work(0, tid < (vectors ? count / vector_elements(sizeof(In)) : count)), probe.lane(0, v);
 
   int stage = 1;
   v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle

@@ -7,6 +7,7 @@
 #include <random>
 
 #include "app/backend/backend.h"
+#include "app/backend/ladder.h"
 #include "app/backend/repeat.h"
 #include "app/core/facts.h"
 #include "app/core/float_error.h"
@@ -406,4 +407,54 @@ TEST(Narrow, TwoHalvesShareABankWord) {
   EXPECT_EQ(core::bank_conflict_degree(strided, 2), 16);
   EXPECT_EQ(core::bank_conflict_degree(strided, 4), 32);
   EXPECT_EQ(core::bank_conflict_degree(neighbours, 2), 1);
+}
+
+// The matrix rows that take halves: every row's sum in float against a double sum of the row,
+// and 16-byte loads of eight where a row's bytes are a multiple of 16.
+TEST(Narrow, MatrixRowsOfHalvesMatchADoubleSumOfEachRow) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  auto sim = backend::make_sim_backend();
+  const std::pair<std::size_t, std::size_t> shapes[] = {{1, 1}, {3, 4100}, {33, 257}, {1000, 16}, {4097, 3}, {5, 24}};
+  for (const char* id : {"batched-rows-vectorized", "lanes-per-row"})
+    for (auto type : {core::DType::Half, core::DType::Bf16})
+      for (const auto& [rows, cols] : shapes) {
+        auto req =
+            narrow_request(id, type, core::Accumulate::Float, test::random_values(rows * cols, type, seed + cols), 256);
+        req.rows = rows, req.cols = cols;
+        const core::Trace t = sim->trace(req);
+        SCOPED_TRACE(std::string(id) + " " + core::to_string(type) + " " + std::to_string(rows) + "x" +
+                     std::to_string(cols));
+        ASSERT_EQ(t.outputs_total, rows);
+        for (std::size_t r = 0; r < t.outputs.size(); ++r) {
+          const std::vector<double> row(req.input.begin() + std::ptrdiff_t(r * cols),
+                                        req.input.begin() + std::ptrdiff_t((r + 1) * cols));
+          ASSERT_NEAR(t.outputs[r], test::reference(core::Op::Sum, row), test::sum_tolerance(type, row)) << "row " << r;
+        }
+        int widest = 1;
+        for (const auto& l : t.stages[0].loads)
+          for (int w : l.widths) widest = std::max(widest, w);
+        EXPECT_EQ(widest, cols % 8 == 0 ? 8 : 1)
+            << "a row of halves holds 16-byte vectors when its bytes are a multiple of 16";
+        if (std::string(id) == "lanes-per-row" && cols == 16) {
+          EXPECT_EQ(t.geometry.segment_lanes, 2) << "16 halves: two 16-byte loads, a lane each";
+        }
+      }
+}
+
+// The ladder run through a kernel keeps the kernel's order: 3000 ones in half, left to right, stop
+// at 2048; sequential's tree adds them in blocks of 256 and then the blocks' sums, every partial a
+// multiple of 8 below 4096, which half holds, so the tree's half sum is exact.
+TEST(Narrow, TheLadderThroughAKernelKeepsItsOrder) {
+  const std::vector<double> ones(3000, 1.0);
+  EXPECT_EQ(core::precision_ladder(ones)[0].result, 2048);
+  const backend::LadderRun run = backend::run_ladder("sequential", ones, backend::Choice::Sim);
+  ASSERT_EQ(run.rungs.size(), 6u);
+  EXPECT_FALSE(run.gpu);
+  EXPECT_EQ(run.rungs[0].rung.element, core::Narrow::Half);
+  EXPECT_EQ(run.rungs[0].rung.accumulator, core::Narrow::Half);
+  EXPECT_EQ(run.rungs[0].rung.result, 3000);
+  EXPECT_EQ(run.rungs[0].rung.ulps, 0u);
+  for (const auto& r : run.rungs) EXPECT_EQ(r.median_us, 0) << "the CPU model is never timed as a GPU";
+  EXPECT_THROW(backend::run_ladder("cg-block", ones, backend::Choice::Sim), std::invalid_argument);
 }

@@ -166,6 +166,21 @@ inline std::vector<GoldenCase> golden_cases() {
        0,
        core::Accumulate::Same},
       {"warp-shuffle-vectorized-bf16-max", "warp-shuffle-vectorized", 100003, 512, DType::Bf16, Op::Max, -1, 177},
+      {"batched-rows-vectorized-half-sum", "batched-rows-vectorized", 3 * 4100, 64, DType::Half, Op::Sum, -1, 178, 3,
+       4100},
+      {"lanes-per-row-bf16-sum-same",
+       "lanes-per-row",
+       1000 * 16,
+       256,
+       DType::Bf16,
+       Op::Sum,
+       -1,
+       179,
+       1000,
+       16,
+       {},
+       0,
+       core::Accumulate::Same},
   };
 }
 

@@ -18,6 +18,7 @@
 #include <set>
 
 #include "app/backend/backend.h"
+#include "app/backend/ladder.h"
 #include "app/backend/repeat.h"
 #include "app/core/catalog.h"
 #include "kernels/bench_api.h"
@@ -132,7 +133,7 @@ TEST(Gpu, NarrowTracesEqualTheCpuModelBitForBit) {
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
   std::uint64_t case_no = 0;
   for (const auto& r : kernels::kAlgorithms) {
-    if (!r.narrow || kernels::is_baseline(r)) continue;
+    if (!r.narrow || kernels::is_baseline(r) || r.shape != kernels::Shape::Array) continue;
     const std::string id(r.id);
     for (std::size_t n : sizes())
       for (int block : quick() ? std::vector<int>{32, 256} : std::vector<int>{32, 128, 256, 1024})
@@ -156,6 +157,30 @@ TEST(Gpu, NarrowTracesEqualTheCpuModelBitForBit) {
   }
 }
 
+// The ladder on a real run: each rung's result is its timed run's, and for a fixed-order kernel
+// that is the model's sum bit for bit, in every type and accumulator.
+TEST(Gpu, LadderRunsGiveTheModelsSums) {
+  std::string why;
+  if (!kernels::cuda_available(&why)) NO_GPU(why);
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  for (std::size_t n : {std::size_t(1), std::size_t(4099), (std::size_t(1) << 20) + 3}) {
+    const auto values = test::random_values(n, core::DType::Half, seed + n);
+    const auto gpu = backend::run_ladder("sequential", values, backend::Choice::Cuda, 0.02);
+    const auto model = backend::run_ladder("sequential", values, backend::Choice::Sim);
+    ASSERT_EQ(gpu.rungs.size(), 6u);
+    ASSERT_EQ(model.rungs.size(), 6u);
+    EXPECT_TRUE(gpu.gpu);
+    for (std::size_t i = 0; i < gpu.rungs.size(); ++i) {
+      SCOPED_TRACE("n=" + std::to_string(n) + " rung " + std::to_string(i));
+      EXPECT_TRUE(test::same_bits(gpu.rungs[i].rung.result, model.rungs[i].rung.result))
+          << gpu.rungs[i].rung.result << " vs " << model.rungs[i].rung.result;
+      EXPECT_GT(gpu.rungs[i].median_us, 0);
+      EXPECT_GT(gpu.rungs[i].gbps, 0);
+    }
+  }
+}
+
 // The timed (uninstrumented) runs of halves and bfloat16 added in float: a double reference.
 TEST(Gpu, NarrowTimedSumsMatchADoubleReference) {
   std::string why;
@@ -163,7 +188,7 @@ TEST(Gpu, NarrowTimedSumsMatchADoubleReference) {
   const auto seed = test::test_seed();
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
   for (const auto& r : kernels::kAlgorithms) {
-    if (!r.narrow || kernels::is_baseline(r)) continue;
+    if (!r.narrow || kernels::is_baseline(r) || r.shape != kernels::Shape::Array) continue;
     for (std::size_t n : sizes())
       for (auto type : {core::DType::Half, core::DType::Bf16}) {
         const auto values = test::random_values(n, type, seed + n);
@@ -181,6 +206,40 @@ TEST(Gpu, NarrowTimedSumsMatchADoubleReference) {
         EXPECT_NEAR(got, test::reference(core::Op::Sum, values), test::sum_tolerance(type, values))
             << r.id << " n=" << n << " " << core::to_string(type);
       }
+  }
+}
+
+// The matrix rows that take halves and bfloat16: the first and the last block's recordings bit for
+// bit against the model at the awkward shapes, added in float and in the type itself.
+TEST(Gpu, NarrowMatrixTracesEqualTheCpuModelBitForBit) {
+  std::string why;
+  auto gpu = backend::make_cuda_backend(&why);
+  if (!gpu) NO_GPU(why);
+  auto model = backend::make_sim_backend();
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  std::uint64_t case_no = 0;
+  for (const auto& r : kernels::kAlgorithms) {
+    if (!r.narrow || kernels::is_baseline(r) || r.shape != kernels::Shape::Matrix) continue;
+    const std::string id(r.id);
+    for (const auto& [rows, cols] : matrix_shapes())
+      for (int block : {32, 256})
+        for (auto type : {core::DType::Half, core::DType::Bf16})
+          for (auto acc : {core::Accumulate::Float, core::Accumulate::Same}) {
+            backend::TraceRequest req{
+                id, core::Op::Sum, type, block, 0, test::random_values(rows * cols, type, seed + ++case_no)};
+            req.rows = rows, req.cols = cols, req.accumulate = acc;
+            for (int last = 0; last < 2; ++last) {
+              SCOPED_TRACE(id + " " + std::to_string(rows) + "x" + std::to_string(cols) +
+                           " block=" + std::to_string(block) + " " + core::to_string(type) + " in " +
+                           core::to_string(acc) + " traced=" + std::to_string(req.trace_block));
+              const core::Trace g = gpu->trace(req);
+              req.grid = g.grid;
+              expect_identical(g, model->trace(req), true, 0);
+              if (HasFailure()) return;
+              req.trace_block = int(g.grid) - 1;
+            }
+          }
   }
 }
 

@@ -81,7 +81,8 @@ kernels::OpKind kernel_op(core::Op op) {
   return kernels::OpKind::Sum;
 }
 
-std::size_t traced_output(kernels::Algo algo, kernels::Matrix m, int block, kernels::Grid2 grid, int traced) {
+std::size_t traced_output(kernels::Algo algo, kernels::Matrix m, int block, kernels::Grid2 grid, int traced,
+                          std::size_t elem_bytes) {
   const std::size_t b = std::size_t(traced);
   switch (kernels::row(algo).indexing) {
     case kernels::Indexing::RowPerBlock: return b;
@@ -90,7 +91,7 @@ std::size_t traced_output(kernels::Algo algo, kernels::Matrix m, int block, kern
     case kernels::Indexing::ColumnWalk: return std::min(m.cols - 1, b * std::size_t(block));
     case kernels::Indexing::RowTile: return b * std::size_t(block);  // the first row of the block's first tile
     case kernels::Indexing::RowSegments:  // the block's first warp's first row
-      return b * std::size_t(block / 32) * std::size_t(32 / kernels::row_lanes(algo, m.cols));
+      return b * std::size_t(block / 32) * std::size_t(32 / kernels::row_lanes(algo, m.cols, elem_bytes));
     default: return 0;
   }
 }

@@ -370,6 +370,10 @@ core::BenchReport run_matrix_bench(const BenchRequest& req, const std::vector<co
 
 void check_matrix_request(const BenchRequest& req, const std::vector<const Row*>& algorithms) {
   if (!req.sizes.empty()) throw std::invalid_argument("give sizes or shapes, not both");
+  if (core::is_narrow(req.type))
+    throw std::invalid_argument("matrices of " + core::to_string(req.type) +
+                                " are traced (batched-rows-vectorized, lanes-per-row) but not timed yet: "
+                                "time half and bf16 arrays with --sizes");
   if (req.cluster)
     throw std::invalid_argument("a cluster size is for cluster-dsmem, which reduces an array: time it with --sizes");
   for (const Row* r : algorithms) {

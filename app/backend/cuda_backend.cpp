@@ -70,9 +70,7 @@ class CudaBackend final : public Backend {
     }
     try {
       core::Trace t = with_types(req, [&]<class T, class In>() {
-        if constexpr (!narrow::is_narrow<In>) {  // no matrix kernel takes half or bf16 yet
-          if (kernels::is_matrix(algo)) return run_matrix_trace<T>(req, algo, kernels::gpu_reduce_matrix<T>);
-        }
+        if (kernels::is_matrix(algo)) return run_matrix_trace<T, In>(req, algo, kernels::gpu_reduce_matrix<T, In>);
         return run_trace<T, In>(req, algo, kernels::gpu_reduce<T, In>);
       });
       t.backend = name();

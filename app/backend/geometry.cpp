@@ -131,7 +131,8 @@ core::Geometry matrix_geometry(kernels::Algo algo, kernels::Matrix m, int block,
   g.indexing = kernels::row(algo).indexing;
   g.tree = kernels::row(algo).tree;
   g.thread_cols = kernels::matrix_thread_cols(algo);
-  if (kernels::row(algo).indexing == kernels::Indexing::RowSegments) g.segment_lanes = kernels::row_lanes(algo, m.cols);
+  if (kernels::row(algo).indexing == kernels::Indexing::RowSegments)
+    g.segment_lanes = kernels::row_lanes(algo, m.cols, elem_bytes);
   g.passes = kernels::matrix_second_pass(algo, grid) ? 2 : 1;
   if (g.indexing == Indexing::RowTile) return row_tile_geometry(g, m, block, grid, traced, elem_bytes);
   const bool columns = kernels::is_column_sums(algo);
@@ -164,7 +165,7 @@ void complete_geometry(core::Trace& t) {
     return;
   }
   const kernels::Matrix m{t.rows, t.cols};
-  const auto grid = kernels::matrix_grid(row->algo, m, t.block, t.grid, kernels::DeviceShape(1));
+  const auto grid = kernels::matrix_grid(row->algo, m, t.block, t.grid, kernels::DeviceShape(1), bytes);
   if (grid.count() != t.grid)
     throw std::runtime_error("the trace of '" + core::printable(t.algorithm) + "' records a grid of " + std::to_string(t.grid) +
                              " blocks, which its kernel does not lay out over " + std::to_string(t.rows) + " x " +

@@ -29,7 +29,8 @@ void check_type(const kernels::AlgorithmRow& row, core::DType type, core::Op op,
                 core::Accumulate accumulate = core::Accumulate::Float);
 kernels::OpKind kernel_op(core::Op op);
 // The output a matrix trace's traced block writes first: its row, its first column, or 0.
-std::size_t traced_output(kernels::Algo algo, kernels::Matrix m, int block, kernels::Grid2 grid, int traced);
+std::size_t traced_output(kernels::Algo algo, kernels::Matrix m, int block, kernels::Grid2 grid, int traced,
+                          std::size_t elem_bytes = 4);
 
 // Recorded values as the trace keeps them: doubles (every int, float, half and bfloat16 exactly).
 template <class It>
@@ -196,34 +197,38 @@ core::Window matrix_window(const TraceRequest& req, const std::vector<std::size_
 
 template <class T>
 core::Trace build_matrix_trace(const TraceRequest& req, kernels::Algo algo, const kernels::RawTrace<T>& raw,
-                               const std::vector<T>& outputs) {
+                               const std::vector<T>& outputs, std::size_t elem_bytes = sizeof(T)) {
   const core::SourceView& src = core::source_of(req.algorithm);
   core::Trace t = trace_header(req, algo, raw, src);
   t.rows = req.rows;
   t.cols = req.cols;
-  t.outputs.assign(outputs.begin(), outputs.begin() + std::ptrdiff_t(std::min(outputs.size(), kernels::kMaxPartials)));
+  t.outputs =
+      doubles(outputs.begin(), outputs.begin() + std::ptrdiff_t(std::min(outputs.size(), kernels::kMaxPartials)));
   t.outputs_total = outputs.size();
   const kernels::Matrix m{req.rows, req.cols};
-  const kernels::Grid2 grid = kernels::matrix_grid(algo, m, req.block, raw.grid, kernels::DeviceShape(1));
-  const std::vector<std::size_t> elements = kernels::matrix_traced_elements(algo, m, req.block, grid, req.trace_block, sizeof(T));
+  const kernels::Grid2 grid = kernels::matrix_grid(algo, m, req.block, raw.grid, kernels::DeviceShape(1), elem_bytes);
+  const std::vector<std::size_t> elements =
+      kernels::matrix_traced_elements(algo, m, req.block, grid, req.trace_block, elem_bytes);
   for (std::size_t i : elements) t.input.push_back(req.input[i]);
-  t.result = static_cast<double>(outputs[traced_output(algo, m, req.block, grid, req.trace_block)]);
+  t.result = static_cast<double>(outputs[traced_output(algo, m, req.block, grid, req.trace_block, elem_bytes)]);
   t.window = matrix_window(req, elements);
-  t.geometry = matrix_geometry(algo, m, req.block, grid, req.trace_block, sizeof(T));
+  t.geometry = matrix_geometry(algo, m, req.block, grid, req.trace_block, elem_bytes);
   add_stages(t, algo, raw, src);
   return t;
 }
 
-template <class T, class Reduce>
+template <class T, class In = T, class Reduce>
 core::Trace run_matrix_trace(const TraceRequest& req, kernels::Algo algo, Reduce reduce) {
   if (req.rows == 0 || req.cols == 0 || req.cols > req.input.size() / req.rows || req.rows * req.cols != req.input.size())
     throw std::invalid_argument(req.algorithm + " needs a matrix: --rows and --cols, at least 1 each");
   kernels::cluster_blocks(algo, req.cluster);  // refuses a cluster size: no matrix kernel has clusters
-  const std::vector<T> typed(req.input.begin(), req.input.end());
+  std::vector<In> typed;
+  typed.reserve(req.input.size());
+  for (double v : req.input) typed.push_back(static_cast<In>(v));  // already rounded to the type: exact
   kernels::RawTrace<T> raw;
   const kernels::Launch launch{req.block, req.grid, req.trace_block, nullptr};
   const std::vector<T> outputs = reduce(algo, kernel_op(req.op), typed.data(), {req.rows, req.cols}, launch, &raw);
-  return build_matrix_trace(req, algo, raw, outputs);
+  return build_matrix_trace(req, algo, raw, outputs, sizeof(In));
 }
 
 }  // namespace rl::backend

@@ -12,9 +12,7 @@ class SimBackend final : public Backend {
   core::Trace trace(const TraceRequest& req) override {
     const kernels::Algo algo = kernel_algo(req);
     core::Trace t = with_types(req, [&]<class T, class In>() {
-      if constexpr (!narrow::is_narrow<In>) {  // no matrix kernel takes half or bf16 yet
-        if (kernels::is_matrix(algo)) return run_matrix_trace<T>(req, algo, model::model_reduce_matrix<T>);
-      }
+      if (kernels::is_matrix(algo)) return run_matrix_trace<T, In>(req, algo, model::model_reduce_matrix<T, In>);
       return run_trace<T, In>(req, algo, model::model_reduce<T, In>);
     });
     t.backend = name();

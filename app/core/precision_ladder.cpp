@@ -64,24 +64,42 @@ double add_in(double s, double x, Narrow t) {
 }
 
 Rung climb(const std::vector<double>& values, Narrow element, Narrow accumulator) {
-  Rung r;
-  r.element = element, r.accumulator = accumulator;
   std::vector<double> held(values.size());
   for (std::size_t i = 0; i < values.size(); ++i) held[i] = round_to(values[i], element);
-  r.reference = reference_sum(held);
   double s = 0;
+  std::optional<std::size_t> stalled_at;
+  double stalled_sum = 0, stalled_addend = 0;
   for (std::size_t i = 0; i < held.size(); ++i) {
     const double next = add_in(s, held[i], accumulator);
-    if (!r.stalled_at && held[i] != 0 && std::isfinite(held[i]) && std::isfinite(s) && next == s)
-      r.stalled_at = i, r.stalled_sum = s, r.stalled_addend = held[i];
+    if (!stalled_at && held[i] != 0 && std::isfinite(held[i]) && std::isfinite(s) && next == s)
+      stalled_at = i, stalled_sum = s, stalled_addend = held[i];
     s = next;
   }
-  r.result = s;
-  if (std::isfinite(r.reference)) r.ulps = steps(s, r.reference, accumulator);
+  Rung r = rung_of(held, element, accumulator, s);
+  r.stalled_at = stalled_at, r.stalled_sum = stalled_sum, r.stalled_addend = stalled_addend;
   return r;
 }
 
 }  // namespace
+
+Rung rung_of(const std::vector<double>& held, Narrow element, Narrow accumulator, double result) {
+  Rung r;
+  r.element = element, r.accumulator = accumulator;
+  r.reference = reference_sum(held);
+  r.result = result;
+  if (std::isfinite(r.reference)) r.ulps = steps(result, r.reference, accumulator);
+  return r;
+}
+
+DType dtype_of(Narrow t) {
+  switch (t) {
+    case Narrow::Half: return DType::Half;
+    case Narrow::Bf16: return DType::Bf16;
+    case Narrow::Float: return DType::Float;
+    case Narrow::Double: return DType::Double;
+  }
+  return DType::Double;
+}
 
 std::string narrow_name(Narrow t) {
   switch (t) {

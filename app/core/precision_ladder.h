@@ -8,10 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "types.h"
+
 namespace rl::core {
 
 enum class Narrow { Half, Bf16, Float, Double };
 std::string narrow_name(Narrow t);  // "half", "bf16", "float", "double"
+DType dtype_of(Narrow t);
 
 struct Rung {
   Narrow element = Narrow::Float, accumulator = Narrow::Float;
@@ -30,6 +33,11 @@ struct Rung {
 // The rungs, narrowest first: half in half, half in float, bf16 in bf16, bf16 in float, float,
 // double. NaN in the input makes every sum NaN, as IEEE addition does.
 std::vector<Rung> precision_ladder(const std::vector<double>& values);
+
+// The rung of a sum computed elsewhere (a run of an algorithm, on the GPU or in the CPU model):
+// `held` the values as the element type holds them, `result` the run's sum in the accumulator.
+// No stall: a run's adds are not seen one by one.
+Rung rung_of(const std::vector<double>& held, Narrow element, Narrow accumulator, double result);
 
 // How many decimal digits of a rung's sum are right: -log10 of its relative error, at most
 // kExactDigits (an exact sum); nullopt where the sum or the reference is not finite, or the

@@ -21,9 +21,10 @@ constexpr std::size_t kLadderLimit = std::size_t(1) << 20;  // six sums, once a 
 }  // namespace
 
 FloatUi::~FloatUi() {
-  cancel = lab_cancel = true;  // the workers stop after their current run
+  cancel = lab_cancel = ladder_cancel = true;  // the workers stop after their current run
   if (pending.valid()) pending.wait();
   if (lab_pending.valid()) lab_pending.wait();
+  if (ladder_pending.valid()) ladder_pending.wait();
 }
 
 void FloatUi::recorded(const backend::TraceRequest& req, const core::Trace& trace) {
@@ -39,8 +40,10 @@ void FloatUi::recorded(const backend::TraceRequest& req, const core::Trace& trac
   // Their runs are of the old request: stop them early.
   if (pending.valid()) cancel = true;
   if (lab_pending.valid()) lab_cancel = true;
+  if (ladder_pending.valid()) ladder_cancel = true;
   repeats.reset();
   lab.reset();
+  run_ladder.reset();
   error.clear();
 }
 
@@ -96,7 +99,28 @@ void FloatUi::start_lab(const backend::Backend& backend) {
     lab_generation = generation;
 }
 
+// The algorithm whose runs make the ladder's rungs: the one on screen where it takes halves, else
+// warp-shuffle-vectorized.
+static std::string ladder_algorithm(const std::string& on_screen) {
+  const auto* row = kernels::find_row(on_screen);
+  return row && row->narrow && !kernels::is_baseline(*row) && row->shape == kernels::Shape::Array
+             ? on_screen
+             : "warp-shuffle-vectorized";
+}
+
+void FloatUi::start_ladder(const backend::Backend& backend) {
+  const backend::Choice where = backend.name() == "cuda" ? backend::Choice::Cuda : backend::Choice::Sim;
+  error.clear();
+  ladder_cancel = false;
+  ladder_generation = generation;
+  ladder_pending = std::async(std::launch::async,
+                              [where, algorithm = ladder_algorithm(request->algorithm), values = request->input, this] {
+                                return backend::run_ladder(algorithm, values, where, 0.25, &ladder_cancel);
+                              });
+}
+
 void FloatUi::poll() {
+  take(ladder_pending, ladder_generation == generation, run_ladder, error, "The ladder");
   take(lab_pending, lab_generation == generation, lab, error, "The lab");
   take(pending, pending_generation == generation, repeats, error, "Repeat");
 }
@@ -328,6 +352,46 @@ void ladder_table(const FloatUi& f) {
                          r.stalled_sum, r.stalled_addend, r.stalled_sum);
 }
 
+// The ladder's rungs as runs of one algorithm: on the GPU each a timed run whose result is shown,
+// with its bandwidth beside its error; on the CPU model the same order of adds, untimed.
+void ladder_runs(AppState& s) {
+  FloatUi& f = s.floats;
+  const bool busy = f.ladder_pending.valid();
+  ImGui::BeginDisabled(busy || !s.backend.backend);
+  const std::string label = "Run each rung with " + ladder_algorithm(f.request->algorithm);
+  if (ImGui::Button(label.c_str()) && s.backend.backend) f.start_ladder(*s.backend.backend);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "The same values through the algorithm's kernel in each type: on a GPU, timed as the "
+        "Bandwidth tab times (each rung's result is its timed run's); on the CPU model, its "
+        "order of adds, untimed");
+  ImGui::EndDisabled();
+  if (busy) ImGui::TextDisabled("running...");
+  if (!f.run_ladder) return;
+  const backend::LadderRun& run = *f.run_ladder;
+  ImGui::TextWrapped("%s on %s%s, %zu values:", run.algorithm.c_str(), run.gpu ? "the GPU: " : "",
+                     run.gpu ? run.device.c_str() : "the CPU model (its order of adds; no time)",
+                     f.request->input.size());
+  const int columns = run.gpu ? 5 : 3;
+  if (!ImGui::BeginTable("ladder runs", columns, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) return;
+  ImGui::TableSetupColumn("rung");
+  ImGui::TableSetupColumn("sum");
+  ImGui::TableSetupColumn("off by");
+  if (run.gpu) ImGui::TableSetupColumn("us"), ImGui::TableSetupColumn("GB/s");
+  ImGui::TableHeadersRow();
+  for (const backend::LadderRung& r : run.rungs) {
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn(), ImGui::TextUnformatted(rung_name(r.rung).c_str());
+    ImGui::TableNextColumn(),
+        ImGui::TextUnformatted(core::format_value(r.rung.result, core::dtype_of(r.rung.accumulator)).c_str());
+    ImGui::TableNextColumn(), ImGui::TextUnformatted(ulps_text(r.rung.ulps).c_str());
+    if (!run.gpu) continue;
+    ImGui::TableNextColumn(), ImGui::Text("%.2f", r.median_us);
+    ImGui::TableNextColumn(), ImGui::Text("%.0f", r.gbps);
+  }
+  ImGui::EndTable();
+}
+
 void why(const core::FloatReport& r) {
   const char* u = r.type == core::DType::Float  ? "2^-24"
                   : r.type == core::DType::Half ? "2^-11"
@@ -375,8 +439,10 @@ void float_pane(AppState& s) {
   ImGui::TextDisabled("sum of %zu %s values, added in %s", req.input.size(), core::to_string(req.type).c_str(),
                       core::to_string(f.report->type).c_str());
   sums(*f.report);
-  if (ImGui::CollapsingHeader("Precision ladder: half, bfloat16, float, double", ImGuiTreeNodeFlags_DefaultOpen))
+  if (ImGui::CollapsingHeader("Precision ladder: half, bfloat16, float, double", ImGuiTreeNodeFlags_DefaultOpen)) {
     ladder_table(f);
+    ladder_runs(s);
+  }
   ImGui::Separator();
   if (row)
     ImGui::TextWrapped("Run to run, %s: %s.", req.algorithm.c_str(), core::run_to_run_text(req.algorithm).c_str());

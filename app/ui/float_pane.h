@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "../backend/ladder.h"
 #include "../backend/repeat.h"
 #include "../core/float_error.h"
 #include "../core/precision_ladder.h"
@@ -30,6 +31,11 @@ struct FloatUi {
   std::future<std::vector<backend::LabRow>> lab_pending;
   int lab_generation = -1;
   std::atomic<bool> lab_cancel{false};
+  // The ladder on a real run (backend::run_ladder): the input through one algorithm in every rung.
+  std::optional<backend::LadderRun> run_ladder;
+  std::future<backend::LadderRun> ladder_pending;
+  int ladder_generation = -1;
+  std::atomic<bool> ladder_cancel{false};
 
   FloatUi() = default;
   FloatUi(const FloatUi&) = delete;
@@ -39,6 +45,7 @@ struct FloatUi {
   void recorded(const backend::TraceRequest& req, const core::Trace& trace);
   void start(const backend::Backend& backend);  // repeats `request` on a thread of its own
   void start_lab(const backend::Backend& backend);  // every algorithm over `request`'s input
+  void start_ladder(const backend::Backend& backend);  // the ladder's rungs as runs of an algorithm
   void poll();                                  // takes the repeats once they are done
 };
 

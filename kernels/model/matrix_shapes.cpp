@@ -55,12 +55,13 @@ Grid2 row_chunks(Matrix m, int block, std::size_t want, std::size_t least) {
 
 bool is_matrix(Algo algo) { return row(algo).shape == Shape::Matrix; }
 
-int row_lanes(Algo algo, std::size_t cols) {
+int row_lanes(Algo algo, std::size_t cols, std::size_t elem_bytes) {
   if (row(algo).indexing != Indexing::RowSegments) return 0;
   if (!row(algo).vectors) return 32;
-  const std::size_t quarter = (cols + 3) / 4;
+  const std::size_t share = std::max<std::size_t>(4, vector_elements(elem_bytes));  // a lane's elements
+  const std::size_t shares = (cols + share - 1) / share;
   int lanes = 1;
-  while (lanes < kMaxRowLanes && std::size_t(lanes) * 2 <= quarter) lanes *= 2;
+  while (lanes < kMaxRowLanes && std::size_t(lanes) * 2 <= shares) lanes *= 2;
   return lanes;
 }
 
@@ -164,7 +165,7 @@ std::size_t split_chunk_cols(Matrix m, std::size_t chunks) {
 
 std::size_t column_chunk_rows(Matrix m, int, std::size_t chunks) { return ceil_div(m.rows, std::max<std::size_t>(chunks, 1)); }
 
-Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape device) {
+Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape device, std::size_t elem_bytes) {
   const std::size_t bx = std::size_t(matrix_block_x(algo, block, m.cols)), by = std::size_t(block) / bx;
   const std::size_t tiles_x = ceil_div(m.cols, matrix_tile_cols(algo, block, m.cols)), tiles_y = ceil_div(m.rows, by);
   const std::size_t want = grid ? grid : wanted_blocks(block, device);
@@ -174,7 +175,7 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
     case Indexing::RowTile:  // a block a tile of rows, up to kGridWaves waves; blocks then loop over tiles
       return {std::clamp<std::size_t>(ceil_div(m.rows, std::size_t(block)), 1, std::min(want, kMaxGridX)), 1};
     case Indexing::RowSegments: {  // a warp a group of rows, up to kGridWaves waves; warps then loop over groups
-      const std::size_t per_warp = std::size_t(32 / row_lanes(algo, m.cols)),
+      const std::size_t per_warp = std::size_t(32 / row_lanes(algo, m.cols, elem_bytes)),
                         warps = std::size_t(std::max(1, block / 32));
       const std::size_t blocks = ceil_div(ceil_div(m.rows, per_warp), warps);
       return {std::clamp<std::size_t>(blocks, 1, std::min(want, kMaxGridX)), 1};
@@ -220,7 +221,7 @@ TraceShape matrix_trace_shape(Algo algo, int block, Matrix m, std::size_t elem_b
     return {2, w + int(vector_elements(elem_bytes)) + 1, block * row_tile_pitch(w), kLoadSlots};
   }
   if (row(algo).indexing == Indexing::RowSegments)  // the lanes' folds, then a shuffle a halving of the segment
-    return {1 + log2_of(row_lanes(algo, m.cols)), 0, 0, kLoadSlots};
+    return {1 + log2_of(row_lanes(algo, m.cols, elem_bytes)), 0, 0, kLoadSlots};
   if (row(algo).tree == Tree::Shuffle) return {1 + 5 + 1 + 1 + 5, 1, warps, kLoadSlots};
   switch (row(algo).indexing) {
     case Indexing::ColumnTiles: {  // a cell a column a thread; a read, a read and a write a cell and step
@@ -232,7 +233,8 @@ TraceShape matrix_trace_shape(Algo algo, int block, Matrix m, std::size_t elem_b
   }
 }
 
-Grid2 check_matrix_launch(Algo algo, Matrix m, const Launch& launch, DeviceShape device, bool traced) {
+Grid2 check_matrix_launch(Algo algo, Matrix m, const Launch& launch, DeviceShape device, bool traced,
+                          std::size_t elem_bytes) {
   const std::string id(row(algo).id);
   if (!is_matrix(algo)) throw std::invalid_argument(id + " reduces an array: give it --size, not --rows and --cols");
   if (m.rows == 0 || m.cols == 0)
@@ -246,7 +248,7 @@ Grid2 check_matrix_launch(Algo algo, Matrix m, const Launch& launch, DeviceShape
     throw std::invalid_argument("block size must be a power of two from 32 to 1024, got " + std::to_string(b));
   if (matrix_lines(algo) == Lines::Rows && m.rows > kMaxGridX)
     throw std::invalid_argument(id + " launches a block per row: at most 2^31 - 1 rows");
-  const Grid2 grid = matrix_grid(algo, m, b, launch.grid, device);
+  const Grid2 grid = matrix_grid(algo, m, b, launch.grid, device, elem_bytes);
   if (traced && (launch.trace_block < 0 || std::size_t(launch.trace_block) >= grid.count()))
     throw std::invalid_argument("trace block " + std::to_string(launch.trace_block) + " is outside the grid of " +
                                 std::to_string(grid.count()) + " block(s)");
@@ -271,7 +273,7 @@ std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, 
       break;
     }
     case Indexing::RowSegments: {  // the groups warp w of the grid takes, in the order its loops load them
-      const std::size_t lanes = std::size_t(row_lanes(algo, m.cols)),
+      const std::size_t lanes = std::size_t(row_lanes(algo, m.cols, elem_bytes)),
                         per = segment_load_elements(algo, m.cols, elem_bytes);
       const std::size_t per_warp = 32 / lanes, warps = grid.count() * (std::size_t(block) / 32);
       const std::size_t warp = b * (std::size_t(block) / 32) + t / 32, seg = t % 32 % lanes, vecs = m.cols / per;

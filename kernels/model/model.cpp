@@ -633,6 +633,7 @@ struct MatrixModel {
   kernels::Matrix m;
   int B;
   kernels::Grid2 grid;
+  std::size_t elem = sizeof(T);  // the input element's bytes (2 for halves added in float): the loads' width
 
   static T id() { return Op::template identity<T>(); }
   const T* row_of(const T* in, std::size_t r) const { return in + r * m.cols; }
@@ -655,8 +656,8 @@ struct MatrixModel {
   T batched_row(const T* in, std::size_t r, const Rec<T>& rec, std::size_t begin = 0,
                 std::size_t end = std::size_t(-1)) const {
     end = std::min(end, m.cols);
-    const bool vectors = kernels::row(algo).vectors && kernels::rows_hold_vectors(m.cols, sizeof(T));
-    const std::size_t per = vectors ? kernels::vector_elements(sizeof(T)) : 1;
+    const bool vectors = kernels::row(algo).vectors && kernels::rows_hold_vectors(m.cols, elem);
+    const std::size_t per = vectors ? kernels::vector_elements(elem) : 1;
     std::vector<T> v(B, id());
     for (int t = 0; t < B; ++t) {
       int slot = 0;
@@ -759,11 +760,11 @@ struct MatrixModel {
   // Row segments (kernels/short_rows.cuh), block b: each warp's groups of rows, a segment of
   // `lanes` lanes a row, into out[row]. The stages record each warp's first group.
   void row_segments(const T* in, std::size_t b, const Rec<T>& rec, std::vector<T>& out) const {
-    const int lanes = kernels::row_lanes(algo, m.cols), K = kernels::kRowLoadsInFlight;
-    const std::size_t per = kernels::segment_load_elements(algo, m.cols, sizeof(T)), vecs = m.cols / per;
+    const int lanes = kernels::row_lanes(algo, m.cols, elem), K = kernels::kRowLoadsInFlight;
+    const std::size_t per = kernels::segment_load_elements(algo, m.cols, elem), vecs = m.cols / per;
     const std::size_t per_warp = std::size_t(32 / lanes), warps = grid.count() * std::size_t(B / 32);
     const int rounds = vecs <= std::size_t(lanes) ? K : 1;
-    std::vector<std::vector<T>> stages(std::size_t(kernels::matrix_trace_shape(algo, B, m, sizeof(T)).stages),
+    std::vector<std::vector<T>> stages(std::size_t(kernels::matrix_trace_shape(algo, B, m, elem).stages),
                                        std::vector<T>(B, T{}));
     std::vector<char> loaded(B, 0), grouped(B, 0);
     for (int w = 0; w < B / 32; ++w) {
@@ -916,16 +917,17 @@ struct MatrixModel {
   }
 };
 
+// elem: the input element's bytes (2 for halves added in float); later passes read T.
 template <class T, class Op>
 std::vector<T> reduce_matrix_with(Algo algo, const T* in, kernels::Matrix m, const kernels::Launch& launch,
-                                  RawTrace<T>* raw) {
+                                  RawTrace<T>* raw, std::size_t elem = sizeof(T)) {
   const int B = launch.block;
-  const kernels::Grid2 grid = kernels::matrix_grid(algo, m, B, launch.grid, kModelSmCount);
+  const kernels::Grid2 grid = kernels::matrix_grid(algo, m, B, launch.grid, kModelSmCount, elem);
   if (raw) {
-    raw->reset(kernels::matrix_trace_shape(algo, B, m, sizeof(T)), B);
+    raw->reset(kernels::matrix_trace_shape(algo, B, m, elem), B);
     raw->grid = grid.count();
   }
-  const MatrixModel<T, Op> model{algo, m, B, grid};
+  const MatrixModel<T, Op> model{algo, m, B, grid, elem};
   std::vector<T> first = model.first_pass(in, launch.trace_block, raw);
   if (raw) raw->partials.assign(first.begin(), first.begin() + std::ptrdiff_t(std::min(first.size(), kernels::kMaxPartials)));
   if (!kernels::matrix_second_pass(algo, grid)) return first;
@@ -990,14 +992,34 @@ T model_reduce(Algo algo, kernels::OpKind op, const In* in, std::size_t n, const
 template int model_reduce<int>(Algo, kernels::OpKind, const int*, std::size_t, const kernels::Launch&, RawTrace<int>*);
 template float model_reduce<float>(Algo, kernels::OpKind, const float*, std::size_t, const kernels::Launch&,
                                    RawTrace<float>*);
-template <class T>
-std::vector<T> model_reduce_matrix(Algo algo, kernels::OpKind op, const T* in, kernels::Matrix m,
+template <class T, class In>
+std::vector<T> model_reduce_matrix(Algo algo, kernels::OpKind op, const In* in, kernels::Matrix m,
                                    const kernels::Launch& launch, RawTrace<T>* trace) {
-  kernels::check_matrix_launch(algo, m, launch, kModelSmCount, trace != nullptr);
-  switch (op) {
-    case kernels::OpKind::Sum: return reduce_matrix_with<T, ops::Sum>(algo, in, m, launch, trace);
-    case kernels::OpKind::Min: return reduce_matrix_with<T, ops::Min>(algo, in, m, launch, trace);
-    case kernels::OpKind::Max: return reduce_matrix_with<T, ops::Max>(algo, in, m, launch, trace);
+  kernels::check_matrix_launch(algo, m, launch, kModelSmCount, trace != nullptr, sizeof(In));
+  if constexpr (narrow::is_narrow<In>) {
+    if (!kernels::row(algo).narrow)
+      throw std::invalid_argument(std::string(kernels::row(algo).id) + " takes no half or bfloat16");
+    std::vector<T> acc_in(m.size());  // each element converted once, exactly, as model_reduce does
+    for (std::size_t i = 0; i < m.size(); ++i) acc_in[i] = static_cast<T>(in[i]);
+    if constexpr (narrow::is_narrow<T>) {
+      if (op != kernels::OpKind::Sum) throw std::invalid_argument("a half or bfloat16 accumulator takes sums only");
+      return reduce_matrix_with<T, ops::Sum>(algo, acc_in.data(), m, launch, trace, sizeof(In));
+    } else {
+      switch (op) {
+        case kernels::OpKind::Sum:
+          return reduce_matrix_with<T, ops::Sum>(algo, acc_in.data(), m, launch, trace, sizeof(In));
+        case kernels::OpKind::Min:
+          return reduce_matrix_with<T, ops::Min>(algo, acc_in.data(), m, launch, trace, sizeof(In));
+        case kernels::OpKind::Max:
+          return reduce_matrix_with<T, ops::Max>(algo, acc_in.data(), m, launch, trace, sizeof(In));
+      }
+    }
+  } else {
+    switch (op) {
+      case kernels::OpKind::Sum: return reduce_matrix_with<T, ops::Sum>(algo, in, m, launch, trace);
+      case kernels::OpKind::Min: return reduce_matrix_with<T, ops::Min>(algo, in, m, launch, trace);
+      case kernels::OpKind::Max: return reduce_matrix_with<T, ops::Max>(algo, in, m, launch, trace);
+    }
   }
   throw std::invalid_argument("unknown operator");
 }
@@ -1014,10 +1036,18 @@ template double model_reduce<double>(Algo, kernels::OpKind, const double*, std::
                                      RawTrace<double>*);
 #define RL_NARROW(T, In) \
   template T model_reduce<T, In>(Algo, kernels::OpKind, const In*, std::size_t, const kernels::Launch&, RawTrace<T>*);
+#define RL_NARROW_MATRIX(T, In)                                                                         \
+  template std::vector<T> model_reduce_matrix<T, In>(Algo, kernels::OpKind, const In*, kernels::Matrix, \
+                                                     const kernels::Launch&, RawTrace<T>*);
 RL_NARROW(float, narrow::Half)
 RL_NARROW(float, narrow::Bf16)
 RL_NARROW(narrow::Half, narrow::Half)
 RL_NARROW(narrow::Bf16, narrow::Bf16)
+RL_NARROW_MATRIX(float, narrow::Half)
+RL_NARROW_MATRIX(float, narrow::Bf16)
+RL_NARROW_MATRIX(narrow::Half, narrow::Half)
+RL_NARROW_MATRIX(narrow::Bf16, narrow::Bf16)
 #undef RL_NARROW
+#undef RL_NARROW_MATRIX
 
 }  // namespace rl::model

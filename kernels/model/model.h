@@ -24,8 +24,8 @@ T model_reduce(kernels::Algo algo, kernels::OpKind op, const In* in, std::size_t
                kernels::RawTrace<T>* trace);
 
 // Same contract as kernels::gpu_reduce_matrix, computed on the CPU.
-template <class T>
-std::vector<T> model_reduce_matrix(kernels::Algo algo, kernels::OpKind op, const T* in, kernels::Matrix m,
+template <class T, class In = T>
+std::vector<T> model_reduce_matrix(kernels::Algo algo, kernels::OpKind op, const In* in, kernels::Matrix m,
                                    const kernels::Launch& launch, kernels::RawTrace<T>* trace);
 
 }  // namespace rl::model

@@ -1,0 +1,152 @@
+#include "ladder.h"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+#include "../../kernels/algorithms.h"
+#include "../../kernels/model/model.h"
+#include "../core/text.h"
+#include "runner.h"
+#ifdef REDLAB_HAS_CUDA
+#include "../../kernels/bench_api.h"
+#endif
+
+namespace rl::backend {
+namespace {
+
+using core::Narrow;
+
+// The rungs as core::precision_ladder orders them: element type, then what it adds in.
+constexpr std::pair<Narrow, Narrow> kRungs[] = {{Narrow::Half, Narrow::Half},   {Narrow::Half, Narrow::Float},
+                                                {Narrow::Bf16, Narrow::Bf16},   {Narrow::Bf16, Narrow::Float},
+                                                {Narrow::Float, Narrow::Float}, {Narrow::Double, Narrow::Double}};
+
+std::vector<double> held_as(const std::vector<double>& values, Narrow t) {
+  std::vector<double> held(values.size());
+  for (std::size_t i = 0; i < values.size(); ++i) held[i] = core::round_to_type(values[i], core::dtype_of(t));
+  return held;
+}
+
+// The CPU model of the algorithm in the rung's types: the GPU's order of adds, on the CPU.
+double model_sum(kernels::Algo algo, const std::vector<double>& held, Narrow element, Narrow acc, int block) {
+  const kernels::Launch launch{block, 0, 0};
+  const auto sum = [&]<class T, class In>() {
+    std::vector<In> in;
+    in.reserve(held.size());
+    for (double v : held) in.push_back(static_cast<In>(v));
+    return double(model::model_reduce<T, In>(algo, kernels::OpKind::Sum, in.data(), in.size(), launch, nullptr));
+  };
+  switch (element) {
+    case Narrow::Half:
+      return acc == Narrow::Half ? sum.template operator()<narrow::Half, narrow::Half>()
+                                 : sum.template operator()<float, narrow::Half>();
+    case Narrow::Bf16:
+      return acc == Narrow::Bf16 ? sum.template operator()<narrow::Bf16, narrow::Bf16>()
+                                 : sum.template operator()<float, narrow::Bf16>();
+    case Narrow::Float: return sum.template operator()<float, float>();
+    case Narrow::Double: return sum.template operator()<double, double>();
+  }
+  return 0;
+}
+
+#ifdef REDLAB_HAS_CUDA
+kernels::Type bench_type(Narrow t) {
+  switch (t) {
+    case Narrow::Half: return kernels::Type::Half;
+    case Narrow::Bf16: return kernels::Type::Bf16;
+    case Narrow::Float: return kernels::Type::Float;
+    case Narrow::Double: return kernels::Type::Double;
+  }
+  return kernels::Type::Float;
+}
+
+void run_on_gpu(LadderRun& run, kernels::Algo algo, const std::vector<double>& values, double max_seconds,
+                const std::atomic<bool>* cancel) {
+  kernels::BenchSession session;
+  run.device = session.device().name;
+  run.peak_gbps = session.device().peak_gbps;
+  kernels::BenchSettings settings;
+  settings.max_seconds = max_seconds;
+  const int block = kernels::preferred_block(algo, values.size(), session.device().sm_count);
+  for (const auto& [element, acc] : kRungs) {
+    if (cancel && cancel->load()) return;
+    const std::vector<double> held = held_as(values, element);
+    session.set_values(bench_type(element), held,
+                       acc == element && (element == Narrow::Half || element == Narrow::Bf16));
+    const kernels::Timing t = session.time(algo, kernels::OpKind::Sum, kernels::Launch{block, 0, 0}, settings, cancel);
+    LadderRung r;
+    r.rung = core::rung_of(held, element, acc, t.result);
+    r.median_us = t.median_us;
+    r.noise_pct = t.noise_pct;
+    r.gbps = t.median_us > 0
+                 ? double(values.size() * core::element_bytes(core::dtype_of(element))) / (t.median_us * 1e3)
+                 : 0;
+    run.rungs.push_back(r);
+  }
+}
+#endif
+
+}  // namespace
+
+LadderRun run_ladder(const std::string& algorithm, const std::vector<double>& values, Choice backend,
+                     double max_seconds, const std::atomic<bool>* cancel) {
+  const kernels::Algo algo = kernel_algo(algorithm);
+  if (const std::string why = type_refusal(algorithm, core::DType::Half, core::Op::Sum); !why.empty())
+    throw std::invalid_argument(why);
+  if (values.empty()) throw std::invalid_argument("the ladder needs at least one value");
+  LadderRun run;
+  run.algorithm = algorithm;
+  run.date = core::utc_now();
+  std::string why;
+  const bool gpu = backend != Choice::Sim && make_cuda_backend(&why) != nullptr;
+  if (backend == Choice::Cuda && !gpu) throw std::runtime_error("the cuda backend cannot run: " + why);
+#ifdef REDLAB_HAS_CUDA
+  if (gpu) {
+    run.gpu = true;
+    try {
+      run_on_gpu(run, algo, values, max_seconds, cancel);
+    } catch (const kernels::CudaError& e) {
+      throw std::runtime_error(std::string("the ladder failed on the GPU: ") + e.what());
+    }
+    return run;
+  }
+#endif
+  run.device = "CPU model";
+  for (const auto& [element, acc] : kRungs) {
+    if (cancel && cancel->load()) break;
+    const std::vector<double> held = held_as(values, element);
+    LadderRung r;
+    const int block = kernels::preferred_block(algo, held.size(), model::kModelSmCount);  // as the GPU path picks
+    r.rung = core::rung_of(held, element, acc, model_sum(algo, held, element, acc, block));
+    run.rungs.push_back(r);
+  }
+  return run;
+}
+
+std::string ladder_text(const LadderRun& run) {
+  std::string out = run.algorithm + " on " + (run.gpu ? run.device : "the CPU model (its order of adds, untimed)") +
+                    ", " + run.date + "\n";
+  char line[200];
+  std::snprintf(line, sizeof line, "%-7s %-7s %26s %10s %7s %10s %8s\n", "type", "adds in", "result", "ulps", "digits",
+                "us", "GB/s");
+  out += line;
+  for (const LadderRung& r : run.rungs) {
+    const auto digits = core::correct_digits(r.rung);
+    const std::string ulps = r.rung.ulps ? std::to_string(*r.rung.ulps) : "-";
+    std::snprintf(line, sizeof line, "%-7s %-7s %26.17g %10s %7s %10s %8s\n", core::narrow_name(r.rung.element).c_str(),
+                  core::narrow_name(r.rung.accumulator).c_str(), r.rung.result, ulps.c_str(),
+                  digits ? std::to_string(int(*digits)).c_str() : "-",
+                  run.gpu ? std::to_string(r.median_us).substr(0, 7).c_str() : "-",
+                  run.gpu ? std::to_string(r.gbps).substr(0, 7).c_str() : "-");
+    out += line;
+  }
+  if (!run.rungs.empty()) {
+    std::snprintf(line, sizeof line, "exact sum of the values as double holds them: %.17Lg\n",
+                  run.rungs.back().rung.reference);
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace rl::backend
