@@ -157,6 +157,25 @@ TEST(Gpu, NarrowTracesEqualTheCpuModelBitForBit) {
   }
 }
 
+// The hand-derived stall on a real run: [big, 1, 1, ...] in one block of sequential's tree, where
+// cell 0 meets cell 16's 1 first (big + 1: a tie that rounds back to big in the element type).
+TEST(Gpu, HalfAndBf16StallAsTheHandCaseSays) {
+  std::string why;
+  auto gpu = backend::make_cuda_backend(&why);
+  if (!gpu) NO_GPU(why);
+  const auto run = [&](core::DType type, core::Accumulate acc, double big) {
+    std::vector<double> v(32, 1.0);
+    v[0] = big;
+    backend::TraceRequest req{"sequential", core::Op::Sum, type, 32, 0, v};
+    req.accumulate = acc;
+    return gpu->trace(req).result;
+  };
+  EXPECT_EQ(run(core::DType::Half, core::Accumulate::Same, 2048), 2078);  // 2048 + 1 = 2048, + 2 + 4 + 8 + 16
+  EXPECT_EQ(run(core::DType::Half, core::Accumulate::Float, 2048), 2079);
+  EXPECT_EQ(run(core::DType::Bf16, core::Accumulate::Same, 256), 286);  // 256 + 1 = 256, + 2 + 4 + 8 + 16
+  EXPECT_EQ(run(core::DType::Bf16, core::Accumulate::Float, 256), 287);
+}
+
 // The ladder on a real run: each rung's result is its timed run's, and for a fixed-order kernel
 // that is the model's sum bit for bit, in every type and accumulator.
 TEST(Gpu, LadderRunsGiveTheModelsSums) {
