@@ -131,6 +131,10 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64: the same values for a seed 
   return x ^ (x >> 31);
 }
 
+bool is_narrow(Type t) { return t == Type::Half || t == Type::Bf16; }
+// A float's nearest half or bfloat16, as 16 bits.
+std::uint16_t narrow_bits(Type t, float x) { return t == Type::Half ? half_bits(x) : bf16_bits(x); }
+
 }  // namespace
 
 // A half or bfloat16 to float, exactly: CUB's transform before it adds.
@@ -163,7 +167,7 @@ struct BenchSession::Impl {
     if (stream) cudaStreamDestroy(stream);
   }
 
-  std::size_t elem() const { return type == Type::Double ? 8 : type == Type::Half || type == Type::Bf16 ? 2 : 4; }
+  std::size_t elem() const { return type == Type::Double ? 8 : is_narrow(type) ? 2 : 4; }
   std::size_t flush_bytes() const { return 2 * std::max<std::size_t>(info.l2_bytes, 1 << 20); }
 
   // Sizes the input, the copy's destination and the host copy for n elements of the type.
@@ -515,7 +519,7 @@ struct MatrixJob {
   template <class T, class Op, class In>
   Timing run(BenchSession::Impl& i) const {
     if constexpr (narrow::is_narrow<In>)
-      throw std::invalid_argument("no matrix kernel takes half or bfloat16 yet");
+      throw std::invalid_argument("matrices of halves and bfloat16 are traced, not timed yet");
     else
       return i.time_matrix_algo<T, Op>(algo, launch, m, s, cancel);
   }
@@ -599,9 +603,8 @@ BenchSession::InputFacts BenchSession::set_input(Type type, OpKind op, std::size
       const float v = float(double(r >> 40) * 0x1p-24);  // [0, 1): a lost chunk shows in the sum
       std::memcpy(&m.host[i * 4], &v, 4);
       x = v;
-    } else if (type == Type::Half || type == Type::Bf16) {  // [0, 1) rounded to the type
-      const float f = float(double(r >> 40) * 0x1p-24);
-      const std::uint16_t bits = type == Type::Half ? half_bits(f) : bf16_bits(f);
+    } else if (is_narrow(type)) {  // [0, 1) rounded to the type
+      const std::uint16_t bits = narrow_bits(type, float(double(r >> 40) * 0x1p-24));
       std::memcpy(&m.host[i * 2], &bits, 2);
       x = type == Type::Half ? from_half_bits(bits) : from_bf16_bits(bits);
     } else {
@@ -639,8 +642,8 @@ void BenchSession::set_values(Type type, const std::vector<double>& values, bool
     } else if (type == Type::Float) {
       const float v = float(x);
       std::memcpy(&m.host[i * 4], &v, 4);
-    } else if (type == Type::Half || type == Type::Bf16) {  // each a value of the type: no rounding here
-      const std::uint16_t bits = type == Type::Half ? half_bits(float(x)) : bf16_bits(float(x));
+    } else if (is_narrow(type)) {  // each a value of the type: no rounding here
+      const std::uint16_t bits = narrow_bits(type, float(x));
       std::memcpy(&m.host[i * 2], &bits, 2);
     } else {
       std::memcpy(&m.host[i * 8], &x, 8);

@@ -51,7 +51,7 @@ struct Timing {
 };
 
 // Half and Bf16 are timed added in float (AlgorithmRow::narrow's kernels, and CUB's TransformReduce
-// with a cast to float): what PyTorch and Triton do.
+// with a cast to float): what PyTorch does.
 enum class Type { Int, Float, Double, Half, Bf16 };
 
 // One per worker thread: a stream, events, an L2-sized flush buffer and the input array.

@@ -86,7 +86,7 @@ TEST(Cli, WrongFlagsAndValuesGetOneLineAndExitTwo) {
   expect_usage_error({"trace", "-a", "sequential", "--type", "quarter"}, "quarter");
   expect_usage_error({"trace", "-a", "sequential", "--type", "float", "--accumulate", "same"}, "half and bf16");
   expect_usage_error({"trace", "-a", "cg-block", "--type", "half"}, "takes no half");
-  expect_usage_error({"ladder", "-a", "cg-block", "--backend", "sim"}, "takes no half");
+  expect_usage_error({"ladder", "-a", "cg-block", "--backend", "sim"}, "takes half and bf16 (sequential");
   expect_usage_error({"ladder", "-n", "2^28", "--backend", "sim"}, "at most 2^27");
   expect_usage_error({"trace", "-a", "sequential", "--type", "bf16", "--op", "max", "--accumulate", "same"},
                      "changes sums only");

@@ -457,4 +457,6 @@ TEST(Narrow, TheLadderThroughAKernelKeepsItsOrder) {
   EXPECT_EQ(run.rungs[0].rung.ulps, 0u);
   for (const auto& r : run.rungs) EXPECT_EQ(r.median_us, 0) << "the CPU model is never timed as a GPU";
   EXPECT_THROW(backend::run_ladder("cg-block", ones, backend::Choice::Sim), std::invalid_argument);
+  EXPECT_THROW(backend::run_ladder("cub", ones, backend::Choice::Sim), std::invalid_argument);  // no kernel of ours
+  EXPECT_THROW(backend::run_ladder("lanes-per-row", ones, backend::Choice::Sim), std::invalid_argument);  // a matrix
 }

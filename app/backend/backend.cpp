@@ -26,7 +26,7 @@ core::Trace Backend::race(const TraceRequest& request, int) {
 }
 
 namespace {
-// "sequential, warp-shuffle and cub": the rows that take half and bfloat16, from the table.
+// The rows that take half and bfloat16 (their `narrow` column), named from the table.
 std::string narrow_rows() {
   std::vector<std::string> ids;
   for (const auto& r : kernels::kAlgorithms)

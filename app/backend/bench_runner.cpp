@@ -260,6 +260,20 @@ kernels::Launch matrix_launch(const Row& r, core::BenchRow& row, const BenchRequ
   return {row.block, req.grid, 0};
 }
 
+#ifdef REDLAB_HAS_CUDA
+// The GPU bench's name for an element type.
+kernels::Type bench_type(core::DType t) {
+  switch (t) {
+    case core::DType::Int: return kernels::Type::Int;
+    case core::DType::Float: return kernels::Type::Float;
+    case core::DType::Double: return kernels::Type::Double;
+    case core::DType::Half: return kernels::Type::Half;
+    case core::DType::Bf16: return kernels::Type::Bf16;
+  }
+  return kernels::Type::Float;
+}
+#endif
+
 void judge_matrix(core::BenchRow& row, const model::MatrixCheck& c, bool exact) {
   row.check_ok = c.outputs > 0 && c.wrong == 0;
   const std::string all = c.outputs == 1 ? "the 1 output" : "all " + std::to_string(c.outputs) + " outputs";
@@ -326,9 +340,7 @@ core::BenchReport run_matrix_bench(const BenchRequest& req, const std::vector<co
     const auto& dev = session.device();
     core::BenchReport report{dev.name, dev.driver, core::utc_now(), "cuda", dev.peak_gbps, {}};
     p.header = report;
-    const auto type = req.type == core::DType::Int     ? kernels::Type::Int
-                      : req.type == core::DType::Float ? kernels::Type::Float
-                                                       : kernels::Type::Double;
+    const kernels::Type type = bench_type(req.type);
     kernels::BenchSettings settings;
     settings.max_seconds = req.max_seconds;
     for (const auto& s : req.shapes) {
@@ -438,11 +450,7 @@ core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSi
     kernels::BenchSession session;
     const auto& dev = session.device();
     core::BenchReport report{dev.name, dev.driver, core::utc_now(), "cuda", dev.peak_gbps, {}};
-    const auto type = req.type == core::DType::Int     ? kernels::Type::Int
-                      : req.type == core::DType::Float ? kernels::Type::Float
-                      : req.type == core::DType::Half  ? kernels::Type::Half
-                      : req.type == core::DType::Bf16  ? kernels::Type::Bf16
-                                                       : kernels::Type::Double;
+    const kernels::Type type = bench_type(req.type);
     kernels::BenchSettings settings;
     settings.max_seconds = req.max_seconds;
     BenchProgress p{0, req.sizes.size() * req.algorithms.size(), "", report};

@@ -89,11 +89,21 @@ void run_on_gpu(LadderRun& run, kernels::Algo algo, const std::vector<double>& v
 
 }  // namespace
 
+bool ladder_takes(const std::string& algorithm) {
+  const kernels::AlgorithmRow* row = kernels::find_row(algorithm);
+  return row && row->narrow && !kernels::is_baseline(*row) && row->shape == kernels::Shape::Array;
+}
+
 LadderRun run_ladder(const std::string& algorithm, const std::vector<double>& values, Choice backend,
                      double max_seconds, const std::atomic<bool>* cancel) {
+  if (!ladder_takes(algorithm)) {
+    std::string ids;
+    for (const auto& r : kernels::kAlgorithms)
+      if (ladder_takes(std::string(r.id))) ids += (ids.empty() ? "" : ", ") + std::string(r.id);
+    throw std::invalid_argument("the ladder runs through an array kernel that takes half and bf16 (" + ids +
+                                "), not '" + core::printable(algorithm) + "'");
+  }
   const kernels::Algo algo = kernel_algo(algorithm);
-  if (const std::string why = type_refusal(algorithm, core::DType::Half, core::Op::Sum); !why.empty())
-    throw std::invalid_argument(why);
   if (values.empty()) throw std::invalid_argument("the ladder needs at least one value");
   LadderRun run;
   run.algorithm = algorithm;
@@ -134,11 +144,11 @@ std::string ladder_text(const LadderRun& run) {
   for (const LadderRung& r : run.rungs) {
     const auto digits = core::correct_digits(r.rung);
     const std::string ulps = r.rung.ulps ? std::to_string(*r.rung.ulps) : "-";
+    char us[32] = "-", gbps[32] = "-";
+    if (run.gpu) std::snprintf(us, sizeof us, "%.2f", r.median_us), std::snprintf(gbps, sizeof gbps, "%.0f", r.gbps);
     std::snprintf(line, sizeof line, "%-7s %-7s %26.17g %10s %7s %10s %8s\n", core::narrow_name(r.rung.element).c_str(),
                   core::narrow_name(r.rung.accumulator).c_str(), r.rung.result, ulps.c_str(),
-                  digits ? std::to_string(int(*digits)).c_str() : "-",
-                  run.gpu ? std::to_string(r.median_us).substr(0, 7).c_str() : "-",
-                  run.gpu ? std::to_string(r.gbps).substr(0, 7).c_str() : "-");
+                  digits ? std::to_string(int(*digits)).c_str() : "-", us, gbps);
     out += line;
   }
   if (!run.rungs.empty()) {

@@ -29,8 +29,11 @@ struct LadderRun {
   std::vector<LadderRung> rungs;  // narrowest first, as core::precision_ladder
 };
 
-// Throws std::invalid_argument for an algorithm that takes no half or bf16 (it names those that
-// do) or an empty input, std::runtime_error when the backend cannot run. max_seconds: per rung.
+// The kernels a ladder runs through: array kernels that take half and bf16 (their rows' `narrow`).
+bool ladder_takes(const std::string& algorithm);
+
+// Throws std::invalid_argument for an algorithm ladder_takes refuses (naming those it takes) or an
+// empty input, std::runtime_error when the backend cannot run. max_seconds: per rung.
 LadderRun run_ladder(const std::string& algorithm, const std::vector<double>& values, Choice backend,
                      double max_seconds = 0.5, const std::atomic<bool>* cancel = nullptr);
 

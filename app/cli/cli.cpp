@@ -105,7 +105,8 @@ CLI::Option* add_run_options(CLI::App* cmd, RunOptions& o) {
   cmd->add_option("--type", o.type, "int | float | double | half | bf16")
       ->check(CLI::IsMember({"int", "float", "double", "half", "bf16"}));
   cmd->add_option("--accumulate", o.accumulate,
-                  "half and bf16: add in float (default) or in the element type itself (same: every add rounds)")
+                  "half and bf16: add in float (default) or in the element type itself (same: every add rounds to its "
+                  "11 or 8 bits)")
       ->check(CLI::IsMember({"float", "same"}));
   cmd->add_option("--backend", o.backend, "auto | cuda | sim")->check(CLI::IsMember({"auto", "cuda", "sim"}));
   return algorithm;

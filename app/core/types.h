@@ -10,7 +10,7 @@ namespace rl::core {
 enum class Op { Sum, Min, Max };
 // Half and Bf16 are IEEE binary16 and bfloat16 (__half, __nv_bfloat16): 16 bits an element.
 enum class DType { Int, Float, Double, Half, Bf16 };
-// What a half or bfloat16 run adds in: float (what PyTorch and Triton do), or the element type
+// What a half or bfloat16 run adds in: float (what PyTorch does), or the element type
 // itself (the pitfall: every add rounds to 11 or 8 bits). Other types add in their own.
 enum class Accumulate { Float, Same };
 

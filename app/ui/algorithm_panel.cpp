@@ -300,7 +300,7 @@ void algorithm_panel(AppState& s, const Area& f) {
   tip("Element type: int sums wrap at 32 bits; float, double, half (binary16) and bf16 (bfloat16) round");
   if (core::is_narrow(s.choice.type)) {
     combo("adds in", s.choice.accumulate, sums_in, 2);
-    tip("What a half or bf16 run adds in: float (what PyTorch and Triton do), or the type itself, rounding "
+    tip("What a half or bf16 run adds in: float (what PyTorch does), or the type itself, rounding "
         "every add to 11 or 8 bits (the pitfall)");
   }
   // A kernel that reduces int alone (its row's ints_only) runs on int: the type follows, and says why.

@@ -102,10 +102,7 @@ void FloatUi::start_lab(const backend::Backend& backend) {
 // The algorithm whose runs make the ladder's rungs: the one on screen where it takes halves, else
 // warp-shuffle-vectorized.
 static std::string ladder_algorithm(const std::string& on_screen) {
-  const auto* row = kernels::find_row(on_screen);
-  return row && row->narrow && !kernels::is_baseline(*row) && row->shape == kernels::Shape::Array
-             ? on_screen
-             : "warp-shuffle-vectorized";
+  return backend::ladder_takes(on_screen) ? on_screen : "warp-shuffle-vectorized";
 }
 
 void FloatUi::start_ladder(const backend::Backend& backend) {
