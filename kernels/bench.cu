@@ -155,6 +155,7 @@ struct BenchSession::Impl {
   Type type = Type::Float;
   bool same_type = false;           // halves and bfloat16 add in their own type (set_values)
   std::vector<unsigned char> host;  // the same values, for the CPU baseline
+  std::vector<float> wide;          // halves and bfloat16 as floats (exact), for the matrix checks
   std::unique_ptr<Nvml> nvml;
   std::unique_ptr<Cublas> cublas;  // loaded on first use
 
@@ -394,18 +395,25 @@ struct BenchSession::Impl {
     for (const Expected& e : expected_lines)
       if (e.lines == lines && e.m.rows == m.rows && e.m.cols == m.cols && e.op == &tag)
         return *static_cast<const model::MatrixExpected<T>*>(e.lines_exact.get());
-    auto made = std::make_shared<const model::MatrixExpected<T>>(
-        model::matrix_expected<T, Op>(reinterpret_cast<const T*>(host.data()), m, lines));
+    auto made = std::make_shared<const model::MatrixExpected<T>>(model::matrix_expected<T, Op>(values<T>(), m, lines));
     expected_lines.push_back({lines, m, &tag, made});
     return *made;
   }
 
-  template <class T, class Op>
+  // The input's values as T: the host copy, or for halves and bfloat16 (added in float) their floats.
+  template <class T>
+  const T* values() const {
+    if constexpr (std::is_same_v<T, float>)
+      if (!wide.empty()) return wide.data();
+    return reinterpret_cast<const T*>(host.data());
+  }
+
+  template <class T, class Op, class In = T>
   Timing time_matrix_algo(Algo algo, const Launch& launch, Matrix m, const BenchSettings& s,
                           const std::atomic<bool>* cancel) {
-    MatrixReducer<T, Op> r(algo, launch, nullptr, stream);
+    MatrixReducer<T, Op, In> r(algo, launch, nullptr, stream);
     r.prepare(m);
-    const T* in = static_cast<const T*>(input);
+    const In* in = static_cast<const In*>(input);
     const T* out = nullptr;
     Timing t = measure<T>([&] { return out = r.enqueue(in); }, s, cancel);
     if (out) check_outputs<T, Op>(out, matrix_lines(algo), m, row(algo).tree == Tree::None, t);  // a thread's own walk
@@ -518,10 +526,10 @@ struct MatrixJob {
   const std::atomic<bool>* cancel;
   template <class T, class Op, class In>
   Timing run(BenchSession::Impl& i) const {
-    if constexpr (narrow::is_narrow<In>)
-      throw std::invalid_argument("matrices of halves and bfloat16 are traced, not timed yet");
+    if constexpr (narrow::is_narrow<T>)
+      throw std::invalid_argument("matrices of halves and bfloat16 are timed adding in float");
     else
-      return i.time_matrix_algo<T, Op>(algo, launch, m, s, cancel);
+      return i.time_matrix_algo<T, Op, In>(algo, launch, m, s, cancel);
   }
 };
 struct MatrixBaselineJob {
@@ -589,6 +597,7 @@ BenchSession::InputFacts BenchSession::set_input(Type type, OpKind op, std::size
   m.same_type = false;
   m.n = n;
   m.reserve(n);
+  m.wide.assign(is_narrow(type) ? n : 0, 0.0f);
   const std::size_t bytes = n * m.elem();
   long double sum = 0, carry = 0, abs_sum = 0;
   double lo = INFINITY, hi = -INFINITY;
@@ -607,6 +616,7 @@ BenchSession::InputFacts BenchSession::set_input(Type type, OpKind op, std::size
       const std::uint16_t bits = narrow_bits(type, float(double(r >> 40) * 0x1p-24));
       std::memcpy(&m.host[i * 2], &bits, 2);
       x = type == Type::Half ? from_half_bits(bits) : from_bf16_bits(bits);
+      m.wide[i] = float(x);
     } else {
       const double v = double(r >> 11) * 0x1p-53;
       std::memcpy(&m.host[i * 8], &v, 8);
@@ -634,6 +644,7 @@ void BenchSession::set_values(Type type, const std::vector<double>& values, bool
   m.type = type;
   m.same_type = same_type;
   m.reserve(values.size());
+  m.wide.assign(is_narrow(type) ? values.size() : 0, 0.0f);
   for (std::size_t i = 0; i < values.size(); ++i) {
     const double x = values[i];
     if (type == Type::Int) {
@@ -645,6 +656,7 @@ void BenchSession::set_values(Type type, const std::vector<double>& values, bool
     } else if (is_narrow(type)) {  // each a value of the type: no rounding here
       const std::uint16_t bits = narrow_bits(type, float(x));
       std::memcpy(&m.host[i * 2], &bits, 2);
+      m.wide[i] = float(x);
     } else {
       std::memcpy(&m.host[i * 8], &x, 8);
     }
@@ -666,7 +678,7 @@ Timing BenchSession::time(Algo algo, OpKind op, const Launch& launch, const Benc
 Timing BenchSession::time_matrix(Algo algo, OpKind op, const Launch& launch, Matrix m, const BenchSettings& s,
                                  const std::atomic<bool>* cancel) {
   if (m.size() != impl_->n) throw std::invalid_argument("the matrix shape does not match the input's size");
-  check_matrix_launch(algo, m, launch, cuda_device_shape(), false);
+  check_matrix_launch(algo, m, launch, cuda_device_shape(), false, impl_->elem());
   return impl_->dispatch(op, MatrixJob{algo, launch, m, s, cancel});
 }
 

@@ -1,6 +1,7 @@
 // Host launchers: how each algorithm covers the whole array (repeated passes, a fixed grid
 // and a second pass, atomics, a cooperative launch), and the explicit instantiations.
 #include "matrix_launch.cuh"
+#include "op_dispatch.h"
 
 namespace rl::kernels {
 
@@ -79,50 +80,24 @@ T gpu_reduce(Algo algo, OpKind op, const In* host_in, std::size_t n, const Launc
   Launch checked = l;
   if (!checked.grid) checked.grid = first_pass_grid(algo, n, l.block, cuda_device_shape(), cluster);
   check_launch(algo, n, checked, trace != nullptr);
-  if constexpr (kNarrowRun<T, In>) {
-    if (!row(algo).narrow) throw std::invalid_argument(std::string(row(algo).id) + " takes no half or bfloat16");
-  }
-  if constexpr (narrow::is_narrow<T>) {  // the min and max of halves round nothing: they add in float
-    if (op != OpKind::Sum) throw std::invalid_argument("a half or bfloat16 accumulator takes sums only");
-    return Reducer<T, ops::Sum, In>(algo, l, trace, nullptr).run(host_in, n);
-  } else {
-    switch (op) {
-      case OpKind::Sum: return Reducer<T, ops::Sum, In>(algo, l, trace, nullptr).run(host_in, n);
-      case OpKind::Min: return Reducer<T, ops::Min, In>(algo, l, trace, nullptr).run(host_in, n);
-      case OpKind::Max: return Reducer<T, ops::Max, In>(algo, l, trace, nullptr).run(host_in, n);
-    }
-  }
-  throw std::invalid_argument("unknown operator");
+  return by_op<T, In>(algo, op,
+                      [&](auto o) { return Reducer<T, decltype(o), In>(algo, l, trace, nullptr).run(host_in, n); });
 }
 
 template <class T, class In>
 std::vector<T> gpu_reduce_matrix(Algo algo, OpKind op, const In* host_in, Matrix m, const Launch& launch,
                                  RawTrace<T>* trace) {
-  if constexpr (kNarrowRun<T, In>) {
-    if (!row(algo).narrow) throw std::invalid_argument(std::string(row(algo).id) + " takes no half or bfloat16");
-  }
-  if constexpr (narrow::is_narrow<T>) {  // the min and max of halves round nothing: they add in float
-    if (op != OpKind::Sum) throw std::invalid_argument("a half or bfloat16 accumulator takes sums only");
-    return MatrixReducer<T, ops::Sum, In>(algo, launch, trace, nullptr).run(host_in, m);
-  } else {
-    switch (op) {
-      case OpKind::Sum: return MatrixReducer<T, ops::Sum, In>(algo, launch, trace, nullptr).run(host_in, m);
-      case OpKind::Min: return MatrixReducer<T, ops::Min, In>(algo, launch, trace, nullptr).run(host_in, m);
-      case OpKind::Max: return MatrixReducer<T, ops::Max, In>(algo, launch, trace, nullptr).run(host_in, m);
-    }
-  }
-  throw std::invalid_argument("unknown operator");
+  return by_op<T, In>(algo, op, [&](auto o) {
+    return MatrixReducer<T, decltype(o), In>(algo, launch, trace, nullptr).run(host_in, m);
+  });
 }
 
 template <class T>
 std::vector<std::vector<T>> gpu_reduce_matrices(Algo algo, OpKind op, const std::vector<const T*>& host_ins, Matrix m,
                                                 const Launch& launch) {
-  switch (op) {
-    case OpKind::Sum: return MatrixReducer<T, ops::Sum>(algo, launch, nullptr, nullptr).run_each(host_ins, m);
-    case OpKind::Min: return MatrixReducer<T, ops::Min>(algo, launch, nullptr, nullptr).run_each(host_ins, m);
-    case OpKind::Max: return MatrixReducer<T, ops::Max>(algo, launch, nullptr, nullptr).run_each(host_ins, m);
-  }
-  throw std::invalid_argument("unknown operator");
+  return by_op<T, T>(algo, op, [&](auto o) {
+    return MatrixReducer<T, decltype(o)>(algo, launch, nullptr, nullptr).run_each(host_ins, m);
+  });
 }
 
 #define RL_MATRIX(T)                                                                                  \

@@ -4,6 +4,7 @@
 // of two of them computed in float and rounded once equals __hadd (narrow_float.h says why).
 #pragma once
 #include <cstdint>
+#include <type_traits>
 
 #include "narrow_float.h"
 #include "reduce_ops.h"
@@ -15,80 +16,68 @@
 
 namespace rl::narrow {
 
-struct Half {
+struct HalfTag {};  // IEEE binary16, __half
+struct Bf16Tag {};  // bfloat16, __nv_bfloat16
+
+// The 16 bits of a __half (Tag HalfTag) or an __nv_bfloat16 (Bf16Tag).
+template <class Tag>
+struct Narrow16 {
+  static constexpr bool kHalf = std::is_same_v<Tag, HalfTag>;
   std::uint16_t bits = 0;
-  Half() = default;
-  RL_HD explicit Half(float x) {
+  Narrow16() = default;
+  RL_HD explicit Narrow16(float x) {  // to nearest, ties to even
 #if defined(__CUDA_ARCH__)
-    bits = __half_as_ushort(__float2half_rn(x));
+    if constexpr (kHalf)
+      bits = __half_as_ushort(__float2half_rn(x));
+    else
+      bits = __bfloat16_as_ushort(__float2bfloat16_rn(x));
 #else
-    bits = kernels::half_bits(x);
+    bits = kHalf ? kernels::half_bits(x) : kernels::bf16_bits(x);
 #endif
   }
-  RL_HD explicit operator float() const {
+  RL_HD explicit operator float() const {  // exact
 #if defined(__CUDA_ARCH__)
-    return __half2float(__ushort_as_half(bits));
+    if constexpr (kHalf)
+      return __half2float(__ushort_as_half(bits));
+    else
+      return __bfloat162float(__ushort_as_bfloat16(bits));
 #else
-    return kernels::from_half_bits(bits);
+    return kHalf ? kernels::from_half_bits(bits) : kernels::from_bf16_bits(bits);
 #endif
   }
   RL_HD explicit operator double() const { return double(float(*this)); }
 };
 
-struct Bf16 {
-  std::uint16_t bits = 0;
-  Bf16() = default;
-  RL_HD explicit Bf16(float x) {
-#if defined(__CUDA_ARCH__)
-    bits = __bfloat16_as_ushort(__float2bfloat16_rn(x));
-#else
-    bits = kernels::bf16_bits(x);
-#endif
-  }
-  RL_HD explicit operator float() const {
-#if defined(__CUDA_ARCH__)
-    return __bfloat162float(__ushort_as_bfloat16(bits));
-#else
-    return kernels::from_bf16_bits(bits);
-#endif
-  }
-  RL_HD explicit operator double() const { return double(float(*this)); }
-};
-
+using Half = Narrow16<HalfTag>;
+using Bf16 = Narrow16<Bf16Tag>;
 static_assert(sizeof(Half) == 2 && sizeof(Bf16) == 2, "one 16-bit pattern, as __half and __nv_bfloat16");
 
 template <class T>
 inline constexpr bool is_narrow = false;
-template <>
-inline constexpr bool is_narrow<Half> = true;
-template <>
-inline constexpr bool is_narrow<Bf16> = true;
+template <class Tag>
+inline constexpr bool is_narrow<Narrow16<Tag>> = true;
 
 // A sum in the type itself (the pitfall accumulator): one rounding an add, as __hadd rounds.
-RL_HD Half add(Half a, Half b) {
+template <class Tag>
+RL_HD Narrow16<Tag> add(Narrow16<Tag> a, Narrow16<Tag> b) {
 #if defined(__CUDA_ARCH__)
-  Half r;
-  r.bits = __half_as_ushort(__hadd(__ushort_as_half(a.bits), __ushort_as_half(b.bits)));
+  Narrow16<Tag> r;
+  if constexpr (Narrow16<Tag>::kHalf)
+    r.bits = __half_as_ushort(__hadd(__ushort_as_half(a.bits), __ushort_as_half(b.bits)));
+  else
+    r.bits = __bfloat16_as_ushort(__hadd(__ushort_as_bfloat16(a.bits), __ushort_as_bfloat16(b.bits)));
   return r;
 #else
-  return Half(float(a) + float(b));
-#endif
-}
-RL_HD Bf16 add(Bf16 a, Bf16 b) {
-#if defined(__CUDA_ARCH__)
-  Bf16 r;
-  r.bits = __bfloat16_as_ushort(__hadd(__ushort_as_bfloat16(a.bits), __ushort_as_bfloat16(b.bits)));
-  return r;
-#else
-  return Bf16(float(a) + float(b));
+  return Narrow16<Tag>(float(a) + float(b));
 #endif
 }
 
 #if defined(__CUDACC__)
 // A warp shuffle of the 16 bits (found by argument-dependent lookup beside CUDA's own overloads).
-template <class T, class = std::enable_if_t<is_narrow<T>>>
-__device__ __forceinline__ T __shfl_down_sync(unsigned mask, T v, unsigned delta, int width = 32) {
-  T r;
+template <class Tag>
+__device__ __forceinline__ Narrow16<Tag> __shfl_down_sync(unsigned mask, Narrow16<Tag> v, unsigned delta,
+                                                          int width = 32) {
+  Narrow16<Tag> r;
   r.bits = static_cast<std::uint16_t>(::__shfl_down_sync(mask, static_cast<unsigned>(v.bits), delta, width));
   return r;
 }

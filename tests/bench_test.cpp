@@ -190,6 +190,26 @@ TEST(Bench, MatrixShapesOnTheModelAreCheckedRowByRow) {
   EXPECT_EQ(std::count_if(ints.begin(), ints.end(), [](const std::string& id) { return id.rfind("cublas", 0) == 0; }), 0);
 }
 
+// Matrices of halves: the rows that take them, timed on the model and checked row by row; the
+// bytes count 2 an element in and 4 an output out (the sums are floats).
+TEST(Bench, MatricesOfHalvesRunOnTheRowsThatTakeThem) {
+  backend::BenchRequest req;
+  req.type = core::DType::Half;
+  req.algorithms = backend::default_matrix_bench_algorithms(req.type, core::Op::Sum);
+  EXPECT_EQ(req.algorithms, (std::vector<std::string>{"batched-rows-vectorized", "lanes-per-row"}));
+  req.shapes = {{33, 257}, {1000, 16}, {3, 4100}};
+  const auto r = backend::run_bench(req, backend::Choice::Sim, {}, {}, nullptr);
+  ASSERT_EQ(r.rows.size(), 6u);
+  for (const auto& x : r.rows) {
+    EXPECT_TRUE(x.check_ok) << x.algorithm << " " << x.check;
+    EXPECT_EQ(x.type, "half");
+    const double bytes = double(x.n) * 2 + double(x.rows) * 4;
+    EXPECT_NEAR(x.gbps, bytes / (x.median_us * 1e3), 1e-9 * x.gbps) << x.algorithm;
+  }
+  req.algorithms = {"batched-rows"};
+  EXPECT_THROW(backend::run_bench(req, backend::Choice::Sim, {}, {}, nullptr), std::invalid_argument);
+}
+
 // A wrong output is caught: one element moved in one row.
 TEST(Bench, TheMatrixCheckCatchesOneWrongOutput) {
   const kernels::Matrix m{3, 4};

@@ -238,15 +238,19 @@ core::BenchReport run_sim(const BenchRequest& req, const std::vector<const Row*>
 }
 
 // A matrix row: its shape, and bandwidth over what it reads and writes (the input and one
-// value per output), the effective bandwidth of the seeds' batched reduction.
-void finish_matrix_row(const Row& r, core::BenchRow& row, core::MatrixShape s, double median_us, std::size_t elem,
+// value per output), the effective bandwidth of the seeds' batched reduction. The outputs are of
+// the accumulator's type: floats for halves and bf16.
+void finish_matrix_row(const Row& r, core::BenchRow& row, core::MatrixShape s, double median_us, core::DType type,
                        double peak) {
   const kernels::Matrix m{s.rows, s.cols};
   const auto lines = kernels::is_baseline(r) ? kernels::matrix_lines(r.baseline) : kernels::matrix_lines(r.algo);
   const std::size_t outputs = kernels::line_count(lines, m);
   row.rows = s.rows, row.cols = s.cols;
   row.median_us = median_us;
-  row.gbps = median_us > 0 ? double(row.n + outputs) * double(elem) / (median_us * 1e3) : 0;
+  const double bytes =
+      double(row.n) * double(core::element_bytes(type)) +
+      double(outputs) * double(core::element_bytes(core::accumulator_type(type, core::Accumulate::Float)));
+  row.gbps = median_us > 0 ? bytes / (median_us * 1e3) : 0;
   row.pct_of_peak = peak > 0 ? 100.0 * row.gbps / peak : 0;
 }
 
@@ -256,7 +260,7 @@ kernels::Launch matrix_launch(const Row& r, core::BenchRow& row, const BenchRequ
                               kernels::DeviceShape device) {
   const auto algo = r.algo;
   row.block = req.block > 0 ? req.block : kernels::preferred_matrix_block(algo, m, device);
-  row.grid = kernels::matrix_grid(algo, m, row.block, req.grid, device).count();
+  row.grid = kernels::matrix_grid(algo, m, row.block, req.grid, device, core::element_bytes(req.type)).count();
   return {row.block, req.grid, 0};
 }
 
@@ -282,7 +286,8 @@ void judge_matrix(core::BenchRow& row, const model::MatrixCheck& c, bool exact) 
 }
 
 // The CPU model over each shape: timed on the host, checked like the GPU's; the anchors need a GPU.
-template <class T>
+// In: the elements' type (halves and bf16 add in float, T).
+template <class T, class In = T>
 core::BenchReport run_sim_matrix(const BenchRequest& req, const std::vector<const Row*>& algorithms,
                                  const RowSink& on_row, BenchProgress& p, const ProgressSink& on_progress,
                                  const std::atomic<bool>* cancel) {
@@ -291,7 +296,10 @@ core::BenchReport run_sim_matrix(const BenchRequest& req, const std::vector<cons
     const kernels::Matrix m{s.rows, s.cols};
     check_host_memory(m.size(), "shape " + std::to_string(s.rows) + " x " + std::to_string(s.cols));
     const auto values = bench_values(req, m.size());
-    const std::vector<T> in(values.begin(), values.end());
+    const std::vector<T> in(values.begin(), values.end());  // exact: each value is one of In's
+    std::vector<In> elements;
+    if constexpr (!std::is_same_v<T, In>)
+      for (double v : values) elements.push_back(In(float(v)));
     for (const Row* r : algorithms) {
       const std::string id(r->id);
       if (cancel && cancel->load()) return report;
@@ -304,10 +312,13 @@ core::BenchReport run_sim_matrix(const BenchRequest& req, const std::vector<cons
       const auto launch = matrix_launch(*r, row, req, m, model::kModelSmCount);
       std::vector<T> out;
       const auto t0 = std::chrono::steady_clock::now();
-      out = model::model_reduce_matrix<T>(algo, kernel_op(req.op), in.data(), m, launch, nullptr);
+      if constexpr (std::is_same_v<T, In>)
+        out = model::model_reduce_matrix<T>(algo, kernel_op(req.op), in.data(), m, launch, nullptr);
+      else
+        out = model::model_reduce_matrix<T, In>(algo, kernel_op(req.op), elements.data(), m, launch, nullptr);
       const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
       row.samples = 1;
-      finish_matrix_row(*r, row, s, us, sizeof(T), 0);
+      finish_matrix_row(*r, row, s, us, req.type, 0);
       const bool walk = kernels::row(algo).tree == kernels::Tree::None;  // a thread adds its whole line
       const auto lines = kernels::matrix_lines(algo);
       const auto c = req.op == core::Op::Sum ? model::check_matrix_outputs<T, ops::Sum>(out.data(), in.data(), m, lines, walk)
@@ -329,7 +340,11 @@ core::BenchReport run_matrix_bench(const BenchRequest& req, const std::vector<co
     core::BenchReport r =
         req.type == core::DType::Int     ? run_sim_matrix<int>(req, algorithms, on_row, p, on_progress, cancel)
         : req.type == core::DType::Float ? run_sim_matrix<float>(req, algorithms, on_row, p, on_progress, cancel)
-                                         : run_sim_matrix<double>(req, algorithms, on_row, p, on_progress, cancel);
+        : req.type == core::DType::Half
+            ? run_sim_matrix<float, narrow::Half>(req, algorithms, on_row, p, on_progress, cancel)
+        : req.type == core::DType::Bf16
+            ? run_sim_matrix<float, narrow::Bf16>(req, algorithms, on_row, p, on_progress, cancel)
+            : run_sim_matrix<double>(req, algorithms, on_row, p, on_progress, cancel);
     p.current = "done";
     if (on_progress) on_progress(p);
     return r;
@@ -362,7 +377,7 @@ core::BenchReport run_matrix_bench(const BenchRequest& req, const std::vector<co
         row.samples = t.samples;
         row.discarded = t.discarded;
         row.noise_pct = t.noise_pct;
-        finish_matrix_row(*r, row, s, t.median_us, element_bytes(req.type), dev.peak_gbps);
+        finish_matrix_row(*r, row, s, t.median_us, req.type, dev.peak_gbps);
         judge_matrix(row, {t.outputs, t.wrong, t.wrong_note}, req.type == core::DType::Int || req.op != core::Op::Sum);
         report.rows.push_back(row);
         if (on_row) on_row(row);
@@ -382,10 +397,6 @@ core::BenchReport run_matrix_bench(const BenchRequest& req, const std::vector<co
 
 void check_matrix_request(const BenchRequest& req, const std::vector<const Row*>& algorithms) {
   if (!req.sizes.empty()) throw std::invalid_argument("give sizes or shapes, not both");
-  if (core::is_narrow(req.type))
-    throw std::invalid_argument("matrices of " + core::to_string(req.type) +
-                                " are traced (batched-rows-vectorized, lanes-per-row) but not timed yet: "
-                                "time half and bf16 arrays with --sizes");
   if (req.cluster)
     throw std::invalid_argument("a cluster size is for cluster-dsmem, which reduces an array: time it with --sizes");
   for (const Row* r : algorithms) {
@@ -394,6 +405,7 @@ void check_matrix_request(const BenchRequest& req, const std::vector<const Row*>
       throw std::invalid_argument("'" + id + "' reduces an array: time it with --sizes");
     if (is_cublas(*r) && (req.type == core::DType::Int || req.op != core::Op::Sum))
       throw std::invalid_argument("'" + id + "': cuBLAS gemv sums floats and doubles only (it has no integer gemv)");
+    check_type(*r, req.type, req.op);  // halves: the rows that take them
   }
   for (const auto& s : req.shapes)
     if (s.rows == 0 || s.cols == 0) throw std::invalid_argument("a shape needs at least 1 row and 1 column");
@@ -404,7 +416,8 @@ void check_matrix_request(const BenchRequest& req, const std::vector<const Row*>
 std::vector<std::string> default_matrix_bench_algorithms(core::DType type, core::Op op) {
   std::vector<std::string> out;
   for (const auto& a : core::algorithms())
-    if (a.matrix && (!is_cublas(*kernels::find_row(a.id)) || (type != core::DType::Int && op == core::Op::Sum)))
+    if (a.matrix && type_refusal(a.id, type, op).empty() &&
+        (!is_cublas(*kernels::find_row(a.id)) || (type != core::DType::Int && op == core::Op::Sum)))
       out.push_back(a.id);
   return out;
 }

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../algorithms.h"
+#include "../op_dispatch.h"
 #include "../reduce_ops.h"
 #include "../stage_tags.h"
 
@@ -952,6 +954,15 @@ std::vector<T> reduce_matrix_with(Algo algo, const T* in, kernels::Matrix m, con
   return {Model<T, Op>{Algo::Sequential, B, 1}.tree(smem, {})};
 }
 
+// Halves and bfloat16 as the accumulator's type, each converted once and exactly (every one is a
+// float); the model then reads them 16 / sizeof(In) to a 16-byte load, as the kernel does.
+template <class T, class In>
+std::vector<T> widened(const In* in, std::size_t n) {
+  std::vector<T> out(n);
+  for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<T>(in[i]);
+  return out;
+}
+
 }  // namespace
 
 template <class T, class In>
@@ -962,31 +973,15 @@ T model_reduce(Algo algo, kernels::OpKind op, const In* in, std::size_t n, const
     checked.grid =
         kernels::first_pass_grid(algo, n, launch.block, kModelSmCount, kernels::cluster_blocks(algo, launch.cluster));
   kernels::check_launch(algo, n, checked, trace != nullptr);
-  if constexpr (narrow::is_narrow<In>) {
-    if (!kernels::row(algo).narrow)
-      throw std::invalid_argument(std::string(kernels::row(algo).id) + " takes no half or bfloat16");
-    // Each element converted to the accumulator once, exactly (a half or bfloat16 is a float), then
-    // loaded 16 / sizeof(In) to a vector as the kernel loads them.
-    std::vector<T> acc_in(n);
-    for (std::size_t i = 0; i < n; ++i) acc_in[i] = static_cast<T>(in[i]);
-    if constexpr (narrow::is_narrow<T>) {
-      if (op != kernels::OpKind::Sum) throw std::invalid_argument("a half or bfloat16 accumulator takes sums only");
-      return reduce_with<T, ops::Sum>(algo, acc_in.data(), n, launch, trace, sizeof(In));
+  return kernels::by_op<T, In>(algo, op, [&](auto o) {
+    using Op = decltype(o);
+    if constexpr (std::is_same_v<T, In>) {
+      return reduce_with<T, Op>(algo, in, n, launch, trace);
     } else {
-      switch (op) {
-        case kernels::OpKind::Sum: return reduce_with<T, ops::Sum>(algo, acc_in.data(), n, launch, trace, sizeof(In));
-        case kernels::OpKind::Min: return reduce_with<T, ops::Min>(algo, acc_in.data(), n, launch, trace, sizeof(In));
-        case kernels::OpKind::Max: return reduce_with<T, ops::Max>(algo, acc_in.data(), n, launch, trace, sizeof(In));
-      }
+      const std::vector<T> wide = widened<T>(in, n);
+      return reduce_with<T, Op>(algo, wide.data(), n, launch, trace, sizeof(In));
     }
-  } else {
-    switch (op) {
-      case kernels::OpKind::Sum: return reduce_with<T, ops::Sum>(algo, in, n, launch, trace);
-      case kernels::OpKind::Min: return reduce_with<T, ops::Min>(algo, in, n, launch, trace);
-      case kernels::OpKind::Max: return reduce_with<T, ops::Max>(algo, in, n, launch, trace);
-    }
-  }
-  throw std::invalid_argument("unknown operator");
+  });
 }
 
 template int model_reduce<int>(Algo, kernels::OpKind, const int*, std::size_t, const kernels::Launch&, RawTrace<int>*);
@@ -996,32 +991,15 @@ template <class T, class In>
 std::vector<T> model_reduce_matrix(Algo algo, kernels::OpKind op, const In* in, kernels::Matrix m,
                                    const kernels::Launch& launch, RawTrace<T>* trace) {
   kernels::check_matrix_launch(algo, m, launch, kModelSmCount, trace != nullptr, sizeof(In));
-  if constexpr (narrow::is_narrow<In>) {
-    if (!kernels::row(algo).narrow)
-      throw std::invalid_argument(std::string(kernels::row(algo).id) + " takes no half or bfloat16");
-    std::vector<T> acc_in(m.size());  // each element converted once, exactly, as model_reduce does
-    for (std::size_t i = 0; i < m.size(); ++i) acc_in[i] = static_cast<T>(in[i]);
-    if constexpr (narrow::is_narrow<T>) {
-      if (op != kernels::OpKind::Sum) throw std::invalid_argument("a half or bfloat16 accumulator takes sums only");
-      return reduce_matrix_with<T, ops::Sum>(algo, acc_in.data(), m, launch, trace, sizeof(In));
+  return kernels::by_op<T, In>(algo, op, [&](auto o) {
+    using Op = decltype(o);
+    if constexpr (std::is_same_v<T, In>) {
+      return reduce_matrix_with<T, Op>(algo, in, m, launch, trace);
     } else {
-      switch (op) {
-        case kernels::OpKind::Sum:
-          return reduce_matrix_with<T, ops::Sum>(algo, acc_in.data(), m, launch, trace, sizeof(In));
-        case kernels::OpKind::Min:
-          return reduce_matrix_with<T, ops::Min>(algo, acc_in.data(), m, launch, trace, sizeof(In));
-        case kernels::OpKind::Max:
-          return reduce_matrix_with<T, ops::Max>(algo, acc_in.data(), m, launch, trace, sizeof(In));
-      }
+      const std::vector<T> wide = widened<T>(in, m.size());
+      return reduce_matrix_with<T, Op>(algo, wide.data(), m, launch, trace, sizeof(In));
     }
-  } else {
-    switch (op) {
-      case kernels::OpKind::Sum: return reduce_matrix_with<T, ops::Sum>(algo, in, m, launch, trace);
-      case kernels::OpKind::Min: return reduce_matrix_with<T, ops::Min>(algo, in, m, launch, trace);
-      case kernels::OpKind::Max: return reduce_matrix_with<T, ops::Max>(algo, in, m, launch, trace);
-    }
-  }
-  throw std::invalid_argument("unknown operator");
+  });
 }
 
 #define RL_MATRIX(T) \
