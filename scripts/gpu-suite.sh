@@ -8,6 +8,9 @@
 #                               warp stages' cycles that redux-sync's lesson quotes (assets/machine_code/)
 #   scripts/gpu-suite.sh same-input on the GPU machine: every array kernel's float sum of one input, twice,
 #                               its bits (to compare two GPUs: docs/bench/h100/same_input_bits_*.txt)
+#   scripts/gpu-suite.sh narrow on the GPU machine: half and bf16 (issue 35): their GPU tests, the four
+#                               sanitizers over them, the bench of halves (arrays and the matrix sweep)
+#                               and the ladder at 2^24 ($OUT: narrow.log, bench_*.json, ladder_*.json)
 #   scripts/gpu-suite.sh counters on the GPU machine: Nsight Compute once for every GPU kernel
 #                               ($OUT/ncu.tgz; scripts/ncu-counters.py makes assets/counters/h100.json)
 # `run` executes the GPU tests, compute-sanitizer (memcheck, racecheck, synccheck, initcheck)
@@ -67,6 +70,28 @@ if [ "$mode" = machine-code ]; then  # machine-code: redux-sync's lesson's machi
   python3 scripts/machine-code.py .gpu/bin/reduction-lab "${OUT:-gpu-out}/cycles.log" \
     "$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1)" > "${OUT:-gpu-out}/redux-sync.txt" || exit 1
   exit 0  # then here: cp the file to assets/machine_code/redux-sync.txt
+fi
+if [ "$mode" = narrow ]; then  # narrow: half and bf16 (docs/benchmarks.md, "half and bfloat16")
+  out="${OUT:-gpu-out}"; mkdir -p "$out"
+  T=".gpu/run.sh .gpu/bin/gpu_test"
+  REDLAB_REQUIRE_GPU=1 timeout 300 $T --gtest_filter='Gpu.Narrow*:Gpu.HalfAndBf16*:Gpu.Ladder*:Gpu.GoldenTraces*' \
+    > "$out/narrow.log" 2>&1; echo "narrow tests rc=$?"
+  for tool in memcheck racecheck synccheck initcheck; do
+    REDLAB_REQUIRE_GPU=1 REDLAB_GPU_QUICK=1 timeout 150 compute-sanitizer --tool $tool --error-exitcode 9 $T \
+      --gtest_filter='Gpu.Narrow*' > "$out/san_$tool.log" 2>&1
+    echo "$tool rc=$? $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$out/san_$tool.log" | tail -1)"
+  done
+  for t in half bf16; do
+    timeout 150 .gpu/run.sh .gpu/bin/reduction-lab bench -a warp-shuffle-vectorized,work-queue,cub --type $t \
+      --format json --out "$out/bench_$t.json" > /dev/null 2>&1; echo "bench $t rc=$?"
+  done
+  timeout 150 .gpu/run.sh .gpu/bin/reduction-lab bench --shapes sweep --type half --format json \
+    --out "$out/bench_matrix_half.json" > /dev/null 2>&1; echo "matrix bench rc=$?"
+  for spec in random:7 ones; do
+    timeout 60 .gpu/run.sh .gpu/bin/reduction-lab ladder -n 2^24 --input $spec --format json \
+      > "$out/ladder_${spec%%:*}.json"; echo "ladder $spec rc=$?"
+  done
+  exit 0
 fi
 if [ "$mode" = same-input ]; then  # same-input: every array kernel's float sum of one seeded input, twice, with its bits
   # (docs/bench/h100/same_input_bits_*.txt); run on two GPUs and compare the files.
