@@ -387,6 +387,9 @@ void ladder_runs(AppState& s) {
     ImGui::TableNextColumn(), ImGui::Text("%.0f", r.gbps);
   }
   ImGui::EndTable();
+  std::vector<core::Rung> rungs;  // the same bars as the CPU ladder's, for the runs
+  for (const backend::LadderRung& r : run.rungs) rungs.push_back(r.rung);
+  ladder_chart(rungs);
 }
 
 void why(const core::FloatReport& r) {
