@@ -116,14 +116,8 @@ template double gpu_reduce<double>(Algo, OpKind, const double*, std::size_t, con
   template T gpu_reduce<T, In>(Algo, OpKind, const In*, std::size_t, const Launch&, RawTrace<T>*);
 #define RL_NARROW_MATRIX(T, In) \
   template std::vector<T> gpu_reduce_matrix<T, In>(Algo, OpKind, const In*, Matrix, const Launch&, RawTrace<T>*);
-RL_NARROW(float, narrow::Half)
-RL_NARROW(float, narrow::Bf16)
-RL_NARROW(narrow::Half, narrow::Half)
-RL_NARROW(narrow::Bf16, narrow::Bf16)
-RL_NARROW_MATRIX(float, narrow::Half)
-RL_NARROW_MATRIX(float, narrow::Bf16)
-RL_NARROW_MATRIX(narrow::Half, narrow::Half)
-RL_NARROW_MATRIX(narrow::Bf16, narrow::Bf16)
+RL_FOR_EACH_NARROW_PAIR(RL_NARROW)
+RL_FOR_EACH_NARROW_PAIR(RL_NARROW_MATRIX)
 #undef RL_NARROW
 #undef RL_NARROW_MATRIX
 

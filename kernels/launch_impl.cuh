@@ -172,10 +172,12 @@ void launch_cluster_kernel(std::size_t grid, int block, int cluster, const T* in
 
 // bulk-async: kBulkStages tiles of 16 bytes a thread, past the 48 KB a launch gets unasked at
 // 1024 threads; the attribute is set once per instantiation.
-template <class T, class Op, class Probe>
-void launch_bulk_kernel(unsigned grid, int block, const T* in, T* out, std::size_t n, const Probe& p, T* next,
+template <class T, class Op, class Probe, class In>
+void launch_bulk_kernel(unsigned grid, int block, const In* in, T* out, std::size_t n, const Probe& p, T* next,
                         cudaStream_t st) {
-  if constexpr (!std::is_same_v<T, int> && !std::is_same_v<Op, ops::Sum>) {
+  if constexpr (narrow::is_narrow<T> || narrow::is_narrow<In>) {
+    throw std::invalid_argument("bulk-async takes no half or bfloat16 (AlgorithmRow::narrow)");
+  } else if constexpr (!std::is_same_v<T, int> && !std::is_same_v<Op, ops::Sum>) {
     throw std::invalid_argument("bulk-async reduces floats and doubles by sum only (kernels::takes)");
   } else {
     const auto ring = [](int threads) { return int(kBulkStages * std::size_t(threads) * kVectorBytes); };
@@ -265,9 +267,7 @@ class Reducer {
     n_ = n;
     if constexpr (kNarrowRun<T, In>) {  // the narrow rows: warp-shuffle-vectorized, work-queue, or passes
       if (row(algo_).combine == Combine::Atomics) return prepare_slots();
-      const std::size_t count = ceil_div(n, per_block()) * outputs_per_block();
-      a_ = std::make_unique<DeviceArray<T>>(count);
-      b_ = std::make_unique<DeviceArray<T>>(count);
+      prepare_passes(n);
     } else {
       prepare_for(n);
     }
@@ -295,12 +295,15 @@ class Reducer {
         a_ = std::make_unique<DeviceArray<T>>(grid_for(n));
         result_ = std::make_unique<DeviceArray<T>>(1);
         break;
-      default: {
-        const std::size_t count = ceil_div(n, per_block()) * outputs_per_block();
-        a_ = std::make_unique<DeviceArray<T>>(count);
-        b_ = std::make_unique<DeviceArray<T>>(count);
-      }
+      default: prepare_passes(n);
     }
+  }
+
+  // Repeated passes: two buffers of the first pass's partials, swapped pass by pass.
+  void prepare_passes(std::size_t n) {
+    const std::size_t count = ceil_div(n, per_block()) * outputs_per_block();
+    a_ = std::make_unique<DeviceArray<T>>(count);
+    b_ = std::make_unique<DeviceArray<T>>(count);
   }
 
   // Enqueues every launch of one whole-array reduction of in[0..n) on the stream and returns
@@ -460,8 +463,6 @@ class Reducer {
       if (algo_ == Algo::WorkQueue)
         work_queue<T, Op><<<grid, launch_.block, sh, stream_>>>(
             in, n_, probe, QueueSlot<T>{out, taken_->get() + now, next, taken_->get() + later});
-      else if constexpr (kNarrowRun<T, In>)
-        warp_shuffle_vectorized<T, Op><<<grid, launch_.block, sh, stream_>>>(in, out, n_, probe, next);
       else if (algo_ == Algo::BulkAsync)
         launch_bulk_kernel<T, Op>(grid, launch_.block, in, out, n_, probe, next, stream_);
       else

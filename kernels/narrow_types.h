@@ -52,6 +52,11 @@ using Half = Narrow16<HalfTag>;
 using Bf16 = Narrow16<Bf16Tag>;
 static_assert(sizeof(Half) == 2 && sizeof(Bf16) == 2, "one 16-bit pattern, as __half and __nv_bfloat16");
 
+// The (accumulator, element) pairs the project builds for halves and bfloat16: X(T, In) for each,
+// for the explicit instantiations of the launches and the model.
+#define RL_FOR_EACH_NARROW_PAIR(X) \
+  X(float, narrow::Half) X(float, narrow::Bf16) X(narrow::Half, narrow::Half) X(narrow::Bf16, narrow::Bf16)
+
 template <class T>
 inline constexpr bool is_narrow = false;
 template <class Tag>

@@ -31,23 +31,12 @@ std::vector<double> held_as(const std::vector<double>& values, Narrow t) {
 // The CPU model of the algorithm in the rung's types: the GPU's order of adds, on the CPU.
 double model_sum(kernels::Algo algo, const std::vector<double>& held, Narrow element, Narrow acc, int block) {
   const kernels::Launch launch{block, 0, 0};
-  const auto sum = [&]<class T, class In>() {
-    std::vector<In> in;
-    in.reserve(held.size());
-    for (double v : held) in.push_back(static_cast<In>(v));
-    return double(model::model_reduce<T, In>(algo, kernels::OpKind::Sum, in.data(), in.size(), launch, nullptr));
-  };
-  switch (element) {
-    case Narrow::Half:
-      return acc == Narrow::Half ? sum.template operator()<narrow::Half, narrow::Half>()
-                                 : sum.template operator()<float, narrow::Half>();
-    case Narrow::Bf16:
-      return acc == Narrow::Bf16 ? sum.template operator()<narrow::Bf16, narrow::Bf16>()
-                                 : sum.template operator()<float, narrow::Bf16>();
-    case Narrow::Float: return sum.template operator()<float, float>();
-    case Narrow::Double: return sum.template operator()<double, double>();
-  }
-  return 0;
+  const core::Accumulate adds = acc == element ? core::Accumulate::Same : core::Accumulate::Float;
+  return with_types(core::dtype_of(element), adds, [&]<class T, class In>() {
+    const std::vector<In> values = typed_as<In>(held);
+    return double(
+        model::model_reduce<T, In>(algo, kernels::OpKind::Sum, values.data(), values.size(), launch, nullptr));
+  });
 }
 
 #ifdef REDLAB_HAS_CUDA

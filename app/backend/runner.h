@@ -32,6 +32,15 @@ kernels::OpKind kernel_op(core::Op op);
 std::size_t traced_output(kernels::Algo algo, kernels::Matrix m, int block, kernels::Grid2 grid, int traced,
                           std::size_t elem_bytes = 4);
 
+// Values of the element type, from doubles that already hold them (exact).
+template <class In>
+std::vector<In> typed_as(const std::vector<double>& values) {
+  std::vector<In> out;
+  out.reserve(values.size());
+  for (double v : values) out.push_back(static_cast<In>(v));
+  return out;
+}
+
 // Recorded values as the trace keeps them: doubles (every int, float, half and bfloat16 exactly).
 template <class It>
 std::vector<double> doubles(It first, It last) {
@@ -164,9 +173,7 @@ core::Trace run_trace(const TraceRequest& req, kernels::Algo algo, Reduce reduce
       std::any_of(req.input.begin(), req.input.end(), [](double x) { return x != x; }))
     throw std::invalid_argument("cg-reduce-update-async: its min and max use CUDA's atomic min/max, which do not "
                                 "promise to propagate NaN; pick another algorithm for input with NaN");
-  std::vector<In> typed;
-  typed.reserve(req.input.size());
-  for (double v : req.input) typed.push_back(static_cast<In>(v));  // already rounded to the type: exact
+  const std::vector<In> typed = typed_as<In>(req.input);
   kernels::RawTrace<T> raw;
   const kernels::Launch launch{req.block, req.grid, req.trace_block, req.tickets.empty() ? nullptr : &req.tickets,
                                req.cluster};
@@ -174,12 +181,12 @@ core::Trace run_trace(const TraceRequest& req, kernels::Algo algo, Reduce reduce
   return build_trace(req, algo, raw, result, sizeof(In));
 }
 
-// Calls f.template operator()<T, In>() with the request's accumulator and element types: int,
-// float and double add in themselves; half and bf16 in float or in themselves (req.accumulate).
+// Calls f.template operator()<T, In>() with the accumulator and element types: int, float and
+// double add in themselves; half and bf16 in float or in themselves (accumulate).
 template <class F>
-core::Trace with_types(const TraceRequest& req, F f) {
-  const bool same = req.accumulate == core::Accumulate::Same;
-  switch (req.type) {
+auto with_types(core::DType type, core::Accumulate accumulate, F f) {
+  const bool same = accumulate == core::Accumulate::Same;
+  switch (type) {
     case core::DType::Int: return f.template operator()<int, int>();
     case core::DType::Float: return f.template operator()<float, float>();
     case core::DType::Double: return f.template operator()<double, double>();
@@ -189,6 +196,11 @@ core::Trace with_types(const TraceRequest& req, F f) {
       return same ? f.template operator()<narrow::Bf16, narrow::Bf16>() : f.template operator()<float, narrow::Bf16>();
   }
   throw std::invalid_argument("unknown element type");
+}
+
+template <class F>
+core::Trace with_types(const TraceRequest& req, F f) {
+  return with_types(req.type, req.accumulate, f);
 }
 
 // A window of the matrix around the traced block: its first row (or the matrix's last rows),
@@ -222,9 +234,7 @@ core::Trace run_matrix_trace(const TraceRequest& req, kernels::Algo algo, Reduce
   if (req.rows == 0 || req.cols == 0 || req.cols > req.input.size() / req.rows || req.rows * req.cols != req.input.size())
     throw std::invalid_argument(req.algorithm + " needs a matrix: --rows and --cols, at least 1 each");
   kernels::cluster_blocks(algo, req.cluster);  // refuses a cluster size: no matrix kernel has clusters
-  std::vector<In> typed;
-  typed.reserve(req.input.size());
-  for (double v : req.input) typed.push_back(static_cast<In>(v));  // already rounded to the type: exact
+  const std::vector<In> typed = typed_as<In>(req.input);
   kernels::RawTrace<T> raw;
   const kernels::Launch launch{req.block, req.grid, req.trace_block, nullptr};
   const std::vector<T> outputs = reduce(algo, kernel_op(req.op), typed.data(), {req.rows, req.cols}, launch, &raw);

@@ -1017,14 +1017,8 @@ template double model_reduce<double>(Algo, kernels::OpKind, const double*, std::
 #define RL_NARROW_MATRIX(T, In)                                                                         \
   template std::vector<T> model_reduce_matrix<T, In>(Algo, kernels::OpKind, const In*, kernels::Matrix, \
                                                      const kernels::Launch&, RawTrace<T>*);
-RL_NARROW(float, narrow::Half)
-RL_NARROW(float, narrow::Bf16)
-RL_NARROW(narrow::Half, narrow::Half)
-RL_NARROW(narrow::Bf16, narrow::Bf16)
-RL_NARROW_MATRIX(float, narrow::Half)
-RL_NARROW_MATRIX(float, narrow::Bf16)
-RL_NARROW_MATRIX(narrow::Half, narrow::Half)
-RL_NARROW_MATRIX(narrow::Bf16, narrow::Bf16)
+RL_FOR_EACH_NARROW_PAIR(RL_NARROW)
+RL_FOR_EACH_NARROW_PAIR(RL_NARROW_MATRIX)
 #undef RL_NARROW
 #undef RL_NARROW_MATRIX
 
