@@ -46,7 +46,8 @@ constexpr int kBulkStages = 4;
 // 16), the block's result and identities after it; its results' slots are as wide.
 constexpr std::size_t kBulkReduceBytes = 16;
 
-// cluster-dsmem's clusters when none is asked for: the middle of the portable sizes 2, 4, 8.
+// cluster-dsmem's clusters when none is asked for: the middle of the sizes this lab offers (2, 4, 8; any size up to 8
+// is portable).
 constexpr int kDefaultCluster = 4;
 // Blocks a cluster for a launch: `asked` (0: kDefaultCluster) for a kernel of clusters, which
 // takes 2, 4 or 8; 1 for any other, which takes none. Throws std::invalid_argument naming a

@@ -96,8 +96,8 @@ __global__ void __launch_bounds__(1024)
 // >>>
 
 // <<< lanes-per-row
-// A few lanes a row (row_lanes: about 4 elements a lane), so a warp holds 32 / lanes neighbouring
-// rows: its loads cover one contiguous run of memory. 16-byte loads where every row starts on a
+// A few lanes a row (row_lanes: up to 16), so a warp holds 32 / lanes neighbouring rows; a warp's
+// load is one contiguous run where those rows fit in one load each. 16-byte loads where every row starts on a
 // 16-byte boundary, else one element a load. See <<< row-segments.
 // In: the elements' type, T: the accumulator's (halves and bfloat16 may add in float).
 template <class T, class Op, class Probe, class In = T>

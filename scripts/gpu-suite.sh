@@ -120,6 +120,7 @@ if [ "$mode" = counters ]; then  # counters: Nsight Compute once for every GPU k
   M=$M,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_shared_st.sum
   M=$M,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
   M=$M,smsp__thread_inst_executed_per_inst_executed.ratio,gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum
+  M=$M,smsp__thread_inst_executed_pred_on_per_inst_executed.ratio
   # COUNTER_ARRAYS="ID ...": those array kernels alone (a kernel added since the last full run).
   arrays=${COUNTER_ARRAYS:-"naive-serial global-halving interleaved-divergent interleaved-bank-conflicts sequential first-add-on-load unroll-last-warp complete-unroll multiple-per-thread non-pow2-block warp-shuffle warp-shuffle-vectorized work-queue cg-warp cg-block cg-two-phase cg-reduce-update-async cg-grid-sync threadfence-single-pass missing-syncthreads legacy-warp-synchronous redux-sync cluster-dsmem bulk-async vectorized-ordered compensated"}
   rows="batched-rows batched-rows-shuffle batched-rows-split batched-rows-vectorized column-sums column-sums-vectorized column-sums-naive block-2d"

@@ -6,7 +6,8 @@ usage: scripts/ncu-counters.py DIR RUN
   ALGO.csv for each kernel (`ncu --import ALGO.ncu-rep --page raw --csv` of a report holding
   smsp__inst_executed.sum, gpu__time_duration.sum, launch__grid_size, launch__block_size; the
   first launch of the kernel, or every launch of one reduction for global-halving), as the
-  device call in docs/perf-notes.md writes them. Where the report holds them, also shared-memory
+  device call in docs/perf-notes.md writes them. Durations are converted to microseconds by the
+  unit the CSV's row of units gives (ns, us, ms or s); an unknown unit stops the script. Where the report holds them, also shared-memory
   bank conflicts and instructions, global load sectors and requests, threads a warp instruction,
   DRAM throughput and bytes read, and the warp-state stall reasons (WarpStateStats): sums over the
   launches, the rest of the first; and what each bench ran over, from bench_ALGO.json beside it.
@@ -35,6 +36,19 @@ SUMS = {  # field: metric, summed over the launches
 }
 STALL = "smsp__average_warps_issue_stalled_"
 BYTES = {"byte": 1, "Kbyte": 1e3, "Mbyte": 1e6, "Gbyte": 1e9}
+# gpu__time_duration.sum's unit, as the CSV's row of units gives it (Nsight Compute picks one to
+# suit the value: "nsecond"/"usecond"/"msecond"/"second", or "ns"/"us"/"ms"/"s"), in microseconds.
+MICROSECONDS = {"nsecond": 1e-3, "ns": 1e-3, "usecond": 1.0, "us": 1.0, "\u00b5s": 1.0, "msecond": 1e3,
+                "ms": 1e3, "second": 1e6, "s": 1e6}
+
+
+def duration_us(path, units, data):
+    """The launches' gpu__time_duration.sum in microseconds, by the unit the CSV gives it in."""
+    metric = "gpu__time_duration.sum"
+    unit = units.get(metric, "").strip()
+    if unit not in MICROSECONDS:
+        sys.exit(f"ncu-counters: {path}: {metric} in unit {unit!r}, not one of {sorted(MICROSECONDS)}")
+    return round(sum(number(r[metric]) for r in data) * MICROSECONDS[unit], 3)
 
 
 def extra_fields(units, data):
@@ -45,6 +59,10 @@ def extra_fields(units, data):
     first = data[0]
     if "smsp__thread_inst_executed_per_inst_executed.ratio" in units:
         out["threads_per_instruction"] = round(number(first["smsp__thread_inst_executed_per_inst_executed.ratio"]), 2)
+    # Lanes with their predicate on: those that did work (the ratio above counts predicated-off lanes too).
+    pred_on = "smsp__thread_inst_executed_pred_on_per_inst_executed.ratio"
+    if pred_on in units:
+        out["pred_on_per_instruction"] = round(number(first[pred_on]), 2)
     if "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed" in units:
         out["dram_pct"] = round(number(first["gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed"]), 2)
     if "dram__bytes_read.sum" in units:
@@ -94,13 +112,14 @@ def main():
     for name in sorted(os.listdir(folder)):
         if not name.endswith(".csv"):
             continue
-        units, data = kernel_rows(os.path.join(folder, name))
+        path = os.path.join(folder, name)
+        units, data = kernel_rows(path)
         kernels.append({
             "algorithm": name[:-4],
             "kernel": data[0]["Kernel Name"],
             "launches": len(data),
             "instructions": int(sum(number(r["smsp__inst_executed.sum"]) for r in data)),
-            "duration_us": round(sum(number(r["gpu__time_duration.sum"]) for r in data), 3),
+            "duration_us": duration_us(path, units, data),
             "grid": int(number(data[0]["launch__grid_size"])),
             "block": int(number(data[0]["launch__block_size"])),
             **input_of(folder, name[:-4]),

@@ -669,7 +669,15 @@ TEST(Counters, EachViewSaysWhatTheHardwareCountedForItsAlgorithm) {
   EXPECT_EQ(core::counted_lines(c, "sequential", "coalescing").figures,
             "2.1 M sectors in 0.5 M global load requests, 4.0 a request");
   EXPECT_EQ(core::counted_lines(c, "sequential", "divergence").figures,
-            "31.6 of 32 threads active a warp instruction, over the whole kernel");
+            "31.6 of 32 threads active a warp instruction, over the whole kernel (lanes a predicate switched off "
+            "count as active)");
+  // With the lanes whose predicate was on, those lead: the lanes that did work (issue 47).
+  std::string pred = text;
+  pred.replace(pred.find("\"dram_pct\""), 0, "\"pred_on_per_instruction\":17.25,");
+  EXPECT_EQ(core::counted_lines(core::parse_counters(pred), "sequential", "divergence").figures,
+            "17.2 of 32 lanes did work a warp instruction (predicate on), 31.6 active, over the whole kernel");
+  pred.replace(pred.find("17.25"), 5, "31.90");
+  EXPECT_THROW(core::parse_counters(pred), std::runtime_error) << "more lanes on than active";
   const auto work = core::counted_lines(c, "sequential", "work");
   EXPECT_NE(work.context.find("Nsight Compute on an NVIDIA H100 80GB HBM3, 2026-11-27 02:10 UTC"), std::string::npos)
       << work.context;

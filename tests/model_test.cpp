@@ -908,6 +908,32 @@ TEST(Catalog, EveryLessonIsShortAndPointsAtAStageItsRunHas) {
   }
 }
 
+// Every lesson's Look lands at every block a class may pick: at the block on screen, or the
+// window offers the smallest larger block that shows its point (issue 47: at the fresh start's
+// 32 threads five Looks pointed at stages that did not exist).
+TEST(Catalog, EveryLookLandsOrNamesTheBlockThatShowsIt) {
+  for (const auto& a : core::algorithms()) {
+    if (a.kind == core::Kind::Baseline || !a.look) continue;
+    for (int block = 32; block <= 1024; block *= 2) {
+      SCOPED_TRACE(a.id + " at block " + std::to_string(block));
+      const auto at = backend::look_block(a, block);
+      if (block <= 256) {
+        ASSERT_TRUE(at) << "no block from here to 1024 shows the Look";
+      }
+      if (!at) continue;
+      EXPECT_GE(*at, block);
+      if (a.matrix) continue;  // look_block runs the matrix rows itself; the arrays are checked here
+      const auto t = model_trace(a.id, iota(std::size_t(*at)), *at);
+      EXPECT_GE(core::pointed_stage(t, *a.look), 0) << "look_block(" << block << ") = " << *at;
+    }
+  }
+  // The two the review named: at 32 threads sequential has no stride 64, and interleaved
+  // addressing's stride 4 conflicts in no bank (64 threads queue two a bank; 128 show stride 64).
+  EXPECT_EQ(backend::look_block(*core::find_algorithm("sequential"), 32), 128);
+  EXPECT_EQ(backend::look_block(*core::find_algorithm("interleaved-bank-conflicts"), 32), 64);
+  EXPECT_EQ(backend::look_block(*core::find_algorithm("sequential"), 256), 256);
+}
+
 TEST(Catalog, PointersParseOrNameTheirFault) {
   const auto p = core::parse_pointer("Look: banks step=4: lanes queue on one bank");
   EXPECT_EQ(p.view, "banks");

@@ -138,27 +138,66 @@ std::string status_line(const Selection& sel) {
                                                        : sel.fallback_reason);
 }
 
+// The CPU model's run of one block of `block` threads over 1..block (a matrix: 8 rows).
+static const core::Trace* model_run(const core::AlgorithmInfo& info, int block) {
+  static std::mutex mutex;
+  static std::map<std::pair<std::string, int>, std::optional<core::Trace>> runs;
+  std::lock_guard lock(mutex);
+  auto it = runs.find({info.id, block});
+  if (it == runs.end()) {
+    const std::size_t rows = info.matrix ? 8 : 0, n = std::size_t(block) * std::max<std::size_t>(rows, 1);
+    std::vector<double> iota(n);
+    for (std::size_t i = 0; i < n; ++i) iota[i] = double(i + 1);
+    TraceRequest req{info.id, core::Op::Sum, core::DType::Int, block, 0, iota};
+    req.rows = rows, req.cols = info.matrix ? std::size_t(block) : 0;
+    std::optional<core::Trace> run;
+    for (const core::DType type : {core::DType::Int, core::DType::Float}) {  // compensated adds floats alone
+      try {
+        req.type = type;
+        run = make_sim_backend()->trace(req);
+        break;
+      } catch (const std::exception&) {
+        // a block or type this kernel cannot take: the Look does not show there
+      }
+    }
+    it = runs.emplace(std::pair{info.id, block}, std::move(run)).first;
+  }
+  return it->second ? &*it->second : nullptr;
+}
+
 core::AlgorithmInfo with_numbers(core::AlgorithmInfo info) {
   const auto needs = [](const std::string& text) { return text.find('{') != std::string::npos; };
   const bool look = info.look && needs(info.look->text);
   if (info.kind == core::Kind::Baseline || !(needs(info.lesson) || needs(info.brief) || needs(info.detail) || look))
     return info;
-  // One model run per algorithm: the window asks every frame until its own trace is on screen.
-  static std::mutex mutex;
-  static std::map<std::string, core::Trace> runs;
-  std::lock_guard lock(mutex);
-  auto it = runs.find(info.id);
-  if (it == runs.end()) {
-    // Arrays: one block over 1..256. Matrices: 8 rows of 256, 1..2048.
-    constexpr int kBlock = 256, kRows = 8;
-    const std::size_t rows = info.matrix ? kRows : 0, n = std::size_t(kBlock) * std::max<std::size_t>(rows, 1);
-    std::vector<double> iota(n);
-    for (std::size_t i = 0; i < n; ++i) iota[i] = double(i + 1);
-    TraceRequest req{info.id, core::Op::Sum, core::DType::Int, kBlock, 0, iota};
-    req.rows = rows, req.cols = info.matrix ? kBlock : 0;
-    it = runs.emplace(info.id, make_sim_backend()->trace(req)).first;
+  // One model run per algorithm (model_run keeps it): the window asks every frame until its own trace is on screen.
+  const core::Trace* run = model_run(info, 256);
+  if (!run)
+    throw std::runtime_error("the CPU model cannot run " + info.id + " at 256 threads for its lesson's numbers");
+  return core::fill_lessons(std::move(info), *run);
+}
+
+// Whether the pointed stage's accesses conflict at all (the banks view's point).
+static std::optional<bool> conflicts_at(const core::Trace& trace, const core::Pointer& look) {
+  const int stage = core::pointed_stage(trace, look);
+  if (stage < 0) return std::nullopt;
+  return trace.stages[std::size_t(stage)].bank_conflicts.value_or(1) > 1;
+}
+
+std::optional<int> look_block(const core::AlgorithmInfo& info, int block) {
+  if (!info.look || info.kind == core::Kind::Baseline) return std::nullopt;
+  const core::Pointer& look = *info.look;
+  std::optional<bool> wanted;
+  if (look.view == "banks")
+    if (const auto* reference = model_run(info, 256)) wanted = conflicts_at(*reference, look);
+  for (int b = 32; b <= 1024; b *= 2) {
+    if (b < block) continue;
+    const auto* run = model_run(info, b);
+    if (!run || core::pointed_stage(*run, look) < 0) continue;
+    if (wanted && conflicts_at(*run, look) != wanted) continue;
+    return b;
   }
-  return core::fill_lessons(std::move(info), it->second);
+  return std::nullopt;
 }
 
 }  // namespace rl::backend

@@ -1,6 +1,7 @@
 // Where traces come from: the real GPU (cuda) or the CPU model (sim), chosen at run time.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,9 +62,15 @@ std::string type_refusal(const std::string& algorithm, core::DType type, core::O
                          core::Accumulate accumulate = core::Accumulate::Float);
 
 // An algorithm's lesson and detail with their numbers filled in (core::fill_lesson) from the
-// CPU model's run of one block of 256 threads over 1..256 (a matrix: 8 rows of 256 over 1..2048):
+// CPU model's run of one block of 256 threads over 1..256 (a matrix: 8 rows of 256 over 1..2048; as floats
+// for a kernel that adds no ints):
 // what `list` and docs print. The window fills them from the run on screen instead.
 core::AlgorithmInfo with_numbers(core::AlgorithmInfo info);
+// The smallest block of at least `block` threads (powers of two up to 1024) at which the
+// lesson's Look shows its point in the CPU model's run over 1..block (a matrix: 8 rows): its
+// stage exists and, in the banks view, conflicts or their absence as at 256 threads, the run
+// the lesson was written for. Nothing when no block up to 1024 shows it.
+std::optional<int> look_block(const core::AlgorithmInfo& info, int block);
 // nullptr, with *why set, when this build has no CUDA or no GPU is usable.
 std::unique_ptr<Backend> make_cuda_backend(std::string* why);
 

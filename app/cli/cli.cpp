@@ -682,15 +682,15 @@ void check_race_file(const GuiOptions& opts) {
     throw UsageError("--race-file " + core::printable(opts.race_file) + " records " + t.algorithm + ", but --algorithm asks for " + opts.algorithm);
 }
 
-// --open is read before the window opens, as --race-file is: a file it cannot show is a usage
-// error naming the file and the field.
-void check_open_file(const GuiOptions& opts) {
+// --open is read before the window opens, as --race-file is; a file it cannot show is named on
+// standard error and the window opens anyway, saying the same in its status line.
+void check_open_file(const GuiOptions& opts, std::ostream& err) {
   if (opts.open.empty()) return;
   try {
     core::OpenedRun run = core::open_run_file(opts.open);
     if (run.kind != core::RunFile::Results) backend::complete_geometry(run.trace);
   } catch (const std::runtime_error& e) {
-    throw UsageError("--open " + std::string(e.what()));
+    err << "reduction-lab: --open " << e.what() << "; the window opens without it\n";
   }
 }
 
@@ -704,7 +704,7 @@ int open_window(GuiOptions opts, const std::string& backend, const Io& io) {
     throw UsageError("--rows/--cols: the window traces at most 2^20 elements, got " + std::to_string(opts.rows) + " x " +
                      std::to_string(opts.cols));
   check_race_file(opts);
-  check_open_file(opts);
+  check_open_file(opts, io.err);
   if (!io.gui) {
     io.err << "reduction-lab: error: this build has no window; use the list, trace or render commands\n";
     return 1;
@@ -750,17 +750,19 @@ Handler window_command(CLI::App& app) {
   app.add_option("--pane", g.pane, "The lesson pane's tab: lesson | work | float | glossary")
       ->check(CLI::IsMember({"lesson", "work", "float", "glossary"}));
   app.add_option_function<std::string>(
-         "--window-size",
-         [&g](const std::string& v) {
-           int w = 0, h = 0;
-           char x = 0;
-           int used = 0;
-           if (std::sscanf(v.c_str(), "%d%c%d%n", &w, &x, &h, &used) != 3 || used != int(v.size()) || x != 'x' || w < 640 ||
-               h < 480 || w > 7680 || h > 4320)
-             throw CLI::ValidationError("--window-size", "wants WxH from 640x480 to 7680x4320, got '" + core::printable(v) + "'");
-           g.width = w, g.height = h;
-         },
-         "The window's size, WxH (default 1600x900; off screen, the frame's)");
+      "--window-size",
+      [&g](const std::string& v) {
+        int w = 0, h = 0;
+        char x = 0;
+        int used = 0;
+        if (std::sscanf(v.c_str(), "%d%c%d%n", &w, &x, &h, &used) != 3 || used != int(v.size()) || x != 'x' ||
+            w < 640 || h < 480 || w > 7680 || h > 4320)
+          throw CLI::ValidationError("--window-size",
+                                     "wants WxH from 640x480 to 7680x4320, got '" + core::printable(v) + "'");
+        g.width = w, g.height = h, g.size_asked = true;
+      },
+      "The window's size, WxH (default 1600x900, scaled up to fill as much of a larger screen; off screen, the "
+      "frame's)");
   for (const auto& [flag, side, what] : {std::tuple{"--rows", &g.rows, "rows"}, std::tuple{"--cols", &g.cols, "columns"}})
     app.add_option_function<std::string>(
         flag,

@@ -53,6 +53,10 @@ KernelCounters kernel_of(const json& j, std::size_t i) {
       throw std::runtime_error(where + " field '" + key + "' is outside 0 to " + std::to_string(int(most)));
   };
   share("threads_per_instruction", 32, k.threads_per_instruction), share("dram_pct", 100, k.dram_pct);
+  share("pred_on_per_instruction", 32, k.pred_on_per_instruction);
+  if (k.pred_on_per_instruction && k.threads_per_instruction &&
+      *k.pred_on_per_instruction > *k.threads_per_instruction + 0.01)
+    throw std::runtime_error(where + " has more lanes with their predicate on than active lanes");
   if (j.contains("stalls")) {
     const json& stalls = j.at("stalls");
     if (!stalls.is_array() || stalls.size() > 32)
@@ -95,8 +99,14 @@ std::string figures_of(const KernelCounters& k, std::string_view view) {
   if (view == "coalescing" && k.global_load_sectors && k.global_load_requests && *k.global_load_requests > 0)
     return mega(*k.global_load_sectors) + " sectors in " + mega(*k.global_load_requests) + " global load requests, " +
            one_decimal(double(*k.global_load_sectors) / double(*k.global_load_requests)) + " a request";
+  if (view == "divergence" && k.pred_on_per_instruction && k.threads_per_instruction)
+    return one_decimal(*k.pred_on_per_instruction) + " of 32 lanes did work a warp instruction (predicate on), " +
+           one_decimal(*k.threads_per_instruction) + " active, over the whole kernel";
+  // Without the predicated figure, say why the active count can stay near 32 in a divergent kernel.
   if (view == "divergence" && k.threads_per_instruction)
-    return one_decimal(*k.threads_per_instruction) + " of 32 threads active a warp instruction, over the whole kernel";
+    return one_decimal(*k.threads_per_instruction) +
+           " of 32 threads active a warp instruction, over the whole kernel (lanes a predicate switched off "
+           "count as active)";
   if (view == "work" && !k.stalls.empty() && k.dram_pct) {
     std::string out = millions(k.instructions) + " warp instructions; DRAM at " + one_decimal(*k.dram_pct) +
                       " % of its peak; a warp stalled most on ";

@@ -34,6 +34,10 @@ struct KernelCounters {
   std::optional<std::uint64_t> shared_load_conflicts, shared_store_conflicts, shared_loads, shared_stores;
   std::optional<std::uint64_t> global_load_sectors, global_load_requests;
   std::optional<double> threads_per_instruction, dram_pct;
+  // Lanes whose predicate was on a warp instruction (..._pred_on_...): the lanes that did work. The
+  // figure above also counts lanes a predicate switched off, so it stays near 32 when a branch is
+  // compiled to predication (interleaved-divergent's `if`).
+  std::optional<double> pred_on_per_instruction;
   std::vector<Stall> stalls;
   std::string input;
   int cluster = 0;

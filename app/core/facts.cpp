@@ -405,11 +405,17 @@ int pointed_stage(const Trace& trace, const Pointer& pointer) {
   return -1;
 }
 
+// "serial" for the source marker "[serial]": a label a student reads has no brackets.
+static std::string marker_name(int tag) {
+  const std::string marker = kernels::tag_marker(tag);
+  return marker.substr(1, marker.size() - 2);
+}
+
 std::string pointer_label(const Pointer& pointer, const Trace* trace) {
   const int stage = trace ? pointed_stage(*trace, pointer) : -1;
   std::string where = stage >= 0      ? trace->stages[std::size_t(stage)].label
                       : pointer.param ? stage_label(pointer.tag, *pointer.param, true)
-                                      : std::string("the ") + kernels::tag_marker(pointer.tag) + " stage";
+                                      : "the " + marker_name(pointer.tag) + " stage";
   return pointer.view + " view, " + where;
 }
 

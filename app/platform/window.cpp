@@ -15,7 +15,7 @@ std::string g_last_error;
 void on_error(int code, const char* text) { g_last_error = std::to_string(code) + ": " + text; }
 }  // namespace
 
-std::unique_ptr<Window> Window::create(const char* title, int width, int height, std::string* error) {
+std::unique_ptr<Window> Window::create(const char* title, int width, int height, bool grow, std::string* error) {
   glfwSetErrorCallback(on_error);
   if (!glfwInit()) {
     const bool no_display = !std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY");
@@ -30,17 +30,24 @@ std::unique_ptr<Window> Window::create(const char* title, int width, int height,
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
   glfwWindowHint(GLFW_SCALE_TO_MONITOR, GLFW_TRUE);
   // No larger than the screen's work area (an 800x600 projector): the window manager may not shrink it.
+  int area_x = 0, area_y = 0, area_w = 0, area_h = 0;
   if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) {
-    int x = 0, y = 0, area_w = 0, area_h = 0;
     float sx = 1, sy = 1;
-    glfwGetMonitorWorkarea(monitor, &x, &y, &area_w, &area_h);
+    glfwGetMonitorWorkarea(monitor, &area_x, &area_y, &area_w, &area_h);
     glfwGetMonitorContentScale(monitor, &sx, &sy);  // GLFW_SCALE_TO_MONITOR multiplies the size by it
     if (area_w > 0 && area_h > 0) {
-      width = std::min(width, int(float(area_w) / std::max(sx, 1.0f)));
-      height = std::min(height, int(float(area_h) / std::max(sy, 1.0f)));
+      const float fit_w = float(area_w) / std::max(sx, 1.0f), fit_h = float(area_h) / std::max(sy, 1.0f);
+      const float factor = grow ? std::max(1.0f, std::min(fit_w / float(width), fit_h / float(height))) : 1.0f;
+      width = std::min(int(float(width) * factor), int(fit_w));
+      height = std::min(int(float(height) * factor), int(fit_h));
     }
   }
   GLFWwindow* w = glfwCreateWindow(width, height, title, nullptr, nullptr);
+  if (w && grow && area_w > 0) {  // centred in the work area, not where the window manager drops it
+    int fw = 0, fh = 0;
+    glfwGetWindowSize(w, &fw, &fh);
+    glfwSetWindowPos(w, area_x + std::max(0, (area_w - fw) / 2), area_y + std::max(0, (area_h - fh) / 2));
+  }
   if (!w) {
     if (error) *error = "cannot create an OpenGL 3.3 window (" + g_last_error + ")";
     glfwTerminate();

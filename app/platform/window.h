@@ -11,7 +11,9 @@ namespace rl::platform {
 class Window {
  public:
   // nullptr with *error set when there is no display or no OpenGL 3.3.
-  static std::unique_ptr<Window> create(const char* title, int width, int height, std::string* error);
+  // With `grow`, a screen larger than width x height (a 4K projector) gets a window as large a
+  // part of it as 1600x900 is of a 1600x900 screen, centred.
+  static std::unique_ptr<Window> create(const char* title, int width, int height, bool grow, std::string* error);
   ~Window();
   Window(const Window&) = delete;
   Window& operator=(const Window&) = delete;

@@ -70,11 +70,12 @@ std::string grid_how(const core::Trace& t) {
     return g + "; each block writes " + (rows ? "its row's " + word : "its columns' " + word + "s") + " to out: one launch";
   }
   if (!t.tickets.empty())
-    return g + " take " + std::to_string(t.tickets.size()) +
-           " tickets from a counter (under each: how many it took); " +
-           op_name(t.op, core::value_type(t), t.geometry.tree) + " combines: one launch";
+    return g + (t.grid == 1 ? " takes " : " take ") + core::count_text(t.tickets.size(), "ticket", "tickets") +
+           " from a counter (under each: how many it took); " + op_name(t.op, core::value_type(t), t.geometry.tree) +
+           " combines: one launch";
   if (t.combine == kernels::Combine::Atomics)
-    return g + "; each block (or warp tile) adds its result to one value with " +
+    return g + "; each block (or warp tile) " +
+           (t.op == core::Op::Sum ? "adds its result to" : "folds its result into") + " one value with " +
            op_name(t.op, core::value_type(t), t.geometry.tree) + ", in whatever order the blocks finish: one launch";
   if (t.combine == kernels::Combine::BulkReduce)
     return g + "; each block hands its result to one value with a bulk reduction (" + bulk_name(t.op) +

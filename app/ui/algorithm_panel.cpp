@@ -83,8 +83,13 @@ static void grid_field(AppState& s) {
   if (!row || row->shape != kernels::Shape::Array || !kernels::grid_stride(row->indexing)) return;
   int grid = c.grid;
   if (ImGui::InputInt("grid blocks", &grid, 1, 8)) c.grid = std::clamp(grid, 0, 1 << 20);
-  tip("Blocks of the first pass: 0 lets the device choose (one wave: every SM filled once); fewer blocks give\n"
-      "each thread more elements to combine before the tree");
+  // Each kernel has its own rule for 0 (one wave, four blocks an SM, fewer at small sizes): the
+  // tip gives the grid the run on screen took rather than one rule for all.
+  const bool ran = s.trace && s.trace->algorithm == c.algorithm && c.grid == 0;
+  const std::string chosen = ran ? " (this run: " + core::count_text(s.trace->grid, "block", "blocks") + ")" : "";
+  tip(("Blocks of the first pass: 0 lets the kernel choose its own grid for this device and size" + chosen +
+       "; fewer blocks give\neach thread more elements to combine before the tree")
+          .c_str());
 }
 
 // Blocks a cluster, for a kernel of clusters (cluster-dsmem) alone: 2, 4 or 8. Returns the size
@@ -98,7 +103,7 @@ static int cluster_field(AppState& s) {
   int at = chosen == 2 ? 0 : chosen == 4 ? 1 : 2;
   if (ImGui::Combo("cluster size", &at, sizes, 3)) c.cluster = 2 << at;
   tip("Blocks a thread block cluster holds: the first block of each reads the others' shared memory.\n"
-      "2, 4 and 8 are the portable sizes");
+      "Any size up to 8 is portable; this lab offers 2, 4 and 8");
   return c.cluster ? c.cluster : kernels::kDefaultCluster;
 }
 
@@ -130,6 +135,13 @@ static void size_fields(AppState& s) {
   }
   grid_field(s);
   const int cluster = cluster_field(s);
+  // Every block of a cluster gets data: an empty one would hand its DSMEM reads only identities.
+  const bool sized = !c.typed && c.input.kind != core::InputSpec::Kind::File && !(info && info->matrix);
+  if (cluster > 1 && sized && std::int64_t(c.size) < std::int64_t(c.block) * cluster) {
+    c.size = c.block * cluster;
+    s.notes.size = "array size " + std::to_string(c.size) + ": one block's worth for each block of a cluster of " +
+                   std::to_string(cluster);
+  }
   std::int64_t traced = c.trace_block;
   const bool changed = ImGui::InputScalar("traced block", ImGuiDataType_S64, &traced) && traced != c.trace_block;
   tip("Which block of the grid the views show: every block runs, this one is recorded");
@@ -158,6 +170,11 @@ void step_scene(AppState& s, int by) {
 
 void pick_algorithm(AppState& s, const std::string& id) {
   if (id == s.choice.algorithm) return;
+  if (s.race.shown && s.choice == s.race.choice) {  // the race's block and size were for the race
+    const RunChoice& b = s.race.before;
+    s.choice.block = b.block, s.choice.size = b.size, s.choice.trace_block = b.trace_block;
+  }
+  if (!s.plan) s.plan_note.clear();  // a note on leaving a plan is read once; the next pick ends it
   s.choice.algorithm = id, s.notes = {};
   s.choice.grid = 0;  // a scene's small grid was for its kernel: the next one gets the device's wave
   if (!s.plan) return;
@@ -265,14 +282,18 @@ static void scenes_section(AppState& s) {
 void algorithm_panel(AppState& s, const Area& f) {
   place(f, "Algorithm");
   ImGui::BeginChild("list", {0, f.h * 0.28f}, true);
-  std::string family;
-  for (const auto& a : core::algorithms()) {
-    if (a.kind == core::Kind::Baseline) continue;  // timed by bench; nothing to step through
-    if (a.family != family) {
-      family = a.family;
-      ImGui::TextDisabled("%s family", family.c_str());
-    }
-    if (ImGui::Selectable(a.title.c_str(), s.choice.algorithm == a.id)) pick_algorithm(s, a.id);
+  // Each family once, under one heading, in the order the table first names it (a later row
+  // of an earlier family joins it).
+  std::vector<std::string> families;
+  for (const auto& a : core::algorithms())
+    if (a.kind != core::Kind::Baseline && std::find(families.begin(), families.end(), a.family) == families.end())
+      families.push_back(a.family);
+  for (const auto& family : families) {
+    ImGui::TextDisabled("%s family", family.c_str());
+    for (const auto& a : core::algorithms())
+      if (a.kind != core::Kind::Baseline && a.family == family &&
+          ImGui::Selectable(a.title.c_str(), s.choice.algorithm == a.id))
+        pick_algorithm(s, a.id);
   }
   ImGui::EndChild();
   // Compare mode: a second algorithm beside the first, on the same input, in lockstep.
@@ -332,21 +353,34 @@ void algorithm_panel(AppState& s, const Area& f) {
   size_fields(s);
   // iota, ones, random (with a seed), a file of numbers, or values typed or pasted here.
   static const char* inputs[] = {"iota (1, 2, 3, ...)", "ones", "random", "file", "typed values"};
-  int kind = s.choice.typed ? 4 : static_cast<int>(s.choice.input.kind);
+  constexpr int kFile = static_cast<int>(core::InputSpec::Kind::File);
+  bool& file_pending = s.widgets.file_pending;  // "file" picked, no path entered yet: the run keeps its input
+  int kind = s.choice.typed ? 4 : file_pending ? kFile : static_cast<int>(s.choice.input.kind);
   const bool picked = ImGui::Combo("input", &kind, inputs, 5);
   tip("The array's values: 1, 2, 3...; all ones; random with a seed; a file of numbers; or your own");
   if (picked) {
-    s.choice.typed = kind == 4;
-    if (kind < 4) s.choice.input.kind = static_cast<core::InputSpec::Kind>(kind);
+    file_pending = kind == kFile && (s.choice.typed || s.choice.input.kind != core::InputSpec::Kind::File);
+    if (!file_pending) {
+      s.choice.typed = kind == 4;
+      if (kind < 4) s.choice.input.kind = static_cast<core::InputSpec::Kind>(kind);
+    }
   }
-  if (!s.choice.typed && s.choice.input.kind == core::InputSpec::Kind::Random) {
+  if (!s.choice.typed && !file_pending && s.choice.input.kind == core::InputSpec::Kind::Random) {
     int seed = static_cast<int>(s.choice.input.seed);
     if (ImGui::InputInt("seed", &seed)) s.choice.input.seed = static_cast<std::uint64_t>(std::max(seed, 0));
   }
-  if (!s.choice.typed && s.choice.input.kind == core::InputSpec::Kind::File) {
+  if (file_pending || (!s.choice.typed && s.choice.input.kind == core::InputSpec::Kind::File)) {
     char path[core::Settings::kMaxPath + 1];
     std::snprintf(path, sizeof path, "%s", s.choice.input.path.c_str());
-    if (ImGui::InputText("path", path, sizeof path, ImGuiInputTextFlags_EnterReturnsTrue)) s.choice.input.path = path;
+    // Typing goes into the field at once (not to the one-key shortcuts); the run starts on Enter.
+    if (picked && file_pending) ImGui::SetKeyboardFocusHere();
+    if (ImGui::InputTextWithHint("path", "a file of numbers, then Enter", path, sizeof path,
+                                 ImGuiInputTextFlags_EnterReturnsTrue) &&
+        *path) {
+      s.choice.input.path = path;
+      s.choice.input.kind = core::InputSpec::Kind::File;
+      s.choice.typed = file_pending = false;
+    }
     focus_on_near_click("path");
   }
   if (s.choice.typed) {

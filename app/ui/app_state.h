@@ -95,6 +95,7 @@ struct RaceUi {
   std::string file;                // --race-file's path
   bool shown = false;              // the views show the recording while the run's fields are `choice`
   RunChoice choice;                // the fields it was shown under
+  RunChoice before;                // the fields before it: an algorithm picked next starts from them
   int runs = 100;
   std::string runs_note;           // why the runs field holds another value than typed
   std::string error;               // a recording that could not be opened or made
@@ -137,6 +138,7 @@ struct AppState {
   bool select_tab = false;  // make `tab` the open tab on the next frame
   bool quit_requested = false;  // Ctrl+Q
   bool help = false;            // the keys window (? or F1)
+  bool black = false;           // the screen blanked (B or ., a clicker's blank key)
   float zoom = 1;               // the UI's scale on top of the monitor's (Ctrl+ and Ctrl-)
   int bank_row = 0;             // the banks or coalescing view's first row shown (16 accesses, 8 loads a page)
   int warp = 0;                 // the warp a view enlarges when a block is too wide to read ([ and ])
@@ -155,6 +157,7 @@ struct AppState {
   std::string plan_note;           // at a plan's end (or start), or when a hand-picked algorithm left it
   bool play_requested = false;  // start playing once the first trace is in (--play)
   int stage_requested = -1;     // show this stage once the first trace is in (--stage)
+  bool look_pending = false;    // a lesson's Look set a larger block: look once that run is in
   std::string pane;             // the lesson pane's tab to open on the next frame (--pane)
   BenchUi bench;
   FloatUi floats;  // the Float tab
@@ -172,6 +175,9 @@ struct AppState {
     char values[core::Settings::kMaxTyped + 1] = "";  // the typed values' text box
     int source_line = -1;     // the source line the source panel last scrolled to
     float controls_h = 0;     // the Stages tab's controls' height last frame (they wrap)
+    bool file_pending = false;
+    bool float_open = false;  // the lesson pane's Float tab is the open one: the left panel widens  // the input combo
+                              // says "file" and waits for a path and Enter
     float lesson_h = 0;       // presenter mode's lesson: its height last frame, so the source takes the rest
   } widgets;
 };

@@ -120,9 +120,14 @@ void add_times(const AppState& s, Table& table) {
     table.rows[i].cells[kTime] = time_text(rows[i]->median_us);
     table.rows[i].time_tip = time_tip(*rows[i]);
   }
-  if (pair->second.median_us > 0)
-    table.note = "Speedup of " + pair->second.algorithm + " over " + pair->first.algorithm + ": " +
-                 speedup_text(pair->first.median_us / pair->second.median_us) + ". ";
+  if (pair->first.median_us > 0 && pair->second.median_us > 0) {
+    // The faster one named with its speedup: "sequential is 2.1x faster than ...", never "0.5x".
+    const bool second_faster = pair->second.median_us <= pair->first.median_us;
+    const core::BenchRow& fast = second_faster ? pair->second : pair->first;
+    const core::BenchRow& slow = second_faster ? pair->first : pair->second;
+    table.note = fast.algorithm + " is " + speedup_text(slow.median_us / fast.median_us) + " faster than " +
+                 slow.algorithm + ". ";
+  }
   table.note += "Times at " + core::shape_text(pair->first) + ", " + report.device + " (" + pair->type + " " + pair->op + "): ";
   if (shows_shipped(s.bench)) {
     table.note += "a shipped GPU measurement, not this machine.";

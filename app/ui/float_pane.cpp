@@ -207,6 +207,32 @@ void repeat_verdict(const backend::Repeats& r, core::DType type, kernels::RunToR
                        "kernel or the GPU.");
 }
 
+// One algorithm's row of the lab's table: its promise and what its runs gave.
+static void lab_row(const backend::LabRow& r, core::DType type) {
+  const kernels::RunToRun promise = kernels::run_to_run(*kernels::find_row(r.algorithm));
+  ImGui::TableNextRow();
+  ImGui::TableNextColumn(), ImGui::TextUnformatted(r.algorithm.c_str());
+  ImGui::TableNextColumn(), ImGui::TextUnformatted(std::string(kernels::to_string(promise)).c_str());
+  ImGui::TableNextColumn();
+  const std::size_t k = r.repeats.results.size();
+  if (k == 1) {
+    ImGui::TextWrapped("%s in %d run%s", core::format_value(r.repeats.results[0].result, type).c_str(), r.repeats.runs,
+                       r.repeats.runs == 1 ? "" : "s");
+  } else {
+    const auto [lo, hi] = std::minmax_element(r.repeats.results.begin(), r.repeats.results.end(),
+                                              [](const auto& a, const auto& b) { return a.result < b.result; });
+    const std::string text = std::to_string(k) + " results in " + std::to_string(r.repeats.runs) + " runs, " +
+                             core::format_value(lo->result, type) + " to " + core::format_value(hi->result, type);
+    if (promise == kernels::RunToRun::Fixed) {
+      ImGui::PushStyleColor(ImGuiCol_Text, kErrorRed);
+      ImGui::TextWrapped("%s: a fixed order differed", text.c_str());
+      ImGui::PopStyleColor();
+    } else {
+      ImGui::TextWrapped("%s", text.c_str());
+    }
+  }
+}
+
 // The determinism lab's table: each algorithm's promise (its row) beside what its runs gave.
 void lab_table(const std::vector<backend::LabRow>& rows, core::DType type) {
   const bool model = std::none_of(rows.begin(), rows.end(), [](const auto& r) { return r.repeats.backend == "cuda"; });
@@ -214,36 +240,32 @@ void lab_table(const std::vector<backend::LabRow>& rows, core::DType type) {
                          ? "Every algorithm once, on the CPU model: it adds in one fixed order, so no run can "
                            "differ. Run on a GPU to see which algorithms' results change."
                          : "Every algorithm on this input, on the GPU: what its row promises, and what its runs gave.");
-  if (!ImGui::BeginTable("lab", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) return;
-  for (const char* h : {"algorithm", "promise", "runs gave"}) ImGui::TableSetupColumn(h);
-  ImGui::TableHeadersRow();
+  // The kernels that ran fill the table; those that refused this input share one line a reason.
+  std::vector<std::pair<std::string, std::vector<std::string>>> refused;
   for (const auto& r : rows) {
-    const kernels::RunToRun promise = kernels::run_to_run(*kernels::find_row(r.algorithm));
-    ImGui::TableNextRow();
-    ImGui::TableNextColumn(), ImGui::TextUnformatted(r.algorithm.c_str());
-    ImGui::TableNextColumn(), ImGui::TextUnformatted(std::string(kernels::to_string(promise)).c_str());
-    ImGui::TableNextColumn();
-    const std::size_t k = r.repeats.results.size();
-    if (!r.error.empty()) {
-      ImGui::PushTextWrapPos(0), ImGui::TextDisabled("%s", core::printable(r.error).c_str()), ImGui::PopTextWrapPos();
-    } else if (k == 1) {
-      ImGui::TextWrapped("%s in %d run%s", core::format_value(r.repeats.results[0].result, type).c_str(),
-                         r.repeats.runs, r.repeats.runs == 1 ? "" : "s");
-    } else {
-      const auto [lo, hi] = std::minmax_element(r.repeats.results.begin(), r.repeats.results.end(),
-                                                [](const auto& a, const auto& b) { return a.result < b.result; });
-      const std::string text = std::to_string(k) + " results in " + std::to_string(r.repeats.runs) + " runs, " +
-                               core::format_value(lo->result, type) + " to " + core::format_value(hi->result, type);
-      if (promise == kernels::RunToRun::Fixed) {
-        ImGui::PushStyleColor(ImGuiCol_Text, kErrorRed);
-        ImGui::TextWrapped("%s: a fixed order differed", text.c_str());
-        ImGui::PopStyleColor();
-      } else {
-        ImGui::TextWrapped("%s", text.c_str());
-      }
-    }
+    if (r.error.empty()) continue;
+    // "'sequential' takes no half yet: ..." -> "takes no half yet: ...", the reason they share
+    const std::string named = "'" + r.algorithm + "' ";
+    const std::string why = r.error.rfind(named, 0) == 0 ? r.error.substr(named.size()) : r.error;
+    auto same = std::find_if(refused.begin(), refused.end(), [&](const auto& g) { return g.first == why; });
+    if (same == refused.end()) same = refused.insert(refused.end(), {why, {}});
+    same->second.push_back(r.algorithm);
   }
-  ImGui::EndTable();
+  if (ImGui::BeginTable("lab", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchProp)) {
+    for (const char* h : {"algorithm", "promise", "runs gave"}) ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    for (const auto& r : rows)
+      if (r.error.empty()) lab_row(r, type);
+    ImGui::EndTable();
+  }
+  for (const auto& [why, ids] : refused) {
+    std::string names;
+    for (const auto& id : ids) names += (names.empty() ? "" : ", ") + id;
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextDisabled("Not run: %s. %s %s", names.c_str(), ids.size() == 1 ? "It" : "Each",
+                        core::printable(why).c_str());
+    ImGui::PopTextWrapPos();
+  }
 }
 
 void repeat_controls(AppState& s, kernels::RunToRun promise) {

@@ -78,6 +78,7 @@ backend::TraceRequest run_request(const RunChoice& c) {
 void record_trace(AppState& s) {
   s.recorded = s.choice;
   if (show_recording(s) || show_opened(s)) return;
+  s.opened.error.clear();  // a new run replaces the last open's failure in the status line
   try {
     const backend::TraceRequest req = run_request(s.choice);
     const int keep = s.trace && s.trace->algorithm == req.algorithm ? s.player.stage() : 0;
@@ -310,8 +311,19 @@ struct Scene {
 core::PanelSplit panel_widths(const AppState& s, float width, float em) {
   if (s.presenter && s.tab == Tab::Bandwidth) return {0, 0};  // the chart takes the width: its lines are the lesson
   if (s.presenter) return core::clamp_panels(0, s.panels.presenter, {0, width * 0.38f}, width, {0, em * 10}, em * 16);
-  return core::clamp_panels(s.panels.left, s.panels.right, {std::min(em * 24, width * 0.28f), std::min(em * 36, width * 0.34f)},
-                            width, {em * 14, em * 12}, em * 18);
+  core::PanelSplit split = core::clamp_panels(s.panels.left, s.panels.right,
+                                              {std::min(em * 24, width * 0.28f), std::min(em * 36, width * 0.34f)},
+                                              width, {em * 14, em * 12}, em * 18);
+  // The Float tab's tables and ladder need room: the left panel widens while it is open, the
+  // source panel giving way first; the centre keeps its minimum.
+  if (s.widgets.float_open) {
+    const float wide = std::min(em * 40, width * 0.45f);
+    if (split.left < wide) {
+      split.left = wide;
+      split.right = std::max(0.0f, std::min(split.right, width - wide - em * 18));
+    }
+  }
+  return split;
 }
 
 // A draggable edge at x between two panels; returns where the mouse dragged it, or nothing.
@@ -319,11 +331,13 @@ std::optional<float> splitter(const char* id, float x, float height) {
   const float grip = 8;
   ImGui::SetNextWindowPos({x - grip / 2, 0}, ImGuiCond_Always);
   ImGui::SetNextWindowSize({grip, height}, ImGuiCond_Always);
+  // The style's 32 px minimum window width would widen the strip over the panels' controls.
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowMinSize, {grip, grip});
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, {0, 0});
   ImGui::Begin(id, nullptr,
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoBackground | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav);
-  ImGui::PopStyleVar();
+  ImGui::PopStyleVar(2);
   ImGui::InvisibleButton("##edge", {grip, height});
   const bool hot = ImGui::IsItemHovered() || ImGui::IsItemActive();
   if (hot) {
@@ -405,6 +419,7 @@ void draw_panels(AppState& s, Scene& scene, ImFont* large, platform::Window* win
   status_bar(s, {0, body_h, size.x, status_h});
   splitters(s, left_w, right_w, size.x, body_h, em);
   help_window(s);
+  if (s.black) ImGui::GetForegroundDrawList()->AddRectFilled({0, 0}, size, IM_COL32(0, 0, 0, 255));
   if (s.presenter) ImGui::PopFont();
   // Undo steps: a change counts once it is complete (not while a field is edited or a slider
   // dragged, nor stage by stage while playing, nor while an applied scene's tab switches).
@@ -479,7 +494,7 @@ int run_gui(const GuiOptions& opts, std::ostream& err) {
   }
   apply_options(state, opts);
   Surface surface;
-  surface.width = opts.width, surface.height = opts.height;
+  surface.width = opts.width, surface.height = opts.height, surface.grow = !opts.size_asked;
   if (!surface.open(opts.headless, err)) return 1;
   const ImGuiSession imgui(surface, !scripted);
   const int code = run_loop(state, surface, imgui.large_font(), opts, err);

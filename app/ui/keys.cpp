@@ -51,6 +51,7 @@ constexpr KeyHelp kKeys[] = {
     {"1 - 9", "the first nine algorithms of the list"},
     {"E, A, G, M", "export the view as PNG, every stage as PNGs, a GIF, an MP4"},
     {"P or F11", "presenter mode on or off; Esc leaves it"},
+    {"B or .", "black screen on or off (what a clicker's blank key sends); any other key ends it too"},
     {"? or F1", "this help; Esc closes it"},
     {"Ctrl+ / Ctrl- / Ctrl+0", "zoom the whole window in, out, back to 100 %"},
     {"Ctrl+Z", "undo a change of algorithm, compare, view, stage, tab, sizes, input, presenter mode or panel widths"},
@@ -72,6 +73,12 @@ void undo_keys(AppState& s, int key, int mods) {
 // One key press, from the window's queue: quick taps between two frames are not lost.
 void press(AppState& s, int key, int mods) {
   const bool shift = mods & GLFW_MOD_SHIFT;
+  // A blanked screen: B or . brings the class back; so does any other key, which then also acts.
+  if (std::exchange(s.black, false) && (key == GLFW_KEY_B || key == GLFW_KEY_PERIOD)) return;
+  if (!mods && (key == GLFW_KEY_B || key == GLFW_KEY_PERIOD)) {
+    s.black = true;
+    return;
+  }
   if ((mods & GLFW_MOD_CONTROL) && key == GLFW_KEY_Q) s.quit_requested = true;
   // Ctrl+ and Ctrl- zoom the whole UI (Ctrl+0 back to 100 %): type for the back of the room.
   if ((mods & GLFW_MOD_CONTROL) && (key == GLFW_KEY_EQUAL || key == GLFW_KEY_KP_ADD)) s.zoom = std::min(s.zoom + 0.1f, 3.0f);
@@ -120,16 +127,21 @@ void handle_keys(AppState& s, const std::vector<platform::Window::KeyPress>& key
 void help_window(AppState& s) {
   if (!s.help) return;
   const ImVec2 size = ImGui::GetIO().DisplaySize;
+  // As wide as the screen allows (presenter mode's large type), its descriptions wrapped inside.
+  const float width = std::min(size.x * 0.92f, ImGui::GetFontSize() * 52);
   ImGui::SetNextWindowPos({size.x * 0.5f, size.y * 0.5f}, ImGuiCond_Always, {0.5f, 0.5f});
+  ImGui::SetNextWindowSizeConstraints({width, 0}, {width, size.y * 0.92f});
   ImGui::Begin("Keys (? or F1 to close)", &s.help, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse);
   if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV)) {
+    ImGui::TableSetupColumn("key", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("what", ImGuiTableColumnFlags_WidthStretch);
     for (const auto& k : kKeys) {
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(k.keys);
       ImGui::TableNextColumn();
       std::string what = k.what;
       if (const auto at = what.find("{views}"); at != std::string::npos) what.replace(at, 7, core::view_names(", "));
-      ImGui::TextUnformatted(what.c_str());
+      ImGui::TextWrapped("%s", what.c_str());
     }
     ImGui::EndTable();
   }

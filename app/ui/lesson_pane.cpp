@@ -35,22 +35,47 @@
 
 namespace rl::ui {
 
-// A lesson's "Look:" pointer: a button that shows its stage in its view, and what to see.
-static void pointer_line(AppState& s, const core::Pointer& look, const core::Trace* trace) {
+// Runs the block a Look needs: the array grows to fill one such block (typed values keep theirs).
+static void set_block_for_look(AppState& s, int block) {
+  s.choice.block = block;
+  if (!s.choice.typed && s.choice.size < block) s.choice.size = block;
+  s.look_pending = true;
+}
+
+// A lesson's "Look:" pointer: a button that shows its stage in its view, and what to see. Where
+// the run on screen is too small a block to show it, the button sets the smallest block that does
+// and looks once that run is in.
+static void pointer_line(AppState& s, const core::AlgorithmInfo& about, const core::Pointer& look,
+                         const core::Trace* trace) {
   const int stage = trace ? core::pointed_stage(*trace, look) : -1;
   const auto view = render::parse_view(look.view);
-  const std::string where = core::pointer_label(look, trace), label = "Look: " + where;
-  // Where the whole label is wider than the column, the button says "Look:" and the place wraps beside it.
-  const bool fits =
-      ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2 <= ImGui::GetContentRegionAvail().x;
-  ImGui::BeginDisabled(stage < 0 || !view);
-  if (ImGui::Button(fits ? label.c_str() : "Look:")) {
+  const std::optional<int> needed = trace && stage < 0 ? backend::look_block(about, s.choice.block) : std::nullopt;
+  if (s.look_pending && stage >= 0 && view) {
+    s.look_pending = false;
     s.view = *view;
     s.player.seek(stage);
   }
+  const std::string where =
+      needed ? "needs " + std::to_string(*needed) + "+ threads a block: set " + std::to_string(*needed)
+             : core::pointer_label(look, trace);
+  const std::string label = "Look: " + where;
+  // Where the whole label is wider than the column, the button says "Look:" and the place wraps beside it.
+  const bool fits =
+      ImGui::CalcTextSize(label.c_str()).x + ImGui::GetStyle().FramePadding.x * 2 <= ImGui::GetContentRegionAvail().x;
+  ImGui::BeginDisabled(!view || (stage < 0 && !needed));
+  if (ImGui::Button(fits ? label.c_str() : "Look:")) {
+    s.view = *view;
+    if (stage >= 0)
+      s.player.seek(stage);
+    else
+      set_block_for_look(s, *needed);
+  }
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip(stage >= 0 ? "Show this stage in this view" : "Run this algorithm first: no stage of this kind yet");
+    ImGui::SetTooltip("%s", stage >= 0 ? "Show this stage in this view"
+                            : needed ? "This block is too small to show it: run the smallest block that does, then look"
+                            : trace  ? "This run has no such stage at any block this kernel takes"
+                                     : "Run this algorithm first: no stage of this kind yet");
   if (!fits) {
     ImGui::SameLine();
     ImGui::TextWrapped("%s", where.c_str());
@@ -73,7 +98,7 @@ void lesson_text(AppState& s, bool more) {
   rich_text(lesson.brief);
   if (lesson.look) {
     ImGui::Spacing();
-    pointer_line(s, *lesson.look, trace);
+    pointer_line(s, *about, *lesson.look, trace);
   }
   if (more && !lesson.detail.empty() && ImGui::CollapsingHeader("More")) rich_text(lesson.detail);
 }
@@ -103,8 +128,10 @@ void lesson_pane(AppState& s, float height) {
                 {"Work", "work", work_pane},
                 {"Float", "float", float_pane},
                 {"Glossary", "glossary", [](AppState&) { glossary_tab(); }}};
+    s.widgets.float_open = false;
     for (const auto& tab : tabs) {
       if (!ImGui::BeginTabItem(tab.label, nullptr, opened(tab.name))) continue;
+      if (tab.draw == float_pane) s.widgets.float_open = true;
       ImGui::BeginChild(tab.name);
       tab.draw(s);
       ImGui::EndChild();

@@ -29,6 +29,7 @@ struct GuiOptions {
   std::string scene;           // a saved scene's name, or a scene file, to open on
   std::string plan;            // a lesson plan (shipped name or file) to open on its first scene
   int width = 1600, height = 900;  // the window's size (off screen: the frame's)
+  bool size_asked = false;         // --window-size: the window opens at that size on any screen
   int rows = 0, cols = 0;      // a matrix algorithm's shape (0: as saved)
   std::string frame_report;    // JSON of every frame's time, and whether a benchmark ran
   std::string open;            // a trace, race recording or results file to open on (--open)

@@ -51,6 +51,7 @@ const std::optional<core::Trace>& shipped(const std::string& id) {
 void put_on_screen(AppState& s, core::Trace t, RaceUi::From from, const std::string& file) {
   backend::complete_geometry(t);  // a recording from before traces carried their layout
   RunChoice& c = s.choice;
+  if (!s.race.shown) s.race.before = c;  // what the next algorithm picked goes back to
   c.algorithm = t.algorithm, c.op = t.op, c.type = t.type, c.block = t.block, c.trace_block = t.trace_block;
   c.size = int(std::min<std::size_t>(t.size, std::size_t(kMaxTracedSize)));
   RaceUi& r = s.race;

@@ -110,7 +110,8 @@ void presenter_panel(AppState& s, const Area& f) {
   if (!s.plan_note.empty()) wrapped(kAmber, s.plan_note);
   // The lesson as tall as its text (last frame's), up to 60 % of the column: the kernel's lines take the rest.
   float& lesson_h = s.widgets.lesson_h;
-  const float most = f.h * 0.6f;
+  // Compare mode keeps room for both kernels' highlighted lines (a race recording's summary is tall).
+  const float most = f.h * (s.compare_trace ? 0.45f : 0.6f);
   ImGui::BeginChild("presenter lesson", {0, lesson_h > 0 ? std::min(lesson_h, most) : most});
   if (s.trace && s.trace->race) {  // here, not under the view: the view keeps its height for the back of the room
     race_summary(s);
@@ -127,13 +128,13 @@ void presenter_panel(AppState& s, const Area& f) {
   if (!s.compare_trace) {
     code_window(src, shown_line(s, src), rows);
   } else {  // compare mode: both kernels, each at its own stage's line
-    code_window(src, shown_line(s, src), rows / 2 - 1);
+    code_window(src, shown_line(s, src), std::max<std::size_t>(1, rows / 2 - 1));
     const core::Trace& other = *s.compare_trace;
     const core::SourceView theirs = core::source_of(other.algorithm);
     const core::Stage& stage = other.stages[std::size_t(std::clamp(s.player.stage(), 0, int(other.stages.size()) - 1))];
     ImGui::Separator();
     ImGui::TextDisabled("%s", other.algorithm.c_str());
-    code_window(theirs, tag_line(stage, theirs), rows - rows / 2 - 1);
+    code_window(theirs, tag_line(stage, theirs), std::max<std::size_t>(1, rows - rows / 2 - 1));
   }
   ImGui::EndChild();
   ImGui::End();

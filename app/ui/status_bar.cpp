@@ -55,6 +55,14 @@ void status_bar(const AppState& s, const Area& f) {
   // An opened trace is labelled with where it was recorded, not with this machine's backend.
   const bool opened = s.opened.shown && s.trace;
   const ImVec4 color = opened ? (s.trace->backend == "cuda" ? kShippedBlue : kAmber) : gpu ? kGpuGreen : kAmber;
+  // A file that could not be opened says so here, in words, until a run or another file replaces it.
+  if (!s.opened.error.empty()) {
+    const std::string why = "Not opened: " + s.opened.error.substr(0, 2 * core::kShownChars);
+    ImGui::TextColored(kAmber, "%s", why.c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", why.c_str());
+    ImGui::End();
+    return;
+  }
   const std::string line = opened ? "From " + core::printable(std::filesystem::path(s.opened.file).filename().string()) + ": " +
                                         core::recorded_label(*s.trace)
                                   : backend::status_line(s.backend);

@@ -18,7 +18,7 @@ bool Surface::open(bool off_screen, std::ostream& err) {
   std::string why;
   try {
     if (off_screen && (headless = platform::HeadlessContext::create(&why))) screen.resize(width, height);
-    if (!off_screen) window = platform::Window::create("Reduction Lab", width, height, &why);
+    if (!off_screen) window = platform::Window::create("Reduction Lab", width, height, grow, &why);
   } catch (const std::exception& e) {
     err << "reduction-lab: error: the off-screen target failed: " << e.what() << "\n";
     return false;

@@ -23,6 +23,7 @@ struct Surface {
   std::unique_ptr<platform::HeadlessContext> headless;
   render::Offscreen screen;
   int width = 1600, height = 900;  // at open; a window may be resized afterwards
+  bool grow = true;                // a larger screen gets a larger window (no size was asked for)
 
   // False with what went wrong, and what still works without a window, said on err.
   bool open(bool off_screen, std::ostream& err);
