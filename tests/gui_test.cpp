@@ -607,6 +607,33 @@ TEST(Gui, PanelsResizeAndChangesUndo) {
   EXPECT_NEAR(j.at("panels").at("left").get<double>(), 0.48, 0.005) << j.dump();
 }
 
+// Issue 47: every control answers over its whole face. "|<" starts 14 px right of the left
+// panel's edge, where the splitter's window (widened to ImGui's 32 px minimum) ate clicks; and a
+// Look the 32-thread block cannot show sets the block that does, then lands on its stage.
+TEST(Gui, ControlsAnswerAtTheirLeftEdgeAndALookSetsTheBlockItNeeds) {
+  REQUIRE_XVFB();
+  REQUIRE_XDOTOOL();
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_faces";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto saved = [] {
+    std::ifstream in(std::filesystem::path(testing::TempDir()) / "redlab_empty_config" / "reduction-lab" / "settings.json");
+    return in ? nlohmann::json::parse(in) : nlohmann::json{};
+  };
+  int code = -1;
+  auto log = xdotool_walk(dir, "--backend sim --algorithm sequential --stage 3",
+                          "sleep 1; xdotool mousemove 400 769; sleep 0.3; xdotool click 1; sleep 0.6; k ctrl+q", &code);
+  ASSERT_EQ(code, 0) << log;
+  EXPECT_EQ(saved().value("stage", -1), 0) << "|< at x 400 did not answer\n" << saved().dump();
+  log = xdotool_walk(dir, "--backend sim --algorithm sequential",
+                     "sleep 1; xdotool mousemove 32 543; sleep 0.3; xdotool click 1; sleep 1.5; k ctrl+q", &code);
+  ASSERT_EQ(code, 0) << log;
+  const auto j = saved();
+  EXPECT_EQ(j.value("block", 0), 128) << j.dump();
+  EXPECT_EQ(j.value("view", ""), "banks") << j.dump();
+  EXPECT_EQ(j.value("stage", -1), 1) << "sequential's stride 64 at 128 threads\n" << j.dump();
+}
+
 // 256 floats are too many to read in the window's memory view at 1600x900: it enlarges one
 // warp. ] twice picks warp 2, and E exports what is on screen: the block's strip has its frame
 // around warp 2 (threads 64-95), not warp 0.
