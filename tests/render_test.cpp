@@ -634,6 +634,25 @@ TEST_F(RenderTest, NarrowPresenterViewsPrintEveryValueDrawn) {
     }
 }
 
+// Issue 47: an export at 1600x900 laid the enlarged warp out at its smallest readable digits (two
+// rows of 16) where the window showed rows of 8. Of the readable row widths the view takes the one
+// that draws the values largest, at any size: at 1600x900, 4 rows of 8.
+TEST_F(RenderTest, AnEnlargedWarpIsLaidOutWithItsLargestReadableDigits) {
+  const std::uint64_t seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const auto t = random_trace("sequential", 256, seed, core::DType::Float);
+  for (const auto& [w, h, cols] : {std::tuple{1600, 900, 8}, std::tuple{620, 560, 4}}) {
+    render::Offscreen target;
+    target.resize(w, h);
+    target.bind();
+    const render::ViewDrawn drawn = render::draw_stage_view(*canvas_, render::View::Memory, t, 0, w, h, {});
+    render::Offscreen::unbind();
+    EXPECT_EQ(drawn.warps, 8) << w << "x" << h;
+    EXPECT_EQ(drawn.cols, cols) << w << "x" << h;
+    EXPECT_GE(canvas_->smallest_text_px(), int(render::kMinTextPx)) << w << "x" << h;
+  }
+}
+
 // 256 random floats are too many to read at 1024 x 640 with 12 px text: the memory view shows
 // warp k enlarged, each of its 32 cells in its own value's colour with its value printed on it.
 TEST_F(RenderTest, ATooWideBlockShowsOneWarpEnlarged) {

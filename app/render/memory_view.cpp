@@ -546,25 +546,36 @@ MemoryLayout choose_layout(Canvas& c, const Shown& shown, core::DType type, int 
     return cell_texts(c, L, shown, type, L.first, L.first + L.block, o.min_text_px).px;
   };
   if (!shown.values || px_of(whole) >= o.min_text_px) return whole;
-  for (int cols : {16, 8, 4})
-    if (count <= 32 && cols < whole.cols) {
-      const MemoryLayout L = layout_memory(count, width, height, o.text_scale, o.min_text_px, reserve, cols);
-      if (px_of(L) >= o.min_text_px) return L;
+  // Of the row widths that make the values readable, the one that draws them largest: the same
+  // choice at any size, so an export at 1600x900 lays a warp out as the window's view does.
+  const auto largest = [&](auto layout, std::initializer_list<int> widths, int most) -> std::optional<MemoryLayout> {
+    std::optional<MemoryLayout> pick;
+    float pick_px = o.min_text_px;
+    for (int cols : widths) {
+      if (cols > most) continue;
+      const MemoryLayout L = layout(cols);
+      if (const float px = px_of(L); px >= pick_px) pick = L, pick_px = px;
     }
-  // The most cells at which the values are readable, in the fewest rows; where none is, the
-  // layout whose values come nearest (a small block keeps its largest cells).
+    return pick;
+  };
+  if (count <= 32)
+    if (const auto L = largest(
+            [&](int cols) { return layout_memory(count, width, height, o.text_scale, o.min_text_px, reserve, cols); },
+            {16, 8, 4}, whole.cols - 1))
+      return *L;
+  // The most cells at which the values are readable; where none is, the layout whose values come
+  // nearest (a small block keeps its largest cells).
   MemoryLayout best = whole;
   float best_px = px_of(whole);
   for (int span : {32, 16, 8}) {
     if (span >= count) continue;
-    for (int cols : {32, 16, 8, 4}) {
-      if (cols > span) continue;
-      const MemoryLayout L =
-          layout_warp(count, o.warp, width, height, o.text_scale, o.min_text_px, cols, reserve, span, o.part);
-      const float px = px_of(L);
-      if (px >= o.min_text_px) return L;
-      if (px > best_px && count > 32) best = L, best_px = px;
-    }
+    const auto warp = [&](int cols) {
+      return layout_warp(count, o.warp, width, height, o.text_scale, o.min_text_px, cols, reserve, span, o.part);
+    };
+    if (const auto L = largest(warp, {32, 16, 8, 4}, span)) return *L;
+    for (int cols : {32, 16, 8, 4})
+      if (cols <= span && count > 32)
+        if (const MemoryLayout L = warp(cols); px_of(L) > best_px) best = L, best_px = px_of(L);
   }
   return best;
 }

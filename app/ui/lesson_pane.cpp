@@ -49,15 +49,16 @@ static void pointer_line(AppState& s, const core::AlgorithmInfo& about, const co
                          const core::Trace* trace) {
   const int stage = trace ? core::pointed_stage(*trace, look) : -1;
   const auto view = render::parse_view(look.view);
-  const std::optional<int> needed = trace && stage < 0 ? backend::look_block(about, s.choice.block) : std::nullopt;
+  // 0: this block shows it, or none does (an int, not an optional: GCC 12 -O3 warned on one here)
+  const int needed = trace && stage < 0 ? backend::look_block(about, s.choice.block).value_or(0) : 0;
   if (s.look_pending && stage >= 0 && view) {
     s.look_pending = false;
     s.view = *view;
     s.player.seek(stage);
   }
-  const std::string where =
-      needed ? "needs " + std::to_string(*needed) + "+ threads a block: set " + std::to_string(*needed)
-             : core::pointer_label(look, trace);
+  const std::string where = needed
+                                ? "needs " + std::to_string(needed) + "+ threads a block: set " + std::to_string(needed)
+                                : core::pointer_label(look, trace);
   const std::string label = "Look: " + where;
   // Where the whole label is wider than the column, the button says "Look:" and the place wraps beside it.
   const bool fits =
@@ -68,7 +69,7 @@ static void pointer_line(AppState& s, const core::AlgorithmInfo& about, const co
     if (stage >= 0)
       s.player.seek(stage);
     else
-      set_block_for_look(s, *needed);
+      set_block_for_look(s, needed);
   }
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
