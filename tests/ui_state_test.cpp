@@ -394,3 +394,25 @@ TEST(UiState, AClickBesideATextFieldPutsTheCursorInIt) {
   EXPECT_FALSE(io.WantTextInput) << "the button's click put the cursor in the path field";
   ImGui::DestroyContext();
 }
+
+// Issue 48, item 9: a scene's name stays a name. "notes.json" went to ./notes.json and
+// "lessons/week1" outside the scenes folder; both now land in (or are refused by) it.
+TEST(UiState, ASceneNameIsNeverAPath) {
+  const auto home = std::filesystem::path(testing::TempDir()) / "redlab_scene_names";
+  std::filesystem::remove_all(home);
+  const char* was = std::getenv("XDG_CONFIG_HOME");
+  const std::string before = was ? was : "";
+  ::setenv("XDG_CONFIG_HOME", home.c_str(), 1);
+  std::string why;
+  EXPECT_EQ(ui::scene_save_path("notes.json", &why), (home / "reduction-lab" / "scenes" / "notes.json").string());
+  EXPECT_EQ(ui::scene_save_path("week 1", &why), (home / "reduction-lab" / "scenes" / "week 1.json").string());
+  for (const char* bad : {"lessons/week1", "../x", ".hidden", "/etc/passwd", ".json", ""}) {
+    why.clear();
+    EXPECT_EQ(ui::scene_save_path(bad, &why), "") << bad;
+    EXPECT_NE(why.find("a name, not a path"), std::string::npos) << bad << ": " << why;
+  }
+  if (was)
+    ::setenv("XDG_CONFIG_HOME", before.c_str(), 1);
+  else
+    ::unsetenv("XDG_CONFIG_HOME");
+}

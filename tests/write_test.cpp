@@ -2,6 +2,7 @@
 // gives a clear error and exit 1, and a full disk never replaces a good file with a part of one.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -217,4 +218,55 @@ TEST(Write, AnInterruptWhileAllocatingStillCleansUpAndEnds) {
     EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGINT) << "round " << round << ": status " << status;
     EXPECT_FALSE(std::filesystem::exists(folder)) << "round " << round << ": " << folder << " was left behind";
   }
+}
+
+// Issue 48, writes: a pipe nobody reads fails at once instead of blocking for ever; a replaced
+// file keeps its mode (600 stayed 600, not 644); a link the user keeps to a file of theirs (a
+// settings.json in a dotfiles folder) is written through and stays a link; bench --out to a pipe
+// or device leaves no FILE.partial beside it.
+TEST(Write, PipesModesAndLinksAreKeptAsTheUserMadeThem) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(testing::TempDir()) / "redlab_write_kinds";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::string why;
+  const std::string fifo = (dir / "out.png").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto start = std::chrono::steady_clock::now();
+  EXPECT_FALSE(core::write_file(fifo, "png bytes", &why));
+  EXPECT_NE(why.find("a pipe nobody reads"), std::string::npos) << why;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_EQ(fs::status(fifo).type(), fs::file_type::fifo) << "the pipe is left as it was";
+
+  const fs::path kept = dir / "kept.json";
+  { std::ofstream(kept) << "old"; }
+  fs::permissions(kept, fs::perms::owner_read | fs::perms::owner_write);
+  ASSERT_TRUE(core::write_file(kept.string(), "new", &why)) << why;
+  EXPECT_EQ(fs::status(kept).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
+
+  const fs::path target = dir / "dotfiles" / "settings.json", link = dir / "settings.json";
+  fs::create_directories(target.parent_path());
+  { std::ofstream(target) << "{}"; }
+  fs::create_symlink(target, link);
+  ASSERT_TRUE(core::write_file(link.string(), "{\"a\": 1}", &why)) << why;
+  EXPECT_TRUE(fs::is_symlink(link)) << "the link was replaced by a file";
+  std::ifstream in(target);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "{\"a\": 1}");
+
+  const auto r = test::run_cli({"bench", "-a", "sequential", "--sizes", "2^10", "--backend", "sim", "--seconds", "0.01",
+                                "--format", "json", "--out", "/dev/null"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(fs::exists("/dev/null.partial"));
+}
+
+// Issue 48, item 9: `render --input data.txt --out data.txt` replaced the data with a PNG.
+TEST(Write, AnOutputThatIsTheInputIsRefused) {
+  const auto data = std::filesystem::path(testing::TempDir()) / "redlab_data.txt";
+  { std::ofstream(data) << "1 2 3 4 5\n"; }
+  const auto r = test::run_cli({"render", "-a", "sequential", "--stage", "1", "--backend", "sim", "--input",
+                                data.string(), "--out", data.string()});
+  EXPECT_EQ(r.code, 2) << r.err;
+  EXPECT_NE(r.err.find("is the input"), std::string::npos) << r.err;
+  std::ifstream in(data);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "1 2 3 4 5\n");
 }

@@ -296,7 +296,13 @@ int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   bool header = false;
   // JSON or CSV to a file: FILE.partial holds the rows finished so far, so a run cut short (a
   // time limit, a lost machine) keeps what it measured; removed once FILE is whole.
-  std::string partial_path = o.out.empty() || o.format == "text" ? "" : o.out + ".partial";
+  // Not beside a pipe or device (/dev/full.partial in /dev): only a regular or new file gets one.
+  std::error_code kind_ec;
+  const auto out_kind =
+      o.out.empty() ? std::filesystem::file_type::none : std::filesystem::status(o.out, kind_ec).type();
+  const bool regular_out =
+      out_kind == std::filesystem::file_type::regular || out_kind == std::filesystem::file_type::not_found;
+  std::string partial_path = o.out.empty() || o.format == "text" || !regular_out ? "" : o.out + ".partial";
   if (!partial_path.empty() && std::filesystem::exists(partial_path)) {  // someone's file: not ours to replace
     err << "reduction-lab: warning: '" << partial_path << "' exists: no rows will be kept there as they finish\n";
     partial_path.clear();
@@ -593,7 +599,18 @@ int render_chart(const RenderOptions& o, bool type_given) {
   return exported(render::export_chart_png(chart, o.width, o.height, o.out));
 }
 
+// An output that is one of the inputs (the same file, under any name) would replace what the
+// run reads: refused before anything is read or written.
+void refuse_output_over(const std::string& out, const std::vector<std::string>& inputs) {
+  std::error_code ec;
+  for (const auto& in : inputs)
+    if (!out.empty() && !in.empty() && std::filesystem::equivalent(out, in, ec))
+      throw UsageError("--out '" + core::printable(out) + "' is the input '" + core::printable(in) +
+                       "': writing it would replace what this run reads; name another file");
+}
+
 int run_render(const RenderOptions& o, const CLI::App& cmd) {
+  refuse_output_over(o.out.empty() ? o.video : o.out, {o.chart, o.run.input});
   if (!o.chart.empty() || !o.shipped.empty()) return render_chart(o, cmd.count("--type") > 0);
   if (o.run.algorithm.empty()) throw UsageError("render needs --algorithm and --stage, --chart FILE or --shipped RUN");
   render::Look look{*render::parse_view(o.view)};

@@ -9,6 +9,7 @@
 #include <cerrno>
 #include <cstdint>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <stdexcept>
@@ -115,8 +116,9 @@ bool write_fd(int fd, const std::string& shown, std::string_view bytes, bool syn
 }
 
 // A new file beside path, from mkstemp: O_EXCL, so no link or file another user placed
-// there is ever opened. Its mode is what a plain create would give (0666 less the umask).
-int temporary_beside(const std::string& path, std::string* tmp) {
+// there is ever opened. Its mode is the replaced file's, with its group where the user may set
+// it (`old`), else what a plain create would give (0666 less the umask).
+int temporary_beside(const std::string& path, std::string* tmp, const struct stat* old = nullptr) {
   const auto p = std::filesystem::path(path);
   const auto dir = p.has_parent_path() ? p.parent_path() : std::filesystem::path(".");
   std::string name = (dir / ("." + p.filename().string() + ".tmp-XXXXXX")).string();
@@ -124,9 +126,50 @@ int temporary_beside(const std::string& path, std::string* tmp) {
   if (fd < 0) return -1;
   const mode_t mask = ::umask(0);
   ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
+  if (old) {
+    if (::fchown(fd, uid_t(-1), old->st_gid) != 0) {
+      // not a group of this user's: the new file keeps the folder's group
+    }
+    ::fchmod(fd, old->st_mode & 07777);
+  } else {
+    ::fchmod(fd, 0666 & ~mask);
+  }
   *tmp = name;
   return fd;
+}
+
+// A pipe, socket or device the user named, written in place. Another user's pipe or socket is
+// refused (its owner would receive this user's output), and a pipe with no reader fails at once
+// instead of blocking (O_NONBLOCK on open, cleared for the writes).
+bool write_in_place(const std::string& path, const struct stat& st, std::string_view bytes, std::string* error) {
+  const bool device = S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode);
+  if (!device && st.st_uid != ::geteuid()) {
+    if (error) *error = "cannot write '" + printable(path) + "': a pipe or socket another user owns";
+    return false;
+  }
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0 && errno == ENXIO) {
+    if (error) *error = "cannot write '" + printable(path) + "': a pipe nobody reads";
+    return false;
+  }
+  if (fd < 0) return fail_errno(error, "cannot write", path);
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  return write_fd(fd, path, bytes, false, error);
+}
+
+// Where a write to path lands: a link the user made to a file the user owns is written through
+// (a settings.json kept in a dotfiles folder stays a link); any other link is replaced, never
+// followed, as a missing or regular name is.
+std::string write_target(const std::string& path) {
+  struct stat link {};
+  if (::lstat(path.c_str(), &link) != 0 || !S_ISLNK(link.st_mode) || link.st_uid != ::geteuid()) return path;
+  char* real = ::realpath(path.c_str(), nullptr);
+  if (!real) return path;
+  const std::string target = real;
+  std::free(real);
+  struct stat st {};
+  return ::stat(target.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == ::geteuid() ? target : path;
 }
 
 }  // namespace
@@ -169,16 +212,16 @@ bool read_file(const std::string& path, const FileKind& kind, std::string* bytes
   return true;
 }
 
-bool write_file(const std::string& path, std::string_view bytes, std::string* error) {
+bool write_file(const std::string& named, std::string_view bytes, std::string* error) {
+  const std::string path = write_target(named);
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {  // a pipe or device the user named
-    if (S_ISDIR(st.st_mode)) return fail(error, "cannot write", path, EISDIR);
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-    if (fd < 0) return fail_errno(error, "cannot write", path);
-    return write_fd(fd, path, bytes, false, error);
-  }
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) return fail(error, "cannot write", path, EISDIR);
+  if (exists && !S_ISREG(st.st_mode)) return write_in_place(path, st, bytes, error);
   std::string tmp;
-  const int fd = temporary_beside(path, &tmp);
+  // A replaced file keeps its mode and group when it is this user's (another's was only ever
+  // readable here: the new one is the user's own, made as a new file).
+  const int fd = temporary_beside(path, &tmp, exists && st.st_uid == ::geteuid() ? &st : nullptr);
   if (fd < 0) return fail_errno(error, "cannot write", path);
   const int slot = claim(tmp, false);
   const bool ok = write_fd(fd, path, bytes, true, error);
@@ -192,9 +235,14 @@ bool write_file(const std::string& path, std::string_view bytes, std::string* er
   return ok ? fail(error, "cannot replace", path, err) : false;
 }
 
-bool can_write_beside(const std::string& path, std::string* error) {
+bool can_write_beside(const std::string& named, std::string* error) {
+  const std::string path = write_target(named);
   struct stat st {};
-  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return true;  // written in place
+  if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {  // written in place
+    if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || st.st_uid == ::geteuid()) return true;
+    if (error) *error = "cannot write '" + printable(path) + "': a pipe or socket another user owns";
+    return false;
+  }
   std::string tmp;
   const int fd = temporary_beside(path, &tmp);
   if (fd < 0) return fail_errno(error, "cannot write", path);

@@ -236,10 +236,11 @@ static void scenes_section(AppState& s) {
   ImGui::SameLine();
   ImGui::BeginDisabled(!*s.scene_name);
   if (ImGui::Button("Save")) {
-    const std::string path = scene_path(s.scene_name);
     std::string why;
-    s.scene_message = path.empty() ? "no config folder to save scenes in"
-                      : core::save_settings(current_scene(s), path, &why) ? "saved " + path : why;
+    const std::string path = scene_save_path(s.scene_name, &why);
+    s.scene_message = path.empty()                                        ? why
+                      : core::save_settings(current_scene(s), path, &why) ? "saved " + core::printable(path)
+                                                                          : why;
   }
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))

@@ -87,6 +87,23 @@ std::string scene_path(const std::string& name) {
   return dir + "/scenes/" + name + ".json";
 }
 
+std::string scene_save_path(const std::string& typed, std::string* why) {
+  std::string name = typed;
+  if (name.ends_with(".json")) name.resize(name.size() - 5);
+  if (name.empty() || name.find('/') != std::string::npos || name.front() == '.') {
+    *why = "a scene's name is a name, not a path: '" + core::printable(typed) + "' (no '/', not starting with '.')";
+    return {};
+  }
+  const std::string dir = config_dir();
+  if (dir.empty()) {
+    *why = "no config folder to save scenes in";
+    return {};
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(dir + "/scenes", ec);
+  return dir + "/scenes/" + name + ".json";
+}
+
 // The .json files of config_dir()/FOLDER, as names without the extension, sorted.
 static std::vector<std::string> saved_names(const char* folder) {
   std::vector<std::string> names;

@@ -28,6 +28,10 @@ void apply_scene(AppState& state, const core::Settings& scene);
 core::Settings current_scene(const AppState& state);
 // Where the scene NAME lives (config_dir()/scenes/NAME.json), or NAME itself when it is a path.
 std::string scene_path(const std::string& name);
+// Where the Save button keeps the scene NAME: always config_dir()/scenes/NAME.json (a trailing
+// ".json" dropped), never a path the name spells ("notes.json" replaced ./notes.json). Empty,
+// with *why set, for a name with a '/', one starting with '.', or no config folder.
+std::string scene_save_path(const std::string& name, std::string* why);
 std::vector<std::string> saved_scenes();  // names, sorted
 std::vector<std::string> saved_plans();   // a teacher's plans in config_dir()/plans: names, sorted
 // A shipped plan by name (plan_list()), or a plan file. Throws std::runtime_error saying why not.
