@@ -1,6 +1,7 @@
 // Bad input and IEEE special values: what the user sees, checked. (docs/reliability.md lists
 // each case and the test that covers it.)
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -280,3 +281,62 @@ TEST(Reliability, IntegerFieldsOutOfRangeAreReportedByName) {
   }
 }
 
+// Issue 48, items 2, 3, 4 and 7: fields a reader took that crashed, hung or lied in a view.
+// Each is refused by name, at the reader, before any view draws it.
+TEST(Reliability, FieldsThatCrashedHungOrLiedInAViewAreRefusedByName) {
+  const auto traced = [](const std::string& algorithm, std::size_t n) {
+    std::vector<double> in(n);
+    for (std::size_t i = 0; i < n; ++i) in[i] = double(i % 7) - 3;
+    backend::TraceRequest req{algorithm, core::Op::Sum, core::DType::Int, 64, 0, in};
+    return nlohmann::json::parse(core::to_json(backend::make_sim_backend()->trace(req)));
+  };
+  const auto refused = [](const nlohmann::json& j, const std::string& name) {
+    try {
+      core::trace_from_json(j.dump());
+      ADD_FAILURE() << name << ": accepted";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+    }
+  };
+  auto j = traced("sequential", 300);
+  ASSERT_NO_THROW(core::trace_from_json(j.dump()));
+  j["stages"][1]["shared"] = nlohmann::json::array();  // SIGSEGV in render::cell_texts
+  refused(j, "shared");
+  j = traced("sequential", 300);
+  j["pass_outputs"] = {std::uint64_t(1) << 63, 5};  // SIGFPE in the grid view
+  refused(j, "pass_outputs");
+  j["pass_outputs"] = {5, 5};  // a launch leaves fewer results than the last
+  refused(j, "pass_outputs");
+  j = traced("sequential", 300);
+  j["partials"] = std::vector<int>(1000, 1);  // 1,000 partials for 5 blocks
+  refused(j, "partials");
+  backend::TraceRequest m{"batched-rows", core::Op::Sum, core::DType::Int, 32, 0, std::vector<double>(3 * 40, 1.0)};
+  m.rows = 3, m.cols = 40;
+  auto mj = nlohmann::json::parse(core::to_json(backend::make_sim_backend()->trace(m)));
+  ASSERT_NO_THROW(core::trace_from_json(mj.dump()));
+  mj["window"]["row"] = std::numeric_limits<std::uint64_t>::max();  // row + rows wrapped: a hang
+  refused(mj, "window");
+  // A results file's figures as a run can give them; its text capped for the window and terminal.
+  const std::string row = R"({"algorithm": "sequential", "type": "float", "op": "sum", "n": 1024, "median_us": 5.9,
+    "noise_pct": 2.0, "samples": 10, "discarded": 0, "gbps": 1.0, "pct_of_peak": 0.0, "check_ok": true, "check": "exact"})";
+  const auto results = [&](const std::string& from, const std::string& to, const std::string& date = "d") {
+    std::string r = row;
+    if (!from.empty()) r.replace(r.find(from), from.size(), to);
+    return R"({"device": "d", "driver": "", "date": ")" + date +
+           R"(", "backend": "cuda", "peak_gbps": 4800, "rows": [)" + r + "]}";
+  };
+  for (const auto& [from, to, name] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"\"gbps\": 1.0", "\"gbps\": -1e300", "gbps"},
+           {"\"median_us\": 5.9", "\"median_us\": -2", "median_us"},
+           {"\"n\": 1024", "\"n\": 0", "'n'"},
+           {"\"n\": 1024", "\"n\": 18446744073709551615", "'n'"}}) {
+    try {
+      core::bench_from_json(results(from, to));
+      ADD_FAILURE() << to << " was accepted";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
+    }
+  }
+  const auto long_date = core::bench_from_json(results("", "", std::string(20000, '7')));
+  EXPECT_LT(long_date.date.size(), 300u) << "a 20,000-character date reaches ImGui whole";
+}

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <limits>
 #include <map>
@@ -13,6 +14,7 @@
 #include "catalog.h"
 #include "embedded.h"
 #include "json_fields.h"
+#include "text.h"
 
 namespace rl::core {
 namespace {
@@ -141,6 +143,25 @@ std::string to_json(const BenchReport& r) {
   return j.dump(2);
 }
 
+// A row's figures as a run can give them: n from 1 to 2^40 elements, times and rates finite and
+// not negative (NaN: a row that did not run), so no chart plots -1e300 GB/s or a negative median.
+static void check_figures(const BenchRow& row) {
+  if (row.n < 1 || row.n > (std::size_t(1) << 40))
+    throw std::runtime_error("results row '" + printable(row.algorithm) + "': 'n' is " + std::to_string(row.n) +
+                             "; 1 to 2^40 elements");
+  const struct {
+    const char* name;
+    double value;
+  } figures[] = {
+      {"median_us", row.median_us}, {"noise_pct", row.noise_pct}, {"gbps", row.gbps}, {"pct_of_peak", row.pct_of_peak}};
+  for (const auto& f : figures)
+    if (!(std::isnan(f.value) || (std::isfinite(f.value) && f.value >= 0 && f.value < 1e12)))
+      throw std::runtime_error("results row '" + printable(row.algorithm) + "': '" + f.name + "' is " +
+                               std::to_string(f.value) + "; a measured figure is finite and not negative");
+  if (row.samples < 0 || row.discarded < 0 || row.block < 0)
+    throw std::runtime_error("results row '" + printable(row.algorithm) + "': a negative count of samples or threads");
+}
+
 BenchReport bench_from_json(const std::string& text) {
   json j;
   try {
@@ -154,6 +175,9 @@ BenchReport bench_from_json(const std::string& text) {
   r.date = get<std::string>(j, "date");
   r.backend = get<std::string>(j, "backend");
   r.peak_gbps = get<double>(j, "peak_gbps");
+  if (!(r.peak_gbps >= 0 && r.peak_gbps < 1e6))  // 0: the CPU model, which has no peak
+    throw std::runtime_error("results field 'peak_gbps' is " + std::to_string(r.peak_gbps) +
+                             "; a peak is from 0 (none known) to below 1e6 GB/s");
   const json& rows = j.contains("rows") ? j.at("rows") : throw std::runtime_error("results are missing field 'rows'");
   if (!rows.is_array()) throw std::runtime_error("results field 'rows' is not a list");
   for (const auto& x : rows) {
@@ -183,8 +207,13 @@ BenchReport bench_from_json(const std::string& text) {
     row.pct_of_peak = get<double>(x, "pct_of_peak");
     row.check_ok = get<bool>(x, "check_ok");
     row.check = get<std::string>(x, "check");
+    check_figures(row);
+    for (auto* s : {&row.algorithm, &row.type, &row.op, &row.check}) *s = printable(*s);
     r.rows.push_back(std::move(row));
   }
+  // Escaped and capped (core/text.h): a 20,000-character device or date overran ImGui's 16-bit
+  // indices when drawn, and reached the terminal raw.
+  for (auto* s : {&r.device, &r.driver, &r.date, &r.backend}) *s = printable(*s);
   return r;
 }
 

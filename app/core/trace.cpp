@@ -134,7 +134,9 @@ void read_matrix(const json& j, Trace& t) {
   w.cols = typed<std::size_t>(jw, "cols");
   w.values = decode_all(field(jw, "values"), "window values");
   w.owned = typed<std::vector<std::uint8_t>>(jw, "owned");
-  if (w.row + w.rows > t.rows || w.col + w.cols > t.cols || w.values.size() != w.rows * w.cols ||
+  // Each sum bounded before it is formed: a row near 2^64 wrapped past the check and hung the view.
+  if (w.row > t.rows || w.rows > t.rows - w.row || w.col > t.cols || w.cols > t.cols - w.col ||
+      (w.rows > 0 && w.cols > std::numeric_limits<std::size_t>::max() / w.rows) || w.values.size() != w.rows * w.cols ||
       w.owned.size() != w.values.size())
     throw std::runtime_error("trace field 'window' does not fit the matrix");
 }
@@ -310,6 +312,8 @@ void check_stage(const Trace& t, const Stage& s, std::size_t k, std::size_t cell
       misfit(field, "names thread " + std::to_string(th) + at + ", outside the " + std::to_string(threads) + " threads traced");
   };
   if (s.line < 0) misfit("line", "is negative" + at);
+  if ((s.shared && s.shared->empty()) || (s.lanes && s.lanes->empty()))
+    misfit(s.shared && s.shared->empty() ? "shared" : "lanes", "holds no cells" + at + " (absent is null, not [])");
   if (s.lanes && s.lanes->size() > std::size_t(t.block)) misfit("lanes", "holds more lanes than the block's threads" + at);
   for (int th : s.active) thread(th, "active");
   for (const auto& a : s.accesses) {
@@ -373,6 +377,24 @@ void check_layout(const Trace& t) {
                            (t.rows > 0 ? ", which is not a matrix's" : ", which is a matrix's"));
 }
 
+// An array's launches: each leaves at least one result and fewer than the last, the first at most
+// one a warp of its grid (cg-warp's tiles), and its partials are as many. A file's 2^63 results
+// for 4 blocks divided the grid view's boxes by zero.
+void check_passes(const Trace& t) {
+  if (t.rows > 0) return;  // a matrix's partials are a line's chunks: bounded by its window and outputs
+  const std::size_t most = t.grid * std::max<std::size_t>(1, std::size_t(t.block) / 32);
+  if (t.pass_outputs.size() > 64) misfit("pass_outputs", "lists more than 64 launches");
+  for (std::size_t i = 0; i < t.pass_outputs.size(); ++i) {
+    const std::size_t n = t.pass_outputs[i], cap = i == 0 ? most : t.pass_outputs[i - 1] - 1;
+    if (n < 1 || n > cap)
+      misfit("pass_outputs", "gives " + std::to_string(n) + " results for launch " + std::to_string(i + 1) + "; 1 to " +
+                                 std::to_string(cap) + " there");
+  }
+  if (t.partials.size() > most)
+    misfit("partials", "holds " + std::to_string(t.partials.size()) + " results for " + std::to_string(t.grid) +
+                           " blocks of " + std::to_string(t.block) + " threads (at most " + std::to_string(most) + ")");
+}
+
 // Everything the views index by: a trace from a file must fit its own geometry before it is
 // shown (a block of -1, a grid of 0 or an element past the input draw nonsense or crash).
 void check_geometry(const Trace& t) {
@@ -383,7 +405,9 @@ void check_geometry(const Trace& t) {
   if (t.trace_block < 0 || std::size_t(t.trace_block) >= t.grid)
     misfit("trace_block", "is " + std::to_string(t.trace_block) + ", outside the grid of " + std::to_string(t.grid));
   if (t.input.size() > t.size) misfit("input", "holds more elements than 'size'");
-  if (t.rows > 0 && (t.cols < 1 || t.rows * t.cols != t.size)) misfit("rows", "times 'cols' is not 'size'");
+  if (t.rows > 0 && (t.cols < 1 || t.rows > t.size / t.cols || t.rows * t.cols != t.size))
+    misfit("rows", "times 'cols' is not 'size'");
+  check_passes(t);
   if (t.stages.empty()) misfit("stages", "is empty: a trace has at least one stage");
   check_layout(t);
   std::size_t cells = 0;  // a stage may record no memory and still name cells of the stages' array
@@ -394,6 +418,7 @@ void check_geometry(const Trace& t) {
 // Text a trace carries into the terminal and the window: escaped and capped (core/text.h).
 void clamp_text(Trace& t) {
   for (auto* s : {&t.algorithm, &t.backend, &t.device, &t.source}) *s = printable(*s);
+  if (t.race) t.race->date = printable(t.race->date);  // 20,000 characters overran ImGui's 16-bit indices
   for (auto& st : t.stages) st.label = printable(st.label);
 }
 

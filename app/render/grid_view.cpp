@@ -195,7 +195,8 @@ void draw_first_pass(const GridBoxes& g) {
                (g.outputs > std::size_t(g.boxes) ? " (the first " + std::to_string(g.boxes) + " shown)" : ""),
            std::max(g.min_px, g.L.label_px * 0.9f), g.pal.muted);
   const Scale scale = value_scale(&t.partials, t.partials.size());
-  const int per_block = per_warp ? int(g.outputs / std::max<std::size_t>(t.grid, 1)) : 1;
+  const int per_block =
+      per_warp ? int(std::clamp<std::size_t>(g.outputs / std::max<std::size_t>(t.grid, 1), 1, 32)) : 1;
   std::vector<int> taken(std::size_t(g.boxes), 0);  // work-queue: tickets each block took
   for (int b : t.tickets)
     if (b >= 0 && b < g.boxes) ++taken[std::size_t(b)];
