@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "app/cli/cli.h"
+#include "app/core/text.h"
 #include "app/core/bench.h"
 #include "app/core/catalog.h"
 #include "cli_support.h"
@@ -392,4 +393,29 @@ TEST(Cli, RenderDrawsAShippedRunsChartAndRefusesUnknownRuns) {
   expect_usage_error({"render", "--shipped", core::shipped_runs().front(), "--chart", "r.json", "--out", "x.png"}, "--shipped");
   const auto help = run({"render", "--help"});
   for (const auto& shipped : core::shipped_runs()) EXPECT_NE(help.out.find(shipped), std::string::npos) << help.out;
+}
+
+// Issue 48, item 5: a reader's message carries the file's bytes ('memory', 'tree', 'combine',
+// 'indexing', 'result', decode()'s dump): at the terminal they are escaped and capped, so an
+// escape sequence in a file cannot retitle the terminal and a 3 MB line is not printed whole.
+TEST(Cli, AFilesBytesReachTheTerminalEscapedAndCapped) {
+  auto j = nlohmann::json::parse(run({"trace", "-a", "sequential", "--backend", "sim", "--format", "json"}).out);
+  const std::string hostile = "\x1b]0;owned\x07" + std::string(3 << 20, 'A');
+  for (const char* field : {"memory", "tree", "combine"}) {
+    auto bad = j;
+    if (std::string(field) == "memory")
+      bad["memory"] = hostile;
+    else
+      bad["geometry"][field] = hostile;
+    const auto path = testing::TempDir() + "redlab_hostile_" + field + ".json";
+    { std::ofstream(path) << bad.dump(); }
+    const auto r = run({"--backend", "sim", "--open", path});
+    SCOPED_TRACE(field);
+    EXPECT_EQ(r.err.find('\x1b'), std::string::npos) << "a raw escape reached the terminal";
+    EXPECT_EQ(r.err.find('\x07'), std::string::npos);
+    EXPECT_LT(r.err.size(), 5000u) << "the file's bytes were printed whole";
+  }
+  EXPECT_EQ(core::terminal_text("a\x1b"
+                                "b\\x1b\n\xc3\xa9"),
+            "a\\x1bb\\x1b\n\\xc3\\xa9");
 }

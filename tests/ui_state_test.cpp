@@ -416,3 +416,32 @@ TEST(UiState, ASceneNameIsNeverAPath) {
   else
     ::unsetenv("XDG_CONFIG_HOME");
 }
+
+// Issue 48, item 6: a plan, scene or settings file that names someone's secret file as its input
+// gets an error naming the file and line, never the secret's bytes; a path typed by the user
+// still shows the token that is not a number.
+TEST(UiState, AnInputPathFromAFileNeverShowsTheFilesContent) {
+  const auto secret = std::filesystem::path(testing::TempDir()) / "redlab_credentials";
+  { std::ofstream(secret) << "https://user:hunter2@example.com\n"; }
+  ui::AppState state;
+  core::Settings scene;
+  scene.input.kind = core::InputSpec::Kind::File;
+  scene.input.path = secret.string();
+  ui::apply_scene(state, scene);
+  try {
+    core::generate_input(state.choice.input, 32, core::DType::Int);
+    ADD_FAILURE() << "a credentials file read as numbers";
+  } catch (const std::runtime_error& e) {
+    const std::string why = e.what();
+    EXPECT_EQ(why.find("hunter2"), std::string::npos) << why;
+    EXPECT_EQ(why.find("https"), std::string::npos) << why;
+    EXPECT_NE(why.find(":1: a value is not a number"), std::string::npos) << why;
+  }
+  core::InputSpec typed = state.choice.input;
+  typed.quiet = false;
+  try {
+    core::generate_input(typed, 32, core::DType::Int);
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("'https://user:hunter2"), std::string::npos) << e.what();
+  }
+}

@@ -316,7 +316,7 @@ int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
       if (core::write_file(partial_path, o.format == "json" ? core::to_json(partial) + "\n" : core::to_csv(partial), &error))
         wrote_partial = true;
       else
-        err << "reduction-lab: warning: the rows so far: " << error << "\n";
+        err << "reduction-lab: warning: the rows so far: " << core::terminal_text(error) << "\n";
     }
     if (o.format != "text") return;
     if (!std::exchange(header, true))
@@ -707,7 +707,7 @@ void check_open_file(const GuiOptions& opts, std::ostream& err) {
     core::OpenedRun run = core::open_run_file(opts.open);
     if (run.kind != core::RunFile::Results) backend::complete_geometry(run.trace);
   } catch (const std::runtime_error& e) {
-    err << "reduction-lab: --open " << e.what() << "; the window opens without it\n";
+    err << "reduction-lab: --open " << core::terminal_text(e.what()) << "; the window opens without it\n";
   }
 }
 
@@ -834,7 +834,7 @@ std::optional<int> parse(CLI::App& app, int argc, const char* const* argv, const
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e, io.out, io.err);
   } catch (const CLI::ParseError& e) {
-    io.err << "reduction-lab: error: " << e.what() << " (see --help)\n";
+    io.err << "reduction-lab: error: " << core::terminal_text(e.what()) << " (see --help)\n";
     return 2;
   }
   return std::nullopt;
@@ -844,13 +844,13 @@ int run_handler(const Handler& handler, const Io& io) {
   try {
     return handler(io);
   } catch (const UsageError& e) {
-    io.err << "reduction-lab: error: " << e.what() << "\n";
+    io.err << "reduction-lab: error: " << core::terminal_text(e.what()) << "\n";
     return 2;
   } catch (const std::invalid_argument& e) {
-    io.err << "reduction-lab: error: " << e.what() << "\n";
+    io.err << "reduction-lab: error: " << core::terminal_text(e.what()) << "\n";
     return 2;
   } catch (const std::exception& e) {
-    io.err << "reduction-lab: error: " << e.what() << "\n";
+    io.err << "reduction-lab: error: " << core::terminal_text(e.what()) << "\n";
     return 1;
   }
 }

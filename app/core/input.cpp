@@ -60,7 +60,7 @@ std::string to_string(const InputSpec& spec) {
 }
 
 std::vector<double> generate_input(const InputSpec& spec, std::size_t n, DType type) {
-  if (spec.kind == InputSpec::Kind::File) return read_input_file(spec.path, type);
+  if (spec.kind == InputSpec::Kind::File) return read_input_file(spec.path, type, std::size_t(-1), spec.quiet);
   std::vector<double> v(n);
   std::mt19937_64 rng(spec.seed);
   for (std::size_t i = 0; i < n; ++i) {
@@ -83,12 +83,14 @@ std::vector<double> generate_input(const InputSpec& spec, std::size_t n, DType t
   return v;
 }
 
-std::vector<double> parse_numbers(std::string_view text, DType type, std::string_view origin, std::size_t max_count) {
+std::vector<double> parse_numbers(std::string_view text, DType type, std::string_view origin, std::size_t max_count,
+                                  bool quiet) {
   std::vector<double> out;
   int line_no = 1;
   std::size_t i = 0;
   const auto fail = [&](const std::string& token, const std::string& why) {
-    throw std::runtime_error(printable(origin) + ":" + std::to_string(line_no) + ": '" + printable(token, 32) + "' " + why);
+    const std::string shown = quiet ? "a value" : "'" + printable(token, 32) + "'";
+    throw std::runtime_error(printable(origin) + ":" + std::to_string(line_no) + ": " + shown + " " + why);
   };
   while (i < text.size()) {
     const char c = text[i];
@@ -129,7 +131,7 @@ std::vector<double> parse_numbers(std::string_view text, DType type, std::string
   return out;
 }
 
-std::vector<double> read_input_file(const std::string& path, DType type, std::size_t max_count) {
+std::vector<double> read_input_file(const std::string& path, DType type, std::size_t max_count, bool quiet) {
   // Checked before reading: a huge file must not exhaust memory on its way to being refused.
   std::error_code ec;
   const auto bytes = std::filesystem::file_size(path, ec);
@@ -138,7 +140,7 @@ std::vector<double> read_input_file(const std::string& path, DType type, std::si
                              std::to_string(kMaxInputFileBytes >> 20) + " MiB of text is read");
   std::string text, why;
   if (!read_file(path, files::kInput, &text, &why)) throw std::runtime_error(why);
-  return parse_numbers(text, type, path, max_count);
+  return parse_numbers(text, type, path, max_count, quiet);
 }
 
 std::optional<std::int64_t> parse_count(std::string_view text) {

@@ -16,6 +16,10 @@ struct InputSpec {
   Kind kind = Kind::Random;
   std::uint64_t seed = 1;
   std::string path;
+  // The path came from a file someone else may have written (a plan, a scene, the settings): a
+  // failure to read it as numbers names the file and line, never its bytes (a plan naming
+  // ~/.git-credentials would put them on the projector).
+  bool quiet = false;
   bool operator==(const InputSpec&) const = default;
 };
 
@@ -32,11 +36,12 @@ std::vector<double> generate_input(const InputSpec& spec, std::size_t n, DType t
 // std::runtime_error naming the file, line and token for anything else, and stops at the
 // (max_count + 1)-th number: a file over a cap is refused without reading it all.
 std::vector<double> parse_numbers(std::string_view text, DType type, std::string_view origin,
-                                  std::size_t max_count = std::size_t(-1));
+                                  std::size_t max_count = std::size_t(-1), bool quiet = false);
 // Float and double take nan and inf (IEEE semantics downstream); int refuses them.
 // Files over kMaxInputFileBytes are refused before reading.
 constexpr std::size_t kMaxInputFileBytes = std::size_t(1) << 30;
-std::vector<double> read_input_file(const std::string& path, DType type, std::size_t max_count = std::size_t(-1));
+std::vector<double> read_input_file(const std::string& path, DType type, std::size_t max_count = std::size_t(-1),
+                                    bool quiet = false);
 
 // A value the window takes from a field. `note` says, beside the field, why it took another
 // value than the one typed; empty when it took it as typed.

@@ -15,6 +15,11 @@ inline constexpr std::size_t kShownChars = 200;  // the most characters of one s
 // "... (N bytes)" saying how long the original was.
 std::string printable(std::string_view text, std::size_t cap = kShownChars);
 
+// A message on its way to the terminal (an error's what(), which may carry a file's bytes from
+// any reader): every control byte but the newline, and every byte past ASCII, as \xNN, cut after
+// `cap` characters. Backslashes stay, so text escaped once by printable() reads as it did.
+std::string terminal_text(std::string_view text, std::size_t cap = 2000);
+
 // "2026-11-26 07:40 UTC": when a run was recorded or measured.
 std::string utc_now();
 

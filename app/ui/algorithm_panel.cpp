@@ -380,6 +380,7 @@ void algorithm_panel(AppState& s, const Area& f) {
         *path) {
       s.choice.input.path = path;
       s.choice.input.kind = core::InputSpec::Kind::File;
+      s.choice.input.quiet = false;  // typed here: the user's own file, its bad token shown
       s.choice.typed = file_pending = false;
     }
     focus_on_near_click("path");

@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "../core/catalog.h"
+#include "../core/text.h"
 #include "../core/frame_log.h"
 #include "../render/canvas.h"
 #include "../render/offscreen.h"
@@ -208,7 +209,7 @@ struct FrameReport {
     const char* renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
     std::string why;
     if (frames.write(opts.frame_report, renderer ? renderer : "unknown", &why)) return true;
-    err << "reduction-lab: error: " << why << "\n";
+    err << "reduction-lab: error: " << core::terminal_text(why) << "\n";
     return false;
   }
 };
@@ -217,7 +218,7 @@ struct FrameReport {
 bool save_screenshot(const Surface& surface, int w, int h, const std::string& path, std::ostream& err) {
   std::string why;
   if (render::write_png(path, w, h, surface.read_frame(w, h), &why)) return true;
-  err << "reduction-lab: error: " << why << "\n";
+  err << "reduction-lab: error: " << core::terminal_text(why) << "\n";
   return false;
 }
 
@@ -480,7 +481,7 @@ int run_gui(const GuiOptions& opts, std::ostream& err) {
   try {
     state.backend = backend::select(opts.backend);
   } catch (const std::exception& e) {
-    err << "reduction-lab: error: " << e.what() << "\n";
+    err << "reduction-lab: error: " << core::terminal_text(e.what()) << "\n";
     return 1;
   }
   const bool scripted = opts.quit_after_frames > 0;  // scripted runs leave the user's settings alone
@@ -489,7 +490,7 @@ int run_gui(const GuiOptions& opts, std::ostream& err) {
   try {
     open_scene(state, opts);
   } catch (const std::exception& e) {
-    err << "reduction-lab: error: " << e.what() << "\n";
+    err << "reduction-lab: error: " << core::terminal_text(e.what()) << "\n";
     return 2;
   }
   apply_options(state, opts);

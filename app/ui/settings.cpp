@@ -33,6 +33,7 @@ void apply_scene(AppState& state, const core::Settings& st) {
       st.algorithm, st.op,          st.type,  st.accumulate, st.block,
       st.size,      st.trace_block, st.input, st.typed,      st.values.empty() ? RunChoice{}.values : st.values,
       st.compare,   st.rows,        st.cols,  st.grid,       st.cluster};
+  state.choice.input.quiet = true;  // a path from a file: its content never shown (core::InputSpec)
   state.player.set_speed(st.speed);
   if (st.names_presenter && state.presenter != st.presenter) state.presenter = st.presenter, state.presenter_changed = true;
   if (const auto v = render::parse_view(st.view)) state.view = *v;
