@@ -678,7 +678,7 @@ TEST(Counters, EachViewSaysWhatTheHardwareCountedForItsAlgorithm) {
   std::string pred = text;
   pred.replace(pred.find("\"dram_pct\""), 0, "\"pred_on_per_instruction\":17.25,");
   EXPECT_EQ(core::counted_lines(core::parse_counters(pred), "sequential", "divergence").figures,
-            "17.2 of 32 lanes did work a warp instruction (predicate on), 31.6 active, over the whole kernel");
+            "17.2 of 32 lanes on a warp instruction, 31.6 issued (a predicated if issues its body in every warp)");
   pred.replace(pred.find("17.25"), 5, "31.90");
   EXPECT_THROW(core::parse_counters(pred), std::runtime_error) << "more lanes on than active";
   const auto work = core::counted_lines(c, "sequential", "work");

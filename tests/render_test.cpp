@@ -540,7 +540,7 @@ TEST_F(RenderTest, ViewsShowTheHardwaresCountsOnlyWhereTheyWereMeasured) {
   draw_view(render::View::Coalescing, measured, 0);
   EXPECT_TRUE(has("2.1 M sectors in 0.5 M global load requests"));
   draw_view(render::View::Divergence, measured, 2);
-  EXPECT_TRUE(has("31.7 of 32 threads active a warp instruction"));
+  EXPECT_TRUE(has("20.9 of 32 lanes on a warp instruction, 31.7 issued"));  // assets/counters/h100.json
   const auto modelled = iota_trace("syncthreads-in-branch", 256, 256);  // never launched: never measured
   draw_view(render::View::Banks, modelled, 2);
   EXPECT_FALSE(has("The hardware over"));
@@ -1145,8 +1145,13 @@ TEST_F(RenderTest, AnEnlargedWarpShowsTheCellReadOnTheBlocksStrip) {
     EXPECT_TRUE(near(img.at(cx, o_strip.y - line / 2), pal.stale)) << str(img.at(cx, o_strip.y - line / 2));
     EXPECT_TRUE(near(img.at(cx - frame_w / 2 + line / 2, o_strip.cy()), pal.stale));
     const auto to = L.thread_band(37);
-    const float ax = (cx + to.cx() - to.w * 0.2f) / 2, ay = (o_strip.y + o_strip.h + line + to.cy()) / 2;
-    EXPECT_TRUE(near_mark(img.at(ax, ay), pal.stale)) << "the arrow, halfway: " << str(img.at(ax, ay));
+    // The arrow, sampled along its middle fifth: where the warp's cells are large enough for large
+    // digits, a value drawn over the arrow may hide the single halfway pixel (seed 1890019804).
+    const float x0 = cx, y0 = o_strip.y + o_strip.h + line, x1 = to.cx() - to.w * 0.2f, y1 = to.cy();
+    int marked = 0;
+    for (float f = 0.4f; f <= 0.601f; f += 0.02f)
+      marked += near_mark(img.at(x0 + (x1 - x0) * f, y0 + (y1 - y0) * f), pal.stale);
+    EXPECT_GE(marked, 3) << "the arrow, along its middle: " << str(img.at((x0 + x1) / 2, (y0 + y1) / 2));
     const auto wrong = L.cell(37);  // thread 37's sum is not what the code meant
     EXPECT_TRUE(near(img.at(wrong.x + 1, wrong.cy()), pal.wrong)) << str(img.at(wrong.x + 1, wrong.cy()));
   }

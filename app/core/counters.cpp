@@ -100,8 +100,8 @@ std::string figures_of(const KernelCounters& k, std::string_view view) {
     return mega(*k.global_load_sectors) + " sectors in " + mega(*k.global_load_requests) + " global load requests, " +
            one_decimal(double(*k.global_load_sectors) / double(*k.global_load_requests)) + " a request";
   if (view == "divergence" && k.pred_on_per_instruction && k.threads_per_instruction)
-    return one_decimal(*k.pred_on_per_instruction) + " of 32 lanes did work a warp instruction (predicate on), " +
-           one_decimal(*k.threads_per_instruction) + " active, over the whole kernel";
+    return one_decimal(*k.pred_on_per_instruction) + " of 32 lanes on a warp instruction, " +
+           one_decimal(*k.threads_per_instruction) + " issued (a predicated if issues its body in every warp)";
   // Without the predicated figure, say why the active count can stay near 32 in a divergent kernel.
   if (view == "divergence" && k.threads_per_instruction)
     return one_decimal(*k.threads_per_instruction) +
