@@ -157,6 +157,14 @@ TEST(Export, WholeRunAsGifAndMp4) {
                          " -vf 'select=eq(n\\,0)+eq(n\\,77)' -vsync 0 " + (dir / "mp4-%d.png").string()).c_str()), 0);
   expect_strips(load(dir / "mp4-1.png"), 32, 24, "the MP4's first frame");
   expect_strips(load(dir / "mp4-2.png"), 1, 24, "the MP4's last frame");
+  // Issue 48, item 8: a video cut short (ffmpeg exits 0 after "Error writing trailer") is not whole,
+  // so it never replaces the user's file; the whole ones are.
+  for (const char* name : {"run.gif", "run.mp4"}) {
+    const std::string bytes = read(dir / name);
+    const bool is_gif = std::string(name).ends_with(".gif");
+    EXPECT_TRUE(render::video_whole(bytes, is_gif)) << name;
+    EXPECT_FALSE(render::video_whole(bytes.substr(0, bytes.size() * 9 / 10), is_gif)) << name << " cut at 90 %";
+  }
   EXPECT_EQ(run({"render", "-a", "sequential", "--backend", "sim", "--video", (dir / "run.avi").string()}, &err), 2);
   EXPECT_NE(err.find(".mp4 or .gif"), std::string::npos);
 }

@@ -203,19 +203,32 @@ Exported export_video(const core::Trace& trace, int width, int height, const std
     const Shown shown{trace, second};
     Exported done = render_frames(shown, width, height, video_frames(shown.stages(), base), look);
     if (!done.ok()) return done;
-    const std::string made = (base / (gif ? "out.gif" : "out.mp4")).string();
+    const std::string made = (base / (gif ? "out.gif" : "out.mp4")).string(), said = (base / "ffmpeg.txt").string();
     const std::string cmd =
-        "ffmpeg -nostdin -y -loglevel error -framerate " + std::to_string(kFps) + " -i " +
+        "ffmpeg -nostdin -y -loglevel error -xerror -framerate " + std::to_string(kFps) + " -i " +
         quoted("file:" + (base / "f%05d.png").string()) +
         (gif ? " -vf 'split[a][b];[a]palettegen[p];[b][p]paletteuse' " : " -c:v libx264 -pix_fmt yuv420p ") +
-        quoted("file:" + made);
-    if (std::system(cmd.c_str()) != 0) return failed("ffmpeg could not make the video for '" + core::printable(path) + "'");
-    std::string bytes;
-    if (!core::read_file(made, kVideoFile, &bytes, &why) || !core::write_file(path, bytes, &why)) return failed(why);
+        quoted("file:" + made) + " 2>" + quoted(said);
+    const int status = std::system(cmd.c_str());
+    std::string bytes, complaint;
+    core::read_file(said, kVideoFile, &complaint, &why);  // what ffmpeg said, if anything
+    if (status != 0 || complaint.find("Error") != std::string::npos)
+      return failed("ffmpeg could not make the video for '" + core::printable(path) + "'" +
+                    (complaint.empty() ? "" : ": " + core::printable(complaint.substr(0, complaint.find('\n')))));
+    if (!core::read_file(made, kVideoFile, &bytes, &why)) return failed(why);
+    if (!video_whole(bytes, gif))
+      return failed("ffmpeg left an incomplete video for '" + core::printable(path) +
+                    "' (a full disk or a file-size limit?); " + core::printable(path) + " is unchanged");
+    if (!core::write_file(path, bytes, &why)) return failed(why);
     return done;
   } catch (const std::exception& e) {
     return failed(e.what());
   }
+}
+
+bool video_whole(std::string_view bytes, bool gif) {
+  if (gif) return bytes.size() > 13 && bytes.substr(0, 4) == "GIF8" && bytes.back() == ';';
+  return bytes.size() > 16 && bytes.substr(4, 4) == "ftyp" && bytes.find("moov") != std::string_view::npos;
 }
 
 Exported export_chart_png(const PlotSpec& chart, int width, int height, const std::string& path, bool current_context) {

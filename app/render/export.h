@@ -4,6 +4,7 @@
 #pragma once
 #include <atomic>
 #include <string>
+#include <string_view>
 
 #include "../core/bench.h"
 #include "../core/trace.h"
@@ -54,6 +55,11 @@ Exported export_all_stages(const core::Trace& trace, int width, int height, cons
 // faded into the next, as the window plays it; with `second`, both side by side.
 Exported export_video(const core::Trace& trace, int width, int height, const std::string& path, const Look& look = {},
                       const core::Trace* second = nullptr);
+
+// Whether ffmpeg's output is a whole video: a GIF ends in its trailer byte (0x3B), an MP4 holds
+// its index (the 'moov' box). ffmpeg exits 0 after "Error writing trailer ... File too large",
+// leaving a file no player opens; such a file never replaces the user's.
+bool video_whole(std::string_view bytes, bool gif);
 
 // A chart (the bandwidth chart: render/bench_chart.h) as a PNG.
 Exported export_chart_png(const PlotSpec& chart, int width, int height, const std::string& path,
