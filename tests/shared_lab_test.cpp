@@ -304,4 +304,15 @@ TEST(SharedLab, BenchFailsWhenARowIsWrongOrNothingRan) {
   EXPECT_NE(err.str().find("computed a wrong result: got 3, want 4"), std::string::npos) << err.str();
   report.rows.clear();
   EXPECT_EQ(cli::bench_verdict(report, err), 1);
+  // Issue 48, item 16: on a GPU below sm_90 the cluster kernel's row is "not run": no wrong result,
+  // so a default bench there exits 0; a run where no row ran at all still fails.
+  core::BenchRow skipped = row;
+  skipped.algorithm = "cluster-dsmem", skipped.check_ok = false;
+  skipped.check = std::string(core::kNotRun) + "thread block clusters need a GPU of compute capability 9.0 or later";
+  report.rows = {row, skipped};
+  std::ostringstream quiet;
+  EXPECT_EQ(cli::bench_verdict(report, quiet), 0) << quiet.str();
+  report.rows = {skipped};
+  EXPECT_EQ(cli::bench_verdict(report, quiet), 1);
+  EXPECT_NE(quiet.str().find("nothing was measured: not run: thread block clusters"), std::string::npos) << quiet.str();
 }

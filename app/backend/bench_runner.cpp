@@ -480,7 +480,7 @@ core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSi
           t = session.time_baseline(r->baseline, kernel_op(req.op), settings, cancel);
         } else if (const kernels::Needs need = kernels::needs(*r); need.major > dev.compute_major) {
           // A bench of many kernels goes on without it; the row says why it holds no time.
-          row.check = "not run: " + std::string(need.what) + " need a GPU of compute capability " +
+          row.check = std::string(core::kNotRun) + std::string(need.what) + " need a GPU of compute capability " +
                       std::to_string(need.major) + ".0 or later";
           report.rows.push_back(row);
           if (on_row) on_row(row);

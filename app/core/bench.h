@@ -28,6 +28,11 @@ struct BenchRow {
   bool operator==(const BenchRow&) const = default;
 };
 
+// A row the GPU could not run (a kernel needing a newer compute capability): its check says
+// why, beginning with this; it holds no time and is no wrong result.
+inline constexpr std::string_view kNotRun = "not run: ";
+inline bool was_run(const BenchRow& row) { return !row.check.starts_with(kNotRun); }
+
 struct BenchReport {
   std::string device, driver, date, backend;  // backend: "cuda" or "sim"
   double peak_gbps = 0;
