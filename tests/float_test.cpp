@@ -65,6 +65,14 @@ TEST(Ulps, NanAndInfinityHaveNoCount) {
 TEST(FloatError, ReferenceIsExactWherePlainSumsLoseEverything) {
   EXPECT_EQ(core::reference_sum({1e30, 1.0, -1e30}), 1.0L);
   EXPECT_EQ(core::reference_sum({1.0, 1e100, 1.0, -1e100}), 2.0L);
+  // Issue 48, item 12: a compensated sum in long double said 0 here, and called the right answer
+  // (1) 4607182418800017408 ulps off. The partials keep every bit.
+  const double big = std::ldexp(1.0, 300), mid = std::ldexp(1.0, 70);
+  EXPECT_EQ(core::reference_sum({big, mid, 1.0, -mid, -big}), 1.0L);
+  EXPECT_EQ(core::reference_sum({mid, 1.0, big, -big, 0.5, -mid}), 1.5L);
+  const auto e = core::float_report({big, mid, 1.0, -mid, -big}, 1.0, core::DType::Double);
+  ASSERT_TRUE(e);
+  EXPECT_EQ(e->result.ulps, 0u);
   EXPECT_TRUE(std::isinf(core::reference_sum({1.0, std::numeric_limits<double>::infinity()})));
 }
 

@@ -54,9 +54,28 @@ std::optional<std::uint64_t> ulp_distance(float a, float b) { return ulps_of<std
 std::optional<std::uint64_t> ulp_distance(double a, double b) { return ulps_of<std::uint64_t>(a, b); }
 
 long double reference_sum(const std::vector<double>& values) {
-  ops::Neumaier<long double> sum;  // the compensated kernel's sum, in long double
-  for (const double v : values) sum = ops::add(sum, static_cast<long double>(v));
-  return ops::total(sum);
+  // Shewchuk's non-overlapping partials (Python's math.fsum): after each value the partials sum
+  // exactly to the values so far. A compensated sum is not exact: for 2^300, 2^70, 1, -2^70,
+  // -2^300 Neumaier's gave 0 (issue 48, item 12).
+  std::vector<long double> partials;
+  long double plain = 0;  // for non-finite values, whose IEEE sum is the answer
+  for (const double v : values) {
+    plain += v;
+    long double x = v;
+    std::size_t kept = 0;
+    for (long double y : partials) {
+      if (std::fabs(x) < std::fabs(y)) std::swap(x, y);
+      const long double hi = x + y, lo = y - (hi - x);  // hi + lo == x + y exactly
+      if (lo != 0) partials[kept++] = lo;
+      x = hi;
+    }
+    partials.resize(kept);
+    partials.push_back(x);
+  }
+  if (!std::isfinite(plain)) return plain;
+  long double sum = 0;  // smallest first: non-overlapping, so the roundings come at the top
+  for (const long double p : partials) sum += p;
+  return sum;
 }
 
 double serial_sum(const std::vector<double>& values, DType type) {

@@ -15,8 +15,9 @@ namespace rl::core {
 std::optional<std::uint64_t> ulp_distance(float a, float b);
 std::optional<std::uint64_t> ulp_distance(double a, double b);
 
-// The sum of the values, accurate well beyond double: Neumaier's compensated sum in long
-// double. Non-finite input gives the plain sum (inf, -inf or NaN, as IEEE addition does).
+// The exact sum of the values, rounded to long double (64 significant bits, within one of its
+// ulps): Shewchuk's non-overlapping partials, each add exact, added smallest first at the end. Non-finite input gives
+// the plain sum (inf, -inf or NaN, as IEEE addition does).
 long double reference_sum(const std::vector<double>& values);
 
 // One sum's distance from the reference.
