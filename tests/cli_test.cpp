@@ -419,3 +419,24 @@ TEST(Cli, AFilesBytesReachTheTerminalEscapedAndCapped) {
                                 "b\\x1b\n\xc3\xa9"),
             "a\\x1bb\\x1b\n\\xc3\\xa9");
 }
+
+// Issue 48, item 13: `repeat` without -a ran every kernel at 256 when asked for 48, and wrote
+// NaN as null; each kernel that cannot take 48 now says so, the one that can runs at 48, and a
+// run in which no kernel ran exits 1.
+TEST(Cli, RepeatSaysWhichKernelsTakeTheBlockAndKeepsNanAsText) {
+  auto r = run({"repeat", "--backend", "sim", "--block", "48", "-n", "1000"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("sequential  fixed  not run: takes blocks of 32 to 1024 threads, a power of two, not 48"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("non-pow2-block             fixed    1 distinct"), std::string::npos) << r.out;
+  r = run({"repeat", "--backend", "sim", "--block", "48", "-n", "1000", "--type", "float", "--op", "min", "-a",
+           "sequential"});
+  EXPECT_EQ(r.code, 2) << r.out;
+  const auto nan_file = testing::TempDir() + "redlab_repeat_nan.txt";
+  { std::ofstream(nan_file) << "1 2 nan 4\n"; }
+  r = run(
+      {"repeat", "-a", "sequential", "--backend", "sim", "--type", "float", "--input", nan_file, "--format", "json"});
+  EXPECT_EQ(r.code, 0) << r.err;
+  EXPECT_NE(r.out.find("\"value\": \"nan\""), std::string::npos) << r.out;
+}

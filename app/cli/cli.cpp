@@ -440,7 +440,13 @@ void print_lab(std::ostream& out, const std::vector<backend::LabRow>& rows, core
     nlohmann::json j = nlohmann::json::array();
     for (const auto& r : rows) {
       nlohmann::json results = nlohmann::json::array();
-      for (const auto& d : r.repeats.results) results.push_back({{"value", d.result}, {"count", d.count}});
+      for (const auto& d : r.repeats.results) {
+        // JSON has no NaN or Inf: they travel as strings, as in traces ("nan", "inf", "-inf").
+        const nlohmann::json value = std::isfinite(d.result) ? nlohmann::json(d.result)
+                                     : std::isnan(d.result)  ? nlohmann::json("nan")
+                                                             : nlohmann::json(d.result > 0 ? "inf" : "-inf");
+        results.push_back({{"value", value}, {"count", d.count}});
+      }
       j.push_back({{"algorithm", r.algorithm},
                    {"run_to_run", kernels::to_string(kernels::run_to_run(*kernels::find_row(r.algorithm)))},
                    {"backend", r.repeats.backend},
@@ -465,7 +471,8 @@ void print_lab(std::ostream& out, const std::vector<backend::LabRow>& rows, core
     for (const auto& d : r.repeats.results) out << " " << core::format_value(d.result, type) << " x" << d.count;
     out << "\n";
   }
-  if (!rows.empty()) out << "device: " << rows.front().repeats.device << "\n";
+  const auto ran = std::find_if(rows.begin(), rows.end(), [](const backend::LabRow& r) { return r.error.empty(); });
+  if (ran != rows.end()) out << "device: " << ran->repeats.device << "\n";
 }
 
 Handler repeat_command(CLI::App& cmd) {
@@ -501,6 +508,10 @@ Handler repeat_command(CLI::App& cmd) {
       rows.push_back(std::move(row));
     }
     print_lab(io.out, rows, req.type, o->format);
+    if (std::all_of(rows.begin(), rows.end(), [](const backend::LabRow& r) { return !r.error.empty(); })) {
+      io.err << "reduction-lab: error: no algorithm ran (each says why above)\n";
+      return 1;
+    }
     return 0;
   };
 }
