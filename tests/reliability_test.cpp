@@ -307,6 +307,10 @@ TEST(Reliability, FieldsThatCrashedHungOrLiedInAViewAreRefusedByName) {
   refused(j, "pass_outputs");
   j["pass_outputs"] = {5, 5};  // a launch leaves fewer results than the last
   refused(j, "pass_outputs");
+  std::vector<std::size_t> launches;  // 65 launches, each one fewer: only the count is wrong
+  for (std::size_t n = 0; n < 65; ++n) launches.push_back(j["grid"].get<std::size_t>() - n);
+  j["pass_outputs"] = launches;
+  refused(j, "more than 64 launches");
   j = traced("sequential", 300);
   j["partials"] = std::vector<int>(1000, 1);  // 1,000 partials for 5 blocks
   refused(j, "partials");

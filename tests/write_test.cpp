@@ -2,6 +2,7 @@
 // gives a clear error and exit 1, and a full disk never replaces a good file with a part of one.
 #include <gtest/gtest.h>
 #include <sys/resource.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -237,6 +238,14 @@ TEST(Write, PipesModesAndLinksAreKeptAsTheUserMadeThem) {
   EXPECT_NE(why.find("a pipe nobody reads"), std::string::npos) << why;
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
   EXPECT_EQ(fs::status(fifo).type(), fs::file_type::fifo) << "the pipe is left as it was";
+  // With a reader, the user's own pipe is written in place (errno is still ENXIO from above).
+  const int reader = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(reader, 0);
+  ASSERT_TRUE(core::write_file(fifo, "png bytes", &why)) << why;
+  char got[16] = {};
+  EXPECT_EQ(::read(reader, got, sizeof got), 9);
+  EXPECT_EQ(std::string(got), "png bytes");
+  ::close(reader);
 
   const fs::path kept = dir / "kept.json";
   { std::ofstream(kept) << "old"; }
