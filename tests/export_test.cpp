@@ -193,22 +193,28 @@ TEST(Export, VideoNamesAreFilesAndAnUnwritableFolderFailsFirst) {
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5)) << "frames were rendered first";
 }
 
-// Finding 8: Ctrl+C during a video leaves no frame folder and no part of the video behind.
+// Finding 8: Ctrl+C during a video leaves no frame folder and no part of the video behind; so do
+// SIGHUP (the terminal closed) and SIGQUIT (issue 48, item 11), each ending as its signal would.
 TEST(Export, AnInterruptedVideoLeavesNothingBehind) {
   if (std::system("command -v ffmpeg >/dev/null 2>&1") != 0) GTEST_SKIP() << "SKIPPED: ffmpeg is not installed";
-  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_video_int";
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir / "tmp");
-  const std::string cmd = "TMPDIR=" + (dir / "tmp").string() + " " REDLAB_BINARY_PATH
-                          " render -a warp-shuffle --backend sim --width 1280 --height 720 --video " + (dir / "run.gif").string() +
-                          " 2>/dev/null & pid=$!; sleep 1.5; kill -INT $pid; wait $pid; echo $? > " + (dir / "code").string();
-  ASSERT_EQ(std::system(cmd.c_str()), 0);
-  const int code = std::atoi(read(dir / "code").c_str());
-  if (code == 0) GTEST_SKIP() << "SKIPPED: the video was done before the interrupt (a fast machine)";
-  EXPECT_EQ(code, 130) << "not ended by SIGINT";
-  EXPECT_TRUE(std::filesystem::is_empty(dir / "tmp")) << "a frame folder was left behind";
-  for (const auto& e : std::filesystem::directory_iterator(dir))
-    EXPECT_TRUE(e.path().filename() == "tmp" || e.path().filename() == "code") << e.path();
+  for (const auto& [sig, want] : {std::pair{"INT", 130}, std::pair{"HUP", 129}, std::pair{"QUIT", 131}}) {
+    SCOPED_TRACE(sig);
+    const auto dir = std::filesystem::path(testing::TempDir()) / ("redlab_video_" + std::string(sig));
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir / "tmp");
+    const std::string cmd = "TMPDIR=" + (dir / "tmp").string() +
+                            " " REDLAB_BINARY_PATH
+                            " render -a warp-shuffle --backend sim --width 1280 --height 720 --video " +
+                            (dir / "run.gif").string() + " 2>/dev/null & pid=$!; sleep 1.5; kill -" + sig +
+                            " $pid; wait $pid; echo $? > " + (dir / "code").string();
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    const int code = std::atoi(read(dir / "code").c_str());
+    if (code == 0) GTEST_SKIP() << "SKIPPED: the video was done before the signal (a fast machine)";
+    EXPECT_EQ(code, want) << "not ended by SIG" << sig;
+    EXPECT_TRUE(std::filesystem::is_empty(dir / "tmp")) << "a frame folder was left behind";
+    for (const auto& e : std::filesystem::directory_iterator(dir))
+      EXPECT_TRUE(e.path().filename() == "tmp" || e.path().filename() == "code") << e.path();
+  }
 }
 
 // The window calls the same exports and shows their words as they are: a failed write is a

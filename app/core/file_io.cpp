@@ -275,7 +275,8 @@ void install_cleanup_handlers() {
   struct sigaction sa {};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
-  for (const int sig : {SIGINT, SIGTERM}) ::sigaction(sig, &sa, nullptr);
+  // SIGHUP and SIGQUIT too: closing the terminal left a video's frame folder (4-5 MB) behind.
+  for (const int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) ::sigaction(sig, &sa, nullptr);
   std::signal(SIGXFSZ, SIG_IGN);
 }
 

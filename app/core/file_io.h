@@ -55,7 +55,7 @@ class ScratchFolder {
   int slot_ = -1;
 };
 
-// SIGINT and SIGTERM remove the temporaries in flight and the scratch folders, then end the
+// SIGINT, SIGTERM, SIGHUP and SIGQUIT remove the temporaries in flight and the scratch folders, then end the
 // program as the signal would have. SIGXFSZ is ignored, so that a file-size limit reaches
 // the writer as EFBIG and is reported instead of killing the program without a word.
 void install_cleanup_handlers();

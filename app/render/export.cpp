@@ -1,6 +1,9 @@
 #include "export.h"
 
+#include <sys/wait.h>
+
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -210,6 +213,11 @@ Exported export_video(const core::Trace& trace, int width, int height, const std
         (gif ? " -vf 'split[a][b];[a]palettegen[p];[b][p]paletteuse' " : " -c:v libx264 -pix_fmt yuv420p ") +
         quoted("file:" + made) + " 2>" + quoted(said);
     const int status = std::system(cmd.c_str());
+    // system() ignores SIGINT and SIGQUIT here while ffmpeg runs, and ffmpeg ends on Ctrl+C with
+    // 255 ("received signal 2"): the program then ends as Ctrl+C would have (130), cleaning up.
+    if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGINT || WTERMSIG(status) == SIGQUIT))
+      std::raise(WTERMSIG(status));
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 255) std::raise(SIGINT);
     std::string bytes, complaint;
     core::read_file(said, kVideoFile, &complaint, &why);  // what ffmpeg said, if anything
     if (status != 0 || complaint.find("Error") != std::string::npos)
