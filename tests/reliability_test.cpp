@@ -333,7 +333,9 @@ TEST(Reliability, FieldsThatCrashedHungOrLiedInAViewAreRefusedByName) {
            {"\"gbps\": 1.0", "\"gbps\": -1e300", "gbps"},
            {"\"median_us\": 5.9", "\"median_us\": -2", "median_us"},
            {"\"n\": 1024", "\"n\": 0", "'n'"},
-           {"\"n\": 1024", "\"n\": 18446744073709551615", "'n'"}}) {
+           {"\"n\": 1024", "\"n\": 18446744073709551615", "'n'"},
+           {"\"samples\": 10", "\"samples\": -1", "negative count"},
+           {"\"discarded\": 0", "\"discarded\": -3", "negative count"}}) {
     try {
       core::bench_from_json(results(from, to));
       ADD_FAILURE() << to << " was accepted";
