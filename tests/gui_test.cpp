@@ -632,6 +632,14 @@ TEST(Gui, ControlsAnswerAtTheirLeftEdgeAndALookSetsTheBlockItNeeds) {
   EXPECT_EQ(j.value("block", 0), 128) << j.dump();
   EXPECT_EQ(j.value("view", ""), "banks") << j.dump();
   EXPECT_EQ(j.value("stage", -1), 1) << "sequential's stride 64 at 128 threads\n" << j.dump();
+  // interleaved-bank-conflicts has a stride 4 at 32 threads, with no conflict: its Look sets 64.
+  log = xdotool_walk(dir, "--backend sim --algorithm interleaved-bank-conflicts",
+                     "sleep 1; xdotool mousemove 165 523; sleep 0.3; xdotool click 1; sleep 1.5; k ctrl+q", &code);
+  ASSERT_EQ(code, 0) << log;
+  const auto b = saved();
+  EXPECT_EQ(b.value("block", 0), 64) << b.dump();
+  EXPECT_EQ(b.value("view", ""), "banks") << b.dump();
+  EXPECT_EQ(b.value("stage", -1), 3) << "stride 4 at 64 threads\n" << b.dump();
 }
 
 // 256 floats are too many to read in the window's memory view at 1600x900: it enlarges one

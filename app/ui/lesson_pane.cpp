@@ -45,12 +45,22 @@ static void set_block_for_look(AppState& s, int block) {
 // A lesson's "Look:" pointer: a button that shows its stage in its view, and what to see. Where
 // the run on screen is too small a block to show it, the button sets the smallest block that does
 // and looks once that run is in.
+// The larger block a Look needs where the run on screen cannot show its point (its stage is
+// missing, or a banks Look's conflicts are not there yet: interleaved addressing's stride 4 at 32
+// threads); 0 where this block shows it or no block does. An int, not an optional: GCC 12 -O3
+// warned maybe-uninitialized on one here.
+static int block_needed(const AppState& s, const core::AlgorithmInfo& about, int stage) {
+  const int block = s.choice.block, at = backend::look_block(about, block).value_or(0);
+  const bool pow2 = block >= 32 && (block & (block - 1)) == 0;  // look_block steps through powers of two
+  if (stage >= 0 && (at == 0 || at == block || !pow2)) return 0;
+  return at > block ? at : 0;
+}
+
 static void pointer_line(AppState& s, const core::AlgorithmInfo& about, const core::Pointer& look,
                          const core::Trace* trace) {
   const int stage = trace ? core::pointed_stage(*trace, look) : -1;
   const auto view = render::parse_view(look.view);
-  // 0: this block shows it, or none does (an int, not an optional: GCC 12 -O3 warned on one here)
-  const int needed = trace && stage < 0 ? backend::look_block(about, s.choice.block).value_or(0) : 0;
+  const int needed = trace ? block_needed(s, about, stage) : 0;
   if (s.look_pending && stage >= 0 && view) {
     s.look_pending = false;
     s.view = *view;
@@ -66,17 +76,17 @@ static void pointer_line(AppState& s, const core::AlgorithmInfo& about, const co
   ImGui::BeginDisabled(!view || (stage < 0 && !needed));
   if (ImGui::Button(fits ? label.c_str() : "Look:")) {
     s.view = *view;
-    if (stage >= 0)
-      s.player.seek(stage);
-    else
+    if (needed)
       set_block_for_look(s, needed);
+    else
+      s.player.seek(stage);
   }
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("%s", stage >= 0 ? "Show this stage in this view"
-                            : needed ? "This block is too small to show it: run the smallest block that does, then look"
-                            : trace  ? "This run has no such stage at any block this kernel takes"
-                                     : "Run this algorithm first: no stage of this kind yet");
+    ImGui::SetTooltip("%s", needed ? "This block is too small to show it: run the smallest block that does, then look"
+                            : stage >= 0 ? "Show this stage in this view"
+                            : trace      ? "This run has no such stage at any block this kernel takes"
+                                         : "Run this algorithm first: no stage of this kind yet");
   if (!fits) {
     ImGui::SameLine();
     ImGui::TextWrapped("%s", where.c_str());
