@@ -440,3 +440,14 @@ TEST(Cli, RepeatSaysWhichKernelsTakeTheBlockAndKeepsNanAsText) {
   EXPECT_EQ(r.code, 0) << r.err;
   EXPECT_NE(r.out.find("\"value\": \"nan\""), std::string::npos) << r.out;
 }
+
+// Issue 48, item 14: options that each open the window on something of their own were dropped
+// silently when given together, and an empty value meant "the default".
+TEST(Cli, WindowOptionsThatContradictOrAreEmptyAreRefused) {
+  expect_usage_error({"--backend", "sim", "--open", "x.json", "--plan", "harris"}, "excludes");
+  expect_usage_error({"--backend", "sim", "--open", "x.json", "--race-file", "y.json"}, "excludes");
+  expect_usage_error({"--backend", "sim", "--open", "x.json", "--algorithm", "sequential"}, "excludes");
+  expect_usage_error({"--backend", "sim", "--scene", "a", "--plan", "harris"}, "excludes");
+  for (const char* flag : {"--open", "--race-file", "--scene", "--plan"})
+    expect_usage_error({"--backend", "sim", flag, ""}, std::string(flag) + ": is empty");
+}

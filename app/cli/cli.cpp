@@ -801,15 +801,24 @@ Handler window_command(CLI::App& app) {
           *side = int(*n);
         },
         std::string("A matrix algorithm's ") + what + ": N or 2^K (rows x cols at most 2^20; default as saved)");
-  app.add_option("--scene", g.scene, "Open on a saved scene (its name, or a scene file)");
-  app.add_option("--plan", g.plan, "Open a lesson plan on its first scene; PageDown and PageUp step its scenes (shipped: harris, coalescing; or a file)");
+  auto* scene = app.add_option("--scene", g.scene, "Open on a saved scene (its name, or a scene file)");
+  auto* plan = app.add_option("--plan", g.plan,
+                              "Open a lesson plan on its first scene; PageDown and PageUp step its scenes (shipped: "
+                              "harris, coalescing; or a file)");
   app.add_option("--frame-report", g.frame_report, "Write every frame's time as JSON (with --quit-after-frames)");
-  app.add_option("--open", g.open,
-                 "Open on a recorded run: a trace (`trace --format json`), a race recording or a results file (`bench "
-                 "--format json`), checked before it is shown");
-  app.add_option("--race-file", g.race_file,
-                 "Open on a race recording made on a GPU (`trace --runs N --format json`): its runs, and the replay of "
-                 "its block");
+  auto* open = app.add_option("--open", g.open,
+                              "Open on a recorded run: a trace (`trace --format json`), a race recording or a results "
+                              "file (`bench --format json`), checked before it is shown");
+  auto* race = app.add_option("--race-file", g.race_file,
+                              "Open on a race recording made on a GPU (`trace --runs N --format json`): its runs, and "
+                              "the replay of its block");
+  // Each opens the window on something of its own: two at once would drop one silently (issue 48).
+  open->excludes(race)->excludes(scene)->excludes(plan)->excludes(app.get_option("--algorithm"));
+  scene->excludes(plan);
+  // An empty value is no value: '' was taken as "the default" where the user meant a name.
+  for (auto* named : {open, race, scene, plan})
+    named->check(
+        CLI::Validator([](std::string& v) { return v.empty() ? std::string("is empty") : std::string(); }, "NONEMPTY"));
   return [o](const Io& io) { return open_window(o->gui, o->backend, io); };
 }
 
