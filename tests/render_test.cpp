@@ -525,6 +525,25 @@ TEST_F(RenderTest, TheBulkCopyShowsTheTileOnItsWay) {
   }
 }
 
+// Issue 47, item 5: in presenter mode's compare half, 16 bank rows of 8 px named every third. A
+// page now holds as many accesses as can each carry its name at the minimum size, and pages on.
+TEST_F(RenderTest, EveryBankRowIsNamedAndTheViewPagesInstead) {
+  const auto t = iota_trace("interleaved-bank-conflicts", 256, 256);
+  render::ViewOptions o;
+  o.text_scale = 1.5f, o.min_text_px = render::min_text_px(true, 1);
+  render::Offscreen target;
+  target.resize(440, 330);
+  target.bind();
+  const render::ViewDrawn drawn = render::draw_stage_view(*canvas_, render::View::Banks, t, 1, 440, 330, o);
+  render::Offscreen::unbind();
+  ASSERT_GT(drawn.page, 0) << "12 accesses did not page at 440 x 330";
+  int named = 0;
+  for (const auto& text : canvas_->texts())
+    named += text.rfind("warp ", 0) == 0 && text.find(", access ") != std::string::npos;
+  EXPECT_EQ(named, drawn.page) << "a row without its name";
+  EXPECT_GE(canvas_->smallest_text_px(), int(o.min_text_px));
+}
+
 // Beside a trace's one block, the banks, coalescing and divergence views say what the hardware
 // counted over a whole launch of the same kernel, where it was measured (the shipped counters),
 // and say nothing of the kind for a kernel that was not.

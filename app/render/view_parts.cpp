@@ -115,18 +115,40 @@ Rect view_frame(Canvas& c, const core::Trace& t, int stage, const char* view, co
   // Beside the trace's one block, what the hardware counted over a whole launch, where it did.
   const core::CountedLines counted = core::shipped_counted_lines(t.algorithm, view);
   if (counted.empty()) return area;
+  // Each of the two texts wrapped at words into the rows view_area kept for it (a compare view's
+  // half of the screen takes two rows each, where "..." had cut the figures).
   const float px = counted_px(L, min_px), line = px * 1.3f;
-  fitted_text(c, L.caption.x, area.y + area.h + line * 0.6f, counted.context, px, min_px, L.caption.w, pal.muted);
-  fitted_text(c, L.caption.x, area.y + area.h + line * 1.6f, counted.figures, px, min_px, L.caption.w, pal.text);
+  float y = area.y + area.h + line * 0.6f;
+  for (const auto& [text, color] : {std::pair{&counted.context, pal.muted}, std::pair{&counted.figures, pal.text}}) {
+    const int rows = wrapped_rows(*text, px, L.caption.w);
+    std::string rest = *text;
+    for (int r = 0; r < rows; ++r, y += line) {
+      std::size_t cut = rest.size();  // the last space that leaves the row's words inside the width
+      while (r + 1 < rows && cut != std::string::npos && cut > 0 && c.text_width(rest.substr(0, cut), px) > L.caption.w)
+        cut = rest.rfind(' ', cut - 1);
+      if (cut == std::string::npos || cut == 0) cut = rest.size();
+      fitted_text(c, L.caption.x, y, rest.substr(0, cut), px, min_px, L.caption.w, color);
+      rest = cut < rest.size() ? rest.substr(cut + 1) : "";
+    }
+  }
   return area;
 }
 
 float counted_px(const MemoryLayout& L, float min_px) { return std::max(min_px, L.label_px * 0.9f); }
 
+int wrapped_rows(const std::string& text, float px, float width) {
+  // DejaVu Sans Mono advances 0.602 of the size a character: the rows the words need, 1 or 2.
+  const std::size_t per_row = std::size_t(std::max(1.0f, width / (px * 0.602f)));
+  return text.size() > per_row ? 2 : 1;
+}
+
 Rect view_area(const MemoryLayout& L, std::string_view algorithm, const char* view, float min_px) {
   Rect area = free_area(L);
-  if (!core::shipped_counted_lines(algorithm, view).empty())
-    area.h = std::max(1.0f, area.h - 2 * counted_px(L, min_px) * 1.3f);  // two lines of counts under it
+  const core::CountedLines counted = core::shipped_counted_lines(algorithm, view);
+  if (counted.empty()) return area;
+  const float px = counted_px(L, min_px);
+  const int rows = wrapped_rows(counted.context, px, L.caption.w) + wrapped_rows(counted.figures, px, L.caption.w);
+  area.h = std::max(1.0f, area.h - float(rows) * px * 1.3f);  // the lines of counts under it
   return area;
 }
 

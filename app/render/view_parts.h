@@ -32,6 +32,8 @@ float fit_px(Canvas& c, const std::string& text, float px, float width, float mi
 // Draws `text` left-aligned at (x, cy) in `width`: at px, smaller to fit, never below min_px;
 // what still does not fit is cut, with "..." at the end (so the text's start is what is read).
 void fitted_text(Canvas& c, float x, float cy, const std::string& text, float px, float min_px, float width, Color color);
+// Rows (1 or 2) a line of the hardware's counts takes at px in width: what view_area keeps for it.
+int wrapped_rows(const std::string& text, float px, float width);
 
 // A view's legend: a swatch and a name per entry, left to right in `area`, at `px`; where the
 // entries do not fit one line they shrink (not below min_px) and then take a second line.

@@ -126,14 +126,30 @@ void draw_divergence(const ViewContext& ctx) {
 
 // The 32 banks of each warp-wide shared-memory access: how many distinct elements each bank
 // had to serve; two or more are a conflict, served one after another.
-void draw_banks(const ViewContext& ctx) {
+// Accesses a page of the banks view holds in `area`: kBankRowsShown, or fewer, so that every
+// row is tall enough for its name at the minimum size (a compare view in presenter mode had 16
+// rows of 8 px and named every third).
+int bank_page(const Rect& area, const MemoryLayout& L, float min_px, int rows) {
+  const float label_w = L.label_px * 9.5f;
+  for (int page = std::min(rows, kBankRowsShown); page > 1; --page) {
+    const float cell = std::min((area.w - label_w) / 32.0f, area.h / float(page + 1));
+    const float row_h = std::min(cell * 2.2f, area.h / float(page + 1));
+    if (min_px * 1.1f <= row_h) return page;
+  }
+  return 1;
+}
+
+ViewDrawn draw_banks(const ViewContext& ctx) {
   auto& [c, t, stage, L, pal, options, min_px] = ctx;
   int first = options.first_bank_row;
   const core::Stage& s = t.stages[stage];
   const std::size_t bytes = core::element_bytes(core::value_type(t));  // shared memory holds what was added
   const auto rows = core::bank_rows(s, bytes);
-  first = std::clamp(first, 0, std::max(0, int(rows.size()) - kBankRowsShown));
-  const int shown = std::min(int(rows.size()) - first, kBankRowsShown);
+  const int page = bank_page(view_area(L, t.algorithm, "banks", min_px), L, min_px, std::max(1, int(rows.size())));
+  first = std::clamp(first, 0, std::max(0, int(rows.size()) - page));
+  const int shown = std::min(int(rows.size()) - first, page);
+  ViewDrawn drawn;
+  drawn.page = page<kBankRowsShown&& int(rows.size())> page ? page : 0;
   const Rect area = frame(c, t, stage, "banks", L, pal,
                           int(rows.size()) > shown ? "accesses " + std::to_string(first + 1) + "-" + std::to_string(first + shown) +
                                                          " of " + std::to_string(rows.size()) + " warp-wide accesses"
@@ -141,7 +157,7 @@ void draw_banks(const ViewContext& ctx) {
                           min_px);
   if (t.memory == core::Memory::Global || rows.empty()) {
     message(c, area, "no shared-memory access in this stage", L.label_px * 1.2f, pal);
-    return;
+    return drawn;
   }
   const float label_w = L.label_px * 9.5f;  // "warp 31, access 2"
   const float cell = std::min((area.w - label_w) / 32.0f, area.h / float(shown + 1));
@@ -183,6 +199,7 @@ void draw_banks(const ViewContext& ctx) {
     lg.push_back({pal.conflict, counts ? "Nx: N elements in one bank, served one after another"
                                        : "two or more elements in one bank, served one after another"});
   draw_legend(c, L.legend, lg, L.label_px, min_px, pal);
+  return drawn;
 }
 
 }  // namespace
@@ -208,7 +225,7 @@ constexpr DrawView kDraw[] = {
     [](const ViewContext&) { return ViewDrawn{}; },
     draw_lanes,
     drawn_whole<draw_divergence>,
-    drawn_whole<draw_banks>,
+    draw_banks,
     drawn_whole<draw_grid>,
     [](const ViewContext& v) {
       ViewDrawn drawn;
