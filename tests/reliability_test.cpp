@@ -320,6 +320,16 @@ TEST(Reliability, FieldsThatCrashedHungOrLiedInAViewAreRefusedByName) {
   ASSERT_NO_THROW(core::trace_from_json(mj.dump()));
   mj["window"]["row"] = std::numeric_limits<std::uint64_t>::max();  // row + rows wrapped: a hang
   refused(mj, "window");
+  for (const char* side : {"rows", "cols"}) {  // one past the matrix, from its first row and column
+    auto past = nlohmann::json::parse(core::to_json(backend::make_sim_backend()->trace(m)));
+    past["window"]["row"] = 0, past["window"]["col"] = 0;
+    past["window"][side] = std::string(side) == "rows" ? 4 : 41;
+    // values and owned as many as the window claims: only its place in the matrix is wrong
+    const std::size_t cells = past["window"]["rows"].get<std::size_t>() * past["window"]["cols"].get<std::size_t>();
+    past["window"]["values"] = std::vector<int>(cells, 1);
+    past["window"]["owned"] = std::vector<int>(cells, 0);
+    refused(past, "window");
+  }
   // A results file's figures as a run can give them; its text capped for the window and terminal.
   const std::string row = R"({"algorithm": "sequential", "type": "float", "op": "sum", "n": 1024, "median_us": 5.9,
     "noise_pct": 2.0, "samples": 10, "discarded": 0, "gbps": 1.0, "pct_of_peak": 0.0, "check_ok": true, "check": "exact"})";

@@ -262,6 +262,12 @@ TEST(Write, PipesModesAndLinksAreKeptAsTheUserMadeThem) {
   std::ifstream in(target);
   EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "{\"a\": 1}");
 
+  // A link of the user's that leads nowhere is replaced by the file, as any link is not followed.
+  const fs::path dangling = dir / "dangling.json";
+  fs::create_symlink(dir / "gone" / "x.json", dangling);
+  ASSERT_TRUE(core::write_file(dangling.string(), "{}", &why)) << why;
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(dangling)));
+
   const auto r = test::run_cli({"bench", "-a", "sequential", "--sizes", "2^10", "--backend", "sim", "--seconds", "0.01",
                                 "--format", "json", "--out", "/dev/null"});
   EXPECT_EQ(r.code, 0) << r.err;
