@@ -451,3 +451,10 @@ TEST(Cli, WindowOptionsThatContradictOrAreEmptyAreRefused) {
   for (const char* flag : {"--open", "--race-file", "--scene", "--plan"})
     expect_usage_error({"--backend", "sim", flag, ""}, std::string(flag) + ": is empty");
 }
+
+// Issue 48, item 14: `render --out x.jpg` wrote PNG bytes under a JPEG's name.
+TEST(Cli, RenderNamesItsOutputPng) {
+  expect_usage_error(
+      {"render", "-a", "sequential", "--stage", "0", "--backend", "sim", "--out", testing::TempDir() + "redlab_x.jpg"},
+      "name the file .png");
+}

@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cerrno>
+#include <cctype>
 #include <cmath>
 #include <charconv>
 #include <cstring>
@@ -622,6 +623,14 @@ void refuse_output_over(const std::string& out, const std::vector<std::string>& 
 
 int run_render(const RenderOptions& o, const CLI::App& cmd) {
   refuse_output_over(o.out.empty() ? o.video : o.out, {o.chart, o.run.input});
+  // PNG bytes under another name (x.jpg) open as nothing in most viewers: the name says PNG.
+  std::string ext = std::filesystem::path(o.out).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+  std::error_code kind_ec;  // a pipe or device (/dev/stdout) takes the bytes under its own name
+  const auto kind = std::filesystem::status(o.out, kind_ec).type();
+  const bool stream = kind == std::filesystem::file_type::character || kind == std::filesystem::file_type::fifo;
+  if (!o.out.empty() && !o.all_stages && ext != ".png" && !stream)
+    throw UsageError("--out: render writes PNG; name the file .png, got '" + core::printable(o.out) + "'");
   if (!o.chart.empty() || !o.shipped.empty()) return render_chart(o, cmd.count("--type") > 0);
   if (o.run.algorithm.empty()) throw UsageError("render needs --algorithm and --stage, --chart FILE or --shipped RUN");
   render::Look look{*render::parse_view(o.view)};
