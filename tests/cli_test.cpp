@@ -458,3 +458,10 @@ TEST(Cli, RenderNamesItsOutputPng) {
       {"render", "-a", "sequential", "--stage", "0", "--backend", "sim", "--out", testing::TempDir() + "redlab_x.jpg"},
       "name the file .png");
 }
+
+// Issue 48, item 14: `--bench-sizes foo` opened an empty chart with no word, and `ladder
+// --seconds nan` was taken.
+TEST(Cli, BenchSizesAndSecondsAreCheckedWhereTheyAreGiven) {
+  expect_usage_error({"--backend", "sim", "--bench-sizes", "foo"}, "--bench-sizes: 'foo' is not a size");
+  expect_usage_error({"ladder", "--seconds", "nan"}, "--seconds must be a finite number");
+}

@@ -532,7 +532,9 @@ Handler ladder_command(CLI::App& cmd) {
   cmd.add_option("--input", o->input, "iota | ones | random[:SEED] | PATH (numbers file): rounded to each rung's type");
   cmd.add_option("--backend", o->backend, "auto | cuda | sim (sim: the CPU model's sums, untimed)")
       ->check(CLI::IsMember({"auto", "cuda", "sim"}));
-  cmd.add_option("--seconds", o->seconds, "Time for each rung's samples, at most")->check(CLI::Range(0.01, 60.0));
+  cmd.add_option("--seconds", o->seconds, "Time for each rung's samples, at most")
+      ->check(finite("--seconds"))  // CLI::Range lets NaN through
+      ->check(CLI::Range(0.01, 60.0));
   cmd.add_option("--format", o->format, "text | json")->check(CLI::IsMember({"text", "json"}));
   return [o](const Io& io) {
     std::string why;
@@ -768,7 +770,13 @@ Handler window_command(CLI::App& app) {
   app.add_option("--compare", g.compare, "Show a second algorithm beside the first, in lockstep")
       ->check(CLI::IsMember(core::traced_ids()));
   app.add_flag("--present", g.present, "Presenter mode: full screen, large type, high contrast (F11 or P toggles)");
-  app.add_option("--bench-sizes", g.bench_sizes, "Sizes for --run-bench (2^A..2^B or N,N,...)");
+  app.add_option("--bench-sizes", g.bench_sizes, "Sizes for --run-bench (2^A..2^B or N,N,...)")
+      ->check(CLI::Validator(
+          [](std::string& v) {  // checked here: a wrong list showed an empty chart with no message
+            std::string why;
+            return core::parse_sizes(v, &why) ? std::string() : why;
+          },
+          "SIZES"));
   app.add_option("--bench-shapes", g.bench_shapes,
                  "The Bandwidth tab on the matrix family, over these shapes (ROWSxCOLS,... or sweep)");
   app.add_option("--bench-algorithms", g.bench_algorithms, "Algorithms for --run-bench (all or ID,ID,...)");
