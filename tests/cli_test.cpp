@@ -420,15 +420,13 @@ TEST(Cli, AFilesBytesReachTheTerminalEscapedAndCapped) {
             "a\\x1bb\\x1b\n\\xc3\\xa9");
 }
 
-// Issue 48, item 13: `repeat` without -a ran every kernel at 256 when asked for 48, and wrote
-// NaN as null; each kernel that cannot take 48 now says so, the one that can runs at 48, and a
-// run in which no kernel ran exits 1.
+// Issue 48, item 13: `repeat` without -a ran every kernel at 256 when asked for 48 without a
+// word, and wrote NaN as null; each kernel that cannot take 48 now says it ran at 256, and the
+// one that can runs at 48.
 TEST(Cli, RepeatSaysWhichKernelsTakeTheBlockAndKeepsNanAsText) {
   auto r = run({"repeat", "--backend", "sim", "--block", "48", "-n", "1000"});
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.out.find("sequential  fixed  not run: takes blocks of 32 to 1024 threads, a power of two, not 48"),
-            std::string::npos)
-      << r.out;
+  EXPECT_NE(r.out.find("(at 256 threads: it takes powers of two from 32 to 1024, not 48)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("non-pow2-block             fixed    1 distinct"), std::string::npos) << r.out;
   r = run({"repeat", "--backend", "sim", "--block", "48", "-n", "1000", "--type", "float", "--op", "min", "-a",
            "sequential"});
@@ -464,4 +462,23 @@ TEST(Cli, RenderNamesItsOutputPng) {
 TEST(Cli, BenchSizesAndSecondsAreCheckedWhereTheyAreGiven) {
   expect_usage_error({"--backend", "sim", "--bench-sizes", "foo"}, "--bench-sizes: 'foo' is not a size");
   expect_usage_error({"ladder", "--seconds", "nan"}, "--seconds must be a finite number");
+}
+
+// Issue 48, item 15: messages that name the problem in words a user can act on.
+TEST(Cli, MessagesGiveTheRangeAndWhatIsThere) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"render", "-a", "sequential", "--stage", "0", "--warp", "-1", "--out", "x.png"},
+           {"--quit-after-frames", "0"}}) {
+    const auto r = run(args);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_LT(r.err.size(), 160u) << "a 309-digit range: " << r.err;
+  }
+  expect_usage_error({"bench", "--backend", "sim", "--sizes", "2^62"}, "1 to 2^40");
+  const auto results = testing::TempDir() + "redlab_int_results.json";
+  {
+    std::ofstream(results) << run({"bench", "-a", "sequential", "--backend", "sim", "--sizes", "2^10", "--type", "int",
+                                   "--seconds", "0.01", "--format", "json"})
+                                  .out;
+  }
+  expect_usage_error({"render", "--chart", results, "--out", testing::TempDir() + "redlab_c.png"}, "they hold int sum");
 }

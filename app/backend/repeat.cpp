@@ -44,11 +44,13 @@ std::vector<LabRow> repeat_every(Backend& backend, const TraceRequest& request, 
       req.algorithm = a.id, req.trace_block = 0, req.grid = 0, req.tickets.clear();
       req.cluster = row->tree == kernels::Tree::Cluster ? request.cluster : 0;  // --cluster for the kernel of clusters
       req.rows = req.cols = 0;  // block-2d's matrix, as one array
-      // A block this kernel cannot take is said, not swapped for another (48 ran at 256).
-      if (!pow2 && !a.any_block)
-        out.error = "takes blocks of 32 to 1024 threads, a power of two, not " + std::to_string(request.block);
+      // A block this kernel cannot take: it runs at 256, and says so (48 had run at 256 unsaid).
+      if (!pow2 && !a.any_block) {
+        req.block = 256;
+        out.note = "at 256 threads: it takes powers of two from 32 to 1024, not " + std::to_string(request.block);
+      }
       try {
-        if (out.error.empty()) out.repeats = repeat_trace(backend, req, runs_on(backend, runs), cancel);
+        out.repeats = repeat_trace(backend, req, runs_on(backend, runs), cancel);
       } catch (const std::exception& e) {
         out.error = e.what();
       }

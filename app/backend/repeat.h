@@ -38,12 +38,13 @@ struct LabRow {
   std::string algorithm;
   Repeats repeats;
   std::string error;  // a refusal or failure, in words; empty when it ran
+  std::string note;   // how it ran otherwise than asked ("at 256 threads: ... not 48"); empty if as asked
 };
 
 // Every array algorithm that takes the request's type and operator (the pitfalls left out: they
 // are wrong on purpose), `runs` times each over the request's input; a block size only
-// non-pow2-block takes becomes 256 for the others. The CPU model runs each once: its order never
-// changes. `cancel` stops between runs.
+// non-pow2-block takes becomes 256 for the others, and their row's note says so. The CPU model runs each once: its
+// order never changes. `cancel` stops between runs.
 std::vector<LabRow> repeat_every(Backend& backend, const TraceRequest& request, int runs,
                                  const std::atomic<bool>* cancel = nullptr);
 

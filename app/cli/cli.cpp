@@ -454,7 +454,8 @@ void print_lab(std::ostream& out, const std::vector<backend::LabRow>& rows, core
                    {"device", r.repeats.device},
                    {"runs", r.repeats.runs},
                    {"results", results},
-                   {"error", r.error}});
+                   {"error", r.error},
+                   {"note", r.note}});
     }
     out << j.dump(2) << "\n";
     return;
@@ -470,7 +471,7 @@ void print_lab(std::ostream& out, const std::vector<backend::LabRow>& rows, core
                   r.repeats.results.size(), r.repeats.runs, r.repeats.runs == 1 ? "" : "s");
     out << line;
     for (const auto& d : r.repeats.results) out << " " << core::format_value(d.result, type) << " x" << d.count;
-    out << "\n";
+    out << (r.note.empty() ? "" : "  (" + r.note + ")") << "\n";
   }
   const auto ran = std::find_if(rows.begin(), rows.end(), [](const backend::LabRow& r) { return r.error.empty(); });
   if (ran != rows.end()) out << "device: " << ran->repeats.device << "\n";
@@ -609,7 +610,15 @@ int render_chart(const RenderOptions& o, bool type_given) {
   const bool shipped = !o.shipped.empty();
   const auto report = shipped ? shipped_results(o.shipped, type, o.run.op) : read_results(o.chart);
   const auto chart = render::bench_chart(report, type, o.run.op, shipped ? render::Origin::Shipped : render::Origin::ThisMachine);
-  if (chart.series.empty()) throw UsageError("the results hold no rows for " + o.run.op + " of " + type);
+  if (chart.series.empty()) {
+    std::string held;  // what the file does hold, so the next try names it
+    for (const auto& r : report.rows)
+      if (const std::string k = r.type + " " + r.op; held.find(k) == std::string::npos)
+        held += (held.empty() ? "" : ", ") + k;
+    throw UsageError("the results hold no rows for " + o.run.op + " of " + type +
+                     (held.empty() ? std::string(": they hold no rows at all")
+                                   : "; they hold " + core::printable(held) + " (--type and --op pick)"));
+  }
   return exported(render::export_chart_png(chart, o.width, o.height, o.out));
 }
 
@@ -666,7 +675,7 @@ Handler render_command(CLI::App& cmd) {
   cmd.add_flag("--presenter", o->presenter,
                "Draw as presenter mode does: larger text, high contrast, none under 18 px");
   cmd.add_option("--warp", o->warp, "The warp a view enlarges (0-based): the lanes view, a wide block's memory view")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, 31));  // a block holds at most 32 warps (NonNegativeNumber printed a 309-digit range)
   auto* all = cmd.add_flag("--all-stages", o->all_stages, "One PNG per stage: OUT-stage00.png, ... (--out is the prefix)");
   auto* video = cmd.add_option("--video", o->video, "The whole run as FILE.mp4 or FILE.gif (ffmpeg)");
   all->excludes(stage)->excludes(chart)->excludes(shipped);
@@ -761,7 +770,7 @@ Handler window_command(CLI::App& app) {
   GuiOptions& g = o->gui;
   app.add_option("--backend", o->backend, "Window's backend: auto | cuda | sim")->check(CLI::IsMember({"auto", "cuda", "sim"}));
   app.add_option("--quit-after-frames", g.quit_after_frames, "Close the window after N frames (for tests)")
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 100000000));
   app.add_option("--screenshot", g.screenshot, "Save the last frame as PNG (at --quit-after-frames, or when Ctrl+Q quits)");
   app.add_option("--tab", g.tab, "Open the window on: stages | bandwidth")->check(CLI::IsMember({"stages", "bandwidth"}));
   app.add_flag("--run-bench", g.run_bench, "Start the Bandwidth tab's benchmark at once");

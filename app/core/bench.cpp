@@ -59,7 +59,8 @@ std::optional<std::vector<std::size_t>> parse_sizes(std::string_view text, std::
   while (start <= text.size()) {
     const std::size_t comma = std::min(text.find(',', start), text.size());
     const auto v = one_size(text.substr(start, comma - start));
-    if (!v || *v == 0) return fail("'" + std::string(text.substr(start, comma - start)) + "' is not a size (N or 2^K, at least 1)");
+    if (!v || *v == 0)
+      return fail("'" + std::string(text.substr(start, comma - start)) + "' is not a size (N or 2^K, 1 to 2^40)");
     out.push_back(*v);
     start = comma + 1;
   }

@@ -231,6 +231,9 @@ static void lab_row(const backend::LabRow& r, core::DType type) {
       ImGui::TextWrapped("%s", text.c_str());
     }
   }
+  if (!r.note.empty()) {  // ran otherwise than asked: at 256 threads where the block was not a power of two
+    ImGui::PushTextWrapPos(0), ImGui::TextDisabled("%s", r.note.c_str()), ImGui::PopTextWrapPos();
+  }
 }
 
 // The determinism lab's table: each algorithm's promise (its row) beside what its runs gave.

@@ -112,6 +112,8 @@ void open_scene(AppState& state, const GuiOptions& opts) {
   if (opts.scene.empty()) return;
   const std::string path = scene_path(opts.scene);
   std::error_code ec;
+  if (!path.empty() && std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+    throw std::runtime_error("'" + core::printable(path) + "' is not a scene file (a folder, a device or a pipe)");
   if (path.empty() || !std::filesystem::is_regular_file(path, ec)) {
     std::string saved;
     for (const auto& n : saved_scenes()) saved += (saved.empty() ? "" : ", ") + n;
