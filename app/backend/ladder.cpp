@@ -84,7 +84,7 @@ bool ladder_takes(const std::string& algorithm) {
 }
 
 LadderRun run_ladder(const std::string& algorithm, const std::vector<double>& values, Choice backend,
-                     double max_seconds, const std::atomic<bool>* cancel) {
+                     [[maybe_unused]] double max_seconds, const std::atomic<bool>* cancel) {
   if (!ladder_takes(algorithm)) {
     std::string ids;
     for (const auto& r : kernels::kAlgorithms)
