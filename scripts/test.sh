@@ -24,24 +24,18 @@ fi
 echo "== format of the lines the last commit changed (.clang-format)"
 scripts/format-check.sh
 
-echo "== build (warnings are errors, CUDA for sm_90)"
-# Debug (asserts, no optimisation) with line tables only: full debug info of the kernels'
-# template instantiations costs build time that a CI log never uses.
+echo "== build (warnings are errors, host code at -O3 with asserts, CUDA for sm_90)"
+# Host code at -O3 as scripts/gpu-suite.sh pack compiles it, but with asserts (IM_ASSERT too):
+# GCC 12's -O3 inlining warns (maybe-uninitialized) where -O0 does not, and twice that failed the
+# pack's Release build on a fresh Debian 12 machine (issue 48). The warning fires with asserts
+# on as well (checked on the core_test.cpp:415 temporary, 2026-11-27). Line tables only: full
+# debug info of the kernels' template instantiations costs build time a CI log never uses.
 cmake -S . -B build-ci -G Ninja -DCMAKE_BUILD_TYPE=Debug -DREDLAB_WERROR=ON \
-  -DCMAKE_CXX_FLAGS_DEBUG=-g1 \
+  "-DCMAKE_CXX_FLAGS_DEBUG=-O3 -g1" \
   -DCMAKE_CUDA_ARCHITECTURES=90 "${cuda_flags[@]}" >/dev/null
 cmake --build build-ci -j "$jobs"
 echo "== tests"
 ctest --test-dir build-ci --output-on-failure -j "$jobs"
-
-echo "== host code at -O3 with warnings as errors (what scripts/gpu-suite.sh pack compiles)"
-# GCC 12's -O3 inlining warns (maybe-uninitialized) where -O0 does not: twice it failed the GPU
-# pack's Release build on a fresh Debian 12 machine (issue 48). The CUDA objects are left out:
-# CI has no GPU to run them and the Debug build above compiles them.
-# gpu_test needs the kernels (it cannot link without CUDA): the window and the host, render and
-# GUI suites are built.
-cmake -S . -B build-o3 -G Ninja -DCMAKE_BUILD_TYPE=Release -DREDLAB_WERROR=ON -DREDLAB_CUDA=OFF >/dev/null
-cmake --build build-o3 -j "$jobs" --target reduction-lab host_tests render_test gui_test export_test
 
 echo "== host tests and fuzz targets under AddressSanitizer and UBSan (clang: a second compiler)"
 # One build for both: libFuzzer's instrumentation (fuzzer-no-link) changes nothing the tests see.
