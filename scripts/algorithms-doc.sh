@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# Regenerates the part of docs/algorithms.md that comes from the catalog (kernels/algorithms.h)
-# and the lessons (kernels/lessons/ID.md): `reduction-lab list --format markdown`, spliced in
-# between the BEGIN and END markers. cli_test fails while the two differ.
+# Regenerates the parts of docs/algorithms.md and README.md that come from the catalog
+# (kernels/algorithms.h) and the lessons (kernels/lessons/ID.md): `reduction-lab list --format
+# markdown` and `--format summary`, spliced in between the BEGIN and END markers. cli_test fails
+# while they differ.
 #   scripts/algorithms-doc.sh [BINARY]   (default build-ci/reduction-lab)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-build-ci/reduction-lab}
-doc=docs/algorithms.md
-generated=$("$bin" list --format markdown)
-python3 - "$doc" "$generated" <<'PY'
+splice() {  # FILE TEXT: TEXT between the file's BEGIN generated and END generated markers
+  python3 - "$1" "$2" <<'PY'
 import sys
 path, generated = sys.argv[1], sys.argv[2]
 text = open(path).read()
@@ -16,6 +16,10 @@ begin, end = "<!-- BEGIN generated", "<!-- END generated -->"
 head = text[:text.index(begin)]
 head_marker = text[text.index(begin):text.index("\n", text.index(begin)) + 1]
 tail = text[text.index(end):]
-open(path, "w").write(head + head_marker + "\n" + generated.rstrip("\n") + "\n\n" + tail)
+gap = "\n" if path.endswith("algorithms.md") else ""  # the lessons follow a blank line
+open(path, "w").write(head + head_marker + gap + generated.rstrip("\n") + "\n" + gap + tail)
 PY
-echo "algorithms-doc: $doc updated"
+  echo "algorithms-doc: $1 updated"
+}
+splice docs/algorithms.md "$("$bin" list --format markdown)"
+splice README.md "$("$bin" list --format summary)"

@@ -37,4 +37,16 @@ sleep 4; shot chart-presenter
 kill $app; wait $app 2>/dev/null || true
 "$bin" --backend sim --algorithm warp-shuffle --view lanes --stage 1 >>"$out/app.log" 2>&1 & app=$!
 sleep 4; shot lanes-normal
+kill $app; wait $app 2>/dev/null || true
+# The coalescing plan's first three scenes, as a student steps them: each scene's own Look.
+"$bin" --backend sim --plan coalescing >>"$out/app.log" 2>&1 & app=$!
+sleep 4; shot coalescing-scene1
+for n in 2 3; do keys Next; shot "coalescing-scene$n"; done
+kill $app; wait $app 2>/dev/null || true
+# A student's fresh start at block 32 with floats: values and the tree's arrows beside them.
+mkdir -p "$home/reduction-lab/scenes"
+echo '{"algorithm": "sequential", "type": "float", "block": 32, "size": 32, "input": "random:3", "stage": 1}' \
+  >"$home/reduction-lab/scenes/floats.json"
+"$bin" --backend sim --scene floats >>"$out/app.log" 2>&1 & app=$!
+sleep 4; shot floats-block32
 echo "class-walk: $(ls "$out"/*.png | wc -l) screenshots in $out"

@@ -62,7 +62,15 @@ def extra_fields(units, data):
     # Lanes with their predicate on: those that did work (the ratio above counts predicated-off lanes too).
     pred_on = "smsp__thread_inst_executed_pred_on_per_inst_executed.ratio"
     if pred_on in units:
-        out["pred_on_per_instruction"] = round(number(first[pred_on]), 2)
+        on = round(number(first[pred_on]), 2)
+        # Each metric may come from its own replay of the kernel. Where a kernel's work differs
+        # between replays (cg-reduce-update-async, 2026-11-27: 5.97 on against 5.94 active), the
+        # two ratios can contradict; the app refuses that, so the pair is not written.
+        if on <= out.get("threads_per_instruction", 32) + 0.01:
+            out["pred_on_per_instruction"] = on
+        else:
+            print(f"ncu-counters: {first.get('Kernel Name', '?')[:60]}: {on} lanes on against "
+                  f"{out['threads_per_instruction']} active (different replays): lanes on left out", file=sys.stderr)
     if "gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed" in units:
         out["dram_pct"] = round(number(first["gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed"]), 2)
     if "dram__bytes_read.sum" in units:

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <sstream>
 
@@ -341,6 +342,27 @@ TEST(Cli, AlgorithmsDocEqualsTheLessons) {
   EXPECT_EQ(doc.substr(first, end - first), r.out) << "run scripts/algorithms-doc.sh";
 }
 
+// README.md's inventory is counted from the table (issue 47: it said 30 in six families long
+// after there were 38 in seven).
+TEST(Cli, ReadmeInventoryIsCountedFromTheTable) {
+  std::ifstream in(REDLAB_SOURCE_DIR "/README.md");
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string doc = text.str();
+  const auto begin = doc.find("<!-- BEGIN generated: reduction-lab list --format summary"),
+             end = doc.find("<!-- END generated -->", begin);
+  ASSERT_NE(begin, std::string::npos);
+  ASSERT_NE(end, std::string::npos);
+  const auto first = doc.find('\n', begin) + 1;
+  const auto r = run({"list", "--format", "summary"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(doc.substr(first, end - first), r.out) << "run scripts/algorithms-doc.sh";
+  int traced = 0, baselines = 0;
+  for (const auto& a : core::algorithms()) (a.kind == core::Kind::Baseline ? baselines : traced) += 1;
+  EXPECT_EQ(r.out.find(std::to_string(traced) + " traced algorithms in "), 0u) << r.out;
+  EXPECT_NE(r.out.find(") and " + std::to_string(baselines) + " baselines ("), std::string::npos) << r.out;
+}
+
 namespace {
 
 struct Ran {
@@ -462,6 +484,77 @@ TEST(Cli, RenderNamesItsOutputPng) {
 TEST(Cli, BenchSizesAndSecondsAreCheckedWhereTheyAreGiven) {
   expect_usage_error({"--backend", "sim", "--bench-sizes", "foo"}, "--bench-sizes: 'foo' is not a size");
   expect_usage_error({"ladder", "--seconds", "nan"}, "--seconds must be a finite number");
+}
+
+// Issue 48, item 14: an empty value meant the default, and `ladder -n` was ignored beside a file.
+TEST(Cli, EmptyValuesAndSizesBesideAFileAreRefused) {
+  expect_usage_error({"trace", "-a", "sequential", "--backend", "sim", "-n", ""}, "--size: is empty");
+  expect_usage_error({"bench", "--backend", "sim", "-a", "sequential", "--sizes", ""}, "--sizes: is empty");
+  expect_usage_error({"render", "-a", "sequential", "--stage", "0", "--input", "", "--out", "x.png"},
+                     "--input: is empty");
+  const auto path = testing::TempDir() + "redlab_ladder_input.txt";
+  { std::ofstream(path) << "0.5 1.25 -3\n"; }
+  expect_usage_error({"ladder", "--backend", "sim", "--input", path, "-n", "7"},
+                     "--size 7 disagrees with the 3 numbers");
+  EXPECT_EQ(run({"ladder", "--backend", "sim", "--input", path, "-n", "3"}).code, 0);
+}
+
+// Issue 48, tests: the ladder's output had no test. Six rungs in order, each result near the
+// exact sum by what its type holds, as text and as JSON.
+TEST(Cli, TheLadderPrintsEveryRungNearTheExactSum) {
+  const std::uint64_t seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const std::string input = "random:" + std::to_string(seed);
+  const auto r = run({"ladder", "--backend", "sim", "-n", "1000", "--input", input, "--format", "json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["n"], 1000);
+  EXPECT_EQ(j["gpu"], false);
+  const std::vector<std::pair<std::string, std::string>> rungs{{"half", "half"},   {"half", "float"},
+                                                               {"bf16", "bf16"},   {"bf16", "float"},
+                                                               {"float", "float"}, {"double", "double"}};
+  ASSERT_EQ(j["rungs"].size(), rungs.size());
+  const std::map<std::string, double> unit{
+      {"half", 0x1p-11}, {"bf16", 0x1p-8}, {"float", 0x1p-24}, {"double", 0x1p-53}};
+  for (std::size_t i = 0; i < rungs.size(); ++i) {
+    const auto& g = j["rungs"][i];
+    SCOPED_TRACE(g.dump());
+    EXPECT_EQ(g["type"], rungs[i].first);
+    EXPECT_EQ(g["adds_in"], rungs[i].second);
+    // 1000 values in [-1, 1): within 1000 roundings of the adding type's unit roundoff times sum|x|.
+    const double bound = 1000 * unit.at(rungs[i].second) * 1000 + unit.at(rungs[i].first) * 1000;
+    EXPECT_LE(std::abs(g["result"].get<double>() - g["reference"].get<double>()), bound);
+    EXPECT_GE(g["ulps"].get<double>(), 0);
+  }
+  const auto text = run({"ladder", "--backend", "sim", "-n", "1000", "--input", input});
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_NE(text.out.find("on the CPU model"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("exact sum of the values as double holds them: "), std::string::npos) << text.out;
+  EXPECT_EQ(std::count(text.out.begin(), text.out.end(), '\n'), 1 + 1 + 6 + 1)
+      << text.out;  // title, header, rungs, exact
+}
+
+// Issue 48, tests: `--size` given to a matrix kernel, and `render --view`, had no test.
+TEST(Cli, MatrixKernelsTakeAShapeAndRenderDrawsTheViewAsked) {
+  expect_usage_error({"trace", "-a", "column-sums", "-n", "100", "--backend", "sim"}, "give it --rows and --cols");
+  const auto dir = std::filesystem::path(testing::TempDir());
+  std::vector<std::string> drawn;
+  for (const char* view : {"memory", "banks", "divergence"}) {
+    const auto out = (dir / ("redlab_view_" + std::string(view) + ".png")).string();
+    const auto r = run({"render", "-a", "interleaved-bank-conflicts", "-b", "64", "-n", "64", "--stage", "2",
+                        "--backend", "sim", "--view", view, "--width", "320", "--height", "200", "--out", out});
+    if (r.code != 0 && r.err.find("EGL") != std::string::npos && !std::getenv("REDLAB_REQUIRE_GL"))
+      GTEST_SKIP() << "SKIPPED: no EGL here: " << r.err;
+    ASSERT_EQ(r.code, 0) << view << ": " << r.err;
+    std::ifstream in(out, std::ios::binary);
+    drawn.emplace_back(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  EXPECT_NE(drawn[0], drawn[1]);
+  EXPECT_NE(drawn[1], drawn[2]);
+  EXPECT_NE(drawn[0], drawn[2]);
+  expect_usage_error(
+      {"render", "-a", "sequential", "--stage", "0", "--backend", "sim", "--view", "sideways", "--out", "x.png"},
+      "--view");
 }
 
 // Issue 48, item 15: messages that name the problem in words a user can act on.

@@ -356,6 +356,13 @@ TEST(Settings, PlansParseOrNameTheSceneAndFieldThatIsWrong) {
   EXPECT_THROW(core::plan_from_json(R"({"scenes": []})", "p"), std::runtime_error);
   EXPECT_THROW(core::plan_from_json("not json", "p"), std::runtime_error);
   EXPECT_THROW(core::plan_from_json(R"({"scenes": [{"compare": "cub"}]})", "p"), std::runtime_error);
+  // A scene's own Look is a pointer the lesson pane can follow, or the plan is refused.
+  EXPECT_THROW(core::plan_from_json(R"({"scenes": [{"look": "Look: sideways load: x"}]})", "p"), std::runtime_error);
+  EXPECT_THROW(core::plan_from_json(R"({"scenes": [{"look": "look at the banks"}]})", "p"), std::runtime_error);
+  const std::string longest = "Look: banks load: " + std::string(500, 'x');
+  EXPECT_THROW(core::plan_from_json(R"({"scenes": [{"look": ")" + longest + "\"}]}", "p"), std::runtime_error);
+  EXPECT_EQ(core::plan_from_json(R"({"scenes": [{"look": "Look: coalescing load: here"}]})", "p").scenes[0].look,
+            "Look: coalescing load: here");
 }
 
 TEST(Settings, RoundTripAndKeepBrokenFiles) {
@@ -382,6 +389,7 @@ TEST(Settings, RoundTripAndKeepBrokenFiles) {
   s.stage = 4;
   s.tab = "bandwidth";
   s.title = "strides";
+  s.look = "Look: banks step=4: a scene's own pointer";
   s.panels = {0.25, 0.3, 0.4};
   s.rows = 33, s.cols = 257;  // a matrix algorithm's shape
   s.names_presenter = s.names_panels = true;  // a saved file names both
@@ -419,6 +427,16 @@ TEST(Settings, RoundTripAndKeepBrokenFiles) {
   std::string first;
   std::getline(kept, first);
   EXPECT_EQ(first, "{ this is not json");
+  // Broken again: the older .broken stays, the newer is kept beside it (issue 48, item 11).
+  std::ofstream(path) << "[ broken a second time";
+  loaded = core::load_settings(path, core::Whose::Own);
+  EXPECT_NE(loaded.problem.find(".broken.2'"), std::string::npos) << loaded.problem;
+  std::ifstream older(path + ".broken"), newer(path + ".broken.2");
+  std::getline(older, first);
+  EXPECT_EQ(first, "{ this is not json");
+  std::getline(newer, first);
+  EXPECT_EQ(first, "[ broken a second time");
+  EXPECT_FALSE(std::filesystem::exists(path));
 
   EXPECT_FALSE(core::save_settings(s, "/nonexistent/dir/settings.json", &why));
   EXPECT_NE(why.find("/nonexistent/dir"), std::string::npos);

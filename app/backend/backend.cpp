@@ -185,8 +185,12 @@ static std::optional<bool> conflicts_at(const core::Trace& trace, const core::Po
 }
 
 std::optional<int> look_block(const core::AlgorithmInfo& info, int block) {
-  if (!info.look || info.kind == core::Kind::Baseline) return std::nullopt;
-  const core::Pointer& look = *info.look;
+  if (!info.look) return std::nullopt;
+  return look_block(info, *info.look, block);
+}
+
+std::optional<int> look_block(const core::AlgorithmInfo& info, const core::Pointer& look, int block) {
+  if (info.kind == core::Kind::Baseline) return std::nullopt;
   std::optional<bool> wanted;
   if (look.view == "banks")
     if (const auto* reference = model_run(info, 256)) wanted = conflicts_at(*reference, look);

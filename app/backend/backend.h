@@ -71,6 +71,8 @@ core::AlgorithmInfo with_numbers(core::AlgorithmInfo info);
 // stage exists and, in the banks view, conflicts or their absence as at 256 threads, the run
 // the lesson was written for. Nothing when no block up to 1024 shows it.
 std::optional<int> look_block(const core::AlgorithmInfo& info, int block);
+// The same for another pointer at this algorithm's run (a plan scene's own Look).
+std::optional<int> look_block(const core::AlgorithmInfo& info, const core::Pointer& look, int block);
 // nullptr, with *why set, when this build has no CUDA or no GPU is usable.
 std::unique_ptr<Backend> make_cuda_backend(std::string* why);
 

@@ -364,8 +364,32 @@ void list_markdown(std::ostream& out) {
   out << "\n";
 }
 
+// README's inventory (scripts/algorithms-doc.sh splices it in): counted from the table, never typed.
+void list_summary(std::ostream& out) {
+  std::vector<std::pair<std::string, int>> families;  // in the table's order
+  std::vector<std::string> baselines;
+  int traced = 0;
+  for (const auto& a : core::algorithms()) {
+    if (a.kind == core::Kind::Baseline) {
+      baselines.push_back("`" + a.id + "`");
+      continue;
+    }
+    ++traced;
+    auto it = std::find_if(families.begin(), families.end(), [&](const auto& f) { return f.first == a.family; });
+    if (it == families.end()) it = families.insert(it, {a.family, 0});
+    ++it->second;
+  }
+  out << traced << " traced algorithms in " << families.size() << " families (";
+  for (std::size_t i = 0; i < families.size(); ++i)
+    out << (i ? ", " : "") << families[i].first << " " << families[i].second;
+  out << ") and " << baselines.size() << " baselines (";
+  for (std::size_t i = 0; i < baselines.size(); ++i) out << (i ? ", " : "") << baselines[i];
+  out << ")\n";
+}
+
 int cmd_list(std::ostream& out, const std::string& format) {
   if (format == "markdown") return list_markdown(out), 0;
+  if (format == "summary") return list_summary(out), 0;
   if (format == "json") {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& a : lessons_with_numbers())
@@ -408,7 +432,8 @@ int exported(const render::Exported& r) {
 
 Handler list_command(CLI::App& cmd) {
   auto format = std::make_shared<std::string>("text");
-  cmd.add_option("--format", *format, "text | json | markdown")->check(CLI::IsMember({"text", "json", "markdown"}));
+  cmd.add_option("--format", *format, "text | json | markdown | summary (the counts README.md quotes)")
+      ->check(CLI::IsMember({"text", "json", "markdown", "summary"}));
   return [format](const Io& io) { return cmd_list(io.out, *format); };
 }
 
@@ -529,7 +554,7 @@ Handler ladder_command(CLI::App& cmd) {
   cmd.add_option("--algorithm,-a", o->algorithm,
                  "An algorithm that takes half and bf16 (default warp-shuffle-vectorized)")
       ->check(CLI::IsMember(core::algorithm_ids()));
-  cmd.add_option("--size,-n", o->size, "Elements: N or 2^K, at most 2^27 (default 2^20)");
+  const CLI::Option* size = cmd.add_option("--size,-n", o->size, "Elements: N or 2^K, at most 2^27 (default 2^20)");
   cmd.add_option("--input", o->input, "iota | ones | random[:SEED] | PATH (numbers file): rounded to each rung's type");
   cmd.add_option("--backend", o->backend, "auto | cuda | sim (sim: the CPU model's sums, untimed)")
       ->check(CLI::IsMember({"auto", "cuda", "sim"}));
@@ -537,7 +562,7 @@ Handler ladder_command(CLI::App& cmd) {
       ->check(finite("--seconds"))  // CLI::Range lets NaN through
       ->check(CLI::Range(0.01, 60.0));
   cmd.add_option("--format", o->format, "text | json")->check(CLI::IsMember({"text", "json"}));
-  return [o](const Io& io) {
+  return [o, size](const Io& io) {
     std::string why;
     const auto spec = core::parse_input_spec(o->input, &why);
     if (!spec) throw UsageError("--input: " + why);
@@ -546,6 +571,9 @@ Handler ladder_command(CLI::App& cmd) {
     const std::vector<double> values = spec->kind == core::InputSpec::Kind::File
                                            ? core::read_input_file(spec->path, core::DType::Double, kMaxTraceSize)
                                            : core::generate_input(*spec, n, core::DType::Double);
+    if (spec->kind == core::InputSpec::Kind::File && size->count() > 0 && values.size() != n)
+      throw UsageError("--size " + o->size + " disagrees with the " + std::to_string(values.size()) + " numbers in " +
+                       core::printable(spec->path));
     backend::LadderRun run;
     try {
       run = backend::run_ladder(o->algorithm, values, kBackends.at(o->backend), o->seconds);
@@ -869,10 +897,22 @@ const Subcommand kSubcommands[] = {
     {"bench", "Time algorithms on large arrays (GB/s against the peak and CUB)", bench_command},
 };
 
+// An option given with an empty value (`-n ''`, `--sizes ''`) would silently mean its default:
+// a usage error names it instead (issue 48, item 14).
+void refuse_empty_values(const CLI::App& app) {
+  for (const CLI::Option* o : app.get_options()) {
+    if (o->count() == 0 || o->get_type_size() == 0) continue;  // not given, or a flag
+    for (const std::string& value : o->results())
+      if (value.empty()) throw CLI::ValidationError(o->get_name(), "is empty (give a value, or leave the option out)");
+  }
+  for (const CLI::App* sub : app.get_subcommands()) refuse_empty_values(*sub);
+}
+
 // An exit code when parsing ends the run (help, version, a usage error); nullopt to go on.
 std::optional<int> parse(CLI::App& app, int argc, const char* const* argv, const Io& io) {
   try {
     app.parse(argc, argv);
+    refuse_empty_values(app);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e, io.out, io.err);
   } catch (const CLI::CallForAllHelp& e) {
@@ -925,7 +965,8 @@ int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err,
   const int code = run_command(argc, argv, out, err, gui);
   errno = 0;
   if (out.flush()) return code;
-  err << "reduction-lab: error: cannot write the output" << (errno ? std::string(": ") + std::strerror(errno) : "") << "\n";
+  err << "reduction-lab: error: cannot write the output: "
+      << (errno ? std::strerror(errno) : "the write failed and the system gave no reason") << "\n";
   return 1;
 }
 

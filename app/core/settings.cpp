@@ -1,9 +1,12 @@
 #include "settings.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <fcntl.h>  // AT_FDCWD
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 #include <utility>
 
 #include "catalog.h"
@@ -13,6 +16,8 @@
 #include "text.h"
 
 namespace rl::core {
+
+constexpr std::size_t kMaxLook = 400;  // one line under a lesson, not a page
 
 std::string to_json(const Settings& s) {
   nlohmann::ordered_json j;
@@ -37,8 +42,21 @@ std::string to_json(const Settings& s) {
   j["stage"] = s.stage;
   j["tab"] = s.tab;
   if (!s.title.empty()) j["title"] = s.title;
+  if (!s.look.empty()) j["look"] = s.look;
   j["panels"] = {{"left", s.panels.left}, {"right", s.panels.right}, {"presenter", s.panels.presenter}};
   return j.dump(2);
+}
+
+// Renames path to path.broken, or .broken.2, .broken.3, ... where that is taken: never over an
+// older kept file (RENAME_NOREPLACE refuses a name that appears meanwhile). The name kept, or
+// empty where none could be.
+static std::string keep_aside(const std::string& path) {
+  for (int n = 1; n < 100; ++n) {
+    const std::string kept = path + ".broken" + (n == 1 ? "" : "." + std::to_string(n));
+    if (renameat2(AT_FDCWD, path.c_str(), AT_FDCWD, kept.c_str(), RENAME_NOREPLACE) == 0) return kept;
+    if (errno != EEXIST) return {};
+  }
+  return {};
 }
 
 LoadedSettings load_settings(const std::string& path, Whose whose) {
@@ -53,9 +71,8 @@ LoadedSettings load_settings(const std::string& path, Whose whose) {
   }
   out = settings_from_json(text, (whose == Whose::Own ? "settings file '" : "scene file '") + printable(path) + "'");
   if (whose == Whose::Own && out.problem.find("is broken") != std::string::npos) {
-    const std::string kept = path + ".broken";
-    std::filesystem::rename(path, kept, ec);
-    if (!ec) out.problem += ", the file is kept as '" + printable(kept) + "'";
+    const std::string kept = keep_aside(path);
+    out.problem += kept.empty() ? "; the file is left as it is" : ", the file is kept as '" + printable(kept) + "'";
   }
   return out;
 }
@@ -154,6 +171,13 @@ LoadedSettings settings_from_json(const std::string& text, const std::string& or
   int_field("stage", 0, 1 << 20, s.stage);
   text_field("tab", [&](const std::string& v) { return (v == "stages" || v == "bandwidth") && (s.tab = v, true); });
   text_field("title", [&](const std::string& v) { return s.title = v, true; });
+  text_field("look", [&](const std::string& v) {
+    try {
+      return v.size() <= kMaxLook && (parse_pointer(v), s.look = v, true);
+    } catch (const std::runtime_error&) {
+      return false;
+    }
+  });
   if (j.contains("panels")) {
     if (!read_panels(j["panels"], s.panels)) wrong.push_back("panels");
     else s.names_panels = true;

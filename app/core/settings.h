@@ -50,6 +50,9 @@ struct Settings {
   int stage = 0;            // the stage on screen
   std::string tab = "stages";   // stages | bandwidth
   std::string title;        // a scene's name in a lesson plan (escaped where shown)
+  // A plan scene's own "Look: <view> <step>: <text>" line, shown instead of its lesson's: a
+  // coalescing scene of sequential is not about its lesson's banks. Empty: the lesson's.
+  std::string look;
   PanelWidths panels;
   // Whether the file named `presenter` and `panels`. A plan's scene that names neither keeps
   // the teacher's layout: the clicker must not leave presenter mode (apply_scene).

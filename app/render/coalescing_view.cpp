@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 #include <string>
+#include <tuple>
 
 #include "../../kernels/raw_trace.h"
 #include "../../kernels/matrix_shapes.h"
@@ -33,34 +34,48 @@ std::vector<LoadRow> load_rows(const core::Stage& stage, std::size_t element_byt
 
 namespace {
 
-// Where a page of loads goes: a name column, the boxes, the count column.
+// Where a page of loads goes: a name column (with the count under the name where the rows
+// are tall enough for two lines), the boxes, and otherwise a count column.
 struct Rows {
   Rect area;
   float name_w = 0, count_w = 0, row_h = 0, box_w = 0, box_h = 0, gap = 0, far_gap = 0;
   float name_px = 0, number_px = 0;
-  bool numbers = false;  // room over the boxes for their first elements' indices
+  bool numbers = false;      // room over the boxes for their first elements' indices
+  bool count_below = false;  // the count under the name, not in a column of its own
   float first_y = 0;  // the page's rows, centred in the area
   float top(int r) const { return first_y + r * row_h; }
 };
 
 std::string count_text(const core::WarpLoad& w) {
-  return core::count_text(std::size_t(w.sectors), "sector", "sectors") + " for " +
-         core::count_text(std::size_t(w.lanes), "lane", "lanes") + " (ideal " + std::to_string(w.ideal) + ")";
+  const std::string sectors = core::count_text(std::size_t(w.sectors), "sector", "sectors");
+  const std::string lanes = w.lanes == 32 ? "" : " for " + core::count_text(std::size_t(w.lanes), "lane", "lanes");
+  return sectors + lanes + " (ideal " + std::to_string(w.ideal) + ")";
+}
+
+std::string load_name(const core::WarpLoad& w) {
+  return "warp " + std::to_string(w.warp) + ", load " + std::to_string(w.slot + 1);
 }
 
 Rows layout_rows(Canvas& c, const Rect& area, const std::vector<LoadRow>& page, float label_px, float min_px) {
   Rows R;
   R.area = area;
   R.name_px = std::max(min_px, label_px);
-  R.name_w = c.text_width("warp 31, load 16", R.name_px) + R.name_px;
-  R.count_w = c.text_width("32 sectors for 32 lanes (ideal 4)", R.name_px) + R.name_px;
+  float names = 0, counts = 0;  // measured from this page's own texts: a count is never cut
   std::size_t most = 4;
-  for (const auto& r : page) most = std::max(most, r.sectors.size());
+  for (const auto& r : page) {
+    names = std::max(names, c.text_width(load_name(r.load), R.name_px));
+    counts = std::max(counts, c.text_width(count_text(r.load), R.name_px));
+    most = std::max(most, r.sectors.size());
+  }
+  const float fair_h = area.h / float(std::max<std::size_t>(page.size(), 1));
+  R.count_below = fair_h >= R.name_px * 2.6f;
+  R.name_w = (R.count_below ? std::max(names, counts) : names) + R.name_px;
+  R.count_w = R.count_below ? 0.0f : counts + R.name_px;
   const float boxes_w = std::max(1.0f, area.w - R.name_w - R.count_w);
   R.box_w = boxes_w / (float(most) * 1.3f);
   R.gap = std::max(1.0f, R.box_w * 0.04f), R.far_gap = R.box_w * 0.3f;
-  R.row_h = std::min(area.h / float(std::max<std::size_t>(page.size(), 1)), R.box_w * 1.6f + R.name_px * 2);
-  R.row_h = std::max(R.row_h, 1.0f);
+  R.row_h = std::min(fair_h, R.box_w * 1.6f + R.name_px * 2);
+  R.row_h = std::max({R.row_h, 1.0f, R.count_below ? R.name_px * 2.6f : 0.0f});
   R.number_px = std::max(min_px, std::min(R.row_h * 0.22f, R.name_px));
   // A band over each box for its first element's index and one under it for its lanes, where
   // the row has room for both and a box at least as tall as the text.
@@ -84,12 +99,13 @@ void draw_lanes(Canvas& c, const core::Trace& t, const Rect& box, const SectorBo
              Align::Center);
 }
 
-// The lanes whose elements a sector holds, as fits `width`: "lanes 0-7", "0-7", "lane 31",
-// "3 lanes", or nothing.
-std::string lanes_text(const SectorBox& s, Canvas& c, float px, float width) {
+// The lanes whose elements a group of sectors holds, as fits `width`: "lanes 0-7", "0-7",
+// "lane 31", "3 lanes", or nothing.
+std::string lanes_text(const std::vector<const SectorBox*>& group, Canvas& c, float px, float width) {
   std::vector<int> lanes;
-  for (int l : s.lane_at)
-    if (l >= 0) lanes.push_back(l);
+  for (const SectorBox* s : group)
+    for (int l : s->lane_at)
+      if (l >= 0) lanes.push_back(l);
   std::sort(lanes.begin(), lanes.end());
   lanes.erase(std::unique(lanes.begin(), lanes.end()), lanes.end());
   if (lanes.empty()) return {};
@@ -104,13 +120,50 @@ std::string lanes_text(const SectorBox& s, Canvas& c, float px, float width) {
   return {};
 }
 
+// The boxes' labels, a group of neighbouring sectors at a time: the fewest sectors a group
+// (1, 2, 4, ...) whose every label fits its width, so 16 narrow sectors of 16-byte loads read
+// "lanes 0-7" over four boxes rather than nothing. Over a group its first element, under it its lanes.
+void draw_labels(Canvas& c, const Rows& R, const LoadRow& row, const std::vector<Rect>& boxes, long long per,
+                 const Palette& pal) {
+  const float band = R.number_px * 1.3f;
+  for (std::size_t g = 1; g < 2 * boxes.size(); g *= 2) {  // the last g covers every box
+    std::vector<std::tuple<Rect, std::string, std::string>> labels;
+    bool fits = true;
+    for (std::size_t i = 0; i < boxes.size() && fits; i += g) {
+      const std::size_t end = std::min(boxes.size(), i + g);
+      std::vector<const SectorBox*> group;
+      for (std::size_t k = i; k < end; ++k) group.push_back(&row.sectors[k]);
+      const Rect span{boxes[i].x, boxes[i].y, boxes[end - 1].x + boxes[end - 1].w - boxes[i].x, boxes[i].h};
+      const float room = span.w + R.gap - R.number_px * 0.6f;  // a space between neighbours' labels
+      const std::string first = std::to_string(row.sectors[i].sector * per);
+      const std::string lanes = lanes_text(group, c, R.number_px, room);
+      fits = c.text_width(first, R.number_px) <= room && !lanes.empty();
+      labels.emplace_back(span, first, lanes);
+    }
+    if (!fits) continue;
+    // One form for the row: "0-3 ... 28-31", not "lanes 0-3" beside "8-11".
+    const bool short_form =
+        std::any_of(labels.begin(), labels.end(), [](const auto& l) { return !std::get<2>(l).starts_with("lane"); });
+    for (auto& [span, first, lanes] : labels)
+      if (short_form && lanes.starts_with("lanes "))
+        lanes = lanes.substr(6);
+      else if (short_form && lanes.starts_with("lane "))
+        lanes = lanes.substr(5);
+    for (const auto& [span, first, lanes] : labels) {
+      c.text(span.x, span.y - band / 2, first, R.number_px, pal.muted);
+      c.text(span.cx(), span.y + span.h + band / 2, lanes, R.number_px, pal.text, Align::Center);
+    }
+    return;
+  }
+}
+
 // One warp-wide load: its name, its sectors in address order (a wider gap where they are not
 // neighbours), its count. Returns the boxes drawn.
 std::vector<Rect> draw_row(Canvas& c, const core::Trace& t, const Rows& R, int r, const LoadRow& row, std::size_t bytes,
                            const Palette& pal, float min_px) {
   const float y = R.top(r), band = R.numbers ? R.number_px * 1.3f : 0.0f, box_y = y + R.row_h * 0.1f + band;
-  const std::string name = "warp " + std::to_string(row.load.warp) + ", load " + std::to_string(row.load.slot + 1);
-  fitted_text(c, R.area.x, box_y + R.box_h / 2, name, R.name_px, min_px, R.name_w - R.name_px * 0.5f, pal.muted);
+  const float line = R.count_below ? R.name_px * 0.65f : 0.0f, mid = box_y + R.box_h / 2;
+  fitted_text(c, R.area.x, mid - line, load_name(row.load), R.name_px, min_px, R.name_w - R.name_px * 0.5f, pal.muted);
   const long long per = 32 / (long long)bytes;
   std::vector<Rect> boxes;
   float x = R.area.x + R.name_w;
@@ -126,16 +179,14 @@ std::vector<Rect> draw_row(Canvas& c, const core::Trace& t, const Rows& R, int r
         c.rect({box.x + slot * float(k) + inset, box.y + 1, slot - 2 * inset, box.h - 2},
                lane_color(t, s.lane_at[k], pal));
     draw_lanes(c, t, box, s, std::max(min_px, std::min(R.box_h * 0.5f, R.name_px)), pal);
-    const std::string first = std::to_string(s.sector * per), lanes = lanes_text(s, c, R.number_px, R.box_w + R.gap);
-    if (R.numbers && c.text_width(first, R.number_px) <= R.box_w + R.gap)
-      c.text(box.x, box_y - band / 2, first, R.number_px, pal.muted);
-    if (R.numbers) c.text(box.cx(), box.y + box.h + band / 2, lanes, R.number_px, pal.text, Align::Center);
     boxes.push_back(box);
     x += R.box_w;
   }
+  if (R.numbers) draw_labels(c, R, row, boxes, per, pal);
   const Color count = row.load.sectors <= row.load.ideal ? pal.active : pal.conflict;
-  fitted_text(c, R.area.x + R.area.w - R.count_w + R.name_px * 0.5f, box_y + R.box_h / 2, count_text(row.load), R.name_px,
-              min_px, R.count_w - R.name_px * 0.5f, count);
+  const float count_x = R.count_below ? R.area.x : R.area.x + R.area.w - R.count_w + R.name_px * 0.5f;
+  const float count_w = R.count_below ? R.name_w - R.name_px * 0.5f : R.count_w - R.name_px * 0.5f;
+  fitted_text(c, count_x, mid + line, count_text(row.load), R.name_px, min_px, count_w, count);
   return boxes;
 }
 

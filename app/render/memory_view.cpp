@@ -240,12 +240,26 @@ struct Lanes {
   float left = 0, right = 0, top = 0, bottom = 0;
 };
 
+// The margin an arrow's lane needs beside a cell's frame mark.
+float lane_margin(float mark, float min_px) { return mark + std::max(3.0f, min_px * 0.3f); }
+
+// Values drawn small enough to leave each side of a cell a lane for the arrows, where they stay
+// readable at that size: floats and halves at 32 threads filled their cells, and tree arrows
+// crossed their digits (issue 47). Every stage keeps the same size, arrows or not.
+CellTexts leave_room_for_arrows(CellTexts text, const MemoryLayout& L, float min_px, float mark) {
+  const float room = L.cell_w - 2 * lane_margin(mark, min_px);
+  if (text.widest <= room || room <= 0) return text;
+  const float fits = text.px * room / text.widest;
+  if (fits >= min_px) text.px = fits, text.widest = room;
+  return text;
+}
+
 Lanes arrow_lanes(const MemoryLayout& L, const CellTexts& text, bool values, float min_px, float mark) {
   const float w = L.cell_w, h = L.cell_h;
   Lanes lanes{w * 0.5f, w * 0.5f, h * 0.2f, h * 0.8f};
   if (!values || text.px < min_px) return lanes;
   const float side = (w - text.widest) / 2, above = (h - text.px * 0.8f) / 2;  // digits: about 0.8 of the size tall
-  const float least = mark + std::max(3.0f, min_px * 0.3f);
+  const float least = lane_margin(mark, min_px);
   if (side >= least) lanes.left = mark + (side - mark) / 2, lanes.right = w - lanes.left;
   if (above >= least) lanes.top = mark + (above - mark) / 2, lanes.bottom = h - lanes.top;
   return lanes;
@@ -694,8 +708,9 @@ ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width
   const float mark = std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.09f);
   if (f.zoomed()) draw_overview(f, scale, next);
   draw_warp_labels(f);
-  const CellTexts text =
-      leave_room_for_sources(cell_texts(c, L, shown, core::value_type(t), f.lo, f.hi, f.min_px), s, L, f.min_px);
+  const CellTexts text = leave_room_for_arrows(
+      leave_room_for_sources(cell_texts(c, L, shown, core::value_type(t), f.lo, f.hi, f.min_px), s, L, f.min_px), L,
+      f.min_px, mark);
   const Lanes lanes = arrow_lanes(L, text, shown.values != nullptr, f.min_px, mark);
   const bool badges = draw_cells(f, marks, scale, next, mark, text);
   const bool any_conflict = draw_conflicts(f);

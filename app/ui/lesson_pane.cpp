@@ -4,6 +4,7 @@
 #include <imgui.h>
 #include <GLFW/glfw3.h>  // key codes: the ImGui GLFW backend reports GLFW keys
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <limits>
 #include <cmath>
@@ -49,8 +50,16 @@ static void set_block_for_look(AppState& s, int block) {
 // missing, or a banks Look's conflicts are not there yet: interleaved addressing's stride 4 at 32
 // threads); 0 where this block shows it or no block does. An int, not an optional: GCC 12 -O3
 // warned maybe-uninitialized on one here.
-static int block_needed(const AppState& s, const core::AlgorithmInfo& about, int stage) {
-  const int block = s.choice.block, at = backend::look_block(about, block).value_or(0);
+// Asked every frame: kept per algorithm, pointer and block (each answer runs the CPU model once).
+static int block_needed(const AppState& s, const core::AlgorithmInfo& about, const core::Pointer& look, int stage) {
+  static std::map<std::tuple<std::string, std::string, int>, int> known;
+  const int block = s.choice.block;
+  const std::string pointer =
+      look.view + " " + std::to_string(look.tag) + "=" + std::to_string(look.param.value_or(-1));
+  const auto key = std::tuple{about.id, pointer + " " + look.text, block};
+  auto it = known.find(key);
+  if (it == known.end()) it = known.emplace(key, backend::look_block(about, look, block).value_or(0)).first;
+  const int at = it->second;
   const bool pow2 = block >= 32 && (block & (block - 1)) == 0;  // look_block steps through powers of two
   if (stage >= 0 && (at == 0 || at == block || !pow2)) return 0;
   return at > block ? at : 0;
@@ -60,7 +69,7 @@ static void pointer_line(AppState& s, const core::AlgorithmInfo& about, const co
                          const core::Trace* trace) {
   const int stage = trace ? core::pointed_stage(*trace, look) : -1;
   const auto view = render::parse_view(look.view);
-  const int needed = trace ? block_needed(s, about, stage) : 0;
+  const int needed = trace ? block_needed(s, about, look, stage) : 0;
   if (s.look_pending && stage >= 0 && view) {
     s.look_pending = false;
     s.view = *view;
@@ -94,6 +103,14 @@ static void pointer_line(AppState& s, const core::AlgorithmInfo& about, const co
   rich_text(look.text);
 }
 
+// The plan scene's own Look while its algorithm is on screen (read when the plan was loaded).
+static std::optional<core::Pointer> scene_look(const AppState& s, const std::string& algorithm) {
+  if (!s.plan || s.scene < 0 || std::size_t(s.scene) >= s.plan->scenes.size()) return std::nullopt;
+  const core::Settings& scene = s.plan->scenes[std::size_t(s.scene)];
+  if (scene.look.empty() || scene.algorithm != algorithm) return std::nullopt;
+  return core::parse_pointer(scene.look);
+}
+
 // The short lesson, where to look, and the depth under "More". Its numbers come from the run
 // on screen; before its trace is there, from the model's.
 void lesson_text(AppState& s, bool more) {
@@ -107,9 +124,9 @@ void lesson_text(AppState& s, bool more) {
   const core::Trace* trace = s.trace && s.trace->algorithm == about->id ? &*s.trace : nullptr;
   const core::AlgorithmInfo lesson = trace ? core::fill_lessons(*about, *trace) : backend::with_numbers(*about);
   rich_text(lesson.brief);
-  if (lesson.look) {
+  if (const auto look = scene_look(s, about->id); look || lesson.look) {
     ImGui::Spacing();
-    pointer_line(s, *about, *lesson.look, trace);
+    pointer_line(s, *about, look ? *look : *lesson.look, trace);
   }
   if (more && !lesson.detail.empty() && ImGui::CollapsingHeader("More")) rich_text(lesson.detail);
 }
