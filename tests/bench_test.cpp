@@ -521,3 +521,44 @@ TEST(Plot, CpuModelChartSaysItsTimingsAreNotAGpus) {
   const auto title = render::bench_chart(r, "float", "sum").title;
   EXPECT_NE(title.find("CPU model timings (the host's cost, not a GPU's)"), std::string::npos) << title;
 }
+
+// A results file opened in the window names what it holds when the tab's type and operator
+// find none of its rows (issue 48, item 15: it said "no rows" where rows of another type were).
+TEST(Bench, AReportNamesWhatItHolds) {
+  core::BenchReport r;
+  EXPECT_EQ(core::report_contents(r), "no rows");
+  EXPECT_FALSE(core::report_has(r, "float", "sum"));
+  for (const auto& [type, op] : {std::pair{"float", "sum"}, {"int", "max"}, {"float", "sum"}, {"double", "min"}}) {
+    core::BenchRow row;
+    row.algorithm = "sequential", row.type = type, row.op = op, row.n = 1024;
+    r.rows.push_back(row);
+  }
+  EXPECT_EQ(core::report_contents(r), "float sum, int max and double min");
+  EXPECT_TRUE(core::report_has(r, "int", "max"));
+  EXPECT_FALSE(core::report_has(r, "int", "sum"));
+  EXPECT_FALSE(core::report_has(r, "float", "max"));
+}
+
+// Float min and max are judged exactly, whatever the order of the comparisons: a result one ulp
+// off is wrong, where a sum that far off would pass within its bound (issue 48: min and max of
+// floats were judged only with sums in these tests).
+TEST(Bench, FloatMinAndMaxAreJudgedExactly) {
+  constexpr int kSms = 132;
+  for (const core::Op op : {core::Op::Min, core::Op::Max})
+    for (const core::DType type : {core::DType::Float, core::DType::Double}) {
+      SCOPED_TRACE(core::to_string(type) + " " + core::to_string(op));
+      const double expected = type == core::DType::Float ? double(0.734375f) : 0.734375;
+      core::BenchRow row;
+      row.algorithm = "warp-shuffle", row.n = std::size_t(1) << 20, row.block = 256;
+      backend::judge(row, type, op, expected, expected, 1e6, kSms);
+      EXPECT_TRUE(row.check_ok) << row.check;
+      EXPECT_EQ(row.check, "exact");
+      const double next =
+          type == core::DType::Float ? double(std::nextafter(float(expected), 1.0f)) : std::nextafter(expected, 1.0);
+      backend::judge(row, type, op, next, expected, 1e6, kSms);
+      EXPECT_FALSE(row.check_ok) << row.check;
+      EXPECT_EQ(row.check.find("got "), 0u) << row.check;
+      backend::judge(row, type, core::Op::Sum, next, expected, 1e6, kSms);  // the same error in a sum passes
+      EXPECT_TRUE(row.check_ok) << row.check;
+    }
+}

@@ -290,6 +290,22 @@ TEST(Export, ReportsProgressAndStopsWhenCancelled) {
   EXPECT_EQ(cancelled.status, render::Exported::Status::Failed);
   EXPECT_EQ(cancelled.error, "cancelled");
   EXPECT_FALSE(std::filesystem::exists(dir / "stopped-stage00.png"));
+
+  // One PNG that cannot be written (a folder where stage 3 goes) leaves the old set whole:
+  // nothing is replaced until every stage is written (issue 48, item 11), and nothing is left.
+  std::ofstream(dir / "run-stage00.png") << "the old stage 0";
+  std::filesystem::remove(dir / "run-stage03.png");
+  std::filesystem::create_directories(dir / "run-stage03.png");
+  look.progress = nullptr;
+  const auto blocked = render::export_all_stages(trace, 64, 64, (dir / "run").string(), look);
+  EXPECT_EQ(blocked.status, render::Exported::Status::Failed);
+  EXPECT_NE(blocked.error.find("run-stage03.png"), std::string::npos) << blocked.error;
+  std::ifstream old(dir / "run-stage00.png");
+  std::string first;
+  std::getline(old, first);
+  EXPECT_EQ(first, "the old stage 0");
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    EXPECT_EQ(e.path().filename().string().find(".reduction-lab-set"), std::string::npos) << e.path();
 }
 
 // Compare mode's PNG (E): the first algorithm's view in the left half and the second's in the

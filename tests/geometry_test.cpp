@@ -47,6 +47,9 @@ TEST(Geometry, TracesRecordedBeforeItOpenAndGetTheLayoutAFreshRunWrites) {
     EXPECT_FALSE(old.geometry.known());
     backend::complete_geometry(old);
     ASSERT_TRUE(old.geometry.known());
+    // Against what the file itself recorded (not this build's rules twice over): its grid and block.
+    EXPECT_EQ(old.geometry.grid_x * old.geometry.grid_y, old.grid);
+    EXPECT_EQ(old.geometry.block_x * old.geometry.block_y, old.block);
     const bool matrix = old.rows > 0;
     auto req = request(old.algorithm, old.rows, old.cols, old.size, old.block);
     req.input = core::generate_input(core::InputSpec{core::InputSpec::Kind::Random, 7, {}}, old.size, old.type);

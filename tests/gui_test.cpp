@@ -561,6 +561,33 @@ TEST(Gui, OpensAtTheSizeAskedFor) {
   }
 }
 
+// --export-gif with --quit-after-frames: the window waits for the GIF and says it is saved; an
+// export that cannot be written exits 1 naming why (issue 48, item 14: it was cancelled at the
+// end, with exit 0 and no GIF).
+TEST(Gui, ARequestedGifIsFinishedOrTheExitSaysWhy) {
+  if (std::system("command -v ffmpeg >/dev/null 2>&1") != 0) GTEST_SKIP() << "SKIPPED: no ffmpeg here";
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_gif_export";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  int code = -1;
+  const std::string run =
+      clean_config() +
+      "env -u DISPLAY " REDLAB_BINARY
+      " --headless --backend sim --algorithm sequential --quit-after-frames 3 --export-gif --export-dir ";
+  const auto log = capture(run + (dir / "gifs").string(), &code);
+  if (code != 0 && log.find("EGL") != std::string::npos && !std::getenv("REDLAB_REQUIRE_GL"))
+    GTEST_SKIP() << "SKIPPED: no EGL here: " << log;
+  ASSERT_EQ(code, 0) << log;
+  EXPECT_NE(log.find("Saved "), std::string::npos) << log;
+  int gifs = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "gifs")) gifs += e.path().extension() == ".gif";
+  EXPECT_EQ(gifs, 1);
+  std::ofstream(dir / "a-file") << "not a folder";
+  const auto refused = capture(run + (dir / "a-file").string(), &code);
+  EXPECT_EQ(code, 1) << refused;
+  EXPECT_NE(refused.find("--export-gif"), std::string::npos) << refused;
+}
+
 // A run that fails in the window (here: typed values that are not numbers) is reported there,
 // in the warning colour, and the window goes on drawing; the settings file is left as it was.
 TEST(Gui, AFailedRunIsShownAndTheWindowGoesOn) {

@@ -117,6 +117,16 @@ TEST(SharedLab, UntrustedTextIsEscapedAndCapped) {
   EXPECT_EQ(core::printable("a\x1b]0;pwned\x07z"), "a\\x1b]0;pwned\\x07z");
   EXPECT_EQ(core::printable("tab\there\\"), "tab\\there\\\\");
   EXPECT_EQ(core::printable(std::string(1000, 'x'), 10), "xxxxxxxxxx... (1000 bytes)");
+  // Past C0: DEL, C1's CSI as one byte (0x9b) and as UTF-8 (c2 9b), and bytes that are no UTF-8.
+  EXPECT_EQ(core::printable("a\x7f"
+                            "b\x9b"
+                            "31m\xc2\x9b"
+                            "c\xff\xfe"),
+            "a\\x7fb\\x9b31m\\xc2\\x9bc\\xff\\xfe");
+  EXPECT_EQ(core::terminal_text("a\x7f"
+                                "b\x9b"
+                                "\r\t\\\n"),
+            "a\\x7fb\\x9b\\x0d\\x09\\\n");
   const auto dir = fresh_dir("redlab_escape");
   const auto bad = dir / "input.txt";
   std::ofstream(bad) << "1\n\x1b]2;owned\x07" << std::string(100000, 'A') << "\n";
@@ -252,10 +262,10 @@ TEST(SharedLab, BenchRunsTheBlockGivenAndChecksShapesMemory) {
 // Finding 15: empty lists, runs that measured nothing, trailing junk and a folder for a prefix
 // are refused; a capped list of outputs says how many there were.
 TEST(SharedLab, EmptyAndMalformedRequestsAreRefused) {
-  for (const std::string list : {"", ",,,"}) {
+  for (const auto& [list, says] : {std::pair{"", "--algorithm: is empty"}, {",,,", "names no algorithm"}}) {
     const auto r = test::run_cli({"bench", "--backend", "sim", "-a", list, "--sizes", "2^10"});
     EXPECT_EQ(r.code, 2) << "'" << list << "': " << r.err;
-    EXPECT_NE(r.err.find("names no algorithm"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
   }
   auto r = test::run_cli({"bench", "--backend", "sim", "-a", "cub", "--sizes", "2^10", "--seconds", "0.01"});
   EXPECT_EQ(r.code, 1) << r.err;

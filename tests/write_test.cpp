@@ -79,8 +79,16 @@ TEST(Write, ListAndTraceToAFullDiskFail) {
                                  "trace -a warp-shuffle --backend sim --format text"}) {
     const Ran r = binary_to_full(args);
     EXPECT_EQ(r.code, 1) << args << ": " << r.err;
-    EXPECT_NE(r.err.find("cannot write the output"), std::string::npos) << args << ": " << r.err;
+    EXPECT_NE(r.err.find("cannot write the output: "), std::string::npos) << args << ": " << r.err;  // and why
   }
+  // A stream that fails with no errno still gives a reason (issue 48, item 15).
+  std::ostringstream out, err;
+  out.setstate(std::ios::badbit);
+  const char* argv[] = {"reduction-lab", "list"};
+  EXPECT_EQ(cli::run(2, argv, out, err, [](const cli::GuiOptions&, std::ostream&) { return 0; }), 1);
+  EXPECT_NE(err.str().find("cannot write the output: the write failed and the system gave no reason"),
+            std::string::npos)
+      << err.str();
 }
 
 TEST(Write, BenchToAFullDiskFails) {
@@ -251,6 +259,21 @@ TEST(Write, PipesModesAndLinksAreKeptAsTheUserMadeThem) {
   { std::ofstream(kept) << "old"; }
   fs::permissions(kept, fs::perms::owner_read | fs::perms::owner_write);
   ASSERT_TRUE(core::write_file(kept.string(), "new", &why)) << why;
+  EXPECT_EQ(fs::status(kept).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
+  // A new file gets what a plain create would (0666 less the umask: here 027 gives 640), and one
+  // written as part of a set (--all-stages) keeps the old file's mode too.
+  const mode_t old_mask = ::umask(027);
+  ASSERT_TRUE(core::write_file((dir / "new.json").string(), "{}", &why)) << why;
+  {
+    core::FileSet set;
+    ASSERT_TRUE(set.add(kept.string(), "newer", &why)) << why;
+    ASSERT_TRUE(set.add((dir / "new-in-set.png").string(), "png", &why)) << why;
+    ASSERT_TRUE(set.commit(&why)) << why;
+  }
+  ::umask(old_mask);
+  const auto rw_r = fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read;
+  EXPECT_EQ(fs::status(dir / "new.json").permissions() & fs::perms::all, rw_r);
+  EXPECT_EQ(fs::status(dir / "new-in-set.png").permissions() & fs::perms::all, rw_r);
   EXPECT_EQ(fs::status(kept).permissions() & fs::perms::all, fs::perms::owner_read | fs::perms::owner_write);
 
   const fs::path target = dir / "dotfiles" / "settings.json", link = dir / "settings.json";

@@ -271,6 +271,22 @@ std::string shipped_contents(std::string_view run) {
   return out;
 }
 
+std::string report_contents(const BenchReport& r) {
+  std::vector<std::string> kinds;
+  for (const auto& row : r.rows)
+    if (const std::string k = row.type + " " + row.op; std::find(kinds.begin(), kinds.end(), k) == kinds.end())
+      kinds.push_back(k);
+  if (kinds.empty()) return "no rows";
+  std::string out;
+  for (const auto& k : kinds) out += (out.empty() ? "" : k == kinds.back() ? " and " : ", ") + k;
+  return out + (is_matrix_report(r) ? " over matrix shapes" : "");
+}
+
+bool report_has(const BenchReport& r, std::string_view type, std::string_view op) {
+  return std::any_of(r.rows.begin(), r.rows.end(),
+                     [&](const BenchRow& row) { return row.type == type && row.op == op; });
+}
+
 std::string shipped_label(const BenchReport& r) {
   return "measured on " + r.device + ", not this machine (driver " + r.driver + ", " + r.date + ")";
 }

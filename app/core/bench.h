@@ -79,6 +79,9 @@ const BenchReport* shipped_report(std::string_view run, std::string_view type, s
 bool is_matrix_report(const BenchReport& r);
 // What the run holds, for a note: "float sum and int sum".
 std::string shipped_contents(std::string_view run);
+// What a report's rows measure, "float sum and int max", and whether any row measures type and op.
+std::string report_contents(const BenchReport& r);
+bool report_has(const BenchReport& r, std::string_view type, std::string_view op);
 // "measured on NVIDIA H200, not this machine (driver 580.159.04, 2026-11-22 02:30 UTC)": the
 // device, driver and date are the report's own.
 std::string shipped_label(const BenchReport& r);

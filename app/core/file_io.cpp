@@ -271,6 +271,50 @@ ScratchFolder::~ScratchFolder() {
   release(slot_);
 }
 
+FileSet::~FileSet() {
+  if (folder_.empty()) return;
+  std::error_code ec;
+  std::filesystem::remove_all(folder_, ec);
+  release(slot_);
+}
+
+bool FileSet::add(const std::string& named, std::string_view bytes, std::string* error) {
+  const std::string path = write_target(named);
+  const auto p = std::filesystem::path(path);
+  const std::string dir = p.has_parent_path() ? p.parent_path().string() : ".";
+  if (folder_.empty()) {
+    std::string name = (std::filesystem::path(dir) / ".reduction-lab-set-XXXXXX").string();
+    if (!::mkdtemp(name.data())) return fail_errno(error, "cannot write", path);
+    folder_ = name, dir_ = dir, slot_ = claim(folder_, true);
+  } else if (dir != dir_) {
+    if (error) *error = "cannot write '" + printable(path) + "' with files in another folder as one set";
+    return false;
+  }
+  struct stat st {};
+  const bool exists = ::stat(path.c_str(), &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) return fail(error, "cannot write", path, EISDIR);
+  if (exists && !S_ISREG(st.st_mode)) {
+    pending_.push_back({path, {}, std::string(bytes)});
+    return true;
+  }
+  std::string staged;
+  const int fd = temporary_beside((std::filesystem::path(folder_) / p.filename()).string(), &staged,
+                                  exists && st.st_uid == ::geteuid() ? &st : nullptr);
+  if (fd < 0) return fail_errno(error, "cannot write", path);
+  if (!write_fd(fd, path, bytes, true, error)) return false;
+  pending_.push_back({path, staged, {}});
+  return true;
+}
+
+bool FileSet::commit(std::string* error) {
+  for (const Pending& f : pending_) {
+    if (f.staged.empty() ? !write_file(f.path, f.bytes, error) : ::rename(f.staged.c_str(), f.path.c_str()) != 0)
+      return f.staged.empty() ? false : fail_errno(error, "cannot replace", f.path);
+  }
+  pending_.clear();
+  return true;
+}
+
 void install_cleanup_handlers() {
   struct sigaction sa {};
   sa.sa_handler = on_signal;

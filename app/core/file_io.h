@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rl::core {
 
@@ -53,6 +54,29 @@ class ScratchFolder {
  private:
   std::string path_;
   int slot_ = -1;
+};
+
+// Files written as one set (--all-stages): each is written complete into a private folder made
+// beside them, and only once every one is written are they renamed into place, so a full disk
+// or an interrupted export leaves the old set whole, not a mix of old and new. Every path must
+// be in one folder. A pipe or device among them is written in place at commit. The folder and
+// anything not committed go with the object, or with the cleanup handler on a signal.
+class FileSet {
+ public:
+  FileSet() = default;
+  ~FileSet();
+  FileSet(const FileSet&) = delete;
+  FileSet& operator=(const FileSet&) = delete;
+  bool add(const std::string& path, std::string_view bytes, std::string* error);
+  bool commit(std::string* error);
+
+ private:
+  struct Pending {
+    std::string path, staged, bytes;  // bytes: only for a target written in place
+  };
+  std::string folder_, dir_;
+  int slot_ = -1;
+  std::vector<Pending> pending_;
 };
 
 // SIGINT, SIGTERM, SIGHUP and SIGQUIT remove the temporaries in flight and the scratch folders, then end the

@@ -4,35 +4,40 @@
 
 namespace rl::core {
 
-std::string printable(std::string_view text, std::size_t cap) {
+namespace {
+
+// One escaping for both readers of untrusted text: every byte outside printable ASCII becomes
+// \xNN (C0 and C1 controls, DEL, and each byte of UTF-8, which a terminal could read as C1);
+// the window's (printable) also names \t, \n, \r and doubles the backslash, while the
+// terminal's keeps its line breaks. Cut at cap characters, saying how long the text was.
+enum class Reader { Window, Terminal };
+std::string escaped(std::string_view text, std::size_t cap, Reader reader) {
   static constexpr char kHex[] = "0123456789abcdef";
+  const bool window = reader == Reader::Window;
   std::string out;
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (out.size() >= cap) return out + "... (" + std::to_string(text.size()) + " bytes)";
     const auto c = static_cast<unsigned char>(text[i]);
-    if (c == '\\') out += "\\\\";
-    else if (c == '\t') out += "\\t";
-    else if (c == '\n') out += "\\n";
-    else if (c == '\r') out += "\\r";
-    else if (c >= 0x20 && c < 0x7f) out += char(c);
+    if (window && c == '\\')
+      out += "\\\\";
+    else if (window && c == '\t')
+      out += "\\t";
+    else if (window && c == '\n')
+      out += "\\n";
+    else if (window && c == '\r')
+      out += "\\r";
+    else if (c == '\n' || (c >= 0x20 && c < 0x7f))
+      out += char(c);
     else out += {'\\', 'x', kHex[c >> 4], kHex[c & 15]};
   }
   return out;
 }
 
-std::string terminal_text(std::string_view text, std::size_t cap) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (out.size() >= cap) return out + "... (" + std::to_string(text.size()) + " bytes)";
-    const auto c = static_cast<unsigned char>(text[i]);
-    if (c == '\n' || (c >= 0x20 && c < 0x7f))
-      out += char(c);
-    else
-      out += {'\\', 'x', kHex[c >> 4], kHex[c & 15]};
-  }
-  return out;
-}
+}  // namespace
+
+std::string printable(std::string_view text, std::size_t cap) { return escaped(text, cap, Reader::Window); }
+
+std::string terminal_text(std::string_view text, std::size_t cap) { return escaped(text, cap, Reader::Terminal); }
 
 std::string utc_now() {
   const std::time_t now = std::time(nullptr);

@@ -183,15 +183,32 @@ void Canvas::line(float x0, float y0, float x1, float y1, float width, Color c) 
   for (const auto& p : v) triangles_.insert(triangles_.end(), {p[0], p[1], c.r, c.g, c.b, c.a});
 }
 
-float Canvas::text_width(std::string_view s, float px) {
-  Atlas& a = atlas(int(std::lround(px)));
+float measure_text(std::string_view s, float px) {
+  struct Font {
+    stbtt_fontinfo info{};
+    int advance[kCharCount] = {};  // font units
+  };
+  static const Font font = [] {
+    Font f;
+    const auto bytes = embedded::mono_font();
+    stbtt_InitFont(&f.info, reinterpret_cast<const unsigned char*>(bytes.data()), 0);
+    for (int c = 0; c < kCharCount; ++c) {
+      int lsb = 0;
+      stbtt_GetCodepointHMetrics(&f.info, kFirstChar + c, &f.advance[c], &lsb);
+    }
+    return f;
+  }();
+  // As stbtt_BakeFontBitmap sets each baked char's xadvance: the same scale, the same product.
+  const float scale = stbtt_ScaleForPixelHeight(&font.info, float(std::clamp(int(std::lround(px)), 6, 160)));
   float w = 0;
   for (char ch : s) {
     const int c = static_cast<unsigned char>(ch) - kFirstChar;
-    if (c >= 0 && c < kCharCount) w += a.chars[c].xadvance;
+    if (c >= 0 && c < kCharCount) w += scale * float(font.advance[c]);
   }
   return w;
 }
+
+float Canvas::text_width(std::string_view s, float px) { return measure_text(s, px); }
 
 void Canvas::text(float x, float cy, std::string_view s, float px, Color color, Align align) {
   const int key = std::clamp(int(std::lround(px)), 6, 160);

@@ -14,6 +14,10 @@ namespace rl::render {
 
 enum class Align { Left, Center, Right };
 
+// The width text drawn at px takes: the font's advances at the size the text is baked at (px
+// rounded, 6 to 160), as the atlas's are. Needs no GL context: layouts and tests measure with it.
+float measure_text(std::string_view s, float px);
+
 class Canvas {
  public:
   Canvas();  // throws std::runtime_error if a shader fails to build
@@ -25,7 +29,7 @@ class Canvas {
   void rect(const Rect& r, Color fill, Color border = {}, float border_width = 0);
   // Text vertically centred on cy; x is the left, centre or right edge per align.
   void text(float x, float cy, std::string_view s, float px, Color color, Align align = Align::Left);
-  float text_width(std::string_view s, float px);
+  float text_width(std::string_view s, float px);  // measure_text's
   // A straight line of the given width; drawn above rectangles, below text.
   void line(float x0, float y0, float x1, float y1, float width, Color color);
   void end();  // draws everything queued since begin()

@@ -52,20 +52,26 @@ Exported in_context(bool current_context, Paint paint) {
 
 // One headless context (or the caller's current one), offscreen target and canvas for all
 // frames: pixels(canvas, target, i) gives frame i, top row first, which is written to paths[i].
+// With `together`, the files are one set (core::FileSet): none replaces an old one until all are written.
 template <class Pixels>
 Exported render_pngs(int width, int height, const std::vector<std::string>& paths, bool current_context, Pixels pixels,
-                     Progress* progress = nullptr) {
+                     Progress* progress = nullptr, bool together = false) {
   if (Exported checked = folders_writable(paths); !checked.ok()) return checked;
   return in_context(current_context, [&]() -> Exported {
     Offscreen target;
     Canvas canvas;
-    std::string why;
+    core::FileSet set;
+    std::string why, png;
     if (progress) progress->total = int(paths.size());
     for (std::size_t i = 0; i < paths.size(); ++i) {
       if (progress && progress->cancel) return failed("cancelled");
       if (progress) progress->done = int(i);
-      if (!write_png(paths[i], width, height, pixels(canvas, target, i), &why)) return failed(why);
+      const auto rgba = pixels(canvas, target, i);
+      const bool ok = together ? encode_png(paths[i], width, height, rgba, &png, &why) && set.add(paths[i], png, &why)
+                               : write_png(paths[i], width, height, rgba, &why);
+      if (!ok) return failed(together ? "PNGs not saved (the old ones are left as they were): " + why : why);
     }
+    if (together && !set.commit(&why)) return failed("PNGs not all saved: " + why);
     if (progress) progress->done = int(paths.size());
     return {};
   });
@@ -126,14 +132,16 @@ std::vector<std::uint8_t> frame_pixels(Canvas& c, Offscreen& target, const Shown
 
 // The view (or the two) at each frame's (stage, blend).
 Exported render_frames(const Shown& shown, int width, int height, const std::vector<ExportFrame>& frames,
-                       const Look& look) {
+                       const Look& look, bool together = false) {
   if (shown.second && width < 2) return {Exported::Status::BadRequest, "a side-by-side image needs a width of 2 pixels or more"};
   std::vector<std::string> paths;
   for (const ExportFrame& f : frames) paths.push_back(f.path);
   return render_pngs(
       width, height, paths, look.current_context,
-      [&](Canvas& c, Offscreen& target, std::size_t i) { return frame_pixels(c, target, shown, frames[i], width, height, look); },
-      look.progress);
+      [&](Canvas& c, Offscreen& target, std::size_t i) {
+        return frame_pixels(c, target, shown, frames[i], width, height, look);
+      },
+      look.progress, together);
 }
 
 std::string quoted(const std::string& s) {  // for the shell: single quotes, escaped
@@ -148,6 +156,7 @@ bool ends_with(const std::string& s, const char* tail) {
 }
 
 constexpr core::FileKind kVideoFile{"video", std::int64_t(4) << 30};  // ffmpeg's own output, read back
+constexpr core::FileKind kFfmpegLog{"ffmpeg's messages", std::int64_t(64) << 10};  // shown in one line
 
 constexpr int kHold = 8, kFade = 6, kFps = 12;  // a video holds each stage 8 frames, then fades 6 into the next
 
@@ -184,7 +193,7 @@ Exported export_all_stages(const core::Trace& trace, int width, int height, cons
     std::snprintf(name, sizeof name, "-stage%02d.png", k);
     frames.push_back({k, 0, prefix + name});
   }
-  return render_frames(shown, width, height, frames, look);
+  return render_frames(shown, width, height, frames, look, true);
 }
 
 Exported export_video(const core::Trace& trace, int width, int height, const std::string& path, const Look& look,
@@ -219,7 +228,7 @@ Exported export_video(const core::Trace& trace, int width, int height, const std
       std::raise(WTERMSIG(status));
     if (WIFEXITED(status) && WEXITSTATUS(status) == 255) std::raise(SIGINT);
     std::string bytes, complaint;
-    core::read_file(said, kVideoFile, &complaint, &why);  // what ffmpeg said, if anything
+    core::read_file(said, kFfmpegLog, &complaint, &why);  // what ffmpeg said, if anything
     if (status != 0 || complaint.find("Error") != std::string::npos)
       return failed("ffmpeg could not make the video for '" + core::printable(path) + "'" +
                     (complaint.empty() ? "" : ": " + core::printable(complaint.substr(0, complaint.find('\n')))));

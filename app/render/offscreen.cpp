@@ -6,6 +6,7 @@
 #include <string>
 
 #include "../core/file_io.h"
+#include "../core/text.h"
 
 #include <cerrno>
 #include <cstring>
@@ -54,15 +55,22 @@ std::vector<std::uint8_t> Offscreen::read_rgba() const {
   return pixels;
 }
 
+bool encode_png(const std::string& path, int width, int height, const std::vector<std::uint8_t>& rgba, std::string* png,
+                std::string* error) {
+  const auto append = [](void* dst, void* data, int size) {
+    static_cast<std::string*>(dst)->append(static_cast<char*>(data), std::size_t(size));
+  };
+  png->clear();
+  if (stbi_write_png_to_func(append, png, width, height, 4, rgba.data(), width * 4)) return true;
+  if (error) *error = "cannot encode PNG '" + core::printable(path) + "'";
+  return false;
+}
+
 bool write_png(const std::string& path, int width, int height, const std::vector<std::uint8_t>& rgba,
                std::string* error) {
   // Encoded in memory, then written with every write checked (stbi_write_png's are not).
   std::string png;
-  const auto append = [](void* dst, void* data, int size) { static_cast<std::string*>(dst)->append(static_cast<char*>(data), std::size_t(size)); };
-  if (!stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4)) {
-    if (error) *error = "cannot encode PNG '" + path + "'";
-    return false;
-  }
+  if (!encode_png(path, width, height, rgba, &png, error)) return false;
   if (core::write_file(path, png, error)) return true;
   if (error) *error = "PNG not saved: " + *error;
   return false;

@@ -29,6 +29,9 @@ class Offscreen {
   int width_ = 0, height_ = 0;
 };
 
+// The PNG bytes of a width x height RGBA image, top row first. False with *error naming path.
+bool encode_png(const std::string& path, int width, int height, const std::vector<std::uint8_t>& rgba, std::string* png,
+                std::string* error);
 // Writes top-row-first RGBA pixels as PNG; false with *error set on failure.
 bool write_png(const std::string& path, int width, int height, const std::vector<std::uint8_t>& rgba,
                std::string* error);

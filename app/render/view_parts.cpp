@@ -136,11 +136,7 @@ Rect view_frame(Canvas& c, const core::Trace& t, int stage, const char* view, co
 
 float counted_px(const MemoryLayout& L, float min_px) { return std::max(min_px, L.label_px * 0.9f); }
 
-int wrapped_rows(const std::string& text, float px, float width) {
-  // DejaVu Sans Mono advances 0.602 of the size a character: the rows the words need, 1 or 2.
-  const std::size_t per_row = std::size_t(std::max(1.0f, width / (px * 0.602f)));
-  return text.size() > per_row ? 2 : 1;
-}
+int wrapped_rows(const std::string& text, float px, float width) { return measure_text(text, px) > width ? 2 : 1; }
 
 Rect view_area(const MemoryLayout& L, std::string_view algorithm, const char* view, float min_px) {
   Rect area = free_area(L);

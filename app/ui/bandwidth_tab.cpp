@@ -97,6 +97,9 @@ void source_label(const BenchUi& b, bool gpu) {
             "From " + core::printable(b.file) + ": measured on " + r.device +
                 (r.backend == "cuda" ? "" : " (the CPU model, not a GPU)") + ", " + r.date +
                 "; not a run of this machine now.");
+    if (!core::report_has(r, core::to_string(b.type), core::to_string(b.op)))
+      wrapped(kAmber, "This file has no " + core::to_string(b.type) + " " + core::to_string(b.op) + " rows; it holds " +
+                          core::report_contents(r) + ".");
     return;
   }
   if (shows_shipped(b)) {

@@ -473,6 +473,7 @@ int run_loop(AppState& state, const Surface& surface, ImFont* large, const GuiOp
     state.frame_ms = float(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
     report.frames.add(state.frame_ms, bench_running);
   }
+  if (opts.export_gif) code = std::max(code, finish_requested_export(state, err));
   return report.finish(opts, err) ? code : 1;
 }
 

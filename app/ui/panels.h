@@ -1,5 +1,6 @@
 // The window's panels. Each draws from AppState and changes it through the user's input.
 #pragma once
+#include <ostream>
 #include <vector>
 
 #include "../platform/window.h"
@@ -40,5 +41,7 @@ void handle_keys(AppState& state, const std::vector<platform::Window::KeyPress>&
 void help_window(AppState& state);
 // Starts the Bandwidth tab's benchmark with its current settings (Run, --run-bench, the soak).
 void start_bench(AppState& state);
+// With --export-gif: waits for that export and says on err how it ended; the exit code it makes.
+int finish_requested_export(AppState& state, std::ostream& err);
 
 }  // namespace rl::ui

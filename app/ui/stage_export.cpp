@@ -14,12 +14,14 @@
 #include <filesystem>
 #include <future>
 #include <tuple>
+#include <ostream>
 #include <utility>
 #include "../backend/backend.h"
 #include "../core/catalog.h"
 #include "../core/bench.h"
 #include "../core/embedded.h"
 #include "../core/facts.h"
+#include "../core/text.h"
 #include "../core/glossary.h"
 #include "../render/bench_chart.h"
 #include "../render/export.h"
@@ -95,6 +97,24 @@ void export_status(AppState& s) {
   ImGui::ProgressBar(float(done) / float(total), {-ImGui::GetFontSize() * 6, 0}, label);
   ImGui::SameLine();
   if (ImGui::Button("Cancel")) job.progress->cancel = true;
+}
+
+// --export-gif: the window's exit waits for the export it was asked for (the job's destructor
+// would cancel it) and says how it ended; a failed or never-started export exits 1 (issue 48,
+// item 14: it was dropped at the end with exit 0).
+int finish_requested_export(AppState& s, std::ostream& err) {
+  if (s.gif_requested) {
+    err << "reduction-lab: error: --export-gif: no run came on screen before the window closed, so no GIF was made\n";
+    return 1;
+  }
+  if (s.export_job.running()) {
+    const auto done = s.export_job.result.get();
+    s.export_message = done.ok() ? "Saved " + s.export_job.path : "Export failed: " + done.error;
+  }
+  const bool ok = s.export_message.starts_with("Saved ");
+  err << (ok ? "reduction-lab: " : "reduction-lab: error: --export-gif: ")
+      << core::terminal_text(s.export_message.empty() ? "the export did not run" : s.export_message) << "\n";
+  return ok ? 0 : 1;
 }
 
 }  // namespace rl::ui
