@@ -1,0 +1,227 @@
+// `bench`: algorithms timed on large arrays or matrix shapes, checked, against the peak and CUB.
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "../../kernels/algorithms.h"
+#include "../backend/bench_runner.h"
+#include "../core/bench.h"
+#include "../core/file_io.h"
+#include "../core/text.h"
+
+#include "commands.h"
+
+namespace rl::cli {
+namespace {
+
+struct BenchOptions {
+  std::string algorithms = "all";
+  std::string sizes;
+  std::string shapes;
+  std::string type = "float";
+  std::string op = "sum";
+  std::string format = "text";
+  std::string out;
+  std::string backend = "auto";
+  int block = 0;
+  std::size_t grid = 0;
+  int cluster = 0;
+  double seconds = 1.0;
+};
+
+// The matrix kernels that choose their grid, for --grid: "a, b or c", from the catalog.
+std::string grid_choosers() {
+  std::vector<std::string> ids;
+  for (const auto& r : kernels::kAlgorithms)
+    if (r.family == kernels::Family::Matrix && kernels::matrix_chooses_grid(r.algo)) ids.emplace_back(r.id);
+  std::string out;
+  for (std::size_t i = 0; i < ids.size(); ++i) out += (i == 0 ? "" : i + 1 == ids.size() ? " or " : ", ") + ids[i];
+  return out;
+}
+
+// --grid: only for the matrix kernels that choose their grid, each named.
+void check_bench_grid(const BenchOptions& o, const std::vector<std::string>& ids) {
+  if (o.grid == 0) return;
+  if (o.shapes.empty()) throw UsageError("--grid applies to the matrix family: give --shapes");
+  for (const auto& id : ids) {
+    const auto* row = kernels::find_row(id);
+    if (!row || row->family != kernels::Family::Matrix || !kernels::matrix_chooses_grid(row->algo))
+      throw UsageError("--grid: " + id + " does not choose its grid; name " + grid_choosers());
+  }
+}
+
+std::vector<std::string> split_ids(const std::string& text) {
+  std::vector<std::string> ids;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) ids.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return ids;
+}
+
+std::string text_row(const core::BenchRow& r) {
+  char line[256];
+  const std::string n = r.rows ? std::to_string(r.rows) + "x" + std::to_string(r.cols) : std::to_string(r.n);
+  std::snprintf(line, sizeof line, "%-28s %-6s %-4s %16s %5s %12.2f %7.2f%% %5d %10.1f %7.1f%%  %s\n",
+                r.algorithm.c_str(), r.type.c_str(), r.op.c_str(), n.c_str(),
+                r.block ? std::to_string(r.block).c_str() : "-", r.median_us, r.noise_pct, r.samples, r.gbps,
+                r.pct_of_peak, r.check_ok ? "ok" : ("WRONG: " + r.check).c_str());
+  return line;
+}
+
+int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
+  backend::BenchRequest req;
+  req.type = *core::parse_dtype(o.type);
+  req.op = *core::parse_op(o.op);
+  const bool matrix = !o.shapes.empty();
+  if (matrix && !o.sizes.empty()) throw UsageError("--shapes and --sizes: give one or the other");
+  req.algorithms = o.algorithms != "all" ? split_ids(o.algorithms)
+                   : matrix              ? backend::default_matrix_bench_algorithms(req.type, req.op)
+                                         : backend::default_bench_algorithms(req.type, req.op);
+  if (req.algorithms.empty())
+    throw UsageError("--algorithm: names no algorithm (give ids separated by commas, or all)");
+  for (const auto& id : req.algorithms)
+    if (!core::find_algorithm(id))
+      throw UsageError("--algorithm: unknown algorithm '" + core::printable(id) + "' (see `list`)");
+  const auto choice = kBackends.at(o.backend);
+  std::string why;
+  const bool gpu = choice != backend::Choice::Sim && backend::make_cuda_backend(&why);
+  if (matrix) {
+    // "sweep": 2^28 elements on a GPU (2^20 on the CPU model), from 2^4 rows to 2^24 (2^16), then
+    // the odd shapes (core::sweep_shapes).
+    const auto shapes =
+        o.shapes == "sweep" ? std::optional(core::sweep_shapes(gpu ? 28 : 20)) : core::parse_shapes(o.shapes, &why);
+    if (!shapes) throw UsageError("--shapes: " + why);
+    req.shapes = *shapes;
+  } else {
+    const std::string sizes = o.sizes.empty() ? (gpu ? "2^16..2^28" : "2^10..2^16") : o.sizes;
+    auto parsed = core::parse_sizes(sizes, &why);
+    if (!parsed) throw UsageError("--sizes: " + why);
+    req.sizes = *parsed;
+  }
+  check_bench_grid(o, req.algorithms);
+  req.block = o.block;
+  req.grid = o.grid;
+  req.cluster = o.cluster;
+  req.max_seconds = o.seconds;
+  // Results go to --out whole, through the one writer, once measured: a refusal, a failure or
+  // Ctrl+C leaves the previous file as it was. An unwritable folder fails now, not after minutes.
+  std::ostringstream file;
+  if (!o.out.empty() && !core::can_write_beside(o.out, &why)) throw std::runtime_error(why);
+  std::ostream& dest = o.out.empty() ? out : file;
+  bool header = false;
+  // JSON or CSV to a file: FILE.partial holds the rows finished so far, so a run cut short (a
+  // time limit, a lost machine) keeps what it measured; removed once FILE is whole.
+  // Not beside a pipe or device (/dev/full.partial in /dev): only a regular or new file gets one.
+  std::error_code kind_ec;
+  const auto out_kind =
+      o.out.empty() ? std::filesystem::file_type::none : std::filesystem::status(o.out, kind_ec).type();
+  const bool regular_out =
+      out_kind == std::filesystem::file_type::regular || out_kind == std::filesystem::file_type::not_found;
+  std::string partial_path = o.out.empty() || o.format == "text" || !regular_out ? "" : o.out + ".partial";
+  if (!partial_path.empty() && std::filesystem::exists(partial_path)) {  // someone's file: not ours to replace
+    err << "reduction-lab: warning: '" << partial_path << "' exists: no rows will be kept there as they finish\n";
+    partial_path.clear();
+  }
+  core::BenchReport partial;
+  bool wrote_partial = false;
+  const auto stream_row = [&](const core::BenchRow& r) {
+    if (!partial_path.empty()) {
+      partial.rows.push_back(r);
+      std::string error;
+      if (core::write_file(partial_path, o.format == "json" ? core::to_json(partial) + "\n" : core::to_csv(partial),
+                           &error))
+        wrote_partial = true;
+      else
+        err << "reduction-lab: warning: the rows so far: " << core::terminal_text(error) << "\n";
+    }
+    if (o.format != "text") return;
+    if (!std::exchange(header, true))
+      dest << "algorithm                    type   op                  n block    median_us   noise  samp       GB/s  "
+              "of peak  check\n";
+    dest << text_row(r) << std::flush;
+  };
+  const auto keep_header = [&](const backend::BenchProgress& p) {
+    auto rows = std::move(partial.rows);
+    partial = p.header, partial.rows = std::move(rows);
+  };
+  const auto report = backend::run_bench(req, choice, stream_row, keep_header, nullptr);
+  if (o.format == "csv")
+    dest << core::to_csv(report);
+  else if (o.format == "json")
+    dest << core::to_json(report) << "\n";
+  else
+    dest << "device: " << report.device << (report.backend == "sim" ? " (times of the CPU model, not of a GPU)" : "")
+         << "; peak " << report.peak_gbps << " GB/s; " << report.date << "\n";
+  errno = 0;
+  if (!o.out.empty() && !core::write_file(o.out, file.str(), &why))
+    throw std::runtime_error("cannot write the results: " + why);
+  if (!dest)
+    throw std::runtime_error("cannot write the results" +
+                             (errno ? std::string(": ") + std::strerror(errno) : std::string()));
+  if (wrote_partial) std::remove(partial_path.c_str());
+  return bench_verdict(report, err);
+}
+
+}  // namespace
+
+Handler bench_command(CLI::App& cmd) {
+  auto o = std::make_shared<BenchOptions>();
+  cmd.add_option("--algorithm,-a", o->algorithms, "all, or ID,ID,...");
+  cmd.add_option("--sizes", o->sizes, "2^A..2^B or N,N,... (default 2^16..2^28 on a GPU, 2^10..2^16 on the CPU model)");
+  cmd.add_option(
+      "--shapes", o->shapes,
+      "Matrix family: ROWSxCOLS,... (each N or 2^K, e.g. 2^8x2^20), or 'sweep': 2^28 elements from 2^4 "
+      "to 2^24 rows on a GPU (2^20 elements on the CPU model), then odd shapes: 2^24 x 15, 10^6 x 100, 3 x (2^20 + 1)");
+  cmd.add_option("--type", o->type, "int | float | double | half | bf16 (half and bf16 add in float)")
+      ->check(CLI::IsMember({"int", "float", "double", "half", "bf16"}));
+  cmd.add_option("--op", o->op, "sum | min | max")->check(CLI::IsMember({"sum", "min", "max"}));
+  cmd.add_option("--format", o->format, "text | csv | json")->check(CLI::IsMember({"text", "csv", "json"}));
+  cmd.add_option("--out,-o", o->out,
+                 "Write the results to FILE instead of stdout (csv, json: FILE.partial holds the rows finished so far "
+                 "while it runs)");
+  cmd.add_option("--backend", o->backend, "auto | cuda | sim")->check(CLI::IsMember({"auto", "cuda", "sim"}));
+  cmd.add_option("--block", o->block,
+                 "Threads per block for every algorithm (default: 256, or an algorithm's own choice where it has one)")
+      ->check(not_negative("a block size (0: each algorithm's own)"));
+  cmd.add_option("--grid", o->grid,
+                 "With --shapes, for " + grid_choosers() +
+                     ": about N blocks in the first pass "
+                     "(default: two waves of the device; chunks of " +
+                     std::to_string(kernels::kRowChunkElements) +
+                     " elements a thread for batched-rows-vectorized; a block an SM, four for rows under 128 columns, "
+                     "for column-sums-vectorized)")
+      ->check(CLI::Range(std::size_t(1), std::size_t(2147483647)));
+  cmd.add_option("--cluster", o->cluster, "cluster-dsmem: blocks a cluster, 2 | 4 | 8 (default 4)")
+      ->check(CLI::IsMember({2, 4, 8}));
+  cmd.add_option("--seconds", o->seconds, "Time limit per point (default 1)")
+      ->check(finite("--seconds"))
+      ->check(CLI::Range(0.01, 60.0));
+  return [o](const Io& io) { return cmd_bench(*o, io.out, io.err); };
+}
+
+int bench_verdict(const core::BenchReport& report, std::ostream& err) {
+  if (report.rows.empty()) {
+    err << "reduction-lab: error: nothing was measured ("
+        << (report.backend == "sim" ? "the CPU model times no baseline; " : "")
+        << "see `list` for what each backend runs)\n";
+    return 1;
+  }
+  if (std::none_of(report.rows.begin(), report.rows.end(), core::was_run)) {
+    err << "reduction-lab: error: nothing was measured: " << core::terminal_text(report.rows.front().check) << "\n";
+    return 1;
+  }
+  for (const auto& r : report.rows)
+    if (!r.check_ok && core::was_run(r)) {  // a row not run says so in the table; it is no wrong result
+      err << "reduction-lab: error: " << r.algorithm << " n=" << r.n << " computed a wrong result: " << r.check << "\n";
+      return 1;
+    }
+  return 0;
+}
+
+}  // namespace rl::cli

@@ -1,0 +1,77 @@
+// What the subcommands share: the options that pick a run, the errors they throw, and the
+// handler each returns. Each subcommand lives in its own file (list, trace and repeat, ladder,
+// render, bench, the window); cli.cpp parses and dispatches.
+#pragma once
+#include <CLI/CLI.hpp>
+
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <ostream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "../backend/backend.h"
+#include "../core/trace.h"
+#include "../render/export.h"
+#include "cli.h"
+
+namespace rl::cli {
+
+constexpr std::size_t kMaxTraceSize = core::kMaxTracedElements;
+constexpr int kMaxStage = 1 << 20;  // past any trace's stages: the last is shown
+
+// Options shared by `trace` and `render`: everything that picks a run to record.
+struct RunOptions {
+  std::string algorithm;
+  std::string size;
+  std::string rows, cols;  // the matrix family's shape
+  int block = 32;
+  int trace_block = 0;
+  int cluster = 0;
+  std::string input = "random:1";
+  std::string op = "sum";
+  std::string type = "int";
+  std::string accumulate = "float";
+  std::string backend = "auto";
+};
+
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// What a command may use: its output, its error stream, and the window (none in a build without one).
+struct Io {
+  std::ostream& out;
+  std::ostream& err;
+  const GuiEntry& gui;
+};
+
+// Runs a parsed command. Returns its exit code; a UsageError or std::invalid_argument is a
+// usage error (2), any other exception a failure (1).
+using Handler = std::function<int(const Io&)>;
+
+std::vector<std::string> view_list();
+extern const std::map<std::string, backend::Choice> kBackends;  // --backend's names
+CLI::Validator not_negative(const std::string& what);
+CLI::Validator finite(const std::string& flag);
+// Adds the run options to cmd; returns --algorithm's option.
+CLI::Option* add_run_options(CLI::App* cmd, RunOptions& o);
+// text as a size (N or 2^K), or fallback where it is empty; UsageError naming flag otherwise.
+std::size_t size_option(const std::string& flag, const std::string& text, std::size_t fallback);
+backend::TraceRequest request_of(const RunOptions& o);
+core::Trace record(const RunOptions& o, int runs = 0);
+int exported(const render::Exported& r);
+
+// Each subcommand: adds its options to cmd and returns what runs it once parsed.
+Handler list_command(CLI::App& cmd);
+Handler trace_command(CLI::App& cmd);
+Handler repeat_command(CLI::App& cmd);
+Handler ladder_command(CLI::App& cmd);
+Handler render_command(CLI::App& cmd);
+Handler bench_command(CLI::App& cmd);
+// No subcommand: the window, its options on the program's own App.
+Handler window_command(CLI::App& app);
+
+}  // namespace rl::cli

@@ -1,0 +1,91 @@
+// `list`: the catalog as text, JSON, the markdown of docs/algorithms.md, or README's counts.
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <utility>
+
+#include "../../kernels/algorithms.h"
+#include "../backend/geometry.h"
+#include "../core/catalog.h"
+#include "../core/facts.h"
+#include "../core/glossary.h"
+
+#include "commands.h"
+
+namespace rl::cli {
+namespace {
+
+// docs/algorithms.md's generated part (scripts/algorithms-doc.sh splices it in).
+// The catalog with each lesson's numbers filled from a CPU-model run (backend::with_numbers).
+std::vector<core::AlgorithmInfo> lessons_with_numbers() {
+  std::vector<core::AlgorithmInfo> out;
+  for (const auto& a : core::algorithms()) out.push_back(backend::with_numbers(a));
+  return out;
+}
+
+void list_markdown(std::ostream& out) {
+  for (const auto& a : lessons_with_numbers()) {
+    out << "### `" << a.id << "`: " << a.title << "\n\n*" << a.family << "*"
+        << (a.file.empty() ? "" : ", `" + a.file + "`") << ". " << a.lesson << "\n\n";
+    out << "*Run to run:* " << core::run_to_run_text(a.id) << ".\n\n";
+    if (!a.brief.empty()) out << a.brief << "\n\n";
+    if (a.look) out << "*Where to look:* " << core::pointer_label(*a.look, nullptr) << ": " << a.look->text << "\n\n";
+    if (!a.detail.empty()) out << a.detail << "\n\n";
+  }
+  out << "## Glossary\n\nThe window underlines these words in the lessons; hovering one shows its entry.\n\n";
+  for (const auto& t : core::glossary()) out << "- **" << t.term << "**: " << t.definition << "\n";
+  out << "\n";
+}
+
+// README's inventory (scripts/algorithms-doc.sh splices it in): counted from the table, never typed.
+void list_summary(std::ostream& out) {
+  std::vector<std::pair<std::string, int>> families;  // in the table's order
+  std::vector<std::string> baselines;
+  int traced = 0;
+  for (const auto& a : core::algorithms()) {
+    if (a.kind == core::Kind::Baseline) {
+      baselines.push_back("`" + a.id + "`");
+      continue;
+    }
+    ++traced;
+    auto it = std::find_if(families.begin(), families.end(), [&](const auto& f) { return f.first == a.family; });
+    if (it == families.end()) it = families.insert(it, {a.family, 0});
+    ++it->second;
+  }
+  out << traced << " traced algorithms in " << families.size() << " families (";
+  for (std::size_t i = 0; i < families.size(); ++i)
+    out << (i ? ", " : "") << families[i].first << " " << families[i].second;
+  out << ") and " << baselines.size() << " baselines (";
+  for (std::size_t i = 0; i < baselines.size(); ++i) out << (i ? ", " : "") << baselines[i];
+  out << ")\n";
+}
+
+int cmd_list(std::ostream& out, const std::string& format) {
+  if (format == "markdown") return list_markdown(out), 0;
+  if (format == "summary") return list_summary(out), 0;
+  if (format == "json") {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& a : lessons_with_numbers())
+      j.push_back({{"id", a.id},
+                   {"family", a.family},
+                   {"title", a.title},
+                   {"lesson", a.lesson},
+                   {"brief", a.brief},
+                   {"run_to_run", kernels::to_string(kernels::run_to_run(*kernels::find_row(a.id)))}});
+    out << j.dump(2) << "\n";
+    return 0;
+  }
+  for (const auto& a : lessons_with_numbers())
+    out << a.id << "  [" << a.family << "]  " << a.title << "\n    " << a.lesson << "\n";
+  return 0;
+}
+
+}  // namespace
+
+Handler list_command(CLI::App& cmd) {
+  auto format = std::make_shared<std::string>("text");
+  cmd.add_option("--format", *format, "text | json | markdown | summary (the counts README.md quotes)")
+      ->check(CLI::IsMember({"text", "json", "markdown", "summary"}));
+  return [format](const Io& io) { return cmd_list(io.out, *format); };
+}
+
+}  // namespace rl::cli
