@@ -573,7 +573,7 @@ TEST(Gui, ARequestedGifIsFinishedOrTheExitSaysWhy) {
   const std::string run =
       clean_config() +
       "env -u DISPLAY " REDLAB_BINARY
-      " --headless --backend sim --algorithm sequential --quit-after-frames 3 --export-gif --export-dir ";
+      " --headless --backend sim --algorithm naive-serial --quit-after-frames 3 --export-gif --export-dir ";
   const auto log = capture(run + (dir / "gifs").string(), &code);
   if (code != 0 && log.find("EGL") != std::string::npos && !std::getenv("REDLAB_REQUIRE_GL"))
     GTEST_SKIP() << "SKIPPED: no EGL here: " << log;
@@ -823,4 +823,25 @@ TEST(Gui, TheFirstWindowFitsTheScreenAndAnAlgorithmOpensStages) {
   EXPECT_LE(img.w, 800);
   EXPECT_LE(img.h, 600);
   EXPECT_EQ(said(report).value("tab", ""), "stages") << log;
+}
+
+// The coalescing plan's first scene is sequential in the coalescing view: the lesson pane shows
+// the scene's own Look at its load, not the lesson's banks Look (issue 47, item 4).
+TEST(Gui, APlanScenesOwnLookIsTheOneShown) {
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_scene_look";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const auto report = dir / "frames.json";
+  int code = -1;
+  const auto log = capture(clean_config() +
+                               "env -u DISPLAY " REDLAB_BINARY
+                               " --headless --backend sim --plan coalescing --quit-after-frames 30 --frame-report " +
+                               report.string(),
+                           &code);
+  if (code != 0 && log.find("EGL") != std::string::npos && !std::getenv("REDLAB_REQUIRE_GL"))
+    GTEST_SKIP() << "SKIPPED: no EGL here: " << log;
+  ASSERT_EQ(code, 0) << log;
+  const std::string look = said(report).value("look", "");
+  EXPECT_EQ(look.rfind("Look: coalescing", 0), 0u) << look;
+  EXPECT_NE(look.find("eight neighbouring lanes fill each sector"), std::string::npos) << look;
 }

@@ -988,6 +988,31 @@ TEST_F(RenderTest, ThePresenterCoalescingViewKeepsAddressesAndLanes) {
   EXPECT_GE(canvas_->smallest_text_px(), 18);
 }
 
+// 16-byte loads, 16 sectors a warp-wide load, in a view 640 pixels wide (issue 47, item 4: slivers,
+// no lanes, the count cut): every load's count whole, and the lanes under groups of sectors.
+TEST_F(RenderTest, SixteenByteLoadsShowTheirCountAndTheirLanes) {
+  backend::TraceRequest req{
+      "warp-shuffle-vectorized",
+      core::Op::Sum,
+      core::DType::Int,
+      256,
+      0,
+      core::generate_input({core::InputSpec::Kind::Random, test::test_seed(), {}}, 4096, core::DType::Int)};
+  const auto t = backend::make_sim_backend()->trace(req);
+  render::Offscreen target;
+  target.resize(640, 400);
+  target.bind();
+  (void)render::draw_stage_view(*canvas_, render::View::Coalescing, t, 0, 640, 400);
+  render::Offscreen::unbind();
+  const auto& texts = canvas_->texts();
+  const std::set<std::string> seen(texts.begin(), texts.end());
+  EXPECT_TRUE(seen.count("16 sectors (ideal 16)"));
+  for (const std::string lanes : {"0-3", "4-7", "28-31"})  // two sectors a label: 4 lanes
+    EXPECT_TRUE(seen.count(lanes) || seen.count("lanes " + lanes)) << lanes;
+  EXPECT_FALSE(seen.count("0-1") || seen.count("lanes 0-1"));
+  EXPECT_GE(canvas_->smallest_text_px(), int(render::kMinTextPx));
+}
+
 TEST_F(RenderTest, TheCoalescingViewAppliesWhereLoadsWereRecorded) {
   auto array = iota_trace("sequential", 64, 64);  // a flat array records its loads too
   EXPECT_EQ(render::why_not(render::View::Coalescing, array), "");

@@ -158,6 +158,7 @@ struct AppState {
   bool play_requested = false;  // start playing once the first trace is in (--play)
   int stage_requested = -1;     // show this stage once the first trace is in (--stage)
   bool look_pending = false;    // a lesson's Look set a larger block: look once that run is in
+  std::string look_shown;       // the lesson pane's Look and its text this frame (the frame report says it)
   std::string pane;             // the lesson pane's tab to open on the next frame (--pane)
   BenchUi bench;
   FloatUi floats;  // the Float tab

@@ -453,6 +453,7 @@ int run_loop(AppState& state, const Surface& surface, ImFont* large, const GuiOp
     if (opts.soak) report.sample_memory(state);
     for (const auto& [name, text] : race_words(state)) report.frames.say(name, text);
     report.frames.say("tab", state.tab == Tab::Bandwidth ? "bandwidth" : "stages");
+    report.frames.say("look", std::exchange(state.look_shown, {}));
 
     ImGui::Render();
     int fw = 0, fh = 0;

@@ -78,6 +78,7 @@ static void pointer_line(AppState& s, const core::AlgorithmInfo& about, const co
   const std::string where = needed
                                 ? "needs " + std::to_string(needed) + "+ threads a block: set " + std::to_string(needed)
                                 : core::pointer_label(look, trace);
+  s.look_shown = "Look: " + where + ": " + look.text;
   const std::string label = "Look: " + where;
   // Where the whole label is wider than the column, the button says "Look:" and the place wraps beside it.
   const bool fits =
