@@ -35,8 +35,9 @@ constexpr int W = 1024, H = 640;
 
 struct Image {
   std::vector<std::uint8_t> rgba;
+  int width = W;
   render::Color at(float x, float y) const {
-    const std::size_t i = (std::size_t(y) * W + std::size_t(x)) * 4;
+    const std::size_t i = (std::size_t(y) * std::size_t(width) + std::size_t(x)) * 4;
     return {rgba[i] / 255.0f, rgba[i + 1] / 255.0f, rgba[i + 2] / 255.0f, 1};
   }
 };
@@ -358,21 +359,31 @@ TEST_F(RenderTest, TreeArrowsPassBesideTheValues) {
                            ? core::generate_input({core::InputSpec::Kind::Iota, 0, {}}, 32, type)
                            : core::generate_input({core::InputSpec::Kind::Random, seed, {}}, 32, type);
     const auto t = backend::make_sim_backend()->trace({"sequential", core::Op::Sum, type, 32, 0, input});
-    const Image img = draw(t, 1);
-    const auto L = render::layout_memory(32, W, H);
-    ASSERT_EQ(L.cols, 8);
-    const auto pal = render::standard_palette();
-    for (int i = 8; i < 16; ++i) {
-      const auto cell = L.cell(i);
-      int across = 0, beside = 0;
-      for (float y = cell.y + cell.h * 0.3f; y < cell.y + cell.h * 0.7f; ++y) {
-        for (float x = cell.x + cell.w * 0.22f; x < cell.x + cell.w * 0.78f; ++x)
-          across += near(img.at(x, y), pal.read);
-        for (float x = cell.x + 2; x < cell.cx() - cell.w * 0.25f; ++x) beside += near(img.at(x, y), pal.read);
+    // The test's size, and about the window's view at 1600x900 (cells of about 60 pixels, where
+    // floats fill their cells at the minimum size and the arrows take the gaps).
+    for (const auto& [w, h] : {std::pair{W, H}, std::pair{650, 600}}) {
+      SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h));
+      target_.resize(w, h);
+      target_.bind();
+      render::draw_memory_view(*canvas_, t, 1, w, h);
+      render::Offscreen::unbind();
+      const Image img{target_.read_rgba(), w};
+      const auto L = render::layout_memory(32, w, h);
+      ASSERT_EQ(L.cols, 8);
+      const auto pal = render::standard_palette();
+      for (int i = 8; i < 16; ++i) {
+        const auto cell = L.cell(i);
+        int across = 0, beside = 0;
+        for (float y = cell.y + cell.h * 0.3f; y < cell.y + cell.h * 0.7f; ++y) {
+          for (float x = cell.x + cell.w * 0.22f; x < cell.x + cell.w * 0.78f; ++x)
+            across += near(img.at(x, y), pal.read);
+          for (float x = cell.x - L.gap; x < cell.cx() - cell.w * 0.25f; ++x) beside += near(img.at(x, y), pal.read);
+        }
+        EXPECT_EQ(across, 0) << "cell " << i << ": an arrow crosses its value";
+        EXPECT_GT(beside, 0) << "cell " << i << ": no arrow beside it on the left";
       }
-      EXPECT_EQ(across, 0) << "cell " << i << ": an arrow crosses its value";
-      EXPECT_GT(beside, 0) << "cell " << i << ": no arrow in its left margin";
     }
+    target_.resize(W, H);
   }
 }
 

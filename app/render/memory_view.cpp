@@ -234,10 +234,11 @@ CellTexts cell_texts(Canvas& c, const MemoryLayout& L, const Shown& shown, core:
 
 // Where arrows run clear of the values drawn in the cells, as offsets from a cell's corner: a
 // column in each cell's left margin (tree arrows) and one in its right margin (shuffles), a row
-// in its top and one in its bottom margin. A cell whose text leaves no margin gets the old
-// places (the middle, a fifth from the top or bottom): an arrow there crosses the digits.
+// in its top and one in its bottom margin. A cell whose text leaves no side margin has its
+// arrows in the gaps beside it; with no gap either, the middle, where an arrow crosses the digits.
 struct Lanes {
   float left = 0, right = 0, top = 0, bottom = 0;
+  float head = 0;  // an arrowhead's length: its strokes spread 0.6 of it to each side
 };
 
 // The margin an arrow's lane needs beside a cell's frame mark.
@@ -256,12 +257,26 @@ CellTexts leave_room_for_arrows(CellTexts text, const MemoryLayout& L, float min
 
 Lanes arrow_lanes(const MemoryLayout& L, const CellTexts& text, bool values, float min_px, float mark) {
   const float w = L.cell_w, h = L.cell_h;
-  Lanes lanes{w * 0.5f, w * 0.5f, h * 0.2f, h * 0.8f};
+  Lanes lanes{w * 0.5f, w * 0.5f, h * 0.2f, h * 0.8f, std::min(w, h) * 0.3f};
   if (!values || text.px < min_px) return lanes;
   const float side = (w - text.widest) / 2, above = (h - text.px * 0.8f) / 2;  // digits: about 0.8 of the size tall
   const float least = lane_margin(mark, min_px);
-  if (side >= least) lanes.left = mark + (side - mark) / 2, lanes.right = w - lanes.left;
   if (above >= least) lanes.top = mark + (above - mark) / 2, lanes.bottom = h - lanes.top;
+  // An arrowhead ends in the top margin; its strokes stay off the digits where they end above
+  // them (a vertical arrow) or beside them: at least 6 pixels long.
+  const float over = above >= least ? above - lanes.top : 0.0f;
+  const auto head_within = [&](float half_width) {
+    lanes.head = std::min(lanes.head, std::max({6.0f, half_width / 0.6f, over}));
+  };
+  if (side >= least) {
+    lanes.left = mark + (side - mark) / 2, lanes.right = w - lanes.left;
+    head_within(side - lanes.left);
+  } else if (L.gap >= 2) {
+    // Values at the minimum size that still fill their cells (floats at 32 threads in the
+    // window): the arrows run in the gaps between the columns instead of through the digits.
+    lanes.left = -L.gap / 2, lanes.right = w + L.gap / 2;
+    head_within(L.gap / 2 + mark);
+  }
   return lanes;
 }
 
@@ -434,7 +449,7 @@ void draw_access_arrows(const MemoryFrame& f, const Lanes& lanes) {
     for (int r : a.reads) {
       if (r == a.writes[0] || !drawn(f, r)) continue;
       const Rect from = f.L.cell(r);
-      arrow(f.c, from.x + lanes.left, from.y + lanes.top, to.x + lanes.left, to.y + lanes.top, w, side * 0.3f, tint);
+      arrow(f.c, from.x + lanes.left, from.y + lanes.top, to.x + lanes.left, to.y + lanes.top, w, lanes.head, tint);
     }
   }
 }
