@@ -361,7 +361,7 @@ TEST_F(RenderTest, TreeArrowsPassBesideTheValues) {
     const auto t = backend::make_sim_backend()->trace({"sequential", core::Op::Sum, type, 32, 0, input});
     // The test's size, and about the window's view at 1600x900 (cells of about 60 pixels, where
     // floats fill their cells at the minimum size and the arrows take the gaps).
-    for (const auto& [w, h] : {std::pair{W, H}, std::pair{650, 600}}) {
+    for (const auto& [w, h] : {std::pair{W, H}, std::pair{650, 600}, std::pair{665, 680}}) {
       SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h));
       target_.resize(w, h);
       target_.bind();
@@ -1022,6 +1022,31 @@ TEST_F(RenderTest, SixteenByteLoadsShowTheirCountAndTheirLanes) {
     EXPECT_TRUE(seen.count(lanes) || seen.count("lanes " + lanes)) << lanes;
   EXPECT_FALSE(seen.count("0-1") || seen.count("lanes 0-1"));
   EXPECT_GE(canvas_->smallest_text_px(), int(render::kMinTextPx));
+}
+
+// The hardware's two lines under a view are drawn where they leave it half its height, and
+// else not at all (presenter mode at 800x600 drew them over the legend); never the figures
+// without the line that says whose they are.
+TEST_F(RenderTest, TheHardwaresLinesGoWhereTheyFitOrNotAtAll) {
+  const auto t = random_trace("interleaved-divergent", 256, test::test_seed());
+  render::ViewOptions presenter{true, 0, render::kPresenterTextScale};
+  presenter.min_text_px = render::min_text_px(true, 1);
+  const auto texts = [&](int w, int h, const render::ViewOptions& o) {
+    render::Offscreen target;
+    target.resize(w, h);
+    target.bind();
+    (void)render::draw_stage_view(*canvas_, render::View::Divergence, t, 1, w, h, o);
+    render::Offscreen::unbind();
+    std::string all;
+    for (const auto& s : canvas_->texts()) all += s + "\n";
+    return all;
+  };
+  const std::string roomy = texts(W, H, {}), small = texts(480, 260, presenter);
+  EXPECT_NE(roomy.find("The hardware, a whole launch"), std::string::npos) << roomy;
+  EXPECT_NE(roomy.find("lanes on a warp instruction"), std::string::npos) << roomy;
+  EXPECT_EQ(small.find("The hardware"), std::string::npos) << small;
+  EXPECT_EQ(small.find("lanes on a warp instruction"), std::string::npos) << small;
+  EXPECT_NE(small.find("divergent"), std::string::npos) << small;  // the legend is still drawn
 }
 
 TEST_F(RenderTest, TheCoalescingViewAppliesWhereLoadsWereRecorded) {

@@ -203,6 +203,9 @@ void draw_warp_labels(const MemoryFrame& f) {
   }
 }
 
+// The margin an arrow's lane needs beside a cell's frame mark.
+float lane_margin(float mark, float min_px) { return mark + std::max(3.0f, min_px * 0.3f); }
+
 // The value texts of cells lo..hi-1, and one text size for them all: the largest at which the
 // widest fits its cell; floats with three significant digits, or two where three would fall
 // below min_px (as the lanes view does).
@@ -213,7 +216,7 @@ struct CellTexts {
 };
 
 CellTexts cell_texts(Canvas& c, const MemoryLayout& L, const Shown& shown, core::DType type, int lo, int hi,
-                     float min_px) {
+                     float min_px, bool lanes = false) {
   const float mark = std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.09f);
   const float probe_px = 20;
   CellTexts out;
@@ -225,7 +228,10 @@ CellTexts cell_texts(Canvas& c, const MemoryLayout& L, const Shown& shown, core:
       widest = std::max(widest, c.text_width(out.texts[std::size_t(i - lo)], probe_px));
     }
     out.px = std::min(L.cell_h * 0.6f, L.cell_w * 0.45f);
-    if (widest > 0) out.px = std::min(out.px, probe_px * (L.cell_w - 3 * mark) / widest);
+    // Drawn (`lanes`), the widest leaves each side a lane for the arrows, floats falling back to
+    // two digits first; choosing a layout, it need only clear the cell's frame.
+    const float room = lanes ? L.cell_w - 2 * lane_margin(mark, min_px) : L.cell_w - 3 * mark;
+    if (widest > 0) out.px = std::min(out.px, probe_px * room / widest);
     out.widest = widest * out.px / probe_px;
     if (out.px >= min_px || type == core::DType::Int) break;
   }
@@ -240,9 +246,6 @@ struct Lanes {
   float left = 0, right = 0, top = 0, bottom = 0;
   float head = 0;  // an arrowhead's length: its strokes spread 0.6 of it to each side
 };
-
-// The margin an arrow's lane needs beside a cell's frame mark.
-float lane_margin(float mark, float min_px) { return mark + std::max(3.0f, min_px * 0.3f); }
 
 // Values drawn small enough to leave each side of a cell a lane for the arrows, where they stay
 // readable at that size: floats and halves at 32 threads filled their cells, and tree arrows
@@ -724,8 +727,8 @@ ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width
   if (f.zoomed()) draw_overview(f, scale, next);
   draw_warp_labels(f);
   const CellTexts text = leave_room_for_arrows(
-      leave_room_for_sources(cell_texts(c, L, shown, core::value_type(t), f.lo, f.hi, f.min_px), s, L, f.min_px), L,
-      f.min_px, mark);
+      leave_room_for_sources(cell_texts(c, L, shown, core::value_type(t), f.lo, f.hi, f.min_px, true), s, L, f.min_px),
+      L, f.min_px, mark);
   const Lanes lanes = arrow_lanes(L, text, shown.values != nullptr, f.min_px, mark);
   const bool badges = draw_cells(f, marks, scale, next, mark, text);
   const bool any_conflict = draw_conflicts(f);

@@ -104,6 +104,21 @@ void draw_stage_title(Canvas& c, const core::Trace& t, int stage, const char* vi
   fitted_text(c, L.title.x, L.title.cy(), tries[2], L.title_px, min_px, L.title.w, pal.text);
 }
 
+namespace {
+
+// The hardware's lines under the view, where they leave the view at least half the height it
+// has without them (presenter mode in an 800x600 window drew them over the legend); else none.
+// Never the figures alone: without their context they would read as this run's.
+core::CountedLines counted_kept(const MemoryLayout& L, std::string_view algorithm, const char* view, float min_px) {
+  const core::CountedLines counted = core::shipped_counted_lines(algorithm, view);
+  if (counted.empty()) return counted;
+  const float px = counted_px(L, min_px);
+  const int rows = wrapped_rows(counted.context, px, L.caption.w) + wrapped_rows(counted.figures, px, L.caption.w);
+  return float(rows) * px * 1.3f <= free_area(L).h / 2 ? counted : core::CountedLines{};
+}
+
+}  // namespace
+
 Rect view_frame(Canvas& c, const core::Trace& t, int stage, const char* view, const MemoryLayout& L, const Palette& pal,
                 const std::string& note, float min_px) {
   draw_stage_title(c, t, stage, view, L, pal, min_px);
@@ -113,7 +128,7 @@ Rect view_frame(Canvas& c, const core::Trace& t, int stage, const char* view, co
   fitted_text(c, L.source.x, L.source.cy(), source_line(t), L.label_px, min_px, L.source.w, pal.text);
   const Rect area = view_area(L, t.algorithm, view, min_px);
   // Beside the trace's one block, what the hardware counted over a whole launch, where it did.
-  const core::CountedLines counted = core::shipped_counted_lines(t.algorithm, view);
+  const core::CountedLines counted = counted_kept(L, t.algorithm, view, min_px);
   if (counted.empty()) return area;
   // Each of the two texts wrapped at words into the rows view_area kept for it (a compare view's
   // half of the screen takes two rows each, where "..." had cut the figures).
@@ -140,7 +155,7 @@ int wrapped_rows(const std::string& text, float px, float width) { return measur
 
 Rect view_area(const MemoryLayout& L, std::string_view algorithm, const char* view, float min_px) {
   Rect area = free_area(L);
-  const core::CountedLines counted = core::shipped_counted_lines(algorithm, view);
+  const core::CountedLines counted = counted_kept(L, algorithm, view, min_px);
   if (counted.empty()) return area;
   const float px = counted_px(L, min_px);
   const int rows = wrapped_rows(counted.context, px, L.caption.w) + wrapped_rows(counted.figures, px, L.caption.w);
