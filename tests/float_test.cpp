@@ -9,6 +9,7 @@
 #include "app/backend/backend.h"
 #include "app/backend/ladder.h"
 #include "app/backend/repeat.h"
+#include "app/core/catalog.h"
 #include "app/core/facts.h"
 #include "app/core/float_error.h"
 #include "app/core/precision_ladder.h"
@@ -347,6 +348,39 @@ TEST(Narrow, SixteenByteLoadsReadEightHalves) {
         EXPECT_EQ(single, 7u);  // seven halves: no whole vector, seven single loads
       }
     }
+}
+
+// Every array kernel that takes half and bf16 (not only the four above), every operator it takes
+// for them, odd and large sizes, two blocks: sums within float's bound, min and max exact
+// (issue 48: half and bf16 were outside every type sweep).
+TEST(Narrow, EveryKernelThatTakesHalvesAgreesWithTheReference) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  auto sim = backend::make_sim_backend();
+  int kernels_run = 0;
+  for (const auto& id : core::array_ids())
+    for (auto type : {core::DType::Half, core::DType::Bf16}) {
+      bool ran = false;
+      for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
+        if (!backend::type_refusal(id, type, op).empty()) continue;
+        for (std::size_t n : {std::size_t(1), std::size_t(37), std::size_t(4099)})
+          for (int block : id == "non-pow2-block" ? std::vector<int>{33, 270} : std::vector<int>{32, 256}) {
+            const std::vector<double> v = test::random_values(n, type, seed + n + std::size_t(block));
+            backend::TraceRequest req = narrow_request(id, type, core::Accumulate::Float, v, block);
+            req.op = op;
+            SCOPED_TRACE(id + " " + core::to_string(type) + " " + core::to_string(op) + " n=" + std::to_string(n) +
+                         " block=" + std::to_string(block));
+            const core::Trace t = sim->trace(req);
+            if (op == core::Op::Sum)
+              EXPECT_NEAR(t.result, test::reference(op, v), test::sum_tolerance(type, v));
+            else
+              EXPECT_EQ(t.result, test::reference(op, v));
+            ran = true;
+          }
+      }
+      kernels_run += ran;
+    }
+  EXPECT_GE(kernels_run, 8) << "kernels x types that take halves";
 }
 
 TEST(Narrow, ResultsInFloatMatchADoubleSumOfTheHalves) {

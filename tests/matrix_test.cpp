@@ -12,6 +12,7 @@
 #include "app/core/catalog.h"
 #include "app/core/facts.h"
 #include "app/core/input.h"
+#include "kernels/matrix_shapes.h"
 #include "kernels/stage_tags.h"
 #include "test_support.h"
 
@@ -149,6 +150,49 @@ TEST(Matrix, ASecondPassOnlyWhereTheFirstLeavesSeveralPartialsALine) {
   EXPECT_TRUE(kernels::matrix_second_pass(Algo::Block2d, {1, 1}));
   EXPECT_FALSE(kernels::matrix_second_pass(Algo::BatchedRows, {5, 1}));
   EXPECT_FALSE(kernels::matrix_second_pass(Algo::ColumnSumsNaive, {5, 1}));
+}
+
+// batched-rows-split's second pass at 100 chunks a row in blocks of 64: thread t adds chunk
+// results t and t + 64, then the shared-memory tree halves from stride 32, across the two warps.
+// A shuffle per warp would add in another order; at 2 and 9 chunks (the tests before) the two
+// orders agree. Each chunk here holds one nonzero element, so its result is that element, and
+// the values span 2^0 to 2^24 so that every order rounds differently (issue 48).
+TEST(Matrix, BatchedRowsSplitsSecondPassAddsInTheTreesOrder) {
+  const auto seed = test::test_seed();
+  constexpr int kChunks = 100, kBlock = 64, kWidth = 512;  // 64 threads x 8 loads a chunk
+  const auto fold = [](const std::vector<float>& part, int t) {
+    float a = 0.0f;
+    for (int c = t; c < kChunks; c += kBlock) a = a + part[std::size_t(c)];
+    return a;
+  };
+  for (std::uint64_t attempt = 0; attempt < 100; ++attempt) {  // values whose two orders differ
+    std::mt19937_64 rng(seed + attempt);
+    std::vector<float> part(kChunks);
+    std::vector<double> input(std::size_t(kChunks) * kWidth, 0.0);
+    for (int c = 0; c < kChunks; ++c) {
+      // 24 random significant bits at exponents 0 to 24: almost every add rounds.
+      const double significand = 1.0 + double(rng() >> 40) * 0x1p-24;
+      part[std::size_t(c)] = float(std::ldexp(significand, int(rng() % 25))) * (rng() % 2 ? 1.0f : -1.0f);
+      input[std::size_t(c) * kWidth + rng() % kWidth] = part[std::size_t(c)];
+    }
+    std::vector<float> tree(kBlock), lanes(kBlock);
+    for (int t = 0; t < kBlock; ++t) tree[std::size_t(t)] = lanes[std::size_t(t)] = fold(part, t);
+    for (int stride = kBlock / 2; stride > 0; stride /= 2)
+      for (int t = 0; t < stride; ++t) tree[std::size_t(t)] = tree[std::size_t(t)] + tree[std::size_t(t + stride)];
+    for (int w = 0; w < kBlock; w += 32)  // a shuffle's order: each warp alone, then the two totals
+      for (int offset = 16; offset > 0; offset /= 2)
+        for (int l = 0; l < offset; ++l)
+          lanes[std::size_t(w + l)] = lanes[std::size_t(w + l)] + lanes[std::size_t(w + l + offset)];
+    if (tree[0] == lanes[0] + lanes[32]) continue;
+    SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed) + ", attempt " + std::to_string(attempt));
+    const auto t = matrix_trace("batched-rows-split", 1, std::size_t(kChunks) * kWidth, kBlock, 0, input, core::Op::Sum,
+                                core::DType::Float);
+    ASSERT_EQ(t.grid, std::size_t(kChunks));
+    ASSERT_EQ(t.outputs.size(), 1u);
+    EXPECT_EQ(t.outputs[0], double(tree[0]));
+    return;
+  }
+  FAIL() << "no values of 100 tries add differently in the two orders";
 }
 
 // Enough rows fill the device alone: one chunk a row, and the outputs are batched-rows' own.
@@ -614,6 +658,29 @@ TEST(Matrix, ThreadPerRowTakesLongRowsATileOfColumnsAtATime) {
   EXPECT_EQ(whole.geometry.tile_cols, 100);
   EXPECT_EQ(whole.stages[0].loads.size() > 1 ? whole.stages[0].loads[1].width(0) : 0, 4);
   EXPECT_EQ(loads_of(whole.stages[0], 1).front(), 4);
+}
+
+// The tile's 48 KiB: at 1024 threads a row of doubles may take 6 cells, and an odd pitch of 7
+// would pass the budget, so the tile holds 5 columns (pitch 5); every block and element size
+// keeps pitch x block x bytes within it (issue 48: no host test reached the budget).
+TEST(Matrix, ThreadPerRowsTileStaysWithinFortyEightKiB) {
+  EXPECT_EQ(kernels::row_tile_cols(1000, 1024, 8), 5);
+  EXPECT_EQ(kernels::row_tile_pitch(kernels::row_tile_cols(1000, 1024, 8)), 5);
+  EXPECT_EQ(kernels::row_tile_cols(1000, 1024, 4), 11);  // 12 cells, pitch 13 would not fit
+  EXPECT_EQ(kernels::row_tile_cols(1000, 256, 4), 47);   // 48 cells, pitch 49 would not fit
+  for (std::size_t bytes : {2u, 4u, 8u})
+    for (int block = 32; block <= 1024; block *= 2)
+      for (std::size_t cols : {1u, 2u, 7u, 100u, 1000u}) {
+        const int w = kernels::row_tile_cols(cols, block, bytes);
+        SCOPED_TRACE(std::to_string(bytes) + " bytes, block " + std::to_string(block) + ", cols " +
+                     std::to_string(cols));
+        EXPECT_GE(w, 1);
+        EXPECT_LE(std::size_t(w), cols);
+        EXPECT_LE(std::size_t(kernels::row_tile_pitch(w)) * std::size_t(block) * bytes, kernels::kTileBytes);
+      }
+  const auto t = matrix_trace("thread-per-row", 3, 1000, 1024, 0, {}, core::Op::Sum, core::DType::Double);
+  EXPECT_EQ(t.geometry.tile_cols, 5);
+  EXPECT_EQ(t.geometry.tile_pitch, 5);
 }
 
 // One test per algorithm, so CTest's shards of this suite (tests/CMakeLists.txt) share the work.

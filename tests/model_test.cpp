@@ -601,6 +601,50 @@ TEST(Model, ResultsMatchDoubleReferenceOnRandomInputs) {
           }
 }
 
+// vectorized-ordered at the grid an H100 runs it with (1056 blocks of 256: 132 SMs x 8): the last
+// block folds the 1056 partials as 264 16-byte vectors, thread t vectors t and t + 256, each
+// vector's four in order, then block_shuffle (five shuffles a warp, the eight warp totals, five
+// more). Each block's quarter of the input holds one nonzero element, so its partial is that
+// element; 24 random significant bits make the order show (issue 48: the goldens' grids were 1
+// or odd, never a grid of whole vectors of partials).
+TEST(Model, TheFixedOrderFoldAtAnH100sGridAddsInItsOrder) {
+  const auto seed = test::test_seed();
+  constexpr int kBlocks = 1056, kBlock = 256, kEach = kBlock * 4;  // one float4 a thread
+  const auto warp_total = [](std::vector<float> lanes) {           // lane 0 after five shuffles down
+    for (int offset = 16; offset > 0; offset /= 2)
+      for (int l = 0; l + offset < 32; ++l)
+        lanes[std::size_t(l)] = lanes[std::size_t(l)] + lanes[std::size_t(l + offset)];
+    return lanes[0];
+  };
+  for (std::uint64_t attempt = 0; attempt < 100; ++attempt) {  // values a plain sum adds differently
+    std::mt19937_64 rng(seed + attempt);
+    std::vector<float> p(kBlocks);
+    std::vector<double> input(std::size_t(kBlocks) * kEach, 0.0);
+    for (int b = 0; b < kBlocks; ++b) {
+      const double significand = 1.0 + double(rng() >> 40) * 0x1p-24;
+      p[std::size_t(b)] = float(std::ldexp(significand, int(rng() % 25))) * (rng() % 2 ? 1.0f : -1.0f);
+      input[std::size_t(b) * kEach + rng() % kEach] = p[std::size_t(b)];
+    }
+    std::vector<float> v(kBlock, 0.0f);
+    for (int t = 0; t < kBlock; ++t)
+      for (int i = t; i < kBlocks / 4; i += kBlock)
+        for (int e = 0; e < 4; ++e) v[std::size_t(t)] = v[std::size_t(t)] + p[std::size_t(i * 4 + e)];
+    std::vector<float> totals(32, 0.0f);
+    for (int w = 0; w < kBlock / 32; ++w)
+      totals[std::size_t(w)] = warp_total(std::vector<float>(v.begin() + w * 32, v.begin() + w * 32 + 32));
+    const float want = warp_total(totals);
+    float in_order = 0.0f;
+    for (float x : p) in_order = in_order + x;
+    if (want == in_order) continue;
+    SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed) + ", attempt " + std::to_string(attempt));
+    const double got =
+        test::model_result("vectorized-ordered", core::Op::Sum, core::DType::Float, input, kBlock, kBlocks);
+    EXPECT_EQ(got, double(want));
+    return;
+  }
+  FAIL() << "no values of 100 tries add differently in order";
+}
+
 TEST(Model, IntSumsWrapLikeTheGpu) {
   const std::vector<double> big(4, 2147483647.0);
   const auto t = model_trace("sequential", big, 32);
