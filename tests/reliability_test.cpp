@@ -314,6 +314,26 @@ TEST(Reliability, FieldsThatCrashedHungOrLiedInAViewAreRefusedByName) {
   j = traced("sequential", 300);
   j["partials"] = std::vector<int>(1000, 1);  // 1,000 partials for 5 blocks
   refused(j, "partials");
+  // Values no int holds: 2^64 - 1 in a cell reached format_value's cast to long long (UBSan,
+  // fuzz_views); 3e9 and 2.5 were shown as int cells.
+  for (const double bad : {18446744073709551615.0, 3e9, 2.5, -2147483649.0}) {
+    j = traced("sequential", 300);
+    j["stages"][1]["shared"][3] = bad;
+    refused(j, "shared");
+    j = traced("sequential", 300);
+    j["result"] = bad;
+    refused(j, "result");
+  }
+  j = traced("sequential", 300);
+  j["stages"][1]["shared"][3] = -2147483648.0;  // the least int is one
+  EXPECT_NO_THROW(core::trace_from_json(j.dump()));
+  // A float trace: values a float holds, and the infinities min and max start from.
+  backend::TraceRequest f{"sequential", core::Op::Min, core::DType::Float, 64, 0, std::vector<double>(100, 0.5)};
+  auto fj = nlohmann::json::parse(core::to_json(backend::make_sim_backend()->trace(f)));
+  fj["stages"][1]["shared"][3] = "inf";
+  EXPECT_NO_THROW(core::trace_from_json(fj.dump()));
+  fj["stages"][1]["shared"][3] = 0.1;  // no float is 0.1
+  refused(fj, "shared");
   backend::TraceRequest m{"batched-rows", core::Op::Sum, core::DType::Int, 32, 0, std::vector<double>(3 * 40, 1.0)};
   m.rows = 3, m.cols = 40;
   auto mj = nlohmann::json::parse(core::to_json(backend::make_sim_backend()->trace(m)));

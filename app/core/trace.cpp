@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -97,24 +98,37 @@ int tag_of(const std::string& step) {
   return -1;
 }
 
-// Half and bf16 traces: every value is one the type holds (the accumulator's type for what the
-// run added: lanes, shared memory, partials, result).
+// Whether a value of the type can be v: an int a 32-bit whole number; a float, half or bf16
+// one its bits hold (or infinite or NaN, as min, max and a NaN's path leave them); any double.
+bool holds(double v, DType type) {
+  if (type == DType::Int)
+    return std::isfinite(v) && v == std::floor(v) && v >= double(std::numeric_limits<std::int32_t>::min()) &&
+           v <= double(std::numeric_limits<std::int32_t>::max());
+  return !std::isfinite(v) || round_to_type(v, type) == v;
+}
+
+// Every value is one the type holds (the accumulator's type for what the run added: lanes,
+// shared memory, partials, result): an int cell of 2^64 - 1 reached format_value's cast to long
+// long (fuzz_views, issue 48), 3e9 in int cells was accepted.
 void check_values(const std::vector<double>& values, DType type, const char* field) {
-  if (!is_narrow(type)) return;
   for (double v : values)
-    if (!std::isnan(v) && round_to_type(v, type) != v)
+    if (!holds(v, type))
       throw std::runtime_error(std::string("trace field '") + field + "' holds " + format_value(v, DType::Double) +
                                ", which is no " + to_string(type));
 }
 
-void check_narrow_values(const Trace& t) {
+void check_held_values(const Trace& t) {
   const DType acc = accumulator_type(t.type, t.accumulate);
   check_values(t.partials, acc, "partials");
   check_values({t.result}, acc, "result");
+  check_values(t.outputs, acc, "outputs");
   for (const Stage& s : t.stages) {
     if (s.shared) check_values(*s.shared, acc, "shared");
     if (s.lanes) check_values(*s.lanes, acc, "lanes");
   }
+  if (!t.race) return;
+  for (const auto& m : t.race->meant) check_values(m, acc, "meant");
+  for (const auto& x : t.race->stale) check_values({x.seen, x.meant}, acc, "stale");
 }
 
 void read_matrix(const json& j, Trace& t) {
@@ -563,7 +577,7 @@ Trace trace_from_json(const std::string& text) {
   }
   clamp_text(t);
   check_geometry(t);
-  check_narrow_values(t);
+  check_held_values(t);
   if (j.contains("race")) t.race = read_race(j.at("race"), t);
   return t;
 }
