@@ -324,6 +324,12 @@ TEST(Reliability, FieldsThatCrashedHungOrLiedInAViewAreRefusedByName) {
     j["result"] = bad;
     refused(j, "result");
   }
+  // Names the reader maps to enums: an unknown one is refused by name, never dereferenced.
+  for (const auto& [key, bad] : {std::pair{"type", "quad"}, {"op", "average"}, {"combine", "telepathy"}}) {
+    j = traced("sequential", 300);
+    j[key] = bad;
+    refused(j, key);
+  }
   j = traced("sequential", 300);
   j["stages"][1]["shared"][3] = -2147483648.0;  // the least int is one
   EXPECT_NO_THROW(core::trace_from_json(j.dump()));
