@@ -136,7 +136,9 @@ def main():
                   "-DREDLAB_GUI=OFF", "-DCMAKE_CXX_FLAGS_DEBUG=-g0"], log)
         if not ok or not run(["cmake", "--build", build, "--target", "host_tests"], log):
             sys.exit("mutate: the unchanged tree does not build in " + a.build + " (see " + log.name + ")")
-    test_cmd = ["ctest", "--test-dir", build, "-L", "host", "--stop-on-failure", "-j", str(os.cpu_count() or 1)]
+    # A mutant that loops for ever (a loop's bound flipped) is killed by the timeout: 10 minutes.
+    test_cmd = ["ctest", "--test-dir", build, "-L", "host", "--stop-on-failure", "--timeout", "600",
+                "-j", str(os.cpu_count() or 1)]
     if a.tests:
         test_cmd += ["-R", a.tests]
     if not run(test_cmd, log):
