@@ -308,3 +308,44 @@ TEST(Write, AnOutputThatIsTheInputIsRefused) {
   std::ifstream in(data);
   EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), "1 2 3 4 5\n");
 }
+
+// Several temporaries in flight at once (two scratch folders, a set of files written but not
+// yet renamed): a signal removes them all. The wider mutation sweep (issue 48) found that no test
+// held two at once: every claim could have taken the first slot and nothing failed.
+TEST(Write, ASignalRemovesEveryTemporaryInFlight) {
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  const auto dir = std::filesystem::path(testing::TempDir()) / "redlab_in_flight";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    core::install_cleanup_handlers();
+    core::ScratchFolder a, b;
+    core::FileSet set;
+    std::string why;
+    if (!set.add((dir / "stage00.png").string(), "png", &why)) ::_exit(3);
+    const std::string paths = a.path() + "\n" + b.path() + "\n";
+    if (::write(ready[1], paths.c_str(), paths.size()) < 0) ::_exit(3);
+    ::close(ready[1]);
+    for (;;) ::pause();
+  }
+  ::close(ready[1]);
+  char buf[2048] = {};
+  const ssize_t got = ::read(ready[0], buf, sizeof buf - 1);
+  ::close(ready[0]);
+  ASSERT_GT(got, 0) << "the child made no folders";
+  std::vector<std::string> folders;
+  std::istringstream lines(std::string(buf, std::size_t(got)));
+  for (std::string line; std::getline(lines, line);) folders.push_back(line);
+  ASSERT_EQ(folders.size(), 2u);
+  ::kill(child, SIGTERM);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) << status;
+  for (const auto& f : folders) EXPECT_FALSE(std::filesystem::exists(f)) << f << " was left behind";
+  std::vector<std::string> left;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) left.push_back(e.path().filename().string());
+  EXPECT_TRUE(left.empty()) << left.front();
+}
