@@ -726,9 +726,12 @@ ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width
   const float mark = std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.09f);
   if (f.zoomed()) draw_overview(f, scale, next);
   draw_warp_labels(f);
-  const CellTexts text = leave_room_for_arrows(
-      leave_room_for_sources(cell_texts(c, L, shown, core::value_type(t), f.lo, f.hi, f.min_px, true), s, L, f.min_px),
-      L, f.min_px, mark);
+  // Values leave the arrows a lane each side where they stay readable so; else they keep the
+  // cell (drawn, never dropped) and the arrows take the gaps between the columns.
+  CellTexts fitted = cell_texts(c, L, shown, core::value_type(t), f.lo, f.hi, f.min_px, true);
+  if (fitted.px < f.min_px) fitted = cell_texts(c, L, shown, core::value_type(t), f.lo, f.hi, f.min_px, false);
+  const CellTexts text =
+      leave_room_for_arrows(leave_room_for_sources(std::move(fitted), s, L, f.min_px), L, f.min_px, mark);
   const Lanes lanes = arrow_lanes(L, text, shown.values != nullptr, f.min_px, mark);
   const bool badges = draw_cells(f, marks, scale, next, mark, text);
   const bool any_conflict = draw_conflicts(f);
