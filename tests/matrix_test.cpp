@@ -170,9 +170,7 @@ TEST(Matrix, BatchedRowsSplitsSecondPassAddsInTheTreesOrder) {
     std::vector<float> part(kChunks);
     std::vector<double> input(std::size_t(kChunks) * kWidth, 0.0);
     for (int c = 0; c < kChunks; ++c) {
-      // 24 random significant bits at exponents 0 to 24: almost every add rounds.
-      const double significand = 1.0 + double(rng() >> 40) * 0x1p-24;
-      part[std::size_t(c)] = float(std::ldexp(significand, int(rng() % 25))) * (rng() % 2 ? 1.0f : -1.0f);
+      part[std::size_t(c)] = test::order_revealing_float(rng);
       input[std::size_t(c) * kWidth + rng() % kWidth] = part[std::size_t(c)];
     }
     std::vector<float> tree(kBlock), lanes(kBlock);

@@ -24,6 +24,13 @@ inline std::vector<core::DType> types_of(const std::string& id) {
   return {core::DType::Int, core::DType::Float, core::DType::Double};
 }
 
+// A float with 24 random significant bits at an exponent from 0 to 24, either sign: sums of
+// such values round at almost every add, so the order of the adds shows in the result.
+inline float order_revealing_float(std::mt19937_64& rng) {
+  const double significand = 1.0 + double(rng() >> 40) * 0x1p-24;
+  return float(std::ldexp(significand, int(rng() % 25))) * (rng() % 2 ? 1.0f : -1.0f);
+}
+
 // The operators an algorithm takes for a type: all three, or for floats and doubles sum alone
 // where its row says so (bulk-async).
 inline std::vector<core::Op> ops_of(const std::string& id, core::DType type) {
