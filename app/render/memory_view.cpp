@@ -203,8 +203,12 @@ void draw_warp_labels(const MemoryFrame& f) {
   }
 }
 
-// The margin an arrow's lane needs beside a cell's frame mark.
-float lane_margin(float mark, float min_px) { return mark + std::max(3.0f, min_px * 0.3f); }
+// An access arrow's line width in cells of this layout.
+float arrow_line(const MemoryLayout& L) { return std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.06f); }
+
+// The margin an arrow's lane needs beside a cell's frame mark: the line and a pixel clear of
+// the digits (a seed had the line's edge on the first digit, issue 47).
+float lane_margin(const MemoryLayout& L, float mark) { return mark + arrow_line(L) + 2; }
 
 // The value texts of cells lo..hi-1, and one text size for them all: the largest at which the
 // widest fits its cell; floats with three significant digits, or two where three would fall
@@ -230,7 +234,7 @@ CellTexts cell_texts(Canvas& c, const MemoryLayout& L, const Shown& shown, core:
     out.px = std::min(L.cell_h * 0.6f, L.cell_w * 0.45f);
     // Drawn (`lanes`), the widest leaves each side a lane for the arrows, floats falling back to
     // two digits first; choosing a layout, it need only clear the cell's frame.
-    const float room = lanes ? L.cell_w - 2 * lane_margin(mark, min_px) : L.cell_w - 3 * mark;
+    const float room = lanes ? L.cell_w - 2 * lane_margin(L, mark) : L.cell_w - 3 * mark;
     if (widest > 0) out.px = std::min(out.px, probe_px * room / widest);
     out.widest = widest * out.px / probe_px;
     if (out.px >= min_px || type == core::DType::Int) break;
@@ -251,7 +255,7 @@ struct Lanes {
 // readable at that size: floats and halves at 32 threads filled their cells, and tree arrows
 // crossed their digits (issue 47). Every stage keeps the same size, arrows or not.
 CellTexts leave_room_for_arrows(CellTexts text, const MemoryLayout& L, float min_px, float mark) {
-  const float room = L.cell_w - 2 * lane_margin(mark, min_px);
+  const float room = L.cell_w - 2 * lane_margin(L, mark);
   if (text.widest <= room || room <= 0) return text;
   const float fits = text.px * room / text.widest;
   if (fits >= min_px) text.px = fits, text.widest = room;
@@ -263,7 +267,7 @@ Lanes arrow_lanes(const MemoryLayout& L, const CellTexts& text, bool values, flo
   Lanes lanes{w * 0.5f, w * 0.5f, h * 0.2f, h * 0.8f, std::min(w, h) * 0.3f};
   if (!values || text.px < min_px) return lanes;
   const float side = (w - text.widest) / 2, above = (h - text.px * 0.8f) / 2;  // digits: about 0.8 of the size tall
-  const float least = lane_margin(mark, min_px);
+  const float least = lane_margin(L, mark);
   if (above >= least) lanes.top = mark + (above - mark) / 2, lanes.bottom = h - lanes.top;
   // An arrowhead ends in the top margin; its strokes stay off the digits where they end above
   // them (a vertical arrow) or beside them: at least 6 pixels long.
@@ -444,8 +448,7 @@ void draw_access_arrows(const MemoryFrame& f, const Lanes& lanes) {
   if (!f.marks || f.s.accesses.size() > kMaxArrows * (f.zoomed() ? f.count / 32 : 1)) return;
   Color tint = f.pal.read;
   tint.a = 0.85f;
-  const float side = std::min(f.L.cell_w, f.L.cell_h);
-  const float w = std::max(1.5f, side * 0.06f);
+  const float w = arrow_line(f.L);
   for (const auto& a : f.s.accesses) {
     if (a.writes.empty() || !drawn(f, a.writes[0])) continue;
     const Rect to = f.L.cell(a.writes[0]);
@@ -570,44 +573,55 @@ void draw_footer(const MemoryFrame& f, bool any_conflict, bool shuffle, bool own
 
 // The whole block's layout where its values are readable; else fewer cells a row, each larger
 // (a block of one warp), or one warp enlarged, or half or a quarter of it: values are drawn
-// larger, never dropped, wherever some layout has room for them (issue 32, item 5).
+// larger, never dropped, wherever some layout has room for them (issue 32, item 5). Of the row
+// widths at one extent, one whose values leave the arrows a lane each side comes first: floats
+// that fill their cells at the minimum size had the tree's arrows across their digits (issue 47).
 MemoryLayout choose_layout(Canvas& c, const Shown& shown, core::DType type, int count, int width, int height,
                            const ViewOptions& o, float reserve) {
   const MemoryLayout whole = layout_memory(count, width, height, o.text_scale, o.min_text_px, reserve);
-  auto px_of = [&](const MemoryLayout& L) {
-    return cell_texts(c, L, shown, type, L.first, L.first + L.block, o.min_text_px).px;
+  auto px_of = [&](const MemoryLayout& L, bool lanes) {
+    return cell_texts(c, L, shown, type, L.first, L.first + L.block, o.min_text_px, lanes).px;
   };
-  if (!shown.values || px_of(whole) >= o.min_text_px) return whole;
-  // Of the row widths that make the values readable, the one that draws them largest: the same
-  // choice at any size, so an export at 1600x900 lays a warp out as the window's view does.
-  const auto largest = [&](auto layout, std::initializer_list<int> widths, int most) -> std::optional<MemoryLayout> {
+  if (!shown.values || px_of(whole, true) >= o.min_text_px) return whole;
+  // Of the row widths that make the values readable (with lanes, or at all), the one that draws
+  // them largest: the same choice at any size, so an export at 1600x900 lays a warp out as the
+  // window's view does.
+  const auto largest = [&](auto layout, std::initializer_list<int> widths, int most,
+                           bool lanes) -> std::optional<MemoryLayout> {
     std::optional<MemoryLayout> pick;
     float pick_px = o.min_text_px;
     for (int cols : widths) {
       if (cols > most) continue;
       const MemoryLayout L = layout(cols);
-      if (const float px = px_of(L); px >= pick_px) pick = L, pick_px = px;
+      if (const float px = px_of(L, lanes); px >= pick_px) pick = L, pick_px = px;
     }
     return pick;
   };
-  if (count <= 32)
-    if (const auto L = largest(
-            [&](int cols) { return layout_memory(count, width, height, o.text_scale, o.min_text_px, reserve, cols); },
-            {16, 8, 4}, whole.cols - 1))
-      return *L;
+  const bool whole_reads = px_of(whole, false) >= o.min_text_px;
+  if (count <= 32) {
+    const auto rows_of = [&](int cols) {
+      return layout_memory(count, width, height, o.text_scale, o.min_text_px, reserve, cols);
+    };
+    if (const auto L = largest(rows_of, {16, 8, 4}, whole.cols - 1, true)) return *L;
+    if (whole_reads) return whole;
+    if (const auto L = largest(rows_of, {16, 8, 4}, whole.cols - 1, false)) return *L;
+  } else if (whole_reads) {
+    return whole;
+  }
   // The most cells at which the values are readable; where none is, the layout whose values come
   // nearest (a small block keeps its largest cells).
   MemoryLayout best = whole;
-  float best_px = px_of(whole);
+  float best_px = px_of(whole, false);
   for (int span : {32, 16, 8}) {
     if (span >= count) continue;
     const auto warp = [&](int cols) {
       return layout_warp(count, o.warp, width, height, o.text_scale, o.min_text_px, cols, reserve, span, o.part);
     };
-    if (const auto L = largest(warp, {32, 16, 8, 4}, span)) return *L;
+    for (bool lanes : {true, false})
+      if (const auto L = largest(warp, {32, 16, 8, 4}, span, lanes)) return *L;
     for (int cols : {32, 16, 8, 4})
       if (cols <= span && count > 32)
-        if (const MemoryLayout L = warp(cols); px_of(L) > best_px) best = L, best_px = px_of(L);
+        if (const MemoryLayout L = warp(cols); px_of(L, false) > best_px) best = L, best_px = px_of(L, false);
   }
   return best;
 }
@@ -744,7 +758,7 @@ ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width
   if (draw_remote_sources(f, text)) legend.push_back({pal.text, "bN: read from block N of the cluster (DSMEM)", false});
   draw_footer(f, any_conflict, shuffle, own_values, std::move(legend), badges);
   c.end();
-  if (!f.zoomed()) return ViewDrawn{};
+  if (!f.zoomed()) return ViewDrawn{0, 0, L.cols};
   return ViewDrawn{(count + 31) / 32, f.lo / 32, L.cols, warp_parts(count, f.lo / 32, L.span), (f.lo % 32) / L.span};
 }
 

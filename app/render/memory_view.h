@@ -18,7 +18,8 @@ float min_text_px(bool presenter, float scale);
 constexpr float kPresenterTextScale = 1.5f;
 
 // What a view drew: `warps` > 0 when it enlarged warp `warp` of that many (a block too wide
-// to read), `cols` cells a row (render::layout_warp); 0 when it showed the whole block.
+// to read), 0 when it showed the whole block; `cols` cells a row (render::layout_warp, or
+// render::layout_memory's `cols` for the whole block; 0 from views without rows of cells).
 struct ViewDrawn {
   int warps = 0, warp = 0, cols = 0;
   int parts = 1, part = 0;  // the enlarged warp is shown in `parts` parts; this is `part`
