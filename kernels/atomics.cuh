@@ -59,7 +59,7 @@ __device__ void atomic_combine(double* dst, double v) {
 
 // Sums in half or bfloat16 (the pitfall accumulator, --accumulate same): CUDA's 16-bit atomicAdd
 // (compute capability 7.x for __half, 8.x for __nv_bfloat16), rounding once to the type as __hadd
-// does; on sm_90 it compiles to a compare-and-swap (docs/bench/h200/atomic_half_sass_2026-11-27.txt).
+// does; on sm_90 it compiles to a compare-and-swap (assets/runs/h200/report/atomic_half_sass_2026-11-27.txt).
 template <class Op, class Tag>
 __device__ void atomic_combine(narrow::Narrow16<Tag>* dst, narrow::Narrow16<Tag> v) {
   static_assert(std::is_same_v<Op, ops::Sum>, "half and bfloat16 accumulators take sums only");

@@ -9,8 +9,10 @@ usage: scripts/bench-report.py FILE.json [FILE.json ...] > tables.md
   run gets the matrix tables, one per file), or a frame report (`reduction-lab --headless ... --frame-report`, one row of the frame table).
   FILE.csv: repeated runs of `reduction-lab bench --format csv` (or algorithm,n,median_us,
   pct_of_peak lines), one after another: one row per size of the repeats table.
-  The report's tables: scripts/bench-report.py assets/runs/h200/* assets/runs/h100/* docs/bench/h200/* docs/bench/h100/*
-  (the runs in assets/runs; the repeats and frame reports in docs/bench; other files are skipped)
+  The report's tables: scripts/bench-report.py assets/runs/h200/*.json assets/runs/h100/*.json
+  assets/runs/h{200,100}/report/{frames.json,repeat_26-28.csv}
+  (the shipped runs in assets/runs/RUN; the repeats and frame reports in assets/runs/RUN/report;
+  other files are skipped)
 Every number printed comes from the files; nothing is typed in.
 """
 import csv
@@ -67,7 +69,10 @@ def read_repeats(path):
     for x in csv.DictReader([header] + [line for line in lines[1:] if line != header]):
         out.setdefault((x["algorithm"], int(x["n"])), []).append(float(x["pct_of_peak"]))
         device = device or gpu(x.get("device") or "")
-    return device or os.path.basename(os.path.dirname(os.path.abspath(path))).upper(), out
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.basename(folder) == "report":  # assets/runs/RUN/report/FILE: the run's name
+        folder = os.path.dirname(folder)
+    return device or os.path.basename(folder).upper(), out
 
 
 def matrix_tables(r):
@@ -139,7 +144,10 @@ def main():
     runs, frames, repeats, matrices = [], [], [], []
     for path in sys.argv[1:]:
         if path.endswith(".csv"):
-            repeats.append((path, read_repeats(path)))
+            with open(path) as f:
+                head = f.readline()
+            if "algorithm" in head and "pct_of_peak" in head:  # else Nsight Compute's, skipped
+                repeats.append((path, read_repeats(path)))
             continue
         if not path.endswith(".json"):
             continue
@@ -148,6 +156,8 @@ def main():
         if "bench_running" in r:
             frames.append((path, r))
             continue
+        if not isinstance(r, dict) or not isinstance(r.get("rows"), list) or "device" not in r:
+            continue  # not a benchmark run (a ladder, a sweep of other tools): skipped, as documented
         if r["rows"] and "rows" in r["rows"][0]:
             r["path"] = path
             matrices.append(r)

@@ -7,7 +7,7 @@
 #   scripts/gpu-suite.sh machine-code on the GPU machine: $OUT/redux-sync.txt, the machine code and the
 #                               warp stages' cycles that redux-sync's lesson quotes (assets/machine_code/)
 #   scripts/gpu-suite.sh same-input on the GPU machine: every array kernel's float sum of one input, twice,
-#                               its bits (to compare two GPUs: docs/bench/h100/same_input_bits_*.txt)
+#                               its bits (to compare two GPUs: assets/runs/h100/report/same_input_bits_*.txt)
 #   scripts/gpu-suite.sh narrow on the GPU machine: half and bf16 (issue 35): their GPU tests, the four
 #                               sanitizers over them, the bench of halves (arrays and the matrix sweep)
 #                               and the ladder at 2^24 ($OUT: narrow.log, bench_*.json, ladder_*.json)
@@ -94,7 +94,7 @@ if [ "$mode" = narrow ]; then  # narrow: half and bf16 (docs/benchmarks.md, "hal
   exit 0
 fi
 if [ "$mode" = same-input ]; then  # same-input: every array kernel's float sum of one seeded input, twice, with its bits
-  # (docs/bench/h100/same_input_bits_*.txt); run on two GPUs and compare the files.
+  # (assets/runs/h100/report/same_input_bits_*.txt); run on two GPUs and compare the files.
   echo "device: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(date -u '+%Y-%m-%d %H:%M UTC')"
   ids=$(.gpu/run.sh .gpu/bin/reduction-lab list --format json | python3 -c 'import json,sys; print(" ".join(a["id"] for a in json.load(sys.stdin) if a["run_to_run"] in ("fixed","arrival") and a["family"] not in ("matrix","baseline")))')
   for id in $ids; do

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The report scripts that run on the GPU machine, run here on files of their formats, so CI
-catches a script that no longer reads them: bench-report.py over a shipped matrix sweep and
+catches a script that no longer reads them: bench-report.py over the files docs/benchmarks.md
+names, over a shipped matrix sweep and
 over `bench --grid` runs of the CPU model, ncu-table.py over a raw Nsight Compute CSV.
 
 usage: tests/report_scripts_test.py REDUCTION_LAB
@@ -29,6 +30,16 @@ def main():
     sweep = script("bench-report.py", os.path.join(ROOT, "assets/runs/h100/bench_matrix_float_sum.json"))
     expect(sweep, "| 2^14 x 2^14 | `batched-rows-shuffle` 94.9 | +1.9 | `column-sums-vectorized` 92.9 | +3.4 |")
     expect(sweep, "| 2^24 x 15 | `thread-per-row` 87.2 | +85.5 |")  # every row kernel in the running
+    # docs/benchmarks.md's own command over the files it names: every run and repeat table read.
+    runs = os.path.join("assets", "runs")
+    shipped = [os.path.join(runs, r, f) for r in ("h200", "h100")
+               for f in sorted(os.listdir(os.path.join(ROOT, runs, r))) if f.endswith(".json")]
+    extra = [os.path.join(runs, r, "report", f) for r in ("h200", "h100") for f in ("frames.json", "repeat_26-28.csv")]
+    report = subprocess.run([sys.executable, os.path.join("scripts", "bench-report.py"), *shipped, *extra], cwd=ROOT,
+                            check=True, capture_output=True, text=True).stdout
+    expect(report, "| H200 float | `assets/runs/h200/bench_float_sum.json` |")
+    expect(report, "H100, `assets/runs/h100/report/repeat_26-28.csv`: % of peak in each repeat")
+    expect(report, "| H200 | `assets/runs/h200/report/frames.json` |")
     with tempfile.TemporaryDirectory() as d:
         for grid in ["8", "40", "default"]:
             asked = [] if grid == "default" else ["--grid", grid]
