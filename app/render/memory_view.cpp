@@ -12,45 +12,14 @@
 #include "../../kernels/stage_tags.h"
 #include "../core/facts.h"
 #include "matrix_view.h"
+#include "memory_parts.h"
 #include "view_parts.h"
 
 namespace rl::render {
 namespace {
 
-// What a stage shows: its shared (or global) array, or else the threads' registers.
-struct Shown {
-  const std::vector<double>* values = nullptr;
-  std::string what;
-  bool per_thread = false;  // cell i is thread i's (bands and padding apply)
-  std::shared_ptr<const std::vector<double>> kept;  // values made for the view (the tile in flight)
-};
+using namespace memory_parts;
 
-// A bulk copy's stage: the tile in global memory that the copy brings, its first `param` bytes of
-// the block's elements (the trace's input holds the block's tiles in order).
-Shown tile_in_flight(const core::Trace& t, const core::Stage& s) {
-  const std::size_t cells = std::min(std::size_t(s.param) / core::element_bytes(t.type), t.input.size());
-  if (cells == 0) return {};
-  Shown out;
-  out.kept = std::make_shared<const std::vector<double>>(t.input.begin(), t.input.begin() + std::ptrdiff_t(cells));
-  out.values = out.kept.get();
-  out.what = "global memory: the tile on its way (the mbarrier expects " + std::to_string(s.param) + " bytes)";
-  return out;
-}
-
-Shown shown_array(const core::Trace& t, const core::Stage& s) {
-  if (s.tag == kernels::kTagBulkCopy && !s.shared) return tile_in_flight(t, s);
-  if (s.shared) {
-    const bool global = t.memory == core::Memory::Global;
-    return {&*s.shared,
-            global ? "global array (live part)" : "shared memory",
-            global || int(s.shared->size()) == t.block,
-            {}};
-  }
-  if (s.lanes) return {&*s.lanes, "registers, one per thread", true, {}};
-  return {};
-}
-
-constexpr int kMaxCells = 1024;  // larger arrays (global-halving) show their start
 constexpr std::size_t kMaxArrows = 96;  // more would hide the cells they point at
 
 // What every piece of one frame shares: the view's context, the stage, its array and the cells.
@@ -201,90 +170,6 @@ void draw_warp_labels(const MemoryFrame& f) {
     else if (f.L.starts_warp(r))
       f.c.text(lab.x, lab.cy(), "warp " + std::to_string(f.L.warp_of_row(r)), f.L.label_px, f.pal.muted);
   }
-}
-
-// An access arrow's line width in cells of this layout.
-float arrow_line(const MemoryLayout& L) { return std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.06f); }
-
-// The margin an arrow's lane needs beside a cell's frame mark: the line and a pixel clear of
-// the digits (a seed had the line's edge on the first digit, issue 47).
-float lane_margin(const MemoryLayout& L, float mark) { return mark + arrow_line(L) + 2; }
-
-// The value texts of cells lo..hi-1, and one text size for them all: the largest at which the
-// widest fits its cell; floats with three significant digits, or two where three would fall
-// below min_px (as the lanes view does).
-struct CellTexts {
-  std::vector<std::string> texts;  // from cell lo on
-  float px = 0;
-  float widest = 0;  // the widest text's width at px
-};
-
-CellTexts cell_texts(Canvas& c, const MemoryLayout& L, const Shown& shown, core::DType type, int lo, int hi,
-                     float min_px, bool lanes = false) {
-  const float mark = std::max(1.5f, std::min(L.cell_w, L.cell_h) * 0.09f);
-  const float probe_px = 20;
-  CellTexts out;
-  for (int digits : {3, 2}) {
-    out = {std::vector<std::string>(std::size_t(hi - lo)), 0, 0};
-    float widest = 0;
-    for (int i = lo; i < hi && shown.values; ++i) {
-      out.texts[std::size_t(i - lo)] = short_value((*shown.values)[i], type, digits);
-      widest = std::max(widest, c.text_width(out.texts[std::size_t(i - lo)], probe_px));
-    }
-    out.px = std::min(L.cell_h * 0.6f, L.cell_w * 0.45f);
-    // Drawn (`lanes`), the widest leaves each side a lane for the arrows, floats falling back to
-    // two digits first; choosing a layout, it need only clear the cell's frame.
-    const float room = lanes ? L.cell_w - 2 * lane_margin(L, mark) : L.cell_w - 3 * mark;
-    if (widest > 0) out.px = std::min(out.px, probe_px * room / widest);
-    out.widest = widest * out.px / probe_px;
-    if (out.px >= min_px || type == core::DType::Int) break;
-  }
-  return out;
-}
-
-// Where arrows run clear of the values drawn in the cells, as offsets from a cell's corner: a
-// column in each cell's left margin (tree arrows) and one in its right margin (shuffles), a row
-// in its top and one in its bottom margin. A cell whose text leaves no side margin has its
-// arrows in the gaps beside it; with no gap either, the middle, where an arrow crosses the digits.
-struct Lanes {
-  float left = 0, right = 0, top = 0, bottom = 0;
-  float head = 0;  // an arrowhead's length: its strokes spread 0.6 of it to each side
-};
-
-// Values drawn small enough to leave each side of a cell a lane for the arrows, where they stay
-// readable at that size: floats and halves at 32 threads filled their cells, and tree arrows
-// crossed their digits (issue 47). Every stage keeps the same size, arrows or not.
-CellTexts leave_room_for_arrows(CellTexts text, const MemoryLayout& L, float min_px, float mark) {
-  const float room = L.cell_w - 2 * lane_margin(L, mark);
-  if (text.widest <= room || room <= 0) return text;
-  const float fits = text.px * room / text.widest;
-  if (fits >= min_px) text.px = fits, text.widest = room;
-  return text;
-}
-
-Lanes arrow_lanes(const MemoryLayout& L, const CellTexts& text, bool values, float min_px, float mark) {
-  const float w = L.cell_w, h = L.cell_h;
-  Lanes lanes{w * 0.5f, w * 0.5f, h * 0.2f, h * 0.8f, std::min(w, h) * 0.3f};
-  if (!values || text.px < min_px) return lanes;
-  const float side = (w - text.widest) / 2, above = (h - text.px * 0.8f) / 2;  // digits: about 0.8 of the size tall
-  const float least = lane_margin(L, mark);
-  if (above >= least) lanes.top = mark + (above - mark) / 2, lanes.bottom = h - lanes.top;
-  // An arrowhead ends in the top margin; its strokes stay off the digits where they end above
-  // them (a vertical arrow) or beside them: at least 6 pixels long.
-  const float over = above >= least ? above - lanes.top : 0.0f;
-  const auto head_within = [&](float half_width) {
-    lanes.head = std::min(lanes.head, std::max({6.0f, half_width / 0.6f, over}));
-  };
-  if (side >= least) {
-    lanes.left = mark + (side - mark) / 2, lanes.right = w - lanes.left;
-    head_within(side - lanes.left);
-  } else if (L.gap >= 2) {
-    // Values at the minimum size that still fill their cells (floats at 32 threads in the
-    // window): the arrows run in the gaps between the columns instead of through the digits.
-    lanes.left = -L.gap / 2, lanes.right = w + L.gap / 2;
-    head_within(L.gap / 2 + mark);
-  }
-  return lanes;
 }
 
 // Cells past the end of the array hold the operator's identity: shown, but greyed.
@@ -571,95 +456,12 @@ void draw_footer(const MemoryFrame& f, bool any_conflict, bool shuffle, bool own
   fitted_text(f.c, f.L.source.x, f.L.source.cy(), source_line(f.t), f.L.label_px, f.min_px, f.L.source.w, pal.text);
 }
 
-// The whole block's layout where its values are readable; else fewer cells a row, each larger
-// (a block of one warp), or one warp enlarged, or half or a quarter of it: values are drawn
-// larger, never dropped, wherever some layout has room for them (issue 32, item 5). Of the row
-// widths at one extent, one whose values leave the arrows a lane each side comes first: floats
-// that fill their cells at the minimum size had the tree's arrows across their digits (issue 47).
-MemoryLayout choose_layout(Canvas& c, const Shown& shown, core::DType type, int count, int width, int height,
-                           const ViewOptions& o, float reserve) {
-  const MemoryLayout whole = layout_memory(count, width, height, o.text_scale, o.min_text_px, reserve);
-  auto px_of = [&](const MemoryLayout& L, bool lanes) {
-    return cell_texts(c, L, shown, type, L.first, L.first + L.block, o.min_text_px, lanes).px;
-  };
-  if (!shown.values || px_of(whole, true) >= o.min_text_px) return whole;
-  // Of the row widths that make the values readable (with lanes, or at all), the one that draws
-  // them largest: the same choice at any size, so an export at 1600x900 lays a warp out as the
-  // window's view does.
-  const auto largest = [&](auto layout, std::initializer_list<int> widths, int most,
-                           bool lanes) -> std::optional<MemoryLayout> {
-    std::optional<MemoryLayout> pick;
-    float pick_px = o.min_text_px;
-    for (int cols : widths) {
-      if (cols > most) continue;
-      const MemoryLayout L = layout(cols);
-      if (const float px = px_of(L, lanes); px >= pick_px) pick = L, pick_px = px;
-    }
-    return pick;
-  };
-  const bool whole_reads = px_of(whole, false) >= o.min_text_px;
-  if (count <= 32) {
-    const auto rows_of = [&](int cols) {
-      return layout_memory(count, width, height, o.text_scale, o.min_text_px, reserve, cols);
-    };
-    if (const auto L = largest(rows_of, {16, 8, 4}, whole.cols - 1, true)) return *L;
-    if (whole_reads) return whole;
-    if (const auto L = largest(rows_of, {16, 8, 4}, whole.cols - 1, false)) return *L;
-  } else if (whole_reads) {
-    return whole;
-  }
-  // The most cells at which the values are readable; where none is, the layout whose values come
-  // nearest (a small block keeps its largest cells).
-  MemoryLayout best = whole;
-  float best_px = px_of(whole, false);
-  for (int span : {32, 16, 8}) {
-    if (span >= count) continue;
-    const auto warp = [&](int cols) {
-      return layout_warp(count, o.warp, width, height, o.text_scale, o.min_text_px, cols, reserve, span, o.part);
-    };
-    for (bool lanes : {true, false})
-      if (const auto L = largest(warp, {32, 16, 8, 4}, span, lanes)) return *L;
-    for (int cols : {32, 16, 8, 4})
-      if (cols <= span && count > 32)
-        if (const MemoryLayout L = warp(cols); px_of(L, false) > best_px) best = L, best_px = px_of(L, false);
-  }
-  return best;
-}
-
-// Whether the shared cells, laid out below `reserve`, show their values at the minimum size:
-// the whole block (`whole`), or at least one warp enlarged.
-bool readable(Canvas& c, const Shown& shown, core::DType type, int count, int width, int height, const ViewOptions& o,
-              float reserve, bool whole) {
-  if (!shown.values) return true;
-  const MemoryLayout L = whole ? layout_memory(count, width, height, o.text_scale, o.min_text_px, reserve)
-                               : choose_layout(c, shown, type, count, width, height, o, reserve);
-  return cell_texts(c, L, shown, type, L.first, L.first + L.block, o.min_text_px).px >= o.min_text_px;
-}
-
-// A matrix trace: the pixels under the caption its window of the matrix takes (0 for an array):
-// as many as leave the shared cells readable, the whole block where it can stay whole.
-float matrix_space(Canvas& c, const core::Trace& t, const Shown& shown, int count, int width, int height,
-                   const ViewOptions& o) {
-  if (t.rows == 0 || t.window.rows == 0 || t.window.cols == 0) return 0;
-  const MemoryLayout base = layout_memory(1, width, height, o.text_scale, o.min_text_px);
-  const float free_h = free_area(base).h;
-  const float least = std::min(matrix_min_height(t, base.title.w, base.label_px, o.min_text_px), free_h * 0.85f);
-  for (bool whole : {true, false})
-    for (float share : {0.8f, 0.72f, 0.64f, 0.56f})
-      if (readable(c, shown, core::value_type(t), count, width, height, o, std::max(free_h * share, least), whole))
-        return std::max(free_h * share, least);
-  return std::max(free_h * 0.48f, least);
-}
-
 // A race recording whose replay covers this stage's shared memory cell for cell.
 bool race_fits(const core::Trace& t, const core::Stage& s) {
   if (!t.race || !s.shared || t.race->meant.size() != t.stages.size() || t.race->wrong.size() != t.stages.size()) return false;
   return std::all_of(t.race->meant.begin(), t.race->meant.end(), [&](const auto& m) { return m.size() == s.shared->size(); }) &&
          int(s.shared->size()) <= kMaxCells;
 }
-
-// The cells the view draws of a stage: its array, or its registers, up to kMaxCells.
-int shown_count(const Shown& shown) { return std::max(1, std::min(shown.values ? int(shown.values->size()) : 0, kMaxCells)); }
 
 MatrixLayout matrix_in(Canvas& c, const core::Trace& t, const MemoryLayout& L, float reserve, float min_px) {
   const float top = L.caption.y + L.caption.h + L.label_px * 0.3f;
