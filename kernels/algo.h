@@ -44,7 +44,7 @@ enum class Algo {
   VectorizedOrdered,
   Compensated,
 };
-constexpr Algo kLastAlgo = Algo::Compensated;  // every Algo has a row: a test walks them to here
+constexpr Algo kLastAlgo = Algo::Compensated;  // every Algo has a row (static_assert in algorithms.h)
 enum class OpKind { Sum, Min, Max };
 // Baselines over the same data: the library reductions, a device copy (a bandwidth reference:
 // it reads and writes, a reduction only reads; checked element for element), and the matrix

@@ -3,6 +3,7 @@
 // the PTX probe check and the Harris order all read it. A new algorithm is its kernel (marked
 // `// <<< id` in its source), its model, its lesson (kernels/lessons/ID.md) and one row here.
 #pragma once
+#include <cstddef>
 #include <string_view>
 
 #include "algo.h"
@@ -140,125 +141,204 @@ using A = Algo;
 using B = Baseline;
 using F = Family;
 using C = Combine;
-constexpr auto P2 = BlockRule::PowerOfTwo, Any = BlockRule::Any;
-constexpr auto Arr = Shape::Array, Mat = Shape::Matrix;
 using I = Indexing;
 using T = Tree;
 constexpr std::string_view kTree = "kernels/tree.cuh", kShuffle = "kernels/shuffle.cuh", kCg = "kernels/cg.cuh",
                            kSingle = "kernels/single_pass.cuh", kMatrix = "kernels/matrix.cuh",
                            kShortRows = "kernels/short_rows.cuh", kHopper = "kernels/hopper.cuh";
 
-// A row a kernel, its columns aligned by hand.
+// A row by name: a kernel's defaults (combined in passes, power-of-two blocks, launched on a GPU,
+// an array, a tile a block, no 16-byte loads) or a baseline's, changed by the calls after it.
+struct Row {
+  AlgorithmRow r;
+  template <class Field, class Value>
+  constexpr Row with(Field AlgorithmRow::*field, Value value) const {
+    Row next = *this;
+    next.r.*field = value;
+    return next;
+  }
+  constexpr Row matrix() const { return with(&AlgorithmRow::shape, Shape::Matrix); }
+  constexpr Row combine(Combine c) const { return with(&AlgorithmRow::combine, c); }
+  constexpr Row any_block() const { return with(&AlgorithmRow::blocks, BlockRule::Any); }
+  constexpr Row harris(int step) const { return with(&AlgorithmRow::harris_step, step); }
+  constexpr Row indexing(Indexing i) const { return with(&AlgorithmRow::indexing, i); }
+  constexpr Row tree(Tree t) const { return with(&AlgorithmRow::tree, t); }
+  constexpr Row vectors() const { return with(&AlgorithmRow::vectors, true); }
+  constexpr Row no_gpu() const { return with(&AlgorithmRow::gpu, false); }
+  constexpr Row fix(std::string_view id) const { return with(&AlgorithmRow::fix, id); }
+  constexpr Row ints_only() const { return with(&AlgorithmRow::ints_only, true); }
+  constexpr Row bulk_copy() const { return with(&AlgorithmRow::bulk_copy, true); }
+  constexpr Row compensated() const { return with(&AlgorithmRow::compensated, true); }
+  constexpr Row narrow() const { return with(&AlgorithmRow::narrow, true); }
+  constexpr operator AlgorithmRow() const { return r; }  // NOLINT(google-explicit-constructor): a table row
+};
+
+constexpr Row kernel(std::string_view id, Algo algo, Family family, std::string_view source, std::string_view title) {
+  return {AlgorithmRow{id,
+                       algo,
+                       {},
+                       family,
+                       title,
+                       source,
+                       Combine::Passes,
+                       BlockRule::PowerOfTwo,
+                       true,
+                       0,
+                       Shape::Array,
+                       Indexing::Tile,
+                       Tree::None,
+                       false}};
+}
+
+constexpr Row baseline(std::string_view id, Baseline b, std::string_view title) {
+  return {AlgorithmRow{id,
+                       {},
+                       b,
+                       Family::Baseline,
+                       title,
+                       {},
+                       Combine::None,
+                       BlockRule::PowerOfTwo,
+                       true,
+                       0,
+                       Shape::Array,
+                       Indexing::Tile,
+                       Tree::None,
+                       false}};
+}
+
+// One row a kernel, then the baselines: kernel(id, algo, family, source, title), then what
+// differs from the defaults, by name.
 // clang-format off
 inline constexpr AlgorithmRow kAlgorithms[] = {
-    // id, algo, baseline, family, title, source, combine, blocks, gpu, Harris, shape,
-    // indexing, tree, 16-byte loads[, fix]
-    {"naive-serial", A::NaiveSerial, {}, F::Tree, "Naive: one thread adds the block",
-     kTree, C::Passes, P2, true, 0, Arr, I::Tile, T::Serial, false},
-    {"global-halving", A::GlobalHalving, {}, F::Tree, "Halving in global memory, launches as barriers",
-     kTree, C::Halving, P2, true, 0, Arr, I::WholeArray, T::Halving, false},
-    {"interleaved-divergent", A::InterleavedDivergent, {}, F::Tree, "Interleaved addressing, divergent branch",
-     kTree, C::Passes, P2, true, 1, Arr, I::Tile, T::Interleaved, false},
-    {"interleaved-bank-conflicts", A::InterleavedBankConflicts, {}, F::Tree, "Interleaved addressing, strided index",
-     kTree, C::Passes, P2, true, 2, Arr, I::Tile, T::Strided, false},
-    {"sequential", A::Sequential, {}, F::Tree, "Sequential addressing",
-     kTree, C::Passes, P2, true, 3, Arr, I::Tile, T::Sequential, false, {}, false, false, false, true},
-    {"first-add-on-load", A::FirstAddOnLoad, {}, F::Tree, "First add during load",
-     kTree, C::Passes, P2, true, 4, Arr, I::PairTile, T::Sequential, false},
-    {"unroll-last-warp", A::UnrollLastWarp, {}, F::Tree, "Last warp without block-wide barriers",
-     kTree, C::Passes, P2, true, 5, Arr, I::PairTile, T::LastWarp, false},
-    {"complete-unroll", A::CompleteUnroll, {}, F::Tree, "Complete unroll (block size as a template parameter)",
-     kTree, C::Passes, P2, true, 6, Arr, I::PairTile, T::LastWarp, false},
-    {"multiple-per-thread", A::MultiplePerThread, {}, F::Tree, "Multiple elements per thread (algorithm cascading)",
-     kTree, C::SecondKernel, P2, true, 7, Arr, I::GridStridePairs, T::LastWarp, false},
-    {"non-pow2-block", A::NonPow2Block, {}, F::Tree, "Any block size",
-     kTree, C::Passes, Any, true, 0, Arr, I::Tile, T::AnyBlock, false},
-    {"warp-shuffle", A::WarpShuffle, {}, F::WarpShuffle, "Warp shuffle",
-     kShuffle, C::Passes, P2, true, 0, Arr, I::Tile, T::Shuffle, false, {}, false, false, false, true},
-    {"warp-shuffle-vectorized", A::WarpShuffleVectorized, {}, F::WarpShuffle,
-     "Vectorized loads, shuffle, one atomic per block",
-     kShuffle, C::Atomics, P2, true, 0, Arr, I::Vectors, T::Shuffle, true, {}, false, false, false, true},
-    {"work-queue", A::WorkQueue, {}, F::WarpShuffle, "A work queue: blocks take tickets from a counter",
-     kShuffle, C::Atomics, P2, true, 0, Arr, I::Tickets, T::Shuffle, true, {}, false, false, false, true},
-    {"cg-warp", A::CgWarp, {}, F::CooperativeGroups, "Cooperative groups: warp tiles",
-     kCg, C::Passes, P2, true, 0, Arr, I::Tile, T::CgTiles, false},
-    {"cg-block", A::CgBlock, {}, F::CooperativeGroups, "Cooperative groups: tiles, then the block",
-     kCg, C::Passes, P2, true, 0, Arr, I::Tile, T::CgBlock, false},
-    {"cg-two-phase", A::CgTwoPhase, {}, F::CooperativeGroups, "Cooperative groups: two phases",
-     kCg, C::SecondKernel, P2, true, 0, Arr, I::GridStride, T::CgBlock, false},
-    {"cg-reduce-update-async", A::CgReduceUpdateAsync, {}, F::CooperativeGroups,
-     "Cooperative groups: reduce_update_async",
-     kCg, C::Atomics, P2, true, 0, Arr, I::GridStride, T::CgTilesAsync, false},
-    {"cg-grid-sync", A::CgGridSync, {}, F::CooperativeGroups, "Cooperative groups: grid sync",
-     kCg, C::GridSync, P2, true, 0, Arr, I::GridStride, T::CgBlock, false},
-    {"threadfence-single-pass", A::ThreadfenceSinglePass, {}, F::SinglePass, "Single pass with __threadfence()",
-     kSingle, C::LastBlock, P2, true, 0, Arr, I::Tile, T::Sequential, false},
-    {"missing-syncthreads", A::MissingSyncthreads, {}, F::Pitfall, "Pitfall: the missing barrier",
-     kTree, C::Passes, P2, true, 0, Arr, I::Tile, T::Sequential, false, "sequential"},
-    {"legacy-warp-synchronous", A::LegacyWarpSynchronous, {}, F::Pitfall, "Pitfall: pre-Volta warp-synchronous code",
-     kTree, C::Passes, P2, true, 0, Arr, I::PairTile, T::LastWarp, false, "unroll-last-warp"},
-    {"syncthreads-in-branch", A::SyncthreadsInBranch, {}, F::Pitfall, "Pitfall: a barrier inside a branch",
-     kTree, C::Passes, P2, false, 0, Arr, I::Tile, T::Sequential, false},
-    {"batched-rows", A::BatchedRows, {}, F::Matrix, "Batched rows: a block per row, shared-memory tree",
-     kMatrix, C::Outputs, P2, true, 0, Mat, I::RowPerBlock, T::Sequential, false},
-    {"batched-rows-shuffle", A::BatchedRowsShuffle, {}, F::Matrix, "Batched rows: a block per row, warp shuffles",
-     kShuffle, C::Outputs, P2, true, 0, Mat, I::RowPerBlock, T::Shuffle, false},
-    {"batched-rows-split", A::BatchedRowsSplit, {}, F::Matrix,
-     "Batched rows split: several blocks a row when rows are few, then a block per row over their partials",
-     kMatrix, C::SecondKernel, P2, true, 0, Mat, I::RowChunks, T::Sequential, false},
-    {"batched-rows-vectorized", A::BatchedRowsVectorized, {}, F::Matrix,
-     "Batched rows with 16-byte loads: a block a chunk of a row, shuffles; a row's last block folds the chunks",
-     kShuffle, C::LastBlock, P2, true, 0, Mat, I::RowChunks, T::Shuffle, true, {}, false, false, false, true},
-    {"column-sums", A::ColumnSums, {}, F::Matrix, "Column sums in two phases: chunks of rows, then their partials",
-     kMatrix, C::SecondKernel, P2, true, 0, Mat, I::ColumnTiles, T::Sequential, false},
-    {"column-sums-vectorized", A::ColumnSumsVectorized, {}, F::Matrix,
-     "Column sums with 16-byte loads: 4 neighbouring columns a thread, then their partials",
-     kMatrix, C::SecondKernel, P2, true, 0, Mat, I::ColumnTiles, T::Sequential, true},
-    {"column-sums-naive", A::ColumnSumsNaive, {}, F::Matrix, "Column sums: one thread walks each column",
-     kMatrix, C::Outputs, P2, true, 0, Mat, I::ColumnWalk, T::None, false},
-    {"block-2d", A::Block2d, {}, F::Matrix, "2D blocks and a 2D grid stride over the whole matrix",
-     kMatrix, C::SecondKernel, P2, true, 0, Mat, I::Tile2d, T::Sequential, false},
-    {"warp-per-row", A::WarpPerRow, {}, F::Matrix, "A warp a row: its lanes stride along the row, then shuffle",
-     kShortRows, C::Outputs, P2, true, 0, Mat, I::RowSegments, T::Segments, false},
-    {"lanes-per-row", A::LanesPerRow, {}, F::Matrix,
-     "A few lanes a row: neighbouring rows side by side in a warp, shuffles within each row's lanes",
-     kShortRows, C::Outputs, P2, true, 0, Mat, I::RowSegments, T::Segments, true, {}, false, false, false, true},
-    {"thread-per-row", A::ThreadPerRow, {}, F::Matrix,
-     "A thread a row: a block copies a tile of rows into shared memory, then each thread adds its own row",
-     kShortRows, C::Outputs, P2, true, 0, Mat, I::RowTile, T::None, false},
-    {"redux-sync", A::ReduxSync, {}, F::Hopper, "The warp's reduction in one instruction: __reduce_add_sync (redux.sync)",
-     kHopper, C::Passes, P2, true, 0, Arr, I::Tile, T::Redux, false, {}, true},
-    {"cluster-dsmem", A::ClusterDsmem, {}, F::Hopper,
-     "Thread block clusters: a cluster's first block reads the others' shared memory (DSMEM), one result a cluster",
-     kShuffle, C::Passes, P2, true, 0, Arr, I::Tile, T::Cluster, false},
-    {"bulk-async", A::BulkAsync, {}, F::Hopper,
-     "Bulk asynchronous copies: tiles stream into shared memory through an mbarrier, one bulk reduction a block",
-     kShuffle, C::BulkReduce, P2, true, 0, Arr, I::Vectors, T::Shuffle, true, {}, false, true},
-    {"vectorized-ordered", A::VectorizedOrdered, {}, F::WarpShuffle,
-     "Vectorized loads, shuffle, the last block folds the blocks' totals in a fixed order",
-     kShuffle, C::LastBlock, P2, true, 0, Arr, I::Vectors, T::Shuffle, true},
-    {"compensated", A::Compensated, {}, F::WarpShuffle,
-     "Compensated (Neumaier) sums in each thread's loop, then vectorized-ordered's fixed order",
-     kShuffle, C::LastBlock, P2, true, 0, Arr, I::Vectors, T::Shuffle, true, {}, false, false, true},
-    {"cub", {}, B::Cub, F::Baseline, "CUB DeviceReduce",
-     {}, C::None, P2, true, 0, Arr, I::Tile, T::None, false, {}, false, false, false, true},
-    {"thrust", {}, B::Thrust, F::Baseline, "thrust::reduce",
-     {}, C::None, P2, true, 0, Arr, I::Tile, T::None, false},
-    {"cpu", {}, B::Cpu, F::Baseline, "CPU std::reduce",
-     {}, C::None, P2, false, 0, Arr, I::Tile, T::None, false},
-    {"copy", {}, B::Copy, F::Baseline, "Device copy (a bandwidth reference)",
-     {}, C::None, P2, true, 0, Arr, I::Tile, T::None, false},
-    {"cub-segmented", {}, B::CubSegmented, F::Baseline, "CUB DeviceSegmentedReduce (each row a segment)",
-     {}, C::None, P2, true, 0, Mat, I::RowPerBlock, T::None, false},
-    {"cublas-gemv-rows", {}, B::CublasRows, F::Baseline, "cuBLAS gemv: the matrix times a ones vector",
-     {}, C::None, P2, true, 0, Mat, I::RowPerBlock, T::None, false},
-    {"cublas-gemv-columns", {}, B::CublasColumns, F::Baseline, "cuBLAS gemv: the transpose times a ones vector",
-     {}, C::None, P2, true, 0, Mat, I::RowPerBlock, T::None, false},
+    kernel("naive-serial", A::NaiveSerial, F::Tree, kTree, "Naive: one thread adds the block")
+        .tree(T::Serial),
+    kernel("global-halving", A::GlobalHalving, F::Tree, kTree, "Halving in global memory, launches as barriers")
+        .combine(C::Halving).indexing(I::WholeArray).tree(T::Halving),
+    kernel("interleaved-divergent", A::InterleavedDivergent, F::Tree, kTree,
+        "Interleaved addressing, divergent branch")
+        .harris(1).tree(T::Interleaved),
+    kernel("interleaved-bank-conflicts", A::InterleavedBankConflicts, F::Tree, kTree,
+        "Interleaved addressing, strided index")
+        .harris(2).tree(T::Strided),
+    kernel("sequential", A::Sequential, F::Tree, kTree, "Sequential addressing")
+        .harris(3).tree(T::Sequential).narrow(),
+    kernel("first-add-on-load", A::FirstAddOnLoad, F::Tree, kTree, "First add during load")
+        .harris(4).indexing(I::PairTile).tree(T::Sequential),
+    kernel("unroll-last-warp", A::UnrollLastWarp, F::Tree, kTree, "Last warp without block-wide barriers")
+        .harris(5).indexing(I::PairTile).tree(T::LastWarp),
+    kernel("complete-unroll", A::CompleteUnroll, F::Tree, kTree,
+        "Complete unroll (block size as a template parameter)")
+        .harris(6).indexing(I::PairTile).tree(T::LastWarp),
+    kernel("multiple-per-thread", A::MultiplePerThread, F::Tree, kTree,
+        "Multiple elements per thread (algorithm cascading)")
+        .combine(C::SecondKernel).harris(7).indexing(I::GridStridePairs).tree(T::LastWarp),
+    kernel("non-pow2-block", A::NonPow2Block, F::Tree, kTree, "Any block size")
+        .any_block().tree(T::AnyBlock),
+    kernel("warp-shuffle", A::WarpShuffle, F::WarpShuffle, kShuffle, "Warp shuffle")
+        .tree(T::Shuffle).narrow(),
+    kernel("warp-shuffle-vectorized", A::WarpShuffleVectorized, F::WarpShuffle, kShuffle,
+        "Vectorized loads, shuffle, one atomic per block")
+        .combine(C::Atomics).indexing(I::Vectors).tree(T::Shuffle).vectors().narrow(),
+    kernel("work-queue", A::WorkQueue, F::WarpShuffle, kShuffle, "A work queue: blocks take tickets from a counter")
+        .combine(C::Atomics).indexing(I::Tickets).tree(T::Shuffle).vectors().narrow(),
+    kernel("cg-warp", A::CgWarp, F::CooperativeGroups, kCg, "Cooperative groups: warp tiles")
+        .tree(T::CgTiles),
+    kernel("cg-block", A::CgBlock, F::CooperativeGroups, kCg, "Cooperative groups: tiles, then the block")
+        .tree(T::CgBlock),
+    kernel("cg-two-phase", A::CgTwoPhase, F::CooperativeGroups, kCg, "Cooperative groups: two phases")
+        .combine(C::SecondKernel).indexing(I::GridStride).tree(T::CgBlock),
+    kernel("cg-reduce-update-async", A::CgReduceUpdateAsync, F::CooperativeGroups, kCg,
+        "Cooperative groups: reduce_update_async")
+        .combine(C::Atomics).indexing(I::GridStride).tree(T::CgTilesAsync),
+    kernel("cg-grid-sync", A::CgGridSync, F::CooperativeGroups, kCg, "Cooperative groups: grid sync")
+        .combine(C::GridSync).indexing(I::GridStride).tree(T::CgBlock),
+    kernel("threadfence-single-pass", A::ThreadfenceSinglePass, F::SinglePass, kSingle,
+        "Single pass with __threadfence()")
+        .combine(C::LastBlock).tree(T::Sequential),
+    kernel("missing-syncthreads", A::MissingSyncthreads, F::Pitfall, kTree, "Pitfall: the missing barrier")
+        .tree(T::Sequential).fix("sequential"),
+    kernel("legacy-warp-synchronous", A::LegacyWarpSynchronous, F::Pitfall, kTree,
+        "Pitfall: pre-Volta warp-synchronous code")
+        .indexing(I::PairTile).tree(T::LastWarp).fix("unroll-last-warp"),
+    kernel("syncthreads-in-branch", A::SyncthreadsInBranch, F::Pitfall, kTree, "Pitfall: a barrier inside a branch")
+        .tree(T::Sequential).no_gpu(),
+    kernel("batched-rows", A::BatchedRows, F::Matrix, kMatrix, "Batched rows: a block per row, shared-memory tree")
+        .matrix().combine(C::Outputs).indexing(I::RowPerBlock).tree(T::Sequential),
+    kernel("batched-rows-shuffle", A::BatchedRowsShuffle, F::Matrix, kShuffle,
+        "Batched rows: a block per row, warp shuffles")
+        .matrix().combine(C::Outputs).indexing(I::RowPerBlock).tree(T::Shuffle),
+    kernel("batched-rows-split", A::BatchedRowsSplit, F::Matrix, kMatrix,
+        "Batched rows split: several blocks a row when rows are few, then a block per row over their partials")
+        .matrix().combine(C::SecondKernel).indexing(I::RowChunks).tree(T::Sequential),
+    kernel("batched-rows-vectorized", A::BatchedRowsVectorized, F::Matrix, kShuffle,
+        "Batched rows with 16-byte loads: a block a chunk of a row, shuffles; a row's last block folds the chunks")
+        .matrix().combine(C::LastBlock).indexing(I::RowChunks).tree(T::Shuffle).vectors().narrow(),
+    kernel("column-sums", A::ColumnSums, F::Matrix, kMatrix,
+        "Column sums in two phases: chunks of rows, then their partials")
+        .matrix().combine(C::SecondKernel).indexing(I::ColumnTiles).tree(T::Sequential),
+    kernel("column-sums-vectorized", A::ColumnSumsVectorized, F::Matrix, kMatrix,
+        "Column sums with 16-byte loads: 4 neighbouring columns a thread, then their partials")
+        .matrix().combine(C::SecondKernel).indexing(I::ColumnTiles).tree(T::Sequential).vectors(),
+    kernel("column-sums-naive", A::ColumnSumsNaive, F::Matrix, kMatrix, "Column sums: one thread walks each column")
+        .matrix().combine(C::Outputs).indexing(I::ColumnWalk).tree(T::None),
+    kernel("block-2d", A::Block2d, F::Matrix, kMatrix, "2D blocks and a 2D grid stride over the whole matrix")
+        .matrix().combine(C::SecondKernel).indexing(I::Tile2d).tree(T::Sequential),
+    kernel("warp-per-row", A::WarpPerRow, F::Matrix, kShortRows,
+        "A warp a row: its lanes stride along the row, then shuffle")
+        .matrix().combine(C::Outputs).indexing(I::RowSegments).tree(T::Segments),
+    kernel("lanes-per-row", A::LanesPerRow, F::Matrix, kShortRows,
+        "A few lanes a row: neighbouring rows side by side in a warp, shuffles within each row's lanes")
+        .matrix().combine(C::Outputs).indexing(I::RowSegments).tree(T::Segments).vectors().narrow(),
+    kernel("thread-per-row", A::ThreadPerRow, F::Matrix, kShortRows,
+        "A thread a row: a block copies a tile of rows into shared memory, then each thread adds its own row")
+        .matrix().combine(C::Outputs).indexing(I::RowTile).tree(T::None),
+    kernel("redux-sync", A::ReduxSync, F::Hopper, kHopper,
+        "The warp's reduction in one instruction: __reduce_add_sync (redux.sync)")
+        .tree(T::Redux).ints_only(),
+    kernel("cluster-dsmem", A::ClusterDsmem, F::Hopper, kShuffle,
+        "Thread block clusters: a cluster's first block reads the others' shared memory (DSMEM), one result a cluster")
+        .tree(T::Cluster),
+    kernel("bulk-async", A::BulkAsync, F::Hopper, kShuffle,
+        "Bulk asynchronous copies: tiles stream into shared memory through an mbarrier, one bulk reduction a block")
+        .combine(C::BulkReduce).indexing(I::Vectors).tree(T::Shuffle).vectors().bulk_copy(),
+    kernel("vectorized-ordered", A::VectorizedOrdered, F::WarpShuffle, kShuffle,
+        "Vectorized loads, shuffle, the last block folds the blocks' totals in a fixed order")
+        .combine(C::LastBlock).indexing(I::Vectors).tree(T::Shuffle).vectors(),
+    kernel("compensated", A::Compensated, F::WarpShuffle, kShuffle,
+        "Compensated (Neumaier) sums in each thread's loop, then vectorized-ordered's fixed order")
+        .combine(C::LastBlock).indexing(I::Vectors).tree(T::Shuffle).vectors().compensated(),
+    baseline("cub", B::Cub, "CUB DeviceReduce")
+        .narrow(),
+    baseline("thrust", B::Thrust, "thrust::reduce"),
+    baseline("cpu", B::Cpu, "CPU std::reduce")
+        .no_gpu(),
+    baseline("copy", B::Copy, "Device copy (a bandwidth reference)"),
+    baseline("cub-segmented", B::CubSegmented, "CUB DeviceSegmentedReduce (each row a segment)")
+        .matrix().indexing(I::RowPerBlock),
+    baseline("cublas-gemv-rows", B::CublasRows, "cuBLAS gemv: the matrix times a ones vector")
+        .matrix().indexing(I::RowPerBlock),
+    baseline("cublas-gemv-columns", B::CublasColumns, "cuBLAS gemv: the transpose times a ones vector")
+        .matrix().indexing(I::RowPerBlock),
 };
 // clang-format on
 
 }  // namespace table
 using table::kAlgorithms;
+
+// kLastAlgo is the enum's last: the kernel rows are as many as Algo 0..kLastAlgo and each of
+// those has exactly one (an Algo added past kLastAlgo, with its row, stops the build).
+constexpr bool rows_follow_the_enum() {
+  std::size_t kernels = 0;
+  for (const auto& r : kAlgorithms) kernels += r.family != Family::Baseline;
+  for (int a = 0; a <= int(kLastAlgo); ++a) {
+    int found = 0;
+    for (const auto& r : kAlgorithms) found += r.family != Family::Baseline && r.algo == Algo(a);
+    if (found != 1) return false;
+  }
+  return kernels == std::size_t(kLastAlgo) + 1;
+}
+static_assert(rows_follow_the_enum(), "kernels/algorithms.h: one row for each Algo, and kLastAlgo the last");
 
 constexpr bool is_baseline(const AlgorithmRow& r) { return r.family == Family::Baseline; }
 

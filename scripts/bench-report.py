@@ -25,10 +25,8 @@ import sys
 import catalog
 
 OURS = ["work-queue", "warp-shuffle-vectorized"]  # our fastest sum kernels, held against CUB
-MATRIX = [r["id"] for r in catalog.rows() if r["family"] == "Matrix"]  # in the catalog's order
-# A result a row: the indexings kernels/algorithms.h's lines_of maps to Lines::Rows.
-ROW_KERNELS = [r["id"] for r in catalog.rows()
-               if r["family"] == "Matrix" and r["indexing"] in ("RowPerBlock", "RowChunks", "RowSegments", "RowTile")]
+MATRIX = [r["id"] for r in catalog.rows() if r["family"] == "matrix"]  # in the catalog's order
+ROW_KERNELS = [r["id"] for r in catalog.rows() if r["family"] == "matrix" and r["lines"] == "rows"]  # a result a row
 ROW_ANCHORS = ["cub-segmented", "cublas-gemv-rows"]
 COLUMN_KERNELS, COLUMN_ANCHORS = [a for a in MATRIX if a.startswith("column-sums")], ["cublas-gemv-columns"]
 HARRIS = catalog.harris_order()  # Harris' kernels 1 to 7, in his order

@@ -1,27 +1,37 @@
-"""The algorithm table (kernels/algorithms.h) for the scripts, read from its rows: the one
-place that lists the algorithms stays the C++ header."""
+"""The algorithm table for the scripts, as the program lists it (`reduction-lab list --format
+json`, every column by name): the one place that lists the algorithms stays kernels/algorithms.h,
+and no script reads that header.
+
+The program: $REDLAB_BINARY (a command line, e.g. ".gpu/run.sh .gpu/bin/reduction-lab"), else
+the first of build-ci/reduction-lab and build/reduction-lab that exists."""
+import functools
+import json
 import os
-import re
+import shlex
+import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-_ROW = re.compile(
-    r'\{"(?P<id>[a-z0-9-]+)",\s*(?:A::\w+|\{\}),\s*(?:B::\w+|\{\}),\s*F::(?P<family>\w+),\s*"[^"]*",\s*'
-    r'(?P<source>\w+|\{\}),\s*C::\w+,\s*(?:P2|Any),\s*(?P<gpu>true|false),\s*'
-    r'(?P<harris>\d+),\s*\w+,\s*I::(?P<indexing>\w+),\s*T::\w+,\s*(?:true|false)(?:,\s*(?:"(?P<fix>[a-z0-9-]*)"|\{\}))?(?:,\s*(?:true|false)){0,4}\}')
-_SOURCES = {"kTree": "tree.cuh", "kShuffle": "shuffle.cuh", "kCg": "cg.cuh", "kSingle": "single_pass.cuh",
-            "kMatrix": "matrix.cuh", "kShortRows": "short_rows.cuh",
-            "kHopper": "hopper.cuh"}
 
 
+def program():
+    if os.environ.get("REDLAB_BINARY"):
+        return shlex.split(os.environ["REDLAB_BINARY"])
+    for folder in ("build-ci", "build"):
+        path = os.path.join(ROOT, folder, "reduction-lab")
+        if os.access(path, os.X_OK):
+            return [path]
+    raise SystemExit("catalog.py: no reduction-lab to list the algorithms: build it (scripts/test.sh) "
+                     "or set REDLAB_BINARY")
+
+
+@functools.lru_cache(maxsize=None)
 def rows():
-    with open(os.path.join(ROOT, "kernels", "algorithms.h")) as f:
-        text = f.read()
-    out = [m.groupdict() for m in _ROW.finditer(text)]
+    out = json.loads(subprocess.check_output(program() + ["list", "--format", "json"], text=True))
     if not out:
-        raise SystemExit("catalog.py: no rows found in kernels/algorithms.h")
+        raise SystemExit("catalog.py: the program listed no algorithms")
     for r in out:
-        r["source"] = _SOURCES.get(r["source"], "")
-        r["harris"] = int(r["harris"])
+        r["source"] = os.path.basename(r["source"])
+        r["harris"] = r["harris_step"]
     return out
 
 
@@ -35,12 +45,6 @@ def kernel_sources():
     return sorted({r["source"] for r in rows() if r["source"]})
 
 
-if __name__ == "__main__":  # catalog.py BINARY: the rows read here are the binary's catalog
-    import json
-    import subprocess
-    import sys
-    listed = [a["id"] for a in json.loads(subprocess.check_output([sys.argv[1], "list", "--format", "json"]))]
-    read = [r["id"] for r in rows()]
-    if listed != read:
-        sys.exit(f"catalog.py reads {read}\nbut the binary lists {listed}")
-    print(f"catalog.py: {len(read)} rows, as the binary lists them")
+if __name__ == "__main__":  # catalog.py: what the scripts read, in one line
+    print(f"catalog.py: {len(rows())} rows from {' '.join(program())}: Harris {' '.join(harris_order())}; "
+          f"sources {' '.join(kernel_sources())}")

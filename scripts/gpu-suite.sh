@@ -37,6 +37,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-}
+# The scripts (bench-report.py, probe-free-check.py) list the algorithms through the program.
+export REDLAB_BINARY=${REDLAB_BINARY:-.gpu/run.sh .gpu/bin/reduction-lab}
 
 if [ "$mode" = pack ]; then
   set -e

@@ -59,18 +59,39 @@ void list_summary(std::ostream& out) {
   out << ")\n";
 }
 
+// Every column of a row, by name: what scripts read (scripts/catalog.py), never the header.
+nlohmann::json row_columns(const kernels::AlgorithmRow& r) {
+  return {{"source", std::string(r.source)},
+          {"combine", std::string(kernels::to_string(r.combine))},
+          {"any_block", r.blocks == kernels::BlockRule::Any},
+          {"gpu", r.gpu},
+          {"harris_step", r.harris_step},
+          {"shape", r.shape == kernels::Shape::Matrix ? "matrix" : "array"},
+          {"indexing", std::string(kernels::to_string(r.indexing))},
+          {"lines", r.shape != kernels::Shape::Matrix                          ? ""
+                    : kernels::lines_of(r.indexing) == kernels::Lines::Rows    ? "rows"
+                    : kernels::lines_of(r.indexing) == kernels::Lines::Columns ? "columns"
+                                                                               : "whole"},
+          {"tree", std::string(kernels::to_string(r.tree))},
+          {"vectors", r.vectors},
+          {"fix", std::string(r.fix)},
+          {"ints_only", r.ints_only},
+          {"bulk_copy", r.bulk_copy},
+          {"compensated", r.compensated},
+          {"narrow", r.narrow},
+          {"run_to_run", std::string(kernels::to_string(kernels::run_to_run(r)))}};
+}
+
 int cmd_list(std::ostream& out, const std::string& format) {
   if (format == "markdown") return list_markdown(out), 0;
   if (format == "summary") return list_summary(out), 0;
   if (format == "json") {
     nlohmann::json j = nlohmann::json::array();
-    for (const auto& a : lessons_with_numbers())
-      j.push_back({{"id", a.id},
-                   {"family", a.family},
-                   {"title", a.title},
-                   {"lesson", a.lesson},
-                   {"brief", a.brief},
-                   {"run_to_run", kernels::to_string(kernels::run_to_run(*kernels::find_row(a.id)))}});
+    for (const auto& a : lessons_with_numbers()) {
+      nlohmann::json entry = row_columns(*kernels::find_row(a.id));
+      entry.update({{"id", a.id}, {"family", a.family}, {"title", a.title}, {"lesson", a.lesson}, {"brief", a.brief}});
+      j.push_back(std::move(entry));
+    }
     out << j.dump(2) << "\n";
     return 0;
   }
