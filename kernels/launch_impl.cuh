@@ -342,15 +342,6 @@ class Reducer {
   }
   std::size_t outputs_per_block() const { return std::size_t(kernels::outputs_per_block(algo_, launch_.block)); }
   std::size_t per_block() const { return (adds_on_load(algo_) ? 2 : 1) * std::size_t(launch_.block); }
-  // Blocks a pass over count elements launches: whole clusters where the kernel has them.
-  std::size_t blocks_for(std::size_t count) const {
-    return ceil_div(ceil_div(count, per_block()), std::size_t(cluster_)) * std::size_t(cluster_);
-  }
-  // How many partials a pass over count elements leaves: one per block (or cluster), or one
-  // per warp that saw data (cg-warp).
-  std::size_t next_count(std::size_t count) const {
-    return algo_ == Algo::CgWarp ? ceil_div(count, 32) : ceil_div(count, per_block() * std::size_t(cluster_));
-  }
   // Clusters, bulk copies and the warp reduce instruction need newer GPUs: said in words before a
   // launch could trap (the kernels trap where the build's architecture lacks them).
   void require_compute(Needs need) const {
@@ -392,11 +383,12 @@ class Reducer {
 
   // Block partials, then the same kernel over the partials until one value is left.
   const T* repeated_passes(const In* in) {
-    first_pass([&](auto probe) { block_pass(blocks_for(n_), in, a_->get(), n_, probe); });
+    const std::vector<Pass> plan = pass_plan(algo_, n_, launch_.block, cluster_);
+    first_pass([&](auto probe) { block_pass(plan[0].blocks, in, a_->get(), n_, probe); });
     T* src = a_->get();
     T* dst = b_->get();
-    for (std::size_t count = next_count(n_); count > 1; count = next_count(count)) {
-      block_pass(blocks_for(count), src, dst, count, NoProbe{});
+    for (std::size_t p = 1; p < plan.size(); ++p) {
+      block_pass(plan[p].blocks, src, dst, plan[p].count, NoProbe{});
       std::swap(src, dst);
     }
     return src;

@@ -68,6 +68,15 @@ int preferred_block(Algo algo, std::size_t n, int sm_count);
 // Whether the first pass leaves per-block results a trace can record (cg-reduce-update-async
 // folds inside the atomic call; global-halving has no per-block result).
 bool records_partials(Algo algo);
+// One launch of a run combined in passes (Combine::Passes).
+struct Pass {
+  std::size_t count = 0;    // elements it reads: the array's, then the partials
+  std::size_t blocks = 0;   // blocks it launches, in whole clusters
+  std::size_t outputs = 0;  // partials it leaves: one a block, a warp (cg-warp) or a cluster
+};
+// Every pass of such a run over n elements, until one leaves a single value: the one plan the
+// launcher (launch_impl.cuh), the CPU model and pass_outputs walk. cluster: cluster_blocks.
+std::vector<Pass> pass_plan(Algo algo, std::size_t n, int block, int cluster = 1);
 // How many results each launch leaves, first pass first: for "passes", every launch down to
 // the one that leaves a single value; otherwise only the first pass (grid x outputs per block).
 // cluster: blocks a cluster (cluster_blocks), one result each.

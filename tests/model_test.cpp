@@ -18,6 +18,7 @@
 #include "kernels/algorithms.h"
 #include "kernels/model/cpu_baseline.h"
 #include "kernels/model/model.h"
+#include "kernels/shapes.h"
 #include "test_support.h"
 
 using namespace rl;
@@ -1072,6 +1073,43 @@ TEST(Lessons, QuoteTheDegreesAndDivergenceTheTraceComputed) {
   for (const auto& s : seq.stages) {
     if (s.tag == kernels::kTagStep) {
       EXPECT_EQ(s.divergent_warps, s.param < 32 ? 1 : 0) << s.label;
+    }
+  }
+}
+
+// The one pass plan (kernels::pass_plan) the launcher, the model and pass_outputs walk: each
+// pass reads what the one before left, launches whole clusters that cover its elements, and the
+// last leaves one value. Seeded sizes from 1 to 2^26, every row combined in passes.
+TEST(Shapes, ThePassPlanCoversEveryElementAndEndsInOneValue) {
+  const std::uint64_t seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (const auto& r : kernels::kAlgorithms) {
+    if (kernels::is_baseline(r) || r.combine != kernels::Combine::Passes || r.shape != kernels::Shape::Array) continue;
+    SCOPED_TRACE(std::string(r.id));
+    const int cluster = r.tree == kernels::Tree::Cluster ? 4 : 1;
+    const int block = r.blocks == kernels::BlockRule::Any ? 96 : 128;
+    const std::size_t per_block = (kernels::adds_on_load(r.algo) ? 2 : 1) * std::size_t(block);
+    for (std::size_t n :
+         {std::size_t(1), std::size_t(2), std::size_t(block) + 1, std::size_t(1) + rng() % (1u << 26)}) {
+      SCOPED_TRACE("n " + std::to_string(n));
+      const auto plan = kernels::pass_plan(r.algo, n, block, cluster);
+      ASSERT_FALSE(plan.empty());
+      EXPECT_EQ(plan.front().count, n);
+      EXPECT_EQ(plan.back().outputs, 1u);
+      for (std::size_t p = 0; p < plan.size(); ++p) {
+        EXPECT_EQ(plan[p].blocks % std::size_t(cluster), 0u) << "pass " << p;
+        EXPECT_GE(plan[p].blocks * per_block, plan[p].count) << "pass " << p;
+        EXPECT_LT((plan[p].blocks - std::size_t(cluster)) * per_block, plan[p].count)
+            << "pass " << p << ": a cluster more";
+        if (p + 1 < plan.size()) {
+          EXPECT_EQ(plan[p + 1].count, plan[p].outputs) << "pass " << p + 1;
+          EXPECT_LT(plan[p].outputs, plan[p].count) << "pass " << p << " leaves no fewer";
+        }
+      }
+      std::vector<std::size_t> outputs;
+      for (const auto& p : plan) outputs.push_back(p.outputs);
+      EXPECT_EQ(kernels::pass_outputs(r.algo, n, block, plan.front().blocks, cluster), outputs);
     }
   }
 }

@@ -605,22 +605,14 @@ T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& laun
       return Model<T, Op>{Algo::Sequential, B, 1}.tree_block(smem.data(), smem.size(), 0, {});
     }
     default: {  // block partials, then the same kernel over them until one value is left
-      const std::size_t per_block = (kernels::adds_on_load(algo) ? 2 : 1) * std::size_t(B);
-      // cg-warp: a tile's 32; clusters: a cluster's blocks
-      const std::size_t per_output =
-          per_block * std::size_t(cluster) / std::size_t(kernels::outputs_per_block(algo, B));
-      const auto next_count = [&](std::size_t c) { return (c + per_output - 1) / per_output; };
-      const std::size_t whole = std::size_t(cluster);  // blocks come in whole clusters
-      const auto blocks_for = [&](std::size_t c) {
-        return ((c + per_block - 1) / per_block + whole - 1) / whole * whole;
-      };
-      std::vector<T> partial = first_pass(blocks_for(n));
-      partial.resize(next_count(n));
+      const std::vector<kernels::Pass> plan = kernels::pass_plan(algo, n, B, cluster);
+      std::vector<T> partial = first_pass(plan[0].blocks);
+      partial.resize(plan[0].outputs);
       Model<T, Op> later = first;  // over partials of T: a half's first pass wrote floats
       later.per = kernels::vector_elements(sizeof(T));
-      while (partial.size() > 1) {
-        std::vector<T> next = later.pass(partial.data(), partial.size(), blocks_for(partial.size()), nullptr, 0);
-        next.resize(next_count(partial.size()));
+      for (std::size_t p = 1; p < plan.size(); ++p) {
+        std::vector<T> next = later.pass(partial.data(), partial.size(), plan[p].blocks, nullptr, 0);
+        next.resize(plan[p].outputs);
         partial.swap(next);
       }
       return partial[0];

@@ -109,17 +109,24 @@ int cluster_blocks(Algo algo, int asked) {
   return asked;
 }
 
-std::vector<std::size_t> pass_outputs(Algo algo, std::size_t n, int block, std::size_t grid, int cluster) {
-  if (row(algo).combine != Combine::Passes)
-    return {grid * std::size_t(outputs_per_block(algo, block))};
-  const std::size_t per = (adds_on_load(algo) ? 2 : 1) * std::size_t(block) * std::size_t(cluster) /
-                          std::size_t(outputs_per_block(algo, block));
-  std::vector<std::size_t> out;
-  std::size_t count = std::max<std::size_t>(n, 1);
+std::vector<Pass> pass_plan(Algo algo, std::size_t n, int block, int cluster) {
+  const std::size_t per_block = (adds_on_load(algo) ? 2 : 1) * std::size_t(block);
+  const std::size_t whole = std::size_t(std::max(cluster, 1));
+  const std::size_t per_output = per_block * whole / std::size_t(outputs_per_block(algo, block));
+  std::vector<Pass> out;
+  std::size_t count = n;
   do {
-    count = (count + per - 1) / per;
-    out.push_back(count);
+    const std::size_t blocks = ((count + per_block - 1) / per_block + whole - 1) / whole * whole;
+    out.push_back({count, blocks, (count + per_output - 1) / per_output});
+    count = out.back().outputs;
   } while (count > 1);
+  return out;
+}
+
+std::vector<std::size_t> pass_outputs(Algo algo, std::size_t n, int block, std::size_t grid, int cluster) {
+  if (row(algo).combine != Combine::Passes) return {grid * std::size_t(outputs_per_block(algo, block))};
+  std::vector<std::size_t> out;
+  for (const Pass& p : pass_plan(algo, std::max<std::size_t>(n, 1), block, cluster)) out.push_back(p.outputs);
   return out;
 }
 
