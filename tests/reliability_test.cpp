@@ -344,6 +344,11 @@ TEST(Reliability, FieldsThatCrashedHungOrLiedInAViewAreRefusedByName) {
   m.rows = 3, m.cols = 40;
   auto mj = nlohmann::json::parse(core::to_json(backend::make_sim_backend()->trace(m)));
   ASSERT_NO_THROW(core::trace_from_json(mj.dump()));
+  for (const double bad : {18446744073709551615.0, 2.5}) {  // 2^64 in a window cell: UBSan, fuzz_views
+    auto cell = mj;
+    cell["window"]["values"][1] = bad;
+    refused(cell, "window values");
+  }
   mj["window"]["row"] = std::numeric_limits<std::uint64_t>::max();  // row + rows wrapped: a hang
   refused(mj, "window");
   for (const char* side : {"rows", "cols"}) {  // one past the matrix, from its first row and column
