@@ -384,6 +384,18 @@ TEST(Reliability, FieldsThatCrashedHungOrLiedInAViewAreRefusedByName) {
       EXPECT_NE(std::string(e.what()).find(name), std::string::npos) << e.what();
     }
   }
+  // A peak of 1e-310 GB/s drew a line so low the chart's ticks never ended (fuzz_views): a peak
+  // is 0 (none known) or at least 1 GB/s.
+  for (const char* peak : {"1e-310", "0.5", "-1", "1e6"}) {
+    std::string text = results("", "");
+    text.replace(text.find("4800"), 4, peak);
+    try {
+      core::bench_from_json(text);
+      ADD_FAILURE() << "a peak of " << peak << " GB/s was accepted";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("peak_gbps"), std::string::npos) << e.what();
+    }
+  }
   const auto long_date = core::bench_from_json(results("", "", std::string(20000, '7')));
   EXPECT_LT(long_date.date.size(), 300u) << "a 20,000-character date reaches ImGui whole";
 }

@@ -188,6 +188,26 @@ TEST_F(RenderTest, ChartDrawsSeriesAndThePeakWhereTheFrameSays) {
   EXPECT_TRUE(near(img.at(f.area.x + 3, f.py(4000)), spec.lines[0].color)) << str(img.at(f.area.x + 3, f.py(4000)));
 }
 
+// The axes' ticks end, and stay few, whatever the plotted range: a peak line at 1e-310 made the
+// y ticks run to 1e-9 in steps of 1e-311 (fuzz_views, issue 48); huge ranges likewise.
+TEST(Plot, TicksAreFewForAnyRange) {
+  for (const double y : {1e-310, 1e-20, 0.5, 3e9, 1e300}) {
+    SCOPED_TRACE(y);
+    render::PlotSpec spec;
+    spec.lines.push_back({"line", y, {1, 0, 0, 1}});
+    render::Series s;
+    s.name = "s";
+    s.points = {{1, y}, {1e300, y}};
+    spec.series.push_back(s);
+    const auto f = render::plot_frame(spec, 800, 450);
+    const auto ys = render::y_ticks(f), xs = render::x_ticks(f);
+    EXPECT_GE(ys.size(), 2u);
+    EXPECT_LE(ys.size(), 64u);
+    EXPECT_LE(xs.size(), 64u);
+    for (const auto& t : ys) EXPECT_TRUE(std::isfinite(t.value));
+  }
+}
+
 TEST_F(RenderTest, ArrowsRunFromReadCellsToTheWrittenCell) {
   const auto t = iota_trace("sequential", 32, 32);
   const Image img = draw(t, 5);  // stride 1: thread 0 reads cells 0 and 1, writes cell 0

@@ -44,13 +44,20 @@ int render_chart(const RenderOptions& o, bool type_given) {
   const auto chart =
       render::bench_chart(report, type, o.run.op, shipped ? render::Origin::Shipped : render::Origin::ThisMachine);
   if (chart.series.empty()) {
-    std::string held;  // what the file does hold, so the next try names it
-    for (const auto& r : report.rows)
+    std::string held, unknown;  // what the file does hold, so the next try names it
+    for (const auto& r : report.rows) {
+      if (!kernels::find_row(r.algorithm)) {  // drawn by no series: a fuzzed file's "" said "they hold float sum"
+        if (unknown.empty()) unknown = "'" + core::printable(r.algorithm) + "'";
+        continue;
+      }
       if (const std::string k = r.type + " " + r.op; held.find(k) == std::string::npos)
         held += (held.empty() ? "" : ", ") + k;
+    }
     throw UsageError("the results hold no rows for " + o.run.op + " of " + type +
-                     (held.empty() ? std::string(": they hold no rows at all")
-                                   : "; they hold " + core::printable(held) + " (--type and --op pick)"));
+                     (!held.empty() ? "; they hold " + core::printable(held) + " (--type and --op pick)"
+                      : unknown.empty()
+                          ? std::string(": they hold no rows at all")
+                          : ": no row names an algorithm this program knows (the first: " + unknown + ")"));
   }
   return exported(render::export_chart_png(chart, o.width, o.height, o.out));
 }
