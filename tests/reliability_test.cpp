@@ -311,6 +311,15 @@ TEST(Reliability, FieldsThatCrashedHungOrLiedInAViewAreRefusedByName) {
   for (std::size_t n = 0; n < 65; ++n) launches.push_back(j["grid"].get<std::size_t>() - n);
   j["pass_outputs"] = launches;
   refused(j, "more than 64 launches");
+  // A load's element at 2^63 - 1: e + 1 overflowed in the check itself (UBSan, fuzz_views).
+  for (const long long e : {std::numeric_limits<long long>::max(), 300LL}) {
+    j = traced("sequential", 300);
+    j["stages"][0]["loads"][0]["elements"][0] = e;
+    refused(j, "loads");
+  }
+  j = traced("sequential", 300);
+  j["stages"][0]["loads"][0]["elements"][0] = 299;  // the last element is one
+  EXPECT_NO_THROW(core::trace_from_json(j.dump()));
   j = traced("sequential", 300);
   j["partials"] = std::vector<int>(1000, 1);  // 1,000 partials for 5 blocks
   refused(j, "partials");
