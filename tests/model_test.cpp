@@ -1113,3 +1113,39 @@ TEST(Shapes, ThePassPlanCoversEveryElementAndEndsInOneValue) {
     }
   }
 }
+
+// The panel's choice is settled in one place (backend::settle): every algorithm, type, operator
+// and accumulator comes out as a choice its row accepts, changed only where it was refused, and
+// every change has its note.
+TEST(Settle, EveryChoiceComesOutAcceptedAndEveryChangeIsNamed) {
+  const core::DType types[] = {core::DType::Int, core::DType::Float, core::DType::Double, core::DType::Half,
+                               core::DType::Bf16};
+  const core::Op ops[] = {core::Op::Sum, core::Op::Min, core::Op::Max};
+  int changed = 0;
+  for (const auto& a : core::algorithms())
+    for (const auto type : types)
+      for (const auto op : ops)
+        for (const auto acc : {core::Accumulate::Float, core::Accumulate::Same}) {
+          const auto s = backend::settle(a.id, type, op, acc);
+          SCOPED_TRACE(a.id + " " + core::to_string(type) + " " + core::to_string(op));
+          EXPECT_EQ(backend::type_refusal(a.id, s.type, s.op, acc), "");
+          const bool refused = !backend::type_refusal(a.id, type, op, acc).empty();
+          EXPECT_EQ(refused, s.type != type || s.op != op);
+          EXPECT_EQ(s.type != type, !s.type_note.empty());
+          EXPECT_EQ(s.op != op, !s.op_note.empty());
+          changed += refused;
+        }
+  EXPECT_GT(changed, 0);
+  const auto redux = backend::settle("redux-sync", core::DType::Float, core::Op::Max, core::Accumulate::Float);
+  EXPECT_EQ(redux.type, core::DType::Int);
+  EXPECT_EQ(redux.op, core::Op::Max);
+  EXPECT_NE(redux.type_note.find("int only"), std::string::npos) << redux.type_note;
+  const auto kahan = backend::settle("compensated", core::DType::Int, core::Op::Min, core::Accumulate::Float);
+  EXPECT_EQ(kahan.type, core::DType::Float);
+  EXPECT_EQ(kahan.op, core::Op::Sum);
+  EXPECT_NE(kahan.type_note.find("the type is float"), std::string::npos) << kahan.type_note;
+  const auto bulk = backend::settle("bulk-async", core::DType::Float, core::Op::Max, core::Accumulate::Float);
+  EXPECT_EQ(bulk.type, core::DType::Float);
+  EXPECT_EQ(bulk.op, core::Op::Sum);
+  EXPECT_NE(bulk.op_note.find("the operator is sum"), std::string::npos) << bulk.op_note;
+}

@@ -62,6 +62,24 @@ std::string type_refusal(const std::string& algorithm, core::DType type, core::O
   return row ? refusal(*row, type, op, accumulate) : "";
 }
 
+Settled settle(const std::string& algorithm, core::DType type, core::Op op, core::Accumulate accumulate) {
+  Settled out{type, op, {}, {}};
+  const kernels::AlgorithmRow* row = kernels::find_row(algorithm);
+  if (!row) return out;
+  if (row->ints_only && type != core::DType::Int) {
+    out.type = core::DType::Int;
+    out.type_note = algorithm + " reduces int only: the warp reduce instruction takes 32-bit integers";
+  } else if (const std::string why = refusal(*row, type, core::Op::Sum, accumulate); !why.empty()) {
+    out.type = core::DType::Float;  // every row takes float sums
+    out.type_note = why + "; the type is float";
+  }
+  if (const std::string why = refusal(*row, out.type, op, accumulate); !why.empty()) {
+    out.op = core::Op::Sum;
+    out.op_note = why + "; the operator is sum";
+  }
+  return out;
+}
+
 void check_type(const kernels::AlgorithmRow& row, core::DType type, core::Op op, core::Accumulate accumulate) {
   if (const std::string why = refusal(row, type, op, accumulate); !why.empty()) throw std::invalid_argument(why);
 }

@@ -61,6 +61,16 @@ std::unique_ptr<Backend> make_sim_backend();
 std::string type_refusal(const std::string& algorithm, core::DType type, core::Op op,
                          core::Accumulate accumulate = core::Accumulate::Float);
 
+// The panel's choice as it will run: a type the algorithm refuses turns to one it takes (int for
+// a kernel of ints alone, float otherwise), then an operator it refuses to sum; each change with
+// its note. The panel draws the notes; it decides nothing itself.
+struct Settled {
+  core::DType type;
+  core::Op op;
+  std::string type_note, op_note;  // empty: kept as asked
+};
+Settled settle(const std::string& algorithm, core::DType type, core::Op op, core::Accumulate accumulate);
+
 // An algorithm's lesson and detail with their numbers filled in (core::fill_lesson) from the
 // CPU model's run of one block of 256 threads over 1..256 (a matrix: 8 rows of 256 over 1..2048; as floats
 // for a kernel that adds no ints):

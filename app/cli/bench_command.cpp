@@ -74,7 +74,8 @@ std::string text_row(const core::BenchRow& r) {
   return line;
 }
 
-int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
+// The request the options ask for; whether a GPU will run it decides the default sizes.
+backend::BenchRequest bench_request(const BenchOptions& o, bool gpu) {
   backend::BenchRequest req;
   req.type = *core::parse_dtype(o.type);
   req.op = *core::parse_op(o.op);
@@ -88,9 +89,7 @@ int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   for (const auto& id : req.algorithms)
     if (!core::find_algorithm(id))
       throw UsageError("--algorithm: unknown algorithm '" + core::printable(id) + "' (see `list`)");
-  const auto choice = kBackends.at(o.backend);
   std::string why;
-  const bool gpu = choice != backend::Choice::Sim && backend::make_cuda_backend(&why);
   if (matrix) {
     // "sweep": 2^28 elements on a GPU (2^20 on the CPU model), from 2^4 rows to 2^24 (2^16), then
     // the odd shapes (core::sweep_shapes).
@@ -109,48 +108,50 @@ int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   req.grid = o.grid;
   req.cluster = o.cluster;
   req.max_seconds = o.seconds;
-  // Results go to --out whole, through the one writer, once measured: a refusal, a failure or
-  // Ctrl+C leaves the previous file as it was. An unwritable folder fails now, not after minutes.
-  std::ostringstream file;
-  if (!o.out.empty() && !core::can_write_beside(o.out, &why)) throw std::runtime_error(why);
-  std::ostream& dest = o.out.empty() ? out : file;
-  bool header = false;
-  // JSON or CSV to a file: FILE.partial holds the rows finished so far, so a run cut short (a
-  // time limit, a lost machine) keeps what it measured; removed once FILE is whole.
-  // Not beside a pipe or device (/dev/full.partial in /dev): only a regular or new file gets one.
-  std::error_code kind_ec;
-  const auto out_kind =
-      o.out.empty() ? std::filesystem::file_type::none : std::filesystem::status(o.out, kind_ec).type();
-  const bool regular_out =
-      out_kind == std::filesystem::file_type::regular || out_kind == std::filesystem::file_type::not_found;
-  std::string partial_path = o.out.empty() || o.format == "text" || !regular_out ? "" : o.out + ".partial";
-  if (!partial_path.empty() && std::filesystem::exists(partial_path)) {  // someone's file: not ours to replace
-    err << "reduction-lab: warning: '" << partial_path << "' exists: no rows will be kept there as they finish\n";
-    partial_path.clear();
-  }
-  core::BenchReport partial;
-  bool wrote_partial = false;
-  const auto stream_row = [&](const core::BenchRow& r) {
-    if (!partial_path.empty()) {
-      partial.rows.push_back(r);
-      std::string error;
-      if (core::write_file(partial_path, o.format == "json" ? core::to_json(partial) + "\n" : core::to_csv(partial),
-                           &error))
-        wrote_partial = true;
-      else
-        err << "reduction-lab: warning: the rows so far: " << core::terminal_text(error) << "\n";
+  return req;
+}
+
+// JSON or CSV to a file: FILE.partial holds the rows finished so far, so a run cut short (a time
+// limit, a lost machine) keeps what it measured; removed once FILE is whole. Not beside a pipe or
+// device (/dev/full.partial in /dev): only a regular or new file gets one.
+class PartialRows {
+ public:
+  PartialRows(const BenchOptions& o, std::ostream& err) : format_(o.format), err_(err) {
+    if (o.out.empty() || o.format == "text") return;
+    std::error_code ec;
+    const auto kind = std::filesystem::status(o.out, ec).type();
+    if (kind != std::filesystem::file_type::regular && kind != std::filesystem::file_type::not_found) return;
+    path_ = o.out + ".partial";
+    if (std::filesystem::exists(path_)) {  // someone's file: not ours to replace
+      err << "reduction-lab: warning: '" << path_ << "' exists: no rows will be kept there as they finish\n";
+      path_.clear();
     }
-    if (o.format != "text") return;
-    if (!std::exchange(header, true))
-      dest << "algorithm                    type   op                  n block    median_us   noise  samp       GB/s  "
-              "of peak  check\n";
-    dest << text_row(r) << std::flush;
-  };
-  const auto keep_header = [&](const backend::BenchProgress& p) {
-    auto rows = std::move(partial.rows);
-    partial = p.header, partial.rows = std::move(rows);
-  };
-  const auto report = backend::run_bench(req, choice, stream_row, keep_header, nullptr);
+  }
+  void add(const core::BenchRow& r) {
+    if (path_.empty()) return;
+    rows_.rows.push_back(r);
+    std::string error;
+    if (core::write_file(path_, format_ == "json" ? core::to_json(rows_) + "\n" : core::to_csv(rows_), &error))
+      wrote_ = true;
+    else
+      err_ << "reduction-lab: warning: the rows so far: " << core::terminal_text(error) << "\n";
+  }
+  void keep_header(const backend::BenchProgress& p) {
+    auto rows = std::move(rows_.rows);
+    rows_ = p.header, rows_.rows = std::move(rows);
+  }
+  void remove() const {
+    if (wrote_) std::remove(path_.c_str());
+  }
+
+ private:
+  std::string format_, path_;
+  std::ostream& err_;
+  core::BenchReport rows_;
+  bool wrote_ = false;
+};
+
+void write_summary(const BenchOptions& o, const core::BenchReport& report, std::ostream& dest) {
   if (o.format == "csv")
     dest << core::to_csv(report);
   else if (o.format == "json")
@@ -158,13 +159,38 @@ int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   else
     dest << "device: " << report.device << (report.backend == "sim" ? " (times of the CPU model, not of a GPU)" : "")
          << "; peak " << report.peak_gbps << " GB/s; " << report.date << "\n";
+}
+
+int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
+  const auto choice = kBackends.at(o.backend);
+  std::string why;
+  const bool gpu = choice != backend::Choice::Sim && backend::make_cuda_backend(&why);
+  const backend::BenchRequest req = bench_request(o, gpu);
+  // Results go to --out whole, through the one writer, once measured: a refusal, a failure or
+  // Ctrl+C leaves the previous file as it was. An unwritable folder fails now, not after minutes.
+  std::ostringstream file;
+  if (!o.out.empty() && !core::can_write_beside(o.out, &why)) throw std::runtime_error(why);
+  std::ostream& dest = o.out.empty() ? out : file;
+  bool header = false;
+  PartialRows partial(o, err);
+  const auto stream_row = [&](const core::BenchRow& r) {
+    partial.add(r);
+    if (o.format != "text") return;
+    if (!std::exchange(header, true))
+      dest << "algorithm                    type   op                  n block    median_us   noise  samp       GB/s  "
+              "of peak  check\n";
+    dest << text_row(r) << std::flush;
+  };
+  const auto keep_header = [&](const backend::BenchProgress& p) { partial.keep_header(p); };
+  const auto report = backend::run_bench(req, choice, stream_row, keep_header, nullptr);
+  write_summary(o, report, dest);
   errno = 0;
   if (!o.out.empty() && !core::write_file(o.out, file.str(), &why))
     throw std::runtime_error("cannot write the results: " + why);
   if (!dest)
     throw std::runtime_error("cannot write the results" +
                              (errno ? std::string(": ") + std::strerror(errno) : std::string()));
-  if (wrote_partial) std::remove(partial_path.c_str());
+  partial.remove();
   return bench_verdict(report, err);
 }
 

@@ -61,6 +61,57 @@ int open_window(GuiOptions opts, const std::string& backend, const Io& io) {
   return io.gui(opts, io.err);
 }
 
+// The window's size and a matrix algorithm's shape.
+void add_size_options(CLI::App& app, GuiOptions& g) {
+  app.add_option_function<std::string>(
+      "--window-size",
+      [&g](const std::string& v) {
+        int w = 0, h = 0;
+        char x = 0;
+        int used = 0;
+        if (std::sscanf(v.c_str(), "%d%c%d%n", &w, &x, &h, &used) != 3 || used != int(v.size()) || x != 'x' ||
+            w < 640 || h < 480 || w > 7680 || h > 4320)
+          throw CLI::ValidationError("--window-size",
+                                     "wants WxH from 640x480 to 7680x4320, got '" + core::printable(v) + "'");
+        g.width = w, g.height = h, g.size_asked = true;
+      },
+      "The window's size, WxH (default 1600x900, scaled up to fill as much of a larger screen; off screen, the "
+      "frame's)");
+  for (const auto& [flag, side, what] :
+       {std::tuple{"--rows", &g.rows, "rows"}, std::tuple{"--cols", &g.cols, "columns"}})
+    app.add_option_function<std::string>(
+        flag,
+        [flag = std::string(flag), side = side](const std::string& v) {
+          const auto n = core::parse_count(v);
+          if (!n || *n < 1 || *n > core::kMaxWindowElements)
+            throw CLI::ValidationError(flag, "wants N or 2^K from 1 to 2^20, got '" + v + "'");
+          *side = int(*n);
+        },
+        std::string("A matrix algorithm's ") + what + ": N or 2^K (rows x cols at most 2^20; default as saved)");
+}
+
+// What the window opens on besides an algorithm: a scene, a plan, a recorded run, a race recording.
+void add_file_options(CLI::App& app, GuiOptions& g) {
+  auto* scene = app.add_option("--scene", g.scene, "Open on a saved scene (its name, or a scene file)");
+  auto* plan = app.add_option("--plan", g.plan,
+                              "Open a lesson plan on its first scene; PageDown and PageUp step its scenes (shipped: "
+                              "harris, coalescing; or a file)");
+  app.add_option("--frame-report", g.frame_report, "Write every frame's time as JSON (with --quit-after-frames)");
+  auto* open = app.add_option("--open", g.open,
+                              "Open on a recorded run: a trace (`trace --format json`), a race recording or a results "
+                              "file (`bench --format json`), checked before it is shown");
+  auto* race = app.add_option("--race-file", g.race_file,
+                              "Open on a race recording made on a GPU (`trace --runs N --format json`): its runs, and "
+                              "the replay of its block");
+  // Each opens the window on something of its own: two at once would drop one silently (issue 48).
+  open->excludes(race)->excludes(scene)->excludes(plan)->excludes(app.get_option("--algorithm"));
+  scene->excludes(plan);
+  // An empty value is no value: '' was taken as "the default" where the user meant a name.
+  for (auto* named : {open, race, scene, plan})
+    named->check(
+        CLI::Validator([](std::string& v) { return v.empty() ? std::string("is empty") : std::string(); }, "NONEMPTY"));
+}
+
 }  // namespace
 
 // No subcommand: the window, with its options on the program itself.
@@ -109,49 +160,8 @@ Handler window_command(CLI::App& app) {
       ->check(CLI::Range(0, kMaxStage));
   app.add_option("--pane", g.pane, "The lesson pane's tab: lesson | work | float | glossary")
       ->check(CLI::IsMember({"lesson", "work", "float", "glossary"}));
-  app.add_option_function<std::string>(
-      "--window-size",
-      [&g](const std::string& v) {
-        int w = 0, h = 0;
-        char x = 0;
-        int used = 0;
-        if (std::sscanf(v.c_str(), "%d%c%d%n", &w, &x, &h, &used) != 3 || used != int(v.size()) || x != 'x' ||
-            w < 640 || h < 480 || w > 7680 || h > 4320)
-          throw CLI::ValidationError("--window-size",
-                                     "wants WxH from 640x480 to 7680x4320, got '" + core::printable(v) + "'");
-        g.width = w, g.height = h, g.size_asked = true;
-      },
-      "The window's size, WxH (default 1600x900, scaled up to fill as much of a larger screen; off screen, the "
-      "frame's)");
-  for (const auto& [flag, side, what] :
-       {std::tuple{"--rows", &g.rows, "rows"}, std::tuple{"--cols", &g.cols, "columns"}})
-    app.add_option_function<std::string>(
-        flag,
-        [flag = std::string(flag), side = side](const std::string& v) {
-          const auto n = core::parse_count(v);
-          if (!n || *n < 1 || *n > core::kMaxWindowElements)
-            throw CLI::ValidationError(flag, "wants N or 2^K from 1 to 2^20, got '" + v + "'");
-          *side = int(*n);
-        },
-        std::string("A matrix algorithm's ") + what + ": N or 2^K (rows x cols at most 2^20; default as saved)");
-  auto* scene = app.add_option("--scene", g.scene, "Open on a saved scene (its name, or a scene file)");
-  auto* plan = app.add_option("--plan", g.plan,
-                              "Open a lesson plan on its first scene; PageDown and PageUp step its scenes (shipped: "
-                              "harris, coalescing; or a file)");
-  app.add_option("--frame-report", g.frame_report, "Write every frame's time as JSON (with --quit-after-frames)");
-  auto* open = app.add_option("--open", g.open,
-                              "Open on a recorded run: a trace (`trace --format json`), a race recording or a results "
-                              "file (`bench --format json`), checked before it is shown");
-  auto* race = app.add_option("--race-file", g.race_file,
-                              "Open on a race recording made on a GPU (`trace --runs N --format json`): its runs, and "
-                              "the replay of its block");
-  // Each opens the window on something of its own: two at once would drop one silently (issue 48).
-  open->excludes(race)->excludes(scene)->excludes(plan)->excludes(app.get_option("--algorithm"));
-  scene->excludes(plan);
-  // An empty value is no value: '' was taken as "the default" where the user meant a name.
-  for (auto* named : {open, race, scene, plan})
-    named->check(
-        CLI::Validator([](std::string& v) { return v.empty() ? std::string("is empty") : std::string(); }, "NONEMPTY"));
+  add_size_options(app, g);
+  add_file_options(app, g);
   return [o](const Io& io) { return open_window(o->gui, o->backend, io); };
 }
 

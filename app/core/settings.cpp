@@ -103,6 +103,102 @@ PanelSplit clamp_panels(double left, double right, PanelSplit fallback, float wi
   return out;
 }
 
+namespace {
+
+// Reads one settings object field by field: a wrong field keeps its default and is named.
+struct FieldReader {
+  const nlohmann::json& j;
+  std::vector<std::string> wrong;
+
+  template <class Apply>
+  void text(const char* key, Apply apply) {
+    if (!j.contains(key)) return;
+    if (!j[key].is_string() || !apply(j[key].get<std::string>())) wrong.push_back(key);
+  }
+  void integer(const char* key, int lo, int hi, int& dst) {
+    if (!j.contains(key)) return;
+    if (!j[key].is_number_integer() || j[key].get<long long>() < lo || j[key].get<long long>() > hi)
+      wrong.push_back(key);
+    else
+      dst = j[key].get<int>();
+  }
+  bool boolean(const char* key, bool& dst) {
+    if (!j.contains(key)) return false;
+    if (!j[key].is_boolean()) return wrong.push_back(key), false;
+    return dst = j[key].get<bool>(), true;
+  }
+};
+
+// What is run: the algorithm, its type and input, the problem's size and launch.
+void read_run_fields(FieldReader& f, Settings& s) {
+  f.text("algorithm", [&](const std::string& v) { return find_algorithm(v) && (s.algorithm = v, true); });
+  f.text("op", [&](const std::string& v) {
+    const auto o = parse_op(v);
+    return o && (s.op = *o, true);
+  });
+  f.text("type", [&](const std::string& v) {
+    const auto t = parse_dtype(v);
+    return t && (s.type = *t, true);
+  });
+  f.text("accumulate", [&](const std::string& v) {
+    const auto a = parse_accumulate(v);
+    return a && (s.accumulate = *a, true);
+  });
+  f.text("input", [&](const std::string& v) {
+    std::string why;
+    const auto spec = parse_input_spec(v, &why);
+    return spec && spec->path.size() <= Settings::kMaxPath && (s.input = *spec, true);
+  });
+  f.integer("block", 2, 1024, s.block);
+  f.integer("size", 1, 1 << 20, s.size);
+  f.integer("rows", 1, 1 << 20, s.rows);
+  f.integer("cols", 1, 1 << 20, s.cols);
+  if (std::int64_t(s.rows) * s.cols > kMaxWindowElements) {  // each side fits, the two together do not
+    f.wrong.push_back("rows");
+    f.wrong.push_back("cols");
+    s.rows = Settings::kRows, s.cols = Settings::kCols;
+  }
+  f.integer("trace_block", 0, 1 << 20, s.trace_block);
+  f.integer("grid", 0, 1 << 20, s.grid);
+  f.integer("cluster", 0, 8, s.cluster);
+  if (s.cluster != 0 && s.cluster != 2 && s.cluster != 4 && s.cluster != 8) f.wrong.push_back("cluster"), s.cluster = 0;
+  f.boolean("typed", s.typed);
+  f.text("values", [&](const std::string& v) { return v.size() <= Settings::kMaxTyped && (s.values = v, true); });
+}
+
+// How it is shown: speed, presenter mode, the view, stage, tab, title, look and panels.
+void read_view_fields(FieldReader& f, Settings& s) {
+  const nlohmann::json& j = f.j;
+  if (j.contains("speed")) {
+    if (!j["speed"].is_number() || !(j["speed"].get<double>() > 0))
+      f.wrong.push_back("speed");
+    else s.speed = std::clamp(j["speed"].get<double>(), 0.1, 20.0);
+  }
+  if (f.boolean("presenter", s.presenter)) s.names_presenter = true;
+  f.text("compare", [&](const std::string& v) {
+    const auto* a = find_algorithm(v);
+    return (v.empty() || (a && a->kind != Kind::Baseline)) && (s.compare = v, true);
+  });
+  f.text("view", [&](const std::string& v) { return is_view_name(v) && (s.view = v, true); });
+  f.integer("stage", 0, 1 << 20, s.stage);
+  f.text("tab", [&](const std::string& v) { return (v == "stages" || v == "bandwidth") && (s.tab = v, true); });
+  f.text("title", [&](const std::string& v) { return s.title = v, true; });
+  f.text("look", [&](const std::string& v) {
+    try {
+      return v.size() <= kMaxLook && (parse_pointer(v), s.look = v, true);
+    } catch (const std::runtime_error&) {
+      return false;
+    }
+  });
+  if (j.contains("panels")) {
+    if (!read_panels(j["panels"], s.panels))
+      f.wrong.push_back("panels");
+    else s.names_panels = true;
+  }
+}
+
+}  // namespace
+
 LoadedSettings settings_from_json(const std::string& text, const std::string& origin) {
   LoadedSettings out;
   nlohmann::json j;
@@ -113,78 +209,12 @@ LoadedSettings settings_from_json(const std::string& text, const std::string& or
     out.problem = origin + " is broken (" + std::string(e.what()).substr(0, 120) + "); using defaults";
     return out;
   }
-  // Field by field: a wrong field falls back to its default and is named.
-  std::vector<std::string> wrong;
-  Settings& s = out.settings;
-  const auto text_field = [&](const char* key, auto apply) {
-    if (!j.contains(key)) return;
-    if (!j[key].is_string() || !apply(j[key].get<std::string>())) wrong.push_back(key);
-  };
-  const auto int_field = [&](const char* key, int lo, int hi, int& dst) {
-    if (!j.contains(key)) return;
-    if (!j[key].is_number_integer() || j[key].get<long long>() < lo || j[key].get<long long>() > hi) wrong.push_back(key);
-    else dst = j[key].get<int>();
-  };
-  text_field("algorithm", [&](const std::string& v) { return find_algorithm(v) && (s.algorithm = v, true); });
-  text_field("op", [&](const std::string& v) { const auto o = parse_op(v); return o && (s.op = *o, true); });
-  text_field("type", [&](const std::string& v) { const auto t = parse_dtype(v); return t && (s.type = *t, true); });
-  text_field("accumulate", [&](const std::string& v) {
-    const auto a = parse_accumulate(v);
-    return a && (s.accumulate = *a, true);
-  });
-  text_field("input", [&](const std::string& v) {
-    std::string why;
-    const auto spec = parse_input_spec(v, &why);
-    return spec && spec->path.size() <= Settings::kMaxPath && (s.input = *spec, true);
-  });
-  int_field("block", 2, 1024, s.block);
-  int_field("size", 1, 1 << 20, s.size);
-  int_field("rows", 1, 1 << 20, s.rows);
-  int_field("cols", 1, 1 << 20, s.cols);
-  if (std::int64_t(s.rows) * s.cols > kMaxWindowElements) {  // each side fits, the two together do not
-    wrong.push_back("rows");
-    wrong.push_back("cols");
-    s.rows = Settings::kRows, s.cols = Settings::kCols;
-  }
-  int_field("trace_block", 0, 1 << 20, s.trace_block);
-  int_field("grid", 0, 1 << 20, s.grid);
-  int_field("cluster", 0, 8, s.cluster);
-  if (s.cluster != 0 && s.cluster != 2 && s.cluster != 4 && s.cluster != 8) wrong.push_back("cluster"), s.cluster = 0;
-  if (j.contains("speed")) {
-    if (!j["speed"].is_number() || !(j["speed"].get<double>() > 0)) wrong.push_back("speed");
-    else s.speed = std::clamp(j["speed"].get<double>(), 0.1, 20.0);
-  }
-  if (j.contains("typed")) {
-    if (!j["typed"].is_boolean()) wrong.push_back("typed");
-    else s.typed = j["typed"].get<bool>();
-  }
-  text_field("values", [&](const std::string& v) { return v.size() <= Settings::kMaxTyped && (s.values = v, true); });
-  if (j.contains("presenter")) {
-    if (!j["presenter"].is_boolean()) wrong.push_back("presenter");
-    else s.presenter = j["presenter"].get<bool>(), s.names_presenter = true;
-  }
-  text_field("compare", [&](const std::string& v) {
-    const auto* a = find_algorithm(v);
-    return (v.empty() || (a && a->kind != Kind::Baseline)) && (s.compare = v, true);
-  });
-  text_field("view", [&](const std::string& v) { return is_view_name(v) && (s.view = v, true); });
-  int_field("stage", 0, 1 << 20, s.stage);
-  text_field("tab", [&](const std::string& v) { return (v == "stages" || v == "bandwidth") && (s.tab = v, true); });
-  text_field("title", [&](const std::string& v) { return s.title = v, true; });
-  text_field("look", [&](const std::string& v) {
-    try {
-      return v.size() <= kMaxLook && (parse_pointer(v), s.look = v, true);
-    } catch (const std::runtime_error&) {
-      return false;
-    }
-  });
-  if (j.contains("panels")) {
-    if (!read_panels(j["panels"], s.panels)) wrong.push_back("panels");
-    else s.names_panels = true;
-  }
-  if (!wrong.empty()) {
+  FieldReader f{j, {}};
+  read_run_fields(f, out.settings);
+  read_view_fields(f, out.settings);
+  if (!f.wrong.empty()) {
     out.problem = origin + ": ignored";
-    for (const auto& w : wrong) out.problem += (w == wrong.front() ? " '" : ", '") + w + "'";
+    for (const auto& w : f.wrong) out.problem += (w == f.wrong.front() ? " '" : ", '") + w + "'";
     out.problem += " (defaults used)";
   }
   return out;

@@ -280,11 +280,10 @@ static void scenes_section(AppState& s) {
   if (!s.scene_message.empty()) ImGui::TextWrapped("%s", s.scene_message.c_str());
 }
 
-void algorithm_panel(AppState& s, const Area& f) {
-  place(f, "Algorithm");
-  ImGui::BeginChild("list", {0, f.h * 0.28f}, true);
-  // Each family once, under one heading, in the order the table first names it (a later row
-  // of an earlier family joins it).
+// Each family once, under one heading, in the order the table first names it (a later row of an
+// earlier family joins it).
+static void algorithm_list(AppState& s, float height) {
+  ImGui::BeginChild("list", {0, height}, true);
   std::vector<std::string> families;
   for (const auto& a : core::algorithms())
     if (a.kind != core::Kind::Baseline && std::find(families.begin(), families.end(), a.family) == families.end())
@@ -297,102 +296,93 @@ void algorithm_panel(AppState& s, const Area& f) {
         pick_algorithm(s, a.id);
   }
   ImGui::EndChild();
-  // Compare mode: a second algorithm beside the first, on the same input, in lockstep.
+}
+
+// Compare mode: a second algorithm beside the first, on the same input, in lockstep.
+static void compare_combo(AppState& s) {
   const auto ids = core::traced_ids();
   int pick = 0;
   for (int i = 0; i < int(ids.size()); ++i)
     if (ids[i] == s.choice.compare) pick = i + 1;
-  std::vector<const char*> names{"(none)"};
+  std::vector<const char*> names{"compare with: none"};
   for (const auto& id : ids) names.push_back(id.c_str());
-  names[0] = "compare with: none";
   ImGui::SetNextItemWidth(-1);
   if (ImGui::Combo("##compare", &pick, names.data(), int(names.size()))) s.choice.compare = pick ? ids[pick - 1] : "";
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("A second algorithm beside the first, on the same input, in lockstep");
-  lesson_pane(s, f.h * 0.34f);
-  ImGui::Separator();
-  ImGui::TextDisabled("Run");
-  const float em = ImGui::GetFontSize();
-  ImGui::PushItemWidth(-em * 6);
+}
+
+// Operator, type and what halves add in; a type or operator the algorithm refuses is settled
+// (backend::settle) and its note drawn.
+static void type_fields(AppState& s) {
   static const char* ops[] = {"sum", "min", "max"};
   static const char* types[] = {"int", "float", "double", "half", "bf16"};
   static const char* sums_in[] = {"float", "the type itself"};
-  const bool op_edited = combo("operator", s.choice.op, ops, 3);
+  RunChoice& c = s.choice;
+  const bool op_edited = combo("operator", c.op, ops, 3);
   tip("What the reduction combines with: sum, min or max");
-  const bool type_edited = combo("type", s.choice.type, types, 5);
+  const bool type_edited = combo("type", c.type, types, 5);
   tip("Element type: int sums wrap at 32 bits; float, double, half (binary16) and bf16 (bfloat16) round");
-  if (core::is_narrow(s.choice.type)) {
-    combo("adds in", s.choice.accumulate, sums_in, 2);
+  if (core::is_narrow(c.type)) {
+    combo("adds in", c.accumulate, sums_in, 2);
     tip("What a half or bf16 run adds in: float (what PyTorch does), or the type itself, rounding "
         "every add to 11 or 8 bits (the pitfall)");
   }
-  // A kernel that reduces int alone (its row's ints_only) runs on int: the type follows, and says why.
-  const core::AlgorithmInfo* chosen = core::find_algorithm(s.choice.algorithm);
-  const bool to_int = chosen && chosen->ints_only && s.choice.type != core::DType::Int;
-  if (to_int) s.choice.type = core::DType::Int;
-  // One that takes no int (compensated: nothing rounds) runs on float, and says why.
-  const std::string int_refused = s.choice.type == core::DType::Int
-                                      ? backend::type_refusal(s.choice.algorithm, core::DType::Int, core::Op::Sum)
-                                      : "";
-  if (!int_refused.empty()) s.choice.type = core::DType::Float;
-  // One that takes no half or bf16 runs on float, and says why.
-  const std::string narrow_refused =
-      core::is_narrow(s.choice.type) ? backend::type_refusal(s.choice.algorithm, s.choice.type, core::Op::Sum) : "";
-  if (!narrow_refused.empty()) s.choice.type = core::DType::Float;
-  const std::string refused_type = int_refused.empty() ? narrow_refused : int_refused;
-  const std::string type_note =
-      to_int ? s.choice.algorithm + " reduces int only: the warp reduce instruction takes 32-bit integers"
-      : refused_type.empty() ? ""
-                             : refused_type + "; the type is float";
-  note(type_note, s.notes.type, to_int || !refused_type.empty() || type_edited);
-  // One that refuses this operator for floats (bulk-async: no float bulk min or max) turns it to sum,
-  // and says why.
-  const std::string refused =
-      backend::type_refusal(s.choice.algorithm, s.choice.type, s.choice.op, s.choice.accumulate);
-  if (!refused.empty()) s.choice.op = core::Op::Sum;
-  note(refused.empty() ? "" : refused + "; the operator is sum", s.notes.op,
-       !refused.empty() || op_edited || type_edited);
-  size_fields(s);
-  // iota, ones, random (with a seed), a file of numbers, or values typed or pasted here.
+  const backend::Settled settled = backend::settle(c.algorithm, c.type, c.op, c.accumulate);
+  c.type = settled.type, c.op = settled.op;
+  note(settled.type_note, s.notes.type, !settled.type_note.empty() || type_edited);
+  note(settled.op_note, s.notes.op, !settled.op_note.empty() || op_edited || type_edited);
+}
+
+// A file of numbers' path, taken on Enter.
+static void path_field(AppState& s, bool picked) {
+  RunChoice& c = s.choice;
+  char path[core::Settings::kMaxPath + 1];
+  std::snprintf(path, sizeof path, "%s", c.input.path.c_str());
+  // Typing goes into the field at once (not to the one-key shortcuts); the run starts on Enter.
+  if (picked && s.widgets.file_pending) ImGui::SetKeyboardFocusHere();
+  if (ImGui::InputTextWithHint("path", "a file of numbers, then Enter", path, sizeof path,
+                               ImGuiInputTextFlags_EnterReturnsTrue) &&
+      *path) {
+    c.input.path = path;
+    c.input.kind = core::InputSpec::Kind::File;
+    c.input.quiet = false;  // typed here: the user's own file, its bad token shown
+    c.typed = s.widgets.file_pending = false;
+  }
+  focus_on_near_click("path");
+}
+
+// iota, ones, random (with a seed), a file of numbers, or values typed or pasted here.
+static void input_fields(AppState& s) {
   static const char* inputs[] = {"iota (1, 2, 3, ...)", "ones", "random", "file", "typed values"};
   constexpr int kFile = static_cast<int>(core::InputSpec::Kind::File);
+  RunChoice& c = s.choice;
   bool& file_pending = s.widgets.file_pending;  // "file" picked, no path entered yet: the run keeps its input
-  int kind = s.choice.typed ? 4 : file_pending ? kFile : static_cast<int>(s.choice.input.kind);
+  int kind = c.typed ? 4 : file_pending ? kFile : static_cast<int>(c.input.kind);
   const bool picked = ImGui::Combo("input", &kind, inputs, 5);
   tip("The array's values: 1, 2, 3...; all ones; random with a seed; a file of numbers; or your own");
   if (picked) {
-    file_pending = kind == kFile && (s.choice.typed || s.choice.input.kind != core::InputSpec::Kind::File);
+    file_pending = kind == kFile && (c.typed || c.input.kind != core::InputSpec::Kind::File);
     if (!file_pending) {
-      s.choice.typed = kind == 4;
-      if (kind < 4) s.choice.input.kind = static_cast<core::InputSpec::Kind>(kind);
+      c.typed = kind == 4;
+      if (kind < 4) c.input.kind = static_cast<core::InputSpec::Kind>(kind);
     }
   }
-  if (!s.choice.typed && !file_pending && s.choice.input.kind == core::InputSpec::Kind::Random) {
-    int seed = static_cast<int>(s.choice.input.seed);
-    if (ImGui::InputInt("seed", &seed)) s.choice.input.seed = static_cast<std::uint64_t>(std::max(seed, 0));
+  if (!c.typed && !file_pending && c.input.kind == core::InputSpec::Kind::Random) {
+    int seed = static_cast<int>(c.input.seed);
+    if (ImGui::InputInt("seed", &seed)) c.input.seed = static_cast<std::uint64_t>(std::max(seed, 0));
   }
-  if (file_pending || (!s.choice.typed && s.choice.input.kind == core::InputSpec::Kind::File)) {
-    char path[core::Settings::kMaxPath + 1];
-    std::snprintf(path, sizeof path, "%s", s.choice.input.path.c_str());
-    // Typing goes into the field at once (not to the one-key shortcuts); the run starts on Enter.
-    if (picked && file_pending) ImGui::SetKeyboardFocusHere();
-    if (ImGui::InputTextWithHint("path", "a file of numbers, then Enter", path, sizeof path,
-                                 ImGuiInputTextFlags_EnterReturnsTrue) &&
-        *path) {
-      s.choice.input.path = path;
-      s.choice.input.kind = core::InputSpec::Kind::File;
-      s.choice.input.quiet = false;  // typed here: the user's own file, its bad token shown
-      s.choice.typed = file_pending = false;
-    }
-    focus_on_near_click("path");
-  }
-  if (s.choice.typed) {
+  if (file_pending || (!c.typed && c.input.kind == core::InputSpec::Kind::File)) path_field(s, picked);
+  if (c.typed) {
     char* buf = s.widgets.values;
-    if (s.choice.values != buf) std::snprintf(buf, sizeof s.widgets.values, "%s", s.choice.values.c_str());
-    ImGui::InputTextMultiline("##values", buf, sizeof s.widgets.values, {-1, em * 4});
-    if (ImGui::IsItemDeactivatedAfterEdit()) s.choice.values = buf;  // re-run once editing ends
+    if (c.values != buf) std::snprintf(buf, sizeof s.widgets.values, "%s", c.values.c_str());
+    ImGui::InputTextMultiline("##values", buf, sizeof s.widgets.values, {-1, ImGui::GetFontSize() * 4});
+    if (ImGui::IsItemDeactivatedAfterEdit()) c.values = buf;  // re-run once editing ends
     ImGui::TextDisabled("numbers, separated by spaces, commas or lines");
   }
-  ImGui::PopItemWidth();
+}
+
+// The grid the run on screen took, or (before it is in) the array's blocks.
+static void grid_line(const AppState& s) {
   const auto* info = core::find_algorithm(s.choice.algorithm);
   const bool ran = s.trace && s.trace->algorithm == s.choice.algorithm;
   const std::size_t grid = ran ? s.trace->grid
@@ -403,6 +393,21 @@ void algorithm_panel(AppState& s, const Area& f) {
                 cluster);
   else if (ran || !(info && info->matrix))
     ImGui::Text("%zu block%s of %d threads", grid, grid == 1 ? "" : "s", s.choice.block);
+}
+
+void algorithm_panel(AppState& s, const Area& f) {
+  place(f, "Algorithm");
+  algorithm_list(s, f.h * 0.28f);
+  compare_combo(s);
+  lesson_pane(s, f.h * 0.34f);
+  ImGui::Separator();
+  ImGui::TextDisabled("Run");
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 6);
+  type_fields(s);
+  size_fields(s);
+  input_fields(s);
+  ImGui::PopItemWidth();
+  grid_line(s);
   race_section(s);
   scenes_section(s);
   open_section(s);
