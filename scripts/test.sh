@@ -34,6 +34,8 @@ cmake -S . -B build-ci -G Ninja -DCMAKE_BUILD_TYPE=Debug -DREDLAB_WERROR=ON \
   "-DCMAKE_CXX_FLAGS_DEBUG=-O3 -g1" \
   -DCMAKE_CUDA_ARCHITECTURES=90 "${cuda_flags[@]}" >/dev/null
 cmake --build build-ci -j "$jobs"
+echo "== functions stay short: at most 80 lines, nesting 5 (scripts/tidy.sh, .clang-tidy)"
+scripts/tidy.sh
 echo "== tests"
 ctest --test-dir build-ci --output-on-failure -j "$jobs"
 

@@ -1,0 +1,247 @@
+// The CPU model of the matrix family (kernels/matrix.cuh): its members, the passes, the entry.
+#include <algorithm>
+#include <type_traits>
+#include <vector>
+
+#include "../op_dispatch.h"
+#include "matrix_model.h"
+#include "short_rows_model.h"
+#include "shuffle_model.h"
+#include "tree_model.h"
+
+namespace rl::model {
+namespace detail {
+
+// Row r's columns [begin, end) (the whole row, or one chunk of batched-rows-split or
+// -vectorized): each thread's elements a block apart, one at a time or, for
+// batched-rows-vectorized on rows of a multiple of 16 bytes, a 16-byte vector at a time.
+template <class T, class Op>
+T MatrixModel<T, Op>::batched_row(const T* in, std::size_t r, const Rec<T>& rec, std::size_t begin,
+                                  std::size_t end) const {
+  end = std::min(end, m.cols);
+  const bool vectors = kernels::row(algo).vectors && kernels::rows_hold_vectors(m.cols, elem);
+  const std::size_t per = vectors ? kernels::vector_elements(elem) : 1;
+  std::vector<T> v(B, id());
+  for (int t = 0; t < B; ++t) {
+    int slot = 0;
+    for (std::size_t c = begin + per * std::size_t(t); c < end; c += per * std::size_t(B)) {
+      for (std::size_t e = 0; e < per; ++e) v[t] = Op{}(v[t], in[r * m.cols + c + e]);
+      rec.load(0, t, slot++, r * m.cols + c, int(per));
+    }
+    rec.work(0, t, begin + per * std::size_t(t) < end);
+  }
+  rec.stage(0, vectors ? kernels::kTagRowVector : kernels::kTagRowStride, 0);
+  if (kernels::row(algo).tree == kernels::Tree::Shuffle) {
+    rec.lanes(0, v);
+    int k = 1;
+    Model<T, Op>{Algo::WarpShuffle, B, 1}.shuffle_tail(v, rec, k);
+    return v[0];
+  }
+  for (int t = 0; t < B; ++t) rec.write(0, t, 0, t);
+  rec.shared(0, v, B);
+  return Model<T, Op>{Algo::Sequential, B, 1}.tree(v, rec);
+}
+
+// Thread t's fold down rows r0, r0 + by, ... below `last` of its columns, loads recorded as
+// fold_vectors and fold_singles make them: a 16-byte vector a row where rows are 16-byte aligned, else one
+// load a column; column-sums: one column, one load a row.
+template <class T, class Op>
+std::vector<T> MatrixModel<T, Op>::fold_columns(const T* in, int t, const Rec<T>& rec,
+                                                const std::vector<std::size_t>& cols, std::size_t r0, std::size_t by,
+                                                std::size_t last) const {
+  constexpr std::size_t per = kernels::vector_elements(sizeof(T));
+  const bool vectors = kernels::row(algo).vectors && kernels::rows_hold_vectors(m.cols, sizeof(T));
+  const std::size_t loads =
+      vectors ? cols.size() / per : cols.size();  // a row's loads, a column past the edge included
+  std::vector<T> v(cols.size(), id());
+  for (std::size_t r = r0, row = 0; r < last; r += by, ++row)
+    for (std::size_t c = 0; c < cols.size(); ++c) {
+      if (cols[c] >= m.cols) continue;
+      v[c] = Op{}(v[c], in[r * m.cols + cols[c]]);
+      const int slot = int(row * loads + (vectors ? c / per : c));
+      if (!vectors)
+        rec.load(0, t, slot, r * m.cols + cols[c]);
+      else if (c % per == 0)
+        rec.load(0, t, slot, r * m.cols + cols[c], int(per));
+    }
+  return v;
+}
+
+// column-sums(-vectorized), block b: one partial per column of its tile, for its chunk of rows,
+// into out[chunk][col]. Thread t keeps column c's sum in cell c * B + t.
+template <class T, class Op>
+void MatrixModel<T, Op>::column_block(const T* in, std::size_t b, const Rec<T>& rec, std::vector<T>& out) const {
+  const int bx = kernels::matrix_block_x(algo, B, m.cols), by = B / bx, per_thread = kernels::matrix_thread_cols(algo);
+  const std::size_t gx = b % grid.x, gy = b / grid.x, chunk = kernels::column_chunk_rows(m, B, grid.y);
+  const std::size_t first = gy * chunk, last = std::min(m.rows, first + chunk);
+  std::vector<T> smem(std::size_t(per_thread) * B);
+  std::vector<std::vector<std::size_t>> cols(B);
+  for (int t = 0; t < B; ++t) {
+    cols[t] = kernels::matrix_thread_columns(algo, B, m.cols, gx, std::size_t(t % bx), sizeof(T));
+    const std::size_t r0 = first + std::size_t(t / bx);
+    const std::vector<T> v = fold_columns(in, t, rec, cols[t], r0, std::size_t(by), last);
+    for (int c = 0; c < per_thread; ++c) smem[std::size_t(c) * B + t] = v[c], rec.write(0, t, c, c * B + t);
+    rec.work(0, t, cols[t][0] < m.cols && r0 < last);
+  }
+  const bool vectorized = kernels::row(algo).vectors;
+  rec.stage(0, vectorized ? kernels::kTagColumnVector : kernels::kTagColumnStride, 0),
+      rec.shared(0, smem, int(smem.size()));
+  int k = 1;
+  for (int s = by / 2; s > 0; s /= 2, ++k) {
+    std::vector<T> next = smem;
+    for (int t = 0; t < B; ++t) {
+      const bool w = t / bx < s;
+      rec.work(k, t, w);
+      for (int c = 0; c < per_thread && w; ++c) {
+        const int a = c * B + t;
+        next[a] = Op{}(smem[a], smem[a + s * bx]);
+        rec.read(k, t, 3 * c, a), rec.read(k, t, 3 * c + 1, a + s * bx), rec.write(k, t, 3 * c + 2, a);
+      }
+    }
+    smem.swap(next);
+    rec.stage(k, kernels::kTagColumnStep, s), rec.shared(k, smem, int(smem.size()));
+  }
+  for (int tx = 0; tx < bx; ++tx)
+    for (int c = 0; c < per_thread; ++c)
+      if (cols[tx][c] < m.cols) out[gy * m.cols + cols[tx][c]] = smem[std::size_t(c) * B + tx];
+}
+
+template <class T, class Op>
+T MatrixModel<T, Op>::naive_column(const T* in, std::size_t col, int t, const Rec<T>& rec) const {
+  return fold(in, t, rec, [&](auto add) {
+    for (std::size_t r = 0; r < m.rows; ++r) add(r * m.cols + col);
+  });
+}
+
+template <class T, class Op>
+T MatrixModel<T, Op>::block_2d(const T* in, std::size_t b, const Rec<T>& rec) const {
+  const std::size_t bx = 32, by = std::size_t(B) / 32, gx = b % grid.x, gy = b / grid.x;
+  std::vector<T> smem(B);
+  for (int t = 0; t < B; ++t) {
+    const std::size_t x0 = gx * bx + std::size_t(t) % bx, y0 = gy * by + std::size_t(t) / bx;
+    smem[t] = fold(in, t, rec, [&](auto add) {
+      for (std::size_t y = y0; y < m.rows; y += grid.y * by)
+        for (std::size_t x = x0; x < m.cols; x += grid.x * bx) add(y * m.cols + x);
+    });
+    rec.work(0, t, x0 < m.cols && y0 < m.rows), rec.write(0, t, 0, t);
+  }
+  rec.stage(0, kernels::kTagTileStride, 0), rec.shared(0, smem, B);
+  return Model<T, Op>{Algo::Sequential, B, 1}.tree(smem, rec);
+}
+
+// Every block of the first pass, in block order: what each left.
+template <class T, class Op>
+std::vector<T> MatrixModel<T, Op>::first_pass(const T* in, int traced, RawTrace<T>* raw) const {
+  std::vector<T> out;
+  const auto rec_for = [&](std::size_t b) { return Rec<T>{b == std::size_t(traced) ? raw : nullptr}; };
+  for (std::size_t b = 0; b < grid.count(); ++b) {
+    switch (kernels::row(algo).indexing) {
+      case kernels::Indexing::RowPerBlock: out.push_back(batched_row(in, b, rec_for(b))); break;
+      case kernels::Indexing::Tile2d: out.push_back(block_2d(in, b, rec_for(b))); break;
+      case kernels::Indexing::RowChunks: {
+        const std::size_t w = kernels::split_chunk_cols(m, grid.x), c = b % grid.x;
+        out.push_back(batched_row(in, b / grid.x, rec_for(b), c * w, (c + 1) * w));
+        break;
+      }
+      case kernels::Indexing::ColumnWalk: {
+        std::vector<T> lanes(B, id());
+        const Rec<T> rec = rec_for(b);
+        for (int t = 0; t < B; ++t) {
+          const std::size_t col = b * std::size_t(B) + std::size_t(t);
+          if (col < m.cols) lanes[t] = naive_column(in, col, t, rec), out.push_back(lanes[t]);
+          rec.work(0, t, col < m.cols);
+        }
+        rec.stage(0, kernels::kTagColumnWalk, 0), rec.lanes(0, lanes);
+        break;
+      }
+      default: break;  // column-sums: laid out as a matrix below
+    }
+  }
+  if (kernels::row(algo).indexing == kernels::Indexing::RowSegments) {  // out[row]
+    out.assign(m.rows, id());
+    for (std::size_t b = 0; b < grid.count(); ++b) row_segments(in, b, rec_for(b), out);
+  }
+  if (kernels::row(algo).indexing == kernels::Indexing::RowTile) {  // out[row]
+    out.assign(m.rows, id());
+    for (std::size_t b = 0; b < grid.count(); ++b) row_tile(in, b, rec_for(b), out);
+  }
+  if (kernels::is_column_sums(algo)) {  // out[chunk][col]
+    out.assign(grid.y * m.cols, id());
+    for (std::size_t b = 0; b < grid.count(); ++b) column_block(in, b, rec_for(b), out);
+  }
+  return out;
+}
+
+// elem: the input element's bytes (2 for halves added in float); later passes read T.
+template <class T, class Op>
+std::vector<T> reduce_matrix_with(Algo algo, const T* in, kernels::Matrix m, const kernels::Launch& launch,
+                                  RawTrace<T>* raw, std::size_t elem = sizeof(T)) {
+  const int B = launch.block;
+  const kernels::Grid2 grid = kernels::matrix_grid(algo, m, B, launch.grid, kModelSmCount, elem);
+  if (raw) {
+    raw->reset(kernels::matrix_trace_shape(algo, B, m, elem), B);
+    raw->grid = grid.count();
+  }
+  const MatrixModel<T, Op> model{algo, m, B, grid, elem};
+  std::vector<T> first = model.first_pass(in, launch.trace_block, raw);
+  if (raw)
+    raw->partials.assign(first.begin(), first.begin() + std::ptrdiff_t(std::min(first.size(), kernels::kMaxPartials)));
+  if (!kernels::matrix_second_pass(algo, grid)) return first;
+  if (kernels::is_column_sums(algo)) {  // phase 2: the same kernel over the partials, one chunk
+    const kernels::Matrix parts{grid.y, m.cols};
+    const MatrixModel<T, Op> second{algo, parts, B, {grid.x, 1}};
+    return second.first_pass(first.data(), -1, nullptr);
+  }
+  const bool in_launch = kernels::row(algo).combine == kernels::Combine::LastBlock;
+  if (kernels::is_row_chunks(algo) && !in_launch) {  // phase 2: batched-rows over the chunks' results
+    const MatrixModel<T, Op> second{Algo::BatchedRows, {m.rows, grid.x}, B, {m.rows, 1}};
+    return second.first_pass(first.data(), -1, nullptr);
+  }
+  if (kernels::is_row_chunks(algo)) {  // the row's last block: itself over the chunks' results, one chunk a row
+    const MatrixModel<T, Op> second{algo, {m.rows, grid.x}, B, {1, m.rows}};
+    return second.first_pass(first.data(), -1, nullptr);
+  }
+  // block-2d: one block of B x 1 threads over the partials, then the tree
+  std::vector<T> smem(B, Op::template identity<T>());
+  for (int t = 0; t < B; ++t)
+    for (std::size_t i = std::size_t(t); i < first.size(); i += std::size_t(B)) smem[t] = Op{}(smem[t], first[i]);
+  return {Model<T, Op>{Algo::Sequential, B, 1}.tree(smem, {})};
+}
+
+}  // namespace detail
+
+using detail::reduce_matrix_with;
+using detail::widened;
+using kernels::Algo;
+using kernels::RawTrace;
+
+template <class T, class In>
+std::vector<T> model_reduce_matrix(Algo algo, kernels::OpKind op, const In* in, kernels::Matrix m,
+                                   const kernels::Launch& launch, RawTrace<T>* trace) {
+  kernels::check_matrix_launch(algo, m, launch, kModelSmCount, trace != nullptr, sizeof(In));
+  return kernels::by_op<T, In>(algo, op, [&](auto o) {
+    using Op = decltype(o);
+    if constexpr (std::is_same_v<T, In>) {
+      return reduce_matrix_with<T, Op>(algo, in, m, launch, trace);
+    } else {
+      const std::vector<T> wide = widened<T>(in, m.size());
+      return reduce_matrix_with<T, Op>(algo, wide.data(), m, launch, trace, sizeof(In));
+    }
+  });
+}
+
+#define RL_MATRIX(T)                                                                               \
+  template std::vector<T> model_reduce_matrix<T>(Algo, kernels::OpKind, const T*, kernels::Matrix, \
+                                                 const kernels::Launch&, RawTrace<T>*);
+RL_MATRIX(int)
+RL_MATRIX(float)
+RL_MATRIX(double)
+#undef RL_MATRIX
+
+#define RL_NARROW_MATRIX(T, In)                                                                         \
+  template std::vector<T> model_reduce_matrix<T, In>(Algo, kernels::OpKind, const In*, kernels::Matrix, \
+                                                     const kernels::Launch&, RawTrace<T>*);
+RL_FOR_EACH_NARROW_PAIR(RL_NARROW_MATRIX)
+#undef RL_NARROW_MATRIX
+
+}  // namespace rl::model
