@@ -1,7 +1,6 @@
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_segmented_reduce.cuh>
 #include <cuda_runtime.h>
-#include <dlfcn.h>
 #include <thrust/device_ptr.h>
 #include <thrust/execution_policy.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -19,6 +18,8 @@
 
 #include "algorithms.h"
 #include "bench_api.h"
+#include "bench_libraries.h"
+#include "bench_stats.h"
 #include "copy.cuh"
 #include "host_memory.h"
 #include "matrix_launch.cuh"
@@ -28,46 +29,6 @@
 namespace rl::kernels {
 namespace {
 
-
-// NVML, loaded at run time so the program starts where the library is missing.
-struct Nvml {
-  using Init = int (*)();
-  using ByPci = int (*)(const char*, void**);
-  using Reasons = int (*)(void*, unsigned long long*);
-  using DriverVersion = int (*)(char*, unsigned);
-  void* lib = nullptr;
-  void* device = nullptr;
-  Reasons reasons = nullptr;
-  std::string driver;
-
-  explicit Nvml(int cuda_device) {
-    lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (!lib) return;
-    auto init = reinterpret_cast<Init>(dlsym(lib, "nvmlInit_v2"));
-    auto by_pci = reinterpret_cast<ByPci>(dlsym(lib, "nvmlDeviceGetHandleByPciBusId_v2"));
-    auto version = reinterpret_cast<DriverVersion>(dlsym(lib, "nvmlSystemGetDriverVersion"));
-    reasons = reinterpret_cast<Reasons>(dlsym(lib, "nvmlDeviceGetCurrentClocksEventReasons"));
-    if (!reasons) reasons = reinterpret_cast<Reasons>(dlsym(lib, "nvmlDeviceGetCurrentClocksThrottleReasons"));
-    char pci[64] = {};
-    if (!init || !by_pci || !reasons || init() != 0 || cudaDeviceGetPCIBusId(pci, sizeof pci, cuda_device) != cudaSuccess ||
-        by_pci(pci, &device) != 0) {
-      reasons = nullptr;
-      return;
-    }
-    char buf[96] = {};
-    if (version && version(buf, sizeof buf) == 0) driver = buf;
-  }
-  ~Nvml() {
-    if (lib) dlclose(lib);
-  }
-  // Power cap, hardware slowdown, thermal slowdown (software and hardware), power brake.
-  bool throttled() const {
-    unsigned long long r = 0;
-    if (!reasons || reasons(device, &r) != 0) return false;
-    return (r & (0x4ull | 0x8ull | 0x20ull | 0x40ull | 0x80ull)) != 0;
-  }
-};
-
 // Evicts the L2 by reading a buffer twice its size: unlike a memset, it leaves no dirty
 // lines whose write-back would overlap the next timed kernel.
 __global__ void evict_l2(const int4* buf, std::size_t count, int* sink) {
@@ -76,47 +37,6 @@ __global__ void evict_l2(const int4* buf, std::size_t count, int* sink) {
     acc ^= buf[i].x ^ buf[i].w;
   if (acc == 0x7fffffff) *sink = acc;  // keeps the loads; practically never taken
 }
-
-// cuBLAS, loaded at run time: only the matrix anchors need it, and it is large enough
-// (54 MB, and 540 MB of cuBLASLt behind it) that the GPU machine's toolkit copy is used.
-struct Cublas {
-  enum { kOpN = 0, kOpT = 1 };  // cublasOperation_t
-  using Create = int (*)(void**);
-  using Destroy = int (*)(void*);
-  using SetStream = int (*)(void*, cudaStream_t);
-  using Sgemv = int (*)(void*, int, int, int, const float*, const float*, int, const float*, int, const float*, float*, int);
-  using Dgemv = int (*)(void*, int, int, int, const double*, const double*, int, const double*, int, const double*, double*, int);
-  void* lib = nullptr;
-  void* handle = nullptr;
-  Destroy destroy = nullptr;
-  SetStream set_stream = nullptr;
-  Sgemv sgemv = nullptr;
-  Dgemv dgemv = nullptr;
-
-  Cublas() {
-    for (const char* name : {"libcublas.so.13", "/usr/local/cuda/lib64/libcublas.so.13", "libcublas.so"})
-      if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
-    if (!lib) throw CudaError("cuBLAS (libcublas.so.13) cannot be loaded: the gemv anchors need the CUDA toolkit's copy");
-    const auto create = reinterpret_cast<Create>(dlsym(lib, "cublasCreate_v2"));
-    destroy = reinterpret_cast<Destroy>(dlsym(lib, "cublasDestroy_v2"));
-    set_stream = reinterpret_cast<SetStream>(dlsym(lib, "cublasSetStream_v2"));
-    sgemv = reinterpret_cast<Sgemv>(dlsym(lib, "cublasSgemv_v2"));
-    dgemv = reinterpret_cast<Dgemv>(dlsym(lib, "cublasDgemv_v2"));
-    if (!create || !destroy || !set_stream || !sgemv || !dgemv || create(&handle) != 0) {
-      dlclose(lib);
-      throw CudaError("cuBLAS was loaded but could not be initialised");
-    }
-  }
-  ~Cublas() {
-    destroy(handle);
-    dlclose(lib);
-  }
-  Cublas(const Cublas&) = delete;
-  Cublas& operator=(const Cublas&) = delete;
-  static void check(int status, const char* what) {
-    if (status != 0) throw CudaError(std::string(what) + " failed with cuBLAS status " + std::to_string(status));
-  }
-};
 
 // Row r of a rows x cols matrix starts at element r * cols: CUB's segment offsets.
 struct RowStart {
@@ -134,6 +54,11 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64: the same values for a seed 
 bool is_narrow(Type t) { return t == Type::Half || t == Type::Bf16; }
 // A float's nearest half or bfloat16, as 16 bits.
 std::uint16_t narrow_bits(Type t, float x) { return t == Type::Half ? half_bits(x) : bf16_bits(x); }
+// The same rounded value, as a double.
+double narrow_value(Type t, float x) {
+  const std::uint16_t bits = narrow_bits(t, x);
+  return t == Type::Half ? from_half_bits(bits) : from_bf16_bits(bits);
+}
 
 }  // namespace
 
@@ -199,6 +124,24 @@ struct BenchSession::Impl {
     expected_lines.clear();
   }
 
+  // Element i of the input, x in the type's bytes (a value of the type: converted, not rounded,
+  // for the types but half and bfloat16); halves and bfloat16 also widened to float.
+  void store(std::size_t i, double x) {
+    if (type == Type::Int) {
+      const int v = int(x);
+      std::memcpy(&host[i * 4], &v, 4);
+    } else if (type == Type::Float) {
+      const float v = float(x);
+      std::memcpy(&host[i * 4], &v, 4);
+    } else if (is_narrow(type)) {
+      const std::uint16_t bits = narrow_bits(type, float(x));
+      std::memcpy(&host[i * 2], &bits, 2);
+      wide[i] = float(x);
+    } else {
+      std::memcpy(&host[i * 8], &x, 8);
+    }
+  }
+
   // The sample loop shared by every kernel and baseline. Enqueue returns where the result is.
   template <class T, class Enqueue>
   Timing measure(Enqueue enqueue, const BenchSettings& s, const std::atomic<bool>* cancel) {
@@ -241,23 +184,6 @@ struct BenchSession::Impl {
       t.result = double(r);
     }
     return t;
-  }
-
-  static double rsd(const std::vector<double>& v) {
-    if (v.size() < 2) return 1;
-    const double mean = std::accumulate(v.begin(), v.end(), 0.0) / v.size();
-    double var = 0;
-    for (double x : v) var += (x - mean) * (x - mean);
-    return std::sqrt(var / (v.size() - 1)) / mean;
-  }
-
-  static void summarise(std::vector<double> us, Timing& t) {
-    t.samples = int(us.size());
-    if (us.empty()) return;
-    t.noise_pct = 100.0 * (us.size() > 1 ? rsd(us) : 0.0);
-    std::sort(us.begin(), us.end());
-    const std::size_t m = us.size() / 2;
-    t.median_us = us.size() % 2 ? us[m] : (us[m - 1] + us[m]) / 2;
   }
 
   template <class T, class Op, class In>
@@ -603,25 +529,13 @@ BenchSession::InputFacts BenchSession::set_input(Type type, OpKind op, std::size
   double lo = INFINITY, hi = -INFINITY;
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t r = mix(seed * 0x100000001B3ull + i);
-    double x;
-    if (type == Type::Int) {
-      const int v = int(r % 2001) - 1000;
-      std::memcpy(&m.host[i * 4], &v, 4);
-      x = v;
-    } else if (type == Type::Float) {
-      const float v = float(double(r >> 40) * 0x1p-24);  // [0, 1): a lost chunk shows in the sum
-      std::memcpy(&m.host[i * 4], &v, 4);
-      x = v;
-    } else if (is_narrow(type)) {  // [0, 1) rounded to the type
-      const std::uint16_t bits = narrow_bits(type, float(double(r >> 40) * 0x1p-24));
-      std::memcpy(&m.host[i * 2], &bits, 2);
-      x = type == Type::Half ? from_half_bits(bits) : from_bf16_bits(bits);
-      m.wide[i] = float(x);
-    } else {
-      const double v = double(r >> 11) * 0x1p-53;
-      std::memcpy(&m.host[i * 8], &v, 8);
-      x = v;
-    }
+    // int in [-1000, 1000]; floats in [0, 1) (a lost chunk shows in the sum), rounded to the type
+    const double unit = type == Type::Double ? double(r >> 11) * 0x1p-53 : double(r >> 40) * 0x1p-24;
+    const double x = type == Type::Int     ? double(int(r % 2001) - 1000)
+                     : type == Type::Float ? double(float(unit))
+                     : is_narrow(type)     ? narrow_value(type, float(unit))
+                                           : unit;
+    m.store(i, x);
     const long double t = sum + x;  // compensated: the exact sum to check against
     carry += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
     sum = t;
@@ -645,22 +559,7 @@ void BenchSession::set_values(Type type, const std::vector<double>& values, bool
   m.same_type = same_type;
   m.reserve(values.size());
   m.wide.assign(is_narrow(type) ? values.size() : 0, 0.0f);
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    const double x = values[i];
-    if (type == Type::Int) {
-      const int v = int(x);
-      std::memcpy(&m.host[i * 4], &v, 4);
-    } else if (type == Type::Float) {
-      const float v = float(x);
-      std::memcpy(&m.host[i * 4], &v, 4);
-    } else if (is_narrow(type)) {  // each a value of the type: no rounding here
-      const std::uint16_t bits = narrow_bits(type, float(x));
-      std::memcpy(&m.host[i * 2], &bits, 2);
-      m.wide[i] = float(x);
-    } else {
-      std::memcpy(&m.host[i * 8], &x, 8);
-    }
-  }
+  for (std::size_t i = 0; i < values.size(); ++i) m.store(i, values[i]);  // each a value of the type
   if (!values.empty()) RL_CUDA(cudaMemcpy(m.input, m.host.data(), m.host.size(), cudaMemcpyHostToDevice));
 }
 

@@ -13,6 +13,7 @@
 
 #include "app/backend/bench_runner.h"
 #include "app/backend/runner.h"
+#include "kernels/bench_stats.h"
 #include "app/core/bench.h"
 #include "app/core/catalog.h"
 #include "app/core/embedded.h"
@@ -561,4 +562,33 @@ TEST(Bench, FloatMinAndMaxAreJudgedExactly) {
       backend::judge(row, type, core::Op::Sum, next, expected, 1e6, kSms);  // the same error in a sum passes
       EXPECT_TRUE(row.check_ok) << row.check;
     }
+}
+
+// The GPU benchmark's median and noise (kernels/bench_stats.h) over drawn samples: the median of
+// an odd count is its middle sample, of an even count the mean of the two middle ones; the noise
+// is the sample standard deviation over the mean, in percent.
+TEST(BenchStats, MedianAndNoiseOfDrawnSamples) {
+  const unsigned seed = std::random_device{}();
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> us(5.0, 500.0);
+  for (const std::size_t count : {std::size_t(1), std::size_t(2), std::size_t(7), std::size_t(10), std::size_t(1001)}) {
+    std::vector<double> v(count);
+    for (auto& x : v) x = us(rng);
+    kernels::Timing t;
+    kernels::summarise(v, t);
+    std::vector<double> sorted = v;
+    std::sort(sorted.begin(), sorted.end());
+    const double median = count % 2 ? sorted[count / 2] : (sorted[count / 2 - 1] + sorted[count / 2]) / 2;
+    double mean = 0, var = 0;
+    for (double x : v) mean += x / double(count);
+    for (double x : v) var += (x - mean) * (x - mean);
+    const double noise = count > 1 ? 100 * std::sqrt(var / double(count - 1)) / mean : 0;
+    EXPECT_EQ(t.samples, int(count)) << "seed " << seed;
+    EXPECT_DOUBLE_EQ(t.median_us, median) << "seed " << seed << ", " << count << " samples";
+    EXPECT_NEAR(t.noise_pct, noise, 1e-9 * std::max(1.0, noise)) << "seed " << seed << ", " << count << " samples";
+  }
+  kernels::Timing none;
+  kernels::summarise({}, none);
+  EXPECT_EQ(none.samples, 0);
+  EXPECT_EQ(kernels::rsd({3.0}), 1.0);  // one sample has not converged
 }
