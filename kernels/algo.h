@@ -45,7 +45,12 @@ enum class Algo {
   Compensated,
 };
 constexpr Algo kLastAlgo = Algo::Compensated;  // every Algo has a row (static_assert in algorithms.h)
+// The operators and element types, one enum each for the kernels and the app (core::Op and
+// core::DType name these). Half and Bf16 are IEEE binary16 and bfloat16 (__half,
+// __nv_bfloat16): 16 bits an element.
 enum class OpKind { Sum, Min, Max };
+enum class DType { Int, Float, Double, Half, Bf16 };
+constexpr bool is_narrow(DType type) { return type == DType::Half || type == DType::Bf16; }
 // Baselines over the same data: the library reductions, a device copy (a bandwidth reference:
 // it reads and writes, a reduction only reads; checked element for element), and the matrix
 // anchors (CUB's segmented reduce, cuBLAS gemv with a ones vector).

@@ -51,13 +51,12 @@ std::uint64_t mix(std::uint64_t x) {  // splitmix64: the same values for a seed 
   return x ^ (x >> 31);
 }
 
-bool is_narrow(Type t) { return t == Type::Half || t == Type::Bf16; }
 // A float's nearest half or bfloat16, as 16 bits.
-std::uint16_t narrow_bits(Type t, float x) { return t == Type::Half ? half_bits(x) : bf16_bits(x); }
+std::uint16_t narrow_bits(DType t, float x) { return t == DType::Half ? half_bits(x) : bf16_bits(x); }
 // The same rounded value, as a double.
-double narrow_value(Type t, float x) {
+double narrow_value(DType t, float x) {
   const std::uint16_t bits = narrow_bits(t, x);
-  return t == Type::Half ? from_half_bits(bits) : from_bf16_bits(bits);
+  return t == DType::Half ? from_half_bits(bits) : from_bf16_bits(bits);
 }
 
 }  // namespace
@@ -77,7 +76,7 @@ struct BenchSession::Impl {
   void* input = nullptr;
   void* output = nullptr;  // the copy baseline's destination
   std::size_t capacity = 0, n = 0;
-  Type type = Type::Float;
+  DType type = DType::Float;
   bool same_type = false;           // halves and bfloat16 add in their own type (set_values)
   std::vector<unsigned char> host;  // the same values, for the CPU baseline
   std::vector<float> wide;          // halves and bfloat16 as floats (exact), for the matrix checks
@@ -93,7 +92,7 @@ struct BenchSession::Impl {
     if (stream) cudaStreamDestroy(stream);
   }
 
-  std::size_t elem() const { return type == Type::Double ? 8 : is_narrow(type) ? 2 : 4; }
+  std::size_t elem() const { return type == DType::Double ? 8 : is_narrow(type) ? 2 : 4; }
   std::size_t flush_bytes() const { return 2 * std::max<std::size_t>(info.l2_bytes, 1 << 20); }
 
   // Sizes the input, the copy's destination and the host copy for n elements of the type.
@@ -127,10 +126,10 @@ struct BenchSession::Impl {
   // Element i of the input, x in the type's bytes (a value of the type: converted, not rounded,
   // for the types but half and bfloat16); halves and bfloat16 also widened to float.
   void store(std::size_t i, double x) {
-    if (type == Type::Int) {
+    if (type == DType::Int) {
       const int v = int(x);
       std::memcpy(&host[i * 4], &v, 4);
-    } else if (type == Type::Float) {
+    } else if (type == DType::Float) {
       const float v = float(x);
       std::memcpy(&host[i * 4], &v, 4);
     } else if (is_narrow(type)) {
@@ -409,11 +408,11 @@ struct BenchSession::Impl {
   template <class Job>
   Timing dispatch(OpKind op, const Job& job) {
     switch (type) {
-      case Type::Int: return with_op<int, int>(op, job);
-      case Type::Double: return with_op<double, double>(op, job);
-      case Type::Half:
+      case DType::Int: return with_op<int, int>(op, job);
+      case DType::Double: return with_op<double, double>(op, job);
+      case DType::Half:
         return same_type ? with_op<narrow::Half, narrow::Half>(op, job) : with_op<float, narrow::Half>(op, job);
-      case Type::Bf16:
+      case DType::Bf16:
         return same_type ? with_op<narrow::Bf16, narrow::Bf16>(op, job) : with_op<float, narrow::Bf16>(op, job);
       default: return with_op<float, float>(op, job);
     }
@@ -517,7 +516,7 @@ BenchSession::~BenchSession() = default;
 
 const DeviceInfo& BenchSession::device() const { return impl_->info; }
 
-BenchSession::InputFacts BenchSession::set_input(Type type, OpKind op, std::size_t n, std::uint64_t seed) {
+BenchSession::InputFacts BenchSession::set_input(DType type, OpKind op, std::size_t n, std::uint64_t seed) {
   auto& m = *impl_;
   m.type = type;
   m.same_type = false;
@@ -530,11 +529,11 @@ BenchSession::InputFacts BenchSession::set_input(Type type, OpKind op, std::size
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t r = mix(seed * 0x100000001B3ull + i);
     // int in [-1000, 1000]; floats in [0, 1) (a lost chunk shows in the sum), rounded to the type
-    const double unit = type == Type::Double ? double(r >> 11) * 0x1p-53 : double(r >> 40) * 0x1p-24;
-    const double x = type == Type::Int     ? double(int(r % 2001) - 1000)
-                     : type == Type::Float ? double(float(unit))
-                     : is_narrow(type)     ? narrow_value(type, float(unit))
-                                           : unit;
+    const double unit = type == DType::Double ? double(r >> 11) * 0x1p-53 : double(r >> 40) * 0x1p-24;
+    const double x = type == DType::Int     ? double(int(r % 2001) - 1000)
+                     : type == DType::Float ? double(float(unit))
+                     : is_narrow(type)      ? narrow_value(type, float(unit))
+                                            : unit;
     m.store(i, x);
     const long double t = sum + x;  // compensated: the exact sum to check against
     carry += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
@@ -548,12 +547,13 @@ BenchSession::InputFacts BenchSession::set_input(Type type, OpKind op, std::size
   f.abs_sum = double(abs_sum);
   if (op == OpKind::Min) f.expected = lo;
   else if (op == OpKind::Max) f.expected = hi;
-  else if (type == Type::Int) f.expected = double(std::int32_t(std::uint32_t(std::int64_t(sum + carry))));
+  else if (type == DType::Int)
+    f.expected = double(std::int32_t(std::uint32_t(std::int64_t(sum + carry))));
   else f.expected = double(sum + carry);
   return f;
 }
 
-void BenchSession::set_values(Type type, const std::vector<double>& values, bool same_type) {
+void BenchSession::set_values(DType type, const std::vector<double>& values, bool same_type) {
   auto& m = *impl_;
   m.type = type;
   m.same_type = same_type;

@@ -52,7 +52,6 @@ struct Timing {
 
 // Half and Bf16 are timed added in float (AlgorithmRow::narrow's kernels, and CUB's TransformReduce
 // with a cast to float): what PyTorch does.
-enum class Type { Int, Float, Double, Half, Bf16 };
 
 // One per worker thread: a stream, events, an L2-sized flush buffer and the input array.
 class BenchSession {
@@ -70,10 +69,10 @@ class BenchSession {
     double expected = 0;
     double abs_sum = 0;
   };
-  InputFacts set_input(Type type, OpKind op, std::size_t n, std::uint64_t seed);
+  InputFacts set_input(DType type, OpKind op, std::size_t n, std::uint64_t seed);
   // The given values (each one a value of the type) as the input instead of drawn ones. same_type:
   // halves and bfloat16 add in their own type (the pitfall: sums only) instead of float.
-  void set_values(Type type, const std::vector<double>& values, bool same_type = false);
+  void set_values(DType type, const std::vector<double>& values, bool same_type = false);
   // Times one whole-array reduction of the current input with launch's block (and cluster);
   // the grid is the kernel's own. Cancel stops between samples.
   Timing time(Algo algo, OpKind op, const Launch& launch, const BenchSettings& s, const std::atomic<bool>* cancel);

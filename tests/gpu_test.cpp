@@ -342,7 +342,7 @@ namespace {
 void expect_model_outputs(kernels::Algo algo, core::Op op, const float* in, kernels::Matrix m, int block,
                           const std::vector<float>& got) {
   const kernels::Launch same_grid{block, kernels::matrix_grid(algo, m, block, 0, kernels::cuda_device_shape()).count(), 0};
-  const auto want = model::model_reduce_matrix<float>(algo, backend::kernel_op(op), in, m, same_grid, nullptr);
+  const auto want = model::model_reduce_matrix<float>(algo, op, in, m, same_grid, nullptr);
   ASSERT_EQ(got.size(), want.size());
   for (std::size_t o = 0; o < got.size(); ++o)
     ASSERT_TRUE(test::same_bits(got[o], want[o])) << "output " << o << ": gpu " << got[o] << " model " << want[o];
@@ -365,7 +365,7 @@ TEST(Gpu, TimedMatrixKernelsEqualTheModel) {
           const std::vector<float> in(values.begin(), values.end());
           const auto algo = backend::kernel_algo(id);
           const kernels::Matrix m{rows, cols};
-          const auto got = kernels::gpu_reduce_matrix<float>(algo, backend::kernel_op(op), in.data(), m, {block, 0, 0}, nullptr);
+          const auto got = kernels::gpu_reduce_matrix<float>(algo, op, in.data(), m, {block, 0, 0}, nullptr);
           expect_model_outputs(algo, op, in.data(), m, block, got);
           if (HasFailure()) return;
         }
@@ -393,7 +393,7 @@ TEST(Gpu, BackToBackMatrixRunsEachEqualTheModel) {
             ins.emplace_back(values.begin(), values.end());
           }
           const std::vector<const float*> ptrs{ins[0].data(), ins[1].data(), ins[2].data()};
-          const auto got = kernels::gpu_reduce_matrices<float>(algo, backend::kernel_op(op), ptrs, m, {block, 0, 0});
+          const auto got = kernels::gpu_reduce_matrices<float>(algo, op, ptrs, m, {block, 0, 0});
           ASSERT_EQ(got.size(), 3u);
           for (std::size_t k = 0; k < 3; ++k) {
             SCOPED_TRACE("run " + std::to_string(k));
@@ -421,12 +421,12 @@ TEST(Gpu, TimedKernelsMatchADoubleReference) {
               double got = 0;
               if (type == core::DType::Int) {
                 const std::vector<int> in(values.begin(), values.end());
-                got = kernels::gpu_reduce<int>(algo, backend::kernel_op(op), in.data(), n, launch, nullptr);
+                got = kernels::gpu_reduce<int>(algo, op, in.data(), n, launch, nullptr);
               } else if (type == core::DType::Double) {
-                got = kernels::gpu_reduce<double>(algo, backend::kernel_op(op), values.data(), n, launch, nullptr);
+                got = kernels::gpu_reduce<double>(algo, op, values.data(), n, launch, nullptr);
               } else {
                 const std::vector<float> in(values.begin(), values.end());
-                got = kernels::gpu_reduce<float>(algo, backend::kernel_op(op), in.data(), n, launch, nullptr);
+                got = kernels::gpu_reduce<float>(algo, op, in.data(), n, launch, nullptr);
               }
               const double ref = test::reference(op, values);
               SCOPED_TRACE(id + " n=" + std::to_string(n) + " block=" + std::to_string(block) + " cluster=" +
@@ -517,7 +517,7 @@ TEST(Gpu, BaselinesAgreeWithTheReference) {
       const auto floats = test::random_values(n, core::DType::Float, seed + n + 1);
       const std::vector<int> vi(ints.begin(), ints.end());
       const std::vector<float> vf(floats.begin(), floats.end());
-      const auto kop = backend::kernel_op(op);
+      const auto kop = op;
       EXPECT_EQ(kernels::cub_reduce<int>(kop, vi.data(), n), test::reference(op, ints));
       EXPECT_EQ(kernels::thrust_reduce<int>(kop, vi.data(), n), test::reference(op, ints));
       const double tol = op == core::Op::Sum ? test::sum_tolerance(core::DType::Float, floats) : 0.0;
@@ -548,7 +548,7 @@ TEST(Gpu, BackToBackSinglePassLaunchesEachStartFromTheIdentity) {
   for (std::size_t n : {std::size_t(1), std::size_t(4099), (std::size_t(1) << 22) + 5})
     for (auto op : {kernels::OpKind::Sum, kernels::OpKind::Min, kernels::OpKind::Max})
       for (int block : {256, 1024}) {
-        const auto facts = session.set_input(kernels::Type::Int, op, n, seed + n);
+        const auto facts = session.set_input(kernels::DType::Int, op, n, seed + n);
         for (auto algo : {kernels::Algo::WarpShuffleVectorized, kernels::Algo::WorkQueue}) {
           const auto t = session.time(algo, op, kernels::Launch{block, 0, 0}, quick_settings, nullptr);
           EXPECT_GE(t.samples, 10);
@@ -579,13 +579,13 @@ TEST(Gpu, OutOfMemoryIsReportedAndTheNextRunWorks) {
   {
     kernels::BenchSession session;
     try {
-      session.set_input(kernels::Type::Float, kernels::OpKind::Sum, n, 1);
+      session.set_input(kernels::DType::Float, kernels::OpKind::Sum, n, 1);
       ADD_FAILURE() << "expected the benchmark to refuse";
     } catch (const kernels::CudaError& e) {
       EXPECT_NE(std::string(e.what()).find("GPU memory"), std::string::npos) << e.what();
     }
     // Still usable: a smaller input is measured at once, and right.
-    const auto facts = session.set_input(kernels::Type::Int, kernels::OpKind::Sum, 1 << 20, 2);
+    const auto facts = session.set_input(kernels::DType::Int, kernels::OpKind::Sum, 1 << 20, 2);
     const auto t = session.time(kernels::Algo::WarpShuffleVectorized, kernels::OpKind::Sum, kernels::Launch{256, 0, 0},
                                 {}, nullptr);
     EXPECT_EQ(t.result, facts.expected);

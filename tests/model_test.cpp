@@ -683,10 +683,10 @@ TEST(Model, CpuBaselineMatchesTheReference) {
     for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
       const auto ints = test::random_values(n, core::DType::Int, seed + n);
       const std::vector<int> vi(ints.begin(), ints.end());
-      EXPECT_EQ(model::cpu_reduce<int>(backend::kernel_op(op), vi.data(), n), test::reference(op, ints));
+      EXPECT_EQ(model::cpu_reduce<int>(op, vi.data(), n), test::reference(op, ints));
       const auto floats = test::random_values(n, core::DType::Float, seed + n);
       const std::vector<float> vf(floats.begin(), floats.end());
-      const double got = model::cpu_reduce<float>(backend::kernel_op(op), vf.data(), n);
+      const double got = model::cpu_reduce<float>(op, vf.data(), n);
       EXPECT_NEAR(got, test::reference(op, floats), op == core::Op::Sum ? 1e-5 * test::abs_sum(floats) : 0.0);
     }
 }

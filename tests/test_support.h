@@ -179,12 +179,11 @@ inline double model_result(const std::string& id, core::Op op, core::DType type,
   const kernels::Launch launch{block, grid, 0};
   if (type == core::DType::Int) {
     const std::vector<int> in(v.begin(), v.end());
-    return model::model_reduce<int>(algo, backend::kernel_op(op), in.data(), in.size(), launch, nullptr);
+    return model::model_reduce<int>(algo, op, in.data(), in.size(), launch, nullptr);
   }
-  if (type == core::DType::Double)
-    return model::model_reduce<double>(algo, backend::kernel_op(op), v.data(), v.size(), launch, nullptr);
+  if (type == core::DType::Double) return model::model_reduce<double>(algo, op, v.data(), v.size(), launch, nullptr);
   const std::vector<float> in(v.begin(), v.end());
-  return model::model_reduce<float>(algo, backend::kernel_op(op), in.data(), in.size(), launch, nullptr);
+  return model::model_reduce<float>(algo, op, in.data(), in.size(), launch, nullptr);
 }
 
 }  // namespace rl::test

@@ -50,7 +50,7 @@ std::string refusal(const kernels::AlgorithmRow& row, core::DType type, core::Op
     return id + " adds floats and doubles only, not int: an int sum rounds nothing, so nothing is lost to compensate";
   if (row.compensated && op != core::Op::Sum)
     return id + " takes the sum only, not the " + o + ": a " + o + " rounds nothing, so nothing is lost to compensate";
-  if (!kernels::takes(row, type == core::DType::Int, kernel_op(op)))
+  if (!kernels::takes(row, type == core::DType::Int, op))
     return id + " takes the " + o + " of int only, not of " + t + ": the bulk reduction (cp.reduce.async.bulk) adds " +
            t + "s but has no " + t + " " + o;
   return "";
@@ -88,15 +88,6 @@ kernels::Algo kernel_algo(const TraceRequest& req) {
   const kernels::Algo algo = kernel_algo(req.algorithm);
   check_type(kernels::row(algo), req.type, req.op, req.accumulate);
   return algo;
-}
-
-kernels::OpKind kernel_op(core::Op op) {
-  switch (op) {
-    case core::Op::Sum: return kernels::OpKind::Sum;
-    case core::Op::Min: return kernels::OpKind::Min;
-    case core::Op::Max: return kernels::OpKind::Max;
-  }
-  return kernels::OpKind::Sum;
 }
 
 std::size_t traced_output(kernels::Algo algo, kernels::Matrix m, int block, kernels::Grid2 grid, int traced,

@@ -144,7 +144,7 @@ struct Typed {
   double reduce(const Row& r, const BenchRequest& req, int block) const {
     kernels::Launch launch{block, 0, 0};
     launch.cluster = cluster_of(r, req);
-    const auto op = kernel_op(req.op);
+    const auto op = req.op;
     if (kernels::is_baseline(r)) {  // "cpu": the one baseline without a GPU
       if (!i.empty()) return model::cpu_reduce<int>(op, i.data(), i.size());
       if (!f.empty()) return model::cpu_reduce<float>(op, f.data(), f.size());
@@ -225,7 +225,7 @@ core::BenchReport run_sim(const BenchRequest& req, const std::vector<const Row*>
       double var = 0;
       for (double x : us) var += (x - mean) * (x - mean);
       row.noise_pct = us.size() > 1 ? 100 * std::sqrt(var / (us.size() - 1)) / mean : 0;
-      finish_row(row, us[us.size() / 2], element_bytes(req.type), 0);
+      finish_row(row, us[us.size() / 2], core::element_bytes(req.type), 0);
       judge(*r, row, req.type, req.op, got, expected, double(abs_sum), model::kModelSmCount);
       report.rows.push_back(row);
       if (on_row) on_row(row);
@@ -266,16 +266,6 @@ kernels::Launch matrix_launch(const Row& r, core::BenchRow& row, const BenchRequ
 
 #ifdef REDLAB_HAS_CUDA
 // The GPU bench's name for an element type.
-kernels::Type bench_type(core::DType t) {
-  switch (t) {
-    case core::DType::Int: return kernels::Type::Int;
-    case core::DType::Float: return kernels::Type::Float;
-    case core::DType::Double: return kernels::Type::Double;
-    case core::DType::Half: return kernels::Type::Half;
-    case core::DType::Bf16: return kernels::Type::Bf16;
-  }
-  return kernels::Type::Float;
-}
 #endif
 
 void judge_matrix(core::BenchRow& row, const model::MatrixCheck& c, bool exact) {
@@ -313,9 +303,9 @@ core::BenchReport run_sim_matrix(const BenchRequest& req, const std::vector<cons
       std::vector<T> out;
       const auto t0 = std::chrono::steady_clock::now();
       if constexpr (std::is_same_v<T, In>)
-        out = model::model_reduce_matrix<T>(algo, kernel_op(req.op), in.data(), m, launch, nullptr);
+        out = model::model_reduce_matrix<T>(algo, req.op, in.data(), m, launch, nullptr);
       else
-        out = model::model_reduce_matrix<T, In>(algo, kernel_op(req.op), elements.data(), m, launch, nullptr);
+        out = model::model_reduce_matrix<T, In>(algo, req.op, elements.data(), m, launch, nullptr);
       const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
       row.samples = 1;
       finish_matrix_row(*r, row, s, us, req.type, 0);
@@ -355,12 +345,12 @@ core::BenchReport run_matrix_bench(const BenchRequest& req, const std::vector<co
     const auto& dev = session.device();
     core::BenchReport report{dev.name, dev.driver, core::utc_now(), "cuda", dev.peak_gbps, {}};
     p.header = report;
-    const kernels::Type type = bench_type(req.type);
+    const core::DType type = req.type;
     kernels::BenchSettings settings;
     settings.max_seconds = req.max_seconds;
     for (const auto& s : req.shapes) {
       const kernels::Matrix m{s.rows, s.cols};
-      session.set_input(type, kernel_op(req.op), m.size(), req.seed);
+      session.set_input(type, req.op, m.size(), req.seed);
       for (const Row* r : algorithms) {
         const std::string id(r->id);
         if (cancel && cancel->load()) return report;
@@ -369,10 +359,10 @@ core::BenchReport run_matrix_bench(const BenchRequest& req, const std::vector<co
         core::BenchRow row = base_row(id, req, m.size());
         kernels::Timing t;
         if (kernels::is_baseline(*r)) {
-          t = session.time_matrix_baseline(r->baseline, kernel_op(req.op), m, settings, cancel);
+          t = session.time_matrix_baseline(r->baseline, req.op, m, settings, cancel);
         } else {
           const auto launch = matrix_launch(*r, row, req, m, {dev.sm_count, dev.threads_per_sm});
-          t = session.time_matrix(r->algo, kernel_op(req.op), launch, m, settings, cancel);
+          t = session.time_matrix(r->algo, req.op, launch, m, settings, cancel);
         }
         row.samples = t.samples;
         row.discarded = t.discarded;
@@ -463,12 +453,12 @@ core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSi
     kernels::BenchSession session;
     const auto& dev = session.device();
     core::BenchReport report{dev.name, dev.driver, core::utc_now(), "cuda", dev.peak_gbps, {}};
-    const kernels::Type type = bench_type(req.type);
+    const core::DType type = req.type;
     kernels::BenchSettings settings;
     settings.max_seconds = req.max_seconds;
     BenchProgress p{0, req.sizes.size() * req.algorithms.size(), "", report};
     for (std::size_t n : req.sizes) {
-      const auto facts = session.set_input(type, kernel_op(req.op), n, req.seed);
+      const auto facts = session.set_input(type, req.op, n, req.seed);
       for (const Row* r : algorithms) {
         const std::string id(r->id);
         if (cancel && cancel->load()) return report;
@@ -477,7 +467,7 @@ core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSi
         core::BenchRow row = base_row(id, req, n);
         kernels::Timing t;
         if (kernels::is_baseline(*r)) {
-          t = session.time_baseline(r->baseline, kernel_op(req.op), settings, cancel);
+          t = session.time_baseline(r->baseline, req.op, settings, cancel);
         } else if (const kernels::Needs need = kernels::needs(*r); need.major > dev.compute_major) {
           // A bench of many kernels goes on without it; the row says why it holds no time.
           row.check = std::string(core::kNotRun) + std::string(need.what) + " need a GPU of compute capability " +
@@ -491,12 +481,12 @@ core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSi
           kernels::Launch launch{row.block, 0, 0};
           launch.cluster = cluster_of(*r, req);
           if (launch.cluster > 1) row.cluster = launch.cluster;
-          t = session.time(r->algo, kernel_op(req.op), launch, settings, cancel);
+          t = session.time(r->algo, req.op, launch, settings, cancel);
         }
         row.samples = t.samples;
         row.discarded = t.discarded;
         row.noise_pct = t.noise_pct;
-        finish_row(row, t.median_us, element_bytes(req.type), dev.peak_gbps);
+        finish_row(row, t.median_us, core::element_bytes(req.type), dev.peak_gbps);
         judge(*r, row, req.type, req.op, t.result, facts.expected, facts.abs_sum, {dev.sm_count, dev.threads_per_sm});
         report.rows.push_back(row);
         if (on_row) on_row(row);

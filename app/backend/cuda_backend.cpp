@@ -19,8 +19,8 @@ core::Trace run_race(const TraceRequest& req, int runs) {
   const kernels::Launch launch{req.block, 0, req.trace_block, nullptr};
   kernels::check_race_launch(algo, typed.size(), launch);  // before the model runs the whole input
   kernels::RawTrace<T> meant;
-  const T expected = model::model_reduce<T>(algo, kernel_op(req.op), typed.data(), typed.size(), launch, &meant);
-  const auto gpu = kernels::gpu_race_runs<T>(algo, kernel_op(req.op), typed.data(), typed.size(), launch, runs, meant.partials);
+  const T expected = model::model_reduce<T>(algo, req.op, typed.data(), typed.size(), launch, &meant);
+  const auto gpu = kernels::gpu_race_runs<T>(algo, req.op, typed.data(), typed.size(), launch, runs, meant.partials);
   TraceRequest kept = req;
   kept.trace_block = gpu.block;
   core::Trace t = run_trace<T>(kept, algo, model::model_reduce<T>);

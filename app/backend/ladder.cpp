@@ -40,15 +40,6 @@ double model_sum(kernels::Algo algo, const std::vector<double>& held, Narrow ele
 }
 
 #ifdef REDLAB_HAS_CUDA
-kernels::Type bench_type(Narrow t) {
-  switch (t) {
-    case Narrow::Half: return kernels::Type::Half;
-    case Narrow::Bf16: return kernels::Type::Bf16;
-    case Narrow::Float: return kernels::Type::Float;
-    case Narrow::Double: return kernels::Type::Double;
-  }
-  return kernels::Type::Float;
-}
 
 void run_on_gpu(LadderRun& run, kernels::Algo algo, const std::vector<double>& values, double max_seconds,
                 const std::atomic<bool>* cancel) {
@@ -61,7 +52,7 @@ void run_on_gpu(LadderRun& run, kernels::Algo algo, const std::vector<double>& v
   for (const auto& [element, acc] : kRungs) {
     if (cancel && cancel->load()) return;
     const std::vector<double> held = held_as(values, element);
-    session.set_values(bench_type(element), held,
+    session.set_values(core::dtype_of(element), held,
                        acc == element && (element == Narrow::Half || element == Narrow::Bf16));
     const kernels::Timing t = session.time(algo, kernels::OpKind::Sum, kernels::Launch{block, 0, 0}, settings, cancel);
     LadderRung r;

@@ -27,7 +27,6 @@ kernels::Algo kernel_algo(const std::string& id);  // throws std::invalid_argume
 kernels::Algo kernel_algo(const TraceRequest& req);
 void check_type(const kernels::AlgorithmRow& row, core::DType type, core::Op op,
                 core::Accumulate accumulate = core::Accumulate::Float);
-kernels::OpKind kernel_op(core::Op op);
 // The output a matrix trace's traced block writes first: its row, its first column, or 0.
 std::size_t traced_output(kernels::Algo algo, kernels::Matrix m, int block, kernels::Grid2 grid, int traced,
                           std::size_t elem_bytes = 4);
@@ -177,7 +176,7 @@ core::Trace run_trace(const TraceRequest& req, kernels::Algo algo, Reduce reduce
   kernels::RawTrace<T> raw;
   const kernels::Launch launch{req.block, req.grid, req.trace_block, req.tickets.empty() ? nullptr : &req.tickets,
                                req.cluster};
-  const T result = reduce(algo, kernel_op(req.op), typed.data(), typed.size(), launch, &raw);
+  const T result = reduce(algo, req.op, typed.data(), typed.size(), launch, &raw);
   return build_trace(req, algo, raw, result, sizeof(In));
 }
 
@@ -237,7 +236,7 @@ core::Trace run_matrix_trace(const TraceRequest& req, kernels::Algo algo, Reduce
   const std::vector<In> typed = typed_as<In>(req.input);
   kernels::RawTrace<T> raw;
   const kernels::Launch launch{req.block, req.grid, req.trace_block, nullptr};
-  const std::vector<T> outputs = reduce(algo, kernel_op(req.op), typed.data(), {req.rows, req.cols}, launch, &raw);
+  const std::vector<T> outputs = reduce(algo, req.op, typed.data(), {req.rows, req.cols}, launch, &raw);
   return build_matrix_trace(req, algo, raw, outputs, sizeof(In));
 }
 

@@ -11,8 +11,6 @@ namespace rl::core {
 
 std::size_t element_bytes(DType type) { return type == DType::Double ? 8 : is_narrow(type) ? 2 : 4; }
 
-bool is_narrow(DType type) { return type == DType::Half || type == DType::Bf16; }
-
 DType accumulator_type(DType type, Accumulate accumulate) {
   return is_narrow(type) && accumulate == Accumulate::Float ? DType::Float : type;
 }

@@ -5,11 +5,13 @@
 #include <string>
 #include <string_view>
 
+#include "../../kernels/algo.h"
+
 namespace rl::core {
 
-enum class Op { Sum, Min, Max };
-// Half and Bf16 are IEEE binary16 and bfloat16 (__half, __nv_bfloat16): 16 bits an element.
-enum class DType { Int, Float, Double, Half, Bf16 };
+using Op = kernels::OpKind;
+using kernels::DType;
+using kernels::is_narrow;  // half or bf16
 // What a half or bfloat16 run adds in: float (what PyTorch does), or the element type
 // itself (the pitfall: every add rounds to 11 or 8 bits). Other types add in their own.
 enum class Accumulate { Float, Same };
@@ -19,7 +21,6 @@ std::string to_string(DType type);
 std::optional<Op> parse_op(std::string_view text);
 std::optional<DType> parse_dtype(std::string_view text);
 std::size_t element_bytes(DType type);  // 4, 8 for double, 2 for half and bf16
-bool is_narrow(DType type);             // half or bf16
 // The type a run adds in: float for half and bf16 accumulating in float, else the type itself.
 DType accumulator_type(DType type, Accumulate accumulate);
 std::string to_string(Accumulate accumulate);
