@@ -24,6 +24,14 @@
 
 using namespace rl;
 
+namespace {
+// Why the last file was not opened (a warning on the Open topic); empty when it was.
+std::string open_failure(const ui::AppState& s) {
+  const ui::Message& m = s.messages[ui::Topic::Open];
+  return m.level == ui::Level::Info ? "" : m.text;
+}
+}  // namespace
+
 // Every field lands where it belongs: block and size differ, so swapping them is caught.
 TEST(UiState, ApplyingASceneSetsEachFieldFromItsOwn) {
   ui::AppState state;
@@ -72,7 +80,8 @@ TEST(UiState, AnUnreadableSettingsFileIsNeverWrittenOver) {
   ui::AppState state;
   ui::load_settings(state, path.string());
   EXPECT_TRUE(state.keep_settings_file);
-  EXPECT_NE(state.notice.find("left as it is"), std::string::npos) << state.notice;
+  EXPECT_NE(state.messages.text(ui::Topic::Settings).find("left as it is"), std::string::npos)
+      << state.messages.text(ui::Topic::Settings);
   std::ostringstream err;
   ui::save_settings(state, path.string(), err);
   EXPECT_TRUE(std::filesystem::is_fifo(path));
@@ -124,7 +133,7 @@ TEST(UiState, AnyRecordedRunOpens) {
   foreign.code.lines.back() += "  // the student's last line";
   ui::AppState state;
   ui::open_file(state, write_temp("redlab_foreign.json", core::to_json(foreign)));
-  ASSERT_EQ(state.opened.error, "");
+  ASSERT_EQ(open_failure(state), "");
   ASSERT_TRUE(state.trace);
   EXPECT_EQ(state.trace->algorithm, "students-own-2d");
   EXPECT_TRUE(ui::shows_foreign_trace(state));
@@ -133,7 +142,7 @@ TEST(UiState, AnyRecordedRunOpens) {
 
   const auto shown_before = state.trace->algorithm;
   ui::open_file(state, write_temp("redlab_junk.json", R"({"x": 1})"));
-  EXPECT_NE(state.opened.error.find("redlab_junk.json"), std::string::npos) << state.opened.error;
+  EXPECT_NE(open_failure(state).find("redlab_junk.json"), std::string::npos) << open_failure(state);
   EXPECT_EQ(state.trace->algorithm, shown_before);
 
   core::BenchReport results;
@@ -143,16 +152,31 @@ TEST(UiState, AnyRecordedRunOpens) {
   row.median_us = 10, row.gbps = 419.4, row.check_ok = true, row.check = "exact";
   results.rows.push_back(row);
   ui::open_file(state, write_temp("redlab_results.json", core::to_json(results)));
-  EXPECT_EQ(state.opened.error, "");
+  EXPECT_EQ(open_failure(state), "");
   EXPECT_EQ(state.bench.source, ui::kFromFile);
   EXPECT_EQ(ui::shown_report(state.bench), results);
   EXPECT_EQ(state.tab, ui::Tab::Bandwidth);
 
   ui::open_file(state, (std::filesystem::path(REDLAB_SOURCE_DIR) / "tests/data/recorded/sequential-d59dd79.json").string());
-  EXPECT_EQ(state.opened.error, "");
+  EXPECT_EQ(open_failure(state), "");
   EXPECT_EQ(state.choice.algorithm, "sequential");  // a kernel this build has: its fields become the run's
   EXPECT_FALSE(ui::shows_foreign_trace(state));
   EXPECT_TRUE(state.trace->geometry.known());
+}
+
+// --open FILE that cannot be shown: the window's first run leaves the failure in the status line
+// (the terminal was told the window says so); the next run asked for replaces it.
+TEST(UiState, AFailedOpenOutlastsTheFirstRunNotTheNext) {
+  ui::AppState state;
+  state.backend.backend = backend::make_sim_backend();
+  ui::open_file(state, write_temp("redlab_junk_first.json", R"({"x": 1})"));
+  ASSERT_NE(open_failure(state), "");
+  ui::record_trace(state);
+  ASSERT_TRUE(state.trace);
+  EXPECT_NE(open_failure(state).find("redlab_junk_first.json"), std::string::npos) << open_failure(state);
+  state.choice.size = 64;
+  ui::record_trace(state);
+  EXPECT_EQ(open_failure(state), "");
 }
 
 // A race recording made by another version of tree.cuh (the shipped one numbers other lines)
@@ -161,7 +185,7 @@ TEST(UiState, AnyRecordedRunOpens) {
 TEST(UiState, ARecordingHighlightsTheLineOfItsStagesTag) {
   ui::AppState state;
   ui::open_file(state, (std::filesystem::path(REDLAB_SOURCE_DIR) / "assets/races/missing-syncthreads.json").string());
-  ASSERT_EQ(state.opened.error, "");
+  ASSERT_EQ(open_failure(state), "");
   ASSERT_TRUE(state.trace && state.trace->race);
   const core::SourceView src = ui::shown_source(state);
   bool moved = false;
@@ -186,8 +210,8 @@ TEST(UiState, RWithoutAGpuShowsTheShippedRecording) {
   state.choice.algorithm = "missing-syncthreads";
   state.presenter = true;
   ui::race_key(state);
-  ASSERT_TRUE(state.trace && state.trace->race) << state.race.error;
-  EXPECT_EQ(state.race.error, "");
+  ASSERT_TRUE(state.trace && state.trace->race) << state.messages.text(ui::Topic::Race);
+  EXPECT_EQ(state.messages.text(ui::Topic::Race), "");
   EXPECT_EQ(state.race.from, ui::RaceUi::From::Shipped);
   EXPECT_TRUE(state.presenter);
   const core::SourceView src = ui::shown_source(state);
@@ -196,7 +220,7 @@ TEST(UiState, RWithoutAGpuShowsTheShippedRecording) {
   ASSERT_NE(text, nullptr);
   EXPECT_NE(text->find("[step]"), std::string::npos) << *text;
   ui::race_key(state);
-  EXPECT_NE(state.race.error.find("cannot race"), std::string::npos);
+  EXPECT_NE(state.messages.text(ui::Topic::Race).find("cannot race"), std::string::npos);
 }
 
 // A racy kernel beside its fix records the same figures in a traced run: the table says why
@@ -297,20 +321,22 @@ TEST(UiState, APlanSaysItsEndAndAHandPickedAlgorithmLeavesIt) {
   ASSERT_GT(count, 1);
   for (int i = 1; i < count; ++i) ui::step_scene(state, 1);
   EXPECT_EQ(state.scene, count - 1);
-  EXPECT_TRUE(state.plan_note.empty()) << state.plan_note;
+  EXPECT_TRUE(state.messages.text(ui::Topic::Plan).empty()) << state.messages.text(ui::Topic::Plan);
   const std::string last = state.choice.algorithm;
   ui::step_scene(state, 1);
   EXPECT_EQ(state.scene, count - 1);
   EXPECT_EQ(state.choice.algorithm, last);
-  EXPECT_NE(state.plan_note.find("End of the plan"), std::string::npos) << state.plan_note;
+  EXPECT_NE(state.messages.text(ui::Topic::Plan).find("End of the plan"), std::string::npos)
+      << state.messages.text(ui::Topic::Plan);
   ui::step_scene(state, -1);
-  EXPECT_TRUE(state.plan_note.empty()) << state.plan_note;
+  EXPECT_TRUE(state.messages.text(ui::Topic::Plan).empty()) << state.messages.text(ui::Topic::Plan);
   ui::pick_algorithm(state, "cg-block");
   EXPECT_FALSE(state.plan);
   EXPECT_EQ(state.choice.algorithm, "cg-block");
-  EXPECT_NE(state.plan_note.find("Left the plan"), std::string::npos) << state.plan_note;
+  EXPECT_NE(state.messages.text(ui::Topic::Plan).find("Left the plan"), std::string::npos)
+      << state.messages.text(ui::Topic::Plan);
   ui::open_plan(state, "harris");
-  EXPECT_TRUE(state.plan_note.empty());
+  EXPECT_TRUE(state.messages.text(ui::Topic::Plan).empty());
 }
 
 // A chart of every algorithm starts with Harris' seven steps, CUB and the copy (issue 32, item

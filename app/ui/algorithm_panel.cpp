@@ -158,12 +158,13 @@ static void size_fields(AppState& s) {
 void step_scene(AppState& s, int by) {
   const int next = s.scene + by, count = int(s.plan->scenes.size());
   if (next < 0 || next >= count) {
-    s.plan_note = next < 0 ? "This is the plan's first scene; PageDown steps on."
-                           : "End of the plan: scene " + std::to_string(count) + " of " + std::to_string(count) +
-                                 " was its last. PageUp steps back; Close plan leaves it.";
+    s.messages.warning(Topic::Plan, next < 0 ? "This is the plan's first scene; PageDown steps on."
+                                             : "End of the plan: scene " + std::to_string(count) + " of " +
+                                                   std::to_string(count) +
+                                                   " was its last. PageUp steps back; Close plan leaves it.");
     return;
   }
-  s.plan_note.clear();
+  s.messages.clear(Topic::Plan);
   s.scene = next;
   apply_scene(s, s.plan->scenes[std::size_t(next)]);
 }
@@ -174,13 +175,14 @@ void pick_algorithm(AppState& s, const std::string& id) {
     const RunChoice& b = s.race.before;
     s.choice.block = b.block, s.choice.size = b.size, s.choice.trace_block = b.trace_block;
   }
-  if (!s.plan) s.plan_note.clear();  // a note on leaving a plan is read once; the next pick ends it
+  if (!s.plan) s.messages.clear(Topic::Plan);  // a note on leaving a plan is read once; the next pick ends it
   s.choice.algorithm = id, s.notes = {};
   s.choice.grid = 0;  // a scene's small grid was for its kernel: the next one gets the device's wave
   if (!s.plan) return;
   // Off the plan's path now: PageDown would jump back into it, so the plan closes, and says so.
-  s.plan_note = "Left the plan '" + core::printable(s.plan->title) + "' at scene " + std::to_string(s.scene + 1) +
-                " for " + id + "; reopen it under Scenes and plans.";
+  s.messages.warning(Topic::Plan, "Left the plan '" + core::printable(s.plan->title) + "' at scene " +
+                                      std::to_string(s.scene + 1) + " for " + id +
+                                      "; reopen it under Scenes and plans.");
   s.plan.reset();
 }
 
@@ -204,9 +206,11 @@ static void add_to_plan_row(AppState& s) {
     std::filesystem::create_directories(std::filesystem::path(s.plan_path).parent_path(), ec);
     std::string why;
     const int n = core::add_to_plan(s.plan_path, scene, "My class", &why);
-    s.scene_message = n > 0 ? "Scene " + std::to_string(n) + " added to " + core::printable(s.plan_path) +
-                                  "; open it with its button or --plan " + core::printable(s.plan_path)
-                            : why;
+    if (n > 0)
+      s.messages.info(Topic::Scene, "Scene " + std::to_string(n) + " added to " + core::printable(s.plan_path) +
+                                        "; open it with its button or --plan " + core::printable(s.plan_path));
+    else
+      s.messages.error(Topic::Scene, why);
   }
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
@@ -218,7 +222,7 @@ static void add_to_plan_row(AppState& s) {
       try {
         open_plan(s, dir + "/plans/" + name + ".json");
       } catch (const std::exception& x) {
-        s.scene_message = x.what();
+        s.messages.error(Topic::Scene, x.what());
       }
     }
     ImGui::SameLine();
@@ -238,9 +242,10 @@ static void scenes_section(AppState& s) {
   if (ImGui::Button("Save")) {
     std::string why;
     const std::string path = scene_save_path(s.scene_name, &why);
-    s.scene_message = path.empty()                                        ? why
-                      : core::save_settings(current_scene(s), path, &why) ? "saved " + core::printable(path)
-                                                                          : why;
+    if (!path.empty() && core::save_settings(current_scene(s), path, &why))
+      s.messages.info(Topic::Scene, "saved " + core::printable(path));
+    else
+      s.messages.error(Topic::Scene, why);
   }
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
@@ -249,7 +254,10 @@ static void scenes_section(AppState& s) {
     if (ImGui::SmallButton(name.c_str())) {
       const auto loaded = core::load_settings(scene_path(name), core::Whose::Named);
       apply_scene(s, loaded.settings);
-      s.scene_message = loaded.problem.empty() ? "opened " + name : loaded.problem;
+      if (loaded.problem.empty())
+        s.messages.info(Topic::Scene, "opened " + name);
+      else
+        s.messages.warning(Topic::Scene, loaded.problem);
     }
     ImGui::SameLine();
   }
@@ -259,7 +267,7 @@ static void scenes_section(AppState& s) {
       try {
         open_plan(s, std::string(name));
       } catch (const std::exception& e) {
-        s.scene_message = e.what();
+        s.messages.error(Topic::Scene, e.what());
       }
     }
     ImGui::SameLine();
@@ -274,10 +282,10 @@ static void scenes_section(AppState& s) {
     ImGui::SameLine();
     if (ImGui::ArrowButton("##next scene", ImGuiDir_Right)) step_scene(s, 1);
     ImGui::SameLine();
-    if (ImGui::SmallButton("Close plan")) s.plan.reset(), s.plan_note.clear();
+    if (ImGui::SmallButton("Close plan")) s.plan.reset(), s.messages.clear(Topic::Plan);
   }
-  if (!s.plan_note.empty()) wrapped(kAmber, s.plan_note);
-  if (!s.scene_message.empty()) ImGui::TextWrapped("%s", s.scene_message.c_str());
+  message_line(s.messages, Topic::Plan);
+  message_line(s.messages, Topic::Scene);
 }
 
 // Each family once, under one heading, in the order the table first names it (a later row of an

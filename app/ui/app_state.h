@@ -18,6 +18,7 @@
 #include "../render/export.h"
 #include "../render/warp_views.h"
 #include "float_pane.h"
+#include "messages.h"
 
 namespace rl::ui {
 
@@ -62,7 +63,6 @@ struct BenchUi {
   int table_n = -1;              // index into the measured sizes; -1: the largest
   float mouse_x = -1, mouse_y = -1;  // over the chart, in its pixels
   bool clicked = false;
-  std::string message;           // the last export's outcome
   bool start_requested = false;  // press Run on the next frame (--run-bench)
   std::optional<core::BenchReport> file_report;  // a results file opened (source kFromFile)
   std::string file;                              // its path
@@ -73,9 +73,7 @@ enum class Tab { Stages, Bandwidth };
 // A trace opened from a file (--open, the Open section, a file dropped on the window): shown
 // while the run's fields are the ones it was opened under, as a race recording is.
 struct OpenedUi {
-  char path[512] = "";   // the Open section's path field
-  std::string error;     // the last file that could not be opened, and why
-  std::string message;   // what the last file opened was
+  char path[512] = "";  // the Open section's path field
   std::optional<core::Trace> trace;
   std::string file;      // its path
   bool shown = false;    // the views show it while the run's fields are `choice`
@@ -98,7 +96,6 @@ struct RaceUi {
   RunChoice before;                // the fields before it: an algorithm picked next starts from them
   int runs = 100;
   std::string runs_note;           // why the runs field holds another value than typed
-  std::string error;               // a recording that could not be opened or made
   std::future<Runs> pending;       // GPU runs, on a thread of their own
   RunChoice pending_choice;        // the fields those runs are of
   int focus_stage = -1, focus_read = -1;  // the stale read the enlarged warp last moved to
@@ -123,16 +120,14 @@ struct AppState {
   std::optional<core::Trace> trace;
   std::optional<core::Trace> compare_trace;  // compare mode's second algorithm
   bool gif_requested = false;  // --export-gif: start a GIF export once the run is on screen
-  std::string error;                  // the last run's failure, shown until the next run
+  Messages messages;           // the window's messages, each drawn where its topic lives (messages.h)
   core::Player player;
   render::View view = render::View::Memory;  // which picture of the stage the Stages tab shows
-  char export_dir[512] = "";   // where the Stages tab's exports go (default ~/reduction-lab-exports)
-  std::string export_message;  // the last export's outcome
+  char export_dir[512] = "";                 // where the Stages tab's exports go (default ~/reduction-lab-exports)
   ExportJob export_job;
   float frame_ms = 0;
   bool presenter = false;     // large type, high contrast, the view filling the screen
   bool presenter_changed = false;
-  std::string notice;         // a problem with the settings file, shown once in the status line
   bool keep_settings_file = false;  // it was there but unreadable: never written over on quit
   Tab tab = Tab::Stages;
   bool select_tab = false;  // make `tab` the open tab on the next frame
@@ -153,8 +148,6 @@ struct AppState {
   int scene = 0;                   // the plan's scene on screen
   char scene_name[64] = "";        // the Scenes section's name field
   char plan_path[512] = "";        // the plan file "Add to plan" writes (empty: config_dir()/plans/class.json)
-  std::string scene_message;       // the last save or load
-  std::string plan_note;           // at a plan's end (or start), or when a hand-picked algorithm left it
   bool play_requested = false;  // start playing once the first trace is in (--play)
   int stage_requested = -1;     // show this stage once the first trace is in (--stage)
   bool look_pending = false;    // a lesson's Look set a larger block: look once that run is in
@@ -186,7 +179,7 @@ struct AppState {
 constexpr std::int64_t kMaxTracedSize = core::kMaxWindowElements;  // the window records whole runs
 
 // Records a trace for state.choice on the state's backend; on failure clears the trace (the
-// list and source show the new choice) and sets state.error. A race recording shown for these
+// list and source show the new choice) and posts the failure (Topic::Run). A race recording shown for these
 // fields (RaceUi) stays on screen instead.
 void record_trace(AppState& state);
 // The request a choice records: its algorithm, sizes and input. Throws std::invalid_argument

@@ -37,12 +37,16 @@ namespace rl::ui {
 
 namespace {
 
-void export_all(BenchUi& b, const core::BenchReport& report) {
+void export_all(AppState& s, const core::BenchReport& report) {
+  BenchUi& b = s.bench;
   const std::string base = b.export_path;
   std::error_code ec;
   std::filesystem::create_directories(std::filesystem::path(base).parent_path(), ec);
   const render::Exported done = render::export_bench(report, shown_chart(b, report), base, true);
-  b.message = done.ok() ? "Saved " + base + ".png, .csv and .json" : "Export failed: " + done.error;
+  if (done.ok())
+    s.messages.info(Topic::Bench, "Saved " + base + ".png, .csv and .json");
+  else
+    s.messages.error(Topic::Bench, "Export failed: " + done.error);
 }
 
 constexpr const char* kModelTimings =
@@ -269,19 +273,21 @@ void table_caption(const BenchUi& b, const core::BenchReport& report) {
 }
 
 // The export's path and button (on the current line), then the last outcome.
-void export_row(BenchUi& b, const core::BenchReport& report) {
+void export_row(AppState& s, const core::BenchReport& report) {
+  BenchUi& b = s.bench;
   const char* button = "Export PNG + CSV + JSON";
   const ImGuiStyle& style = ImGui::GetStyle();
   ImGui::SetNextItemWidth(-(ImGui::CalcTextSize(button).x + style.FramePadding.x * 2 + style.ItemSpacing.x));
   ImGui::InputText("##export", b.export_path, sizeof b.export_path);
   focus_on_near_click("##export");
   ImGui::SameLine();
-  if (ImGui::Button(button)) export_all(b, report);
-  if (!b.message.empty()) ImGui::TextWrapped("%s", b.message.c_str());
+  if (ImGui::Button(button)) export_all(s, report);
+  message_line(s.messages, Topic::Bench);
 }
 
 // Below the chart: which n the Harris table is for, the export, and the table.
-void harris_section(BenchUi& b, const core::BenchReport& report) {
+void harris_section(AppState& s, const core::BenchReport& report) {
+  BenchUi& b = s.bench;
   std::vector<std::size_t> ns;
   for (const auto& r : report.rows)
     if (std::find(ns.begin(), ns.end(), r.n) == ns.end()) ns.push_back(r.n);
@@ -294,18 +300,19 @@ void harris_section(BenchUi& b, const core::BenchReport& report) {
   ImGui::SetNextItemWidth(em * 12);
   if (ImGui::SliderInt("##n", &idx, 0, int(ns.size()) - 1, n_label)) b.table_n = idx;
   ImGui::SameLine();
-  export_row(b, report);
+  export_row(s, report);
   table_caption(b, report);
   harris_rows(core::harris_table(report, ns[idx], core::to_string(b.type), core::to_string(b.op)), report.peak_gbps);
 }
 
 // Below the chart of a matrix sweep: which shape the table is for, and each algorithm's row.
-void matrix_section(BenchUi& b, const core::BenchReport& report) {
+void matrix_section(AppState& s, const core::BenchReport& report) {
+  BenchUi& b = s.bench;
   std::vector<std::pair<std::size_t, std::size_t>> shapes;
   for (const auto& r : report.rows)
     if (std::find(shapes.begin(), shapes.end(), std::pair(r.rows, r.cols)) == shapes.end()) shapes.push_back({r.rows, r.cols});
   if (shapes.empty()) {
-    if (!b.message.empty()) ImGui::TextWrapped("%s", b.message.c_str());
+    message_line(s.messages, Topic::Bench);
     return;
   }
   int idx = b.table_shape < 0 || b.table_shape >= int(shapes.size()) ? 0 : b.table_shape;
@@ -315,7 +322,7 @@ void matrix_section(BenchUi& b, const core::BenchReport& report) {
   if (ImGui::SliderInt("##shape", &idx, 0, int(shapes.size()) - 1, label)) b.table_shape = idx;
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("The shape (rows x columns) the table below is for");
   ImGui::SameLine();
-  export_row(b, report);
+  export_row(s, report);
   table_caption(b, report);
   if (!ImGui::BeginTable("##matrix", 5, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp))
     return;
@@ -377,8 +384,10 @@ void bench_tab(AppState& s, unsigned chart_texture, Area* chart) {
   const core::BenchReport report = shown_report(b);
   // Presenter mode: the chart is what the room reads; the table scrolls in what is left.
   chart_image(b, chart_texture, ImGui::GetFontSize() * (s.presenter ? 6.0f : 10.4f), chart);
-  if (b.matrix) matrix_section(b, report);
-  else harris_section(b, report);
+  if (b.matrix)
+    matrix_section(s, report);
+  else
+    harris_section(s, report);
 }
 
 bool shows_shipped(const BenchUi& b) { return !b.source.empty() && b.source != kRunHere; }
@@ -445,14 +454,14 @@ void start_bench(AppState& s) {
     const auto shapes =
         text == "sweep" ? std::optional(core::sweep_shapes(gpu ? 28 : 20)) : core::parse_shapes(text, &why);
     if (!shapes) {
-      b.message = "Shapes: " + why;
+      s.messages.error(Topic::Bench, "Shapes: " + why);
       return;
     }
     req.shapes = *shapes;
   } else {
     const auto sizes = core::parse_sizes(b.sizes, &why);
     if (!sizes) {
-      b.message = "Sizes: " + why;
+      s.messages.error(Topic::Bench, "Sizes: " + why);
       return;
     }
     req.sizes = *sizes;
@@ -468,7 +477,7 @@ void start_bench(AppState& s) {
       at = comma + 1;
     }
   }
-  b.message.clear();
+  s.messages.clear(Topic::Bench);
   b.worker.start(req, gpu ? backend::Choice::Cuda : backend::Choice::Sim);
 }
 

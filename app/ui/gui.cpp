@@ -77,16 +77,19 @@ backend::TraceRequest run_request(const RunChoice& c) {
 }
 
 void record_trace(AppState& s) {
+  const bool first = !s.recorded;
   s.recorded = s.choice;
   if (show_recording(s) || show_opened(s)) return;
-  s.opened.error.clear();  // a new run replaces the last open's failure in the status line
+  // A run asked for replaces a failed open in the status line; the window's first run, which
+  // --open's failure comes before, does not (it said "the window opens without it" and went).
+  if (!first && s.messages[Topic::Open].level != Level::Info) s.messages.clear(Topic::Open);
   try {
     const backend::TraceRequest req = run_request(s.choice);
     const int keep = s.trace && s.trace->algorithm == req.algorithm ? s.player.stage() : 0;
     s.trace = s.backend.backend->trace(req);
     s.floats.recorded(req, *s.trace);
     s.compare_trace.reset();
-    s.error.clear();
+    s.messages.clear(Topic::Run);
     int stages = int(s.trace->stages.size());
     if (!s.choice.compare.empty()) {  // the same input, stepped in lockstep
       s.compare_trace = s.backend.backend->trace(compare_request(req, s.choice.compare));
@@ -100,7 +103,7 @@ void record_trace(AppState& s) {
     s.trace.reset();
     s.compare_trace.reset();
     s.player.reset(0);
-    s.error = "Run failed: " + std::string(e.what());
+    s.messages.error(Topic::Run, "Run failed: " + std::string(e.what()));
   }
 }
 
@@ -242,7 +245,7 @@ struct Scene {
       render::Offscreen::unbind();
     } catch (const std::exception& e) {
       render::Offscreen::unbind();
-      s.error = std::string("Drawing failed: ") + e.what();
+      s.messages.error(Topic::Run, std::string("Drawing failed: ") + e.what());
     }
   }
 
@@ -283,7 +286,8 @@ struct Scene {
     view.bind();
     const render::Palette pal = s.presenter ? render::high_contrast_palette() : render::standard_palette();
     const float min_px = min_text_px(s.presenter);
-    const std::string why = s.error.empty() ? "No trace yet: the run is on its way." : "No trace. " + s.error;
+    const std::string why = !s.messages.has(Topic::Run) ? "No trace yet: the run is on its way."
+                                                        : "No trace. " + s.messages.text(Topic::Run);
     canvas.begin(w, h, pal.background);
     render::fitted_text(canvas, float(w) * 0.04f, float(h) * 0.5f, why, min_px * 1.6f, min_px, float(w) * 0.92f,
                         pal.muted);

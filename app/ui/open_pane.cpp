@@ -34,7 +34,8 @@ void put_trace(AppState& s, core::Trace t, const std::string& path) {
     c.compare.clear();
   }
   OpenedUi& o = s.opened;
-  o.message = "Opened " + core::printable(path) + ": " + t.algorithm + ", " + core::recorded_label(t) + ".";
+  s.messages.info(Topic::Open,
+                  "Opened " + core::printable(path) + ": " + t.algorithm + ", " + core::recorded_label(t) + ".");
   o.trace = std::move(t);
   o.file = path, o.shown = true, o.choice = s.choice;
   s.race.shown = false;
@@ -50,8 +51,8 @@ void put_results(AppState& s, core::BenchReport report, const std::string& path)
     if (const auto type = core::parse_dtype(report.rows.front().type)) b.type = *type;
     if (const auto op = core::parse_op(report.rows.front().op)) b.op = *op;
   }
-  s.opened.message = "Opened " + core::printable(path) + ": results measured on " + report.device + " (" +
-                     report.backend + "), " + report.date + ".";
+  s.messages.info(Topic::Open, "Opened " + core::printable(path) + ": results measured on " + report.device + " (" +
+                                   report.backend + "), " + report.date + ".");
   b.file_report = std::move(report);
   b.file = path, b.source = kFromFile;
   s.tab = Tab::Bandwidth, s.select_tab = true;
@@ -77,20 +78,21 @@ void open_file(AppState& s, const std::string& path) {
   std::snprintf(o.path, sizeof o.path, "%s", path.c_str());
   try {
     core::OpenedRun run = core::open_run_file(path);
-    o.error.clear();
+    s.messages.clear(Topic::Open);
     switch (run.kind) {
       case core::RunFile::Trace: put_trace(s, std::move(run.trace), path); break;
       case core::RunFile::Race:
         o.shown = false;
         open_race_file(s, path);
-        o.message = s.race.error.empty() ? "Opened " + core::printable(path) + ": a race recording." : "";
-        if (!s.race.error.empty()) o.error = s.race.error;
+        if (s.messages.has(Topic::Race))
+          s.messages.warning(Topic::Open, s.messages.text(Topic::Race));
+        else
+          s.messages.info(Topic::Open, "Opened " + core::printable(path) + ": a race recording.");
         break;
       case core::RunFile::Results: put_results(s, std::move(run.results), path); break;
     }
   } catch (const std::exception& e) {
-    o.error = e.what();
-    o.message.clear();
+    s.messages.warning(Topic::Open, e.what());
   }
 }
 
@@ -114,11 +116,7 @@ void open_section(AppState& s) {
   focus_on_near_click("##open path");
   ImGui::SameLine();
   if (ImGui::Button("Open") || enter) open_file(s, o.path);
-  if (!o.error.empty()) {
-    wrapped(kAmber, o.error);
-  } else if (!o.message.empty()) {
-    ImGui::TextWrapped("%s", o.message.c_str());
-  }
+  message_line(s.messages, Topic::Open);
   const auto files = folder_files(o.path);
   if (files.empty()) return;
   ImGui::BeginChild("open files", {0, ImGui::GetFontSize() * 6}, true);

@@ -11,7 +11,7 @@
 namespace rl::ui {
 
 // Opens path: a trace goes on the Stages tab, a race recording into the Race section, a results
-// file onto the Bandwidth tab. A file that cannot be shown sets state.opened.error and leaves the
+// file onto the Bandwidth tab. A file that cannot be shown posts a warning (Topic::Open) and leaves the
 // window as it was.
 void open_file(AppState& state, const std::string& path);
 // While the opened trace's fields are the run's, it is the trace on screen; true when it is.

@@ -72,6 +72,15 @@ void wrapped(const ImVec4& color, const std::string& text) {
 }
 
 // A field's value was not taken as typed: say why, beside it, until the next change.
+void message_line(const Messages& messages, Topic topic) {
+  const Message& m = messages[topic];
+  if (m.empty()) return;
+  if (m.level == Level::Info)
+    ImGui::TextWrapped("%s", m.text.c_str());
+  else
+    wrapped(m.level == Level::Warning ? kAmber : kErrorRed, m.text);
+}
+
 void note(const std::string& text, std::string& kept, bool changed) {
   if (changed) kept = text;
   if (!kept.empty()) wrapped(kAmber, kept);
@@ -89,7 +98,7 @@ int show_kept_trace(AppState& s, const core::Trace& t) {
   const int keep = s.trace && s.trace->algorithm == t.algorithm ? s.player.stage() : 0;
   s.trace = t;
   s.compare_trace.reset();  // compare mode runs two kernels; a kept trace is one run
-  s.error.clear();
+  s.messages.clear(Topic::Run);
   s.floats.request.reset();  // the Float tab follows whole-input runs; a kept trace holds one block's inputs
   s.floats.report.reset();
   s.player.reset(int(t.stages.size()));

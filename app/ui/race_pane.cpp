@@ -58,7 +58,7 @@ void put_on_screen(AppState& s, core::Trace t, RaceUi::From from, const std::str
   r.recording = std::move(t);
   r.fix.reset();
   r.from = from, r.file = file, r.shown = true, r.choice = c;
-  r.error.clear();
+  s.messages.clear(Topic::Race);
   r.focus_stage = -1;
   s.stale_read = 0;
   s.recorded = c;
@@ -154,17 +154,17 @@ void start_runs(AppState& s) {
   std::string why;
   auto own = backend::same_kind(*s.backend.backend, &why);
   if (!own) {
-    r.error = "Cannot open the GPU again: " + why;
+    s.messages.error(Topic::Race, "Cannot open the GPU again: " + why);
     return;
   }
   backend::TraceRequest req;
   try {
     req = run_request(s.choice);
   } catch (const std::exception& e) {
-    r.error = e.what();
+    s.messages.error(Topic::Race, e.what());
     return;
   }
-  r.error.clear();
+  s.messages.clear(Topic::Race);
   r.pending_choice = s.choice;
   r.pending = std::async(std::launch::async, [own = std::move(own), req, fix = fix_of(req.algorithm), n = r.runs] {
     RaceUi::Runs out{own->race(req, n), {}};
@@ -234,7 +234,7 @@ void open_race_file(AppState& s, const std::string& path) {
   try {
     put_on_screen(s, core::read_race_file(path), RaceUi::From::File, path);
   } catch (const std::exception& e) {
-    s.race.error = e.what();
+    s.messages.error(Topic::Race, e.what());
   }
 }
 
@@ -251,7 +251,7 @@ bool show_recording(AppState& s) {
     if (!s.choice.compare.empty()) s.compare_trace = beside(s, s.choice.compare);
     if (s.compare_trace) stages = std::max(stages, int(s.compare_trace->stages.size()));
   } catch (const std::exception& e) {
-    s.error = "Compare failed: " + std::string(e.what());
+    s.messages.error(Topic::Run, "Compare failed: " + std::string(e.what()));
   }
   s.player.reset(stages);
   s.player.seek(keep);
@@ -268,7 +268,7 @@ void poll_race(AppState& s) {
     r.fix = std::move(runs.fix);
     show_recording(s);
   } catch (const std::exception& e) {
-    r.error = "The GPU runs failed: " + std::string(e.what());
+    s.messages.error(Topic::Race, "The GPU runs failed: " + std::string(e.what()));
   }
 }
 
@@ -345,10 +345,10 @@ void race_key(AppState& s) {
     const auto& t = shipped(s.choice.algorithm);
     if (t && !(s.trace && s.trace->race)) {
       put_on_screen(s, *t, RaceUi::From::Shipped, "");
-      s.race.error.clear();
+      s.messages.clear(Topic::Race);
       return;
     }
-    s.race.error = "R runs the race on a GPU; this is the CPU model, which cannot race.";
+    s.messages.error(Topic::Race, "R runs the race on a GPU; this is the CPU model, which cannot race.");
     return;
   }
   if (!s.race.pending.valid()) start_runs(s);
@@ -361,7 +361,7 @@ void toggle_fix(AppState& s) {
 
 std::vector<std::pair<std::string, std::string>> race_words(const AppState& s) {
   std::vector<std::pair<std::string, std::string>> out;
-  if (!s.race.error.empty()) out.emplace_back("race_error", s.race.error);
+  if (s.messages.has(Topic::Race)) out.emplace_back("race_error", s.messages.text(Topic::Race));
   if (!s.trace || !s.trace->race) return out;
   const core::Race& race = *s.trace->race;
   out.emplace_back("race_summary", core::race_headline(race));

@@ -65,7 +65,10 @@ void load_settings(AppState& state, const std::string& path) {
   if (path.empty()) return;
   const auto loaded = core::load_settings(path, core::Whose::Own);
   apply_scene(state, loaded.settings);
-  state.notice = loaded.problem;
+  if (loaded.problem.empty())
+    state.messages.clear(Topic::Settings);
+  else
+    state.messages.error(Topic::Settings, loaded.problem);
   state.keep_settings_file = loaded.unreadable;
 }
 
@@ -131,7 +134,7 @@ core::Plan load_plan(const std::string& name) {
 void open_plan(AppState& state, const std::string& name) {
   state.plan = load_plan(name);
   state.scene = 0;
-  state.plan_note.clear();
+  state.messages.clear(Topic::Plan);
   apply_scene(state, state.plan->scenes.front());
 }
 

@@ -107,7 +107,7 @@ void presenter_panel(AppState& s, const Area& f) {
     const auto heading = plan_heading(s);
     ImGui::TextWrapped("%s: %s", heading.plan.c_str(), heading.scene.c_str());
   }
-  if (!s.plan_note.empty()) wrapped(kAmber, s.plan_note);
+  message_line(s.messages, Topic::Plan);
   // The lesson as tall as its text (last frame's), up to 60 % of the column: the kernel's lines take the rest.
   float& lesson_h = s.widgets.lesson_h;
   // Compare mode keeps room for both kernels' highlighted lines (a race recording's summary is tall).

@@ -42,6 +42,14 @@ std::string default_export_dir() {
 
 std::string default_export_base() { return default_export_dir() + "/bandwidth"; }
 
+// An export's outcome, posted: "Saved PATH", or why it failed.
+static void export_done(AppState& s, const render::Exported& done, const std::string& path) {
+  if (done.ok())
+    s.messages.info(Topic::Export, "Saved " + path);
+  else
+    s.messages.error(Topic::Export, "Export failed: " + done.error);
+}
+
 void export_stages(AppState& s, StageExport what) {
   // Compare mode: both views side by side, named after both.
   const std::string base = std::string(s.export_dir) + "/" + s.trace->algorithm +
@@ -56,11 +64,11 @@ void export_stages(AppState& s, StageExport what) {
     const render::Look look{s.view, true, nullptr, s.warp, s.bank_row, s.stale_read, s.presenter, s.part};
     const auto done = s.compare_trace ? render::export_compare_png(*s.trace, *s.compare_trace, s.player.stage(), w, h, path, look)
                                       : render::export_stage_png(*s.trace, s.player.stage(), w, h, path, look);
-    s.export_message = done.ok() ? "Saved " + path : "Export failed: " + done.error;
+    export_done(s, done, path);
     return;
   }
   if (s.export_job.running()) {
-    s.export_message = "An export is running: wait for it or cancel it first";
+    s.messages.warning(Topic::Export, "An export is running: wait for it or cancel it first");
     return;
   }
   auto& job = s.export_job;
@@ -79,7 +87,7 @@ void export_stages(AppState& s, StageExport what) {
     return what == StageExport::AllStages ? render::export_all_stages(trace, w, h, base, look, beside)
                                           : render::export_video(trace, w, h, path, look, beside);
   });
-  s.export_message.clear();
+  s.messages.clear(Topic::Export);
 }
 
 // A running export's progress and Cancel; its outcome once it ends.
@@ -88,7 +96,7 @@ void export_status(AppState& s) {
   if (!job.running()) return;
   if (job.result.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
     const auto done = job.result.get();
-    s.export_message = done.ok() ? "Saved " + job.path : "Export failed: " + done.error;
+    export_done(s, done, job.path);
     return;
   }
   const int total = std::max(job.progress->total.load(), 1), done = job.progress->done.load();
@@ -109,11 +117,12 @@ int finish_requested_export(AppState& s, std::ostream& err) {
   }
   if (s.export_job.running()) {
     const auto done = s.export_job.result.get();
-    s.export_message = done.ok() ? "Saved " + s.export_job.path : "Export failed: " + done.error;
+    export_done(s, done, s.export_job.path);
   }
-  const bool ok = s.export_message.starts_with("Saved ");
+  const Message& m = s.messages[Topic::Export];
+  const bool ok = !m.empty() && m.level == Level::Info;
   err << (ok ? "reduction-lab: " : "reduction-lab: error: --export-gif: ")
-      << core::terminal_text(s.export_message.empty() ? "the export did not run" : s.export_message) << "\n";
+      << core::terminal_text(m.empty() ? "the export did not run" : m.text) << "\n";
   return ok ? 0 : 1;
 }
 

@@ -178,9 +178,7 @@ Area stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   const Area view = s.compare_trace ? compare_views(s, views_h, view_texture, compare_texture)
                                     : Area{origin.x, origin.y, avail.x, views_h};
   if (!s.compare_trace) image(view_texture, view);
-  if (!s.error.empty()) ImGui::TextColored(kErrorRed, "%s", s.error.c_str());
-  if (!s.notice.empty()) ImGui::TextColored(kErrorRed, "%s", s.notice.c_str());
-  if (!s.race.error.empty()) wrapped(kErrorRed, s.race.error);  // a recording not opened or made
+  for (const Topic t : {Topic::Run, Topic::Settings, Topic::Race}) message_line(s.messages, t);
   if (!s.trace) {  // a failed run: the player and exports stay where they were, greyed, until a run is in
     ImGui::BeginDisabled();
     player_controls(s);
@@ -213,7 +211,7 @@ Area stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
     export_stages(s, StageExport::Gif);
   }
   export_status(s);
-  if (!s.export_message.empty()) ImGui::TextWrapped("%s", s.export_message.c_str());
+  message_line(s.messages, Topic::Export);
   ImGui::TextWrapped("%s", core::stage_caption(*s.trace, s.player.stage()).c_str());
   controls_h = ImGui::GetCursorPosY() - top + ImGui::GetStyle().ItemSpacing.y;
   return view;

@@ -56,8 +56,8 @@ void status_bar(const AppState& s, const Area& f) {
   const bool opened = s.opened.shown && s.trace;
   const ImVec4 color = opened ? (s.trace->backend == "cuda" ? kShippedBlue : kAmber) : gpu ? kGpuGreen : kAmber;
   // A file that could not be opened says so here, in words, until a run or another file replaces it.
-  if (!s.opened.error.empty()) {
-    const std::string why = "Not opened: " + s.opened.error.substr(0, 2 * core::kShownChars);
+  if (const Message& open = s.messages[Topic::Open]; !open.empty() && open.level != Level::Info) {
+    const std::string why = "Not opened: " + open.text.substr(0, 2 * core::kShownChars);
     ImGui::TextColored(kAmber, "%s", why.c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", why.c_str());
     ImGui::End();
