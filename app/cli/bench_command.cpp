@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <optional>
 #include <sstream>
 
 #include "../../kernels/algorithms.h"
@@ -74,8 +76,9 @@ std::string text_row(const core::BenchRow& r) {
   return line;
 }
 
-// The request the options ask for; whether a GPU will run it decides the default sizes.
-backend::BenchRequest bench_request(const BenchOptions& o, bool gpu) {
+// The request the options ask for; whether a GPU will run it (asked only where a default needs
+// it, after the usage checks) decides the default sizes and the sweep.
+backend::BenchRequest bench_request(const BenchOptions& o, const std::function<bool()>& gpu) {
   backend::BenchRequest req;
   req.type = *core::parse_dtype(o.type);
   req.op = *core::parse_op(o.op);
@@ -94,11 +97,11 @@ backend::BenchRequest bench_request(const BenchOptions& o, bool gpu) {
     // "sweep": 2^28 elements on a GPU (2^20 on the CPU model), from 2^4 rows to 2^24 (2^16), then
     // the odd shapes (core::sweep_shapes).
     const auto shapes =
-        o.shapes == "sweep" ? std::optional(core::sweep_shapes(gpu ? 28 : 20)) : core::parse_shapes(o.shapes, &why);
+        o.shapes == "sweep" ? std::optional(core::sweep_shapes(gpu() ? 28 : 20)) : core::parse_shapes(o.shapes, &why);
     if (!shapes) throw UsageError("--shapes: " + why);
     req.shapes = *shapes;
   } else {
-    const std::string sizes = o.sizes.empty() ? (gpu ? "2^16..2^28" : "2^10..2^16") : o.sizes;
+    const std::string sizes = o.sizes.empty() ? (gpu() ? "2^16..2^28" : "2^10..2^16") : o.sizes;
     auto parsed = core::parse_sizes(sizes, &why);
     if (!parsed) throw UsageError("--sizes: " + why);
     req.sizes = *parsed;
@@ -163,9 +166,14 @@ void write_summary(const BenchOptions& o, const core::BenchReport& report, std::
 
 int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
   const auto choice = kBackends.at(o.backend);
-  std::string why;
-  const bool gpu = choice != backend::Choice::Sim && backend::make_cuda_backend(&why);
+  std::optional<bool> on_gpu;
+  const auto gpu = [&] {
+    std::string no_gpu;
+    if (!on_gpu) on_gpu = choice != backend::Choice::Sim && backend::make_cuda_backend(&no_gpu);
+    return *on_gpu;
+  };
   const backend::BenchRequest req = bench_request(o, gpu);
+  std::string why;
   // Results go to --out whole, through the one writer, once measured: a refusal, a failure or
   // Ctrl+C leaves the previous file as it was. An unwritable folder fails now, not after minutes.
   std::ostringstream file;

@@ -30,10 +30,10 @@ void tip(const char* text);
 // on the label, or beside the field on its row where no other item is, puts the cursor in it, so
 // that typing after a near miss goes into the field and not to the window's one-key shortcuts.
 void focus_on_near_click(const char* label);
-// A field's value was not taken as typed: say why, beside it, until the next change.
 // A topic's message, wrapped, in its level's colour (info: the text's own, warning: amber,
 // error: red); nothing when it has none.
 void message_line(const Messages& messages, Topic topic);
+// A field's value was not taken as typed: say why, beside it, until the next change.
 void note(const std::string& text, std::string& kept, bool changed);
 // Puts a run read from somewhere other than a live run (an opened trace, a race recording) on
 // screen in place of the live one; returns the stage to keep (the one shown, when the algorithm
