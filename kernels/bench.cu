@@ -186,11 +186,11 @@ struct BenchSession::Impl {
   }
 
   template <class T, class Op, class In>
-  Timing time_algo(Algo algo, const Launch& launch, const BenchSettings& s, const std::atomic<bool>* cancel) {
+  Timing time_algo(const Plan& plan, const BenchSettings& s, const std::atomic<bool>* cancel) {
     if constexpr (narrow::is_narrow<In>) {
-      if (!row(algo).narrow) throw std::invalid_argument(std::string(row(algo).id) + " takes no half or bfloat16");
+      if (!plan.row->narrow) throw std::invalid_argument(std::string(plan.row->id) + " takes no half or bfloat16");
     }
-    Reducer<T, Op, In> r(algo, launch, nullptr, stream);
+    Reducer<T, Op, In> r(plan.algo(), plan.launch(), nullptr, stream);
     r.prepare(n);
     const In* in = static_cast<const In*>(input);
     return measure<T>([&] { return r.enqueue(in); }, s, cancel);
@@ -334,14 +334,14 @@ struct BenchSession::Impl {
   }
 
   template <class T, class Op, class In = T>
-  Timing time_matrix_algo(Algo algo, const Launch& launch, Matrix m, const BenchSettings& s,
-                          const std::atomic<bool>* cancel) {
-    MatrixReducer<T, Op, In> r(algo, launch, nullptr, stream);
-    r.prepare(m);
+  Timing time_matrix_algo(const Plan& plan, const BenchSettings& s, const std::atomic<bool>* cancel) {
+    MatrixReducer<T, Op, In> r(plan, nullptr, stream);
+    r.prepare();
     const In* in = static_cast<const In*>(input);
     const T* out = nullptr;
     Timing t = measure<T>([&] { return out = r.enqueue(in); }, s, cancel);
-    if (out) check_outputs<T, Op>(out, matrix_lines(algo), m, row(algo).tree == Tree::None, t);  // a thread's own walk
+    if (out)  // Tree::None: a thread's own walk
+      check_outputs<T, Op>(out, matrix_lines(plan.algo()), plan.shape, plan.row->tree == Tree::None, t);
     return t;
   }
 
@@ -433,28 +433,17 @@ struct BenchSession::Impl {
 };
 
 namespace {
-struct AlgoJob {
-  Algo algo;
-  Launch launch;
-  const BenchSettings& s;
-  const std::atomic<bool>* cancel;
-  template <class T, class Op, class In>
-  Timing run(BenchSession::Impl& m) const {
-    return m.time_algo<T, Op, In>(algo, launch, s, cancel);
-  }
-};
-struct MatrixJob {
-  Algo algo;
-  Launch launch;
-  Matrix m;
+struct PlanJob {
+  const Plan& plan;
   const BenchSettings& s;
   const std::atomic<bool>* cancel;
   template <class T, class Op, class In>
   Timing run(BenchSession::Impl& i) const {
+    if (!plan.matrix()) return i.time_algo<T, Op, In>(plan, s, cancel);
     if constexpr (narrow::is_narrow<T>)
       throw std::invalid_argument("matrices of halves and bfloat16 are timed adding in float");
     else
-      return i.time_matrix_algo<T, Op, In>(algo, launch, m, s, cancel);
+      return i.time_matrix_algo<T, Op, In>(plan, s, cancel);
   }
 };
 struct MatrixBaselineJob {
@@ -563,22 +552,11 @@ void BenchSession::set_values(DType type, const std::vector<double>& values, boo
   if (!values.empty()) RL_CUDA(cudaMemcpy(m.input, m.host.data(), m.host.size(), cudaMemcpyHostToDevice));
 }
 
-Timing BenchSession::time(Algo algo, OpKind op, const Launch& launch, const BenchSettings& s,
-                          const std::atomic<bool>* cancel) {
-  if (!gpu_launchable(algo)) throw std::invalid_argument("this algorithm is modelled only and never launched on the GPU");
-  Launch checked{launch.block, 0, 0};
-  checked.cluster = launch.cluster;
-  checked.grid =
-      first_pass_grid(algo, impl_->n, launch.block, cuda_device_shape(), cluster_blocks(algo, launch.cluster));
-  check_launch(algo, impl_->n, checked, false);
-  return impl_->dispatch(op, AlgoJob{algo, Launch{launch.block, 0, 0, nullptr, launch.cluster}, s, cancel});
-}
-
-Timing BenchSession::time_matrix(Algo algo, OpKind op, const Launch& launch, Matrix m, const BenchSettings& s,
-                                 const std::atomic<bool>* cancel) {
-  if (m.size() != impl_->n) throw std::invalid_argument("the matrix shape does not match the input's size");
-  check_matrix_launch(algo, m, launch, cuda_device_shape(), false, impl_->elem());
-  return impl_->dispatch(op, MatrixJob{algo, launch, m, s, cancel});
+Timing BenchSession::time(const Plan& plan, OpKind op, const BenchSettings& s, const std::atomic<bool>* cancel) {
+  if (!gpu_launchable(plan.algo()))
+    throw std::invalid_argument("this algorithm is modelled only and never launched on the GPU");
+  if (plan.size() != impl_->n) throw std::invalid_argument("the plan's shape does not match the input's size");
+  return impl_->dispatch(op, PlanJob{plan, s, cancel});
 }
 
 Timing BenchSession::time_matrix_baseline(Baseline b, OpKind op, Matrix m, const BenchSettings& s,

@@ -13,6 +13,7 @@
 #include "algo.h"
 #include "shapes.h"
 #include "matrix_shapes.h"
+#include "plan.h"
 
 namespace rl::kernels {
 
@@ -73,14 +74,10 @@ class BenchSession {
   // The given values (each one a value of the type) as the input instead of drawn ones. same_type:
   // halves and bfloat16 add in their own type (the pitfall: sums only) instead of float.
   void set_values(DType type, const std::vector<double>& values, bool same_type = false);
-  // Times one whole-array reduction of the current input with launch's block (and cluster);
-  // the grid is the kernel's own. Cancel stops between samples.
-  Timing time(Algo algo, OpKind op, const Launch& launch, const BenchSettings& s, const std::atomic<bool>* cancel);
+  // Times one run of the plan (gpu_plan) over the current input: the whole array, or the
+  // rows x cols matrix it holds (plan.size() elements, row-major). Cancel stops between samples.
+  Timing time(const Plan& plan, OpKind op, const BenchSettings& s, const std::atomic<bool>* cancel);
   Timing time_baseline(Baseline b, OpKind op, const BenchSettings& s, const std::atomic<bool>* cancel);
-  // The same, over the current input as a row-major rows x cols matrix (rows * cols = n);
-  // launch.grid as in matrix_grid (0: the kernel's own).
-  Timing time_matrix(Algo algo, OpKind op, const Launch& launch, Matrix m, const BenchSettings& s,
-                     const std::atomic<bool>* cancel);
   // CUB's segmented reduce (rows), cuBLAS gemv with a ones vector (rows or columns; float and
   // double sums only: cuBLAS has no integer gemv). Throws std::invalid_argument when the
   // baseline cannot do it, CudaError when cuBLAS cannot be loaded.

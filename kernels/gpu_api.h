@@ -9,6 +9,7 @@
 #include "algo.h"
 #include "matrix_shapes.h"
 #include "narrow_types.h"
+#include "plan.h"
 #include "raw_trace.h"
 #include "shapes.h"
 
@@ -28,24 +29,19 @@ int cuda_sm_count();
 int cuda_compute_major();         // the device's compute capability, major (9 on an H100)
 DeviceShape cuda_device_shape();  // the current device's SMs and threads per SM
 
-// Reduces host_in[0..n) on the GPU to one value. With trace non-null, block
-// launch.trace_block of the first pass runs the instrumented instantiation. In: the elements'
-// type; T: the accumulator's (float, or the element type itself, for half and bfloat16 elements).
+// Runs the plan on the GPU over host_in (plan.size() elements; a matrix row-major) and returns
+// its outputs: one for an array, one a row or a column for a matrix. With trace non-null, block
+// plan.trace_block of the first pass runs the instrumented instantiation. In: the elements' type;
+// T: the accumulator's (float, or the element type itself, for half and bfloat16 elements).
 template <class T, class In = T>
-T gpu_reduce(Algo algo, OpKind op, const In* host_in, std::size_t n, const Launch& launch, RawTrace<T>* trace);
-
-// Reduces each row, each column or the whole of the row-major matrix host_in on the GPU
-// (matrix_outputs values). With trace non-null, block launch.trace_block of the first pass
-// (numbered x fastest) runs the instrumented instantiation.
-template <class T, class In = T>
-std::vector<T> gpu_reduce_matrix(Algo algo, OpKind op, const In* host_in, Matrix m, const Launch& launch,
-                                 RawTrace<T>* trace);
-// Several matrices of one shape, one after another through one prepared reducer, as a
+std::vector<T> gpu_run(const Plan& plan, OpKind op, const In* host_in, RawTrace<T>* trace);
+// A matrix plan over several inputs, one after another through one prepared reducer, as a
 // benchmark's back-to-back runs go: each one's outputs. Whatever a launch leaves for the next
 // (batched-rows-vectorized's ticket counters) must not change the next one's results.
 template <class T>
-std::vector<std::vector<T>> gpu_reduce_matrices(Algo algo, OpKind op, const std::vector<const T*>& host_ins, Matrix m,
-                                                const Launch& launch);
+std::vector<std::vector<T>> gpu_run_each(const Plan& plan, OpKind op, const std::vector<const T*>& host_ins);
+// The plan for this process's GPU (its SMs and threads an SM size the fixed grids).
+Plan gpu_plan(Algo algo, Matrix shape, const Launch& launch, std::size_t elem_bytes, bool traced);
 
 template <class T>
 T cub_reduce(OpKind op, const T* host_in, std::size_t n);

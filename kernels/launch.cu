@@ -70,55 +70,37 @@ int cuda_compute_major() {
   return major;
 }
 
-template <class T, class In>
-T gpu_reduce(Algo algo, OpKind op, const In* host_in, std::size_t n, const Launch& launch, RawTrace<T>* trace) {
-  if (!gpu_launchable(algo)) throw std::invalid_argument("this algorithm is modelled only and never launched on the GPU");
-  Launch l = launch;
-  // Fixed grids come from this device's SM count; cg-grid-sync's is capped by occupancy later.
-  const int cluster = cluster_blocks(algo, l.cluster);
-  if (!l.grid && algo != Algo::CgGridSync) l.grid = first_pass_grid(algo, n, l.block, cuda_device_shape(), cluster);
-  Launch checked = l;
-  if (!checked.grid) checked.grid = first_pass_grid(algo, n, l.block, cuda_device_shape(), cluster);
-  check_launch(algo, n, checked, trace != nullptr);
-  return by_op<T, In>(algo, op,
-                      [&](auto o) { return Reducer<T, decltype(o), In>(algo, l, trace, nullptr).run(host_in, n); });
+Plan gpu_plan(Algo algo, Matrix shape, const Launch& launch, std::size_t elem_bytes, bool traced) {
+  return make_plan(algo, shape, launch, cuda_device_shape(), elem_bytes, traced);
 }
 
 template <class T, class In>
-std::vector<T> gpu_reduce_matrix(Algo algo, OpKind op, const In* host_in, Matrix m, const Launch& launch,
-                                 RawTrace<T>* trace) {
-  return by_op<T, In>(algo, op, [&](auto o) {
-    return MatrixReducer<T, decltype(o), In>(algo, launch, trace, nullptr).run(host_in, m);
+std::vector<T> gpu_run(const Plan& plan, OpKind op, const In* host_in, RawTrace<T>* trace) {
+  if (!gpu_launchable(plan.algo()))
+    throw std::invalid_argument("this algorithm is modelled only and never launched on the GPU");
+  return by_op<T, In>(plan.algo(), op, [&](auto o) -> std::vector<T> {
+    if (plan.matrix()) return MatrixReducer<T, decltype(o), In>(plan, trace, nullptr).run(host_in);
+    return {Reducer<T, decltype(o), In>(plan.algo(), plan.launch(), trace, nullptr).run(host_in, plan.size())};
   });
 }
 
 template <class T>
-std::vector<std::vector<T>> gpu_reduce_matrices(Algo algo, OpKind op, const std::vector<const T*>& host_ins, Matrix m,
-                                                const Launch& launch) {
-  return by_op<T, T>(algo, op, [&](auto o) {
-    return MatrixReducer<T, decltype(o)>(algo, launch, nullptr, nullptr).run_each(host_ins, m);
-  });
+std::vector<std::vector<T>> gpu_run_each(const Plan& plan, OpKind op, const std::vector<const T*>& host_ins) {
+  return by_op<T, T>(plan.algo(), op,
+                     [&](auto o) { return MatrixReducer<T, decltype(o)>(plan, nullptr, nullptr).run_each(host_ins); });
 }
 
-#define RL_MATRIX(T)                                                                                  \
-  template std::vector<T> gpu_reduce_matrix<T>(Algo, OpKind, const T*, Matrix, const Launch&, RawTrace<T>*); \
-  template std::vector<std::vector<T>> gpu_reduce_matrices<T>(Algo, OpKind, const std::vector<const T*>&, Matrix, \
-                                                              const Launch&);
-RL_MATRIX(int)
-RL_MATRIX(float)
-RL_MATRIX(double)
-#undef RL_MATRIX
-
-template int gpu_reduce<int>(Algo, OpKind, const int*, std::size_t, const Launch&, RawTrace<int>*);
-template float gpu_reduce<float>(Algo, OpKind, const float*, std::size_t, const Launch&, RawTrace<float>*);
-template double gpu_reduce<double>(Algo, OpKind, const double*, std::size_t, const Launch&, RawTrace<double>*);
-#define RL_NARROW(T, In) \
-  template T gpu_reduce<T, In>(Algo, OpKind, const In*, std::size_t, const Launch&, RawTrace<T>*);
-#define RL_NARROW_MATRIX(T, In) \
-  template std::vector<T> gpu_reduce_matrix<T, In>(Algo, OpKind, const In*, Matrix, const Launch&, RawTrace<T>*);
-RL_FOR_EACH_NARROW_PAIR(RL_NARROW)
-RL_FOR_EACH_NARROW_PAIR(RL_NARROW_MATRIX)
-#undef RL_NARROW
-#undef RL_NARROW_MATRIX
+#define RL_RUN(T, In) template std::vector<T> gpu_run<T, In>(const Plan&, OpKind, const In*, RawTrace<T>*);
+#define RL_EACH(T) \
+  template std::vector<std::vector<T>> gpu_run_each<T>(const Plan&, OpKind, const std::vector<const T*>&);
+RL_RUN(int, int)
+RL_RUN(float, float)
+RL_RUN(double, double)
+RL_FOR_EACH_NARROW_PAIR(RL_RUN)
+RL_EACH(int)
+RL_EACH(float)
+RL_EACH(double)
+#undef RL_RUN
+#undef RL_EACH
 
 }  // namespace rl::kernels

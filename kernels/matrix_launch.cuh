@@ -12,19 +12,24 @@ inline namespace launch_detail {
 template <class T, class Op, class In = T>
 class MatrixReducer {
  public:
-  MatrixReducer(Algo algo, const Launch& l, RawTrace<T>* trace, cudaStream_t stream)
-      : algo_(algo), launch_(l), trace_(trace), stream_(stream) {}
+  // plan: a matrix plan (make_plan), checked for the kernel when it was made.
+  MatrixReducer(const Plan& plan, RawTrace<T>* trace, cudaStream_t stream)
+      : algo_(plan.algo()),
+        launch_(plan.launch()),
+        trace_(trace),
+        stream_(stream),
+        m_(plan.shape),
+        grid_(plan.grid),
+        partial_count_(plan.passes[0].outputs),
+        second_pass_(plan.launches > 1) {}
 
   // Allocates what every later enqueue needs, so timed runs allocate nothing.
-  void prepare(Matrix m) {
-    m_ = m;
-    grid_ = check_matrix_launch(algo_, m, launch_, cuda_device_shape(), trace_ != nullptr, sizeof(In));
-    out_ = std::make_unique<DeviceArray<T>>(matrix_outputs(algo_, m));
+  void prepare() {
+    out_ = std::make_unique<DeviceArray<T>>(matrix_outputs(algo_, m_));
     partials_.reset(), tickets_.reset();
-    if (matrix_second_pass(algo_, grid_))
-      partials_ = std::make_unique<DeviceArray<T>>(matrix_partials(algo_, m, grid_));
+    if (second_pass_) partials_ = std::make_unique<DeviceArray<T>>(partial_count_);
     if (algo_ == Algo::BatchedRowsVectorized && partials_) {  // a ticket counter a row
-      tickets_ = std::make_unique<DeviceArray<unsigned>>(m.rows);
+      tickets_ = std::make_unique<DeviceArray<unsigned>>(m_.rows);
       tickets_->fill_bytes(0);  // the last block of a row wraps its counter back to 0
     }
   }
@@ -51,12 +56,13 @@ class MatrixReducer {
       launch(first_out, out_->get(), {1, grid_.count()}, {1, 1}, dim3(unsigned(launch_.block), 1), NoProbe{});
   }
 
-  std::vector<T> run(const In* host_in, Matrix m) { return run_each({host_in}, m)[0]; }
+  std::vector<T> run(const In* host_in) { return run_each({host_in})[0]; }
 
   // One prepare, then each input in turn through the same buffers.
-  std::vector<std::vector<T>> run_each(const std::vector<const In*>& host_ins, Matrix m) {
+  std::vector<std::vector<T>> run_each(const std::vector<const In*>& host_ins) {
+    const Matrix m = m_;
     DeviceArray<In> input(m.size());
-    prepare(m);
+    prepare();
     std::vector<std::vector<T>> outs;
     for (const In* host_in : host_ins) {
       input.from_host(host_in, m.size());
@@ -78,7 +84,7 @@ class MatrixReducer {
       kernel(NoProbe{});
       return;
     }
-    const std::size_t partials = std::min(matrix_partials(algo_, m_, grid_), kMaxPartials);
+    const std::size_t partials = std::min(partial_count_, kMaxPartials);
     TraceBuffers<T> buf(matrix_trace_shape(algo_, launch_.block, m_, sizeof(In)), launch_.block, partials, 0);
     kernel(buf.probe(launch_.trace_block));
     RL_CUDA(cudaStreamSynchronize(stream_));
@@ -167,6 +173,8 @@ class MatrixReducer {
   cudaStream_t stream_;
   Matrix m_;
   Grid2 grid_;
+  std::size_t partial_count_;  // the first pass's results: the outputs, or the partials a second pass folds
+  bool second_pass_;
   std::unique_ptr<DeviceArray<T>> out_, partials_;
   std::unique_ptr<DeviceArray<unsigned>> tickets_;
 

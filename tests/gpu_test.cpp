@@ -37,6 +37,19 @@ using test::expect_identical;
 
 namespace {
 
+// An array through the GPU: its plan for this device (make_plan), then its one output.
+template <class T, class In = T>
+T on_gpu(kernels::Algo algo, kernels::OpKind op, const In* in, std::size_t n, const kernels::Launch& launch) {
+  return kernels::gpu_run<T, In>(kernels::gpu_plan(algo, {1, n}, launch, sizeof(In), false), op, in, nullptr)[0];
+}
+
+// A matrix through the GPU: its outputs.
+template <class T>
+std::vector<T> on_gpu_matrix(kernels::Algo algo, kernels::OpKind op, const T* in, kernels::Matrix m,
+                             const kernels::Launch& launch) {
+  return kernels::gpu_run<T>(kernels::gpu_plan(algo, m, launch, sizeof(T), false), op, in, nullptr);
+}
+
 // Without a GPU a test skips, visibly; where one is required (REDLAB_REQUIRE_GPU=1, the GPU
 // suite) that is a failure: an old driver must not pass for a GPU run.
 #define NO_GPU(why)                                                                  \
@@ -216,11 +229,11 @@ TEST(Gpu, NarrowTimedSumsMatchADoubleReference) {
         if (type == core::DType::Half) {
           std::vector<narrow::Half> in;
           for (double x : values) in.push_back(narrow::Half(float(x)));
-          got = kernels::gpu_reduce<float, narrow::Half>(r.algo, kernels::OpKind::Sum, in.data(), n, launch, nullptr);
+          got = on_gpu<float, narrow::Half>(r.algo, kernels::OpKind::Sum, in.data(), n, launch);
         } else {
           std::vector<narrow::Bf16> in;
           for (double x : values) in.push_back(narrow::Bf16(float(x)));
-          got = kernels::gpu_reduce<float, narrow::Bf16>(r.algo, kernels::OpKind::Sum, in.data(), n, launch, nullptr);
+          got = on_gpu<float, narrow::Bf16>(r.algo, kernels::OpKind::Sum, in.data(), n, launch);
         }
         EXPECT_NEAR(got, test::reference(core::Op::Sum, values), test::sum_tolerance(type, values))
             << r.id << " n=" << n << " " << core::to_string(type);
@@ -342,7 +355,8 @@ namespace {
 void expect_model_outputs(kernels::Algo algo, core::Op op, const float* in, kernels::Matrix m, int block,
                           const std::vector<float>& got) {
   const kernels::Launch same_grid{block, kernels::matrix_grid(algo, m, block, 0, kernels::cuda_device_shape()).count(), 0};
-  const auto want = model::model_reduce_matrix<float>(algo, op, in, m, same_grid, nullptr);
+  const auto want =
+      model::model_run<float>(model::model_plan(algo, m, same_grid, sizeof(float), false), op, in, nullptr);
   ASSERT_EQ(got.size(), want.size());
   for (std::size_t o = 0; o < got.size(); ++o)
     ASSERT_TRUE(test::same_bits(got[o], want[o])) << "output " << o << ": gpu " << got[o] << " model " << want[o];
@@ -365,7 +379,7 @@ TEST(Gpu, TimedMatrixKernelsEqualTheModel) {
           const std::vector<float> in(values.begin(), values.end());
           const auto algo = backend::kernel_algo(id);
           const kernels::Matrix m{rows, cols};
-          const auto got = kernels::gpu_reduce_matrix<float>(algo, op, in.data(), m, {block, 0, 0}, nullptr);
+          const auto got = on_gpu_matrix<float>(algo, op, in.data(), m, {block, 0, 0});
           expect_model_outputs(algo, op, in.data(), m, block, got);
           if (HasFailure()) return;
         }
@@ -393,7 +407,8 @@ TEST(Gpu, BackToBackMatrixRunsEachEqualTheModel) {
             ins.emplace_back(values.begin(), values.end());
           }
           const std::vector<const float*> ptrs{ins[0].data(), ins[1].data(), ins[2].data()};
-          const auto got = kernels::gpu_reduce_matrices<float>(algo, op, ptrs, m, {block, 0, 0});
+          const auto got =
+              kernels::gpu_run_each<float>(kernels::gpu_plan(algo, m, {block, 0, 0}, sizeof(float), false), op, ptrs);
           ASSERT_EQ(got.size(), 3u);
           for (std::size_t k = 0; k < 3; ++k) {
             SCOPED_TRACE("run " + std::to_string(k));
@@ -421,12 +436,12 @@ TEST(Gpu, TimedKernelsMatchADoubleReference) {
               double got = 0;
               if (type == core::DType::Int) {
                 const std::vector<int> in(values.begin(), values.end());
-                got = kernels::gpu_reduce<int>(algo, op, in.data(), n, launch, nullptr);
+                got = on_gpu<int>(algo, op, in.data(), n, launch);
               } else if (type == core::DType::Double) {
-                got = kernels::gpu_reduce<double>(algo, op, values.data(), n, launch, nullptr);
+                got = on_gpu<double>(algo, op, values.data(), n, launch);
               } else {
                 const std::vector<float> in(values.begin(), values.end());
-                got = kernels::gpu_reduce<float>(algo, op, in.data(), n, launch, nullptr);
+                got = on_gpu<float>(algo, op, in.data(), n, launch);
               }
               const double ref = test::reference(op, values);
               SCOPED_TRACE(id + " n=" + std::to_string(n) + " block=" + std::to_string(block) + " cluster=" +
@@ -453,8 +468,7 @@ TEST(Gpu, IntSumsWrapAroundForEveryAlgorithm) {
       SCOPED_TRACE(id + " n=" + std::to_string(n));
       const int block = id == "non-pow2-block" ? 270 : 256;
       const auto algo = backend::kernel_algo(id);
-      EXPECT_EQ(kernels::gpu_reduce<int>(algo, kernels::OpKind::Sum, in.data(), n, {block, 0, 0}, nullptr),
-                test::wrapped_sum(in));
+      EXPECT_EQ(on_gpu<int>(algo, kernels::OpKind::Sum, in.data(), n, {block, 0, 0}), test::wrapped_sum(in));
     }
   }
 }
@@ -493,16 +507,14 @@ TEST(Gpu, ImpossibleLaunchesAreRefusedAndTheGpuStillWorks) {
   if (!kernels::cuda_available(&why)) NO_GPU(why);
   const std::vector<int> in(100, 1);
   using kernels::Algo;
-  EXPECT_THROW(kernels::gpu_reduce<int>(Algo::Sequential, kernels::OpKind::Sum, in.data(), 100, {96, 0, 0}, nullptr),
-               std::invalid_argument);
-  EXPECT_THROW(kernels::gpu_reduce<int>(Algo::Sequential, kernels::OpKind::Sum, in.data(), 0, {32, 0, 0}, nullptr),
-               std::invalid_argument);
-  EXPECT_THROW(kernels::gpu_reduce<int>(Algo::SyncthreadsInBranch, kernels::OpKind::Sum, in.data(), 100, {32, 0, 0}, nullptr),
+  EXPECT_THROW(on_gpu<int>(Algo::Sequential, kernels::OpKind::Sum, in.data(), 100, {96, 0, 0}), std::invalid_argument);
+  EXPECT_THROW(on_gpu<int>(Algo::Sequential, kernels::OpKind::Sum, in.data(), 0, {32, 0, 0}), std::invalid_argument);
+  EXPECT_THROW(on_gpu<int>(Algo::SyncthreadsInBranch, kernels::OpKind::Sum, in.data(), 100, {32, 0, 0}),
                std::invalid_argument);
   // A cooperative grid larger than the device holds at once.
-  EXPECT_THROW(kernels::gpu_reduce<int>(Algo::CgGridSync, kernels::OpKind::Sum, in.data(), 100, {256, 1u << 20, 0}, nullptr),
+  EXPECT_THROW(on_gpu<int>(Algo::CgGridSync, kernels::OpKind::Sum, in.data(), 100, {256, 1u << 20, 0}),
                std::invalid_argument);
-  EXPECT_EQ(kernels::gpu_reduce<int>(Algo::Sequential, kernels::OpKind::Sum, in.data(), 100, {32, 0, 0}, nullptr), 100);
+  EXPECT_EQ(on_gpu<int>(Algo::Sequential, kernels::OpKind::Sum, in.data(), 100, {32, 0, 0}), 100);
 }
 
 TEST(Gpu, BaselinesAgreeWithTheReference) {
@@ -550,7 +562,8 @@ TEST(Gpu, BackToBackSinglePassLaunchesEachStartFromTheIdentity) {
       for (int block : {256, 1024}) {
         const auto facts = session.set_input(kernels::DType::Int, op, n, seed + n);
         for (auto algo : {kernels::Algo::WarpShuffleVectorized, kernels::Algo::WorkQueue}) {
-          const auto t = session.time(algo, op, kernels::Launch{block, 0, 0}, quick_settings, nullptr);
+          const auto t =
+              session.time(kernels::gpu_plan(algo, {1, n}, {block, 0, 0}, 4, false), op, quick_settings, nullptr);
           EXPECT_GE(t.samples, 10);
           EXPECT_EQ(t.result, facts.expected) << "n=" << n << " block=" << block << " op=" << int(op) << " algo=" << int(algo);
         }
@@ -571,7 +584,7 @@ TEST(Gpu, OutOfMemoryIsReportedAndTheNextRunWorks) {
   const std::size_t n = std::size_t(1) << 29;  // 2 GiB of floats: no longer fits
   const std::vector<float> big(n, 0.5f);
   try {
-    kernels::gpu_reduce<float>(kernels::Algo::Sequential, kernels::OpKind::Sum, big.data(), n, {256, 0, 0}, nullptr);
+    on_gpu<float>(kernels::Algo::Sequential, kernels::OpKind::Sum, big.data(), n, {256, 0, 0});
     ADD_FAILURE() << "expected an out-of-memory error";
   } catch (const kernels::CudaError& e) {
     EXPECT_NE(std::string(e.what()).find("of GPU memory;"), std::string::npos) << e.what();
@@ -586,13 +599,13 @@ TEST(Gpu, OutOfMemoryIsReportedAndTheNextRunWorks) {
     }
     // Still usable: a smaller input is measured at once, and right.
     const auto facts = session.set_input(kernels::DType::Int, kernels::OpKind::Sum, 1 << 20, 2);
-    const auto t = session.time(kernels::Algo::WarpShuffleVectorized, kernels::OpKind::Sum, kernels::Launch{256, 0, 0},
-                                {}, nullptr);
+    const auto t =
+        session.time(kernels::gpu_plan(kernels::Algo::WarpShuffleVectorized, {1, 1 << 20}, {256, 0, 0}, 4, false),
+                     kernels::OpKind::Sum, {}, nullptr);
     EXPECT_EQ(t.result, facts.expected);
   }
   ASSERT_EQ(cudaFree(hog), cudaSuccess);
-  EXPECT_EQ(kernels::gpu_reduce<float>(kernels::Algo::Sequential, kernels::OpKind::Sum, big.data(), n, {256, 0, 0},
-                                       nullptr),
+  EXPECT_EQ(on_gpu<float>(kernels::Algo::Sequential, kernels::OpKind::Sum, big.data(), n, {256, 0, 0}),
             float(n) * 0.5f);
 }
 
@@ -617,10 +630,9 @@ TEST(Gpu, ArraysPastTwoToThe31ElementsReduceExactly) {
                  Algo::CgTwoPhase, Algo::CgGridSync, Algo::ThreadfenceSinglePass}) {
     SCOPED_TRACE(int(a));
     std::fprintf(stderr, "past 2^31: algorithm %d\n", int(a));
-    EXPECT_EQ(kernels::gpu_reduce<int>(a, kernels::OpKind::Sum, in.data(), n, {256, 0, 0}, nullptr), expect);
+    EXPECT_EQ(on_gpu<int>(a, kernels::OpKind::Sum, in.data(), n, {256, 0, 0}), expect);
   }
-  EXPECT_EQ(kernels::gpu_reduce<int>(Algo::WarpShuffleVectorized, kernels::OpKind::Max, in.data(), n, {256, 0, 0}, nullptr),
-            1000);
+  EXPECT_EQ(on_gpu<int>(Algo::WarpShuffleVectorized, kernels::OpKind::Max, in.data(), n, {256, 0, 0}), 1000);
   EXPECT_EQ(kernels::cub_reduce<int>(kernels::OpKind::Sum, in.data(), n), expect);
 }
 #endif  // REDLAB_HAS_CUDA
@@ -669,11 +681,9 @@ TEST(Gpu, MatrixRunsRepeatBitForBit) {
   for (const auto& id : core::matrix_ids()) {
     const auto algo = backend::kernel_algo(id);
     ASSERT_EQ(kernels::run_to_run(kernels::row(algo)), kernels::RunToRun::Fixed) << id;
-    const auto first =
-        kernels::gpu_reduce_matrix<float>(algo, kernels::OpKind::Sum, in.data(), m, {256, 0, 0}, nullptr);
+    const auto first = on_gpu_matrix<float>(algo, kernels::OpKind::Sum, in.data(), m, {256, 0, 0});
     for (int run = 1; run < (quick() ? 2 : 5); ++run) {
-      const auto again =
-          kernels::gpu_reduce_matrix<float>(algo, kernels::OpKind::Sum, in.data(), m, {256, 0, 0}, nullptr);
+      const auto again = on_gpu_matrix<float>(algo, kernels::OpKind::Sum, in.data(), m, {256, 0, 0});
       ASSERT_EQ(again.size(), first.size()) << id;
       EXPECT_EQ(std::memcmp(again.data(), first.data(), first.size() * sizeof(float)), 0) << id << " run " << run;
     }

@@ -176,14 +176,14 @@ void expect_refusal(Fn fn, const std::string& part) {
 inline double model_result(const std::string& id, core::Op op, core::DType type, const std::vector<double>& v,
                            int block, std::size_t grid = 0) {
   const auto algo = backend::kernel_algo(id);
-  const kernels::Launch launch{block, grid, 0};
+  const auto plan = model::model_plan(algo, {1, v.size()}, {block, grid, 0}, core::element_bytes(type), false);
   if (type == core::DType::Int) {
     const std::vector<int> in(v.begin(), v.end());
-    return model::model_reduce<int>(algo, op, in.data(), in.size(), launch, nullptr);
+    return model::model_run<int>(plan, op, in.data(), nullptr)[0];
   }
-  if (type == core::DType::Double) return model::model_reduce<double>(algo, op, v.data(), v.size(), launch, nullptr);
+  if (type == core::DType::Double) return model::model_run<double>(plan, op, v.data(), nullptr)[0];
   const std::vector<float> in(v.begin(), v.end());
-  return model::model_reduce<float>(algo, op, in.data(), in.size(), launch, nullptr);
+  return model::model_run<float>(plan, op, in.data(), nullptr)[0];
 }
 
 }  // namespace rl::test

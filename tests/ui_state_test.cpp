@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <sstream>
 
 #include "app/backend/backend.h"
@@ -20,7 +21,9 @@
 #include "app/ui/panels.h"
 #include "app/ui/race_pane.h"
 #include "app/ui/settings.h"
+#include "kernels/algorithms.h"
 #include "kernels/stage_tags.h"
+#include "test_support.h"
 
 using namespace rl;
 
@@ -469,5 +472,31 @@ TEST(UiState, AnInputPathFromAFileNeverShowsTheFilesContent) {
     core::generate_input(typed, 32, core::DType::Int);
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("'https://user:hunter2"), std::string::npos) << e.what();
+  }
+}
+
+// The Run panel previews the grid of the plan the backend will run (issue 49): for every
+// kernel, over seeded sizes and blocks, the planned grid is the one the run then took, where
+// ceil(size / block) was wrong for pair-tile and grid-stride kernels.
+TEST(UiState, ThePlannedGridIsTheGridTheRunTakes) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  ui::AppState state;
+  state.backend.backend = backend::make_sim_backend();
+  for (const auto& row : kernels::kAlgorithms) {
+    if (kernels::is_baseline(row)) continue;
+    ui::RunChoice& c = state.choice;
+    c.algorithm = std::string(row.id);
+    c.type = row.ints_only ? core::DType::Int : core::DType::Float;
+    c.block = 32 << (rng() % 4);
+    c.size = 1 + int(rng() % 20000);
+    c.rows = 1 + int(rng() % 40), c.cols = 1 + int(rng() % 700);
+    const auto plan = ui::planned_run(state);
+    ASSERT_TRUE(plan) << row.id << " block " << c.block << " size " << c.size;
+    ui::record_trace(state);
+    ASSERT_TRUE(state.trace) << row.id << ": " << state.messages[ui::Topic::Run].text;
+    EXPECT_EQ(plan->grid.count(), state.trace->grid)
+        << row.id << " block " << c.block << " size " << c.size << " shape " << c.rows << " x " << c.cols;
   }
 }

@@ -221,8 +221,9 @@ TEST(Work, WorkQueueWithoutItsTicketsGivesALowerBound) {
   core::Trace t = traced("work-queue", 70001, 64, seed, 1);
   const std::size_t exact = core::work_of(t).stages[0].additions;
   t.tickets.pop_back();  // a record cut short: the backend can give no thread's fold
-  t.geometry = backend::array_geometry(kernels::Algo::WorkQueue, t.size, t.block, t.grid, t.trace_block,
-                                       core::element_bytes(t.type), t.tickets);
+  t.geometry = backend::geometry(kernels::recorded_plan(kernels::Algo::WorkQueue, {1, t.size}, t.block, t.grid,
+                                                        t.trace_block, core::element_bytes(t.type)),
+                                 t.tickets);
   EXPECT_TRUE(t.geometry.folds.empty());
   const core::Work w = core::work_of(t);
   EXPECT_FALSE(w.stages[0].exact);

@@ -12,9 +12,11 @@
 
 namespace rl::backend {
 
-kernels::Algo kernel_algo(const std::string& id) {
+kernels::Algo kernel_algo(const std::string& id) { return kernel_row(id).algo; }
+
+const kernels::AlgorithmRow& kernel_row(const std::string& id) {
   const auto* row = kernels::find_row(id);
-  if (row && !kernels::is_baseline(*row)) return row->algo;
+  if (row && !kernels::is_baseline(*row)) return *row;
   if (row) throw std::invalid_argument("'" + id + "' is a baseline: it is timed by `bench`, it has no stages to trace");
   throw std::invalid_argument("unknown algorithm '" + id + "'");
 }
@@ -85,24 +87,51 @@ void check_type(const kernels::AlgorithmRow& row, core::DType type, core::Op op,
 }
 
 kernels::Algo kernel_algo(const TraceRequest& req) {
-  const kernels::Algo algo = kernel_algo(req.algorithm);
-  check_type(kernels::row(algo), req.type, req.op, req.accumulate);
-  return algo;
+  const kernels::AlgorithmRow& row = kernel_row(req.algorithm);
+  check_type(row, req.type, req.op, req.accumulate);
+  return row.algo;
 }
 
-std::size_t traced_output(kernels::Algo algo, kernels::Matrix m, int block, kernels::Grid2 grid, int traced,
-                          std::size_t elem_bytes) {
-  const std::size_t b = std::size_t(traced);
-  switch (kernels::row(algo).indexing) {
+std::size_t traced_output(const kernels::Plan& plan) {
+  const std::size_t b = std::size_t(plan.trace_block), B = std::size_t(plan.block), cols = plan.shape.cols;
+  switch (plan.row->indexing) {
     case kernels::Indexing::RowPerBlock: return b;
-    case kernels::Indexing::RowChunks: return b / grid.x;
-    case kernels::Indexing::ColumnTiles: return std::min(m.cols - 1, (b % grid.x) * kernels::matrix_tile_cols(algo, block, m.cols));
-    case kernels::Indexing::ColumnWalk: return std::min(m.cols - 1, b * std::size_t(block));
-    case kernels::Indexing::RowTile: return b * std::size_t(block);  // the first row of the block's first tile
+    case kernels::Indexing::RowChunks: return b / plan.grid.x;
+    case kernels::Indexing::ColumnTiles:
+      return std::min(cols - 1, (b % plan.grid.x) * kernels::matrix_tile_cols(plan.algo(), plan.block, cols));
+    case kernels::Indexing::ColumnWalk: return std::min(cols - 1, b * B);
+    case kernels::Indexing::RowTile: return b * B;  // the first row of the block's first tile
     case kernels::Indexing::RowSegments:  // the block's first warp's first row
-      return b * std::size_t(block / 32) * std::size_t(32 / kernels::row_lanes(algo, m.cols, elem_bytes));
+      return b * (B / 32) * std::size_t(32 / plan.lanes);
     default: return 0;
   }
+}
+
+kernels::Matrix problem_of(const TraceRequest& req, kernels::Algo algo) {
+  if (!kernels::is_matrix(algo)) {
+    if (req.rows || req.cols)
+      throw std::invalid_argument(req.algorithm + " reduces an array: it takes a size, not rows and columns");
+    return {1, req.input.size()};
+  }
+  if (req.rows == 0 || req.cols == 0 || req.cols > req.input.size() / req.rows ||
+      req.rows * req.cols != req.input.size())
+    throw std::invalid_argument(req.algorithm + " needs a matrix: --rows and --cols, at least 1 each");
+  return {req.rows, req.cols};
+}
+
+kernels::Plan plan_for(const TraceRequest& req, kernels::DeviceShape device) {
+  const kernels::Algo algo = kernel_algo(req);
+  const kernels::Launch asked{req.block, req.grid, req.trace_block, req.tickets.empty() ? nullptr : &req.tickets,
+                              req.cluster};
+  return kernels::make_plan(algo, problem_of(req, algo), asked, device, core::element_bytes(req.type), true);
+}
+
+kernels::Plan plan_as_ran(const kernels::Plan& plan, std::size_t grid) {
+  if (grid == 0 || grid == plan.grid.count()) return plan;
+  kernels::Plan ran = kernels::recorded_plan(plan.algo(), plan.shape, plan.block, grid, plan.trace_block,
+                                             plan.elem_bytes, plan.cluster);
+  ran.tickets = plan.tickets;
+  return ran;
 }
 
 core::Window matrix_window(const TraceRequest& req, const std::vector<std::size_t>& elements) {

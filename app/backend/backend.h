@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "../../kernels/shapes.h"
 #include "../core/catalog.h"
 #include "../core/trace.h"
 
@@ -39,6 +40,8 @@ class Backend {
   virtual core::Trace race(const TraceRequest& request, int runs);
   // Device memory in use, in bytes; 0 for the CPU model.
   virtual std::size_t device_memory_used() const { return 0; }
+  // What sizes its fixed grids: the GPU's SMs and threads an SM, or the model's.
+  virtual kernels::DeviceShape device_shape() const = 0;
 };
 
 enum class Choice { Auto, Cuda, Sim };

@@ -150,12 +150,15 @@ struct Typed {
       if (!f.empty()) return model::cpu_reduce<float>(op, f.data(), f.size());
       return model::cpu_reduce<double>(op, d.data(), d.size());
     }
-    const auto algo = r.algo;
-    if (!i.empty()) return model::model_reduce<int>(algo, op, i.data(), i.size(), launch, nullptr);
-    if (!f.empty()) return model::model_reduce<float>(algo, op, f.data(), f.size(), launch, nullptr);
-    if (!h.empty()) return model::model_reduce<float, narrow::Half>(algo, op, h.data(), h.size(), launch, nullptr);
-    if (!b.empty()) return model::model_reduce<float, narrow::Bf16>(algo, op, b.data(), b.size(), launch, nullptr);
-    return model::model_reduce<double>(algo, op, d.data(), d.size(), launch, nullptr);
+    const auto run = [&]<class T, class In>(const std::vector<In>& in) {
+      const kernels::Plan plan = model::model_plan(r.algo, {1, in.size()}, launch, sizeof(In), false);
+      return double(model::model_run<T, In>(plan, op, in.data(), nullptr)[0]);
+    };
+    if (!i.empty()) return run.template operator()<int, int>(i);
+    if (!f.empty()) return run.template operator()<float, float>(f);
+    if (!h.empty()) return run.template operator()<float, narrow::Half>(h);
+    if (!b.empty()) return run.template operator()<float, narrow::Bf16>(b);
+    return run.template operator()<double, double>(d);
   }
 };
 
@@ -254,14 +257,15 @@ void finish_matrix_row(const Row& r, core::BenchRow& row, core::MatrixShape s, d
   row.pct_of_peak = peak > 0 ? 100.0 * row.gbps / peak : 0;
 }
 
-// The launch a matrix row runs with: the request's block (else the kernel's own) and grid. The
-// row records both, the grid as the first pass's block count on this device.
-kernels::Launch matrix_launch(const Row& r, core::BenchRow& row, const BenchRequest& req, kernels::Matrix m,
-                              kernels::DeviceShape device) {
-  const auto algo = r.algo;
-  row.block = req.block > 0 ? req.block : kernels::preferred_matrix_block(algo, m, device);
-  row.grid = kernels::matrix_grid(algo, m, row.block, req.grid, device, core::element_bytes(req.type)).count();
-  return {row.block, req.grid, 0};
+// The plan a matrix row runs: the request's block (else the kernel's own) and grid on this
+// device. The row records both, the grid as the first pass's block count.
+kernels::Plan matrix_plan(const Row& r, core::BenchRow& row, const BenchRequest& req, kernels::Matrix m,
+                          kernels::DeviceShape device) {
+  row.block = req.block > 0 ? req.block : kernels::preferred_matrix_block(r.algo, m, device);
+  const kernels::Plan plan =
+      kernels::make_plan(r.algo, m, {row.block, req.grid, 0}, device, core::element_bytes(req.type), false);
+  row.grid = plan.grid.count();
+  return plan;
 }
 
 #ifdef REDLAB_HAS_CUDA
@@ -299,17 +303,17 @@ core::BenchReport run_sim_matrix(const BenchRequest& req, const std::vector<cons
       if (kernels::is_baseline(*r)) continue;  // a library on the GPU
       core::BenchRow row = base_row(id, req, m.size());
       const auto algo = r->algo;
-      const auto launch = matrix_launch(*r, row, req, m, model::kModelSmCount);
+      const kernels::Plan plan = matrix_plan(*r, row, req, m, model::kModelSmCount);
       std::vector<T> out;
       const auto t0 = std::chrono::steady_clock::now();
       if constexpr (std::is_same_v<T, In>)
-        out = model::model_reduce_matrix<T>(algo, req.op, in.data(), m, launch, nullptr);
+        out = model::model_run<T>(plan, req.op, in.data(), nullptr);
       else
-        out = model::model_reduce_matrix<T, In>(algo, req.op, elements.data(), m, launch, nullptr);
+        out = model::model_run<T, In>(plan, req.op, elements.data(), nullptr);
       const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
       row.samples = 1;
       finish_matrix_row(*r, row, s, us, req.type, 0);
-      const bool walk = kernels::row(algo).tree == kernels::Tree::None;  // a thread adds its whole line
+      const bool walk = plan.row->tree == kernels::Tree::None;  // a thread adds its whole line
       const auto lines = kernels::matrix_lines(algo);
       const auto c = req.op == core::Op::Sum ? model::check_matrix_outputs<T, ops::Sum>(out.data(), in.data(), m, lines, walk)
                      : req.op == core::Op::Min ? model::check_matrix_outputs<T, ops::Min>(out.data(), in.data(), m, lines, walk)
@@ -361,8 +365,7 @@ core::BenchReport run_matrix_bench(const BenchRequest& req, const std::vector<co
         if (kernels::is_baseline(*r)) {
           t = session.time_matrix_baseline(r->baseline, req.op, m, settings, cancel);
         } else {
-          const auto launch = matrix_launch(*r, row, req, m, {dev.sm_count, dev.threads_per_sm});
-          t = session.time_matrix(r->algo, req.op, launch, m, settings, cancel);
+          t = session.time(matrix_plan(*r, row, req, m, {dev.sm_count, dev.threads_per_sm}), req.op, settings, cancel);
         }
         row.samples = t.samples;
         row.discarded = t.discarded;
@@ -481,7 +484,8 @@ core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSi
           kernels::Launch launch{row.block, 0, 0};
           launch.cluster = cluster_of(*r, req);
           if (launch.cluster > 1) row.cluster = launch.cluster;
-          t = session.time(r->algo, req.op, launch, settings, cancel);
+          t = session.time(kernels::gpu_plan(r->algo, {1, n}, launch, core::element_bytes(type), false), req.op,
+                           settings, cancel);
         }
         row.samples = t.samples;
         row.discarded = t.discarded;

@@ -19,11 +19,14 @@ core::Trace run_race(const TraceRequest& req, int runs) {
   const kernels::Launch launch{req.block, 0, req.trace_block, nullptr};
   kernels::check_race_launch(algo, typed.size(), launch);  // before the model runs the whole input
   kernels::RawTrace<T> meant;
-  const T expected = model::model_reduce<T>(algo, req.op, typed.data(), typed.size(), launch, &meant);
+  const kernels::Matrix array{1, typed.size()};
+  const T expected =
+      model::model_run<T>(model::model_plan(algo, array, launch, sizeof(T), true), req.op, typed.data(), &meant)[0];
   const auto gpu = kernels::gpu_race_runs<T>(algo, req.op, typed.data(), typed.size(), launch, runs, meant.partials);
   TraceRequest kept = req;
   kept.trace_block = gpu.block;
-  core::Trace t = run_trace<T>(kept, algo, model::model_reduce<T>);
+  const kernels::DeviceShape model_device(model::kModelSmCount);
+  core::Trace t = run_trace<T>(kept, plan_for(kept, model_device), model::model_run<T, T>);
   core::Race race;
   race.runs = runs;
   race.blocks = meant.partials.size();
@@ -46,6 +49,7 @@ class CudaBackend final : public Backend {
   std::string name() const override { return "cuda"; }
   std::string device() const override { return device_; }
   std::size_t device_memory_used() const override { return kernels::cuda_memory_used(); }
+  kernels::DeviceShape device_shape() const override { return kernels::cuda_device_shape(); }
   core::Trace race(const TraceRequest& req, int runs) override {
     if (core::is_narrow(req.type))
       throw std::invalid_argument("race recordings take int, float and double, not " + core::to_string(req.type));
@@ -69,10 +73,9 @@ class CudaBackend final : public Backend {
       return t;
     }
     try {
-      core::Trace t = with_types(req, [&]<class T, class In>() {
-        if (kernels::is_matrix(algo)) return run_matrix_trace<T, In>(req, algo, kernels::gpu_reduce_matrix<T, In>);
-        return run_trace<T, In>(req, algo, kernels::gpu_reduce<T, In>);
-      });
+      const kernels::Plan plan = plan_for(req, device_shape());
+      core::Trace t =
+          with_types(req, [&]<class T, class In>() { return run_trace<T, In>(req, plan, kernels::gpu_run<T, In>); });
       t.backend = name();
       t.device = device_;
       return t;

@@ -78,77 +78,74 @@ std::vector<core::ThreadFold> queue(const ArrayRun& r, const std::vector<int>& t
   return vectors(r, v);
 }
 
-int array_passes(kernels::Algo algo, std::size_t n, int block, std::size_t grid, int cluster) {
-  switch (kernels::row(algo).combine) {
-    case kernels::Combine::Passes: return int(kernels::pass_outputs(algo, n, block, grid, cluster).size());
-    case kernels::Combine::SecondKernel:
-    case kernels::Combine::LastBlock:
-    case kernels::Combine::GridSync: return 2;
-    default: return 1;
-  }
-}
-
 // thread-per-row: the tile, and each thread's fold over the rows it adds (one a tile of rows,
 // its whole row), not the elements it copies for the others.
-core::Geometry row_tile_geometry(core::Geometry g, kernels::Matrix m, int block, kernels::Grid2 grid, int traced,
-                                 std::size_t elem_bytes) {
-  g.tile_cols = kernels::row_tile_cols(m.cols, block, elem_bytes);
+core::Geometry row_tile_geometry(core::Geometry g, const kernels::Plan& plan) {
+  const kernels::Matrix m = plan.shape;
+  g.tile_cols = plan.tile_cols;
   g.tile_pitch = kernels::row_tile_pitch(g.tile_cols);
-  const std::size_t B = std::size_t(block);
+  const std::size_t B = std::size_t(plan.block);
   for (std::size_t t = 0; t < B; ++t) {
-    const std::size_t rows = count(std::size_t(traced) * B + t, m.rows, grid.count() * B);
+    const std::size_t rows = count(std::size_t(plan.trace_block) * B + t, m.rows, plan.grid.count() * B);
     g.folds.push_back({rows * m.cols, rows * (m.cols - 1), 1});
   }
   return g;
 }
 
-}  // namespace
-
-core::Geometry array_geometry(kernels::Algo algo, std::size_t n, int block, std::size_t grid, int traced,
-                              std::size_t elem_bytes, const std::vector<int>& tickets, int cluster) {
-  core::Geometry g;
-  g.grid_x = grid, g.block_x = block;
-  g.indexing = kernels::row(algo).indexing;
-  g.tree = kernels::row(algo).tree;
-  g.cluster = cluster > 1 ? cluster : 0;
-  g.passes = array_passes(algo, n, block, grid, cluster);
-  const ArrayRun r{n, std::size_t(block), grid, std::size_t(traced), kernels::vector_elements(elem_bytes)};
-  switch (g.indexing) {
-    case Indexing::GridStride: g.folds = strided(r); break;
-    case Indexing::GridStridePairs: g.folds = pairs(r); break;
-    case Indexing::Vectors: g.folds = vectorized(r); break;
-    case Indexing::Tickets: g.folds = queue(r, tickets); break;
-    default: break;  // one element, or one pair, a thread
+// What each thread of the traced block folds, for the array kernels.
+std::vector<core::ThreadFold> array_folds(const kernels::Plan& plan, const std::vector<int>& tickets) {
+  const ArrayRun r{plan.size(), std::size_t(plan.block), plan.grid.x, std::size_t(plan.trace_block), plan.per_vector()};
+  switch (plan.row->indexing) {
+    case Indexing::GridStride: return strided(r);
+    case Indexing::GridStridePairs: return pairs(r);
+    case Indexing::Vectors: return vectorized(r);
+    case Indexing::Tickets: return queue(r, tickets);
+    default: return {};  // one element, or one pair, a thread
   }
-  return g;
 }
 
-core::Geometry matrix_geometry(kernels::Algo algo, kernels::Matrix m, int block, kernels::Grid2 grid, int traced,
-                               std::size_t elem_bytes) {
-  core::Geometry g;
-  g.grid_x = grid.x, g.grid_y = grid.y;
-  g.block_x = kernels::matrix_block_x(algo, block, m.cols), g.block_y = block / g.block_x;
-  g.indexing = kernels::row(algo).indexing;
-  g.tree = kernels::row(algo).tree;
-  g.thread_cols = kernels::matrix_thread_cols(algo);
-  if (kernels::row(algo).indexing == kernels::Indexing::RowSegments)
-    g.segment_lanes = kernels::row_lanes(algo, m.cols, elem_bytes);
-  g.passes = kernels::matrix_second_pass(algo, grid) ? 2 : 1;
-  if (g.indexing == Indexing::RowTile) return row_tile_geometry(g, m, block, grid, traced, elem_bytes);
-  const bool columns = kernels::is_column_sums(algo);
-  const std::size_t tile = std::size_t(traced) % grid.x;
-  for (int t = 0; t < block; ++t) {
-    const auto elements = kernels::matrix_thread_elements(algo, m, block, grid, traced, t, elem_bytes);
+// The same for the matrix kernels: each thread's elements, and the sums it keeps.
+std::vector<core::ThreadFold> matrix_folds(const core::Geometry& g, const kernels::Plan& plan) {
+  const kernels::Algo algo = plan.algo();
+  const kernels::Matrix m = plan.shape;
+  const bool columns = plan.row->indexing == Indexing::ColumnTiles;
+  const std::size_t tile = std::size_t(plan.trace_block) % plan.grid.x;
+  std::vector<core::ThreadFold> folds;
+  for (int t = 0; t < plan.block; ++t) {
+    const auto elements =
+        kernels::matrix_thread_elements(algo, m, plan.block, plan.grid, plan.trace_block, t, plan.elem_bytes);
     std::set<std::size_t> sums;  // the values the thread's fold keeps: a column each, or one
     for (std::size_t e : elements) sums.insert(g.thread_cols > 1 ? e % m.cols : 0);
     std::size_t held = 1;
     if (columns) {  // a lane past the last column holds padding no result takes
       held = 0;
-      for (std::size_t c : kernels::matrix_thread_columns(algo, block, m.cols, tile, std::size_t(t % g.block_x), elem_bytes))
+      for (std::size_t c :
+           kernels::matrix_thread_columns(algo, plan.block, m.cols, tile, std::size_t(t % g.block_x), plan.elem_bytes))
         held += c < m.cols;
     }
-    g.folds.push_back({elements.size(), elements.size() - sums.size(), held});
+    folds.push_back({elements.size(), elements.size() - sums.size(), held});
   }
+  return folds;
+}
+
+}  // namespace
+
+core::Geometry geometry(const kernels::Plan& plan, const std::vector<int>& tickets) {
+  core::Geometry g;
+  g.grid_x = plan.grid.x, g.block_x = plan.block_x;
+  g.indexing = plan.row->indexing;
+  g.tree = plan.row->tree;
+  g.passes = plan.launches;
+  if (!plan.matrix()) {
+    g.cluster = plan.cluster > 1 ? plan.cluster : 0;
+    g.folds = array_folds(plan, tickets);
+    return g;
+  }
+  g.grid_y = plan.grid.y, g.block_y = plan.block_y;
+  g.thread_cols = kernels::matrix_thread_cols(plan.algo());
+  g.segment_lanes = plan.lanes;
+  if (g.indexing == Indexing::RowTile) return row_tile_geometry(g, plan);
+  g.folds = matrix_folds(g, plan);
   return g;
 }
 
@@ -159,18 +156,15 @@ void complete_geometry(core::Trace& t) {
     throw std::runtime_error("the trace of '" + core::printable(t.algorithm) +
                              "' was recorded without its layout (grid, block, indexing), and this build has no such "
                              "kernel to take it from");
-  const std::size_t bytes = core::element_bytes(t.type);
-  if (t.rows == 0) {
-    t.geometry = array_geometry(row->algo, t.size, t.block, t.grid, t.trace_block, bytes, t.tickets);
-    return;
+  const kernels::Matrix shape = t.rows == 0 ? kernels::Matrix{1, t.size} : kernels::Matrix{t.rows, t.cols};
+  try {
+    const kernels::Plan plan =
+        kernels::recorded_plan(row->algo, shape, t.block, t.grid, t.trace_block, core::element_bytes(t.type));
+    t.geometry = geometry(plan, t.tickets);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error("the trace of '" + core::printable(t.algorithm) +
+                             "' records a layout its kernel cannot have: " + core::printable(e.what()));
   }
-  const kernels::Matrix m{t.rows, t.cols};
-  const auto grid = kernels::matrix_grid(row->algo, m, t.block, t.grid, kernels::DeviceShape(1), bytes);
-  if (grid.count() != t.grid)
-    throw std::runtime_error("the trace of '" + core::printable(t.algorithm) + "' records a grid of " + std::to_string(t.grid) +
-                             " blocks, which its kernel does not lay out over " + std::to_string(t.rows) + " x " +
-                             std::to_string(t.cols));
-  t.geometry = matrix_geometry(row->algo, m, t.block, grid, t.trace_block, bytes);
 }
 
 }  // namespace rl::backend

@@ -7,15 +7,14 @@
 #include <vector>
 
 #include "../../kernels/algo.h"
-#include "../../kernels/matrix_shapes.h"
+#include "../../kernels/plan.h"
 #include "../core/trace.h"
 
 namespace rl::backend {
 
-core::Geometry array_geometry(kernels::Algo algo, std::size_t n, int block, std::size_t grid, int traced,
-                              std::size_t elem_bytes, const std::vector<int>& tickets, int cluster = 1);
-core::Geometry matrix_geometry(kernels::Algo algo, kernels::Matrix m, int block, kernels::Grid2 grid, int traced,
-                               std::size_t elem_bytes);
+// The plan as recorded: grid, block, indexing, passes, and what each thread of the traced block
+// folded (tickets: work-queue's record of who took each ticket).
+core::Geometry geometry(const kernels::Plan& plan, const std::vector<int>& tickets);
 // A trace read from a file without geometry (recorded before traces carried it) gets its layout
 // from this build's kernel of its algorithm. Throws std::runtime_error when this build has none:
 // then the trace cannot say how its threads were laid out.

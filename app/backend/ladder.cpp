@@ -34,8 +34,8 @@ double model_sum(kernels::Algo algo, const std::vector<double>& held, Narrow ele
   const core::Accumulate adds = acc == element ? core::Accumulate::Same : core::Accumulate::Float;
   return with_types(core::dtype_of(element), adds, [&]<class T, class In>() {
     const std::vector<In> values = typed_as<In>(held);
-    return double(
-        model::model_reduce<T, In>(algo, kernels::OpKind::Sum, values.data(), values.size(), launch, nullptr));
+    const kernels::Plan plan = model::model_plan(algo, {1, values.size()}, launch, sizeof(In), false);
+    return double(model::model_run<T, In>(plan, kernels::OpKind::Sum, values.data(), nullptr)[0]);
   });
 }
 
@@ -54,7 +54,9 @@ void run_on_gpu(LadderRun& run, kernels::Algo algo, const std::vector<double>& v
     const std::vector<double> held = held_as(values, element);
     session.set_values(core::dtype_of(element), held,
                        acc == element && (element == Narrow::Half || element == Narrow::Bf16));
-    const kernels::Timing t = session.time(algo, kernels::OpKind::Sum, kernels::Launch{block, 0, 0}, settings, cancel);
+    const kernels::Plan plan =
+        kernels::gpu_plan(algo, {1, values.size()}, {block, 0, 0}, core::element_bytes(core::dtype_of(element)), false);
+    const kernels::Timing t = session.time(plan, kernels::OpKind::Sum, settings, cancel);
     LadderRung r;
     r.rung = core::rung_of(held, element, acc, t.result);
     r.median_us = t.median_us;

@@ -11,6 +11,7 @@
 #include "../../kernels/shapes.h"
 #include "../../kernels/matrix_shapes.h"
 #include "../../kernels/gpu_api.h"
+#include "../../kernels/plan.h"
 #include "../../kernels/stage_tags.h"
 #include "../core/catalog.h"
 #include "../core/facts.h"
@@ -21,6 +22,7 @@
 namespace rl::backend {
 
 kernels::Algo kernel_algo(const std::string& id);  // throws std::invalid_argument if unknown or a baseline
+const kernels::AlgorithmRow& kernel_row(const std::string& id);  // the same, its row
 // The request's algorithm, checked as above and for the type and operator: a row that reduces
 // int alone (AlgorithmRow::ints_only), or whose bulk reduction takes floats' sums alone, refuses the
 // others in words.
@@ -28,8 +30,18 @@ kernels::Algo kernel_algo(const TraceRequest& req);
 void check_type(const kernels::AlgorithmRow& row, core::DType type, core::Op op,
                 core::Accumulate accumulate = core::Accumulate::Float);
 // The output a matrix trace's traced block writes first: its row, its first column, or 0.
-std::size_t traced_output(kernels::Algo algo, kernels::Matrix m, int block, kernels::Grid2 grid, int traced,
-                          std::size_t elem_bytes = 4);
+std::size_t traced_output(const kernels::Plan& plan);
+// A window of the matrix around the traced block: its first row (or the matrix's last rows),
+// at most 16 rows and 32 columns, and which cells the block reads.
+core::Window matrix_window(const TraceRequest& req, const std::vector<std::size_t>& elements);
+// The problem a request poses: its matrix, or its array as one row of n. Throws
+// std::invalid_argument for rows and columns given to an array kernel, or missing for a matrix one.
+kernels::Matrix problem_of(const TraceRequest& req, kernels::Algo algo);
+// The plan of a request on a device of that shape (kernels::make_plan), checked for its kernel,
+// type and operator; its tickets point into req.
+kernels::Plan plan_for(const TraceRequest& req, kernels::DeviceShape device);
+// The plan as the run carried it out: cg-grid-sync's GPU grid is settled at launch (occupancy).
+kernels::Plan plan_as_ran(const kernels::Plan& plan, std::size_t grid);
 
 // Values of the element type, from doubles that already hold them (exact).
 template <class In>
@@ -50,7 +62,8 @@ std::vector<double> doubles(It first, It last) {
 }
 
 template <class T>
-void add_stages(core::Trace& t, kernels::Algo algo, const kernels::RawTrace<T>& raw, const core::SourceView& src);
+void add_stages(core::Trace& t, const kernels::Plan& plan, const kernels::RawTrace<T>& raw,
+                const core::SourceView& src);
 
 // When, and from which source lines: what a trace opened elsewhere shows beside its stages.
 inline void stamp(core::Trace& t, const core::SourceView& src) {
@@ -60,7 +73,7 @@ inline void stamp(core::Trace& t, const core::SourceView& src) {
 
 // The fields every trace carries, array or matrix: what ran, where, on which source lines.
 template <class T>
-core::Trace trace_header(const TraceRequest& req, kernels::Algo algo, const kernels::RawTrace<T>& raw,
+core::Trace trace_header(const TraceRequest& req, const kernels::Plan& plan, const kernels::RawTrace<T>& raw,
                          const core::SourceView& src) {
   core::Trace t;
   t.algorithm = req.algorithm;
@@ -73,36 +86,58 @@ core::Trace trace_header(const TraceRequest& req, kernels::Algo algo, const kern
   t.op = req.op;
   t.type = req.type;
   t.accumulate = core::is_narrow(req.type) ? req.accumulate : core::Accumulate::Float;
-  t.combine = kernels::row(algo).combine;
+  t.combine = plan.row->combine;
   t.partials = doubles(raw.partials.begin(), raw.partials.end());
   return t;
 }
 
-// elem_bytes: the input element's (2 for halves), which sets what a 16-byte load reads.
+// What only an array's trace holds: its one result, the hand-out of tickets, each pass's outputs.
 template <class T>
-core::Trace build_trace(const TraceRequest& req, kernels::Algo algo, const kernels::RawTrace<T>& raw, T result,
-                        std::size_t elem_bytes = sizeof(T)) {
-  const bool global = kernels::row(algo).indexing == kernels::Indexing::WholeArray;
-  const core::SourceView& src = core::source_of(req.algorithm);
-  core::Trace t = trace_header(req, algo, raw, src);
+void array_fields(core::Trace& t, const kernels::Plan& plan, const kernels::RawTrace<T>& raw, T result) {
+  const bool global = plan.row->indexing == kernels::Indexing::WholeArray;
   t.memory = global ? core::Memory::Global : core::Memory::Shared;
   t.result = static_cast<double>(result);
   t.tickets = raw.tickets;
-  const int cluster = kernels::cluster_blocks(algo, req.cluster);
-  if (!global) t.pass_outputs = kernels::pass_outputs(algo, t.size, req.block, raw.grid, cluster);
-  t.geometry = array_geometry(algo, t.size, req.block, raw.grid, req.trace_block, elem_bytes, raw.tickets, cluster);
-  for (std::size_t i : kernels::traced_elements(algo, t.size, req.block, raw.grid, req.trace_block,
-                                                kernels::vector_elements(elem_bytes), raw.tickets))
-    t.input.push_back(req.input[i]);
+  if (!global)
+    for (const kernels::Pass& p : plan.passes) t.pass_outputs.push_back(p.outputs);
+}
 
-  add_stages(t, algo, raw, src);
+// What only a matrix's trace holds: its shape, its outputs, the traced block's output and the
+// window of the matrix around that block.
+template <class T>
+void matrix_fields(core::Trace& t, const TraceRequest& req, const kernels::Plan& plan, const std::vector<T>& outputs,
+                   const std::vector<std::size_t>& elements) {
+  t.rows = req.rows;
+  t.cols = req.cols;
+  t.outputs =
+      doubles(outputs.begin(), outputs.begin() + std::ptrdiff_t(std::min(outputs.size(), kernels::kMaxPartials)));
+  t.outputs_total = outputs.size();
+  t.result = static_cast<double>(outputs[traced_output(plan)]);
+  t.window = matrix_window(req, elements);
+}
+
+// The trace of a run of `plan` (as it ran: plan_as_ran) that recorded raw and left outputs.
+template <class T>
+core::Trace build_trace(const TraceRequest& req, const kernels::Plan& plan, const kernels::RawTrace<T>& raw,
+                        const std::vector<T>& outputs) {
+  const core::SourceView& src = core::source_of(req.algorithm);
+  core::Trace t = trace_header(req, plan, raw, src);
+  t.geometry = geometry(plan, raw.tickets);
+  const std::vector<std::size_t> elements = kernels::traced_elements(plan, raw.tickets);
+  for (std::size_t i : elements) t.input.push_back(req.input[i]);
+  if (plan.matrix())
+    matrix_fields(t, req, plan, outputs, elements);
+  else
+    array_fields(t, plan, raw, outputs[0]);
+  add_stages(t, plan, raw, src);
   return t;
 }
 
 // The recorded stages: labels, source lines, shared memory, lanes, accesses and loads.
 template <class T>
-void add_stages(core::Trace& t, kernels::Algo algo, const kernels::RawTrace<T>& raw, const core::SourceView& src) {
-  const bool global = kernels::row(algo).indexing == kernels::Indexing::WholeArray;
+void add_stages(core::Trace& t, const kernels::Plan& plan, const kernels::RawTrace<T>& raw,
+                const core::SourceView& src) {
+  const bool global = plan.row->indexing == kernels::Indexing::WholeArray;
   const int threads = raw.block, slots = raw.shape.slots, load_slots = raw.shape.load_slots;
   for (int k = 0; k < raw.shape.stages; ++k) {
     if (raw.tags[k] < 0) continue;  // a stage this run never reached
@@ -161,23 +196,19 @@ void add_stages(core::Trace& t, kernels::Algo algo, const kernels::RawTrace<T>& 
   }
 }
 
-// Reduce has the signature of kernels::gpu_reduce<T, In> / model::model_reduce<T, In>.
-// algo: the request's, looked up once by the backend (kernel_algo).
-template <class T, class In = T, class Reduce>
-core::Trace run_trace(const TraceRequest& req, kernels::Algo algo, Reduce reduce) {
-  if (req.rows || req.cols) throw std::invalid_argument(req.algorithm + " reduces an array: it takes a size, not rows and columns");
+// Run has the signature of kernels::gpu_run<T, In> / model::model_run<T, In>; plan: plan_for(req, ...).
+template <class T, class In = T, class Run>
+core::Trace run_trace(const TraceRequest& req, const kernels::Plan& plan, Run run) {
   // CUDA's atomic min/max (cuda::atomic_ref) do not promise this project's NaN rule: refused
   // rather than shown with a result that may differ from run to run.
-  if (kernels::row(algo).tree == kernels::Tree::CgTilesAsync && req.op != core::Op::Sum &&
+  if (plan.row->tree == kernels::Tree::CgTilesAsync && req.op != core::Op::Sum &&
       std::any_of(req.input.begin(), req.input.end(), [](double x) { return x != x; }))
     throw std::invalid_argument("cg-reduce-update-async: its min and max use CUDA's atomic min/max, which do not "
                                 "promise to propagate NaN; pick another algorithm for input with NaN");
   const std::vector<In> typed = typed_as<In>(req.input);
   kernels::RawTrace<T> raw;
-  const kernels::Launch launch{req.block, req.grid, req.trace_block, req.tickets.empty() ? nullptr : &req.tickets,
-                               req.cluster};
-  const T result = reduce(algo, req.op, typed.data(), typed.size(), launch, &raw);
-  return build_trace(req, algo, raw, result, sizeof(In));
+  const std::vector<T> outputs = run(plan, req.op, typed.data(), &raw);
+  return build_trace(req, plan_as_ran(plan, raw.grid), raw, outputs);
 }
 
 // Calls f.template operator()<T, In>() with the accumulator and element types: int, float and
@@ -200,44 +231,6 @@ auto with_types(core::DType type, core::Accumulate accumulate, F f) {
 template <class F>
 core::Trace with_types(const TraceRequest& req, F f) {
   return with_types(req.type, req.accumulate, f);
-}
-
-// A window of the matrix around the traced block: its first row (or the matrix's last rows),
-// at most 16 rows and 32 columns, and which cells the block reads.
-core::Window matrix_window(const TraceRequest& req, const std::vector<std::size_t>& elements);
-
-template <class T>
-core::Trace build_matrix_trace(const TraceRequest& req, kernels::Algo algo, const kernels::RawTrace<T>& raw,
-                               const std::vector<T>& outputs, std::size_t elem_bytes = sizeof(T)) {
-  const core::SourceView& src = core::source_of(req.algorithm);
-  core::Trace t = trace_header(req, algo, raw, src);
-  t.rows = req.rows;
-  t.cols = req.cols;
-  t.outputs =
-      doubles(outputs.begin(), outputs.begin() + std::ptrdiff_t(std::min(outputs.size(), kernels::kMaxPartials)));
-  t.outputs_total = outputs.size();
-  const kernels::Matrix m{req.rows, req.cols};
-  const kernels::Grid2 grid = kernels::matrix_grid(algo, m, req.block, raw.grid, kernels::DeviceShape(1), elem_bytes);
-  const std::vector<std::size_t> elements =
-      kernels::matrix_traced_elements(algo, m, req.block, grid, req.trace_block, elem_bytes);
-  for (std::size_t i : elements) t.input.push_back(req.input[i]);
-  t.result = static_cast<double>(outputs[traced_output(algo, m, req.block, grid, req.trace_block, elem_bytes)]);
-  t.window = matrix_window(req, elements);
-  t.geometry = matrix_geometry(algo, m, req.block, grid, req.trace_block, elem_bytes);
-  add_stages(t, algo, raw, src);
-  return t;
-}
-
-template <class T, class In = T, class Reduce>
-core::Trace run_matrix_trace(const TraceRequest& req, kernels::Algo algo, Reduce reduce) {
-  if (req.rows == 0 || req.cols == 0 || req.cols > req.input.size() / req.rows || req.rows * req.cols != req.input.size())
-    throw std::invalid_argument(req.algorithm + " needs a matrix: --rows and --cols, at least 1 each");
-  kernels::cluster_blocks(algo, req.cluster);  // refuses a cluster size: no matrix kernel has clusters
-  const std::vector<In> typed = typed_as<In>(req.input);
-  kernels::RawTrace<T> raw;
-  const kernels::Launch launch{req.block, req.grid, req.trace_block, nullptr};
-  const std::vector<T> outputs = reduce(algo, req.op, typed.data(), {req.rows, req.cols}, launch, &raw);
-  return build_matrix_trace(req, algo, raw, outputs, sizeof(In));
 }
 
 }  // namespace rl::backend

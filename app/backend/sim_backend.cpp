@@ -9,12 +9,11 @@ class SimBackend final : public Backend {
  public:
   std::string name() const override { return "sim"; }
   std::string device() const override { return "CPU model"; }
+  kernels::DeviceShape device_shape() const override { return kernels::DeviceShape(model::kModelSmCount); }
   core::Trace trace(const TraceRequest& req) override {
-    const kernels::Algo algo = kernel_algo(req);
-    core::Trace t = with_types(req, [&]<class T, class In>() {
-      if (kernels::is_matrix(algo)) return run_matrix_trace<T, In>(req, algo, model::model_reduce_matrix<T, In>);
-      return run_trace<T, In>(req, algo, model::model_reduce<T, In>);
-    });
+    const kernels::Plan plan = plan_for(req, device_shape());
+    core::Trace t =
+        with_types(req, [&]<class T, class In>() { return run_trace<T, In>(req, plan, model::model_run<T, In>); });
     t.backend = name();
     t.device = device();
     return t;

@@ -145,10 +145,10 @@ static void size_fields(AppState& s) {
   std::int64_t traced = c.trace_block;
   const bool changed = ImGui::InputScalar("traced block", ImGuiDataType_S64, &traced) && traced != c.trace_block;
   tip("Which block of the grid the views show: every block runs, this one is recorded");
-  // A matrix's grid comes from its shape and the device: known once its run is in.
-  const std::int64_t grid = s.trace && s.trace->algorithm == c.algorithm ? std::int64_t(s.trace->grid)
-                            : info && info->matrix                       ? std::numeric_limits<int>::max()
-                                                                         : (std::int64_t(c.size) + c.block - 1) / c.block;
+  // The grid the run will take on this device (its plan); unbounded where the kernel refuses
+  // the choice: the run says why.
+  const auto plan = planned_run(s);
+  const std::int64_t grid = plan ? std::int64_t(plan->grid.count()) : std::numeric_limits<int>::max();
   const auto trace_block = core::check_trace_block(traced, (grid + cluster - 1) / cluster * cluster, cluster);
   note(trace_block.note, s.notes.trace_block, changed || !trace_block.note.empty());
   c.trace_block = int(trace_block.value);
@@ -389,17 +389,17 @@ static void input_fields(AppState& s) {
   }
 }
 
-// The grid the run on screen took, or (before it is in) the array's blocks.
+// The grid the run on screen took, or (before it is in) the one its plan will launch.
 static void grid_line(const AppState& s) {
-  const auto* info = core::find_algorithm(s.choice.algorithm);
   const bool ran = s.trace && s.trace->algorithm == s.choice.algorithm;
-  const std::size_t grid = ran ? s.trace->grid
-                               : (std::size_t(s.choice.size) + std::size_t(s.choice.block) - 1) / std::size_t(s.choice.block);
-  const int cluster = ran ? s.trace->geometry.cluster : 0;  // the run's own clusters, where it had them
+  const auto plan = ran ? std::nullopt : planned_run(s);
+  if (!ran && !plan) return;
+  const std::size_t grid = ran ? s.trace->grid : plan->grid.count();
+  const int cluster = ran ? s.trace->geometry.cluster : plan->cluster > 1 ? plan->cluster : 0;
   if (cluster > 0)
     ImGui::Text("%zu blocks of %d threads in %zu clusters of %d", grid, s.choice.block, grid / std::size_t(cluster),
                 cluster);
-  else if (ran || !(info && info->matrix))
+  else
     ImGui::Text("%zu block%s of %d threads", grid, grid == 1 ? "" : "s", s.choice.block);
 }
 

@@ -8,6 +8,7 @@
 
 #include <set>
 
+#include "../../kernels/plan.h"
 #include "../backend/backend.h"
 #include "../backend/bench_runner.h"
 #include "../core/input.h"
@@ -185,5 +186,8 @@ void record_trace(AppState& state);
 // The request a choice records: its algorithm, sizes and input. Throws std::invalid_argument
 // for a shape or typed values the window cannot trace, and as core::generate_input does.
 backend::TraceRequest run_request(const RunChoice& choice);
+// The plan the choice would run on the backend's device, before it runs (the panel's preview of
+// its grid); none where the kernel refuses the choice: the run says why.
+std::optional<kernels::Plan> planned_run(const AppState& s);
 
 }  // namespace rl::ui

@@ -59,7 +59,8 @@ backend::TraceRequest compare_request(const backend::TraceRequest& req, const st
 
 }  // namespace
 
-backend::TraceRequest run_request(const RunChoice& c) {
+// The request's fields but its input.
+static backend::TraceRequest request_fields(const RunChoice& c) {
   backend::TraceRequest req;
   req.algorithm = c.algorithm;
   req.op = c.op;
@@ -72,8 +73,29 @@ backend::TraceRequest run_request(const RunChoice& c) {
   // others size theirs from the array, whatever a plan or settings file says.
   if (row && kernels::grid_stride(row->indexing)) req.grid = std::size_t(c.grid);
   if (row && row->tree == kernels::Tree::Cluster) req.cluster = c.cluster;  // other kernels take no cluster size
+  return req;
+}
+
+backend::TraceRequest run_request(const RunChoice& c) {
+  backend::TraceRequest req = request_fields(c);
   fill_input(c, req);
   return req;
+}
+
+std::optional<kernels::Plan> planned_run(const AppState& s) {
+  const RunChoice& c = s.choice;
+  const auto* row = kernels::find_row(c.algorithm);
+  if (!row || kernels::is_baseline(*row) || !s.backend.backend) return std::nullopt;
+  const bool matrix = row->shape == kernels::Shape::Matrix;
+  const kernels::Matrix shape{matrix ? std::size_t(std::max(c.rows, 0)) : 1,
+                              std::size_t(std::max(matrix ? c.cols : c.size, 0))};
+  const backend::TraceRequest req = request_fields(c);
+  try {
+    return kernels::make_plan(row->algo, shape, {req.block, req.grid, 0, nullptr, req.cluster},
+                              s.backend.backend->device_shape(), core::element_bytes(c.type), false);
+  } catch (const std::invalid_argument&) {
+    return std::nullopt;  // the run will say why
+  }
 }
 
 void record_trace(AppState& s) {

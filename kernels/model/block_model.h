@@ -66,6 +66,8 @@ struct Model {
   std::size_t per = kernels::vector_elements(sizeof(T));
 
   static T id() { return Op::template identity<T>(); }
+  // The catalog row whose columns choose this model's behaviour, looked up here alone.
+  const kernels::AlgorithmRow& rules() const { return kernels::row(algo); }
 
   // in[i] or the identity past the end, as load_or_identity: thread t's slot-th load.
   static T at(const T* in, std::size_t n, std::size_t i, const Rec<T>& rec, int t, int slot) {
@@ -97,7 +99,7 @@ struct Model {
   // One pass over in[0..n): every block's outputs in order (a cluster's one, for clusters).
   std::vector<T> pass(const T* in, std::size_t n, std::size_t blocks, RawTrace<T>* raw, std::size_t traced) const {
     std::vector<T> out;
-    if (kernels::row(algo).tree == kernels::Tree::Cluster) {
+    if (rules().tree == kernels::Tree::Cluster) {
       for (std::size_t c = 0; c < blocks / std::size_t(cluster); ++c)
         out.push_back(cluster_block(in, n, c, raw, traced));
       return out;
@@ -109,9 +111,9 @@ struct Model {
 
   // A block's outputs: one value, or one per tile.
   std::vector<T> block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
-    switch (kernels::row(algo).tree) {
+    switch (rules().tree) {
       case kernels::Tree::Shuffle:
-        return {kernels::row(algo).bulk_copy ? bulk_block(in, n, b, rec) : shuffle_block(in, n, b, rec)};
+        return {rules().bulk_copy ? bulk_block(in, n, b, rec) : shuffle_block(in, n, b, rec)};
       case kernels::Tree::Redux: return {redux_block(in, n, b, rec)};
       case kernels::Tree::CgTiles:
       case kernels::Tree::CgTilesAsync:

@@ -21,13 +21,13 @@ template <class T, class Op>
 std::vector<T> Model<T, Op>::cg_block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
   std::vector<T> v(B);
   const int tiles = B / 32;
-  const bool strided = kernels::row(algo).indexing == kernels::Indexing::GridStride;
+  const bool strided = rules().indexing == kernels::Indexing::GridStride;
   for (int t = 0; t < B; ++t) {
     v[t] = strided ? grid_stride(in, n, b, t, rec) : at(in, n, b * B + t, rec, t, 0);
     rec.work(0, t, true);
   }
   rec.stage(0, strided ? kernels::kTagGridStride : kernels::kTagLoad, 0), rec.lanes(0, v);
-  const kernels::Tree tree = kernels::row(algo).tree;
+  const kernels::Tree tree = rules().tree;
   if (tree == kernels::Tree::CgTilesAsync) {
     for (int t = 0; t < B; ++t) rec.work(1, t, true);
     rec.stage(1, kernels::kTagAtomic, 32);

@@ -19,7 +19,7 @@ template <class T, class Op>
 T MatrixModel<T, Op>::batched_row(const T* in, std::size_t r, const Rec<T>& rec, std::size_t begin,
                                   std::size_t end) const {
   end = std::min(end, m.cols);
-  const bool vectors = kernels::row(algo).vectors && kernels::rows_hold_vectors(m.cols, elem);
+  const bool vectors = rules().vectors && kernels::rows_hold_vectors(m.cols, elem);
   const std::size_t per = vectors ? kernels::vector_elements(elem) : 1;
   std::vector<T> v(B, id());
   for (int t = 0; t < B; ++t) {
@@ -31,7 +31,7 @@ T MatrixModel<T, Op>::batched_row(const T* in, std::size_t r, const Rec<T>& rec,
     rec.work(0, t, begin + per * std::size_t(t) < end);
   }
   rec.stage(0, vectors ? kernels::kTagRowVector : kernels::kTagRowStride, 0);
-  if (kernels::row(algo).tree == kernels::Tree::Shuffle) {
+  if (rules().tree == kernels::Tree::Shuffle) {
     rec.lanes(0, v);
     int k = 1;
     Model<T, Op>{Algo::WarpShuffle, B, 1}.shuffle_tail(v, rec, k);
@@ -50,7 +50,7 @@ std::vector<T> MatrixModel<T, Op>::fold_columns(const T* in, int t, const Rec<T>
                                                 const std::vector<std::size_t>& cols, std::size_t r0, std::size_t by,
                                                 std::size_t last) const {
   constexpr std::size_t per = kernels::vector_elements(sizeof(T));
-  const bool vectors = kernels::row(algo).vectors && kernels::rows_hold_vectors(m.cols, sizeof(T));
+  const bool vectors = rules().vectors && kernels::rows_hold_vectors(m.cols, sizeof(T));
   const std::size_t loads =
       vectors ? cols.size() / per : cols.size();  // a row's loads, a column past the edge included
   std::vector<T> v(cols.size(), id());
@@ -83,7 +83,7 @@ void MatrixModel<T, Op>::column_block(const T* in, std::size_t b, const Rec<T>& 
     for (int c = 0; c < per_thread; ++c) smem[std::size_t(c) * B + t] = v[c], rec.write(0, t, c, c * B + t);
     rec.work(0, t, cols[t][0] < m.cols && r0 < last);
   }
-  const bool vectorized = kernels::row(algo).vectors;
+  const bool vectorized = rules().vectors;
   rec.stage(0, vectorized ? kernels::kTagColumnVector : kernels::kTagColumnStride, 0),
       rec.shared(0, smem, int(smem.size()));
   int k = 1;
@@ -135,7 +135,7 @@ std::vector<T> MatrixModel<T, Op>::first_pass(const T* in, int traced, RawTrace<
   std::vector<T> out;
   const auto rec_for = [&](std::size_t b) { return Rec<T>{b == std::size_t(traced) ? raw : nullptr}; };
   for (std::size_t b = 0; b < grid.count(); ++b) {
-    switch (kernels::row(algo).indexing) {
+    switch (rules().indexing) {
       case kernels::Indexing::RowPerBlock: out.push_back(batched_row(in, b, rec_for(b))); break;
       case kernels::Indexing::Tile2d: out.push_back(block_2d(in, b, rec_for(b))); break;
       case kernels::Indexing::RowChunks: {
@@ -157,11 +157,11 @@ std::vector<T> MatrixModel<T, Op>::first_pass(const T* in, int traced, RawTrace<
       default: break;  // column-sums: laid out as a matrix below
     }
   }
-  if (kernels::row(algo).indexing == kernels::Indexing::RowSegments) {  // out[row]
+  if (rules().indexing == kernels::Indexing::RowSegments) {  // out[row]
     out.assign(m.rows, id());
     for (std::size_t b = 0; b < grid.count(); ++b) row_segments(in, b, rec_for(b), out);
   }
-  if (kernels::row(algo).indexing == kernels::Indexing::RowTile) {  // out[row]
+  if (rules().indexing == kernels::Indexing::RowTile) {  // out[row]
     out.assign(m.rows, id());
     for (std::size_t b = 0; b < grid.count(); ++b) row_tile(in, b, rec_for(b), out);
   }
@@ -174,25 +174,27 @@ std::vector<T> MatrixModel<T, Op>::first_pass(const T* in, int traced, RawTrace<
 
 // elem: the input element's bytes (2 for halves added in float); later passes read T.
 template <class T, class Op>
-std::vector<T> reduce_matrix_with(Algo algo, const T* in, kernels::Matrix m, const kernels::Launch& launch,
-                                  RawTrace<T>* raw, std::size_t elem = sizeof(T)) {
-  const int B = launch.block;
-  const kernels::Grid2 grid = kernels::matrix_grid(algo, m, B, launch.grid, kModelSmCount, elem);
+std::vector<T> reduce_matrix_with(const kernels::Plan& plan, const T* in, RawTrace<T>* raw,
+                                  std::size_t elem = sizeof(T)) {
+  const Algo algo = plan.algo();
+  const kernels::Matrix m = plan.shape;
+  const int B = plan.block;
+  const kernels::Grid2 grid = plan.grid;
   if (raw) {
     raw->reset(kernels::matrix_trace_shape(algo, B, m, elem), B);
     raw->grid = grid.count();
   }
   const MatrixModel<T, Op> model{algo, m, B, grid, elem};
-  std::vector<T> first = model.first_pass(in, launch.trace_block, raw);
+  std::vector<T> first = model.first_pass(in, plan.trace_block, raw);
   if (raw)
     raw->partials.assign(first.begin(), first.begin() + std::ptrdiff_t(std::min(first.size(), kernels::kMaxPartials)));
-  if (!kernels::matrix_second_pass(algo, grid)) return first;
+  if (plan.launches == 1) return first;
   if (kernels::is_column_sums(algo)) {  // phase 2: the same kernel over the partials, one chunk
     const kernels::Matrix parts{grid.y, m.cols};
     const MatrixModel<T, Op> second{algo, parts, B, {grid.x, 1}};
     return second.first_pass(first.data(), -1, nullptr);
   }
-  const bool in_launch = kernels::row(algo).combine == kernels::Combine::LastBlock;
+  const bool in_launch = plan.row->combine == kernels::Combine::LastBlock;
   if (kernels::is_row_chunks(algo) && !in_launch) {  // phase 2: batched-rows over the chunks' results
     const MatrixModel<T, Op> second{Algo::BatchedRows, {m.rows, grid.x}, B, {m.rows, 1}};
     return second.first_pass(first.data(), -1, nullptr);
@@ -208,40 +210,27 @@ std::vector<T> reduce_matrix_with(Algo algo, const T* in, kernels::Matrix m, con
   return {Model<T, Op>{Algo::Sequential, B, 1}.tree(smem, {})};
 }
 
-}  // namespace detail
-
-using detail::reduce_matrix_with;
-using detail::widened;
-using kernels::Algo;
-using kernels::RawTrace;
-
 template <class T, class In>
-std::vector<T> model_reduce_matrix(Algo algo, kernels::OpKind op, const In* in, kernels::Matrix m,
-                                   const kernels::Launch& launch, RawTrace<T>* trace) {
-  kernels::check_matrix_launch(algo, m, launch, kModelSmCount, trace != nullptr, sizeof(In));
-  return kernels::by_op<T, In>(algo, op, [&](auto o) {
+std::vector<T> run_matrix(const kernels::Plan& plan, kernels::OpKind op, const In* in, RawTrace<T>* trace) {
+  return kernels::by_op<T, In>(plan.algo(), op, [&](auto o) {
     using Op = decltype(o);
     if constexpr (std::is_same_v<T, In>) {
-      return reduce_matrix_with<T, Op>(algo, in, m, launch, trace);
+      return reduce_matrix_with<T, Op>(plan, in, trace);
     } else {
-      const std::vector<T> wide = widened<T>(in, m.size());
-      return reduce_matrix_with<T, Op>(algo, wide.data(), m, launch, trace, sizeof(In));
+      const std::vector<T> wide = widened<T>(in, plan.size());
+      return reduce_matrix_with<T, Op>(plan, wide.data(), trace, sizeof(In));
     }
   });
 }
 
-#define RL_MATRIX(T)                                                                               \
-  template std::vector<T> model_reduce_matrix<T>(Algo, kernels::OpKind, const T*, kernels::Matrix, \
-                                                 const kernels::Launch&, RawTrace<T>*);
-RL_MATRIX(int)
-RL_MATRIX(float)
-RL_MATRIX(double)
+#define RL_MATRIX(T, In) \
+  template std::vector<T> run_matrix<T, In>(const kernels::Plan&, kernels::OpKind, const In*, RawTrace<T>*);
+RL_MATRIX(int, int)
+RL_MATRIX(float, float)
+RL_MATRIX(double, double)
+RL_FOR_EACH_NARROW_PAIR(RL_MATRIX)
 #undef RL_MATRIX
 
-#define RL_NARROW_MATRIX(T, In)                                                                         \
-  template std::vector<T> model_reduce_matrix<T, In>(Algo, kernels::OpKind, const In*, kernels::Matrix, \
-                                                     const kernels::Launch&, RawTrace<T>*);
-RL_FOR_EACH_NARROW_PAIR(RL_NARROW_MATRIX)
-#undef RL_NARROW_MATRIX
+}  // namespace detail
 
 }  // namespace rl::model

@@ -16,6 +16,8 @@ struct MatrixModel {
   std::size_t elem = sizeof(T);  // the input element's bytes (2 for halves added in float): the loads' width
 
   static T id() { return Op::template identity<T>(); }
+  // The catalog row whose columns choose this model's behaviour, looked up here alone.
+  const kernels::AlgorithmRow& rules() const { return kernels::row(algo); }
   const T* row_of(const T* in, std::size_t r) const { return in + r * m.cols; }
 
   // Thread t's fold over the elements it reads, in its loop's order; loads recorded.

@@ -41,28 +41,25 @@ static std::vector<int> ticket_owners(std::size_t n, int B, std::size_t grid, co
 
 // elem_bytes: the input element's (2 for halves added in float), which sets the loads' width.
 template <class T, class Op>
-T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& launch, RawTrace<T>* raw,
-              std::size_t elem_bytes = sizeof(T)) {
-  const kernels::AlgorithmRow& row = kernels::row(algo);
+T reduce_with(const kernels::Plan& plan, const T* in, RawTrace<T>* raw, std::size_t elem_bytes = sizeof(T)) {
+  const kernels::AlgorithmRow& row = *plan.row;
+  const Algo algo = row.algo;
+  const std::size_t n = plan.size();
   if (row.indexing == kernels::Indexing::WholeArray) return halving<T, Op>(in, n, raw);
-  const int B = launch.block;
-  const int cluster = kernels::cluster_blocks(algo, launch.cluster);
-  const kernels::DeviceShape device(kModelSmCount);  // the model's device: SMs of 2048 threads
-  std::size_t grid = launch.grid ? launch.grid : kernels::first_pass_grid(algo, n, B, device, cluster);
-  if (row.combine == kernels::Combine::GridSync && !launch.grid)  // co-residency: one full wave at most
-    grid = std::min<std::size_t>(grid, std::size_t(std::max(1, device.threads_per_sm / B)) * std::size_t(device.sm_count));
+  const int B = plan.block, cluster = plan.cluster;
+  const std::size_t grid = plan.grid.x;
   if (raw) {
     raw->reset(kernels::trace_shape(algo, B, n), B);
     raw->grid = grid;
   }
   const bool tickets = row.indexing == kernels::Indexing::Tickets;
-  const std::vector<int> owners = tickets ? ticket_owners(n, B, grid, launch.tickets, elem_bytes) : std::vector<int>{};
+  const std::vector<int> owners = tickets ? ticket_owners(n, B, grid, plan.tickets, elem_bytes) : std::vector<int>{};
   if (raw && tickets) raw->tickets = owners;
   std::vector<std::vector<std::size_t>> taken(tickets ? grid : 0);  // one pass, not one per block
   for (std::size_t c = 0; c < owners.size(); ++c) taken[std::size_t(owners[c])].push_back(c);
   Model<T, Op> first{algo, B, grid, cluster, &taken, kernels::vector_elements(elem_bytes)};
   const auto first_pass = [&](std::size_t blocks) {
-    const std::vector<T> out = first.pass(in, n, blocks, raw, std::size_t(launch.trace_block));
+    const std::vector<T> out = first.pass(in, n, blocks, raw, std::size_t(plan.trace_block));
     if (raw && kernels::records_partials(algo))  // what every block (or warp) of the pass left
       raw->partials.assign(out.begin(), out.begin() + std::ptrdiff_t(std::min(out.size(), kernels::kMaxPartials)));
     return out;
@@ -97,14 +94,14 @@ T reduce_with(Algo algo, const T* in, std::size_t n, const kernels::Launch& laun
       return Model<T, Op>{Algo::Sequential, B, 1}.tree_block(smem.data(), smem.size(), 0, {});
     }
     default: {  // block partials, then the same kernel over them until one value is left
-      const std::vector<kernels::Pass> plan = kernels::pass_plan(algo, n, B, cluster);
-      std::vector<T> partial = first_pass(plan[0].blocks);
-      partial.resize(plan[0].outputs);
+      const std::vector<kernels::Pass>& passes = plan.passes;
+      std::vector<T> partial = first_pass(passes[0].blocks);
+      partial.resize(passes[0].outputs);
       Model<T, Op> later = first;  // over partials of T: a half's first pass wrote floats
       later.per = kernels::vector_elements(sizeof(T));
-      for (std::size_t p = 1; p < plan.size(); ++p) {
-        std::vector<T> next = later.pass(partial.data(), partial.size(), plan[p].blocks, nullptr, 0);
-        next.resize(plan[p].outputs);
+      for (std::size_t p = 1; p < passes.size(); ++p) {
+        std::vector<T> next = later.pass(partial.data(), partial.size(), passes[p].blocks, nullptr, 0);
+        next.resize(passes[p].outputs);
         partial.swap(next);
       }
       return partial[0];
@@ -120,33 +117,35 @@ using kernels::Algo;
 using kernels::RawTrace;
 
 template <class T, class In>
-T model_reduce(Algo algo, kernels::OpKind op, const In* in, std::size_t n, const kernels::Launch& launch,
-               RawTrace<T>* trace) {
-  kernels::Launch checked = launch;
-  if (!checked.grid)
-    checked.grid =
-        kernels::first_pass_grid(algo, n, launch.block, kModelSmCount, kernels::cluster_blocks(algo, launch.cluster));
-  kernels::check_launch(algo, n, checked, trace != nullptr);
-  return kernels::by_op<T, In>(algo, op, [&](auto o) {
+static std::vector<T> run_array(const kernels::Plan& plan, kernels::OpKind op, const In* in, RawTrace<T>* trace) {
+  return {kernels::by_op<T, In>(plan.algo(), op, [&](auto o) {
     using Op = decltype(o);
     if constexpr (std::is_same_v<T, In>) {
-      return reduce_with<T, Op>(algo, in, n, launch, trace);
+      return reduce_with<T, Op>(plan, in, trace);
     } else {
-      const std::vector<T> wide = widened<T>(in, n);
-      return reduce_with<T, Op>(algo, wide.data(), n, launch, trace, sizeof(In));
+      const std::vector<T> wide = widened<T>(in, plan.size());
+      return reduce_with<T, Op>(plan, wide.data(), trace, sizeof(In));
     }
-  });
+  })};
 }
 
-template int model_reduce<int>(Algo, kernels::OpKind, const int*, std::size_t, const kernels::Launch&, RawTrace<int>*);
-template float model_reduce<float>(Algo, kernels::OpKind, const float*, std::size_t, const kernels::Launch&,
-                                   RawTrace<float>*);
+template <class T, class In>
+std::vector<T> model_run(const kernels::Plan& plan, kernels::OpKind op, const In* in, RawTrace<T>* trace) {
+  if (plan.matrix()) return detail::run_matrix<T, In>(plan, op, in, trace);
+  return run_array<T, In>(plan, op, in, trace);
+}
 
-template double model_reduce<double>(Algo, kernels::OpKind, const double*, std::size_t, const kernels::Launch&,
-                                     RawTrace<double>*);
-#define RL_NARROW(T, In) \
-  template T model_reduce<T, In>(Algo, kernels::OpKind, const In*, std::size_t, const kernels::Launch&, RawTrace<T>*);
-RL_FOR_EACH_NARROW_PAIR(RL_NARROW)
-#undef RL_NARROW
+kernels::Plan model_plan(Algo algo, kernels::Matrix shape, const kernels::Launch& launch, std::size_t elem_bytes,
+                         bool traced) {
+  return kernels::make_plan(algo, shape, launch, kernels::DeviceShape(kModelSmCount), elem_bytes, traced);
+}
+
+#define RL_MODEL(T, In) \
+  template std::vector<T> model_run<T, In>(const kernels::Plan&, kernels::OpKind, const In*, RawTrace<T>*);
+RL_MODEL(int, int)
+RL_MODEL(float, float)
+RL_MODEL(double, double)
+RL_FOR_EACH_NARROW_PAIR(RL_MODEL)
+#undef RL_MODEL
 
 }  // namespace rl::model

@@ -50,9 +50,9 @@ T Model<T, Op>::fold_partials(const std::vector<T>& p) const {
 template <class T, class Op>
 T Model<T, Op>::shuffle_block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
   std::vector<T> v(B);
-  const bool queue = kernels::row(algo).indexing == kernels::Indexing::Tickets;
-  const bool vectorized = kernels::row(algo).indexing == kernels::Indexing::Vectors || queue;
-  const bool compensated = kernels::row(algo).compensated;
+  const bool queue = rules().indexing == kernels::Indexing::Tickets;
+  const bool vectorized = rules().indexing == kernels::Indexing::Vectors || queue;
+  const bool compensated = rules().compensated;
   std::vector<ops::Neumaier<T>> lost(compensated ? B : 0);
   for (int t = 0; t < B; ++t) {
     if (queue) {
@@ -92,7 +92,7 @@ T Model<T, Op>::shuffle_block(const T* in, std::size_t n, std::size_t b, const R
     ++k;
   }
   shuffle_tail(v, rec, k);
-  if (vectorized && kernels::unordered(kernels::row(algo).combine)) {
+  if (vectorized && kernels::unordered(rules().combine)) {
     for (int t = 0; t < B; ++t) rec.work(k, t, t == 0);
     rec.stage(k, kernels::kTagAtomic, 0);
   }

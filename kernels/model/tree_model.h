@@ -14,10 +14,10 @@ struct Step {
   Rule rule;
 };
 
-inline std::vector<Step> tree_steps(Algo algo, int B) {
+inline std::vector<Step> tree_steps(kernels::Tree tree, int B) {
   std::vector<Step> out;
   const unsigned b = unsigned(B);
-  switch (kernels::row(algo).tree) {
+  switch (tree) {
     case kernels::Tree::Interleaved:
       for (unsigned s = 1; s < b; s *= 2) out.push_back({kernels::kTagStep, s, Rule::Interleaved});
       break;
@@ -73,7 +73,7 @@ T Model<T, Op>::tree_block(const T* in, std::size_t n, std::size_t b, const Rec<
       const std::size_t i = b * 2 * B + t;
       smem[t] = Op{}(at(in, n, i, rec, t, 0), at(in, n, i + B, rec, t, 1));
       tag = kernels::kTagLoadAdd;
-    } else if (kernels::row(algo).indexing == kernels::Indexing::GridStridePairs) {
+    } else if (rules().indexing == kernels::Indexing::GridStridePairs) {
       smem[t] = grid_stride_pairs(in, n, b, t, rec);
       tag = kernels::kTagGridStride;
     } else {
@@ -83,7 +83,7 @@ T Model<T, Op>::tree_block(const T* in, std::size_t n, std::size_t b, const Rec<
   }
   rec.stage(0, tag, 0), rec.shared(0, smem, B);
 
-  if (kernels::row(algo).tree == kernels::Tree::Serial) {
+  if (rules().tree == kernels::Tree::Serial) {
     T acc = smem[0];
     for (int j = 1; j < B; ++j) acc = Op{}(acc, smem[j]);
     smem[0] = acc;
@@ -101,7 +101,7 @@ template <class T, class Op>
 T Model<T, Op>::tree(std::vector<T>& smem, const Rec<T>& rec) const {
   int k = 1;
   std::vector<T> next;
-  for (const Step& st : tree_steps(algo, B)) {
+  for (const Step& st : tree_steps(rules().tree, B)) {
     next = smem;
     for (int t = 0; t < B; ++t) {
       const bool w = works(st, unsigned(t), unsigned(B));
