@@ -104,12 +104,6 @@ core::BenchRow base_row(const std::string& id, const BenchRequest& req, std::siz
   return row;
 }
 
-void finish_row(core::BenchRow& row, double median_us, std::size_t elem, double peak) {
-  row.median_us = median_us;
-  row.gbps = median_us > 0 ? core::bytes_moved(row.algorithm, row.n, elem) / (median_us * 1e3) : 0;
-  row.pct_of_peak = peak > 0 ? 100.0 * row.gbps / peak : 0;
-}
-
 // The block size a row runs with: the request's, or (block 0) the algorithm's own choice.
 int block_for(const Row& r, const BenchRequest& req, std::size_t n, int sm_count) {
   if (req.block > 0) return req.block;  // the user's block as given: --block 1024 runs at 1024
@@ -124,44 +118,6 @@ int cluster_of(const Row& r, const BenchRequest& req) {
   return kernels::is_baseline(r) || r.tree != kernels::Tree::Cluster ? 1 : kernels::cluster_blocks(r.algo, req.cluster);
 }
 
-// The input in the request's type, converted once so the timed calls do no conversion.
-struct Typed {
-  std::vector<int> i;
-  std::vector<float> f;
-  std::vector<double> d;
-  std::vector<narrow::Half> h;
-  std::vector<narrow::Bf16> b;
-  Typed(const std::vector<double>& v, core::DType t) {
-    if (t == core::DType::Int) i.assign(v.begin(), v.end());
-    else if (t == core::DType::Float) f.assign(v.begin(), v.end());
-    else if (t == core::DType::Half)
-      for (double x : v) h.push_back(narrow::Half(float(x)));
-    else if (t == core::DType::Bf16)
-      for (double x : v) b.push_back(narrow::Bf16(float(x)));
-    else d = v;
-  }
-  // The CPU model (or, for "cpu", std::reduce) over the typed input.
-  double reduce(const Row& r, const BenchRequest& req, int block) const {
-    kernels::Launch launch{block, 0, 0};
-    launch.cluster = cluster_of(r, req);
-    const auto op = req.op;
-    if (kernels::is_baseline(r)) {  // "cpu": the one baseline without a GPU
-      if (!i.empty()) return model::cpu_reduce<int>(op, i.data(), i.size());
-      if (!f.empty()) return model::cpu_reduce<float>(op, f.data(), f.size());
-      return model::cpu_reduce<double>(op, d.data(), d.size());
-    }
-    const auto run = [&]<class T, class In>(const std::vector<In>& in) {
-      const kernels::Plan plan = model::model_plan(r.algo, {1, in.size()}, launch, sizeof(In), false);
-      return double(model::model_run<T, In>(plan, op, in.data(), nullptr)[0]);
-    };
-    if (!i.empty()) return run.template operator()<int, int>(i);
-    if (!f.empty()) return run.template operator()<float, float>(f);
-    if (!h.empty()) return run.template operator()<float, narrow::Half>(h);
-    if (!b.empty()) return run.template operator()<float, narrow::Bf16>(b);
-    return run.template operator()<double, double>(d);
-  }
-};
-
 // The benchmark's input: random values, with floats and doubles in [0, 1): positive, so
 // that a lost chunk of elements moves the sum by far more than rounding can (kernels/bench.cu
 // draws the GPU's input the same way).
@@ -172,8 +128,7 @@ std::vector<double> bench_values(const BenchRequest& req, std::size_t n) {
   return v;
 }
 
-// Refuses, naming `what` and the amounts, a run the host cannot hold: the values as doubles,
-// the typed copy and the model's scratch, about 8 + 2 x 8 bytes an element.
+// The CPU model's input, the typed copy and the model's scratch, about 8 + 2 x 8 bytes an element.
 void check_host_memory(std::size_t n, const std::string& what) {
   constexpr std::size_t kBytesEach = 24;
   const std::size_t have = kernels::host_available_bytes();
@@ -185,92 +140,53 @@ void check_host_memory(std::size_t n, const std::string& what) {
                              std::to_string(have >> 20) + " MiB are available");
 }
 
-// The CPU model, timed on the host: honest numbers about the model, never about a GPU.
-core::BenchReport run_sim(const BenchRequest& req, const std::vector<const Row*>& algorithms, const RowSink& on_row,
-                          const ProgressSink& on_progress, const std::atomic<bool>* cancel) {
-  core::BenchReport report{"CPU model", "", core::utc_now(), "sim", 0, {}};
-  BenchProgress p{0, req.sizes.size() * req.algorithms.size(), "", report};
-  for (std::size_t n : req.sizes) {
-    check_host_memory(n, "n = " + std::to_string(n));
-    const auto values = bench_values(req, n);
-    long double sum = 0, abs_sum = 0;
-    double lo = values[0], hi = values[0];
-    for (double v : values) sum += v, abs_sum += std::fabs(v), lo = std::min(lo, v), hi = std::max(hi, v);
-    double expected = req.op == core::Op::Min ? lo : req.op == core::Op::Max ? hi : double(sum);
-    if (req.type == core::DType::Int && req.op == core::Op::Sum)  // wrapped to 32 bits, as computed
-      expected = double(std::int32_t(std::uint32_t(std::int64_t(sum))));
-    const Typed typed(values, req.type);
-    for (const Row* r : algorithms) {
-      const std::string id(r->id);
-      if (cancel && cancel->load()) return report;
-      p.current = id + " n=" + std::to_string(n);
-      if (on_progress) on_progress(p);
-      if (kernels::is_baseline(*r) && r->gpu) {  // needs a GPU
-        ++p.done;
-        continue;
-      }
-      core::BenchRow row = base_row(id, req, n);
-      if (!kernels::is_baseline(*r)) row.block = block_for(*r, req, n, model::kModelSmCount);
-      if (const int c = cluster_of(*r, req); c > 1) row.cluster = c;
-      std::vector<double> us;
-      double got = 0;
-      const auto t0 = std::chrono::steady_clock::now();
-      while (us.size() < 3 || (std::chrono::steady_clock::now() - t0 < std::chrono::duration<double>(req.max_seconds) && us.size() < 10)) {
-        const auto a = std::chrono::steady_clock::now();
-        got = typed.reduce(*r, req, row.block);
-        us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - a).count());
-        if (cancel && cancel->load()) break;
-      }
-      std::sort(us.begin(), us.end());
-      row.samples = int(us.size());
-      double mean = 0;
-      for (double x : us) mean += x / us.size();
-      double var = 0;
-      for (double x : us) var += (x - mean) * (x - mean);
-      row.noise_pct = us.size() > 1 ? 100 * std::sqrt(var / (us.size() - 1)) / mean : 0;
-      finish_row(row, us[us.size() / 2], core::element_bytes(req.type), 0);
-      judge(*r, row, req.type, req.op, got, expected, double(abs_sum), model::kModelSmCount);
-      report.rows.push_back(row);
-      if (on_row) on_row(row);
-      ++p.done;
-    }
+// One point of a benchmark: an array of n elements (1 x n) or a matrix, the same problem type.
+struct Point {
+  kernels::Matrix shape;
+  bool matrix = false;
+  std::size_t size() const { return shape.size(); }
+  std::string name() const {
+    return matrix ? std::to_string(shape.rows) + "x" + std::to_string(shape.cols) : "n=" + std::to_string(shape.cols);
   }
-  p.current = "done";
-  if (on_progress) on_progress(p);  // the last step too: a finished run must not look stuck at n - 1
-  return report;
+};
+
+std::vector<Point> points(const BenchRequest& req) {
+  std::vector<Point> out;
+  for (std::size_t n : req.sizes) out.push_back({{1, n}, false});
+  for (const auto& s : req.shapes) out.push_back({{s.rows, s.cols}, true});
+  return out;
 }
 
-// A matrix row: its shape, and bandwidth over what it reads and writes (the input and one
-// value per output), the effective bandwidth of the seeds' batched reduction. The outputs are of
-// the accumulator's type: floats for halves and bf16.
-void finish_matrix_row(const Row& r, core::BenchRow& row, core::MatrixShape s, double median_us, core::DType type,
-                       double peak) {
-  const kernels::Matrix m{s.rows, s.cols};
-  const auto lines = kernels::is_baseline(r) ? kernels::matrix_lines(r.baseline) : kernels::matrix_lines(r.algo);
-  const std::size_t outputs = kernels::line_count(lines, m);
-  row.rows = s.rows, row.cols = s.cols;
-  row.median_us = median_us;
-  const double bytes =
-      double(row.n) * double(core::element_bytes(type)) +
-      double(outputs) * double(core::element_bytes(core::accumulator_type(type, core::Accumulate::Float)));
-  row.gbps = median_us > 0 ? bytes / (median_us * 1e3) : 0;
-  row.pct_of_peak = peak > 0 ? 100.0 * row.gbps / peak : 0;
-}
-
-// The plan a matrix row runs: the request's block (else the kernel's own) and grid on this
-// device. The row records both, the grid as the first pass's block count.
-kernels::Plan matrix_plan(const Row& r, core::BenchRow& row, const BenchRequest& req, kernels::Matrix m,
-                          kernels::DeviceShape device) {
-  row.block = req.block > 0 ? req.block : kernels::preferred_matrix_block(r.algo, m, device);
-  const kernels::Plan plan =
-      kernels::make_plan(r.algo, m, {row.block, req.grid, 0}, device, core::element_bytes(req.type), false);
-  row.grid = plan.grid.count();
+// The plan a kernel row runs at a point on a device: the request's block (else the kernel's
+// own), grid and cluster. The row records them, a matrix's grid as its first pass's blocks.
+kernels::Plan row_plan(const Row& r, core::BenchRow& row, const BenchRequest& req, const Point& pt,
+                       kernels::DeviceShape device) {
+  row.block = pt.matrix ? (req.block > 0 ? req.block : kernels::preferred_matrix_block(r.algo, pt.shape, device))
+                        : block_for(r, req, pt.size(), device.sm_count);
+  const int cluster = cluster_of(r, req);
+  if (cluster > 1) row.cluster = cluster;
+  const kernels::Launch launch{row.block, pt.matrix ? req.grid : 0, 0, nullptr, cluster};
+  const kernels::Plan plan = kernels::make_plan(r.algo, pt.shape, launch, device, core::element_bytes(req.type), false);
+  if (pt.matrix) row.grid = plan.grid.count();
   return plan;
 }
 
-#ifdef REDLAB_HAS_CUDA
-// The GPU bench's name for an element type.
-#endif
+// Bandwidth over what a run reads and writes: an array's bytes (core::bytes_moved), or a
+// matrix's input and one value an output (the seeds' effective bandwidth), of the accumulator's
+// type: floats for halves and bf16.
+void finish_row(const Row& r, core::BenchRow& row, const Point& pt, double median_us, core::DType type, double peak) {
+  double bytes = core::bytes_moved(row.algorithm, row.n, core::element_bytes(type));
+  if (pt.matrix) {
+    const auto lines = kernels::is_baseline(r) ? kernels::matrix_lines(r.baseline) : kernels::matrix_lines(r.algo);
+    row.rows = pt.shape.rows, row.cols = pt.shape.cols;
+    bytes = double(row.n) * double(core::element_bytes(type)) +
+            double(kernels::line_count(lines, pt.shape)) *
+                double(core::element_bytes(core::accumulator_type(type, core::Accumulate::Float)));
+  }
+  row.median_us = median_us;
+  row.gbps = median_us > 0 ? bytes / (median_us * 1e3) : 0;
+  row.pct_of_peak = peak > 0 ? 100.0 * row.gbps / peak : 0;
+}
 
 void judge_matrix(core::BenchRow& row, const model::MatrixCheck& c, bool exact) {
   row.check_ok = c.outputs > 0 && c.wrong == 0;
@@ -279,113 +195,207 @@ void judge_matrix(core::BenchRow& row, const model::MatrixCheck& c, bool exact) 
               : all + (exact ? " exact" : " within rounding");
 }
 
-// The CPU model over each shape: timed on the host, checked like the GPU's; the anchors need a GPU.
-// In: the elements' type (halves and bf16 add in float, T).
-template <class T, class In = T>
-core::BenchReport run_sim_matrix(const BenchRequest& req, const std::vector<const Row*>& algorithms,
-                                 const RowSink& on_row, BenchProgress& p, const ProgressSink& on_progress,
-                                 const std::atomic<bool>* cancel) {
-  core::BenchReport report = p.header;
-  for (const auto& s : req.shapes) {
-    const kernels::Matrix m{s.rows, s.cols};
-    check_host_memory(m.size(), "shape " + std::to_string(s.rows) + " x " + std::to_string(s.cols));
-    const auto values = bench_values(req, m.size());
-    const std::vector<T> in(values.begin(), values.end());  // exact: each value is one of In's
-    std::vector<In> elements;
-    if constexpr (!std::is_same_v<T, In>)
-      for (double v : values) elements.push_back(In(float(v)));
+// What a point's results are checked against: the exact reduction and sum of magnitudes of
+// an array (int sums wrapped to 32 bits, as computed); a matrix's lines are checked row by row.
+struct Expected {
+  double value = 0, abs_sum = 0;
+};
+
+Expected expected_of(const std::vector<double>& values, const BenchRequest& req) {
+  long double sum = 0, abs_sum = 0;
+  double lo = values[0], hi = values[0];
+  for (double v : values) sum += v, abs_sum += std::fabs(v), lo = std::min(lo, v), hi = std::max(hi, v);
+  double expected = req.op == core::Op::Min ? lo : req.op == core::Op::Max ? hi : double(sum);
+  if (req.type == core::DType::Int && req.op == core::Op::Sum)
+    expected = double(std::int32_t(std::uint32_t(std::int64_t(sum))));
+  return {expected, double(abs_sum)};
+}
+
+// Samples of f on the host, at least 3 and up to 10 within max_seconds: their median, and
+// their spread in the row.
+template <class F>
+double host_median_us(core::BenchRow& row, double max_seconds, const std::atomic<bool>* cancel, F f) {
+  std::vector<double> us;
+  const auto t0 = std::chrono::steady_clock::now();
+  while (us.size() < 3 ||
+         (std::chrono::steady_clock::now() - t0 < std::chrono::duration<double>(max_seconds) && us.size() < 10)) {
+    const auto a = std::chrono::steady_clock::now();
+    f();
+    us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - a).count());
+    if (cancel && cancel->load()) break;
+  }
+  std::sort(us.begin(), us.end());
+  row.samples = int(us.size());
+  double mean = 0, var = 0;
+  for (double x : us) mean += x / double(us.size());
+  for (double x : us) var += (x - mean) * (x - mean);
+  row.noise_pct = us.size() > 1 ? 100 * std::sqrt(var / double(us.size() - 1)) / mean : 0;
+  return us[us.size() / 2];
+}
+
+// Calls f.template operator()<T, In>() for the benchmark's types: int, float and double add in
+// themselves, halves and bf16 in float (what the GPU times).
+template <class F>
+void with_bench_types(core::DType type, F f) {
+  switch (type) {
+    case core::DType::Int: return f.template operator()<int, int>();
+    case core::DType::Float: return f.template operator()<float, float>();
+    case core::DType::Double: return f.template operator()<double, double>();
+    case core::DType::Half: return f.template operator()<float, narrow::Half>();
+    case core::DType::Bf16: return f.template operator()<float, narrow::Bf16>();
+  }
+}
+
+// A point's input on the host, in the request's type, converted once so the timed calls do no
+// conversion: In the elements' type, T the accumulator's (halves and bf16 add in float).
+struct HostPoint {
+  Point pt;
+  std::vector<double> values;
+  Expected expected;
+};
+
+template <class T, class In>
+void sim_kernel(const Row& r, core::BenchRow& row, const BenchRequest& req, const HostPoint& hp,
+                const std::atomic<bool>* cancel) {
+  const kernels::Plan plan = row_plan(r, row, req, hp.pt, model::kModelSmCount);
+  const std::vector<In> in = typed_as<In>(hp.values);
+  std::vector<T> out;
+  const double us = host_median_us(row, req.max_seconds, cancel,
+                                   [&] { out = model::model_run<T, In>(plan, req.op, in.data(), nullptr); });
+  finish_row(r, row, hp.pt, us, req.type, 0);
+  if (!hp.pt.matrix) {
+    judge(r, row, req.type, req.op, double(out[0]), hp.expected.value, hp.expected.abs_sum, model::kModelSmCount);
+    return;
+  }
+  const std::vector<T> wide(hp.values.begin(), hp.values.end());  // exact: each value is one of In's
+  const bool walk = r.tree == kernels::Tree::None;                // a thread adds its whole line
+  const auto lines = kernels::matrix_lines(r.algo);
+  const auto c = req.op == core::Op::Sum
+                     ? model::check_matrix_outputs<T, ops::Sum>(out.data(), wide.data(), hp.pt.shape, lines, walk)
+                 : req.op == core::Op::Min
+                     ? model::check_matrix_outputs<T, ops::Min>(out.data(), wide.data(), hp.pt.shape, lines, walk)
+                     : model::check_matrix_outputs<T, ops::Max>(out.data(), wide.data(), hp.pt.shape, lines, walk);
+  judge_matrix(row, c, req.type == core::DType::Int || req.op != core::Op::Sum);
+}
+
+// std::reduce over the array ("cpu", the one baseline without a GPU).
+void sim_cpu(const Row& r, core::BenchRow& row, const BenchRequest& req, const HostPoint& hp,
+             const std::atomic<bool>* cancel) {
+  double got = 0;
+  with_bench_types(req.type, [&]<class T, class In>() {
+    const std::vector<T> in = typed_as<T>(hp.values);  // halves and bf16 as floats
+    const double us = host_median_us(row, req.max_seconds, cancel,
+                                     [&] { got = double(model::cpu_reduce<T>(req.op, in.data(), in.size())); });
+    finish_row(r, row, hp.pt, us, req.type, 0);
+  });
+  judge(r, row, req.type, req.op, got, hp.expected.value, hp.expected.abs_sum, model::kModelSmCount);
+}
+
+// The CPU model, timed on the host: honest numbers about the model, never about a GPU. The
+// libraries' baselines need a GPU; std::reduce ("cpu") runs over arrays.
+core::BenchReport run_sim(const BenchRequest& req, const std::vector<const Row*>& algorithms, const RowSink& on_row,
+                          const ProgressSink& on_progress, const std::atomic<bool>* cancel) {
+  core::BenchReport report{"CPU model", "", core::utc_now(), "sim", 0, {}};
+  const std::vector<Point> pts = points(req);
+  BenchProgress p{0, pts.size() * req.algorithms.size(), "", report};
+  for (const Point& pt : pts) {
+    check_host_memory(pt.size(), pt.matrix
+                                     ? "shape " + std::to_string(pt.shape.rows) + " x " + std::to_string(pt.shape.cols)
+                                     : "n = " + std::to_string(pt.size()));
+    HostPoint hp{pt, bench_values(req, pt.size()), {}};
+    if (!pt.matrix) hp.expected = expected_of(hp.values, req);
     for (const Row* r : algorithms) {
-      const std::string id(r->id);
       if (cancel && cancel->load()) return report;
-      p.current = id + " " + std::to_string(s.rows) + "x" + std::to_string(s.cols);
+      p.current = std::string(r->id) + " " + pt.name();
       if (on_progress) on_progress(p);
       ++p.done;
-      if (kernels::is_baseline(*r)) continue;  // a library on the GPU
-      core::BenchRow row = base_row(id, req, m.size());
-      const auto algo = r->algo;
-      const kernels::Plan plan = matrix_plan(*r, row, req, m, model::kModelSmCount);
-      std::vector<T> out;
-      const auto t0 = std::chrono::steady_clock::now();
-      if constexpr (std::is_same_v<T, In>)
-        out = model::model_run<T>(plan, req.op, in.data(), nullptr);
+      if (kernels::is_baseline(*r) && (r->gpu || pt.matrix)) continue;  // a library on the GPU
+      core::BenchRow row = base_row(std::string(r->id), req, pt.size());
+      if (kernels::is_baseline(*r))
+        sim_cpu(*r, row, req, hp, cancel);
       else
-        out = model::model_run<T, In>(plan, req.op, elements.data(), nullptr);
-      const double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
-      row.samples = 1;
-      finish_matrix_row(*r, row, s, us, req.type, 0);
-      const bool walk = plan.row->tree == kernels::Tree::None;  // a thread adds its whole line
-      const auto lines = kernels::matrix_lines(algo);
-      const auto c = req.op == core::Op::Sum ? model::check_matrix_outputs<T, ops::Sum>(out.data(), in.data(), m, lines, walk)
-                     : req.op == core::Op::Min ? model::check_matrix_outputs<T, ops::Min>(out.data(), in.data(), m, lines, walk)
-                                               : model::check_matrix_outputs<T, ops::Max>(out.data(), in.data(), m, lines, walk);
-      judge_matrix(row, c, req.type == core::DType::Int || req.op != core::Op::Sum);
+        with_bench_types(req.type, [&]<class T, class In>() { sim_kernel<T, In>(*r, row, req, hp, cancel); });
       report.rows.push_back(row);
       if (on_row) on_row(row);
     }
   }
+  p.current = "done";
+  if (on_progress) on_progress(p);  // the last step too: a finished run must not look stuck at n - 1
   return report;
 }
 
-core::BenchReport run_matrix_bench(const BenchRequest& req, const std::vector<const Row*>& algorithms, bool gpu,
-                                   const RowSink& on_row, const ProgressSink& on_progress,
-                                   const std::atomic<bool>* cancel) {
-  BenchProgress p{0, req.shapes.size() * req.algorithms.size(), "", {"CPU model", "", core::utc_now(), "sim", 0, {}}};
-  if (!gpu) {
-    core::BenchReport r =
-        req.type == core::DType::Int     ? run_sim_matrix<int>(req, algorithms, on_row, p, on_progress, cancel)
-        : req.type == core::DType::Float ? run_sim_matrix<float>(req, algorithms, on_row, p, on_progress, cancel)
-        : req.type == core::DType::Half
-            ? run_sim_matrix<float, narrow::Half>(req, algorithms, on_row, p, on_progress, cancel)
-        : req.type == core::DType::Bf16
-            ? run_sim_matrix<float, narrow::Bf16>(req, algorithms, on_row, p, on_progress, cancel)
-            : run_sim_matrix<double>(req, algorithms, on_row, p, on_progress, cancel);
-    p.current = "done";
-    if (on_progress) on_progress(p);
-    return r;
-  }
 #ifdef REDLAB_HAS_CUDA
-  try {
-    kernels::BenchSession session;
-    const auto& dev = session.device();
-    core::BenchReport report{dev.name, dev.driver, core::utc_now(), "cuda", dev.peak_gbps, {}};
-    p.header = report;
-    const core::DType type = req.type;
-    kernels::BenchSettings settings;
-    settings.max_seconds = req.max_seconds;
-    for (const auto& s : req.shapes) {
-      const kernels::Matrix m{s.rows, s.cols};
-      session.set_input(type, req.op, m.size(), req.seed);
-      for (const Row* r : algorithms) {
-        const std::string id(r->id);
-        if (cancel && cancel->load()) return report;
-        p.current = id + " " + std::to_string(s.rows) + "x" + std::to_string(s.cols);
-        if (on_progress) on_progress(p);
-        core::BenchRow row = base_row(id, req, m.size());
-        kernels::Timing t;
-        if (kernels::is_baseline(*r)) {
-          t = session.time_matrix_baseline(r->baseline, req.op, m, settings, cancel);
-        } else {
-          t = session.time(matrix_plan(*r, row, req, m, {dev.sm_count, dev.threads_per_sm}), req.op, settings, cancel);
-        }
-        row.samples = t.samples;
-        row.discarded = t.discarded;
-        row.noise_pct = t.noise_pct;
-        finish_matrix_row(*r, row, s, t.median_us, req.type, dev.peak_gbps);
-        judge_matrix(row, {t.outputs, t.wrong, t.wrong_note}, req.type == core::DType::Int || req.op != core::Op::Sum);
-        report.rows.push_back(row);
-        if (on_row) on_row(row);
-        ++p.done;
+// One row's timing on the GPU: a library's baseline, or the kernel's plan for this device.
+kernels::Timing time_on_gpu(kernels::BenchSession& session, const Row& r, core::BenchRow& row, const BenchRequest& req,
+                            const Point& pt, const kernels::BenchSettings& settings, const std::atomic<bool>* cancel) {
+  const auto& dev = session.device();
+  if (kernels::is_baseline(r))
+    return pt.matrix ? session.time_matrix_baseline(r.baseline, req.op, pt.shape, settings, cancel)
+                     : session.time_baseline(r.baseline, req.op, settings, cancel);
+  return session.time(row_plan(r, row, req, pt, {dev.sm_count, dev.threads_per_sm}), req.op, settings, cancel);
+}
+
+// The row of a kernel this GPU cannot run: a bench of many kernels goes on without it, and the
+// row says why it holds no time. Empty when it can run.
+std::string cannot_run(const Row& r, int compute_major) {
+  const kernels::Needs need = kernels::needs(r);
+  if (kernels::is_baseline(r) || need.major <= compute_major) return "";
+  return std::string(core::kNotRun) + std::string(need.what) + " need a GPU of compute capability " +
+         std::to_string(need.major) + ".0 or later";
+}
+
+core::BenchReport run_gpu(const BenchRequest& req, const std::vector<const Row*>& algorithms, const RowSink& on_row,
+                          const ProgressSink& on_progress, const std::atomic<bool>* cancel) {
+  kernels::BenchSession session;
+  const auto& dev = session.device();
+  core::BenchReport report{dev.name, dev.driver, core::utc_now(), "cuda", dev.peak_gbps, {}};
+  kernels::BenchSettings settings;
+  settings.max_seconds = req.max_seconds;
+  const std::vector<Point> pts = points(req);
+  BenchProgress p{0, pts.size() * req.algorithms.size(), "", report};
+  const bool exact = req.type == core::DType::Int || req.op != core::Op::Sum;
+  for (const Point& pt : pts) {
+    const auto facts = session.set_input(req.type, req.op, pt.size(), req.seed);
+    for (const Row* r : algorithms) {
+      if (cancel && cancel->load()) return report;
+      p.current = std::string(r->id) + " " + pt.name();
+      if (on_progress) on_progress(p);
+      ++p.done;
+      core::BenchRow row = base_row(std::string(r->id), req, pt.size());
+      row.check = cannot_run(*r, dev.compute_major);
+      if (row.check.empty()) {
+        const kernels::Timing t = time_on_gpu(session, *r, row, req, pt, settings, cancel);
+        row.samples = t.samples, row.discarded = t.discarded, row.noise_pct = t.noise_pct;
+        finish_row(*r, row, pt, t.median_us, req.type, dev.peak_gbps);
+        if (pt.matrix)
+          judge_matrix(row, {t.outputs, t.wrong, t.wrong_note}, exact);
+        else
+          judge(*r, row, req.type, req.op, t.result, facts.expected, facts.abs_sum, {dev.sm_count, dev.threads_per_sm});
       }
+      report.rows.push_back(row);
+      if (on_row) on_row(row);
     }
-    p.current = "done";
-    if (on_progress) on_progress(p);
-    return report;
-  } catch (const kernels::CudaError& e) {
-    throw std::runtime_error(std::string("benchmark failed on the GPU: ") + e.what());
   }
-#else
-  return run_matrix_bench(req, algorithms, false, on_row, on_progress, cancel);
+  p.current = "done";
+  if (on_progress) on_progress(p);
+  return report;
+}
 #endif
+
+void check_array_request(const BenchRequest& req, const std::vector<const Row*>& algorithms) {
+  for (const Row* r : algorithms) {
+    const std::string id(r->id);
+    check_type(*r, req.type, req.op);
+    cluster_of(*r, req);  // a cluster size the kernel cannot take, refused before any run
+    if (!r->gpu && !kernels::is_baseline(*r))
+      throw std::invalid_argument("'" + id + "' is never launched: it cannot be timed");
+    if (r->shape == kernels::Shape::Matrix)
+      throw std::invalid_argument("'" + id + "' reduces a matrix: time it with --shapes RxC");
+  }
+  if (req.sizes.empty()) throw std::invalid_argument("no sizes to measure");
+  if (req.cluster && std::none_of(algorithms.begin(), algorithms.end(),
+                                  [](const Row* r) { return r->tree == kernels::Tree::Cluster; }))
+    throw std::invalid_argument("a cluster size is for cluster-dsmem, and this benchmark does not time it");
 }
 
 void check_matrix_request(const BenchRequest& req, const std::vector<const Row*>& algorithms) {
@@ -427,84 +437,21 @@ std::vector<std::string> default_bench_algorithms(core::DType type, core::Op op)
 core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSink& on_row,
                             const ProgressSink& on_progress, const std::atomic<bool>* cancel) {
   const std::vector<const Row*> algorithms = resolve(req.algorithms);
-  if (!req.shapes.empty()) {
+  if (req.shapes.empty())
+    check_array_request(req, algorithms);
+  else
     check_matrix_request(req, algorithms);
-    std::string why;
-    const bool gpu = backend != Choice::Sim && make_cuda_backend(&why) != nullptr;
-    if (backend == Choice::Cuda && !gpu) throw std::runtime_error("the cuda backend cannot run: " + why);
-    return run_matrix_bench(req, algorithms, gpu, on_row, on_progress, cancel);
-  }
-  for (const Row* r : algorithms) {
-    const std::string id(r->id);
-    check_type(*r, req.type, req.op);
-    cluster_of(*r, req);  // a cluster size the kernel cannot take, refused before any run
-    if (!r->gpu && !kernels::is_baseline(*r))
-      throw std::invalid_argument("'" + id + "' is never launched: it cannot be timed");
-    if (r->shape == kernels::Shape::Matrix)
-      throw std::invalid_argument("'" + id + "' reduces a matrix: time it with --shapes RxC");
-  }
-  if (req.sizes.empty()) throw std::invalid_argument("no sizes to measure");
-  if (req.cluster && std::none_of(algorithms.begin(), algorithms.end(),
-                                  [](const Row* r) { return r->tree == kernels::Tree::Cluster; }))
-    throw std::invalid_argument("a cluster size is for cluster-dsmem, and this benchmark does not time it");
   std::string why;
   const bool gpu = backend != Choice::Sim && make_cuda_backend(&why) != nullptr;
   if (backend == Choice::Cuda && !gpu) throw std::runtime_error("the cuda backend cannot run: " + why);
-  if (!gpu) return run_sim(req, algorithms, on_row, on_progress, cancel);
 #ifdef REDLAB_HAS_CUDA
-  try {
-    kernels::BenchSession session;
-    const auto& dev = session.device();
-    core::BenchReport report{dev.name, dev.driver, core::utc_now(), "cuda", dev.peak_gbps, {}};
-    const core::DType type = req.type;
-    kernels::BenchSettings settings;
-    settings.max_seconds = req.max_seconds;
-    BenchProgress p{0, req.sizes.size() * req.algorithms.size(), "", report};
-    for (std::size_t n : req.sizes) {
-      const auto facts = session.set_input(type, req.op, n, req.seed);
-      for (const Row* r : algorithms) {
-        const std::string id(r->id);
-        if (cancel && cancel->load()) return report;
-        p.current = id + " n=" + std::to_string(n);
-        if (on_progress) on_progress(p);
-        core::BenchRow row = base_row(id, req, n);
-        kernels::Timing t;
-        if (kernels::is_baseline(*r)) {
-          t = session.time_baseline(r->baseline, req.op, settings, cancel);
-        } else if (const kernels::Needs need = kernels::needs(*r); need.major > dev.compute_major) {
-          // A bench of many kernels goes on without it; the row says why it holds no time.
-          row.check = std::string(core::kNotRun) + std::string(need.what) + " need a GPU of compute capability " +
-                      std::to_string(need.major) + ".0 or later";
-          report.rows.push_back(row);
-          if (on_row) on_row(row);
-          ++p.done;
-          continue;
-        } else {
-          row.block = block_for(*r, req, n, dev.sm_count);
-          kernels::Launch launch{row.block, 0, 0};
-          launch.cluster = cluster_of(*r, req);
-          if (launch.cluster > 1) row.cluster = launch.cluster;
-          t = session.time(kernels::gpu_plan(r->algo, {1, n}, launch, core::element_bytes(type), false), req.op,
-                           settings, cancel);
-        }
-        row.samples = t.samples;
-        row.discarded = t.discarded;
-        row.noise_pct = t.noise_pct;
-        finish_row(row, t.median_us, core::element_bytes(req.type), dev.peak_gbps);
-        judge(*r, row, req.type, req.op, t.result, facts.expected, facts.abs_sum, {dev.sm_count, dev.threads_per_sm});
-        report.rows.push_back(row);
-        if (on_row) on_row(row);
-        ++p.done;
-      }
+  if (gpu) try {
+      return run_gpu(req, algorithms, on_row, on_progress, cancel);
+    } catch (const kernels::CudaError& e) {
+      throw std::runtime_error(std::string("benchmark failed on the GPU: ") + e.what());
     }
-    if (on_progress) on_progress(p);
-    return report;
-  } catch (const kernels::CudaError& e) {
-    throw std::runtime_error(std::string("benchmark failed on the GPU: ") + e.what());
-  }
-#else
-  return run_sim(req, algorithms, on_row, on_progress, cancel);
 #endif
+  return run_sim(req, algorithms, on_row, on_progress, cancel);
 }
 
 BenchWorker::~BenchWorker() {
