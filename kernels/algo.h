@@ -1,50 +1,10 @@
-// The kernels this project has, the operations they reduce with, and the baselines timed
-// beside them: plain C++, included by host code that never needs nvcc.
+// The operations the kernels reduce with, the element types, and the baselines timed beside
+// them: plain C++, included by host code that never needs nvcc. The kernels themselves (Algo)
+// are named beside their rows, in kernels/algorithms.h.
 #pragma once
 
 namespace rl::kernels {
 
-enum class Algo {
-  NaiveSerial,
-  GlobalHalving,
-  InterleavedDivergent,
-  InterleavedBankConflicts,
-  Sequential,
-  FirstAddOnLoad,
-  UnrollLastWarp,
-  CompleteUnroll,
-  MultiplePerThread,
-  NonPow2Block,
-  WarpShuffle,
-  WarpShuffleVectorized,
-  WorkQueue,
-  CgWarp,
-  CgBlock,
-  CgTwoPhase,
-  CgReduceUpdateAsync,
-  CgGridSync,
-  ThreadfenceSinglePass,
-  MissingSyncthreads,
-  LegacyWarpSynchronous,
-  SyncthreadsInBranch,
-  BatchedRows,
-  BatchedRowsShuffle,
-  BatchedRowsSplit,
-  ColumnSums,
-  ColumnSumsNaive,
-  Block2d,
-  ColumnSumsVectorized,
-  BatchedRowsVectorized,
-  WarpPerRow,
-  LanesPerRow,
-  ThreadPerRow,
-  ReduxSync,
-  ClusterDsmem,
-  BulkAsync,
-  VectorizedOrdered,
-  Compensated,
-};
-constexpr Algo kLastAlgo = Algo::Compensated;  // every Algo has a row (static_assert in algorithms.h)
 // The operators and element types, one enum each for the kernels and the app (core::Op and
 // core::DType name these). Half and Bf16 are IEEE binary16 and bfloat16 (__half,
 // __nv_bfloat16): 16 bits an element.

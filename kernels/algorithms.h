@@ -7,9 +7,54 @@
 #include <string_view>
 
 #include "algo.h"
-#include "matrix_shapes.h"
 
 namespace rl::kernels {
+
+// The kernels, each with its row in kAlgorithms below: a new kernel is a name here and its row.
+enum class Algo {
+  NaiveSerial,
+  GlobalHalving,
+  InterleavedDivergent,
+  InterleavedBankConflicts,
+  Sequential,
+  FirstAddOnLoad,
+  UnrollLastWarp,
+  CompleteUnroll,
+  MultiplePerThread,
+  NonPow2Block,
+  WarpShuffle,
+  WarpShuffleVectorized,
+  WorkQueue,
+  CgWarp,
+  CgBlock,
+  CgTwoPhase,
+  CgReduceUpdateAsync,
+  CgGridSync,
+  ThreadfenceSinglePass,
+  MissingSyncthreads,
+  LegacyWarpSynchronous,
+  SyncthreadsInBranch,
+  BatchedRows,
+  BatchedRowsShuffle,
+  BatchedRowsSplit,
+  ColumnSums,
+  ColumnSumsNaive,
+  Block2d,
+  ColumnSumsVectorized,
+  BatchedRowsVectorized,
+  WarpPerRow,
+  LanesPerRow,
+  ThreadPerRow,
+  ReduxSync,
+  ClusterDsmem,
+  BulkAsync,
+  VectorizedOrdered,
+  Compensated,
+};
+constexpr Algo kLastAlgo = Algo::Compensated;  // every Algo has a row (static_assert below)
+
+// Which outputs a reduction leaves: one per row, one per column, or one in all.
+enum class Lines { Rows, Columns, Whole };
 
 enum class Family { Tree, WarpShuffle, CooperativeGroups, SinglePass, Pitfall, Matrix, Hopper, Baseline };
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "algo.h"
+#include "algorithms.h"
 #include "gpu_api.h"
 #include "reduce_ops.h"
 #include "copy.cuh"

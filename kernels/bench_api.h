@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "algo.h"
+#include "algorithms.h"
 #include "shapes.h"
 #include "matrix_shapes.h"
 #include "plan.h"

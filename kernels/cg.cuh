@@ -177,4 +177,10 @@ __global__ void cg_grid_sync(const T* in, T* out, std::size_t n, Probe probe) {
 }
 // >>>
 
+// The launch table's entries for this file's block kernels (block_common.cuh).
+RL_BLOCK_LAUNCH(CgWarp, cg_warp, 0);
+RL_BLOCK_LAUNCH(CgBlock, cg_block, 1);
+RL_BLOCK_LAUNCH(CgTwoPhase, cg_two_phase, 1);
+RL_BLOCK_LAUNCH(CgReduceUpdateAsync, cg_reduce_update_async, 0);
+
 }  // namespace rl::kernels

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "algo.h"
+#include "algorithms.h"
 #include "matrix_shapes.h"
 #include "narrow_types.h"
 #include "plan.h"

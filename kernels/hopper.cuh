@@ -78,4 +78,7 @@ __global__ void redux_sync(const T* in, T* out, std::size_t n, Probe probe) {
 }
 // >>>
 
+// The launch table's entries for this file's block kernels (block_common.cuh).
+RL_BLOCK_LAUNCH(ReduxSync, redux_sync, 1);
+
 }  // namespace rl::kernels

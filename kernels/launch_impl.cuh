@@ -15,7 +15,7 @@
 #include "cg.cuh"
 #include "hopper.cuh"
 #include "cuda_check.cuh"
-#include "algo.h"
+#include "algorithms.h"
 #include "algorithms.h"
 #include "raw_trace.h"
 #include "shapes.h"
@@ -137,20 +137,6 @@ struct TraceBuffers {
   }
 };
 
-// Calls f(std::integral_constant<int, block>) for the kernels that take the block size as a
-// template parameter; check_launch has already refused sizes that are not powers of two.
-template <class F>
-void with_block(int block, F f) {
-  switch (block) {
-    case 32: return f(std::integral_constant<int, 32>{});
-    case 64: return f(std::integral_constant<int, 64>{});
-    case 128: return f(std::integral_constant<int, 128>{});
-    case 256: return f(std::integral_constant<int, 256>{});
-    case 512: return f(std::integral_constant<int, 512>{});
-    default: return f(std::integral_constant<int, 1024>{});
-  }
-}
-
 // cluster-dsmem: the grid in clusters of `cluster` blocks (grid a multiple of it), through the
 // launch attribute, so one kernel takes every cluster size.
 template <class T, class Op, class Probe>
@@ -196,61 +182,52 @@ void launch_bulk_kernel(unsigned grid, int block, const In* in, T* out, std::siz
 template <class T, class In>
 inline constexpr bool kNarrowRun = narrow::is_narrow<T> || narrow::is_narrow<In>;
 
-// The block kernels that take halves and bfloat16 (In) into a float or same-type accumulator (T).
-template <class T, class Op, class Probe, class In>
-void launch_narrow_block_kernel(Algo algo, dim3 g, int block, const In* in, T* out, std::size_t n, const Probe& p,
-                                cudaStream_t st) {
-  const std::size_t sh = std::size_t(block) * sizeof(T);
-  switch (algo) {
-    case Algo::Sequential: sequential<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-    case Algo::WarpShuffle: warp_shuffle<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-    default: throw std::invalid_argument("this algorithm takes no half or bfloat16 (AlgorithmRow::narrow)");
-  }
+// One entry of the launch table, when algo is its row's: the row's columns decide the types it
+// is instantiated for (narrow: half and bfloat16; ints_only: int alone).
+template <Algo A, class T, class Op, class Probe, class In>
+bool launch_if(Algo algo, dim3 g, int block, const In* in, T* out, std::size_t n, const Probe& p, cudaStream_t st) {
+  if (algo != A) return false;
+  constexpr const AlgorithmRow& r = row(A);
+  if constexpr (!BlockLaunch<A>::kListed)
+    throw std::invalid_argument(std::string(r.id) + " has no block kernel");
+  else if constexpr (kNarrowRun<T, In> && !r.narrow)
+    throw std::invalid_argument(std::string(r.id) + " takes no half or bfloat16 (AlgorithmRow::narrow)");
+  else if constexpr (r.ints_only && !std::is_same_v<T, int>)
+    throw std::invalid_argument(std::string(r.id) + " reduces int only (AlgorithmRow::ints_only)");
+  else
+    BlockLaunch<A>::template launch<T, Op>(g, block, in, out, n, p, st);
+  return true;
 }
 
+template <class T, class Op, class Probe, class In, int... I>
+void launch_listed(std::integer_sequence<int, I...>, Algo algo, dim3 g, int block, const In* in, T* out, std::size_t n,
+                   const Probe& p, cudaStream_t st) {
+  (launch_if<Algo(I), T, Op>(algo, g, block, in, out, n, p, st) || ...);
+}
+
+// Whether a row's first pass is a block kernel of the launch table: an array's tile or grid
+// stride, combined in passes, by a second kernel or by atomics (the Reducer launches the others).
+constexpr bool from_table(const AlgorithmRow& r) {
+  const bool tiles = r.indexing == Indexing::Tile || r.indexing == Indexing::PairTile ||
+                     r.indexing == Indexing::GridStride || r.indexing == Indexing::GridStridePairs;
+  const bool combine =
+      r.combine == Combine::Passes || r.combine == Combine::SecondKernel || r.combine == Combine::Atomics;
+  return r.gpu && r.shape == Shape::Array && tiles && combine && r.tree != Tree::Cluster;
+}
+template <int... I>
+constexpr bool table_matches_rows(std::integer_sequence<int, I...>) {
+  return ((from_table(row(Algo(I))) == BlockLaunch<Algo(I)>::kListed) && ...);
+}
+static_assert(table_matches_rows(std::make_integer_sequence<int, int(kLastAlgo) + 1>{}),
+              "every block kernel's row has its RL_BLOCK_LAUNCH entry in its kernel file, and no other row has one");
+
+// A block kernel's launch over `grid` blocks, from the table its kernel files list.
 template <class T, class Op, class Probe, class In>
 void launch_block_kernel(Algo algo, std::size_t grid, int block, const In* in, T* out, std::size_t n, const Probe& p,
                          cudaStream_t st) {
-  const dim3 g(static_cast<unsigned>(grid));
-  if constexpr (kNarrowRun<T, In>) {
-    launch_narrow_block_kernel<T, Op>(algo, g, block, in, out, n, p, st);
-    RL_CUDA(cudaGetLastError());
-    return;
-  } else {
-    const std::size_t sh = std::size_t(block) * sizeof(T);
-    switch (algo) {
-      case Algo::NaiveSerial: naive_serial<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-      case Algo::InterleavedDivergent: interleaved_divergent<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-      case Algo::InterleavedBankConflicts:
-        interleaved_bank_conflicts<T, Op><<<g, block, sh, st>>>(in, out, n, p);
-        break;
-      case Algo::Sequential: sequential<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-      case Algo::FirstAddOnLoad: first_add_on_load<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-      case Algo::UnrollLastWarp: unroll_last_warp<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-      case Algo::CompleteUnroll:
-        with_block(block, [&](auto B) { complete_unroll<B.value, T, Op><<<g, B.value, sh, st>>>(in, out, n, p); });
-        break;
-      case Algo::MultiplePerThread:
-        with_block(block, [&](auto B) { multiple_per_thread<B.value, T, Op><<<g, B.value, sh, st>>>(in, out, n, p); });
-        break;
-      case Algo::NonPow2Block: non_pow2_block<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-      case Algo::WarpShuffle: warp_shuffle<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-      case Algo::ReduxSync:  // int only: __reduce_*_sync takes 32-bit integers (AlgorithmRow::ints_only)
-        if constexpr (std::is_same_v<T, int>)
-          redux_sync<T, Op><<<g, block, sh, st>>>(in, out, n, p);
-        else
-          throw std::invalid_argument("redux-sync reduces int only");
-        break;
-      case Algo::CgWarp: cg_warp<T, Op><<<g, block, 0, st>>>(in, out, n, p); break;
-      case Algo::CgBlock: cg_block<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-      case Algo::CgTwoPhase: cg_two_phase<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-      case Algo::CgReduceUpdateAsync: cg_reduce_update_async<T, Op><<<g, block, 0, st>>>(in, out, n, p); break;
-      case Algo::MissingSyncthreads: missing_syncthreads<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-      case Algo::LegacyWarpSynchronous: legacy_warp_synchronous<T, Op><<<g, block, sh, st>>>(in, out, n, p); break;
-      default: throw std::invalid_argument("no block kernel for this algorithm");
-    }
-    RL_CUDA(cudaGetLastError());
-  }
+  launch_listed<T, Op>(std::make_integer_sequence<int, int(kLastAlgo) + 1>{}, algo, dim3(static_cast<unsigned>(grid)),
+                       block, in, out, n, p, st);
+  RL_CUDA(cudaGetLastError());
 }
 
 // In: the input's element type; T: the accumulator's, which later passes and the result take.
@@ -375,7 +352,7 @@ class Reducer {
   template <class Src, class Probe>
   void block_pass(std::size_t grid, const Src* in, T* out, std::size_t n, const Probe& p) {
     if constexpr (!kNarrowRun<T, Src>) {
-      if (algo_ == Algo::ClusterDsmem)
+      if (row(algo_).tree == Tree::Cluster)
         return launch_cluster_kernel<T, Op>(grid, launch_.block, cluster_, in, out, n, p, stream_);
     }
     launch_block_kernel<T, Op>(algo_, grid, launch_.block, in, out, n, p, stream_);

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "algo.h"
+#include "algorithms.h"
 #include "raw_trace.h"
 #include "reduce_ops.h"
 #include "shapes.h"
@@ -132,8 +132,6 @@ std::size_t matrix_tile_cols(Algo algo, int block, std::size_t cols);
 // vector_column with vector_elements(elem_bytes) elements a vector).
 std::vector<std::size_t> matrix_thread_columns(Algo algo, int block, std::size_t cols, std::size_t tile, std::size_t tx,
                                                std::size_t elem_bytes);
-// Which outputs a matrix reduction leaves: one per row, one per column, or one in all.
-enum class Lines { Rows, Columns, Whole };
 Lines matrix_lines(Algo algo);
 Lines matrix_lines(Baseline b);
 std::size_t line_count(Lines lines, Matrix m);

@@ -508,4 +508,7 @@ __global__ void bulk_async(const T* __restrict__ in, T* out, std::size_t n, Prob
 }
 // >>>
 
+// The launch table's entries for this file's block kernels (block_common.cuh).
+RL_BLOCK_LAUNCH(WarpShuffle, warp_shuffle, 1);
+
 }  // namespace rl::kernels

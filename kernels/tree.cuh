@@ -425,4 +425,17 @@ __global__ void syncthreads_in_branch(const T* in, T* out, std::size_t n) {
 }
 // >>>
 
+// The launch table's entries for this file's block kernels (block_common.cuh).
+RL_BLOCK_LAUNCH(NaiveSerial, naive_serial, 1);
+RL_BLOCK_LAUNCH(InterleavedDivergent, interleaved_divergent, 1);
+RL_BLOCK_LAUNCH(InterleavedBankConflicts, interleaved_bank_conflicts, 1);
+RL_BLOCK_LAUNCH(Sequential, sequential, 1);
+RL_BLOCK_LAUNCH(FirstAddOnLoad, first_add_on_load, 1);
+RL_BLOCK_LAUNCH(UnrollLastWarp, unroll_last_warp, 1);
+RL_BLOCK_LAUNCH_SIZED(CompleteUnroll, complete_unroll);
+RL_BLOCK_LAUNCH_SIZED(MultiplePerThread, multiple_per_thread);
+RL_BLOCK_LAUNCH(NonPow2Block, non_pow2_block, 1);
+RL_BLOCK_LAUNCH(MissingSyncthreads, missing_syncthreads, 1);
+RL_BLOCK_LAUNCH(LegacyWarpSynchronous, legacy_warp_synchronous, 1);
+
 }  // namespace rl::kernels

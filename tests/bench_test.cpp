@@ -19,7 +19,7 @@
 #include "app/core/embedded.h"
 #include "app/render/bench_chart.h"
 #include "app/render/plot.h"
-#include "kernels/algo.h"
+#include "kernels/algorithms.h"
 #include "kernels/shapes.h"
 #include "kernels/matrix_shapes.h"
 #include "kernels/model/matrix_check.h"

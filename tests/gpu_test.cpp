@@ -22,7 +22,7 @@
 #include "app/backend/repeat.h"
 #include "app/core/catalog.h"
 #include "kernels/bench_api.h"
-#include "kernels/algo.h"
+#include "kernels/algorithms.h"
 #include "kernels/raw_trace.h"
 #include "kernels/shapes.h"
 #include "kernels/matrix_shapes.h"

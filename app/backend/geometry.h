@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "../../kernels/algo.h"
+#include "../../kernels/algorithms.h"
 #include "../../kernels/plan.h"
 #include "../core/trace.h"
 

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "../../kernels/algorithms.h"
-#include "../../kernels/algo.h"
 #include "../../kernels/raw_trace.h"
 #include "../../kernels/shapes.h"
 #include "../../kernels/matrix_shapes.h"

@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "../../kernels/matrix_shapes.h"
+
 namespace rl::core {
 namespace {
 

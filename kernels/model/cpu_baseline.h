@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <numeric>
 
-#include "../algo.h"
+#include "../algorithms.h"
 #include "../reduce_ops.h"
 
 namespace rl::model {

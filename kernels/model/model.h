@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "../algo.h"
+#include "../algorithms.h"
 #include "../raw_trace.h"
 #include "../shapes.h"
 #include "../matrix_shapes.h"

@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "../algorithms.h"
-#include "../algo.h"
+#include "../algorithms.h"
 #include "../raw_trace.h"
 #include "../shapes.h"
 #include "../matrix_shapes.h"
