@@ -26,7 +26,9 @@ struct PanelSplit {
 PanelSplit clamp_panels(double left, double right, PanelSplit fallback, float width, PanelSplit min_side,
                         float min_center);
 
-struct Settings {
+// What a run is of: the algorithm, its operator and types, its launch and its input. The window's
+// choice (ui::AppState::choice) and the part of a settings file or plan scene that picks a run.
+struct RunChoice {
   std::string algorithm = "sequential";
   Op op = Op::Sum;
   DType type = DType::Int;
@@ -36,16 +38,22 @@ struct Settings {
   static constexpr int kRows = 8, kCols = 256;  // the matrix family's default shape
   int rows = kRows, cols = kCols;  // the matrix family's shape (rows x cols at most kMaxWindowElements)
   int trace_block = 0;
-  int grid = 0;  // blocks of a grid-stride kernel's first pass; 0: one wave of the device
+  int grid = 0;     // blocks of a grid-stride kernel's first pass; 0: one wave of the device
   int cluster = 0;  // cluster-dsmem: blocks a cluster, 2, 4 or 8; 0: its default
-  InputSpec input;
-  bool typed = false;       // the learner's own values instead of `input`
-  std::string values;       // what they typed or pasted (at most kMaxTyped characters)
+  InputSpec input;  // random:1 by default
+  bool typed = false;  // the learner's own values instead of `input` (the size follows them)
+  // What they typed or pasted (at most kMaxTyped characters); the digits of pi to start with.
+  std::string values = "3 1 4 1 5 9 2 6 5 3 5 8 9 7 9 3 2 3 8 4 6 2 6 4 3 3 8 3 2 7 9 5";
   static constexpr std::size_t kMaxTyped = 8191;  // the window's text box holds this many
+  std::string compare;                            // a second algorithm beside the first; empty: none
+  bool operator==(const RunChoice&) const = default;
+};
+
+// The run chosen, and how the window shows it: what a settings file or a plan's scene holds.
+struct Settings : RunChoice {
   static constexpr std::size_t kMaxPath = 511;    // the window's path field holds this many
   double speed = 1.0;       // stages per second
   bool presenter = false;   // large type, high contrast, the view filling the screen
-  std::string compare;      // a second algorithm beside the first; empty: none
   std::string view = "memory";  // memory | lanes | divergence | banks | grid | coalescing
   int stage = 0;            // the stage on screen
   std::string tab = "stages";   // stages | bandwidth

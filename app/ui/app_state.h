@@ -23,23 +23,7 @@
 
 namespace rl::ui {
 
-struct RunChoice {
-  std::string algorithm = "sequential";
-  core::Op op = core::Op::Sum;
-  core::DType type = core::DType::Int;
-  core::Accumulate accumulate = core::Accumulate::Float;  // half and bf16: what they add in
-  int block = 32;
-  int size = 32;
-  int trace_block = 0;
-  core::InputSpec input;  // random:1 by default
-  bool typed = false;     // use the values the learner typed or pasted (size follows them)
-  std::string values = "3 1 4 1 5 9 2 6 5 3 5 8 9 7 9 3 2 3 8 4 6 2 6 4 3 3 8 3 2 7 9 5";
-  std::string compare;    // a second algorithm shown beside, on the same input; empty: none
-  int rows = 8, cols = 256;  // a matrix algorithm's shape (the array algorithms take `size`)
-  int grid = 0;              // a grid-stride kernel's first-pass blocks; 0: one wave of the device (a plan sets it)
-  int cluster = 0;           // cluster-dsmem: blocks a cluster, 2, 4 or 8; 0: kernels::kDefaultCluster
-  bool operator==(const RunChoice&) const = default;
-};
+using core::RunChoice;
 
 // The Bandwidth tab's source for the live benchmark on this machine's backend; any other
 // source is a shipped GPU run's name ("h200", core::shipped_runs).

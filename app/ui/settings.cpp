@@ -29,10 +29,8 @@ std::string settings_path() {
 }
 
 void apply_scene(AppState& state, const core::Settings& st) {
-  state.choice = {
-      st.algorithm, st.op,          st.type,  st.accumulate, st.block,
-      st.size,      st.trace_block, st.input, st.typed,      st.values.empty() ? RunChoice{}.values : st.values,
-      st.compare,   st.rows,        st.cols,  st.grid,       st.cluster};
+  state.choice = st;  // the run it chose
+  if (state.choice.values.empty()) state.choice.values = RunChoice{}.values;
   state.choice.input.quiet = true;  // a path from a file: its content never shown (core::InputSpec)
   state.player.set_speed(st.speed);
   if (st.names_presenter && state.presenter != st.presenter) state.presenter = st.presenter, state.presenter_changed = true;
@@ -47,12 +45,8 @@ void apply_scene(AppState& state, const core::Settings& st) {
 core::Settings current_scene(const AppState& state) {
   const auto& c = state.choice;
   core::Settings st;
-  st.algorithm = c.algorithm, st.op = c.op, st.type = c.type, st.accumulate = c.accumulate, st.block = c.block,
-  st.size = c.size;
-  st.trace_block = c.trace_block, st.input = c.input, st.typed = c.typed, st.values = c.values;
-  st.rows = c.rows, st.cols = c.cols, st.grid = c.grid, st.cluster = c.cluster;
+  static_cast<RunChoice&>(st) = c;
   st.speed = state.player.speed(), st.presenter = state.presenter;
-  st.compare = c.compare;
   st.view = render::to_string(state.view);
   st.stage = state.player.stage();
   st.tab = state.tab == Tab::Bandwidth ? "bandwidth" : "stages";
