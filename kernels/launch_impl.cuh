@@ -16,7 +16,6 @@
 #include "hopper.cuh"
 #include "cuda_check.cuh"
 #include "algorithms.h"
-#include "algorithms.h"
 #include "raw_trace.h"
 #include "shapes.h"
 #include "gpu_api.h"

@@ -21,7 +21,7 @@ class MatrixReducer {
         m_(plan.shape),
         grid_(plan.grid),
         partial_count_(plan.passes[0].outputs),
-        second_pass_(plan.launches > 1) {}
+        second_pass_(plan.pass_count > 1) {}
 
   // Allocates what every later enqueue needs, so timed runs allocate nothing.
   void prepare() {

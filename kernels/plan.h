@@ -22,8 +22,10 @@ struct Plan {
   int trace_block = 0;                        // the block a traced run records (numbered x fastest)
   std::size_t asked_grid = 0;                 // the request's grid (0: none asked)
   const std::vector<int>* tickets = nullptr;  // work-queue: the recorded hand-out the model replays
-  std::vector<Pass> passes;                   // every launch over the array's elements, then over partials
-  int launches = 1;                           // kernel launches a run makes
+  std::vector<Pass> passes;  // the first pass; combined in passes, every later launch over partials too
+  // Passes over the data: each pass; or the first and the fold of its partials (by a second
+  // kernel, the last block, or block 0 after grid.sync(), in the same launch); or one.
+  int pass_count = 1;
   std::size_t outputs = 1;                    // values a run leaves: 1, or one a row or a column
   int lanes = 0;                              // row segments: lanes a row
   int tile_cols = 0;                          // thread-per-row: columns a tile of rows holds

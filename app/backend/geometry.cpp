@@ -135,7 +135,7 @@ core::Geometry geometry(const kernels::Plan& plan, const std::vector<int>& ticke
   g.grid_x = plan.grid.x, g.block_x = plan.block_x;
   g.indexing = plan.row->indexing;
   g.tree = plan.row->tree;
-  g.passes = plan.launches;
+  g.passes = plan.pass_count;
   if (!plan.matrix()) {
     g.cluster = plan.cluster > 1 ? plan.cluster : 0;
     g.folds = array_folds(plan, tickets);

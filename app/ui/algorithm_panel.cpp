@@ -145,10 +145,12 @@ static void size_fields(AppState& s) {
   std::int64_t traced = c.trace_block;
   const bool changed = ImGui::InputScalar("traced block", ImGuiDataType_S64, &traced) && traced != c.trace_block;
   tip("Which block of the grid the views show: every block runs, this one is recorded");
-  // The grid the run will take on this device (its plan); unbounded where the kernel refuses
-  // the choice: the run says why.
+  // The grid of the run on screen; before one, the grid its plan will take on this device;
+  // unbounded where neither says (the run then refuses a block outside its grid, in words).
   const auto plan = planned_run(s);
-  const std::int64_t grid = plan ? std::int64_t(plan->grid.count()) : std::numeric_limits<int>::max();
+  const std::int64_t grid = s.trace && s.trace->algorithm == c.algorithm ? std::int64_t(s.trace->grid)
+                            : plan                                       ? std::int64_t(plan->grid.count())
+                                                                         : std::numeric_limits<int>::max();
   const auto trace_block = core::check_trace_block(traced, (grid + cluster - 1) / cluster * cluster, cluster);
   note(trace_block.note, s.notes.trace_block, changed || !trace_block.note.empty());
   c.trace_block = int(trace_block.value);

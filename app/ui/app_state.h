@@ -171,7 +171,8 @@ void record_trace(AppState& state);
 // for a shape or typed values the window cannot trace, and as core::generate_input does.
 backend::TraceRequest run_request(const RunChoice& choice);
 // The plan the choice would run on the backend's device, before it runs (the panel's preview of
-// its grid); none where the kernel refuses the choice: the run says why.
+// its grid); none where the kernel refuses the choice (the run says why) or where typed values
+// or a file set the size. cg-grid-sync's GPU grid may come out smaller (occupancy, at launch).
 std::optional<kernels::Plan> planned_run(const AppState& s);
 
 }  // namespace rl::ui

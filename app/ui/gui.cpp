@@ -87,6 +87,8 @@ std::optional<kernels::Plan> planned_run(const AppState& s) {
   const auto* row = kernels::find_row(c.algorithm);
   if (!row || kernels::is_baseline(*row) || !s.backend.backend) return std::nullopt;
   const bool matrix = row->shape == kernels::Shape::Matrix;
+  // Typed values and a file set an array's size when the run reads them: no plan before.
+  if (!matrix && (c.typed || c.input.kind == core::InputSpec::Kind::File)) return std::nullopt;
   const kernels::Matrix shape{matrix ? std::size_t(std::max(c.rows, 0)) : 1,
                               std::size_t(std::max(matrix ? c.cols : c.size, 0))};
   const backend::TraceRequest req = request_fields(c);

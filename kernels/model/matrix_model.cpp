@@ -188,7 +188,7 @@ std::vector<T> reduce_matrix_with(const kernels::Plan& plan, const T* in, RawTra
   std::vector<T> first = model.first_pass(in, plan.trace_block, raw);
   if (raw)
     raw->partials.assign(first.begin(), first.begin() + std::ptrdiff_t(std::min(first.size(), kernels::kMaxPartials)));
-  if (plan.launches == 1) return first;
+  if (plan.pass_count == 1) return first;
   if (kernels::is_column_sums(algo)) {  // phase 2: the same kernel over the partials, one chunk
     const kernels::Matrix parts{grid.y, m.cols};
     const MatrixModel<T, Op> second{algo, parts, B, {grid.x, 1}};

@@ -9,9 +9,9 @@
 namespace rl::kernels {
 namespace {
 
-// Launches a run makes: every pass; or the first pass and the one that folds its partials (a
-// second kernel, the last block, block 0 after grid.sync()); or one.
-int array_launches(const Plan& p) {
+// Passes over the data (Plan::pass_count): every pass; or the first and the fold of its partials
+// (a second kernel, the last block, block 0 after grid.sync()); or one.
+int array_pass_count(const Plan& p) {
   switch (p.row->combine) {
     case Combine::Passes: return int(p.passes.size());
     case Combine::SecondKernel:
@@ -37,7 +37,7 @@ void plan_array(Plan& p, DeviceShape device, bool traced) {
     p.passes = pass_plan(algo, n, p.block, p.cluster);
   else
     p.passes = {{n, grid, grid * std::size_t(p.outputs_per_block())}};
-  p.launches = array_launches(p);
+  p.pass_count = array_pass_count(p);
 }
 
 void plan_matrix(Plan& p, DeviceShape device, bool traced) {
@@ -47,7 +47,7 @@ void plan_matrix(Plan& p, DeviceShape device, bool traced) {
   p.block_x = matrix_block_x(algo, p.block, p.shape.cols);
   p.block_y = p.block / p.block_x;
   const bool second = matrix_second_pass(algo, p.grid);
-  p.launches = second ? 2 : 1;
+  p.pass_count = second ? 2 : 1;
   p.outputs = matrix_outputs(algo, p.shape);
   p.passes = {{p.size(), p.grid.count(), matrix_partials(algo, p.shape, p.grid)}};
   if (p.row->indexing == Indexing::RowSegments) p.lanes = row_lanes(algo, p.shape.cols, p.elem_bytes);
