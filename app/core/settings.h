@@ -43,7 +43,8 @@ struct RunChoice {
   InputSpec input;  // random:1 by default
   bool typed = false;  // the learner's own values instead of `input` (the size follows them)
   // What they typed or pasted (at most kMaxTyped characters); the digits of pi to start with.
-  std::string values = "3 1 4 1 5 9 2 6 5 3 5 8 9 7 9 3 2 3 8 4 6 2 6 4 3 3 8 3 2 7 9 5";
+  static constexpr const char* kSampleValues = "3 1 4 1 5 9 2 6 5 3 5 8 9 7 9 3 2 3 8 4 6 2 6 4 3 3 8 3 2 7 9 5";
+  std::string values = kSampleValues;
   static constexpr std::size_t kMaxTyped = 8191;  // the window's text box holds this many
   std::string compare;                            // a second algorithm beside the first; empty: none
   bool operator==(const RunChoice&) const = default;

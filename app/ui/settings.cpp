@@ -30,7 +30,7 @@ std::string settings_path() {
 
 void apply_scene(AppState& state, const core::Settings& st) {
   state.choice = st;  // the run it chose
-  if (state.choice.values.empty()) state.choice.values = RunChoice{}.values;
+  if (state.choice.values.empty()) state.choice.values = RunChoice::kSampleValues;
   state.choice.input.quiet = true;  // a path from a file: its content never shown (core::InputSpec)
   state.player.set_speed(st.speed);
   if (st.names_presenter && state.presenter != st.presenter) state.presenter = st.presenter, state.presenter_changed = true;
