@@ -70,7 +70,7 @@ Settled settle(const std::string& algorithm, core::DType type, core::Op op, core
   if (!row) return out;
   if (row->ints_only && type != core::DType::Int) {
     out.type = core::DType::Int;
-    out.type_note = algorithm + " reduces int only: the warp reduce instruction takes 32-bit integers";
+    out.type_note = refusal(*row, type, core::Op::Sum, accumulate) + "; the type is int";
   } else if (const std::string why = refusal(*row, type, core::Op::Sum, accumulate); !why.empty()) {
     out.type = core::DType::Float;  // every row takes float sums
     out.type_note = why + "; the type is float";
