@@ -181,27 +181,15 @@ void launch_bulk_kernel(unsigned grid, int block, const In* in, T* out, std::siz
 template <class T, class In>
 inline constexpr bool kNarrowRun = narrow::is_narrow<T> || narrow::is_narrow<In>;
 
-// One entry of the launch table, when algo is its row's: the row's columns decide the types it
-// is instantiated for (narrow: half and bfloat16; ints_only: int alone).
-template <Algo A, class T, class Op, class Probe, class In>
-bool launch_if(Algo algo, dim3 g, int block, const In* in, T* out, std::size_t n, const Probe& p, cudaStream_t st) {
-  if (algo != A) return false;
-  constexpr const AlgorithmRow& r = row(A);
-  if constexpr (!BlockLaunch<A>::kListed)
-    throw std::invalid_argument(std::string(r.id) + " has no block kernel");
-  else if constexpr (kNarrowRun<T, In> && !r.narrow)
+// Whether a row's columns let its kernels be instantiated for these types (narrow: half and
+// bfloat16; ints_only: int alone); where not, the launch throws why.
+template <Algo A, class T, class In>
+inline constexpr bool kTypesFit = (!kNarrowRun<T, In> || row(A).narrow) &&
+                                  (!row(A).ints_only || std::is_same_v<T, int>);
+[[noreturn]] inline void refuse_types(const AlgorithmRow& r, bool narrow_run) {
+  if (narrow_run && !r.narrow)
     throw std::invalid_argument(std::string(r.id) + " takes no half or bfloat16 (AlgorithmRow::narrow)");
-  else if constexpr (r.ints_only && !std::is_same_v<T, int>)
-    throw std::invalid_argument(std::string(r.id) + " reduces int only (AlgorithmRow::ints_only)");
-  else
-    BlockLaunch<A>::template launch<T, Op>(g, block, in, out, n, p, st);
-  return true;
-}
-
-template <class T, class Op, class Probe, class In, int... I>
-void launch_listed(std::integer_sequence<int, I...>, Algo algo, dim3 g, int block, const In* in, T* out, std::size_t n,
-                   const Probe& p, cudaStream_t st) {
-  (launch_if<Algo(I), T, Op>(algo, g, block, in, out, n, p, st) || ...);
+  throw std::invalid_argument(std::string(r.id) + " reduces int only (AlgorithmRow::ints_only)");
 }
 
 // Whether a row's first pass is a block kernel of the launch table: an array's tile or grid
@@ -224,8 +212,15 @@ static_assert(table_matches_rows(std::make_integer_sequence<int, int(kLastAlgo) 
 template <class T, class Op, class Probe, class In>
 void launch_block_kernel(Algo algo, std::size_t grid, int block, const In* in, T* out, std::size_t n, const Probe& p,
                          cudaStream_t st) {
-  launch_listed<T, Op>(std::make_integer_sequence<int, int(kLastAlgo) + 1>{}, algo, dim3(static_cast<unsigned>(grid)),
-                       block, in, out, n, p, st);
+  with_algo(algo, [&](auto a) {
+    constexpr Algo A = decltype(a)::value;
+    if constexpr (!BlockLaunch<A>::kListed)
+      throw std::invalid_argument(std::string(row(A).id) + " has no block kernel");
+    else if constexpr (!kTypesFit<A, T, In>)
+      refuse_types(row(A), kNarrowRun<T, In>);
+    else
+      BlockLaunch<A>::template launch<T, Op>(dim3(static_cast<unsigned>(grid)), block, in, out, n, p, st);
+  });
   RL_CUDA(cudaGetLastError());
 }
 
@@ -336,9 +331,10 @@ class Reducer {
       kernel(NoProbe{});
       return;
     }
-    const std::size_t grid = algo_ == Algo::CgGridSync ? grid_ : grid_for(n_);
+    const std::size_t grid = row(algo_).combine == Combine::GridSync ? grid_ : grid_for(n_);  // occupancy's
     const std::size_t outputs = records_partials(algo_) ? grid * outputs_per_block() / std::size_t(cluster_) : 0;
-    const std::size_t tickets = algo_ == Algo::WorkQueue ? queue_tickets(n_, launch_.block, sizeof(In)) : 0;
+    const std::size_t tickets =
+        row(algo_).indexing == Indexing::Tickets ? queue_tickets(n_, launch_.block, sizeof(In)) : 0;
     TraceBuffers<T> buf(trace_shape(algo_, launch_.block, n_), launch_.block, std::min(outputs, kMaxPartials),
                         std::min(tickets, kMaxTickets));
     kernel(buf.probe(launch_.trace_block));

@@ -319,4 +319,93 @@ __global__ void block_2d(const T* in, T* out, std::size_t rows, std::size_t cols
 }
 // >>>
 
+// The launch table's entries for this file's matrix kernels (launch_table.cuh).
+template <>
+struct MatrixLaunch<Algo::BatchedRows> : MatrixEntry {
+  template <class T, class Op, class Probe>
+  static void launch(const MatrixArgs<T, T>& a, const Probe& p) {
+    batched_rows<T, Op><<<a.grid_2d(), a.block, a.shared(1), a.stream>>>(a.in, a.out, a.m.cols, p);
+  }
+};
+
+template <>
+struct MatrixLaunch<Algo::BatchedRowsSplit> : MatrixEntry {
+  template <class T, class Op, class Probe>
+  static void launch(const MatrixArgs<T, T>& a, const Probe& p) {
+    if (a.grid.x == 1) {  // one chunk a row is batched-rows, without the split's index arithmetic
+      batched_rows<T, Op><<<a.blocks(), a.block, a.shared(1), a.stream>>>(a.in, a.out, a.m.cols, p);
+      return;
+    }
+    batched_rows_split<T, Op><<<a.blocks(), a.block, a.shared(1), a.stream>>>(
+        a.in, a.out, a.m.cols, split_chunk_cols(a.m, a.grid.x), a.grid.x, p);
+  }
+  // Phase 2: batched-rows over the partials, a block a row of chunk results.
+  template <class T, class Op>
+  static void fold(const MatrixArgs<T, T>& a) {
+    const auto threads = unsigned(a.threads);
+    batched_rows<T, Op>
+        <<<unsigned(a.m.rows), threads, threads * sizeof(T), a.stream>>>(a.in, a.out, a.grid.x, NoProbe{});
+  }
+};
+
+// The column kernels' phase 2: the same kernel over the partials' columns, in one chunk.
+template <class Entry>
+struct ColumnPartials : MatrixEntry {
+  template <class T, class Op>
+  static void fold(const MatrixArgs<T, T>& a) {
+    MatrixArgs<T, T> b = a;
+    b.m = {a.grid.y, a.m.cols};
+    b.grid = {a.grid.x, 1};
+    Entry::template launch<T, Op>(b, NoProbe{});
+  }
+};
+
+template <>
+struct MatrixLaunch<Algo::ColumnSums> : ColumnPartials<MatrixLaunch<Algo::ColumnSums>> {
+  template <class T, class Op, class Probe>
+  static void launch(const MatrixArgs<T, T>& a, const Probe& p) {
+    column_sums<T, Op><<<a.grid_2d(), a.block, a.shared(1), a.stream>>>(a.in, a.out, a.m.rows, a.m.cols,
+                                                                        column_chunk_rows(a.m, a.threads, a.grid.y), p);
+  }
+};
+
+template <>
+struct MatrixLaunch<Algo::ColumnSumsVectorized> : ColumnPartials<MatrixLaunch<Algo::ColumnSumsVectorized>> {
+  template <class T, class Op, class Probe>
+  static void launch(const MatrixArgs<T, T>& a, const Probe& p) {  // a cell a column a thread
+    const std::size_t chunk = column_chunk_rows(a.m, a.threads, a.grid.y), sh = kVectorColumns * a.shared(1);
+    if (a.block.x * a.block.y <= unsigned(kDeepColumnBlock))
+      column_sums_vectorized<T, Op, true>
+          <<<a.grid_2d(), a.block, sh, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, chunk, p);
+    else
+      column_sums_vectorized<T, Op, false>
+          <<<a.grid_2d(), a.block, sh, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, chunk, p);
+  }
+};
+
+template <>
+struct MatrixLaunch<Algo::ColumnSumsNaive> : MatrixEntry {
+  template <class T, class Op, class Probe>
+  static void launch(const MatrixArgs<T, T>& a, const Probe& p) {
+    column_sums_naive<T, Op><<<a.grid_2d(), a.block, 0, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, p);
+  }
+};
+
+template <>
+struct MatrixLaunch<Algo::Block2d> : MatrixEntry {
+  template <class T, class Op, class Probe>
+  static void launch(const MatrixArgs<T, T>& a, const Probe& p) {
+    block_2d<T, Op><<<a.grid_2d(), a.block, a.shared(1), a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, p);
+  }
+  // Phase 2: one block, a row of the plan's threads, over the partials.
+  template <class T, class Op>
+  static void fold(const MatrixArgs<T, T>& a) {
+    MatrixArgs<T, T> b = a;
+    b.m = {1, a.grid.count()};
+    b.grid = {1, 1};
+    b.block = dim3(unsigned(a.threads), 1);
+    launch<T, Op>(b, NoProbe{});
+  }
+};
+
 }  // namespace rl::kernels

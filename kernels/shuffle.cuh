@@ -511,4 +511,23 @@ __global__ void bulk_async(const T* __restrict__ in, T* out, std::size_t n, Prob
 // The launch table's entries for this file's block kernels (block_common.cuh).
 RL_BLOCK_LAUNCH(WarpShuffle, warp_shuffle, 1);
 
+// ... and for its matrix kernels (launch_table.cuh).
+template <>
+struct MatrixLaunch<Algo::BatchedRowsShuffle> : MatrixEntry {
+  template <class T, class Op, class Probe>
+  static void launch(const MatrixArgs<T, T>& a, const Probe& p) {
+    batched_rows_shuffle<T, Op><<<a.grid_2d(), a.block, a.warp_cells(), a.stream>>>(a.in, a.out, a.m.cols, p);
+  }
+};
+
+// A 1D grid, as batched-rows-split; one launch, its phase 2 included (the last block of a row).
+template <>
+struct MatrixLaunch<Algo::BatchedRowsVectorized> : MatrixEntry {
+  template <class T, class Op, class Probe, class In>
+  static void launch(const MatrixArgs<T, In>& a, const Probe& p) {
+    batched_rows_vectorized<T, Op><<<a.blocks(), a.block, a.warp_cells(), a.stream>>>(
+        a.in, a.out, a.m.cols, split_chunk_cols(a.m, a.grid.x), a.grid.x, p, a.outputs, a.tickets);
+  }
+};
+
 }  // namespace rl::kernels
