@@ -183,4 +183,19 @@ RL_BLOCK_LAUNCH(CgBlock, cg_block, 1);
 RL_BLOCK_LAUNCH(CgTwoPhase, cg_two_phase, 1);
 RL_BLOCK_LAUNCH(CgReduceUpdateAsync, cg_reduce_update_async, 0);
 
+// cg-grid-sync: a cooperative launch (every block resident at once; the Reducer caps the grid).
+template <>
+struct ArrayLaunch<Algo::CgGridSync> : LaunchEntry {
+  template <class T, class Op, class Probe>
+  static void launch(const LaunchArgs<T, T>& a, const Probe& p) {
+    const T* in = a.in;
+    T* out = a.out;
+    std::size_t n = a.n();
+    Probe probe = p;
+    void* args[] = {&in, &out, &n, &probe};
+    RL_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(cg_grid_sync<T, Op, Probe>), dim3(a.blocks()), a.block,
+                                        args, a.shared(1), a.stream));
+  }
+};
+
 }  // namespace rl::kernels

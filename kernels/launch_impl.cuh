@@ -136,46 +136,6 @@ struct TraceBuffers {
   }
 };
 
-// cluster-dsmem: the grid in clusters of `cluster` blocks (grid a multiple of it), through the
-// launch attribute, so one kernel takes every cluster size.
-template <class T, class Op, class Probe>
-void launch_cluster_kernel(std::size_t grid, int block, int cluster, const T* in, T* out, std::size_t n, const Probe& p,
-                           cudaStream_t st) {
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(grid));
-  config.blockDim = dim3(static_cast<unsigned>(block));
-  config.dynamicSmemBytes = std::size_t(block / 32) * sizeof(T);
-  config.stream = st;
-  cudaLaunchAttribute attribute{};
-  attribute.id = cudaLaunchAttributeClusterDimension;
-  attribute.val.clusterDim.x = static_cast<unsigned>(cluster);
-  attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
-  RL_CUDA(cudaLaunchKernelEx(&config, cluster_dsmem<T, Op, Probe>, in, out, n, p));
-}
-
-// bulk-async: kBulkStages tiles of 16 bytes a thread, past the 48 KB a launch gets unasked at
-// 1024 threads; the attribute is set once per instantiation.
-template <class T, class Op, class Probe, class In>
-void launch_bulk_kernel(unsigned grid, int block, const In* in, T* out, std::size_t n, const Probe& p, T* next,
-                        cudaStream_t st) {
-  if constexpr (narrow::is_narrow<T> || narrow::is_narrow<In>) {
-    throw std::invalid_argument("bulk-async takes no half or bfloat16 (AlgorithmRow::narrow)");
-  } else if constexpr (!std::is_same_v<T, int> && !std::is_same_v<Op, ops::Sum>) {
-    throw std::invalid_argument("bulk-async reduces floats and doubles by sum only (kernels::takes)");
-  } else {
-    const auto ring = [](int threads) { return int(kBulkStages * std::size_t(threads) * kVectorBytes); };
-    static const bool raised = [&] {  // the largest block's worth, so every block size fits
-      RL_CUDA(
-          cudaFuncSetAttribute(bulk_async<T, Op, Probe>, cudaFuncAttributeMaxDynamicSharedMemorySize, ring(kMaxBlock)));
-      return true;
-    }();
-    (void)raised;
-    bulk_async<T, Op><<<grid, block, std::size_t(ring(block)), st>>>(in, out, n, p, next);
-  }
-}
-
 // Whether a reduction adds or reads half or bfloat16: only the rows that take them
 // (AlgorithmRow::narrow) are instantiated for it.
 template <class T, class In>
@@ -192,34 +152,29 @@ inline constexpr bool kTypesFit = (!kNarrowRun<T, In> || row(A).narrow) &&
   throw std::invalid_argument(std::string(r.id) + " reduces int only (AlgorithmRow::ints_only)");
 }
 
-// Whether a row's first pass is a block kernel of the launch table: an array's tile or grid
-// stride, combined in passes, by a second kernel or by atomics (the Reducer launches the others).
-constexpr bool from_table(const AlgorithmRow& r) {
-  const bool tiles = r.indexing == Indexing::Tile || r.indexing == Indexing::PairTile ||
-                     r.indexing == Indexing::GridStride || r.indexing == Indexing::GridStridePairs;
-  const bool combine =
-      r.combine == Combine::Passes || r.combine == Combine::SecondKernel || r.combine == Combine::Atomics;
-  return r.gpu && r.shape == Shape::Array && tiles && combine && r.tree != Tree::Cluster;
+// Every array row launched on a GPU has its entry in its kernel file, except global-halving,
+// whose launches are the Reducer's own (one a halving); no other row has one.
+constexpr bool array_listed(const AlgorithmRow& r) {
+  return r.gpu && r.shape == Shape::Array && r.combine != Combine::Halving;
 }
 template <int... I>
 constexpr bool table_matches_rows(std::integer_sequence<int, I...>) {
-  return ((from_table(row(Algo(I))) == BlockLaunch<Algo(I)>::kListed) && ...);
+  return ((array_listed(row(Algo(I))) == ArrayLaunch<Algo(I)>::kListed) && ...);
 }
 static_assert(table_matches_rows(std::make_integer_sequence<int, int(kLastAlgo) + 1>{}),
-              "every block kernel's row has its RL_BLOCK_LAUNCH entry in its kernel file, and no other row has one");
+              "every array kernel's row has its ArrayLaunch entry in its kernel file, and no other row has one");
 
-// A block kernel's launch over `grid` blocks, from the table its kernel files list.
+// algo's entry of the launch table, for the types its row's columns allow.
 template <class T, class Op, class Probe, class In>
-void launch_block_kernel(Algo algo, std::size_t grid, int block, const In* in, T* out, std::size_t n, const Probe& p,
-                         cudaStream_t st) {
-  with_algo(algo, [&](auto a) {
-    constexpr Algo A = decltype(a)::value;
-    if constexpr (!BlockLaunch<A>::kListed)
-      throw std::invalid_argument(std::string(row(A).id) + " has no block kernel");
+void launch_listed(Algo algo, const LaunchArgs<T, In>& a, const Probe& p) {
+  with_algo(algo, [&](auto id) {
+    constexpr Algo A = decltype(id)::value;
+    if constexpr (!ArrayLaunch<A>::kListed)
+      throw std::invalid_argument(std::string(row(A).id) + " has no array kernel in the launch table");
     else if constexpr (!kTypesFit<A, T, In>)
       refuse_types(row(A), kNarrowRun<T, In>);
     else
-      BlockLaunch<A>::template launch<T, Op>(dim3(static_cast<unsigned>(grid)), block, in, out, n, p, st);
+      ArrayLaunch<A>::template launch<T, Op>(a, p);
   });
   RL_CUDA(cudaGetLastError());
 }
@@ -343,14 +298,19 @@ class Reducer {
     trace_->grid = grid;
   }
 
+  // One pass of `grid` blocks over n elements at in; the rest of the arguments are the caller's.
+  template <class Src>
+  LaunchArgs<T, Src> args(std::size_t grid, const Src* in, T* out, std::size_t n) const {
+    LaunchArgs<T, Src> a;
+    a.in = in, a.out = out, a.m = {1, n}, a.grid = {grid, 1}, a.block = dim3(unsigned(launch_.block));
+    a.threads = launch_.block, a.cluster = cluster_, a.stream = stream_;
+    return a;
+  }
+
   // Src: the first pass's element type (In), or T for the passes over partials.
   template <class Src, class Probe>
   void block_pass(std::size_t grid, const Src* in, T* out, std::size_t n, const Probe& p) {
-    if constexpr (!kNarrowRun<T, Src>) {
-      if (row(algo_).tree == Tree::Cluster)
-        return launch_cluster_kernel<T, Op>(grid, launch_.block, cluster_, in, out, n, p, stream_);
-    }
-    launch_block_kernel<T, Op>(algo_, grid, launch_.block, in, out, n, p, stream_);
+    launch_listed<T, Op>(algo_, args(grid, in, out, n), p);
   }
 
   // Block partials, then the same kernel over the partials until one value is left.
@@ -421,18 +381,10 @@ class Reducer {
     T* out = result_->get() + now * slot_cells();
     T* next = result_->get() + later * slot_cells();
     slots_ready_ = false;
-    const unsigned grid = unsigned(grid_for(n_));
-    const std::size_t sh = std::size_t(launch_.block) * sizeof(T);
-    first_pass([&](auto probe) {
-      if (algo_ == Algo::WorkQueue)
-        work_queue<T, Op><<<grid, launch_.block, sh, stream_>>>(
-            in, n_, probe, QueueSlot<T>{out, taken_->get() + now, next, taken_->get() + later});
-      else if (algo_ == Algo::BulkAsync)
-        launch_bulk_kernel<T, Op>(grid, launch_.block, in, out, n_, probe, next, stream_);
-      else
-        warp_shuffle_vectorized<T, Op><<<grid, launch_.block, sh, stream_>>>(in, out, n_, probe, next);
-      RL_CUDA(cudaGetLastError());
-    });
+    LaunchArgs<T, In> a = args(grid_for(n_), in, out, n_);
+    a.next = next;
+    if (taken_) a.taken = taken_->get() + now, a.next_taken = taken_->get() + later;
+    first_pass([&](auto probe) { launch_listed<T, Op>(algo_, a, probe); });
     slots_ready_ = true;
     ++launches_;
     return out;
@@ -440,23 +392,9 @@ class Reducer {
 
   // Blocks store partials and take tickets; the block that takes the last folds the partials.
   const T* last_block_folds(const T* in) {
-    first_pass([&](auto probe) {
-      const unsigned grid = unsigned(grid_for(n_));
-      const std::size_t sh = std::size_t(launch_.block) * sizeof(T);
-      T *out = result_->get(), *partials = a_->get();
-      if (algo_ == Algo::VectorizedOrdered) {
-        vectorized_ordered<T, Op><<<grid, launch_.block, sh, stream_>>>(in, out, n_, probe, partials, retired_->get());
-      } else if (algo_ == Algo::Compensated) {
-        if constexpr (std::is_same_v<T, int> || !std::is_same_v<Op, ops::Sum>)
-          throw std::invalid_argument("compensated adds floats and doubles only (kernels::takes)");
-        else
-          compensated<T, Op><<<grid, launch_.block, sh, stream_>>>(in, out, n_, probe, partials, retired_->get());
-      } else {
-        threadfence_single_pass<T, Op>
-            <<<grid, launch_.block, sh, stream_>>>(in, out, n_, probe, partials, retired_->get());
-      }
-      RL_CUDA(cudaGetLastError());
-    });
+    auto a = args(grid_for(n_), in, result_->get(), n_);
+    a.partials = a_->get(), a.retired = retired_->get();
+    first_pass([&](auto probe) { launch_listed<T, Op>(algo_, a, probe); });
     return result_->get();
   }
 
@@ -478,17 +416,8 @@ class Reducer {
     return grid;
   }
 
-  const T* grid_sync(const T* in) {
-    first_pass([&](auto probe) {
-      using P = decltype(probe);
-      const T* in_arg = in;
-      T* out_arg = a_->get();
-      std::size_t n_arg = n_;
-      P probe_arg = probe;
-      void* args[] = {&in_arg, &out_arg, &n_arg, &probe_arg};
-      RL_CUDA(cudaLaunchCooperativeKernel(reinterpret_cast<void*>(cg_grid_sync<T, Op, P>), dim3(unsigned(grid_)),
-                                          dim3(launch_.block), args, std::size_t(launch_.block) * sizeof(T), stream_));
-    });
+  const T* grid_sync(const In* in) {
+    first_pass([&](auto probe) { block_pass(grid_, in, a_->get(), n_, probe); });
     return a_->get();
   }
 

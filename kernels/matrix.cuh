@@ -321,17 +321,17 @@ __global__ void block_2d(const T* in, T* out, std::size_t rows, std::size_t cols
 
 // The launch table's entries for this file's matrix kernels (launch_table.cuh).
 template <>
-struct MatrixLaunch<Algo::BatchedRows> : MatrixEntry {
+struct MatrixLaunch<Algo::BatchedRows> : LaunchEntry {
   template <class T, class Op, class Probe>
-  static void launch(const MatrixArgs<T, T>& a, const Probe& p) {
+  static void launch(const LaunchArgs<T, T>& a, const Probe& p) {
     batched_rows<T, Op><<<a.grid_2d(), a.block, a.shared(1), a.stream>>>(a.in, a.out, a.m.cols, p);
   }
 };
 
 template <>
-struct MatrixLaunch<Algo::BatchedRowsSplit> : MatrixEntry {
+struct MatrixLaunch<Algo::BatchedRowsSplit> : LaunchEntry {
   template <class T, class Op, class Probe>
-  static void launch(const MatrixArgs<T, T>& a, const Probe& p) {
+  static void launch(const LaunchArgs<T, T>& a, const Probe& p) {
     if (a.grid.x == 1) {  // one chunk a row is batched-rows, without the split's index arithmetic
       batched_rows<T, Op><<<a.blocks(), a.block, a.shared(1), a.stream>>>(a.in, a.out, a.m.cols, p);
       return;
@@ -341,7 +341,7 @@ struct MatrixLaunch<Algo::BatchedRowsSplit> : MatrixEntry {
   }
   // Phase 2: batched-rows over the partials, a block a row of chunk results.
   template <class T, class Op>
-  static void fold(const MatrixArgs<T, T>& a) {
+  static void fold(const LaunchArgs<T, T>& a) {
     const auto threads = unsigned(a.threads);
     batched_rows<T, Op>
         <<<unsigned(a.m.rows), threads, threads * sizeof(T), a.stream>>>(a.in, a.out, a.grid.x, NoProbe{});
@@ -350,10 +350,10 @@ struct MatrixLaunch<Algo::BatchedRowsSplit> : MatrixEntry {
 
 // The column kernels' phase 2: the same kernel over the partials' columns, in one chunk.
 template <class Entry>
-struct ColumnPartials : MatrixEntry {
+struct ColumnPartials : LaunchEntry {
   template <class T, class Op>
-  static void fold(const MatrixArgs<T, T>& a) {
-    MatrixArgs<T, T> b = a;
+  static void fold(const LaunchArgs<T, T>& a) {
+    LaunchArgs<T, T> b = a;
     b.m = {a.grid.y, a.m.cols};
     b.grid = {a.grid.x, 1};
     Entry::template launch<T, Op>(b, NoProbe{});
@@ -363,7 +363,7 @@ struct ColumnPartials : MatrixEntry {
 template <>
 struct MatrixLaunch<Algo::ColumnSums> : ColumnPartials<MatrixLaunch<Algo::ColumnSums>> {
   template <class T, class Op, class Probe>
-  static void launch(const MatrixArgs<T, T>& a, const Probe& p) {
+  static void launch(const LaunchArgs<T, T>& a, const Probe& p) {
     column_sums<T, Op><<<a.grid_2d(), a.block, a.shared(1), a.stream>>>(a.in, a.out, a.m.rows, a.m.cols,
                                                                         column_chunk_rows(a.m, a.threads, a.grid.y), p);
   }
@@ -372,7 +372,7 @@ struct MatrixLaunch<Algo::ColumnSums> : ColumnPartials<MatrixLaunch<Algo::Column
 template <>
 struct MatrixLaunch<Algo::ColumnSumsVectorized> : ColumnPartials<MatrixLaunch<Algo::ColumnSumsVectorized>> {
   template <class T, class Op, class Probe>
-  static void launch(const MatrixArgs<T, T>& a, const Probe& p) {  // a cell a column a thread
+  static void launch(const LaunchArgs<T, T>& a, const Probe& p) {  // a cell a column a thread
     const std::size_t chunk = column_chunk_rows(a.m, a.threads, a.grid.y), sh = kVectorColumns * a.shared(1);
     if (a.block.x * a.block.y <= unsigned(kDeepColumnBlock))
       column_sums_vectorized<T, Op, true>
@@ -384,23 +384,23 @@ struct MatrixLaunch<Algo::ColumnSumsVectorized> : ColumnPartials<MatrixLaunch<Al
 };
 
 template <>
-struct MatrixLaunch<Algo::ColumnSumsNaive> : MatrixEntry {
+struct MatrixLaunch<Algo::ColumnSumsNaive> : LaunchEntry {
   template <class T, class Op, class Probe>
-  static void launch(const MatrixArgs<T, T>& a, const Probe& p) {
+  static void launch(const LaunchArgs<T, T>& a, const Probe& p) {
     column_sums_naive<T, Op><<<a.grid_2d(), a.block, 0, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, p);
   }
 };
 
 template <>
-struct MatrixLaunch<Algo::Block2d> : MatrixEntry {
+struct MatrixLaunch<Algo::Block2d> : LaunchEntry {
   template <class T, class Op, class Probe>
-  static void launch(const MatrixArgs<T, T>& a, const Probe& p) {
+  static void launch(const LaunchArgs<T, T>& a, const Probe& p) {
     block_2d<T, Op><<<a.grid_2d(), a.block, a.shared(1), a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, p);
   }
   // Phase 2: one block, a row of the plan's threads, over the partials.
   template <class T, class Op>
-  static void fold(const MatrixArgs<T, T>& a) {
-    MatrixArgs<T, T> b = a;
+  static void fold(const LaunchArgs<T, T>& a) {
+    LaunchArgs<T, T> b = a;
     b.m = {1, a.grid.count()};
     b.grid = {1, 1};
     b.block = dim3(unsigned(a.threads), 1);

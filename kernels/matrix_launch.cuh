@@ -42,7 +42,7 @@ class MatrixReducer {
   // Enqueues every launch of one reduction of the matrix at in; returns where the outputs
   // will be. Traced runs synchronise to copy the recording back.
   const T* enqueue(const In* in) {
-    const MatrixArgs<T, In> first = first_args(in);
+    const LaunchArgs<T, In> first = first_args(in);
     with_algo(plan_.algo(), [&](auto a) { enqueue_listed<decltype(a)::value>(first); });
     RL_CUDA(cudaGetLastError());
     return out_->get();
@@ -68,18 +68,19 @@ class MatrixReducer {
  private:
   bool second_pass() const { return plan_.pass_count > 1; }
 
-  MatrixArgs<T, In> first_args(const In* in) const {
-    T* first_out = partials_ ? partials_->get() : out_->get();
-    return {
-        in,          first_out,   plan_.shape,     plan_.grid,  dim3(unsigned(plan_.block_x), unsigned(plan_.block_y)),
-        plan_.block, plan_.lanes, plan_.tile_cols, out_->get(), tickets_ ? tickets_->get() : nullptr,
-        stream_};
+  LaunchArgs<T, In> first_args(const In* in) const {
+    LaunchArgs<T, In> a;
+    a.in = in, a.out = partials_ ? partials_->get() : out_->get(), a.outputs = out_->get();
+    a.m = plan_.shape, a.grid = plan_.grid, a.block = dim3(unsigned(plan_.block_x), unsigned(plan_.block_y));
+    a.threads = plan_.block, a.lanes = plan_.lanes, a.tile_cols = plan_.tile_cols;
+    a.tickets = tickets_ ? tickets_->get() : nullptr, a.stream = stream_;
+    return a;
   }
 
   // The row's entry of the launch table: its first pass, then its fold of the partials where
   // the plan has a second pass.
   template <Algo A>
-  void enqueue_listed(const MatrixArgs<T, In>& first) {
+  void enqueue_listed(const LaunchArgs<T, In>& first) {
     if constexpr (!MatrixLaunch<A>::kListed) {
       throw std::invalid_argument(std::string(row(A).id) + " has no matrix kernel");
     } else if constexpr (!kTypesFit<A, T, In>) {

@@ -218,25 +218,25 @@ __global__ void __launch_bounds__(1024)
 
 // The launch table's entries for this file's kernels (launch_table.cuh).
 template <>
-struct MatrixLaunch<Algo::WarpPerRow> : MatrixEntry {
+struct MatrixLaunch<Algo::WarpPerRow> : LaunchEntry {
   template <class T, class Op, class Probe>
-  static void launch(const MatrixArgs<T, T>& a, const Probe& p) {
+  static void launch(const LaunchArgs<T, T>& a, const Probe& p) {
     warp_per_row<T, Op><<<a.grid_2d(), a.block, 0, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, p);
   }
 };
 
 template <>
-struct MatrixLaunch<Algo::LanesPerRow> : MatrixEntry {
+struct MatrixLaunch<Algo::LanesPerRow> : LaunchEntry {
   template <class T, class Op, class Probe, class In>
-  static void launch(const MatrixArgs<T, In>& a, const Probe& p) {
+  static void launch(const LaunchArgs<T, In>& a, const Probe& p) {
     lanes_per_row<T, Op><<<a.grid_2d(), a.block, 0, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, p);
   }
 };
 
 template <>
-struct MatrixLaunch<Algo::ThreadPerRow> : MatrixEntry {
+struct MatrixLaunch<Algo::ThreadPerRow> : LaunchEntry {
   template <class T, class Op, class Probe>
-  static void launch(const MatrixArgs<T, T>& a, const Probe& p) {
+  static void launch(const LaunchArgs<T, T>& a, const Probe& p) {
     thread_per_row<T, Op><<<a.grid_2d(), a.block, a.shared(std::size_t(row_tile_pitch(a.tile_cols))), a.stream>>>(
         a.in, a.out, a.m.rows, a.m.cols, a.tile_cols, p);
   }

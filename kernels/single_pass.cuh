@@ -51,4 +51,14 @@ __global__ void threadfence_single_pass(const T* in, T* out, std::size_t n, Prob
 }
 // >>>
 
+// The launch table's entry for this file's kernel (launch_table.cuh).
+template <>
+struct ArrayLaunch<Algo::ThreadfenceSinglePass> : LaunchEntry {
+  template <class T, class Op, class Probe>
+  static void launch(const LaunchArgs<T, T>& a, const Probe& p) {
+    threadfence_single_pass<T, Op>
+        <<<a.blocks(), a.block, a.shared(1), a.stream>>>(a.in, a.out, a.n(), p, a.partials, a.retired);
+  }
+};
+
 }  // namespace rl::kernels
