@@ -267,7 +267,7 @@ class Reducer {
     return launch_.grid ? launch_.grid : first_pass_grid(algo_, n, launch_.block, cuda_device_shape(), cluster_);
   }
   std::size_t outputs_per_block() const { return std::size_t(kernels::outputs_per_block(algo_, launch_.block)); }
-  std::size_t per_block() const { return (adds_on_load(algo_) ? 2 : 1) * std::size_t(launch_.block); }
+  std::size_t per_block() const { return std::size_t(tiles_on_load(algo_)) * std::size_t(launch_.block); }
   // Clusters, bulk copies and the warp reduce instruction need newer GPUs: said in words before a
   // launch could trap (the kernels trap where the build's architecture lacks them).
   void require_compute(Needs need) const {

@@ -30,9 +30,16 @@ template <class T, class Op>
 class RaceRunner {
  public:
   RaceRunner(Algo algo, const Launch& l, std::size_t n)
-      : algo_(algo), block_(l.block), traced_(l.trace_block), n_(n),
-        per_block_((adds_on_load(algo) ? 2 : 1) * std::size_t(l.block)), grid_(ceil_div(n, per_block_)),
-        stages_(trace_shape(algo, l.block, n).stages), input_(n), a_(grid_), b_(grid_),
+      : algo_(algo),
+        block_(l.block),
+        traced_(l.trace_block),
+        n_(n),
+        per_block_(std::size_t(tiles_on_load(algo)) * std::size_t(l.block)),
+        grid_(ceil_div(n, per_block_)),
+        stages_(trace_shape(algo, l.block, n).stages),
+        input_(n),
+        a_(grid_),
+        b_(grid_),
         log_(grid_ * std::size_t(stages_) * std::size_t(l.block) * kRaceSlots) {
     log_.fill_bytes(0);  // the slots of idle threads are copied back too
   }

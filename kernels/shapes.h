@@ -83,8 +83,9 @@ std::vector<Pass> pass_plan(Algo algo, std::size_t n, int block, int cluster = 1
 std::vector<std::size_t> pass_outputs(Algo algo, std::size_t n, int block, std::size_t grid, int cluster = 1);
 // How many results the first pass leaves per block: one, or one per warp (cg-warp).
 int outputs_per_block(Algo algo, int block);
-// True for the tree kernels whose threads add two elements a block apart while loading.
-bool adds_on_load(Algo algo);
+// Elements a thread adds while loading, a block apart: 1, or 2 for the kernels that add a pair
+// (first-add-on-load and the kernels after it). A block covers this many blocks' worth.
+int tiles_on_load(Algo algo);
 // True when the algorithm runs on a GPU at all (syncthreads-in-branch is modelled only).
 bool gpu_launchable(Algo algo);
 

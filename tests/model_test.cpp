@@ -1089,7 +1089,7 @@ TEST(Shapes, ThePassPlanCoversEveryElementAndEndsInOneValue) {
     SCOPED_TRACE(std::string(r.id));
     const int cluster = r.tree == kernels::Tree::Cluster ? 4 : 1;
     const int block = r.blocks == kernels::BlockRule::Any ? 96 : 128;
-    const std::size_t per_block = (kernels::adds_on_load(r.algo) ? 2 : 1) * std::size_t(block);
+    const std::size_t per_block = std::size_t(kernels::tiles_on_load(r.algo)) * std::size_t(block);
     for (std::size_t n :
          {std::size_t(1), std::size_t(2), std::size_t(block) + 1, std::size_t(1) + rng() % (1u << 26)}) {
       SCOPED_TRACE("n " + std::to_string(n));

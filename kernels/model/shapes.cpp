@@ -110,7 +110,7 @@ int cluster_blocks(Algo algo, int asked) {
 }
 
 std::vector<Pass> pass_plan(Algo algo, std::size_t n, int block, int cluster) {
-  const std::size_t per_block = (adds_on_load(algo) ? 2 : 1) * std::size_t(block);
+  const std::size_t per_block = std::size_t(tiles_on_load(algo)) * std::size_t(block);
   const std::size_t whole = std::size_t(std::max(cluster, 1));
   const std::size_t per_output = per_block * whole / std::size_t(outputs_per_block(algo, block));
   std::vector<Pass> out;
@@ -130,14 +130,13 @@ std::vector<std::size_t> pass_outputs(Algo algo, std::size_t n, int block, std::
   return out;
 }
 
-bool adds_on_load(Algo algo) { return row(algo).indexing == Indexing::PairTile; }
+int tiles_on_load(Algo algo) { return row(algo).indexing == Indexing::PairTile ? 2 : 1; }
 
 std::size_t first_pass_grid(Algo algo, std::size_t n, int block, DeviceShape device, int cluster) {
   check_block(algo, block);  // callers size grids before check_launch: no division by a bad block
   const std::size_t b = std::size_t(block), sms = std::size_t(std::max(device.sm_count, 1));
   const std::size_t resident = std::max<std::size_t>(1, std::size_t(device.threads_per_sm) / b) * sms;  // one full wave
   switch (row(algo).indexing) {
-    case Indexing::PairTile: return (n + 2 * b - 1) / (2 * b);
     case Indexing::Vectors: {
       // Measured on an H200 (docs/perf-notes.md): small arrays want many threads with 8
       // elements each; past a few blocks per SM, fewer blocks (fewer atomics) with 32 each,
@@ -158,8 +157,9 @@ std::size_t first_pass_grid(Algo algo, std::size_t n, int block, DeviceShape dev
       return std::max<std::size_t>(1, std::min<std::size_t>(needed, 4 * sms));
     }
     case Indexing::WholeArray: return 1;
-    default: {
-      const std::size_t c = std::size_t(std::max(cluster, 1)), blocks = (n + b - 1) / b;
+    default: {  // a block's tiles (tiles_on_load)
+      const std::size_t per_block = std::size_t(tiles_on_load(algo)) * b;
+      const std::size_t c = std::size_t(std::max(cluster, 1)), blocks = (n + per_block - 1) / per_block;
       return (blocks + c - 1) / c * c;  // whole clusters: the last one's extra blocks load identities
     }
   }
@@ -225,8 +225,8 @@ std::vector<std::size_t> traced_elements(Algo algo, std::size_t n, int block, st
                                          std::size_t per_vector, const std::vector<int>& tickets) {
   std::vector<std::size_t> out;
   const std::size_t b = std::size_t(block), k = std::size_t(traced);
-  if (adds_on_load(algo)) {  // two tiles a block apart
-    for (std::size_t i = k * 2 * b; i < std::min(n, (k + 1) * 2 * b); ++i) out.push_back(i);
+  if (const std::size_t tiles = std::size_t(tiles_on_load(algo)); tiles > 1) {  // tiles a block apart
+    for (std::size_t i = k * tiles * b; i < std::min(n, (k + 1) * tiles * b); ++i) out.push_back(i);
     return out;
   }
   switch (row(algo).indexing) {

@@ -69,9 +69,11 @@ T Model<T, Op>::tree_block(const T* in, std::size_t n, std::size_t b, const Rec<
   std::vector<T> smem(B);
   int tag = kernels::kTagLoad;
   for (int t = 0; t < B; ++t) {
-    if (kernels::adds_on_load(algo)) {
-      const std::size_t i = b * 2 * B + t;
-      smem[t] = Op{}(at(in, n, i, rec, t, 0), at(in, n, i + B, rec, t, 1));
+    if (const int tiles = kernels::tiles_on_load(algo); tiles > 1) {  // folded left, as the kernels add
+      const std::size_t i = b * std::size_t(tiles) * B + t;
+      T v = at(in, n, i, rec, t, 0);
+      for (int j = 1; j < tiles; ++j) v = Op{}(v, at(in, n, i + std::size_t(j) * B, rec, t, j));
+      smem[t] = v;
       tag = kernels::kTagLoadAdd;
     } else if (rules().indexing == kernels::Indexing::GridStridePairs) {
       smem[t] = grid_stride_pairs(in, n, b, t, rec);
