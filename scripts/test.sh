@@ -17,6 +17,7 @@ if [ "${CI:-}" = true ]; then
   # CI has no GPU: its device code is compiled and checked, never run, so cicc and ptxas
   # optimise little (a third of the kernels' build time). The GPU suite builds Release.
   cuda_flags=(-DREDLAB_REQUIRE_CUDA=ON "-DCMAKE_CUDA_FLAGS_DEBUG=-Xcompiler=-g1 -Xcicc=-O1 -Xptxas=-O0")
+  export REDLAB_REQUIRE_NVRTC=1  # the toolkit is there: kernels of your own are compiled and interpreted
 elif ! command -v nvcc >/dev/null; then
   echo "== no CUDA toolkit here: NOT built or tested: the CUDA backend, gpu_test's GPU half, probe_free_ptx"
 fi
@@ -50,7 +51,9 @@ cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_CO
 cmake --build build-asan -j "$jobs" --target host_tests  # the round runs -L host only
 # REDLAB_SANITIZED: the matrix suite's awkward shapes at two block sizes of three and one operator
 # a type (the first round ran them all).
+# NVRTC (dlopen'ed, not instrumented) keeps allocations to the end: tests/lsan.supp names it.
 REDLAB_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp \
   ctest --test-dir build-asan --output-on-failure -j "$jobs" -L host
 
 echo "== fuzzing, a short run (scripts/fuzz.sh; docs/reliability.md has the long runs)"

@@ -26,5 +26,8 @@ std::string_view machine_code(std::string_view id);
 // assets/counters/RUN.json: Nsight Compute's counters of a GPU run (core/counters.h).
 std::string_view counters(std::string_view run);
 const std::vector<std::string_view>& shipped_race_names();
+// assets/own/NAME.cu and reduction_lab.cuh: the header and starter files of kernels of your own.
+std::string_view own_file(std::string_view name);
+const std::vector<std::string_view>& own_file_names();
 
 }  // namespace rl::embedded

@@ -1,0 +1,52 @@
+// A kernel of the student's own: what its file says about its launch. The file is plain CUDA
+// that includes reduction_lab.cuh (assets/own/), with `//!` lines naming the kernel and how to
+// launch it (docs/own-kernel.md):
+//   //! kernel: reduce5<block>          the __global__ function; "<block>" instantiates a template
+//   //! block: 256                      threads a block, unless the run asks for another
+//   //! grid: (n + block - 1) / block   blocks of a launch over n elements
+//   //! shared: block * sizeof(value_t) bytes of dynamic shared memory a block
+//   //! passes: until one               launch again over the results until one is left ("one":
+//                                       a single launch, whose out[0] starts at 0)
+// The file comes from anyone: every field is checked, within limits, before anything is run.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace rl::own {
+
+constexpr std::size_t kMaxSourceBytes = 256 * 1024;
+constexpr std::size_t kMaxExpressionChars = 200;
+
+// The names a grid or shared expression may use.
+struct ExprNames {
+  std::uint64_t n = 0;            // elements of this launch
+  std::uint64_t block = 0;        // threads a block
+  std::uint64_t value_bytes = 4;  // sizeof(value_t)
+  std::uint64_t sms = 1;          // the GPU's multiprocessors (the CPU model's on the CPU path)
+  std::uint64_t threads_per_sm = 2048;
+};
+
+// The value of an expression of unsigned integers: + - * / % ( ), min(a, b), max(a, b), the
+// names above and sizeof(value_t | float | int | double). Throws std::invalid_argument naming
+// the problem (an unknown name, a division by zero, a result below 0 or past 2^63).
+std::uint64_t evaluate(std::string_view expr, const ExprNames& names);
+
+struct OwnLaunch {
+  std::string kernel;  // as written, e.g. "reduce5<block>"
+  int block = 256;
+  std::string grid, shared;                             // expressions (checked by parse_launch with sample names)
+  bool until_one = true;                                // passes: until one (true) or one
+  int kernel_line = 0, grid_line = 0, shared_line = 0;  // 1-based, for messages
+
+  // The name NVRTC looks up: "<block>" replaced by the block, e.g. "reduce5<256>".
+  std::string name_expression(int run_block) const;
+};
+
+// Reads the `//!` lines of a file named `file` (for messages). Throws std::invalid_argument
+// as "FILE:LINE: what" for the first problem: a missing or repeated key, an unknown key, a bad
+// block, an expression that does not evaluate, a file too large.
+OwnLaunch parse_launch(std::string_view source, const std::string& file);
+
+}  // namespace rl::own

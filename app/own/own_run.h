@@ -1,0 +1,59 @@
+// A kernel of the student's own, run on the CPU: its file's launch lines, NVRTC's PTX for it, and
+// the interpreter (ptx_machine.h), launch after launch until one value is left. The traced block's
+// first pass is recorded through reduction_lab.cuh's sink: its shared memory after every barrier,
+// the barrier's line, rl_param's value, and rl_lanes' registers.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "own_file.h"
+#include "ptx_machine.h"
+
+namespace rl::own {
+
+constexpr unsigned kMaxStages = 64;  // barriers a trace records
+constexpr unsigned kMaxSteps = 16;   // rl_lanes steps a stage records
+
+struct OwnRequest {
+  std::string source, file = "kernel.cu";
+  std::string value_type = "float";  // float, int or double
+  std::vector<unsigned char> input;  // n values of value_type, little-endian
+  int block = 0;                     // 0: the file's
+  unsigned trace_block = 0;
+  ExprNames device{0, 0, 4, 132, 2048};  // sms and threads_per_sm the grid rules see
+  std::uint64_t step_budget = std::uint64_t(1) << 34;
+};
+
+struct OwnStage {
+  int line = 0;                       // the barrier's line in the student's file
+  int param = 0;                      // rl_param's value (0: none)
+  std::vector<unsigned char> shared;  // the block's dynamic shared memory after the barrier
+};
+
+struct OwnRun {
+  OwnLaunch launch;
+  int block = 0;
+  std::vector<unsigned> grids;   // each launch's blocks, first pass first
+  std::size_t shared_bytes = 0;  // the first pass's dynamic shared memory
+  std::vector<OwnStage> stages;  // the traced block's barriers in the first pass
+  // rl_lanes: [stage][step][thread] bits, stage = the barriers before the call (stages.size() + 1
+  // of them, the last after the final barrier); steps[stage] = the most steps any thread took.
+  std::vector<std::vector<std::vector<std::uint64_t>>> lanes;
+  std::vector<unsigned char> result;         // the final value's bytes (empty when a finding stopped the run)
+  std::vector<unsigned char> first_outputs;  // the first pass's results, one a block
+  std::vector<ptx::Finding> findings;
+  std::string compile_log;
+  double compile_ms = 0, run_ms = 0;
+  bool compile_cached = false;
+  std::uint64_t steps = 0;
+};
+
+std::size_t value_bytes(const std::string& value_type);  // throws std::invalid_argument for others
+
+// Compiles (NVRTC) and interprets the request's kernel over its input. Throws CompileError for the
+// file's compile errors, std::invalid_argument for a bad launch line, size or block, and
+// std::runtime_error where NVRTC is missing; a finding ends the run with OwnRun::findings set.
+OwnRun run_on_cpu(const OwnRequest& request);
+
+}  // namespace rl::own

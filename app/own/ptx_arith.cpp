@@ -1,0 +1,214 @@
+#include "ptx_arith.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rl::own::ptx {
+namespace {
+
+__extension__ typedef unsigned __int128 U128;  // mul.hi's double-width product
+__extension__ typedef __int128 S128;
+
+[[noreturn]] void refuse(const Instr& in, const std::string& what) { throw NotModelled{what, in.line}; }
+
+}  // namespace
+
+std::uint64_t float_op(const Instr& in, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+  if (in.has("rz") || in.has("rm") || in.has("rp") || in.has("approx") || in.has("ftz") || in.has("full"))
+    refuse(in, "a float instruction with a rounding or approximation modifier (" + in.mods + ")");
+  if (in.type.bytes == 4) {
+    const float x = as_f32(a), y = as_f32(b);
+    switch (in.op) {
+      case Op::Add: return bits(x + y);
+      case Op::Sub: return bits(x - y);
+      case Op::Mul: return bits(x * y);
+      case Op::Div: return bits(x / y);
+      case Op::Fma:
+      case Op::Mad: return bits(std::fma(x, y, as_f32(c)));
+      case Op::Min: return bits(std::isnan(x) ? y : std::isnan(y) ? x : std::fmin(x, y));
+      case Op::Max: return bits(std::isnan(x) ? y : std::isnan(y) ? x : std::fmax(x, y));
+      case Op::Neg: return a ^ 0x80000000u;
+      case Op::Abs: return a & 0x7fffffffu;
+      case Op::Sqrt: return bits(std::sqrt(x));
+      case Op::Rcp: return bits(1.0f / x);
+      default: break;
+    }
+  } else if (in.type.bytes == 8) {
+    const double x = as_f64(a), y = as_f64(b);
+    switch (in.op) {
+      case Op::Add: return bits(x + y);
+      case Op::Sub: return bits(x - y);
+      case Op::Mul: return bits(x * y);
+      case Op::Div: return bits(x / y);
+      case Op::Fma:
+      case Op::Mad: return bits(std::fma(x, y, as_f64(c)));
+      case Op::Min: return bits(std::isnan(x) ? y : std::isnan(y) ? x : std::fmin(x, y));
+      case Op::Max: return bits(std::isnan(x) ? y : std::isnan(y) ? x : std::fmax(x, y));
+      case Op::Neg: return a ^ 0x8000000000000000ull;
+      case Op::Abs: return a & 0x7fffffffffffffffull;
+      case Op::Sqrt: return bits(std::sqrt(x));
+      case Op::Rcp: return bits(1.0 / x);
+      default: break;
+    }
+  }
+  refuse(in, "the float instruction ." + std::to_string(8 * in.type.bytes) + " " + in.mods);
+}
+
+std::uint64_t int_op(const Instr& in, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+  const int n = in.type.bytes;
+  const bool is_signed = in.type.kind == Kind::S;
+  const std::int64_t sa = sext(a, n), sb = sext(b, n);
+  const bool wide = in.has("wide"), hi = in.has("hi");
+  auto product = [&]() -> std::uint64_t {
+    if (wide) return is_signed ? std::uint64_t(sa * sb) : a * b;  // 32 x 32 -> 64
+    if (hi) {
+      const U128 p = is_signed ? U128(S128(sa) * S128(sb)) : U128(a) * U128(b);
+      return std::uint64_t(p >> (8 * n));
+    }
+    return a * b;
+  };
+  switch (in.op) {
+    case Op::Add: return a + b;
+    case Op::Sub: return a - b;
+    case Op::Mul: return product();
+    case Op::Mad: return product() + c;
+    case Op::Div:
+      if (b == 0) return mask_of(n);
+      return is_signed ? std::uint64_t(sa / sb) : a / b;
+    case Op::Rem:
+      if (b == 0) return a;
+      return is_signed ? std::uint64_t(sa % sb) : a % b;
+    case Op::Min: return is_signed ? std::uint64_t(std::min(sa, sb)) : std::min(a, b);
+    case Op::Max: return is_signed ? std::uint64_t(std::max(sa, sb)) : std::max(a, b);
+    case Op::Neg: return std::uint64_t(-sa);
+    case Op::Abs: return std::uint64_t(sa < 0 ? -sa : sa);
+    case Op::And: return a & b;
+    case Op::Or: return a | b;
+    case Op::Xor: return a ^ b;
+    case Op::Not: return ~a;
+    case Op::Shl: return b >= std::uint64_t(8 * n) ? 0 : a << b;
+    case Op::Shr:
+      if (is_signed) return std::uint64_t(sa >> std::min<std::uint64_t>(b, std::uint64_t(8 * n - 1)));
+      return b >= std::uint64_t(8 * n) ? 0 : a >> b;
+    case Op::Popc: return std::uint64_t(__builtin_popcountll(a & mask_of(n)));
+    case Op::Clz:
+      return (a & mask_of(n)) == 0 ? std::uint64_t(8 * n)
+                                   : std::uint64_t(__builtin_clzll(a & mask_of(n)) - (64 - 8 * n));
+    case Op::Brev: {
+      std::uint64_t r = 0;
+      for (int i = 0; i < 8 * n; ++i) r |= ((a >> i) & 1) << (8 * n - 1 - i);
+      return r;
+    }
+    default: refuse(in, "the integer instruction " + in.mods);
+  }
+}
+
+bool compare(const Instr& in, std::uint64_t a, std::uint64_t b) {
+  const std::string& mods = in.mods;
+  const std::string cmp =
+      mods.substr(1, mods.find('.', 1) == std::string::npos ? std::string::npos : mods.find('.', 1) - 1);
+  if (in.type.kind == Kind::F) {
+    const double x = in.type.bytes == 4 ? as_f32(a) : as_f64(a), y = in.type.bytes == 4 ? as_f32(b) : as_f64(b);
+    const bool nan = std::isnan(x) || std::isnan(y);
+    if (cmp == "eq") return !nan && x == y;
+    if (cmp == "ne") return !nan && x != y;
+    if (cmp == "lt") return !nan && x < y;
+    if (cmp == "le") return !nan && x <= y;
+    if (cmp == "gt") return !nan && x > y;
+    if (cmp == "ge") return !nan && x >= y;
+    if (cmp == "equ") return nan || x == y;
+    if (cmp == "neu") return nan || x != y;
+    if (cmp == "ltu") return nan || x < y;
+    if (cmp == "leu") return nan || x <= y;
+    if (cmp == "gtu") return nan || x > y;
+    if (cmp == "geu") return nan || x >= y;
+    if (cmp == "num") return !nan;
+    if (cmp == "nan") return nan;
+    refuse(in, "the comparison " + cmp);
+  }
+  const int n = in.type.bytes;
+  const bool s = in.type.kind == Kind::S;
+  const std::int64_t sa = sext(a, n), sb = sext(b, n);
+  if (cmp == "eq") return a == b;
+  if (cmp == "ne") return a != b;
+  if (cmp == "lt") return s ? sa < sb : a < b;
+  if (cmp == "le") return s ? sa <= sb : a <= b;
+  if (cmp == "gt") return s ? sa > sb : a > b;
+  if (cmp == "ge") return s ? sa >= sb : a >= b;
+  if (cmp == "lo") return a < b;
+  if (cmp == "ls") return a <= b;
+  if (cmp == "hi") return a > b;
+  if (cmp == "hs") return a >= b;
+  refuse(in, "the comparison " + cmp);
+}
+
+std::uint64_t convert(const Instr& in, std::uint64_t v) {
+  const Type to = in.type, from = in.type2;
+  if (from.kind != Kind::F && to.kind != Kind::F) {  // integer widths: sign- or zero-extend, or cut
+    const std::uint64_t x = from.kind == Kind::S ? std::uint64_t(sext(v, from.bytes)) : v;
+    return x & mask_of(to.bytes);
+  }
+  if (from.bytes == 2 || to.bytes == 2) refuse(in, "a conversion to or from half");
+  if (from.kind == Kind::F && to.kind == Kind::F) {
+    if (from.bytes == 4 && to.bytes == 8) return bits(double(as_f32(v)));
+    if (from.bytes == 8 && to.bytes == 4) {
+      if (!in.has("rn")) refuse(in, "a double-to-float conversion other than .rn");
+      return bits(float(as_f64(v)));
+    }
+    return v;
+  }
+  if (from.kind == Kind::F) {  // to an integer: .rzi (C's cast) or .rni
+    const double x = from.bytes == 4 ? as_f32(v) : as_f64(v);
+    double r = x;
+    if (in.has("rzi"))
+      r = std::trunc(x);
+    else if (in.has("rni"))
+      r = std::nearbyint(x);
+    else if (in.has("rmi"))
+      r = std::floor(x);
+    else if (in.has("rpi"))
+      r = std::ceil(x);
+    else
+      refuse(in, "a float-to-integer conversion without .rzi/.rni/.rmi/.rpi");
+    if (std::isnan(r)) return 0;
+    const int bits_n = 8 * to.bytes;
+    if (to.kind == Kind::S) {
+      const double lo = -std::ldexp(1.0, bits_n - 1), hi = std::ldexp(1.0, bits_n - 1) - 1;
+      return std::uint64_t(std::int64_t(std::clamp(r, lo, hi))) & mask_of(to.bytes);
+    }
+    return std::uint64_t(std::clamp(r, 0.0, std::ldexp(1.0, bits_n) - 1)) & mask_of(to.bytes);
+  }
+  if (!in.has("rn")) refuse(in, "an integer-to-float conversion other than .rn");
+  if (from.kind == Kind::S) {
+    const std::int64_t x = sext(v, from.bytes);
+    return to.bytes == 4 ? bits(float(x)) : bits(double(x));
+  }
+  return to.bytes == 4 ? bits(float(v)) : bits(double(v));
+}
+
+int shuffle_source(const Instr& in, int lane, std::uint32_t b, std::uint32_t c, bool* in_range) {
+  const int bval = int(b & 31), cval = int(c & 31), seg = int((c >> 8) & 31);
+  const int max_lane = (lane & seg) | (cval & ~seg), min_lane = lane & seg;
+  int j = lane;
+  bool p = false;
+  if (in.has("up"))
+    j = lane - bval, p = j >= max_lane;
+  else if (in.has("down"))
+    j = lane + bval, p = j <= max_lane;
+  else if (in.has("bfly"))
+    j = lane ^ bval, p = j <= max_lane;
+  else
+    j = min_lane | (bval & ~seg), p = j <= max_lane;
+  *in_range = p;
+  return p ? j : lane;
+}
+
+std::uint64_t vote_result(const Instr& in, std::uint32_t ballot, std::uint32_t mask) {
+  if (in.has("ballot")) return ballot & mask;
+  if (in.has("all")) return (ballot & mask) == mask;
+  if (in.has("any")) return (ballot & mask) != 0;
+  if (in.has("uni")) return (ballot & mask) == 0 || (ballot & mask) == mask;
+  refuse(in, "the vote " + in.mods);
+}
+
+}  // namespace rl::own::ptx

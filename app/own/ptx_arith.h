@@ -1,0 +1,61 @@
+// The interpreter's arithmetic (ptx_machine.cpp): PTX's integer, float, comparison and
+// conversion instructions on values held as bits, rounding as the PTX ISA says (.rn, IEEE 754).
+// An instruction or modifier it does not model throws NotModelled, which the machine turns into a
+// finding: nothing is approximated.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <string>
+
+#include "ptx_module.h"
+
+namespace rl::own::ptx {
+
+struct NotModelled {
+  std::string what;
+  int line = 0;
+};
+
+inline std::uint64_t mask_of(int bytes) {
+  return bytes >= 8 ? ~std::uint64_t(0) : (std::uint64_t(1) << (8 * bytes)) - 1;
+}
+inline std::int64_t sext(std::uint64_t v, int bytes) {
+  const int shift = 64 - 8 * bytes;
+  return std::int64_t(v << shift) >> shift;
+}
+inline float as_f32(std::uint64_t v) {
+  const auto u = std::uint32_t(v);
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+inline double as_f64(std::uint64_t v) {
+  double d;
+  std::memcpy(&d, &v, 8);
+  return d;
+}
+inline std::uint64_t bits(float f) {
+  std::uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+inline std::uint64_t bits(double d) {
+  std::uint64_t u;
+  std::memcpy(&u, &d, 8);
+  return u;
+}
+
+// The float instructions (.f32, .f64) and the integer ones over operands a, b, c.
+std::uint64_t float_op(const Instr& in, std::uint64_t a, std::uint64_t b, std::uint64_t c);
+std::uint64_t int_op(const Instr& in, std::uint64_t a, std::uint64_t b, std::uint64_t c);
+// setp's comparison (its first modifier: eq, lt, ltu, lo, ...).
+bool compare(const Instr& in, std::uint64_t a, std::uint64_t b);
+// shfl.sync's source lane for `lane` (the PTX ISA's pseudo-code: b the lane or offset, c the
+// clamp and segment mask); *in_range: whether it lies in the lane's segment (else the lane's own).
+int shuffle_source(const Instr& in, int lane, std::uint32_t b, std::uint32_t c, bool* in_range);
+// vote.sync's result for a lane whose mask is `mask`, given the ballot of the lanes taking part.
+std::uint64_t vote_result(const Instr& in, std::uint32_t ballot, std::uint32_t mask);
+// cvt from in.type2 to in.type.
+std::uint64_t convert(const Instr& in, std::uint64_t v);
+
+}  // namespace rl::own::ptx

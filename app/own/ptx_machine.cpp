@@ -1,0 +1,597 @@
+#include "ptx_machine.h"
+
+#include "ptx_arith.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+
+namespace rl::own::ptx {
+namespace {
+
+constexpr std::uint64_t kGlobalBase = std::uint64_t(1) << 32;  // no buffer near 0: a null pointer is out of bounds
+constexpr std::uint64_t kGap = 1 << 16;                        // between buffers: an overrun lands in none
+constexpr std::uint64_t kSharedWindow = 0x7f0000000000ull;     // shared memory's generic addresses
+
+enum class Status : std::uint8_t { Run, Barrier, WarpWait, Exited };
+
+struct Stopped {};  // ends a launch at a finding
+
+struct Region {
+  std::vector<unsigned char> bytes;
+  std::string name;
+};
+
+}  // namespace
+
+struct Machine::Impl {
+  Machine& self;
+  std::shared_ptr<const Module> m;
+  std::map<std::uint64_t, Region> regions;
+  std::uint64_t next = kGlobalBase;
+  std::vector<std::uint64_t> symbol_at;  // a .global's address, or a .shared's offset
+  std::size_t static_shared = 0;
+
+  const Entry* e = nullptr;
+  LaunchSpec spec;
+  std::vector<unsigned char> params;
+  std::vector<std::size_t> param_at;
+  unsigned block_id = 0;
+  std::vector<unsigned char> shared, shared_set;
+  std::vector<std::uint64_t> regs;
+  std::vector<std::uint32_t> pc;
+  std::vector<Status> status;
+  int nregs = 0;
+
+  Impl(Machine& s, std::shared_ptr<const Module> mod) : self(s), m(std::move(mod)) {
+    for (const Symbol& v : m->symbols) {
+      if (v.space == Space::Shared) {
+        static_shared = (static_shared + v.align - 1) / v.align * v.align;
+        symbol_at.push_back(v.dynamic ? 0 : static_shared);
+        if (!v.dynamic) static_shared += v.bytes;
+      } else {
+        symbol_at.push_back(add_region(std::max<std::size_t>(v.bytes, 1), v.name));
+        std::copy(v.init.begin(), v.init.end(), regions[symbol_at.back()].bytes.begin());
+      }
+    }
+  }
+
+  std::uint64_t add_region(std::size_t bytes, const std::string& name) {
+    const std::uint64_t base = next;
+    regions[base] = Region{std::vector<unsigned char>(bytes, 0), name};
+    next = (base + bytes + kGap + 255) / 256 * 256;
+    return base;
+  }
+
+  Region* region_of(std::uint64_t addr, std::size_t n, std::uint64_t* base) {
+    auto it = regions.upper_bound(addr);
+    if (it == regions.begin()) return nullptr;
+    --it;
+    if (addr + n > it->first + it->second.bytes.size() || addr + n < addr) return nullptr;
+    *base = it->first;
+    return &it->second;
+  }
+
+  // ---- findings --------------------------------------------------------------------------
+  std::string where(unsigned t, const Instr& in) const {
+    return "thread " + std::to_string(t) + " of block " + std::to_string(block_id) + " at line " +
+           std::to_string(in.line);
+  }
+  [[noreturn]] void stop(const std::string& kind, const std::string& text, int line) {
+    self.findings_.push_back({kind, text, line});
+    throw Stopped{};
+  }
+
+  // ---- operands --------------------------------------------------------------------------
+  std::uint64_t& reg(unsigned t, int r) { return regs[std::size_t(t) * std::size_t(nregs) + std::size_t(r)]; }
+
+  std::uint64_t special(unsigned t, std::uint64_t which) const {
+    switch (which) {
+      case kTidX: return t;
+      case kNtidX: return spec.block;
+      case kCtaidX: return block_id;
+      case kNctaidX: return spec.grid;
+      case kTidY:
+      case kTidZ:
+      case kCtaidY:
+      case kCtaidZ: return 0;
+      case kNtidY:
+      case kNtidZ:
+      case kNctaidY:
+      case kNctaidZ: return 1;
+      case kLaneId: return t % 32;
+      case kWarpId: return t / 32;
+      case kLanemaskLt: return (std::uint64_t(1) << (t % 32)) - 1;
+      default: return 0;
+    }
+  }
+
+  std::uint64_t value(unsigned t, const Operand& o, Type ty) {
+    std::uint64_t v = 0;
+    switch (o.what) {
+      case Operand::Reg: v = reg(t, o.reg); break;
+      case Operand::Imm: v = o.imm; break;
+      case Operand::Special: v = special(t, o.imm); break;
+      case Operand::Symbol: v = symbol_at[std::size_t(o.symbol)]; break;
+      default: throw std::invalid_argument("an operand that holds no value");
+    }
+    if (ty.kind == Kind::Pred) return (v != 0) != o.negate ? 1 : 0;
+    return v & mask_of(ty.bytes);
+  }
+  void set(unsigned t, const Operand& o, Type ty, std::uint64_t v) {
+    if (o.what != Operand::Reg) throw std::invalid_argument("a destination that is not a register");
+    reg(t, o.reg) = ty.kind == Kind::Pred ? (v != 0) : (v & mask_of(ty.bytes));
+  }
+
+  // ---- memory ----------------------------------------------------------------------------
+  std::uint64_t address(unsigned t, const Operand& o, Space* sp) {
+    std::uint64_t base = 0;
+    if (o.reg >= 0) {
+      base = reg(t, o.reg);
+    } else if (o.symbol <= -2) {
+      *sp = Space::Param;
+      base = param_at[std::size_t(-2 - o.symbol)];
+    } else if (o.symbol >= 0) {
+      base = symbol_at[std::size_t(o.symbol)];
+      if (m->symbols[std::size_t(o.symbol)].space == Space::Shared && *sp == Space::Generic) base += kSharedWindow;
+    }
+    std::uint64_t a = base + o.imm;
+    if (*sp == Space::Generic && a >= kSharedWindow && a < kSharedWindow + (std::uint64_t(1) << 32))
+      *sp = Space::Shared, a -= kSharedWindow;
+    else if (*sp == Space::Generic)
+      *sp = Space::Global;
+    return a;
+  }
+
+  unsigned char* memory(unsigned t, const Instr& in, Space sp, std::uint64_t a, std::size_t n, bool write) {
+    switch (sp) {
+      case Space::Param:
+        if (write || a + n > params.size())
+          stop("out-of-bounds", where(t, in) + ": a parameter access past the parameters", in.line);
+        return params.data() + a;
+      case Space::Shared: {
+        if (a + n > shared.size())
+          stop("out-of-bounds",
+               where(t, in) + ": shared memory byte " + std::to_string(a) + " (" + std::to_string(n) +
+                   " bytes) is past the block's " + std::to_string(shared.size()),
+               in.line);
+        if (write) {
+          std::fill_n(shared_set.begin() + std::ptrdiff_t(a), n, 1);
+        } else if (!in.header &&
+                   !std::all_of(shared_set.begin() + std::ptrdiff_t(a), shared_set.begin() + std::ptrdiff_t(a + n),
+                                [](unsigned char c) { return c != 0; })) {
+          stop("uninitialised-read",
+               where(t, in) + ": reads shared memory byte " + std::to_string(a) +
+                   " that no thread of the block has written",
+               in.line);
+        }
+        return shared.data() + a;
+      }
+      default: {
+        std::uint64_t base = 0;
+        Region* r = region_of(a, n, &base);
+        if (!r)
+          stop("out-of-bounds",
+               where(t, in) + ": " + std::to_string(n) + " bytes at global address 0x" + hex(a) + ", inside no buffer" +
+                   nearest(a),
+               in.line);
+        return r->bytes.data() + (a - base);
+      }
+    }
+  }
+  static std::string hex(std::uint64_t v) {
+    char b[24];
+    std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(v));
+    return b;
+  }
+  std::string nearest(std::uint64_t a) const {
+    auto it = regions.upper_bound(a);
+    if (it == regions.begin()) return "";
+    --it;
+    const std::uint64_t end = it->first + it->second.bytes.size();
+    if (a < end) return " (it runs past the end of " + it->second.name + ")";
+    return " (" + std::to_string(a - end) + " bytes past the end of " + it->second.name + ", " +
+           std::to_string(it->second.bytes.size()) + " bytes)";
+  }
+
+  void load(unsigned t, const Instr& in) {
+    Space sp = in.space;
+    const std::uint64_t a = address(t, in.args[1], &sp);
+    const std::size_t n = in.type.bytes;
+    const unsigned char* src = memory(t, in, sp, a, n * std::size_t(in.vec), false);
+    const std::vector<int> one = {in.args[0].reg};
+    const std::vector<int>& dst = in.vec > 1 ? in.args[0].regs : one;
+    for (std::size_t i = 0; i < dst.size(); ++i) {
+      std::uint64_t v = 0;
+      std::memcpy(&v, src + i * n, n);
+      if (in.type.kind == Kind::S) v = std::uint64_t(sext(v, int(n)));
+      if (dst[i] >= 0) reg(t, dst[i]) = v;
+    }
+  }
+  void store(unsigned t, const Instr& in) {
+    Space sp = in.space;
+    const std::uint64_t a = address(t, in.args[0], &sp);
+    const std::size_t n = in.type.bytes;
+    unsigned char* dst = memory(t, in, sp, a, n * std::size_t(in.vec), true);
+    if (in.vec > 1) {
+      for (std::size_t i = 0; i < in.args[1].regs.size(); ++i) {
+        const std::uint64_t v = reg(t, in.args[1].regs[i]);
+        std::memcpy(dst + i * n, &v, n);
+      }
+      return;
+    }
+    const std::uint64_t v = value(t, in.args[1], in.type);
+    std::memcpy(dst, &v, n);
+  }
+
+  // ---- arithmetic ------------------------------------------------------------------------
+  [[noreturn]] void refuse(const Instr& in, const std::string& what) {
+    stop("not-modelled", what + " at line " + std::to_string(in.line) + ": not modelled on the CPU: run it on a GPU",
+         in.line);
+  }
+
+  void arithmetic(unsigned t, const Instr& in) {
+    const Type src = (in.has("wide") && (in.op == Op::Mul || in.op == Op::Mad)) ? in.type : in.type;
+    const std::uint64_t a = in.args.size() > 1 ? value(t, in.args[1], src) : 0;
+    const std::uint64_t b =
+        in.args.size() > 2 ? value(t, in.args[2], in.op == Op::Shl || in.op == Op::Shr ? Type{Kind::U, 4} : src) : 0;
+    Type dst = in.type;
+    if (in.has("wide")) dst.bytes = std::uint8_t(2 * in.type.bytes);
+    const std::uint64_t c = in.args.size() > 3 ? value(t, in.args[3], dst) : 0;
+    if (in.type.kind == Kind::Pred) {
+      const std::uint64_t r = in.op == Op::And ? (a & b) : in.op == Op::Or ? (a | b) : in.op == Op::Xor ? (a ^ b) : !a;
+      return set(t, in.args[0], in.type, r);
+    }
+    const std::uint64_t r = in.type.kind == Kind::F ? float_op(in, a, b, c) : int_op(in, a, b, c);
+    set(t, in.args[0], dst, r);
+  }
+
+  void setp(unsigned t, const Instr& in) {
+    bool p = compare(in, value(t, in.args[1], in.type), value(t, in.args[2], in.type));
+    bool q = !p;
+    if (in.args.size() > 3) {  // .and / .or / .xor with a predicate
+      const bool c = value(t, in.args[3], Type{Kind::Pred, 1}) != 0;
+      if (in.has("and"))
+        p = p && c, q = q && c;
+      else if (in.has("or"))
+        p = p || c, q = q || c;
+      else if (in.has("xor"))
+        p = p != c, q = q != c;
+    }
+    const Operand& d = in.args[0];
+    if (d.what == Operand::Vector) {
+      reg(t, d.regs[0]) = p, reg(t, d.regs[1]) = q;
+    } else {
+      reg(t, d.reg) = p;
+    }
+  }
+
+  void cvta(unsigned t, const Instr& in) {
+    std::uint64_t v = value(t, in.args[1], Type{Kind::U, 8});
+    if (in.args[1].what == Operand::Symbol && m->symbols[std::size_t(in.args[1].symbol)].space == Space::Shared &&
+        !in.has("to"))
+      v = symbol_at[std::size_t(in.args[1].symbol)];
+    if (in.space == Space::Shared) v = in.has("to") ? v - kSharedWindow : v + kSharedWindow;
+    set(t, in.args[0], in.type, v);
+  }
+
+  void atomic(unsigned t, const Instr& in) {
+    const bool red = in.op == Op::Red;
+    Space sp = in.space;
+    const Operand& at = red ? in.args[0] : in.args[1];
+    const std::uint64_t a = address(t, at, &sp);
+    const std::size_t n = in.type.bytes;
+    unsigned char* p = memory(t, in, sp, a, n, true);
+    std::uint64_t old = 0;
+    std::memcpy(&old, p, n);
+    const std::uint64_t b = value(t, red ? in.args[1] : in.args[2], in.type);
+    std::uint64_t r = old;
+    Instr as = in;
+    if (in.has("add"))
+      as.op = Op::Add, as.mods = "";
+    else if (in.has("min"))
+      as.op = Op::Min, as.mods = "";
+    else if (in.has("max"))
+      as.op = Op::Max, as.mods = "";
+    else if (in.has("and"))
+      as.op = Op::And;
+    else if (in.has("or"))
+      as.op = Op::Or;
+    else if (in.has("xor"))
+      as.op = Op::Xor;
+    if (in.has("exch"))
+      r = b;
+    else if (in.has("cas"))
+      r = old == b ? value(t, in.args[3], in.type) : old;
+    else if (in.has("inc"))
+      r = old >= b ? 0 : old + 1;
+    else if (in.has("dec"))
+      r = (old == 0 || old > b) ? b : old - 1;
+    else if (as.op != in.op)
+      r = in.type.kind == Kind::F ? float_op(as, old, b, 0) : int_op(as, old, b, 0);
+    else
+      refuse(in, "the atomic operation " + in.mods);
+    std::memcpy(p, &r, n);
+    if (!red) set(t, in.args[0], in.type, old);
+  }
+
+  void alu(unsigned t, const Instr& in) {
+    switch (in.op) {
+      case Op::Mov: return set(t, in.args[0], in.type, value(t, in.args[1], in.type));
+      case Op::Setp: return setp(t, in);
+      case Op::Selp: {
+        const bool c = value(t, in.args[3], Type{Kind::Pred, 1}) != 0;
+        return set(t, in.args[0], in.type, value(t, in.args[c ? 1 : 2], in.type));
+      }
+      case Op::Cvt: return set(t, in.args[0], in.type, convert(in, value(t, in.args[1], in.type2)));
+      case Op::Cvta: return cvta(t, in);
+      case Op::Ld: return load(t, in);
+      case Op::St: return store(t, in);
+      case Op::Atom:
+      case Op::Red: return atomic(t, in);
+      case Op::Membar: return;
+      case Op::Bfe: refuse(in, "bfe");
+      default: return arithmetic(t, in);
+    }
+  }
+
+  // ---- a warp's .sync instructions --------------------------------------------------------
+  static bool warp_sync(const Instr& in) {
+    return in.op == Op::Shfl || in.op == Op::Vote || (in.op == Op::Bar && in.has("warp"));
+  }
+
+  // Runs a .sync instruction for the lanes of `group` (at one pc) if every lane of each one's
+  // mask is there; otherwise they wait. True when it ran.
+  bool run_warp_sync(const Instr& in, const std::vector<unsigned>& group, const std::vector<bool>& on) {
+    const unsigned warp0 = group[0] / 32 * 32;
+    std::uint32_t present = 0, need = 0;
+    for (std::size_t i = 0; i < group.size(); ++i)
+      if (on[i])
+        present |= 1u << (group[i] - warp0), need |= std::uint32_t(value(group[i], in.args.back(), Type{Kind::U, 4}));
+    std::uint32_t exists = 0;
+    for (unsigned l = 0; l < 32 && warp0 + l < spec.block; ++l) exists |= 1u << l;
+    if ((need & exists & present) != (need & exists)) {
+      for (unsigned l = 0; l < 32; ++l)
+        if ((need & exists & ~present) >> l & 1u && status[warp0 + l] == Status::Exited)
+          stop("shuffle-mask",
+               where(group[0], in) + ": the mask names lane " + std::to_string(l) + ", which has exited", in.line);
+      for (std::size_t i = 0; i < group.size(); ++i)
+        if (on[i]) status[group[i]] = Status::WarpWait;
+      return false;
+    }
+    if (in.op == Op::Shfl) shuffle(in, group, on, warp0, present);
+    if (in.op == Op::Vote) vote(in, group, on, present);
+    return true;
+  }
+
+  void shuffle(const Instr& in, const std::vector<unsigned>& group, const std::vector<bool>& on, unsigned warp0,
+               std::uint32_t present) {
+    std::vector<std::uint64_t> source(32, 0);
+    for (std::size_t i = 0; i < group.size(); ++i)
+      if (on[i]) source[group[i] - warp0] = value(group[i], in.args[1], Type{Kind::B, 4});
+    for (std::size_t i = 0; i < group.size(); ++i) {
+      if (!on[i]) continue;
+      const unsigned t = group[i];
+      const int lane = int(t - warp0);
+      bool pval = false;
+      const int j = shuffle_source(in, lane, std::uint32_t(value(t, in.args[2], Type{Kind::U, 4})),
+                                   std::uint32_t(value(t, in.args[3], Type{Kind::U, 4})), &pval);
+      if (!(present >> j & 1u))
+        stop("shuffle-mask", where(t, in) + ": reads lane " + std::to_string(j) + ", which is not taking part",
+             in.line);
+      const Operand& d = in.args[0];
+      if (d.what == Operand::Vector) {
+        reg(t, d.regs[0]) = source[std::size_t(j)], reg(t, d.regs[1]) = pval;
+      } else {
+        reg(t, d.reg) = source[std::size_t(j)];
+      }
+    }
+  }
+
+  void vote(const Instr& in, const std::vector<unsigned>& group, const std::vector<bool>& on, std::uint32_t present) {
+    std::uint32_t ballot = 0;
+    const unsigned warp0 = group[0] / 32 * 32;
+    for (std::size_t i = 0; i < group.size(); ++i)
+      if (on[i] && value(group[i], in.args[1], Type{Kind::Pred, 1})) ballot |= 1u << (group[i] - warp0);
+    for (std::size_t i = 0; i < group.size(); ++i) {
+      if (!on[i]) continue;
+      const std::uint32_t mask = std::uint32_t(value(group[i], in.args.back(), Type{Kind::U, 4})) & present;
+      const std::uint64_t r = vote_result(in, ballot, mask);
+      set(group[i], in.args[0], in.type, r);
+    }
+  }
+
+  // ---- scheduling -------------------------------------------------------------------------
+  // One step of a warp: the lanes at its lowest pc run one instruction. False when none can.
+  bool step_warp(unsigned warp) {
+    const unsigned lo = warp * 32, hi = std::min(spec.block, lo + 32);
+    std::uint32_t pc0 = UINT32_MAX;
+    for (unsigned t = lo; t < hi; ++t)
+      if (status[t] == Status::Run) pc0 = std::min(pc0, pc[t]);
+    if (pc0 == UINT32_MAX) return false;
+    if (pc0 >= e->code.size()) {
+      for (unsigned t = lo; t < hi; ++t)
+        if (status[t] == Status::Run && pc[t] == pc0) status[t] = Status::Exited;
+      return true;
+    }
+    const Instr& in = e->code[pc0];
+    std::vector<unsigned> group;
+    std::vector<bool> on;
+    for (unsigned t = lo; t < hi; ++t) {
+      if (status[t] != Status::Run || pc[t] != pc0) continue;
+      group.push_back(t);
+      const bool g = in.guard < 0 || ((reg(t, in.guard) != 0) != in.guard_negated);
+      on.push_back(g);
+    }
+    const std::size_t active = std::size_t(std::count(on.begin(), on.end(), true));
+    self.steps_ += active;
+    if (self.steps_ > spec.step_budget)
+      stop("step-budget",
+           where(group[0], in) + ": past the step budget of " + std::to_string(spec.step_budget) +
+               " thread-instructions (a loop that never ends?)",
+           in.line);
+    if (warp_sync(in) && active > 0) {
+      if (!run_warp_sync(in, group, on)) return true;
+      for (unsigned t : group) pc[t] = pc0 + 1;
+      return true;
+    }
+    for (std::size_t i = 0; i < group.size(); ++i) {
+      const unsigned t = group[i];
+      if (!on[i]) {
+        pc[t] = pc0 + 1;
+        continue;
+      }
+      switch (in.op) {
+        case Op::Bra: pc[t] = std::uint32_t(in.args[0].imm); break;
+        case Op::Ret: status[t] = Status::Exited; break;
+        case Op::Bar: status[t] = Status::Barrier; break;
+        case Op::Activemask: {
+          std::uint32_t mask = 0;
+          for (std::size_t k = 0; k < group.size(); ++k)
+            if (on[k]) mask |= 1u << (group[k] - lo);
+          set(t, in.args[0], in.type, mask);
+          pc[t] = pc0 + 1;
+          break;
+        }
+        default: alu(t, in), pc[t] = pc0 + 1;
+      }
+    }
+    return true;
+  }
+
+  // Every thread of the block waits at a barrier, has exited, or waits for its warp: release
+  // the barrier or the warps' waits, or stop at a finding.
+  void unblock() {
+    std::uint32_t barrier_pc = UINT32_MAX;
+    unsigned first = 0;
+    bool waiting = false, at_barrier = false;
+    for (unsigned t = 0; t < spec.block; ++t) {
+      if (status[t] == Status::WarpWait) waiting = true;
+      if (status[t] != Status::Barrier) continue;
+      at_barrier = true;
+      if (barrier_pc == UINT32_MAX) barrier_pc = pc[t], first = t;
+      if (pc[t] != barrier_pc)
+        stop("divergent-barrier",
+             "threads " + std::to_string(first) + " and " + std::to_string(t) + " of block " +
+                 std::to_string(block_id) + " wait at different barriers (lines " +
+                 std::to_string(e->code[barrier_pc].line) + " and " + std::to_string(e->code[pc[t]].line) + ")",
+             e->code[pc[t]].line);
+    }
+    if (at_barrier && !waiting) {
+      for (unsigned t = 0; t < spec.block; ++t)
+        if (status[t] == Status::Barrier) status[t] = Status::Run, pc[t] += 1;
+      return;
+    }
+    bool released = false;
+    for (unsigned t = 0; t < spec.block; ++t)
+      if (status[t] == Status::WarpWait) status[t] = Status::Run, released = true;
+    if (released && !at_barrier) {  // try once more: a mask met by lanes that arrived later
+      retry_waits();
+      return;
+    }
+    unsigned w = 0;
+    while (w < spec.block && status[w] != Status::WarpWait && status[w] != Status::Run) ++w;
+    const unsigned b = first;
+    stop("divergent-barrier",
+         "thread " + std::to_string(b) + " of block " + std::to_string(block_id) + " waits at the barrier on line " +
+             std::to_string(e->code[barrier_pc].line) + " while thread " + std::to_string(w) +
+             " waits for its warp at line " + std::to_string(e->code[pc[std::min(w, spec.block - 1)]].line),
+         e->code[barrier_pc].line);
+  }
+
+  void retry_waits() {
+    for (unsigned warp = 0; warp * 32 < spec.block; ++warp)
+      while (step_warp(warp)) {}
+    bool stuck = false;
+    unsigned t0 = 0;
+    for (unsigned t = 0; t < spec.block; ++t)
+      if (status[t] == Status::WarpWait) stuck = true, t0 = t;
+    bool all_done = true;
+    for (unsigned t = 0; t < spec.block; ++t) all_done = all_done && status[t] == Status::Exited;
+    if (stuck && !all_done) {
+      bool barrier = false;
+      for (unsigned t = 0; t < spec.block; ++t) barrier = barrier || status[t] == Status::Barrier;
+      if (!barrier)
+        stop("shuffle-mask",
+             "thread " + std::to_string(t0) + " of block " + std::to_string(block_id) + " waits at line " +
+                 std::to_string(e->code[pc[t0]].line) + " for lanes of its mask that never arrive there",
+             e->code[pc[t0]].line);
+    }
+  }
+
+  void run_block(unsigned b) {
+    block_id = b;
+    shared.assign(static_shared + spec.dynamic_shared, 0);
+    shared_set.assign(shared.size(), 0);
+    regs.assign(std::size_t(spec.block) * std::size_t(nregs), 0);
+    pc.assign(spec.block, 0);
+    status.assign(spec.block, Status::Run);
+    for (;;) {
+      for (unsigned warp = 0; warp * 32 < spec.block; ++warp)
+        while (step_warp(warp)) {}
+      if (std::all_of(status.begin(), status.end(), [](Status s) { return s == Status::Exited; })) return;
+      unblock();
+    }
+  }
+
+  void prepare(const LaunchSpec& s) {
+    e = m->entry(s.entry);
+    if (!e) throw std::invalid_argument("the PTX has no kernel " + s.entry);
+    if (s.params.size() != e->params.size())
+      throw std::invalid_argument("the kernel takes " + std::to_string(e->params.size()) + " parameters, given " +
+                                  std::to_string(s.params.size()));
+    if (s.block == 0 || s.block > 1024 || s.grid == 0)
+      throw std::invalid_argument("a launch of no threads or past 1024 a block");
+    spec = s;
+    nregs = std::max(e->registers, 1);
+    params.clear(), param_at.clear();
+    for (std::size_t i = 0; i < e->params.size(); ++i) {
+      const std::size_t n = e->params[i].type.bytes;
+      const std::size_t at = (params.size() + n - 1) / n * n;
+      params.resize(at + n);
+      std::memcpy(params.data() + at, &s.params[i], n);
+      param_at.push_back(at);
+    }
+    for (std::size_t i = 0; i < m->symbols.size(); ++i)
+      if (m->symbols[i].dynamic) symbol_at[i] = (static_shared + 15) / 16 * 16;
+  }
+};
+
+Machine::Machine(std::shared_ptr<const Module> module) : impl_(std::make_unique<Impl>(*this, std::move(module))) {}
+Machine::~Machine() = default;
+
+std::uint64_t Machine::alloc(std::size_t bytes, const std::string& name) {
+  return impl_->add_region(std::max<std::size_t>(bytes, 1), name);
+}
+
+unsigned char* Machine::host(std::uint64_t address, std::size_t bytes) {
+  std::uint64_t base = 0;
+  Region* r = impl_->region_of(address, bytes, &base);
+  if (!r) throw std::out_of_range("no buffer holds " + std::to_string(bytes) + " bytes at that address");
+  return r->bytes.data() + (address - base);
+}
+
+std::uint64_t Machine::symbol_address(const std::string& name) const {
+  const auto it = impl_->m->symbol_index.find(name);
+  if (it == impl_->m->symbol_index.end() || impl_->m->symbols[std::size_t(it->second)].space != Space::Global)
+    throw std::invalid_argument("the PTX has no .global " + name);
+  return impl_->symbol_at[std::size_t(it->second)];
+}
+
+bool Machine::launch(const LaunchSpec& spec) {
+  impl_->prepare(spec);
+  try {
+    for (unsigned b = 0; b < spec.grid; ++b) impl_->run_block(b);
+  } catch (const Stopped&) {
+    return false;
+  } catch (const NotModelled& n) {  // raised outside an instruction's own check (a vote's kind)
+    findings_.push_back({"not-modelled",
+                         n.what + " at line " + std::to_string(n.line) + ": not modelled on the CPU: run it on a GPU",
+                         n.line});
+    return false;
+  }
+  return true;
+}
+
+}  // namespace rl::own::ptx

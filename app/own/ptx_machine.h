@@ -1,0 +1,61 @@
+// The CPU path of a kernel of the student's own: the PTX NVRTC made for it, run thread by thread
+// over a sandboxed memory (nothing of the file runs natively here). Threads of a warp run together
+// at the lowest program counter among them (so branches reconverge), a block's barrier waits for
+// every thread, a warp's .sync instructions for every lane of their mask. What a memory checker
+// would say stops the run as a finding naming thread, block and source line: an access outside
+// every buffer, a read of shared memory nothing wrote, a barrier some threads reach at another
+// place, a shuffle whose mask names a lane that is not there, a kernel past its step budget.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ptx_module.h"
+
+namespace rl::own::ptx {
+
+struct Finding {
+  std::string
+      kind;  // "out-of-bounds", "uninitialised-read", "divergent-barrier", "shuffle-mask", "step-budget", "deadlock"
+  std::string text;  // in words, naming the thread(s) and the line
+  int line = 0;      // the student's source line (0: unknown)
+};
+
+struct LaunchSpec {
+  std::string entry;                                   // the lowered kernel name
+  unsigned grid = 1, block = 1;                        // 1D
+  std::size_t dynamic_shared = 0;                      // bytes
+  std::vector<std::uint64_t> params;                   // the entry's parameters in order (pointers: alloc's addresses)
+  std::uint64_t step_budget = std::uint64_t(1) << 32;  // thread-instructions before the run is stopped
+};
+
+class Machine {
+ public:
+  explicit Machine(std::shared_ptr<const Module> module);
+  ~Machine();
+  Machine(const Machine&) = delete;
+  Machine& operator=(const Machine&) = delete;
+
+  // A global buffer of `bytes` (zeroed); its address for the kernel's pointer parameters.
+  std::uint64_t alloc(std::size_t bytes, const std::string& name);
+  // The host's view of `bytes` bytes at address (within one buffer or module variable); throws
+  // std::out_of_range otherwise.
+  unsigned char* host(std::uint64_t address, std::size_t bytes);
+  // A module .global variable's address (rl_sink).
+  std::uint64_t symbol_address(const std::string& name) const;
+
+  // Runs every block of one launch in order. False when a finding stopped it (findings()).
+  bool launch(const LaunchSpec& spec);
+  const std::vector<Finding>& findings() const { return findings_; }
+  std::uint64_t steps() const { return steps_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::vector<Finding> findings_;
+  std::uint64_t steps_ = 0;
+};
+
+}  // namespace rl::own::ptx

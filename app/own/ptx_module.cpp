@@ -1,0 +1,461 @@
+#include "ptx_module.h"
+
+#include <cctype>
+#include <stdexcept>
+
+#include "../core/text.h"
+
+namespace rl::own::ptx {
+namespace {
+
+struct OpName {
+  std::string_view name;
+  Op op;
+};
+constexpr OpName kOps[] = {
+    {"mov", Op::Mov},       {"add", Op::Add},      {"sub", Op::Sub},     {"mul", Op::Mul},
+    {"mad", Op::Mad},       {"fma", Op::Fma},      {"div", Op::Div},     {"rem", Op::Rem},
+    {"min", Op::Min},       {"max", Op::Max},      {"neg", Op::Neg},     {"abs", Op::Abs},
+    {"and", Op::And},       {"or", Op::Or},        {"xor", Op::Xor},     {"not", Op::Not},
+    {"shl", Op::Shl},       {"shr", Op::Shr},      {"setp", Op::Setp},   {"selp", Op::Selp},
+    {"cvt", Op::Cvt},       {"cvta", Op::Cvta},    {"ld", Op::Ld},       {"st", Op::St},
+    {"bra", Op::Bra},       {"bar", Op::Bar},      {"barrier", Op::Bar}, {"ret", Op::Ret},
+    {"exit", Op::Ret},      {"shfl", Op::Shfl},    {"atom", Op::Atom},   {"red", Op::Red},
+    {"membar", Op::Membar}, {"fence", Op::Membar}, {"vote", Op::Vote},   {"activemask", Op::Activemask},
+    {"popc", Op::Popc},     {"clz", Op::Clz},      {"brev", Op::Brev},   {"bfe", Op::Bfe},
+    {"rcp", Op::Rcp},       {"sqrt", Op::Sqrt},
+};
+
+bool type_of(std::string_view s, Type* t) {
+  if (s == "pred") return *t = {Kind::Pred, 1}, true;
+  if (s.size() < 2 || s.size() > 3) return false;
+  const char k = s[0];
+  const std::string_view bits = s.substr(1);
+  int b = 0;
+  if (bits == "8")
+    b = 1;
+  else if (bits == "16")
+    b = 2;
+  else if (bits == "32")
+    b = 4;
+  else if (bits == "64")
+    b = 8;
+  else
+    return false;
+  switch (k) {
+    case 'u': return *t = {Kind::U, std::uint8_t(b)}, true;
+    case 's': return *t = {Kind::S, std::uint8_t(b)}, true;
+    case 'f': return b >= 2 && (*t = {Kind::F, std::uint8_t(b)}, true);
+    case 'b': return *t = {Kind::B, std::uint8_t(b)}, true;
+    default: return false;
+  }
+}
+
+bool space_of(std::string_view s, Space* sp) {
+  if (s == "global") return *sp = Space::Global, true;
+  if (s == "shared") return *sp = Space::Shared, true;
+  if (s == "param") return *sp = Space::Param, true;
+  if (s == "local") return *sp = Space::Local, true;
+  if (s == "const") return *sp = Space::Const, true;
+  return false;
+}
+
+struct SpecialName {
+  std::string_view name;
+  Special which;
+};
+constexpr SpecialName kSpecials[] = {
+    {"%tid.x", kTidX},       {"%tid.y", kTidY},       {"%tid.z", kTidZ},
+    {"%ntid.x", kNtidX},     {"%ntid.y", kNtidY},     {"%ntid.z", kNtidZ},
+    {"%ctaid.x", kCtaidX},   {"%ctaid.y", kCtaidY},   {"%ctaid.z", kCtaidZ},
+    {"%nctaid.x", kNctaidX}, {"%nctaid.y", kNctaidY}, {"%nctaid.z", kNctaidZ},
+    {"%laneid", kLaneId},    {"%warpid", kWarpId},    {"%lanemask_lt", kLanemaskLt},
+};
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '{' || s[i] == '[') ++depth;
+    if (s[i] == '}' || s[i] == ']') --depth;
+    if (s[i] == sep && depth == 0) out.push_back(trim(s.substr(start, i - start))), start = i + 1;
+  }
+  out.push_back(trim(s.substr(start)));
+  return out;
+}
+
+class Parser {
+ public:
+  explicit Parser(std::string_view text) : text_(text) {}
+
+  std::shared_ptr<const Module> run() {
+    auto m = std::make_shared<Module>();
+    module_ = m.get();
+    std::size_t at = 0;
+    while (at < text_.size()) {
+      std::size_t end = text_.find('\n', at);
+      if (end == std::string_view::npos) end = text_.size();
+      ++line_;
+      line(strip_comment(text_.substr(at, end - at)));
+      at = end + 1;
+    }
+    if (entry_) fail("the file ends inside an entry");
+    mark_header_code(*m);  // .file lines come after the code that names them
+    return m;
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) const {
+    throw std::invalid_argument("PTX line " + std::to_string(line_) + ": " + what);
+  }
+  static std::string_view strip_comment(std::string_view s) {
+    const std::size_t c = s.find("//");
+    return trim(c == std::string_view::npos ? s : s.substr(0, c));
+  }
+
+  void line(std::string_view s) {
+    if (s.empty()) return;
+    if (params_open_) return param_line(s);
+    if (!entry_) return module_line(s);
+    if (s == "{") return;
+    if (s == "}") return close_entry();
+    if (s.back() == ':') return label(s.substr(0, s.size() - 1));
+    if (s.rfind(".reg", 0) == 0) return;
+    if (s.rfind(".loc", 0) == 0) return loc(s);
+    if (s.rfind(".local", 0) == 0) fail("a local array (.local): not modelled on the CPU: run it on a GPU");
+    if (s.rfind(".shared", 0) == 0) fail("a shared variable declared inside a function: not modelled on the CPU");
+    if (s.rfind(".pragma", 0) == 0 || s.rfind(".maxntid", 0) == 0 || s.rfind(".reqntid", 0) == 0 ||
+        s.rfind(".minnctapersm", 0) == 0 || s.rfind(".maxnreg", 0) == 0)
+      return;
+    instruction(s);
+  }
+
+  static void mark_header_code(Module& m) {
+    for (Entry& e : m.entries)
+      for (Instr& in : e.code) {
+        const auto f = m.files.find(in.origin);
+        in.header = f != m.files.end() && f->second.size() >= 17 &&
+                    f->second.compare(f->second.size() - 17, 17, "reduction_lab.cuh") == 0;
+      }
+  }
+
+  void module_line(std::string_view s) {
+    if (s.rfind(".version", 0) == 0 || s.rfind(".target", 0) == 0 || s.rfind(".address_size", 0) == 0) return;
+    if (s.rfind(".file", 0) == 0) return file(s);
+    if (s.rfind("$L__info", 0) == 0 || s.rfind(".b8", 0) == 0 || s.rfind(".section", 0) == 0 || s == "{" || s == "}" ||
+        s.rfind(".b32", 0) == 0 || s.rfind(".b64", 0) == 0)
+      return;  // debug sections' bytes
+    if (s.find(".entry") != std::string_view::npos) return open_entry(s);
+    if (s.find(".func") != std::string_view::npos)
+      fail("a device function that was not inlined (.func): not modelled on the CPU; mark it __forceinline__");
+    if (s.find(".global") != std::string_view::npos || s.find(".shared") != std::string_view::npos ||
+        s.find(".const") != std::string_view::npos)
+      return variable(s);
+    fail("a module directive not modelled on the CPU: '" + core::printable(s, 80) + "'");
+  }
+
+  void file(std::string_view s) {
+    const std::size_t q = s.find('"'), q2 = s.rfind('"');
+    const std::string_view num = trim(s.substr(5, q == std::string_view::npos ? s.size() : q - 5));
+    if (q == std::string_view::npos || q2 <= q) fail("a .file without a name");
+    module_->files[std::stoi(std::string(num))] = std::string(s.substr(q + 1, q2 - q - 1));
+  }
+
+  // [.visible|.extern] .global|.shared|.const [.align N] .TYPE name[SIZE] [= {...}];
+  void variable(std::string_view s) {
+    Symbol v;
+    if (s.back() == ';') s.remove_suffix(1);
+    std::string_view init;
+    if (const std::size_t eq = s.find('='); eq != std::string_view::npos)
+      init = trim(s.substr(eq + 1)), s = trim(s.substr(0, eq));
+    const bool is_extern = s.find(".extern") != std::string_view::npos;
+    Type t{Kind::B, 1};
+    std::string_view name;
+    std::size_t count = 1;
+    for (std::string_view w : split_words(s)) {
+      if (w == ".extern" || w == ".visible" || w == ".weak") continue;
+      if (w == ".global" || w == ".shared" || w == ".const") {
+        space_of(w.substr(1), &v.space);
+      } else if (w == ".align") {
+        align_next_ = true;
+      } else if (align_next_) {
+        v.align = std::size_t(std::stoul(std::string(w))), align_next_ = false;
+      } else if (w[0] == '.') {
+        if (!type_of(w.substr(1), &t)) fail("a variable type not modelled: " + core::printable(w));
+      } else {
+        name = w;
+      }
+    }
+    if (const std::size_t br = name.find('['); br != std::string_view::npos) {
+      const std::string_view n = name.substr(br + 1, name.size() - br - 2);
+      if (n.empty()) {
+        if (!is_extern || v.space != Space::Shared) fail("an unsized array that is not extern .shared");
+        v.dynamic = true, count = 0;
+      } else {
+        count = std::size_t(std::stoull(std::string(n)));
+      }
+      name = name.substr(0, br);
+    }
+    if (name.empty()) fail("a variable without a name");
+    v.name = std::string(name);
+    v.bytes = count * t.bytes;
+    if (v.bytes > (std::size_t(1) << 30)) fail("a variable past 1 GiB");
+    v.init.assign(v.bytes, 0);
+    if (!init.empty()) initial_bytes(init, t, &v);
+    module_->symbol_index[v.name] = int(module_->symbols.size());
+    module_->symbols.push_back(std::move(v));
+  }
+
+  void initial_bytes(std::string_view init, Type t, Symbol* v) {
+    if (init.front() == '{') init = init.substr(1, init.size() - 2);
+    std::size_t at = 0;
+    for (std::string_view w : split(init, ',')) {
+      const std::uint64_t value = std::stoull(std::string(w), nullptr, 0);
+      if (at + t.bytes > v->bytes) fail("an initialiser past its variable");
+      for (int b = 0; b < t.bytes; ++b) v->init[at++] = static_cast<unsigned char>(value >> (8 * b));
+    }
+  }
+
+  static std::vector<std::string_view> split_words(std::string_view s) {
+    std::vector<std::string_view> out;
+    std::size_t i = 0;
+    while (i < s.size()) {
+      while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+      const std::size_t b = i;
+      while (i < s.size() && !std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+      if (i > b) out.push_back(s.substr(b, i - b));
+    }
+    return out;
+  }
+
+  void open_entry(std::string_view s) {
+    const std::size_t e = s.find(".entry") + 6, paren = s.find('(');
+    module_->entries.push_back({});
+    entry_ = &module_->entries.back();
+    entry_->name = std::string(trim(s.substr(e, paren == std::string_view::npos ? s.size() - e : paren - e)));
+    labels_.clear(), pending_.clear(), regs_.clear();
+    params_open_ = paren != std::string_view::npos && s.find(')') == std::string_view::npos;
+    if (paren != std::string_view::npos && !params_open_) {  // ( ... ) on one line
+      for (std::string_view p : split(s.substr(paren + 1, s.find(')') - paren - 1), ',')) param_line(p);
+      params_open_ = false;
+    }
+  }
+
+  void param_line(std::string_view s) {
+    if (s == ")" || s.empty()) {
+      params_open_ = s != ")";
+      return;
+    }
+    if (s.back() == ',') s.remove_suffix(1);
+    if (s.back() == ')') s.remove_suffix(1), params_open_ = false;
+    const std::vector<std::string_view> w = split_words(s);
+    if (w.size() < 3 || w[0] != ".param") fail("a kernel parameter not modelled: " + core::printable(s, 80));
+    Param p;
+    if (!type_of(w[w.size() - 2].substr(1), &p.type)) fail("a parameter type not modelled: " + core::printable(s, 80));
+    p.name = std::string(w.back());
+    entry_->params.push_back(p);
+  }
+
+  void loc(std::string_view s) {
+    // ".loc F L C" or ".loc F L C, function_name ..., inlined_at F2 L2 C2": the student's line is
+    // the outermost inlined_at in the kernel's own file.
+    const std::vector<std::string_view> w = split_words(s);
+    if (w.size() < 3) return;
+    file_ = std::stoi(std::string(w[1])), src_line_ = std::stoi(std::string(w[2]));
+    origin_ = file_;
+    const std::size_t in = s.rfind("inlined_at");
+    if (in != std::string_view::npos) {
+      const std::vector<std::string_view> v = split_words(s.substr(in + 10));
+      if (v.size() >= 2) file_ = std::stoi(std::string(v[0])), src_line_ = std::stoi(std::string(v[1]));
+    }
+  }
+
+  void label(std::string_view name) { labels_[std::string(name)] = int(entry_->code.size()); }
+
+  void close_entry() {
+    for (const auto& [index, name] : pending_) {
+      const auto it = labels_.find(name);
+      if (it == labels_.end()) fail("a branch to an unknown label " + core::printable(name));
+      entry_->code[std::size_t(index)].args.back().imm = std::uint64_t(it->second);
+    }
+    entry_->registers = int(regs_.size());
+    entry_ = nullptr;
+  }
+
+  int reg(std::string_view name) {
+    const auto [it, added] = regs_.emplace(std::string(name), int(regs_.size()));
+    (void)added;
+    return it->second;
+  }
+
+  Operand operand(std::string_view s) {
+    Operand o;
+    if (s.empty()) fail("an empty operand");
+    if (s[0] == '!') o.negate = true, s.remove_prefix(1);
+    if (s[0] == '{') {
+      o.what = Operand::Vector;
+      for (std::string_view r : split(s.substr(1, s.size() - 2), ',')) o.regs.push_back(r == "_" ? -1 : reg(r));
+      return o;
+    }
+    if (s[0] == '[') return address(s.substr(1, s.size() - 2));
+    if (s[0] == '%') {
+      for (const auto& sp : kSpecials)
+        if (s == sp.name) return o.what = Operand::Special, o.imm = sp.which, o;
+      if (s.rfind("%envreg", 0) == 0 || s.rfind("%clock", 0) == 0 || s.rfind("%smid", 0) == 0 ||
+          s.rfind("%globaltimer", 0) == 0)
+        fail("the special register " + core::printable(s) + ": not modelled on the CPU: run it on a GPU");
+      if (s.rfind("%tid", 0) != 0 && s.rfind("%ntid", 0) != 0 && s.find('.') != std::string_view::npos)
+        fail("the special register " + core::printable(s) + ": not modelled on the CPU");
+      return o.what = Operand::Reg, o.reg = reg(s), o;
+    }
+    if (s[0] == '-' || std::isdigit(static_cast<unsigned char>(s[0])))
+      return o.what = Operand::Imm, o.imm = immediate(s), o;
+    if (s[0] == '$') return o.what = Operand::Label, o;
+    const auto it = module_->symbol_index.find(s);
+    if (it == module_->symbol_index.end()) fail("an unknown name " + core::printable(s));
+    return o.what = Operand::Symbol, o.symbol = it->second, o;
+  }
+
+  Operand address(std::string_view s) {
+    Operand o;
+    o.what = Operand::Address;
+    std::int64_t offset = 0;
+    if (const std::size_t plus = s.find('+'); plus != std::string_view::npos) {
+      offset = std::stoll(std::string(trim(s.substr(plus + 1))), nullptr, 0);
+      s = trim(s.substr(0, plus));
+    }
+    o.imm = std::uint64_t(offset);
+    if (!s.empty() && s[0] == '%') {
+      o.reg = reg(s);
+    } else if (!s.empty() && std::isdigit(static_cast<unsigned char>(s[0]))) {
+      o.imm += immediate(s);
+    } else {
+      const auto it = module_->symbol_index.find(s);
+      if (it == module_->symbol_index.end()) {
+        bool param = false;
+        if (entry_)
+          for (std::size_t i = 0; i < entry_->params.size(); ++i)
+            if (entry_->params[i].name == s) o.symbol = -2 - int(i), param = true;
+        if (!param) fail("an address of an unknown name " + core::printable(s));
+      } else {
+        o.symbol = it->second;
+      }
+    }
+    return o;
+  }
+
+  std::uint64_t immediate(std::string_view s) {
+    if (s.size() == 10 && (s.rfind("0f", 0) == 0 || s.rfind("0F", 0) == 0))
+      return std::stoull(std::string(s.substr(2)), nullptr, 16);
+    if (s.size() == 18 && (s.rfind("0d", 0) == 0 || s.rfind("0D", 0) == 0))
+      return std::stoull(std::string(s.substr(2)), nullptr, 16);
+    try {
+      if (s[0] == '-') return std::uint64_t(std::stoll(std::string(s), nullptr, 0));
+      return std::stoull(std::string(s), nullptr, 0);
+    } catch (const std::exception&) {
+      fail("an immediate not understood: " + core::printable(s));
+    }
+  }
+
+  void instruction(std::string_view s) {
+    if (s.back() != ';') fail("an instruction without ';': " + core::printable(s, 80));
+    s = trim(s.substr(0, s.size() - 1));
+    Instr in{};
+    if (s[0] == '@') {
+      std::size_t sp = 1;
+      while (sp < s.size() && !std::isspace(static_cast<unsigned char>(s[sp]))) ++sp;
+      std::string_view g = s.substr(1, sp - 1);
+      if (!g.empty() && g[0] == '!') in.guard_negated = true, g.remove_prefix(1);
+      in.guard = reg(g);
+      s = trim(s.substr(sp));
+    }
+    std::size_t sp = 0;
+    while (sp < s.size() && !std::isspace(static_cast<unsigned char>(s[sp]))) ++sp;
+    opcode(s.substr(0, sp), &in);
+    for (std::string_view a : split(trim(s.substr(sp)), ',')) {
+      if (a.empty()) continue;
+      if (const std::size_t bar = a.find('|'); bar != std::string_view::npos) {  // shfl's value|predicate
+        Operand o;
+        o.what = Operand::Vector;
+        o.regs = {reg(trim(a.substr(0, bar))), reg(trim(a.substr(bar + 1)))};
+        in.args.push_back(o);
+        continue;
+      }
+      in.args.push_back(operand(a));
+    }
+    if (in.op == Op::Bra) {
+      if (in.args.size() != 1 || in.args[0].what != Operand::Label) fail("a branch without one label");
+      pending_.emplace_back(int(entry_->code.size()), std::string(trim(s.substr(sp))));
+    }
+    in.file = file_, in.line = src_line_, in.origin = origin_;
+    entry_->code.push_back(std::move(in));
+  }
+
+  void opcode(std::string_view word, Instr* in) {
+    const std::vector<std::string_view> parts = split(word, '.');
+    bool found = false;
+    for (const auto& o : kOps)
+      if (o.name == parts[0]) in->op = o.op, found = true;
+    if (!found) fail("the instruction '" + core::printable(word, 60) + "': not modelled on the CPU: run it on a GPU");
+    int types = 0;
+    for (std::size_t i = 1; i < parts.size(); ++i) {
+      const std::string_view m = parts[i];
+      Type t;
+      Space sp;
+      if (type_of(m, &t)) {
+        (types++ == 0 ? in->type : in->type2) = t;
+      } else if (space_of(m, &sp)) {
+        in->space = sp;
+      } else if (m == "v2" || m == "v4") {
+        in->vec = m[1] - '0';
+      } else {
+        in->mods += "." + std::string(m);
+      }
+    }
+    if (in->space == Space::Local)
+      fail("local memory (." + std::string("local") + "): not modelled on the CPU: run it on a GPU");
+    if (in->space == Space::Const) fail("constant memory (.const): not modelled on the CPU: run it on a GPU");
+  }
+
+  std::string_view text_;
+  Module* module_ = nullptr;
+  Entry* entry_ = nullptr;
+  int line_ = 0, file_ = 0, src_line_ = 0;
+  bool params_open_ = false, align_next_ = false;
+  int origin_ = 0;
+  std::map<std::string, int, std::less<>> labels_, regs_;
+  std::vector<std::pair<int, std::string>> pending_;
+};
+
+}  // namespace
+
+bool Instr::has(std::string_view mod) const {
+  const std::string needle = std::string(".") + std::string(mod);
+  std::size_t at = 0;
+  while ((at = mods.find(needle, at)) != std::string::npos) {
+    const std::size_t end = at + needle.size();
+    if (end == mods.size() || mods[end] == '.') return true;
+    at = end;
+  }
+  return false;
+}
+
+const Entry* Module::entry(std::string_view name) const {
+  for (const Entry& e : entries)
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+std::shared_ptr<const Module> parse(std::string_view ptx) {
+  if (ptx.size() > kMaxPtxBytes) throw std::invalid_argument("PTX past " + std::to_string(kMaxPtxBytes >> 20) + " MiB");
+  return Parser(ptx).run();
+}
+
+}  // namespace rl::own::ptx

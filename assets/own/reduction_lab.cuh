@@ -1,0 +1,82 @@
+// reduction_lab.cuh: the one header a kernel of your own includes. Everything it does is here to
+// read; the lesson "Write your own" walks through it.
+//
+// - Every __syncthreads() in your file ends a stage: after the barrier, the block Reduction Lab
+//   traces copies its dynamic shared memory (extern __shared__) into the trace, with the line of
+//   the barrier, then waits once more so that no thread writes before the copy is done (two
+//   barriers in a row order memory exactly as one does).
+// - rl_param(value): a number shown with the stage in progress (a stride, an offset); thread 0's.
+// - rl_lanes(value): each calling thread's value in a register, recorded as a step of the stage in
+//   progress: call it after each shuffle step to watch a warp's lanes.
+//
+// Blocks other than the traced one, and untraced runs, skip the copies: one load and a compare.
+#pragma once
+
+// The element type of the run (--type): float unless Reduction Lab compiles with another.
+#ifndef RL_VALUE_TYPE
+#define RL_VALUE_TYPE float
+#endif
+typedef RL_VALUE_TYPE value_t;
+
+// Where the traced block writes; the host (or the CPU interpreter) fills it before the launch.
+// shared == 0: nothing is recorded.
+struct rl_trace_sink {
+  unsigned int traced_block;  // blockIdx.x of the block recorded
+  unsigned int max_stages;    // stages the buffers hold; later barriers are not recorded
+  unsigned int max_steps;     // rl_lanes steps a stage holds
+  unsigned int shared_bytes;  // bytes a stage copies: the launch's dynamic shared memory
+  unsigned int stages;        // barriers recorded so far (thread 0 of the traced block counts)
+  int* lines;                 // [max_stages] the source line of the barrier that ended the stage
+  int* params;                // [max_stages] rl_param's value in that stage (0 when none)
+  unsigned char* shared;      // [max_stages][shared_bytes] shared memory after the barrier
+  unsigned int* steps;        // [blockDim.x] each thread's rl_lanes calls in the stage in progress
+  unsigned long long* lanes;  // [max_stages + 1][max_steps][blockDim.x] the values' bits
+};
+__device__ rl_trace_sink rl_sink;
+
+extern __shared__ __align__(16) unsigned char rl_dynamic_shared[];
+
+__device__ __forceinline__ bool rl_traced() { return rl_sink.shared != 0 && blockIdx.x == rl_sink.traced_block; }
+
+__device__ __forceinline__ unsigned int rl_thread() {
+  return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+}
+
+__device__ inline void rl_param(int value) {
+  if (rl_traced() && rl_thread() == 0 && rl_sink.stages < rl_sink.max_stages) rl_sink.params[rl_sink.stages] = value;
+}
+
+template <class T>
+__device__ inline void rl_lanes(T value) {
+  static_assert(sizeof(T) <= sizeof(unsigned long long), "rl_lanes records values of up to 8 bytes");
+  if (!rl_traced()) return;
+  const unsigned int t = rl_thread(), threads = blockDim.x * blockDim.y * blockDim.z;
+  const unsigned int stage = rl_sink.stages, step = rl_sink.steps[t];
+  if (stage > rl_sink.max_stages || step >= rl_sink.max_steps) return;
+  unsigned long long bits = 0;
+  for (unsigned int i = 0; i < sizeof(T); ++i)
+    reinterpret_cast<unsigned char*>(&bits)[i] = reinterpret_cast<const unsigned char*>(&value)[i];
+  rl_sink.lanes[(static_cast<unsigned long long>(stage) * rl_sink.max_steps + step) * threads + t] = bits;
+  rl_sink.steps[t] = step + 1;
+}
+
+// The barrier your __syncthreads() calls become, and the copy after it. Every thread reads the
+// stage number before the first barrier and thread 0 moves it on between the two, so each read
+// is ordered against the write by a barrier.
+__device__ inline void rl_barrier(int line) {
+  const bool traced = rl_traced();  // the same for every thread of a block: no divergent barrier
+  const unsigned int stage = traced ? rl_sink.stages : 0;
+  __syncthreads();
+  if (!traced) return;
+  const unsigned int t = rl_thread(), threads = blockDim.x * blockDim.y * blockDim.z;
+  if (stage < rl_sink.max_stages) {
+    unsigned char* to = rl_sink.shared + static_cast<unsigned long long>(stage) * rl_sink.shared_bytes;
+    for (unsigned int i = t; i < rl_sink.shared_bytes; i += threads) to[i] = rl_dynamic_shared[i];
+    if (t == 0) rl_sink.lines[stage] = line;
+  }
+  rl_sink.steps[t] = 0;
+  if (t == 0) rl_sink.stages = stage + 1;
+  __syncthreads();  // the copy is done and the new stage number visible before anyone moves on
+}
+
+#define __syncthreads() rl_barrier(__LINE__)

@@ -1,0 +1,325 @@
+// Kernels of the student's own: the launch lines, their expressions, and NVRTC over the starter
+// files (assets/own/). NVRTC is loaded at run time; where it is missing the compile tests skip,
+// visibly, unless REDLAB_REQUIRE_NVRTC=1 (CI, which has the toolkit).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+
+#include "app/core/embedded.h"
+#include "app/own/nvrtc.h"
+#include "app/own/own_file.h"
+#include "app/own/own_run.h"
+#include "app/backend/backend.h"
+#include "test_support.h"
+
+namespace rl {
+namespace {
+
+using own::evaluate;
+using own::ExprNames;
+using own::parse_launch;
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(OwnExpr, EvaluatesTheArithmeticALaunchLineNeeds) {
+  const ExprNames x{1000, 256, 8, 132, 2048};
+  EXPECT_EQ(evaluate("(n + block - 1) / block", x), 4u);
+  EXPECT_EQ(evaluate("(n + 2 * block - 1) / (2 * block)", x), 2u);
+  EXPECT_EQ(evaluate("block * sizeof(value_t)", x), 2048u);
+  EXPECT_EQ(evaluate("sizeof(float) + sizeof(double) + sizeof(int)", x), 16u);
+  EXPECT_EQ(evaluate("min(n / block, sms * (threads_per_sm / block))", x), 3u);
+  EXPECT_EQ(evaluate("max(1, n % 7)", x), 6u);  // 1000 = 142 * 7 + 6
+  EXPECT_EQ(evaluate("  7 - 2 - 1 ", x), 4u);   // left to right
+  EXPECT_EQ(evaluate("2 * 3 + 4 * 5", x), 26u);
+}
+
+TEST(OwnExpr, GridRulesMatchCeilingDivisionOnRandomSizes) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < 500; ++i) {
+    const std::uint64_t n = rng() % (std::uint64_t(1) << 33), b = std::uint64_t(1) << (5 + rng() % 6);
+    const ExprNames x{n, b, 4, 1 + rng() % 200, 2048};
+    ASSERT_EQ(evaluate("(n + block - 1) / block", x), (n + b - 1) / b) << n << " " << b;
+    ASSERT_EQ(evaluate("(n + 2 * block - 1) / (2 * block)", x), (n + 2 * b - 1) / (2 * b)) << n << " " << b;
+    ASSERT_EQ(evaluate("min(n, sms)", x), std::min(n, x.sms));
+  }
+}
+
+TEST(OwnExpr, RefusesInWordsWhatDoesNotEvaluate) {
+  const ExprNames x{1000, 256, 4, 132, 2048};
+  EXPECT_NE(error_of([&] { evaluate("n / (block - block)", x); }).find("division by zero"), std::string::npos);
+  EXPECT_NE(error_of([&] { evaluate("n % 0", x); }).find("division by zero"), std::string::npos);
+  EXPECT_NE(error_of([&] { evaluate("block - n", x); }).find("below 0"), std::string::npos);
+  EXPECT_NE(error_of([&] { evaluate("warps * 2", x); }).find("unknown name 'warps'"), std::string::npos);
+  EXPECT_NE(error_of([&] { evaluate("9223372036854775808", x); }).find("past 2^63"), std::string::npos);
+  EXPECT_NE(error_of([&] { evaluate("4294967296 * 4294967296", x); }).find("past 2^63"), std::string::npos);
+  EXPECT_NE(error_of([&] { evaluate("n +", x); }).find("ends early"), std::string::npos);
+  EXPECT_NE(error_of([&] { evaluate("(n", x); }).find("expected ')'"), std::string::npos);
+  EXPECT_NE(error_of([&] { evaluate("n n", x); }).find("unexpected 'n'"), std::string::npos);
+  EXPECT_NE(error_of([&] { evaluate("sizeof(char)", x); }).find("sizeof takes"), std::string::npos);
+  EXPECT_NE(error_of([&] { evaluate(std::string(40, '(') + "1" + std::string(40, ')'), x); }).find("nested"),
+            std::string::npos);
+  EXPECT_NE(error_of([&] { evaluate(std::string(300, '1'), x); }).find("longer than"), std::string::npos);
+}
+
+TEST(OwnFile, EveryStarterNamesItsKernelAndLaunch) {
+  const std::vector<std::pair<std::string, std::string>> starters = {
+      {"reduce0", "reduce0"},      {"reduce1", "reduce1"},           {"reduce2", "reduce2"},
+      {"reduce3", "reduce3"},      {"reduce4", "reduce4"},           {"reduce5", "reduce5<128>"},
+      {"reduce6", "reduce6<128>"}, {"warp-shuffle", "warp_shuffle"}, {"template", "my_reduce"}};
+  for (const auto& [file, name] : starters) {
+    const std::string_view text = embedded::own_file(file);
+    ASSERT_FALSE(text.empty()) << file;
+    const own::OwnLaunch l = parse_launch(text, file + ".cu");
+    EXPECT_EQ(l.name_expression(128), name) << file;
+    EXPECT_EQ(l.block, 256) << file;
+    EXPECT_TRUE(l.until_one) << file;
+    EXPECT_GT(l.kernel_line, 0) << file;
+  }
+}
+
+TEST(OwnFile, RefusesABadLaunchLineNamingFileAndLine) {
+  const std::string ok = "//! kernel: k\n//! grid: n\n";
+  EXPECT_EQ(parse_launch(ok, "a.cu").grid, "n");
+  EXPECT_EQ(parse_launch(ok, "a.cu").shared, "0");
+  const auto err = [](const std::string& text) { return error_of([&] { parse_launch(text, "a.cu"); }); };
+  EXPECT_EQ(err("//! grid: n\n"), "a.cu:2: no '//! kernel: NAME' line");
+  EXPECT_EQ(err("//! kernel: k\n"), "a.cu:2: no '//! grid: EXPRESSION' line");
+  EXPECT_EQ(err(ok + "//! kernel: j\n"), "a.cu:3: kernel: given twice (first on line 1)");
+  EXPECT_EQ(err(ok + "//! threads: 4\n"), "a.cu:3: unknown key 'threads' (kernel, block, grid, shared, passes)");
+  EXPECT_EQ(err(ok + "//! block: 0\n"), "a.cu:3: block: 0 threads; a block takes 1 to 1024");
+  EXPECT_EQ(err(ok + "//! block: 2048\n"), "a.cu:3: block: 2048 threads; a block takes 1 to 1024");
+  EXPECT_EQ(err(ok + "//! block: 25x\n"), "a.cu:3: block: a number of threads, not '25x'");
+  EXPECT_EQ(err(ok + "//! passes: twice\n"), "a.cu:3: passes: 'until one' or 'one', not 'twice'");
+  EXPECT_EQ(err("//! kernel: k<T>\n//! grid: n\n"), "a.cu:1: kernel: 'k<T>' is not a function name (or name<block>)");
+  EXPECT_EQ(err("//! kernel k\n"), "a.cu:1: expected '//! key: value'");
+  EXPECT_NE(err("//! kernel: k\n//! grid: n / (block - block)\n").find("a.cu:2: a division by zero"),
+            std::string::npos);
+  EXPECT_NE(err(std::string(own::kMaxSourceBytes + 1, ' ')).find("a.cu:1: the file is"), std::string::npos);
+  // Text from the file reaches the message escaped.
+  EXPECT_EQ(err(ok + "//! \x1b[31m: x\n").find('\x1b'), std::string::npos);
+}
+
+TEST(OwnNvrtc, MapsNvrtcLogLinesToFileColonLine) {
+  EXPECT_EQ(own::map_log("a.cu(12): error: x is undefined\n"), "a.cu:12: error: x is undefined\n");
+  EXPECT_EQ(own::map_log("a (b).cu(3): warning: w\n\n"), "a (b).cu:3: warning: w\n");
+  EXPECT_EQ(own::map_log("1 error detected in the compilation of \"a.cu\".\n"),
+            "1 error detected in the compilation of \"a.cu\".\n");
+  EXPECT_EQ(own::map_log("a.cu(1): \x1b[2J\n").find('\x1b'), std::string::npos);
+}
+
+// NVRTC must load here, or the test says why it skipped (or fails, where it is required).
+bool nvrtc_or_skip() {
+  std::string why;
+  if (own::nvrtc_ready(&why)) return true;
+  if (const char* need = std::getenv("REDLAB_REQUIRE_NVRTC"); need && std::string(need) == "1")
+    ADD_FAILURE() << "REDLAB_REQUIRE_NVRTC=1: " << why;
+  return false;
+}
+
+TEST(OwnNvrtc, EveryStarterCompilesToPtxForEveryType) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  for (std::string_view file : embedded::own_file_names()) {
+    if (file == "reduction_lab") continue;
+    const std::string text(embedded::own_file(file));
+    const own::OwnLaunch l = parse_launch(text, std::string(file) + ".cu");
+    for (const char* type : {"float", "int", "double"}) {
+      const own::Compiled c = own::compile({text, std::string(file) + ".cu", l.name_expression(256), type, 0});
+      EXPECT_NE(c.ptx.find(".entry " + c.lowered), std::string::npos) << file << " " << type;
+      EXPECT_EQ(c.log, "") << file << " " << type;
+    }
+  }
+}
+
+TEST(OwnNvrtc, AnErrorNamesTheStudentsLine) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  std::string text(embedded::own_file("reduce2"));
+  const std::size_t at = text.find("  if (tid == 0) out[blockIdx.x]");
+  ASSERT_NE(at, std::string::npos);
+  const int line = 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(at), '\n'));
+  text.insert(at, "  undefined_name = 1;\n");
+  const std::string e = error_of([&] { own::compile({text, "mine.cu", "reduce2", "float", 0}); });
+  EXPECT_NE(e.find("mine.cu:" + std::to_string(line) + ": error: identifier \"undefined_name\" is undefined"),
+            std::string::npos)
+      << e;
+  const std::string missing = error_of([&] {
+    own::compile({std::string(embedded::own_file("reduce2")), "mine.cu", "reduce9", "float", 0});
+  });
+  EXPECT_NE(missing.find("mine.cu: no kernel 'reduce9'"), std::string::npos) << missing;
+  EXPECT_NE(error_of([&] {
+              own::compile({"", "x.cu", "k", "char", 0});
+            }).find("float, int or double"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace rl
+
+namespace rl {
+namespace {
+
+std::vector<unsigned char> as_bytes(const std::vector<double>& v, const std::string& type) {
+  std::vector<unsigned char> out;
+  for (double d : v) {
+    unsigned char b[8];
+    if (type == "float") {
+      const float f = float(d);
+      std::memcpy(b, &f, 4), out.insert(out.end(), b, b + 4);
+    } else if (type == "int") {
+      const std::int32_t i = std::int32_t(d);
+      std::memcpy(b, &i, 4), out.insert(out.end(), b, b + 4);
+    } else {
+      std::memcpy(b, &d, 8), out.insert(out.end(), b, b + 8);
+    }
+  }
+  return out;
+}
+
+double value_at(const std::vector<unsigned char>& bytes, std::size_t i, const std::string& type) {
+  if (type == "float") {
+    float f;
+    std::memcpy(&f, bytes.data() + 4 * i, 4);
+    return f;
+  }
+  if (type == "int") {
+    std::int32_t v;
+    std::memcpy(&v, bytes.data() + 4 * i, 4);
+    return v;
+  }
+  double d;
+  std::memcpy(&d, bytes.data() + 8 * i, 8);
+  return d;
+}
+
+// The starters reduce0..reduce3 are Harris' first four kernels as the catalog writes them: on
+// the CPU path, through NVRTC's PTX and the interpreter, every barrier's shared memory, every
+// block's result and the final value equal the catalog model's, bit for bit.
+TEST(OwnCpu, StartersEqualTheCatalogModelStageByStage) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const std::vector<std::pair<std::string, std::string>> pairs = {{"reduce0", "interleaved-divergent"},
+                                                                  {"reduce1", "interleaved-bank-conflicts"},
+                                                                  {"reduce2", "sequential"},
+                                                                  {"reduce3", "first-add-on-load"}};
+  for (const auto& [file, id] : pairs)
+    for (const char* type : {"float", "int"})
+      for (const std::size_t n : {std::size_t(1), std::size_t(777), std::size_t(4096 + 3)}) {
+        SCOPED_TRACE(file + " " + type + " n=" + std::to_string(n));
+        const core::DType dt = std::string(type) == "int" ? core::DType::Int : core::DType::Float;
+        const std::vector<double> input = test::random_values(n, dt, seed + n);
+        backend::TraceRequest req;
+        req.algorithm = id, req.block = 128, req.input = input, req.type = dt;
+        req.trace_block = n > 300 ? 1 : 0;
+        const core::Trace model = backend::make_sim_backend()->trace(req);
+        own::OwnRequest r;
+        r.source = std::string(embedded::own_file(file)), r.file = file + ".cu", r.value_type = type;
+        r.input = as_bytes(input, type), r.block = 128, r.trace_block = unsigned(req.trace_block);
+        const own::OwnRun run = own::run_on_cpu(r);
+        ASSERT_TRUE(run.findings.empty()) << run.findings[0].text;
+        ASSERT_EQ(run.stages.size(), model.stages.size());
+        for (std::size_t k = 0; k < run.stages.size(); ++k) {
+          ASSERT_TRUE(model.stages[k].shared.has_value());
+          for (std::size_t i = 0; i < 128; ++i)
+            ASSERT_EQ(value_at(run.stages[k].shared, i, type), (*model.stages[k].shared)[i])
+                << "stage " << k << " cell " << i;
+          if (k > 0) {
+            EXPECT_EQ(run.stages[k].param, model.stages[k].param) << "stage " << k;
+          }
+        }
+        ASSERT_EQ(run.grids[0], model.grid);
+        for (std::size_t b = 0; b < model.partials.size(); ++b)
+          ASSERT_EQ(value_at(run.first_outputs, b, type), model.partials[b]) << "block " << b;
+        ASSERT_EQ(value_at(run.result, 0, type), model.result);
+      }
+}
+
+}  // namespace
+}  // namespace rl
+
+namespace rl {
+namespace {
+
+// A small kernel file around `body` (a block of 128 threads, one pass of one block).
+std::string kernel_file(const std::string& body, const std::string& shared = "block * sizeof(value_t)") {
+  return "#include \"reduction_lab.cuh\"\n"
+         "//! kernel: k\n//! block: 128\n//! grid: 1\n//! shared: " +
+         shared +
+         "\n//! passes: one\n"
+         "__global__ void k(const value_t* in, value_t* out, unsigned int n) {\n"
+         "  extern __shared__ value_t sdata[];\n"
+         "  const unsigned int tid = threadIdx.x;\n" +
+         body + "}\n";
+}
+
+own::OwnRun run_file(const std::string& text, std::size_t n = 128) {
+  own::OwnRequest r;
+  r.source = text, r.file = "bad.cu";
+  r.input = as_bytes(std::vector<double>(n, 1.0), "float");
+  r.step_budget = 2'000'000;
+  return own::run_on_cpu(r);
+}
+
+// Each of the checker's findings ends the run in words naming the thread, the block and the line
+// (line 10 is the body's first).
+TEST(OwnCpu, FindingsNameThreadBlockAndLine) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const auto finding = [](const std::string& body, const std::string& shared = "block * sizeof(value_t)") {
+    const own::OwnRun r = run_file(kernel_file(body, shared));
+    return r.findings.empty() ? std::string("(none)") : r.findings[0].kind + ": " + r.findings[0].text;
+  };
+  // Past the input: thread 127 reads in[127 + 64] of 128.
+  std::string f = finding("  out[0] = in[tid + 64];\n");
+  EXPECT_NE(f.find("out-of-bounds: thread 64 of block 0 at line 10: 4 bytes at global address"), std::string::npos)
+      << f;
+  EXPECT_NE(f.find("past the end of the input, 512 bytes"), std::string::npos) << f;
+  // Past the shared memory the launch line gives.
+  f = finding("  sdata[tid + 1] = in[tid];\n");
+  EXPECT_NE(
+      f.find(
+          "out-of-bounds: thread 127 of block 0 at line 10: shared memory byte 512 (4 bytes) is past the block's 512"),
+      std::string::npos)
+      << f;
+  // A shared cell nobody wrote.
+  f = finding("  sdata[tid] = in[tid];\n  __syncthreads();\n  if (tid == 0) out[0] = sdata[tid + 128];\n",
+              "2 * block * sizeof(value_t)");
+  EXPECT_NE(f.find("uninitialised-read: thread 0 of block 0 at line 12: reads shared memory byte 512"),
+            std::string::npos)
+      << f;
+  // A loop that never ends.
+  f = finding("  for (unsigned int i = tid; i < n + 1; i += 0 * n) sdata[tid] = in[0];\n");
+  EXPECT_NE(f.find("step-budget: "), std::string::npos) << f;
+  EXPECT_NE(f.find("at line 10: past the step budget of 2000000"), std::string::npos) << f;
+  // Half the block at one barrier, half at another.
+  f = finding(
+      "  sdata[tid] = in[tid];\n  if (tid < 64) { __syncthreads(); sdata[tid] += 1; }\n"
+      "  else { sdata[tid] += 2; __syncthreads(); }\n  if (tid == 0) out[0] = sdata[0];\n");
+  EXPECT_NE(f.find("divergent-barrier: threads 0 and 64 of block 0 wait at different barriers (lines 11 and 12)"),
+            std::string::npos)
+      << f;
+  // A shuffle whose mask names lanes that have left.
+  f = finding(
+      "  value_t v = in[tid];\n  if (tid % 32 >= 16) return;\n"
+      "  v += __shfl_down_sync(0xffffffffu, v, 1);\n  if (tid == 0) out[0] = v;\n");
+  EXPECT_NE(f.find("shuffle-mask: thread 0 of block 0 at line 12: the mask names lane 16, which has exited"),
+            std::string::npos)
+      << f;
+  // And a correct kernel has none.
+  EXPECT_EQ(finding("  sdata[tid] = in[tid];\n  __syncthreads();\n  if (tid == 0) out[0] = sdata[5];\n"), "(none)");
+}
+
+}  // namespace
+}  // namespace rl
