@@ -323,3 +323,69 @@ TEST(OwnCpu, FindingsNameThreadBlockAndLine) {
 
 }  // namespace
 }  // namespace rl
+
+namespace rl {
+namespace {
+
+// The text with line `number` (1-based) emptied, so the lines after keep their numbers.
+std::string blank_line(const std::string& text, int number) {
+  std::size_t at = 0;
+  for (int l = 1; l < number; ++l) at = text.find('\n', at) + 1;
+  return text.substr(0, at) + "// (taken out)" + text.substr(text.find('\n', at));
+}
+
+// Every starter runs on the CPU path without a finding and sums ints exactly, over sizes that are
+// not multiples of the block, more than one pass, one element, and both block sizes.
+TEST(OwnCpu, EveryStarterIsRaceFreeAndExact) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (std::string_view file : embedded::own_file_names()) {
+    if (file == "reduction_lab" || file == "template") continue;
+    for (const int block : {128, 256})
+      for (const std::size_t n : {std::size_t(1), std::size_t(1000), std::size_t(4096 + 7)}) {
+        SCOPED_TRACE(std::string(file) + " block " + std::to_string(block) + " n " + std::to_string(n));
+        const std::vector<double> input = test::random_values(n, core::DType::Int, seed + n);
+        own::OwnRequest r;
+        r.source = std::string(embedded::own_file(file)), r.file = std::string(file) + ".cu", r.value_type = "int";
+        r.input = as_bytes(input, "int"), r.block = block;
+        const own::OwnRun run = own::run_on_cpu(r);
+        ASSERT_TRUE(run.findings.empty()) << run.findings[0].kind << ": " << run.findings[0].text;
+        std::int64_t exact = 0;
+        for (double v : input) exact += std::int64_t(v);
+        ASSERT_EQ(value_at(run.result, 0, "int"), double(std::int32_t(std::uint32_t(exact))));
+      }
+  }
+}
+
+// A barrier or a __syncwarp() taken out is a race, named by its two lines.
+TEST(OwnCpu, AMissingBarrierIsARaceNamingBothLines) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const auto race_of = [](const std::string& file, int line) {
+    const std::string text = blank_line(std::string(embedded::own_file(file)), line);
+    const own::OwnRun r = run_file(text, 1000);
+    return r.findings.empty() ? std::string("(none)") : r.findings[0].kind + ": " + r.findings[0].text;
+  };
+  // reduce2's loop without its barrier (line 22): thread t reads cell t + s (line 21), which
+  // thread t + s wrote in the step before.
+  std::string f = race_of("reduce2", 22);
+  EXPECT_NE(f.find("race: block 0: thread "), std::string::npos) << f;
+  EXPECT_NE(f.find(" writes shared byte "), std::string::npos) << f;
+  EXPECT_NE(f.find(" at line 21 and thread "), std::string::npos) << f;
+  EXPECT_NE(f.find(" reads it at line 21 with no barrier between them: a race"), std::string::npos) << f;
+  // reduce4's last warp without the __syncwarp() between reading (line 32) and writing (line 34).
+  f = race_of("reduce4", 33);
+  EXPECT_NE(f.find(" reads shared byte "), std::string::npos) << f;
+  EXPECT_NE(f.find(" at line 32 and thread "), std::string::npos) << f;
+  EXPECT_NE(f.find(" writes it at line 34 with no barrier between them"), std::string::npos) << f;
+  // ... and without the one after writing (line 35): the next step reads what a lane wrote.
+  f = race_of("reduce4", 35);
+  EXPECT_NE(f.find(" writes shared byte "), std::string::npos) << f;
+  EXPECT_NE(f.find(" at line 34 and thread "), std::string::npos) << f;
+  EXPECT_NE(f.find(" reads it at line 32 with no barrier between them"), std::string::npos) << f;
+  // The starter itself has none.
+  EXPECT_EQ(race_of("reduce4", 1), "(none)");
+}
+
+}  // namespace
+}  // namespace rl

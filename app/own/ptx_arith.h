@@ -4,6 +4,7 @@
 // finding: nothing is approximated.
 #pragma once
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <string>
 
@@ -43,6 +44,12 @@ inline std::uint64_t bits(double d) {
   std::uint64_t u;
   std::memcpy(&u, &d, 8);
   return u;
+}
+
+inline std::string hex_of(std::uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(v));
+  return b;
 }
 
 // The float instructions (.f32, .f64) and the integer ones over operands a, b, c.

@@ -1,6 +1,7 @@
 #include "ptx_machine.h"
 
 #include "ptx_arith.h"
+#include "ptx_race.h"
 
 #include <algorithm>
 #include <cmath>
@@ -39,6 +40,7 @@ struct Machine::Impl {
   std::vector<std::size_t> param_at;
   unsigned block_id = 0;
   std::vector<unsigned char> shared, shared_set;
+  SharedHistory history;
   std::vector<std::uint64_t> regs;
   std::vector<std::uint32_t> pc;
   std::vector<Status> status;
@@ -156,6 +158,9 @@ struct Machine::Impl {
                where(t, in) + ": shared memory byte " + std::to_string(a) + " (" + std::to_string(n) +
                    " bytes) is past the block's " + std::to_string(shared.size()),
                in.line);
+        if (!in.header && in.op != Op::Atom && in.op != Op::Red)
+          if (const std::string race = history.access(t, in.line, a, n, write); !race.empty())
+            stop("race", "block " + std::to_string(block_id) + ": " + race, in.line);
         if (write) {
           std::fill_n(shared_set.begin() + std::ptrdiff_t(a), n, 1);
         } else if (!in.header &&
@@ -173,17 +178,12 @@ struct Machine::Impl {
         Region* r = region_of(a, n, &base);
         if (!r)
           stop("out-of-bounds",
-               where(t, in) + ": " + std::to_string(n) + " bytes at global address 0x" + hex(a) + ", inside no buffer" +
-                   nearest(a),
+               where(t, in) + ": " + std::to_string(n) + " bytes at global address 0x" + hex_of(a) +
+                   ", inside no buffer" + nearest(a),
                in.line);
         return r->bytes.data() + (a - base);
       }
     }
-  }
-  static std::string hex(std::uint64_t v) {
-    char b[24];
-    std::snprintf(b, sizeof b, "%llx", static_cast<unsigned long long>(v));
-    return b;
   }
   std::string nearest(std::uint64_t a) const {
     auto it = regions.upper_bound(a);
@@ -360,6 +360,7 @@ struct Machine::Impl {
         if (on[i]) status[group[i]] = Status::WarpWait;
       return false;
     }
+    history.warp_sync(warp0 / 32);
     if (in.op == Op::Shfl) shuffle(in, group, on, warp0, present);
     if (in.op == Op::Vote) vote(in, group, on, present);
     return true;
@@ -481,6 +482,7 @@ struct Machine::Impl {
     if (at_barrier && !waiting) {
       for (unsigned t = 0; t < spec.block; ++t)
         if (status[t] == Status::Barrier) status[t] = Status::Run, pc[t] += 1;
+      history.barrier();
       return;
     }
     bool released = false;
@@ -524,6 +526,7 @@ struct Machine::Impl {
     block_id = b;
     shared.assign(static_shared + spec.dynamic_shared, 0);
     shared_set.assign(shared.size(), 0);
+    history.reset(shared.size(), (spec.block + 31) / 32);
     regs.assign(std::size_t(spec.block) * std::size_t(nregs), 0);
     pc.assign(spec.block, 0);
     status.assign(spec.block, Status::Run);
