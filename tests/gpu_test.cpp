@@ -21,6 +21,9 @@
 #include "app/backend/ladder.h"
 #include "app/backend/repeat.h"
 #include "app/core/catalog.h"
+#include "app/core/embedded.h"
+#include "app/own/nvrtc.h"
+#include "app/own/own_run.h"
 #include "kernels/bench_api.h"
 #include "kernels/algorithms.h"
 #include "kernels/raw_trace.h"
@@ -871,3 +874,98 @@ TEST(Gpu, GoldenTracesStillMatchThisGpu) {
     else expect_identical(t, test::with_words_of(file.trace, t), exact, tol);
   }
 }
+
+#ifdef REDLAB_HAS_CUDA
+// ---- kernels of your own (app/own/, docs/own-kernel.md) ------------------------------------
+namespace rl {
+namespace {
+
+std::vector<unsigned char> own_input(std::size_t n, const std::string& type, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<unsigned char> out(n * 4);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (type == "int") {
+      const std::int32_t v = std::int32_t(rng() % 2001) - 1000;
+      std::memcpy(out.data() + 4 * i, &v, 4);
+    } else {
+      const float v = float(std::int64_t(rng() % 20001) - 10000) / 128.0f;
+      std::memcpy(out.data() + 4 * i, &v, 4);
+    }
+  }
+  return out;
+}
+
+// The same student's file on the GPU and on the CPU path (the same PTX source, interpreted):
+// every barrier's line, parameter and shared memory, every rl_lanes step, every block's result and
+// the final value, bit for bit.
+TEST(Gpu, OwnStartersOnTheGpuEqualTheCpuPathBitForBit) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    cudaGetLastError();
+    NO_GPU("no CUDA device");
+  }
+  std::string why;
+  if (!own::nvrtc_ready(&why)) FAIL() << why;
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (std::string_view file : embedded::own_file_names()) {
+    if (file == "reduction_lab" || file == "template") continue;
+    for (const char* type : {"float", "int"})
+      for (const std::size_t n : {std::size_t(1), std::size_t(1000), std::size_t(65536 + 13)}) {
+        SCOPED_TRACE(std::string(file) + " " + type + " n=" + std::to_string(n));
+        own::OwnRequest r;
+        r.source = std::string(embedded::own_file(file)), r.file = std::string(file) + ".cu", r.value_type = type;
+        r.input = own_input(n, type, seed + n), r.block = 256, r.trace_block = n > 600 ? 1 : 0;
+        cudaDeviceProp prop{};
+        ASSERT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
+        r.device.sms = std::uint64_t(prop.multiProcessorCount);
+        r.device.threads_per_sm = std::uint64_t(prop.maxThreadsPerMultiProcessor);
+        const own::OwnRun gpu = own::run_on_gpu(r);
+        const own::OwnRun cpu = own::run_on_cpu(r);
+        ASSERT_TRUE(cpu.findings.empty()) << cpu.findings[0].text;
+        ASSERT_EQ(gpu.grids, cpu.grids);
+        ASSERT_EQ(gpu.stages.size(), cpu.stages.size());
+        for (std::size_t k = 0; k < gpu.stages.size(); ++k) {
+          EXPECT_EQ(gpu.stages[k].line, cpu.stages[k].line) << "stage " << k;
+          EXPECT_EQ(gpu.stages[k].param, cpu.stages[k].param) << "stage " << k;
+          ASSERT_EQ(gpu.stages[k].shared, cpu.stages[k].shared) << "stage " << k;
+        }
+        ASSERT_EQ(gpu.lanes, cpu.lanes);
+        ASSERT_EQ(gpu.first_outputs, cpu.first_outputs);
+        ASSERT_EQ(gpu.result, cpu.result);
+      }
+  }
+}
+
+// Large sizes on the GPU alone, against the exact int sum: more than 2^24 elements, not a
+// multiple of the block.
+TEST(Gpu, OwnStartersSumLargeIntArraysExactly) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    cudaGetLastError();
+    NO_GPU("no CUDA device");
+  }
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (std::string_view file : embedded::own_file_names()) {
+    if (file == "reduction_lab" || file == "template") continue;
+    const std::size_t n = (std::size_t(1) << 24) + 1001;
+    own::OwnRequest r;
+    r.source = std::string(embedded::own_file(file)), r.file = std::string(file) + ".cu", r.value_type = "int";
+    r.input = own_input(n, "int", seed), r.block = 256;
+    const own::OwnRun gpu = own::run_on_gpu(r);
+    std::int64_t exact = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      std::int32_t v;
+      std::memcpy(&v, r.input.data() + 4 * i, 4);
+      exact += v;
+    }
+    std::int32_t got;
+    std::memcpy(&got, gpu.result.data(), 4);
+    EXPECT_EQ(got, std::int32_t(std::uint32_t(exact))) << file;
+  }
+}
+
+}  // namespace
+}  // namespace rl
+#endif  // REDLAB_HAS_CUDA

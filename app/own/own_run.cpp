@@ -1,10 +1,12 @@
 #include "own_run.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <stdexcept>
 
 #include "nvrtc.h"
+#include "own_passes.h"
 #include "ptx_module.h"
 
 namespace rl::own {
@@ -23,46 +25,67 @@ struct Sink {
   std::size_t lane_bytes = 0;
 };
 
-Sink arm_sink(ptx::Machine& m, unsigned traced, std::size_t shared_bytes, unsigned block) {
+Sink arm_sink(Target& d, unsigned traced, std::size_t shared_bytes, unsigned block) {
   Sink s;
   s.at.traced_block = traced, s.at.max_stages = kMaxStages, s.at.max_steps = kMaxSteps;
   s.at.shared_bytes = std::uint32_t(shared_bytes);
-  s.at.lines = m.alloc(kMaxStages * 4, "the trace's lines");
-  s.at.params = m.alloc(kMaxStages * 4, "the trace's parameters");
-  s.at.shared = m.alloc(std::max<std::size_t>(1, kMaxStages * shared_bytes), "the trace's shared memory");
-  s.at.steps = m.alloc(std::size_t(block) * 4, "the trace's step counts");
+  s.at.lines = d.alloc(kMaxStages * 4, "the trace's lines");
+  s.at.params = d.alloc(kMaxStages * 4, "the trace's parameters");
+  s.at.shared = d.alloc(std::max<std::size_t>(1, kMaxStages * shared_bytes), "the trace's shared memory");
+  s.at.steps = d.alloc(std::size_t(block) * 4, "the trace's step counts");
   s.lane_bytes = std::size_t(kMaxStages + 1) * kMaxSteps * block * 8;
-  s.at.lanes = m.alloc(s.lane_bytes, "the trace's lanes");
-  std::memcpy(m.host(m.symbol_address("rl_sink"), sizeof(SinkLayout)), &s.at, sizeof(SinkLayout));
+  s.at.lanes = d.alloc(s.lane_bytes, "the trace's lanes");
+  d.write(d.sink(), &s.at, sizeof(SinkLayout));
   return s;
 }
 
-void read_sink(ptx::Machine& m, const Sink& s, unsigned block, OwnRun* out) {
+void read_sink(Target& d, const Sink& s, unsigned block, OwnRun* out) {
   SinkLayout now;
-  std::memcpy(&now, m.host(m.symbol_address("rl_sink"), sizeof now), sizeof now);
+  d.read(d.sink(), &now, sizeof now);
   const unsigned stages = std::min(now.stages, kMaxStages);
+  std::vector<int> lines(kMaxStages), params(kMaxStages);
+  d.read(s.at.lines, lines.data(), lines.size() * 4);
+  d.read(s.at.params, params.data(), params.size() * 4);
   for (unsigned k = 0; k < stages; ++k) {
-    OwnStage st;
-    std::memcpy(&st.line, m.host(s.at.lines + 4 * k, 4), 4);
-    std::memcpy(&st.param, m.host(s.at.params + 4 * k, 4), 4);
-    const unsigned char* sh =
-        m.host(s.at.shared + std::uint64_t(k) * s.at.shared_bytes, std::max<std::size_t>(s.at.shared_bytes, 1));
-    st.shared.assign(sh, sh + s.at.shared_bytes);
+    OwnStage st{lines[k], params[k], std::vector<unsigned char>(s.at.shared_bytes)};
+    if (s.at.shared_bytes)
+      d.read(s.at.shared + std::uint64_t(k) * s.at.shared_bytes, st.shared.data(), s.at.shared_bytes);
     out->stages.push_back(std::move(st));
   }
-  const auto* lanes = reinterpret_cast<const std::uint64_t*>(m.host(s.at.lanes, s.lane_bytes));
-  // A thread's steps count is reset at each barrier; a step is recorded where any thread wrote.
-  std::vector<std::uint64_t> blank(std::size_t(kMaxStages + 1) * kMaxSteps * block, 0);
+  std::vector<std::uint64_t> lanes(s.lane_bytes / 8);
+  d.read(s.at.lanes, lanes.data(), s.lane_bytes);
+  // A thread's steps count is reset at each barrier; a step is kept where any thread wrote.
   for (unsigned k = 0; k <= stages; ++k) {
     std::vector<std::vector<std::uint64_t>> steps;
     for (unsigned j = 0; j < kMaxSteps; ++j) {
-      const std::uint64_t* row = lanes + (std::size_t(k) * kMaxSteps + j) * block;
-      if (std::memcmp(row, blank.data(), block * 8) == 0) break;
+      const auto row = lanes.begin() + std::ptrdiff_t((std::size_t(k) * kMaxSteps + j) * block);
+      if (std::all_of(row, row + block, [](std::uint64_t v) { return v == 0; })) break;
       steps.emplace_back(row, row + block);
     }
     out->lanes.push_back(std::move(steps));
   }
 }
+
+// The interpreter as a target.
+class CpuTarget : public Target {
+ public:
+  CpuTarget(const Compiled& c, std::uint64_t budget) : m_(ptx::parse(c.ptx)), lowered_(c.lowered), budget_(budget) {}
+  std::uint64_t alloc(std::size_t bytes, const std::string& name) override { return m_.alloc(bytes, name); }
+  void write(std::uint64_t at, const void* src, std::size_t n) override { std::memcpy(m_.host(at, n), src, n); }
+  void read(std::uint64_t at, void* dst, std::size_t n) override { std::memcpy(dst, m_.host(at, n), n); }
+  std::uint64_t sink() override { return m_.symbol_address("rl_sink"); }
+  bool launch(unsigned grid, unsigned block, std::size_t shared, std::uint64_t in, std::uint64_t out,
+              std::uint64_t n) override {
+    return m_.launch({lowered_, grid, block, shared, {in, out, n}, budget_});
+  }
+  std::vector<ptx::Finding> findings() const override { return m_.findings(); }
+  std::uint64_t steps() const override { return m_.steps(); }
+
+ private:
+  ptx::Machine m_;
+  std::string lowered_;
+  std::uint64_t budget_;
+};
 
 // The grid and shared memory of one launch over `count` elements, checked.
 std::pair<unsigned, std::size_t> shape_of(const OwnLaunch& l, ExprNames names, std::uint64_t count) {
@@ -84,24 +107,34 @@ std::size_t value_bytes(const std::string& type) {
   throw std::invalid_argument("a kernel of your own takes float, int or double, not " + type);
 }
 
-OwnRun run_on_cpu(const OwnRequest& r) {
+OwnRun prepare_run(const OwnRequest& r) {
   OwnRun out;
   out.launch = parse_launch(r.source, r.file);
   out.block = r.block ? r.block : out.launch.block;
   if (out.block < 1 || out.block > 1024)
     throw std::invalid_argument("block: " + std::to_string(out.block) + " threads; a block takes 1 to 1024");
-  const std::size_t size = value_bytes(r.value_type), n = r.input.size() / size;
-  if (n == 0 || r.input.size() % size != 0)
+  const std::size_t size = value_bytes(r.value_type);
+  if (r.input.empty() || r.input.size() % size != 0)
     throw std::invalid_argument("the input holds no whole value of " + r.value_type);
-  const Compiled c = compile({r.source, r.file, out.launch.name_expression(out.block), r.value_type, 0});
-  out.compile_log = c.log, out.compile_ms = c.milliseconds, out.compile_cached = c.cached;
-  const auto t0 = std::chrono::steady_clock::now();
-  ptx::Machine m(ptx::parse(c.ptx));
+  if (r.input.size() / size > 0xffffffffu)
+    throw std::invalid_argument("the kernel's n is an unsigned int: at most 2^32 - 1 elements");
+  return out;
+}
+
+void check_signature(const Compiled& c) {
+  const auto module = ptx::parse(c.ptx);
+  const ptx::Entry* e = module->entry(c.lowered);
+  const auto bytes = [&](std::size_t i) { return e->params[i].type.bytes; };
+  if (!e || e->params.size() != 3 || bytes(0) != 8 || bytes(1) != 8 || bytes(2) != 4)
+    throw std::invalid_argument("the kernel must take (const value_t* in, value_t* out, unsigned int n)");
+}
+
+void run_passes(const OwnRequest& r, Target& d, OwnRun& out) {
+  const std::size_t size = value_bytes(r.value_type);
   ExprNames names = r.device;
   names.block = std::uint64_t(out.block), names.value_bytes = size;
-  std::uint64_t src = m.alloc(r.input.size(), "the input");
-  std::memcpy(m.host(src, r.input.size()), r.input.data(), r.input.size());
-  std::uint64_t count = n;
+  std::uint64_t src = d.alloc(r.input.size(), "the input"), count = r.input.size() / size;
+  d.write(src, r.input.data(), r.input.size());
   for (int pass = 0;; ++pass) {
     const auto [grid, shared] = shape_of(out.launch, names, count);
     if (pass == 0 && r.trace_block >= grid)
@@ -109,25 +142,27 @@ OwnRun run_on_cpu(const OwnRequest& r) {
                                   std::to_string(grid));
     const std::size_t outputs = out.launch.until_one ? grid : 1;
     const std::uint64_t dst =
-        m.alloc(outputs * size, pass == 0 ? "out" : "out (pass " + std::to_string(pass + 1) + ")");
-    std::memset(m.host(dst, outputs * size), out.launch.until_one ? 0xff : 0,
-                outputs * size);  // poisoned, or out[0] = 0
+        d.alloc(outputs * size, pass == 0 ? "out" : "out (pass " + std::to_string(pass + 1) + ")");
+    const std::vector<unsigned char> start(outputs * size, out.launch.until_one ? 0xff : 0);  // poisoned, or out[0] = 0
+    d.write(dst, start.data(), start.size());
     Sink sink;
-    if (pass == 0)
-      sink = arm_sink(m, r.trace_block, shared, unsigned(out.block)), out.shared_bytes = shared;
-    else
-      std::memset(m.host(m.symbol_address("rl_sink"), sizeof(SinkLayout)), 0, sizeof(SinkLayout));
-    out.grids.push_back(grid);
-    const bool ok = m.launch({c.lowered, grid, unsigned(out.block), shared, {src, dst, count}, r.step_budget});
     if (pass == 0) {
-      read_sink(m, sink, unsigned(out.block), &out);
-      const unsigned char* first = m.host(dst, outputs * size);
-      out.first_outputs.assign(first, first + outputs * size);
+      sink = arm_sink(d, r.trace_block, shared, unsigned(out.block)), out.shared_bytes = shared;
+    } else {
+      const SinkLayout off{};
+      d.write(d.sink(), &off, sizeof off);
+    }
+    out.grids.push_back(grid);
+    const bool ok = d.launch(grid, unsigned(out.block), shared, src, dst, count);
+    if (pass == 0) {
+      read_sink(d, sink, unsigned(out.block), &out);
+      out.first_outputs.resize(outputs * size);
+      d.read(dst, out.first_outputs.data(), out.first_outputs.size());
     }
     if (!ok) break;
     if (!out.launch.until_one || grid == 1) {
-      const unsigned char* v = m.host(dst, size);
-      out.result.assign(v, v + size);
+      out.result.resize(size);
+      d.read(dst, out.result.data(), size);
       break;
     }
     if (grid >= count)
@@ -135,8 +170,18 @@ OwnRun run_on_cpu(const OwnRequest& r) {
                                   std::to_string(count) + " elements, so 'passes: until one' would never end");
     src = dst, count = grid;
   }
-  out.findings = m.findings();
-  out.steps = m.steps();
+  out.findings = d.findings();
+  out.steps = d.steps();
+}
+
+OwnRun run_on_cpu(const OwnRequest& r) {
+  OwnRun out = prepare_run(r);
+  const Compiled c = compile({r.source, r.file, out.launch.name_expression(out.block), r.value_type, 0});
+  out.compile_log = c.log, out.compile_ms = c.milliseconds, out.compile_cached = c.cached;
+  check_signature(c);
+  const auto t0 = std::chrono::steady_clock::now();
+  CpuTarget d(c, r.step_budget);
+  run_passes(r, d, out);
   out.run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }

@@ -55,5 +55,9 @@ std::size_t value_bytes(const std::string& value_type);  // throws std::invalid_
 // file's compile errors, std::invalid_argument for a bad launch line, size or block, and
 // std::runtime_error where NVRTC is missing; a finding ends the run with OwnRun::findings set.
 OwnRun run_on_cpu(const OwnRequest& request);
+// The same on the GPU: NVRTC's cubin for the GPU in use, launched through the CUDA runtime, the
+// trace read back from the same sink. Throws std::runtime_error where the program was built
+// without the CUDA backend or no GPU is present, kernels::CudaError when a CUDA call fails.
+OwnRun run_on_gpu(const OwnRequest& request);
 
 }  // namespace rl::own

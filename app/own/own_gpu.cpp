@@ -1,0 +1,84 @@
+// The GPU path of a kernel of your own (own_run.h): the cubin NVRTC made for this GPU, loaded as
+// a CUDA library, launched pass after pass; the trace read back from reduction_lab.cuh's sink.
+#include <chrono>
+#include <stdexcept>
+
+#include "../../kernels/cuda_check.cuh"
+#include "own_passes.h"
+
+namespace rl::own {
+namespace {
+
+class GpuTarget : public Target {
+ public:
+  GpuTarget(const Compiled& c, const std::string& name) {
+    RL_CUDA(cudaLibraryLoadData(&library_, c.cubin.data(), nullptr, nullptr, 0, nullptr, nullptr, 0));
+    RL_CUDA(cudaLibraryGetKernel(&kernel_, library_, c.lowered.c_str()));
+    void* sink = nullptr;
+    std::size_t bytes = 0;
+    RL_CUDA(cudaLibraryGetGlobal(&sink, &bytes, library_, "rl_sink"));
+    if (bytes != 64) throw std::invalid_argument(name + ": rl_sink is not reduction_lab.cuh's (64 bytes)");
+    sink_ = reinterpret_cast<std::uint64_t>(sink);
+  }
+  ~GpuTarget() override {
+    for (void* p : buffers_) cudaFree(p);
+    if (library_) cudaLibraryUnload(library_);
+  }
+  GpuTarget(const GpuTarget&) = delete;
+  GpuTarget& operator=(const GpuTarget&) = delete;
+
+  std::uint64_t alloc(std::size_t bytes, const std::string& name) override {
+    buffers_.push_back(kernels::device_alloc(std::max<std::size_t>(bytes, 1), name));
+    return reinterpret_cast<std::uint64_t>(buffers_.back());
+  }
+  void write(std::uint64_t at, const void* src, std::size_t n) override {
+    RL_CUDA(cudaMemcpy(reinterpret_cast<void*>(at), src, n, cudaMemcpyHostToDevice));
+  }
+  void read(std::uint64_t at, void* dst, std::size_t n) override {
+    RL_CUDA(cudaMemcpy(dst, reinterpret_cast<const void*>(at), n, cudaMemcpyDeviceToHost));
+  }
+  std::uint64_t sink() override { return sink_; }
+  bool launch(unsigned grid, unsigned block, std::size_t shared, std::uint64_t in, std::uint64_t out,
+              std::uint64_t n) override {
+    const void* f = reinterpret_cast<const void*>(kernel_);
+    if (shared > 48 * 1024) RL_CUDA(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+    void* in_p = reinterpret_cast<void*>(in);
+    void* out_p = reinterpret_cast<void*>(out);
+    unsigned n32 = unsigned(n);
+    void* args[] = {&in_p, &out_p, &n32};
+    RL_CUDA(cudaLaunchKernel(f, dim3(grid), dim3(block), args, shared, nullptr));
+    RL_CUDA(cudaGetLastError());
+    RL_CUDA(cudaDeviceSynchronize());
+    return true;
+  }
+
+ private:
+  cudaLibrary_t library_ = nullptr;
+  cudaKernel_t kernel_ = nullptr;
+  std::uint64_t sink_ = 0;
+  std::vector<void*> buffers_;
+};
+
+}  // namespace
+
+OwnRun run_on_gpu(const OwnRequest& r) {
+  OwnRun out = prepare_run(r);
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    cudaGetLastError();
+    throw std::runtime_error("no CUDA GPU here: run a kernel of your own on the CPU path (--backend sim)");
+  }
+  cudaDeviceProp prop{};
+  RL_CUDA(cudaGetDeviceProperties(&prop, 0));
+  const std::string name = out.launch.name_expression(out.block);
+  check_signature(compile({r.source, r.file, name, r.value_type, 0}));
+  const Compiled c = compile({r.source, r.file, name, r.value_type, prop.major * 10 + prop.minor});
+  out.compile_log = c.log, out.compile_ms = c.milliseconds, out.compile_cached = c.cached;
+  const auto t0 = std::chrono::steady_clock::now();
+  GpuTarget d(c, r.file);
+  run_passes(r, d, out);
+  out.run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+}  // namespace rl::own

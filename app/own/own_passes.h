@@ -1,0 +1,35 @@
+// The pass loop of a kernel of your own, shared by the CPU path (own_run.cpp) and the GPU path
+// (own_gpu.cpp): where it runs is a Target.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "nvrtc.h"
+#include "own_run.h"
+
+namespace rl::own {
+
+// Memory and launches where the kernel runs; addresses are the target's own.
+class Target {
+ public:
+  virtual ~Target() = default;
+  virtual std::uint64_t alloc(std::size_t bytes, const std::string& name) = 0;
+  virtual void write(std::uint64_t at, const void* src, std::size_t n) = 0;
+  virtual void read(std::uint64_t at, void* dst, std::size_t n) = 0;
+  virtual std::uint64_t sink() = 0;  // reduction_lab.cuh's rl_sink
+  // One launch of the kernel (in, out, n); false when a finding stopped it.
+  virtual bool launch(unsigned grid, unsigned block, std::size_t shared, std::uint64_t in, std::uint64_t out,
+                      std::uint64_t n) = 0;
+  virtual std::vector<ptx::Finding> findings() const { return {}; }
+  virtual std::uint64_t steps() const { return 0; }
+};
+
+// The request's launch lines and block, checked (the run not started).
+OwnRun prepare_run(const OwnRequest& r);
+// The kernel's parameters are (const value_t* in, value_t* out, unsigned int n), read from its PTX.
+void check_signature(const Compiled& ptx);
+// Every launch until one value is left, the first traced; fills out.
+void run_passes(const OwnRequest& r, Target& target, OwnRun& out);
+
+}  // namespace rl::own
