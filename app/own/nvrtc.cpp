@@ -219,8 +219,9 @@ Compiled compile(const CompileRequest& r) {
   std::string why;
   if (!nvrtc_ready(&why)) throw std::runtime_error(why);
   std::uint64_t key = 14695981039346656037ull;
+  const std::string version = nvrtc_version();  // kept alive: the views below point into it
   for (std::string_view part : {std::string_view(r.source), embedded::own_file("reduction_lab"),
-                                std::string_view(r.name_expression), std::string_view(nvrtc_version())})
+                                std::string_view(r.name_expression), std::string_view(version)})
     key = fnv1a(key, part);
   for (const std::string& o : options_for(r)) key = fnv1a(key, o);
   static std::mutex mutex;  // the worker thread and the CLI may both compile
