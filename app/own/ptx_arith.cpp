@@ -13,44 +13,34 @@ __extension__ typedef __int128 S128;
 
 }  // namespace
 
+// One float instruction in F (float or double), IEEE round to nearest; false where not modelled.
+template <class F>
+bool float_in(Op op, std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uint64_t* r) {
+  const F x = as<F>(a), y = as<F>(b);
+  constexpr std::uint64_t sign = std::uint64_t(1) << (8 * sizeof(F) - 1);
+  switch (op) {
+    case Op::Add: return *r = bits(x + y), true;
+    case Op::Sub: return *r = bits(x - y), true;
+    case Op::Mul: return *r = bits(x * y), true;
+    case Op::Div: return *r = bits(x / y), true;
+    case Op::Fma:
+    case Op::Mad: return *r = bits(std::fma(x, y, as<F>(c))), true;
+    case Op::Min: return *r = bits(std::isnan(x) ? y : std::isnan(y) ? x : std::fmin(x, y)), true;
+    case Op::Max: return *r = bits(std::isnan(x) ? y : std::isnan(y) ? x : std::fmax(x, y)), true;
+    case Op::Neg: return *r = a ^ sign, true;
+    case Op::Abs: return *r = a & (sign - 1), true;
+    case Op::Sqrt: return *r = bits(std::sqrt(x)), true;
+    case Op::Rcp: return *r = bits(F(1) / x), true;
+    default: return false;
+  }
+}
+
 std::uint64_t float_op(const Instr& in, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
   if (in.has("rz") || in.has("rm") || in.has("rp") || in.has("approx") || in.has("ftz") || in.has("full"))
     refuse(in, "a float instruction with a rounding or approximation modifier (" + in.mods + ")");
-  if (in.type.bytes == 4) {
-    const float x = as_f32(a), y = as_f32(b);
-    switch (in.op) {
-      case Op::Add: return bits(x + y);
-      case Op::Sub: return bits(x - y);
-      case Op::Mul: return bits(x * y);
-      case Op::Div: return bits(x / y);
-      case Op::Fma:
-      case Op::Mad: return bits(std::fma(x, y, as_f32(c)));
-      case Op::Min: return bits(std::isnan(x) ? y : std::isnan(y) ? x : std::fmin(x, y));
-      case Op::Max: return bits(std::isnan(x) ? y : std::isnan(y) ? x : std::fmax(x, y));
-      case Op::Neg: return a ^ 0x80000000u;
-      case Op::Abs: return a & 0x7fffffffu;
-      case Op::Sqrt: return bits(std::sqrt(x));
-      case Op::Rcp: return bits(1.0f / x);
-      default: break;
-    }
-  } else if (in.type.bytes == 8) {
-    const double x = as_f64(a), y = as_f64(b);
-    switch (in.op) {
-      case Op::Add: return bits(x + y);
-      case Op::Sub: return bits(x - y);
-      case Op::Mul: return bits(x * y);
-      case Op::Div: return bits(x / y);
-      case Op::Fma:
-      case Op::Mad: return bits(std::fma(x, y, as_f64(c)));
-      case Op::Min: return bits(std::isnan(x) ? y : std::isnan(y) ? x : std::fmin(x, y));
-      case Op::Max: return bits(std::isnan(x) ? y : std::isnan(y) ? x : std::fmax(x, y));
-      case Op::Neg: return a ^ 0x8000000000000000ull;
-      case Op::Abs: return a & 0x7fffffffffffffffull;
-      case Op::Sqrt: return bits(std::sqrt(x));
-      case Op::Rcp: return bits(1.0 / x);
-      default: break;
-    }
-  }
+  std::uint64_t r = 0;
+  if (in.type.bytes == 4 && float_in<float>(in.op, a, b, c, &r)) return r;
+  if (in.type.bytes == 8 && float_in<double>(in.op, a, b, c, &r)) return r;
   refuse(in, "the float instruction ." + std::to_string(8 * in.type.bytes) + " " + in.mods);
 }
 

@@ -45,6 +45,16 @@ inline std::uint64_t bits(double d) {
   std::memcpy(&u, &d, 8);
   return u;
 }
+template <class F>
+F as(std::uint64_t v);
+template <>
+inline float as<float>(std::uint64_t v) {
+  return as_f32(v);
+}
+template <>
+inline double as<double>(std::uint64_t v) {
+  return as_f64(v);
+}
 
 inline std::string hex_of(std::uint64_t v) {
   char b[24];
