@@ -20,6 +20,7 @@
 #include "shapes.h"
 #include "gpu_api.h"
 #include "shuffle.cuh"
+#include "shuffle_launch.cuh"
 #include "single_pass.cuh"
 #include "tree.cuh"
 
