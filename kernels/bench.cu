@@ -190,8 +190,8 @@ struct BenchSession::Impl {
     if constexpr (narrow::is_narrow<In>) {
       if (!plan.row->narrow) throw std::invalid_argument(std::string(plan.row->id) + " takes no half or bfloat16");
     }
-    Reducer<T, Op, In> r(plan.algo(), plan.launch(), nullptr, stream);
-    r.prepare(n);
+    Reducer<T, Op, In> r(plan, nullptr, stream);
+    r.prepare();
     const In* in = static_cast<const In*>(input);
     return measure<T>([&] { return r.enqueue(in); }, s, cancel);
   }

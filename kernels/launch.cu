@@ -80,7 +80,7 @@ std::vector<T> gpu_run(const Plan& plan, OpKind op, const In* host_in, RawTrace<
     throw std::invalid_argument("this algorithm is modelled only and never launched on the GPU");
   return by_op<T, In>(plan.algo(), op, [&](auto o) -> std::vector<T> {
     if (plan.matrix()) return MatrixReducer<T, decltype(o), In>(plan, trace, nullptr).run(host_in);
-    return {Reducer<T, decltype(o), In>(plan.algo(), plan.launch(), trace, nullptr).run(host_in, plan.size())};
+    return {Reducer<T, decltype(o), In>(plan, trace, nullptr).run(host_in)};
   });
 }
 

@@ -19,6 +19,7 @@
 #include "raw_trace.h"
 #include "shapes.h"
 #include "gpu_api.h"
+#include "plan.h"
 #include "shuffle.cuh"
 #include "shuffle_launch.cuh"
 #include "single_pass.cuh"
@@ -184,19 +185,30 @@ void launch_listed(Algo algo, const LaunchArgs<T, In>& a, const Probe& p) {
 template <class T, class Op, class In = T>
 class Reducer {
  public:
-  Reducer(Algo algo, const Launch& l, RawTrace<T>* trace, cudaStream_t stream)
-      : algo_(algo), launch_(l), trace_(trace), stream_(stream), cluster_(cluster_blocks(algo, l.cluster)) {
-    require_compute(needs(row(algo)));
+  // The plan decides the grid and the passes (kernels/plan.h); cg-grid-sync's grid is settled
+  // here, where occupancy is known.
+  Reducer(const Plan& plan, RawTrace<T>* trace, cudaStream_t stream)
+      : plan_(plan),
+        algo_(plan.algo()),
+        launch_(plan.launch()),
+        trace_(trace),
+        stream_(stream),
+        cluster_(plan.cluster) {
+    if (plan.matrix()) throw std::invalid_argument(std::string(plan.row->id) + " reduces a matrix, not an array");
+    if (plan.elem_bytes != sizeof(In))
+      throw std::invalid_argument("the plan was made for " + std::to_string(plan.elem_bytes) +
+                                  "-byte elements, and this run reads " + std::to_string(sizeof(In)));
+    require_compute(needs(row(algo_)));
   }
 
-  // Allocates what every later enqueue(n) needs, so timed runs allocate nothing.
-  void prepare(std::size_t n) {
-    n_ = n;
+  // Allocates what every later enqueue needs, so timed runs allocate nothing.
+  void prepare() {
+    n_ = plan_.size();
     if constexpr (kNarrowRun<T, In>) {  // the narrow rows: warp-shuffle-vectorized, work-queue, or passes
       if (row(algo_).combine == Combine::Atomics) return prepare_slots();
-      prepare_passes(n);
+      prepare_passes();
     } else {
-      prepare_for(n);
+      prepare_for(n_);
     }
   }
 
@@ -211,24 +223,24 @@ class Reducer {
         }
         prepare_slots();
         break;
-      case Combine::GridSync: grid_ = resident_grid(n), a_ = std::make_unique<DeviceArray<T>>(1 + grid_); break;
+      case Combine::GridSync: grid_ = resident_grid(), a_ = std::make_unique<DeviceArray<T>>(1 + grid_); break;
       case Combine::LastBlock:
-        a_ = std::make_unique<DeviceArray<T>>(grid_for(n));
+        a_ = std::make_unique<DeviceArray<T>>(plan_grid());
         result_ = std::make_unique<DeviceArray<T>>(1);
         retired_ = std::make_unique<DeviceArray<unsigned>>(1);
         retired_->fill_bytes(0);  // atomicInc wraps it back to 0 at the end of every launch
         break;
       case Combine::SecondKernel:
-        a_ = std::make_unique<DeviceArray<T>>(grid_for(n));
+        a_ = std::make_unique<DeviceArray<T>>(plan_grid());
         result_ = std::make_unique<DeviceArray<T>>(1);
         break;
-      default: prepare_passes(n);
+      default: prepare_passes();
     }
   }
 
   // Repeated passes: two buffers of the first pass's partials, swapped pass by pass.
-  void prepare_passes(std::size_t n) {
-    const std::size_t count = ceil_div(n, per_block()) * outputs_per_block();
+  void prepare_passes() {
+    const std::size_t count = plan_.passes[0].outputs;
     a_ = std::make_unique<DeviceArray<T>>(count);
     b_ = std::make_unique<DeviceArray<T>>(count);
   }
@@ -252,10 +264,10 @@ class Reducer {
     }
   }
 
-  T run(const In* host_in, std::size_t n) {
-    DeviceArray<In> input(n);
-    input.from_host(host_in, n);
-    prepare(n);
+  T run(const In* host_in) {
+    DeviceArray<In> input(plan_.size());
+    input.from_host(host_in, plan_.size());
+    prepare();
     const T* result = enqueue(input.get());
     T out{};
     RL_CUDA(cudaMemcpyAsync(&out, result, sizeof(T), cudaMemcpyDeviceToHost, stream_));
@@ -264,11 +276,8 @@ class Reducer {
   }
 
  private:
-  std::size_t grid_for(std::size_t n) const {
-    return launch_.grid ? launch_.grid : first_pass_grid(algo_, n, launch_.block, cuda_device_shape(), cluster_);
-  }
-  std::size_t outputs_per_block() const { return std::size_t(kernels::outputs_per_block(algo_, launch_.block)); }
-  std::size_t per_block() const { return std::size_t(tiles_on_load(algo_)) * std::size_t(launch_.block); }
+  std::size_t plan_grid() const { return plan_.grid.x; }
+  std::size_t outputs_per_block() const { return std::size_t(plan_.outputs_per_block()); }
   // Clusters, bulk copies and the warp reduce instruction need newer GPUs: said in words before a
   // launch could trap (the kernels trap where the build's architecture lacks them).
   void require_compute(Needs need) const {
@@ -287,7 +296,7 @@ class Reducer {
       kernel(NoProbe{});
       return;
     }
-    const std::size_t grid = row(algo_).combine == Combine::GridSync ? grid_ : grid_for(n_);  // occupancy's
+    const std::size_t grid = row(algo_).combine == Combine::GridSync ? grid_ : plan_grid();  // occupancy's
     const std::size_t outputs = records_partials(algo_) ? grid * outputs_per_block() / std::size_t(cluster_) : 0;
     const std::size_t tickets =
         row(algo_).indexing == Indexing::Tickets ? queue_tickets(n_, launch_.block, sizeof(In)) : 0;
@@ -316,12 +325,12 @@ class Reducer {
 
   // Block partials, then the same kernel over the partials until one value is left.
   const T* repeated_passes(const In* in) {
-    const std::vector<Pass> plan = pass_plan(algo_, n_, launch_.block, cluster_);
-    first_pass([&](auto probe) { block_pass(plan[0].blocks, in, a_->get(), n_, probe); });
+    const std::vector<Pass>& passes = plan_.passes;
+    first_pass([&](auto probe) { block_pass(passes[0].blocks, in, a_->get(), n_, probe); });
     T* src = a_->get();
     T* dst = b_->get();
-    for (std::size_t p = 1; p < plan.size(); ++p) {
-      block_pass(plan[p].blocks, src, dst, plan[p].count, NoProbe{});
+    for (std::size_t p = 1; p < passes.size(); ++p) {
+      block_pass(passes[p].blocks, src, dst, passes[p].count, NoProbe{});
       std::swap(src, dst);
     }
     return src;
@@ -329,7 +338,7 @@ class Reducer {
 
   // A fixed grid strides over the array; one block then reduces the grid's partials.
   const T* fixed_grid_two_pass(const T* in) {
-    const std::size_t grid = grid_for(n_);
+    const std::size_t grid = plan_grid();
     first_pass([&](auto probe) { block_pass(grid, in, a_->get(), n_, probe); });
     block_pass(1, a_->get(), result_->get(), grid, NoProbe{});
     return result_->get();
@@ -347,7 +356,7 @@ class Reducer {
       set_identity<T, Op><<<1, 1, 0, stream_>>>(result_->get());
       RL_CUDA(cudaGetLastError());
     }
-    first_pass([&](auto probe) { block_pass(grid_for(n_), in, result_->get(), n_, probe); });
+    first_pass([&](auto probe) { block_pass(plan_grid(), in, result_->get(), n_, probe); });
     return result_->get();
   }
 
@@ -382,7 +391,7 @@ class Reducer {
     T* out = result_->get() + now * slot_cells();
     T* next = result_->get() + later * slot_cells();
     slots_ready_ = false;
-    LaunchArgs<T, In> a = args(grid_for(n_), in, out, n_);
+    LaunchArgs<T, In> a = args(plan_grid(), in, out, n_);
     a.next = next;
     if (taken_) a.taken = taken_->get() + now, a.next_taken = taken_->get() + later;
     first_pass([&](auto probe) { launch_listed<T, Op>(algo_, a, probe); });
@@ -393,14 +402,14 @@ class Reducer {
 
   // Blocks store partials and take tickets; the block that takes the last folds the partials.
   const T* last_block_folds(const T* in) {
-    auto a = args(grid_for(n_), in, result_->get(), n_);
+    auto a = args(plan_grid(), in, result_->get(), n_);
     a.partials = a_->get(), a.retired = retired_->get();
     first_pass([&](auto probe) { launch_listed<T, Op>(algo_, a, probe); });
     return result_->get();
   }
 
   // Every block must be resident at once: the grid is capped by what the device holds.
-  std::size_t resident_grid(std::size_t n) const {
+  std::size_t resident_grid() const {
     int per_sm = 0, per_sm_timed = 0;
     const std::size_t sh = std::size_t(launch_.block) * sizeof(T);
     RL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cg_grid_sync<T, Op, TraceProbe<T>>, launch_.block, sh));
@@ -410,7 +419,7 @@ class Reducer {
     if (launch_.grid && launch_.grid > resident)
       throw std::invalid_argument("cg-grid-sync: a grid of " + std::to_string(launch_.grid) +
                                   " blocks cannot all be resident (at most " + std::to_string(resident) + ")");
-    const std::size_t grid = std::min(grid_for(n), resident);
+    const std::size_t grid = std::min(plan_grid(), resident);
     if (trace_ && std::size_t(launch_.trace_block) >= grid)
       throw std::invalid_argument("trace block " + std::to_string(launch_.trace_block) + " is outside the grid of " +
                                   std::to_string(grid) + " block(s)");
@@ -466,6 +475,7 @@ class Reducer {
     return x;
   }
 
+  Plan plan_;
   Algo algo_;
   Launch launch_;
   RawTrace<T>* trace_;

@@ -29,6 +29,7 @@ struct Plan {
   std::size_t outputs = 1;                    // values a run leaves: 1, or one a row or a column
   int lanes = 0;                              // row segments: lanes a row
   int tile_cols = 0;                          // thread-per-row: columns a tile of rows holds
+  std::size_t traced_output = 0;              // the output the traced block's first value lands in
 
   Algo algo() const { return row->algo; }
   bool matrix() const { return row->shape == Shape::Matrix; }

@@ -92,21 +92,6 @@ kernels::Algo kernel_algo(const TraceRequest& req) {
   return row.algo;
 }
 
-std::size_t traced_output(const kernels::Plan& plan) {
-  const std::size_t b = std::size_t(plan.trace_block), B = std::size_t(plan.block), cols = plan.shape.cols;
-  switch (plan.row->indexing) {
-    case kernels::Indexing::RowPerBlock: return b;
-    case kernels::Indexing::RowChunks: return b / plan.grid.x;
-    case kernels::Indexing::ColumnTiles:
-      return std::min(cols - 1, (b % plan.grid.x) * kernels::matrix_tile_cols(plan.algo(), plan.block, cols));
-    case kernels::Indexing::ColumnWalk: return std::min(cols - 1, b * B);
-    case kernels::Indexing::RowTile: return b * B;  // the first row of the block's first tile
-    case kernels::Indexing::RowSegments:  // the block's first warp's first row
-      return b * (B / 32) * std::size_t(32 / plan.lanes);
-    default: return 0;
-  }
-}
-
 kernels::Matrix problem_of(const TraceRequest& req, kernels::Algo algo) {
   if (!kernels::is_matrix(algo)) {
     if (req.rows || req.cols)

@@ -1,4 +1,5 @@
 #include "../../kernels/algorithms.h"
+#include "../../kernels/bench_stats.h"
 #include "../../kernels/host_memory.h"
 #include "bench_runner.h"
 
@@ -224,13 +225,11 @@ double host_median_us(core::BenchRow& row, double max_seconds, const std::atomic
     us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - a).count());
     if (cancel && cancel->load()) break;
   }
-  std::sort(us.begin(), us.end());
-  row.samples = int(us.size());
-  double mean = 0, var = 0;
-  for (double x : us) mean += x / double(us.size());
-  for (double x : us) var += (x - mean) * (x - mean);
-  row.noise_pct = us.size() > 1 ? 100 * std::sqrt(var / double(us.size() - 1)) / mean : 0;
-  return us[us.size() / 2];
+  kernels::Timing t;
+  kernels::summarise(std::move(us), t);
+  row.samples = t.samples;
+  row.noise_pct = t.noise_pct;
+  return t.median_us;
 }
 
 // Calls f.template operator()<T, In>() for the benchmark's types: int, float and double add in

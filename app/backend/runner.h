@@ -28,8 +28,6 @@ const kernels::AlgorithmRow& kernel_row(const std::string& id);  // the same, it
 kernels::Algo kernel_algo(const TraceRequest& req);
 void check_type(const kernels::AlgorithmRow& row, core::DType type, core::Op op,
                 core::Accumulate accumulate = core::Accumulate::Float);
-// The output a matrix trace's traced block writes first: its row, its first column, or 0.
-std::size_t traced_output(const kernels::Plan& plan);
 // A window of the matrix around the traced block: its first row (or the matrix's last rows),
 // at most 16 rows and 32 columns, and which cells the block reads.
 core::Window matrix_window(const TraceRequest& req, const std::vector<std::size_t>& elements);
@@ -111,7 +109,7 @@ void matrix_fields(core::Trace& t, const TraceRequest& req, const kernels::Plan&
   t.outputs =
       doubles(outputs.begin(), outputs.begin() + std::ptrdiff_t(std::min(outputs.size(), kernels::kMaxPartials)));
   t.outputs_total = outputs.size();
-  t.result = static_cast<double>(outputs[traced_output(plan)]);
+  t.result = static_cast<double>(outputs[plan.traced_output]);
   t.window = matrix_window(req, elements);
 }
 

@@ -40,6 +40,20 @@ void plan_array(Plan& p, DeviceShape device, bool traced) {
   p.pass_count = array_pass_count(p);
 }
 
+// The output the traced block's first value lands in (a matrix's row or column).
+std::size_t traced_output(const Plan& p) {
+  const std::size_t b = std::size_t(p.trace_block), B = std::size_t(p.block), cols = p.shape.cols;
+  switch (p.row->indexing) {
+    case Indexing::RowPerBlock: return b;
+    case Indexing::RowChunks: return b / p.grid.x;
+    case Indexing::ColumnTiles: return std::min(cols - 1, (b % p.grid.x) * matrix_tile_cols(p.algo(), p.block, cols));
+    case Indexing::ColumnWalk: return std::min(cols - 1, b * B);
+    case Indexing::RowTile: return b * B;  // the first row of the block's first tile
+    case Indexing::RowSegments: return b * (B / 32) * std::size_t(32 / p.lanes);  // its first warp's first row
+    default: return 0;
+  }
+}
+
 void plan_matrix(Plan& p, DeviceShape device, bool traced) {
   const Algo algo = p.algo();
   const Launch asked{p.block, p.asked_grid, p.trace_block, nullptr, p.cluster};
@@ -52,6 +66,7 @@ void plan_matrix(Plan& p, DeviceShape device, bool traced) {
   p.passes = {{p.size(), p.grid.count(), matrix_partials(algo, p.shape, p.grid)}};
   if (p.row->indexing == Indexing::RowSegments) p.lanes = row_lanes(algo, p.shape.cols, p.elem_bytes);
   if (p.row->indexing == Indexing::RowTile) p.tile_cols = row_tile_cols(p.shape.cols, p.block, p.elem_bytes);
+  p.traced_output = traced_output(p);
 }
 
 }  // namespace
