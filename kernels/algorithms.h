@@ -88,6 +88,7 @@ enum class Indexing {
   Tile2d,           // matrix: 2D blocks striding in x and y over the whole matrix
   RowSegments,      // matrix: a segment of a warp's lanes a row (a whole warp, or a few lanes), rows by grid stride
   RowTile,          // matrix: a block copies a tile of rows into shared memory, then a thread adds a row
+  Own,              // a kernel of the student's own: its code picks, unknown to the lab (docs/own-kernel.md)
 };
 
 // How a block combines what its threads hold.
@@ -107,6 +108,7 @@ enum class Tree {
   Halving,       // no block tree: a launch adds the array's upper half onto its lower half
   Segments,      // no block tree: __shfl_down_sync with width, inside each row's segment of lanes
   None,          // no tree: a thread's own fold is the output (column-sums-naive)
+  Own,           // a kernel of the student's own: its code combines, unknown to the lab
 };
 
 enum class BlockRule { PowerOfTwo, Any };  // 32..1024 in powers of two, or 2..1024
@@ -454,6 +456,7 @@ constexpr std::string_view to_string(Indexing i) {
     case Indexing::Tile2d: return "tile-2d";
     case Indexing::RowSegments: return "row-segments";
     case Indexing::RowTile: return "row-tile";
+    case Indexing::Own: return "own";
   }
   return "?";
 }
@@ -476,6 +479,7 @@ constexpr std::string_view to_string(Tree t) {
     case Tree::Halving: return "halving";
     case Tree::Segments: return "segments";
     case Tree::None: return "none";
+    case Tree::Own: return "own";
   }
   return "?";
 }

@@ -43,6 +43,8 @@ enum Tag : int {
   kTagTileFold,     // [tile-fold]   each thread folds its 16 bytes of every tile its block took
   kTagBulkReduce,   // [bulk-reduce] thread 0 adds the block's result to out by cp.reduce.async.bulk; param = bytes
   kTagCompensate,   // [compensate]  each thread adds back what its loop's roundings lost (Neumaier)
+  kTagBarrier,      // [barrier]     a kernel of your own: a __syncthreads() ended the stage; param = rl_param's value
+  kTagLanes,        // [lanes]       a kernel of your own: rl_lanes recorded each calling thread's register
   kTagCount
 };
 
@@ -54,7 +56,7 @@ inline const char* tag_marker(int tag) {
       "[final-reduce]", "[atomic]", "[halving]", "[input]", "[row-stride]", "[column-stride]",
       "[column-step]", "[column-walk]", "[tile-stride]", "[column-vector]", "[row-vector]", "[row-lanes]",
       "[tile-copy]", "[row-walk]", "[redux]", "[final-redux]", "[dsmem-read]", "[bulk-copy]", "[bulk-wait]",
-      "[tile-fold]", "[bulk-reduce]", "[compensate]"};
+      "[tile-fold]", "[bulk-reduce]", "[compensate]", "[barrier]", "[lanes]"};
   return tag >= 0 && tag < kTagCount ? names[tag] : "[?]";
 }
 

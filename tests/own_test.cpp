@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 
@@ -14,6 +16,9 @@
 #include "app/own/nvrtc.h"
 #include "app/own/own_file.h"
 #include "app/own/own_run.h"
+#include "app/own/own_trace.h"
+#include "app/core/file_io.h"
+#include "cli_support.h"
 #include "app/backend/backend.h"
 #include "test_support.h"
 
@@ -385,6 +390,105 @@ TEST(OwnCpu, AMissingBarrierIsARaceNamingBothLines) {
   EXPECT_NE(f.find(" reads it at line 32 with no barrier between them"), std::string::npos) << f;
   // The starter itself has none.
   EXPECT_EQ(race_of("reduce4", 1), "(none)");
+}
+
+// A run of a starter becomes a trace like ours: its barriers as stages at their lines, the
+// traced block's shared memory as recorded, the file as its code; and the JSON reads back equal.
+TEST(OwnTrace, AStarterRunIsATraceLikeAnyOther) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  own::OwnRequest r;
+  r.source = std::string(embedded::own_file("reduce3")), r.file = "reduce3.cu", r.value_type = "float";
+  r.input = as_bytes(test::random_values(1000, core::DType::Float, seed), "float");
+  r.block = 128, r.trace_block = 2;
+  const own::OwnRun run = own::run_on_cpu(r);
+  const core::Trace t = own::own_trace(r, run, core::Op::Sum);
+  EXPECT_EQ(t.algorithm, "own:reduce3");
+  EXPECT_EQ(t.backend, "sim");
+  EXPECT_NE(t.device.find("not a GPU"), std::string::npos);
+  EXPECT_EQ(t.size, 1000u);
+  EXPECT_EQ(t.grid, run.grids[0]);
+  EXPECT_EQ(t.geometry.indexing, kernels::Indexing::Own);
+  ASSERT_EQ(t.stages.size(), run.stages.size());
+  ASSERT_FALSE(t.stages.empty());
+  for (std::size_t k = 0; k < t.stages.size(); ++k) {
+    EXPECT_EQ(t.stages[k].tag, kernels::kTagBarrier);
+    EXPECT_EQ(t.stages[k].line, run.stages[k].line);
+    ASSERT_TRUE(t.stages[k].shared);
+    ASSERT_EQ(t.stages[k].shared->size(), 128u);
+    for (std::size_t i = 0; i < 128; ++i)
+      ASSERT_EQ((*t.stages[k].shared)[i], value_at(run.stages[k].shared, i, "float"));
+  }
+  ASSERT_FALSE(t.code.lines.empty());
+  EXPECT_EQ(t.code.lines[0], "// Harris' kernel 4: first add during load.");
+  EXPECT_EQ(t.stages[1].param, 64);  // rl_param(s) in the loop's first step at block 128
+  EXPECT_TRUE(t.findings.empty()) << t.findings[0].text;
+  EXPECT_EQ(t.result, value_at(run.result, 0, "float"));
+  EXPECT_EQ(core::trace_from_json(core::to_json(t)), t);
+}
+
+// The value is checked: ints exactly, float sums within the bound of any order of adds.
+TEST(OwnTrace, AWrongValueIsAFindingNamingTheSize) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const auto findings_of = [&](const std::string& last, const std::string& type) {
+    own::OwnRequest r;
+    r.source = kernel_file("  if (tid == 0) {\n    value_t s = 0;\n    for (unsigned int i = 0; " + last +
+                           "; ++i) s += in[i];\n    out[0] = s;\n  }\n");
+    r.file = "serial.cu", r.value_type = type;
+    r.input = as_bytes(test::random_values(777, *core::parse_dtype(type), seed), type);
+    return own::own_trace(r, own::run_on_cpu(r), core::Op::Sum).findings;
+  };
+  for (const std::string type : {"int", "float", "double"}) {
+    SCOPED_TRACE(type);
+    EXPECT_TRUE(findings_of("i < n", type).empty());
+    const auto wrong = findings_of("i + 1 < n", type);  // the last element left out
+    ASSERT_EQ(wrong.size(), 1u);
+    EXPECT_EQ(wrong[0].kind, "wrong-result");
+    EXPECT_NE(wrong[0].text.find("n = 777, block 128"), std::string::npos) << wrong[0].text;
+  }
+}
+
+// trace --kernel: the same JSON as ours; a finding exits 1 with the JSON still written; a compile
+// error exits 1 naming FILE:LINE; a type the file cannot take is a usage error.
+TEST(OwnCli, TraceTakesAKernelFile) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const std::string starter = std::string(REDLAB_SOURCE_DIR) + "/assets/own/reduce3.cu";
+  auto r = test::run_cli({"trace", "--kernel", starter, "--backend", "sim", "--size", "1000", "--type", "int"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["algorithm"], "own:reduce3");
+  EXPECT_EQ(j["geometry"]["indexing"], "own");
+  EXPECT_EQ(j["block"], 256);  // the file's
+  EXPECT_FALSE(j.contains("findings"));
+
+  const core::ScratchFolder dir;
+  const std::string racy = dir.path() + "/racy.cu", broken = dir.path() + "/broken.cu";
+  std::string why;
+  ASSERT_TRUE(core::write_file(racy, blank_line(std::string(embedded::own_file("reduce2")), 22), &why)) << why;
+  r = test::run_cli({"trace", "--kernel", racy, "--backend", "sim", "--size", "1000", "--type", "int"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("reduction-lab: race: block 0: thread "), std::string::npos) << r.err;
+  j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.contains("findings"));
+  EXPECT_EQ(j["findings"][0]["kind"], "race");
+
+  std::string text(embedded::own_file("reduce3"));
+  text.replace(text.find("sdata[tid + s];"), 15, "sdata[tid + s]");  // no semicolon
+  ASSERT_TRUE(core::write_file(broken, text, &why)) << why;
+  r = test::run_cli({"trace", "--kernel", broken, "--backend", "sim"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("broken.cu:"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty());
+
+  r = test::run_cli({"trace", "--kernel", starter, "--backend", "sim", "--type", "half"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("takes float, int or double"), std::string::npos) << r.err;
+  r = test::run_cli({"trace", "--backend", "sim"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--kernel FILE"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -25,6 +25,8 @@ constexpr int kMaxStage = 1 << 20;  // past any trace's stages: the last is show
 // Options shared by `trace` and `render`: everything that picks a run to record.
 struct RunOptions {
   std::string algorithm;
+  std::string kernel;        // --kernel FILE: a kernel of your own instead of an algorithm
+  bool block_given = false;  // --block was given (a kernel of your own takes its file's otherwise)
   std::string size;
   std::string rows, cols;  // the matrix family's shape
   int block = 32;
@@ -62,6 +64,10 @@ CLI::Option* add_run_options(CLI::App* cmd, RunOptions& o);
 std::size_t size_option(const std::string& flag, const std::string& text, std::size_t fallback);
 backend::TraceRequest request_of(const RunOptions& o);
 core::Trace record(const RunOptions& o, int runs = 0);
+// --kernel FILE: a kernel of your own, on the GPU (cuda) or its PTX interpreted on the CPU (sim).
+core::Trace record_own(const RunOptions& o);
+// Writes a trace's findings to err; 1 when it has any (a kernel of your own's exit code), else 0.
+int report_findings(const core::Trace& t, std::ostream& err);
 int exported(const render::Exported& r);
 
 // Each subcommand: adds its options to cmd and returns what runs it once parsed.

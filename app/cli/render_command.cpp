@@ -72,7 +72,7 @@ void refuse_output_over(const std::string& out, const std::vector<std::string>& 
                        "': writing it would replace what this run reads; name another file");
 }
 
-int run_render(const RenderOptions& o, const CLI::App& cmd) {
+int run_render(const RenderOptions& o, const CLI::App& cmd, std::ostream& err) {
   refuse_output_over(o.out.empty() ? o.video : o.out, {o.chart, o.run.input});
   // PNG bytes under another name (x.jpg) open as nothing in most viewers: the name says PNG.
   std::string ext = std::filesystem::path(o.out).extension().string();
@@ -83,23 +83,32 @@ int run_render(const RenderOptions& o, const CLI::App& cmd) {
   if (!o.out.empty() && !o.all_stages && ext != ".png" && !stream)
     throw UsageError("--out: render writes PNG; name the file .png, got '" + core::printable(o.out) + "'");
   if (!o.chart.empty() || !o.shipped.empty()) return render_chart(o, cmd.count("--type") > 0);
-  if (o.run.algorithm.empty()) throw UsageError("render needs --algorithm and --stage, --chart FILE or --shipped RUN");
+  if (o.run.algorithm.empty() && o.run.kernel.empty())
+    throw UsageError("render needs --algorithm (or --kernel FILE) and --stage, --chart FILE or --shipped RUN");
   render::Look look{*render::parse_view(o.view)};
   look.warp = o.warp;
   look.presenter = o.presenter;
-  if (!o.video.empty()) return exported(render::export_video(record(o.run), o.width, o.height, o.video, look));
-  if (o.out.empty()) throw UsageError("--out is required");
-  if (o.all_stages && (o.out.ends_with('/') || std::filesystem::is_directory(o.out)))
-    throw UsageError("--out: --all-stages takes a file name prefix (PREFIX-stage00.png, ...), got the folder '" +
-                     core::printable(o.out) + "'; add a name, e.g. " + core::printable(o.out) +
-                     (o.out.ends_with('/') ? "" : "/") + "run");
-  if (o.all_stages) return exported(render::export_all_stages(record(o.run), o.width, o.height, o.out, look));
-  if (!cmd.count("--stage")) throw UsageError("--stage is required with --algorithm");
+  if (o.video.empty()) {
+    if (o.out.empty()) throw UsageError("--out is required");
+    if (o.all_stages && (o.out.ends_with('/') || std::filesystem::is_directory(o.out)))
+      throw UsageError("--out: --all-stages takes a file name prefix (PREFIX-stage00.png, ...), got the folder '" +
+                       core::printable(o.out) + "'; add a name, e.g. " + core::printable(o.out) +
+                       (o.out.ends_with('/') ? "" : "/") + "run");
+    if (!o.all_stages && !cmd.count("--stage")) throw UsageError("--stage is required with --algorithm or --kernel");
+  }
   const core::Trace t = record(o.run);
-  if (o.stage >= int(t.stages.size()))
-    throw UsageError("--stage: " + std::to_string(o.stage) + " is past the last stage (" +
-                     std::to_string(t.stages.size() - 1) + ")");
-  return exported(render::export_stage_png(t, o.stage, o.width, o.height, o.out, look));
+  int rc = 0;
+  if (!o.video.empty()) {
+    rc = exported(render::export_video(t, o.width, o.height, o.video, look));
+  } else if (o.all_stages) {
+    rc = exported(render::export_all_stages(t, o.width, o.height, o.out, look));
+  } else {
+    if (o.stage >= int(t.stages.size()))
+      throw UsageError("--stage: " + std::to_string(o.stage) + " is past the last stage (" +
+                       std::to_string(t.stages.size()) + " recorded)");
+    rc = exported(render::export_stage_png(t, o.stage, o.width, o.height, o.out, look));
+  }
+  return std::max(rc, report_findings(t, err));
 }
 
 }  // namespace
@@ -128,7 +137,7 @@ Handler render_command(CLI::App& cmd) {
   cmd.add_option("--out,-o", o->out, "PNG file to write (with --all-stages: the files' prefix)");
   cmd.add_option("--width", o->width, "Image width in pixels")->check(CLI::Range(64, 8192));
   cmd.add_option("--height", o->height, "Image height in pixels")->check(CLI::Range(64, 8192));
-  return [o, &cmd](const Io&) { return run_render(*o, cmd); };
+  return [o, &cmd](const Io& io) { return run_render(*o, cmd, io.err); };
 }
 
 }  // namespace rl::cli

@@ -49,7 +49,13 @@ CLI::Option* add_run_options(CLI::App* cmd, RunOptions& o) {
   cmd->add_option("--rows", o.rows, "Matrix algorithms: rows, N or 2^K (default 8)");
   cmd->add_option("--cols", o.cols, "Matrix algorithms: columns, N or 2^K (default: one block)");
   // Which block sizes an algorithm takes is the kernels' to say (check_launch).
-  cmd->add_option("--block,-b", o.block, "Threads per block: a power of two, 32..1024 (non-pow2-block: 2..1024)");
+  cmd->add_option_function<int>(
+      "--block,-b", [&o](int b) { o.block = b, o.block_given = true; },
+      "Threads per block: a power of two, 32..1024 (non-pow2-block: 2..1024; --kernel: 1..1024, default the file's)");
+  cmd->add_option("--kernel", o.kernel,
+                  "A kernel of your own (a .cu file with //! launch lines; docs/own-kernel.md), run on the GPU or its "
+                  "PTX interpreted on the CPU")
+      ->excludes(algorithm);
   cmd->add_option("--trace-block", o.trace_block, "Which block to record (0-based)")
       ->check(not_negative("the traced block's index"));
   cmd->add_option("--cluster", o.cluster, "cluster-dsmem: blocks a cluster, 2 | 4 | 8 (default 4)")
@@ -141,6 +147,12 @@ backend::TraceRequest request_of(const RunOptions& o) {
 // Runs the chosen backend (runs > 0: the race-revealing recording, that many times).
 // UsageError for requests that cannot be, runtime_error otherwise.
 core::Trace record(const RunOptions& o, int runs) {
+  if (!o.kernel.empty()) {
+    if (runs > 0)
+      throw UsageError("--runs: a kernel of your own has no race-revealing recording (its CPU path checks races)");
+    return record_own(o);
+  }
+  if (o.algorithm.empty()) throw UsageError("give --algorithm (see `list`) or --kernel FILE");
   const backend::TraceRequest req = request_of(o);
   if (runs > 0 && !core::has_race_recording(o.algorithm))
     throw UsageError("--runs: " + o.algorithm +

@@ -19,7 +19,7 @@ Handler trace_command(CLI::App& cmd) {
     int runs = 0;
   };
   auto o = std::make_shared<Options>();
-  add_run_options(&cmd, o->run)->required();
+  add_run_options(&cmd, o->run);
   cmd.add_option("--format", o->format, "json | text")->check(CLI::IsMember({"json", "text"}));
   cmd.add_option("--runs", o->runs,
                  "A race-revealing recording, run N times on the same input (GPU only; missing-syncthreads, "
@@ -29,7 +29,7 @@ Handler trace_command(CLI::App& cmd) {
   return [o](const Io& io) {
     const core::Trace t = record(o->run, o->runs);
     io.out << (o->format == "json" ? core::to_json(t) + "\n" : core::to_text(t));
-    return 0;
+    return report_findings(t, io.err);
   };
 }
 

@@ -23,6 +23,7 @@ inline constexpr FileKind kResults{"results file", std::int64_t(64) << 20};
 inline constexpr FileKind kRecording{"recording", std::int64_t(64) << 20};
 inline constexpr FileKind kTrace{"trace file", std::int64_t(256) << 20};
 inline constexpr FileKind kInput{"input file", std::int64_t(1) << 30};
+inline constexpr FileKind kKernel{"kernel file", std::int64_t(256) << 10};  // own::kMaxSourceBytes
 }  // namespace files
 
 // Reads the whole file at path into *bytes. False with a message naming the kind, the path

@@ -86,6 +86,7 @@ OpenedRun open_run_file(const std::string& path) {
 std::string recorded_label(const Trace& t) {
   const std::string when = t.recorded.utc.empty() ? std::string("date not recorded") : t.recorded.utc;
   if (t.backend == "cuda") return "recorded on " + t.device + ", " + when;
+  if (t.device.find("not a GPU") != std::string::npos) return t.device + ", " + when;  // says where it ran itself
   return "made by the CPU model, not a GPU run (" + t.device + "), " + when;
 }
 

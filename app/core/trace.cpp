@@ -143,6 +143,23 @@ Code read_code(const json& jc) {
   return c;
 }
 
+constexpr std::size_t kMaxFindings = 64;
+
+std::vector<Finding> read_findings(const json& jf) {
+  if (!jf.is_array()) throw std::runtime_error("trace field 'findings' is not a list");
+  if (jf.size() > kMaxFindings)
+    throw std::runtime_error("trace field 'findings' holds " + std::to_string(jf.size()) + "; at most " +
+                             std::to_string(kMaxFindings));
+  std::vector<Finding> out;
+  for (const auto& f : jf) {
+    Finding x{printable(typed<std::string>(f, "kind"), 40), printable(typed<std::string>(f, "text"), 2000),
+              typed<int>(f, "line")};
+    if (x.line < 0) throw std::runtime_error("trace field 'findings' names line " + std::to_string(x.line));
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
 }  // namespace
 
 int shuffle_source(const Trace& t, int thread, int offset) {
@@ -195,9 +212,8 @@ Geometry read_geometry(const json& jg) {
   const auto block = typed<std::vector<int>>(jg, "block");
   if (grid.size() != 2 || block.size() != 2) throw std::runtime_error("trace fields 'grid' and 'block' of 'geometry' are not [x, y]");
   g.grid_x = grid[0], g.grid_y = grid[1], g.block_x = block[0], g.block_y = block[1];
-  g.indexing =
-      named(typed<std::string>(jg, "indexing"), kernels::Indexing::RowTile, "indexing", "way of picking elements");
-  g.tree = named(typed<std::string>(jg, "tree"), kernels::Tree::None, "tree", "way of combining a block");
+  g.indexing = named(typed<std::string>(jg, "indexing"), kernels::Indexing::Own, "indexing", "way of picking elements");
+  g.tree = named(typed<std::string>(jg, "tree"), kernels::Tree::Own, "tree", "way of combining a block");
   g.thread_cols = typed<int>(jg, "thread_cols");
   if (jg.contains("segment_lanes")) g.segment_lanes = typed<int>(jg, "segment_lanes");  // absent before short rows
   if (jg.contains("tile")) {                                                            // absent before thread-per-row
@@ -309,6 +325,10 @@ std::string to_json(const Trace& t, int indent) {
   j["pass_outputs"] = t.pass_outputs;
   if (!t.tickets.empty()) j["tickets"] = t.tickets;
   if (t.geometry.known()) j["geometry"] = geometry_json(t.geometry);
+  if (!t.findings.empty()) {
+    json& f = j["findings"] = json::array();
+    for (const auto& x : t.findings) f.push_back({{"kind", x.kind}, {"text", x.text}, {"line", x.line}});
+  }
   if (t.rows > 0) {
     j["rows"] = t.rows;
     j["cols"] = t.cols;
@@ -398,6 +418,7 @@ Trace trace_from_json(const std::string& text) {
   if (j.contains("tickets")) t.tickets = typed<std::vector<int>>(j, "tickets");
   if (j.contains("rows")) read_matrix(j, t);
   if (j.contains("geometry")) t.geometry = read_geometry(j.at("geometry"));
+  if (j.contains("findings")) t.findings = read_findings(j.at("findings"));
   const auto& stages = field(j, "stages");
   if (!stages.is_array()) throw std::runtime_error("trace field 'stages' is not a list");
   for (const auto& js : stages) {
@@ -452,10 +473,12 @@ std::string to_text(const Trace& t) {
     out << "\n";
   }
   if (t.race) out << race_text(*t.race, t.type);
+  for (const auto& f : t.findings) out << "finding (" << f.kind << "): " << f.text << "\n";
   for (std::size_t k = 0; k < t.stages.size(); ++k) {
     const auto& s = t.stages[k];
-    out << "\nstage " << k << ": " << s.label << "  (" << t.source << ":" << s.line << ", "
-        << s.active.size() << " active, " << s.divergent_warps << " divergent warps";
+    out << "\nstage " << k << ": " << s.label << "  (" << t.source << ":" << s.line;
+    if (t.geometry.indexing != kernels::Indexing::Own)  // a kernel of your own records no activity
+      out << ", " << s.active.size() << " active, " << s.divergent_warps << " divergent warps";
     if (s.bank_conflicts) out << ", " << *s.bank_conflicts << "-way bank conflicts";
     out << ")\n";
     const auto rows = [&](const char* name, const std::vector<double>& v) {

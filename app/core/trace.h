@@ -123,6 +123,15 @@ struct Code {
   bool operator==(const Code&) const = default;
 };
 
+// What the CPU path's checks found in a kernel of your own (an access outside its buffers, a
+// race, a divergent barrier...), in words naming the thread(s), the stage and the line.
+struct Finding {
+  std::string kind;  // "out-of-bounds", "race", "uninitialised-read", ... (own::ptx::Finding)
+  std::string text;
+  int line = 0;  // the line in `code` (0: unknown)
+  bool operator==(const Finding&) const = default;
+};
+
 // When a run was recorded ("2026-11-26 07:40 UTC"; empty in traces from before it was kept).
 // Not part of what a run is: two traces of the same request are equal whenever they were made.
 struct RecordedAt {
@@ -167,6 +176,7 @@ struct Trace {
   // A race-revealing recording (trace --runs): N runs, and the replay of one block. The stages'
   // shared memory is then the run's, race->meant the model's.
   std::optional<Race> race;
+  std::vector<Finding> findings;  // a kernel of your own's, from the CPU path; empty otherwise
   bool operator==(const Trace&) const = default;
 };
 

@@ -74,6 +74,7 @@ OwnRun run_on_gpu(const OwnRequest& r) {
   check_signature(compile({r.source, r.file, name, r.value_type, 0}));
   const Compiled c = compile({r.source, r.file, name, r.value_type, prop.major * 10 + prop.minor});
   out.compile_log = c.log, out.compile_ms = c.milliseconds, out.compile_cached = c.cached;
+  out.device = prop.name;
   const auto t0 = std::chrono::steady_clock::now();
   GpuTarget d(c, r.file);
   run_passes(r, d, out);

@@ -178,6 +178,7 @@ OwnRun run_on_cpu(const OwnRequest& r) {
   OwnRun out = prepare_run(r);
   const Compiled c = compile({r.source, r.file, out.launch.name_expression(out.block), r.value_type, 0});
   out.compile_log = c.log, out.compile_ms = c.milliseconds, out.compile_cached = c.cached;
+  out.device = kCpuDevice;
   check_signature(c);
   const auto t0 = std::chrono::steady_clock::now();
   CpuTarget d(c, r.step_budget);

@@ -15,6 +15,9 @@ namespace rl::own {
 constexpr unsigned kMaxStages = 64;  // barriers a trace records
 constexpr unsigned kMaxSteps = 16;   // rl_lanes steps a stage records
 
+// Where the CPU path runs, as a trace names its device.
+constexpr const char* kCpuDevice = "CPU: NVRTC's PTX, interpreted (not a GPU run)";
+
 struct OwnRequest {
   std::string source, file = "kernel.cu";
   std::string value_type = "float";  // float, int or double
@@ -43,6 +46,7 @@ struct OwnRun {
   std::vector<unsigned char> result;         // the final value's bytes (empty when a finding stopped the run)
   std::vector<unsigned char> first_outputs;  // the first pass's results, one a block
   std::vector<ptx::Finding> findings;
+  std::string device;  // the GPU's name, or the CPU path's in words (kCpuDevice)
   std::string compile_log;
   double compile_ms = 0, run_ms = 0;
   bool compile_cached = false;

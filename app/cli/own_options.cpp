@@ -1,0 +1,89 @@
+// --kernel FILE on `trace` and `render`: a kernel of your own, compiled by NVRTC and run on the
+// GPU, or its PTX interpreted on the CPU, recorded as a trace like any other (own/own_trace.h).
+#include <cstring>
+
+#include "../../kernels/algorithms.h"
+#include "../core/file_io.h"
+#include "../core/input.h"
+#include "../core/text.h"
+#include "../own/own_trace.h"
+#include "commands.h"
+
+namespace rl::cli {
+namespace {
+
+// The inputs as the kernel reads them: n values of value_t, little-endian.
+std::vector<unsigned char> input_bytes(const std::vector<double>& values, core::DType type) {
+  const std::size_t size = type == core::DType::Double ? 8 : 4;
+  std::vector<unsigned char> out(values.size() * size);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    unsigned char* at = out.data() + i * size;
+    if (type == core::DType::Int) {
+      const auto v = std::int32_t(values[i]);
+      std::memcpy(at, &v, 4);
+    } else if (type == core::DType::Float) {
+      const auto v = float(values[i]);
+      std::memcpy(at, &v, 4);
+    } else {
+      std::memcpy(at, &values[i], 8);
+    }
+  }
+  return out;
+}
+
+std::vector<double> own_input(const RunOptions& o, core::DType type, int block) {
+  std::string why;
+  const auto spec = core::parse_input_spec(o.input, &why);
+  if (!spec) throw UsageError("--input: " + why);
+  if (spec->kind == core::InputSpec::Kind::File) {
+    auto values = core::read_input_file(spec->path, type, kMaxTraceSize);
+    if (!o.size.empty() && values.size() != size_option("--size", o.size, 1))
+      throw UsageError("--size " + o.size + " disagrees with the " + std::to_string(values.size()) + " numbers in " +
+                       core::printable(spec->path));
+    return values;
+  }
+  const std::size_t n = size_option("--size", o.size, std::size_t(block));
+  if (n > kMaxTraceSize) throw UsageError("--size: traces take at most 2^27 elements, got " + o.size);
+  return core::generate_input(*spec, n, type);
+}
+
+// auto: the GPU where one is usable, else the CPU path.
+bool on_gpu(const std::string& backend) {
+  if (backend != "auto") return backend == "cuda";
+  return backend::select(backend::Choice::Auto).backend->name() == "cuda";
+}
+
+}  // namespace
+
+core::Trace record_own(const RunOptions& o) {
+  if (o.type != "float" && o.type != "int" && o.type != "double")
+    throw UsageError("--type: a kernel of your own takes float, int or double, not " + o.type);
+  if (!o.rows.empty() || !o.cols.empty()) throw UsageError("--rows/--cols: a kernel of your own reduces an array");
+  if (o.cluster) throw UsageError("--cluster: a kernel of your own launches no clusters");
+  if (o.accumulate != "float") throw UsageError("--accumulate: a kernel of your own adds in its own value_t");
+  if (o.block_given && (o.block < 1 || o.block > 1024))
+    throw UsageError("--block: a block takes 1 to 1024 threads, got " + std::to_string(o.block));
+  own::OwnRequest r;
+  std::string why;
+  if (!core::read_file(o.kernel, core::files::kKernel, &r.source, &why)) throw UsageError(why);
+  r.file = o.kernel;
+  r.value_type = o.type;
+  r.block = o.block_given ? o.block : 0;
+  r.trace_block = unsigned(o.trace_block);
+  const core::DType type = *core::parse_dtype(o.type);
+  try {  // the file's faults (its launch lines, its code) end the run with 1, as a compile error does
+    const own::OwnLaunch launch = own::parse_launch(r.source, r.file);  // FILE:LINE: what, before the input is made
+    r.input = input_bytes(own_input(o, type, r.block ? r.block : launch.block), type);
+    const own::OwnRun run = on_gpu(o.backend) ? own::run_on_gpu(r) : own::run_on_cpu(r);
+    return own::own_trace(r, run, *core::parse_op(o.op));
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(e.what());
+  }
+}
+
+int report_findings(const core::Trace& t, std::ostream& err) {
+  for (const auto& f : t.findings) err << "reduction-lab: " << f.kind << ": " << core::printable(f.text) << "\n";
+  return t.findings.empty() ? 0 : 1;
+}
+
+}  // namespace rl::cli
