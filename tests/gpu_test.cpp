@@ -931,6 +931,7 @@ TEST(Gpu, OwnStartersOnTheGpuEqualTheCpuPathBitForBit) {
           ASSERT_EQ(gpu.stages[k].shared, cpu.stages[k].shared) << "stage " << k;
         }
         ASSERT_EQ(gpu.lanes, cpu.lanes);
+        ASSERT_EQ(gpu.callers, cpu.callers);
         ASSERT_EQ(gpu.first_outputs, cpu.first_outputs);
         ASSERT_EQ(gpu.result, cpu.result);
       }

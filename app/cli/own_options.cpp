@@ -1,7 +1,5 @@
 // --kernel FILE on `trace` and `render`: a kernel of your own, compiled by NVRTC and run on the
 // GPU, or its PTX interpreted on the CPU, recorded as a trace like any other (own/own_trace.h).
-#include <cstring>
-
 #include "../../kernels/algorithms.h"
 #include "../core/file_io.h"
 #include "../core/input.h"
@@ -11,25 +9,6 @@
 
 namespace rl::cli {
 namespace {
-
-// The inputs as the kernel reads them: n values of value_t, little-endian.
-std::vector<unsigned char> input_bytes(const std::vector<double>& values, core::DType type) {
-  const std::size_t size = type == core::DType::Double ? 8 : 4;
-  std::vector<unsigned char> out(values.size() * size);
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    unsigned char* at = out.data() + i * size;
-    if (type == core::DType::Int) {
-      const auto v = std::int32_t(values[i]);
-      std::memcpy(at, &v, 4);
-    } else if (type == core::DType::Float) {
-      const auto v = float(values[i]);
-      std::memcpy(at, &v, 4);
-    } else {
-      std::memcpy(at, &values[i], 8);
-    }
-  }
-  return out;
-}
 
 std::vector<double> own_input(const RunOptions& o, core::DType type, int block) {
   std::string why;
@@ -63,19 +42,16 @@ core::Trace record_own(const RunOptions& o) {
   if (o.accumulate != "float") throw UsageError("--accumulate: a kernel of your own adds in its own value_t");
   if (o.block_given && (o.block < 1 || o.block > 1024))
     throw UsageError("--block: a block takes 1 to 1024 threads, got " + std::to_string(o.block));
-  own::OwnRequest r;
-  std::string why;
-  if (!core::read_file(o.kernel, core::files::kKernel, &r.source, &why)) throw UsageError(why);
-  r.file = o.kernel;
-  r.value_type = o.type;
-  r.block = o.block_given ? o.block : 0;
-  r.trace_block = unsigned(o.trace_block);
+  std::string source, why;
+  if (!core::read_file(o.kernel, core::files::kKernel, &source, &why)) throw UsageError(why);
   const core::DType type = *core::parse_dtype(o.type);
   try {  // the file's faults (its launch lines, its code) end the run with 1, as a compile error does
-    const own::OwnLaunch launch = own::parse_launch(r.source, r.file);  // FILE:LINE: what, before the input is made
-    r.input = input_bytes(own_input(o, type, r.block ? r.block : launch.block), type);
-    const own::OwnRun run = on_gpu(o.backend) ? own::run_on_gpu(r) : own::run_on_cpu(r);
-    return own::own_trace(r, run, *core::parse_op(o.op));
+    const own::OwnLaunch launch = own::parse_launch(source, o.kernel);  // FILE:LINE: what, before the input is made
+    const int block = o.block_given ? o.block : 0;
+    const std::vector<double> values = own_input(o, type, block ? block : launch.block);
+    const own::OwnRequest r =
+        own::own_request(std::move(source), o.kernel, type, values, block, unsigned(o.trace_block));
+    return own::trace_own(r, on_gpu(o.backend), *core::parse_op(o.op));
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(e.what());
   }

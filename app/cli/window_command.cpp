@@ -103,11 +103,15 @@ void add_file_options(CLI::App& app, GuiOptions& g) {
   auto* race = app.add_option("--race-file", g.race_file,
                               "Open on a race recording made on a GPU (`trace --runs N --format json`): its runs, and "
                               "the replay of its block");
+  auto* kernel = app.add_option("--kernel", g.kernel,
+                                "Open on a kernel of your own (a .cu file with //! launch lines, docs/own-kernel.md): "
+                                "run on the GPU, or its PTX interpreted on the CPU, and again whenever it is saved");
   // Each opens the window on something of its own: two at once would drop one silently (issue 48).
-  open->excludes(race)->excludes(scene)->excludes(plan)->excludes(app.get_option("--algorithm"));
+  open->excludes(race)->excludes(scene)->excludes(plan)->excludes(app.get_option("--algorithm"))->excludes(kernel);
+  kernel->excludes(race)->excludes(scene)->excludes(plan);
   scene->excludes(plan);
   // An empty value is no value: '' was taken as "the default" where the user meant a name.
-  for (auto* named : {open, race, scene, plan})
+  for (auto* named : {open, race, scene, plan, kernel})
     named->check(
         CLI::Validator([](std::string& v) { return v.empty() ? std::string("is empty") : std::string(); }, "NONEMPTY"));
 }

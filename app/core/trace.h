@@ -180,6 +180,10 @@ struct Trace {
   bool operator==(const Trace&) const = default;
 };
 
+// Whether stages' `active` lists the threads that did their work. A kernel of your own records
+// only which threads called rl_lanes (its [lanes] stages): its own code decides who works.
+inline bool records_work(const Trace& t) { return t.geometry.indexing != kernels::Indexing::Own; }
+
 // The type of what a run added and recorded (lanes, shared memory, partials, results): the
 // element type, or float for halves and bf16 added in float. Inputs are of t.type.
 inline DType value_type(const Trace& t) { return accumulator_type(t.type, t.accumulate); }

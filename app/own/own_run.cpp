@@ -33,7 +33,7 @@ Sink arm_sink(Target& d, unsigned traced, std::size_t shared_bytes, unsigned blo
   s.at.params = d.alloc(kMaxStages * 4, "the trace's parameters");
   s.at.shared = d.alloc(std::max<std::size_t>(1, kMaxStages * shared_bytes), "the trace's shared memory");
   s.at.steps = d.alloc(std::size_t(block) * 4, "the trace's step counts");
-  s.lane_bytes = std::size_t(kMaxStages + 1) * kMaxSteps * block * 8;
+  s.lane_bytes = std::size_t(kMaxStages + 1) * kMaxSteps * block * 16;  // each value's bits and a 1 where it called
   s.at.lanes = d.alloc(s.lane_bytes, "the trace's lanes");
   d.write(d.sink(), &s.at, sizeof(SinkLayout));
   return s;
@@ -54,15 +54,22 @@ void read_sink(Target& d, const Sink& s, unsigned block, OwnRun* out) {
   }
   std::vector<std::uint64_t> lanes(s.lane_bytes / 8);
   d.read(s.at.lanes, lanes.data(), s.lane_bytes);
-  // A thread's steps count is reset at each barrier; a step is kept where any thread wrote.
+  // A thread's steps count is reset at each barrier; a step is kept where any thread called.
   for (unsigned k = 0; k <= stages; ++k) {
     std::vector<std::vector<std::uint64_t>> steps;
+    std::vector<std::vector<int>> callers;
     for (unsigned j = 0; j < kMaxSteps; ++j) {
-      const auto row = lanes.begin() + std::ptrdiff_t((std::size_t(k) * kMaxSteps + j) * block);
-      if (std::all_of(row, row + block, [](std::uint64_t v) { return v == 0; })) break;
-      steps.emplace_back(row, row + block);
+      const std::size_t row = (std::size_t(k) * kMaxSteps + j) * block * 2;
+      std::vector<std::uint64_t> bits(block);
+      std::vector<int> called;
+      for (unsigned t = 0; t < block; ++t) {
+        bits[t] = lanes[row + 2 * t];
+        if (lanes[row + 2 * t + 1]) called.push_back(int(t));
+      }
+      if (called.empty()) break;
+      steps.push_back(std::move(bits)), callers.push_back(std::move(called));
     }
-    out->lanes.push_back(std::move(steps));
+    out->lanes.push_back(std::move(steps)), out->callers.push_back(std::move(callers));
   }
 }
 

@@ -43,6 +43,7 @@ struct OwnRun {
   // rl_lanes: [stage][step][thread] bits, stage = the barriers before the call (stages.size() + 1
   // of them, the last after the final barrier); steps[stage] = the most steps any thread took.
   std::vector<std::vector<std::vector<std::uint64_t>>> lanes;
+  std::vector<std::vector<std::vector<int>>> callers;  // [stage][step]: the threads that called rl_lanes
   std::vector<unsigned char> result;         // the final value's bytes (empty when a finding stopped the run)
   std::vector<unsigned char> first_outputs;  // the first pass's results, one a block
   std::vector<ptx::Finding> findings;

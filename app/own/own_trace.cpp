@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 
 #include "../../kernels/raw_trace.h"
 #include "../core/catalog.h"
@@ -74,6 +75,7 @@ std::vector<core::Stage> stages_of(const OwnRun& run, const std::string& type) {
         s.tag = kernels::kTagLanes, s.param = param;
         s.label = core::stage_label(s.tag, s.param, false) + ", call " + std::to_string(j + 1);
         s.lanes = lane_values(step, type);
+        s.active = run.callers[k][j];  // the threads that called rl_lanes in this step
         out.push_back(std::move(s));
       }
     if (k >= run.stages.size()) continue;
@@ -115,7 +117,42 @@ std::optional<core::Finding> check_value(const OwnRequest& r, const OwnRun& run,
   return core::Finding{"wrong-result", text + " (n = " + n + ", block " + std::to_string(run.block) + ")", 0};
 }
 
+// The inputs as the kernel reads them: n values of value_t, little-endian.
+std::vector<unsigned char> bytes_of(const std::vector<double>& values, core::DType type) {
+  const std::size_t size = type == core::DType::Double ? 8 : 4;
+  std::vector<unsigned char> out(values.size() * size);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    unsigned char* at = out.data() + i * size;
+    if (type == core::DType::Int) {
+      const auto v = std::int32_t(values[i]);
+      std::memcpy(at, &v, 4);
+    } else if (type == core::DType::Float) {
+      const auto v = float(values[i]);
+      std::memcpy(at, &v, 4);
+    } else {
+      std::memcpy(at, &values[i], 8);
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+OwnRequest own_request(std::string source, std::string file, core::DType type, const std::vector<double>& values,
+                       int block, unsigned trace_block) {
+  if (type != core::DType::Float && type != core::DType::Int && type != core::DType::Double)
+    throw std::invalid_argument("a kernel of your own takes float, int or double, not " + core::to_string(type));
+  OwnRequest r;
+  r.source = std::move(source), r.file = std::move(file);
+  r.value_type = core::to_string(type);
+  r.input = bytes_of(values, type);
+  r.block = block, r.trace_block = trace_block;
+  return r;
+}
+
+core::Trace trace_own(const OwnRequest& r, bool gpu, core::Op op) {
+  return own_trace(r, gpu ? run_on_gpu(r) : run_on_cpu(r), op);
+}
 
 std::string own_algorithm(const OwnLaunch& launch) { return "own:" + launch.kernel.substr(0, launch.kernel.find('<')); }
 

@@ -11,6 +11,14 @@ namespace rl::own {
 // `op` is what the kernel is meant to compute (the run is checked against it); the file cannot say.
 core::Trace own_trace(const OwnRequest& request, const OwnRun& run, core::Op op);
 
+// The request to run `source` (named `file` in messages) over `values` of `type` (float, int or
+// double; std::invalid_argument for others): block 0 takes the file's.
+OwnRequest own_request(std::string source, std::string file, core::DType type, const std::vector<double>& values,
+                       int block, unsigned trace_block);
+// Runs it on the GPU or (NVRTC's PTX interpreted) on the CPU and makes its trace; throws as
+// run_on_cpu and run_on_gpu do.
+core::Trace trace_own(const OwnRequest& request, bool gpu, core::Op op);
+
 // The trace's algorithm name for a file: "own:" and the kernel's name without template arguments.
 std::string own_algorithm(const OwnLaunch& launch);
 

@@ -28,6 +28,7 @@
 #include "../render/matrix_view.h"
 #include "compare.h"
 #include "open_pane.h"
+#include "own_pane.h"
 #include "../core/text.h"
 #include "colors.h"
 #include "race_pane.h"
@@ -421,6 +422,7 @@ void algorithm_panel(AppState& s, const Area& f) {
   race_section(s);
   scenes_section(s);
   open_section(s);
+  own_section(s);
   ImGui::End();
 }
 

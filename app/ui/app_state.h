@@ -1,6 +1,7 @@
 // What the window shows and what the user chose; panels read it and change it.
 #pragma once
 #include <cstdint>
+#include <filesystem>
 #include <future>
 #include <memory>
 #include <optional>
@@ -63,6 +64,20 @@ struct OpenedUi {
   std::string file;      // its path
   bool shown = false;    // the views show it while the run's fields are `choice`
   RunChoice choice;      // the fields it was shown under
+};
+
+// A kernel of your own (own_pane.h): the file, the run in progress, and what the last one said.
+struct OwnUi {
+  char path[512] = "";                      // the section's path field
+  std::string file;                         // the file watched: rerun when its time changes
+  std::filesystem::file_time_type stamp{};  // its time when last read
+  bool watch = true;                        // rerun on save
+  std::future<core::Trace> pending;         // the run in progress, on a thread of its own
+  std::string running;                      // what it runs on, while it runs ("the GPU", "the CPU path")
+  std::string said;                         // the last run's outcome, or why it failed
+  bool failed = false;
+  std::vector<core::Finding> findings;  // what the CPU path found in the last run
+  int polls = 0;                        // frames since the file's time was last read
 };
 
 // A racy pitfall's race: a recording of N runs (core::Trace::race) made here on a GPU, opened
@@ -142,6 +157,7 @@ struct AppState {
   FloatUi floats;  // the Float tab
   RaceUi race;     // the Race section and the recording on screen
   OpenedUi opened; // a trace opened from a file
+  OwnUi own;       // a kernel of your own
   int stale_read = 0;  // which of the stage's stale reads the memory view describes
   struct {
     std::string block, size, trace_block, rows, cols, type, op;  // why a field holds another value than chosen

@@ -22,6 +22,7 @@
 #include "../render/warp_views.h"
 #include "panels.h"
 #include "open_pane.h"
+#include "own_pane.h"
 #include "race_pane.h"
 #include "settings.h"
 #include "surface.h"
@@ -182,6 +183,7 @@ void apply_options(AppState& state, const GuiOptions& opts) {
   if (opts.soak) state.player.set_speed(20), state.play_requested = true;
   if (!opts.race_file.empty()) open_race_file(state, opts.race_file);
   if (!opts.open.empty()) open_file(state, opts.open);
+  if (!opts.kernel.empty()) run_own(state, opts.kernel);
 }
 
 // Resident memory of this process, from /proc/self/statm (0 where it cannot be read).
@@ -419,7 +421,8 @@ void scale_style(float factor) {
 void draw_panels(AppState& s, Scene& scene, ImFont* large, platform::Window* window, Soak* soak) {
   handle_keys(s, window ? window->take_keys() : std::vector<platform::Window::KeyPress>{});
   if (window)
-    for (const auto& path : window->take_drops()) open_file(s, path);  // a file dropped on the window
+    for (const auto& path : window->take_drops())  // a file dropped on the window: a run, or a kernel to run
+      path.ends_with(".cu") ? run_own(s, path) : open_file(s, path);
   // Type grows with the window past 1600x900 (a 4K projector), times the user's zoom; the
   // paddings, spacings and roundings grow with it.
   const ImVec2 display = ImGui::GetIO().DisplaySize;
@@ -432,6 +435,7 @@ void draw_panels(AppState& s, Scene& scene, ImFont* large, platform::Window* win
   const auto [left_w, right_w] = panel_widths(s, size.x, em);
   const float status_h = em * 2.2f, body_h = size.y - status_h;
   poll_race(s);
+  poll_own(s);
   if (!s.presenter) algorithm_panel(s, {0, 0, left_w, body_h});
   if (s.recorded != s.choice) record_trace(s);
   if (s.trace && std::exchange(s.play_requested, false)) s.player.play();

@@ -23,7 +23,9 @@ constexpr std::size_t kListed = 200;  // the most files the Open section lists f
 
 // The opened trace's fields become the run's where this build has its algorithm; a trace of a
 // kernel this build lacks is shown under the fields as they are.
-void put_trace(AppState& s, core::Trace t, const std::string& path) {
+}  // namespace
+
+void put_trace(AppState& s, core::Trace t, const std::string& path, const std::string& said) {
   backend::complete_geometry(t);
   if (core::find_algorithm(t.algorithm)) {
     RunChoice& c = s.choice;
@@ -34,8 +36,7 @@ void put_trace(AppState& s, core::Trace t, const std::string& path) {
     c.compare.clear();
   }
   OpenedUi& o = s.opened;
-  s.messages.info(Topic::Open,
-                  "Opened " + core::printable(path) + ": " + t.algorithm + ", " + core::recorded_label(t) + ".");
+  s.messages.info(Topic::Open, said);
   o.trace = std::move(t);
   o.file = path, o.shown = true, o.choice = s.choice;
   s.race.shown = false;
@@ -43,6 +44,8 @@ void put_trace(AppState& s, core::Trace t, const std::string& path) {
   s.tab = Tab::Stages, s.select_tab = true;
   show_opened(s);
 }
+
+namespace {
 
 void put_results(AppState& s, core::BenchReport report, const std::string& path) {
   BenchUi& b = s.bench;
@@ -80,7 +83,12 @@ void open_file(AppState& s, const std::string& path) {
     core::OpenedRun run = core::open_run_file(path);
     s.messages.clear(Topic::Open);
     switch (run.kind) {
-      case core::RunFile::Trace: put_trace(s, std::move(run.trace), path); break;
+      case core::RunFile::Trace: {
+        const std::string said = "Opened " + core::printable(path) + ": " + run.trace.algorithm + ", " +
+                                 core::recorded_label(run.trace) + ".";
+        put_trace(s, std::move(run.trace), path, said);
+        break;
+      }
       case core::RunFile::Race:
         o.shown = false;
         open_race_file(s, path);

@@ -10,6 +10,9 @@
 
 namespace rl::ui {
 
+// Shows t as an opened trace of path (its fields become the run's where this build has its
+// algorithm), saying `said` in the Open section and the status line.
+void put_trace(AppState& state, core::Trace t, const std::string& path, const std::string& said);
 // Opens path: a trace goes on the Stages tab, a race recording into the Race section, a results
 // file onto the Bandwidth tab. A file that cannot be shown posts a warning (Topic::Open) and leaves the
 // window as it was.

@@ -34,6 +34,7 @@ struct GuiOptions {
   std::string frame_report;    // JSON of every frame's time, and whether a benchmark ran
   std::string open;            // a trace, race recording or results file to open on (--open)
   std::string race_file;       // a race recording (`trace --runs N --format json`) to open on
+  std::string kernel;          // a kernel of your own to run, and run again whenever it is saved
 };
 
 }  // namespace rl::ui

@@ -30,7 +30,7 @@ struct rl_trace_sink {
   int* params;                // [max_stages] rl_param's value in that stage (0 when none)
   unsigned char* shared;      // [max_stages][shared_bytes] shared memory after the barrier
   unsigned int* steps;        // [blockDim.x] each thread's rl_lanes calls in the stage in progress
-  unsigned long long* lanes;  // [max_stages + 1][max_steps][blockDim.x] the values' bits
+  unsigned long long* lanes;  // [max_stages + 1][max_steps][blockDim.x][2] the value's bits, then 1: it called
 };
 __device__ rl_trace_sink rl_sink;
 
@@ -56,7 +56,9 @@ __device__ inline void rl_lanes(T value) {
   unsigned long long bits = 0;
   for (unsigned int i = 0; i < sizeof(T); ++i)
     reinterpret_cast<unsigned char*>(&bits)[i] = reinterpret_cast<const unsigned char*>(&value)[i];
-  rl_sink.lanes[(static_cast<unsigned long long>(stage) * rl_sink.max_steps + step) * threads + t] = bits;
+  const unsigned long long at = ((static_cast<unsigned long long>(stage) * rl_sink.max_steps + step) * threads + t) * 2;
+  rl_sink.lanes[at] = bits;
+  rl_sink.lanes[at + 1] = 1;  // this thread called rl_lanes in this step (its value may be 0)
   rl_sink.steps[t] = step + 1;
 }
 

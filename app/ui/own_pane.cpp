@@ -1,0 +1,113 @@
+#include "own_pane.h"
+
+#include <imgui.h>
+
+#include <chrono>
+#include <cstdio>
+#include <system_error>
+
+#include "../core/file_io.h"
+#include "../core/text.h"
+#include "../own/nvrtc.h"
+#include "../own/own_trace.h"
+#include "colors.h"
+#include "open_pane.h"
+#include "panel_parts.h"
+
+namespace rl::ui {
+namespace {
+
+constexpr int kPollFrames = 30;  // the file's time is read about twice a second
+// The CPU path's step budget in the window: a kernel that never ends is stopped within about half
+// a minute here (2^20 elements through reduce3 take about 2^27 thread-instructions).
+constexpr std::uint64_t kWindowSteps = std::uint64_t(1) << 29;
+
+std::filesystem::file_time_type time_of(const std::string& path) {
+  std::error_code ec;
+  const auto t = std::filesystem::last_write_time(path, ec);
+  return ec ? std::filesystem::file_time_type{} : t;
+}
+
+// Text from the file's run (NVRTC's log holds the student's lines), escaped line by line.
+std::string shown_text(const std::string& text) {
+  std::string out;
+  std::size_t at = 0;
+  for (int lines = 0; at <= text.size() && lines < 40; ++lines) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    if (end > at) out += (out.empty() ? "" : "\n") + core::printable(text.substr(at, end - at));
+    at = end + 1;
+  }
+  return out;
+}
+
+std::string outcome(const core::Trace& t, const std::string& file) {
+  std::string said = "Ran " + core::printable(file) + " on " + t.device + ": " + std::to_string(t.stages.size()) +
+                     " stages of block " + std::to_string(t.trace_block) + ", value " +
+                     core::format_value(t.result, t.type) + ".";
+  if (!t.findings.empty()) said += " " + std::to_string(t.findings.size()) + " finding(s) below.";
+  return said;
+}
+
+}  // namespace
+
+void run_own(AppState& s, const std::string& path) {
+  OwnUi& o = s.own;
+  if (o.pending.valid()) return;  // one run at a time; a save meanwhile is seen when it is in
+  o.file = path, o.stamp = time_of(path), o.polls = 0, o.failed = true, o.findings.clear();
+  std::snprintf(o.path, sizeof o.path, "%s", path.c_str());
+  std::string source;
+  if (!core::read_file(path, core::files::kKernel, &source, &o.said)) return;
+  const RunChoice c = s.choice;
+  const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
+  try {
+    std::vector<double> values = run_request(c).input;
+    own::OwnRequest r = own::own_request(std::move(source), path, c.type, values, 0, unsigned(c.trace_block));
+    r.step_budget = kWindowSteps;
+    o.pending =
+        std::async(std::launch::async, [r = std::move(r), gpu, op = c.op] { return own::trace_own(r, gpu, op); });
+    o.running = gpu ? "the GPU" : "the CPU (NVRTC's PTX, interpreted)";
+    o.failed = false, o.said.clear();
+  } catch (const std::exception& e) {
+    o.said = shown_text(e.what());
+  }
+}
+
+void poll_own(AppState& s) {
+  OwnUi& o = s.own;
+  if (o.pending.valid() && o.pending.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
+    o.running.clear();
+    try {
+      core::Trace t = o.pending.get();
+      o.said = outcome(t, o.file), o.findings = t.findings, o.failed = false;
+      put_trace(s, std::move(t), o.file, o.said);
+    } catch (const std::exception& e) {
+      o.failed = true, o.said = shown_text(e.what());
+    }
+  }
+  if (!o.watch || o.file.empty() || o.pending.valid() || ++o.polls < kPollFrames) return;
+  o.polls = 0;
+  if (time_of(o.file) != o.stamp) run_own(s, o.file);
+}
+
+void own_section(AppState& s) {
+  OwnUi& o = s.own;
+  if (!ImGui::CollapsingHeader("Your own kernel")) return;
+  ImGui::TextDisabled("A .cu file with //! launch lines (docs/own-kernel.md); or drop one on the window");
+  if (std::string why; !own::nvrtc_ready(&why)) {
+    wrapped(kAmber, why);  // what to install
+    return;
+  }
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4);
+  const bool enter = ImGui::InputText("##own path", o.path, sizeof o.path, ImGuiInputTextFlags_EnterReturnsTrue);
+  focus_on_near_click("##own path");
+  ImGui::SameLine();
+  ImGui::BeginDisabled(o.pending.valid());
+  if (ImGui::Button("Run##own") || enter) run_own(s, o.path);
+  ImGui::EndDisabled();
+  ImGui::Checkbox("Run again when the file is saved", &o.watch);
+  if (!o.running.empty()) wrapped(kAmber, "Running on " + o.running + "...");
+  if (!o.said.empty()) wrapped(o.failed ? kErrorRed : ImGui::GetStyle().Colors[ImGuiCol_Text], o.said);
+  for (const auto& f : o.findings) wrapped(kErrorRed, f.kind + ": " + f.text);
+}
+
+}  // namespace rl::ui
