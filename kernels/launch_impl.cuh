@@ -240,7 +240,9 @@ class Reducer {
 
   // Repeated passes: two buffers of the first pass's partials, swapped pass by pass.
   void prepare_passes() {
-    const std::size_t count = plan_.passes[0].outputs;
+    // Every block writes all its outputs, a warp's with no data too (cg-warp: the identity), so
+    // the buffer holds blocks x outputs a block, more than the outputs later passes read.
+    const std::size_t count = plan_.passes[0].blocks * outputs_per_block();
     a_ = std::make_unique<DeviceArray<T>>(count);
     b_ = std::make_unique<DeviceArray<T>>(count);
   }

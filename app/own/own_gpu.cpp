@@ -29,6 +29,9 @@ class GpuTarget : public Target {
 
   std::uint64_t alloc(std::size_t bytes, const std::string& name) override {
     buffers_.push_back(kernels::device_alloc(std::max<std::size_t>(bytes, 1), name));
+    // Zeroed, as the CPU path's buffers are: the sink's lanes are read back whole, written or not
+    // (compute-sanitizer's initcheck named the unwritten bytes, 2026-11-28).
+    RL_CUDA(cudaMemset(buffers_.back(), 0, std::max<std::size_t>(bytes, 1)));
     return reinterpret_cast<std::uint64_t>(buffers_.back());
   }
   void write(std::uint64_t at, const void* src, std::size_t n) override {
