@@ -16,14 +16,12 @@ constexpr std::uint64_t kGap = 1 << 16;                        // between buffer
 constexpr std::uint64_t kSharedWindow = 0x7f0000000000ull;     // shared memory's generic addresses
 
 enum class Status : std::uint8_t { Run, Barrier, WarpWait, Exited };
-
 struct Stopped {};  // ends a launch at a finding
 
 struct Region {
   std::vector<unsigned char> bytes;
   std::string name;
 };
-
 }  // namespace
 
 struct Machine::Impl {
@@ -44,6 +42,8 @@ struct Machine::Impl {
   std::vector<std::uint64_t> regs;
   std::vector<std::uint32_t> pc;
   std::vector<Status> status;
+  std::vector<unsigned> group_;  // step_warp's lanes at the lowest pc, and whether each is guarded on
+  std::vector<bool> on_;
   int nregs = 0;
 
   Impl(Machine& s, std::shared_ptr<const Module> mod) : self(s), m(std::move(mod)) {
@@ -200,13 +200,13 @@ struct Machine::Impl {
     const std::uint64_t a = address(t, in.args[1], &sp);
     const std::size_t n = in.type.bytes;
     const unsigned char* src = memory(t, in, sp, a, n * std::size_t(in.vec), false);
-    const std::vector<int> one = {in.args[0].reg};
-    const std::vector<int>& dst = in.vec > 1 ? in.args[0].regs : one;
-    for (std::size_t i = 0; i < dst.size(); ++i) {
+    const std::size_t count = in.vec > 1 ? in.args[0].regs.size() : 1;
+    for (std::size_t i = 0; i < count; ++i) {
+      const int dst = in.vec > 1 ? in.args[0].regs[i] : in.args[0].reg;
       std::uint64_t v = 0;
       std::memcpy(&v, src + i * n, n);
       if (in.type.kind == Kind::S) v = std::uint64_t(sext(v, int(n)));
-      if (dst[i] >= 0) reg(t, dst[i]) = v;
+      if (dst >= 0) reg(t, dst) = v;
     }
   }
   void store(unsigned t, const Instr& in) {
@@ -232,10 +232,10 @@ struct Machine::Impl {
   }
 
   void arithmetic(unsigned t, const Instr& in) {
-    const Type src = (in.has("wide") && (in.op == Op::Mul || in.op == Op::Mad)) ? in.type : in.type;
+    const Type src = in.type, shift{Kind::U, 4};  // .wide reads sources of the type, writes twice as wide
     const std::uint64_t a = in.args.size() > 1 ? value(t, in.args[1], src) : 0;
     const std::uint64_t b =
-        in.args.size() > 2 ? value(t, in.args[2], in.op == Op::Shl || in.op == Op::Shr ? Type{Kind::U, 4} : src) : 0;
+        in.args.size() > 2 ? value(t, in.args[2], in.op == Op::Shl || in.op == Op::Shr ? shift : src) : 0;
     Type dst = in.type;
     if (in.has("wide")) dst.bytes = std::uint8_t(2 * in.type.bytes);
     const std::uint64_t c = in.args.size() > 3 ? value(t, in.args[3], dst) : 0;
@@ -417,29 +417,28 @@ struct Machine::Impl {
       return true;
     }
     const Instr& in = e->code[pc0];
-    std::vector<unsigned> group;
-    std::vector<bool> on;
+    group_.clear(), on_.clear();  // kept between steps: no allocation a step
     for (unsigned t = lo; t < hi; ++t) {
       if (status[t] != Status::Run || pc[t] != pc0) continue;
-      group.push_back(t);
+      group_.push_back(t);
       const bool g = in.guard < 0 || ((reg(t, in.guard) != 0) != in.guard_negated);
-      on.push_back(g);
+      on_.push_back(g);
     }
-    const std::size_t active = std::size_t(std::count(on.begin(), on.end(), true));
+    const std::size_t active = std::size_t(std::count(on_.begin(), on_.end(), true));
     self.steps_ += active;
     if (self.steps_ > spec.step_budget)
       stop("step-budget",
-           where(group[0], in) + ": past the step budget of " + std::to_string(spec.step_budget) +
+           where(group_[0], in) + ": past the step budget of " + std::to_string(spec.step_budget) +
                " thread-instructions (a loop that never ends?)",
            in.line);
     if (warp_sync(in) && active > 0) {
-      if (!run_warp_sync(in, group, on)) return true;
-      for (unsigned t : group) pc[t] = pc0 + 1;
+      if (!run_warp_sync(in, group_, on_)) return true;
+      for (unsigned t : group_) pc[t] = pc0 + 1;
       return true;
     }
-    for (std::size_t i = 0; i < group.size(); ++i) {
-      const unsigned t = group[i];
-      if (!on[i]) {
+    for (std::size_t i = 0; i < group_.size(); ++i) {
+      const unsigned t = group_[i];
+      if (!on_[i]) {
         pc[t] = pc0 + 1;
         continue;
       }
@@ -449,8 +448,8 @@ struct Machine::Impl {
         case Op::Bar: status[t] = Status::Barrier; break;
         case Op::Activemask: {
           std::uint32_t mask = 0;
-          for (std::size_t k = 0; k < group.size(); ++k)
-            if (on[k]) mask |= 1u << (group[k] - lo);
+          for (std::size_t k = 0; k < group_.size(); ++k)
+            if (on_[k]) mask |= 1u << (group_[k] - lo);
           set(t, in.args[0], in.type, mask);
           pc[t] = pc0 + 1;
           break;

@@ -437,12 +437,10 @@ class Parser {
 }  // namespace
 
 bool Instr::has(std::string_view mod) const {
-  const std::string needle = std::string(".") + std::string(mod);
-  std::size_t at = 0;
-  while ((at = mods.find(needle, at)) != std::string::npos) {
-    const std::size_t end = at + needle.size();
-    if (end == mods.size() || mods[end] == '.') return true;
-    at = end;
+  // No allocation: it runs for every thread of most instructions (the interpreter's hot path).
+  for (std::size_t at = mods.find(mod); at != std::string::npos; at = mods.find(mod, at + 1)) {
+    const std::size_t end = at + mod.size();
+    if (at > 0 && mods[at - 1] == '.' && (end == mods.size() || mods[end] == '.')) return true;
   }
   return false;
 }
