@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
+#include <thread>
 
 #include "app/backend/backend.h"
 #include "app/core/bench.h"
@@ -17,6 +18,9 @@
 #include "app/ui/app_state.h"
 #include "app/ui/compare.h"
 #include "app/ui/open_pane.h"
+#include "app/ui/own_pane.h"
+#include "app/own/nvrtc.h"
+#include "app/core/embedded.h"
 #include "app/ui/panel_parts.h"
 #include "app/ui/panels.h"
 #include "app/ui/race_pane.h"
@@ -499,4 +503,43 @@ TEST(UiState, ThePlannedGridIsTheGridTheRunTakes) {
     EXPECT_EQ(plan->grid.count(), state.trace->grid)
         << row.id << " block " << c.block << " size " << c.size << " shape " << c.rows << " x " << c.cols;
   }
+}
+
+// A kernel of your own in the window: its run lands as an opened trace, and a save runs it again
+// (here with the loop's barrier taken out: the rerun names the race).
+TEST(UiState, AKernelOfYourOwnRunsAndRunsAgainWhenSaved) {
+  std::string why;
+  if (!own::nvrtc_ready(&why)) {
+    if (const char* need = std::getenv("REDLAB_REQUIRE_NVRTC"); need && std::string(need) == "1") FAIL() << why;
+    GTEST_SKIP() << why;
+  }
+  ui::AppState s;
+  s.backend = backend::select(backend::Choice::Sim);
+  s.choice.type = core::DType::Int, s.choice.size = 1000;
+  const core::ScratchFolder dir;
+  const std::string path = dir.path() + "/mine.cu";
+  std::string text(embedded::own_file("reduce3"));
+  ASSERT_TRUE(core::write_file(path, text, &why)) << why;
+  const auto finish = [&] {
+    for (int i = 0; i < 6000 && s.own.pending.valid(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      ui::poll_own(s);
+    }
+  };
+  ui::run_own(s, path);
+  finish();
+  ASSERT_TRUE(s.opened.trace) << s.own.said;
+  EXPECT_EQ(s.opened.trace->algorithm, "own:reduce3");
+  EXPECT_EQ(s.opened.trace->size, 1000u);
+  EXPECT_TRUE(s.own.findings.empty()) << s.own.findings[0].text;
+
+  const std::size_t second = text.find("__syncthreads();", text.find("__syncthreads();") + 1);
+  text.replace(second, 16, "");
+  ASSERT_TRUE(core::write_file(path, text, &why)) << why;
+  std::filesystem::last_write_time(path, std::filesystem::last_write_time(path) + std::chrono::seconds(2));
+  for (int i = 0; i < 40; ++i) ui::poll_own(s);  // the file's time is read every 30 frames
+  ASSERT_TRUE(s.own.pending.valid()) << "the save did not start a run";
+  finish();
+  ASSERT_FALSE(s.own.findings.empty()) << s.own.said;
+  EXPECT_EQ(s.own.findings[0].kind, "race");
 }
