@@ -187,25 +187,19 @@ class Reducer {
  public:
   // The plan decides the grid and the passes (kernels/plan.h); cg-grid-sync's grid is settled
   // here, where occupancy is known.
-  Reducer(const Plan& plan, RawTrace<T>* trace, cudaStream_t stream)
-      : plan_(plan),
-        algo_(plan.algo()),
-        launch_(plan.launch()),
-        trace_(trace),
-        stream_(stream),
-        cluster_(plan.cluster) {
+  Reducer(const Plan& plan, RawTrace<T>* trace, cudaStream_t stream) : plan_(plan), trace_(trace), stream_(stream) {
     if (plan.matrix()) throw std::invalid_argument(std::string(plan.row->id) + " reduces a matrix, not an array");
     if (plan.elem_bytes != sizeof(In))
       throw std::invalid_argument("the plan was made for " + std::to_string(plan.elem_bytes) +
                                   "-byte elements, and this run reads " + std::to_string(sizeof(In)));
-    require_compute(needs(row(algo_)));
+    require_compute(needs(info()));
   }
 
   // Allocates what every later enqueue needs, so timed runs allocate nothing.
   void prepare() {
     n_ = plan_.size();
     if constexpr (kNarrowRun<T, In>) {  // the narrow rows: warp-shuffle-vectorized, work-queue, or passes
-      if (row(algo_).combine == Combine::Atomics) return prepare_slots();
+      if (info().combine == Combine::Atomics) return prepare_slots();
       prepare_passes();
     } else {
       prepare_for(n_);
@@ -213,7 +207,7 @@ class Reducer {
   }
 
   void prepare_for(std::size_t n) {
-    switch (row(algo_).combine) {  // how the blocks' results become one decides the buffers
+    switch (info().combine) {  // how the blocks' results become one decides the buffers
       case Combine::Halving: a_ = std::make_unique<DeviceArray<T>>((n + 1) / 2); break;
       case Combine::Atomics:
       case Combine::BulkReduce:
@@ -251,10 +245,10 @@ class Reducer {
   // where the result will be. Traced runs synchronise to copy the recording back.
   const T* enqueue(const In* in) {
     if constexpr (kNarrowRun<T, In>) {  // the narrow rows: warp-shuffle-vectorized and work-queue, or passes
-      if (row(algo_).combine == Combine::Atomics) return rotating_single_pass(in);
+      if (info().combine == Combine::Atomics) return rotating_single_pass(in);
       return repeated_passes(in);
     } else {
-      switch (row(algo_).combine) {
+      switch (info().combine) {
         case Combine::Halving: return halving(in);
         case Combine::Atomics:
         case Combine::BulkReduce: return rotates_slots() ? rotating_single_pass(in) : atomic_single_pass(in);
@@ -278,6 +272,7 @@ class Reducer {
   }
 
  private:
+  const AlgorithmRow& info() const { return *plan_.row; }
   std::size_t plan_grid() const { return plan_.grid.x; }
   std::size_t outputs_per_block() const { return std::size_t(plan_.outputs_per_block()); }
   // Clusters, bulk copies and the warp reduce instruction need newer GPUs: said in words before a
@@ -286,7 +281,7 @@ class Reducer {
     if (need.major == 0) return;
     const int major = cuda_compute_major();
     if (major < need.major)
-      throw std::invalid_argument(std::string(row(algo_).id) + " needs " + std::string(need.what) +
+      throw std::invalid_argument(std::string(info().id) + " needs " + std::string(need.what) +
                                   ": compute capability " + std::to_string(need.major) +
                                   ".0 or later, and this GPU's is " + std::to_string(major) + ".x");
   }
@@ -298,13 +293,13 @@ class Reducer {
       kernel(NoProbe{});
       return;
     }
-    const std::size_t grid = row(algo_).combine == Combine::GridSync ? grid_ : plan_grid();  // occupancy's
-    const std::size_t outputs = records_partials(algo_) ? grid * outputs_per_block() / std::size_t(cluster_) : 0;
-    const std::size_t tickets =
-        row(algo_).indexing == Indexing::Tickets ? queue_tickets(n_, launch_.block, sizeof(In)) : 0;
-    TraceBuffers<T> buf(trace_shape(algo_, launch_.block, n_), launch_.block, std::min(outputs, kMaxPartials),
+    const std::size_t grid = info().combine == Combine::GridSync ? grid_ : plan_grid();  // occupancy's
+    const std::size_t outputs =
+        records_partials(plan_.algo()) ? grid * outputs_per_block() / std::size_t(plan_.cluster) : 0;
+    const std::size_t tickets = info().indexing == Indexing::Tickets ? queue_tickets(n_, plan_.block, sizeof(In)) : 0;
+    TraceBuffers<T> buf(trace_shape(plan_.algo(), plan_.block, n_), plan_.block, std::min(outputs, kMaxPartials),
                         std::min(tickets, kMaxTickets));
-    kernel(buf.probe(launch_.trace_block));
+    kernel(buf.probe(plan_.trace_block));
     RL_CUDA(cudaStreamSynchronize(stream_));
     buf.copy_to(*trace_);
     trace_->grid = grid;
@@ -314,15 +309,15 @@ class Reducer {
   template <class Src>
   LaunchArgs<T, Src> args(std::size_t grid, const Src* in, T* out, std::size_t n) const {
     LaunchArgs<T, Src> a;
-    a.in = in, a.out = out, a.m = {1, n}, a.grid = {grid, 1}, a.block = dim3(unsigned(launch_.block));
-    a.threads = launch_.block, a.cluster = cluster_, a.stream = stream_;
+    a.in = in, a.out = out, a.m = {1, n}, a.grid = {grid, 1}, a.block = dim3(unsigned(plan_.block));
+    a.threads = plan_.block, a.cluster = plan_.cluster, a.stream = stream_;
     return a;
   }
 
   // Src: the first pass's element type (In), or T for the passes over partials.
   template <class Src, class Probe>
   void block_pass(std::size_t grid, const Src* in, T* out, std::size_t n, const Probe& p) {
-    launch_listed<T, Op>(algo_, args(grid, in, out, n), p);
+    launch_listed<T, Op>(plan_.algo(), args(grid, in, out, n), p);
   }
 
   // Block partials, then the same kernel over the partials until one value is left.
@@ -370,14 +365,12 @@ class Reducer {
   // warp-shuffle-vectorized, work-queue and bulk-async ready the next launch's slot themselves
   // (block 0 sets it to the identity); cg-reduce-update-async's kernel does not, so its one result
   // is set before each launch (atomic_single_pass).
-  bool rotates_slots() const { return row(algo_).tree != Tree::CgTilesAsync; }
+  bool rotates_slots() const { return info().tree != Tree::CgTilesAsync; }
   // A bulk reduction fills kBulkReduceBytes of its slot (cp.reduce.async.bulk moves multiples of 16).
-  std::size_t slot_cells() const {
-    return row(algo_).combine == Combine::BulkReduce ? kBulkReduceBytes / sizeof(T) : 1;
-  }
+  std::size_t slot_cells() const { return info().combine == Combine::BulkReduce ? kBulkReduceBytes / sizeof(T) : 1; }
   void prepare_slots() {
     result_ = std::make_unique<DeviceArray<T>>(kSlots * slot_cells());
-    if (row(algo_).indexing == Indexing::Tickets) taken_ = std::make_unique<DeviceArray<unsigned long long>>(kSlots);
+    if (info().indexing == Indexing::Tickets) taken_ = std::make_unique<DeviceArray<unsigned long long>>(kSlots);
     fill_slots();
   }
   void fill_slots() {
@@ -396,7 +389,7 @@ class Reducer {
     LaunchArgs<T, In> a = args(plan_grid(), in, out, n_);
     a.next = next;
     if (taken_) a.taken = taken_->get() + now, a.next_taken = taken_->get() + later;
-    first_pass([&](auto probe) { launch_listed<T, Op>(algo_, a, probe); });
+    first_pass([&](auto probe) { launch_listed<T, Op>(plan_.algo(), a, probe); });
     slots_ready_ = true;
     ++launches_;
     return out;
@@ -406,24 +399,26 @@ class Reducer {
   const T* last_block_folds(const T* in) {
     auto a = args(plan_grid(), in, result_->get(), n_);
     a.partials = a_->get(), a.retired = retired_->get();
-    first_pass([&](auto probe) { launch_listed<T, Op>(algo_, a, probe); });
+    first_pass([&](auto probe) { launch_listed<T, Op>(plan_.algo(), a, probe); });
     return result_->get();
   }
 
   // Every block must be resident at once: the grid is capped by what the device holds.
   std::size_t resident_grid() const {
     int per_sm = 0, per_sm_timed = 0;
-    const std::size_t sh = std::size_t(launch_.block) * sizeof(T);
-    RL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cg_grid_sync<T, Op, TraceProbe<T>>, launch_.block, sh));
-    RL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_timed, cg_grid_sync<T, Op, NoProbe>, launch_.block, sh));
+    const std::size_t sh = std::size_t(plan_.block) * sizeof(T);
+    RL_CUDA(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, cg_grid_sync<T, Op, TraceProbe<T>>, plan_.block, sh));
+    RL_CUDA(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm_timed, cg_grid_sync<T, Op, NoProbe>, plan_.block, sh));
     const std::size_t resident = std::size_t(std::min(per_sm, per_sm_timed)) * cuda_sm_count();
     if (resident == 0) throw CudaError("cg-grid-sync: no block of this size fits on the device");
-    if (launch_.grid && launch_.grid > resident)
-      throw std::invalid_argument("cg-grid-sync: a grid of " + std::to_string(launch_.grid) +
+    if (plan_.asked_grid && plan_.asked_grid > resident)
+      throw std::invalid_argument("cg-grid-sync: a grid of " + std::to_string(plan_.asked_grid) +
                                   " blocks cannot all be resident (at most " + std::to_string(resident) + ")");
     const std::size_t grid = std::min(plan_grid(), resident);
-    if (trace_ && std::size_t(launch_.trace_block) >= grid)
-      throw std::invalid_argument("trace block " + std::to_string(launch_.trace_block) + " is outside the grid of " +
+    if (trace_ && std::size_t(plan_.trace_block) >= grid)
+      throw std::invalid_argument("trace block " + std::to_string(plan_.trace_block) + " is outside the grid of " +
                                   std::to_string(grid) + " block(s)");
     return grid;
   }
@@ -436,7 +431,7 @@ class Reducer {
   // global-halving: launches as the barrier; the trace holds the live part after each one.
   const T* halving(const T* in) {
     const std::size_t n = n_;
-    const int stages = trace_shape(algo_, launch_.block, n).stages;
+    const int stages = trace_shape(plan_.algo(), plan_.block, n).stages;
     DeviceArray<std::uint8_t> active(trace_ ? n : 0);
     DeviceArray<int> access(trace_ ? 3 * n : 0);
     if (trace_) {
@@ -459,7 +454,8 @@ class Reducer {
         access.fill_bytes(0xff);
         probe = {active.get(), access.get()};
       }
-      global_halving<T, Op><<<unsigned(ceil_div(half, launch_.block)), launch_.block, 0, stream_>>>(src, x, live, half, probe);
+      global_halving<T, Op>
+          <<<unsigned(ceil_div(half, plan_.block)), plan_.block, 0, stream_>>>(src, x, live, half, probe);
       RL_CUDA(cudaGetLastError());
       src = x;
       if (trace_) {
@@ -478,11 +474,8 @@ class Reducer {
   }
 
   Plan plan_;
-  Algo algo_;
-  Launch launch_;
   RawTrace<T>* trace_;
   cudaStream_t stream_;
-  int cluster_;  // blocks a cluster; 1 for kernels without clusters
   static constexpr std::size_t kSlots = 3;
   std::size_t n_ = 0, grid_ = 0;
   std::size_t launches_ = 0;
