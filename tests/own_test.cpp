@@ -14,6 +14,7 @@
 
 #include "app/core/embedded.h"
 #include "app/own/nvrtc.h"
+#include "app/own/own_check.h"
 #include "app/own/own_file.h"
 #include "app/own/own_run.h"
 #include "app/own/own_trace.h"
@@ -177,20 +178,7 @@ namespace rl {
 namespace {
 
 std::vector<unsigned char> as_bytes(const std::vector<double>& v, const std::string& type) {
-  std::vector<unsigned char> out;
-  for (double d : v) {
-    unsigned char b[8];
-    if (type == "float") {
-      const float f = float(d);
-      std::memcpy(b, &f, 4), out.insert(out.end(), b, b + 4);
-    } else if (type == "int") {
-      const std::int32_t i = std::int32_t(d);
-      std::memcpy(b, &i, 4), out.insert(out.end(), b, b + 4);
-    } else {
-      std::memcpy(b, &d, 8), out.insert(out.end(), b, b + 8);
-    }
-  }
-  return out;
+  return own::bytes_of(v, type);
 }
 
 double value_at(const std::vector<unsigned char>& bytes, std::size_t i, const std::string& type) {
@@ -451,6 +439,50 @@ TEST(OwnTrace, AWrongValueIsAFindingNamingTheSize) {
   }
 }
 
+// A kernel that only works for one block, or only where n is a multiple of its block, passes at
+// the size it was traced at and is told which other size failed and how to run it again.
+TEST(OwnCheck, OtherSizesNameTheOneThatFailed) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const auto seed = test::test_seed() % 1000 + 1;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const std::string tree =
+      "  __syncthreads();\n  for (unsigned int s = 64; s > 0; s >>= 1) {\n"
+      "    if (tid < s) sdata[tid] += sdata[tid + s];\n    __syncthreads();\n  }\n"
+      "  if (tid == 0) out[0] = sdata[0];\n";
+  const auto findings_of = [&](const std::string& load, std::size_t traced) {
+    own::OwnRequest r;
+    r.source = kernel_file(load + tree), r.file = "one-block.cu", r.value_type = "int";
+    r.input = own::bytes_of(test::random_values(traced, core::DType::Int, seed), "int");
+    EXPECT_TRUE(own::own_trace(r, own::run_on_cpu(r), core::Op::Sum).findings.empty());
+    return own::check_other_sizes(r, false, core::Op::Sum, seed);
+  };
+  const std::string again = " --input random:" + std::to_string(seed) + " runs it again): ";
+  auto f = findings_of("  sdata[tid] = tid < n ? in[tid] : value_t(0);\n", 100);  // one block's elements
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].kind, "wrong-size");
+  EXPECT_EQ(f[0].text.rfind("at n = 129 (--size 129" + again + "the kernel left ", 0), 0u) << f[0].text;
+  EXPECT_EQ(f[1].text.rfind("at n = 65539 (--size 65539" + again, 0), 0u) << f[1].text;
+  f = findings_of("  sdata[tid] = in[tid];\n", 128);  // no guard: n a multiple of the block
+  ASSERT_EQ(f.size(), 3u);
+  EXPECT_EQ(f[0].text.rfind("at n = 1 (--size 1" + again, 0), 0u) << f[0].text;
+  EXPECT_NE(f[0].text.find("out-of-bounds: thread 1 of block 0 at line 10"), std::string::npos) << f[0].text;
+  EXPECT_EQ(own::check_sizes(256, true).back(), (std::size_t(1) << 24) + 3);
+}
+
+// The starters with the grid-stride loops pass at every checked size, ints exactly.
+TEST(OwnCheck, GridStrideStartersPassEverySize) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const auto seed = test::test_seed() % 1000 + 1;
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (const char* name : {"reduce6", "warp-shuffle"}) {
+    own::OwnRequest r;
+    r.source = std::string(embedded::own_file(name)), r.file = std::string(name) + ".cu", r.value_type = "int";
+    r.input = own::bytes_of(test::random_values(1000, core::DType::Int, seed), "int");
+    const auto f = own::check_other_sizes(r, false, core::Op::Sum, seed);
+    EXPECT_TRUE(f.empty()) << name << ": " << f[0].text;
+  }
+}
+
 // trace --kernel: the same JSON as ours; a finding exits 1 with the JSON still written; a compile
 // error exits 1 naming FILE:LINE; a type the file cannot take is a usage error.
 TEST(OwnCli, TraceTakesAKernelFile) {
@@ -482,6 +514,17 @@ TEST(OwnCli, TraceTakesAKernelFile) {
   EXPECT_EQ(r.code, 1);
   EXPECT_NE(r.err.find("broken.cu:"), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty());
+
+  const std::string one_block = dir.path() + "/one-block.cu";
+  text = kernel_file(
+      "  sdata[tid] = tid < n ? in[tid] : value_t(0);\n  __syncthreads();\n"
+      "  if (tid == 0) { for (int i = 1; i < 128; ++i) sdata[0] += sdata[i]; out[0] = sdata[0]; }\n");
+  ASSERT_TRUE(core::write_file(one_block, text, &why)) << why;
+  r = test::run_cli({"trace", "--kernel", one_block, "--backend", "sim", "--size", "100", "--type", "int"});
+  EXPECT_EQ(r.code, 1);  // right at 100, wrong at 129: the other sizes are checked
+  EXPECT_NE(r.err.find("reduction-lab: wrong-size: at n = 129 (--size 129 --input random:"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["findings"][0]["kind"], "wrong-size");
 
   r = test::run_cli({"trace", "--kernel", starter, "--backend", "sim", "--type", "half"});
   EXPECT_EQ(r.code, 2);

@@ -4,6 +4,7 @@
 #include "../core/file_io.h"
 #include "../core/input.h"
 #include "../core/text.h"
+#include "../own/own_check.h"
 #include "../own/own_trace.h"
 #include "commands.h"
 
@@ -51,7 +52,7 @@ core::Trace record_own(const RunOptions& o) {
     const std::vector<double> values = own_input(o, type, block ? block : launch.block);
     const own::OwnRequest r =
         own::own_request(std::move(source), o.kernel, type, values, block, unsigned(o.trace_block));
-    return own::trace_own(r, on_gpu(o.backend), *core::parse_op(o.op));
+    return own::trace_own(r, on_gpu(o.backend), *core::parse_op(o.op), own::fresh_seed());
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(e.what());
   }

@@ -114,6 +114,47 @@ std::size_t value_bytes(const std::string& type) {
   throw std::invalid_argument("a kernel of your own takes float, int or double, not " + type);
 }
 
+double value_at(const unsigned char* p, const std::string& type) {
+  if (type == "int") {
+    std::int32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  if (type == "float") {
+    float v;
+    std::memcpy(&v, p, 4);
+    return v;
+  }
+  double v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+
+std::vector<double> values_of(const std::vector<unsigned char>& bytes, const std::string& type, std::size_t cap) {
+  const std::size_t size = value_bytes(type), count = std::min(bytes.size() / size, cap);
+  std::vector<double> out(count);
+  for (std::size_t i = 0; i < count; ++i) out[i] = value_at(bytes.data() + i * size, type);
+  return out;
+}
+
+std::vector<unsigned char> bytes_of(const std::vector<double>& values, const std::string& type) {
+  const std::size_t size = value_bytes(type);
+  std::vector<unsigned char> out(values.size() * size);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    unsigned char* at = out.data() + i * size;
+    if (type == "int") {
+      const auto v = std::int32_t(values[i]);
+      std::memcpy(at, &v, 4);
+    } else if (type == "float") {
+      const auto v = float(values[i]);
+      std::memcpy(at, &v, 4);
+    } else {
+      std::memcpy(at, &values[i], 8);
+    }
+  }
+  return out;
+}
+
 OwnRun prepare_run(const OwnRequest& r) {
   OwnRun out;
   out.launch = parse_launch(r.source, r.file);

@@ -55,6 +55,12 @@ struct OwnRun {
 };
 
 std::size_t value_bytes(const std::string& value_type);  // throws std::invalid_argument for others
+// The value of `type` whose bytes start at p, and the first `cap` values of `bytes`, as doubles.
+double value_at(const unsigned char* p, const std::string& type);
+std::vector<double> values_of(const std::vector<unsigned char>& bytes, const std::string& type,
+                              std::size_t cap = std::size_t(-1));
+// The inverse: values (already rounded to the type) as the kernel reads them, little-endian.
+std::vector<unsigned char> bytes_of(const std::vector<double>& values, const std::string& type);
 
 // Compiles (NVRTC) and interprets the request's kernel over its input. Throws CompileError for the
 // file's compile errors, std::invalid_argument for a bad launch line, size or block, and

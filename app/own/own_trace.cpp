@@ -9,34 +9,10 @@
 #include "../../kernels/raw_trace.h"
 #include "../core/catalog.h"
 #include "../core/text.h"
+#include "own_check.h"
 
 namespace rl::own {
 namespace {
-
-// The value of `type` whose bytes start at p, as the trace holds values.
-double value_at(const unsigned char* p, const std::string& type) {
-  if (type == "int") {
-    std::int32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
-  }
-  if (type == "float") {
-    float v;
-    std::memcpy(&v, p, 4);
-    return v;
-  }
-  double v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
-
-std::vector<double> values_of(const std::vector<unsigned char>& bytes, const std::string& type,
-                              std::size_t cap = std::numeric_limits<std::size_t>::max()) {
-  const std::size_t size = value_bytes(type), count = std::min(bytes.size() / size, cap);
-  std::vector<double> out(count);
-  for (std::size_t i = 0; i < count; ++i) out[i] = value_at(bytes.data() + i * size, type);
-  return out;
-}
 
 // rl_lanes' bits (the value's bytes, low first) as values of the run's type.
 std::vector<double> lane_values(const std::vector<std::uint64_t>& bits, const std::string& type) {
@@ -88,54 +64,6 @@ std::vector<core::Stage> stages_of(const OwnRun& run, const std::string& type) {
   return out;
 }
 
-// The run's value against the input's: ints and min/max exactly (an int sum wraps as the GPU's
-// 32-bit adds do), float and double sums within the bound every order of adds stays inside,
-// (n - 1) u / (1 - (n - 1) u) times the sum of the magnitudes (Higham, Accuracy and Stability,
-// eq. 4.4). A wrong value is a finding; none when it is right or no value was left.
-std::optional<core::Finding> check_value(const OwnRequest& r, const OwnRun& run, core::Op op) {
-  if (run.result.empty()) return std::nullopt;
-  const std::vector<double> in = values_of(r.input, r.value_type);
-  const double got = value_at(run.result.data(), r.value_type);
-  long double sum = 0, magnitude = 0;
-  double lo = in[0], hi = in[0];
-  for (double v : in) sum += v, magnitude += std::fabs(v), lo = std::min(lo, v), hi = std::max(hi, v);
-  const bool ints = r.value_type == "int";
-  double want = op == core::Op::Min ? lo : op == core::Op::Max ? hi : double(sum);
-  if (ints && op == core::Op::Sum) want = double(std::int32_t(std::uint32_t(std::int64_t(sum))));
-  double bound = 0;
-  if (!ints && op == core::Op::Sum) {
-    const double u = r.value_type == "float" ? 0x1p-24 : 0x1p-53, k = double(in.size() - 1) * u;
-    bound = k < 1 ? k / (1 - k) * double(magnitude) : HUGE_VAL;
-  }
-  if (std::fabs(got - want) <= bound || (std::isnan(got) && std::isnan(want))) return std::nullopt;
-  const std::string n = std::to_string(in.size()), what = core::to_string(op);
-  std::string text = "the kernel left " + core::format_value(got, core::DType::Double) + "; the " + what + " of the " +
-                     n + " inputs is " + core::format_value(want, core::DType::Double);
-  text += bound > 0 ? ", and any order of " + r.value_type + " adds stays within " +
-                          core::format_value(bound, core::DType::Double) + " of it"
-                    : (ints && op == core::Op::Sum ? " (ints add exactly, wrapping at 2^32)" : "");
-  return core::Finding{"wrong-result", text + " (n = " + n + ", block " + std::to_string(run.block) + ")", 0};
-}
-
-// The inputs as the kernel reads them: n values of value_t, little-endian.
-std::vector<unsigned char> bytes_of(const std::vector<double>& values, core::DType type) {
-  const std::size_t size = type == core::DType::Double ? 8 : 4;
-  std::vector<unsigned char> out(values.size() * size);
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    unsigned char* at = out.data() + i * size;
-    if (type == core::DType::Int) {
-      const auto v = std::int32_t(values[i]);
-      std::memcpy(at, &v, 4);
-    } else if (type == core::DType::Float) {
-      const auto v = float(values[i]);
-      std::memcpy(at, &v, 4);
-    } else {
-      std::memcpy(at, &values[i], 8);
-    }
-  }
-  return out;
-}
-
 }  // namespace
 
 OwnRequest own_request(std::string source, std::string file, core::DType type, const std::vector<double>& values,
@@ -145,13 +73,15 @@ OwnRequest own_request(std::string source, std::string file, core::DType type, c
   OwnRequest r;
   r.source = std::move(source), r.file = std::move(file);
   r.value_type = core::to_string(type);
-  r.input = bytes_of(values, type);
+  r.input = bytes_of(values, r.value_type);
   r.block = block, r.trace_block = trace_block;
   return r;
 }
 
-core::Trace trace_own(const OwnRequest& r, bool gpu, core::Op op) {
-  return own_trace(r, gpu ? run_on_gpu(r) : run_on_cpu(r), op);
+core::Trace trace_own(const OwnRequest& r, bool gpu, core::Op op, std::uint64_t check_seed) {
+  core::Trace t = own_trace(r, gpu ? run_on_gpu(r) : run_on_cpu(r), op);
+  if (check_seed && t.findings.empty()) t.findings = check_other_sizes(r, gpu, op, check_seed);
+  return t;
 }
 
 std::string own_algorithm(const OwnLaunch& launch) { return "own:" + launch.kernel.substr(0, launch.kernel.find('<')); }

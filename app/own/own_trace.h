@@ -16,8 +16,10 @@ core::Trace own_trace(const OwnRequest& request, const OwnRun& run, core::Op op)
 OwnRequest own_request(std::string source, std::string file, core::DType type, const std::vector<double>& values,
                        int block, unsigned trace_block);
 // Runs it on the GPU or (NVRTC's PTX interpreted) on the CPU and makes its trace; throws as
-// run_on_cpu and run_on_gpu do.
-core::Trace trace_own(const OwnRequest& request, bool gpu, core::Op op);
+// run_on_cpu and run_on_gpu do. Where the run found nothing and check_seed is not 0, the kernel
+// is run again at the other sizes own_check.h names, over random:check_seed inputs, and what
+// failed there becomes the trace's findings.
+core::Trace trace_own(const OwnRequest& request, bool gpu, core::Op op, std::uint64_t check_seed);
 
 // The trace's algorithm name for a file: "own:" and the kernel's name without template arguments.
 std::string own_algorithm(const OwnLaunch& launch);

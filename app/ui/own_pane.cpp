@@ -9,6 +9,7 @@
 #include "../core/file_io.h"
 #include "../core/text.h"
 #include "../own/nvrtc.h"
+#include "../own/own_check.h"
 #include "../own/own_trace.h"
 #include "colors.h"
 #include "open_pane.h"
@@ -63,8 +64,9 @@ void run_own(AppState& s, const std::string& path) {
     std::vector<double> values = run_request(c).input;
     own::OwnRequest r = own::own_request(std::move(source), path, c.type, values, 0, unsigned(c.trace_block));
     r.step_budget = kWindowSteps;
-    o.pending =
-        std::async(std::launch::async, [r = std::move(r), gpu, op = c.op] { return own::trace_own(r, gpu, op); });
+    o.pending = std::async(std::launch::async, [r = std::move(r), gpu, op = c.op, seed = own::fresh_seed()] {
+      return own::trace_own(r, gpu, op, seed);
+    });
     o.running = gpu ? "the GPU" : "the CPU (NVRTC's PTX, interpreted)";
     o.failed = false, o.said.clear();
   } catch (const std::exception& e) {
