@@ -23,7 +23,9 @@
 #include "app/core/catalog.h"
 #include "app/core/embedded.h"
 #include "app/own/nvrtc.h"
+#include "app/own/own_compare.h"
 #include "app/own/own_run.h"
+#include "app/own/own_trace.h"
 #include "kernels/bench_api.h"
 #include "kernels/algorithms.h"
 #include "kernels/raw_trace.h"
@@ -934,6 +936,9 @@ TEST(Gpu, OwnStartersOnTheGpuEqualTheCpuPathBitForBit) {
         ASSERT_EQ(gpu.callers, cpu.callers);
         ASSERT_EQ(gpu.first_outputs, cpu.first_outputs);
         ASSERT_EQ(gpu.result, cpu.result);
+        const own::Agreement a =  // the window's badge says the same
+            own::agreement(own::own_trace(r, gpu, core::Op::Sum), own::own_trace(r, cpu, core::Op::Sum));
+        ASSERT_TRUE(a.compared && a.equal) << a.text;
       }
   }
 }
@@ -965,6 +970,35 @@ TEST(Gpu, OwnStartersSumLargeIntArraysExactly) {
     std::memcpy(&got, gpu.result.data(), 4);
     EXPECT_EQ(got, std::int32_t(std::uint32_t(exact))) << file;
   }
+}
+
+// What `trace --kernel --backend cuda` and the window do: the GPU's trace, the CPU path's beside
+// it (equal for a race-free starter), the other sizes checked on the GPU up to 2^24 + 3; and a
+// starter with its loop's barrier removed, whose race only the CPU path names.
+TEST(Gpu, OwnRunsAreComparedWithTheCpuPathAndCheckedAtEverySize) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    cudaGetLastError();
+    NO_GPU("no CUDA device");
+  }
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  own::OwnRequest r;
+  r.source = std::string(embedded::own_file("reduce3")), r.file = "reduce3.cu", r.value_type = "int";
+  r.input = own_input(100000, "int", seed), r.block = 256, r.trace_block = 3;
+  own::Compared both = own::trace_on_both(r, core::Op::Sum, seed % 1000 + 1);
+  EXPECT_TRUE(both.agreement.compared && both.agreement.equal) << both.agreement.text;
+  EXPECT_TRUE(both.trace.findings.empty()) << both.trace.findings[0].text;
+  EXPECT_EQ(both.trace.backend, "cuda");
+
+  r.source = std::string(embedded::own_file("reduce2")), r.file = "reduce2.cu";
+  r.source.replace(r.source.rfind("__syncthreads();"), 16, "");
+  both = own::trace_on_both(r, core::Op::Sum, seed % 1000 + 1);
+  const auto race = std::find_if(both.trace.findings.begin(), both.trace.findings.end(),
+                                 [](const core::Finding& f) { return f.kind == "race"; });
+  ASSERT_NE(race, both.trace.findings.end());  // the GPU's value may be right or wrong; the race is named
+  EXPECT_EQ(race->text.rfind("on the CPU path: ", 0), 0u) << race->text;
+  EXPECT_FALSE(both.agreement.compared) << both.agreement.text;
 }
 
 }  // namespace

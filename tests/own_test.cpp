@@ -21,6 +21,7 @@
 #include "app/core/file_io.h"
 #include "cli_support.h"
 #include "app/backend/backend.h"
+#include "own_support.h"
 #include "test_support.h"
 
 namespace rl {
@@ -125,15 +126,6 @@ TEST(OwnNvrtc, MapsNvrtcLogLinesToFileColonLine) {
   EXPECT_EQ(own::map_log("1 error detected in the compilation of \"a.cu\".\n"),
             "1 error detected in the compilation of \"a.cu\".\n");
   EXPECT_EQ(own::map_log("a.cu(1): \x1b[2J\n").find('\x1b'), std::string::npos);
-}
-
-// NVRTC must load here, or the test says why it skipped (or fails, where it is required).
-bool nvrtc_or_skip() {
-  std::string why;
-  if (own::nvrtc_ready(&why)) return true;
-  if (const char* need = std::getenv("REDLAB_REQUIRE_NVRTC"); need && std::string(need) == "1")
-    ADD_FAILURE() << "REDLAB_REQUIRE_NVRTC=1: " << why;
-  return false;
 }
 
 TEST(OwnNvrtc, EveryStarterCompilesToPtxForEveryType) {

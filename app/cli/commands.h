@@ -63,9 +63,11 @@ CLI::Option* add_run_options(CLI::App* cmd, RunOptions& o);
 // text as a size (N or 2^K), or fallback where it is empty; UsageError naming flag otherwise.
 std::size_t size_option(const std::string& flag, const std::string& text, std::size_t fallback);
 backend::TraceRequest request_of(const RunOptions& o);
-core::Trace record(const RunOptions& o, int runs = 0);
+// said: where a kernel of your own's GPU run says how it compares with the CPU path's.
+core::Trace record(const RunOptions& o, int runs = 0, std::ostream* said = nullptr);
 // --kernel FILE: a kernel of your own, on the GPU (cuda) or its PTX interpreted on the CPU (sim).
-core::Trace record_own(const RunOptions& o);
+// A GPU run is interpreted beside (own_compare.h) and said writes the comparison's line.
+core::Trace record_own(const RunOptions& o, std::ostream* said = nullptr);
 // Writes a trace's findings to err; 1 when it has any (a kernel of your own's exit code), else 0.
 int report_findings(const core::Trace& t, std::ostream& err);
 int exported(const render::Exported& r);

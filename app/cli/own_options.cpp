@@ -5,6 +5,7 @@
 #include "../core/input.h"
 #include "../core/text.h"
 #include "../own/own_check.h"
+#include "../own/own_compare.h"
 #include "../own/own_trace.h"
 #include "commands.h"
 
@@ -35,7 +36,7 @@ bool on_gpu(const std::string& backend) {
 
 }  // namespace
 
-core::Trace record_own(const RunOptions& o) {
+core::Trace record_own(const RunOptions& o, std::ostream* said) {
   if (o.type != "float" && o.type != "int" && o.type != "double")
     throw UsageError("--type: a kernel of your own takes float, int or double, not " + o.type);
   if (!o.rows.empty() || !o.cols.empty()) throw UsageError("--rows/--cols: a kernel of your own reduces an array");
@@ -52,7 +53,11 @@ core::Trace record_own(const RunOptions& o) {
     const std::vector<double> values = own_input(o, type, block ? block : launch.block);
     const own::OwnRequest r =
         own::own_request(std::move(source), o.kernel, type, values, block, unsigned(o.trace_block));
-    return own::trace_own(r, on_gpu(o.backend), *core::parse_op(o.op), own::fresh_seed());
+    const core::Op op = *core::parse_op(o.op);
+    if (!on_gpu(o.backend)) return own::trace_own(r, false, op, own::fresh_seed());
+    own::Compared both = own::trace_on_both(r, op, own::fresh_seed());
+    if (said) *said << "reduction-lab: " << both.agreement.text << "\n";
+    return std::move(both.trace);
   } catch (const std::invalid_argument& e) {
     throw std::runtime_error(e.what());
   }

@@ -146,11 +146,11 @@ backend::TraceRequest request_of(const RunOptions& o) {
 
 // Runs the chosen backend (runs > 0: the race-revealing recording, that many times).
 // UsageError for requests that cannot be, runtime_error otherwise.
-core::Trace record(const RunOptions& o, int runs) {
+core::Trace record(const RunOptions& o, int runs, std::ostream* said) {
   if (!o.kernel.empty()) {
     if (runs > 0)
       throw UsageError("--runs: a kernel of your own has no race-revealing recording (its CPU path checks races)");
-    return record_own(o);
+    return record_own(o, said);
   }
   if (o.algorithm.empty()) throw UsageError("give --algorithm (see `list`) or --kernel FILE");
   const backend::TraceRequest req = request_of(o);

@@ -27,7 +27,7 @@ Handler trace_command(CLI::App& cmd) {
                  "of a block of the first run whose first pass went wrong (else of the last run)")
       ->check(CLI::Range(1, kernels::kMaxRaceRuns));
   return [o](const Io& io) {
-    const core::Trace t = record(o->run, o->runs);
+    const core::Trace t = record(o->run, o->runs, &io.err);
     io.out << (o->format == "json" ? core::to_json(t) + "\n" : core::to_text(t));
     return report_findings(t, io.err);
   };

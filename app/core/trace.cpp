@@ -143,8 +143,6 @@ Code read_code(const json& jc) {
   return c;
 }
 
-constexpr std::size_t kMaxFindings = 64;
-
 std::vector<Finding> read_findings(const json& jf) {
   if (!jf.is_array()) throw std::runtime_error("trace field 'findings' is not a list");
   if (jf.size() > kMaxFindings)

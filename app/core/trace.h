@@ -139,6 +139,8 @@ struct RecordedAt {
   bool operator==(const RecordedAt&) const { return true; }
 };
 
+constexpr std::size_t kMaxFindings = 64;  // findings a trace holds
+
 struct Trace {
   std::string algorithm;
   std::string backend;  // "cuda" or "sim"
@@ -176,7 +178,7 @@ struct Trace {
   // A race-revealing recording (trace --runs): N runs, and the replay of one block. The stages'
   // shared memory is then the run's, race->meant the model's.
   std::optional<Race> race;
-  std::vector<Finding> findings;  // a kernel of your own's, from the CPU path; empty otherwise
+  std::vector<Finding> findings;  // a kernel of your own's (at most kMaxFindings); empty otherwise
   bool operator==(const Trace&) const = default;
 };
 

@@ -17,6 +17,7 @@
 #include "../core/settings.h"
 #include "../core/trace.h"
 #include "../core/undo.h"
+#include "../own/own_compare.h"
 #include "../render/export.h"
 #include "../render/warp_views.h"
 #include "float_pane.h"
@@ -72,11 +73,12 @@ struct OwnUi {
   std::string file;                         // the file watched: rerun when its time changes
   std::filesystem::file_time_type stamp{};  // its time when last read
   bool watch = true;                        // rerun on save
-  std::future<core::Trace> pending;         // the run in progress, on a thread of its own
+  std::future<own::Compared> pending;       // the run in progress, on a thread of its own
   std::string running;                      // what it runs on, while it runs ("the GPU", "the CPU path")
   std::string said;                         // the last run's outcome, or why it failed
   bool failed = false;
   std::vector<core::Finding> findings;  // what the CPU path found in the last run
+  std::optional<own::Agreement> agreement;  // a GPU run's against the CPU path's (GPU = CPU)
   int polls = 0;                        // frames since the file's time was last read
 };
 

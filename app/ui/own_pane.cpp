@@ -49,12 +49,25 @@ std::string outcome(const core::Trace& t, const std::string& file) {
   return said;
 }
 
+// GPU = CPU: green when the two traces are equal bit for bit, red at their first difference,
+// grey when they were not compared.
+void agreement_badge(const own::Agreement& a) {
+  const bool compared = a.compared;
+  const ImVec4 color = a.equal ? kEqualGreen : compared ? kErrorRed : ImGui::GetStyle().Colors[ImGuiCol_TextDisabled];
+  ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(color.x, color.y, color.z, 0.25f));
+  ImGui::PushStyleColor(ImGuiCol_ButtonHovered, ImVec4(color.x, color.y, color.z, 0.25f));
+  ImGui::PushStyleColor(ImGuiCol_ButtonActive, ImVec4(color.x, color.y, color.z, 0.25f));
+  ImGui::SmallButton(a.equal ? "GPU = CPU" : compared ? "GPU != CPU" : "GPU, CPU not compared");
+  ImGui::PopStyleColor(3);
+  wrapped(color, a.text);
+}
+
 }  // namespace
 
 void run_own(AppState& s, const std::string& path) {
   OwnUi& o = s.own;
   if (o.pending.valid()) return;  // one run at a time; a save meanwhile is seen when it is in
-  o.file = path, o.stamp = time_of(path), o.polls = 0, o.failed = true, o.findings.clear();
+  o.file = path, o.stamp = time_of(path), o.polls = 0, o.failed = true, o.findings.clear(), o.agreement.reset();
   std::snprintf(o.path, sizeof o.path, "%s", path.c_str());
   std::string source;
   if (!core::read_file(path, core::files::kKernel, &source, &o.said)) return;
@@ -65,7 +78,7 @@ void run_own(AppState& s, const std::string& path) {
     own::OwnRequest r = own::own_request(std::move(source), path, c.type, values, 0, unsigned(c.trace_block));
     r.step_budget = kWindowSteps;
     o.pending = std::async(std::launch::async, [r = std::move(r), gpu, op = c.op, seed = own::fresh_seed()] {
-      return own::trace_own(r, gpu, op, seed);
+      return gpu ? own::trace_on_both(r, op, seed) : own::Compared{own::trace_own(r, false, op, seed), {}};
     });
     o.running = gpu ? "the GPU" : "the CPU (NVRTC's PTX, interpreted)";
     o.failed = false, o.said.clear();
@@ -79,8 +92,10 @@ void poll_own(AppState& s) {
   if (o.pending.valid() && o.pending.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
     o.running.clear();
     try {
-      core::Trace t = o.pending.get();
+      own::Compared run = o.pending.get();
+      core::Trace& t = run.trace;
       o.said = outcome(t, o.file), o.findings = t.findings, o.failed = false;
+      if (!run.agreement.text.empty()) o.agreement = run.agreement;
       put_trace(s, std::move(t), o.file, o.said);
     } catch (const std::exception& e) {
       o.failed = true, o.said = shown_text(e.what());
@@ -93,6 +108,7 @@ void poll_own(AppState& s) {
 
 void own_section(AppState& s) {
   OwnUi& o = s.own;
+  if (!o.file.empty()) ImGui::SetNextItemOpen(true, ImGuiCond_Once);  // opened with --kernel or a drop
   if (!ImGui::CollapsingHeader("Your own kernel")) return;
   ImGui::TextDisabled("A .cu file with //! launch lines (docs/own-kernel.md); or drop one on the window");
   if (std::string why; !own::nvrtc_ready(&why)) {
@@ -107,8 +123,14 @@ void own_section(AppState& s) {
   if (ImGui::Button("Run##own") || enter) run_own(s, o.path);
   ImGui::EndDisabled();
   ImGui::Checkbox("Run again when the file is saved", &o.watch);
+  own_status(s);
+}
+
+void own_status(const AppState& s) {
+  const OwnUi& o = s.own;
   if (!o.running.empty()) wrapped(kAmber, "Running on " + o.running + "...");
   if (!o.said.empty()) wrapped(o.failed ? kErrorRed : ImGui::GetStyle().Colors[ImGuiCol_Text], o.said);
+  if (o.agreement) agreement_badge(*o.agreement);
   for (const auto& f : o.findings) wrapped(kErrorRed, f.kind + ": " + f.text);
 }
 

@@ -13,6 +13,9 @@ namespace rl::ui {
 void run_own(AppState& state, const std::string& path);
 // Once a frame: takes a finished run onto the screen; reruns the watched file when it changed.
 void poll_own(AppState& state);
+// What the last run of the watched file said: its outcome, GPU = CPU, the findings (the lesson
+// pane shows it above the lesson while that run is on screen).
+void own_status(const AppState& state);
 // The section in the left panel: the path field, Run, Rerun on save, and what the last run said.
 void own_section(AppState& state);
 

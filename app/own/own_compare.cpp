@@ -1,0 +1,115 @@
+#include "own_compare.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+#include "../core/text.h"
+#include "own_trace.h"
+
+namespace rl::own {
+namespace {
+
+std::uint64_t bits(double v) {
+  std::uint64_t b;
+  std::memcpy(&b, &v, sizeof b);
+  return b;
+}
+
+// The first index where a and b differ bit for bit (a missing array differs from a present one
+// at cell 0), or nullopt.
+std::optional<std::size_t> first_cell(const std::vector<double>& a, const std::vector<double>& b) {
+  const std::size_t n = std::min(a.size(), b.size());
+  for (std::size_t i = 0; i < n; ++i)
+    if (bits(a[i]) != bits(b[i])) return i;
+  if (a.size() != b.size()) return n;
+  return std::nullopt;
+}
+
+std::string value_or_none(const std::vector<double>& v, std::size_t i, core::DType type) {
+  return i < v.size() ? core::format_value(v[i], type) : "nothing";
+}
+
+Agreement differs(int stage, long cell, std::string text) { return {true, false, std::move(text), stage, cell}; }
+
+// Where two recorded arrays of one stage differ, in words: "shared[17]: GPU 12.5, CPU 13".
+std::optional<Agreement> array_difference(int k, const char* what, const std::optional<std::vector<double>>& g,
+                                          const std::optional<std::vector<double>>& c, core::DType type,
+                                          const std::string& where) {
+  const std::vector<double> none, &a = g ? *g : none, &b = c ? *c : none;
+  const auto i = first_cell(a, b);
+  if (!i) return std::nullopt;
+  return differs(k, long(*i),
+                 "GPU and CPU differ " + where + ": " + what + "[" + std::to_string(*i) + "] is " +
+                     value_or_none(a, *i, type) + " on the GPU and " + value_or_none(b, *i, type) + " on the CPU");
+}
+
+std::optional<Agreement> stage_difference(int k, const core::Stage& g, const core::Stage& c, core::DType type) {
+  const std::string where = "from stage " + std::to_string(k + 1) + " (" + core::printable(g.label) + ")";
+  if (g.label != c.label || g.line != c.line || g.tag != c.tag || g.param != c.param)
+    return differs(k, -1,
+                   "GPU and CPU differ " + where + ": the CPU's stage " + std::to_string(k + 1) + " is " +
+                       core::printable(c.label) + " at line " + std::to_string(c.line));
+  if (auto d = array_difference(k, "shared", g.shared, c.shared, type, where)) return d;
+  if (auto d = array_difference(k, "lane", g.lanes, c.lanes, type, where)) return d;
+  if (g.active != c.active) return differs(k, -1, "GPU and CPU differ " + where + ": other threads called rl_lanes");
+  return std::nullopt;
+}
+
+std::size_t cells(const std::vector<core::Stage>& stages) {
+  std::size_t n = 0;
+  for (const auto& s : stages) n += (s.shared ? s.shared->size() : 0) + (s.lanes ? s.lanes->size() : 0);
+  return n;
+}
+
+}  // namespace
+
+Agreement agreement(const core::Trace& g, const core::Trace& c) {
+  const auto stopped = [](const core::Trace& t) { return std::isnan(t.result) && !t.findings.empty(); };
+  if (stopped(g) || stopped(c))
+    return {false, false, "Not compared: a run stopped on a finding (listed), so the two did not both finish", -1, -1};
+  const std::size_t common = std::min(g.stages.size(), c.stages.size());
+  for (std::size_t k = 0; k < common; ++k)
+    if (auto d = stage_difference(int(k), g.stages[k], c.stages[k], g.type)) return *d;
+  if (g.stages.size() != c.stages.size())
+    return differs(int(common), -1,
+                   "GPU and CPU differ after stage " + std::to_string(common) + ": the GPU recorded " +
+                       std::to_string(g.stages.size()) + " stages, the CPU " + std::to_string(c.stages.size()));
+  if (const auto i = first_cell(g.partials, c.partials))
+    return differs(-1, long(*i),
+                   "GPU and CPU differ in the first pass's results: block " + std::to_string(*i) + " left " +
+                       value_or_none(g.partials, *i, g.type) + " on the GPU and " +
+                       value_or_none(c.partials, *i, g.type) + " on the CPU");
+  if (bits(g.result) != bits(c.result))
+    return differs(-1, -1,
+                   "GPU and CPU differ in the value: " + core::format_value(g.result, g.type) + " on the GPU, " +
+                       core::format_value(c.result, g.type) + " on the CPU");
+  return {true, true,
+          "GPU = CPU, bit for bit: " + std::to_string(g.stages.size()) + " stages, " + std::to_string(cells(g.stages)) +
+              " recorded cells, " + std::to_string(g.partials.size()) + " block results and the value",
+          -1, -1};
+}
+
+Compared trace_on_both(const OwnRequest& r, core::Op op, std::uint64_t check_seed) {
+  Compared out{trace_own(r, true, op, check_seed), {}};
+  const std::size_t n = r.input.size() / value_bytes(r.value_type);
+  if (n > kMaxCompared) {
+    out.agreement.text = "Not compared: the CPU path interprets up to " + std::to_string(kMaxCompared) +
+                         " elements beside a GPU run, and this one has " + std::to_string(n);
+    return out;
+  }
+  try {
+    const core::Trace cpu = trace_own(r, false, op, 0);
+    out.agreement = agreement(out.trace, cpu);
+    for (const auto& f : cpu.findings)  // what the GPU cannot see (a race, an uninitialised read)
+      if (f.kind != "wrong-result" && out.trace.findings.size() < core::kMaxFindings)
+        out.trace.findings.push_back({f.kind, "on the CPU path: " + f.text, f.line});
+  } catch (const std::exception& e) {  // an opcode the interpreter refuses, in words
+    out.agreement.text = "Not compared: the CPU path cannot run it: " + core::printable(e.what());
+  }
+  return out;
+}
+
+}  // namespace rl::own

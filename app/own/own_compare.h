@@ -1,0 +1,37 @@
+// GPU = CPU, visibly: a kernel of your own traced on the GPU and (NVRTC's PTX for the same file,
+// interpreted) on the CPU, compared stage by stage and cell by cell, bit for bit. A race-free
+// kernel gives equal traces; where they differ, the first stage and cell that do are named.
+#pragma once
+#include <cstddef>
+#include <string>
+
+#include "../core/trace.h"
+#include "own_run.h"
+
+namespace rl::own {
+
+struct Agreement {
+  bool compared = false;  // both runs finished and were compared
+  bool equal = false;
+  std::string text;  // for the student: what was compared, or the first difference in words
+  int stage = -1;    // the first stage that differs (-1: none, or not a stage: the value, the partials)
+  long cell = -1;    // the first cell of it that differs (a thread's, -1: the stage's line or label)
+};
+
+// Compares what both runs recorded: every stage's label, line, shared memory and lanes, the
+// blocks' results and the value. A run that stopped on a finding (no value) is not compared.
+Agreement agreement(const core::Trace& gpu, const core::Trace& cpu);
+
+// The sizes a GPU run is interpreted beside (2^20 takes the CPU path about 3 s here).
+constexpr std::size_t kMaxCompared = std::size_t(1) << 20;
+
+struct Compared {
+  core::Trace trace;  // the GPU's
+  Agreement agreement;
+};
+// Traces the request on the GPU (trace_own), then, up to kMaxCompared elements, on the CPU path
+// with the same input and traced block, and compares the two. Throws what trace_own throws for
+// the GPU run; the CPU path's refusal is said in the agreement's text.
+Compared trace_on_both(const OwnRequest& request, core::Op op, std::uint64_t check_seed);
+
+}  // namespace rl::own
