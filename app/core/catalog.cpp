@@ -74,6 +74,16 @@ const std::vector<AlgorithmInfo>& table() {
 
 }  // namespace
 
+const AlgorithmInfo& write_your_own() {
+  static const AlgorithmInfo lesson = [] {
+    AlgorithmInfo a;
+    a.id = "write-your-own";
+    read_lesson(a, embedded::lesson("write-your-own"));
+    return a;
+  }();
+  return lesson;
+}
+
 int SourceView::line_of(std::string_view marker) const {
   const auto it = markers.find(marker);
   return it == markers.end() ? 0 : it->second;

@@ -53,6 +53,9 @@ struct AlgorithmInfo {
 
 std::span<const AlgorithmInfo> algorithms();
 const AlgorithmInfo* find_algorithm(std::string_view id);
+// The lesson a kernel of your own is shown with (kernels/lessons/write-your-own.md): its lesson,
+// brief and detail, no row.
+const AlgorithmInfo& write_your_own();
 std::vector<std::string> algorithm_ids();
 // The ids that record stages (everything but the baselines).
 std::vector<std::string> traced_ids();

@@ -28,6 +28,11 @@ std::string view_names(std::string_view separator) {
 
 std::string why_not(View v, const Trace& t) {
   const auto any = [&](auto has) { return std::any_of(t.stages.begin(), t.stages.end(), has); };
+  if (!records_work(t) && (v == View::Divergence || v == View::Banks || v == View::Coalescing))
+    return "a kernel of your own records its shared memory after each barrier and rl_lanes' registers, not which "
+           "lanes worked or which addresses they touched";
+  if (!records_work(t) && v == View::Lanes && !any([](const Stage& s) { return s.lanes.has_value(); }))
+    return "no stage recorded registers: call rl_lanes(value) in the kernel to record them";
   if (v == View::Lanes && !any([](const Stage& s) { return s.lanes.has_value(); }))
     return "this algorithm keeps its values in shared memory: no stage recorded registers";
   if (v == View::Banks && t.memory == Memory::Global) return "this algorithm works in global memory, which has no banks";

@@ -214,6 +214,23 @@ int paged_rows(View view, const core::Trace& t, int stage) {
 
 int page_rows(View view) { return view == View::Coalescing ? kLoadRowsShown : kBankRowsShown; }
 
+// Why the view has nothing of this run, in lines of about 60 characters, centred.
+void why_not_drawn(Canvas& c, const Rect& area, const std::string& why, const MemoryLayout& L, const Palette& pal) {
+  std::vector<std::string> lines{"Nothing to show:"};
+  std::string line;
+  for (std::size_t at = 0; at < why.size();) {
+    const std::size_t end = std::min(why.find(' ', at), why.size());
+    const std::string word = why.substr(at, end - at);
+    if (!line.empty() && line.size() + 1 + word.size() > 60) lines.push_back(line), line.clear();
+    line += (line.empty() ? "" : " ") + word;
+    at = end + 1;
+  }
+  if (!line.empty()) lines.push_back(line);
+  const float px = L.label_px * 1.2f, top = area.cy() - px * 0.75f * float(lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    c.text(area.cx(), top + px * 1.5f * float(i), lines[i], px, pal.muted, Align::Center);
+}
+
 // How each view is drawn, in core::kViewRows' order (the memory view has its own layout).
 using DrawView = ViewDrawn (*)(const ViewContext&);
 template <void (*draw)(const ViewContext&)>
@@ -243,6 +260,11 @@ ViewDrawn draw_stage_view(Canvas& c, View view, const core::Trace& t, int stage,
   stage = std::clamp(stage, 0, int(t.stages.size()) - 1);
   const float min_px = options.min_text_px;
   const MemoryLayout L = layout_memory(32, width, height, options.text_scale, min_px);
+  if (!core::records_work(t) && !why_not(view, t).empty()) {  // a kernel of your own: say what is not recorded
+    why_not_drawn(c, frame(c, t, stage, core::to_string(view), L, pal, "", min_px), why_not(view, t), L, pal);
+    c.end();
+    return {};
+  }
   const ViewDrawn drawn = kDraw[int(view)]({c, t, stage, L, pal, options, min_px});
   c.end();
   return drawn;

@@ -18,6 +18,7 @@
 #include <utility>
 #include "../backend/backend.h"
 #include "../core/catalog.h"
+#include "own_pane.h"
 #include "../core/bench.h"
 #include "../core/embedded.h"
 #include "../core/facts.h"
@@ -115,6 +116,13 @@ static std::optional<core::Pointer> scene_look(const AppState& s, const std::str
 // The short lesson, where to look, and the depth under "More". Its numbers come from the run
 // on screen; before its trace is there, from the model's.
 void lesson_text(AppState& s, bool more) {
+  if (s.trace && !core::records_work(*s.trace)) {  // a kernel of your own: its run, then how to write one
+    if (s.trace->source == s.own.file) own_status(s), ImGui::Separator();
+    const core::AlgorithmInfo& own = core::write_your_own();
+    rich_text(own.brief);
+    if (more && ImGui::CollapsingHeader("More")) rich_text(own.detail);
+    return;
+  }
   if (shows_foreign_trace(s)) {
     ImGui::TextWrapped("This build has no lesson for '%s': the stages, the counts and the source lines beside them "
                        "come from the file it was opened from.", core::printable(s.trace->algorithm).c_str());

@@ -1,6 +1,7 @@
 // Harris' kernel 2: interleaved addressing, strided index.
 // Contiguous threads now do the work (no divergence inside a warp), but the addresses 2*s*t are
-// strided: watch the bank view as s grows, then open reduce2.cu.
+// strided, so threads of a warp meet in the same shared-memory banks (the banks view of the
+// catalog's interleaved-bank-conflicts counts them); reduce2.cu reads consecutive addresses.
 #include "reduction_lab.cuh"
 
 //! kernel: reduce1
