@@ -48,4 +48,8 @@ std::string utc_now() {
   return buf;
 }
 
+std::string counted(std::size_t n, std::string_view noun) {
+  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
+}
+
 }  // namespace rl::core

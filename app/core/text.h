@@ -22,5 +22,7 @@ std::string terminal_text(std::string_view text, std::size_t cap = 2000);
 
 // "2026-11-26 07:40 UTC": when a run was recorded or measured.
 std::string utc_now();
+// "1 stage", "9 stages": n and the noun, with an s unless n is 1.
+std::string counted(std::size_t n, std::string_view noun);
 
 }  // namespace rl::core

@@ -87,8 +87,9 @@ Agreement agreement(const core::Trace& g, const core::Trace& c) {
                    "GPU and CPU differ in the value: " + core::format_value(g.result, g.type) + " on the GPU, " +
                        core::format_value(c.result, g.type) + " on the CPU");
   return {true, true,
-          "GPU = CPU, bit for bit: " + std::to_string(g.stages.size()) + " stages, " + std::to_string(cells(g.stages)) +
-              " recorded cells, " + std::to_string(g.partials.size()) + " block results and the value",
+          "GPU = CPU, bit for bit: " + core::counted(g.stages.size(), "stage") + ", " +
+              core::counted(cells(g.stages), "recorded cell") + ", " +
+              core::counted(g.partials.size(), "block result") + " and the value",
           -1, -1};
 }
 

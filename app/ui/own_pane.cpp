@@ -42,10 +42,10 @@ std::string shown_text(const std::string& text) {
 }
 
 std::string outcome(const core::Trace& t, const std::string& file) {
-  std::string said = "Ran " + core::printable(file) + " on " + t.device + ": " + std::to_string(t.stages.size()) +
-                     " stages of block " + std::to_string(t.trace_block) + ", value " +
-                     core::format_value(t.result, t.type) + ".";
-  if (!t.findings.empty()) said += " " + std::to_string(t.findings.size()) + " finding(s) below.";
+  std::string said = "Ran " + core::printable(file) + " on " + t.device + ": " +
+                     core::counted(t.stages.size(), "stage") + " of block " + std::to_string(t.trace_block) +
+                     ", value " + core::format_value(t.result, t.type) + ".";
+  if (!t.findings.empty()) said += " " + core::counted(t.findings.size(), "finding") + " below.";
   return said;
 }
 

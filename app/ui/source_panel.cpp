@@ -21,6 +21,7 @@
 #include "../core/embedded.h"
 #include "../core/facts.h"
 #include "../core/glossary.h"
+#include "../core/text.h"
 #include "../render/bench_chart.h"
 #include "../render/export.h"
 #include "../render/matrix_view.h"
@@ -88,6 +89,15 @@ static void code_window(const core::SourceView& src, int line, std::size_t rows)
   }
 }
 
+// What the presenter's heading names: the run on screen where it is not the picked algorithm's
+// (a kernel of your own, a run opened from a file), else the picked algorithm.
+static std::string shown_title(const AppState& s, const core::AlgorithmInfo* about) {
+  if (s.trace && !core::records_work(*s.trace))
+    return "Your own kernel: " + core::printable(std::filesystem::path(s.trace->source).filename().string());
+  if (shows_foreign_trace(s)) return "Opened: " + core::printable(s.trace->algorithm);
+  return about ? about->title : s.choice.algorithm;
+}
+
 // Presenter mode's side: the algorithm picker, the short lesson and the kernel's lines around
 // the stage on screen, all in the large type.
 void presenter_panel(AppState& s, const Area& f) {
@@ -102,7 +112,7 @@ void presenter_panel(AppState& s, const Area& f) {
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Pick another algorithm (or keys 1-9)");
   ImGui::SameLine();
-  ImGui::TextWrapped("%s", about ? about->title.c_str() : s.choice.algorithm.c_str());
+  ImGui::TextWrapped("%s", shown_title(s, about).c_str());
   if (s.plan) {  // "Harris' seven steps, scene 3 of 7: Sequential addressing"
     const auto heading = plan_heading(s);
     ImGui::TextWrapped("%s: %s", heading.plan.c_str(), heading.scene.c_str());
