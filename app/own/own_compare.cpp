@@ -93,8 +93,8 @@ Agreement agreement(const core::Trace& g, const core::Trace& c) {
           -1, -1};
 }
 
-Compared trace_on_both(const OwnRequest& r, core::Op op, std::uint64_t check_seed) {
-  Compared out{trace_own(r, true, op, check_seed), {}};
+Compared compare_on_cpu(const OwnRequest& r, core::Op op, const core::Trace& gpu) {
+  Compared out;
   const std::size_t n = r.input.size() / value_bytes(r.value_type);
   if (n > kMaxCompared) {
     out.agreement.text = "Not compared: the CPU path interprets up to " + std::to_string(kMaxCompared) +
@@ -103,13 +103,25 @@ Compared trace_on_both(const OwnRequest& r, core::Op op, std::uint64_t check_see
   }
   try {
     const core::Trace cpu = trace_own(r, false, op, 0);
-    out.agreement = agreement(out.trace, cpu);
+    out.agreement = agreement(gpu, cpu);
     for (const auto& f : cpu.findings)  // what the GPU cannot see (a race, an uninitialised read)
-      if (f.kind != "wrong-result" && out.trace.findings.size() < core::kMaxFindings)
-        out.trace.findings.push_back({f.kind, "on the CPU path: " + f.text, f.line});
+      if (f.kind != "wrong-result") out.trace.findings.push_back({f.kind, "on the CPU path: " + f.text, f.line});
   } catch (const std::exception& e) {  // an opcode the interpreter refuses, in words
     out.agreement.text = "Not compared: the CPU path cannot run it: " + core::printable(e.what());
   }
+  return out;
+}
+
+void add_findings(core::Trace& t, const std::vector<core::Finding>& more) {
+  for (const auto& f : more)
+    if (t.findings.size() < core::kMaxFindings) t.findings.push_back(f);
+}
+
+Compared trace_on_both(const OwnRequest& r, core::Op op, std::uint64_t check_seed) {
+  Compared out{trace_own(r, true, op, check_seed), {}};
+  Compared cpu = compare_on_cpu(r, op, out.trace);
+  add_findings(out.trace, cpu.trace.findings);
+  out.agreement = std::move(cpu.agreement);
   return out;
 }
 

@@ -26,9 +26,16 @@ Agreement agreement(const core::Trace& gpu, const core::Trace& cpu);
 constexpr std::size_t kMaxCompared = std::size_t(1) << 20;
 
 struct Compared {
-  core::Trace trace;  // the GPU's
+  core::Trace trace;  // the GPU's (compare_on_cpu: only the CPU path's findings)
   Agreement agreement;
 };
+// The CPU path's half: up to kMaxCompared elements, the request traced on the CPU path and
+// compared with `gpu`; the returned trace holds only what the CPU path found (kinds other than
+// wrong-result, their text starting "on the CPU path: "). Never throws: a refusal is in the text.
+Compared compare_on_cpu(const OwnRequest& request, core::Op op, const core::Trace& gpu);
+// Appends findings to a trace, up to kMaxFindings.
+void add_findings(core::Trace& trace, const std::vector<core::Finding>& findings);
+
 // Traces the request on the GPU (trace_own), then, up to kMaxCompared elements, on the CPU path
 // with the same input and traced block, and compares the two. Throws what trace_own throws for
 // the GPU run; the CPU path's refusal is said in the agreement's text.

@@ -73,12 +73,16 @@ struct OwnUi {
   std::string file;                         // the file watched: rerun when its time changes
   std::filesystem::file_time_type stamp{};  // its time when last read
   bool watch = true;                        // rerun on save
-  std::future<own::Compared> pending;       // the run in progress, on a thread of its own
+  std::future<core::Trace> pending;         // the run in progress, on a thread of its own
+  own::OwnRequest request;                  // what it runs (the comparison runs it again on the CPU)
+  core::Op op = core::Op::Sum;
+  bool gpu = false;
   std::string running;                      // what it runs on, while it runs ("the GPU", "the CPU path")
   std::string said;                         // the last run's outcome, or why it failed
   bool failed = false;
   std::vector<core::Finding> findings;  // what the CPU path found in the last run
   std::optional<own::Agreement> agreement;  // a GPU run's against the CPU path's (GPU = CPU)
+  std::future<own::Compared> comparing;     // the CPU path's run beside a GPU run on screen
   int polls = 0;                        // frames since the file's time was last read
 };
 

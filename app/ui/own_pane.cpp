@@ -66,42 +66,66 @@ void agreement_badge(const own::Agreement& a) {
 
 void run_own(AppState& s, const std::string& path) {
   OwnUi& o = s.own;
-  if (o.pending.valid()) return;  // one run at a time; a save meanwhile is seen when it is in
+  if (o.pending.valid() || o.comparing.valid()) return;  // one run at a time; a save meanwhile is seen after
   o.file = path, o.stamp = time_of(path), o.polls = 0, o.failed = true, o.findings.clear(), o.agreement.reset();
   std::snprintf(o.path, sizeof o.path, "%s", path.c_str());
   std::string source;
   if (!core::read_file(path, core::files::kKernel, &source, &o.said)) return;
   const RunChoice c = s.choice;
-  const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
+  o.gpu = s.backend.backend && s.backend.backend->name() == "cuda";
   try {
     std::vector<double> values = run_request(c).input;
-    own::OwnRequest r = own::own_request(std::move(source), path, c.type, values, 0, unsigned(c.trace_block));
-    r.step_budget = kWindowSteps;
-    o.pending = std::async(std::launch::async, [r = std::move(r), gpu, op = c.op, seed = own::fresh_seed()] {
-      return gpu ? own::trace_on_both(r, op, seed) : own::Compared{own::trace_own(r, false, op, seed), {}};
+    o.request = own::own_request(std::move(source), path, c.type, values, 0, unsigned(c.trace_block));
+    o.request.step_budget = kWindowSteps, o.op = c.op;
+    o.pending = std::async(std::launch::async, [r = o.request, gpu = o.gpu, op = c.op, seed = own::fresh_seed()] {
+      return own::trace_own(r, gpu, op, seed);
     });
-    o.running = gpu ? "the GPU" : "the CPU (NVRTC's PTX, interpreted)";
+    o.running = o.gpu ? "the GPU" : "the CPU (NVRTC's PTX, interpreted)";
     o.failed = false, o.said.clear();
   } catch (const std::exception& e) {
     o.said = shown_text(e.what());
   }
 }
 
+namespace {
+
+bool ready(const auto& future) {
+  return future.valid() && future.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+}
+
+// The run lands on screen; a GPU run's comparison with the CPU path starts beside it, so the
+// GPU's trace is shown without waiting for the interpreter.
+void land_run(AppState& s) {
+  OwnUi& o = s.own;
+  o.running.clear();
+  try {
+    core::Trace t = o.pending.get();
+    o.said = outcome(t, o.file), o.findings = t.findings, o.failed = false;
+    if (o.gpu)
+      o.comparing =
+          std::async(std::launch::async, [r = o.request, op = o.op, t] { return own::compare_on_cpu(r, op, t); });
+    put_trace(s, std::move(t), o.file, o.said);
+  } catch (const std::exception& e) {
+    o.failed = true, o.said = shown_text(e.what());
+  }
+}
+
+// The comparison lands: the badge, and what the CPU path found joins the trace on screen.
+void land_comparison(AppState& s) {
+  OwnUi& o = s.own;
+  own::Compared cpu = o.comparing.get();  // compare_on_cpu does not throw
+  o.agreement = cpu.agreement;
+  o.findings.insert(o.findings.end(), cpu.trace.findings.begin(), cpu.trace.findings.end());
+  if (s.trace && s.trace->source == o.file) own::add_findings(*s.trace, cpu.trace.findings);
+}
+
+}  // namespace
+
 void poll_own(AppState& s) {
   OwnUi& o = s.own;
-  if (o.pending.valid() && o.pending.wait_for(std::chrono::seconds(0)) == std::future_status::ready) {
-    o.running.clear();
-    try {
-      own::Compared run = o.pending.get();
-      core::Trace& t = run.trace;
-      o.said = outcome(t, o.file), o.findings = t.findings, o.failed = false;
-      if (!run.agreement.text.empty()) o.agreement = run.agreement;
-      put_trace(s, std::move(t), o.file, o.said);
-    } catch (const std::exception& e) {
-      o.failed = true, o.said = shown_text(e.what());
-    }
-  }
-  if (!o.watch || o.file.empty() || o.pending.valid() || ++o.polls < kPollFrames) return;
+  if (ready(o.pending)) land_run(s);
+  if (ready(o.comparing)) land_comparison(s);
+  if (!o.watch || o.file.empty() || o.pending.valid() || o.comparing.valid() || ++o.polls < kPollFrames) return;
   o.polls = 0;
   if (time_of(o.file) != o.stamp) run_own(s, o.file);
 }
@@ -119,7 +143,7 @@ void own_section(AppState& s) {
   const bool enter = ImGui::InputText("##own path", o.path, sizeof o.path, ImGuiInputTextFlags_EnterReturnsTrue);
   focus_on_near_click("##own path");
   ImGui::SameLine();
-  ImGui::BeginDisabled(o.pending.valid());
+  ImGui::BeginDisabled(o.pending.valid() || o.comparing.valid());
   if (ImGui::Button("Run##own") || enter) run_own(s, o.path);
   ImGui::EndDisabled();
   ImGui::Checkbox("Run again when the file is saved", &o.watch);
@@ -129,6 +153,7 @@ void own_section(AppState& s) {
 void own_status(const AppState& s) {
   const OwnUi& o = s.own;
   if (!o.running.empty()) wrapped(kAmber, "Running on " + o.running + "...");
+  if (o.comparing.valid()) wrapped(kAmber, "Running the CPU path beside it, to compare...");
   if (!o.said.empty()) wrapped(o.failed ? kErrorRed : ImGui::GetStyle().Colors[ImGuiCol_Text], o.said);
   if (o.agreement) agreement_badge(*o.agreement);
   for (const auto& f : o.findings) wrapped(kErrorRed, f.kind + ": " + f.text);
