@@ -565,6 +565,18 @@ Timing BenchSession::time_matrix_baseline(Baseline b, OpKind op, Matrix m, const
   return impl_->dispatch(op, MatrixBaselineJob{b, m, s, cancel});
 }
 
+Timing BenchSession::time_enqueue(const Enqueue& enqueue, const BenchSettings& s, const std::atomic<bool>* cancel) {
+  auto& m = *impl_;
+  const auto run = [&](auto zero) {
+    using T = decltype(zero);
+    return m.measure<T>([&] { return static_cast<const T*>(enqueue(m.stream, m.input)); }, s, cancel);
+  };
+  if (m.type == DType::Int) return run(0);
+  if (m.type == DType::Float) return run(0.0f);
+  if (m.type == DType::Double) return run(0.0);
+  throw std::invalid_argument("launches of your own are timed over int, float or double inputs");
+}
+
 Timing BenchSession::time_baseline(Baseline b, OpKind op, const BenchSettings& s, const std::atomic<bool>* cancel) {
   return impl_->dispatch(op, BaselineJob{b, s, cancel});
 }

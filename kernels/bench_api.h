@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -78,6 +79,11 @@ class BenchSession {
   // rows x cols matrix it holds (plan.size() elements, row-major). Cancel stops between samples.
   Timing time(const Plan& plan, OpKind op, const BenchSettings& s, const std::atomic<bool>* cancel);
   Timing time_baseline(Baseline b, OpKind op, const BenchSettings& s, const std::atomic<bool>* cancel);
+  // Launches made elsewhere (a kernel of your own, app/own/own_bench.h): enqueue puts them on
+  // `stream` (a cudaStream_t) over `input`, the current input, and returns the device address of
+  // the one result, a value of the input's type (int, float or double). Timed as the kernels are.
+  using Enqueue = std::function<const void*(void* stream, const void* input)>;
+  Timing time_enqueue(const Enqueue& enqueue, const BenchSettings& s, const std::atomic<bool>* cancel);
   // CUB's segmented reduce (rows), cuBLAS gemv with a ones vector (rows or columns; float and
   // double sums only: cuBLAS has no integer gemv). Throws std::invalid_argument when the
   // baseline cannot do it, CudaError when cuBLAS cannot be loaded.

@@ -23,6 +23,7 @@
 #include "app/core/catalog.h"
 #include "app/core/embedded.h"
 #include "app/own/nvrtc.h"
+#include "app/own/own_bench.h"
 #include "app/own/own_compare.h"
 #include "app/own/own_run.h"
 #include "app/own/own_trace.h"
@@ -999,6 +1000,31 @@ TEST(Gpu, OwnRunsAreComparedWithTheCpuPathAndCheckedAtEverySize) {
   ASSERT_NE(race, both.trace.findings.end());  // the GPU's value may be right or wrong; the race is named
   EXPECT_EQ(race->text.rfind("on the CPU path: ", 0), 0u) << race->text;
   EXPECT_FALSE(both.agreement.compared) << both.agreement.text;
+}
+
+// bench --kernel's timing: the catalog's harness over a starter, its value the exact int sum.
+TEST(Gpu, OwnKernelsAreTimedWithTheCatalogsHarness) {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    cudaGetLastError();
+    NO_GPU("no CUDA device");
+  }
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  kernels::BenchSession session;
+  kernels::BenchSettings settings;
+  settings.max_seconds = 0.2;
+  for (const char* file : {"reduce3", "reduce6", "warp-shuffle"})
+    for (const std::size_t n : {std::size_t(1), std::size_t(1000003), (std::size_t(1) << 24) + 5}) {
+      SCOPED_TRACE(std::string(file) + " n=" + std::to_string(n));
+      const auto facts = session.set_input(kernels::DType::Int, kernels::OpKind::Sum, n, seed);
+      own::OwnRequest r;
+      r.source = std::string(embedded::own_file(file)), r.file = std::string(file) + ".cu", r.value_type = "int";
+      const kernels::Timing t = own::time_own(r, n, session, settings, nullptr);
+      EXPECT_EQ(t.result, facts.expected);
+      EXPECT_GT(t.median_us, 0.0);
+      EXPECT_GE(t.samples, settings.min_samples);
+    }
 }
 
 }  // namespace

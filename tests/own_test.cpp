@@ -518,6 +518,17 @@ TEST(OwnCli, TraceTakesAKernelFile) {
       << r.err;
   EXPECT_EQ(nlohmann::json::parse(r.out)["findings"][0]["kind"], "wrong-size");
 
+  // bench --kernel times on a GPU only, and reads the file's launch lines first.
+  r = test::run_cli({"bench", "--kernel", starter, "--backend", "sim", "--sizes", "2^10"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("a kernel of your own is timed on a GPU only"), std::string::npos) << r.err;
+  text = std::string(embedded::own_file("reduce3"));
+  text.replace(text.find("//! block: 256"), 14, "//! block: 2000");
+  ASSERT_TRUE(core::write_file(broken, text, &why)) << why;
+  r = test::run_cli({"bench", "--kernel", broken, "--backend", "sim"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_NE(r.err.find("broken.cu:8: "), std::string::npos) << r.err;
+
   r = test::run_cli({"trace", "--kernel", starter, "--backend", "sim", "--type", "half"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("takes float, int or double"), std::string::npos) << r.err;

@@ -65,20 +65,18 @@ void judge(core::BenchRow& row, core::DType type, core::Op op, double got, doubl
   judge(*resolve({row.algorithm}).front(), row, type, op, got, expected, abs_sum, device);
 }
 
-void judge(const kernels::AlgorithmRow& r, core::BenchRow& row, core::DType type, core::Op op, double got,
-           double expected, double abs_sum, kernels::DeviceShape device) {
-  if (is_baseline(r, kernels::Baseline::Copy)) {
-    row.check_ok = true;
-    row.check = "copy: no result to check";
-    return;
-  }
+namespace {
+
+// Exact for ints, min and max; a float or double sum against the bound of `depth` roundings
+// one after another (half and bf16 add in float).
+void judge_by_depth(core::BenchRow& row, core::DType type, core::Op op, double got, double expected, double abs_sum,
+                    double depth) {
   if (type == core::DType::Int || op != core::Op::Sum) {
     row.check_ok = got == expected;
     row.check = row.check_ok ? "exact" : "got " + core::format_value(got, type) + ", expected " + core::format_value(expected, type);
     return;
   }
-  const double u = type == core::DType::Double ? 0x1p-53 : 0x1p-24;  // halves and bf16 add in float
-  const double depth = double(row_rounding_depth(r, row.n, row.block, device));
+  const double u = type == core::DType::Double ? 0x1p-53 : 0x1p-24;
   const double off = std::fabs(got - expected);
   char buf[160];
   if (depth * u >= 0.5) {  // e.g. std::reduce of 2^28 floats: the bound says nothing
@@ -92,6 +90,18 @@ void judge(const kernels::AlgorithmRow& r, core::BenchRow& row, core::DType type
   std::snprintf(buf, sizeof buf, "%s by %.3g, bound %.3g (%.0f roundings each)", row.check_ok ? "within" : "off", off, bound,
                 depth);
   row.check = buf;
+}
+
+}  // namespace
+
+void judge(const kernels::AlgorithmRow& r, core::BenchRow& row, core::DType type, core::Op op, double got,
+           double expected, double abs_sum, kernels::DeviceShape device) {
+  if (is_baseline(r, kernels::Baseline::Copy)) {
+    row.check_ok = true;
+    row.check = "copy: no result to check";
+    return;
+  }
+  judge_by_depth(row, type, op, got, expected, abs_sum, double(row_rounding_depth(r, row.n, row.block, device)));
 }
 
 namespace {
@@ -343,6 +353,28 @@ std::string cannot_run(const Row& r, int compute_major) {
          std::to_string(need.major) + ".0 or later";
 }
 
+// An extra kernel's row at one size: timed, its bandwidth, its value checked against any order
+// of adds (n - 1 roundings), or why it did not run.
+core::BenchRow extra_row(kernels::BenchSession& session, const ExtraKernel& e, const BenchRequest& req, std::size_t n,
+                         const kernels::BenchSettings& settings, const kernels::BenchSession::InputFacts& facts,
+                         const std::atomic<bool>* cancel) {
+  core::BenchRow row = base_row(e.name, req, n);
+  row.block = e.block;
+  kernels::Timing t;
+  try {
+    t = e.time(session, n, settings, cancel);
+  } catch (const std::invalid_argument& ex) {
+    row.check = std::string(core::kNotRun) + ex.what();
+    return row;
+  }
+  row.samples = t.samples, row.discarded = t.discarded, row.noise_pct = t.noise_pct, row.median_us = t.median_us;
+  const double bytes = core::bytes_moved(e.name, n, core::element_bytes(req.type)), peak = session.device().peak_gbps;
+  row.gbps = t.median_us > 0 ? bytes / (t.median_us * 1e3) : 0;
+  row.pct_of_peak = peak > 0 ? 100.0 * row.gbps / peak : 0;
+  judge_by_depth(row, req.type, req.op, t.result, facts.expected, facts.abs_sum, double(n - 1));
+  return row;
+}
+
 core::BenchReport run_gpu(const BenchRequest& req, const std::vector<const Row*>& algorithms, const RowSink& on_row,
                           const ProgressSink& on_progress, const std::atomic<bool>* cancel) {
   kernels::BenchSession session;
@@ -351,7 +383,7 @@ core::BenchReport run_gpu(const BenchRequest& req, const std::vector<const Row*>
   kernels::BenchSettings settings;
   settings.max_seconds = req.max_seconds;
   const std::vector<Point> pts = points(req);
-  BenchProgress p{0, pts.size() * req.algorithms.size(), "", report};
+  BenchProgress p{0, pts.size() * (req.algorithms.size() + req.extra.size()), "", report};
   const bool exact = req.type == core::DType::Int || req.op != core::Op::Sum;
   for (const Point& pt : pts) {
     const auto facts = session.set_input(req.type, req.op, pt.size(), req.seed);
@@ -373,6 +405,14 @@ core::BenchReport run_gpu(const BenchRequest& req, const std::vector<const Row*>
       }
       report.rows.push_back(row);
       if (on_row) on_row(row);
+    }
+    for (const ExtraKernel& e : req.extra) {
+      if (cancel && cancel->load()) return report;
+      p.current = e.name + " " + pt.name();
+      if (on_progress) on_progress(p);
+      ++p.done;
+      report.rows.push_back(extra_row(session, e, req, pt.size(), settings, facts, cancel));
+      if (on_row) on_row(report.rows.back());
     }
   }
   p.current = "done";
@@ -443,6 +483,11 @@ core::BenchReport run_bench(const BenchRequest& req, Choice backend, const RowSi
   std::string why;
   const bool gpu = backend != Choice::Sim && make_cuda_backend(&why) != nullptr;
   if (backend == Choice::Cuda && !gpu) throw std::runtime_error("the cuda backend cannot run: " + why);
+  if (!req.extra.empty() && (!gpu || !req.shapes.empty()))
+    throw std::invalid_argument(!gpu ? "a kernel of your own is timed on a GPU only: the CPU path interprets its PTX, "
+                                       "and those times say nothing of a GPU" +
+                                           (why.empty() ? "" : " (" + why + ")")
+                                     : "a kernel of your own reduces an array: time it with --sizes, not --shapes");
 #ifdef REDLAB_HAS_CUDA
   if (gpu) try {
       return run_gpu(req, algorithms, on_row, on_progress, cancel);

@@ -11,10 +11,22 @@
 #include "../core/bench.h"
 #include "../core/types.h"
 #include "../../kernels/algorithms.h"
+#include "../../kernels/bench_api.h"
 #include "../../kernels/shapes.h"
 #include "backend.h"
 
 namespace rl::backend {
+
+// A kernel from elsewhere timed beside the catalog's (bench --kernel: a kernel of your own): its
+// row's name and block, and how to time it over the session's current input of n elements
+// (std::invalid_argument: it cannot run at that n, said in its row).
+struct ExtraKernel {
+  std::string name;
+  int block = 0;
+  std::function<kernels::Timing(kernels::BenchSession&, std::size_t n, const kernels::BenchSettings&,
+                                const std::atomic<bool>* cancel)>
+      time;
+};
 
 struct BenchRequest {
   std::vector<std::string> algorithms;
@@ -27,6 +39,7 @@ struct BenchRequest {
   std::vector<core::MatrixShape> shapes = {};  // the matrix family: shapes instead of sizes
   std::size_t grid = 0;  // matrix kernels that choose their grid: about this many blocks (0: their own)
   int cluster = 0;       // cluster-dsmem: blocks a cluster (2, 4 or 8; 0: kernels::kDefaultCluster)
+  std::vector<ExtraKernel> extra = {};  // timed after the algorithms at each size (arrays, GPU only)
 };
 
 // What "all" means: every algorithm that is defined on a GPU (no pitfalls) and takes the type,

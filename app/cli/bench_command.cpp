@@ -13,6 +13,8 @@
 #include "../core/bench.h"
 #include "../core/file_io.h"
 #include "../core/text.h"
+#include "../own/own_bench.h"
+#include "../own/own_trace.h"
 
 #include "commands.h"
 
@@ -21,6 +23,8 @@ namespace {
 
 struct BenchOptions {
   std::string algorithms = "all";
+  bool algorithms_given = false;
+  std::string kernel;  // --kernel FILE: a kernel of your own, timed beside the algorithms
   std::string sizes;
   std::string shapes;
   std::string type = "float";
@@ -78,15 +82,37 @@ std::string text_row(const core::BenchRow& r) {
 
 // The request the options ask for; whether a GPU will run it (asked only where a default needs
 // it, after the usage checks) decides the default sizes and the sweep.
+// --kernel FILE: the file read and its launch lines checked now (FILE:LINE: what), timed on the
+// GPU at each size beside the algorithms (CUB alone unless -a names more).
+backend::ExtraKernel own_kernel(const BenchOptions& o, core::DType type) {
+  if (type != core::DType::Float && type != core::DType::Int && type != core::DType::Double)
+    throw UsageError("--type: a kernel of your own takes float, int or double, not " + o.type);
+  own::OwnRequest r;
+  std::string why;
+  if (!core::read_file(o.kernel, core::files::kKernel, &r.source, &why)) throw UsageError(why);
+  r.file = o.kernel, r.value_type = o.type, r.block = o.block;
+  own::OwnLaunch launch;
+  try {
+    launch = own::parse_launch(r.source, r.file);
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(e.what());  // the file's fault: exit 1, as a compile error
+  }
+  const auto time = [r](kernels::BenchSession& session, std::size_t n, const kernels::BenchSettings& settings,
+                        const std::atomic<bool>* cancel) { return own::time_own(r, n, session, settings, cancel); };
+  return {own::own_algorithm(launch), o.block ? o.block : launch.block, time};
+}
+
 backend::BenchRequest bench_request(const BenchOptions& o, const std::function<bool()>& gpu) {
   backend::BenchRequest req;
   req.type = *core::parse_dtype(o.type);
   req.op = *core::parse_op(o.op);
   const bool matrix = !o.shapes.empty();
   if (matrix && !o.sizes.empty()) throw UsageError("--shapes and --sizes: give one or the other");
-  req.algorithms = o.algorithms != "all" ? split_ids(o.algorithms)
-                   : matrix              ? backend::default_matrix_bench_algorithms(req.type, req.op)
-                                         : backend::default_bench_algorithms(req.type, req.op);
+  if (!o.kernel.empty()) req.extra.push_back(own_kernel(o, req.type));
+  req.algorithms = !o.kernel.empty() && !o.algorithms_given ? std::vector<std::string>{"cub"}
+                   : o.algorithms != "all"                  ? split_ids(o.algorithms)
+                   : matrix                                 ? backend::default_matrix_bench_algorithms(req.type, req.op)
+                                                            : backend::default_bench_algorithms(req.type, req.op);
   if (req.algorithms.empty())
     throw UsageError("--algorithm: names no algorithm (give ids separated by commas, or all)");
   for (const auto& id : req.algorithms)
@@ -206,7 +232,10 @@ int cmd_bench(const BenchOptions& o, std::ostream& out, std::ostream& err) {
 
 Handler bench_command(CLI::App& cmd) {
   auto o = std::make_shared<BenchOptions>();
-  cmd.add_option("--algorithm,-a", o->algorithms, "all, or ID,ID,...");
+  auto* algorithms = cmd.add_option("--algorithm,-a", o->algorithms, "all, or ID,ID,... (with --kernel: cub)");
+  cmd.add_option("--kernel", o->kernel,
+                 "A kernel of your own (a .cu file, docs/own-kernel.md), timed on the GPU after the algorithms at "
+                 "each size");
   cmd.add_option("--sizes", o->sizes, "2^A..2^B or N,N,... (default 2^16..2^28 on a GPU, 2^10..2^16 on the CPU model)");
   cmd.add_option(
       "--shapes", o->shapes,
@@ -236,7 +265,10 @@ Handler bench_command(CLI::App& cmd) {
   cmd.add_option("--seconds", o->seconds, "Time limit per point (default 1)")
       ->check(finite("--seconds"))
       ->check(CLI::Range(0.01, 60.0));
-  return [o](const Io& io) { return cmd_bench(*o, io.out, io.err); };
+  return [o, algorithms](const Io& io) {
+    o->algorithms_given = algorithms->count() > 0;
+    return cmd_bench(*o, io.out, io.err);
+  };
 }
 
 int bench_verdict(const core::BenchReport& report, std::ostream& err) {

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "../../kernels/cuda_check.cuh"
+#include "own_bench.h"
 #include "own_passes.h"
 
 namespace rl::own {
@@ -43,16 +44,21 @@ class GpuTarget : public Target {
   std::uint64_t sink() override { return sink_; }
   bool launch(unsigned grid, unsigned block, std::size_t shared, std::uint64_t in, std::uint64_t out,
               std::uint64_t n) override {
+    enqueue(grid, block, shared, in, out, n, nullptr);
+    RL_CUDA(cudaDeviceSynchronize());
+    return true;
+  }
+  // One launch on `stream`, not waited for.
+  void enqueue(unsigned grid, unsigned block, std::size_t shared, std::uint64_t in, std::uint64_t out, std::uint64_t n,
+               cudaStream_t stream) {
     const void* f = reinterpret_cast<const void*>(kernel_);
     if (shared > 48 * 1024) RL_CUDA(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
     void* in_p = reinterpret_cast<void*>(in);
     void* out_p = reinterpret_cast<void*>(out);
     unsigned n32 = unsigned(n);
     void* args[] = {&in_p, &out_p, &n32};
-    RL_CUDA(cudaLaunchKernel(f, dim3(grid), dim3(block), args, shared, nullptr));
+    RL_CUDA(cudaLaunchKernel(f, dim3(grid), dim3(block), args, shared, stream));
     RL_CUDA(cudaGetLastError());
-    RL_CUDA(cudaDeviceSynchronize());
-    return true;
   }
 
  private:
@@ -62,20 +68,63 @@ class GpuTarget : public Target {
   std::vector<void*> buffers_;
 };
 
-}  // namespace
-
-OwnRun run_on_gpu(const OwnRequest& r) {
-  OwnRun out = prepare_run(r);
+// The cubin for this GPU, compiled (or found in NVRTC's cache) and checked.
+Compiled compile_for_gpu(const OwnRequest& r, const OwnRun& run, cudaDeviceProp& prop) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
     cudaGetLastError();
     throw std::runtime_error("no CUDA GPU here: run a kernel of your own on the CPU path (--backend sim)");
   }
-  cudaDeviceProp prop{};
   RL_CUDA(cudaGetDeviceProperties(&prop, 0));
-  const std::string name = out.launch.name_expression(out.block);
+  const std::string name = run.launch.name_expression(run.block);
   check_signature(compile({r.source, r.file, name, r.value_type, 0}));
-  const Compiled c = compile({r.source, r.file, name, r.value_type, prop.major * 10 + prop.minor});
+  return compile({r.source, r.file, name, r.value_type, prop.major * 10 + prop.minor});
+}
+
+}  // namespace
+
+kernels::Timing time_own(const OwnRequest& r, std::size_t n, kernels::BenchSession& session,
+                         const kernels::BenchSettings& settings, const std::atomic<bool>* cancel) {
+  OwnRun run = prepare_launch(r);
+  if (n == 0 || n > 0xffffffffu)
+    throw std::invalid_argument("the kernel's n is an unsigned int: 1 to 2^32 - 1 elements");
+  cudaDeviceProp prop{};
+  const Compiled c = compile_for_gpu(r, run, prop);
+  GpuTarget d(c, r.file);
+  ExprNames names = r.device;
+  names.sms = std::uint64_t(prop.multiProcessorCount), names.threads_per_sm = prop.maxThreadsPerMultiProcessor;
+  names.block = std::uint64_t(run.block), names.value_bytes = value_bytes(r.value_type);
+  struct Pass {
+    unsigned grid;
+    std::size_t shared;
+    std::uint64_t out, count;
+  };
+  std::vector<Pass> passes;  // every launch, its output allocated now: nothing is allocated while timed
+  for (std::uint64_t count = n;;) {
+    const auto [grid, shared] = shape_of(run.launch, names, count);
+    const std::size_t outputs = run.launch.until_one ? grid : 1;
+    passes.push_back({grid, shared, d.alloc(outputs * names.value_bytes, "out"), count});
+    if (!run.launch.until_one || grid == 1) break;
+    if (grid >= count) throw std::invalid_argument("grid: '" + run.launch.grid + "' never leaves one value");
+    count = grid;
+  }
+  const auto enqueue = [&](void* stream, const void* input) -> const void* {
+    std::uint64_t in = reinterpret_cast<std::uint64_t>(input);
+    if (!run.launch.until_one)  // passes: one: out[0] starts at 0, set inside the timed region
+      RL_CUDA(cudaMemsetAsync(reinterpret_cast<void*>(passes[0].out), 0, names.value_bytes, cudaStream_t(stream)));
+    for (const Pass& p : passes) {
+      d.enqueue(p.grid, unsigned(run.block), p.shared, in, p.out, p.count, cudaStream_t(stream));
+      in = p.out;
+    }
+    return reinterpret_cast<const void*>(passes.back().out);
+  };
+  return session.time_enqueue(enqueue, settings, cancel);
+}
+
+OwnRun run_on_gpu(const OwnRequest& r) {
+  OwnRun out = prepare_run(r);
+  cudaDeviceProp prop{};
+  const Compiled c = compile_for_gpu(r, out, prop);
   out.compile_log = c.log, out.compile_ms = c.milliseconds, out.compile_cached = c.cached;
   out.device = prop.name;
   const auto t0 = std::chrono::steady_clock::now();

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "nvrtc.h"
@@ -25,10 +26,14 @@ class Target {
   virtual std::uint64_t steps() const { return 0; }
 };
 
-// The request's launch lines and block, checked (the run not started).
+// The request's launch lines and block, checked; prepare_run checks its input too.
+OwnRun prepare_launch(const OwnRequest& r);
 OwnRun prepare_run(const OwnRequest& r);
 // The kernel's parameters are (const value_t* in, value_t* out, unsigned int n), read from its PTX.
 void check_signature(const Compiled& ptx);
+// The grid and dynamic shared memory of one launch over `count` elements, checked (a grid of 0
+// or past 2^31 - 1, shared memory past 227 KiB: std::invalid_argument).
+std::pair<unsigned, std::size_t> shape_of(const OwnLaunch& launch, ExprNames names, std::uint64_t count);
 // Every launch until one value is left, the first traced; fills out.
 void run_passes(const OwnRequest& r, Target& target, OwnRun& out);
 

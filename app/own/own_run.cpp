@@ -94,18 +94,6 @@ class CpuTarget : public Target {
   std::uint64_t budget_;
 };
 
-// The grid and shared memory of one launch over `count` elements, checked.
-std::pair<unsigned, std::size_t> shape_of(const OwnLaunch& l, ExprNames names, std::uint64_t count) {
-  names.n = count;
-  const std::uint64_t grid = evaluate(l.grid, names), shared = evaluate(l.shared, names);
-  if (grid == 0) throw std::invalid_argument("grid: '" + l.grid + "' is 0 blocks for n = " + std::to_string(count));
-  if (grid > (std::uint64_t(1) << 31) - 1)
-    throw std::invalid_argument("grid: " + std::to_string(grid) + " blocks, past 2^31 - 1");
-  if (shared > 227 * 1024)
-    throw std::invalid_argument("shared: " + std::to_string(shared) + " bytes, past a block's 227 KiB");
-  return {unsigned(grid), std::size_t(shared)};
-}
-
 }  // namespace
 
 std::size_t value_bytes(const std::string& type) {
@@ -155,12 +143,28 @@ std::vector<unsigned char> bytes_of(const std::vector<double>& values, const std
   return out;
 }
 
-OwnRun prepare_run(const OwnRequest& r) {
+std::pair<unsigned, std::size_t> shape_of(const OwnLaunch& l, ExprNames names, std::uint64_t count) {
+  names.n = count;
+  const std::uint64_t grid = evaluate(l.grid, names), shared = evaluate(l.shared, names);
+  if (grid == 0) throw std::invalid_argument("grid: '" + l.grid + "' is 0 blocks for n = " + std::to_string(count));
+  if (grid > (std::uint64_t(1) << 31) - 1)
+    throw std::invalid_argument("grid: " + std::to_string(grid) + " blocks, past 2^31 - 1");
+  if (shared > 227 * 1024)
+    throw std::invalid_argument("shared: " + std::to_string(shared) + " bytes, past a block's 227 KiB");
+  return {unsigned(grid), std::size_t(shared)};
+}
+
+OwnRun prepare_launch(const OwnRequest& r) {
   OwnRun out;
   out.launch = parse_launch(r.source, r.file);
   out.block = r.block ? r.block : out.launch.block;
   if (out.block < 1 || out.block > 1024)
     throw std::invalid_argument("block: " + std::to_string(out.block) + " threads; a block takes 1 to 1024");
+  return out;
+}
+
+OwnRun prepare_run(const OwnRequest& r) {
+  OwnRun out = prepare_launch(r);
   const std::size_t size = value_bytes(r.value_type);
   if (r.input.empty() || r.input.size() % size != 0)
     throw std::invalid_argument("the input holds no whole value of " + r.value_type);
