@@ -36,7 +36,12 @@ __device__ rl_trace_sink rl_sink;
 
 extern __shared__ __align__(16) unsigned char rl_dynamic_shared[];
 
-__device__ __forceinline__ bool rl_traced() { return rl_sink.shared != 0 && blockIdx.x == rl_sink.traced_block; }
+// The block is compared first, through the read-only data cache (__ldg: traced_block is never
+// written while a kernel runs), so an untraced block's barrier costs little more than the
+// barrier (measured on an H200: docs/own-kernel.md).
+__device__ __forceinline__ bool rl_traced() {
+  return blockIdx.x == __ldg(&rl_sink.traced_block) && rl_sink.shared != 0;
+}
 
 __device__ __forceinline__ unsigned int rl_thread() {
   return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
