@@ -974,8 +974,7 @@ TEST(Gpu, OwnStartersSumLargeIntArraysExactly) {
 }
 
 // What `trace --kernel --backend cuda` and the window do: the GPU's trace, the CPU path's beside
-// it (equal for a race-free starter), the other sizes checked on the GPU up to 2^24 + 3; and a
-// starter with its loop's barrier removed, whose race only the CPU path names.
+// it (equal for a race-free starter), the other sizes checked on the GPU up to 2^24 + 3.
 TEST(Gpu, OwnRunsAreComparedWithTheCpuPathAndCheckedAtEverySize) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
@@ -991,10 +990,18 @@ TEST(Gpu, OwnRunsAreComparedWithTheCpuPathAndCheckedAtEverySize) {
   EXPECT_TRUE(both.agreement.compared && both.agreement.equal) << both.agreement.text;
   EXPECT_TRUE(both.trace.findings.empty()) << both.trace.findings[0].text;
   EXPECT_EQ(both.trace.backend, "cuda");
+}
 
-  r.source = std::string(embedded::own_file("reduce2")), r.file = "reduce2.cu";
+// A starter with its loop's barrier removed, on the GPU: the race only the CPU path names. A
+// GpuRace test, so the suite's racecheck (which leaves GpuRace out) does not count its hazards.
+TEST_F(GpuRace, AnOwnKernelsRaceIsNamedOnTheCpuPath) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  own::OwnRequest r;
+  r.source = std::string(embedded::own_file("reduce2")), r.file = "reduce2.cu", r.value_type = "int";
   r.source.replace(r.source.rfind("__syncthreads();"), 16, "");
-  both = own::trace_on_both(r, core::Op::Sum, seed % 1000 + 1);
+  r.input = own_input(100000, "int", seed), r.block = 256;
+  const own::Compared both = own::trace_on_both(r, core::Op::Sum, seed % 1000 + 1);
   const auto race = std::find_if(both.trace.findings.begin(), both.trace.findings.end(),
                                  [](const core::Finding& f) { return f.kind == "race"; });
   ASSERT_NE(race, both.trace.findings.end());  // the GPU's value may be right or wrong; the race is named
@@ -1023,7 +1030,10 @@ TEST(Gpu, OwnKernelsAreTimedWithTheCatalogsHarness) {
       const kernels::Timing t = own::time_own(r, n, session, settings, nullptr);
       EXPECT_EQ(t.result, facts.expected);
       EXPECT_GT(t.median_us, 0.0);
-      EXPECT_GE(t.samples, settings.min_samples);
+      // Under compute-sanitizer (the quick set) the harness gives up early: too slow to sample.
+      if (!quick()) {
+        EXPECT_GE(t.samples, settings.min_samples);
+      }
     }
 }
 
