@@ -883,6 +883,14 @@ TEST(Gpu, GoldenTracesStillMatchThisGpu) {
 namespace rl {
 namespace {
 
+// A CUDA device is there (the error a failed query leaves is cleared).
+bool cuda_device() {
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0) return true;
+  cudaGetLastError();
+  return false;
+}
+
 std::vector<unsigned char> own_input(std::size_t n, const std::string& type, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<unsigned char> out(n * 4);
@@ -902,11 +910,7 @@ std::vector<unsigned char> own_input(std::size_t n, const std::string& type, std
 // every barrier's line, parameter and shared memory, every rl_lanes step, every block's result and
 // the final value, bit for bit.
 TEST(Gpu, OwnStartersOnTheGpuEqualTheCpuPathBitForBit) {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    cudaGetLastError();
-    NO_GPU("no CUDA device");
-  }
+  if (!cuda_device()) NO_GPU("no CUDA device");
   std::string why;
   if (!own::nvrtc_ready(&why)) FAIL() << why;
   const auto seed = test::test_seed();
@@ -947,11 +951,7 @@ TEST(Gpu, OwnStartersOnTheGpuEqualTheCpuPathBitForBit) {
 // Large sizes on the GPU alone, against the exact int sum: more than 2^24 elements, not a
 // multiple of the block.
 TEST(Gpu, OwnStartersSumLargeIntArraysExactly) {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    cudaGetLastError();
-    NO_GPU("no CUDA device");
-  }
+  if (!cuda_device()) NO_GPU("no CUDA device");
   const auto seed = test::test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   for (std::string_view file : embedded::own_file_names()) {
@@ -976,11 +976,7 @@ TEST(Gpu, OwnStartersSumLargeIntArraysExactly) {
 // What `trace --kernel --backend cuda` and the window do: the GPU's trace, the CPU path's beside
 // it (equal for a race-free starter), the other sizes checked on the GPU up to 2^24 + 3.
 TEST(Gpu, OwnRunsAreComparedWithTheCpuPathAndCheckedAtEverySize) {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    cudaGetLastError();
-    NO_GPU("no CUDA device");
-  }
+  if (!cuda_device()) NO_GPU("no CUDA device");
   const auto seed = test::test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   own::OwnRequest r;
@@ -1011,11 +1007,7 @@ TEST_F(GpuRace, AnOwnKernelsRaceIsNamedOnTheCpuPath) {
 
 // bench --kernel's timing: the catalog's harness over a starter, its value the exact int sum.
 TEST(Gpu, OwnKernelsAreTimedWithTheCatalogsHarness) {
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    cudaGetLastError();
-    NO_GPU("no CUDA device");
-  }
+  if (!cuda_device()) NO_GPU("no CUDA device");
   const auto seed = test::test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   kernels::BenchSession session;
