@@ -7,6 +7,7 @@
 #endif
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -25,6 +26,7 @@
 #include "app/own/nvrtc.h"
 #include "app/own/own_bench.h"
 #include "app/own/own_compare.h"
+#include "app/own/own_process.h"
 #include "app/own/own_run.h"
 #include "app/own/own_trace.h"
 #include "kernels/bench_api.h"
@@ -986,6 +988,53 @@ TEST(Gpu, OwnRunsAreComparedWithTheCpuPathAndCheckedAtEverySize) {
   EXPECT_TRUE(both.agreement.compared && both.agreement.equal) << both.agreement.text;
   EXPECT_TRUE(both.trace.findings.empty()) << both.trace.findings[0].text;
   EXPECT_EQ(both.trace.backend, "cuda");
+}
+
+// This program beside the test (the GPU pack puts both in one folder; the build tree one up).
+std::string lab_program() {
+  if (const char* p = std::getenv("REDLAB_BINARY"); p && *p) return p;
+  const std::filesystem::path here = std::filesystem::path(own::this_program()).parent_path();
+  for (const auto& p : {here / "reduction-lab", here.parent_path() / "reduction-lab"})
+    if (std::filesystem::exists(p)) return p.string();
+  return "";
+}
+
+// The window's GPU path: a run in a process of its own gives the trace an in-process GPU run
+// gives, bit for bit; a kernel that never ends is stopped by the watchdog, and the GPU works after.
+TEST(Gpu, OwnRunsInAProcessOfTheirOwnAndAHungKernelEndsOnlyThat) {
+  if (!cuda_device()) NO_GPU("no CUDA device");
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const std::string program = lab_program();
+  ASSERT_FALSE(program.empty()) << "reduction-lab not found beside gpu_test (set REDLAB_BINARY)";
+  own::OwnRequest r;
+  r.source = std::string(embedded::own_file("reduce3")), r.file = "/somewhere/reduce3.cu", r.value_type = "float";
+  r.input = own_input(65549, "float", seed), r.block = 256, r.trace_block = 1;
+  const core::Trace here = own::trace_own(r, true, core::Op::Sum, 0);
+  const core::Trace there = own::trace_in_process(r, core::Op::Sum, {program, "cuda", 60});
+  const own::Agreement a = own::agreement(there, here);
+  EXPECT_TRUE(a.compared && a.equal) << a.text;
+  EXPECT_EQ(there.backend, "cuda");
+
+  own::OwnRequest spin = r;
+  spin.source =
+      "#include \"reduction_lab.cuh\"\n//! kernel: spin\n//! block: 32\n//! grid: 1\n//! passes: one\n"
+      "__global__ void spin(const value_t* in, value_t* out, unsigned int n) {\n"
+      "  volatile value_t* o = out;\n  for (unsigned int i = 0;; ++i) *o = in[0] + value_t(i);\n}\n";
+  spin.file = "spin.cu", spin.block = 32, spin.trace_block = 0;
+  const auto start = std::chrono::steady_clock::now();
+  std::string said;
+  try {
+    own::trace_in_process(spin, core::Op::Sum, {program, "cuda", 3});
+  } catch (const std::runtime_error& e) {
+    said = e.what();
+  }
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_NE(said.find("had not ended after 3 s and was stopped"), std::string::npos) << said;
+  EXPECT_LT(s, 10);
+  const own::Agreement after = own::agreement(own::trace_own(r, true, core::Op::Sum, 0), here);
+  EXPECT_TRUE(after.compared && after.equal) << after.text;
+  std::printf("a hung kernel's process stopped after %.1f s; this process's GPU runs after it\n", s);
 }
 
 // A starter with its loop's barrier removed, on the GPU: the race only the CPU path names. A

@@ -120,6 +120,23 @@ TEST(OwnFile, RefusesABadLaunchLineNamingFileAndLine) {
   EXPECT_EQ(err(ok + "//! \x1b[31m: x\n").find('\x1b'), std::string::npos);
 }
 
+// The editor's marks: the lines of a message that name the student's file, whoever's folder.
+TEST(OwnFile, LineMessagesKeepOnlyTheStudentsLines) {
+  const std::string said =
+      "/tmp/x/mine.cu:12: error: expected an expression\n"
+      "reduction_lab.cuh:80: note: in the header\n"
+      "mine.cu:7:   grid: unknown name 'q'\n"
+      "mine.cu:0: not a line\nmine.cu:99999999999: too far\nmine.cu:5 no colon\nnotmine.cu:3: other\n"
+      "2 errors detected";
+  const auto m = own::line_messages(said, "/home/s/kernels/mine.cu");
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[0].line, 12);
+  EXPECT_EQ(m[0].text, "error: expected an expression");
+  EXPECT_EQ(m[1].line, 7);
+  EXPECT_EQ(m[1].text, "grid: unknown name 'q'");
+  EXPECT_TRUE(own::line_messages(said, "").empty());
+}
+
 TEST(OwnNvrtc, MapsNvrtcLogLinesToFileColonLine) {
   EXPECT_EQ(own::map_log("a.cu(12): error: x is undefined\n"), "a.cu:12: error: x is undefined\n");
   EXPECT_EQ(own::map_log("a (b).cu(3): warning: w\n\n"), "a (b).cu:3: warning: w\n");

@@ -18,8 +18,10 @@
 #include "app/ui/app_state.h"
 #include "app/ui/compare.h"
 #include "app/ui/open_pane.h"
+#include "app/ui/own_editor.h"
 #include "app/ui/own_pane.h"
 #include "app/own/nvrtc.h"
+#include "app/own/own_file.h"
 #include "app/core/embedded.h"
 #include "app/ui/panel_parts.h"
 #include "app/ui/panels.h"
@@ -542,4 +544,75 @@ TEST(UiState, AKernelOfYourOwnRunsAndRunsAgainWhenSaved) {
   finish();
   ASSERT_FALSE(s.own.findings.empty()) << s.own.said;
   EXPECT_EQ(s.own.findings[0].kind, "race");
+}
+
+// The editor (issue 50, item 7): a starter is copied into the student's folder and never over an
+// edited copy; a compile error opens the editor at its line; edits are never lost, whether
+// another file is run or the file changes on disk meanwhile.
+TEST(UiState, TheEditorKeepsTheStudentsTextAndMarksTheLineThatFailed) {
+  std::string why;
+  if (!own::nvrtc_ready(&why)) {
+    if (const char* need = std::getenv("REDLAB_REQUIRE_NVRTC"); need && std::string(need) == "1") FAIL() << why;
+    GTEST_SKIP() << why;
+  }
+  const core::ScratchFolder dir;
+  setenv("XDG_DATA_HOME", dir.path().c_str(), 1);
+  ui::AppState s;
+  s.backend = backend::select(backend::Choice::Sim);
+  s.choice.type = core::DType::Int, s.choice.size = 300;
+  const auto finish = [&] {
+    for (int i = 0; i < 6000 && (s.own.pending.valid() || s.own.comparing.valid()); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      ui::poll_own(s);
+    }
+  };
+  ui::open_starter(s, "reduce2");
+  const std::string copy = dir.path() + "/reduction-lab/kernels/reduce2.cu";
+  EXPECT_EQ(s.own.file, copy);
+  EXPECT_TRUE(s.own.editing);
+  EXPECT_EQ(s.own.editor.text, embedded::own_file("reduce2"));
+  EXPECT_TRUE(std::filesystem::exists(dir.path() + "/reduction-lab/kernels/reduction_lab.cuh"));
+  finish();
+  ASSERT_TRUE(s.opened.trace) << s.own.said;
+  EXPECT_EQ(s.opened.trace->algorithm, "own:reduce2");
+
+  // A compile error at a known line: the run fails, the message names the line, the editor is open.
+  std::string text = s.own.editor.text;
+  const int line = 1 + int(std::count(text.begin(), text.begin() + text.find("__syncthreads();"), '\n'));
+  text.replace(text.find("__syncthreads();"), 16, "__syncthreads() oops;");
+  s.own.editor.text = text;
+  s.own.editing = false;
+  ASSERT_TRUE(ui::save_editor(s.own));
+  ui::run_own(s, copy);
+  finish();
+  EXPECT_TRUE(s.own.failed);
+  const auto messages = own::line_messages(s.own.said, copy);
+  ASSERT_FALSE(messages.empty()) << s.own.said;
+  EXPECT_EQ(messages[0].line, line) << s.own.said;
+  EXPECT_TRUE(s.own.editing);
+
+  // The starter again: the edited copy is kept, not replaced by the shipped file.
+  ui::open_starter(s, "reduce2");
+  finish();
+  EXPECT_EQ(s.own.editor.text, text);
+  std::string kept;
+  ASSERT_TRUE(core::read_file(copy, core::files::kKernel, &kept, &why)) << why;
+  EXPECT_EQ(kept, text);
+
+  // Edits not saved survive the file changing on disk, and running another file writes them first.
+  s.own.editor.text = text + "// mine\n";
+  ASSERT_TRUE(core::write_file(copy, "// changed elsewhere\n" + text, &why)) << why;
+  ui::run_own(s, copy);
+  finish();
+  EXPECT_TRUE(s.own.disk_changed);
+  EXPECT_EQ(s.own.editor.text, text + "// mine\n");
+  const std::string other = dir.path() + "/other.cu";
+  ASSERT_TRUE(core::write_file(other, std::string(embedded::own_file("reduce3")), &why)) << why;
+  ui::run_own(s, other);
+  finish();
+  std::string on_disk;
+  ASSERT_TRUE(core::read_file(copy, core::files::kKernel, &on_disk, &why)) << why;
+  EXPECT_EQ(on_disk, text + "// mine\n");
+  EXPECT_EQ(s.own.editor.text, embedded::own_file("reduce3"));
+  unsetenv("XDG_DATA_HOME");
 }

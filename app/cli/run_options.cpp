@@ -56,6 +56,8 @@ CLI::Option* add_run_options(CLI::App* cmd, RunOptions& o) {
                   "A kernel of your own (a .cu file with //! launch lines; docs/own-kernel.md), run on the GPU or its "
                   "PTX interpreted on the CPU")
       ->excludes(algorithm);
+  cmd->add_flag("--no-compare", o.no_compare,
+                "--kernel on a GPU: do not run the CPU path beside it to compare (the window runs it itself)");
   cmd->add_option("--trace-block", o.trace_block, "Which block to record (0-based)")
       ->check(not_negative("the traced block's index"));
   cmd->add_option("--cluster", o.cluster, "cluster-dsmem: blocks a cluster, 2 | 4 | 8 (default 4)")

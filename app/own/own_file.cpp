@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "../core/text.h"
@@ -256,6 +257,40 @@ OwnLaunch parse_launch(std::string_view source, const std::string& file) {
     at = end + 1;
   }
   return reader.finish(line);
+}
+
+namespace {
+
+std::string_view last_component(std::string_view path) {
+  const std::size_t slash = path.find_last_of('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+// "NAME:LINE: what" -> LINE and what, where NAME ends in `name`; nullopt otherwise.
+std::optional<LineMessage> line_message(std::string_view line, std::string_view name) {
+  const std::size_t colon = line.find(':');
+  if (colon == std::string_view::npos || name.empty() || last_component(line.substr(0, colon)) != name) return {};
+  std::size_t at = colon + 1;
+  int number = 0;
+  for (; at < line.size() && std::isdigit(static_cast<unsigned char>(line[at])) && number < 10000000; ++at)
+    number = number * 10 + (line[at] - '0');
+  if (number == 0 || at >= line.size() || line[at] != ':') return {};
+  std::string_view what = line.substr(at + 1);
+  while (!what.empty() && what.front() == ' ') what.remove_prefix(1);
+  return LineMessage{number, std::string(what)};
+}
+
+}  // namespace
+
+std::vector<LineMessage> line_messages(std::string_view text, std::string_view name) {
+  name = last_component(name);
+  std::vector<LineMessage> out;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    if (auto m = line_message(text.substr(at, end - at), name)) out.push_back(std::move(*m));
+    at = end + 1;
+  }
+  return out;
 }
 
 }  // namespace rl::own

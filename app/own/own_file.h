@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rl::own {
 
@@ -48,5 +49,15 @@ struct OwnLaunch {
 // as "FILE:LINE: what" for the first problem: a missing or repeated key, an unknown key, a bad
 // block, an expression that does not evaluate, a file too large.
 OwnLaunch parse_launch(std::string_view source, const std::string& file);
+
+// A message about one line of a file, as NVRTC and parse_launch write them: "NAME:LINE: what".
+struct LineMessage {
+  int line = 0;
+  std::string text;  // what follows "NAME:LINE: "
+};
+// The lines of `text` that name the file `name` (its last path component: the child process and
+// the window name the same file by different folders), in order; other lines, those about other
+// files (reduction_lab.cuh) and lines past 10^7 are left out.
+std::vector<LineMessage> line_messages(std::string_view text, std::string_view name);
 
 }  // namespace rl::own

@@ -1,5 +1,7 @@
 // What the window shows and what the user chose; panels read it and change it.
 #pragma once
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <future>
@@ -20,6 +22,7 @@
 #include "../own/own_compare.h"
 #include "../render/export.h"
 #include "../render/warp_views.h"
+#include "code_editor.h"
 #include "float_pane.h"
 #include "messages.h"
 
@@ -84,6 +87,17 @@ struct OwnUi {
   std::optional<own::Agreement> agreement;  // a GPU run's against the CPU path's (GPU = CPU)
   std::future<own::Compared> comparing;     // the CPU path's run beside a GPU run on screen
   int polls = 0;                        // frames since the file's time was last read
+  CodeEditor editor;                    // the file's text in the editor (own_editor.h)
+  bool editing = false;                 // the editor is open, in the source panel's place
+  bool disk_changed = false;            // the file changed on disk while its text was edited here
+  // Set to stop a GPU run's process (Stop, or the window closing: ~OwnUi).
+  std::shared_ptr<std::atomic<bool>> stop = std::make_shared<std::atomic<bool>>(false);
+  std::chrono::steady_clock::time_point started{};  // when the run in progress began
+
+  OwnUi() = default;
+  ~OwnUi() { *stop = true; }  // pending's destructor then waits a few milliseconds, not for the kernel
+  OwnUi(const OwnUi&) = delete;
+  OwnUi& operator=(const OwnUi&) = delete;
 };
 
 // A racy pitfall's race: a recording of N runs (core::Trace::race) made here on a GPU, opened

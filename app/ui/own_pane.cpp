@@ -6,13 +6,17 @@
 #include <cstdio>
 #include <system_error>
 
+#include "../core/embedded.h"
 #include "../core/file_io.h"
 #include "../core/text.h"
 #include "../own/nvrtc.h"
 #include "../own/own_check.h"
+#include "../own/own_file.h"
+#include "../own/own_process.h"
 #include "../own/own_trace.h"
 #include "colors.h"
 #include "open_pane.h"
+#include "own_editor.h"
 #include "panel_parts.h"
 
 namespace rl::ui {
@@ -22,6 +26,9 @@ constexpr int kPollFrames = 30;  // the file's time is read about twice a second
 // The CPU path's step budget in the window: a kernel that never ends is stopped within about half
 // a minute here (2^20 elements through reduce3 take about 2^27 thread-instructions).
 constexpr std::uint64_t kWindowSteps = std::uint64_t(1) << 29;
+// A GPU run (compile, CUDA's start, the traced run and the other sizes: under a second for the
+// starters) still going after this long is stopped: its process ends, the window keeps running.
+constexpr double kGpuWatchdogSeconds = 10;
 
 std::filesystem::file_time_type time_of(const std::string& path) {
   std::error_code ec;
@@ -67,19 +74,33 @@ void agreement_badge(const own::Agreement& a) {
 void run_own(AppState& s, const std::string& path) {
   OwnUi& o = s.own;
   if (o.pending.valid() || o.comparing.valid()) return;  // one run at a time; a save meanwhile is seen after
+  if (path != o.file) {
+    if (o.editor.dirty() && !save_editor(o)) return;  // the edits of the file before are kept
+    o.editor = {}, o.disk_changed = false;
+  }
   o.file = path, o.stamp = time_of(path), o.polls = 0, o.failed = true, o.findings.clear(), o.agreement.reset();
   std::snprintf(o.path, sizeof o.path, "%s", path.c_str());
   std::string source;
   if (!core::read_file(path, core::files::kKernel, &source, &o.said)) return;
+  if (!o.editor.dirty())
+    o.editor.text = o.editor.saved = source;  // a save from another editor shows here
+  else if (source != o.editor.saved)
+    o.disk_changed = true;  // edits here are never overwritten
   const RunChoice c = s.choice;
   o.gpu = s.backend.backend && s.backend.backend->name() == "cuda";
   try {
     std::vector<double> values = run_request(c).input;
     o.request = own::own_request(std::move(source), path, c.type, values, 0, unsigned(c.trace_block));
     o.request.step_budget = kWindowSteps, o.op = c.op;
-    o.pending = std::async(std::launch::async, [r = o.request, gpu = o.gpu, op = c.op, seed = own::fresh_seed()] {
-      return own::trace_own(r, gpu, op, seed);
-    });
+    *o.stop = false, o.started = std::chrono::steady_clock::now();
+    if (o.gpu)  // in a process of its own, under a watchdog (own_process.h)
+      o.pending = std::async(std::launch::async, [r = o.request, op = c.op, stop = o.stop] {
+        return own::trace_in_process(r, op, {own::this_program(), "cuda", kGpuWatchdogSeconds}, stop.get());
+      });
+    else
+      o.pending = std::async(std::launch::async, [r = o.request, op = c.op, seed = own::fresh_seed()] {
+        return own::trace_own(r, false, op, seed);
+      });
     o.running = o.gpu ? "the GPU" : "the CPU (NVRTC's PTX, interpreted)";
     o.failed = false, o.said.clear();
   } catch (const std::exception& e) {
@@ -107,6 +128,8 @@ void land_run(AppState& s) {
     put_trace(s, std::move(t), o.file, o.said);
   } catch (const std::exception& e) {
     o.failed = true, o.said = shown_text(e.what());
+    // A compile error or a bad launch line: the editor opens at the marked lines.
+    if (!own::line_messages(o.said, o.file).empty()) open_in_editor(s, o.file);
   }
 }
 
@@ -130,6 +153,20 @@ void poll_own(AppState& s) {
   if (time_of(o.file) != o.stamp) run_own(s, o.file);
 }
 
+namespace {
+
+// The starters (assets/own/), copied into the student's folder and opened in the editor.
+void starter_picker(AppState& s) {
+  ImGui::SetNextItemWidth(-1);
+  if (!ImGui::BeginCombo("##starter", "Start from a starter file...")) return;
+  for (const std::string_view id : embedded::own_file_names())
+    if (id != "reduction_lab" && ImGui::Selectable(std::string(id).c_str())) open_starter(s, std::string(id));
+  ImGui::EndCombo();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Copied into %s, then opened in the editor", own_folder().c_str());
+}
+
+}  // namespace
+
 void own_section(AppState& s) {
   OwnUi& o = s.own;
   if (!o.file.empty()) ImGui::SetNextItemOpen(true, ImGuiCond_Once);  // opened with --kernel or a drop
@@ -146,13 +183,27 @@ void own_section(AppState& s) {
   ImGui::BeginDisabled(o.pending.valid() || o.comparing.valid());
   if (ImGui::Button("Run##own") || enter) run_own(s, o.path);
   ImGui::EndDisabled();
+  if (o.gpu && o.pending.valid()) {  // a GPU run runs in a process of its own: it can be stopped
+    ImGui::SameLine();
+    if (ImGui::Button("Stop##own")) *o.stop = true;
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Edit##own")) open_in_editor(s, o.path);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Edit the file here, in the kernel source's place");
+  starter_picker(s);
   ImGui::Checkbox("Run again when the file is saved", &o.watch);
   own_status(s);
 }
 
 void own_status(const AppState& s) {
   const OwnUi& o = s.own;
-  if (!o.running.empty()) wrapped(kAmber, "Running on " + o.running + "...");
+  if (!o.running.empty()) {
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - o.started).count();
+    char line[160];
+    std::snprintf(line, sizeof line, "Running on %s... %.0f s", o.running.c_str(), secs);
+    wrapped(kAmber,
+            o.gpu ? std::string(line) + " (stopped at " + std::to_string(int(kGpuWatchdogSeconds)) + " s)" : line);
+  }
   if (o.comparing.valid()) wrapped(kAmber, "Running the CPU path beside it, to compare...");
   if (!o.said.empty()) wrapped(o.failed ? kErrorRed : ImGui::GetStyle().Colors[ImGuiCol_Text], o.said);
   if (o.agreement) agreement_badge(*o.agreement);

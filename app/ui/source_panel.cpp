@@ -27,6 +27,7 @@
 #include "../render/matrix_view.h"
 #include "compare.h"
 #include "open_pane.h"
+#include "own_editor.h"
 #include "colors.h"
 #include "race_pane.h"
 #include "rich_text.h"
@@ -37,6 +38,11 @@ namespace rl::ui {
 
 void source_panel(AppState& s, const Area& f) {
   place(f, "Kernel source");
+  if (s.own.editing) {  // a kernel of your own, edited here
+    own_editor(s);
+    ImGui::End();
+    return;
+  }
   const core::SourceView src = shown_source(s);
   const int line = shown_line(s, src);
   // A race recording's summary heads the column: the views below keep their height.

@@ -1,0 +1,147 @@
+#include "own_process.h"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+#include <thread>
+
+#include "../core/file_io.h"
+#include "../core/run_file.h"
+#include "../core/text.h"
+#include "../core/types.h"
+#include "child_process.h"
+
+namespace rl::own {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A folder of our own under the system's temporary folder, removed with everything in it.
+class TempFolder {
+ public:
+  TempFolder() {
+    std::string pattern = (fs::temp_directory_path() / "reduction-lab-run-XXXXXX").string();
+    if (!mkdtemp(pattern.data())) throw std::runtime_error("could not make a temporary folder for the GPU run");
+    path_ = pattern;
+  }
+  ~TempFolder() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  TempFolder(const TempFolder&) = delete;
+  TempFolder& operator=(const TempFolder&) = delete;
+  std::string at(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  fs::path path_;
+};
+
+void write_or_throw(const std::string& path, const std::string& bytes) {
+  std::string why;
+  if (!core::write_file(path, bytes, &why)) throw std::runtime_error(why);
+}
+
+// The input as numbers, one a line, exact: %.17g reads back to the same double, and every value
+// is already one of the type's.
+std::string numbers_of(const OwnRequest& r) {
+  std::string text;
+  char line[40];
+  for (double v : values_of(r.input, r.value_type)) {
+    std::snprintf(line, sizeof line, "%.17g\n", v);
+    text += line;
+  }
+  return text;
+}
+
+// The file is named as the student's, so that messages read NAME:LINE.
+std::string file_name(const OwnRequest& r) {
+  const std::string name = fs::path(r.file).filename().string();
+  return name.empty() || name[0] == '-' || name == "." || name == ".." ? "kernel.cu" : name;
+}
+
+std::vector<std::string> command(const OwnRequest& r, core::Op op, const ProcessOptions& o, const TempFolder& dir) {
+  std::vector<std::string> argv = {o.program,       "trace",
+                                   "--kernel",      dir.at(file_name(r)),
+                                   "--backend",     o.backend,
+                                   "--type",        r.value_type,
+                                   "--op",          std::string(core::to_string(op)),
+                                   "--input",       dir.at("input.txt"),
+                                   "--size",        std::to_string(r.input.size() / value_bytes(r.value_type)),
+                                   "--trace-block", std::to_string(r.trace_block),
+                                   "--format",      "json",
+                                   "--no-compare"};
+  if (r.block) argv.insert(argv.end(), {"--block", std::to_string(r.block)});
+  return argv;
+}
+
+// What the child wrote on its error stream, without the program's prefix, the folder's path and
+// bytes a terminal or the window would act on.
+std::string said_by(const std::string& err_path, const TempFolder& dir) {
+  std::string text, why;
+  if (!core::read_file(err_path, core::files::kTrace, &text, &why)) return why;
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t end = std::min(text.find('\n', at), text.size());
+    std::string line = text.substr(at, end - at);
+    for (const std::string prefix : {"reduction-lab: ", "error: "})
+      if (line.rfind(prefix, 0) == 0) line.erase(0, prefix.size());
+    for (std::size_t p; (p = line.find(dir.at(""))) != std::string::npos;) line.erase(p, dir.at("").size());
+    if (!line.empty()) out += (out.empty() ? "" : "\n") + core::printable(line);
+    at = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string this_program() {
+  std::error_code ec;
+  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string() : p.string();
+}
+
+core::Trace trace_in_process(const OwnRequest& r, core::Op op, const ProcessOptions& o,
+                             const std::atomic<bool>* cancel) {
+  if (o.program.empty()) throw std::runtime_error("the GPU run needs this program's path, and it could not be read");
+  TempFolder dir;
+  write_or_throw(dir.at(file_name(r)), r.source);
+  write_or_throw(dir.at("input.txt"), numbers_of(r));
+  const auto start = std::chrono::steady_clock::now();
+  ChildProcess child(command(r, op, o, dir), dir.at("trace.json"), dir.at("said.txt"));
+  for (;;) {
+    if (const auto ended = child.poll()) {
+      std::error_code ec;
+      const bool wrote = fs::file_size(dir.at("trace.json"), ec) > 0 && !ec;
+      if (ended->signal == 0 && (ended->code == 0 || ended->code == 1) && wrote) {
+        core::Trace t = core::open_run_file(dir.at("trace.json")).trace;
+        t.source = r.file;
+        return t;
+      }
+      const std::string said = said_by(dir.at("said.txt"), dir);
+      if (ended->signal != 0)
+        throw std::runtime_error("the GPU run ended on " + to_string(*ended) + (said.empty() ? "" : ":\n" + said));
+      throw std::runtime_error(said.empty() ? "the GPU run ended with " + to_string(*ended) : said);
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (cancel && cancel->load()) {
+      child.stop();
+      throw std::runtime_error("the GPU run was stopped");
+    }
+    if (s > o.watchdog_s) {
+      child.stop();
+      char why[160];
+      std::snprintf(why, sizeof why,
+                    "the GPU run had not ended after %.0f s and was stopped (a loop that never ends?); the CPU path "
+                    "stops such a kernel at its step budget and names the line",
+                    o.watchdog_s);
+      throw std::runtime_error(why);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+}  // namespace rl::own

@@ -1,0 +1,96 @@
+// A GPU run of a kernel of your own in a process of its own (own_process.h): here the child runs
+// the CPU path (--backend sim), which CI has, so the round trip, the errors, the watchdog and Stop
+// are all exercised without a GPU. The GPU suite runs the same through --backend cuda.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include "app/core/embedded.h"
+#include "app/own/own_compare.h"
+#include "app/own/own_process.h"
+#include "app/own/own_trace.h"
+#include "own_support.h"
+#include "test_support.h"
+
+namespace rl {
+namespace {
+
+own::OwnRequest request(std::string source, const std::string& file, std::size_t n, std::uint64_t seed) {
+  const auto values = test::random_values(n, core::DType::Float, seed);
+  return own::own_request(std::move(source), "/some/folder/" + file, core::DType::Float, values, 128, 1);
+}
+
+own::ProcessOptions sim(double watchdog_s) { return {REDLAB_BINARY, "sim", watchdog_s}; }
+
+// The message a call throws, or "" where it returned.
+template <class F>
+std::string thrown(F f) {
+  try {
+    f();
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(OwnProcess, TheChildsTraceIsTheTraceOfTheSameRunHere) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const own::OwnRequest r = request(std::string(embedded::own_file("reduce3")), "reduce3.cu", 777, seed);
+  const core::Trace there = own::trace_in_process(r, core::Op::Sum, sim(60));
+  const core::Trace here = own::trace_own(r, false, core::Op::Sum, 0);
+  const own::Agreement a = own::agreement(there, here);  // bit for bit, through the JSON and back
+  EXPECT_TRUE(a.compared && a.equal) << a.text;
+  EXPECT_EQ(there.source, r.file);
+  EXPECT_EQ(there.code.lines, here.code.lines);
+  EXPECT_TRUE(there.findings.empty());
+}
+
+TEST(OwnProcess, ACompileErrorIsSaidAtTheStudentsLine) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  std::string source(embedded::own_file("reduce3"));
+  source += "\n__global__ void broken() { int x = ; }\n";
+  const auto lines = std::count(source.begin(), source.end(), '\n');
+  const std::string said =
+      thrown([&] { own::trace_in_process(request(source, "mine.cu", 100, 1), core::Op::Sum, sim(60)); });
+  EXPECT_NE(said.find("mine.cu:" + std::to_string(lines) + ":"), std::string::npos) << said;
+  EXPECT_EQ(said.find("reduction-lab-run-"), std::string::npos) << said;  // not the temporary folder
+}
+
+TEST(OwnProcess, AKernelThatNeverEndsIsStoppedByTheWatchdog) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const std::string source =
+      "#include \"reduction_lab.cuh\"\n//! kernel: spin\n//! block: 32\n//! grid: 1\n//! passes: one\n"
+      "__global__ void spin(const value_t* in, value_t* out, unsigned int n) {\n"
+      "  volatile value_t* o = out;\n  for (unsigned int i = 0;; ++i) *o = in[0] + value_t(i);\n}\n";
+  own::OwnRequest spin = request(source, "spin.cu", 64, 2);
+  spin.trace_block = 0;
+  const auto start = std::chrono::steady_clock::now();
+  const std::string said = thrown([&] { own::trace_in_process(spin, core::Op::Sum, sim(1)); });
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_NE(said.find("had not ended after 1 s and was stopped"), std::string::npos) << said;
+  EXPECT_LT(s, 10) << "the watchdog took " << s << " s";
+
+  std::atomic<bool> stop{false};
+  std::thread pressed([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    stop = true;
+  });
+  const std::string stopped = thrown([&] { own::trace_in_process(spin, core::Op::Sum, sim(60), &stop); });
+  pressed.join();
+  EXPECT_EQ(stopped, "the GPU run was stopped");
+}
+
+TEST(OwnProcess, WithoutTheProgramItSaysSo) {
+  own::ProcessOptions o = sim(1);
+  o.program = "/nonexistent/reduction-lab";
+  const std::string said = thrown([&] { own::trace_in_process(request("x", "a.cu", 1, 1), core::Op::Sum, o); });
+  EXPECT_FALSE(said.empty());
+  EXPECT_FALSE(own::this_program().empty());
+}
+
+}  // namespace
+}  // namespace rl
