@@ -45,6 +45,7 @@ enum Tag : int {
   kTagCompensate,   // [compensate]  each thread adds back what its loop's roundings lost (Neumaier)
   kTagBarrier,      // [barrier]     a kernel of your own: a __syncthreads() ended the stage; param = rl_param's value
   kTagLanes,        // [lanes]       a kernel of your own: rl_lanes recorded each calling thread's register
+  kTagWarpStage,    // [warp-stage]  a kernel of your own: rl_warp_stage() ended the stage inside one warp; param = rl_param's
   kTagCount
 };
 
@@ -56,7 +57,7 @@ inline const char* tag_marker(int tag) {
       "[final-reduce]", "[atomic]", "[halving]", "[input]", "[row-stride]", "[column-stride]",
       "[column-step]", "[column-walk]", "[tile-stride]", "[column-vector]", "[row-vector]", "[row-lanes]",
       "[tile-copy]", "[row-walk]", "[redux]", "[final-redux]", "[dsmem-read]", "[bulk-copy]", "[bulk-wait]",
-      "[tile-fold]", "[bulk-reduce]", "[compensate]", "[barrier]", "[lanes]"};
+      "[tile-fold]", "[bulk-reduce]", "[compensate]", "[barrier]", "[lanes]", "[warp-stage]"};
   return tag >= 0 && tag < kTagCount ? names[tag] : "[?]";
 }
 

@@ -289,6 +289,7 @@ std::string stage_label(int tag, int param, bool has_shared) {
     case kernels::kTagCompensate: return "each thread adds back what its loop's roundings lost";
     case kernels::kTagBarrier: return param ? "__syncthreads(), rl_param " + p : "__syncthreads()";
     case kernels::kTagLanes: return "rl_lanes: the calling threads' registers";
+    case kernels::kTagWarpStage: return param ? "rl_warp_stage(), rl_param " + p : "rl_warp_stage(): one warp's stage";
     case kernels::kTagAtomic: return "atomic update of the result";
     case kernels::kTagHalving: return "launch: add the upper half at offset " + p;
     case kernels::kTagInput: return "the array in global memory";

@@ -1,5 +1,7 @@
 #include "own_run.h"
 
+#include <cstdlib>
+
 #include <algorithm>
 #include <chrono>
 #include <cstring>
@@ -47,7 +49,8 @@ void read_sink(Target& d, const Sink& s, unsigned block, OwnRun* out) {
   d.read(s.at.lines, lines.data(), lines.size() * 4);
   d.read(s.at.params, params.data(), params.size() * 4);
   for (unsigned k = 0; k < stages; ++k) {
-    OwnStage st{lines[k], params[k], std::vector<unsigned char>(s.at.shared_bytes)};
+    // A negated line: rl_warp_stage ended the stage, not a barrier.
+    OwnStage st{std::abs(lines[k]), params[k], std::vector<unsigned char>(s.at.shared_bytes), lines[k] < 0};
     if (s.at.shared_bytes)
       d.read(s.at.shared + std::uint64_t(k) * s.at.shared_bytes, st.shared.data(), s.at.shared_bytes);
     out->stages.push_back(std::move(st));

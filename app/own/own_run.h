@@ -32,6 +32,7 @@ struct OwnStage {
   int line = 0;                       // the barrier's line in the student's file
   int param = 0;                      // rl_param's value (0: none)
   std::vector<unsigned char> shared;  // the block's dynamic shared memory after the barrier
+  bool warp = false;                  // ended by rl_warp_stage() inside one warp, not by a barrier
 };
 
 struct OwnRun {

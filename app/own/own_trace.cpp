@@ -56,7 +56,8 @@ std::vector<core::Stage> stages_of(const OwnRun& run, const std::string& type) {
       }
     if (k >= run.stages.size()) continue;
     core::Stage s;
-    s.tag = kernels::kTagBarrier, s.param = param, s.line = run.stages[k].line;
+    s.tag = run.stages[k].warp ? kernels::kTagWarpStage : kernels::kTagBarrier;
+    s.param = param, s.line = run.stages[k].line;
     s.label = core::stage_label(s.tag, s.param, true);
     s.shared = values_of(run.stages[k].shared, type);
     out.push_back(std::move(s));

@@ -27,12 +27,14 @@ __global__ void reduce4(const value_t* in, value_t* out, unsigned int n) {
   }
   if (tid < 32) {
     for (unsigned int s = blockDim.x / 2 < 32 ? blockDim.x / 2 : 32; s > 0; s >>= 1) {
+      rl_param(s);
       const bool work = tid + s < blockDim.x;
       value_t x = value_t(0), y = value_t(0);
       if (work) x = sdata[tid], y = sdata[tid + s];
       __syncwarp();
       if (work) sdata[tid] = x + y;
       __syncwarp();
+      rl_warp_stage();  // the step is a stage of the trace, as a barrier's would be
     }
   }
   if (tid == 0) out[blockIdx.x] = sdata[0];

@@ -29,11 +29,13 @@ __global__ void reduce5(const value_t* in, value_t* out, unsigned int n) {
   if (tid < 32) {
 #pragma unroll
     for (unsigned int s = BLOCK / 2 < 32 ? BLOCK / 2 : 32; s > 0; s >>= 1) {
+      rl_param(s);
       value_t v = value_t(0);
       if (tid + s < BLOCK) v = sdata[tid] + sdata[tid + s];
       __syncwarp();
       if (tid + s < BLOCK) sdata[tid] = v;
       __syncwarp();
+      rl_warp_stage();  // the step is a stage of the trace, as a barrier's would be
     }
   }
   if (tid == 0) out[blockIdx.x] = sdata[0];

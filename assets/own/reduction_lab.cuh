@@ -8,6 +8,8 @@
 // - rl_param(value): a number shown with the stage in progress (a stride, an offset); thread 0's.
 // - rl_lanes(value): each calling thread's value in a register, recorded as a step of the stage in
 //   progress: call it after each shuffle step to watch a warp's lanes.
+// - rl_warp_stage(): a stage ended inside one warp (after its __syncwarp()), where no block-wide
+//   barrier is left to end it: Harris' last warp.
 //
 // Blocks other than the traced one, and untraced runs, skip the copies: one load and a compare.
 #pragma once
@@ -87,3 +89,28 @@ __device__ inline void rl_barrier(int line) {
 }
 
 #define __syncthreads() rl_barrier(__LINE__)
+
+// rl_warp_stage(): ends a stage inside one warp, once the block's barriers are behind it (Harris'
+// last warp). Every active lane of that warp calls it after the __syncwarp() that ends a step; the
+// lanes copy the traced block's shared memory as a barrier does, and the line is recorded
+// negated, so the trace tells a warp's stage from a barrier's. One warp of a block calls it,
+// while the block's other warps no longer write shared memory. Other blocks return at once; in
+// the traced block the lanes wait for each other around the copy, and the CPU path's race check
+// does not count those two waits, so a __syncwarp() of yours taken out is still named as a race.
+__device__ inline void rl_warp_stage_at(int line) {
+  if (!rl_traced()) return;  // the same for every lane
+  const unsigned int mask = __activemask();
+  const unsigned int stage = rl_sink.stages;
+  __syncwarp(mask);
+  const unsigned int lane = rl_thread() % 32, lanes = __popc(mask), rank = __popc(mask & ((1u << lane) - 1u));
+  if (stage < rl_sink.max_stages) {
+    unsigned char* to = rl_sink.shared + static_cast<unsigned long long>(stage) * rl_sink.shared_bytes;
+    for (unsigned int i = rank; i < rl_sink.shared_bytes; i += lanes) to[i] = rl_dynamic_shared[i];
+    if (rank == 0) rl_sink.lines[stage] = -line;
+  }
+  rl_sink.steps[rl_thread()] = 0;
+  if (rank == 0) rl_sink.stages = stage + 1;
+  __syncwarp(mask);  // the copy is done and the new stage number visible before the warp moves on
+}
+
+#define rl_warp_stage() rl_warp_stage_at(__LINE__)
