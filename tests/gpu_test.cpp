@@ -1051,7 +1051,10 @@ TEST_F(GpuRace, AnOwnKernelsRaceIsNamedOnTheCpuPath) {
                                  [](const core::Finding& f) { return f.kind == "race"; });
   ASSERT_NE(race, both.trace.findings.end());  // the GPU's value may be right or wrong; the race is named
   EXPECT_EQ(race->text.rfind("on the CPU path: ", 0), 0u) << race->text;
-  EXPECT_FALSE(both.agreement.compared) << both.agreement.text;
+  // The CPU path goes on past its race, so the two runs are compared: equal where the GPU's warps
+  // happened to run as the CPU path's did, else the first cell the race changed.
+  EXPECT_TRUE(both.agreement.compared) << both.agreement.text;
+  std::printf("racy reduce2 on the GPU beside the CPU path: %s\n", both.agreement.text.c_str());
 }
 
 // bench --kernel's timing: the catalog's harness over a starter, its value the exact int sum.

@@ -79,14 +79,15 @@ void read_sink(Target& d, const Sink& s, unsigned block, OwnRun* out) {
 // The interpreter as a target.
 class CpuTarget : public Target {
  public:
-  CpuTarget(const Compiled& c, std::uint64_t budget) : m_(ptx::parse(c.ptx)), lowered_(c.lowered), budget_(budget) {}
+  CpuTarget(const Compiled& c, std::uint64_t budget, std::uint64_t schedule)
+      : m_(ptx::parse(c.ptx)), lowered_(c.lowered), budget_(budget), schedule_(schedule) {}
   std::uint64_t alloc(std::size_t bytes, const std::string& name) override { return m_.alloc(bytes, name); }
   void write(std::uint64_t at, const void* src, std::size_t n) override { std::memcpy(m_.host(at, n), src, n); }
   void read(std::uint64_t at, void* dst, std::size_t n) override { std::memcpy(dst, m_.host(at, n), n); }
   std::uint64_t sink() override { return m_.symbol_address("rl_sink"); }
   bool launch(unsigned grid, unsigned block, std::size_t shared, std::uint64_t in, std::uint64_t out,
               std::uint64_t n) override {
-    return m_.launch({lowered_, grid, block, shared, {in, out, n}, budget_});
+    return m_.launch({lowered_, grid, block, shared, {in, out, n}, budget_, schedule_});
   }
   std::vector<ptx::Finding> findings() const override { return m_.findings(); }
   std::uint64_t steps() const override { return m_.steps(); }
@@ -94,7 +95,7 @@ class CpuTarget : public Target {
  private:
   ptx::Machine m_;
   std::string lowered_;
-  std::uint64_t budget_;
+  std::uint64_t budget_, schedule_;
 };
 
 }  // namespace
@@ -236,7 +237,7 @@ OwnRun run_on_cpu(const OwnRequest& r) {
   out.device = kCpuDevice;
   check_signature(c);
   const auto t0 = std::chrono::steady_clock::now();
-  CpuTarget d(c, r.step_budget);
+  CpuTarget d(c, r.step_budget, r.schedule);
   run_passes(r, d, out);
   out.run_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return out;

@@ -26,6 +26,7 @@ struct OwnRequest {
   unsigned trace_block = 0;
   ExprNames device{0, 0, 4, 132, 2048};  // sms and threads_per_sm the grid rules see
   std::uint64_t step_budget = std::uint64_t(1) << 34;
+  std::uint64_t schedule = 0;  // the CPU path's warp order: 0 in turn, else a seeded interleaving (ptx::LaunchSpec)
 };
 
 struct OwnStage {

@@ -1,5 +1,7 @@
 #include "own_trace.h"
 
+#include "own_compare.h"
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -81,7 +83,10 @@ OwnRequest own_request(std::string source, std::string file, core::DType type, c
 
 core::Trace trace_own(const OwnRequest& r, bool gpu, core::Op op, std::uint64_t check_seed) {
   core::Trace t = own_trace(r, gpu ? run_on_gpu(r) : run_on_cpu(r), op);
-  if (check_seed && t.findings.empty()) t.findings = check_other_sizes(r, gpu, op, check_seed);
+  if (!check_seed) return t;
+  if (!gpu)  // a race's effect on the snapshots, under another warp schedule
+    if (auto f = schedule_finding(r, op, t, check_seed)) t.findings.push_back(std::move(*f));
+  if (t.findings.empty()) t.findings = check_other_sizes(r, gpu, op, check_seed);
   return t;
 }
 

@@ -201,4 +201,28 @@ std::uint64_t vote_result(const Instr& in, std::uint32_t ballot, std::uint32_t m
   refuse(in, "the vote " + in.mods);
 }
 
+std::uint64_t atomic_result(const Instr& in, std::uint64_t old, std::uint64_t b, std::uint64_t c) {
+  if (in.has("exch")) return b;
+  if (in.has("cas")) return old == b ? c : old;
+  if (in.has("inc")) return old >= b ? 0 : old + 1;
+  if (in.has("dec")) return (old == 0 || old > b) ? b : old - 1;
+  Instr as = in;
+  as.mods.clear();  // the operation alone, without the atomic's own suffixes
+  if (in.has("add"))
+    as.op = Op::Add;
+  else if (in.has("min"))
+    as.op = Op::Min;
+  else if (in.has("max"))
+    as.op = Op::Max;
+  else if (in.has("and"))
+    as.op = Op::And;
+  else if (in.has("or"))
+    as.op = Op::Or;
+  else if (in.has("xor"))
+    as.op = Op::Xor;
+  else
+    refuse(in, "the atomic operation " + in.mods);
+  return in.type.kind == Kind::F ? float_op(as, old, b, 0) : int_op(as, old, b, 0);
+}
+
 }  // namespace rl::own::ptx

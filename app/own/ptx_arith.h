@@ -71,6 +71,9 @@ bool compare(const Instr& in, std::uint64_t a, std::uint64_t b);
 // clamp and segment mask); *in_range: whether it lies in the lane's segment (else the lane's own).
 int shuffle_source(const Instr& in, int lane, std::uint32_t b, std::uint32_t c, bool* in_range);
 // vote.sync's result for a lane whose mask is `mask`, given the ballot of the lanes taking part.
+// What an atom or red leaves in memory: its operation (add, min, max, and, or, xor, exch, cas,
+// inc, dec) of the old value and b; c is cas's new value. Refuses any other.
+std::uint64_t atomic_result(const Instr& in, std::uint64_t old, std::uint64_t b, std::uint64_t c);
 std::uint64_t vote_result(const Instr& in, std::uint32_t ballot, std::uint32_t mask);
 // cvt from in.type2 to in.type.
 std::uint64_t convert(const Instr& in, std::uint64_t v);

@@ -4,6 +4,8 @@
 #include "ptx_race.h"
 
 #include <algorithm>
+#include <numeric>
+#include <random>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -42,6 +44,9 @@ struct Machine::Impl {
   std::vector<std::uint64_t> regs;
   std::vector<std::uint32_t> pc;
   std::vector<Status> status;
+  std::vector<unsigned> live_;   // run_warps' warps that may still step
+  std::mt19937_64 schedule_rng;  // a seeded schedule's draws
+  bool raced = false;            // a race was found: later ones are not reported
   std::vector<unsigned> group_;  // step_warp's lanes at the lowest pc, and whether each is guarded on
   std::vector<bool> on_;
   int nregs = 0;
@@ -159,8 +164,9 @@ struct Machine::Impl {
                    " bytes) is past the block's " + std::to_string(shared.size()),
                in.line);
         if (!in.header && in.op != Op::Atom && in.op != Op::Red)
-          if (const std::string race = history.access(t, in.line, a, n, write); !race.empty())
-            stop("race", "block " + std::to_string(block_id) + ": " + race, in.line);
+          if (const std::string race = history.access(t, in.line, a, n, write); !race.empty() && !raced)
+            raced = true,
+            self.findings_.push_back({"race", "block " + std::to_string(block_id) + ": " + race, in.line});
         if (write) {
           std::fill_n(shared_set.begin() + std::ptrdiff_t(a), n, 1);
         } else if (!in.header &&
@@ -286,32 +292,8 @@ struct Machine::Impl {
     std::uint64_t old = 0;
     std::memcpy(&old, p, n);
     const std::uint64_t b = value(t, red ? in.args[1] : in.args[2], in.type);
-    std::uint64_t r = old;
-    Instr as = in;
-    if (in.has("add"))
-      as.op = Op::Add, as.mods = "";
-    else if (in.has("min"))
-      as.op = Op::Min, as.mods = "";
-    else if (in.has("max"))
-      as.op = Op::Max, as.mods = "";
-    else if (in.has("and"))
-      as.op = Op::And;
-    else if (in.has("or"))
-      as.op = Op::Or;
-    else if (in.has("xor"))
-      as.op = Op::Xor;
-    if (in.has("exch"))
-      r = b;
-    else if (in.has("cas"))
-      r = old == b ? value(t, in.args[3], in.type) : old;
-    else if (in.has("inc"))
-      r = old >= b ? 0 : old + 1;
-    else if (in.has("dec"))
-      r = (old == 0 || old > b) ? b : old - 1;
-    else if (as.op != in.op)
-      r = in.type.kind == Kind::F ? float_op(as, old, b, 0) : int_op(as, old, b, 0);
-    else
-      refuse(in, "the atomic operation " + in.mods);
+    const std::uint64_t c = in.has("cas") ? value(t, in.args[3], in.type) : 0;
+    const std::uint64_t r = atomic_result(in, old, b, c);
     std::memcpy(p, &r, n);
     if (!red) set(t, in.args[0], in.type, old);
   }
@@ -503,9 +485,27 @@ struct Machine::Impl {
          e->code[barrier_pc].line);
   }
 
+  // Runs the block's warps until none can go on: in turn, or interleaved at random (spec.schedule).
+  void run_warps() {
+    const unsigned warps = (spec.block + 31) / 32;
+    if (spec.schedule == 0) {
+      for (unsigned warp = 0; warp < warps; ++warp)
+        while (step_warp(warp)) {}
+      return;
+    }
+    live_.resize(warps);
+    std::iota(live_.begin(), live_.end(), 0u);
+    while (!live_.empty()) {
+      const std::size_t k = schedule_rng() % live_.size();
+      const unsigned burst = 1 + unsigned(schedule_rng() % 64);
+      unsigned ran = 0;
+      while (ran < burst && step_warp(live_[k])) ++ran;
+      if (ran < burst) live_.erase(live_.begin() + std::ptrdiff_t(k));  // blocked or done
+    }
+  }
+
   void retry_waits() {
-    for (unsigned warp = 0; warp * 32 < spec.block; ++warp)
-      while (step_warp(warp)) {}
+    run_warps();
     bool stuck = false;
     unsigned t0 = 0;
     for (unsigned t = 0; t < spec.block; ++t)
@@ -531,9 +531,9 @@ struct Machine::Impl {
     regs.assign(std::size_t(spec.block) * std::size_t(nregs), 0);
     pc.assign(spec.block, 0);
     status.assign(spec.block, Status::Run);
+    schedule_rng.seed(spec.schedule ^ (std::uint64_t(b) * 0x9e3779b97f4a7c15ull));
     for (;;) {
-      for (unsigned warp = 0; warp * 32 < spec.block; ++warp)
-        while (step_warp(warp)) {}
+      run_warps();
       if (std::all_of(status.begin(), status.end(), [](Status s) { return s == Status::Exited; })) return;
       unblock();
     }

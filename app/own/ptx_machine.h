@@ -4,7 +4,9 @@
 // every thread, a warp's .sync instructions for every lane of their mask. What a memory checker
 // would say stops the run as a finding naming thread, block and source line: an access outside
 // every buffer, a read of shared memory nothing wrote, a barrier some threads reach at another
-// place, a shuffle whose mask names a lane that is not there, a kernel past its step budget.
+// place, a shuffle whose mask names a lane that is not there, a kernel past its step budget. A
+// race in shared memory is a finding too, but the run goes on (its first race alone is kept), so
+// that what the race did to the snapshots can be shown.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -29,6 +31,9 @@ struct LaunchSpec {
   std::size_t dynamic_shared = 0;                      // bytes
   std::vector<std::uint64_t> params;                   // the entry's parameters in order (pointers: alloc's addresses)
   std::uint64_t step_budget = std::uint64_t(1) << 32;  // thread-instructions before the run is stopped
+  // The order warps run in: 0, warps in turn, each until it blocks; any other value seeds a random
+  // interleaving (a warp drawn at random runs 1 to 64 steps, then another is drawn).
+  std::uint64_t schedule = 0;
 };
 
 class Machine {

@@ -496,7 +496,9 @@ int run_loop(AppState& state, const Surface& surface, ImFont* large, const GuiOp
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     ++report.count;
-    if ((opts.quit_after_frames > 0 && report.count >= opts.quit_after_frames) || state.quit_requested) {
+    // A scripted run waits for a run of your own in flight (its screenshot shows what it brought).
+    const bool own_busy = state.own.pending.valid() || state.own.comparing.valid();
+    if ((opts.quit_after_frames > 0 && report.count >= opts.quit_after_frames && !own_busy) || state.quit_requested) {
       if (!opts.screenshot.empty() && !save_screenshot(surface, fw, fh, opts.screenshot, err)) code = 1;
       surface.present();
       break;
