@@ -46,6 +46,7 @@ TEST(OwnProcess, TheChildsTraceIsTheTraceOfTheSameRunHere) {
   EXPECT_TRUE(a.compared && a.equal) << a.text;
   EXPECT_EQ(there.source, r.file);
   EXPECT_EQ(there.code.lines, here.code.lines);
+  EXPECT_EQ(there.code.file, here.code.file);
   EXPECT_TRUE(there.findings.empty());
 }
 

@@ -42,6 +42,13 @@ class GpuTarget : public Target {
     RL_CUDA(cudaMemcpy(dst, reinterpret_cast<const void*>(at), n, cudaMemcpyDeviceToHost));
   }
   std::uint64_t sink() override { return sink_; }
+  std::uint64_t traced_block() override {
+    void* at = nullptr;
+    std::size_t bytes = 0;
+    RL_CUDA(cudaLibraryGetGlobal(&at, &bytes, library_, "rl_traced_block"));
+    if (bytes != 4) throw std::invalid_argument("rl_traced_block is not reduction_lab.cuh's (4 bytes)");
+    return reinterpret_cast<std::uint64_t>(at);
+  }
   bool launch(unsigned grid, unsigned block, std::size_t shared, std::uint64_t in, std::uint64_t out,
               std::uint64_t n) override {
     enqueue(grid, block, shared, in, out, n, nullptr);

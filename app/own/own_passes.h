@@ -18,7 +18,8 @@ class Target {
   virtual std::uint64_t alloc(std::size_t bytes, const std::string& name) = 0;
   virtual void write(std::uint64_t at, const void* src, std::size_t n) = 0;
   virtual void read(std::uint64_t at, void* dst, std::size_t n) = 0;
-  virtual std::uint64_t sink() = 0;  // reduction_lab.cuh's rl_sink
+  virtual std::uint64_t sink() = 0;          // reduction_lab.cuh's rl_sink
+  virtual std::uint64_t traced_block() = 0;  // its rl_traced_block (constant memory)
   // One launch of the kernel (in, out, n); false when a finding stopped it.
   virtual bool launch(unsigned grid, unsigned block, std::size_t shared, std::uint64_t in, std::uint64_t out,
                       std::uint64_t n) = 0;

@@ -118,7 +118,7 @@ core::Trace trace_in_process(const OwnRequest& r, core::Op op, const ProcessOpti
       const bool wrote = fs::file_size(dir.at("trace.json"), ec) > 0 && !ec;
       if (ended->signal == 0 && (ended->code == 0 || ended->code == 1) && wrote) {
         core::Trace t = core::open_run_file(dir.at("trace.json")).trace;
-        t.source = r.file;
+        t.source = r.file, t.code.file = r.file;  // the student's path, not the temporary copy's
         return t;
       }
       const std::string said = said_by(dir.at("said.txt"), dir);

@@ -85,6 +85,7 @@ class CpuTarget : public Target {
   void write(std::uint64_t at, const void* src, std::size_t n) override { std::memcpy(m_.host(at, n), src, n); }
   void read(std::uint64_t at, void* dst, std::size_t n) override { std::memcpy(dst, m_.host(at, n), n); }
   std::uint64_t sink() override { return m_.symbol_address("rl_sink"); }
+  std::uint64_t traced_block() override { return m_.symbol_address("rl_traced_block"); }
   bool launch(unsigned grid, unsigned block, std::size_t shared, std::uint64_t in, std::uint64_t out,
               std::uint64_t n) override {
     return m_.launch({lowered_, grid, block, shared, {in, out, n}, budget_, schedule_});
@@ -208,6 +209,8 @@ void run_passes(const OwnRequest& r, Target& d, OwnRun& out) {
       const SinkLayout off{};
       d.write(d.sink(), &off, sizeof off);
     }
+    const std::uint32_t traced = pass == 0 ? r.trace_block : 0xffffffffu;  // later passes trace no block
+    d.write(d.traced_block(), &traced, sizeof traced);
     out.grids.push_back(grid);
     const bool ok = d.launch(grid, unsigned(out.block), shared, src, dst, count);
     if (pass == 0) {

@@ -36,7 +36,8 @@ bool float_in(Op op, std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uin
 }
 
 std::uint64_t float_op(const Instr& in, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
-  if (in.has("rz") || in.has("rm") || in.has("rp") || in.has("approx") || in.has("ftz") || in.has("full"))
+  if (in.has(Mod::Rz) || in.has(Mod::Rm) || in.has(Mod::Rp) || in.has(Mod::Approx) || in.has(Mod::Ftz) ||
+      in.has(Mod::Full))
     refuse(in, "a float instruction with a rounding or approximation modifier (" + in.mods + ")");
   std::uint64_t r = 0;
   if (in.type.bytes == 4 && float_in<float>(in.op, a, b, c, &r)) return r;
@@ -48,7 +49,7 @@ std::uint64_t int_op(const Instr& in, std::uint64_t a, std::uint64_t b, std::uin
   const int n = in.type.bytes;
   const bool is_signed = in.type.kind == Kind::S;
   const std::int64_t sa = sext(a, n), sb = sext(b, n);
-  const bool wide = in.has("wide"), hi = in.has("hi");
+  const bool wide = in.has(Mod::Wide), hi = in.has(Mod::Hi);
   auto product = [&]() -> std::uint64_t {
     if (wide) return is_signed ? std::uint64_t(sa * sb) : a * b;  // 32 x 32 -> 64
     if (hi) {
@@ -94,42 +95,43 @@ std::uint64_t int_op(const Instr& in, std::uint64_t a, std::uint64_t b, std::uin
 }
 
 bool compare(const Instr& in, std::uint64_t a, std::uint64_t b) {
-  const std::string& mods = in.mods;
-  const std::string cmp =
-      mods.substr(1, mods.find('.', 1) == std::string::npos ? std::string::npos : mods.find('.', 1) - 1);
   if (in.type.kind == Kind::F) {
     const double x = in.type.bytes == 4 ? as_f32(a) : as_f64(a), y = in.type.bytes == 4 ? as_f32(b) : as_f64(b);
     const bool nan = std::isnan(x) || std::isnan(y);
-    if (cmp == "eq") return !nan && x == y;
-    if (cmp == "ne") return !nan && x != y;
-    if (cmp == "lt") return !nan && x < y;
-    if (cmp == "le") return !nan && x <= y;
-    if (cmp == "gt") return !nan && x > y;
-    if (cmp == "ge") return !nan && x >= y;
-    if (cmp == "equ") return nan || x == y;
-    if (cmp == "neu") return nan || x != y;
-    if (cmp == "ltu") return nan || x < y;
-    if (cmp == "leu") return nan || x <= y;
-    if (cmp == "gtu") return nan || x > y;
-    if (cmp == "geu") return nan || x >= y;
-    if (cmp == "num") return !nan;
-    if (cmp == "nan") return nan;
-    refuse(in, "the comparison " + cmp);
+    switch (in.cmp) {
+      case Cmp::Eq: return !nan && x == y;
+      case Cmp::Ne: return !nan && x != y;
+      case Cmp::Lt: return !nan && x < y;
+      case Cmp::Le: return !nan && x <= y;
+      case Cmp::Gt: return !nan && x > y;
+      case Cmp::Ge: return !nan && x >= y;
+      case Cmp::Equ: return nan || x == y;
+      case Cmp::Neu: return nan || x != y;
+      case Cmp::Ltu: return nan || x < y;
+      case Cmp::Leu: return nan || x <= y;
+      case Cmp::Gtu: return nan || x > y;
+      case Cmp::Geu: return nan || x >= y;
+      case Cmp::Num: return !nan;
+      case Cmp::Nan: return nan;
+      default: refuse(in, "the float comparison " + in.mods);
+    }
   }
   const int n = in.type.bytes;
   const bool s = in.type.kind == Kind::S;
   const std::int64_t sa = sext(a, n), sb = sext(b, n);
-  if (cmp == "eq") return a == b;
-  if (cmp == "ne") return a != b;
-  if (cmp == "lt") return s ? sa < sb : a < b;
-  if (cmp == "le") return s ? sa <= sb : a <= b;
-  if (cmp == "gt") return s ? sa > sb : a > b;
-  if (cmp == "ge") return s ? sa >= sb : a >= b;
-  if (cmp == "lo") return a < b;
-  if (cmp == "ls") return a <= b;
-  if (cmp == "hi") return a > b;
-  if (cmp == "hs") return a >= b;
-  refuse(in, "the comparison " + cmp);
+  switch (in.cmp) {
+    case Cmp::Eq: return a == b;
+    case Cmp::Ne: return a != b;
+    case Cmp::Lt: return s ? sa < sb : a < b;
+    case Cmp::Le: return s ? sa <= sb : a <= b;
+    case Cmp::Gt: return s ? sa > sb : a > b;
+    case Cmp::Ge: return s ? sa >= sb : a >= b;
+    case Cmp::Lo: return a < b;
+    case Cmp::Ls: return a <= b;
+    case Cmp::Hi: return a > b;
+    case Cmp::Hs: return a >= b;
+    default: refuse(in, "the integer comparison " + in.mods);
+  }
 }
 
 std::uint64_t convert(const Instr& in, std::uint64_t v) {
@@ -142,7 +144,7 @@ std::uint64_t convert(const Instr& in, std::uint64_t v) {
   if (from.kind == Kind::F && to.kind == Kind::F) {
     if (from.bytes == 4 && to.bytes == 8) return bits(double(as_f32(v)));
     if (from.bytes == 8 && to.bytes == 4) {
-      if (!in.has("rn")) refuse(in, "a double-to-float conversion other than .rn");
+      if (!in.has(Mod::Rn)) refuse(in, "a double-to-float conversion other than .rn");
       return bits(float(as_f64(v)));
     }
     return v;
@@ -150,13 +152,13 @@ std::uint64_t convert(const Instr& in, std::uint64_t v) {
   if (from.kind == Kind::F) {  // to an integer: .rzi (C's cast) or .rni
     const double x = from.bytes == 4 ? as_f32(v) : as_f64(v);
     double r = x;
-    if (in.has("rzi"))
+    if (in.has(Mod::Rzi))
       r = std::trunc(x);
-    else if (in.has("rni"))
+    else if (in.has(Mod::Rni))
       r = std::nearbyint(x);
-    else if (in.has("rmi"))
+    else if (in.has(Mod::Rmi))
       r = std::floor(x);
-    else if (in.has("rpi"))
+    else if (in.has(Mod::Rpi))
       r = std::ceil(x);
     else
       refuse(in, "a float-to-integer conversion without .rzi/.rni/.rmi/.rpi");
@@ -168,7 +170,7 @@ std::uint64_t convert(const Instr& in, std::uint64_t v) {
     }
     return std::uint64_t(std::clamp(r, 0.0, std::ldexp(1.0, bits_n) - 1)) & mask_of(to.bytes);
   }
-  if (!in.has("rn")) refuse(in, "an integer-to-float conversion other than .rn");
+  if (!in.has(Mod::Rn)) refuse(in, "an integer-to-float conversion other than .rn");
   if (from.kind == Kind::S) {
     const std::int64_t x = sext(v, from.bytes);
     return to.bytes == 4 ? bits(float(x)) : bits(double(x));
@@ -181,11 +183,11 @@ int shuffle_source(const Instr& in, int lane, std::uint32_t b, std::uint32_t c, 
   const int max_lane = (lane & seg) | (cval & ~seg), min_lane = lane & seg;
   int j = lane;
   bool p = false;
-  if (in.has("up"))
+  if (in.has(Mod::Up))
     j = lane - bval, p = j >= max_lane;
-  else if (in.has("down"))
+  else if (in.has(Mod::Down))
     j = lane + bval, p = j <= max_lane;
-  else if (in.has("bfly"))
+  else if (in.has(Mod::Bfly))
     j = lane ^ bval, p = j <= max_lane;
   else
     j = min_lane | (bval & ~seg), p = j <= max_lane;
@@ -194,31 +196,31 @@ int shuffle_source(const Instr& in, int lane, std::uint32_t b, std::uint32_t c, 
 }
 
 std::uint64_t vote_result(const Instr& in, std::uint32_t ballot, std::uint32_t mask) {
-  if (in.has("ballot")) return ballot & mask;
-  if (in.has("all")) return (ballot & mask) == mask;
-  if (in.has("any")) return (ballot & mask) != 0;
-  if (in.has("uni")) return (ballot & mask) == 0 || (ballot & mask) == mask;
+  if (in.has(Mod::Ballot)) return ballot & mask;
+  if (in.has(Mod::All)) return (ballot & mask) == mask;
+  if (in.has(Mod::Any)) return (ballot & mask) != 0;
+  if (in.has(Mod::Uni)) return (ballot & mask) == 0 || (ballot & mask) == mask;
   refuse(in, "the vote " + in.mods);
 }
 
 std::uint64_t atomic_result(const Instr& in, std::uint64_t old, std::uint64_t b, std::uint64_t c) {
-  if (in.has("exch")) return b;
-  if (in.has("cas")) return old == b ? c : old;
-  if (in.has("inc")) return old >= b ? 0 : old + 1;
-  if (in.has("dec")) return (old == 0 || old > b) ? b : old - 1;
+  if (in.has(Mod::Exch)) return b;
+  if (in.has(Mod::Cas)) return old == b ? c : old;
+  if (in.has(Mod::Inc)) return old >= b ? 0 : old + 1;
+  if (in.has(Mod::Dec)) return (old == 0 || old > b) ? b : old - 1;
   Instr as = in;
   as.mods.clear();  // the operation alone, without the atomic's own suffixes
-  if (in.has("add"))
+  if (in.has(Mod::Add))
     as.op = Op::Add;
-  else if (in.has("min"))
+  else if (in.has(Mod::Min))
     as.op = Op::Min;
-  else if (in.has("max"))
+  else if (in.has(Mod::Max))
     as.op = Op::Max;
-  else if (in.has("and"))
+  else if (in.has(Mod::And))
     as.op = Op::And;
-  else if (in.has("or"))
+  else if (in.has(Mod::Or))
     as.op = Op::Or;
-  else if (in.has("xor"))
+  else if (in.has(Mod::Xor))
     as.op = Op::Xor;
   else
     refuse(in, "the atomic operation " + in.mods);

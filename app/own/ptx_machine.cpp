@@ -243,7 +243,7 @@ struct Machine::Impl {
     const std::uint64_t b =
         in.args.size() > 2 ? value(t, in.args[2], in.op == Op::Shl || in.op == Op::Shr ? shift : src) : 0;
     Type dst = in.type;
-    if (in.has("wide")) dst.bytes = std::uint8_t(2 * in.type.bytes);
+    if (in.has(Mod::Wide)) dst.bytes = std::uint8_t(2 * in.type.bytes);
     const std::uint64_t c = in.args.size() > 3 ? value(t, in.args[3], dst) : 0;
     if (in.type.kind == Kind::Pred) {
       const std::uint64_t r = in.op == Op::And ? (a & b) : in.op == Op::Or ? (a | b) : in.op == Op::Xor ? (a ^ b) : !a;
@@ -258,11 +258,11 @@ struct Machine::Impl {
     bool q = !p;
     if (in.args.size() > 3) {  // .and / .or / .xor with a predicate
       const bool c = value(t, in.args[3], Type{Kind::Pred, 1}) != 0;
-      if (in.has("and"))
+      if (in.has(Mod::And))
         p = p && c, q = q && c;
-      else if (in.has("or"))
+      else if (in.has(Mod::Or))
         p = p || c, q = q || c;
-      else if (in.has("xor"))
+      else if (in.has(Mod::Xor))
         p = p != c, q = q != c;
     }
     const Operand& d = in.args[0];
@@ -276,9 +276,9 @@ struct Machine::Impl {
   void cvta(unsigned t, const Instr& in) {
     std::uint64_t v = value(t, in.args[1], Type{Kind::U, 8});
     if (in.args[1].what == Operand::Symbol && m->symbols[std::size_t(in.args[1].symbol)].space == Space::Shared &&
-        !in.has("to"))
+        !in.has(Mod::To))
       v = symbol_at[std::size_t(in.args[1].symbol)];
-    if (in.space == Space::Shared) v = in.has("to") ? v - kSharedWindow : v + kSharedWindow;
+    if (in.space == Space::Shared) v = in.has(Mod::To) ? v - kSharedWindow : v + kSharedWindow;
     set(t, in.args[0], in.type, v);
   }
 
@@ -292,7 +292,7 @@ struct Machine::Impl {
     std::uint64_t old = 0;
     std::memcpy(&old, p, n);
     const std::uint64_t b = value(t, red ? in.args[1] : in.args[2], in.type);
-    const std::uint64_t c = in.has("cas") ? value(t, in.args[3], in.type) : 0;
+    const std::uint64_t c = in.has(Mod::Cas) ? value(t, in.args[3], in.type) : 0;
     const std::uint64_t r = atomic_result(in, old, b, c);
     std::memcpy(p, &r, n);
     if (!red) set(t, in.args[0], in.type, old);
@@ -320,7 +320,7 @@ struct Machine::Impl {
 
   // ---- a warp's .sync instructions --------------------------------------------------------
   static bool warp_sync(const Instr& in) {
-    return in.op == Op::Shfl || in.op == Op::Vote || (in.op == Op::Bar && in.has("warp"));
+    return in.op == Op::Shfl || in.op == Op::Vote || (in.op == Op::Bar && in.has(Mod::Warp));
   }
 
   // Runs a .sync instruction for the lanes of `group` (at one pc) if every lane of each one's
@@ -578,8 +578,9 @@ unsigned char* Machine::host(std::uint64_t address, std::size_t bytes) {
 
 std::uint64_t Machine::symbol_address(const std::string& name) const {
   const auto it = impl_->m->symbol_index.find(name);
-  if (it == impl_->m->symbol_index.end() || impl_->m->symbols[std::size_t(it->second)].space != Space::Global)
-    throw std::invalid_argument("the PTX has no .global " + name);
+  const auto space = [&] { return impl_->m->symbols[std::size_t(it->second)].space; };
+  if (it == impl_->m->symbol_index.end() || (space() != Space::Global && space() != Space::Const))
+    throw std::invalid_argument("the PTX has no .global or .const " + name);
   return impl_->symbol_at[std::size_t(it->second)];
 }
 

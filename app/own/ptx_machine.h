@@ -48,7 +48,7 @@ class Machine {
   // The host's view of `bytes` bytes at address (within one buffer or module variable); throws
   // std::out_of_range otherwise.
   unsigned char* host(std::uint64_t address, std::size_t bytes);
-  // A module .global variable's address (rl_sink).
+  // A module .global or .const variable's address (rl_sink, rl_traced_block).
   std::uint64_t symbol_address(const std::string& name) const;
 
   // Runs every block of one launch in order. False when a finding stopped it (findings()).

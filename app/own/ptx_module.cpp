@@ -8,6 +8,16 @@
 namespace rl::own::ptx {
 namespace {
 
+Cmp cmp_of(std::string_view m) {
+  static constexpr std::pair<std::string_view, Cmp> kCmps[] = {
+      {"eq", Cmp::Eq},   {"ne", Cmp::Ne},   {"lt", Cmp::Lt},   {"le", Cmp::Le},   {"gt", Cmp::Gt},   {"ge", Cmp::Ge},
+      {"equ", Cmp::Equ}, {"neu", Cmp::Neu}, {"ltu", Cmp::Ltu}, {"leu", Cmp::Leu}, {"gtu", Cmp::Gtu}, {"geu", Cmp::Geu},
+      {"num", Cmp::Num}, {"nan", Cmp::Nan}, {"lo", Cmp::Lo},   {"ls", Cmp::Ls},   {"hi", Cmp::Hi},   {"hs", Cmp::Hs}};
+  for (const auto& [name, c] : kCmps)
+    if (m == name) return c;
+  return Cmp::None;
+}
+
 struct OpName {
   std::string_view name;
   Op op;
@@ -416,12 +426,16 @@ class Parser {
       } else if (m == "v2" || m == "v4") {
         in->vec = m[1] - '0';
       } else {
+        if (in->mods.empty()) in->cmp = cmp_of(m);
         in->mods += "." + std::string(m);
+        for (std::size_t k = 0; k < std::size(kModNames); ++k)
+          if (m == kModNames[k]) in->mod_bits |= std::uint64_t(1) << k;
       }
     }
     if (in->space == Space::Local)
       fail("local memory (." + std::string("local") + "): not modelled on the CPU: run it on a GPU");
-    if (in->space == Space::Const) fail("constant memory (.const): not modelled on the CPU: run it on a GPU");
+    if (in->space == Space::Const && in->op != Op::Ld)  // the host writes constant memory; kernels read it
+      fail("a write to constant memory (.const): not modelled on the CPU: run it on a GPU");
   }
 
   std::string_view text_;
@@ -435,15 +449,6 @@ class Parser {
 };
 
 }  // namespace
-
-bool Instr::has(std::string_view mod) const {
-  // No allocation: it runs for every thread of most instructions (the interpreter's hot path).
-  for (std::size_t at = mods.find(mod); at != std::string::npos; at = mods.find(mod, at + 1)) {
-    const std::size_t end = at + mod.size();
-    if (at > 0 && mods[at - 1] == '.' && (end == mods.size() || mods[end] == '.')) return true;
-  }
-  return false;
-}
 
 const Entry* Module::entry(std::string_view name) const {
   for (const Entry& e : entries)

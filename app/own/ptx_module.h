@@ -73,6 +73,50 @@ struct Operand {
   std::vector<int> regs;  // Vector: {%f1, %f2, ...}
 };
 
+// The suffixes the interpreter asks about (Instr::has), decoded once when the PTX is read: asking
+// by name for every thread of every instruction was a fifth of the CPU path's time (perf).
+enum class Mod : std::uint8_t {
+  Add,
+  All,
+  And,
+  Any,
+  Approx,
+  Ballot,
+  Bfly,
+  Cas,
+  Dec,
+  Down,
+  Exch,
+  Ftz,
+  Full,
+  Hi,
+  Inc,
+  Max,
+  Min,
+  Or,
+  Rm,
+  Rmi,
+  Rn,
+  Rni,
+  Rp,
+  Rpi,
+  Rz,
+  Rzi,
+  To,
+  Uni,
+  Up,
+  Warp,
+  Wide,
+  Xor
+};
+inline constexpr std::string_view kModNames[] = {"add", "all",  "and",  "any", "approx", "ballot", "bfly", "cas",
+                                                 "dec", "down", "exch", "ftz", "full",   "hi",     "inc",  "max",
+                                                 "min", "or",   "rm",   "rmi", "rn",     "rni",    "rp",   "rpi",
+                                                 "rz",  "rzi",  "to",   "uni", "up",     "warp",   "wide", "xor"};
+
+// setp's comparison, decoded once; None: one the interpreter does not model (refused when run).
+enum class Cmp : std::uint8_t { None, Eq, Ne, Lt, Le, Gt, Ge, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan, Lo, Ls, Hi, Hs };
+
 struct Instr {
   Op op;
   Type type, type2;  // type2: cvt's source, setp's... (the second type suffix)
@@ -85,7 +129,9 @@ struct Instr {
   int file = 0, line = 0;  // from .loc: the student's line (a header line's inlined_at)
   int origin = 0;          // the .loc's own file (before inlined_at)
   bool header = false;     // the code is reduction_lab.cuh's own (its reads are the trace's copies)
-  bool has(std::string_view mod) const;
+  std::uint64_t mod_bits = 0;  // bit Mod::X: .x is among mods
+  Cmp cmp = Cmp::None;         // the first suffix as a comparison (setp)
+  bool has(Mod m) const { return (mod_bits >> unsigned(m) & 1u) != 0; }
 };
 
 // A module variable (.global, .shared, .const) and its place.

@@ -23,7 +23,7 @@ typedef RL_VALUE_TYPE value_t;
 // Where the traced block writes; the host (or the CPU interpreter) fills it before the launch.
 // shared == 0: nothing is recorded.
 struct rl_trace_sink {
-  unsigned int traced_block;  // blockIdx.x of the block recorded
+  unsigned int traced_block;  // blockIdx.x of the block recorded (rl_traced_block tests it)
   unsigned int max_stages;    // stages the buffers hold; later barriers are not recorded
   unsigned int max_steps;     // rl_lanes steps a stage holds
   unsigned int shared_bytes;  // bytes a stage copies: the launch's dynamic shared memory
@@ -38,12 +38,13 @@ __device__ rl_trace_sink rl_sink;
 
 extern __shared__ __align__(16) unsigned char rl_dynamic_shared[];
 
-// The block is compared first, through the read-only data cache (__ldg: traced_block is never
-// written while a kernel runs), so an untraced block's barrier costs little more than the
-// barrier (measured on an H200: docs/own-kernel.md).
-__device__ __forceinline__ bool rl_traced() {
-  return blockIdx.x == __ldg(&rl_sink.traced_block) && rl_sink.shared != 0;
-}
+// The block traced, set by the host before each launch (0xffffffff: none). In constant memory, so
+// the test at each barrier is one compare with an operand of the constant bank and no load: a
+// load there made the reduce2 starter 2.4 times slower than the same kernel without the header
+// (an H200, docs/verification.md).
+__constant__ unsigned int rl_traced_block = 0xffffffffu;
+
+__device__ __forceinline__ bool rl_traced() { return blockIdx.x == rl_traced_block; }
 
 __device__ __forceinline__ unsigned int rl_thread() {
   return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
