@@ -75,7 +75,10 @@ __device__ inline void rl_lanes(T value) {
 // is ordered against the write by a barrier.
 __device__ inline void rl_barrier(int line) {
   const bool traced = rl_traced();  // the same for every thread of a block: no divergent barrier
-  const unsigned int stage = traced ? rl_sink.stages : 0;
+  // Read through volatile: the compiler would otherwise load the stage in every block and select
+  // (its PTX did), a global load before each barrier of every untraced block.
+  unsigned int stage = 0;
+  if (traced) stage = *static_cast<volatile unsigned int*>(&rl_sink.stages);
   __syncthreads();
   if (!traced) return;
   const unsigned int t = rl_thread(), threads = blockDim.x * blockDim.y * blockDim.z;
