@@ -159,6 +159,28 @@ TEST(OwnNvrtc, EveryStarterCompilesToPtxForEveryType) {
   }
 }
 
+// Timed kernels are compiled without the trace (RL_UNTRACED): no test of the traced block at the
+// barriers, no write to the sink; traced ones have both.
+TEST(OwnNvrtc, TheTimedBuildCarriesNoTrace) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  for (const char* file : {"reduce2", "reduce4", "warp-shuffle"}) {
+    own::CompileRequest c{std::string(embedded::own_file(file)), std::string(file) + ".cu", "", "float", 0};
+    c.name_expression = own::parse_launch(c.source, c.file).name_expression(256);
+    const std::string traced = own::compile(c).ptx;
+    c.untraced = true;
+    const std::string timed = own::compile(c).ptx;
+    EXPECT_NE(traced.find("[rl_traced_block]"), std::string::npos) << file;
+    EXPECT_EQ(timed.find("[rl_traced_block]"), std::string::npos) << file;
+    EXPECT_EQ(timed.find("[rl_sink"), std::string::npos) << file;
+    const auto bars = [](const std::string& ptx) {
+      std::size_t n = 0;
+      for (std::size_t at = ptx.find("bar.sync"); at != std::string::npos; at = ptx.find("bar.sync", at + 1)) ++n;
+      return n;
+    };
+    EXPECT_LT(bars(timed), bars(traced)) << file;  // the header's second barrier after each copy is gone
+  }
+}
+
 TEST(OwnNvrtc, AnErrorNamesTheStudentsLine) {
   if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
   std::string text(embedded::own_file("reduce2"));

@@ -113,6 +113,7 @@ std::uint64_t fnv1a(std::uint64_t h, std::string_view s) {
 std::vector<std::string> options_for(const CompileRequest& r) {
   std::vector<std::string> o = {"-std=c++17", "-lineinfo", "-DRL_VALUE_TYPE=" + r.value_type};
   o.push_back(r.sm ? "--gpu-architecture=sm_" + std::to_string(r.sm) : "--gpu-architecture=compute_90");
+  if (r.untraced) o.push_back("-DRL_UNTRACED");
   return o;
 }
 

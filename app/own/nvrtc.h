@@ -17,6 +17,9 @@ struct CompileRequest {
   std::string name_expression;       // the kernel, e.g. "reduce5<256>" (OwnLaunch::name_expression)
   std::string value_type = "float";  // value_t: float, int or double
   int sm = 0;                        // 0: PTX for compute_90 (the CPU path); else a cubin for sm_XY
+  // Without the trace (RL_UNTRACED): the header's barrier is the plain __syncthreads() and its
+  // recording calls do nothing, as the catalog's kernels are timed without their probes.
+  bool untraced = false;
 };
 
 struct Compiled {

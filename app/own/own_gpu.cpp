@@ -75,8 +75,8 @@ class GpuTarget : public Target {
   std::vector<void*> buffers_;
 };
 
-// The cubin for this GPU, compiled (or found in NVRTC's cache) and checked.
-Compiled compile_for_gpu(const OwnRequest& r, const OwnRun& run, cudaDeviceProp& prop) {
+// The cubin for this GPU, compiled (or found in NVRTC's cache) and checked; untraced for timing.
+Compiled compile_for_gpu(const OwnRequest& r, const OwnRun& run, cudaDeviceProp& prop, bool untraced = false) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
     cudaGetLastError();
@@ -84,8 +84,8 @@ Compiled compile_for_gpu(const OwnRequest& r, const OwnRun& run, cudaDeviceProp&
   }
   RL_CUDA(cudaGetDeviceProperties(&prop, 0));
   const std::string name = run.launch.name_expression(run.block);
-  check_signature(compile({r.source, r.file, name, r.value_type, 0}));
-  return compile({r.source, r.file, name, r.value_type, prop.major * 10 + prop.minor});
+  check_signature(compile({r.source, r.file, name, r.value_type, 0, untraced}));
+  return compile({r.source, r.file, name, r.value_type, prop.major * 10 + prop.minor, untraced});
 }
 
 }  // namespace
@@ -96,7 +96,7 @@ kernels::Timing time_own(const OwnRequest& r, std::size_t n, kernels::BenchSessi
   if (n == 0 || n > 0xffffffffu)
     throw std::invalid_argument("the kernel's n is an unsigned int: 1 to 2^32 - 1 elements");
   cudaDeviceProp prop{};
-  const Compiled c = compile_for_gpu(r, run, prop);
+  const Compiled c = compile_for_gpu(r, run, prop, true);  // timed as written: no trace
   GpuTarget d(c, r.file);
   ExprNames names = r.device;
   names.sms = std::uint64_t(prop.multiProcessorCount), names.threads_per_sm = prop.maxThreadsPerMultiProcessor;
