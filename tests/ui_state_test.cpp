@@ -616,3 +616,12 @@ TEST(UiState, TheEditorKeepsTheStudentsTextAndMarksTheLineThatFailed) {
   EXPECT_EQ(s.own.editor.text, embedded::own_file("reduce3"));
   unsetenv("XDG_DATA_HOME");
 }
+
+// The status bar never calls a wrong value of a kernel of your own "the sum".
+TEST(UiState, TheStatusBarSaysAWrongValueIsWrong) {
+  core::Trace t;
+  t.size = 1000, t.op = core::Op::Sum, t.type = core::DType::Int, t.result = 1047;
+  EXPECT_EQ(ui::result_text(t), "sum of 1000 elements = 1047");
+  t.findings.push_back({"wrong-result", "the kernel left 1047; the sum of the 1000 inputs is -902", 0});
+  EXPECT_EQ(ui::result_text(t), "sum of 1000 elements: the kernel left 1047, which is wrong (see its findings)");
+}

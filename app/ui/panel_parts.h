@@ -24,6 +24,11 @@ bool combo(const char* label, E& value, const char* const* names, int count) {
 
 // Text wrapped at the window's edge, in a colour (amber: a note; red: an error).
 void wrapped(const ImVec4& color, const std::string& text);
+// The status bar's result: "sum of 1000 elements = 500500" ("sum of 3000 half elements, added in
+// float = 3000"; a kernel of your own found wrong: "...: the kernel left 7, which is wrong (see its
+// findings)"); a matrix algorithm that leaves a result per row or column says how many ("33 x 257
+// matrix: 257 column sums").
+std::string result_text(const core::Trace& trace);
 // The last item's meaning, on hover.
 void tip(const char* text);
 // Call after a text field (InputText, or InputInt without step buttons) with its label: a click

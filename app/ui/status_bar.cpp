@@ -35,15 +35,17 @@
 
 namespace rl::ui {
 
-// "sum of 1000 elements = 500500" ("sum of 3000 half elements, added in float = 3000"); a matrix
-// algorithm that leaves a result per row or column says how many ("33 x 257 matrix: 257 column sums").
-static std::string result_text(const core::Trace& t) {
+std::string result_text(const core::Trace& t) {
   const std::string op = core::to_string(t.op);
   const std::string narrow = core::is_narrow(t.type) ? " " + core::to_string(t.type) : "";
   const std::string added = narrow.empty() ? "" : ", added in " + core::to_string(core::value_type(t));
+  const std::string value = core::format_value(t.result, core::value_type(t));
+  // A kernel of your own whose value was found wrong: its value is not the sum.
+  const bool wrong = std::any_of(t.findings.begin(), t.findings.end(),
+                                 [](const core::Finding& f) { return f.kind == "wrong-result"; });
   if (t.rows == 0 || render::matrix_lines(t) == render::MatrixLines::Whole)
-    return op + " of " + std::to_string(t.size) + narrow + " elements" + added + " = " +
-           core::format_value(t.result, core::value_type(t));
+    return op + " of " + std::to_string(t.size) + narrow + " elements" + added +
+           (wrong ? ": the kernel left " + value + ", which is wrong (see its findings)" : " = " + value);
   const bool rows = render::matrix_lines(t) == render::MatrixLines::Rows;
   return std::to_string(t.rows) + " x " + std::to_string(t.cols) + " matrix: " + std::to_string(rows ? t.rows : t.cols) +
          (rows ? " row " : " column ") + op + "s";
