@@ -445,8 +445,13 @@ TEST(Model, CompensatedSumsStayWithinTheirBound) {
   const double bound = (u * (2 + levels) + mu * mu) * test::abs_sum(in);
   const double got = test::model_result("compensated", core::Op::Sum, core::DType::Float, in, 32, 1);
   EXPECT_LE(std::fabs(got - double(exact)), bound);
-  const double plain = test::model_result("vectorized-ordered", core::Op::Sum, core::DType::Float, in, 32, 1);
-  EXPECT_GT(std::fabs(plain - double(exact)), bound);  // the same kernel, uncompensated
+  // The same kernel uncompensated errs past the bound: shown at 0.1f, since at some other values
+  // the loop's roundings partly cancel (REDLAB_TEST_SEED=10963372353017038957, 0.1457f: 20.9
+  // against a bound of 38.3).
+  const std::vector<double> tenths(in.size(), double(0.1f));
+  const double tenths_bound = (u * (2 + levels) + mu * mu) * test::abs_sum(tenths);
+  const double plain = test::model_result("vectorized-ordered", core::Op::Sum, core::DType::Float, tenths, 32, 1);
+  EXPECT_GT(std::fabs(plain - double((long double)0.1f * tenths.size())), tenths_bound);
 }
 
 // bulk-async by hand: iota 259 as ints, blocks of 32, one block: two tiles of 32 vectors (512
