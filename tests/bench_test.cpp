@@ -113,6 +113,16 @@ TEST(Bench, HarrisTableHasStepAndCumulativeSpeedups) {
   EXPECT_DOUBLE_EQ(t[2].cumulative_speedup, 4.0 / 3);
   EXPECT_DOUBLE_EQ(t[3].cumulative_speedup, 4);
   EXPECT_TRUE(core::harris_table(report, 12345, "float", "sum").empty());
+  // A kernel of your own (bench --kernel, the Bandwidth tab) comes last, once, without a step.
+  auto own = report.rows.back();
+  own.algorithm = "own:reduce2";
+  report.rows.insert(report.rows.begin(), own);
+  report.rows.push_back(own);
+  const auto with_own = core::harris_table(report, std::size_t(1) << 24, "float", "sum");
+  ASSERT_EQ(with_own.size(), 5u);
+  EXPECT_EQ(with_own[4].algorithm, "own:reduce2");
+  EXPECT_FALSE(with_own[4].harris);
+  EXPECT_TRUE(std::isnan(with_own[4].step_speedup));
 }
 
 TEST(Bench, BytesMovedCountsWhatMustMove) {

@@ -1037,6 +1037,26 @@ TEST(Gpu, OwnRunsInAProcessOfTheirOwnAndAHungKernelEndsOnlyThat) {
   std::printf("a hung kernel's process stopped after %.1f s; this process's GPU runs after it\n", s);
 }
 
+// The Bandwidth tab's timing of a kernel of your own: bench --kernel in a child, its rows back.
+TEST(Gpu, OwnKernelsAreTimedInAProcessOfTheirOwn) {
+  if (!cuda_device()) NO_GPU("no CUDA device");
+  const std::string program = lab_program();
+  ASSERT_FALSE(program.empty()) << "reduction-lab not found beside gpu_test (set REDLAB_BINARY)";
+  own::OwnRequest r;
+  r.source = std::string(embedded::own_file("reduce3")), r.file = "/somewhere/reduce3.cu", r.value_type = "int";
+  const core::BenchReport report =
+      own::bench_in_process(r, {"--type", "int", "--sizes", "2^20,2^22", "--seconds", "0.2"}, {program, "cuda", 120});
+  std::size_t own_rows = 0;
+  for (const auto& row : report.rows) {
+    if (row.algorithm != "own:reduce3") continue;
+    ++own_rows;
+    EXPECT_TRUE(row.check_ok) << row.check;
+    EXPECT_GT(row.median_us, 0);
+  }
+  EXPECT_EQ(own_rows, 2u);
+  EXPECT_EQ(report.backend, "cuda");
+}
+
 // A starter with its loop's barrier removed, on the GPU: the race only the CPU path names. A
 // GpuRace test, so the suite's racecheck (which leaves GpuRace out) does not count its hazards.
 TEST_F(GpuRace, AnOwnKernelsRaceIsNamedOnTheCpuPath) {

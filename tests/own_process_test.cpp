@@ -7,6 +7,7 @@
 #include <string>
 #include <thread>
 
+#include "app/backend/backend.h"
 #include "app/core/embedded.h"
 #include "app/own/own_compare.h"
 #include "app/own/own_process.h"
@@ -83,6 +84,18 @@ TEST(OwnProcess, AKernelThatNeverEndsIsStoppedByTheWatchdog) {
   const std::string stopped = thrown([&] { own::trace_in_process(spin, core::Op::Sum, sim(60), &stop); });
   pressed.join();
   EXPECT_EQ(stopped, "the GPU run was stopped");
+}
+
+// Timing in a process of its own: without a GPU the child refuses, and its words come back (the
+// GPU suite times a starter this way).
+TEST(OwnProcess, TimingWithoutAGpuSaysWhy) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  if (backend::select(backend::Choice::Auto).backend->name() == "cuda")
+    GTEST_SKIP() << "a GPU is here: the GPU suite times through the child";
+  const own::OwnRequest r = request(std::string(embedded::own_file("reduce3")), "mine.cu", 100, 3);
+  const std::string said = thrown([&] { own::bench_in_process(r, {"--type", "float", "--sizes", "1000"}, sim(60)); });
+  EXPECT_NE(said.find("GPU"), std::string::npos) << said;
+  EXPECT_EQ(said.find("reduction-lab-run-"), std::string::npos) << said;
 }
 
 TEST(OwnProcess, WithoutTheProgramItSaysSo) {

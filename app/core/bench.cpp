@@ -317,6 +317,9 @@ std::vector<HarrisRow> harris_table(const BenchReport& r, std::size_t n, std::st
   std::vector<std::string_view> order(harris.begin(), harris.end());
   for (const auto& a : algorithms())
     if (std::find(harris.begin(), harris.end(), a.id) == harris.end()) order.push_back(a.id);
+  for (const auto& x : r.rows)  // kernels of your own (bench --kernel), after ours
+    if (x.algorithm.rfind("own:", 0) == 0 && std::find(order.begin(), order.end(), x.algorithm) == order.end())
+      order.push_back(x.algorithm);
   std::vector<HarrisRow> out;
   const BenchRow* prev_harris = nullptr;
   std::size_t prev_i = 0;

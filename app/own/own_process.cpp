@@ -104,44 +104,71 @@ std::string this_program() {
   return ec ? std::string() : p.string();
 }
 
+namespace {
+
+// Waits for the child (the watchdog, *cancel); the path of what it wrote on its output when it
+// exited 0 or 1 with output, else throws with what it said or why it was stopped.
+std::string finished(ChildProcess& child, const TempFolder& dir, const ProcessOptions& o,
+                     const std::atomic<bool>* cancel, const std::string& what) {
+  const auto start = std::chrono::steady_clock::now();
+  for (;;) {
+    if (const auto ended = child.poll()) {
+      std::error_code ec;
+      const bool wrote = fs::file_size(dir.at("out.json"), ec) > 0 && !ec;
+      if (ended->signal == 0 && (ended->code == 0 || ended->code == 1) && wrote) return dir.at("out.json");
+      const std::string said = said_by(dir.at("said.txt"), dir);
+      if (ended->signal != 0)
+        throw std::runtime_error(what + " ended on " + to_string(*ended) + (said.empty() ? "" : ":\n" + said));
+      throw std::runtime_error(said.empty() ? what + " ended with " + to_string(*ended) : said);
+    }
+    if (cancel && cancel->load()) {
+      child.stop();
+      throw std::runtime_error(what + " was stopped");
+    }
+    if (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > o.watchdog_s) {
+      child.stop();
+      char why[80];
+      std::snprintf(why, sizeof why, " had not ended after %.0f s and was stopped", o.watchdog_s);
+      throw std::runtime_error(what + why);
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+}  // namespace
+
 core::Trace trace_in_process(const OwnRequest& r, core::Op op, const ProcessOptions& o,
                              const std::atomic<bool>* cancel) {
   if (o.program.empty()) throw std::runtime_error("the GPU run needs this program's path, and it could not be read");
   TempFolder dir;
   write_or_throw(dir.at(file_name(r)), r.source);
   write_or_throw(dir.at("input.txt"), numbers_of(r));
-  const auto start = std::chrono::steady_clock::now();
-  ChildProcess child(command(r, op, o, dir), dir.at("trace.json"), dir.at("said.txt"));
-  for (;;) {
-    if (const auto ended = child.poll()) {
-      std::error_code ec;
-      const bool wrote = fs::file_size(dir.at("trace.json"), ec) > 0 && !ec;
-      if (ended->signal == 0 && (ended->code == 0 || ended->code == 1) && wrote) {
-        core::Trace t = core::open_run_file(dir.at("trace.json")).trace;
-        t.source = r.file, t.code.file = r.file;  // the student's path, not the temporary copy's
-        return t;
-      }
-      const std::string said = said_by(dir.at("said.txt"), dir);
-      if (ended->signal != 0)
-        throw std::runtime_error("the GPU run ended on " + to_string(*ended) + (said.empty() ? "" : ":\n" + said));
-      throw std::runtime_error(said.empty() ? "the GPU run ended with " + to_string(*ended) : said);
-    }
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (cancel && cancel->load()) {
-      child.stop();
-      throw std::runtime_error("the GPU run was stopped");
-    }
-    if (s > o.watchdog_s) {
-      child.stop();
-      char why[160];
-      std::snprintf(why, sizeof why,
-                    "the GPU run had not ended after %.0f s and was stopped (a loop that never ends?); the CPU path "
-                    "stops such a kernel at its step budget and names the line",
-                    o.watchdog_s);
-      throw std::runtime_error(why);
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ChildProcess child(command(r, op, o, dir), dir.at("out.json"), dir.at("said.txt"));
+  try {
+    core::Trace t = core::open_run_file(finished(child, dir, o, cancel, "the GPU run")).trace;
+    t.source = r.file, t.code.file = r.file;  // the student's path, not the temporary copy's
+    return t;
+  } catch (const std::runtime_error& e) {
+    const std::string said = e.what();
+    if (said.find(" had not ended after ") == std::string::npos) throw;
+    throw std::runtime_error(said +
+                             " (a loop that never ends?); the CPU path stops such a kernel at its step budget "
+                             "and names the line");
   }
+}
+
+core::BenchReport bench_in_process(const OwnRequest& r, const std::vector<std::string>& options,
+                                   const ProcessOptions& o, const std::atomic<bool>* cancel) {
+  if (o.program.empty()) throw std::runtime_error("timing needs this program's path, and it could not be read");
+  TempFolder dir;
+  write_or_throw(dir.at(file_name(r)), r.source);
+  std::vector<std::string> argv = {o.program, "bench", "--kernel", dir.at(file_name(r)), "--format", "json"};
+  argv.insert(argv.end(), options.begin(), options.end());
+  if (r.block) argv.insert(argv.end(), {"--block", std::to_string(r.block)});
+  ChildProcess child(argv, dir.at("out.json"), dir.at("said.txt"));
+  const core::OpenedRun opened = core::open_run_file(finished(child, dir, o, cancel, "timing your kernel"));
+  if (opened.kind != core::RunFile::Results) throw std::runtime_error("timing your kernel wrote no results");
+  return opened.results;
 }
 
 }  // namespace rl::own

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <string>
 
+#include "../core/bench.h"
 #include "../core/trace.h"
 #include "own_run.h"
 
@@ -26,5 +27,12 @@ std::string this_program();
 // NAME:LINE: ...), or why it was stopped: the watchdog, *cancel, a signal. Waits for the child.
 core::Trace trace_in_process(const OwnRequest& request, core::Op op, const ProcessOptions& options,
                              const std::atomic<bool>* cancel = nullptr);
+
+// `bench --kernel FILE --format json` and `options` (--type, --op, --sizes, -a ...) in a child
+// process, as the window's Bandwidth tab times a kernel of your own: its results, read back as an
+// opened results file is. Throws std::runtime_error with what the child said, or why it was
+// stopped (the watchdog, *cancel).
+core::BenchReport bench_in_process(const OwnRequest& request, const std::vector<std::string>& options,
+                                   const ProcessOptions& options_of_process, const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace rl::own

@@ -36,8 +36,26 @@ inline constexpr const char* kRunHere = "here";
 inline constexpr const char* kFromFile = "file";  // the Bandwidth tab's source: a results file opened
 
 // The Bandwidth tab: what to measure, the worker measuring it, and the chart's interaction.
+// A kernel of your own timed in the Bandwidth tab (own_bench.h), after the tab's run.
+struct OwnTiming {
+  bool wanted = true;                      // the tab's "with your kernel" box
+  bool waiting = false;                    // timed when the tab's run ends
+  std::future<core::BenchReport> running;  // bench --kernel in a process of its own
+  std::shared_ptr<std::atomic<bool>> stop = std::make_shared<std::atomic<bool>>(false);
+  std::chrono::steady_clock::time_point started{};
+  std::string file;                  // the file being timed
+  std::vector<core::BenchRow> rows;  // its own:NAME rows, shown with the run's
+  std::string said;                  // why it was not timed
+
+  OwnTiming() = default;
+  ~OwnTiming() { *stop = true; }  // running's destructor then waits for the stopped process only
+  OwnTiming(const OwnTiming&) = delete;
+  OwnTiming& operator=(const OwnTiming&) = delete;
+};
+
 struct BenchUi {
   backend::BenchWorker worker;
+  OwnTiming own;  // a kernel of your own, timed after the run here
   // kRunHere or a shipped run. Empty until the tab first opens: then this machine's run on a
   // GPU, and without one the first shipped run, so the CPU model is never taken for a GPU.
   std::string source;

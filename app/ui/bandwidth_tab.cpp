@@ -27,6 +27,7 @@
 #include "../render/matrix_view.h"
 #include "../core/text.h"
 #include "compare.h"
+#include "own_bench.h"
 #include "colors.h"
 #include "race_pane.h"
 #include "rich_text.h"
@@ -127,11 +128,11 @@ void bench_controls(AppState& s, bool gpu) {
   BenchUi& b = s.bench;
   const float em = ImGui::GetFontSize();
   const ImGuiStyle& style = ImGui::GetStyle();
-  const char* button = b.worker.running() ? "Cancel" : "Run here";
+  const char* button = b.worker.running() || b.own.running.valid() ? "Cancel" : "Run here";
   source_choice(s, ImGui::CalcTextSize(button).x + style.FramePadding.x * 2 + style.ItemSpacing.x);
   ImGui::SameLine();
-  if (b.worker.running()) {
-    if (ImGui::Button(button)) b.worker.cancel();
+  if (b.worker.running() || b.own.running.valid()) {
+    if (ImGui::Button("Cancel")) b.worker.cancel(), own_bench_cancel(s);
   } else if (ImGui::Button(button) || std::exchange(b.start_requested, false)) {
     start_bench(s);
   }
@@ -177,6 +178,8 @@ void bench_controls(AppState& s, bool gpu) {
     ImGui::ProgressBar(done, {-1, 0}, label);
   }
   source_label(b, gpu);
+  own_bench_option(s, gpu);
+  own_bench_status(s);
   if (!b.worker.error().empty()) ImGui::TextColored(kErrorRed, "%s", b.worker.error().c_str());
 }
 
@@ -400,7 +403,11 @@ void settle_source(AppState& s) {
 }
 
 core::BenchReport shown_report(const BenchUi& b) {
-  if (!shows_shipped(b)) return b.worker.report();
+  if (!shows_shipped(b)) {  // the run here, and a kernel of your own timed after it
+    core::BenchReport here = b.worker.report();
+    here.rows.insert(here.rows.end(), b.own.rows.begin(), b.own.rows.end());
+    return here;
+  }
   if (b.source == kFromFile) return b.file_report ? *b.file_report : core::BenchReport{};
   if (const auto* r = run_report(b, b.source)) return *r;
   for (const auto& r : core::shipped_reports())
@@ -418,7 +425,7 @@ core::BenchReport shown_report(const BenchUi& b) {
 // algorithms a user picked, shows all of its series.
 constexpr std::size_t kMostShownAtOnce = 12;
 static bool shown_by_default(const std::string& series, std::size_t count, bool matrix) {
-  if (matrix || count <= kMostShownAtOnce) return true;
+  if (matrix || count <= kMostShownAtOnce || series.rfind("own:", 0) == 0) return true;  // yours is always shown
   const std::string id = series.substr(0, series.find(' '));
   const auto* row = kernels::find_row(id);
   const bool reference = row && kernels::is_baseline(*row) &&
@@ -479,6 +486,7 @@ void start_bench(AppState& s) {
   }
   s.messages.clear(Topic::Bench);
   b.worker.start(req, gpu ? backend::Choice::Cuda : backend::Choice::Sim);
+  own_bench_start(s, gpu);
 }
 
 }  // namespace rl::ui

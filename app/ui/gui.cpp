@@ -22,6 +22,7 @@
 #include "../render/warp_views.h"
 #include "panels.h"
 #include "open_pane.h"
+#include "own_bench.h"
 #include "own_pane.h"
 #include "race_pane.h"
 #include "settings.h"
@@ -436,6 +437,7 @@ void draw_panels(AppState& s, Scene& scene, ImFont* large, platform::Window* win
   const float status_h = em * 2.2f, body_h = size.y - status_h;
   poll_race(s);
   poll_own(s);
+  own_bench_poll(s);  // the Bandwidth tab's timing of a kernel of your own runs on, shown or not
   if (!s.presenter) algorithm_panel(s, {0, 0, left_w, body_h});
   if (s.recorded != s.choice) record_trace(s);
   if (s.trace && std::exchange(s.play_requested, false)) s.player.play();
@@ -497,7 +499,8 @@ int run_loop(AppState& state, const Surface& surface, ImFont* large, const GuiOp
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     ++report.count;
     // A scripted run waits for a run of your own in flight (its screenshot shows what it brought).
-    const bool own_busy = state.own.pending.valid() || state.own.comparing.valid();
+    const bool own_busy = state.own.pending.valid() || state.own.comparing.valid() || state.bench.own.waiting ||
+                          state.bench.own.running.valid();
     if ((opts.quit_after_frames > 0 && report.count >= opts.quit_after_frames && !own_busy) || state.quit_requested) {
       if (!opts.screenshot.empty() && !save_screenshot(surface, fw, fh, opts.screenshot, err)) code = 1;
       surface.present();
