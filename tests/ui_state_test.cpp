@@ -625,3 +625,28 @@ TEST(UiState, TheStatusBarSaysAWrongValueIsWrong) {
   t.findings.push_back({"wrong-result", "the kernel left 1047; the sum of the 1000 inputs is -902", 0});
   EXPECT_EQ(ui::result_text(t), "sum of 1000 elements: the kernel left 1047, which is wrong (see its findings)");
 }
+
+// A run of your own landing while the Bandwidth tab times does not pull the view off the chart.
+TEST(UiState, AnOwnRunLandingKeepsABenchmarkInView) {
+  std::string why;
+  if (!own::nvrtc_ready(&why)) {
+    if (const char* need = std::getenv("REDLAB_REQUIRE_NVRTC"); need && std::string(need) == "1") FAIL() << why;
+    GTEST_SKIP() << why;
+  }
+  ui::AppState s;
+  s.backend = backend::select(backend::Choice::Sim);
+  const core::ScratchFolder dir;
+  const std::string path = dir.path() + "/mine.cu";
+  ASSERT_TRUE(core::write_file(path, std::string(embedded::own_file("reduce3")), &why)) << why;
+  for (const bool timing : {true, false}) {
+    s.tab = ui::Tab::Bandwidth, s.bench.own.waiting = timing;
+    ui::run_own(s, path);
+    for (int i = 0; i < 6000 && (s.own.pending.valid() || s.own.comparing.valid()); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      ui::poll_own(s);
+    }
+    ASSERT_TRUE(s.opened.trace) << s.own.said;
+    EXPECT_EQ(s.tab, timing ? ui::Tab::Bandwidth : ui::Tab::Stages);
+  }
+  s.bench.own.waiting = false;
+}

@@ -125,7 +125,9 @@ void land_run(AppState& s) {
     if (o.gpu)
       o.comparing =
           std::async(std::launch::async, [r = o.request, op = o.op, t] { return own::compare_on_cpu(r, op, t); });
+    const bool timing = s.tab == Tab::Bandwidth && (s.bench.worker.running() || s.bench.own.waiting);
     put_trace(s, std::move(t), o.file, o.said);
+    if (timing) s.tab = Tab::Bandwidth;  // a run landing does not pull the view off a benchmark in progress
   } catch (const std::exception& e) {
     o.failed = true, o.said = shown_text(e.what());
     // A compile error or a bad launch line: the editor opens at the marked lines.
