@@ -377,6 +377,19 @@ TEST(Plot, BenchChartHasASeriesPerAlgorithmAndThePeak) {
   ASSERT_EQ(spec.lines.size(), 1u);
   EXPECT_EQ(spec.lines[0].y, 4800);
   EXPECT_TRUE(render::bench_chart(sample_report(), "int", "sum").series.empty());
+  // A kernel of your own (own:NAME) is a series of its own, after ours, in a colour of its own.
+  auto report = sample_report();
+  auto own = report.rows.front();
+  own.algorithm = "own:reduce2";
+  report.rows.push_back(own);
+  const auto with_own = render::bench_chart(report, "float", "sum");
+  ASSERT_EQ(with_own.series.size(), 4u);
+  EXPECT_EQ(with_own.series[3].name, "own:reduce2");
+  EXPECT_EQ(with_own.series[3].points.size(), 1u);
+  const auto same = [](const render::Color& a, const render::Color& b) {
+    return a.r == b.r && a.g == b.g && a.b == b.b;
+  };
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_FALSE(same(with_own.series[i].color, with_own.series[3].color)) << i;
 }
 
 // Every algorithm measured: more series than the palette has colours. No two series may look

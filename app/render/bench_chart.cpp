@@ -52,27 +52,36 @@ PlotSpec bench_chart(const core::BenchReport& report, std::string_view type, std
   const std::size_t total = matrix ? sweep_total(report) : 0;
   spec.y_label = share ? "% of peak" : "GB/s";
   std::size_t color = 0;
-  for (const auto& a : core::algorithms()) {
+  // Ours in the catalog's order, then kernels of your own (bench --kernel: own:NAME) as they came.
+  std::vector<std::string> ids;
+  for (const auto& a : core::algorithms()) ids.push_back(a.id);
+  for (const auto& r : report.rows)
+    if (r.algorithm.rfind("own:", 0) == 0 && std::find(ids.begin(), ids.end(), r.algorithm) == ids.end())
+      ids.push_back(r.algorithm);
+  for (const std::string& id : ids) {
     Series s;
-    s.name = a.id;
+    s.name = id;
     std::vector<std::tuple<double, double, bool>> at;  // x, y, off the sweep's total
     for (const auto& r : report.rows)
-      if (r.algorithm == a.id && r.type == type && r.op == op && r.median_us > 0)
+      if (r.algorithm == id && r.type == type && r.op == op && r.median_us > 0)
         at.emplace_back(double(matrix ? r.cols : r.n), share ? r.pct_of_peak : r.gbps,
                         matrix && r.rows * r.cols != total);
     if (at.empty()) continue;
     std::sort(at.begin(), at.end());
     for (const auto& [x, y, off] : at) s.points.push_back({x, y}), s.apart.push_back(off);
-    if (a.id == "cub" || a.id == "cub-segmented") {
+    if (id == "cub" || id == "cub-segmented") {
       s.color = {1, 1, 1, 1};  // the reference: white and thick
       s.width = 3.5f;
-      s.name = a.id + " (reference)";
-    } else if (a.id.rfind("cublas-", 0) == 0) {  // the other anchors: grey, thick, one dashed
+      s.name = id + " (reference)";
+    } else if (id.rfind("cublas-", 0) == 0) {  // the other anchors: grey, thick, one dashed
       s.color = rgb(0x9AA0A6);
       s.width = 2.5f;
-      s.dashed = a.id == "cublas-gemv-columns";
-      s.name = a.id + " (reference)";
-    } else if (a.id == "copy") {
+      s.dashed = id == "cublas-gemv-columns";
+      s.name = id + " (reference)";
+    } else if (id.rfind("own:", 0) == 0) {  // yours: thick, in a colour none of ours takes
+      s.color = rgb(0xFF5FD2);
+      s.width = 3.5f;
+    } else if (id == "copy") {
       s.color = rgb(0x9AA0A6);
       s.width = 2.5f;
       s.name = "copy (reference)";
