@@ -29,6 +29,7 @@
 #include "app/ui/settings.h"
 #include "kernels/algorithms.h"
 #include "kernels/stage_tags.h"
+#include "own_support.h"
 #include "test_support.h"
 
 using namespace rl;
@@ -511,10 +512,7 @@ TEST(UiState, ThePlannedGridIsTheGridTheRunTakes) {
 // (here with the loop's barrier taken out: the rerun names the race).
 TEST(UiState, AKernelOfYourOwnRunsAndRunsAgainWhenSaved) {
   std::string why;
-  if (!own::nvrtc_ready(&why)) {
-    if (const char* need = std::getenv("REDLAB_REQUIRE_NVRTC"); need && std::string(need) == "1") FAIL() << why;
-    GTEST_SKIP() << why;
-  }
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
   ui::AppState s;
   s.backend = backend::select(backend::Choice::Sim);
   s.choice.type = core::DType::Int, s.choice.size = 1000;
@@ -551,10 +549,7 @@ TEST(UiState, AKernelOfYourOwnRunsAndRunsAgainWhenSaved) {
 // another file is run or the file changes on disk meanwhile.
 TEST(UiState, TheEditorKeepsTheStudentsTextAndMarksTheLineThatFailed) {
   std::string why;
-  if (!own::nvrtc_ready(&why)) {
-    if (const char* need = std::getenv("REDLAB_REQUIRE_NVRTC"); need && std::string(need) == "1") FAIL() << why;
-    GTEST_SKIP() << why;
-  }
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
   const core::ScratchFolder dir;
   setenv("XDG_DATA_HOME", dir.path().c_str(), 1);
   ui::AppState s;
@@ -629,10 +624,7 @@ TEST(UiState, TheStatusBarSaysAWrongValueIsWrong) {
 // A run of your own landing while the Bandwidth tab times does not pull the view off the chart.
 TEST(UiState, AnOwnRunLandingKeepsABenchmarkInView) {
   std::string why;
-  if (!own::nvrtc_ready(&why)) {
-    if (const char* need = std::getenv("REDLAB_REQUIRE_NVRTC"); need && std::string(need) == "1") FAIL() << why;
-    GTEST_SKIP() << why;
-  }
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
   ui::AppState s;
   s.backend = backend::select(backend::Choice::Sim);
   const core::ScratchFolder dir;
