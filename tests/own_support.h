@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <functional>
 #include <string>
 
 #include "app/own/nvrtc.h"
@@ -16,6 +17,16 @@ inline bool nvrtc_or_skip() {
   if (const char* need = std::getenv("REDLAB_REQUIRE_NVRTC"); need && std::string(need) == "1")
     ADD_FAILURE() << "REDLAB_REQUIRE_NVRTC=1: " << why;
   return false;
+}
+
+// The message a call throws, or "(no error)" where it returned.
+inline std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "(no error)";
 }
 
 }  // namespace rl

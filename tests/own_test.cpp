@@ -31,15 +31,6 @@ using own::evaluate;
 using own::ExprNames;
 using own::parse_launch;
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
 TEST(OwnExpr, EvaluatesTheArithmeticALaunchLineNeeds) {
   const ExprNames x{1000, 256, 8, 132, 2048};
   EXPECT_EQ(evaluate("(n + block - 1) / block", x), 4u);
