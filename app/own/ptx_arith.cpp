@@ -227,4 +227,25 @@ std::uint64_t atomic_result(const Instr& in, std::uint64_t old, std::uint64_t b,
   return in.type.kind == Kind::F ? float_op(as, old, b, 0) : int_op(as, old, b, 0);
 }
 
+std::uint64_t special_value(std::uint64_t which, unsigned t, unsigned block, unsigned grid, unsigned block_id) {
+  switch (which) {
+    case kTidX: return t;
+    case kNtidX: return block;
+    case kCtaidX: return block_id;
+    case kNctaidX: return grid;
+    case kTidY:
+    case kTidZ:
+    case kCtaidY:
+    case kCtaidZ: return 0;
+    case kNtidY:
+    case kNtidZ:
+    case kNctaidY:
+    case kNctaidZ: return 1;
+    case kLaneId: return t % 32;
+    case kWarpId: return t / 32;
+    case kLanemaskLt: return (std::uint64_t(1) << (t % 32)) - 1;
+    default: return 0;
+  }
+}
+
 }  // namespace rl::own::ptx

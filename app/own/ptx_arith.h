@@ -71,6 +71,9 @@ bool compare(const Instr& in, std::uint64_t a, std::uint64_t b);
 // clamp and segment mask); *in_range: whether it lies in the lane's segment (else the lane's own).
 int shuffle_source(const Instr& in, int lane, std::uint32_t b, std::uint32_t c, bool* in_range);
 // vote.sync's result for a lane whose mask is `mask`, given the ballot of the lanes taking part.
+// A special register's value (Special) for thread t of block `block_id`, in a 1D launch of `grid`
+// blocks of `block` threads.
+std::uint64_t special_value(std::uint64_t which, unsigned t, unsigned block, unsigned grid, unsigned block_id);
 // What an atom or red leaves in memory: its operation (add, min, max, and, or, xor, exch, cas,
 // inc, dec) of the old value and b; c is cas's new value. Refuses any other.
 std::uint64_t atomic_result(const Instr& in, std::uint64_t old, std::uint64_t b, std::uint64_t c);

@@ -93,33 +93,12 @@ struct Machine::Impl {
   // ---- operands --------------------------------------------------------------------------
   std::uint64_t& reg(unsigned t, int r) { return regs[std::size_t(t) * std::size_t(nregs) + std::size_t(r)]; }
 
-  std::uint64_t special(unsigned t, std::uint64_t which) const {
-    switch (which) {
-      case kTidX: return t;
-      case kNtidX: return spec.block;
-      case kCtaidX: return block_id;
-      case kNctaidX: return spec.grid;
-      case kTidY:
-      case kTidZ:
-      case kCtaidY:
-      case kCtaidZ: return 0;
-      case kNtidY:
-      case kNtidZ:
-      case kNctaidY:
-      case kNctaidZ: return 1;
-      case kLaneId: return t % 32;
-      case kWarpId: return t / 32;
-      case kLanemaskLt: return (std::uint64_t(1) << (t % 32)) - 1;
-      default: return 0;
-    }
-  }
-
   std::uint64_t value(unsigned t, const Operand& o, Type ty) {
     std::uint64_t v = 0;
     switch (o.what) {
       case Operand::Reg: v = reg(t, o.reg); break;
       case Operand::Imm: v = o.imm; break;
-      case Operand::Special: v = special(t, o.imm); break;
+      case Operand::Special: v = special_value(o.imm, t, spec.block, spec.grid, block_id); break;
       case Operand::Symbol: v = symbol_at[std::size_t(o.symbol)]; break;
       default: throw std::invalid_argument("an operand that holds no value");
     }
