@@ -183,6 +183,7 @@ RL_BLOCK_LAUNCH(CgBlock, cg_block, 1);
 RL_BLOCK_LAUNCH(CgTwoPhase, cg_two_phase, 1);
 RL_BLOCK_LAUNCH(CgReduceUpdateAsync, cg_reduce_update_async, 0);
 
+#ifndef __CUDACC_RTC__  // NVRTC compiles the kernels alone: no host launches
 // cg-grid-sync: a cooperative launch (every block resident at once; the Reducer caps the grid).
 template <>
 struct ArrayLaunch<Algo::CgGridSync> : LaunchEntry {
@@ -197,5 +198,6 @@ struct ArrayLaunch<Algo::CgGridSync> : LaunchEntry {
                                         args, a.shared(1), a.stream));
   }
 };
+#endif
 
 }  // namespace rl::kernels

@@ -319,6 +319,7 @@ __global__ void block_2d(const T* in, T* out, std::size_t rows, std::size_t cols
 }
 // >>>
 
+#ifndef __CUDACC_RTC__  // NVRTC compiles the kernels alone: no host launches
 // The launch table's entries for this file's matrix kernels (launch_table.cuh).
 template <>
 struct MatrixLaunch<Algo::BatchedRows> : LaunchEntry {
@@ -407,5 +408,6 @@ struct MatrixLaunch<Algo::Block2d> : LaunchEntry {
     launch<T, Op>(b, NoProbe{});
   }
 };
+#endif
 
 }  // namespace rl::kernels

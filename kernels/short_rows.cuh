@@ -216,6 +216,7 @@ __global__ void __launch_bounds__(1024)
 }
 // >>>
 
+#ifndef __CUDACC_RTC__  // NVRTC compiles the kernels alone: no host launches
 // The launch table's entries for this file's kernels (launch_table.cuh).
 template <>
 struct MatrixLaunch<Algo::WarpPerRow> : LaunchEntry {
@@ -241,5 +242,6 @@ struct MatrixLaunch<Algo::ThreadPerRow> : LaunchEntry {
         a.in, a.out, a.m.rows, a.m.cols, a.tile_cols, p);
   }
 };
+#endif
 
 }  // namespace rl::kernels

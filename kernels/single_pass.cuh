@@ -51,6 +51,7 @@ __global__ void threadfence_single_pass(const T* in, T* out, std::size_t n, Prob
 }
 // >>>
 
+#ifndef __CUDACC_RTC__  // NVRTC compiles the kernels alone: no host launches
 // The launch table's entry for this file's kernel (launch_table.cuh).
 template <>
 struct ArrayLaunch<Algo::ThreadfenceSinglePass> : LaunchEntry {
@@ -60,5 +61,6 @@ struct ArrayLaunch<Algo::ThreadfenceSinglePass> : LaunchEntry {
         <<<a.blocks(), a.block, a.shared(1), a.stream>>>(a.in, a.out, a.n(), p, a.partials, a.retired);
   }
 };
+#endif
 
 }  // namespace rl::kernels

@@ -114,6 +114,7 @@ std::vector<std::string> options_for(const CompileRequest& r) {
   std::vector<std::string> o = {"-std=c++17", "-lineinfo", "-DRL_VALUE_TYPE=" + r.value_type};
   o.push_back(r.sm ? "--gpu-architecture=sm_" + std::to_string(r.sm) : "--gpu-architecture=compute_90");
   if (r.untraced) o.push_back("-DRL_UNTRACED");
+  o.insert(o.end(), r.options.begin(), r.options.end());
   return o;
 }
 
@@ -158,6 +159,7 @@ Compiled compile_now(const Api& a, const CompileRequest& r) {
   ProgramHandle p(a);
   check(a, a.create(p.out(), r.source.c_str(), r.file.c_str(), 1, headers, header_names), "nvrtcCreateProgram");
   check(a, a.add_name(p.get(), r.name_expression.c_str()), "nvrtcAddNameExpression");
+  for (const std::string& name : r.more_names) check(a, a.add_name(p.get(), name.c_str()), "nvrtcAddNameExpression");
   const std::vector<std::string> opts = options_for(r);
   std::vector<const char*> argv;
   for (const std::string& o : opts) argv.push_back(o.c_str());
@@ -175,6 +177,11 @@ Compiled compile_now(const Api& a, const CompileRequest& r) {
     throw CompileError(r.file + ": no kernel '" + core::printable(r.name_expression) +
                        "' (the '//! kernel:' line names a __global__ function of the file)");
   c.lowered = lowered;
+  for (const std::string& name : r.more_names) {
+    if (a.lowered(p.get(), name.c_str(), &lowered) != 0 || !lowered)
+      throw CompileError(r.file + ": no kernel '" + core::printable(name) + "'");
+    c.more_lowered.push_back(lowered);
+  }
   if (r.sm)
     c.cubin = text_of(a, p.get(), a.cubin_size, a.cubin, "nvrtcGetCUBIN");
   else
@@ -219,6 +226,7 @@ Compiled compile(const CompileRequest& r) {
                                 core::printable(r.value_type));
   std::string why;
   if (!nvrtc_ready(&why)) throw std::runtime_error(why);
+  if (!r.cache) return compile_now(api(), r);
   std::uint64_t key = 14695981039346656037ull;
   const std::string version = nvrtc_version();  // kept alive: the views below point into it
   for (std::string_view part : {std::string_view(r.source), embedded::own_file("reduction_lab"),

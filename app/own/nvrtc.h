@@ -20,12 +20,19 @@ struct CompileRequest {
   // Without the trace (RL_UNTRACED): the header's barrier is the plain __syncthreads() and its
   // recording calls do nothing, as the catalog's kernels are timed without their probes.
   bool untraced = false;
+  // The catalog's own kernels (the conformance test): more NVRTC options (their folders, -I; host
+  // code as device code, -default-device), more kernels of the same program, and no cache (its key
+  // does not cover included files).
+  std::vector<std::string> options = {};
+  std::vector<std::string> more_names = {};
+  bool cache = true;
 };
 
 struct Compiled {
   std::string ptx;          // PTX text (sm == 0)
   std::string cubin;        // the cubin's bytes (sm != 0)
   std::string lowered;      // the kernel's name in the module (mangled)
+  std::vector<std::string> more_lowered;  // more_names', in order
   std::string log;          // NVRTC's warnings, lines as FILE:LINE: ...
   double milliseconds = 0;  // the compile's wall time (0 when cached)
   bool cached = false;

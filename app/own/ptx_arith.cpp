@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace rl::own::ptx {
 namespace {
@@ -246,6 +247,47 @@ std::uint64_t special_value(std::uint64_t which, unsigned t, unsigned block, uns
     case kLanemaskLt: return (std::uint64_t(1) << (t % 32)) - 1;
     default: return 0;
   }
+}
+
+std::uint32_t redux_result(const Instr& in, const std::uint32_t* lanes, std::uint32_t mask) {
+  const bool is_signed = in.type.kind == Kind::S;
+  const auto key = [&](std::uint32_t v) { return is_signed ? std::int64_t(std::int32_t(v)) : std::int64_t(v); };
+  std::optional<std::uint32_t> r;
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!(mask >> l & 1u)) continue;
+    const std::uint32_t v = lanes[l];
+    if (!r)
+      r = v;
+    else if (in.has(Mod::Add))
+      r = *r + v;
+    else if (in.has(Mod::Min))
+      r = key(v) < key(*r) ? v : *r;
+    else if (in.has(Mod::Max))
+      r = key(v) > key(*r) ? v : *r;
+    else if (in.has(Mod::And))
+      r = *r & v;
+    else if (in.has(Mod::Or))
+      r = *r | v;
+    else
+      r = *r ^ v;
+  }
+  return r.value_or(0);
+}
+
+namespace {
+std::uint64_t part_mask(unsigned bits) { return bits >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << bits) - 1; }
+}  // namespace
+
+std::uint64_t join_bits(const std::vector<std::uint64_t>& parts, int bytes) {
+  const unsigned bits = unsigned(bytes) * 8u / unsigned(parts.size());
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < parts.size(); ++i) v |= (parts[i] & part_mask(bits)) << (bits * i);
+  return v;
+}
+
+std::uint64_t split_bits(std::uint64_t v, int bytes, std::size_t count, std::size_t i) {
+  const unsigned bits = unsigned(bytes) * 8u / unsigned(count);
+  return v >> (bits * i) & part_mask(bits);
 }
 
 }  // namespace rl::own::ptx

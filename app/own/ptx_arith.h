@@ -70,14 +70,21 @@ bool compare(const Instr& in, std::uint64_t a, std::uint64_t b);
 // shfl.sync's source lane for `lane` (the PTX ISA's pseudo-code: b the lane or offset, c the
 // clamp and segment mask); *in_range: whether it lies in the lane's segment (else the lane's own).
 int shuffle_source(const Instr& in, int lane, std::uint32_t b, std::uint32_t c, bool* in_range);
-// vote.sync's result for a lane whose mask is `mask`, given the ballot of the lanes taking part.
 // A special register's value (Special) for thread t of block `block_id`, in a 1D launch of `grid`
 // blocks of `block` threads.
 std::uint64_t special_value(std::uint64_t which, unsigned t, unsigned block, unsigned grid, unsigned block_id);
 // What an atom or red leaves in memory: its operation (add, min, max, and, or, xor, exch, cas,
 // inc, dec) of the old value and b; c is cas's new value. Refuses any other.
 std::uint64_t atomic_result(const Instr& in, std::uint64_t old, std::uint64_t b, std::uint64_t c);
+// vote.sync's result for a lane whose mask is `mask`, given the ballot of the lanes taking part.
 std::uint64_t vote_result(const Instr& in, std::uint32_t ballot, std::uint32_t mask);
+// redux.sync's integer result over the 32 lanes' values whose bit is set in mask: add, min or max
+// (signed for .s32), and, or, xor (the PTX ISA's integer forms).
+std::uint32_t redux_result(const Instr& in, const std::uint32_t* lanes, std::uint32_t mask);
+// mov's packing forms: mov.b64 %rd, {%r1, %r2} joins equal parts of a `bytes`-wide value, low
+// first; mov.b64 {%r1, %r2}, %rd splits one (part i of `count`).
+std::uint64_t join_bits(const std::vector<std::uint64_t>& parts, int bytes);
+std::uint64_t split_bits(std::uint64_t v, int bytes, std::size_t count, std::size_t i);
 // cvt from in.type2 to in.type.
 std::uint64_t convert(const Instr& in, std::uint64_t v);
 

@@ -1,6 +1,7 @@
 #include "ptx_machine.h"
 
 #include "ptx_arith.h"
+#include "ptx_memory.h"
 #include "ptx_race.h"
 
 #include <algorithm>
@@ -13,24 +14,16 @@
 namespace rl::own::ptx {
 namespace {
 
-constexpr std::uint64_t kGlobalBase = std::uint64_t(1) << 32;  // no buffer near 0: a null pointer is out of bounds
-constexpr std::uint64_t kGap = 1 << 16;                        // between buffers: an overrun lands in none
 constexpr std::uint64_t kSharedWindow = 0x7f0000000000ull;     // shared memory's generic addresses
 
 enum class Status : std::uint8_t { Run, Barrier, WarpWait, Exited };
 struct Stopped {};  // ends a launch at a finding
-
-struct Region {
-  std::vector<unsigned char> bytes;
-  std::string name;
-};
 }  // namespace
 
 struct Machine::Impl {
   Machine& self;
   std::shared_ptr<const Module> m;
-  std::map<std::uint64_t, Region> regions;
-  std::uint64_t next = kGlobalBase;
+  GlobalMemory global;
   std::vector<std::uint64_t> symbol_at;  // a .global's address, or a .shared's offset
   std::size_t static_shared = 0;
 
@@ -58,26 +51,10 @@ struct Machine::Impl {
         symbol_at.push_back(v.dynamic ? 0 : static_shared);
         if (!v.dynamic) static_shared += v.bytes;
       } else {
-        symbol_at.push_back(add_region(std::max<std::size_t>(v.bytes, 1), v.name));
-        std::copy(v.init.begin(), v.init.end(), regions[symbol_at.back()].bytes.begin());
+        symbol_at.push_back(global.add(v.bytes, v.name));
+        if (!v.init.empty()) std::copy(v.init.begin(), v.init.end(), global.at(symbol_at.back(), v.init.size()));
       }
     }
-  }
-
-  std::uint64_t add_region(std::size_t bytes, const std::string& name) {
-    const std::uint64_t base = next;
-    regions[base] = Region{std::vector<unsigned char>(bytes, 0), name};
-    next = (base + bytes + kGap + 255) / 256 * 256;
-    return base;
-  }
-
-  Region* region_of(std::uint64_t addr, std::size_t n, std::uint64_t* base) {
-    auto it = regions.upper_bound(addr);
-    if (it == regions.begin()) return nullptr;
-    --it;
-    if (addr + n > it->first + it->second.bytes.size() || addr + n < addr) return nullptr;
-    *base = it->first;
-    return &it->second;
   }
 
   // ---- findings --------------------------------------------------------------------------
@@ -99,7 +76,9 @@ struct Machine::Impl {
       case Operand::Reg: v = reg(t, o.reg); break;
       case Operand::Imm: v = o.imm; break;
       case Operand::Special: v = special_value(o.imm, t, spec.block, spec.grid, block_id); break;
-      case Operand::Symbol: v = symbol_at[std::size_t(o.symbol)]; break;
+      case Operand::Symbol:  // a variable's address, or a parameter's offset in the parameter space
+        v = o.symbol <= -2 ? param_at[std::size_t(-2 - o.symbol)] : symbol_at[std::size_t(o.symbol)];
+        break;
       default: throw std::invalid_argument("an operand that holds no value");
     }
     if (ty.kind == Kind::Pred) return (v != 0) != o.negate ? 1 : 0;
@@ -130,7 +109,21 @@ struct Machine::Impl {
     return a;
   }
 
+  // The recorded block's own accesses (not the header's copies): dynamic shared memory by its
+  // offset, global loads by address.
+  void record(unsigned t, const Instr& in, Space sp, std::uint64_t a, std::size_t n, bool write) {
+    if (in.header || long(block_id) != spec.record_block || self.events_.size() >= kMaxEvents) return;
+    const bool shared_access = sp == Space::Shared;
+    if (shared_access ? a < dynamic_start() : (sp != Space::Global || write)) return;
+    std::uint32_t stage = 0;
+    if (const unsigned char* p = global.at(spec.stage_counter, 4)) std::memcpy(&stage, p, 4);
+    self.events_.push_back({stage, t, write, shared_access, std::uint8_t(std::min<std::size_t>(n, 255)),
+                            shared_access ? a - dynamic_start() : a});
+  }
+  std::uint64_t dynamic_start() const { return (static_shared + 15) / 16 * 16; }
+
   unsigned char* memory(unsigned t, const Instr& in, Space sp, std::uint64_t a, std::size_t n, bool write) {
+    if (spec.record_block >= 0) record(t, in, sp, a, n, write);
     switch (sp) {
       case Space::Param:
         if (write || a + n > params.size())
@@ -159,25 +152,15 @@ struct Machine::Impl {
         return shared.data() + a;
       }
       default: {
-        std::uint64_t base = 0;
-        Region* r = region_of(a, n, &base);
-        if (!r)
+        unsigned char* p = global.at(a, n);
+        if (!p)
           stop("out-of-bounds",
                where(t, in) + ": " + std::to_string(n) + " bytes at global address 0x" + hex_of(a) +
-                   ", inside no buffer" + nearest(a),
+                   ", inside no buffer" + global.nearest(a),
                in.line);
-        return r->bytes.data() + (a - base);
+        return p;
       }
     }
-  }
-  std::string nearest(std::uint64_t a) const {
-    auto it = regions.upper_bound(a);
-    if (it == regions.begin()) return "";
-    --it;
-    const std::uint64_t end = it->first + it->second.bytes.size();
-    if (a < end) return " (it runs past the end of " + it->second.name + ")";
-    return " (" + std::to_string(a - end) + " bytes past the end of " + it->second.name + ", " +
-           std::to_string(it->second.bytes.size()) + " bytes)";
   }
 
   void load(unsigned t, const Instr& in) {
@@ -277,9 +260,23 @@ struct Machine::Impl {
     if (!red) set(t, in.args[0], in.type, old);
   }
 
+  // mov, and its packing forms (a double's halves for a shuffle).
+  void mov(unsigned t, const Instr& in) {
+    const Operand &dst = in.args[0], &src = in.args[1];
+    if (src.what == Operand::Vector) {
+      std::vector<std::uint64_t> parts;
+      for (int r : src.regs) parts.push_back(r >= 0 ? reg(t, r) : 0);
+      return set(t, dst, in.type, join_bits(parts, in.type.bytes));
+    }
+    const std::uint64_t v = value(t, src, in.type);
+    if (dst.what != Operand::Vector) return set(t, dst, in.type, v);
+    for (std::size_t i = 0; i < dst.regs.size(); ++i)
+      if (dst.regs[i] >= 0) reg(t, dst.regs[i]) = split_bits(v, in.type.bytes, dst.regs.size(), i);
+  }
+
   void alu(unsigned t, const Instr& in) {
     switch (in.op) {
-      case Op::Mov: return set(t, in.args[0], in.type, value(t, in.args[1], in.type));
+      case Op::Mov: return mov(t, in);
       case Op::Setp: return setp(t, in);
       case Op::Selp: {
         const bool c = value(t, in.args[3], Type{Kind::Pred, 1}) != 0;
@@ -299,7 +296,7 @@ struct Machine::Impl {
 
   // ---- a warp's .sync instructions --------------------------------------------------------
   static bool warp_sync(const Instr& in) {
-    return in.op == Op::Shfl || in.op == Op::Vote || (in.op == Op::Bar && in.has(Mod::Warp));
+    return in.op == Op::Shfl || in.op == Op::Vote || in.op == Op::Redux || (in.op == Op::Bar && in.has(Mod::Warp));
   }
 
   // Runs a .sync instruction for the lanes of `group` (at one pc) if every lane of each one's
@@ -326,7 +323,21 @@ struct Machine::Impl {
     if (!in.header) history.warp_sync(warp0 / 32);
     if (in.op == Op::Shfl) shuffle(in, group, on, warp0, present);
     if (in.op == Op::Vote) vote(in, group, on, present);
+    if (in.op == Op::Redux) redux(in, group, on, present);
     return true;
+  }
+
+  // redux.sync's integer forms: every lane of the mask gets the reduction of their values.
+  void redux(const Instr& in, const std::vector<unsigned>& group, const std::vector<bool>& on, std::uint32_t present) {
+    if (in.type.kind == Kind::F || in.type.bytes != 4) refuse(in, "redux.sync on floats");
+    const unsigned warp0 = group[0] / 32 * 32;
+    std::uint32_t lane[32] = {};
+    for (std::size_t i = 0; i < group.size(); ++i)
+      if (on[i]) lane[group[i] - warp0] = std::uint32_t(value(group[i], in.args[1], in.type));
+    for (std::size_t i = 0; i < group.size(); ++i)
+      if (on[i])
+        set(group[i], in.args[0], in.type,
+            redux_result(in, lane, std::uint32_t(value(group[i], in.args.back(), Type{Kind::U, 4})) & present));
   }
 
   void shuffle(const Instr& in, const std::vector<unsigned>& group, const std::vector<bool>& on, unsigned warp0,
@@ -504,7 +515,7 @@ struct Machine::Impl {
 
   void run_block(unsigned b) {
     block_id = b;
-    shared.assign(static_shared + spec.dynamic_shared, 0);
+    shared.assign(dynamic_start() + spec.dynamic_shared, 0);  // the dynamic part starts 16-aligned
     shared_set.assign(shared.size(), 0);
     history.reset(shared.size(), (spec.block + 31) / 32);
     regs.assign(std::size_t(spec.block) * std::size_t(nregs), 0);
@@ -530,29 +541,33 @@ struct Machine::Impl {
     nregs = std::max(e->registers, 1);
     params.clear(), param_at.clear();
     for (std::size_t i = 0; i < e->params.size(); ++i) {
-      const std::size_t n = e->params[i].type.bytes;
-      const std::size_t at = (params.size() + n - 1) / n * n;
-      params.resize(at + n);
-      std::memcpy(params.data() + at, &s.params[i], n);
+      const Param& p = e->params[i];
+      const Arg& a = s.params[i];
+      if (!a.blob.empty() && a.blob.size() != p.bytes)
+        throw std::invalid_argument("parameter " + std::to_string(i) + " takes " + std::to_string(p.bytes) +
+                                    " bytes, given " + std::to_string(a.blob.size()));
+      if (a.blob.empty() && p.bytes > sizeof a.bits)
+        throw std::invalid_argument("parameter " + std::to_string(i) + " is a struct of " + std::to_string(p.bytes) +
+                                    " bytes, given a number");
+      const std::size_t at = (params.size() + p.align - 1) / p.align * p.align;
+      params.resize(at + p.bytes);
+      std::memcpy(params.data() + at, a.blob.empty() ? static_cast<const void*>(&a.bits) : a.blob.data(), p.bytes);
       param_at.push_back(at);
     }
     for (std::size_t i = 0; i < m->symbols.size(); ++i)
-      if (m->symbols[i].dynamic) symbol_at[i] = (static_shared + 15) / 16 * 16;
+      if (m->symbols[i].dynamic) symbol_at[i] = dynamic_start();
   }
 };
 
 Machine::Machine(std::shared_ptr<const Module> module) : impl_(std::make_unique<Impl>(*this, std::move(module))) {}
 Machine::~Machine() = default;
 
-std::uint64_t Machine::alloc(std::size_t bytes, const std::string& name) {
-  return impl_->add_region(std::max<std::size_t>(bytes, 1), name);
-}
+std::uint64_t Machine::alloc(std::size_t bytes, const std::string& name) { return impl_->global.add(bytes, name); }
 
 unsigned char* Machine::host(std::uint64_t address, std::size_t bytes) {
-  std::uint64_t base = 0;
-  Region* r = impl_->region_of(address, bytes, &base);
-  if (!r) throw std::out_of_range("no buffer holds " + std::to_string(bytes) + " bytes at that address");
-  return r->bytes.data() + (address - base);
+  unsigned char* p = impl_->global.at(address, bytes);
+  if (!p) throw std::out_of_range("no buffer holds " + std::to_string(bytes) + " bytes at that address");
+  return p;
 }
 
 std::uint64_t Machine::symbol_address(const std::string& name) const {
@@ -565,6 +580,7 @@ std::uint64_t Machine::symbol_address(const std::string& name) const {
 
 bool Machine::launch(const LaunchSpec& spec) {
   impl_->prepare(spec);
+  if (spec.record_block >= 0) events_.clear();
   try {
     for (unsigned b = 0; b < spec.grid; ++b) impl_->run_block(b);
   } catch (const Stopped&) {

@@ -25,15 +25,42 @@ struct Finding {
   int line = 0;      // the student's source line (0: unknown)
 };
 
+// A kernel parameter's bytes: a number (a pointer is alloc's address), or a struct passed by value.
+struct Arg {
+  Arg(std::uint64_t v) : bits(v) {}  // NOLINT(google-explicit-constructor): a number is an argument
+  static Arg bytes_of(const void* p, std::size_t n) {
+    Arg a(0);
+    a.blob.assign(static_cast<const unsigned char*>(p), static_cast<const unsigned char*>(p) + n);
+    return a;
+  }
+  std::uint64_t bits = 0;
+  std::vector<unsigned char> blob;  // non-empty: the parameter's bytes, exactly its size
+};
+
+// A memory access of one thread of the recorded block, outside reduction_lab.cuh's own code: the
+// stage in progress (the counter LaunchSpec::stage_counter names), the thread, and where.
+struct MemEvent {
+  std::uint32_t stage = 0;
+  std::uint32_t thread = 0;
+  bool write = false;
+  bool shared = false;     // dynamic shared memory (address: its byte offset), else global (its address)
+  std::uint8_t bytes = 0;  // the access's width (a vector's whole)
+  std::uint64_t address = 0;
+};
+
 struct LaunchSpec {
   std::string entry;                                   // the lowered kernel name
   unsigned grid = 1, block = 1;                        // 1D
   std::size_t dynamic_shared = 0;                      // bytes
-  std::vector<std::uint64_t> params;                   // the entry's parameters in order (pointers: alloc's addresses)
+  std::vector<Arg> params;                             // the entry's parameters in order
   std::uint64_t step_budget = std::uint64_t(1) << 32;  // thread-instructions before the run is stopped
   // The order warps run in: 0, warps in turn, each until it blocks; any other value seeds a random
   // interleaving (a warp drawn at random runs 1 to 64 steps, then another is drawn).
   std::uint64_t schedule = 0;
+  // The block whose accesses events() keeps (-1: none), and the global address of the 32-bit stage
+  // counter each event reads (rl_sink.stages).
+  long record_block = -1;
+  std::uint64_t stage_counter = 0;
 };
 
 class Machine {
@@ -54,12 +81,16 @@ class Machine {
   // Runs every block of one launch in order. False when a finding stopped it (findings()).
   bool launch(const LaunchSpec& spec);
   const std::vector<Finding>& findings() const { return findings_; }
+  // The recorded block's accesses, in the order they ran (at most kMaxEvents).
+  const std::vector<MemEvent>& events() const { return events_; }
+  static constexpr std::size_t kMaxEvents = std::size_t(1) << 22;
   std::uint64_t steps() const { return steps_; }
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
   std::vector<Finding> findings_;
+  std::vector<MemEvent> events_;
   std::uint64_t steps_ = 0;
 };
 

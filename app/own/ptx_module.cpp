@@ -33,7 +33,7 @@ constexpr OpName kOps[] = {
     {"exit", Op::Ret},      {"shfl", Op::Shfl},    {"atom", Op::Atom},   {"red", Op::Red},
     {"membar", Op::Membar}, {"fence", Op::Membar}, {"vote", Op::Vote},   {"activemask", Op::Activemask},
     {"popc", Op::Popc},     {"clz", Op::Clz},      {"brev", Op::Brev},   {"bfe", Op::Bfe},
-    {"rcp", Op::Rcp},       {"sqrt", Op::Sqrt},
+    {"rcp", Op::Rcp},       {"sqrt", Op::Sqrt},    {"redux", Op::Redux},
 };
 
 bool type_of(std::string_view s, Type* t) {
@@ -140,7 +140,7 @@ class Parser {
     if (s.rfind(".reg", 0) == 0) return;
     if (s.rfind(".loc", 0) == 0) return loc(s);
     if (s.rfind(".local", 0) == 0) fail("a local array (.local): not modelled on the CPU: run it on a GPU");
-    if (s.rfind(".shared", 0) == 0) fail("a shared variable declared inside a function: not modelled on the CPU");
+    if (s.rfind(".shared", 0) == 0) return variable(s);  // a function's static __shared__: its mangled name is unique
     if (s.rfind(".pragma", 0) == 0 || s.rfind(".maxntid", 0) == 0 || s.rfind(".reqntid", 0) == 0 ||
         s.rfind(".minnctapersm", 0) == 0 || s.rfind(".maxnreg", 0) == 0)
       return;
@@ -227,7 +227,10 @@ class Parser {
     if (init.front() == '{') init = init.substr(1, init.size() - 2);
     std::size_t at = 0;
     for (std::string_view w : split(init, ',')) {
-      const std::uint64_t value = std::stoull(std::string(w), nullptr, 0);
+      w = trim(w);
+      // Another variable's address (generic($str)): the catalog's rows' names, as -default-device
+      // makes them device variables. No kernel reads one; it reads as 0, a null pointer.
+      const std::uint64_t value = w.rfind("generic(", 0) == 0 ? 0 : immediate(w);
       if (at + t.bytes > v->bytes) fail("an initialiser past its variable");
       for (int b = 0; b < t.bytes; ++b) v->init[at++] = static_cast<unsigned char>(value >> (8 * b));
     }
@@ -258,6 +261,14 @@ class Parser {
     }
   }
 
+  // A count or alignment of at most 4096 (a digit string, "]" after it allowed); 0 for anything else.
+  static std::size_t small_number(std::string_view s) {
+    if (!s.empty() && s.back() == ']') s.remove_suffix(1);
+    if (s.empty() || s.size() > 4 || s.find_first_not_of("0123456789") != std::string_view::npos) return 0;
+    const std::size_t n = std::size_t(std::stoul(std::string(s)));
+    return n <= 4096 ? n : 0;
+  }
+
   void param_line(std::string_view s) {
     if (s == ")" || s.empty()) {
       params_open_ = s != ")";
@@ -270,6 +281,14 @@ class Parser {
     Param p;
     if (!type_of(w[w.size() - 2].substr(1), &p.type)) fail("a parameter type not modelled: " + core::printable(s, 80));
     p.name = std::string(w.back());
+    p.bytes = p.align = p.type.bytes;
+    if (const std::size_t open = p.name.find('['); open != std::string::npos) {  // a struct by value
+      const std::size_t count = small_number(p.name.substr(open + 1));
+      p.align = w.size() == 5 && w[1] == ".align" ? small_number(w[2]) : 0;
+      if (count == 0 || p.align == 0) fail("a kernel parameter not modelled: " + core::printable(s, 80));
+      p.bytes = count * p.type.bytes;
+      p.name.resize(open);
+    }
     entry_->params.push_back(p);
   }
 
@@ -329,8 +348,10 @@ class Parser {
       return o.what = Operand::Imm, o.imm = immediate(s), o;
     if (s[0] == '$') return o.what = Operand::Label, o;
     const auto it = module_->symbol_index.find(s);
-    if (it == module_->symbol_index.end()) fail("an unknown name " + core::printable(s));
-    return o.what = Operand::Symbol, o.symbol = it->second, o;
+    if (it != module_->symbol_index.end()) return o.what = Operand::Symbol, o.symbol = it->second, o;
+    for (std::size_t i = 0; entry_ && i < entry_->params.size(); ++i)  // a parameter's address (a struct's)
+      if (entry_->params[i].name == s) return o.what = Operand::Symbol, o.symbol = -2 - int(i), o;
+    fail("an unknown name " + core::printable(s));
   }
 
   Operand address(std::string_view s) {

@@ -53,6 +53,7 @@ enum class Op : std::uint8_t {
   Bfe,
   Rcp,
   Sqrt,
+  Redux,
 };
 
 // The operand types PTX names: .u8 .s32 .f32 .b64 .pred ... (size in bytes, kind).
@@ -147,6 +148,8 @@ struct Symbol {
 struct Param {
   std::string name;
   Type type;
+  std::size_t bytes = 0;  // the type's, or an array's (a struct passed by value: .align A .b8 name[N])
+  std::size_t align = 1;
 };
 
 struct Entry {

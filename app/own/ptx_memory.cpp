@@ -1,0 +1,37 @@
+#include "ptx_memory.h"
+
+#include <algorithm>
+
+namespace rl::own::ptx {
+
+namespace {
+constexpr std::uint64_t kGap = 1 << 16;  // between buffers: an overrun lands in none
+}  // namespace
+
+std::uint64_t GlobalMemory::add(std::size_t bytes, const std::string& name) {
+  bytes = std::max<std::size_t>(bytes, 1);
+  const std::uint64_t base = next_;
+  regions_[base] = Region{std::vector<unsigned char>(bytes, 0), name};
+  next_ = (base + bytes + kGap + 255) / 256 * 256;
+  return base;
+}
+
+unsigned char* GlobalMemory::at(std::uint64_t addr, std::size_t n) {
+  auto it = regions_.upper_bound(addr);
+  if (it == regions_.begin()) return nullptr;
+  --it;
+  if (addr + n > it->first + it->second.bytes.size() || addr + n < addr) return nullptr;
+  return it->second.bytes.data() + (addr - it->first);
+}
+
+std::string GlobalMemory::nearest(std::uint64_t addr) const {
+  auto it = regions_.upper_bound(addr);
+  if (it == regions_.begin()) return "";
+  --it;
+  const std::uint64_t end = it->first + it->second.bytes.size();
+  if (addr < end) return " (it runs past the end of " + it->second.name + ")";
+  return " (" + std::to_string(addr - end) + " bytes past the end of " + it->second.name + ", " +
+         std::to_string(it->second.bytes.size()) + " bytes)";
+}
+
+}  // namespace rl::own::ptx

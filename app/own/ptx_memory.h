@@ -1,0 +1,30 @@
+// The interpreter's global memory: named buffers (the kernel's arguments, module variables) at
+// addresses far from 0 and far from each other, so a null pointer or an overrun lands in none.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace rl::own::ptx {
+
+class GlobalMemory {
+ public:
+  // A zeroed buffer of `bytes` (at least 1); its address.
+  std::uint64_t add(std::size_t bytes, const std::string& name);
+  // The host's view of n bytes at addr, all inside one buffer; null otherwise.
+  unsigned char* at(std::uint64_t addr, std::size_t n);
+  // In words, the buffer nearest below addr and how far past its end addr lies ("" when none).
+  std::string nearest(std::uint64_t addr) const;
+
+ private:
+  struct Region {
+    std::vector<unsigned char> bytes;
+    std::string name;
+  };
+  std::map<std::uint64_t, Region> regions_;
+  std::uint64_t next_ = std::uint64_t(1) << 32;  // no buffer near 0: a null pointer is out of bounds
+};
+
+}  // namespace rl::own::ptx
