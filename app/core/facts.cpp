@@ -123,7 +123,7 @@ int idle_lanes(const Stage& stage, int block) {
 std::string stage_caption(const Trace& t, int k) {
   if (k < 0 || k >= int(t.stages.size())) return {};
   const Stage& s = t.stages[k];
-  if (t.geometry.indexing == kernels::Indexing::Own)  // which threads worked is its code's, not recorded
+  if (!records_work(t))  // a GPU run of a kernel of your own: which threads worked is not recorded
     return s.line > 0 ? s.label + " at line " + std::to_string(s.line) : s.label;
   // global-halving's threads span the array, not one block.
   const int threads = t.memory == core::Memory::Global ? int(t.size) : t.block;

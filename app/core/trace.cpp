@@ -475,7 +475,7 @@ std::string to_text(const Trace& t) {
   for (std::size_t k = 0; k < t.stages.size(); ++k) {
     const auto& s = t.stages[k];
     out << "\nstage " << k << ": " << s.label << "  (" << t.source << ":" << s.line;
-    if (t.geometry.indexing != kernels::Indexing::Own)  // a kernel of your own records no activity
+    if (records_work(t))  // a GPU run of a kernel of your own records no activity
       out << ", " << s.active.size() << " active, " << s.divergent_warps << " divergent warps";
     if (s.bank_conflicts) out << ", " << *s.bank_conflicts << "-way bank conflicts";
     out << ")\n";

@@ -1,5 +1,6 @@
 // The Trace: one format for the CLI's JSON, the GUI, the renderer and the tests.
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -182,9 +183,15 @@ struct Trace {
   bool operator==(const Trace&) const = default;
 };
 
-// Whether stages' `active` lists the threads that did their work. A kernel of your own records
-// only which threads called rl_lanes (its [lanes] stages): its own code decides who works.
-inline bool records_work(const Trace& t) { return t.geometry.indexing != kernels::Indexing::Own; }
+// A kernel of the student's own: its code, not a catalog row, decides who works on what.
+inline bool own_kernel(const Trace& t) { return t.geometry.indexing == kernels::Indexing::Own; }
+// Whether stages' `active`, accesses and loads record who worked and where: our kernels' traces do;
+// a kernel of your own's do where the CPU path ran it (the threads that touched shared memory or
+// loaded input in each barrier's stage), not where a GPU did (only its [lanes] stages' callers).
+inline bool records_work(const Trace& t) {
+  return !own_kernel(t) || std::any_of(t.stages.begin(), t.stages.end(),
+                                       [](const Stage& s) { return s.tag != kernels::kTagLanes && !s.active.empty(); });
+}
 
 // The type of what a run added and recorded (lanes, shared memory, partials, results): the
 // element type, or float for halves and bf16 added in float. Inputs are of t.type.

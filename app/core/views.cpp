@@ -29,9 +29,9 @@ std::string view_names(std::string_view separator) {
 std::string why_not(View v, const Trace& t) {
   const auto any = [&](auto has) { return std::any_of(t.stages.begin(), t.stages.end(), has); };
   if (!records_work(t) && (v == View::Divergence || v == View::Banks || v == View::Coalescing))
-    return "a kernel of your own records its shared memory after each barrier and rl_lanes' registers, not which "
-           "lanes worked or which addresses they touched";
-  if (!records_work(t) && v == View::Lanes && !any([](const Stage& s) { return s.lanes.has_value(); }))
+    return "a GPU run of a kernel of your own records its shared memory after each barrier and rl_lanes' "
+           "registers, not which lanes worked or which addresses they touched: its run on the CPU path does";
+  if (own_kernel(t) && v == View::Lanes && !any([](const Stage& s) { return s.lanes.has_value(); }))
     return "no stage recorded registers: call rl_lanes(value) in the kernel to record them";
   if (v == View::Lanes && !any([](const Stage& s) { return s.lanes.has_value(); }))
     return "this algorithm keeps its values in shared memory: no stage recorded registers";

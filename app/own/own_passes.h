@@ -23,6 +23,9 @@ class Target {
   // One launch of the kernel (in, out, n); false when a finding stopped it.
   virtual bool launch(unsigned grid, unsigned block, std::size_t shared, std::uint64_t in, std::uint64_t out,
                       std::uint64_t n) = 0;
+  // The next launch records block b's accesses (the CPU path; a GPU records none).
+  virtual void record_next(unsigned b) { (void)b; }
+  virtual std::vector<ptx::MemEvent> events() const { return {}; }
   virtual std::vector<ptx::Finding> findings() const { return {}; }
   virtual std::uint64_t steps() const { return 0; }
 };

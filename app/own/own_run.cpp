@@ -1,5 +1,6 @@
 #include "own_run.h"
 
+#include <cstddef>
 #include <cstdlib>
 
 #include <algorithm>
@@ -88,8 +89,13 @@ class CpuTarget : public Target {
   std::uint64_t traced_block() override { return m_.symbol_address("rl_traced_block"); }
   bool launch(unsigned grid, unsigned block, std::size_t shared, std::uint64_t in, std::uint64_t out,
               std::uint64_t n) override {
-    return m_.launch({lowered_, grid, block, shared, {in, out, n}, budget_, schedule_});
+    ptx::LaunchSpec s{lowered_, grid, block, shared, {in, out, n}, budget_, schedule_};
+    s.record_block = record_, s.stage_counter = sink() + offsetof(SinkLayout, stages);
+    record_ = -1;
+    return m_.launch(s);
   }
+  void record_next(unsigned b) override { record_ = long(b); }
+  std::vector<ptx::MemEvent> events() const override { return m_.events(); }
   std::vector<ptx::Finding> findings() const override { return m_.findings(); }
   std::uint64_t steps() const override { return m_.steps(); }
 
@@ -97,6 +103,7 @@ class CpuTarget : public Target {
   ptx::Machine m_;
   std::string lowered_;
   std::uint64_t budget_, schedule_;
+  long record_ = -1;
 };
 
 }  // namespace
@@ -212,9 +219,11 @@ void run_passes(const OwnRequest& r, Target& d, OwnRun& out) {
     const std::uint32_t traced = pass == 0 ? r.trace_block : 0xffffffffu;  // later passes trace no block
     d.write(d.traced_block(), &traced, sizeof traced);
     out.grids.push_back(grid);
+    if (pass == 0) d.record_next(r.trace_block), out.input_address = src;
     const bool ok = d.launch(grid, unsigned(out.block), shared, src, dst, count);
     if (pass == 0) {
       read_sink(d, sink, unsigned(out.block), &out);
+      out.events = d.events();
       out.first_outputs.resize(outputs * size);
       d.read(dst, out.first_outputs.data(), out.first_outputs.size());
     }

@@ -48,6 +48,10 @@ struct OwnRun {
   std::vector<std::vector<std::vector<int>>> callers;  // [stage][step]: the threads that called rl_lanes
   std::vector<unsigned char> result;         // the final value's bytes (empty when a finding stopped the run)
   std::vector<unsigned char> first_outputs;  // the first pass's results, one a block
+  // The traced block's accesses in the first pass (the CPU path alone): dynamic shared memory by
+  // byte offset, global loads by address, the input starting at input_address.
+  std::vector<ptx::MemEvent> events;
+  std::uint64_t input_address = 0;
   std::vector<ptx::Finding> findings;
   std::string device;  // the GPU's name, or the CPU path's in words (kCpuDevice)
   std::string compile_log;

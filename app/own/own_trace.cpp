@@ -2,6 +2,7 @@
 
 #include "own_compare.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -10,6 +11,7 @@
 
 #include "../../kernels/raw_trace.h"
 #include "../core/catalog.h"
+#include "../core/facts.h"
 #include "../core/text.h"
 #include "own_check.h"
 
@@ -41,8 +43,48 @@ core::Code code_of(const OwnRequest& r) {
   return c;
 }
 
+// What the CPU path recorded of a barrier's stage: the threads that touched shared memory or
+// loaded input, their shared cells in program order (as the catalog's traces hold them, reads and
+// writes apart), the first kLoadSlots input loads, and the counts the views draw from them.
+constexpr std::size_t kCellsAThread = 64;  // a thread's first accesses in a stage: what the views show
+void add_work(core::Stage& s, const std::vector<const ptx::MemEvent*>& events, int threads, std::size_t size,
+              std::uint64_t input, std::uint64_t input_bytes) {
+  std::vector<core::Access> access(static_cast<std::size_t>(threads));
+  std::vector<core::Load> loads(static_cast<std::size_t>(threads));
+  std::vector<std::vector<int>> words(static_cast<std::size_t>(threads));
+  std::vector<bool> active(static_cast<std::size_t>(threads), false);
+  for (const ptx::MemEvent* e : events) {
+    const std::size_t t = e->thread;
+    if (e->shared) {
+      active[t] = true;
+      if (words[t].size() >= kCellsAThread) continue;
+      const int cell = int(e->address / size);
+      (e->write ? access[t].writes : access[t].reads).push_back(cell);
+      words[t].push_back(cell);
+    } else if (e->address >= input && e->address < input + input_bytes) {
+      active[t] = true;
+      if (loads[t].elements.size() >= std::size_t(kernels::kLoadSlots)) continue;
+      loads[t].elements.push_back((long long)((e->address - input) / size));
+      loads[t].widths.push_back(std::max(1, int(e->bytes / size)));
+    }
+  }
+  for (int t = 0; t < threads; ++t) {
+    if (active[std::size_t(t)]) s.active.push_back(t);
+    core::Access& a = access[std::size_t(t)];
+    if (!a.reads.empty() || !a.writes.empty()) a.thread = t, s.accesses.push_back(std::move(a));
+    core::Load& l = loads[std::size_t(t)];
+    if (std::all_of(l.widths.begin(), l.widths.end(), [](int w) { return w == 1; })) l.widths.clear();
+    if (!l.elements.empty()) l.thread = t, s.loads.push_back(std::move(l));
+  }
+  if (!s.accesses.empty()) s.bank_conflicts = core::bank_conflict_degree(words, size);
+  s.divergent_warps = core::divergent_warps(s, threads);
+}
+
 // The stages in the order they ran: each stage's rl_lanes steps, then the barrier that ended it.
-std::vector<core::Stage> stages_of(const OwnRun& run, const std::string& type) {
+std::vector<core::Stage> stages_of(const OwnRun& run, const std::string& type, std::uint64_t input_bytes) {
+  std::vector<std::vector<const ptx::MemEvent*>> events(run.stages.size());
+  for (const ptx::MemEvent& e : run.events)
+    if (e.stage < events.size() && e.thread < unsigned(run.block)) events[e.stage].push_back(&e);
   std::vector<core::Stage> out;
   for (std::size_t k = 0; k < run.lanes.size() || k < run.stages.size(); ++k) {
     const int param = k < run.stages.size() ? run.stages[k].param : 0;
@@ -62,6 +104,7 @@ std::vector<core::Stage> stages_of(const OwnRun& run, const std::string& type) {
     s.param = param, s.line = run.stages[k].line;
     s.label = core::stage_label(s.tag, s.param, true);
     s.shared = values_of(run.stages[k].shared, type);
+    if (!run.events.empty()) add_work(s, events[k], run.block, value_bytes(type), run.input_address, input_bytes);
     out.push_back(std::move(s));
   }
   return out;
@@ -112,7 +155,7 @@ core::Trace own_trace(const OwnRequest& r, const OwnRun& run, core::Op op) {
   t.geometry.grid_x = t.grid, t.geometry.block_x = run.block;
   t.geometry.indexing = kernels::Indexing::Own, t.geometry.tree = kernels::Tree::Own;
   t.geometry.passes = int(run.grids.size());
-  t.stages = stages_of(run, r.value_type);
+  t.stages = stages_of(run, r.value_type, r.input.size());
   for (const auto& f : run.findings) t.findings.push_back({f.kind, core::printable(f.text), f.line});
   if (auto wrong = check_value(r, run, op)) t.findings.push_back(std::move(*wrong));
   return t;

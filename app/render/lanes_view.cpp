@@ -193,8 +193,8 @@ ViewDrawn draw_lanes(const ViewContext& ctx) {
       arrows(source - warp * 32, lane);
     }
   }
-  std::vector<LegendEntry> lg{{pal.active, core::records_work(t) ? "lane worked" : "lane called rl_lanes"},
-                              {pal.inactive, core::records_work(t) ? "lane idle" : "lane did not"}};
+  std::vector<LegendEntry> lg{{pal.active, !core::own_kernel(t) ? "lane worked" : "lane called rl_lanes"},
+                              {pal.inactive, !core::own_kernel(t) ? "lane idle" : "lane did not"}};
   if (shuffle) lg.push_back({pal.read, "arrow: from lane + " + std::to_string(s.param), true});
   const int width = t.geometry.segment_lanes;  // short rows: a row every `width` lanes
   const std::string within = width > 0 && width < 32 ? " in its row's " + std::to_string(width) + " lanes" : "";

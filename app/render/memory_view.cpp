@@ -235,7 +235,7 @@ bool draw_cells(const MemoryFrame& f, const CellMarks& m, const Scale& scale, co
     const CellRace& r = race[std::size_t(i)];
     const bool marked = m.written[i] || m.read[i] || r.stale || r.wrong;
     f.c.rect(cell, fill, border_of(f, m, r, i, fill), marked ? mark : 0);
-    if (f.shown.per_thread && core::records_work(f.t))
+    if (f.shown.per_thread && !core::own_kernel(f.t))  // cell i is thread i's in our kernels alone
       f.c.rect(f.L.thread_band(i), thread_band_color(f.t, i, m.working[i], f.pal));
     const float top = r.wrong ? race_badge(f, cell, words ? "meant" : "", r.meant, f.pal.wrong, true) : 0;
     const float bottom = r.stale ? race_badge(f, cell, words ? "saw" : "", r.seen, f.pal.stale, false) : 0;
@@ -428,7 +428,7 @@ void draw_footer(const MemoryFrame& f, bool any_conflict, bool shuffle, bool own
     legend.push_back({pal.written, "written", true});
     legend.push_back({pal.read, "read", true});
   }
-  if (f.shown.per_thread && core::records_work(f.t)) {
+  if (f.shown.per_thread && !core::own_kernel(f.t)) {
     legend.push_back({pal.active, "thread worked"});
     legend.push_back({pal.inactive, "thread idle"});
     const std::string darker = "darker: odd rows' " + std::to_string(f.t.geometry.segment_lanes) + " lanes";
@@ -522,18 +522,19 @@ ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width
   // Per-thread arrays of a shared-memory kernel are padded past the input's end.
   // A matrix kernel's cell i is thread i's, not element i: nothing there is past an end.
   // A kernel of your own reads the input its own way: which cells lie past it is not known.
-  const bool padded = shown.per_thread && t.memory != core::Memory::Global && t.rows == 0 && core::records_work(t);
-  const MemoryFrame f{{c, t, stage, L, pal, options, options.min_text_px},
-                      s,
-                      shown,
-                      total,
-                      count,
-                      padded ? int(t.input.size()) : count,
-                      s.shared.has_value() && core::records_work(t),  // a kernel of your own records no accesses
-                      L.first,
-                      L.first + L.block,
-                      race,
-                      options.stale};
+  const bool padded = shown.per_thread && t.memory != core::Memory::Global && t.rows == 0 && !core::own_kernel(t);
+  const MemoryFrame f{
+      {c, t, stage, L, pal, options, options.min_text_px},
+      s,
+      shown,
+      total,
+      count,
+      padded ? int(t.input.size()) : count,
+      s.shared.has_value() && core::records_work(t),  // a GPU run of a kernel of your own records no accesses
+      L.first,
+      L.first + L.block,
+      race,
+      options.stale};
 
   draw_header(f, stage, lines.size() < 2);
   if (race) draw_race_caption(f, lines);

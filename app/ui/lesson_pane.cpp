@@ -116,7 +116,7 @@ static std::optional<core::Pointer> scene_look(const AppState& s, const std::str
 // The short lesson, where to look, and the depth under "More". Its numbers come from the run
 // on screen; before its trace is there, from the model's.
 void lesson_text(AppState& s, bool more) {
-  if (s.trace && !core::records_work(*s.trace)) {  // a kernel of your own: its run, then how to write one
+  if (s.trace && core::own_kernel(*s.trace)) {  // a kernel of your own: its run, then how to write one
     if (s.trace->source == s.own.file) own_status(s), ImGui::Separator();
     const core::AlgorithmInfo& own = core::write_your_own();
     rich_text(own.brief);

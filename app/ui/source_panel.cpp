@@ -98,7 +98,7 @@ static void code_window(const core::SourceView& src, int line, std::size_t rows)
 // What the presenter's heading names: the run on screen where it is not the picked algorithm's
 // (a kernel of your own, a run opened from a file), else the picked algorithm.
 static std::string shown_title(const AppState& s, const core::AlgorithmInfo* about) {
-  if (s.trace && !core::records_work(*s.trace))
+  if (s.trace && core::own_kernel(*s.trace))
     return "Your own kernel: " + core::printable(std::filesystem::path(s.trace->source).filename().string());
   if (shows_foreign_trace(s)) return "Opened: " + core::printable(s.trace->algorithm);
   return about ? about->title : s.choice.algorithm;

@@ -1,0 +1,67 @@
+// What the CPU path records of who worked and where in a kernel of your own, against the
+// catalog's twins of the starters. Skips, visibly, where NVRTC does not load.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "app/backend/backend.h"
+#include "app/core/embedded.h"
+#include "app/own/own_run.h"
+#include "app/own/own_trace.h"
+#include "own_support.h"
+#include "test_support.h"
+
+namespace rl {
+namespace {
+
+// Who worked and where, as the CPU path records it: each barrier's stage of a starter holds the
+// threads the catalog's twin records as working, their shared cells (reads and writes), the
+// elements they loaded, and so its divergent warps and bank conflicts, the views' inputs.
+TEST(OwnCpu, StartersRecordWhoWorkedAndWhereAsTheirTwinsDo) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const std::vector<std::pair<std::string, std::string>> pairs = {{"reduce0", "interleaved-divergent"},
+                                                                  {"reduce1", "interleaved-bank-conflicts"},
+                                                                  {"reduce2", "sequential"},
+                                                                  {"reduce3", "first-add-on-load"}};
+  for (const auto& [file, id] : pairs)
+    for (const std::size_t n : {std::size_t(1), std::size_t(777)}) {
+      SCOPED_TRACE(file + " n=" + std::to_string(n));
+      const std::vector<double> input = test::random_values(n, core::DType::Float, seed + n);
+      backend::TraceRequest req;
+      req.algorithm = id, req.block = 128, req.input = input, req.type = core::DType::Float;
+      req.trace_block = n > 300 ? 1 : 0;
+      const core::Trace model = backend::make_sim_backend()->trace(req);
+      own::OwnRequest r;
+      r.source = std::string(embedded::own_file(file)), r.file = file + ".cu", r.value_type = "float";
+      r.input = own::bytes_of(input, "float"), r.block = 128, r.trace_block = unsigned(req.trace_block);
+      const core::Trace t = own::own_trace(r, own::run_on_cpu(r), core::Op::Sum);
+      ASSERT_TRUE(core::records_work(t));
+      ASSERT_EQ(t.stages.size(), model.stages.size());
+      for (std::size_t k = 0; k < t.stages.size(); ++k) {
+        SCOPED_TRACE("stage " + std::to_string(k));
+        const core::Stage &a = t.stages[k], &b = model.stages[k];
+        EXPECT_EQ(a.active, b.active);
+        ASSERT_EQ(a.accesses.size(), b.accesses.size());
+        for (std::size_t i = 0; i < a.accesses.size(); ++i) {
+          SCOPED_TRACE("access of thread " + std::to_string(b.accesses[i].thread));
+          EXPECT_EQ(a.accesses[i].thread, b.accesses[i].thread);
+          // The same cells; their order is the PTX's, which may load sdata[i + s] first.
+          std::vector<int> ra = a.accesses[i].reads, rb = b.accesses[i].reads;
+          std::sort(ra.begin(), ra.end()), std::sort(rb.begin(), rb.end());
+          EXPECT_EQ(ra, rb);
+          EXPECT_EQ(a.accesses[i].writes, b.accesses[i].writes);
+        }
+        EXPECT_EQ(a.divergent_warps, b.divergent_warps);
+        EXPECT_EQ(a.bank_conflicts, b.bank_conflicts);
+        ASSERT_EQ(a.loads.size(), b.loads.size());
+        for (std::size_t i = 0; i < a.loads.size(); ++i) EXPECT_EQ(a.loads[i].elements, b.loads[i].elements);
+      }
+    }
+}
+
+}  // namespace
+}  // namespace rl
