@@ -3,7 +3,7 @@
 # The CUDA toolkit is not a Debian package: with nvcc (on PATH or in /usr/local/cuda) the
 # GPU backend is built, without it the app runs on the CPU model and says so.
 set -euo pipefail
-packages=(build-essential cmake ninja-build pkg-config git
+packages=(build-essential cmake ninja-build pkg-config git dpkg-dev help2man lintian desktop-file-utils appstream
   libglfw3-dev libx11-dev libimgui-dev python3-glad libcli11-dev nlohmann-json3-dev libstb-dev libgtest-dev clang clang-format clang-tidy
   fonts-dejavu-core libegl-dev libgl-dev libegl-mesa0 libgl1-mesa-dri xvfb xauth xdotool ffmpeg)
 missing=()

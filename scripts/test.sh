@@ -40,6 +40,12 @@ scripts/tidy.sh
 echo "== tests"
 ctest --test-dir build-ci --output-on-failure -j "$jobs"
 
+echo "== the Debian package of this build: lintian, contents, the program unpacked (and on CI installed"
+echo "   with apt, run from /usr/bin and removed): scripts/package.sh, scripts/package-check.sh"
+rm -rf build-ci/packages
+scripts/package.sh --from build-ci build-ci/packages
+scripts/package-check.sh build-ci/packages/reduction-lab_*.deb
+
 echo "== host tests and fuzz targets under AddressSanitizer and UBSan (clang: a second compiler)"
 # One build for both: libFuzzer's instrumentation (fuzzer-no-link) changes nothing the tests see.
 # -O1 with line tables: the sanitizers' reports keep file and line, and the build is faster;

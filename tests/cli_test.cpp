@@ -146,6 +146,11 @@ TEST(Cli, HelpAndVersionExitZero) {
   r = run({"--version"});
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("reduction-lab 0."), std::string::npos);
+  EXPECT_NE(r.out.find("(commit "), std::string::npos) << r.out;  // the build's own, or "unknown"
+  // Whether the CUDA backend is built, and for which architectures (a package says so too).
+  EXPECT_TRUE(r.out.find("; CUDA backend for ") != std::string::npos ||
+              r.out.find("; no CUDA backend: the CPU model only)") != std::string::npos)
+      << r.out;
   r = run({"trace", "--help"});
   EXPECT_EQ(r.code, 0);
   EXPECT_NE(r.out.find("--trace-block"), std::string::npos);

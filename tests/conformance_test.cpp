@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -319,7 +320,12 @@ TEST(Conformance, CatalogKernelsInterpretedReproduceTheirGoldenGpuTraces) {
   if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
   std::map<std::string, std::string> refused;  // the kernels the interpreter refuses, and why
   std::set<std::string> passed, not_driven;
+  // Under the sanitizers (scripts/test.sh's second round) one small case a kernel: the
+  // interpreter runs there some ten times slower.
+  const bool sanitized = std::getenv("REDLAB_SANITIZED") != nullptr;
+  std::set<std::string> tried;
   for (const test::GoldenCase& c : test::golden_cases()) {
+    if (sanitized && (c.n > (std::size_t(1) << 17) || !tried.insert(c.algorithm).second)) continue;
     if (!outside(c).empty()) {
       not_driven.insert(c.algorithm + " (" + outside(c) + ")");
       continue;
@@ -367,5 +373,6 @@ TEST(Conformance, CatalogKernelsInterpretedReproduceTheirGoldenGpuTraces) {
   std::set<std::string> refused_ids;
   for (const auto& [a, why] : refused) refused_ids.insert(a);
   EXPECT_EQ(refused_ids, std::set<std::string>{"cluster-dsmem"}) << report;
-  EXPECT_GE(passed.size(), 19u) << report;  // the 19 that conformed when this test was written
+  // The 19 that conformed when this test was written (17 of them have a case of at most 2^17).
+  EXPECT_GE(passed.size(), sanitized ? 17u : 19u) << report;
 }

@@ -7,6 +7,7 @@
 #include "../core/input.h"
 #include "../core/text.h"
 #include "commands.h"
+#include "version_line.h"  // generated: cmake/version.cmake
 
 namespace rl::cli {
 namespace {
@@ -78,7 +79,7 @@ int run_handler(const Handler& handler, const Io& io) {
 
 int run_command(int argc, const char* const* argv, std::ostream& out, std::ostream& err, const GuiEntry& gui) {
   CLI::App app{"Reduction Lab: watch GPUs reduce an array, stage by stage", "reduction-lab"};
-  app.set_version_flag("--version", std::string("reduction-lab ") + REDLAB_VERSION);
+  app.set_version_flag("--version", std::string(REDLAB_VERSION_LINE));
   app.require_subcommand(0, 1);
   Handler chosen = window_command(app);
   std::vector<std::pair<const CLI::App*, Handler>> commands;

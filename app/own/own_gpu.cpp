@@ -102,25 +102,18 @@ kernels::Timing time_own(const OwnRequest& r, std::size_t n, kernels::BenchSessi
   names.sms = std::uint64_t(prop.multiProcessorCount), names.threads_per_sm = prop.maxThreadsPerMultiProcessor;
   names.block = std::uint64_t(run.block), names.value_bytes = value_bytes(r.value_type);
   struct Pass {
-    unsigned grid;
-    std::size_t shared;
-    std::uint64_t out, count;
+    PassShape shape;
+    std::uint64_t out;
   };
   std::vector<Pass> passes;  // every launch, its output allocated now: nothing is allocated while timed
-  for (std::uint64_t count = n;;) {
-    const auto [grid, shared] = shape_of(run.launch, names, count);
-    const std::size_t outputs = run.launch.until_one ? grid : 1;
-    passes.push_back({grid, shared, d.alloc(outputs * names.value_bytes, "out"), count});
-    if (!run.launch.until_one || grid == 1) break;
-    if (grid >= count) throw std::invalid_argument("grid: '" + run.launch.grid + "' never leaves one value");
-    count = grid;
-  }
+  for (const PassShape& p : pass_shapes(run.launch, names, n))
+    passes.push_back({p, d.alloc((run.launch.until_one ? p.grid : 1) * names.value_bytes, "out")});
   const auto enqueue = [&](void* stream, const void* input) -> const void* {
     std::uint64_t in = reinterpret_cast<std::uint64_t>(input);
     if (!run.launch.until_one)  // passes: one: out[0] starts at 0, set inside the timed region
       RL_CUDA(cudaMemsetAsync(reinterpret_cast<void*>(passes[0].out), 0, names.value_bytes, cudaStream_t(stream)));
     for (const Pass& p : passes) {
-      d.enqueue(p.grid, unsigned(run.block), p.shared, in, p.out, p.count, cudaStream_t(stream));
+      d.enqueue(p.shape.grid, unsigned(run.block), p.shape.shared, in, p.out, p.shape.count, cudaStream_t(stream));
       in = p.out;
     }
     return reinterpret_cast<const void*>(passes.back().out);

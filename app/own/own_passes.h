@@ -38,6 +38,15 @@ void check_signature(const Compiled& ptx);
 // The grid and dynamic shared memory of one launch over `count` elements, checked (a grid of 0
 // or past 2^31 - 1, shared memory past 227 KiB: std::invalid_argument).
 std::pair<unsigned, std::size_t> shape_of(const OwnLaunch& launch, ExprNames names, std::uint64_t count);
+// One launch of a run: its grid, its dynamic shared memory and the elements it reads.
+struct PassShape {
+  unsigned grid = 0;
+  std::size_t shared = 0;
+  std::uint64_t count = 0;
+};
+// Every launch over n elements: the file's one, or each until one value is left. Throws
+// std::invalid_argument (shape_of's, or a grid that would never leave one value).
+std::vector<PassShape> pass_shapes(const OwnLaunch& launch, ExprNames names, std::uint64_t n);
 // Every launch until one value is left, the first traced; fills out.
 void run_passes(const OwnRequest& r, Target& target, OwnRun& out);
 

@@ -193,17 +193,31 @@ void check_signature(const Compiled& c) {
     throw std::invalid_argument("the kernel must take (const value_t* in, value_t* out, unsigned int n)");
 }
 
+std::vector<PassShape> pass_shapes(const OwnLaunch& l, ExprNames names, std::uint64_t n) {
+  std::vector<PassShape> out;
+  for (std::uint64_t count = n;;) {
+    const auto [grid, shared] = shape_of(l, names, count);
+    out.push_back({grid, shared, count});
+    if (!l.until_one || grid == 1) return out;
+    if (grid >= count)
+      throw std::invalid_argument("grid: '" + l.grid + "' leaves " + std::to_string(grid) + " results from " +
+                                  std::to_string(count) + " elements, so 'passes: until one' would never end");
+    count = grid;
+  }
+}
+
 void run_passes(const OwnRequest& r, Target& d, OwnRun& out) {
   const std::size_t size = value_bytes(r.value_type);
   ExprNames names = r.device;
   names.block = std::uint64_t(out.block), names.value_bytes = size;
-  std::uint64_t src = d.alloc(r.input.size(), "the input"), count = r.input.size() / size;
+  const std::vector<PassShape> passes = pass_shapes(out.launch, names, r.input.size() / size);
+  if (r.trace_block >= passes[0].grid)
+    throw std::invalid_argument("trace block " + std::to_string(r.trace_block) + " is outside the grid of " +
+                                std::to_string(passes[0].grid));
+  std::uint64_t src = d.alloc(r.input.size(), "the input");
   d.write(src, r.input.data(), r.input.size());
-  for (int pass = 0;; ++pass) {
-    const auto [grid, shared] = shape_of(out.launch, names, count);
-    if (pass == 0 && r.trace_block >= grid)
-      throw std::invalid_argument("trace block " + std::to_string(r.trace_block) + " is outside the grid of " +
-                                  std::to_string(grid));
+  for (std::size_t pass = 0; pass < passes.size(); ++pass) {
+    const auto [grid, shared, count] = passes[pass];
     const std::size_t outputs = out.launch.until_one ? grid : 1;
     const std::uint64_t dst =
         d.alloc(outputs * size, pass == 0 ? "out" : "out (pass " + std::to_string(pass + 1) + ")");
@@ -228,15 +242,11 @@ void run_passes(const OwnRequest& r, Target& d, OwnRun& out) {
       d.read(dst, out.first_outputs.data(), out.first_outputs.size());
     }
     if (!ok) break;
-    if (!out.launch.until_one || grid == 1) {
+    if (pass + 1 == passes.size()) {
       out.result.resize(size);
       d.read(dst, out.result.data(), size);
-      break;
     }
-    if (grid >= count)
-      throw std::invalid_argument("grid: '" + out.launch.grid + "' leaves " + std::to_string(grid) + " results from " +
-                                  std::to_string(count) + " elements, so 'passes: until one' would never end");
-    src = dst, count = grid;
+    src = dst;
   }
   out.findings = d.findings();
   out.steps = d.steps();
