@@ -220,6 +220,8 @@ std::vector<T> interpreted_run(const CatalogKernels& k, const kernels::Plan& pla
                             std::min(partials, kernels::kMaxPartials), plan.trace_block);
   const std::uint64_t result =
       interpreted_launches<T>(m, k, plan, op, in, own::ptx::Arg::bytes_of(&trace.args, sizeof trace.args));
+  // Our kernels race nowhere: a finding (a race in shared or global memory) is the checker's error.
+  if (!m.findings().empty()) throw std::runtime_error("a finding in a catalog kernel: " + findings_of(m));
   trace.copy_to(*raw);
   raw->grid = grid;
   T value;
@@ -375,4 +377,31 @@ TEST(Conformance, CatalogKernelsInterpretedReproduceTheirGoldenGpuTraces) {
   EXPECT_EQ(refused_ids, std::set<std::string>{"cluster-dsmem"}) << report;
   // The 19 that conformed when this test was written (17 of them have a case of at most 2^17).
   EXPECT_GE(passed.size(), sanitized ? 17u : 19u) << report;
+}
+
+// The catalog's two pitfalls race, and the interpreter's happens-before check names each: a
+// barrier missing in the loop, and the last warp's steps without __syncwarp() (their GPU
+// recordings show the stale reads: docs/classroom.md).
+TEST(Conformance, TheCatalogsPitfallsAreNamedAsRaces) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (const char* id : {"missing-syncthreads", "legacy-warp-synchronous"}) {
+    SCOPED_TRACE(id);
+    backend::TraceRequest req;
+    req.algorithm = id, req.block = 256, req.type = core::DType::Float;
+    req.input = test::random_values(4096 + 3, core::DType::Float, seed);
+    const CatalogKernels k = compile_row(backend::kernel_row(id), 256, core::DType::Float, core::Op::Sum);
+    const kernels::Plan plan = backend::plan_for(req, kernels::DeviceShape(model::kModelSmCount));
+    const std::string e = error_of([&] {
+      backend::run_trace<float, float>(
+          req, plan, [&](const kernels::Plan& p, kernels::OpKind op, const float* in, kernels::RawTrace<float>* raw) {
+            return interpreted_run<float>(k, p, op, in, raw);
+          });
+    });
+    // (legacy-warp-synchronous races in the blocks it does not trace: the traced block's probe
+    // copies shared memory between the steps, behind barriers of its own.)
+    EXPECT_NE(e.find("a finding in a catalog kernel: race: block "), std::string::npos) << e;
+    EXPECT_NE(e.find("with no barrier between them"), std::string::npos) << e;
+  }
 }

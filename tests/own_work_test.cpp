@@ -63,5 +63,47 @@ TEST(OwnCpu, StartersRecordWhoWorkedAndWhereAsTheirTwinsDo) {
     }
 }
 
+// Blocks that add into out[0] with a plain load and store race, though blocks run one after
+// another here and the sum comes out right: the CPU path names both blocks and the line. With
+// atomicAdd the same kernel is race-free and exact.
+TEST(OwnCpu, BlocksStoringOneCellWithoutAnAtomicRace) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const std::string racy =
+      "#include \"reduction_lab.cuh\"\n//! kernel: k\n//! block: 128\n//! grid: (n + block - 1) / block\n"
+      "//! shared: block * sizeof(value_t)\n//! passes: one\n"
+      "__global__ void k(const value_t* in, value_t* out, unsigned int n) {\n"
+      "  extern __shared__ value_t sdata[];\n"
+      "  const unsigned int tid = threadIdx.x, i = blockIdx.x * blockDim.x + tid;\n"
+      "  sdata[tid] = i < n ? in[i] : value_t(0);\n"
+      "  __syncthreads();\n"
+      "  for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {\n"
+      "    if (tid < s) sdata[tid] += sdata[tid + s];\n"
+      "    __syncthreads();\n"
+      "  }\n"
+      "  if (tid == 0) out[0] += sdata[0];\n"  // line 16
+      "}\n";
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const std::vector<double> input = test::random_values(1000, core::DType::Int, seed);
+  double exact = 0;
+  for (double v : input) exact += v;
+  own::OwnRequest r;
+  r.source = racy, r.file = "racy.cu", r.value_type = "int", r.input = own::bytes_of(input, "int");
+  const own::OwnRun run = own::run_on_cpu(r);
+  ASSERT_EQ(run.findings.size(), 1u);
+  EXPECT_EQ(run.findings[0].kind, "race");
+  EXPECT_EQ(run.findings[0].line, 16);
+  EXPECT_NE(run.findings[0].text.find("block 0 thread 0 stores global byte 0 of out at line 16 and block 1 thread 0"),
+            std::string::npos)
+      << run.findings[0].text;
+  EXPECT_EQ(own::value_at(run.result.data(), "int"), exact);  // right here, by the blocks' order alone
+  std::string atomic = racy;
+  atomic.replace(atomic.find("out[0] += sdata[0]"), 18, "atomicAdd(out, sdata[0])");
+  r.source = atomic;
+  const own::OwnRun fixed = own::run_on_cpu(r);
+  EXPECT_TRUE(fixed.findings.empty()) << fixed.findings[0].text;
+  EXPECT_EQ(own::value_at(fixed.result.data(), "int"), exact);
+}
+
 }  // namespace
 }  // namespace rl

@@ -34,6 +34,7 @@ struct Machine::Impl {
   unsigned block_id = 0;
   std::vector<unsigned char> shared, shared_set;
   SharedHistory history;
+  GlobalStores stores;  // this launch's global stores, block by block
   std::vector<std::uint64_t> regs;
   std::vector<std::uint32_t> pc;
   std::vector<Status> status;
@@ -120,6 +121,13 @@ struct Machine::Impl {
     self.events_.push_back({stage, t, write, shared_access, std::uint8_t(std::min<std::size_t>(n, 255)),
                             shared_access ? a - dynamic_start() : a});
   }
+  void global_store(unsigned t, const Instr& in, std::uint64_t a, std::size_t n) {
+    const auto name = [&](std::uint64_t byte) { return global.name_at(byte); };
+    race(stores.store(block_id, t, in.line, a, n, in.op == Op::Atom || in.op == Op::Red, name), in.line);
+  }
+  void race(const std::string& text, int line) {  // the first race is kept; the run goes on
+    if (!text.empty() && !raced) raced = true, self.findings_.push_back({"race", text, line});
+  }
   std::uint64_t dynamic_start() const { return (static_shared + 15) / 16 * 16; }
 
   unsigned char* memory(unsigned t, const Instr& in, Space sp, std::uint64_t a, std::size_t n, bool write) {
@@ -136,9 +144,8 @@ struct Machine::Impl {
                    " bytes) is past the block's " + std::to_string(shared.size()),
                in.line);
         if (!in.header && in.op != Op::Atom && in.op != Op::Red)
-          if (const std::string race = history.access(t, in.line, a, n, write); !race.empty() && !raced)
-            raced = true,
-            self.findings_.push_back({"race", "block " + std::to_string(block_id) + ": " + race, in.line});
+          if (const std::string r = history.access(t, in.line, a, n, write); !r.empty())
+            race("block " + std::to_string(block_id) + ": " + r, in.line);
         if (write) {
           std::fill_n(shared_set.begin() + std::ptrdiff_t(a), n, 1);
         } else if (!in.header &&
@@ -153,6 +160,7 @@ struct Machine::Impl {
       }
       default: {
         unsigned char* p = global.at(a, n);
+        if (p && write && !in.header) global_store(t, in, a, n);
         if (!p)
           stop("out-of-bounds",
                where(t, in) + ": " + std::to_string(n) + " bytes at global address 0x" + hex_of(a) +
@@ -532,6 +540,7 @@ struct Machine::Impl {
   void prepare(const LaunchSpec& s) {
     e = m->entry(s.entry);
     if (!e) throw std::invalid_argument("the PTX has no kernel " + s.entry);
+    stores.reset();
     if (s.params.size() != e->params.size())
       throw std::invalid_argument("the kernel takes " + std::to_string(e->params.size()) + " parameters, given " +
                                   std::to_string(s.params.size()));

@@ -24,6 +24,16 @@ unsigned char* GlobalMemory::at(std::uint64_t addr, std::size_t n) {
   return it->second.bytes.data() + (addr - it->first);
 }
 
+std::string GlobalMemory::name_at(std::uint64_t addr) const {
+  auto it = regions_.upper_bound(addr);
+  if (it != regions_.begin()) {
+    --it;
+    if (addr < it->first + it->second.bytes.size())
+      return "global byte " + std::to_string(addr - it->first) + " of " + it->second.name;
+  }
+  return "global address " + std::to_string(addr);
+}
+
 std::string GlobalMemory::nearest(std::uint64_t addr) const {
   auto it = regions_.upper_bound(addr);
   if (it == regions_.begin()) return "";

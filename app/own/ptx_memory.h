@@ -17,6 +17,8 @@ class GlobalMemory {
   unsigned char* at(std::uint64_t addr, std::size_t n);
   // In words, the buffer nearest below addr and how far past its end addr lies ("" when none).
   std::string nearest(std::uint64_t addr) const;
+  // The byte at addr in words: "byte 4 of out" (or its address, inside no buffer).
+  std::string name_at(std::uint64_t addr) const;
 
  private:
   struct Region {

@@ -45,4 +45,25 @@ std::string SharedHistory::access(unsigned t, int line, std::size_t at, std::siz
   return {};
 }
 
+std::string GlobalStores::store(unsigned b, unsigned t, int line, std::uint64_t at, std::size_t n, bool atomic,
+                                const std::function<std::string(std::uint64_t)>& where) {
+  constexpr std::size_t kMaxBytes = std::size_t(1) << 24;  // past this, later stores go unchecked
+  for (std::uint64_t byte = at; byte < at + n; ++byte) {
+    auto it = last_.find(byte);
+    if (it != last_.end() && it->second.block != b && !(atomic && it->second.atomic)) {
+      const Store& s = it->second;
+      return "block " + std::to_string(s.block) + " thread " + std::to_string(s.thread) + " stores " + where(byte) +
+             " at line " + std::to_string(s.line) + (s.atomic ? " (atomically)" : "") + " and block " +
+             std::to_string(b) + " thread " + std::to_string(t) + " stores it at line " + std::to_string(line) +
+             (atomic ? " (atomically)" : "") +
+             ", one of them without an atomic: blocks run in no fixed order, so which value stays is a race";
+    }
+    if (it != last_.end())
+      it->second = {b, t, line, atomic};
+    else if (last_.size() < kMaxBytes)
+      last_.emplace(byte, Store{b, t, line, atomic});
+  }
+  return {};
+}
+
 }  // namespace rl::own::ptx

@@ -6,7 +6,9 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace rl::own::ptx {
@@ -32,6 +34,26 @@ class SharedHistory {
   std::vector<Mark> writes_, reads_, other_reads_;  // two distinct readers between orderings
   std::vector<std::uint32_t> warp_epoch_;
   std::uint32_t block_epoch_ = 0;
+};
+
+// Stores to global memory by the blocks of one launch. Blocks run in no order a kernel can rely on
+// (a fence orders a block's own accesses, not the blocks), so two blocks that store to one byte,
+// one of them with a plain st rather than an atomic, race: which value stays is the blocks' order.
+class GlobalStores {
+ public:
+  void reset() { last_.clear(); }
+  // Block b's thread t stores bytes [at, at + n) at a source line (atomic: atom or red); the race it
+  // completes in words, naming each byte by where(byte), or empty.
+  std::string store(unsigned b, unsigned t, int line, std::uint64_t at, std::size_t n, bool atomic,
+                    const std::function<std::string(std::uint64_t)>& where);
+
+ private:
+  struct Store {
+    unsigned block = 0, thread = 0;
+    int line = 0;
+    bool atomic = false;
+  };
+  std::unordered_map<std::uint64_t, Store> last_;
 };
 
 }  // namespace rl::own::ptx
