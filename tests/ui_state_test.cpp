@@ -521,7 +521,7 @@ TEST(UiState, AKernelOfYourOwnRunsAndRunsAgainWhenSaved) {
   std::string text(embedded::own_file("reduce3"));
   ASSERT_TRUE(core::write_file(path, text, &why)) << why;
   const auto finish = [&] {
-    for (int i = 0; i < 6000 && s.own.pending.valid(); ++i) {
+    for (int i = 0; i < 6000 && s.own.busy(); ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
       ui::poll_own(s);
     }
@@ -556,7 +556,7 @@ TEST(UiState, TheEditorKeepsTheStudentsTextAndMarksTheLineThatFailed) {
   s.backend = backend::select(backend::Choice::Sim);
   s.choice.type = core::DType::Int, s.choice.size = 300;
   const auto finish = [&] {
-    for (int i = 0; i < 6000 && (s.own.pending.valid() || s.own.comparing.valid()); ++i) {
+    for (int i = 0; i < 6000 && s.own.busy(); ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
       ui::poll_own(s);
     }
@@ -633,7 +633,7 @@ TEST(UiState, AnOwnRunLandingKeepsABenchmarkInView) {
   for (const bool timing : {true, false}) {
     s.tab = ui::Tab::Bandwidth, s.bench.own.waiting = timing;
     ui::run_own(s, path);
-    for (int i = 0; i < 6000 && (s.own.pending.valid() || s.own.comparing.valid()); ++i) {
+    for (int i = 0; i < 6000 && s.own.busy(); ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
       ui::poll_own(s);
     }

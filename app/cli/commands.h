@@ -37,6 +37,7 @@ struct RunOptions {
   std::string type = "int";
   std::string accumulate = "float";
   std::string backend = "auto";
+  bool no_check = false;    // --no-check: a kernel of your own's run alone, not again at other sizes
   bool no_compare = false;  // --no-compare: a kernel of your own's GPU run alone (the window compares)
 };
 

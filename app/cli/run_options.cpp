@@ -58,6 +58,9 @@ CLI::Option* add_run_options(CLI::App* cmd, RunOptions& o) {
       ->excludes(algorithm);
   cmd->add_flag("--no-compare", o.no_compare,
                 "--kernel on a GPU: do not run the CPU path beside it to compare (the window runs it itself)");
+  cmd->add_flag("--no-check", o.no_check,
+                "--kernel: do not run it again at other sizes and under a second warp schedule (the window runs those "
+                "once the trace is on screen)");
   cmd->add_option("--trace-block", o.trace_block, "Which block to record (0-based)")
       ->check(not_negative("the traced block's index"));
   cmd->add_option("--cluster", o.cluster, "cluster-dsmem: blocks a cluster, 2 | 4 | 8 (default 4)")

@@ -75,6 +75,7 @@ std::vector<std::string> command(const OwnRequest& r, core::Op op, const Process
                                    "--format",      "json",
                                    "--no-compare"};
   if (r.block) argv.insert(argv.end(), {"--block", std::to_string(r.block)});
+  if (!o.check) argv.push_back("--no-check");
   return argv;
 }
 

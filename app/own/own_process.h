@@ -16,6 +16,7 @@ struct ProcessOptions {
   std::string program;           // this program's path (this_program())
   std::string backend = "cuda";  // the child's --backend (sim: tests without a GPU)
   double watchdog_s = 10;        // a run still going after this long is stopped
+  bool check = true;             // false: --no-check, the run alone (the trace on screen sooner)
 };
 
 // The path of the running program (/proc/self/exe); empty where it cannot be read.

@@ -127,10 +127,16 @@ OwnRequest own_request(std::string source, std::string file, core::DType type, c
 core::Trace trace_own(const OwnRequest& r, bool gpu, core::Op op, std::uint64_t check_seed) {
   core::Trace t = own_trace(r, gpu ? run_on_gpu(r) : run_on_cpu(r), op);
   if (!check_seed) return t;
-  if (!gpu)  // a race's effect on the snapshots, under another warp schedule
-    if (auto f = schedule_finding(r, op, t, check_seed)) t.findings.push_back(std::move(*f));
-  if (t.findings.empty()) t.findings = check_other_sizes(r, gpu, op, check_seed);
+  for (core::Finding& f : later_findings(r, gpu, op, t, check_seed)) t.findings.push_back(std::move(f));
   return t;
+}
+
+std::vector<core::Finding> later_findings(const OwnRequest& r, bool gpu, core::Op op, const core::Trace& t,
+                                          std::uint64_t check_seed) {
+  if (!gpu)  // a race's effect on the snapshots, under another warp schedule
+    if (auto f = schedule_finding(r, op, t, check_seed)) return {std::move(*f)};
+  if (!t.findings.empty()) return {};
+  return check_other_sizes(r, gpu, op, check_seed);
 }
 
 std::string own_algorithm(const OwnLaunch& launch) { return "own:" + launch.kernel.substr(0, launch.kernel.find('<')); }

@@ -20,6 +20,10 @@ OwnRequest own_request(std::string source, std::string file, core::DType type, c
 // is run again at the other sizes own_check.h names, over random:check_seed inputs, and what
 // failed there becomes the trace's findings.
 core::Trace trace_own(const OwnRequest& request, bool gpu, core::Op op, std::uint64_t check_seed);
+// The checks trace_own runs after the run that made `trace` (a second warp schedule on the CPU,
+// then the other sizes): the window runs them once the trace is on screen.
+std::vector<core::Finding> later_findings(const OwnRequest& request, bool gpu, core::Op op, const core::Trace& trace,
+                                          std::uint64_t check_seed);
 
 // The trace's algorithm name for a file: "own:" and the kernel's name without template arguments.
 std::string own_algorithm(const OwnLaunch& launch);

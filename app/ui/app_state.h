@@ -104,6 +104,8 @@ struct OwnUi {
   std::vector<core::Finding> findings;  // what the CPU path found in the last run
   std::optional<own::Agreement> agreement;  // a GPU run's against the CPU path's (GPU = CPU)
   std::future<own::Compared> comparing;     // the CPU path's run beside a GPU run on screen
+  // The checks after a run on screen (other sizes; a second warp schedule on the CPU): findings.
+  std::future<std::vector<core::Finding>> checking;
   int polls = 0;                        // frames since the file's time was last read
   CodeEditor editor;                    // the file's text in the editor (own_editor.h)
   bool editing = false;                 // the editor is open, in the source panel's place
@@ -111,6 +113,9 @@ struct OwnUi {
   // Set to stop a GPU run's process (Stop, or the window closing: ~OwnUi).
   std::shared_ptr<std::atomic<bool>> stop = std::make_shared<std::atomic<bool>>(false);
   std::chrono::steady_clock::time_point started{};  // when the run in progress began
+
+  // A run, its comparison or its checks in progress: one run at a time.
+  bool busy() const { return pending.valid() || comparing.valid() || checking.valid(); }
 
   OwnUi() = default;
   ~OwnUi() { *stop = true; }  // pending's destructor then waits a few milliseconds, not for the kernel

@@ -499,8 +499,7 @@ int run_loop(AppState& state, const Surface& surface, ImFont* large, const GuiOp
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     ++report.count;
     // A scripted run waits for a run of your own in flight (its screenshot shows what it brought).
-    const bool own_busy = state.own.pending.valid() || state.own.comparing.valid() || state.bench.own.waiting ||
-                          state.bench.own.running.valid();
+    const bool own_busy = state.own.busy() || state.bench.own.waiting || state.bench.own.running.valid();
     if ((opts.quit_after_frames > 0 && report.count >= opts.quit_after_frames && !own_busy) || state.quit_requested) {
       if (!opts.screenshot.empty() && !save_screenshot(surface, fw, fh, opts.screenshot, err)) code = 1;
       surface.present();

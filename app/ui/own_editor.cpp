@@ -57,7 +57,7 @@ void revert(OwnUi& o) {
 
 void toolbar(AppState& s) {
   OwnUi& o = s.own;
-  const bool busy = o.pending.valid() || o.comparing.valid();
+  const bool busy = o.busy();
   const ImGuiIO& io = ImGui::GetIO();
   const bool focused = ImGui::IsWindowFocused(ImGuiFocusedFlags_ChildWindows);
   ImGui::BeginDisabled(busy);

@@ -29,6 +29,8 @@ constexpr std::uint64_t kWindowSteps = std::uint64_t(1) << 29;
 // A GPU run (compile, CUDA's start, the traced run and the other sizes: under a second for the
 // starters) still going after this long is stopped: its process ends, the window keeps running.
 constexpr double kGpuWatchdogSeconds = 10;
+// The checks' GPU process runs the file again at four sizes, 2^24 + 3 elements the largest.
+constexpr double kGpuCheckWatchdogSeconds = 30;
 
 std::filesystem::file_time_type time_of(const std::string& path) {
   std::error_code ec;
@@ -73,7 +75,7 @@ void agreement_badge(const own::Agreement& a) {
 
 void run_own(AppState& s, const std::string& path) {
   OwnUi& o = s.own;
-  if (o.pending.valid() || o.comparing.valid()) return;  // one run at a time; a save meanwhile is seen after
+  if (o.busy()) return;  // one run at a time; a save meanwhile is seen after
   if (path != o.file) {
     if (o.editor.dirty() && !save_editor(o)) return;  // the edits of the file before are kept
     o.editor = {}, o.disk_changed = false;
@@ -93,14 +95,14 @@ void run_own(AppState& s, const std::string& path) {
     o.request = own::own_request(std::move(source), path, c.type, values, 0, unsigned(c.trace_block));
     o.request.step_budget = kWindowSteps, o.op = c.op;
     *o.stop = false, o.started = std::chrono::steady_clock::now();
+    // The run alone first, so that its trace is on screen soonest; the checks follow (start_checks).
     if (o.gpu)  // in a process of its own, under a watchdog (own_process.h)
       o.pending = std::async(std::launch::async, [r = o.request, op = c.op, stop = o.stop] {
-        return own::trace_in_process(r, op, {own::this_program(), "cuda", kGpuWatchdogSeconds}, stop.get());
+        return own::trace_in_process(r, op, {own::this_program(), "cuda", kGpuWatchdogSeconds, false}, stop.get());
       });
     else
-      o.pending = std::async(std::launch::async, [r = o.request, op = c.op, seed = own::fresh_seed()] {
-        return own::trace_own(r, false, op, seed);
-      });
+      o.pending =
+          std::async(std::launch::async, [r = o.request, op = c.op] { return own::trace_own(r, false, op, 0); });
     o.running = o.gpu ? "the GPU" : "the CPU (NVRTC's PTX, interpreted)";
     o.failed = false, o.said.clear();
   } catch (const std::exception& e) {
@@ -114,8 +116,36 @@ bool ready(const auto& future) {
   return future.valid() && future.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
 }
 
+// The checks of a run on screen: on the GPU, the run again in a process of its own with its checks
+// at other sizes (their findings kept); on the CPU, the second warp schedule and the other sizes.
+void start_checks(OwnUi& o, const core::Trace& t) {
+  if (o.gpu)
+    o.checking = std::async(std::launch::async, [r = o.request, op = o.op, stop = o.stop] {
+      const own::ProcessOptions p{own::this_program(), "cuda", kGpuCheckWatchdogSeconds, true};
+      std::vector<core::Finding> out;
+      for (core::Finding& f : own::trace_in_process(r, op, p, stop.get()).findings)
+        if (f.kind == "wrong-size") out.push_back(std::move(f));
+      return out;
+    });
+  else
+    o.checking = std::async(std::launch::async, [r = o.request, op = o.op, t, seed = own::fresh_seed()] {
+      return own::later_findings(r, false, op, t, seed);
+    });
+}
+
+void land_checks(AppState& s) {
+  OwnUi& o = s.own;
+  try {
+    const std::vector<core::Finding> found = o.checking.get();
+    o.findings.insert(o.findings.end(), found.begin(), found.end());
+    if (s.trace && s.trace->source == o.file) own::add_findings(*s.trace, found);
+  } catch (const std::exception& e) {
+    o.said += "\nThe checks at other sizes did not finish: " + shown_text(e.what());
+  }
+}
+
 // The run lands on screen; a GPU run's comparison with the CPU path starts beside it, so the
-// GPU's trace is shown without waiting for the interpreter.
+// GPU's trace is shown without waiting for the interpreter, and the checks after it.
 void land_run(AppState& s) {
   OwnUi& o = s.own;
   o.running.clear();
@@ -125,6 +155,7 @@ void land_run(AppState& s) {
     if (o.gpu)
       o.comparing =
           std::async(std::launch::async, [r = o.request, op = o.op, t] { return own::compare_on_cpu(r, op, t); });
+    if (t.findings.empty()) start_checks(o, t);
     const bool timing = s.tab == Tab::Bandwidth && (s.bench.worker.running() || s.bench.own.waiting);
     put_trace(s, std::move(t), o.file, o.said);
     if (timing) s.tab = Tab::Bandwidth;  // a run landing does not pull the view off a benchmark in progress
@@ -150,7 +181,8 @@ void poll_own(AppState& s) {
   OwnUi& o = s.own;
   if (ready(o.pending)) land_run(s);
   if (ready(o.comparing)) land_comparison(s);
-  if (!o.watch || o.file.empty() || o.pending.valid() || o.comparing.valid() || ++o.polls < kPollFrames) return;
+  if (ready(o.checking)) land_checks(s);
+  if (!o.watch || o.file.empty() || o.busy() || ++o.polls < kPollFrames) return;
   o.polls = 0;
   if (time_of(o.file) != o.stamp) run_own(s, o.file);
 }
@@ -182,7 +214,7 @@ void own_section(AppState& s) {
   const bool enter = ImGui::InputText("##own path", o.path, sizeof o.path, ImGuiInputTextFlags_EnterReturnsTrue);
   focus_on_near_click("##own path");
   ImGui::SameLine();
-  ImGui::BeginDisabled(o.pending.valid() || o.comparing.valid());
+  ImGui::BeginDisabled(o.busy());
   if (ImGui::Button("Run##own") || enter) run_own(s, o.path);
   ImGui::EndDisabled();
   if (o.gpu && o.pending.valid()) {  // a GPU run runs in a process of its own: it can be stopped
@@ -207,6 +239,7 @@ void own_status(const AppState& s) {
             o.gpu ? std::string(line) + " (stopped at " + std::to_string(int(kGpuWatchdogSeconds)) + " s)" : line);
   }
   if (o.comparing.valid()) wrapped(kAmber, "Running the CPU path beside it, to compare...");
+  if (o.checking.valid()) wrapped(kAmber, "Checking other sizes...");
   if (!o.said.empty()) wrapped(o.failed ? kErrorRed : ImGui::GetStyle().Colors[ImGuiCol_Text], o.said);
   if (o.agreement) agreement_badge(*o.agreement);
   for (const auto& f : o.findings) wrapped(kErrorRed, f.kind + ": " + f.text);
