@@ -42,7 +42,7 @@ struct Machine::Impl {
   std::mt19937_64 schedule_rng;  // a seeded schedule's draws
   bool raced = false;            // a race was found: later ones are not reported
   std::vector<unsigned> group_;  // step_warp's lanes at the lowest pc, and whether each is guarded on
-  std::vector<bool> on_;
+  std::vector<unsigned char> on_;  // bytes, not std::vector<bool>'s bits: read on every step
   int nregs = 0;
 
   Impl(Machine& s, std::shared_ptr<const Module> mod) : self(s), m(std::move(mod)) {
@@ -309,7 +309,7 @@ struct Machine::Impl {
 
   // Runs a .sync instruction for the lanes of `group` (at one pc) if every lane of each one's
   // mask is there; otherwise they wait. True when it ran.
-  bool run_warp_sync(const Instr& in, const std::vector<unsigned>& group, const std::vector<bool>& on) {
+  bool run_warp_sync(const Instr& in, const std::vector<unsigned>& group, const std::vector<unsigned char>& on) {
     const unsigned warp0 = group[0] / 32 * 32;
     std::uint32_t present = 0, need = 0;
     for (std::size_t i = 0; i < group.size(); ++i)
@@ -336,7 +336,8 @@ struct Machine::Impl {
   }
 
   // redux.sync's integer forms: every lane of the mask gets the reduction of their values.
-  void redux(const Instr& in, const std::vector<unsigned>& group, const std::vector<bool>& on, std::uint32_t present) {
+  void redux(const Instr& in, const std::vector<unsigned>& group, const std::vector<unsigned char>& on,
+             std::uint32_t present) {
     if (in.type.kind == Kind::F || in.type.bytes != 4) refuse(in, "redux.sync on floats");
     const unsigned warp0 = group[0] / 32 * 32;
     std::uint32_t lane[32] = {};
@@ -348,8 +349,8 @@ struct Machine::Impl {
             redux_result(in, lane, std::uint32_t(value(group[i], in.args.back(), Type{Kind::U, 4})) & present));
   }
 
-  void shuffle(const Instr& in, const std::vector<unsigned>& group, const std::vector<bool>& on, unsigned warp0,
-               std::uint32_t present) {
+  void shuffle(const Instr& in, const std::vector<unsigned>& group, const std::vector<unsigned char>& on,
+               unsigned warp0, std::uint32_t present) {
     std::vector<std::uint64_t> source(32, 0);
     for (std::size_t i = 0; i < group.size(); ++i)
       if (on[i]) source[group[i] - warp0] = value(group[i], in.args[1], Type{Kind::B, 4});
@@ -372,7 +373,8 @@ struct Machine::Impl {
     }
   }
 
-  void vote(const Instr& in, const std::vector<unsigned>& group, const std::vector<bool>& on, std::uint32_t present) {
+  void vote(const Instr& in, const std::vector<unsigned>& group, const std::vector<unsigned char>& on,
+            std::uint32_t present) {
     std::uint32_t ballot = 0;
     const unsigned warp0 = group[0] / 32 * 32;
     for (std::size_t i = 0; i < group.size(); ++i)
@@ -406,7 +408,7 @@ struct Machine::Impl {
       const bool g = in.guard < 0 || ((reg(t, in.guard) != 0) != in.guard_negated);
       on_.push_back(g);
     }
-    const std::size_t active = std::size_t(std::count(on_.begin(), on_.end(), true));
+    const std::size_t active = std::size_t(std::count(on_.begin(), on_.end(), 1));
     self.steps_ += active;
     if (self.steps_ > spec.step_budget)
       stop("step-budget",
