@@ -35,6 +35,7 @@ struct Machine::Impl {
   std::vector<unsigned char> shared, shared_set;
   SharedHistory history;
   GlobalStores stores;  // this launch's global stores, block by block
+  const unsigned char* stage_counter = nullptr;  // spec.stage_counter's bytes, found once a launch
   std::vector<std::uint64_t> regs;
   std::vector<std::uint32_t> pc;
   std::vector<Status> status;
@@ -117,7 +118,7 @@ struct Machine::Impl {
     const bool shared_access = sp == Space::Shared;
     if (shared_access ? a < dynamic_start() : (sp != Space::Global || write)) return;
     std::uint32_t stage = 0;
-    if (const unsigned char* p = global.at(spec.stage_counter, 4)) std::memcpy(&stage, p, 4);
+    if (stage_counter) std::memcpy(&stage, stage_counter, 4);
     self.events_.push_back({stage, t, write, shared_access, std::uint8_t(std::min<std::size_t>(n, 255)),
                             shared_access ? a - dynamic_start() : a});
   }
@@ -543,6 +544,7 @@ struct Machine::Impl {
     e = m->entry(s.entry);
     if (!e) throw std::invalid_argument("the PTX has no kernel " + s.entry);
     stores.reset();
+    stage_counter = s.record_block >= 0 ? global.at(s.stage_counter, 4) : nullptr;
     if (s.params.size() != e->params.size())
       throw std::invalid_argument("the kernel takes " + std::to_string(e->params.size()) + " parameters, given " +
                                   std::to_string(s.params.size()));

@@ -16,8 +16,16 @@ std::uint64_t GlobalMemory::add(std::size_t bytes, const std::string& name) {
   return base;
 }
 
-unsigned char* GlobalMemory::at(std::uint64_t addr, std::size_t n) {
+const GlobalMemory::Region* GlobalMemory::below(std::uint64_t addr, std::uint64_t* base) const {
   auto it = regions_.upper_bound(addr);
+  if (it == regions_.begin()) return nullptr;
+  --it;
+  *base = it->first;
+  return &it->second;
+}
+
+unsigned char* GlobalMemory::at(std::uint64_t addr, std::size_t n) {
+  auto it = regions_.upper_bound(addr);  // below()'s lookup, for writing
   if (it == regions_.begin()) return nullptr;
   --it;
   if (addr + n > it->first + it->second.bytes.size() || addr + n < addr) return nullptr;
@@ -25,23 +33,20 @@ unsigned char* GlobalMemory::at(std::uint64_t addr, std::size_t n) {
 }
 
 std::string GlobalMemory::name_at(std::uint64_t addr) const {
-  auto it = regions_.upper_bound(addr);
-  if (it != regions_.begin()) {
-    --it;
-    if (addr < it->first + it->second.bytes.size())
-      return "global byte " + std::to_string(addr - it->first) + " of " + it->second.name;
-  }
+  std::uint64_t base = 0;
+  const Region* r = below(addr, &base);
+  if (r && addr < base + r->bytes.size()) return "global byte " + std::to_string(addr - base) + " of " + r->name;
   return "global address " + std::to_string(addr);
 }
 
 std::string GlobalMemory::nearest(std::uint64_t addr) const {
-  auto it = regions_.upper_bound(addr);
-  if (it == regions_.begin()) return "";
-  --it;
-  const std::uint64_t end = it->first + it->second.bytes.size();
-  if (addr < end) return " (it runs past the end of " + it->second.name + ")";
-  return " (" + std::to_string(addr - end) + " bytes past the end of " + it->second.name + ", " +
-         std::to_string(it->second.bytes.size()) + " bytes)";
+  std::uint64_t base = 0;
+  const Region* r = below(addr, &base);
+  if (!r) return "";
+  const std::uint64_t end = base + r->bytes.size();
+  if (addr < end) return " (it runs past the end of " + r->name + ")";
+  return " (" + std::to_string(addr - end) + " bytes past the end of " + r->name + ", " +
+         std::to_string(r->bytes.size()) + " bytes)";
 }
 
 }  // namespace rl::own::ptx

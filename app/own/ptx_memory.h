@@ -25,6 +25,8 @@ class GlobalMemory {
     std::vector<unsigned char> bytes;
     std::string name;
   };
+  // The buffer starting at or below addr (null when none) and its address: what a message names.
+  const Region* below(std::uint64_t addr, std::uint64_t* base) const;
   std::map<std::uint64_t, Region> regions_;
   std::uint64_t next_ = std::uint64_t(1) << 32;  // no buffer near 0: a null pointer is out of bounds
 };

@@ -347,11 +347,16 @@ class Parser {
     if (s[0] == '-' || std::isdigit(static_cast<unsigned char>(s[0])))
       return o.what = Operand::Imm, o.imm = immediate(s), o;
     if (s[0] == '$') return o.what = Operand::Label, o;
-    const auto it = module_->symbol_index.find(s);
-    if (it != module_->symbol_index.end()) return o.what = Operand::Symbol, o.symbol = it->second, o;
-    for (std::size_t i = 0; entry_ && i < entry_->params.size(); ++i)  // a parameter's address (a struct's)
-      if (entry_->params[i].name == s) return o.what = Operand::Symbol, o.symbol = -2 - int(i), o;
+    if (const int symbol = symbol_of(s); symbol != -1) return o.what = Operand::Symbol, o.symbol = symbol, o;
     fail("an unknown name " + core::printable(s));
+  }
+
+  // A module variable's index, -2 - i for the entry's parameter i (a struct's address), -1 for none.
+  int symbol_of(std::string_view s) const {
+    if (const auto it = module_->symbol_index.find(s); it != module_->symbol_index.end()) return it->second;
+    for (std::size_t i = 0; entry_ && i < entry_->params.size(); ++i)
+      if (entry_->params[i].name == s) return -2 - int(i);
+    return -1;
   }
 
   Operand address(std::string_view s) {
@@ -368,16 +373,8 @@ class Parser {
     } else if (!s.empty() && std::isdigit(static_cast<unsigned char>(s[0]))) {
       o.imm += immediate(s);
     } else {
-      const auto it = module_->symbol_index.find(s);
-      if (it == module_->symbol_index.end()) {
-        bool param = false;
-        if (entry_)
-          for (std::size_t i = 0; i < entry_->params.size(); ++i)
-            if (entry_->params[i].name == s) o.symbol = -2 - int(i), param = true;
-        if (!param) fail("an address of an unknown name " + core::printable(s));
-      } else {
-        o.symbol = it->second;
-      }
+      o.symbol = symbol_of(s);
+      if (o.symbol == -1) fail("an address of an unknown name " + core::printable(s));
     }
     return o;
   }
