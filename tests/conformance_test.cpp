@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "app/backend/runner.h"
@@ -53,8 +54,9 @@ std::vector<std::string> catalog_options() {
 
 // A kernel's name expression: its function (the row's id, '-' as '_'), the block first where the
 // kernel takes it as a template parameter (its source says so after the row's "<<<" marker).
+// Half and bfloat16 add the elements' type last where it differs from the accumulator's.
 std::string name_expression(const kernels::AlgorithmRow& row, int block, const std::string& type, const std::string& op,
-                            const std::string& probe) {
+                            const std::string& probe, const std::string& in) {
   std::string fn(row.id);
   for (char& c : fn) c = c == '-' ? '_' : c;
   const std::string source = text_of(std::string(REDLAB_SOURCE_DIR) + "/" + std::string(row.source));
@@ -62,11 +64,14 @@ std::string name_expression(const kernels::AlgorithmRow& row, int block, const s
   const std::size_t tmpl = source.find("template <", marker);
   const bool sized = source.compare(tmpl, 14, "template <int ") == 0;
   return "rl::kernels::" + fn + "<" + (sized ? std::to_string(block) + ", " : "") + type + ", rl::ops::" + op + ", " +
-         probe + ">";
+         probe + (in == type ? "" : ", " + in) + ">";
 }
 
-std::string type_name(core::DType t) {
-  return t == core::DType::Int ? "int" : t == core::DType::Float ? "float" : "double";
+template <class T>
+std::string type_name() {
+  if constexpr (std::is_same_v<T, narrow::Half>) return "rl::narrow::Half";
+  if constexpr (std::is_same_v<T, narrow::Bf16>) return "rl::narrow::Bf16";
+  return std::is_same_v<T, int> ? "int" : std::is_same_v<T, float> ? "float" : "double";
 }
 std::string op_name(core::Op op) { return op == core::Op::Sum ? "Sum" : op == core::Op::Min ? "Min" : "Max"; }
 
@@ -131,20 +136,20 @@ struct CatalogKernels {
 
 // Compiles the row's source file with its two kernels; throws where NVRTC or the interpreter's
 // parser refuses (the message says what is outside the set).
-CatalogKernels compile_row(const kernels::AlgorithmRow& row, int block, core::DType type, core::Op op) {
+template <class T, class In = T>
+CatalogKernels compile_row(const kernels::AlgorithmRow& row, int block, core::Op op) {
   own::CompileRequest r;
   const std::string file = std::string(row.source).substr(std::string(row.source).rfind('/') + 1);
-  r.source = "#include \"" + file + "\"\n";
+  r.source = "#include \"narrow_types.h\"\n#include \"" + file + "\"\n";  // Half and Bf16 for every file
   r.file = "conformance.cu";
-  r.value_type = type_name(type);
   r.options = catalog_options();
   r.cache = false;
-  const std::string t = type_name(type);
+  const std::string t = type_name<T>(), in = type_name<In>();
   if (row.tree == kernels::Tree::Halving) {  // its probe is a struct of its own, not a template argument
     r.name_expression = "rl::kernels::global_halving<" + t + ", rl::ops::" + op_name(op) + ">";
   } else {
-    r.name_expression = name_expression(row, block, t, op_name(op), "rl::kernels::TraceProbe<" + t + ">");
-    r.more_names = {name_expression(row, block, t, op_name(op), "rl::kernels::NoProbe")};
+    r.name_expression = name_expression(row, block, t, op_name(op), "rl::kernels::TraceProbe<" + t + ">", in);
+    r.more_names = {name_expression(row, block, t, op_name(op), "rl::kernels::NoProbe", in)};
   }
   const own::Compiled c = own::compile(r);
   return {own::ptx::parse(c.ptx), c.lowered, c.more_lowered.empty() ? c.lowered : c.more_lowered[0]};
@@ -248,14 +253,15 @@ std::vector<T> halving_run(const CatalogKernels& k, const kernels::Plan& plan, c
   return {value};
 }
 
-template <class T>
-std::vector<T> interpreted_run(const CatalogKernels& k, const kernels::Plan& plan, kernels::OpKind op, const T* host_in,
-                               kernels::RawTrace<T>* raw) {
-  if (plan.row->tree == kernels::Tree::Halving) return halving_run<T>(k, plan, host_in, raw);
+template <class T, class In = T>
+std::vector<T> interpreted_run(const CatalogKernels& k, const kernels::Plan& plan, kernels::OpKind op,
+                               const In* host_in, kernels::RawTrace<T>* raw) {
+  if constexpr (std::is_same_v<T, In>)
+    if (plan.row->tree == kernels::Tree::Halving) return halving_run<T>(k, plan, host_in, raw);
   own::ptx::Machine m(k.module);
   const std::size_t n = plan.size(), grid = plan.passes[0].blocks;
-  const std::uint64_t in = m.alloc(std::max<std::size_t>(n, 1) * sizeof(T), "the input");
-  std::memcpy(m.host(in, n * sizeof(T)), host_in, n * sizeof(T));
+  const std::uint64_t in = m.alloc(std::max<std::size_t>(n, 1) * sizeof(In), "the input");
+  std::memcpy(m.host(in, n * sizeof(In)), host_in, n * sizeof(In));
   const std::size_t partials =
       kernels::records_partials(plan.algo()) ? grid * std::size_t(plan.outputs_per_block()) : 0;
   InterpretedTrace<T> trace(m, kernels::trace_shape(plan.algo(), plan.block, n), plan.block,
@@ -274,7 +280,6 @@ std::vector<T> interpreted_run(const CatalogKernels& k, const kernels::Plan& pla
 // Why a golden case lies outside what this test drives, or "" where it is inside.
 std::string outside(const test::GoldenCase& c) {
   const kernels::AlgorithmRow& row = backend::kernel_row(c.algorithm);
-  if (core::is_narrow(c.type)) return "half and bfloat16: not interpreted yet";
   if (row.shape == kernels::Shape::Matrix) return "a matrix kernel: its launches are not driven here yet";
   using C = kernels::Combine;
   if (row.indexing == kernels::Indexing::Tickets) return "its tickets' hand-out is the GPU's timing";
@@ -360,10 +365,151 @@ $L_done:
   EXPECT_NE(error_of([&] { m.launch(s); }).find("is a struct of 16 bytes"), std::string::npos);
 }
 
+// Half and bfloat16 as the PTX ISA rounds them (to nearest, ties to even, once), against values
+// worked by hand: the overflow and subnormal edges, ties, a bfloat16 fma whose product is a tie
+// that a tiny addend must break upwards (rounding the exact result to double first would land on
+// the tie and round down to 1.265625), a NaN operand of max, a pair, and back to int and float.
+TEST(Conformance, HalfAndBf16RoundOnceToNearestEven) {
+  const std::string ptx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(
+	.param .u64 k_param_0
+)
+{
+	.reg .pred %p<3>;
+	.reg .b16 %rs<40>;
+	.reg .b32 %r<10>;
+	.reg .f32 %f<12>;
+	.reg .b64 %rd<3>;
+	ld.param.u64 %rd1, [k_param_0];
+	mov.b32 %f1, 0f477FF000;
+	cvt.rn.f16.f32 %rs1, %f1;
+	mov.b32 %f2, 0f477FEF00;
+	cvt.rn.f16.f32 %rs2, %f2;
+	mov.b32 %f3, 0f33000000;
+	cvt.rn.f16.f32 %rs3, %f3;
+	mov.b32 %f4, 0f33400000;
+	cvt.rn.f16.f32 %rs4, %f4;
+	mov.b32 %f5, 0f3F808000;
+	cvt.rn.bf16.f32 %rs5, %f5;
+	mov.b32 %f6, 0f3F818000;
+	cvt.rn.bf16.f32 %rs6, %f6;
+	mov.b16 %rs10, 0x3F82;
+	mov.b16 %rs11, 0x3FA0;
+	mov.b16 %rs12, 0x0D80;
+	fma.rn.bf16 %rs7, %rs10, %rs11, %rs12;
+	mov.b16 %rs13, 0x3C00;
+	mov.b16 %rs14, 0x1000;
+	add.f16 %rs8, %rs13, %rs14;
+	mov.b16 %rs15, 0x3C01;
+	add.rn.f16 %rs9, %rs15, %rs14;
+	mov.b16 %rs16, 0x7FC0;
+	mov.b16 %rs17, 0x3F80;
+	max.bf16 %rs18, %rs16, %rs17;
+	mov.b16 %rs19, 0x0001;
+	cvt.f32.f16 %f7, %rs19;
+	mov.b32 %r1, 0x40003C00;
+	mov.b32 %r2, 0x38003C00;
+	add.rn.f16x2 %r3, %r1, %r2;
+	mov.b16 %rs20, 0xC500;
+	cvt.rzi.s32.f16 %r4, %rs20;
+	setp.lt.bf16 %p1, %rs12, %rs17;
+	selp.u32 %r5, 1, 0, %p1;
+	st.global.b16 [%rd1], %rs1;
+	st.global.b16 [%rd1+2], %rs2;
+	st.global.b16 [%rd1+4], %rs3;
+	st.global.b16 [%rd1+6], %rs4;
+	st.global.b16 [%rd1+8], %rs5;
+	st.global.b16 [%rd1+10], %rs6;
+	st.global.b16 [%rd1+12], %rs7;
+	st.global.b16 [%rd1+14], %rs8;
+	st.global.b16 [%rd1+16], %rs9;
+	st.global.b16 [%rd1+18], %rs18;
+	st.global.f32 [%rd1+20], %f7;
+	st.global.b32 [%rd1+24], %r3;
+	st.global.b32 [%rd1+28], %r4;
+	st.global.b32 [%rd1+32], %r5;
+	ret;
+}
+)";
+  own::ptx::Machine m(own::ptx::parse(ptx));
+  const std::uint64_t out = m.alloc(36, "out");
+  own::ptx::LaunchSpec s;
+  s.entry = "k", s.params = {out};
+  ASSERT_TRUE(m.launch(s)) << findings_of(m);
+  std::uint16_t h[10];
+  std::memcpy(h, m.host(out, 20), 20);
+  EXPECT_EQ(h[0], 0x7c00);  // 65520: halfway past 65504, to infinity
+  EXPECT_EQ(h[1], 0x7bff);  // 65519: 65504
+  EXPECT_EQ(h[2], 0x0000);  // 2^-25: halfway to the least subnormal, to the even zero
+  EXPECT_EQ(h[3], 0x0001);  // 1.5 x 2^-25: to the least subnormal 2^-24
+  EXPECT_EQ(h[4], 0x3f80);  // 1 + 2^-8 in bfloat16: a tie, to the even 1
+  EXPECT_EQ(h[5], 0x3f82);  // 1 + 3 x 2^-8: a tie, to the even 1 + 2^-6
+  EXPECT_EQ(h[6], 0x3fa3);  // 1.015625 x 1.25 + 2^-100: 1.2734375, not the tie's 1.265625
+  EXPECT_EQ(h[7], 0x3c00);  // 1 + 2^-11 in half: a tie, to 1
+  EXPECT_EQ(h[8], 0x3c02);  // (1 + 2^-10) + 2^-11: a tie, to the even 1 + 2^-9
+  EXPECT_EQ(h[9], 0x3f80);  // max(NaN, 1) = 1
+  std::uint32_t w[4];
+  std::memcpy(w, m.host(out + 20, 16), 16);
+  EXPECT_EQ(w[0], 0x33800000u);  // the least subnormal half, exactly 2^-24
+  EXPECT_EQ(w[1], 0x41004000u);  // {2 + 0.5, 1 + 1}: the first source's pair in the upper half
+  EXPECT_EQ(std::int32_t(w[2]), -5);
+  EXPECT_EQ(w[3], 1u);  // 2^-100 < 1 in bfloat16
+}
+
+// bfe and bfi (rl_lanes' byte copy of a half becomes a bfi.b64), against values worked by hand
+// from the PTX ISA's pseudo-code: a field past the top bit is cut there, .s32 extends its sign.
+TEST(Conformance, BitFieldsExtractAndInsertAsThePtxIsaSays) {
+  const std::string ptx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(
+	.param .u64 k_param_0
+)
+{
+	.reg .b32 %r<12>;
+	.reg .b64 %rd<6>;
+	ld.param.u64 %rd1, [k_param_0];
+	mov.b32 %r1, 0xF0F0F0F0;
+	bfe.u32 %r2, %r1, 4, 8;
+	mov.b32 %r3, 0x00000F00;
+	bfe.s32 %r4, %r3, 8, 4;
+	bfe.u32 %r5, %r1, 4, 0;
+	mov.b32 %r6, 0x12345678;
+	bfi.b32 %r7, 0xAB, %r6, 8, 8;
+	mov.b64 %rd2, 0;
+	mov.b64 %rd3, 0xFFFF;
+	bfi.b64 %rd4, %rd3, %rd2, 60, 8;
+	st.global.b32 [%rd1], %r2;
+	st.global.b32 [%rd1+4], %r4;
+	st.global.b32 [%rd1+8], %r5;
+	st.global.b32 [%rd1+12], %r7;
+	st.global.b64 [%rd1+16], %rd4;
+	ret;
+}
+)";
+  own::ptx::Machine m(own::ptx::parse(ptx));
+  const std::uint64_t out = m.alloc(24, "out");
+  own::ptx::LaunchSpec s;
+  s.entry = "k", s.params = {out};
+  ASSERT_TRUE(m.launch(s)) << findings_of(m);
+  std::uint32_t w[4];
+  std::memcpy(w, m.host(out, 16), 16);
+  EXPECT_EQ(w[0], 0x0Fu);        // bits 4..11 of 0xF0F0F0F0
+  EXPECT_EQ(w[1], 0xFFFFFFFFu);  // the field 0xF, its top bit extended
+  EXPECT_EQ(w[2], 0u);           // a field of no bits
+  EXPECT_EQ(w[3], 0x1234AB78u);  // 0xAB into bits 8..15
+  std::uint64_t d;
+  std::memcpy(&d, m.host(out + 16, 8), 8);
+  EXPECT_EQ(d, 0xF000000000000000ull);  // 8 bits at 60: the 4 that fit
+}
+
 TEST(Conformance, CatalogKernelsInterpretedReproduceTheirGoldenGpuTraces) {
   if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
   std::map<std::string, std::string> refused;  // the kernels the interpreter refuses, and why
   std::set<std::string> passed, not_driven;
+  int narrow = 0;  // cases of half or bfloat16 elements
   // Under the sanitizers (scripts/test.sh's second round) one small case a kernel: the
   // interpreter runs there some ten times slower.
   const bool sanitized = std::getenv("REDLAB_SANITIZED") != nullptr;
@@ -379,25 +525,24 @@ TEST(Conformance, CatalogKernelsInterpretedReproduceTheirGoldenGpuTraces) {
     const core::Trace& g = file.trace;
     const auto req = test::golden_request(c, g.trace_block, g.grid, g.tickets);
     const kernels::AlgorithmRow& row = backend::kernel_row(c.algorithm);
-    CatalogKernels k;
-    try {
-      k = compile_row(row, c.block, c.type, c.op);
-    } catch (const std::exception& e) {
-      refused[c.algorithm] = e.what();
-      continue;
-    }
     const kernels::Plan plan = backend::plan_for(req, kernels::DeviceShape(model::kModelSmCount));
     core::Trace t;
-    const auto run = [&](auto tag) {
-      using T = decltype(tag);
-      return backend::run_trace<T, T>(
-          req, plan, [&](const kernels::Plan& p, kernels::OpKind op, const T* in, kernels::RawTrace<T>* raw) {
-            return interpreted_run<T>(k, p, op, in, raw);
+    bool compiled = false;
+    const auto run = [&]<class T, class In>() {
+      const CatalogKernels k = compile_row<T, In>(row, c.block, c.op);
+      compiled = true;
+      return backend::run_trace<T, In>(
+          req, plan, [&](const kernels::Plan& p, kernels::OpKind op, const In* in, kernels::RawTrace<T>* raw) {
+            return interpreted_run<T, In>(k, p, op, in, raw);
           });
     };
     try {
-      t = c.type == core::DType::Int ? run(int{}) : c.type == core::DType::Float ? run(float{}) : run(double{});
+      t = backend::with_types(req, run);
     } catch (const std::exception& e) {
+      if (!compiled) {
+        refused[c.algorithm] = e.what();
+        continue;
+      }
       ADD_FAILURE() << "the interpreted run failed: " << e.what();
       continue;
     }
@@ -405,6 +550,7 @@ TEST(Conformance, CatalogKernelsInterpretedReproduceTheirGoldenGpuTraces) {
     test::expect_identical(test::with_words_of(g, t), t, !test::atomic_float_sum(c.algorithm, c.type, c.op),
                            test::sum_tolerance(c.type, req.input));
     passed.insert(c.algorithm);
+    narrow += core::is_narrow(c.type) ? 1 : 0;
   }
   std::string report = "conforming: ";
   for (const auto& a : passed) report += a + " ";
@@ -419,6 +565,7 @@ TEST(Conformance, CatalogKernelsInterpretedReproduceTheirGoldenGpuTraces) {
   EXPECT_EQ(refused_ids, std::set<std::string>{"cluster-dsmem"}) << report;
   // The 20 that conform (18 of them have a case of at most 2^17: the sanitizers' round).
   EXPECT_GE(passed.size(), sanitized ? 18u : 20u) << report;
+  EXPECT_GE(narrow, sanitized ? 1 : 4) << report;  // sequential, warp-shuffle, warp-shuffle-vectorized
 }
 
 // The catalog's two pitfalls race, and the interpreter's happens-before check names each: a
@@ -433,7 +580,7 @@ TEST(Conformance, TheCatalogsPitfallsAreNamedAsRaces) {
     backend::TraceRequest req;
     req.algorithm = id, req.block = 256, req.type = core::DType::Float;
     req.input = test::random_values(4096 + 3, core::DType::Float, seed);
-    const CatalogKernels k = compile_row(backend::kernel_row(id), 256, core::DType::Float, core::Op::Sum);
+    const CatalogKernels k = compile_row<float>(backend::kernel_row(id), 256, core::Op::Sum);
     const kernels::Plan plan = backend::plan_for(req, kernels::DeviceShape(model::kModelSmCount));
     const std::string e = error_of([&] {
       backend::run_trace<float, float>(

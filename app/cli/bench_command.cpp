@@ -85,12 +85,10 @@ std::string text_row(const core::BenchRow& r) {
 // --kernel FILE: the file read and its launch lines checked now (FILE:LINE: what), timed on the
 // GPU at each size beside the algorithms (CUB alone unless -a names more).
 backend::ExtraKernel own_kernel(const BenchOptions& o, core::DType type) {
-  if (type != core::DType::Float && type != core::DType::Int && type != core::DType::Double)
-    throw UsageError("--type: a kernel of your own takes float, int or double, not " + o.type);
   own::OwnRequest r;
   std::string why;
   if (!core::read_file(o.kernel, core::files::kKernel, &r.source, &why)) throw UsageError(why);
-  r.file = o.kernel, r.value_type = o.type, r.block = o.block;
+  r.file = o.kernel, r.value_type = core::to_string(type), r.block = o.block;
   own::OwnLaunch launch;
   try {
     launch = own::parse_launch(r.source, r.file);

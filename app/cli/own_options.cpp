@@ -37,8 +37,6 @@ bool on_gpu(const std::string& backend) {
 }  // namespace
 
 core::Trace record_own(const RunOptions& o, std::ostream* said) {
-  if (o.type != "float" && o.type != "int" && o.type != "double")
-    throw UsageError("--type: a kernel of your own takes float, int or double, not " + o.type);
   if (!o.rows.empty() || !o.cols.empty()) throw UsageError("--rows/--cols: a kernel of your own reduces an array");
   if (o.cluster) throw UsageError("--cluster: a kernel of your own launches no clusters");
   if (o.accumulate != "float") throw UsageError("--accumulate: a kernel of your own adds in its own value_t");

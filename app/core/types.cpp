@@ -11,6 +11,15 @@ namespace rl::core {
 
 std::size_t element_bytes(DType type) { return type == DType::Double ? 8 : is_narrow(type) ? 2 : 4; }
 
+double unit_roundoff(DType type) {
+  switch (type) {
+    case DType::Half: return 0x1p-11;
+    case DType::Bf16: return 0x1p-8;
+    case DType::Double: return 0x1p-53;
+    default: return 0x1p-24;
+  }
+}
+
 DType accumulator_type(DType type, Accumulate accumulate) {
   return is_narrow(type) && accumulate == Accumulate::Float ? DType::Float : type;
 }

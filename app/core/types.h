@@ -21,6 +21,7 @@ std::string to_string(DType type);
 std::optional<Op> parse_op(std::string_view text);
 std::optional<DType> parse_dtype(std::string_view text);
 std::size_t element_bytes(DType type);  // 4, 8 for double, 2 for half and bf16
+double unit_roundoff(DType type);       // 2^-p of a float type's p bits: 2^-24 for float, 2^-11 for half
 // The type a run adds in: float for half and bf16 accumulating in float, else the type itself.
 DType accumulator_type(DType type, Accumulate accumulate);
 std::string to_string(Accumulate accumulate);

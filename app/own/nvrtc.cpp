@@ -1,5 +1,7 @@
 #include "nvrtc.h"
 
+#include "own_values.h"
+
 #include <dlfcn.h>
 
 #include <chrono>
@@ -111,7 +113,7 @@ std::uint64_t fnv1a(std::uint64_t h, std::string_view s) {
 }
 
 std::vector<std::string> options_for(const CompileRequest& r) {
-  std::vector<std::string> o = {"-std=c++17", "-lineinfo", "-DRL_VALUE_TYPE=" + r.value_type};
+  std::vector<std::string> o = {"-std=c++17", "-lineinfo", "-DRL_VALUE_TYPE=" + cuda_type(r.value_type)};
   o.push_back(r.sm ? "--gpu-architecture=sm_" + std::to_string(r.sm) : "--gpu-architecture=compute_90");
   if (r.untraced) o.push_back("-DRL_UNTRACED");
   o.insert(o.end(), r.options.begin(), r.options.end());
@@ -221,9 +223,7 @@ std::string map_log(std::string_view log) {
 }
 
 Compiled compile(const CompileRequest& r) {
-  if (r.value_type != "float" && r.value_type != "int" && r.value_type != "double")
-    throw std::invalid_argument("a kernel of your own takes float, int or double, not " +
-                                core::printable(r.value_type));
+  own_dtype(r.value_type);  // throws naming the types taken
   std::string why;
   if (!nvrtc_ready(&why)) throw std::runtime_error(why);
   if (!r.cache) return compile_now(api(), r);

@@ -15,7 +15,7 @@ struct CompileRequest {
   std::string source;
   std::string file = "kernel.cu";    // the name messages use
   std::string name_expression;       // the kernel, e.g. "reduce5<256>" (OwnLaunch::name_expression)
-  std::string value_type = "float";  // value_t: float, int or double
+  std::string value_type = "float";  // value_t: int, float, double, half or bf16 (own_values.h)
   int sm = 0;                        // 0: PTX for compute_90 (the CPU path); else a cubin for sm_XY
   // Without the trace (RL_UNTRACED): the header's barrier is the plain __syncthreads() and its
   // recording calls do nothing, as the catalog's kernels are timed without their probes.

@@ -43,7 +43,7 @@ std::optional<core::Finding> check_value(const OwnRequest& r, const OwnRun& run,
   if (ints && op == core::Op::Sum) want = double(std::int32_t(std::uint32_t(std::int64_t(sum))));
   double bound = 0;
   if (!ints && op == core::Op::Sum) {
-    const double u = r.value_type == "float" ? 0x1p-24 : 0x1p-53, k = double(in.size() - 1) * u;
+    const double u = core::unit_roundoff(own_dtype(r.value_type)), k = double(in.size() - 1) * u;
     bound = k < 1 ? k / (1 - k) * double(magnitude) : HUGE_VAL;
   }
   if (std::fabs(got - want) <= bound || (std::isnan(got) && std::isnan(want))) return std::nullopt;

@@ -108,53 +108,6 @@ class CpuTarget : public Target {
 
 }  // namespace
 
-std::size_t value_bytes(const std::string& type) {
-  if (type == "float" || type == "int") return 4;
-  if (type == "double") return 8;
-  throw std::invalid_argument("a kernel of your own takes float, int or double, not " + type);
-}
-
-double value_at(const unsigned char* p, const std::string& type) {
-  if (type == "int") {
-    std::int32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
-  }
-  if (type == "float") {
-    float v;
-    std::memcpy(&v, p, 4);
-    return v;
-  }
-  double v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
-
-std::vector<double> values_of(const std::vector<unsigned char>& bytes, const std::string& type, std::size_t cap) {
-  const std::size_t size = value_bytes(type), count = std::min(bytes.size() / size, cap);
-  std::vector<double> out(count);
-  for (std::size_t i = 0; i < count; ++i) out[i] = value_at(bytes.data() + i * size, type);
-  return out;
-}
-
-std::vector<unsigned char> bytes_of(const std::vector<double>& values, const std::string& type) {
-  const std::size_t size = value_bytes(type);
-  std::vector<unsigned char> out(values.size() * size);
-  for (std::size_t i = 0; i < values.size(); ++i) {
-    unsigned char* at = out.data() + i * size;
-    if (type == "int") {
-      const auto v = std::int32_t(values[i]);
-      std::memcpy(at, &v, 4);
-    } else if (type == "float") {
-      const auto v = float(values[i]);
-      std::memcpy(at, &v, 4);
-    } else {
-      std::memcpy(at, &values[i], 8);
-    }
-  }
-  return out;
-}
-
 std::pair<unsigned, std::size_t> shape_of(const OwnLaunch& l, ExprNames names, std::uint64_t count) {
   names.n = count;
   const std::uint64_t grid = evaluate(l.grid, names), shared = evaluate(l.shared, names);

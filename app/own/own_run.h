@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "own_file.h"
+#include "own_values.h"
 #include "ptx_machine.h"
 
 namespace rl::own {
@@ -20,7 +21,7 @@ constexpr const char* kCpuDevice = "CPU: NVRTC's PTX, interpreted (not a GPU run
 
 struct OwnRequest {
   std::string source, file = "kernel.cu";
-  std::string value_type = "float";  // float, int or double
+  std::string value_type = "float";  // int, float, double, half or bf16 (own_dtype)
   std::vector<unsigned char> input;  // n values of value_type, little-endian
   int block = 0;                     // 0: the file's
   unsigned trace_block = 0;
@@ -59,14 +60,6 @@ struct OwnRun {
   bool compile_cached = false;
   std::uint64_t steps = 0;
 };
-
-std::size_t value_bytes(const std::string& value_type);  // throws std::invalid_argument for others
-// The value of `type` whose bytes start at p, and the first `cap` values of `bytes`, as doubles.
-double value_at(const unsigned char* p, const std::string& type);
-std::vector<double> values_of(const std::vector<unsigned char>& bytes, const std::string& type,
-                              std::size_t cap = std::size_t(-1));
-// The inverse: values (already rounded to the type) as the kernel reads them, little-endian.
-std::vector<unsigned char> bytes_of(const std::vector<double>& values, const std::string& type);
 
 // Compiles (NVRTC) and interprets the request's kernel over its input. Throws CompileError for the
 // file's compile errors, std::invalid_argument for a bad launch line, size or block, and

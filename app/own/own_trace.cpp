@@ -114,8 +114,6 @@ std::vector<core::Stage> stages_of(const OwnRun& run, const std::string& type, s
 
 OwnRequest own_request(std::string source, std::string file, core::DType type, const std::vector<double>& values,
                        int block, unsigned trace_block) {
-  if (type != core::DType::Float && type != core::DType::Int && type != core::DType::Double)
-    throw std::invalid_argument("a kernel of your own takes float, int or double, not " + core::to_string(type));
   OwnRequest r;
   r.source = std::move(source), r.file = std::move(file);
   r.value_type = core::to_string(type);
@@ -154,7 +152,8 @@ core::Trace own_trace(const OwnRequest& r, const OwnRun& run, core::Op op) {
   t.grid = run.grids.empty() ? 0 : run.grids[0];
   t.trace_block = int(r.trace_block);
   t.op = op;
-  t.type = *core::parse_dtype(r.value_type);
+  t.type = own_dtype(r.value_type);
+  if (core::is_narrow(t.type)) t.accumulate = core::Accumulate::Same;  // shared memory holds value_t
   t.result = run.result.empty() ? std::nan("") : value_at(run.result.data(), r.value_type);
   t.partials = values_of(run.first_outputs, r.value_type, kernels::kMaxPartials);
   for (unsigned g : run.grids) t.pass_outputs.push_back(run.launch.until_one ? g : 1);

@@ -1,5 +1,7 @@
 #include "ptx_arith.h"
 
+#include "ptx_narrow.h"
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -37,6 +39,7 @@ bool float_in(Op op, std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uin
 }
 
 std::uint64_t float_op(const Instr& in, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
+  if (is_narrow(in.type)) return narrow_op(in, a, b, c);
   if (in.has(Mod::Rz) || in.has(Mod::Rm) || in.has(Mod::Rp) || in.has(Mod::Approx) || in.has(Mod::Ftz) ||
       in.has(Mod::Full))
     refuse(in, "a float instruction with a rounding or approximation modifier (" + in.mods + ")");
@@ -96,8 +99,9 @@ std::uint64_t int_op(const Instr& in, std::uint64_t a, std::uint64_t b, std::uin
 }
 
 bool compare(const Instr& in, std::uint64_t a, std::uint64_t b) {
-  if (in.type.kind == Kind::F) {
-    const double x = in.type.bytes == 4 ? as_f32(a) : as_f64(a), y = in.type.bytes == 4 ? as_f32(b) : as_f64(b);
+  if (in.type.pair) refuse(in, "a comparison of half or bfloat16 pairs");
+  if (is_float(in.type)) {
+    const double x = float_value(in.type, a), y = float_value(in.type, b);
     const bool nan = std::isnan(x) || std::isnan(y);
     switch (in.cmp) {
       case Cmp::Eq: return !nan && x == y;
@@ -137,11 +141,11 @@ bool compare(const Instr& in, std::uint64_t a, std::uint64_t b) {
 
 std::uint64_t convert(const Instr& in, std::uint64_t v) {
   const Type to = in.type, from = in.type2;
-  if (from.kind != Kind::F && to.kind != Kind::F) {  // integer widths: sign- or zero-extend, or cut
+  if (!is_float(from) && !is_float(to)) {  // integer widths: sign- or zero-extend, or cut
     const std::uint64_t x = from.kind == Kind::S ? std::uint64_t(sext(v, from.bytes)) : v;
     return x & mask_of(to.bytes);
   }
-  if (from.bytes == 2 || to.bytes == 2) refuse(in, "a conversion to or from half");
+  if (is_narrow(from) || is_narrow(to)) return narrow_convert(in, v);
   if (from.kind == Kind::F && to.kind == Kind::F) {
     if (from.bytes == 4 && to.bytes == 8) return bits(double(as_f32(v)));
     if (from.bytes == 8 && to.bytes == 4) {
@@ -177,6 +181,27 @@ std::uint64_t convert(const Instr& in, std::uint64_t v) {
     return to.bytes == 4 ? bits(float(x)) : bits(double(x));
   }
   return to.bytes == 4 ? bits(float(v)) : bits(double(v));
+}
+
+std::uint64_t bit_field_extract(const Instr& in, std::uint64_t a, std::uint32_t pos, std::uint32_t len) {
+  const unsigned msb = 8u * in.type.bytes - 1;
+  pos &= 0xff, len &= 0xff;
+  const bool sbit = in.type.kind == Kind::S && len != 0 && (a >> std::min(pos + len - 1, msb) & 1u);
+  std::uint64_t d = 0;
+  for (unsigned i = 0; i <= msb; ++i) {
+    const bool bit = i < len && pos + i <= msb ? (a >> (pos + i) & 1u) : sbit;
+    d |= std::uint64_t(bit) << i;
+  }
+  return d;
+}
+
+std::uint64_t bit_field_insert(const Instr& in, std::uint64_t a, std::uint64_t b, std::uint32_t pos,
+                               std::uint32_t len) {
+  const unsigned msb = 8u * in.type.bytes - 1;
+  pos &= 0xff, len &= 0xff;
+  for (unsigned i = 0; i < len && pos + i <= msb; ++i)
+    b = (b & ~(std::uint64_t(1) << (pos + i))) | ((a >> i & 1u) << (pos + i));
+  return b;
 }
 
 int shuffle_source(const Instr& in, int lane, std::uint32_t b, std::uint32_t c, bool* in_range) {
@@ -225,7 +250,7 @@ std::uint64_t atomic_result(const Instr& in, std::uint64_t old, std::uint64_t b,
     as.op = Op::Xor;
   else
     refuse(in, "the atomic operation " + in.mods);
-  return in.type.kind == Kind::F ? float_op(as, old, b, 0) : int_op(as, old, b, 0);
+  return is_float(in.type) ? float_op(as, old, b, 0) : int_op(as, old, b, 0);
 }
 
 std::uint64_t special_value(std::uint64_t which, unsigned t, unsigned block, unsigned grid, unsigned block_id) {

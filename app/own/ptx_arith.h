@@ -85,6 +85,10 @@ std::uint32_t redux_result(const Instr& in, const std::uint32_t* lanes, std::uin
 // first; mov.b64 {%r1, %r2}, %rd splits one (part i of `count`).
 std::uint64_t join_bits(const std::vector<std::uint64_t>& parts, int bytes);
 std::uint64_t split_bits(std::uint64_t v, int bytes, std::size_t count, std::size_t i);
+// bfe's field of a (from bit pos, len bits; sign-extended for .s32/.s64) and bfi's a inserted
+// into b at pos (the PTX ISA's pseudo-code: pos and len are their operands' low 8 bits).
+std::uint64_t bit_field_extract(const Instr& in, std::uint64_t a, std::uint32_t pos, std::uint32_t len);
+std::uint64_t bit_field_insert(const Instr& in, std::uint64_t a, std::uint64_t b, std::uint32_t pos, std::uint32_t len);
 // cvt from in.type2 to in.type.
 std::uint64_t convert(const Instr& in, std::uint64_t v);
 

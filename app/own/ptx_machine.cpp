@@ -2,6 +2,7 @@
 
 #include "ptx_arith.h"
 #include "ptx_memory.h"
+#include "ptx_narrow.h"
 #include "ptx_race.h"
 
 #include <algorithm>
@@ -15,6 +16,7 @@ namespace rl::own::ptx {
 namespace {
 
 constexpr std::uint64_t kSharedWindow = 0x7f0000000000ull;     // shared memory's generic addresses
+constexpr Type kU32{Kind::U, 4};
 
 enum class Status : std::uint8_t { Run, Barrier, WarpWait, Exited };
 struct Stopped {};  // ends a launch at a finding
@@ -220,7 +222,7 @@ struct Machine::Impl {
       const std::uint64_t r = in.op == Op::And ? (a & b) : in.op == Op::Or ? (a | b) : in.op == Op::Xor ? (a ^ b) : !a;
       return set(t, in.args[0], in.type, r);
     }
-    const std::uint64_t r = in.type.kind == Kind::F ? float_op(in, a, b, c) : int_op(in, a, b, c);
+    const std::uint64_t r = is_float(in.type) ? float_op(in, a, b, c) : int_op(in, a, b, c);
     set(t, in.args[0], dst, r);
   }
 
@@ -298,7 +300,15 @@ struct Machine::Impl {
       case Op::Atom:
       case Op::Red: return atomic(t, in);
       case Op::Membar: return;
-      case Op::Bfe: refuse(in, "bfe");
+      case Op::Bfe:
+        return set(t, in.args[0], in.type,
+                   bit_field_extract(in, value(t, in.args[1], in.type), std::uint32_t(value(t, in.args[2], kU32)),
+                                     std::uint32_t(value(t, in.args[3], kU32))));
+      case Op::Bfi:
+        return set(
+            t, in.args[0], in.type,
+            bit_field_insert(in, value(t, in.args[1], in.type), value(t, in.args[2], in.type),
+                             std::uint32_t(value(t, in.args[3], kU32)), std::uint32_t(value(t, in.args[4], kU32))));
       default: return arithmetic(t, in);
     }
   }
@@ -339,7 +349,7 @@ struct Machine::Impl {
   // redux.sync's integer forms: every lane of the mask gets the reduction of their values.
   void redux(const Instr& in, const std::vector<unsigned>& group, const std::vector<unsigned char>& on,
              std::uint32_t present) {
-    if (in.type.kind == Kind::F || in.type.bytes != 4) refuse(in, "redux.sync on floats");
+    if (is_float(in.type) || in.type.bytes != 4) refuse(in, "redux.sync on floats");
     const unsigned warp0 = group[0] / 32 * 32;
     std::uint32_t lane[32] = {};
     for (std::size_t i = 0; i < group.size(); ++i)

@@ -33,11 +33,13 @@ constexpr OpName kOps[] = {
     {"exit", Op::Ret},      {"shfl", Op::Shfl},    {"atom", Op::Atom},   {"red", Op::Red},
     {"membar", Op::Membar}, {"fence", Op::Membar}, {"vote", Op::Vote},   {"activemask", Op::Activemask},
     {"popc", Op::Popc},     {"clz", Op::Clz},      {"brev", Op::Brev},   {"bfe", Op::Bfe},
-    {"rcp", Op::Rcp},       {"sqrt", Op::Sqrt},    {"redux", Op::Redux},
+    {"bfi", Op::Bfi},       {"rcp", Op::Rcp},      {"sqrt", Op::Sqrt},   {"redux", Op::Redux},
 };
 
 bool type_of(std::string_view s, Type* t) {
   if (s == "pred") return *t = {Kind::Pred, 1}, true;
+  if (s == "bf16") return *t = {Kind::Bf, 2}, true;
+  if (s == "f16x2" || s == "bf16x2") return *t = {s[0] == 'b' ? Kind::Bf : Kind::F, 4, true}, true;
   if (s.size() < 2 || s.size() > 3) return false;
   const char k = s[0];
   const std::string_view bits = s.substr(1);
@@ -134,8 +136,23 @@ class Parser {
     if (s.empty()) return;
     if (params_open_) return param_line(s);
     if (!entry_) return module_line(s);
-    if (s == "{") return;
-    if (s == "}") return close_entry();
+    // The entry's braces, and inline asm's scopes, which may hold several statements on one line:
+    // "{ .reg .b16 one; mov.b16 one, 0x3F80; fma.rn.bf16 %rs3, %rs1, one, %rs2; }".
+    while (!s.empty()) {
+      if (s.front() == '{' || s.front() == '}') {
+        depth_ += s.front() == '{' ? 1 : -1;
+        if (depth_ == 0) close_entry();
+        s = trim(s.substr(1));
+        continue;
+      }
+      const std::size_t semi = s.find(';');
+      if (semi == std::string_view::npos) return body_line(s);  // a label, a .loc
+      body_line(trim(s.substr(0, semi + 1)));
+      s = trim(s.substr(semi + 1));
+    }
+  }
+
+  void body_line(std::string_view s) {
     if (s.back() == ':') return label(s.substr(0, s.size() - 1));
     if (s.rfind(".reg", 0) == 0) return;
     if (s.rfind(".loc", 0) == 0) return loc(s);
@@ -459,7 +476,7 @@ class Parser {
   std::string_view text_;
   Module* module_ = nullptr;
   Entry* entry_ = nullptr;
-  int line_ = 0, file_ = 0, src_line_ = 0;
+  int line_ = 0, file_ = 0, src_line_ = 0, depth_ = 0;  // depth_: braces open in the entry
   bool params_open_ = false, align_next_ = false;
   int origin_ = 0;
   std::map<std::string, int, std::less<>> labels_, regs_;

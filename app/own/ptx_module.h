@@ -51,16 +51,19 @@ enum class Op : std::uint8_t {
   Clz,
   Brev,
   Bfe,
+  Bfi,
   Rcp,
   Sqrt,
   Redux,
 };
 
-// The operand types PTX names: .u8 .s32 .f32 .b64 .pred ... (size in bytes, kind).
-enum class Kind : std::uint8_t { U, S, F, B, Pred };
+// The operand types PTX names: .u8 .s32 .f16 .f32 .bf16 .b64 .pred ... (size in bytes, kind);
+// .f16x2 and .bf16x2 are pairs of 16-bit values in 4 bytes.
+enum class Kind : std::uint8_t { U, S, F, Bf, B, Pred };
 struct Type {
   Kind kind = Kind::B;
   std::uint8_t bytes = 4;
+  bool pair = false;
 };
 
 enum class Space : std::uint8_t { Generic, Global, Shared, Param, Local, Const };

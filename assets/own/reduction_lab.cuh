@@ -14,6 +14,72 @@
 // Blocks other than the traced one, and untraced runs, skip the copies: one load and a compare.
 #pragma once
 
+// half and bf16 (--type half, bf16): value_t is rl_half or rl_bf16, 16 bits of this header's own,
+// since NVRTC finds CUDA's cuda_fp16.h only where the CUDA Toolkit is installed. Each + is the
+// PTX instruction CUDA's __hadd becomes (add.rn.f16; fma.rn.bf16 with 1, as sm_80 has no bf16
+// add), rounded once to the type; from numbers by cvt.rn, rounded once; to float exactly (float
+// holds every half and bfloat16), so <, > and == compare as floats.
+template <bool Bf>
+struct rl_narrow16 {
+  unsigned short bits;
+  rl_narrow16() = default;
+  __device__ rl_narrow16(float x) {
+    if constexpr (Bf)
+      asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(bits) : "f"(x));
+    else
+      asm("cvt.rn.f16.f32 %0, %1;" : "=h"(bits) : "f"(x));
+  }
+  __device__ rl_narrow16(double x) {
+    if constexpr (Bf)
+      asm("cvt.rn.bf16.f64 %0, %1;" : "=h"(bits) : "d"(x));
+    else
+      asm("cvt.rn.f16.f64 %0, %1;" : "=h"(bits) : "d"(x));
+  }
+  __device__ rl_narrow16(long long x) {
+    if constexpr (Bf)
+      asm("cvt.rn.bf16.s64 %0, %1;" : "=h"(bits) : "l"(x));
+    else
+      asm("cvt.rn.f16.s64 %0, %1;" : "=h"(bits) : "l"(x));
+  }
+  __device__ rl_narrow16(int x) : rl_narrow16(static_cast<long long>(x)) {}
+  __device__ rl_narrow16(unsigned int x) : rl_narrow16(static_cast<long long>(x)) {}
+  __device__ operator float() const {
+    float f;
+    if constexpr (Bf)
+      asm("cvt.f32.bf16 %0, %1;" : "=f"(f) : "h"(bits));
+    else
+      asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(bits));
+    return f;
+  }
+  __device__ rl_narrow16& operator+=(rl_narrow16 b) { return *this = *this + b; }
+  friend __device__ rl_narrow16 operator+(rl_narrow16 a, rl_narrow16 b) {
+    rl_narrow16 r;
+    if constexpr (Bf)
+      asm("{ .reg .b16 %%one; mov.b16 %%one, 0x3F80; fma.rn.bf16 %0, %1, %%one, %2; }"
+          : "=h"(r.bits)
+          : "h"(a.bits), "h"(b.bits));
+    else
+      asm("add.rn.f16 %0, %1, %2;" : "=h"(r.bits) : "h"(a.bits), "h"(b.bits));
+    return r;
+  }
+};
+typedef rl_narrow16<false> rl_half;
+typedef rl_narrow16<true> rl_bf16;
+
+// Shuffles of a half or bf16: its 16 bits through the 32-bit shuffle.
+#define RL_NARROW_SHUFFLE(name, Arg)                                                                    \
+  template <bool Bf>                                                                                    \
+  __device__ inline rl_narrow16<Bf> name(unsigned int mask, rl_narrow16<Bf> v, Arg b, int width = 32) { \
+    rl_narrow16<Bf> r;                                                                                  \
+    r.bits = static_cast<unsigned short>(name(mask, static_cast<unsigned int>(v.bits), b, width));      \
+    return r;                                                                                           \
+  }
+RL_NARROW_SHUFFLE(__shfl_sync, int)
+RL_NARROW_SHUFFLE(__shfl_up_sync, unsigned int)
+RL_NARROW_SHUFFLE(__shfl_down_sync, unsigned int)
+RL_NARROW_SHUFFLE(__shfl_xor_sync, int)
+#undef RL_NARROW_SHUFFLE
+
 // The element type of the run (--type): float unless Reduction Lab compiles with another.
 #ifndef RL_VALUE_TYPE
 #define RL_VALUE_TYPE float
