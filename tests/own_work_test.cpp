@@ -105,5 +105,67 @@ TEST(OwnCpu, BlocksStoringOneCellWithoutAnAtomicRace) {
   EXPECT_EQ(own::value_at(fixed.result.data(), "int"), exact);
 }
 
+// The last block to retire reads the others' partials: ordered by a __threadfence() after each
+// store and the atomic counter (the CUDA Programming Guide's own example), racing without the
+// fence; and a block's plain read of a cell another block then updates races in the other
+// direction. Line 17 stores the partial, line 23 reads them.
+TEST(OwnCpu, ReadsOfAnotherBlocksStoreRaceUnlessAFenceAndAnAtomicOrderThem) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const std::string last_block =
+      "#include \"reduction_lab.cuh\"\n//! kernel: k\n//! block: 128\n//! grid: (n + block - 1) / block\n"
+      "//! shared: block * sizeof(value_t)\n//! passes: one\n"
+      "__device__ value_t partials[64];\n__device__ unsigned int retired;\n"
+      "__global__ void k(const value_t* in, value_t* out, unsigned int n) {\n"
+      "  extern __shared__ value_t sdata[];\n  __shared__ bool last;\n"
+      "  const unsigned int tid = threadIdx.x, i = blockIdx.x * blockDim.x + tid;\n"
+      "  sdata[tid] = i < n ? in[i] : value_t(0);\n  __syncthreads();\n"
+      "  for (unsigned int s = 64; s > 0; s >>= 1) { if (tid < s) sdata[tid] += sdata[tid + s]; __syncthreads(); }\n"
+      "  if (tid == 0) {\n"
+      "    partials[blockIdx.x] = sdata[0];\n"  // line 17
+      "    FENCE\n"
+      "    last = atomicInc(&retired, gridDim.x - 1) == gridDim.x - 1;\n"
+      "  }\n  __syncthreads();\n"
+      "  if (last && tid == 0) {\n"
+      "    value_t sum = 0; for (unsigned int b = 0; b < gridDim.x; ++b) sum += partials[b];\n"  // line 23
+      "    out[0] = sum;\n  }\n}\n";
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const std::vector<double> input = test::random_values(1000, core::DType::Int, seed);
+  double exact = 0;
+  for (double v : input) exact += v;
+  const auto run = [&](const std::string& fence) {
+    std::string text = last_block;
+    text.replace(text.find("FENCE"), 5, fence);
+    own::OwnRequest r;
+    r.source = text, r.file = "last.cu", r.value_type = "int", r.input = own::bytes_of(input, "int");
+    return own::run_on_cpu(r);
+  };
+  const own::OwnRun fenced = run("__threadfence();");
+  EXPECT_TRUE(fenced.findings.empty()) << fenced.findings[0].text;
+  EXPECT_EQ(own::value_at(fenced.result.data(), "int"), exact);
+  for (const char* weak : {"", "__threadfence_block();"}) {  // no fence, or one that orders the block alone
+    SCOPED_TRACE(weak);
+    const own::OwnRun bare = run(weak);
+    ASSERT_EQ(bare.findings.size(), 1u);
+    EXPECT_EQ(bare.findings[0].kind, "race");
+    EXPECT_EQ(bare.findings[0].line, 23);
+    EXPECT_NE(bare.findings[0].text.find("block 0 thread 0 stores global byte 0 of partials at line 17 and block 7 "
+                                         "thread 0 reads it at line 23"),
+              std::string::npos)
+        << bare.findings[0].text;
+    EXPECT_NE(bare.findings[0].text.find("what the read sees is a race"), std::string::npos);
+  }
+  std::string peek = last_block;  // block 0 reads out[0] plainly; the last block stores it later
+  peek.replace(peek.find("FENCE"), 5, "__threadfence(); if (blockIdx.x == 0) sdata[1] = out[0];");
+  own::OwnRequest r;
+  r.source = peek, r.file = "peek.cu", r.value_type = "int", r.input = own::bytes_of(input, "int");
+  const own::OwnRun read_first = own::run_on_cpu(r);
+  ASSERT_EQ(read_first.findings.size(), 1u);
+  EXPECT_NE(read_first.findings[0].text.find("block 0 thread 0 reads global byte 0 of out at line 18 and block 7 "
+                                             "thread 0 stores it at line 24"),
+            std::string::npos)
+      << read_first.findings[0].text;
+}
+
 }  // namespace
 }  // namespace rl

@@ -36,7 +36,7 @@ struct Machine::Impl {
   unsigned block_id = 0;
   std::vector<unsigned char> shared, shared_set;
   SharedHistory history;
-  GlobalStores stores;  // this launch's global stores, block by block
+  GlobalAccesses globals;                        // this launch's global accesses, block by block
   const unsigned char* stage_counter = nullptr;  // spec.stage_counter's bytes, found once a launch
   std::vector<std::uint64_t> regs;
   std::vector<std::uint32_t> pc;
@@ -124,9 +124,14 @@ struct Machine::Impl {
     self.events_.push_back({stage, t, write, shared_access, std::uint8_t(std::min<std::size_t>(n, 255)),
                             shared_access ? a - dynamic_start() : a});
   }
-  void global_store(unsigned t, const Instr& in, std::uint64_t a, std::size_t n) {
+  // The student's own global accesses (not the header's sink), for the race check between blocks.
+  void global_access(unsigned t, const Instr& in, std::uint64_t a, std::size_t n, bool write,
+                     GlobalMemory::Place place) {
     const auto name = [&](std::uint64_t byte) { return global.name_at(byte); };
-    race(stores.store(block_id, t, in.line, a, n, in.op == Op::Atom || in.op == Op::Red, name), in.line);
+    const bool atomic = in.op == Op::Atom || in.op == Op::Red;
+    race(write ? globals.store(t, in.line, a, n, atomic, place.region, place.offset, name)
+               : globals.load(t, in.line, a, n, place.region, place.offset, name),
+         in.line);
   }
   void race(const std::string& text, int line) {  // the first race is kept; the run goes on
     if (!text.empty() && !raced) raced = true, self.findings_.push_back({"race", text, line});
@@ -162,8 +167,9 @@ struct Machine::Impl {
         return shared.data() + a;
       }
       default: {
-        unsigned char* p = global.at(a, n);
-        if (p && write && !in.header) global_store(t, in, a, n);
+        GlobalMemory::Place place;
+        unsigned char* p = global.at(a, n, &place);
+        if (p && !in.header) global_access(t, in, a, n, write, place);
         if (!p)
           stop("out-of-bounds",
                where(t, in) + ": " + std::to_string(n) + " bytes at global address 0x" + hex_of(a) +
@@ -299,7 +305,9 @@ struct Machine::Impl {
       case Op::St: return store(t, in);
       case Op::Atom:
       case Op::Red: return atomic(t, in);
-      case Op::Membar: return;
+      case Op::Membar:  // a fence past the block orders its global accesses for other blocks
+        if ((in.mods + ".").find(".cta.") == std::string::npos) globals.fence();
+        return;
       case Op::Bfe:
         return set(t, in.args[0], in.type,
                    bit_field_extract(in, value(t, in.args[1], in.type), std::uint32_t(value(t, in.args[2], kU32)),
@@ -536,6 +544,7 @@ struct Machine::Impl {
 
   void run_block(unsigned b) {
     block_id = b;
+    globals.begin_block(b);
     shared.assign(dynamic_start() + spec.dynamic_shared, 0);  // the dynamic part starts 16-aligned
     shared_set.assign(shared.size(), 0);
     history.reset(shared.size(), (spec.block + 31) / 32);
@@ -553,7 +562,7 @@ struct Machine::Impl {
   void prepare(const LaunchSpec& s) {
     e = m->entry(s.entry);
     if (!e) throw std::invalid_argument("the PTX has no kernel " + s.entry);
-    stores.reset();
+    globals.reset();
     stage_counter = s.record_block >= 0 ? global.at(s.stage_counter, 4) : nullptr;
     if (s.params.size() != e->params.size())
       throw std::invalid_argument("the kernel takes " + std::to_string(e->params.size()) + " parameters, given " +

@@ -11,7 +11,7 @@ constexpr std::uint64_t kGap = 1 << 16;  // between buffers: an overrun lands in
 std::uint64_t GlobalMemory::add(std::size_t bytes, const std::string& name) {
   bytes = std::max<std::size_t>(bytes, 1);
   const std::uint64_t base = next_;
-  regions_[base] = Region{std::vector<unsigned char>(bytes, 0), name};
+  regions_[base] = Region{std::vector<unsigned char>(bytes, 0), name, unsigned(regions_.size())};
   next_ = (base + bytes + kGap + 255) / 256 * 256;
   return base;
 }
@@ -24,11 +24,12 @@ const GlobalMemory::Region* GlobalMemory::below(std::uint64_t addr, std::uint64_
   return &it->second;
 }
 
-unsigned char* GlobalMemory::at(std::uint64_t addr, std::size_t n) {
+unsigned char* GlobalMemory::at(std::uint64_t addr, std::size_t n, Place* place) {
   auto it = regions_.upper_bound(addr);  // below()'s lookup, for writing
   if (it == regions_.begin()) return nullptr;
   --it;
   if (addr + n > it->first + it->second.bytes.size() || addr + n < addr) return nullptr;
+  if (place) *place = {it->second.number, addr - it->first};
   return it->second.bytes.data() + (addr - it->first);
 }
 

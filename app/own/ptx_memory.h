@@ -13,8 +13,13 @@ class GlobalMemory {
  public:
   // A zeroed buffer of `bytes` (at least 1); its address.
   std::uint64_t add(std::size_t bytes, const std::string& name);
-  // The host's view of n bytes at addr, all inside one buffer; null otherwise.
-  unsigned char* at(std::uint64_t addr, std::size_t n);
+  // Where a byte lies: its buffer's number (in the order they were added) and its offset there.
+  struct Place {
+    unsigned region = 0;
+    std::uint64_t offset = 0;
+  };
+  // The host's view of n bytes at addr, all inside one buffer (and where, if asked); null otherwise.
+  unsigned char* at(std::uint64_t addr, std::size_t n, Place* place = nullptr);
   // In words, the buffer nearest below addr and how far past its end addr lies ("" when none).
   std::string nearest(std::uint64_t addr) const;
   // The byte at addr in words: "byte 4 of out" (or its address, inside no buffer).
@@ -24,6 +29,7 @@ class GlobalMemory {
   struct Region {
     std::vector<unsigned char> bytes;
     std::string name;
+    unsigned number = 0;
   };
   // The buffer starting at or below addr (null when none) and its address: what a message names.
   const Region* below(std::uint64_t addr, std::uint64_t* base) const;

@@ -45,24 +45,70 @@ std::string SharedHistory::access(unsigned t, int line, std::size_t at, std::siz
   return {};
 }
 
-std::string GlobalStores::store(unsigned b, unsigned t, int line, std::uint64_t at, std::size_t n, bool atomic,
-                                const std::function<std::string(std::uint64_t)>& where) {
+void GlobalAccesses::reset() {
+  stores_.clear(), loads_.clear(), load_records_.clear(), releases_.clear();
+  begin_block(0);
+}
+
+void GlobalAccesses::begin_block(unsigned b) { block_ = b, fences_ = 0, acquired_.clear(); }
+
+bool GlobalAccesses::ordered(const Access& earlier) const {
+  if (earlier.block == block_) return true;  // within a block: the shared-memory check's business
+  const auto it = releases_.find(earlier.block);
+  if (it == releases_.end()) return false;
+  for (const auto& [address, fences] : it->second)
+    if (fences > earlier.fences && acquired_.count(address)) return true;  // fenced after it, then released
+  return false;
+}
+
+std::string GlobalAccesses::say(const Access& a, const char* first, std::uint64_t byte, unsigned t, int line,
+                                const char* second, const std::function<std::string(std::uint64_t)>& where) const {
+  return "block " + std::to_string(a.block) + " thread " + std::to_string(a.thread) + " " + first + " " + where(byte) +
+         " at line " + std::to_string(a.line) + " and block " + std::to_string(block_) + " thread " +
+         std::to_string(t) + " " + second + " it at line " + std::to_string(line) +
+         ", with no fence and atomic ordering the blocks: blocks run in no fixed order, so " +
+         (std::string(second) == "reads" || std::string(first) == "reads" ? "what the read sees"
+                                                                          : "which value stays") +
+         " is a race";
+}
+
+std::string GlobalAccesses::store(unsigned t, int line, std::uint64_t at, std::size_t n, bool atomic, unsigned region,
+                                  std::uint64_t offset, const std::function<std::string(std::uint64_t)>& where) {
   constexpr std::size_t kMaxBytes = std::size_t(1) << 24;  // past this, later stores go unchecked
-  for (std::uint64_t byte = at; byte < at + n; ++byte) {
-    auto it = last_.find(byte);
-    if (it != last_.end() && it->second.block != b && !(atomic && it->second.atomic)) {
-      const Store& s = it->second;
-      return "block " + std::to_string(s.block) + " thread " + std::to_string(s.thread) + " stores " + where(byte) +
-             " at line " + std::to_string(s.line) + (s.atomic ? " (atomically)" : "") + " and block " +
-             std::to_string(b) + " thread " + std::to_string(t) + " stores it at line " + std::to_string(line) +
-             (atomic ? " (atomically)" : "") +
-             ", one of them without an atomic: blocks run in no fixed order, so which value stays is a race";
-    }
-    if (it != last_.end())
-      it->second = {b, t, line, atomic};
-    else if (last_.size() < kMaxBytes)
-      last_.emplace(byte, Store{b, t, line, atomic});
+  if (atomic) {
+    releases_[block_][at] = fences_;
+    acquired_.insert(at);
   }
+  const char* second = atomic ? "stores (atomically)" : "stores";
+  const auto loaded = loads_.find(region);
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const std::uint64_t byte = at + i;
+    auto it = stores_.find(byte);
+    if (it != stores_.end() && !(atomic && it->second.atomic) && !ordered(it->second))
+      return say(it->second, it->second.atomic ? "stores (atomically)" : "stores", byte, t, line, second, where);
+    if (loaded != loads_.end() && offset + i < loaded->second.size() && loaded->second[offset + i] != 0) {
+      const Access& read = load_records_[loaded->second[offset + i] - 1];
+      if (!ordered(read)) return say(read, "reads", byte, t, line, second, where);
+    }
+    if (it != stores_.end())
+      it->second = {block_, t, line, fences_, atomic};
+    else if (stores_.size() < kMaxBytes)
+      stores_.emplace(byte, Access{block_, t, line, fences_, atomic});
+  }
+  return {};
+}
+
+std::string GlobalAccesses::load(unsigned t, int line, std::uint64_t at, std::size_t n, unsigned region,
+                                 std::uint64_t offset, const std::function<std::string(std::uint64_t)>& where) {
+  for (std::uint64_t byte = at; byte < at + n && !stores_.empty(); ++byte) {
+    const auto it = stores_.find(byte);
+    if (it != stores_.end() && !it->second.atomic && !ordered(it->second))
+      return say(it->second, "stores", byte, t, line, "reads", where);
+  }
+  std::vector<std::uint32_t>& marks = loads_[region];
+  if (marks.size() < offset + n) marks.resize(offset + n, 0);
+  load_records_.push_back({block_, t, line, fences_, false});
+  std::fill_n(marks.begin() + std::ptrdiff_t(offset), n, std::uint32_t(load_records_.size()));
   return {};
 }
 

@@ -9,6 +9,7 @@
 #include <functional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace rl::own::ptx {
@@ -36,24 +37,47 @@ class SharedHistory {
   std::uint32_t block_epoch_ = 0;
 };
 
-// Stores to global memory by the blocks of one launch. Blocks run in no order a kernel can rely on
-// (a fence orders a block's own accesses, not the blocks), so two blocks that store to one byte,
-// one of them with a plain st rather than an atomic, race: which value stays is the blocks' order.
-class GlobalStores {
+// Global memory between the blocks of one launch. Blocks run in no order a kernel can rely on, so
+// two blocks that touch one byte, one of them storing with a plain st (not an atomic), race: which
+// value stays, or what the read sees, is the blocks' order. Unless the two are ordered as the CUDA
+// Programming Guide's __threadfence() example orders them: the first block fences at GPU scope
+// after its access, then does an atomic on some address, and the second does an atomic on the
+// same address before its access (the last block to retire reads the others' partials). The
+// interpreter runs the blocks one after another; this finds what another order would change.
+class GlobalAccesses {
  public:
-  void reset() { last_.clear(); }
-  // Block b's thread t stores bytes [at, at + n) at a source line (atomic: atom or red); the race it
-  // completes in words, naming each byte by where(byte), or empty.
-  std::string store(unsigned b, unsigned t, int line, std::uint64_t at, std::size_t n, bool atomic,
-                    const std::function<std::string(std::uint64_t)>& where);
+  void reset();  // a new launch
+  void begin_block(unsigned b);
+  void fence() { ++fences_; }  // a fence at GPU (or system) scope by the current block
+  // The current block's thread t stores or loads bytes [at, at + n) at a source line; region and
+  // offset name the buffer (GlobalMemory::Place) for the loads' record. The race it completes in
+  // words, naming each byte by where(byte), or empty. An atomic store is also a release and an
+  // acquire at `at`.
+  std::string store(unsigned t, int line, std::uint64_t at, std::size_t n, bool atomic, unsigned region,
+                    std::uint64_t offset, const std::function<std::string(std::uint64_t)>& where);
+  std::string load(unsigned t, int line, std::uint64_t at, std::size_t n, unsigned region, std::uint64_t offset,
+                   const std::function<std::string(std::uint64_t)>& where);
 
  private:
-  struct Store {
+  struct Access {
     unsigned block = 0, thread = 0;
     int line = 0;
+    std::uint32_t fences = 0;  // the block's fences before the access
     bool atomic = false;
   };
-  std::unordered_map<std::uint64_t, Store> last_;
+  bool ordered(const Access& earlier) const;  // happens before the current block's accesses
+  std::string say(const Access& a, const char* first, std::uint64_t byte, unsigned t, int line, const char* second,
+                  const std::function<std::string(std::uint64_t)>& where) const;
+
+  unsigned block_ = 0;
+  std::uint32_t fences_ = 0;
+  std::unordered_set<std::uint64_t> acquired_;  // the addresses of the current block's atomics
+  // Each block's releases: an atomic's address, and the block's fences before its last atomic there.
+  std::unordered_map<unsigned, std::unordered_map<std::uint64_t, std::uint32_t>> releases_;
+  std::unordered_map<std::uint64_t, Access> stores_;  // the last store of each byte
+  // The last load of each byte, a buffer at a time: an index into load_records_ plus 1 (0: none).
+  std::unordered_map<unsigned, std::vector<std::uint32_t>> loads_;
+  std::vector<Access> load_records_;
 };
 
 }  // namespace rl::own::ptx
