@@ -10,6 +10,9 @@
 #include "app/backend/backend.h"
 #include "app/core/embedded.h"
 #include "app/own/own_compare.h"
+#include "app/core/file_io.h"
+#include "app/core/input.h"
+#include "app/own/child_process.h"
 #include "app/own/own_process.h"
 #include "app/own/own_trace.h"
 #include "own_support.h"
@@ -104,6 +107,47 @@ TEST(OwnProcess, AKernelThatNeverEndsIsStoppedByTheWatchdog) {
   const std::string stopped = error_of([&] { own::trace_in_process(spin, core::Op::Sum, sim(60), &stop); });
   pressed.join();
   EXPECT_EQ(stopped, "the GPU run was stopped");
+}
+
+// A standby process (what the window keeps ready on a GPU, so that Run skips CUDA's start): it
+// waits, runs the one command whose words it is sent, and ends; a run given one comes back as a
+// run in a fresh process does, and one whose standby has ended starts a process of its own.
+TEST(OwnProcess, AStandbyRunsTheCommandItIsSentAndEnds) {
+  own::Standby version(REDLAB_BINARY);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_TRUE(version.waiting());
+  ASSERT_TRUE(version.send({"--version"}));
+  EXPECT_FALSE(version.waiting());
+  for (int i = 0; i < 500 && !version.child().poll(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_TRUE(version.child().poll());
+  EXPECT_EQ(version.child().poll()->code, 0);
+  std::string out, why;
+  ASSERT_TRUE(core::read_file(version.at("out.json"), core::files::kTrace, &out, &why)) << why;
+  EXPECT_EQ(out.rfind("reduction-lab ", 0), 0u) << out;
+
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const own::OwnRequest r = request(std::string(embedded::own_file("reduce3")), "reduce3.cu", 777, seed);
+  const core::Trace here = own::trace_own(r, false, core::Op::Sum, 0);
+  const core::Trace there =
+      own::trace_in_process(r, core::Op::Sum, sim(60), nullptr, std::make_unique<own::Standby>(REDLAB_BINARY));
+  const own::Agreement a = own::agreement(there, here);
+  EXPECT_TRUE(a.compared && a.equal) << a.text;
+  EXPECT_EQ(there.source, r.file);
+  // A drawn input goes over as how it was drawn, not as 777 numbers: the child draws the same.
+  const core::InputSpec spec{core::InputSpec::Kind::Random, seed % 100000 + 1, "", false};
+  own::OwnRequest drawn = own::own_request(std::string(embedded::own_file("reduce3")), "reduce3.cu", core::DType::Float,
+                                           core::generate_input(spec, 777, core::DType::Float), 128, 1);
+  drawn.input_spec = core::to_string(spec);
+  const core::Trace drawn_here = own::trace_own(drawn, false, core::Op::Sum, 0);
+  EXPECT_TRUE(own::agreement(own::trace_in_process(drawn, core::Op::Sum, sim(60)), drawn_here).equal);
+  drawn.input_spec = "random:" + std::to_string(spec.seed + 1);  // the words are what the child uses
+  EXPECT_FALSE(own::agreement(own::trace_in_process(drawn, core::Op::Sum, sim(60)), drawn_here).equal);
+  auto ended = std::make_unique<own::Standby>(REDLAB_BINARY);
+  ended->child().stop();
+  const core::Trace fresh = own::trace_in_process(r, core::Op::Sum, sim(60), nullptr, std::move(ended));
+  EXPECT_TRUE(own::agreement(fresh, here).equal);
 }
 
 // Timing in a process of its own: without a GPU the child refuses, and its words come back (the

@@ -2,10 +2,12 @@
 
 #include <cerrno>
 #include <cstring>
+#include <iostream>
 #include <optional>
 
 #include "../core/input.h"
 #include "../core/text.h"
+#include "../own/own_run.h"
 #include "commands.h"
 #include "version_line.h"  // generated: cmake/version.cmake
 
@@ -94,11 +96,29 @@ int run_command(int argc, const char* const* argv, std::ostream& out, std::ostre
   return run_handler(chosen, io);
 }
 
+// --standby (own_process.h's Standby): CUDA and NVRTC started, then the one command whose words
+// come on standard input, tab-separated, run as if given after the program's name.
+int standby(const char* program, std::ostream& out, std::ostream& err, const GuiEntry& gui) {
+  own::warm_up_gpu();
+  std::string line;
+  if (!std::getline(std::cin, line)) return 0;  // the window closed or sent nothing: nothing to run
+  std::vector<std::string> words{program};
+  for (std::size_t at = 0; at <= line.size();) {
+    const std::size_t end = std::min(line.find('\t', at), line.size());
+    words.push_back(line.substr(at, end - at));
+    at = end + 1;
+  }
+  std::vector<const char*> argv;
+  for (const std::string& w : words) argv.push_back(w.c_str());
+  return run_command(int(argv.size()), argv.data(), out, err, gui);
+}
+
 }  // namespace
 
 // What a command printed counts only once it is flushed: `list >/dev/full` fails, saying so.
 int run(int argc, const char* const* argv, std::ostream& out, std::ostream& err, const GuiEntry& gui) {
-  const int code = run_command(argc, argv, out, err, gui);
+  const bool waits = argc == 2 && std::string_view(argv[1]) == "--standby";
+  const int code = waits ? standby(argv[0], out, err, gui) : run_command(argc, argv, out, err, gui);
   errno = 0;
   if (out.flush()) return code;
   err << "reduction-lab: error: cannot write the output: "

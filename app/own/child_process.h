@@ -12,10 +12,11 @@ namespace rl::own {
 
 class ChildProcess {
  public:
-  // Starts argv[0] (a path) with argv's other words; its standard input is /dev/null, its output
-  // and error go to the two files (created or truncated: paths of the caller's own temporaries).
-  // Throws std::runtime_error naming what failed.
-  ChildProcess(const std::vector<std::string>& argv, const std::string& out_path, const std::string& err_path);
+  // Starts argv[0] (a path) with argv's other words; its standard input is /dev/null (or, with
+  // piped_input, a pipe that send() writes), its output and error go to the two files (created or
+  // truncated: paths of the caller's own temporaries). Throws std::runtime_error naming what failed.
+  ChildProcess(const std::vector<std::string>& argv, const std::string& out_path, const std::string& err_path,
+               bool piped_input = false);
   ~ChildProcess();  // stops it (SIGKILL) where it still runs, and waits for it
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
@@ -28,9 +29,13 @@ class ChildProcess {
   std::optional<Ended> poll();
   // Stops it (SIGKILL) and waits for it; what poll() says afterwards.
   Ended stop();
+  // Writes `text` to its standard input and closes it (a piped_input child, once); false where
+  // the write failed (the child has ended).
+  bool send(const std::string& text);
 
  private:
   pid_t pid_ = -1;
+  int input_ = -1;  // the pipe's end we write (piped_input)
   std::optional<Ended> ended_;
 };
 

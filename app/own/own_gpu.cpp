@@ -121,6 +121,11 @@ kernels::Timing time_own(const OwnRequest& r, std::size_t n, kernels::BenchSessi
   return session.time_enqueue(enqueue, settings, cancel);
 }
 
+void warm_up_gpu() {
+  if (cudaFree(nullptr) != cudaSuccess) (void)cudaGetLastError();  // the run reports it, in words
+  nvrtc_ready(nullptr);
+}
+
 OwnRun run_on_gpu(const OwnRequest& r) {
   OwnRun out = prepare_run(r);
   cudaDeviceProp prop{};

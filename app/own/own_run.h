@@ -23,6 +23,9 @@ struct OwnRequest {
   std::string source, file = "kernel.cu";
   std::string value_type = "float";  // int, float, double, half or bf16 (own_dtype)
   std::vector<unsigned char> input;  // n values of value_type, little-endian
+  // How the input was drawn ("random:7", "iota", "ones"; see core/input.h), where a child process
+  // can draw it again bit for bit instead of reading it as numbers; empty: the numbers go over.
+  std::string input_spec;
   int block = 0;                     // 0: the file's
   unsigned trace_block = 0;
   ExprNames device{0, 0, 4, 132, 2048};  // sms and threads_per_sm the grid rules see
@@ -69,5 +72,8 @@ OwnRun run_on_cpu(const OwnRequest& request);
 // trace read back from the same sink. Throws std::runtime_error where the program was built
 // without the CUDA backend or no GPU is present, kernels::CudaError when a CUDA call fails.
 OwnRun run_on_gpu(const OwnRequest& request);
+// Starts what a GPU run needs before the run: CUDA's context on the current GPU and NVRTC (a
+// standby process, own_process.h). Failures are left for the run to report.
+void warm_up_gpu();
 
 }  // namespace rl::own

@@ -20,6 +20,7 @@
 #include "../core/trace.h"
 #include "../core/undo.h"
 #include "../own/own_compare.h"
+#include "../own/own_process.h"
 #include "../render/export.h"
 #include "../render/warp_views.h"
 #include "code_editor.h"
@@ -113,6 +114,9 @@ struct OwnUi {
   // Set to stop a GPU run's process (Stop, or the window closing: ~OwnUi).
   std::shared_ptr<std::atomic<bool>> stop = std::make_shared<std::atomic<bool>>(false);
   std::chrono::steady_clock::time_point started{};  // when the run in progress began
+  // A GPU run's process started before Run, CUDA already up (own_process.h); when it last started.
+  std::unique_ptr<own::Standby> standby;
+  std::chrono::steady_clock::time_point standby_at{};
 
   // A run, its comparison or its checks in progress: one run at a time.
   bool busy() const { return pending.valid() || comparing.valid() || checking.valid(); }

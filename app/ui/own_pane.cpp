@@ -94,12 +94,16 @@ void run_own(AppState& s, const std::string& path) {
     std::vector<double> values = run_request(c).input;
     o.request = own::own_request(std::move(source), path, c.type, values, 0, unsigned(c.trace_block));
     o.request.step_budget = kWindowSteps, o.op = c.op;
+    if (!c.typed && c.input.kind != core::InputSpec::Kind::File)  // drawn: the child draws it again (fill_input)
+      o.request.input_spec = core::to_string(c.input);
     *o.stop = false, o.started = std::chrono::steady_clock::now();
     // The run alone first, so that its trace is on screen soonest; the checks follow (start_checks).
-    if (o.gpu)  // in a process of its own, under a watchdog (own_process.h)
-      o.pending = std::async(std::launch::async, [r = o.request, op = c.op, stop = o.stop] {
-        return own::trace_in_process(r, op, {own::this_program(), "cuda", kGpuWatchdogSeconds, false}, stop.get());
-      });
+    if (o.gpu)  // in a process of its own, under a watchdog (own_process.h), started already where one waits
+      o.pending = std::async(
+          std::launch::async, [r = o.request, op = c.op, stop = o.stop, ready = std::move(o.standby)]() mutable {
+            return own::trace_in_process(r, op, {own::this_program(), "cuda", kGpuWatchdogSeconds, false}, stop.get(),
+                                         std::move(ready));
+          });
     else
       o.pending =
           std::async(std::launch::async, [r = o.request, op = c.op] { return own::trace_own(r, false, op, 0); });
@@ -175,10 +179,28 @@ void land_comparison(AppState& s) {
   if (s.trace && s.trace->source == o.file) own::add_findings(*s.trace, cpu.trace.findings);
 }
 
+// Keeps a GPU run's process waiting while a file of your own is open on a GPU: the next Run skips
+// CUDA's start. One start every few seconds at most, so one that cannot start is not retried at
+// every frame.
+void keep_standby(AppState& s) {
+  OwnUi& o = s.own;
+  const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
+  if (!gpu || o.file.empty() || o.pending.valid() || (o.standby && o.standby->waiting())) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - o.standby_at < std::chrono::seconds(5)) return;
+  o.standby_at = now, o.standby.reset();
+  try {
+    o.standby = std::make_unique<own::Standby>(own::this_program());
+  } catch (const std::exception&) {
+    // the run itself then starts a process of its own, and says what went wrong
+  }
+}
+
 }  // namespace
 
 void poll_own(AppState& s) {
   OwnUi& o = s.own;
+  keep_standby(s);
   if (ready(o.pending)) land_run(s);
   if (ready(o.comparing)) land_comparison(s);
   if (ready(o.checking)) land_checks(s);
