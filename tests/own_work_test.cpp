@@ -167,5 +167,31 @@ TEST(OwnCpu, ReadsOfAnotherBlocksStoreRaceUnlessAFenceAndAnAtomicOrderThem) {
       << read_first.findings[0].text;
 }
 
+// After the last barrier no barrier ends a stage: what warp 0 of the warp-shuffle starter does
+// there (each lane below the block's warps reads its warp's sum, then five shuffles) shows in the
+// rl_lanes steps it leads to: the reads in the first, nothing in the shuffles after it.
+TEST(OwnCpu, WorkAfterTheLastBarrierShowsInTheLanesSteps) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const std::vector<double> input = test::random_values(1000, core::DType::Float, seed);
+  const own::OwnRequest r = own::own_request(std::string(embedded::own_file("warp-shuffle")), "warp-shuffle.cu",
+                                             core::DType::Float, input, 256, 0);
+  const core::Trace t = own::own_trace(r, own::run_on_cpu(r), core::Op::Sum);
+  std::size_t last_barrier = 0;
+  for (std::size_t k = 0; k < t.stages.size(); ++k)
+    if (t.stages[k].line > 0) last_barrier = k;
+  ASSERT_EQ(t.stages.size(), last_barrier + 6);  // the five shuffles after it, and their first step
+  const core::Stage& first = t.stages[last_barrier + 1];
+  ASSERT_EQ(first.accesses.size(), 8u);  // 256 threads: 8 warps' sums
+  for (int lane = 0; lane < 8; ++lane) {
+    EXPECT_EQ(first.accesses[std::size_t(lane)].thread, lane);
+    EXPECT_EQ(first.accesses[std::size_t(lane)].reads, std::vector<int>{lane});
+    EXPECT_TRUE(first.accesses[std::size_t(lane)].writes.empty());
+  }
+  EXPECT_EQ(first.active.size(), 32u);  // the callers: warp 0
+  for (std::size_t k = last_barrier + 2; k < t.stages.size(); ++k) EXPECT_TRUE(t.stages[k].accesses.empty()) << k;
+}
+
 }  // namespace
 }  // namespace rl

@@ -91,6 +91,7 @@ class CpuTarget : public Target {
               std::uint64_t n) override {
     ptx::LaunchSpec s{lowered_, grid, block, shared, {in, out, n}, budget_, schedule_};
     s.record_block = record_, s.stage_counter = sink() + offsetof(SinkLayout, stages);
+    if (record_ >= 0) read(sink() + offsetof(SinkLayout, steps), &s.step_counters, 8);  // the armed sink's
     record_ = -1;
     return m_.launch(s);
   }

@@ -81,10 +81,20 @@ void add_work(core::Stage& s, const std::vector<const ptx::MemEvent*>& events, i
 }
 
 // The stages in the order they ran: each stage's rl_lanes steps, then the barrier that ended it.
+// After the last barrier no barrier ends a stage: what the threads did there (warp 0 reading the
+// warps' sums, then shuffling) is the work of the rl_lanes steps, each access in the step it led
+// to (the thread's calls so far); what follows the last call is not shown.
 std::vector<core::Stage> stages_of(const OwnRun& run, const std::string& type, std::uint64_t input_bytes) {
-  std::vector<std::vector<const ptx::MemEvent*>> events(run.stages.size());
-  for (const ptx::MemEvent& e : run.events)
-    if (e.stage < events.size() && e.thread < unsigned(run.block)) events[e.stage].push_back(&e);
+  std::vector<std::vector<const ptx::MemEvent*>> events(run.stages.size()), after;
+  for (const ptx::MemEvent& e : run.events) {
+    if (e.thread >= unsigned(run.block)) continue;
+    if (e.stage < events.size()) {
+      events[e.stage].push_back(&e);
+    } else if (e.stage == events.size() && e.step < kMaxSteps) {
+      if (after.size() <= e.step) after.resize(e.step + 1);
+      after[e.step].push_back(&e);
+    }
+  }
   std::vector<core::Stage> out;
   for (std::size_t k = 0; k < run.lanes.size() || k < run.stages.size(); ++k) {
     const int param = k < run.stages.size() ? run.stages[k].param : 0;
@@ -95,6 +105,12 @@ std::vector<core::Stage> stages_of(const OwnRun& run, const std::string& type, s
         s.tag = kernels::kTagLanes, s.param = param;
         s.label = core::stage_label(s.tag, s.param, false) + ", call " + std::to_string(j + 1);
         s.lanes = lane_values(step, type);
+        if (k == run.stages.size() && j < after.size()) {  // accesses of the step; active stays the callers
+          core::Stage work;
+          add_work(work, after[j], run.block, value_bytes(type), run.input_address, input_bytes);
+          s.accesses = std::move(work.accesses), s.loads = std::move(work.loads);
+          s.bank_conflicts = work.bank_conflicts;
+        }
         s.active = run.callers[k][j];  // the threads that called rl_lanes in this step
         out.push_back(std::move(s));
       }

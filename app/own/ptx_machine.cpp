@@ -38,6 +38,7 @@ struct Machine::Impl {
   SharedHistory history;
   GlobalAccesses globals;                        // this launch's global accesses, block by block
   const unsigned char* stage_counter = nullptr;  // spec.stage_counter's bytes, found once a launch
+  const unsigned char* step_counters = nullptr;  // spec.step_counters' bytes, a thread's 4 each
   std::vector<std::uint64_t> regs;
   std::vector<std::uint32_t> pc;
   std::vector<Status> status;
@@ -119,10 +120,11 @@ struct Machine::Impl {
     if (in.header || long(block_id) != spec.record_block || self.events_.size() >= kMaxEvents) return;
     const bool shared_access = sp == Space::Shared;
     if (shared_access ? a < dynamic_start() : (sp != Space::Global || write)) return;
-    std::uint32_t stage = 0;
+    std::uint32_t stage = 0, step = 0;
     if (stage_counter) std::memcpy(&stage, stage_counter, 4);
+    if (step_counters) std::memcpy(&step, step_counters + 4 * std::size_t(t), 4);
     self.events_.push_back({stage, t, write, shared_access, std::uint8_t(std::min<std::size_t>(n, 255)),
-                            shared_access ? a - dynamic_start() : a});
+                            shared_access ? a - dynamic_start() : a, step});
   }
   // The student's own global accesses (not the header's sink), for the race check between blocks.
   void global_access(unsigned t, const Instr& in, std::uint64_t a, std::size_t n, bool write,
@@ -564,6 +566,8 @@ struct Machine::Impl {
     if (!e) throw std::invalid_argument("the PTX has no kernel " + s.entry);
     globals.reset();
     stage_counter = s.record_block >= 0 ? global.at(s.stage_counter, 4) : nullptr;
+    step_counters =
+        s.record_block >= 0 && s.step_counters ? global.at(s.step_counters, 4 * std::size_t(s.block)) : nullptr;
     if (s.params.size() != e->params.size())
       throw std::invalid_argument("the kernel takes " + std::to_string(e->params.size()) + " parameters, given " +
                                   std::to_string(s.params.size()));

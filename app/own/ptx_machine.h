@@ -46,6 +46,7 @@ struct MemEvent {
   bool shared = false;     // dynamic shared memory (address: its byte offset), else global (its address)
   std::uint8_t bytes = 0;  // the access's width (a vector's whole)
   std::uint64_t address = 0;
+  std::uint32_t step = 0;  // the thread's rl_lanes calls so far in the stage (LaunchSpec::step_counters)
 };
 
 struct LaunchSpec {
@@ -61,6 +62,7 @@ struct LaunchSpec {
   // counter each event reads (rl_sink.stages).
   long record_block = -1;
   std::uint64_t stage_counter = 0;
+  std::uint64_t step_counters = 0;  // rl_sink.steps: a 32-bit count a thread (0: none)
 };
 
 class Machine {
