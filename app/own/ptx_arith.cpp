@@ -253,19 +253,19 @@ std::uint64_t atomic_result(const Instr& in, std::uint64_t old, std::uint64_t b,
   return is_float(in.type) ? float_op(as, old, b, 0) : int_op(as, old, b, 0);
 }
 
-std::uint64_t special_value(std::uint64_t which, unsigned t, unsigned block, unsigned grid, unsigned block_id) {
+std::uint64_t special_value(std::uint64_t which, unsigned t, const LaunchDims& d, unsigned block_id) {
   switch (which) {
-    case kTidX: return t;
-    case kNtidX: return block;
-    case kCtaidX: return block_id;
-    case kNctaidX: return grid;
-    case kTidY:
+    case kTidX: return t % d.block_x;
+    case kTidY: return t / d.block_x;
+    case kNtidX: return d.block_x;
+    case kNtidY: return d.block_y;
+    case kCtaidX: return block_id % d.grid_x;
+    case kCtaidY: return block_id / d.grid_x;
+    case kNctaidX: return d.grid_x;
+    case kNctaidY: return d.grid_y;
     case kTidZ:
-    case kCtaidY:
     case kCtaidZ: return 0;
-    case kNtidY:
     case kNtidZ:
-    case kNctaidY:
     case kNctaidZ: return 1;
     case kLaneId: return t % 32;
     case kWarpId: return t / 32;

@@ -70,9 +70,12 @@ bool compare(const Instr& in, std::uint64_t a, std::uint64_t b);
 // shfl.sync's source lane for `lane` (the PTX ISA's pseudo-code: b the lane or offset, c the
 // clamp and segment mask); *in_range: whether it lies in the lane's segment (else the lane's own).
 int shuffle_source(const Instr& in, int lane, std::uint32_t b, std::uint32_t c, bool* in_range);
-// A special register's value (Special) for thread t of block `block_id`, in a 1D launch of `grid`
-// blocks of `block` threads.
-std::uint64_t special_value(std::uint64_t which, unsigned t, unsigned block, unsigned grid, unsigned block_id);
+// A launch's shape: threads a block and blocks, in x and y.
+struct LaunchDims {
+  unsigned block_x = 1, block_y = 1, grid_x = 1, grid_y = 1;
+};
+// A special register's value (Special) for thread t (linear: x first) of block `block_id` (linear).
+std::uint64_t special_value(std::uint64_t which, unsigned t, const LaunchDims& d, unsigned block_id);
 // What an atom or red leaves in memory: its operation (add, min, max, and, or, xor, exch, cas,
 // inc, dec) of the old value and b; c is cas's new value. Refuses any other.
 std::uint64_t atomic_result(const Instr& in, std::uint64_t old, std::uint64_t b, std::uint64_t c);

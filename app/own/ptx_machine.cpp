@@ -31,6 +31,8 @@ struct Machine::Impl {
 
   const Entry* e = nullptr;
   LaunchSpec spec;
+  LaunchDims dims;       // spec's shape
+  unsigned threads = 1;  // a block's: block x block_y
   std::vector<unsigned char> params;
   std::vector<std::size_t> param_at;
   unsigned block_id = 0;
@@ -80,7 +82,7 @@ struct Machine::Impl {
     switch (o.what) {
       case Operand::Reg: v = reg(t, o.reg); break;
       case Operand::Imm: v = o.imm; break;
-      case Operand::Special: v = special_value(o.imm, t, spec.block, spec.grid, block_id); break;
+      case Operand::Special: v = special_value(o.imm, t, dims, block_id); break;
       case Operand::Symbol:  // a variable's address, or a parameter's offset in the parameter space
         v = o.symbol <= -2 ? param_at[std::size_t(-2 - o.symbol)] : symbol_at[std::size_t(o.symbol)];
         break;
@@ -337,7 +339,7 @@ struct Machine::Impl {
       if (on[i])
         present |= 1u << (group[i] - warp0), need |= std::uint32_t(value(group[i], in.args.back(), Type{Kind::U, 4}));
     std::uint32_t exists = 0;
-    for (unsigned l = 0; l < 32 && warp0 + l < spec.block; ++l) exists |= 1u << l;
+    for (unsigned l = 0; l < 32 && warp0 + l < threads; ++l) exists |= 1u << l;
     if ((need & exists & present) != (need & exists)) {
       for (unsigned l = 0; l < 32; ++l)
         if ((need & exists & ~present) >> l & 1u && status[warp0 + l] == Status::Exited)
@@ -411,7 +413,7 @@ struct Machine::Impl {
   // ---- scheduling -------------------------------------------------------------------------
   // One step of a warp: the lanes at its lowest pc run one instruction. False when none can.
   bool step_warp(unsigned warp) {
-    const unsigned lo = warp * 32, hi = std::min(spec.block, lo + 32);
+    const unsigned lo = warp * 32, hi = std::min(threads, lo + 32);
     std::uint32_t pc0 = UINT32_MAX;
     for (unsigned t = lo; t < hi; ++t)
       if (status[t] == Status::Run) pc0 = std::min(pc0, pc[t]);
@@ -471,7 +473,7 @@ struct Machine::Impl {
     std::uint32_t barrier_pc = UINT32_MAX;
     unsigned first = 0;
     bool waiting = false, at_barrier = false;
-    for (unsigned t = 0; t < spec.block; ++t) {
+    for (unsigned t = 0; t < threads; ++t) {
       if (status[t] == Status::WarpWait) waiting = true;
       if (status[t] != Status::Barrier) continue;
       at_barrier = true;
@@ -484,31 +486,31 @@ struct Machine::Impl {
              e->code[pc[t]].line);
     }
     if (at_barrier && !waiting) {
-      for (unsigned t = 0; t < spec.block; ++t)
+      for (unsigned t = 0; t < threads; ++t)
         if (status[t] == Status::Barrier) status[t] = Status::Run, pc[t] += 1;
       history.barrier();
       return;
     }
     bool released = false;
-    for (unsigned t = 0; t < spec.block; ++t)
+    for (unsigned t = 0; t < threads; ++t)
       if (status[t] == Status::WarpWait) status[t] = Status::Run, released = true;
     if (released && !at_barrier) {  // try once more: a mask met by lanes that arrived later
       retry_waits();
       return;
     }
     unsigned w = 0;
-    while (w < spec.block && status[w] != Status::WarpWait && status[w] != Status::Run) ++w;
+    while (w < threads && status[w] != Status::WarpWait && status[w] != Status::Run) ++w;
     const unsigned b = first;
     stop("divergent-barrier",
          "thread " + std::to_string(b) + " of block " + std::to_string(block_id) + " waits at the barrier on line " +
              std::to_string(e->code[barrier_pc].line) + " while thread " + std::to_string(w) +
-             " waits for its warp at line " + std::to_string(e->code[pc[std::min(w, spec.block - 1)]].line),
+             " waits for its warp at line " + std::to_string(e->code[pc[std::min(w, threads - 1)]].line),
          e->code[barrier_pc].line);
   }
 
   // Runs the block's warps until none can go on: in turn, or interleaved at random (spec.schedule).
   void run_warps() {
-    const unsigned warps = (spec.block + 31) / 32;
+    const unsigned warps = (threads + 31) / 32;
     if (spec.schedule == 0) {
       for (unsigned warp = 0; warp < warps; ++warp)
         while (step_warp(warp)) {}
@@ -529,13 +531,13 @@ struct Machine::Impl {
     run_warps();
     bool stuck = false;
     unsigned t0 = 0;
-    for (unsigned t = 0; t < spec.block; ++t)
+    for (unsigned t = 0; t < threads; ++t)
       if (status[t] == Status::WarpWait) stuck = true, t0 = t;
     bool all_done = true;
-    for (unsigned t = 0; t < spec.block; ++t) all_done = all_done && status[t] == Status::Exited;
+    for (unsigned t = 0; t < threads; ++t) all_done = all_done && status[t] == Status::Exited;
     if (stuck && !all_done) {
       bool barrier = false;
-      for (unsigned t = 0; t < spec.block; ++t) barrier = barrier || status[t] == Status::Barrier;
+      for (unsigned t = 0; t < threads; ++t) barrier = barrier || status[t] == Status::Barrier;
       if (!barrier)
         stop("shuffle-mask",
              "thread " + std::to_string(t0) + " of block " + std::to_string(block_id) + " waits at line " +
@@ -549,10 +551,10 @@ struct Machine::Impl {
     globals.begin_block(b);
     shared.assign(dynamic_start() + spec.dynamic_shared, 0);  // the dynamic part starts 16-aligned
     shared_set.assign(shared.size(), 0);
-    history.reset(shared.size(), (spec.block + 31) / 32);
-    regs.assign(std::size_t(spec.block) * std::size_t(nregs), 0);
-    pc.assign(spec.block, 0);
-    status.assign(spec.block, Status::Run);
+    history.reset(shared.size(), (threads + 31) / 32);
+    regs.assign(std::size_t(threads) * std::size_t(nregs), 0);
+    pc.assign(threads, 0);
+    status.assign(threads, Status::Run);
     schedule_rng.seed(spec.schedule ^ (std::uint64_t(b) * 0x9e3779b97f4a7c15ull));
     for (;;) {
       run_warps();
@@ -566,14 +568,17 @@ struct Machine::Impl {
     if (!e) throw std::invalid_argument("the PTX has no kernel " + s.entry);
     globals.reset();
     stage_counter = s.record_block >= 0 ? global.at(s.stage_counter, 4) : nullptr;
-    step_counters =
-        s.record_block >= 0 && s.step_counters ? global.at(s.step_counters, 4 * std::size_t(s.block)) : nullptr;
+    step_counters = s.record_block >= 0 && s.step_counters
+                        ? global.at(s.step_counters, 4 * std::size_t(s.block) * s.block_y)
+                        : nullptr;
     if (s.params.size() != e->params.size())
       throw std::invalid_argument("the kernel takes " + std::to_string(e->params.size()) + " parameters, given " +
                                   std::to_string(s.params.size()));
-    if (s.block == 0 || s.block > 1024 || s.grid == 0)
+    if (s.block == 0 || s.block_y == 0 || std::uint64_t(s.block) * s.block_y > 1024 || s.grid == 0 || s.grid_y == 0)
       throw std::invalid_argument("a launch of no threads or past 1024 a block");
     spec = s;
+    dims = {s.block, s.block_y, s.grid, s.grid_y};
+    threads = s.block * s.block_y;
     nregs = std::max(e->registers, 1);
     params.clear(), param_at.clear();
     for (std::size_t i = 0; i < e->params.size(); ++i) {
@@ -618,7 +623,7 @@ bool Machine::launch(const LaunchSpec& spec) {
   impl_->prepare(spec);
   if (spec.record_block >= 0) events_.clear();
   try {
-    for (unsigned b = 0; b < spec.grid; ++b) impl_->run_block(b);
+    for (unsigned b = 0; b < spec.grid * spec.grid_y; ++b) impl_->run_block(b);
   } catch (const Stopped&) {
     return false;
   } catch (const NotModelled& n) {  // raised outside an instruction's own check (a vote's kind)

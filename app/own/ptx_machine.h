@@ -51,7 +51,7 @@ struct MemEvent {
 
 struct LaunchSpec {
   std::string entry;                                   // the lowered kernel name
-  unsigned grid = 1, block = 1;                        // 1D
+  unsigned grid = 1, block = 1;                        // blocks and threads in x (grid_y, block_y: in y)
   std::size_t dynamic_shared = 0;                      // bytes
   std::vector<Arg> params;                             // the entry's parameters in order
   std::uint64_t step_budget = std::uint64_t(1) << 32;  // thread-instructions before the run is stopped
@@ -63,6 +63,7 @@ struct LaunchSpec {
   long record_block = -1;
   std::uint64_t stage_counter = 0;
   std::uint64_t step_counters = 0;  // rl_sink.steps: a 32-bit count a thread (0: none)
+  unsigned grid_y = 1, block_y = 1;  // a 2D launch's blocks and threads in y (the matrix kernels')
 };
 
 class Machine {
