@@ -156,6 +156,11 @@ void land_run(AppState& s) {
   try {
     core::Trace t = o.pending.get();
     o.said = outcome(t, o.file), o.findings = t.findings, o.failed = false;
+    // Run to screen: the target, measured where the student sees it (the frame after this).
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - o.started).count();
+    o.said += " On screen " + std::to_string(int(ms + 0.5)) + " ms after Run.";
+    std::fprintf(stderr, "reduction-lab: own run on screen %d ms after Run (%s)\n", int(ms + 0.5),
+                 o.gpu ? "GPU" : "CPU path");
     if (o.gpu)
       o.comparing =
           std::async(std::launch::async, [r = o.request, op = o.op, t] { return own::compare_on_cpu(r, op, t); });
