@@ -183,6 +183,17 @@ std::string findings_of(const own::ptx::Machine& m) {
   return s;
 }
 
+// A hand-written kernel k(out) run by one thread: the first `bytes` bytes it stored at out.
+std::vector<unsigned char> one_thread(const std::string& ptx, std::size_t bytes) {
+  own::ptx::Machine m(own::ptx::parse(ptx));
+  const std::uint64_t out = m.alloc(bytes, "out");
+  own::ptx::LaunchSpec s;
+  s.entry = "k", s.params = {out};
+  if (!m.launch(s)) throw std::runtime_error(findings_of(m));
+  const unsigned char* p = m.host(out, bytes);
+  return {p, p + bytes};
+}
+
 // One launch of `grid` blocks of the plan's threads with `params`; throws naming a finding.
 void launch(own::ptx::Machine& m, const std::string& entry, const kernels::Plan& plan, std::size_t grid,
             std::vector<own::ptx::Arg> params, std::size_t value_bytes) {
@@ -615,13 +626,9 @@ TEST(Conformance, HalfAndBf16RoundOnceToNearestEven) {
 	ret;
 }
 )";
-  own::ptx::Machine m(own::ptx::parse(ptx));
-  const std::uint64_t out = m.alloc(36, "out");
-  own::ptx::LaunchSpec s;
-  s.entry = "k", s.params = {out};
-  ASSERT_TRUE(m.launch(s)) << findings_of(m);
+  const std::vector<unsigned char> out = one_thread(ptx, 36);
   std::uint16_t h[10];
-  std::memcpy(h, m.host(out, 20), 20);
+  std::memcpy(h, out.data(), 20);
   EXPECT_EQ(h[0], 0x7c00);  // 65520: halfway past 65504, to infinity
   EXPECT_EQ(h[1], 0x7bff);  // 65519: 65504
   EXPECT_EQ(h[2], 0x0000);  // 2^-25: halfway to the least subnormal, to the even zero
@@ -633,7 +640,7 @@ TEST(Conformance, HalfAndBf16RoundOnceToNearestEven) {
   EXPECT_EQ(h[8], 0x3c02);  // (1 + 2^-10) + 2^-11: a tie, to the even 1 + 2^-9
   EXPECT_EQ(h[9], 0x3f80);  // max(NaN, 1) = 1
   std::uint32_t w[4];
-  std::memcpy(w, m.host(out + 20, 16), 16);
+  std::memcpy(w, out.data() + 20, 16);
   EXPECT_EQ(w[0], 0x33800000u);  // the least subnormal half, exactly 2^-24
   EXPECT_EQ(w[1], 0x41004000u);  // {2 + 0.5, 1 + 1}: the first source's pair in the upper half
   EXPECT_EQ(std::int32_t(w[2]), -5);
@@ -671,19 +678,15 @@ TEST(Conformance, BitFieldsExtractAndInsertAsThePtxIsaSays) {
 	ret;
 }
 )";
-  own::ptx::Machine m(own::ptx::parse(ptx));
-  const std::uint64_t out = m.alloc(24, "out");
-  own::ptx::LaunchSpec s;
-  s.entry = "k", s.params = {out};
-  ASSERT_TRUE(m.launch(s)) << findings_of(m);
+  const std::vector<unsigned char> out = one_thread(ptx, 24);
   std::uint32_t w[4];
-  std::memcpy(w, m.host(out, 16), 16);
+  std::memcpy(w, out.data(), 16);
   EXPECT_EQ(w[0], 0x0Fu);        // bits 4..11 of 0xF0F0F0F0
   EXPECT_EQ(w[1], 0xFFFFFFFFu);  // the field 0xF, its top bit extended
   EXPECT_EQ(w[2], 0u);           // a field of no bits
   EXPECT_EQ(w[3], 0x1234AB78u);  // 0xAB into bits 8..15
   std::uint64_t d;
-  std::memcpy(&d, m.host(out + 16, 8), 8);
+  std::memcpy(&d, out.data() + 16, 8);
   EXPECT_EQ(d, 0xF000000000000000ull);  // 8 bits at 60: the 4 that fit
 }
 

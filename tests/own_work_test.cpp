@@ -63,6 +63,14 @@ TEST(OwnCpu, StartersRecordWhoWorkedAndWhereAsTheirTwinsDo) {
     }
 }
 
+// 1000 ints drawn from seed, and their exact sum.
+std::pair<std::vector<double>, double> ints_and_sum(std::uint64_t seed) {
+  std::vector<double> input = test::random_values(1000, core::DType::Int, seed);
+  double exact = 0;
+  for (double v : input) exact += v;
+  return {std::move(input), exact};
+}
+
 // Blocks that add into out[0] with a plain load and store race, though blocks run one after
 // another here and the sum comes out right: the CPU path names both blocks and the line. With
 // atomicAdd the same kernel is race-free and exact.
@@ -84,9 +92,7 @@ TEST(OwnCpu, BlocksStoringOneCellWithoutAnAtomicRace) {
       "}\n";
   const auto seed = test::test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const std::vector<double> input = test::random_values(1000, core::DType::Int, seed);
-  double exact = 0;
-  for (double v : input) exact += v;
+  const auto [input, exact] = ints_and_sum(seed);
   own::OwnRequest r;
   r.source = racy, r.file = "racy.cu", r.value_type = "int", r.input = own::bytes_of(input, "int");
   const own::OwnRun run = own::run_on_cpu(r);
@@ -130,9 +136,7 @@ TEST(OwnCpu, ReadsOfAnotherBlocksStoreRaceUnlessAFenceAndAnAtomicOrderThem) {
       "    out[0] = sum;\n  }\n}\n";
   const auto seed = test::test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const std::vector<double> input = test::random_values(1000, core::DType::Int, seed);
-  double exact = 0;
-  for (double v : input) exact += v;
+  const auto [input, exact] = ints_and_sum(seed);
   const auto run = [&](const std::string& fence) {
     std::string text = last_block;
     text.replace(text.find("FENCE"), 5, fence);
