@@ -1,0 +1,100 @@
+#include "all_reduce.h"
+
+#include <stdexcept>
+
+namespace rl::model::all_reduce {
+namespace {
+
+int wrap(int g, int n) { return ((g % n) + n) % n; }
+
+void check(const std::vector<std::vector<double>>& inputs) {
+  const int n = int(inputs.size());
+  if (n < kMinGpus || n > kMaxGpus)
+    throw std::invalid_argument("an all-reduce over " + std::to_string(n) + (n == 1 ? " GPU" : " GPUs") +
+                                ": the model takes " + std::to_string(kMinGpus) + " to " + std::to_string(kMaxGpus));
+  for (const auto& b : inputs)
+    if (b.size() != inputs[0].size())
+      throw std::invalid_argument("an all-reduce over buffers of different sizes (" + std::to_string(b.size()) +
+                                  " and " + std::to_string(inputs[0].size()) + " values)");
+}
+
+// Every move of a step reads the buffers as they were before it (the links run at once).
+void apply(Step& step, std::vector<std::vector<double>>& buffers, const std::vector<std::size_t>& bounds,
+           double (*round)(double)) {
+  const std::vector<std::vector<double>> before = buffers;
+  for (const Move& mv : step.moves)
+    for (std::size_t i = bounds[std::size_t(mv.chunk)]; i < bounds[std::size_t(mv.chunk) + 1]; ++i)
+      buffers[std::size_t(mv.to)][i] = mv.add ? round(before[std::size_t(mv.from)][i] + before[std::size_t(mv.to)][i])
+                                              : before[std::size_t(mv.from)][i];
+  step.after = buffers;
+}
+
+Run ring(const std::vector<std::vector<double>>& inputs, double (*round)(double)) {
+  Run r;
+  r.algorithm = Algorithm::Ring, r.gpus = int(inputs.size());
+  const int n = r.gpus;
+  r.chunk_begin = chunk_bounds(inputs[0].size(), n);
+  std::vector<std::vector<double>> buffers = inputs;
+  for (int phase = 0; phase < 2; ++phase)  // reduce-scatter, then all-gather
+    for (int s = 0; s < n - 1; ++s) {
+      Step step;
+      step.label = std::string(phase == 0 ? "reduce-scatter " : "all-gather ") + std::to_string(s + 1) + " of " +
+                   std::to_string(n - 1);
+      for (int g = 0; g < n; ++g)
+        step.moves.push_back({g, wrap(g + 1, n), phase == 0 ? wrap(g - 1 - s, n) : wrap(g - s, n), phase == 0});
+      apply(step, buffers, r.chunk_begin, round);
+      r.steps.push_back(std::move(step));
+    }
+  r.results = buffers;
+  return r;
+}
+
+Run one_shot(const std::vector<std::vector<double>>& inputs, double (*round)(double)) {
+  Run r;
+  r.algorithm = Algorithm::OneShot, r.gpus = int(inputs.size());
+  r.chunk_begin = {0, inputs[0].size()};
+  Step step;
+  step.label = "one-shot";
+  for (int to = 0; to < r.gpus; ++to)
+    for (int from = 0; from < r.gpus; ++from)
+      if (from != to) step.moves.push_back({from, to, 0, true});
+  std::vector<double> sum = inputs[0];
+  for (std::size_t g = 1; g < inputs.size(); ++g)
+    for (std::size_t i = 0; i < sum.size(); ++i) sum[i] = round(sum[i] + inputs[g][i]);
+  step.after.assign(inputs.size(), sum);
+  r.results = step.after;
+  r.steps.push_back(std::move(step));
+  return r;
+}
+
+}  // namespace
+
+std::vector<std::size_t> chunk_bounds(std::size_t count, int n) {
+  std::vector<std::size_t> b;
+  for (int c = 0; c <= n; ++c) b.push_back(std::size_t(c) * count / std::size_t(n));
+  return b;
+}
+
+Run run(Algorithm algorithm, const std::vector<std::vector<double>>& inputs, double (*round)(double)) {
+  check(inputs);
+  return algorithm == Algorithm::Ring ? ring(inputs, round) : one_shot(inputs, round);
+}
+
+std::vector<int> order_of_adds(Algorithm algorithm, int gpus, std::size_t count, std::size_t i) {
+  std::vector<int> order;
+  if (algorithm == Algorithm::OneShot) {
+    for (int g = 0; g < gpus; ++g) order.push_back(g);
+    return order;
+  }
+  const std::vector<std::size_t> b = chunk_bounds(count, gpus);
+  int c = 0;
+  while (!(i >= b[std::size_t(c)] && i < b[std::size_t(c) + 1])) ++c;
+  for (int k = 1; k <= gpus; ++k) order.push_back(wrap(c + k, gpus));
+  return order;
+}
+
+double bus_bandwidth(double bytes, double seconds, int gpus) {
+  return bytes / seconds * 2.0 * double(gpus - 1) / double(gpus);
+}
+
+}  // namespace rl::model::all_reduce
