@@ -92,7 +92,9 @@ TEST(OwnCpu, BlocksStoringOneCellWithoutAnAtomicRace) {
       "}\n";
   const auto seed = test::test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const auto [input, exact] = ints_and_sum(seed);
+  const auto drawn = ints_and_sum(seed);  // not a structured binding: a lambda below captures it
+  const std::vector<double>& input = drawn.first;
+  const double exact = drawn.second;
   own::OwnRequest r;
   r.source = racy, r.file = "racy.cu", r.value_type = "int", r.input = own::bytes_of(input, "int");
   const own::OwnRun run = own::run_on_cpu(r);
@@ -136,7 +138,9 @@ TEST(OwnCpu, ReadsOfAnotherBlocksStoreRaceUnlessAFenceAndAnAtomicOrderThem) {
       "    out[0] = sum;\n  }\n}\n";
   const auto seed = test::test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const auto [input, exact] = ints_and_sum(seed);
+  const auto drawn = ints_and_sum(seed);  // not a structured binding: a lambda below captures it
+  const std::vector<double>& input = drawn.first;
+  const double exact = drawn.second;
   const auto run = [&](const std::string& fence) {
     std::string text = last_block;
     text.replace(text.find("FENCE"), 5, fence);

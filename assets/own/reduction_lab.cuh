@@ -15,10 +15,11 @@
 #pragma once
 
 // half and bf16 (--type half, bf16): value_t is rl_half or rl_bf16, 16 bits of this header's own,
-// since NVRTC finds CUDA's cuda_fp16.h only where the CUDA Toolkit is installed. Each + is the
-// PTX instruction CUDA's __hadd becomes (add.rn.f16; fma.rn.bf16 with 1, as sm_80 has no bf16
-// add), rounded once to the type; from numbers by cvt.rn, rounded once; to float exactly (float
-// holds every half and bfloat16), so <, > and == compare as floats.
+// since NVRTC finds CUDA's cuda_fp16.h only where the CUDA Toolkit is installed. Each + is one
+// instruction rounded once to the type: add.rn.f16, as CUDA's __hadd_rn (__hadd's add.f16 may be
+// fused with a multiply), and for bf16 fma.rn.bf16 by 1, as CUDA's __hadd_rn before sm_90, which
+// has no bf16 add (a x 1 is exact: the same sum). From numbers by cvt.rn, rounded once; to float
+// exactly (float holds every half and bfloat16), so <, > and == compare as floats.
 template <bool Bf>
 struct rl_narrow16 {
   unsigned short bits;
