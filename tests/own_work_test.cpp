@@ -63,12 +63,16 @@ TEST(OwnCpu, StartersRecordWhoWorkedAndWhereAsTheirTwinsDo) {
     }
 }
 
-// 1000 ints drawn from seed, and their exact sum.
-std::pair<std::vector<double>, double> ints_and_sum(std::uint64_t seed) {
-  std::vector<double> input = test::random_values(1000, core::DType::Int, seed);
-  double exact = 0;
-  for (double v : input) exact += v;
-  return {std::move(input), exact};
+// 1000 ints drawn from seed, as a kernel reads them, and their exact sum.
+struct DrawnInts {
+  std::vector<unsigned char> bytes;
+  double sum = 0;
+};
+DrawnInts drawn_ints(std::uint64_t seed) {
+  const std::vector<double> values = test::random_values(1000, core::DType::Int, seed);
+  DrawnInts d{own::bytes_of(values, "int"), 0};
+  for (double v : values) d.sum += v;
+  return d;
 }
 
 // Blocks that add into out[0] with a plain load and store race, though blocks run one after
@@ -92,11 +96,9 @@ TEST(OwnCpu, BlocksStoringOneCellWithoutAnAtomicRace) {
       "}\n";
   const auto seed = test::test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const auto drawn = ints_and_sum(seed);  // not a structured binding: a lambda below captures it
-  const std::vector<double>& input = drawn.first;
-  const double exact = drawn.second;
+  const DrawnInts drawn = drawn_ints(seed);
   own::OwnRequest r;
-  r.source = racy, r.file = "racy.cu", r.value_type = "int", r.input = own::bytes_of(input, "int");
+  r.source = racy, r.file = "racy.cu", r.value_type = "int", r.input = drawn.bytes;
   const own::OwnRun run = own::run_on_cpu(r);
   ASSERT_EQ(run.findings.size(), 1u);
   EXPECT_EQ(run.findings[0].kind, "race");
@@ -104,13 +106,13 @@ TEST(OwnCpu, BlocksStoringOneCellWithoutAnAtomicRace) {
   EXPECT_NE(run.findings[0].text.find("block 0 thread 0 stores global byte 0 of out at line 16 and block 1 thread 0"),
             std::string::npos)
       << run.findings[0].text;
-  EXPECT_EQ(own::value_at(run.result.data(), "int"), exact);  // right here, by the blocks' order alone
+  EXPECT_EQ(own::value_at(run.result.data(), "int"), drawn.sum);  // right here, by the blocks' order alone
   std::string atomic = racy;
   atomic.replace(atomic.find("out[0] += sdata[0]"), 18, "atomicAdd(out, sdata[0])");
   r.source = atomic;
   const own::OwnRun fixed = own::run_on_cpu(r);
   EXPECT_TRUE(fixed.findings.empty()) << fixed.findings[0].text;
-  EXPECT_EQ(own::value_at(fixed.result.data(), "int"), exact);
+  EXPECT_EQ(own::value_at(fixed.result.data(), "int"), drawn.sum);
 }
 
 // The last block to retire reads the others' partials: ordered by a __threadfence() after each
@@ -138,19 +140,17 @@ TEST(OwnCpu, ReadsOfAnotherBlocksStoreRaceUnlessAFenceAndAnAtomicOrderThem) {
       "    out[0] = sum;\n  }\n}\n";
   const auto seed = test::test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
-  const auto drawn = ints_and_sum(seed);  // not a structured binding: a lambda below captures it
-  const std::vector<double>& input = drawn.first;
-  const double exact = drawn.second;
+  const DrawnInts drawn = drawn_ints(seed);
   const auto run = [&](const std::string& fence) {
     std::string text = last_block;
     text.replace(text.find("FENCE"), 5, fence);
     own::OwnRequest r;
-    r.source = text, r.file = "last.cu", r.value_type = "int", r.input = own::bytes_of(input, "int");
+    r.source = text, r.file = "last.cu", r.value_type = "int", r.input = drawn.bytes;
     return own::run_on_cpu(r);
   };
   const own::OwnRun fenced = run("__threadfence();");
   EXPECT_TRUE(fenced.findings.empty()) << fenced.findings[0].text;
-  EXPECT_EQ(own::value_at(fenced.result.data(), "int"), exact);
+  EXPECT_EQ(own::value_at(fenced.result.data(), "int"), drawn.sum);
   for (const char* weak : {"", "__threadfence_block();"}) {  // no fence, or one that orders the block alone
     SCOPED_TRACE(weak);
     const own::OwnRun bare = run(weak);
@@ -166,7 +166,7 @@ TEST(OwnCpu, ReadsOfAnotherBlocksStoreRaceUnlessAFenceAndAnAtomicOrderThem) {
   std::string peek = last_block;  // block 0 reads out[0] plainly; the last block stores it later
   peek.replace(peek.find("FENCE"), 5, "__threadfence(); if (blockIdx.x == 0) sdata[1] = out[0];");
   own::OwnRequest r;
-  r.source = peek, r.file = "peek.cu", r.value_type = "int", r.input = own::bytes_of(input, "int");
+  r.source = peek, r.file = "peek.cu", r.value_type = "int", r.input = drawn.bytes;
   const own::OwnRun read_first = own::run_on_cpu(r);
   ASSERT_EQ(read_first.findings.size(), 1u);
   EXPECT_NE(read_first.findings[0].text.find("block 0 thread 0 reads global byte 0 of out at line 18 and block 7 "

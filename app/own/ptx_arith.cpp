@@ -145,7 +145,7 @@ std::uint64_t convert(const Instr& in, std::uint64_t v) {
     const std::uint64_t x = from.kind == Kind::S ? std::uint64_t(sext(v, from.bytes)) : v;
     return x & mask_of(to.bytes);
   }
-  if (is_narrow(from) || is_narrow(to)) return narrow_convert(in, v);
+  if (is_narrow(to) || (is_narrow(from) && is_float(to))) return narrow_convert(in, v);
   if (from.kind == Kind::F && to.kind == Kind::F) {
     if (from.bytes == 4 && to.bytes == 8) return bits(double(as_f32(v)));
     if (from.bytes == 8 && to.bytes == 4) {
@@ -154,8 +154,8 @@ std::uint64_t convert(const Instr& in, std::uint64_t v) {
     }
     return v;
   }
-  if (from.kind == Kind::F) {  // to an integer: .rzi (C's cast) or .rni
-    const double x = from.bytes == 4 ? as_f32(v) : as_f64(v);
+  if (is_float(from)) {  // to an integer (from any float, half and bf16 too): .rzi (C's cast) or .rni
+    const double x = float_value(from, v);
     double r = x;
     if (in.has(Mod::Rzi))
       r = std::trunc(x);

@@ -90,12 +90,9 @@ std::uint64_t narrow_op(const Instr& in, std::uint64_t a, std::uint64_t b, std::
 std::uint64_t narrow_convert(const Instr& in, std::uint64_t v) {
   const Type to = in.type, from = in.type2;
   if (to.pair || from.pair) refuse(in, "a conversion of a half or bfloat16 pair");
-  if (is_narrow(from) && !is_narrow(to)) {  // exact, then as from a double
+  if (!is_narrow(to)) {  // to f32 or f64: exact
     const double x = float_value(from, v);
-    if (to.kind == Kind::F) return to.bytes == 4 ? bits(float(x)) : bits(x);
-    Instr rest = in;
-    rest.type2 = Type{Kind::F, 8};
-    return convert(rest, bits(x));
+    return to.bytes == 4 ? bits(float(x)) : bits(x);
   }
   if (!in.has(Mod::Rn)) refuse(in, "a conversion to half or bfloat16 other than .rn (" + in.mods + ")");
   const bool bf = to.kind == Kind::Bf;

@@ -25,8 +25,8 @@ double float_value(Type t, std::uint64_t v);
 // add, sub, mul, fma (mad), min, max, neg, abs of halves or bfloat16 (lane by lane for pairs);
 // throws NotModelled for any other, or for .ftz, .sat, .relu and rounding other than .rn.
 std::uint64_t narrow_op(const Instr& in, std::uint64_t a, std::uint64_t b, std::uint64_t c);
-// cvt to or from a half or bfloat16 (the other side a float, double, integer or the other 16-bit
-// type): to the narrow type with .rn alone, from it exactly.
+// cvt to a half or bfloat16 (from a float, double, integer or the other 16-bit type; .rn alone),
+// or from one to f32 or f64 (exactly). From one to an integer is convert()'s, as from any float.
 std::uint64_t narrow_convert(const Instr& in, std::uint64_t v);
 
 }  // namespace rl::own::ptx

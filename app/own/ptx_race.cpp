@@ -61,15 +61,18 @@ bool GlobalAccesses::ordered(const Access& earlier) const {
   return false;
 }
 
-std::string GlobalAccesses::say(const Access& a, const char* first, std::uint64_t byte, unsigned t, int line,
-                                const char* second, const std::function<std::string(std::uint64_t)>& where) const {
-  return "block " + std::to_string(a.block) + " thread " + std::to_string(a.thread) + " " + first + " " + where(byte) +
-         " at line " + std::to_string(a.line) + " and block " + std::to_string(block_) + " thread " +
-         std::to_string(t) + " " + second + " it at line " + std::to_string(line) +
+namespace {
+const char* verb(bool read, bool atomic) { return read ? "reads" : atomic ? "stores (atomically)" : "stores"; }
+}  // namespace
+
+std::string GlobalAccesses::say(const Access& earlier, const Access& now, std::uint64_t byte,
+                                const std::function<std::string(std::uint64_t)>& where) const {
+  return "block " + std::to_string(earlier.block) + " thread " + std::to_string(earlier.thread) + " " +
+         verb(earlier.read, earlier.atomic) + " " + where(byte) + " at line " + std::to_string(earlier.line) +
+         " and block " + std::to_string(now.block) + " thread " + std::to_string(now.thread) + " " +
+         verb(now.read, now.atomic) + " it at line " + std::to_string(now.line) +
          ", with no fence and atomic ordering the blocks: blocks run in no fixed order, so " +
-         (std::string(second) == "reads" || std::string(first) == "reads" ? "what the read sees"
-                                                                          : "which value stays") +
-         " is a race";
+         (earlier.read || now.read ? "what the read sees" : "which value stays") + " is a race";
 }
 
 std::string GlobalAccesses::store(unsigned t, int line, std::uint64_t at, std::size_t n, bool atomic, unsigned region,
@@ -79,35 +82,35 @@ std::string GlobalAccesses::store(unsigned t, int line, std::uint64_t at, std::s
     releases_[block_][at] = fences_;
     acquired_.insert(at);
   }
-  const char* second = atomic ? "stores (atomically)" : "stores";
+  const Access now{block_, t, line, fences_, atomic, false};
   const auto loaded = loads_.find(region);
   for (std::uint64_t i = 0; i < n; ++i) {
     const std::uint64_t byte = at + i;
     auto it = stores_.find(byte);
     if (it != stores_.end() && !(atomic && it->second.atomic) && !ordered(it->second))
-      return say(it->second, it->second.atomic ? "stores (atomically)" : "stores", byte, t, line, second, where);
+      return say(it->second, now, byte, where);
     if (loaded != loads_.end() && offset + i < loaded->second.size() && loaded->second[offset + i] != 0) {
       const Access& read = load_records_[loaded->second[offset + i] - 1];
-      if (!ordered(read)) return say(read, "reads", byte, t, line, second, where);
+      if (!ordered(read)) return say(read, now, byte, where);
     }
     if (it != stores_.end())
-      it->second = {block_, t, line, fences_, atomic};
+      it->second = now;
     else if (stores_.size() < kMaxBytes)
-      stores_.emplace(byte, Access{block_, t, line, fences_, atomic});
+      stores_.emplace(byte, now);
   }
   return {};
 }
 
 std::string GlobalAccesses::load(unsigned t, int line, std::uint64_t at, std::size_t n, unsigned region,
                                  std::uint64_t offset, const std::function<std::string(std::uint64_t)>& where) {
+  const Access now{block_, t, line, fences_, false, true};
   for (std::uint64_t byte = at; byte < at + n && !stores_.empty(); ++byte) {
     const auto it = stores_.find(byte);
-    if (it != stores_.end() && !it->second.atomic && !ordered(it->second))
-      return say(it->second, "stores", byte, t, line, "reads", where);
+    if (it != stores_.end() && !it->second.atomic && !ordered(it->second)) return say(it->second, now, byte, where);
   }
   std::vector<std::uint32_t>& marks = loads_[region];
   if (marks.size() < offset + n) marks.resize(offset + n, 0);
-  load_records_.push_back({block_, t, line, fences_, false});
+  load_records_.push_back(now);
   std::fill_n(marks.begin() + std::ptrdiff_t(offset), n, std::uint32_t(load_records_.size()));
   return {};
 }

@@ -64,9 +64,10 @@ class GlobalAccesses {
     int line = 0;
     std::uint32_t fences = 0;  // the block's fences before the access
     bool atomic = false;
+    bool read = false;  // a load, else a store
   };
   bool ordered(const Access& earlier) const;  // happens before the current block's accesses
-  std::string say(const Access& a, const char* first, std::uint64_t byte, unsigned t, int line, const char* second,
+  std::string say(const Access& earlier, const Access& now, std::uint64_t byte,
                   const std::function<std::string(std::uint64_t)>& where) const;
 
   unsigned block_ = 0;
