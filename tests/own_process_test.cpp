@@ -45,8 +45,8 @@ TEST(OwnProcess, TheChildsTraceIsTheTraceOfTheSameRunHere) {
 
 // The window's run comes back alone (--no-check), so that its trace is on screen sooner; the
 // checks after it (later_findings here, the child again on a GPU) find what the other sizes show:
-// a kernel that adds one block's worth of ints, right at 100 elements and off by one past 128
-// (so that no random draw can hide it).
+// a kernel that adds one block's worth of ints, right at 100 elements and off by a million past
+// 128: no drawn int is near a million, so no draw of the element it drops can hide the error.
 TEST(OwnProcess, TheRunComesBackAloneAndTheChecksFollow) {
   if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
   const auto seed = test::test_seed();
@@ -57,7 +57,7 @@ TEST(OwnProcess, TheRunComesBackAloneAndTheChecksFollow) {
       "__global__ void k(const value_t* in, value_t* out, unsigned int n) {\n"
       "  extern __shared__ value_t sdata[];\n  const unsigned int tid = threadIdx.x;\n"
       "  sdata[tid] = tid < n ? in[tid] : value_t(0);\n  __syncthreads();\n"
-      "  if (tid == 0) { for (int i = 1; i < 128; ++i) sdata[0] += sdata[i]; out[0] = sdata[0] + (n > 128); }\n}\n";
+      "  if (tid == 0) { for (int i = 1; i < 128; ++i) sdata[0] += sdata[i]; out[0] = sdata[0] + (n > 128) * 1000000; }\n}\n";
   const auto values = test::random_values(100, core::DType::Int, seed);
   const own::OwnRequest r = own::own_request(source, "/some/folder/one-block.cu", core::DType::Int, values, 128, 0);
   own::ProcessOptions alone = sim(60);
