@@ -46,6 +46,9 @@ enum Tag : int {
   kTagBarrier,      // [barrier]     a kernel of your own: a __syncthreads() ended the stage; param = rl_param's value
   kTagLanes,        // [lanes]       a kernel of your own: rl_lanes recorded each calling thread's register
   kTagWarpStage,    // [warp-stage]  a kernel of your own: rl_warp_stage() ended the stage inside one warp; param = rl_param's
+  kTagReduceScatter, // [reduce-scatter] across GPUs: each GPU adds the chunk its ring neighbour sent; param = the step, from 1
+  kTagAllGather,    // [all-gather]  across GPUs: each GPU copies the summed chunk its ring neighbour sent; param = the step, from 1
+  kTagPeerAdd,      // [peer-add]    across GPUs: each GPU reads every peer's buffer and adds them in the GPUs' order
   kTagCount
 };
 
@@ -57,7 +60,8 @@ inline const char* tag_marker(int tag) {
       "[final-reduce]", "[atomic]", "[halving]", "[input]", "[row-stride]", "[column-stride]",
       "[column-step]", "[column-walk]", "[tile-stride]", "[column-vector]", "[row-vector]", "[row-lanes]",
       "[tile-copy]", "[row-walk]", "[redux]", "[final-redux]", "[dsmem-read]", "[bulk-copy]", "[bulk-wait]",
-      "[tile-fold]", "[bulk-reduce]", "[compensate]", "[barrier]", "[lanes]", "[warp-stage]"};
+      "[tile-fold]", "[bulk-reduce]", "[compensate]", "[barrier]", "[lanes]", "[warp-stage]", "[reduce-scatter]",
+      "[all-gather]", "[peer-add]"};
   return tag >= 0 && tag < kTagCount ? names[tag] : "[?]";
 }
 

@@ -98,7 +98,7 @@ fi
 if [ "$mode" = same-input ]; then  # same-input: every array kernel's float sum of one seeded input, twice, with its bits
   # (assets/runs/h100/report/same_input_bits_*.txt); run on two GPUs and compare the files.
   echo "device: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -1), $(date -u '+%Y-%m-%d %H:%M UTC')"
-  ids=$(.gpu/run.sh .gpu/bin/reduction-lab list --format json | python3 -c 'import json,sys; print(" ".join(a["id"] for a in json.load(sys.stdin) if a["run_to_run"] in ("fixed","arrival") and a["family"] not in ("matrix","baseline")))')
+  ids=$(.gpu/run.sh .gpu/bin/reduction-lab list --format json | python3 -c 'import json,sys; print(" ".join(a["id"] for a in json.load(sys.stdin) if a["run_to_run"] in ("fixed","arrival") and a["family"] not in ("matrix","baseline","across GPUs")))')
   for id in $ids; do
     n=2^20; [ $id = global-halving ] && n=2^16
     t=float; [ $id = redux-sync ] && t=int

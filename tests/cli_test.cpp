@@ -1,5 +1,7 @@
 // The command line in-process: outputs, exit codes and one-line errors.
 #include <gtest/gtest.h>
+
+#include "kernels/collectives.h"
 #include <sys/wait.h>
 
 #include <nlohmann/json.hpp>
@@ -39,9 +41,39 @@ TEST(Cli, ListsAlgorithmsAsTextAndJson) {
   r = run({"list", "--format", "json"});
   ASSERT_EQ(r.code, 0);
   const auto j = nlohmann::json::parse(r.out);
-  ASSERT_EQ(j.size(), core::algorithms().size());
+  ASSERT_EQ(j.size(), core::algorithms().size() + core::collectives().size());
   for (const auto& a : j)
-    for (const char* key : {"id", "family", "title", "lesson"}) EXPECT_TRUE(a.contains(key)) << key;
+    for (const char* key : {"id", "family", "title", "lesson", "run_to_run", "source"})
+      EXPECT_TRUE(a.contains(key)) << key;
+  std::vector<std::string> across;
+  for (const auto& a : j)
+    if (a["family"] == "across GPUs") across.push_back(a["id"]);
+  EXPECT_EQ(across, (std::vector<std::string>{"ring-all-reduce", "one-shot-all-reduce"}));
+}
+
+// The family across GPUs: --gpus N buffers of --size values, every GPU's result under gpu_results
+// and the steps as stages; --gpus refused for one GPU's algorithms, and out of range, in words.
+TEST(Cli, TracesAnAllReduceAcrossGpus) {
+  auto r = run({"trace", "-a", "ring-all-reduce", "--gpus", "3", "--size", "10", "--input", "iota"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["gpus"], 3);
+  EXPECT_EQ(j["device"], "CPU model");
+  ASSERT_EQ(j["gpu_results"].size(), 3u);
+  EXPECT_EQ(j["stages"].size(), 5u);  // the inputs, then 2(N - 1) steps
+  for (const auto& g : j["gpu_results"]) EXPECT_EQ(g, (nlohmann::json{33, 36, 39, 42, 45, 48, 51, 54, 57, 60}));
+  r = run({"trace", "-a", "one-shot-all-reduce", "--input", "random:4"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["gpus"], kernels::kModelGpus);
+  r = run({"trace", "-a", "sequential", "--gpus", "2"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("runs on one GPU"), std::string::npos) << r.err;
+  r = run({"trace", "-a", "ring-all-reduce", "--gpus", "9"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--gpus"), std::string::npos) << r.err;
+  r = run({"trace", "-a", "ring-all-reduce", "--op", "min"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("sum only"), std::string::npos) << r.err;
 }
 
 TEST(Cli, TracePrintsJsonWithTheRequestedShape) {
@@ -364,6 +396,7 @@ TEST(Cli, ReadmeInventoryIsCountedFromTheTable) {
   EXPECT_EQ(doc.substr(first, end - first), r.out) << "run scripts/algorithms-doc.sh";
   int traced = 0, baselines = 0;
   for (const auto& a : core::algorithms()) (a.kind == core::Kind::Baseline ? baselines : traced) += 1;
+  traced += int(core::collectives().size());  // traced in the CPU model
   EXPECT_EQ(r.out.find(std::to_string(traced) + " traced algorithms in "), 0u) << r.out;
   EXPECT_NE(r.out.find(") and " + std::to_string(baselines) + " baselines ("), std::string::npos) << r.out;
 }

@@ -57,7 +57,8 @@ TEST(OwnProcess, TheRunComesBackAloneAndTheChecksFollow) {
       "__global__ void k(const value_t* in, value_t* out, unsigned int n) {\n"
       "  extern __shared__ value_t sdata[];\n  const unsigned int tid = threadIdx.x;\n"
       "  sdata[tid] = tid < n ? in[tid] : value_t(0);\n  __syncthreads();\n"
-      "  if (tid == 0) { for (int i = 1; i < 128; ++i) sdata[0] += sdata[i]; out[0] = sdata[0] + (n > 128) * 1000000; }\n}\n";
+      "  if (tid == 0) { for (int i = 1; i < 128; ++i) sdata[0] += sdata[i]; out[0] = sdata[0] + (n > 128) * 1000000; "
+      "}\n}\n";
   const auto values = test::random_values(100, core::DType::Int, seed);
   const own::OwnRequest r = own::own_request(source, "/some/folder/one-block.cu", core::DType::Int, values, 128, 0);
   own::ProcessOptions alone = sim(60);

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "app/backend/backend.h"
+#include "app/backend/collective.h"
 #include "app/core/input.h"
 #include "app/core/facts.h"
 #include "kernels/algorithms.h"
@@ -347,6 +348,32 @@ TEST_F(RenderTest, ViewsThatDoNotApplySayWhyAndAreSkipped) {
         << render::to_string(v);
   EXPECT_NE(render::why_not(render::View::Lanes, own).find("call rl_lanes"), std::string::npos);
   EXPECT_EQ(render::next_view(render::View::Memory, &own), render::View::Grid);
+}
+
+// The gpus view: a row a GPU, a cell a chunk with its first values, the chunks received in the
+// step painted as added or copied; other views say why they have nothing of an all-reduce.
+TEST_F(RenderTest, TheGpusViewDrawsEveryGpusChunksAndWhatMoved) {
+  backend::CollectiveRequest req;
+  req.algorithm = "ring-all-reduce";
+  const auto iota = core::generate_input({core::InputSpec::Kind::Iota, 0, {}}, 72, core::DType::Int);
+  for (int g = 0; g < 4; ++g) req.inputs.emplace_back(iota.begin() + 18 * g, iota.begin() + 18 * (g + 1));
+  const core::Trace t = backend::trace_collective(req);
+  const auto pal = render::standard_palette();
+  const auto texts = [&] { return std::set<std::string>(canvas_->texts().begin(), canvas_->texts().end()); };
+  const Image inputs = draw_view(render::View::Gpus, t, 0);
+  for (const char* s : {"GPU 0", "GPU 3", "chunk 3: [13, 18)", "1  2  3  4"}) EXPECT_TRUE(texts().count(s)) << s;
+  const Image first = draw_view(render::View::Gpus, t, 1);
+  EXPECT_TRUE(texts().count("46  48  50  52  ...")) << "GPU 1's chunk 3: GPU 0's 14..17 added to its 32..35";
+  EXPECT_GE(canvas_->smallest_text_px(), int(render::kMinTextPx));
+  EXPECT_GT(count_near(first, pal.written), 20 * count_near(inputs, pal.written));  // beyond the legend's swatch
+  const Image gather = draw_view(render::View::Gpus, t, 4);
+  EXPECT_GT(count_near(gather, pal.read), 20 * count_near(first, pal.read));
+  render::ViewOptions presenter;
+  presenter.text_scale = 1.5f, presenter.min_text_px = 18, presenter.high_contrast = true;
+  draw_view(render::View::Gpus, t, 6, presenter);
+  EXPECT_GE(canvas_->smallest_text_px(), 18);
+  draw_view(render::View::Memory, t, 1);
+  EXPECT_TRUE(texts().count("Nothing to show:"));
 }
 
 TEST_F(RenderTest, ShuffleArrowsComeFromTheSourceLane) {

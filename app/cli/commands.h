@@ -25,13 +25,16 @@ constexpr int kMaxStage = 1 << 20;  // past any trace's stages: the last is show
 // Options shared by `trace` and `render`: everything that picks a run to record.
 struct RunOptions {
   std::string algorithm;
-  std::string kernel;        // --kernel FILE: a kernel of your own instead of an algorithm
+  std::string kernel;  // The across-GPUs family (kernels/collectives.h): an all-reduce's trace.
+  core::Trace record_collective(const RunOptions& o);
+  // --kernel FILE: a kernel of your own instead of an algorithm
   bool block_given = false;  // --block was given (a kernel of your own takes its file's otherwise)
   std::string size;
   std::string rows, cols;  // the matrix family's shape
   int block = 32;
   int trace_block = 0;
   int cluster = 0;
+  int gpus = 0;  // the across-GPUs family: GPUs (0: every GPU present, or kernels::kModelGpus in the model)
   std::string input = "random:1";
   std::string op = "sum";
   std::string type = "int";
@@ -67,6 +70,8 @@ std::size_t size_option(const std::string& flag, const std::string& text, std::s
 backend::TraceRequest request_of(const RunOptions& o);
 // said: where a kernel of your own's GPU run says how it compares with the CPU path's.
 core::Trace record(const RunOptions& o, int runs = 0, std::ostream* said = nullptr);
+// The across-GPUs family (kernels/collectives.h): an all-reduce's trace.
+core::Trace record_collective(const RunOptions& o);
 // --kernel FILE: a kernel of your own, on the GPU (cuda) or its PTX interpreted on the CPU (sim).
 // A GPU run is interpreted beside (own_compare.h) and said writes the comparison's line.
 core::Trace record_own(const RunOptions& o, std::ostream* said = nullptr);

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "../../kernels/algorithms.h"
+#include "../../kernels/collectives.h"
 #include "../backend/geometry.h"
 #include "../core/catalog.h"
 #include "../core/facts.h"
@@ -16,9 +17,11 @@ namespace {
 
 // docs/algorithms.md's generated part (scripts/algorithms-doc.sh splices it in).
 // The catalog with each lesson's numbers filled from a CPU-model run (backend::with_numbers).
+// Then the family across GPUs, whose lessons hold formulas, not a run's numbers.
 std::vector<core::AlgorithmInfo> lessons_with_numbers() {
   std::vector<core::AlgorithmInfo> out;
   for (const auto& a : core::algorithms()) out.push_back(backend::with_numbers(a));
+  for (const auto& a : core::collectives()) out.push_back(a);
   return out;
 }
 
@@ -26,7 +29,7 @@ void list_markdown(std::ostream& out) {
   for (const auto& a : lessons_with_numbers()) {
     out << "### `" << a.id << "`: " << a.title << "\n\n*" << a.family << "*"
         << (a.file.empty() ? "" : ", `" + a.file + "`") << ". " << a.lesson << "\n\n";
-    out << "*Run to run:* " << core::run_to_run_text(a.id) << ".\n\n";
+    if (a.kind != core::Kind::Collective) out << "*Run to run:* " << core::run_to_run_text(a.id) << ".\n\n";
     if (!a.brief.empty()) out << a.brief << "\n\n";
     if (a.look) out << "*Where to look:* " << core::pointer_label(*a.look, nullptr) << ": " << a.look->text << "\n\n";
     if (!a.detail.empty()) out << a.detail << "\n\n";
@@ -41,7 +44,7 @@ void list_summary(std::ostream& out) {
   std::vector<std::pair<std::string, int>> families;  // in the table's order
   std::vector<std::string> baselines;
   int traced = 0;
-  for (const auto& a : core::algorithms()) {
+  for (const auto& a : lessons_with_numbers()) {
     if (a.kind == core::Kind::Baseline) {
       baselines.push_back("`" + a.id + "`");
       continue;
@@ -57,6 +60,17 @@ void list_summary(std::ostream& out) {
   out << ") and " << baselines.size() << " baselines (";
   for (std::size_t i = 0; i < baselines.size(); ++i) out << (i ? ", " : "") << baselines[i];
   out << ")\n";
+}
+
+// A row of the family across GPUs: what its table says, and the columns scripts filter on.
+nlohmann::json collective_columns() {
+  return {{"source", ""},
+          {"gpu", false},  // our kernels over peer access are not built yet: the CPU model runs it
+          {"harris_step", 0},
+          {"shape", "gpus"},
+          {"gpus_min", model::all_reduce::kMinGpus},
+          {"gpus_max", model::all_reduce::kMaxGpus},
+          {"run_to_run", "fixed"}};
 }
 
 // Every column of a row, by name: what scripts read (scripts/catalog.py), never the header.
@@ -88,7 +102,8 @@ int cmd_list(std::ostream& out, const std::string& format) {
   if (format == "json") {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& a : lessons_with_numbers()) {
-      nlohmann::json entry = row_columns(*kernels::find_row(a.id));
+      nlohmann::json entry =
+          a.kind == core::Kind::Collective ? collective_columns() : row_columns(*kernels::find_row(a.id));
       entry.update({{"id", a.id}, {"family", a.family}, {"title", a.title}, {"lesson", a.lesson}, {"brief", a.brief}});
       j.push_back(std::move(entry));
     }

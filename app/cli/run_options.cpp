@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "../../kernels/algorithms.h"
+#include "../../kernels/collectives.h"
 #include "../core/input.h"
 #include "../core/race.h"
 #include "../core/text.h"
@@ -43,8 +44,10 @@ CLI::Validator finite(const std::string& flag) {
 }
 
 CLI::Option* add_run_options(CLI::App* cmd, RunOptions& o) {
-  auto* algorithm = cmd->add_option("--algorithm,-a", o.algorithm, "Algorithm id (see `list`)")
-                        ->check(CLI::IsMember(core::algorithm_ids()));
+  std::vector<std::string> ids = core::algorithm_ids();
+  for (const auto& r : kernels::kCollectives) ids.emplace_back(r.id);
+  auto* algorithm =
+      cmd->add_option("--algorithm,-a", o.algorithm, "Algorithm id (see `list`)")->check(CLI::IsMember(ids));
   cmd->add_option("--size,-n", o.size, "Elements: N or 2^K (default: one block, or the file's count)");
   cmd->add_option("--rows", o.rows, "Matrix algorithms: rows, N or 2^K (default 8)");
   cmd->add_option("--cols", o.cols, "Matrix algorithms: columns, N or 2^K (default: one block)");
@@ -65,6 +68,10 @@ CLI::Option* add_run_options(CLI::App* cmd, RunOptions& o) {
       ->check(not_negative("the traced block's index"));
   cmd->add_option("--cluster", o.cluster, "cluster-dsmem: blocks a cluster, 2 | 4 | 8 (default 4)")
       ->check(CLI::IsMember({2, 4, 8}));
+  cmd->add_option("--gpus", o.gpus,
+                  "The across-GPUs family (ring-all-reduce, one-shot-all-reduce): GPUs, 2..8 (default: the CPU "
+                  "model's 4)")
+      ->check(CLI::Range(model::all_reduce::kMinGpus, model::all_reduce::kMaxGpus));
   cmd->add_option("--input", o.input, "iota | ones | random[:SEED] | PATH (numbers file)");
   cmd->add_option("--op", o.op, "sum | min | max")->check(CLI::IsMember({"sum", "min", "max"}));
   cmd->add_option("--type", o.type, "int | float | double | half | bf16")
@@ -158,6 +165,13 @@ core::Trace record(const RunOptions& o, int runs, std::ostream* said) {
     return record_own(o, said);
   }
   if (o.algorithm.empty()) throw UsageError("give --algorithm (see `list`) or --kernel FILE");
+  if (kernels::find_collective(o.algorithm)) {
+    if (runs > 0) throw UsageError("--runs: " + o.algorithm + " has no race-revealing recording");
+    return record_collective(o);
+  }
+  if (o.gpus > 0)
+    throw UsageError("--gpus: " + o.algorithm + " runs on one GPU; --gpus is for the family across GPUs (" +
+                     std::string(kernels::kCollectives[0].id) + ", " + std::string(kernels::kCollectives[1].id) + ")");
   const backend::TraceRequest req = request_of(o);
   if (runs > 0 && !core::has_race_recording(o.algorithm))
     throw UsageError("--runs: " + o.algorithm +

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "../../kernels/algorithms.h"
+#include "../../kernels/collectives.h"
 #include "../../kernels/shapes.h"
 #include "../../kernels/stage_tags.h"
 #include "embedded.h"
@@ -72,7 +73,32 @@ const std::vector<AlgorithmInfo>& table() {
   return t;
 }
 
+const std::vector<AlgorithmInfo>& collective_table() {
+  static const std::vector<AlgorithmInfo> t = [] {
+    std::vector<AlgorithmInfo> out;
+    for (const auto& r : kernels::kCollectives) {
+      AlgorithmInfo a;
+      a.id = std::string(r.id);
+      a.family = std::string(kernels::kAcrossGpus);
+      a.title = std::string(r.title);
+      read_lesson(a, embedded::lesson(r.id));
+      a.kind = Kind::Collective;
+      out.push_back(std::move(a));
+    }
+    return out;
+  }();
+  return t;
+}
+
 }  // namespace
+
+std::span<const AlgorithmInfo> collectives() { return collective_table(); }
+
+const AlgorithmInfo* find_collective(std::string_view id) {
+  for (const auto& a : collective_table())
+    if (a.id == id) return &a;
+  return nullptr;
+}
 
 const AlgorithmInfo& write_your_own() {
   static const AlgorithmInfo lesson = [] {
@@ -291,6 +317,9 @@ std::string stage_label(int tag, int param, bool has_shared) {
     case kernels::kTagLanes: return "rl_lanes: the calling threads' registers";
     case kernels::kTagWarpStage: return param ? "rl_warp_stage(), rl_param " + p : "rl_warp_stage(): one warp's stage";
     case kernels::kTagAtomic: return "atomic update of the result";
+    case kernels::kTagReduceScatter: return "reduce-scatter step " + p;
+    case kernels::kTagAllGather: return "all-gather step " + p;
+    case kernels::kTagPeerAdd: return "every GPU adds every peer's buffer";
     case kernels::kTagHalving: return "launch: add the upper half at offset " + p;
     case kernels::kTagInput: return "the array in global memory";
     case kernels::kTagRowStride: return "each thread adds its row's (or its chunk's) elements a block apart";

@@ -20,7 +20,7 @@ struct SourceView {
   std::string span() const;                         // "lines 70-81 and 34-65"
 };
 
-enum class Kind { Traced, Pitfall, ModelOnly, Baseline };
+enum class Kind { Traced, Pitfall, ModelOnly, Baseline, Collective };
 
 // A lesson's "Look: <view> <step>[=<param>]: <text>" line: the stage and view that show its
 // point. The window jumps there on a click.
@@ -38,7 +38,7 @@ Pointer parse_pointer(std::string_view line);
 
 struct AlgorithmInfo {
   std::string id;
-  std::string family;  // tree, warp-shuffle, cooperative-groups, single-pass, pitfall, matrix, baseline
+  std::string family;  // tree, warp-shuffle, cooperative-groups, single-pass, pitfall, matrix, baseline, across GPUs
   std::string title;
   std::string lesson;  // one line, for `list`
   std::string brief;   // about 60 words: the window's lesson pane
@@ -53,6 +53,10 @@ struct AlgorithmInfo {
 
 std::span<const AlgorithmInfo> algorithms();
 const AlgorithmInfo* find_algorithm(std::string_view id);
+// The family across GPUs (kernels/collectives.h): its own rows, outside algorithms(), whose rows
+// each launch blocks over one array; Kind::Collective.
+std::span<const AlgorithmInfo> collectives();
+const AlgorithmInfo* find_collective(std::string_view id);
 // The lesson a kernel of your own is shown with (kernels/lessons/write-your-own.md): its lesson,
 // brief and detail, no row.
 const AlgorithmInfo& write_your_own();

@@ -120,8 +120,30 @@ int idle_lanes(const Stage& stage, int block) {
   return n;
 }
 
+// An all-reduce's step in words, from its transfers: how many chunks moved, and what the
+// receivers did with them.
+static std::string collective_caption(const Trace& t, int k) {
+  const Collective& c = *t.collective;
+  const Stage& s = t.stages[std::size_t(k)];
+  const GpuStage& g = c.stages[std::size_t(k)];
+  if (g.transfers.empty())
+    return s.label + ": " + count_text(std::size_t(c.gpus), "GPU", "GPUs") + " of " +
+           count_text(t.size, "value", "values") + " each, cut in " + count_text(c.chunks(), "chunk", "chunks");
+  std::size_t values = 0, added = 0;
+  for (const Transfer& x : g.transfers) {
+    values += c.chunk_begin[std::size_t(x.chunk) + 1] - c.chunk_begin[std::size_t(x.chunk)];
+    added += x.add ? 1 : 0;
+  }
+  const std::string what = added == g.transfers.size() ? "each added to the receiver's copy"
+                           : added == 0                ? "each copied over the receiver's copy"
+                                                       : std::to_string(added) + " added, the rest copied";
+  return s.label + ": " + count_text(g.transfers.size(), "chunk sent", "chunks sent") + ", " + what + "; " +
+         count_text(values, "value", "values") + " moved over the links";
+}
+
 std::string stage_caption(const Trace& t, int k) {
   if (k < 0 || k >= int(t.stages.size())) return {};
+  if (t.collective && std::size_t(k) < t.collective->stages.size()) return collective_caption(t, k);
   const Stage& s = t.stages[k];
   if (!records_work(t))  // a GPU run of a kernel of your own: which threads worked is not recorded
     return s.line > 0 ? s.label + " at line " + std::to_string(s.line) : s.label;

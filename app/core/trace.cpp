@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "../../kernels/collectives.h"
 #include "json_fields.h"
 #include "trace_check.h"
 #include "text.h"
@@ -298,6 +299,79 @@ void clamp_text(Trace& t) {
   for (auto& st : t.stages) st.label = printable(st.label);
 }
 
+// An all-reduce across GPUs: its GPUs, chunks and results beside the trace's fields; its steps'
+// transfers and held values in each stage.
+void write_collective(const Collective& c, DType type, json& j) {
+  j["gpus"] = c.gpus;
+  j["chunk_begin"] = c.chunk_begin;
+  j["kept"] = c.kept;
+  j["gpus_agree"] = c.agree;
+  json results = json::array();
+  for (const auto& r : c.results) results.push_back(encode_all(r, type));
+  j["gpu_results"] = results;
+}
+
+void write_gpu_stage(const GpuStage& g, DType type, json& js) {
+  json transfers = json::array();
+  for (const auto& x : g.transfers)
+    transfers.push_back({{"from", x.from}, {"to", x.to}, {"chunk", x.chunk}, {"add", x.add}});
+  js["transfers"] = transfers;
+  json held = json::array();
+  for (const auto& h : g.held) held.push_back(encode_all(h, type));
+  js["held"] = held;
+}
+
+std::vector<std::vector<double>> decode_lists(const json& j, const char* name) {
+  if (!j.is_array()) throw std::runtime_error(std::string("trace field '") + name + "' is not a list");
+  if (j.size() > std::size_t(model::all_reduce::kMaxGpus))
+    throw std::runtime_error(std::string("trace field '") + name + "' holds more than one list a GPU");
+  std::vector<std::vector<double>> out;
+  for (const auto& x : j) out.push_back(decode_all(x, name));
+  return out;
+}
+
+Collective read_collective(const json& j) {
+  Collective c;
+  c.gpus = typed<int>(j, "gpus");
+  c.chunk_begin = typed<std::vector<std::size_t>>(j, "chunk_begin");
+  c.kept = typed<std::size_t>(j, "kept");
+  c.agree = typed<bool>(j, "gpus_agree");
+  c.results = decode_lists(field(j, "gpu_results"), "gpu_results");
+  return c;
+}
+
+GpuStage read_gpu_stage(const json& js) {
+  GpuStage g;
+  const json& transfers = field(js, "transfers");
+  if (!transfers.is_array()) throw std::runtime_error("trace field 'transfers' is not a list");
+  for (const auto& x : transfers)
+    g.transfers.push_back({typed<int>(x, "from"), typed<int>(x, "to"), typed<int>(x, "chunk"), typed<bool>(x, "add")});
+  g.held = decode_lists(field(js, "held"), "held");
+  return g;
+}
+
+std::string collective_text(const Collective& c) {
+  std::ostringstream out;
+  out << c.gpus << " GPUs, " << c.chunks() << (c.chunks() == 1 ? " chunk" : " chunks") << " a buffer (";
+  for (std::size_t i = 0; i + 1 < c.chunk_begin.size(); ++i)
+    out << (i ? ", " : "") << c.chunk_begin[i] << ".." << c.chunk_begin[i + 1];
+  out << "); every GPU's result " << (c.agree ? "the same bits" : "NOT the same bits") << "\n";
+  return out.str();
+}
+
+std::string gpu_stage_text(const GpuStage& g, DType type) {
+  std::ostringstream out;
+  for (const auto& x : g.transfers)
+    out << "  GPU " << x.from << " -> GPU " << x.to << ": chunk " << x.chunk << (x.add ? ", added" : ", copied")
+        << "\n";
+  for (std::size_t gpu = 0; gpu < g.held.size(); ++gpu) {
+    out << "  GPU " << gpu << ":";
+    for (double v : g.held[gpu]) out << " " << format_value(v, type);
+    out << "\n";
+  }
+  return out.str();
+}
+
 }  // namespace
 
 std::string to_json(const Trace& t, int indent) {
@@ -336,8 +410,10 @@ std::string to_json(const Trace& t, int indent) {
     j["window"] = {{"row", w.row}, {"col", w.col}, {"rows", w.rows}, {"cols", w.cols},
                    {"values", encode_all(w.values, t.type)}, {"owned", w.owned}};
   }
+  if (t.collective) write_collective(*t.collective, value_type(t), j);
   json stages = json::array();
-  for (const auto& s : t.stages) {
+  for (std::size_t k = 0; k < t.stages.size(); ++k) {
+    const Stage& s = t.stages[k];
     json js;
     js["label"] = s.label;
     if (s.tag >= 0) js["step"] = step_of(s.tag);
@@ -355,6 +431,7 @@ std::string to_json(const Trace& t, int indent) {
       acc.push_back(std::move(ja));
     }
     js["accesses"] = acc;
+    if (t.collective && k < t.collective->stages.size()) write_gpu_stage(t.collective->stages[k], value_type(t), js);
     if (!s.loads.empty()) {
       json loads = json::array();
       for (const auto& l : s.loads) {
@@ -417,6 +494,7 @@ Trace trace_from_json(const std::string& text) {
   if (j.contains("rows")) read_matrix(j, t);
   if (j.contains("geometry")) t.geometry = read_geometry(j.at("geometry"));
   if (j.contains("findings")) t.findings = read_findings(j.at("findings"));
+  if (j.contains("gpus")) t.collective = read_collective(j);
   const auto& stages = field(j, "stages");
   if (!stages.is_array()) throw std::runtime_error("trace field 'stages' is not a list");
   for (const auto& js : stages) {
@@ -440,6 +518,7 @@ Trace trace_from_json(const std::string& text) {
     }
     if (js.contains("loads"))
       for (const auto& jl : js.at("loads")) s.loads.push_back(read_load(jl));
+    if (t.collective) t.collective->stages.push_back(read_gpu_stage(js));
     t.stages.push_back(std::move(s));
   }
   clamp_text(t);
@@ -451,13 +530,17 @@ Trace trace_from_json(const std::string& text) {
 
 std::string to_text(const Trace& t) {
   std::ostringstream out;
-  out << t.algorithm << " on " << t.device << " (" << t.backend << "): n=" << t.size << " block=" << t.block
-      << " grid=" << t.grid << " traced block=" << t.trace_block << " op=" << to_string(t.op)
-      << " type=" << to_string(t.type)
+  out << t.algorithm << " on " << t.device << " (" << t.backend << "): n=" << t.size
+      << (t.collective ? " values a GPU"
+                       : " block=" + std::to_string(t.block) + " grid=" + std::to_string(t.grid) +
+                             " traced block=" + std::to_string(t.trace_block))
+      << " op=" << to_string(t.op) << " type=" << to_string(t.type)
       << (is_narrow(t.type) ? " accumulate=" + to_string(accumulator_type(t.type, t.accumulate)) : "") << "\n";
   const DType acc = accumulator_type(t.type, t.accumulate);  // what lanes, cells and results hold
   // A race recording's result is one run's: the replayed run's.
-  const std::string which = t.race ? " (run " + std::to_string(replayed_run(*t.race) + 1) + ")" : "";
+  const std::string which = t.race         ? " (run " + std::to_string(replayed_run(*t.race) + 1) + ")"
+                            : t.collective ? " (GPU 0's first value)"
+                                           : "";
   out << "result" << which << ": " << format_value(t.result, acc) << "\n";
   if (t.rows > 0) {
     out << "matrix: " << t.rows << " x " << t.cols << "; " << t.outputs_total << " outputs:";
@@ -471,10 +554,16 @@ std::string to_text(const Trace& t) {
     out << "\n";
   }
   if (t.race) out << race_text(*t.race, t.type);
+  if (t.collective) out << collective_text(*t.collective);
   for (const auto& f : t.findings) out << "finding (" << f.kind << "): " << f.text << "\n";
   for (std::size_t k = 0; k < t.stages.size(); ++k) {
     const auto& s = t.stages[k];
-    out << "\nstage " << k << ": " << s.label << "  (" << t.source << ":" << s.line;
+    out << "\nstage " << k << ": " << s.label;
+    if (t.collective) {
+      out << "\n" << gpu_stage_text(t.collective->stages[k], acc);
+      continue;
+    }
+    out << "  (" << t.source << ":" << s.line;
     if (records_work(t))  // a GPU run of a kernel of your own records no activity
       out << ", " << s.active.size() << " active, " << s.divergent_warps << " divergent warps";
     if (s.bank_conflicts) out << ", " << *s.bank_conflicts << "-way bank conflicts";

@@ -140,6 +140,30 @@ struct RecordedAt {
   bool operator==(const RecordedAt&) const { return true; }
 };
 
+// The all-reduce across GPUs (kernels/collectives.h): N GPUs' buffers cut in chunks, a step a
+// stage, in place of one block's memory.
+struct Transfer {
+  int from = 0, to = 0;
+  int chunk = 0;
+  bool add = false;  // added into the receiver's copy, or copied over it
+  bool operator==(const Transfer&) const = default;
+};
+struct GpuStage {
+  std::vector<Transfer> transfers;        // what moved over which link in the stage
+  std::vector<std::vector<double>> held;  // each GPU's chunks after it, each cut to its first `kept` values
+  bool operator==(const GpuStage&) const = default;
+};
+struct Collective {
+  int gpus = 0;
+  std::vector<std::size_t> chunk_begin;      // chunk c is [chunk_begin[c], chunk_begin[c + 1]); chunks + 1 entries
+  std::size_t kept = 0;                      // values `held` keeps of each chunk (all of a shorter one)
+  std::vector<GpuStage> stages;              // one a trace stage: the inputs, then the steps
+  std::vector<std::vector<double>> results;  // JSON "gpu_results": each GPU's result, its first kMaxPartials values
+  bool agree = true;                         // every GPU's whole result equals GPU 0's, bit for bit
+  std::size_t chunks() const { return chunk_begin.empty() ? 0 : chunk_begin.size() - 1; }
+  bool operator==(const Collective&) const = default;
+};
+
 constexpr std::size_t kMaxFindings = 64;  // findings a trace holds
 
 struct Trace {
@@ -180,6 +204,9 @@ struct Trace {
   // shared memory is then the run's, race->meant the model's.
   std::optional<Race> race;
   std::vector<Finding> findings;  // a kernel of your own's (at most kMaxFindings); empty otherwise
+  // An all-reduce across GPUs: `size` values a GPU, no block (block and grid 0), `result` GPU 0's
+  // first value, and the GPUs' buffers here.
+  std::optional<Collective> collective;
   bool operator==(const Trace&) const = default;
 };
 

@@ -8,7 +8,9 @@
 #include <stdexcept>
 #include <string>
 
+#include "../../kernels/collectives.h"
 #include "../../kernels/matrix_shapes.h"
+#include "../../kernels/raw_trace.h"
 
 namespace rl::core {
 namespace {
@@ -131,6 +133,51 @@ void check_passes(const Trace& t) {
                            " blocks of " + std::to_string(t.block) + " threads (at most " + std::to_string(most) + ")");
 }
 
+// An all-reduce across GPUs: its GPUs, chunks, stages and results agree with each other and with
+// 'size'; it has no block, grid or matrix.
+void check_collective(const Trace& t) {
+  const Collective& c = *t.collective;
+  namespace ar = model::all_reduce;
+  if (c.gpus < ar::kMinGpus || c.gpus > ar::kMaxGpus)
+    misfit("gpus", "is " + std::to_string(c.gpus) + "; an all-reduce runs over " + std::to_string(ar::kMinGpus) +
+                       " to " + std::to_string(ar::kMaxGpus) + " GPUs");
+  if (t.size < 1 || t.size > kMaxTracedElements)
+    misfit("size", "is " + std::to_string(t.size) + "; a trace holds 1 to " + std::to_string(kMaxTracedElements) +
+                       " values a GPU");
+  if (t.block != 0 || t.grid != 0 || t.trace_block != 0 || t.rows != 0 || t.race || t.geometry.known() ||
+      !t.input.empty() || !t.partials.empty() || !t.pass_outputs.empty())
+    misfit("gpus",
+           "belongs to an all-reduce across GPUs, which has no block, grid, input of one block, partials, "
+           "matrix or race");
+  const auto& b = c.chunk_begin;
+  if (b.size() < 2 || b.size() > std::size_t(c.gpus) + 1 || b.front() != 0 || b.back() != t.size ||
+      !std::is_sorted(b.begin(), b.end()))
+    misfit("chunk_begin", "does not cut the " + std::to_string(t.size) + " values into 1 to " + std::to_string(c.gpus) +
+                              " chunks in order");
+  if (c.kept < 1 || c.kept > kernels::kKeptChunkValues)
+    misfit("kept", "is " + std::to_string(c.kept) + "; a stage keeps 1 to " +
+                       std::to_string(kernels::kKeptChunkValues) + " values of each chunk");
+  if (c.stages.size() != t.stages.size()) misfit("transfers", "are not given for every stage");
+  std::size_t held = 0;  // values a GPU's stage keeps: each chunk's first `kept`, or all of a shorter one
+  for (std::size_t k = 0; k + 1 < b.size(); ++k) held += std::min(c.kept, b[k + 1] - b[k]);
+  for (std::size_t k = 0; k < c.stages.size(); ++k) {
+    const std::string at = " in stage " + std::to_string(k);
+    for (const Transfer& x : c.stages[k].transfers)
+      if (x.from < 0 || x.from >= c.gpus || x.to < 0 || x.to >= c.gpus || x.from == x.to || x.chunk < 0 ||
+          std::size_t(x.chunk) >= c.chunks())
+        misfit("transfers", "name GPU " + std::to_string(x.from) + " to GPU " + std::to_string(x.to) + ", chunk " +
+                                std::to_string(x.chunk) + at + ", outside the " + std::to_string(c.gpus) +
+                                " GPUs and " + std::to_string(c.chunks()) + " chunks");
+    if (c.stages[k].held.size() != std::size_t(c.gpus)) misfit("held", "is not one list a GPU" + at);
+    for (const auto& h : c.stages[k].held)
+      if (h.size() != held) misfit("held", "does not keep " + std::to_string(held) + " values a GPU" + at);
+  }
+  const std::size_t results = std::min(t.size, kernels::kMaxPartials);
+  if (c.results.size() != std::size_t(c.gpus)) misfit("gpu_results", "is not one list a GPU");
+  for (const auto& r : c.results)
+    if (r.size() != results) misfit("gpu_results", "does not hold " + std::to_string(results) + " values a GPU");
+}
+
 }  // namespace
 
 // Every value is one the type holds (the accumulator's type for what the run added: lanes,
@@ -155,6 +202,11 @@ void check_held_values(const Trace& t) {
     if (s.shared) check_values(*s.shared, acc, "shared");
     if (s.lanes) check_values(*s.lanes, acc, "lanes");
   }
+  if (t.collective) {
+    for (const auto& g : t.collective->stages)
+      for (const auto& h : g.held) check_values(h, acc, "held");
+    for (const auto& r : t.collective->results) check_values(r, acc, "gpu_results");
+  }
   if (!t.race) return;
   for (const auto& m : t.race->meant) check_values(m, acc, "meant");
   for (const auto& x : t.race->stale) check_values({x.seen, x.meant}, acc, "stale");
@@ -163,6 +215,7 @@ void check_held_values(const Trace& t) {
 // Everything the views index by: a trace from a file must fit its own geometry before it is
 // shown (a block of -1, a grid of 0 or an element past the input draw nonsense or crash).
 void check_geometry(const Trace& t) {
+  if (t.collective) return check_collective(t);
   if (t.block < 1 || t.block > 1024)
     misfit("block", "is " + std::to_string(t.block) + "; a block holds 1 to 1024 threads");
   if (t.size < 1 || t.size > kMaxTracedElements)

@@ -28,6 +28,11 @@ std::string view_names(std::string_view separator) {
 
 std::string why_not(View v, const Trace& t) {
   const auto any = [&](auto has) { return std::any_of(t.stages.begin(), t.stages.end(), has); };
+  if (t.collective && v != View::Gpus)
+    return "an all-reduce across GPUs runs no block of yours to look inside: the gpus view shows its buffers and links";
+  if (!t.collective && v == View::Gpus)
+    return "the gpus view shows an all-reduce across GPUs (ring-all-reduce, one-shot-all-reduce); this run is inside "
+           "one GPU";
   if (!records_work(t) && (v == View::Divergence || v == View::Banks || v == View::Coalescing))
     return "a GPU run of a kernel of your own records its shared memory after each barrier and rl_lanes' "
            "registers, not which lanes worked or which addresses they touched: its run on the CPU path does";

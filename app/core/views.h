@@ -11,7 +11,7 @@
 
 namespace rl::core {
 
-enum class View { Memory, Lanes, Divergence, Banks, Grid, Coalescing };
+enum class View { Memory, Lanes, Divergence, Banks, Grid, Coalescing, Gpus };
 
 struct ViewRow {
   View view;
@@ -20,12 +20,16 @@ struct ViewRow {
 };
 
 inline constexpr ViewRow kViewRows[] = {
-    {View::Memory, "memory", "the block's shared memory after the stage, reads and writes marked (global-halving: the array; a matrix: the cells around the block)"},
+    {View::Memory, "memory",
+     "the block's shared memory after the stage, reads and writes marked (global-halving: the array; a matrix: the "
+     "cells around the block)"},
     {View::Lanes, "lanes", "each warp's registers, and where a shuffle took each lane's value from"},
     {View::Divergence, "divergence", "which lanes of each warp worked in the stage"},
     {View::Banks, "banks", "the 32 banks each warp-wide shared-memory access touched"},
     {View::Grid, "grid", "the grid's blocks and how their results become one"},
     {View::Coalescing, "coalescing", "each warp-wide global load and the 32-byte sectors it fetched"},
+    {View::Gpus, "gpus",
+     "an all-reduce across GPUs: every GPU's chunks after the step, and what moved over which link"},
 };
 inline constexpr int kViewCount = int(std::size(kViewRows));
 
@@ -37,6 +41,11 @@ std::string view_names(std::string_view separator = " | ");
 // Why a view has nothing to show for this trace ("" when it applies): the lanes view needs
 // recorded registers, the banks view shared-memory accesses, the coalescing view global loads.
 std::string why_not(View view, const Trace& trace);
+// Whether a view is one of the trace's kind: the gpus view for an all-reduce across GPUs, the
+// others for a run inside one GPU (the window shows buttons for these alone).
+inline bool of_its_kind(View view, const Trace& trace) { return (view == View::Gpus) == trace.collective.has_value(); }
+// The view a trace opens on where the one asked for has nothing: memory, or gpus across GPUs.
+inline View home_view(const Trace& trace) { return trace.collective ? View::Gpus : View::Memory; }
 // The next view after `view` that applies (V cycles through these).
 View next_view(View view, const Trace* trace);
 

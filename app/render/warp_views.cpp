@@ -1,11 +1,14 @@
 #include "warp_views.h"
 
+#include "gpus_view.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "../core/facts.h"
 #include "coalescing_view.h"
+#include "gpus_view.h"
 #include "grid_view.h"
 #include "lanes_view.h"
 #include "memory_view.h"
@@ -249,18 +252,22 @@ constexpr DrawView kDraw[] = {
       drawn.page = draw_coalescing(v).page;
       return drawn;
     },
+    drawn_whole<draw_gpus>,
 };
 static_assert(std::size(kDraw) == std::size_t(core::kViewCount), "a draw function for each view of core::kViewRows");
 
 ViewDrawn draw_stage_view(Canvas& c, View view, const core::Trace& t, int stage, int width, int height,
                           const ViewOptions& options) {
-  if (view == View::Memory || t.stages.empty()) return draw_memory_view(c, t, stage, width, height, options);
+  const bool across = t.collective.has_value();
+  if ((view == View::Memory && !across) || t.stages.empty())
+    return draw_memory_view(c, t, stage, width, height, options);
   const Palette pal = options.high_contrast ? high_contrast_palette() : standard_palette();
   c.begin(width, height, pal.background);
   stage = std::clamp(stage, 0, int(t.stages.size()) - 1);
   const float min_px = options.min_text_px;
   const MemoryLayout L = layout_memory(32, width, height, options.text_scale, min_px);
-  if (!core::records_work(t) && !why_not(view, t).empty()) {  // a kernel of your own: say what is not recorded
+  // A kernel of your own says what is not recorded; the views of one GPU and of several, why not.
+  if ((!core::records_work(t) || across || view == View::Gpus) && !why_not(view, t).empty()) {
     why_not_drawn(c, frame(c, t, stage, core::to_string(view), L, pal, "", min_px), why_not(view, t), L, pal);
     c.end();
     return {};

@@ -190,11 +190,14 @@ Area stage_body(AppState& s, unsigned view_texture, unsigned compare_texture) {
   player_controls(s);
   // Which picture of the stage: the memory view, or the warp-level views beside it (V cycles).
   // A view with nothing to show for this algorithm is greyed out, its reason on hover.
-  if (!render::why_not(s.view, *s.trace).empty()) s.view = render::View::Memory;
+  if (!render::why_not(s.view, *s.trace).empty()) s.view = core::home_view(*s.trace);
+  bool first = true;
   for (const auto& row : core::kViewRows) {
     const render::View v = row.view;
+    if (!core::of_its_kind(v, *s.trace)) continue;
     const std::string why = render::why_not(v, *s.trace);
-    if (v != render::View::Memory) wrap_item(ImGui::GetFrameHeight() + ImGui::CalcTextSize(render::to_string(v)).x + em);
+    if (!std::exchange(first, false))
+      wrap_item(ImGui::GetFrameHeight() + ImGui::CalcTextSize(render::to_string(v)).x + em);
     ImGui::BeginDisabled(!why.empty());
     if (ImGui::RadioButton(render::to_string(v), s.view == v)) s.view = v;
     ImGui::EndDisabled();

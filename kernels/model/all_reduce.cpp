@@ -1,11 +1,27 @@
 #include "all_reduce.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace rl::model::all_reduce {
 namespace {
 
 int wrap(int g, int n) { return ((g % n) + n) % n; }
+
+}  // namespace
+
+std::vector<std::vector<double>> kept_values(const std::vector<std::vector<double>>& buffers,
+                                             const std::vector<std::size_t>& bounds, std::size_t keep) {
+  std::vector<std::vector<double>> out(buffers.size());
+  for (std::size_t g = 0; g < buffers.size(); ++g)
+    for (std::size_t c = 0; c + 1 < bounds.size(); ++c) {
+      const auto first = buffers[g].begin() + std::ptrdiff_t(bounds[c]);
+      out[g].insert(out[g].end(), first, first + std::ptrdiff_t(std::min(keep, bounds[c + 1] - bounds[c])));
+    }
+  return out;
+}
+
+namespace {
 
 void check(const std::vector<std::vector<double>>& inputs) {
   const int n = int(inputs.size());
@@ -18,18 +34,28 @@ void check(const std::vector<std::vector<double>>& inputs) {
                                   " and " + std::to_string(inputs[0].size()) + " values)");
 }
 
-// Every move of a step reads the buffers as they were before it (the links run at once).
+// Every move of a step reads the buffers as they were before it (the links run at once): the
+// chunks sent are copied out before any is written. The step keeps each chunk's first `keep`
+// values of every GPU.
 void apply(Step& step, std::vector<std::vector<double>>& buffers, const std::vector<std::size_t>& bounds,
-           double (*round)(double)) {
-  const std::vector<std::vector<double>> before = buffers;
-  for (const Move& mv : step.moves)
-    for (std::size_t i = bounds[std::size_t(mv.chunk)]; i < bounds[std::size_t(mv.chunk) + 1]; ++i)
-      buffers[std::size_t(mv.to)][i] = mv.add ? round(before[std::size_t(mv.from)][i] + before[std::size_t(mv.to)][i])
-                                              : before[std::size_t(mv.from)][i];
-  step.after = buffers;
+           double (*round)(double), std::size_t keep) {
+  std::vector<std::vector<double>> sent;
+  for (const Move& mv : step.moves) {
+    const auto& from = buffers[std::size_t(mv.from)];
+    sent.emplace_back(from.begin() + std::ptrdiff_t(bounds[std::size_t(mv.chunk)]),
+                      from.begin() + std::ptrdiff_t(bounds[std::size_t(mv.chunk) + 1]));
+  }
+  for (std::size_t m = 0; m < step.moves.size(); ++m) {
+    const Move& mv = step.moves[m];
+    auto& to = buffers[std::size_t(mv.to)];
+    const std::size_t first = bounds[std::size_t(mv.chunk)];
+    for (std::size_t i = 0; i < sent[m].size(); ++i)
+      to[first + i] = mv.add ? round(sent[m][i] + to[first + i]) : sent[m][i];
+  }
+  step.after = kept_values(buffers, bounds, keep);
 }
 
-Run ring(const std::vector<std::vector<double>>& inputs, double (*round)(double)) {
+Run ring(const std::vector<std::vector<double>>& inputs, double (*round)(double), std::size_t keep) {
   Run r;
   r.algorithm = Algorithm::Ring, r.gpus = int(inputs.size());
   const int n = r.gpus;
@@ -42,14 +68,14 @@ Run ring(const std::vector<std::vector<double>>& inputs, double (*round)(double)
                    std::to_string(n - 1);
       for (int g = 0; g < n; ++g)
         step.moves.push_back({g, wrap(g + 1, n), phase == 0 ? wrap(g - 1 - s, n) : wrap(g - s, n), phase == 0});
-      apply(step, buffers, r.chunk_begin, round);
+      apply(step, buffers, r.chunk_begin, round, keep);
       r.steps.push_back(std::move(step));
     }
   r.results = buffers;
   return r;
 }
 
-Run one_shot(const std::vector<std::vector<double>>& inputs, double (*round)(double)) {
+Run one_shot(const std::vector<std::vector<double>>& inputs, double (*round)(double), std::size_t keep) {
   Run r;
   r.algorithm = Algorithm::OneShot, r.gpus = int(inputs.size());
   r.chunk_begin = {0, inputs[0].size()};
@@ -61,8 +87,8 @@ Run one_shot(const std::vector<std::vector<double>>& inputs, double (*round)(dou
   std::vector<double> sum = inputs[0];
   for (std::size_t g = 1; g < inputs.size(); ++g)
     for (std::size_t i = 0; i < sum.size(); ++i) sum[i] = round(sum[i] + inputs[g][i]);
-  step.after.assign(inputs.size(), sum);
-  r.results = step.after;
+  r.results.assign(inputs.size(), sum);
+  step.after = kept_values(r.results, r.chunk_begin, keep);
   r.steps.push_back(std::move(step));
   return r;
 }
@@ -75,9 +101,10 @@ std::vector<std::size_t> chunk_bounds(std::size_t count, int n) {
   return b;
 }
 
-Run run(Algorithm algorithm, const std::vector<std::vector<double>>& inputs, double (*round)(double)) {
+Run run(Algorithm algorithm, const std::vector<std::vector<double>>& inputs, double (*round)(double),
+        std::size_t keep) {
   check(inputs);
-  return algorithm == Algorithm::Ring ? ring(inputs, round) : one_shot(inputs, round);
+  return algorithm == Algorithm::Ring ? ring(inputs, round, keep) : one_shot(inputs, round, keep);
 }
 
 std::vector<int> order_of_adds(Algorithm algorithm, int gpus, std::size_t count, std::size_t i) {

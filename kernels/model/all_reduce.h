@@ -31,7 +31,7 @@ struct Move {
 struct Step {
   std::string label;                       // "reduce-scatter 1 of 3", "all-gather 2 of 3", "one-shot"
   std::vector<Move> moves;                 // what moved over which link in this step
-  std::vector<std::vector<double>> after;  // every GPU's buffer after the step
+  std::vector<std::vector<double>> after;  // every GPU's buffer after the step (each chunk's first `keep` values)
 };
 
 struct Run {
@@ -46,10 +46,16 @@ struct Run {
 // by n differ by at most one value a chunk (handled, not refused).
 std::vector<std::size_t> chunk_bounds(std::size_t count, int n);
 
+// Each buffer's chunks (bounds as chunk_bounds gives them), each cut to its first `keep` values.
+std::vector<std::vector<double>> kept_values(const std::vector<std::vector<double>>& buffers,
+                                             const std::vector<std::size_t>& bounds, std::size_t keep);
+
 // Runs `algorithm` over inputs (one buffer a GPU, all of one size) with sums rounded as `round`
 // rounds each add (float: to float; the identity for double). Throws std::invalid_argument for
-// fewer than kMinGpus or more than kMaxGpus buffers, or buffers of different sizes.
-Run run(Algorithm algorithm, const std::vector<std::vector<double>>& inputs, double (*round)(double));
+// fewer than kMinGpus or more than kMaxGpus buffers, or buffers of different sizes. Each step keeps
+// of every GPU's chunks their first `keep` values (a trace's share); the results are whole.
+Run run(Algorithm algorithm, const std::vector<std::vector<double>>& inputs, double (*round)(double),
+        std::size_t keep = std::size_t(-1));
 
 // The order of adds that leaves element i's sum on every GPU, as GPU numbers: ring's chunk c
 // starts at GPU c + 1 and goes round to GPU c, ((x_c+1 + x_c+2) + ...) + x_c, which the
