@@ -14,6 +14,9 @@ struct CollectiveRow {
   std::string_view id;
   model::all_reduce::Algorithm algorithm;
   std::string_view title;
+  // The code the window shows beside its steps, holding `// <<< id`: the CPU model's, until our
+  // kernels over peer access run it.
+  std::string_view source = "kernels/model/all_reduce.cpp";
 };
 
 inline constexpr CollectiveRow kCollectives[] = {

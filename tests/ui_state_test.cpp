@@ -189,6 +189,40 @@ TEST(UiState, AFailedOpenOutlastsTheFirstRunNotTheNext) {
   EXPECT_EQ(open_failure(state), "");
 }
 
+// The family across GPUs in the window: picked, it runs in the CPU model whatever the backend, its
+// steps the stages, its source the model's lines; typed values split among the GPUs or refused in
+// words; a trace of it saved and opened again is known, its GPUs the run's.
+TEST(UiState, AnAllReduceAcrossGpusRunsInTheWindow) {
+  ui::AppState state;
+  state.backend.backend = backend::make_sim_backend();
+  state.choice.algorithm = "ring-all-reduce", state.choice.gpus = 3, state.choice.size = 10;
+  ui::record_trace(state);
+  ASSERT_TRUE(state.trace && state.trace->collective) << state.messages[ui::Topic::Run].text;
+  EXPECT_EQ(state.trace->collective->gpus, 3);
+  EXPECT_EQ(state.trace->size, 10u);
+  EXPECT_EQ(state.trace->stages.size(), 5u);
+  const core::SourceView src = ui::shown_source(state);
+  EXPECT_EQ(src.file, "kernels/model/all_reduce.cpp");
+  state.player.seek(1);
+  const int line = ui::shown_line(state, src);
+  ASSERT_GT(line, 0);
+  EXPECT_NE(src.text_at(line)->find("[reduce-scatter]"), std::string::npos) << *src.text_at(line);
+  state.choice.typed = true, state.choice.values = "1 2 3 4 5";
+  ui::record_trace(state);
+  EXPECT_FALSE(state.trace);
+  EXPECT_NE(state.messages[ui::Topic::Run].text.find("do not make 3 buffers"), std::string::npos);
+  state.choice.values = "1 2 3 4 5 6";
+  ui::record_trace(state);
+  ASSERT_TRUE(state.trace);
+  EXPECT_EQ(state.trace->collective->results[0], (std::vector<double>{1 + 3 + 5, 2 + 4 + 6}));
+  const auto saved = write_temp("redlab_ring.json", core::to_json(*state.trace));
+  ui::AppState other;
+  ui::open_file(other, saved);
+  EXPECT_EQ(open_failure(other), "");
+  EXPECT_FALSE(ui::shows_foreign_trace(other));
+  EXPECT_EQ(other.choice.gpus, 3);
+}
+
 // A race recording made by another version of tree.cuh (the shipped one numbers other lines)
 // highlights, stage by stage, the line of this build's source that holds the stage's [tag]
 // (issue 32, item 3): never a probe call, a comment or a brace.

@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "../../kernels/algorithms.h"
+#include "../../kernels/collectives.h"
 #include "../core/facts.h"
 #include "runner.h"
 
@@ -66,6 +67,13 @@ std::string type_refusal(const std::string& algorithm, core::DType type, core::O
 
 Settled settle(const std::string& algorithm, core::DType type, core::Op op, core::Accumulate accumulate) {
   Settled out{type, op, {}, {}};
+  if (kernels::find_collective(algorithm) && op != core::Op::Sum) {
+    out.op = core::Op::Sum;
+    out.op_note = "'" + algorithm +
+                  "' takes the sum only: the min and max across GPUs are not built yet; the operator "
+                  "is sum";
+    return out;
+  }
   const kernels::AlgorithmRow* row = kernels::find_row(algorithm);
   if (!row) return out;
   if (row->ints_only && type != core::DType::Int) {

@@ -7,6 +7,7 @@
 
 #include "../../kernels/collectives.h"
 #include "../../kernels/raw_trace.h"
+#include "../core/catalog.h"
 #include "../core/text.h"
 
 namespace rl::backend {
@@ -37,9 +38,10 @@ bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
 
-core::Stage stage(std::string label, int tag, int param) {
+core::Stage stage(std::string label, int tag, int param, const core::SourceView& src) {
   core::Stage s;
   s.label = std::move(label), s.tag = tag, s.param = param;
+  s.line = src.line_of(kernels::tag_marker(tag));
   return s;
 }
 
@@ -72,18 +74,20 @@ core::Trace trace_collective(const CollectiveRequest& r) {
   t.algorithm = r.algorithm;
   t.backend = "sim";
   t.device = "CPU model";
-  t.source = "kernels/model/all_reduce.cpp";
+  const core::SourceView& src = core::source_of(r.algorithm);  // the steps' lines: the model's code
+  t.source = src.file;
+  t.code = {src.file, src.numbers, src.lines};
   t.recorded.utc = core::utc_now();
   t.size = r.inputs[0].size();
   t.op = r.op, t.type = r.type;
   if (core::is_narrow(r.type)) t.accumulate = core::Accumulate::Same;
   core::Collective c;
   c.gpus = run.gpus, c.chunk_begin = run.chunk_begin, c.kept = kernels::kKeptChunkValues;
-  t.stages.push_back(stage("the GPUs' buffers", kernels::kTagInput, 0));
+  t.stages.push_back(stage("the GPUs' buffers", kernels::kTagInput, 0, src));
   c.stages.push_back({{}, ar::kept_values(r.inputs, run.chunk_begin, c.kept)});
   for (std::size_t k = 0; k < run.steps.size(); ++k) {
     const auto [tag, param] = tag_of(row.algorithm, k, run.gpus);
-    t.stages.push_back(stage(run.steps[k].label, tag, param));
+    t.stages.push_back(stage(run.steps[k].label, tag, param, src));
     core::GpuStage g;
     for (const ar::Move& mv : run.steps[k].moves) g.transfers.push_back({mv.from, mv.to, mv.chunk, mv.add});
     g.held = run.steps[k].after;

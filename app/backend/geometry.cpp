@@ -150,7 +150,7 @@ core::Geometry geometry(const kernels::Plan& plan, const std::vector<int>& ticke
 }
 
 void complete_geometry(core::Trace& t) {
-  if (t.geometry.known()) return;
+  if (t.geometry.known() || t.collective) return;  // an all-reduce across GPUs has no block to lay out
   const auto* row = kernels::find_row(t.algorithm);
   if (!row || kernels::is_baseline(*row))
     throw std::runtime_error("the trace of '" + core::printable(t.algorithm) +

@@ -159,7 +159,9 @@ Handler window_command(CLI::App& app) {
   app.add_option("--export-dir", g.export_dir, "Folder for the Stages tab's exports (E, A, G, M keys)");
   app.add_option("--view", g.view, "The Stages tab's view: " + core::view_names() + " (V cycles)")
       ->check(CLI::IsMember(view_list()));
-  app.add_option("--algorithm", g.algorithm, "The algorithm to open on")->check(CLI::IsMember(core::traced_ids()));
+  std::vector<std::string> ids = core::traced_ids();
+  for (const auto& a : core::collectives()) ids.push_back(a.id);
+  app.add_option("--algorithm", g.algorithm, "The algorithm to open on")->check(CLI::IsMember(ids));
   app.add_option("--stage", g.stage, "The stage to show first (0-based; past the last shows the last)")
       ->check(CLI::Range(0, kMaxStage));
   app.add_option("--pane", g.pane, "The lesson pane's tab: lesson | work | float | glossary")

@@ -82,6 +82,7 @@ const std::vector<AlgorithmInfo>& collective_table() {
       a.family = std::string(kernels::kAcrossGpus);
       a.title = std::string(r.title);
       read_lesson(a, embedded::lesson(r.id));
+      a.file = std::string(r.source);
       a.kind = Kind::Collective;
       out.push_back(std::move(a));
     }
@@ -98,6 +99,11 @@ const AlgorithmInfo* find_collective(std::string_view id) {
   for (const auto& a : collective_table())
     if (a.id == id) return &a;
   return nullptr;
+}
+
+const AlgorithmInfo* find_any(std::string_view id) {
+  const AlgorithmInfo* a = find_algorithm(id);
+  return a ? a : find_collective(id);
 }
 
 const AlgorithmInfo& write_your_own() {
@@ -254,7 +260,7 @@ const SourceView& source_of(std::string_view id) {
   static std::map<std::string, SourceView, std::less<>> cache;
   std::lock_guard lock(mutex);
   if (auto it = cache.find(id); it != cache.end()) return it->second;
-  const AlgorithmInfo* info = find_algorithm(id);
+  const AlgorithmInfo* info = find_any(id);
   if (!info || info->file.empty()) throw std::runtime_error("no kernel source for '" + std::string(id) + "'");
   auto view = parse_source(embedded::kernel_source(info->file), info->file, id);
   return cache.emplace(std::string(id), std::move(view)).first->second;

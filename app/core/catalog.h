@@ -57,6 +57,8 @@ const AlgorithmInfo* find_algorithm(std::string_view id);
 // each launch blocks over one array; Kind::Collective.
 std::span<const AlgorithmInfo> collectives();
 const AlgorithmInfo* find_collective(std::string_view id);
+// Either table's row: what the window's lesson, source and settings look an id up in.
+const AlgorithmInfo* find_any(std::string_view id);
 // The lesson a kernel of your own is shown with (kernels/lessons/write-your-own.md): its lesson,
 // brief and detail, no row.
 const AlgorithmInfo& write_your_own();

@@ -137,8 +137,10 @@ static std::string collective_caption(const Trace& t, int k) {
   const std::string what = added == g.transfers.size() ? "each added to the receiver's copy"
                            : added == 0                ? "each copied over the receiver's copy"
                                                        : std::to_string(added) + " added, the rest copied";
-  return s.label + ": " + count_text(g.transfers.size(), "chunk sent", "chunks sent") + ", " + what + "; " +
-         count_text(values, "value", "values") + " moved over the links";
+  const bool whole = c.chunks() == 1;  // one-shot: a GPU's whole buffer
+  return s.label + ": " +
+         count_text(g.transfers.size(), whole ? "buffer sent" : "chunk sent", whole ? "buffers sent" : "chunks sent") +
+         ", " + what + "; " + count_text(values, "value", "values") + " moved over the links";
 }
 
 std::string stage_caption(const Trace& t, int k) {

@@ -32,6 +32,7 @@ std::string to_json(const Settings& s) {
   j["trace_block"] = s.trace_block;
   if (s.grid > 0) j["grid"] = s.grid;
   if (s.cluster > 0) j["cluster"] = s.cluster;
+  j["gpus"] = s.gpus;
   j["input"] = s.input.kind == InputSpec::Kind::File ? s.input.path : to_string(s.input);
   j["typed"] = s.typed;
   j["values"] = s.values;
@@ -131,7 +132,7 @@ struct FieldReader {
 
 // What is run: the algorithm, its type and input, the problem's size and launch.
 void read_run_fields(FieldReader& f, Settings& s) {
-  f.text("algorithm", [&](const std::string& v) { return find_algorithm(v) && (s.algorithm = v, true); });
+  f.text("algorithm", [&](const std::string& v) { return find_any(v) && (s.algorithm = v, true); });
   f.text("op", [&](const std::string& v) {
     const auto o = parse_op(v);
     return o && (s.op = *o, true);
@@ -161,6 +162,7 @@ void read_run_fields(FieldReader& f, Settings& s) {
   f.integer("trace_block", 0, 1 << 20, s.trace_block);
   f.integer("grid", 0, 1 << 20, s.grid);
   f.integer("cluster", 0, 8, s.cluster);
+  f.integer("gpus", 2, 8, s.gpus);
   if (s.cluster != 0 && s.cluster != 2 && s.cluster != 4 && s.cluster != 8) f.wrong.push_back("cluster"), s.cluster = 0;
   f.boolean("typed", s.typed);
   f.text("values", [&](const std::string& v) { return v.size() <= Settings::kMaxTyped && (s.values = v, true); });

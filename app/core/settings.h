@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "../../kernels/collectives.h"
 #include "input.h"
 #include "types.h"
 
@@ -40,6 +41,7 @@ struct RunChoice {
   int trace_block = 0;
   int grid = 0;     // blocks of a grid-stride kernel's first pass; 0: one wave of the device
   int cluster = 0;  // cluster-dsmem: blocks a cluster, 2, 4 or 8; 0: its default
+  int gpus = kernels::kModelGpus;  // the family across GPUs: GPUs, 2 to 8, each a buffer of `size` values
   InputSpec input;  // random:1 by default
   bool typed = false;  // the learner's own values instead of `input` (the size follows them)
   // What they typed or pasted (at most kMaxTyped characters); the digits of pi to start with.

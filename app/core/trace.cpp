@@ -372,6 +372,31 @@ std::string gpu_stage_text(const GpuStage& g, DType type) {
   return out.str();
 }
 
+// One stage as a file gives it (trace_from_json checks it against the rest afterwards).
+Stage read_stage(const json& js) {
+  Stage s;
+  s.label = typed<std::string>(js, "label");
+  if (js.contains("step")) s.tag = tag_of(typed<std::string>(js, "step"));
+  if (js.contains("param")) s.param = typed<int>(js, "param");
+  s.line = typed<int>(js, "line");
+  if (!field(js, "shared").is_null()) s.shared = decode_all(js.at("shared"), "shared");
+  if (js.contains("lanes") && !js.at("lanes").is_null()) s.lanes = decode_all(js.at("lanes"), "lanes");
+  s.active = typed<std::vector<int>>(js, "active");
+  if (js.contains("bank_conflicts") && !js.at("bank_conflicts").is_null())
+    s.bank_conflicts = typed<int>(js, "bank_conflicts");
+  if (js.contains("divergent_warps")) s.divergent_warps = typed<int>(js, "divergent_warps");
+  if (js.contains("accesses")) {
+    for (const auto& ja : js.at("accesses")) {
+      s.accesses.push_back({typed<int>(ja, "thread"), typed<std::vector<int>>(ja, "reads"),
+                            typed<std::vector<int>>(ja, "writes"),
+                            ja.contains("sources") ? typed<std::vector<int>>(ja, "sources") : std::vector<int>{}});
+    }
+  }
+  if (js.contains("loads"))
+    for (const auto& jl : js.at("loads")) s.loads.push_back(read_load(jl));
+  return s;
+}
+
 }  // namespace
 
 std::string to_json(const Trace& t, int indent) {
@@ -498,28 +523,8 @@ Trace trace_from_json(const std::string& text) {
   const auto& stages = field(j, "stages");
   if (!stages.is_array()) throw std::runtime_error("trace field 'stages' is not a list");
   for (const auto& js : stages) {
-    Stage s;
-    s.label = typed<std::string>(js, "label");
-    if (js.contains("step")) s.tag = tag_of(typed<std::string>(js, "step"));
-    if (js.contains("param")) s.param = typed<int>(js, "param");
-    s.line = typed<int>(js, "line");
-    if (!field(js, "shared").is_null()) s.shared = decode_all(js.at("shared"), "shared");
-    if (js.contains("lanes") && !js.at("lanes").is_null()) s.lanes = decode_all(js.at("lanes"), "lanes");
-    s.active = typed<std::vector<int>>(js, "active");
-    if (js.contains("bank_conflicts") && !js.at("bank_conflicts").is_null())
-      s.bank_conflicts = typed<int>(js, "bank_conflicts");
-    if (js.contains("divergent_warps")) s.divergent_warps = typed<int>(js, "divergent_warps");
-    if (js.contains("accesses")) {
-      for (const auto& ja : js.at("accesses")) {
-        s.accesses.push_back({typed<int>(ja, "thread"), typed<std::vector<int>>(ja, "reads"),
-                              typed<std::vector<int>>(ja, "writes"),
-                              ja.contains("sources") ? typed<std::vector<int>>(ja, "sources") : std::vector<int>{}});
-      }
-    }
-    if (js.contains("loads"))
-      for (const auto& jl : js.at("loads")) s.loads.push_back(read_load(jl));
+    t.stages.push_back(read_stage(js));
     if (t.collective) t.collective->stages.push_back(read_gpu_stage(js));
-    t.stages.push_back(std::move(s));
   }
   clamp_text(t);
   check_geometry(t);

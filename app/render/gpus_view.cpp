@@ -52,10 +52,14 @@ void draw_headers(const ViewContext& v, const GpuGrid& g) {
   const core::Collective& c = *v.t.collective;
   for (std::size_t k = 0; k < c.chunks(); ++k) {
     const Rect cell = g.cell(0, int(k));
-    const std::string head = c.chunks() == 1 ? "the whole buffer: " + std::to_string(v.t.size) + " values"
-                                             : "chunk " + std::to_string(k) + ": [" + std::to_string(c.chunk_begin[k]) +
-                                                   ", " + std::to_string(c.chunk_begin[k + 1]) + ")";
-    fitted_text(v.c, cell.x, g.area.y + g.header_h * 0.45f, head, v.L.label_px, v.min_px, cell.w, v.pal.muted);
+    // The chunk's elements where they fit beside its name, else its name alone.
+    const std::string name = c.chunks() == 1 ? "the whole buffer" : "chunk " + std::to_string(k);
+    const std::string range =
+        "[" + std::to_string(c.chunk_begin[k]) + ", " + std::to_string(c.chunk_begin[k + 1]) + ")";
+    const std::string whole = name + ": " + range;
+    const bool fits = v.c.text_width(whole, v.L.label_px) <= cell.w;
+    fitted_text(v.c, cell.x, g.area.y + g.header_h * 0.45f, fits ? whole : name, v.L.label_px, v.min_px, cell.w,
+                v.pal.muted);
   }
 }
 

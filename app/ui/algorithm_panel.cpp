@@ -18,6 +18,7 @@
 #include "../backend/backend.h"
 #include "../core/catalog.h"
 #include "../../kernels/algorithms.h"
+#include "../../kernels/collectives.h"
 #include "../../kernels/shapes.h"
 #include "../core/bench.h"
 #include "../core/embedded.h"
@@ -58,19 +59,20 @@ static void shape_field(AppState& s, bool rows) {
   note(checked.note, rows ? s.notes.rows : s.notes.cols, done);
 }
 
-// The array's size, typed as N or 2^K and taken on Enter (or when the field is left), checked
-// (core::check_array_size) with its note: no run starts at each keystroke.
-static void size_field(AppState& s) {
+// The array's size (or each GPU's buffer's), typed as N or 2^K and taken on Enter (or when the
+// field is left), checked (core::check_array_size) against `most` with its note: no run starts at
+// each keystroke.
+static void size_field(AppState& s, const char* label, const char* about, int most) {
   RunChoice& c = s.choice;
   char* text = s.shape_text.size;
   constexpr std::size_t kText = sizeof s.shape_text.size;
-  ImGui::InputText("array size", text, kText, ImGuiInputTextFlags_CharsNoBlank);
-  focus_on_near_click("array size");
-  tip("Elements in the array: N or 2^K, 1 to 1,048,576 in the window (bench times larger ones); Enter runs it");
+  ImGui::InputText(label, text, kText, ImGuiInputTextFlags_CharsNoBlank);
+  focus_on_near_click(label);
+  tip(about);
   const bool done = ImGui::IsItemDeactivatedAfterEdit();
   if (!ImGui::IsItemActive() && !done) std::snprintf(text, kText, "%d", c.size);
   core::Checked checked{c.size, {}};
-  if (done) checked = core::check_array_size(std::string_view(text), c.size, kMaxTracedSize);
+  if (done) checked = core::check_array_size(std::string_view(text), c.size, most);
   c.size = int(checked.value);
   if (done) std::snprintf(text, kText, "%d", c.size);
   note(checked.note, s.notes.size, done);
@@ -108,10 +110,28 @@ static int cluster_field(AppState& s) {
   return c.cluster ? c.cluster : kernels::kDefaultCluster;
 }
 
+// The family across GPUs: how many GPUs, and the values each holds (the window traces at most
+// kMaxTracedSize values in all).
+static void collective_fields(AppState& s) {
+  RunChoice& c = s.choice;
+  int gpus = c.gpus;
+  if (ImGui::InputInt("GPUs", &gpus, 1, 1))
+    c.gpus = std::clamp(gpus, model::all_reduce::kMinGpus, model::all_reduce::kMaxGpus);
+  tip("GPUs the buffers are spread over, 2 to 8; the CPU model runs every step");
+  const int most = kMaxTracedSize / model::all_reduce::kMaxGpus;
+  if (!c.typed && c.input.kind != core::InputSpec::Kind::File)
+    size_field(s, "values a GPU",
+               ("Values in each GPU's buffer: N or 2^K, up to " + std::to_string(most) +
+                " in the window; Enter runs it. The ring cuts it into one chunk a GPU")
+                   .c_str(),
+               most);
+}
+
 // Block size, array size (or a matrix's rows and columns) and traced block, each checked
 // (core::check_*) with its note.
 static void size_fields(AppState& s) {
   RunChoice& c = s.choice;
+  if (core::find_collective(c.algorithm)) return collective_fields(s);
   const auto* info = core::find_algorithm(c.algorithm);
   const bool any = info && info->any_block;
   bool edited = false;
@@ -132,7 +152,9 @@ static void size_fields(AppState& s) {
     shape_field(s, true);
     shape_field(s, false);
   } else if (!c.typed && c.input.kind != core::InputSpec::Kind::File) {  // a file's values set the size
-    size_field(s);
+    size_field(s, "array size",
+               "Elements in the array: N or 2^K, 1 to 1,048,576 in the window (bench times larger ones); Enter runs it",
+               kMaxTracedSize);
   }
   grid_field(s);
   const int cluster = cluster_field(s);
@@ -306,6 +328,9 @@ static void algorithm_list(AppState& s, float height) {
           ImGui::Selectable(a.title.c_str(), s.choice.algorithm == a.id))
         pick_algorithm(s, a.id);
   }
+  ImGui::TextDisabled("%s family", std::string(kernels::kAcrossGpus).c_str());
+  for (const auto& a : core::collectives())
+    if (ImGui::Selectable(a.title.c_str(), s.choice.algorithm == a.id)) pick_algorithm(s, a.id);
   ImGui::EndChild();
 }
 
@@ -333,7 +358,7 @@ static void type_fields(AppState& s) {
   tip("What the reduction combines with: sum, min or max");
   const bool type_edited = combo("type", c.type, types, 5);
   tip("Element type: int sums wrap at 32 bits; float, double, half (binary16) and bf16 (bfloat16) round");
-  if (core::is_narrow(c.type)) {
+  if (core::is_narrow(c.type) && !core::find_collective(c.algorithm)) {  // a GPU's buffer holds the type
     combo("adds in", c.accumulate, sums_in, 2);
     tip("What a half or bf16 run adds in: float (what PyTorch does), or the type itself, rounding "
         "every add to 11 or 8 bits (the pitfall)");
@@ -394,6 +419,10 @@ static void input_fields(AppState& s) {
 
 // The grid the run on screen took, or (before it is in) the one its plan will launch.
 static void grid_line(const AppState& s) {
+  if (core::find_collective(s.choice.algorithm)) {
+    ImGui::Text("%d GPUs, one chunk each to reduce (the CPU model)", s.choice.gpus);
+    return;
+  }
   const bool ran = s.trace && s.trace->algorithm == s.choice.algorithm;
   const auto plan = ran ? std::nullopt : planned_run(s);
   if (!ran && !plan) return;
@@ -409,7 +438,7 @@ static void grid_line(const AppState& s) {
 void algorithm_panel(AppState& s, const Area& f) {
   place(f, "Algorithm");
   algorithm_list(s, f.h * 0.28f);
-  compare_combo(s);
+  if (!core::find_collective(s.choice.algorithm)) compare_combo(s);  // one GPU's runs side by side
   lesson_pane(s, f.h * 0.34f);
   ImGui::Separator();
   ImGui::TextDisabled("Run");

@@ -14,6 +14,7 @@
 #include <optional>
 #include <utility>
 
+#include "../backend/collective.h"
 #include "../core/catalog.h"
 #include "../core/text.h"
 #include "../core/frame_log.h"
@@ -57,6 +58,23 @@ backend::TraceRequest compare_request(const backend::TraceRequest& req, const st
   backend::TraceRequest out = req;
   out.algorithm = other;
   return out;
+}
+
+// The family across GPUs: the choice's GPUs, each a buffer of `size` values drawn in turn (typed
+// values: split evenly among them).
+backend::CollectiveRequest collective_request(const RunChoice& c) {
+  backend::CollectiveRequest r;
+  r.algorithm = c.algorithm, r.op = c.op, r.type = c.type;
+  const auto gpus = std::size_t(c.gpus);
+  const std::vector<double> all = c.typed ? core::parse_numbers(c.values, c.type, "typed values")
+                                          : core::generate_input(c.input, std::size_t(c.size) * gpus, c.type);
+  if (all.empty() || all.size() % gpus != 0)
+    throw std::invalid_argument("typed values: " + std::to_string(all.size()) + " numbers do not make " +
+                                std::to_string(gpus) + " buffers of one size (GPU 0's first)");
+  const std::size_t n = all.size() / gpus;
+  for (std::size_t g = 0; g < gpus; ++g)
+    r.inputs.emplace_back(all.begin() + std::ptrdiff_t(g * n), all.begin() + std::ptrdiff_t((g + 1) * n));
+  return r;
 }
 
 }  // namespace
@@ -110,8 +128,16 @@ void record_trace(AppState& s) {
   // --open's failure comes before, does not (it said "the window opens without it" and went).
   if (!first && s.messages[Topic::Open].level != Level::Info) s.messages.clear(Topic::Open);
   try {
+    const int keep = s.trace && s.trace->algorithm == s.choice.algorithm ? s.player.stage() : 0;
+    if (core::find_collective(s.choice.algorithm)) {  // the CPU model's, whatever backend the window has
+      s.trace = backend::trace_collective(collective_request(s.choice));
+      s.compare_trace.reset();
+      s.messages.clear(Topic::Run);
+      s.player.reset(int(s.trace->stages.size()));
+      s.player.seek(keep);
+      return;
+    }
     const backend::TraceRequest req = run_request(s.choice);
-    const int keep = s.trace && s.trace->algorithm == req.algorithm ? s.player.stage() : 0;
     s.trace = s.backend.backend->trace(req);
     s.floats.recorded(req, *s.trace);
     s.compare_trace.reset();

@@ -70,7 +70,7 @@ static void pointer_line(AppState& s, const core::AlgorithmInfo& about, const co
                          const core::Trace* trace) {
   const int stage = trace ? core::pointed_stage(*trace, look) : -1;
   const auto view = render::parse_view(look.view);
-  const int needed = trace ? block_needed(s, about, look, stage) : 0;
+  const int needed = trace && !trace->collective ? block_needed(s, about, look, stage) : 0;
   if (s.look_pending && stage >= 0 && view) {
     s.look_pending = false;
     s.view = *view;
@@ -128,7 +128,7 @@ void lesson_text(AppState& s, bool more) {
                        "come from the file it was opened from.", core::printable(s.trace->algorithm).c_str());
     return;
   }
-  const auto* about = core::find_algorithm(s.choice.algorithm);
+  const auto* about = core::find_any(s.choice.algorithm);
   if (!about) return;
   const core::Trace* trace = s.trace && s.trace->algorithm == about->id ? &*s.trace : nullptr;
   const core::AlgorithmInfo lesson = trace ? core::fill_lessons(*about, *trace) : backend::with_numbers(*about);
@@ -166,7 +166,10 @@ void lesson_pane(AppState& s, float height) {
                 {"Float", "float", float_pane},
                 {"Glossary", "glossary", [](AppState&) { glossary_tab(); }}};
     s.widgets.float_open = false;
+    // An all-reduce across GPUs has no block's work or one sum's error to show.
+    const bool across = s.trace && s.trace->collective;
     for (const auto& tab : tabs) {
+      if (across && (tab.draw == work_pane || tab.draw == float_pane)) continue;
       if (!ImGui::BeginTabItem(tab.label, nullptr, opened(tab.name))) continue;
       if (tab.draw == float_pane) s.widgets.float_open = true;
       ImGui::BeginChild(tab.name);

@@ -27,10 +27,11 @@ constexpr std::size_t kListed = 200;  // the most files the Open section lists f
 
 void put_trace(AppState& s, core::Trace t, const std::string& path, const std::string& said) {
   backend::complete_geometry(t);
-  if (core::find_algorithm(t.algorithm)) {
+  if (core::find_any(t.algorithm)) {
     RunChoice& c = s.choice;
-    c.algorithm = t.algorithm, c.op = t.op, c.type = t.type, c.accumulate = t.accumulate, c.block = t.block,
-    c.trace_block = t.trace_block;
+    c.algorithm = t.algorithm, c.op = t.op, c.type = t.type, c.accumulate = t.accumulate;
+    if (!t.collective) c.block = t.block, c.trace_block = t.trace_block;
+    if (t.collective) c.gpus = t.collective->gpus;
     if (t.rows > 0) c.rows = int(t.rows), c.cols = int(t.cols);
     else c.size = int(std::min<std::size_t>(t.size, std::size_t(kMaxTracedSize)));
     c.compare.clear();
@@ -160,7 +161,7 @@ int tag_line(const core::Stage& stage, const core::SourceView& src) {
 }
 
 bool shows_foreign_trace(const AppState& s) {
-  return s.opened.shown && s.opened.trace && !core::find_algorithm(s.opened.trace->algorithm);
+  return s.opened.shown && s.opened.trace && !core::find_any(s.opened.trace->algorithm);
 }
 
 }  // namespace rl::ui

@@ -108,12 +108,14 @@ static std::string shown_title(const AppState& s, const core::AlgorithmInfo* abo
 // the stage on screen, all in the large type.
 void presenter_panel(AppState& s, const Area& f) {
   place(f, "Presenter");
-  const auto* about = core::find_algorithm(s.choice.algorithm);
+  const auto* about = core::find_any(s.choice.algorithm);
   // The picker is an arrow; the title beside it wraps, whole, where a combo's preview would cut it.
   if (ImGui::BeginCombo("##algorithm", nullptr, ImGuiComboFlags_NoPreview)) {
     for (const auto& a : core::algorithms())
       if (a.kind != core::Kind::Baseline && ImGui::Selectable(a.title.c_str(), a.id == s.choice.algorithm))
         pick_algorithm(s, a.id);
+    for (const auto& a : core::collectives())
+      if (ImGui::Selectable(a.title.c_str(), a.id == s.choice.algorithm)) pick_algorithm(s, a.id);
     ImGui::EndCombo();
   }
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Pick another algorithm (or keys 1-9)");

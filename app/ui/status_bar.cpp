@@ -41,6 +41,9 @@ std::string result_text(const core::Trace& t) {
   const std::string added = narrow.empty() ? "" : ", added in " + core::to_string(core::value_type(t));
   const std::string value = core::format_value(t.result, core::value_type(t));
   // A kernel of your own whose value was found wrong: its value is not the sum.
+  if (t.collective)
+    return op + " across " + std::to_string(t.collective->gpus) + " GPUs of " + std::to_string(t.size) + narrow +
+           " elements each; every GPU's result " + (t.collective->agree ? "the same bits" : "NOT the same bits");
   const bool wrong = std::any_of(t.findings.begin(), t.findings.end(),
                                  [](const core::Finding& f) { return f.kind == "wrong-result"; });
   if (t.rows == 0 || render::matrix_lines(t) == render::MatrixLines::Whole)
@@ -56,7 +59,12 @@ void status_bar(const AppState& s, const Area& f) {
   const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
   // An opened trace is labelled with where it was recorded, not with this machine's backend.
   const bool opened = s.opened.shown && s.trace;
-  const ImVec4 color = opened ? (s.trace->backend == "cuda" ? kShippedBlue : kAmber) : gpu ? kGpuGreen : kAmber;
+  // The family across GPUs runs in the CPU model alone in this build, whatever GPU is here.
+  const bool model_run = s.trace && s.trace->collective && s.trace->backend != "cuda";
+  const ImVec4 color = opened      ? (s.trace->backend == "cuda" ? kShippedBlue : kAmber)
+                       : model_run ? kAmber
+                       : gpu       ? kGpuGreen
+                                   : kAmber;
   // A file that could not be opened says so here, in words, until a run or another file replaces it.
   if (const Message& open = s.messages[Topic::Open]; !open.empty() && open.level != Level::Info) {
     const std::string why = "Not opened: " + open.text.substr(0, 2 * core::kShownChars);
@@ -65,9 +73,11 @@ void status_bar(const AppState& s, const Area& f) {
     ImGui::End();
     return;
   }
-  const std::string line = opened ? "From " + core::printable(std::filesystem::path(s.opened.file).filename().string()) + ": " +
-                                        core::recorded_label(*s.trace)
-                                  : backend::status_line(s.backend);
+  const std::string line = opened
+                               ? "From " + core::printable(std::filesystem::path(s.opened.file).filename().string()) +
+                                     ": " + core::recorded_label(*s.trace)
+                           : model_run ? "CPU model: our all-reduce across GPUs runs in the model alone in this build"
+                                       : backend::status_line(s.backend);
   char result[160] = "";
   if (s.trace) std::snprintf(result, sizeof result, "  |  %s", result_text(*s.trace).c_str());
   // Where the whole line does not fit (presenter mode's large type), the reason in brackets

@@ -55,43 +55,50 @@ void apply(Step& step, std::vector<std::vector<double>>& buffers, const std::vec
   step.after = kept_values(buffers, bounds, keep);
 }
 
+// The window shows these two functions beside the steps (the regions between the markers).
+// <<< ring-all-reduce
 Run ring(const std::vector<std::vector<double>>& inputs, double (*round)(double), std::size_t keep) {
   Run r;
   r.algorithm = Algorithm::Ring, r.gpus = int(inputs.size());
   const int n = r.gpus;
   r.chunk_begin = chunk_bounds(inputs[0].size(), n);
-  std::vector<std::vector<double>> buffers = inputs;
-  for (int phase = 0; phase < 2; ++phase)  // reduce-scatter, then all-gather
-    for (int s = 0; s < n - 1; ++s) {
-      Step step;
-      step.label = std::string(phase == 0 ? "reduce-scatter " : "all-gather ") + std::to_string(s + 1) + " of " +
-                   std::to_string(n - 1);
-      for (int g = 0; g < n; ++g)
-        step.moves.push_back({g, wrap(g + 1, n), phase == 0 ? wrap(g - 1 - s, n) : wrap(g - s, n), phase == 0});
-      apply(step, buffers, r.chunk_begin, round, keep);
-      r.steps.push_back(std::move(step));
-    }
+  std::vector<std::vector<double>> buffers = inputs;  // [input]
+  for (int s = 0; s < n - 1; ++s) {                   // reduce-scatter: after it GPU g holds chunk g's whole sum
+    Step step{"reduce-scatter " + std::to_string(s + 1) + " of " + std::to_string(n - 1), {}, {}};
+    for (int g = 0; g < n; ++g)
+      step.moves.push_back({g, wrap(g + 1, n), wrap(g - 1 - s, n), true});  // [reduce-scatter]
+    apply(step, buffers, r.chunk_begin, round, keep);
+    r.steps.push_back(std::move(step));
+  }
+  for (int s = 0; s < n - 1; ++s) {  // all-gather: the whole sums passed on round the ring
+    Step step{"all-gather " + std::to_string(s + 1) + " of " + std::to_string(n - 1), {}, {}};
+    for (int g = 0; g < n; ++g) step.moves.push_back({g, wrap(g + 1, n), wrap(g - s, n), false});  // [all-gather]
+    apply(step, buffers, r.chunk_begin, round, keep);
+    r.steps.push_back(std::move(step));
+  }
   r.results = buffers;
   return r;
 }
+// >>>
 
+// <<< one-shot-all-reduce
 Run one_shot(const std::vector<std::vector<double>>& inputs, double (*round)(double), std::size_t keep) {
   Run r;
   r.algorithm = Algorithm::OneShot, r.gpus = int(inputs.size());
   r.chunk_begin = {0, inputs[0].size()};
-  Step step;
-  step.label = "one-shot";
+  Step step{"one-shot", {}, {}};
   for (int to = 0; to < r.gpus; ++to)
     for (int from = 0; from < r.gpus; ++from)
       if (from != to) step.moves.push_back({from, to, 0, true});
-  std::vector<double> sum = inputs[0];
-  for (std::size_t g = 1; g < inputs.size(); ++g)
-    for (std::size_t i = 0; i < sum.size(); ++i) sum[i] = round(sum[i] + inputs[g][i]);
+  std::vector<double> sum = inputs[0];             // [input]
+  for (std::size_t g = 1; g < inputs.size(); ++g)  // every GPU the same adds, in the GPUs' order
+    for (std::size_t i = 0; i < sum.size(); ++i) sum[i] = round(sum[i] + inputs[g][i]);  // [peer-add]
   r.results.assign(inputs.size(), sum);
   step.after = kept_values(r.results, r.chunk_begin, keep);
   r.steps.push_back(std::move(step));
   return r;
 }
+// >>>
 
 }  // namespace
 
