@@ -158,6 +158,20 @@ TEST(Collective, TheViewsSayWhichShowIt) {
   EXPECT_NE(core::why_not(core::View::Gpus, one_gpu).find("inside one GPU"), std::string::npos);
 }
 
+// The ring and the one-shot on an input with cancellation (1e8, -1e8 and 1 in float on three GPUs):
+// the ring starts chunk c at GPU c + 1, so its first two elements lose the 1 that the one-shot's
+// order (0, 1, 2) keeps; ints give the same bits whatever the order.
+TEST(Collective, TheTwoOrdersOfAddsGiveOtherBitsOnCancellation) {
+  auto r = request("ring-all-reduce", {{1e8, 1e8, 1e8}, {-1e8, -1e8, -1e8}, {1, 1, 1}}, core::DType::Float);
+  const backend::OrderDifference d = backend::compare_orders(r);
+  EXPECT_EQ(d.elements, 3u);
+  EXPECT_EQ(d.differing, 2u);
+  EXPECT_EQ(d.first, 0u);
+  EXPECT_EQ(d.ring, 0.0);
+  EXPECT_EQ(d.one_shot, 1.0);
+  EXPECT_EQ(backend::compare_orders(request("one-shot-all-reduce", drawn(5, 1003, core::DType::Int, 7))).differing, 0u);
+}
+
 // Each row has its lesson, whose Look names a stage that the model's run at the default GPUs has.
 TEST(Collective, EachLessonLooksAtAStageTheRunHas) {
   for (const auto& row : kernels::kCollectives) {

@@ -66,10 +66,16 @@ std::string collective_refusal(const CollectiveRequest& r) {
   return "";
 }
 
-core::Trace trace_collective(const CollectiveRequest& r) {
+ar::Run model_run(const CollectiveRequest& r) {
   if (const std::string why = collective_refusal(r); !why.empty()) throw std::invalid_argument(why);
+  return ar::run(kernels::find_collective(r.algorithm)->algorithm, r.inputs, rounding(r.type),
+                 kernels::kKeptChunkValues);
+}
+
+core::Trace trace_collective(const CollectiveRequest& r) { return collective_trace(r, model_run(r)); }
+
+core::Trace collective_trace(const CollectiveRequest& r, const ar::Run& run) {
   const kernels::CollectiveRow& row = *kernels::find_collective(r.algorithm);
-  const ar::Run run = ar::run(row.algorithm, r.inputs, rounding(r.type), kernels::kKeptChunkValues);
   core::Trace t;
   t.algorithm = r.algorithm;
   t.backend = "sim";
@@ -101,6 +107,21 @@ core::Trace trace_collective(const CollectiveRequest& r) {
   t.result = run.results[0][0];
   t.collective = std::move(c);
   return t;
+}
+
+OrderDifference compare_orders(CollectiveRequest r) {
+  r.algorithm = "ring-all-reduce";
+  const ar::Run ring = model_run(r);
+  r.algorithm = "one-shot-all-reduce";
+  const ar::Run one_shot = model_run(r);
+  OrderDifference d;
+  d.elements = ring.results[0].size();
+  for (std::size_t i = 0; i < d.elements; ++i) {
+    const double a = ring.results[0][i], b = one_shot.results[0][i];
+    if (std::memcmp(&a, &b, sizeof a) == 0) continue;
+    if (d.differing++ == 0) d.first = i, d.ring = a, d.one_shot = b;
+  }
+  return d;
 }
 
 }  // namespace rl::backend

@@ -1,5 +1,7 @@
 // The family across GPUs on `trace` and `render`: an all-reduce of --gpus buffers of --size values
 // each, traced from the CPU model (backend/collective.h).
+#include <algorithm>
+
 #include "../../kernels/collectives.h"
 #include "../backend/collective.h"
 #include "../core/input.h"
@@ -38,11 +40,9 @@ std::vector<std::vector<double>> buffers(const RunOptions& o, core::DType type, 
 
 }  // namespace
 
+// auto: the GPUs where there are at least as many as asked (every one present, up to 8, where
+// none is asked), else the CPU model; cuda: the GPUs or an error saying why not.
 core::Trace record_collective(const RunOptions& o) {
-  if (o.backend == "cuda")
-    throw UsageError(o.algorithm +
-                     " runs in the CPU model alone in this build: our kernels over peer access are not "
-                     "built yet (--backend sim or auto)");
   if (!o.rows.empty() || !o.cols.empty())
     throw UsageError("--rows/--cols: an all-reduce adds --gpus buffers of --size values each");
   if (o.block_given || o.trace_block != 0 || o.cluster != 0)
@@ -52,9 +52,13 @@ core::Trace record_collective(const RunOptions& o) {
   req.algorithm = o.algorithm;
   req.op = *core::parse_op(o.op);
   req.type = *core::parse_dtype(o.type);
-  req.inputs = buffers(o, req.type, o.gpus > 0 ? o.gpus : kernels::kModelGpus);
+  const int present = o.backend == "sim" ? 0 : backend::gpus_present();
+  const int every = std::min(present, model::all_reduce::kMaxGpus);
+  const bool gpu = o.backend == "cuda" ||
+                   (o.backend == "auto" && every >= model::all_reduce::kMinGpus && (o.gpus == 0 || o.gpus <= present));
+  req.inputs = buffers(o, req.type, o.gpus > 0 ? o.gpus : gpu && every >= 2 ? every : kernels::kModelGpus);
   try {
-    return backend::trace_collective(req);
+    return gpu ? backend::trace_collective_gpu(req) : backend::trace_collective(req);
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }

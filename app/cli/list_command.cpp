@@ -65,7 +65,7 @@ void list_summary(std::ostream& out) {
 // A row of the family across GPUs: what its table says, and the columns scripts filter on.
 nlohmann::json collective_columns() {
   return {{"source", ""},
-          {"gpu", false},  // our kernels over peer access are not built yet: the CPU model runs it
+          {"gpu", true},  // our kernels over peer access, where two GPUs or more are present
           {"harris_step", 0},
           {"shape", "gpus"},
           {"gpus_min", model::all_reduce::kMinGpus},

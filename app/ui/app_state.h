@@ -14,6 +14,7 @@
 #include "../../kernels/plan.h"
 #include "../backend/backend.h"
 #include "../backend/bench_runner.h"
+#include "../backend/collective.h"
 #include "../core/input.h"
 #include "../core/player.h"
 #include "../core/settings.h"
@@ -166,6 +167,8 @@ struct AppState {
   std::optional<RunChoice> recorded;  // the choice the trace was recorded for
   std::optional<core::Trace> trace;
   std::optional<core::Trace> compare_trace;  // compare mode's second algorithm
+  // An all-reduce across GPUs on screen: where the ring's and the one-shot's bits differ on its input.
+  std::optional<backend::OrderDifference> orders;
   bool gif_requested = false;  // --export-gif: start a GIF export once the run is on screen
   Messages messages;           // the window's messages, each drawn where its topic lives (messages.h)
   core::Player player;

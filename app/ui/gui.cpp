@@ -129,8 +129,11 @@ void record_trace(AppState& s) {
   if (!first && s.messages[Topic::Open].level != Level::Info) s.messages.clear(Topic::Open);
   try {
     const int keep = s.trace && s.trace->algorithm == s.choice.algorithm ? s.player.stage() : 0;
+    s.orders.reset();
     if (core::find_collective(s.choice.algorithm)) {  // the CPU model's, whatever backend the window has
-      s.trace = backend::trace_collective(collective_request(s.choice));
+      const backend::CollectiveRequest req = collective_request(s.choice);
+      s.trace = backend::trace_collective(req);
+      s.orders = backend::compare_orders(req);
       s.compare_trace.reset();
       s.messages.clear(Topic::Run);
       s.player.reset(int(s.trace->stages.size()));

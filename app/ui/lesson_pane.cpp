@@ -115,6 +115,21 @@ static std::optional<core::Pointer> scene_look(const AppState& s, const std::str
 
 // The short lesson, where to look, and the depth under "More". Its numbers come from the run
 // on screen; before its trace is there, from the model's.
+// The run's input through the other order of adds: the ring against the one-shot, bit for bit.
+static void orders_line(const core::Trace& t, const backend::OrderDifference& d) {
+  ImGui::Spacing();
+  if (d.differing == 0) {
+    ImGui::TextWrapped("On this input the ring and the one-shot give the same bits at all %zu elements.", d.elements);
+    return;
+  }
+  const core::DType type = core::value_type(t);
+  ImGui::TextWrapped(
+      "On this input the ring's and the one-shot's orders of adds give other bits at %zu of %zu elements; "
+      "element %zu: ring %s, one-shot %s.",
+      d.differing, d.elements, d.first, core::format_value(d.ring, type).c_str(),
+      core::format_value(d.one_shot, type).c_str());
+}
+
 void lesson_text(AppState& s, bool more) {
   if (s.trace && core::own_kernel(*s.trace)) {  // a kernel of your own: its run, then how to write one
     if (s.trace->source == s.own.file) own_status(s), ImGui::Separator();
@@ -137,6 +152,7 @@ void lesson_text(AppState& s, bool more) {
     ImGui::Spacing();
     pointer_line(s, *about, look ? *look : *lesson.look, trace);
   }
+  if (trace && trace->collective && s.orders) orders_line(*trace, *s.orders);
   if (more && !lesson.detail.empty() && ImGui::CollapsingHeader("More")) rich_text(lesson.detail);
 }
 

@@ -59,7 +59,7 @@ void status_bar(const AppState& s, const Area& f) {
   const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
   // An opened trace is labelled with where it was recorded, not with this machine's backend.
   const bool opened = s.opened.shown && s.trace;
-  // The family across GPUs runs in the CPU model alone in this build, whatever GPU is here.
+  // The window runs the family across GPUs in the CPU model, whatever GPUs are here.
   const bool model_run = s.trace && s.trace->collective && s.trace->backend != "cuda";
   const ImVec4 color = opened      ? (s.trace->backend == "cuda" ? kShippedBlue : kAmber)
                        : model_run ? kAmber
@@ -73,11 +73,11 @@ void status_bar(const AppState& s, const Area& f) {
     ImGui::End();
     return;
   }
-  const std::string line = opened
-                               ? "From " + core::printable(std::filesystem::path(s.opened.file).filename().string()) +
-                                     ": " + core::recorded_label(*s.trace)
-                           : model_run ? "CPU model: our all-reduce across GPUs runs in the model alone in this build"
-                                       : backend::status_line(s.backend);
+  const std::string line =
+      opened ? "From " + core::printable(std::filesystem::path(s.opened.file).filename().string()) + ": " +
+                   core::recorded_label(*s.trace)
+      : model_run ? "CPU model: the window runs an all-reduce across GPUs in the model (trace --backend cuda: on GPUs)"
+                  : backend::status_line(s.backend);
   char result[160] = "";
   if (s.trace) std::snprintf(result, sizeof result, "  |  %s", result_text(*s.trace).c_str());
   // Where the whole line does not fit (presenter mode's large type), the reason in brackets
