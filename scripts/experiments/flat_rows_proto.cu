@@ -1,0 +1,339 @@
+// Prototype for issue 53: row sums of a row-major R x C float matrix read as one flat array with
+// 16-byte loads whatever C. Each warp streams a contiguous slice in tiles of 32 lanes x 16
+// consecutive floats (4 float4 a lane); a lane folds its runs (pieces of rows), complete runs are
+// written at once, the rest joined by a segmented warp scan (keys: rows) and a carry across tiles;
+// rows crossing a slice's ends leave pieces that a second small kernel joins in slice order.
+// An exploration, not part of the app: docs/benchmarks.md ("Exploration: a flat row kernel")
+// holds what it measured and why. Build and run on a GPU machine:
+//   nvcc -arch=sm_90 -O3 -std=c++17 -o flat_rows_proto flat_rows_proto.cu && ./flat_rows_proto
+//   (./flat_rows_proto VARIANT SHAPE: one run of one, for Nsight Compute)
+#include <cstdio>
+#include <cstdlib>
+#include <cstdint>
+#include <vector>
+#include <cmath>
+#include <algorithm>
+#include <cuda_runtime.h>
+
+#define CK(x)                                                          \
+  do {                                                                 \
+    cudaError_t e = (x);                                               \
+    if (e != cudaSuccess) {                                            \
+      printf("%s: %s line %d\n", #x, cudaGetErrorString(e), __LINE__); \
+      exit(1);                                                         \
+    }                                                                  \
+  } while (0)
+
+constexpr int kMaxTile = 32 * 32;  // floats a warp's tile, at most
+
+struct Piece {
+  unsigned long long row;
+  float value;
+  int kind;
+};  // kind 0 none, 1 head, 2 tail, 3 through
+
+template <int kLane, class I>
+__device__ __forceinline__ void load_lane(const float* __restrict__ in, I f, unsigned cnt, float* x) {
+  if (cnt == kLane) {
+    const float4* p = reinterpret_cast<const float4*>(in + f);
+#pragma unroll
+    for (int k = 0; k < kLane / 4; ++k) {
+      float4 q = __ldg(p + k);
+      x[4 * k] = q.x;
+      x[4 * k + 1] = q.y;
+      x[4 * k + 2] = q.z;
+      x[4 * k + 3] = q.w;
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < kLane; ++k) x[k] = (unsigned)k < cnt ? in[f + k] : 0.f;
+  }
+}
+
+template <class I>
+__device__ __forceinline__ void put(float* out, Piece* head, unsigned long long warp, bool starts_mid, I first_row,
+                                    I row, float total) {
+  if (starts_mid && row == first_row)
+    head[warp] = {row, total, 1};  // the row began in the slice before
+  else
+    out[row] = total;
+}
+
+template <class I, int kLane, bool kPrefetch, bool kBranchFree = true>
+__global__ void flat_rows(const float* __restrict__ in, I n, I cols, float* __restrict__ out, I slice, Piece* head,
+                          Piece* tail) {
+  constexpr int kTile = 32 * kLane;
+  const unsigned lane = threadIdx.x & 31;
+  const unsigned long long warp = (blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x) >> 5;
+  if (warp * slice >= n) return;
+  const I begin = I(warp * slice), end = n - begin < slice ? n : begin + slice;
+  const bool starts_mid = begin % cols != 0;
+  const I first_row = begin / cols, kNone = I(~I(0)), kEmpty = I(~I(0) - 1);
+  float carry = 0.f;
+  I carry_row = kNone;
+  float nx[kLane];
+  for (I t = begin; t < end; t += kTile) {
+    const I f = t + lane * kLane, tile_end = end - t < I(kTile) ? end : t + kTile;
+    const unsigned cnt = f >= end ? 0u : end - f < I(kLane) ? (unsigned)(end - f) : (unsigned)kLane;
+    float x[kLane];
+    if (kPrefetch && t != begin) {
+#pragma unroll
+      for (int k = 0; k < kLane; ++k) x[k] = nx[k];
+    } else {
+      load_lane<kLane>(in, f, cnt, x);
+    }
+    if (kPrefetch && t + kTile < end) {  // the next tile's loads go out before this tile's work
+      const I nf = t + kTile + lane * kLane;
+      const unsigned ncnt = nf >= end ? 0u : end - nf < I(kLane) ? (unsigned)(end - nf) : (unsigned)kLane;
+      load_lane<kLane>(in, nf, ncnt, nx);
+    }
+    I r = f / cols, rem = f - r * cols;
+    const bool cont = cnt > 0 && rem != 0;  // the lane's first run continues a row from before the lane
+    float acc = 0.f, u = 0.f;
+    bool has_u = false, first = true, any = false;
+    if (kBranchFree && cnt == kLane && cols >= I(kLane / 2)) {
+      // At most two row ends inside the lane, after elements a1 - 1 and a2 - 1: three sums, each
+      // in order, chosen by predicates rather than branches (lanes end rows at different places).
+      const int a1 = cols - rem > I(kLane) ? kLane + 1 : int(cols - rem);
+      const int a2 = a1 + cols > I(2 * kLane) ? kLane + 1 : min(kLane + 1, a1 + int(cols));
+      // Masked adds (an element outside a run adds 0, which changes no sum but -0's sign): one
+      // select and one add a run and element, no branch.
+      float lo = 0.f, mid = 0.f, hi = 0.f;
+      if (cols >= I(kLane)) {  // one row end at most
+#pragma unroll
+        for (int k = 0; k < kLane; ++k) {
+          const bool in_lo = k < a1;
+          lo += in_lo ? x[k] : 0.f;
+          mid += in_lo ? 0.f : x[k];
+        }
+      } else {
+#pragma unroll
+        for (int k = 0; k < kLane; ++k) {
+          const bool in_lo = k < a1, in_hi = k >= a2;
+          lo += in_lo ? x[k] : 0.f;
+          mid += in_lo || in_hi ? 0.f : x[k];
+          hi += in_hi ? x[k] : 0.f;
+        }
+      }
+      if (a1 <= kLane) {
+        if (cont) {
+          u = lo;
+          has_u = true;
+        } else
+          out[r] = lo;  // whole inside the lane
+        ++r;
+        if (a2 <= kLane) {
+          out[r] = mid;
+          ++r;
+          acc = hi;
+          any = a2 < kLane;
+        } else {
+          acc = mid;
+          any = a1 < kLane;
+        }
+      } else {
+        acc = lo;
+        any = true;
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < kLane; ++k) {
+        if ((unsigned)k < cnt) {
+          acc = any ? acc + x[k] : x[k];
+          any = true;
+          if (++rem == cols) {
+            if (first && cont) {
+              u = acc;
+              has_u = true;
+            } else
+              out[r] = acc;  // whole inside the lane
+            ++r;
+            rem = 0;
+            first = false;
+            any = false;
+          }
+        }
+      }
+    }
+    float v = acc;
+    I key = any ? r : kEmpty;  // the lane's last run, open past its end
+    if (lane == 0 && carry_row != kNone && !has_u && key == carry_row) v = carry + v;
+    if (lane == 0 && has_u)
+      put(out, head, warp, starts_mid, first_row, carry_row != kNone ? carry_row : first_row,
+          carry_row != kNone ? carry + u : u);
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      const float w = __shfl_up_sync(0xffffffffu, v, d);
+      const I kd = __shfl_up_sync(0xffffffffu, key, d);
+      if (lane >= (unsigned)d && kd == key) v = w + v;
+    }
+    const I next_key = __shfl_down_sync(0xffffffffu, key, 1);
+    const float next_u = __shfl_down_sync(0xffffffffu, u, 1);
+    const bool next_has_u = __shfl_down_sync(0xffffffffu, (int)has_u, 1);
+    const bool last_in_tile = cnt > 0 && f + cnt == tile_end;
+    I new_carry_row = kNone;
+    float new_carry = 0.f;
+    if ((lane == 31 || next_key != key) && key != kEmpty) {
+      float total = v;
+      if (!last_in_tile && next_has_u) total = total + next_u;  // the next lane's first run ends the row
+      const bool open = last_in_tile && tile_end % cols != 0;
+      if (!open)
+        put(out, head, warp, starts_mid, first_row, key, total);
+      else if (tile_end < end) {
+        new_carry = total;
+        new_carry_row = key;
+      } else
+        tail[warp] = {key, total, starts_mid && key == first_row ? 3 : 2};
+    }
+    carry = __shfl_sync(0xffffffffu, new_carry, 31);
+    carry_row = __shfl_sync(0xffffffffu, new_carry_row, 31);
+  }
+}
+
+// Rows crossing slice boundaries: tail of the slice where the row started, through pieces, the head where it ends.
+__global__ void join(const Piece* head, const Piece* tail, unsigned long long warps, float* out) {
+  const unsigned long long w = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+  if (w >= warps || tail[w].kind != 2) return;
+  float total = tail[w].value;
+  const unsigned long long row = tail[w].row;
+  unsigned long long k = w + 1;
+  for (; k < warps && tail[k].kind == 3 && tail[k].row == row; ++k) total = total + tail[k].value;
+  if (k < warps && head[k].kind == 1 && head[k].row == row) total = total + head[k].value;
+  out[row] = total;
+}
+
+__global__ void read_ceiling(const float4* in, unsigned long long n4, float* sink) {
+  float s = 0.f;
+  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n4;
+       i += (unsigned long long)gridDim.x * blockDim.x) {
+    float4 q = __ldg(in + i);
+    s += q.x + q.y + q.z + q.w;
+  }
+  if (s == 12345.678f) *sink = s;
+}
+
+int main(int argc, char** argv) {
+  const int only_variant = argc > 2 ? atoi(argv[1]) : -1, only_shape = argc > 2 ? atoi(argv[2]) : -1;
+  int dev = 0;
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, dev));
+  int clk = 0, bus = 0;
+  CK(cudaDeviceGetAttribute(&clk, cudaDevAttrMemoryClockRate, dev));
+  CK(cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, dev));
+  const double peak = 2.0 * clk * 1e3 * (bus / 8) / 1e9;
+  printf("device %s, %d SMs, peak %.0f GB/s\n", prop.name, prop.multiProcessorCount, peak);
+  struct Shape {
+    unsigned long long r, c;
+  };
+  const Shape shapes[] = {{1ull << 24, 15},  {1ull << 24, 16}, {1ull << 24, 17},      {1000000, 100}, {3000000, 33},
+                          {1ull << 20, 256}, {1ull << 22, 64}, {3, (1ull << 20) + 1}, {7, 3},         {5, 1},
+                          {1000, 1}};
+  const unsigned long long maxn = (1ull << 24) * 17;
+  float* in;
+  CK(cudaMalloc(&in, maxn * 4 + 64));
+  float* out;
+  CK(cudaMalloc(&out, (1ull << 24) * 4 * 8));
+  float* sink;
+  CK(cudaMalloc(&sink, 4));
+  std::vector<float> h(maxn);
+  srand(1);
+  for (auto& x : h) x = float(rand() % 2001 - 1000) / 64.f;
+  CK(cudaMemcpy(in, h.data(), maxn * 4, cudaMemcpyHostToDevice));
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  const int threads = 256;
+  for (const int variant : {1, 3})
+    for (int si = 0; si < int(sizeof shapes / sizeof shapes[0]); ++si) {
+      const Shape s = shapes[si];
+      if (only_variant >= 0 && (variant != only_variant || si != only_shape)) continue;
+      const int lane_floats = variant == 3 ? 32 : 16;
+      const unsigned long long tile = 32ull * lane_floats;
+      const unsigned long long n = s.r * s.c;
+      int per_sm = 0;  // resident blocks of 256 threads an SM holds: the grid is one wave of them
+      if (variant == 0)
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flat_rows<unsigned, 16, false, false>, threads, 0));
+      if (variant == 1)
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flat_rows<unsigned, 16, false, true>, threads, 0));
+      if (variant == 2)
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flat_rows<unsigned, 16, true, true>, threads, 0));
+      if (variant == 3)
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flat_rows<unsigned, 32, false, true>, threads, 0));
+      const unsigned long long warps_max = (unsigned long long)prop.multiProcessorCount * per_sm * (threads / 32);
+      unsigned long long slice = (n + warps_max - 1) / warps_max;
+      slice = (slice + tile - 1) / tile * tile;
+      const unsigned long long warps = (n + slice - 1) / slice;
+      Piece *head, *tail;
+      CK(cudaMalloc(&head, warps * sizeof(Piece)));
+      CK(cudaMalloc(&tail, warps * sizeof(Piece)));
+      const unsigned blocks = unsigned((warps * 32 + threads - 1) / threads);
+      auto run = [&] {
+        CK(cudaMemsetAsync(head, 0, warps * sizeof(Piece)));
+        CK(cudaMemsetAsync(tail, 0, warps * sizeof(Piece)));
+        const bool small = n < (1ull << 32) - kMaxTile * 2;
+        if (variant == 0 && small)
+          flat_rows<unsigned, 16, false, false>
+              <<<blocks, threads>>>(in, unsigned(n), unsigned(s.c), out, unsigned(slice), head, tail);
+        else if (variant == 1 && small)
+          flat_rows<unsigned, 16, false, true>
+              <<<blocks, threads>>>(in, unsigned(n), unsigned(s.c), out, unsigned(slice), head, tail);
+        else if (variant == 2 && small)
+          flat_rows<unsigned, 16, true, true>
+              <<<blocks, threads>>>(in, unsigned(n), unsigned(s.c), out, unsigned(slice), head, tail);
+        else if (variant == 3 && small)
+          flat_rows<unsigned, 32, false, true>
+              <<<blocks, threads>>>(in, unsigned(n), unsigned(s.c), out, unsigned(slice), head, tail);
+        else
+          flat_rows<unsigned long long, 16, false><<<blocks, threads>>>(in, n, s.c, out, slice, head, tail);
+        join<<<unsigned((warps + 255) / 256), 256>>>(head, tail, warps, out);
+      };
+      run();
+      CK(cudaGetLastError());
+      CK(cudaDeviceSynchronize());
+      std::vector<float> got(s.r);
+      CK(cudaMemcpy(got.data(), out, s.r * 4, cudaMemcpyDeviceToHost));
+      double worst = 0;
+      unsigned long long bad = 0;
+      for (unsigned long long r = 0; r < s.r; ++r) {
+        double want = 0, mag = 0;
+        for (unsigned long long c = 0; c < s.c; ++c) {
+          want += h[r * s.c + c];
+          mag += fabs(h[r * s.c + c]);
+        }
+        const double err = fabs(got[r] - want) / (mag + 1e-30);
+        if (err > 1e-5) {
+          if (bad < 3) printf("  row %llu got %g want %g\n", r, got[r], want);
+          ++bad;
+        }
+        worst = std::max(worst, err);
+      }
+      const int reps = only_variant >= 0 ? 1 : 20;
+      float ms = 0, best = 1e9;
+      for (int i = 0; i < reps; ++i) {
+        CK(cudaEventRecord(a));
+        run();
+        CK(cudaEventRecord(b));
+        CK(cudaEventSynchronize(b));
+        CK(cudaEventElapsedTime(&ms, a, b));
+        best = std::min(best, ms);
+      }
+      float cbest = 1e9;
+      for (int i = 0; i < reps; ++i) {
+        CK(cudaEventRecord(a));
+        read_ceiling<<<prop.multiProcessorCount * 8, 256>>>((const float4*)in, n / 4, sink);
+        CK(cudaEventRecord(b));
+        CK(cudaEventSynchronize(b));
+        CK(cudaEventElapsedTime(&ms, a, b));
+        cbest = std::min(cbest, ms);
+      }
+      const double bytes = double(n) * 4 + double(s.r) * 4;
+      printf(
+          "v%d %8llu x %-8llu L%2d %d/SM flat-rows %8.1f us %5.1f %% of peak | read ceiling %8.1f us %5.1f %% | wrong "
+          "rows %llu, worst rel err %.2g\n",
+          variant, s.r, s.c, lane_floats, per_sm, best * 1e3, bytes / (best * 1e-3) / 1e9 / peak * 100, cbest * 1e3,
+          double(n) * 4 / (cbest * 1e-3) / 1e9 / peak * 100, bad, worst);
+      CK(cudaFree(head));
+      CK(cudaFree(tail));
+    }
+  return 0;
+}
