@@ -90,10 +90,30 @@ void draw_cells(const ViewContext& v, const GpuGrid& g) {
 // Between neighbouring rows an arrow runs straight down or up inside the column, at the sender's
 // lane; past them (the ring's last GPU to the first, one-shot's far peers) it runs through the
 // column's gutter.
-void draw_transfers(const ViewContext& v, const GpuGrid& g) {
+// Every GPU reading every other's buffer (one-shot): N(N - 1) arrows would hide the cells, so a
+// bus right of the column, a line from each GPU into it and an arrow from it into each.
+void draw_bus(const ViewContext& v, const GpuGrid& g, const std::vector<core::Transfer>& transfers) {
   const core::Collective& c = *v.t.collective;
   const float lw = std::max(2.0f, v.L.label_px * 0.14f), head = v.L.label_px * 0.5f;
-  for (const core::Transfer& x : c.stages[std::size_t(v.stage)].transfers) {
+  const Color color = transfers[0].add ? v.pal.written : v.pal.read;
+  const Rect top = g.cell(0, transfers[0].chunk), bottom = g.cell(c.gpus - 1, transfers[0].chunk);
+  const float bus = top.x + top.w + g.gutter * 0.6f;
+  v.c.line(bus, top.cy() - top.h * 0.25f, bus, bottom.cy() + bottom.h * 0.25f, lw, color);
+  for (int gpu = 0; gpu < c.gpus; ++gpu) {
+    const Rect cell = g.cell(gpu, transfers[0].chunk);
+    v.c.line(cell.x + cell.w, cell.cy() - cell.h * 0.25f, bus, cell.cy() - cell.h * 0.25f, lw,
+             color);  // its buffer out
+    arrow(v.c, bus, cell.cy() + cell.h * 0.25f, cell.x + cell.w, cell.cy() + cell.h * 0.25f, lw, head,
+          color);  // the others in
+  }
+}
+
+void draw_transfers(const ViewContext& v, const GpuGrid& g) {
+  const core::Collective& c = *v.t.collective;
+  const auto& transfers = c.stages[std::size_t(v.stage)].transfers;
+  if (transfers.size() > std::size_t(c.gpus)) return draw_bus(v, g, transfers);  // more than one a receiver
+  const float lw = std::max(2.0f, v.L.label_px * 0.14f), head = v.L.label_px * 0.5f;
+  for (const core::Transfer& x : transfers) {
     const Rect from = g.cell(x.from, x.chunk), to = g.cell(x.to, x.chunk);
     const Color color = x.add ? v.pal.written : v.pal.read;
     const float lane = (float(x.from) + 1) / float(c.gpus + 1);

@@ -6,7 +6,8 @@
 // An exploration, not part of the app: docs/benchmarks.md ("Exploration: a flat row kernel")
 // holds what it measured and why. Build and run on a GPU machine:
 //   nvcc -arch=sm_90 -O3 -std=c++17 -o flat_rows_proto flat_rows_proto.cu && ./flat_rows_proto
-//   (./flat_rows_proto VARIANT SHAPE: one run of one, for Nsight Compute)
+//   (./flat_rows_proto VARIANT SHAPE: one run of one, for Nsight Compute; variants 0 branchy,
+//   1 masked adds, 2 masked + prefetch, 3 32 floats a lane, 4 staged, 5 staged + reciprocal)
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -59,9 +60,44 @@ __device__ __forceinline__ void put(float* out, Piece* head, unsigned long long 
     out[row] = total;
 }
 
-template <class I, int kLane, bool kPrefetch, bool kBranchFree = true>
+// Division by a fixed 32-bit divisor as a multiply-high, two adds and shifts (Granlund and
+// Montgomery 1994, figure 4.1): exact for every 32-bit dividend.
+struct FastDiv {
+  unsigned d = 1, m = 1, s1 = 0, s2 = 0;
+  FastDiv() = default;
+  explicit FastDiv(unsigned divisor) : d(divisor) {
+    unsigned l = 0;
+    while (l < 32 && (1ull << l) < divisor) ++l;
+    m = unsigned(((unsigned __int128)(1ull << 32) * ((1ull << l) - divisor)) / divisor + 1);
+    s1 = l < 1 ? l : 1;
+    s2 = l > 1 ? l - 1 : 0;
+  }
+  __device__ __forceinline__ unsigned div(unsigned n) const {
+    const unsigned t = __umulhi(m, n);
+    return (t + ((n - t) >> s1)) >> s2;
+  }
+};
+
+// A warp's coalesced share of a tile of 512 floats: float4 number lane + 32k, k = 0..3.
+template <class I>
+__device__ __forceinline__ void load_coalesced(const float* __restrict__ in, I t, I end, unsigned lane, float4* g) {
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    const I e = t + 4 * (lane + 32 * k);
+    if (e + 4 <= end) {
+      g[k] = __ldg(reinterpret_cast<const float4*>(in + e));
+    } else {
+      g[k].x = e < end ? in[e] : 0.f;
+      g[k].y = e + 1 < end ? in[e + 1] : 0.f;
+      g[k].z = e + 2 < end ? in[e + 2] : 0.f;
+      g[k].w = e + 3 < end ? in[e + 3] : 0.f;
+    }
+  }
+}
+
+template <class I, int kLane, bool kPrefetch, bool kBranchFree = true, bool kStaged = false, bool kFast = false>
 __global__ void flat_rows(const float* __restrict__ in, I n, I cols, float* __restrict__ out, I slice, Piece* head,
-                          Piece* tail) {
+                          Piece* tail, FastDiv by_cols = FastDiv()) {
   constexpr int kTile = 32 * kLane;
   const unsigned lane = threadIdx.x & 31;
   const unsigned long long warp = (blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x) >> 5;
@@ -72,11 +108,31 @@ __global__ void flat_rows(const float* __restrict__ in, I n, I cols, float* __re
   float carry = 0.f;
   I carry_row = kNone;
   float nx[kLane];
+  // Staged: the tile goes through shared memory, so that the global loads are whole 512-byte rows
+  // of the warp; rows of 16 floats padded to 20 so that each lane's four 16-byte reads hit other banks.
+  __shared__ float stage[8][32 * 20];
+  float* my = stage[(threadIdx.x >> 5) & 7];
+  float4 g[4];
+  if (kStaged) load_coalesced(in, begin, end, lane, g);
   for (I t = begin; t < end; t += kTile) {
     const I f = t + lane * kLane, tile_end = end - t < I(kTile) ? end : t + kTile;
     const unsigned cnt = f >= end ? 0u : end - f < I(kLane) ? (unsigned)(end - f) : (unsigned)kLane;
     float x[kLane];
-    if (kPrefetch && t != begin) {
+    if (kStaged) {
+      __syncwarp();
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        const unsigned p = lane + 32 * k;
+        *reinterpret_cast<float4*>(my + (p >> 2) * 20 + (p & 3) * 4) = g[k];
+      }
+      __syncwarp();
+      if (t + kTile < end) load_coalesced(in, t + I(kTile), end, lane, g);  // in flight during this tile
+#pragma unroll
+      for (int j = 0; j < kLane / 4; ++j) {
+        const float4 q = *reinterpret_cast<const float4*>(my + lane * 20 + 4 * j);
+        x[4 * j] = q.x, x[4 * j + 1] = q.y, x[4 * j + 2] = q.z, x[4 * j + 3] = q.w;
+      }
+    } else if (kPrefetch && t != begin) {
 #pragma unroll
       for (int k = 0; k < kLane; ++k) x[k] = nx[k];
     } else {
@@ -87,7 +143,12 @@ __global__ void flat_rows(const float* __restrict__ in, I n, I cols, float* __re
       const unsigned ncnt = nf >= end ? 0u : end - nf < I(kLane) ? (unsigned)(end - nf) : (unsigned)kLane;
       load_lane<kLane>(in, nf, ncnt, nx);
     }
-    I r = f / cols, rem = f - r * cols;
+    I r;
+    if constexpr (kFast)
+      r = by_cols.div(unsigned(f));
+    else
+      r = f / cols;
+    I rem = f - r * cols;
     const bool cont = cnt > 0 && rem != 0;  // the lane's first run continues a row from before the lane
     float acc = 0.f, u = 0.f;
     bool has_u = false, first = true, any = false;
@@ -243,11 +304,11 @@ int main(int argc, char** argv) {
   CK(cudaEventCreate(&a));
   CK(cudaEventCreate(&b));
   const int threads = 256;
-  for (const int variant : {1, 3})
+  for (const int variant : {0, 1, 2, 3, 4, 5})
     for (int si = 0; si < int(sizeof shapes / sizeof shapes[0]); ++si) {
       const Shape s = shapes[si];
       if (only_variant >= 0 && (variant != only_variant || si != only_shape)) continue;
-      const int lane_floats = variant == 3 ? 32 : 16;
+      const int lane_floats = variant == 3 ? 32 : 16;  // 4: staged through shared memory
       const unsigned long long tile = 32ull * lane_floats;
       const unsigned long long n = s.r * s.c;
       int per_sm = 0;  // resident blocks of 256 threads an SM holds: the grid is one wave of them
@@ -259,6 +320,12 @@ int main(int argc, char** argv) {
         CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flat_rows<unsigned, 16, true, true>, threads, 0));
       if (variant == 3)
         CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flat_rows<unsigned, 32, false, true>, threads, 0));
+      if (variant == 4)
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flat_rows<unsigned, 16, false, true, true>, threads,
+                                                         0));
+      if (variant == 5)
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flat_rows<unsigned, 16, false, true, true, true>,
+                                                         threads, 0));
       const unsigned long long warps_max = (unsigned long long)prop.multiProcessorCount * per_sm * (threads / 32);
       unsigned long long slice = (n + warps_max - 1) / warps_max;
       slice = (slice + tile - 1) / tile * tile;
@@ -283,6 +350,12 @@ int main(int argc, char** argv) {
         else if (variant == 3 && small)
           flat_rows<unsigned, 32, false, true>
               <<<blocks, threads>>>(in, unsigned(n), unsigned(s.c), out, unsigned(slice), head, tail);
+        else if (variant == 4 && small)
+          flat_rows<unsigned, 16, false, true, true>
+              <<<blocks, threads>>>(in, unsigned(n), unsigned(s.c), out, unsigned(slice), head, tail);
+        else if (variant == 5 && small)
+          flat_rows<unsigned, 16, false, true, true, true><<<blocks, threads>>>(
+              in, unsigned(n), unsigned(s.c), out, unsigned(slice), head, tail, FastDiv(unsigned(s.c)));
         else
           flat_rows<unsigned long long, 16, false><<<blocks, threads>>>(in, n, s.c, out, slice, head, tail);
         join<<<unsigned((warps + 255) / 256), 256>>>(head, tail, warps, out);
