@@ -7,7 +7,8 @@
 // holds what it measured and why. Build and run on a GPU machine:
 //   nvcc -arch=sm_90 -O3 -std=c++17 -o flat_rows_proto flat_rows_proto.cu && ./flat_rows_proto
 //   (./flat_rows_proto VARIANT SHAPE: one run of one, for Nsight Compute; variants 0 branchy,
-//   1 masked adds, 2 masked + prefetch, 3 32 floats a lane, 4 staged, 5 staged + reciprocal)
+//   1 masked adds, 2 masked + prefetch, 3 32 floats a lane, 4 staged, 5 staged + reciprocal,
+//   6 and 7 cp.async with 16 and 32 floats a lane)
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include <cmath>
 #include <algorithm>
 #include <cuda_runtime.h>
+#include <cuda_pipeline.h>
 
 #define CK(x)                                                          \
   do {                                                                 \
@@ -251,6 +253,154 @@ __global__ void flat_rows(const float* __restrict__ in, I n, I cols, float* __re
   }
 }
 
+// Staged by asynchronous copies (cp.async): each lane starts its 16-byte pieces of the next tile
+// straight into shared memory, no registers holding them, two buffers a warp.
+template <int kLane>
+__device__ __forceinline__ void copy_tile(const float* __restrict__ in, unsigned t, unsigned end, unsigned lane,
+                                          float* buf) {
+#pragma unroll
+  for (int k = 0; k < kLane / 4; ++k) {
+    const unsigned p = lane + 32 * k, e = t + 4 * p;
+    float* dst = buf + (4 * p / kLane) * (kLane + 4) + (4 * p) % kLane;
+    const unsigned valid = e >= end ? 0u : end - e >= 4 ? 16u : 4u * (end - e);
+    __pipeline_memcpy_async(dst, in + (valid ? e : 0), 16, 16 - valid);
+  }
+  __pipeline_commit();
+}
+
+template <int kLane>
+__global__ void flat_rows_async(const float* __restrict__ in, unsigned n, unsigned cols, float* __restrict__ out,
+                                unsigned slice, Piece* head, Piece* tail, FastDiv by_cols) {
+  constexpr int kTile = 32 * kLane, kRow = kLane + 4;
+  extern __shared__ float dyn[];
+  const unsigned lane = threadIdx.x & 31;
+  float* bufs = dyn + (threadIdx.x >> 5) * 2 * 32 * kRow;
+  const unsigned long long warp = (blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x) >> 5;
+  if (warp * slice >= n) return;
+  const unsigned begin = unsigned(warp * slice), end = n - begin < slice ? n : begin + slice;
+  const bool starts_mid = begin % cols != 0;
+  const unsigned first_row = begin / cols, kNone = ~0u, kEmpty = ~0u - 1;
+  float carry = 0.f;
+  unsigned carry_row = kNone;
+  copy_tile<kLane>(in, begin, end, lane, bufs);
+  int which = 0;
+  for (unsigned t = begin; t < end; t += kTile, which ^= 1) {
+    if (t + kTile < end) {
+      copy_tile<kLane>(in, t + kTile, end, lane, bufs + (which ^ 1) * 32 * kRow);
+      __pipeline_wait_prior(1);
+    } else {
+      __pipeline_wait_prior(0);
+    }
+    __syncwarp();
+    const float* my = bufs + which * 32 * kRow + lane * kRow;
+    float x[kLane];
+#pragma unroll
+    for (int j = 0; j < kLane / 4; ++j) {
+      const float4 q = *reinterpret_cast<const float4*>(my + 4 * j);
+      x[4 * j] = q.x, x[4 * j + 1] = q.y, x[4 * j + 2] = q.z, x[4 * j + 3] = q.w;
+    }
+    __syncwarp();  // every lane has read this buffer before the copy after next fills it
+    const unsigned f = t + lane * kLane, tile_end = end - t < unsigned(kTile) ? end : t + kTile;
+    const unsigned cnt = f >= end ? 0u : end - f < unsigned(kLane) ? end - f : unsigned(kLane);
+    unsigned r = by_cols.div(f), rem = f - r * cols;
+    const bool cont = cnt > 0 && rem != 0;
+    float acc = 0.f, u = 0.f;
+    bool has_u = false, first = true, any = false;
+    if (cnt == kLane && cols >= unsigned(kLane / 2)) {
+      const int a1 = cols - rem > unsigned(kLane) ? kLane + 1 : int(cols - rem);
+      const int a2 = a1 + cols > unsigned(2 * kLane) ? kLane + 1 : min(kLane + 1, a1 + int(cols));
+      float lo = 0.f, mid = 0.f, hi = 0.f;
+      if (cols >= unsigned(kLane)) {
+#pragma unroll
+        for (int k = 0; k < kLane; ++k) {
+          const bool in_lo = k < a1;
+          lo += in_lo ? x[k] : 0.f;
+          mid += in_lo ? 0.f : x[k];
+        }
+      } else {
+#pragma unroll
+        for (int k = 0; k < kLane; ++k) {
+          const bool in_lo = k < a1, in_hi = k >= a2;
+          lo += in_lo ? x[k] : 0.f;
+          mid += in_lo || in_hi ? 0.f : x[k];
+          hi += in_hi ? x[k] : 0.f;
+        }
+      }
+      if (a1 <= kLane) {
+        if (cont) {
+          u = lo;
+          has_u = true;
+        } else
+          out[r] = lo;
+        ++r;
+        if (a2 <= kLane) {
+          out[r] = mid;
+          ++r;
+          acc = hi;
+          any = a2 < kLane;
+        } else {
+          acc = mid;
+          any = a1 < kLane;
+        }
+      } else {
+        acc = lo;
+        any = true;
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < kLane; ++k) {
+        if ((unsigned)k < cnt) {
+          acc = any ? acc + x[k] : x[k];
+          any = true;
+          if (++rem == cols) {
+            if (first && cont) {
+              u = acc;
+              has_u = true;
+            } else
+              out[r] = acc;
+            ++r;
+            rem = 0;
+            first = false;
+            any = false;
+          }
+        }
+      }
+    }
+    float v = acc;
+    unsigned key = any ? r : kEmpty;
+    if (lane == 0 && carry_row != kNone && !has_u && key == carry_row) v = carry + v;
+    if (lane == 0 && has_u)
+      put(out, head, warp, starts_mid, first_row, carry_row != kNone ? carry_row : first_row,
+          carry_row != kNone ? carry + u : u);
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      const float w = __shfl_up_sync(0xffffffffu, v, d);
+      const unsigned kd = __shfl_up_sync(0xffffffffu, key, d);
+      if (lane >= (unsigned)d && kd == key) v = w + v;
+    }
+    const unsigned next_key = __shfl_down_sync(0xffffffffu, key, 1);
+    const float next_u = __shfl_down_sync(0xffffffffu, u, 1);
+    const bool next_has_u = __shfl_down_sync(0xffffffffu, (int)has_u, 1);
+    const bool last_in_tile = cnt > 0 && f + cnt == tile_end;
+    unsigned new_carry_row = kNone;
+    float new_carry = 0.f;
+    if ((lane == 31 || next_key != key) && key != kEmpty) {
+      float total = v;
+      if (!last_in_tile && next_has_u) total = total + next_u;
+      const bool open = last_in_tile && tile_end % cols != 0;
+      if (!open)
+        put(out, head, warp, starts_mid, first_row, key, total);
+      else if (tile_end < end) {
+        new_carry = total;
+        new_carry_row = key;
+      } else
+        tail[warp] = {key, total, starts_mid && key == first_row ? 3 : 2};
+    }
+    carry = __shfl_sync(0xffffffffu, new_carry, 31);
+    carry_row = __shfl_sync(0xffffffffu, new_carry_row, 31);
+  }
+}
+
 // Rows crossing slice boundaries: tail of the slice where the row started, through pieces, the head where it ends.
 __global__ void join(const Piece* head, const Piece* tail, unsigned long long warps, float* out) {
   const unsigned long long w = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
@@ -304,11 +454,11 @@ int main(int argc, char** argv) {
   CK(cudaEventCreate(&a));
   CK(cudaEventCreate(&b));
   const int threads = 256;
-  for (const int variant : {0, 1, 2, 3, 4, 5})
+  for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7})
     for (int si = 0; si < int(sizeof shapes / sizeof shapes[0]); ++si) {
       const Shape s = shapes[si];
       if (only_variant >= 0 && (variant != only_variant || si != only_shape)) continue;
-      const int lane_floats = variant == 3 ? 32 : 16;  // 4: staged through shared memory
+      const int lane_floats = variant == 3 || variant == 7 ? 32 : 16;  // 4: staged through shared memory
       const unsigned long long tile = 32ull * lane_floats;
       const unsigned long long n = s.r * s.c;
       int per_sm = 0;  // resident blocks of 256 threads an SM holds: the grid is one wave of them
@@ -323,6 +473,15 @@ int main(int argc, char** argv) {
       if (variant == 4)
         CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flat_rows<unsigned, 16, false, true, true>, threads,
                                                          0));
+      const std::size_t async_smem = std::size_t(threads / 32) * 2 * 32 * (lane_floats + 4) * sizeof(float);
+      if (variant == 6) {
+        CK(cudaFuncSetAttribute(flat_rows_async<16>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(async_smem)));
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flat_rows_async<16>, threads, async_smem));
+      }
+      if (variant == 7) {
+        CK(cudaFuncSetAttribute(flat_rows_async<32>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(async_smem)));
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flat_rows_async<32>, threads, async_smem));
+      }
       if (variant == 5)
         CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flat_rows<unsigned, 16, false, true, true, true>,
                                                          threads, 0));
@@ -353,6 +512,12 @@ int main(int argc, char** argv) {
         else if (variant == 4 && small)
           flat_rows<unsigned, 16, false, true, true>
               <<<blocks, threads>>>(in, unsigned(n), unsigned(s.c), out, unsigned(slice), head, tail);
+        else if (variant == 6 && small)
+          flat_rows_async<16><<<blocks, threads, async_smem>>>(in, unsigned(n), unsigned(s.c), out, unsigned(slice),
+                                                               head, tail, FastDiv(unsigned(s.c)));
+        else if (variant == 7 && small)
+          flat_rows_async<32><<<blocks, threads, async_smem>>>(in, unsigned(n), unsigned(s.c), out, unsigned(slice),
+                                                               head, tail, FastDiv(unsigned(s.c)));
         else if (variant == 5 && small)
           flat_rows<unsigned, 16, false, true, true, true><<<blocks, threads>>>(
               in, unsigned(n), unsigned(s.c), out, unsigned(slice), head, tail, FastDiv(unsigned(s.c)));
