@@ -74,6 +74,14 @@ TEST(Cli, TracesAnAllReduceAcrossGpus) {
   r = run({"trace", "-a", "ring-all-reduce", "--op", "min"});
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.err.find("sum only"), std::string::npos) << r.err;
+  // render: a view of the other kind is refused in words, not drawn empty.
+  const std::string png = (std::filesystem::path(testing::TempDir()) / "redlab_across.png").string();
+  r = run({"render", "-a", "ring-all-reduce", "--view", "memory", "--stage", "1", "--out", png});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("--view memory: an all-reduce across GPUs"), std::string::npos) << r.err;
+  r = run({"render", "-a", "sequential", "--view", "gpus", "--stage", "0", "--out", png});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.err.find("inside one GPU"), std::string::npos) << r.err;
   // On GPUs where fewer are present than asked (CI has none, the GPU machine one): said, with the way out.
   r = run({"trace", "-a", "ring-all-reduce", "--gpus", "8", "--backend", "cuda"});
   EXPECT_NE(r.code, 0);

@@ -97,6 +97,12 @@ int run_render(const RenderOptions& o, const CLI::App& cmd, std::ostream& err) {
     if (!o.all_stages && !cmd.count("--stage")) throw UsageError("--stage is required with --algorithm or --kernel");
   }
   const core::Trace t = record(o.run);
+  // The views of the trace's kind: an all-reduce across GPUs opens on the gpus view, and a view of
+  // the other kind is refused in words rather than drawn empty.
+  if (!cmd.count("--view"))
+    look.view = core::home_view(t);
+  else if (!core::of_its_kind(look.view, t))
+    throw UsageError("--view " + o.view + ": " + core::why_not(look.view, t));
   int rc = 0;
   if (!o.video.empty()) {
     rc = exported(render::export_video(t, o.width, o.height, o.video, look));
