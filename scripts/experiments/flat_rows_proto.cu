@@ -7,8 +7,10 @@
 // holds what it measured and why. Build and run on a GPU machine:
 //   nvcc -arch=sm_90 -O3 -std=c++17 -o flat_rows_proto flat_rows_proto.cu && ./flat_rows_proto
 //   (./flat_rows_proto VARIANT SHAPE: one run of one, for Nsight Compute; variants 0 branchy,
-//   1 masked adds, 2 masked + prefetch, 3 32 floats a lane, 4 staged, 5 staged + reciprocal,
-//   6 and 7 cp.async with 16 and 32 floats a lane)
+//   1 predicated adds, 2 predicated + prefetch, 3 32 floats a lane, 4 staged, 5 staged +
+//   reciprocal, 6 and 7 cp.async with 16 and 32 floats a lane, 8 and 9 a bulk copy a tile, 2 or
+//   4 tiles ahead. Variants 1-5 now add with predicates; the measurements before 06:41 UTC were
+//   of masked adds, as docs/benchmarks.md says)
 #include <cstdio>
 #include <cstdlib>
 #include <cstdint>
@@ -17,6 +19,8 @@
 #include <algorithm>
 #include <cuda_runtime.h>
 #include <cuda_pipeline.h>
+#include <cuda/ptx>
+namespace ptx = cuda::ptx;
 
 #define CK(x)                                                          \
   do {                                                                 \
@@ -162,20 +166,23 @@ __global__ void flat_rows(const float* __restrict__ in, I n, I cols, float* __re
       // Masked adds (an element outside a run adds 0, which changes no sum but -0's sign): one
       // select and one add a run and element, no branch.
       float lo = 0.f, mid = 0.f, hi = 0.f;
-      if (cols >= I(kLane)) {  // one row end at most
+      if (cols >= I(kLane)) {  // one row end at most: each element one predicated add
 #pragma unroll
         for (int k = 0; k < kLane; ++k) {
-          const bool in_lo = k < a1;
-          lo += in_lo ? x[k] : 0.f;
-          mid += in_lo ? 0.f : x[k];
+          if (k < a1)
+            lo += x[k];
+          else
+            mid += x[k];
         }
       } else {
 #pragma unroll
         for (int k = 0; k < kLane; ++k) {
-          const bool in_lo = k < a1, in_hi = k >= a2;
-          lo += in_lo ? x[k] : 0.f;
-          mid += in_lo || in_hi ? 0.f : x[k];
-          hi += in_hi ? x[k] : 0.f;
+          if (k < a1)
+            lo += x[k];
+          else if (k < a2)
+            mid += x[k];
+          else
+            hi += x[k];
         }
       }
       if (a1 <= kLane) {
@@ -401,6 +408,167 @@ __global__ void flat_rows_async(const float* __restrict__ in, unsigned n, unsign
   }
 }
 
+// Staged by bulk copies (cp.async.bulk, the Tensor Memory Accelerator): lane 0 of each warp starts a
+// whole tile's copy into shared memory, an mbarrier counting its bytes, kStages tiles ahead.
+template <int kStages>
+__global__ void flat_rows_bulk(const float* __restrict__ in, unsigned n, unsigned cols, float* __restrict__ out,
+                               unsigned slice, Piece* head, Piece* tail, FastDiv by_cols) {
+  constexpr int kLane = 16, kTile = 32 * kLane;
+  extern __shared__ __align__(128) float dyn[];
+  __shared__ std::uint64_t bars[8][kStages];
+  const unsigned lane = threadIdx.x & 31, w = (threadIdx.x >> 5) & 7;
+  float* bufs = dyn + w * kStages * kTile;
+  std::uint64_t* full = bars[w];
+  const unsigned long long warp = (blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x) >> 5;
+  if (warp * slice >= n) return;
+  const unsigned begin = unsigned(warp * slice), end = n - begin < slice ? n : begin + slice;
+  const unsigned tiles = (end - begin + kTile - 1) / kTile;
+  const auto copied = [&](unsigned k) {  // whole 16-byte pieces of tile k; the rest read from global memory
+    const unsigned t = begin + k * kTile, left = end - t < unsigned(kTile) ? end - t : unsigned(kTile);
+    return left / 4 * 4;
+  };
+  const auto start = [&](unsigned k, int st) {
+    const unsigned floats = copied(k);
+    ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &full[st], floats * 4);
+    if (floats)
+      ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, bufs + st * kTile, in + begin + k * kTile, floats * 4,
+                         &full[st]);
+  };
+  if (lane == 0) {
+    for (int st = 0; st < kStages; ++st) ptx::mbarrier_init(&full[st], 1);
+    ptx::fence_proxy_async(ptx::space_shared);
+    for (int st = 0; st < kStages && unsigned(st) < tiles; ++st) start(st, st);
+  }
+  __syncwarp();
+  const bool starts_mid = begin % cols != 0;
+  const unsigned first_row = begin / cols, kNone = ~0u, kEmpty = ~0u - 1;
+  float carry = 0.f;
+  unsigned carry_row = kNone;
+  for (unsigned k = 0; k < tiles; ++k) {
+    const int st = int(k % kStages);
+    while (!ptx::mbarrier_try_wait_parity(&full[st], (k / kStages) & 1u)) {}
+    const unsigned t = begin + k * kTile, cp = copied(k);
+    const float* my = bufs + st * kTile + lane * kLane;
+    float x[kLane];
+    if (lane * kLane + kLane <= cp) {
+#pragma unroll
+      for (int j = 0; j < kLane / 4; ++j) {
+        const float4 q = *reinterpret_cast<const float4*>(my + 4 * j);
+        x[4 * j] = q.x, x[4 * j + 1] = q.y, x[4 * j + 2] = q.z, x[4 * j + 3] = q.w;
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < kLane; ++j) {
+        const unsigned e = lane * kLane + j;
+        x[j] = e < cp ? my[j] : t + e < end ? in[t + e] : 0.f;
+      }
+    }
+    __syncwarp();
+    if (lane == 0 && k + kStages < tiles) {
+      ptx::fence_proxy_async(ptx::space_shared);
+      start(k + kStages, st);
+    }
+    const unsigned f = t + lane * kLane, tile_end = end - t < unsigned(kTile) ? end : t + kTile;
+    const unsigned cnt = f >= end ? 0u : end - f < unsigned(kLane) ? end - f : unsigned(kLane);
+    unsigned r = by_cols.div(f), rem = f - r * cols;
+    const bool cont = cnt > 0 && rem != 0;
+    float acc = 0.f, u = 0.f;
+    bool has_u = false, first = true, any = false;
+    if (cnt == kLane && cols >= unsigned(kLane / 2)) {
+      const int a1 = cols - rem > unsigned(kLane) ? kLane + 1 : int(cols - rem);
+      const int a2 = a1 + cols > unsigned(2 * kLane) ? kLane + 1 : min(kLane + 1, a1 + int(cols));
+      float lo = 0.f, mid = 0.f, hi = 0.f;
+      if (cols >= unsigned(kLane)) {
+#pragma unroll
+        for (int q = 0; q < kLane; ++q) {
+          const bool in_lo = q < a1;
+          lo += in_lo ? x[q] : 0.f;
+          mid += in_lo ? 0.f : x[q];
+        }
+      } else {
+#pragma unroll
+        for (int q = 0; q < kLane; ++q) {
+          const bool in_lo = q < a1, in_hi = q >= a2;
+          lo += in_lo ? x[q] : 0.f;
+          mid += in_lo || in_hi ? 0.f : x[q];
+          hi += in_hi ? x[q] : 0.f;
+        }
+      }
+      if (a1 <= kLane) {
+        if (cont) {
+          u = lo;
+          has_u = true;
+        } else
+          out[r] = lo;
+        ++r;
+        if (a2 <= kLane) {
+          out[r] = mid;
+          ++r;
+          acc = hi;
+          any = a2 < kLane;
+        } else {
+          acc = mid;
+          any = a1 < kLane;
+        }
+      } else {
+        acc = lo;
+        any = true;
+      }
+    } else {
+#pragma unroll
+      for (int q = 0; q < kLane; ++q) {
+        if ((unsigned)q < cnt) {
+          acc = any ? acc + x[q] : x[q];
+          any = true;
+          if (++rem == cols) {
+            if (first && cont) {
+              u = acc;
+              has_u = true;
+            } else
+              out[r] = acc;
+            ++r;
+            rem = 0;
+            first = false;
+            any = false;
+          }
+        }
+      }
+    }
+    float v = acc;
+    unsigned key = any ? r : kEmpty;
+    if (lane == 0 && carry_row != kNone && !has_u && key == carry_row) v = carry + v;
+    if (lane == 0 && has_u)
+      put(out, head, warp, starts_mid, first_row, carry_row != kNone ? carry_row : first_row,
+          carry_row != kNone ? carry + u : u);
+#pragma unroll
+    for (int d = 1; d < 32; d <<= 1) {
+      const float wv = __shfl_up_sync(0xffffffffu, v, d);
+      const unsigned kd = __shfl_up_sync(0xffffffffu, key, d);
+      if (lane >= (unsigned)d && kd == key) v = wv + v;
+    }
+    const unsigned next_key = __shfl_down_sync(0xffffffffu, key, 1);
+    const float next_u = __shfl_down_sync(0xffffffffu, u, 1);
+    const bool next_has_u = __shfl_down_sync(0xffffffffu, (int)has_u, 1);
+    const bool last_in_tile = cnt > 0 && f + cnt == tile_end;
+    unsigned new_carry_row = kNone;
+    float new_carry = 0.f;
+    if ((lane == 31 || next_key != key) && key != kEmpty) {
+      float total = v;
+      if (!last_in_tile && next_has_u) total = total + next_u;
+      const bool open = last_in_tile && tile_end % cols != 0;
+      if (!open)
+        put(out, head, warp, starts_mid, first_row, key, total);
+      else if (tile_end < end) {
+        new_carry = total;
+        new_carry_row = key;
+      } else
+        tail[warp] = {key, total, starts_mid && key == first_row ? 3 : 2};
+    }
+    carry = __shfl_sync(0xffffffffu, new_carry, 31);
+    carry_row = __shfl_sync(0xffffffffu, new_carry_row, 31);
+  }
+}
+
 // Rows crossing slice boundaries: tail of the slice where the row started, through pieces, the head where it ends.
 __global__ void join(const Piece* head, const Piece* tail, unsigned long long warps, float* out) {
   const unsigned long long w = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
@@ -454,7 +622,7 @@ int main(int argc, char** argv) {
   CK(cudaEventCreate(&a));
   CK(cudaEventCreate(&b));
   const int threads = 256;
-  for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7})
+  for (const int variant : {0, 1, 2, 3, 4, 5, 6, 7, 8, 9})
     for (int si = 0; si < int(sizeof shapes / sizeof shapes[0]); ++si) {
       const Shape s = shapes[si];
       if (only_variant >= 0 && (variant != only_variant || si != only_shape)) continue;
@@ -481,6 +649,15 @@ int main(int argc, char** argv) {
       if (variant == 7) {
         CK(cudaFuncSetAttribute(flat_rows_async<32>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(async_smem)));
         CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flat_rows_async<32>, threads, async_smem));
+      }
+      const std::size_t bulk_smem = std::size_t(threads / 32) * (variant == 8 ? 2 : 4) * 512 * sizeof(float);
+      if (variant == 8) {
+        CK(cudaFuncSetAttribute(flat_rows_bulk<2>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bulk_smem)));
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flat_rows_bulk<2>, threads, bulk_smem));
+      }
+      if (variant == 9) {
+        CK(cudaFuncSetAttribute(flat_rows_bulk<4>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bulk_smem)));
+        CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flat_rows_bulk<4>, threads, bulk_smem));
       }
       if (variant == 5)
         CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, flat_rows<unsigned, 16, false, true, true, true>,
@@ -518,6 +695,12 @@ int main(int argc, char** argv) {
         else if (variant == 7 && small)
           flat_rows_async<32><<<blocks, threads, async_smem>>>(in, unsigned(n), unsigned(s.c), out, unsigned(slice),
                                                                head, tail, FastDiv(unsigned(s.c)));
+        else if (variant == 8 && small)
+          flat_rows_bulk<2><<<blocks, threads, bulk_smem>>>(in, unsigned(n), unsigned(s.c), out, unsigned(slice), head,
+                                                            tail, FastDiv(unsigned(s.c)));
+        else if (variant == 9 && small)
+          flat_rows_bulk<4><<<blocks, threads, bulk_smem>>>(in, unsigned(n), unsigned(s.c), out, unsigned(slice), head,
+                                                            tail, FastDiv(unsigned(s.c)));
         else if (variant == 5 && small)
           flat_rows<unsigned, 16, false, true, true, true><<<blocks, threads>>>(
               in, unsigned(n), unsigned(s.c), out, unsigned(slice), head, tail, FastDiv(unsigned(s.c)));
