@@ -376,6 +376,36 @@ TEST_F(RenderTest, TheGpusViewDrawsEveryGpusChunksAndWhatMoved) {
   EXPECT_TRUE(texts().count("Nothing to show:"));
 }
 
+// One-shot at 8 GPUs: every GPU reads the 7 others, drawn as a bus right of the column, so the
+// cells stay readable: the bus's colour right of the cells, none of it across them.
+TEST_F(RenderTest, OneShotsReadsAreABusBesideTheCells) {
+  backend::CollectiveRequest req;
+  req.algorithm = "one-shot-all-reduce";
+  const auto iota = core::generate_input({core::InputSpec::Kind::Iota, 0, {}}, 80, core::DType::Int);
+  for (int g = 0; g < 8; ++g) req.inputs.emplace_back(iota.begin() + 10 * g, iota.begin() + 10 * (g + 1));
+  const core::Trace t = backend::trace_collective(req);
+  const Image img = draw_view(render::View::Gpus, t, 1);
+  EXPECT_GE(canvas_->smallest_text_px(), int(render::kMinTextPx));
+  const auto pal = render::standard_palette();
+  const auto added = [&](int x, int y) {
+    const std::size_t i = (std::size_t(y) * W + std::size_t(x)) * 4;
+    return std::abs(img.rgba[i] / 255.0f - pal.written.r) < 0.03f &&
+           std::abs(img.rgba[i + 1] / 255.0f - pal.written.g) < 0.03f &&
+           std::abs(img.rgba[i + 2] / 255.0f - pal.written.b) < 0.03f;
+  };
+  // The bus: one line of the added colour unbroken over half the height (a cell is one row tall),
+  // a few pixels wide; 56 arrows would run such lines at a lane a sender.
+  int tall = 0;
+  for (int x = 0; x < W; ++x) {
+    int longest = 0;
+    for (int y = 0, run = 0; y < H; ++y) longest = std::max(longest, run = added(x, y) ? run + 1 : 0);
+    tall += longest > H / 2;
+  }
+  EXPECT_GE(tall, 1);
+  EXPECT_LE(tall, 6) << "columns of the added colour over half the height";
+  EXPECT_TRUE(std::count(canvas_->texts().begin(), canvas_->texts().end(), std::string("GPU 7")));
+}
+
 TEST_F(RenderTest, ShuffleArrowsComeFromTheSourceLane) {
   const auto t = iota_trace("warp-shuffle", 32, 32);
   ASSERT_EQ(t.stages[1].tag, kernels::kTagShuffle);
