@@ -25,9 +25,7 @@ constexpr int kMaxStage = 1 << 20;  // past any trace's stages: the last is show
 // Options shared by `trace` and `render`: everything that picks a run to record.
 struct RunOptions {
   std::string algorithm;
-  std::string kernel;  // The across-GPUs family (kernels/collectives.h): an all-reduce's trace.
-  core::Trace record_collective(const RunOptions& o);
-  // --kernel FILE: a kernel of your own instead of an algorithm
+  std::string kernel;        // --kernel FILE: a kernel of your own instead of an algorithm
   bool block_given = false;  // --block was given (a kernel of your own takes its file's otherwise)
   std::string size;
   std::string rows, cols;  // the matrix family's shape

@@ -87,9 +87,6 @@ void draw_cells(const ViewContext& v, const GpuGrid& g) {
   }
 }
 
-// Between neighbouring rows an arrow runs straight down or up inside the column, at the sender's
-// lane; past them (the ring's last GPU to the first, one-shot's far peers) it runs through the
-// column's gutter.
 // Every GPU reading every other's buffer (one-shot): N(N - 1) arrows would hide the cells, so a
 // bus right of the column, a line from each GPU into it and an arrow from it into each.
 void draw_bus(const ViewContext& v, const GpuGrid& g, const std::vector<core::Transfer>& transfers) {
@@ -108,6 +105,8 @@ void draw_bus(const ViewContext& v, const GpuGrid& g, const std::vector<core::Tr
   }
 }
 
+// Between neighbouring rows an arrow runs straight down or up inside the column, at the sender's
+// lane; past them (the ring's last GPU to the first) it runs through the column's gutter.
 void draw_transfers(const ViewContext& v, const GpuGrid& g) {
   const core::Collective& c = *v.t.collective;
   const auto& transfers = c.stages[std::size_t(v.stage)].transfers;

@@ -1,7 +1,5 @@
 #include "warp_views.h"
 
-#include "gpus_view.h"
-
 #include <algorithm>
 #include <cmath>
 #include <string>
