@@ -26,7 +26,7 @@ namespace ar = model::all_reduce;
 // Each add rounded to the type once (core::round_to_type), as the model takes it; ints wrap.
 template <core::DType D>
 double round_to(double x) {
-  if constexpr (D == core::DType::Int) return double(std::int32_t(std::uint32_t(std::int64_t(x))));
+  if constexpr (D == core::DType::Int) return core::wrap_int32(x);
   return core::round_to_type(x, D);
 }
 

@@ -9,6 +9,7 @@
 #include "../../kernels/algorithms.h"
 #include "../../kernels/collectives.h"
 #include "../core/facts.h"
+#include "collective.h"
 #include "runner.h"
 
 namespace rl::backend {
@@ -67,11 +68,9 @@ std::string type_refusal(const std::string& algorithm, core::DType type, core::O
 
 Settled settle(const std::string& algorithm, core::DType type, core::Op op, core::Accumulate accumulate) {
   Settled out{type, op, {}, {}};
-  if (kernels::find_collective(algorithm) && op != core::Op::Sum) {
-    out.op = core::Op::Sum;
-    out.op_note = "'" + algorithm +
-                  "' takes the sum only: the min and max across GPUs are not built yet; the operator "
-                  "is sum";
+  if (kernels::find_collective(algorithm)) {
+    if (const std::string why = collective_op_refusal(algorithm, op); !why.empty())
+      out.op = core::Op::Sum, out.op_note = why + "; the operator is sum";
     return out;
   }
   const kernels::AlgorithmRow* row = kernels::find_row(algorithm);

@@ -217,8 +217,7 @@ Expected expected_of(const std::vector<double>& values, const BenchRequest& req)
   double lo = values[0], hi = values[0];
   for (double v : values) sum += v, abs_sum += std::fabs(v), lo = std::min(lo, v), hi = std::max(hi, v);
   double expected = req.op == core::Op::Min ? lo : req.op == core::Op::Max ? hi : double(sum);
-  if (req.type == core::DType::Int && req.op == core::Op::Sum)
-    expected = double(std::int32_t(std::uint32_t(std::int64_t(sum))));
+  if (req.type == core::DType::Int && req.op == core::Op::Sum) expected = core::wrap_int32(sum);
   return {expected, double(abs_sum)};
 }
 

@@ -18,7 +18,7 @@ namespace ar = model::all_reduce;
 // Each add rounds to the type the GPUs' buffers hold (an int wraps at 2^32, as a GPU's does).
 double (*rounding(core::DType type))(double) {
   switch (type) {
-    case core::DType::Int: return [](double v) { return double(std::int32_t(std::uint32_t(std::int64_t(v)))); };
+    case core::DType::Int: return [](double v) { return core::wrap_int32(v); };
     case core::DType::Float: return [](double v) { return double(float(v)); };
     case core::DType::Half: return [](double v) { return core::round_to_type(v, core::DType::Half); };
     case core::DType::Bf16: return [](double v) { return core::round_to_type(v, core::DType::Bf16); };
@@ -47,6 +47,24 @@ core::Stage stage(std::string label, int tag, int param, const core::SourceView&
 
 }  // namespace
 
+std::vector<std::vector<double>> split_buffers(const std::vector<double>& all, int gpus, const std::string& what) {
+  const auto g = std::size_t(std::max(gpus, 1));
+  if (all.empty() || all.size() % g != 0)
+    throw std::invalid_argument(what + ": " + std::to_string(all.size()) + " numbers do not make " + std::to_string(g) +
+                                " buffers of one size (GPU 0's first)");
+  const std::size_t n = all.size() / g;
+  std::vector<std::vector<double>> out;
+  for (std::size_t k = 0; k < g; ++k)
+    out.emplace_back(all.begin() + std::ptrdiff_t(k * n), all.begin() + std::ptrdiff_t((k + 1) * n));
+  return out;
+}
+
+std::string collective_op_refusal(const std::string& algorithm, core::Op op) {
+  if (op == core::Op::Sum) return "";
+  return algorithm + " takes the sum only, not the " + core::to_string(op) +
+         ": the min and max across GPUs are not built yet";
+}
+
 std::string collective_refusal(const CollectiveRequest& r) {
   const kernels::CollectiveRow* row = kernels::find_collective(r.algorithm);
   if (!row) return "'" + r.algorithm + "' is not an all-reduce across GPUs";
@@ -54,10 +72,7 @@ std::string collective_refusal(const CollectiveRequest& r) {
   if (n < ar::kMinGpus || n > ar::kMaxGpus)
     return r.algorithm + " runs over " + std::to_string(ar::kMinGpus) + " to " + std::to_string(ar::kMaxGpus) +
            " GPUs, not " + std::to_string(n);
-  if (r.op != core::Op::Sum)
-    return r.algorithm + " takes the sum only, not the " + core::to_string(r.op) +
-           ": the min and max across GPUs are "
-           "not built yet";
+  if (std::string why = collective_op_refusal(r.algorithm, r.op); !why.empty()) return why;
   if (core::is_narrow(r.type) && r.accumulate != core::Accumulate::Same)
     return r.algorithm + " keeps its partial sums in the GPUs' buffers, of " + core::to_string(r.type) +
            ": every add rounds to it (--accumulate same)";

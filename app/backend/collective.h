@@ -20,6 +20,12 @@ struct CollectiveRequest {
 // Values a GPU an all-reduce's trace takes: the model keeps every GPU's buffer.
 constexpr std::size_t kMaxCollectiveTrace = std::size_t(1) << 20;
 
+// One buffer a GPU from a flat list, GPU 0's values first. Throws std::invalid_argument, its words
+// starting with `what`, where the list does not cut into `gpus` non-empty buffers of one size.
+std::vector<std::vector<double>> split_buffers(const std::vector<double>& all, int gpus, const std::string& what);
+
+// Why the family refuses an operator (it adds alone), in words; empty for the sum.
+std::string collective_op_refusal(const std::string& algorithm, core::Op op);
 // Why the family refuses the request, in words; empty when it takes it.
 std::string collective_refusal(const CollectiveRequest& request);
 // The CPU model's run of the request, each step keeping kernels::kKeptChunkValues of every chunk.

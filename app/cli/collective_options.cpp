@@ -31,11 +31,7 @@ std::vector<std::vector<double>> buffers(const RunOptions& o, core::DType type, 
     if (n > limit) throw UsageError("--size: an all-reduce's trace takes at most 2^20 values a GPU, got " + o.size);
     all = core::generate_input(*spec, n * std::size_t(gpus), type);
   }
-  std::vector<std::vector<double>> out;
-  for (int g = 0; g < gpus; ++g)
-    out.emplace_back(all.begin() + std::ptrdiff_t(n * std::size_t(g)),
-                     all.begin() + std::ptrdiff_t(n * std::size_t(g + 1)));
-  return out;
+  return backend::split_buffers(all, gpus, "--input");
 }
 
 }  // namespace

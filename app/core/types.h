@@ -1,6 +1,7 @@
 // Operators and element types the user can choose, with their spellings.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -28,6 +29,9 @@ std::string to_string(Accumulate accumulate);
 std::optional<Accumulate> parse_accumulate(std::string_view text);
 // A value rounded to a floating type (to nearest, ties to even); ints are returned as given.
 double round_to_type(double v, DType type);
+// An int sum as the GPU leaves it: the whole number v wrapped to 32 bits (two's complement).
+// long double: a sum of many ints held exactly past 2^53.
+inline double wrap_int32(long double v) { return double(std::int32_t(std::uint32_t(std::int64_t(v)))); }
 
 // Applies op in double precision: the reference the tests and checks compare against.
 double apply(Op op, double a, double b);

@@ -40,7 +40,7 @@ std::optional<core::Finding> check_value(const OwnRequest& r, const OwnRun& run,
   for (double v : in) sum += v, magnitude += std::fabs(v), lo = std::min(lo, v), hi = std::max(hi, v);
   const bool ints = r.value_type == "int";
   double want = op == core::Op::Min ? lo : op == core::Op::Max ? hi : double(sum);
-  if (ints && op == core::Op::Sum) want = double(std::int32_t(std::uint32_t(std::int64_t(sum))));
+  if (ints && op == core::Op::Sum) want = core::wrap_int32(sum);
   double bound = 0;
   if (!ints && op == core::Op::Sum) {
     const double u = core::unit_roundoff(own_dtype(r.value_type)), k = double(in.size() - 1) * u;

@@ -65,15 +65,10 @@ backend::TraceRequest compare_request(const backend::TraceRequest& req, const st
 backend::CollectiveRequest collective_request(const RunChoice& c) {
   backend::CollectiveRequest r;
   r.algorithm = c.algorithm, r.op = c.op, r.type = c.type;
-  const auto gpus = std::size_t(c.gpus);
-  const std::vector<double> all = c.typed ? core::parse_numbers(c.values, c.type, "typed values")
-                                          : core::generate_input(c.input, std::size_t(c.size) * gpus, c.type);
-  if (all.empty() || all.size() % gpus != 0)
-    throw std::invalid_argument("typed values: " + std::to_string(all.size()) + " numbers do not make " +
-                                std::to_string(gpus) + " buffers of one size (GPU 0's first)");
-  const std::size_t n = all.size() / gpus;
-  for (std::size_t g = 0; g < gpus; ++g)
-    r.inputs.emplace_back(all.begin() + std::ptrdiff_t(g * n), all.begin() + std::ptrdiff_t((g + 1) * n));
+  const std::vector<double> all =
+      c.typed ? core::parse_numbers(c.values, c.type, "typed values")
+              : core::generate_input(c.input, std::size_t(c.size) * std::size_t(c.gpus), c.type);
+  r.inputs = backend::split_buffers(all, c.gpus, "typed values");
   return r;
 }
 
