@@ -50,8 +50,11 @@ enum class Algo {
   BulkAsync,
   VectorizedOrdered,
   Compensated,
+  ReduxSyncStreaming,
+  ClusterDsmemStreaming,
+  BulkAsyncStreaming,
 };
-constexpr Algo kLastAlgo = Algo::Compensated;  // every Algo has a row (static_assert below)
+constexpr Algo kLastAlgo = Algo::BulkAsyncStreaming;  // every Algo has a row (static_assert below)
 
 // Which outputs a reduction leaves: one per row, one per column, or one in all.
 enum class Lines { Rows, Columns, Whole };
@@ -141,6 +144,9 @@ struct AlgorithmRow {
   // Tiles reach shared memory by bulk asynchronous copies (cp.async.bulk) whose bytes an
   // mbarrier counts: two stages of the trace before the fold.
   bool bulk_copy = false;
+  int tile_bytes = 0;  // bulk copies: bytes a tile (0: 16 bytes a thread of the block)
+  int stages = 0;      // bulk copies: tiles a block has in flight or in use at once
+  int cluster = 0;     // thread block clusters (Tree::Cluster): blocks a cluster when none is asked
   // Each thread's loop adds with Neumaier's compensation: floating-point sums only, and one stage
   // more (the running sum, then the sum with what its roundings lost added back).
   bool compensated = false;
@@ -192,7 +198,7 @@ using I = Indexing;
 using T = Tree;
 constexpr std::string_view kTree = "kernels/tree.cuh", kShuffle = "kernels/shuffle.cuh", kCg = "kernels/cg.cuh",
                            kSingle = "kernels/single_pass.cuh", kMatrix = "kernels/matrix.cuh",
-                           kShortRows = "kernels/short_rows.cuh", kHopper = "kernels/hopper.cuh";
+                           kShortRows = "kernels/short_rows.cuh";
 
 // A row by name: a kernel's defaults (combined in passes, power-of-two blocks, launched on a GPU,
 // an array, a tile a block, no 16-byte loads) or a baseline's, changed by the calls after it.
@@ -214,7 +220,12 @@ struct Row {
   constexpr Row no_gpu() const { return with(&AlgorithmRow::gpu, false); }
   constexpr Row fix(std::string_view id) const { return with(&AlgorithmRow::fix, id); }
   constexpr Row ints_only() const { return with(&AlgorithmRow::ints_only, true); }
-  constexpr Row bulk_copy() const { return with(&AlgorithmRow::bulk_copy, true); }
+  constexpr Row bulk_copy(int tile_bytes, int stages) const {
+    return with(&AlgorithmRow::bulk_copy, true)
+        .with(&AlgorithmRow::tile_bytes, tile_bytes)
+        .with(&AlgorithmRow::stages, stages);
+  }
+  constexpr Row clusters(int blocks) const { return with(&AlgorithmRow::cluster, blocks); }
   constexpr Row compensated() const { return with(&AlgorithmRow::compensated, true); }
   constexpr Row narrow() const { return with(&AlgorithmRow::narrow, true); }
   constexpr operator AlgorithmRow() const { return r; }  // NOLINT(google-explicit-constructor): a table row
@@ -340,21 +351,32 @@ inline constexpr AlgorithmRow kAlgorithms[] = {
     kernel("thread-per-row", A::ThreadPerRow, F::Matrix, kShortRows,
         "A thread a row: a block copies a tile of rows into shared memory, then each thread adds its own row")
         .matrix().combine(C::Outputs).indexing(I::RowTile).tree(T::None),
-    kernel("redux-sync", A::ReduxSync, F::Hopper, kHopper,
+    kernel("redux-sync", A::ReduxSync, F::Hopper, kShuffle,
         "The warp's reduction in one instruction: __reduce_add_sync (redux.sync)")
         .tree(T::Redux).ints_only(),
     kernel("cluster-dsmem", A::ClusterDsmem, F::Hopper, kShuffle,
         "Thread block clusters: a cluster's first block reads the others' shared memory (DSMEM), one result a cluster")
-        .tree(T::Cluster),
+        .tree(T::Cluster).clusters(4),  // the middle of the sizes offered (2, 4, 8; up to 8 is portable)
     kernel("bulk-async", A::BulkAsync, F::Hopper, kShuffle,
         "Bulk asynchronous copies: tiles stream into shared memory through an mbarrier, one bulk reduction a block")
-        .combine(C::BulkReduce).indexing(I::Vectors).tree(T::Shuffle).vectors().bulk_copy(),
+        .combine(C::BulkReduce).indexing(I::Vectors).tree(T::Shuffle).vectors().bulk_copy(0, 4),
     kernel("vectorized-ordered", A::VectorizedOrdered, F::WarpShuffle, kShuffle,
         "Vectorized loads, shuffle, the last block folds the blocks' totals in a fixed order")
         .combine(C::LastBlock).indexing(I::Vectors).tree(T::Shuffle).vectors(),
     kernel("compensated", A::Compensated, F::WarpShuffle, kShuffle,
         "Compensated (Neumaier) sums in each thread's loop, then vectorized-ordered's fixed order")
         .combine(C::LastBlock).indexing(I::Vectors).tree(T::Shuffle).vectors().compensated(),
+    // The Hopper kernels' streaming forms: tiles, clusters and stages from measurements
+    // (docs/benchmarks.md, "The Hopper kernels streaming").
+    kernel("redux-sync-streaming", A::ReduxSyncStreaming, F::Hopper, kShuffle,
+        "redux.sync where the bytes stream: 16-byte loads by grid stride, one instruction a warp, one atomic a block")
+        .combine(C::Atomics).indexing(I::Vectors).tree(T::Redux).vectors().ints_only(),
+    kernel("cluster-dsmem-streaming", A::ClusterDsmemStreaming, F::Hopper, kShuffle,
+        "Clusters where the bytes stream: grid-stride blocks meet through DSMEM, the last cluster folds in a fixed order")
+        .combine(C::LastBlock).indexing(I::Vectors).tree(T::Cluster).vectors().clusters(2),
+    kernel("bulk-async-streaming", A::BulkAsyncStreaming, F::Hopper, kShuffle,
+        "Bulk copies where the bytes stream: 32 KB tiles, two in flight a block, one bulk reduction a block")
+        .combine(C::BulkReduce).indexing(I::Vectors).tree(T::Shuffle).vectors().bulk_copy(32768, 2),
     baseline("cub", B::Cub, "CUB DeviceReduce")
         .narrow(),
     baseline("thrust", B::Thrust, "thrust::reduce"),

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "cg.cuh"
-#include "hopper.cuh"
 #include "cuda_check.cuh"
 #include "algorithms.h"
 #include "raw_trace.h"

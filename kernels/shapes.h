@@ -25,7 +25,7 @@ struct Launch {
   // work-queue, model only: the block that took each ticket in a GPU run, to replay it. Null:
   // the model hands tickets round-robin, as if every block ran at the same speed.
   const std::vector<int>* tickets = nullptr;
-  int cluster = 0;  // cluster-dsmem: blocks a cluster (2, 4 or 8); 0: kDefaultCluster
+  int cluster = 0;  // kernels of clusters: blocks a cluster (2, 4 or 8); 0: the row's own
 };
 
 // What sizing a fixed grid needs to know of a device: its SMs, and the threads one SM holds at
@@ -40,16 +40,22 @@ struct DeviceShape {
 
 // Threads a block at most (CUDA's limit on every GPU here).
 constexpr int kMaxBlock = 1024;
-// bulk-async: tiles a block has in flight or in use at once, a buffer and an mbarrier each.
-constexpr int kBulkStages = 4;
+// bulk-async: tiles a block has in flight or in use at once, a buffer and an mbarrier each
+// (its row's, as a constant for the kernel's arrays).
+constexpr int kBulkStages = row(Algo::BulkAsync).stages;
 // bulk-async's hand-out: bytes a bulk reduction moves (cp.reduce.async.bulk takes multiples of
 // 16), the block's result and identities after it; its results' slots are as wide.
 constexpr std::size_t kBulkReduceBytes = 16;
+// Shared memory an SM holds on sm_90 (Hopper), the only chips with bulk copies here: how many
+// blocks of bulk-async-streaming's tiles fit an SM at once (CUDA C++ Programming Guide, compute
+// capabilities table).
+constexpr int kSharedPerSm = 228 * 1024;
+// 16-byte vectors a bulk copy brings a block at once: its row's tile, or one a thread.
+constexpr std::size_t bulk_tile_vectors(const AlgorithmRow& r, int block) {
+  return r.tile_bytes ? std::size_t(r.tile_bytes) / 16 : std::size_t(block);
+}
 
-// cluster-dsmem's clusters when none is asked for: the middle of the sizes this lab offers (2, 4, 8; any size up to 8
-// is portable).
-constexpr int kDefaultCluster = 4;
-// Blocks a cluster for a launch: `asked` (0: kDefaultCluster) for a kernel of clusters, which
+// Blocks a cluster for a launch: `asked` (0: the row's `cluster`) for a kernel of clusters, which
 // takes 2, 4 or 8; 1 for any other, which takes none. Throws std::invalid_argument naming a
 // size it cannot take, or a cluster asked of a kernel without them.
 int cluster_blocks(Algo algo, int asked);

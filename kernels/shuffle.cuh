@@ -1,4 +1,6 @@
-// Warp-shuffle reductions: registers instead of shared memory inside each warp.
+// Warp-shuffle reductions: registers instead of shared memory inside each warp; and every kernel
+// built on them (the matrix rows, single-pass and Hopper kernels), since a kernel's helpers are
+// shown from its own file.
 #pragma once
 #include <cooperative_groups.h>
 #include <cuda/ptx>
@@ -77,20 +79,17 @@ __global__ void warp_shuffle(const In* in, T* out, std::size_t n, Probe probe) {
 }
 // >>>
 
-// <<< cluster-dsmem
-// Blocks in clusters of 2, 4 or 8 (the launch's cluster dimension). Here, beside block_shuffle,
-// rather than in hopper.cuh: a kernel's helpers are shown from its own file.
+// <<< cluster-fold
+// Each block's values to its warp totals in shared memory; then the cluster's first block reads
+// every block's through distributed shared memory (DSMEM) and folds them (block_shuffle): the
+// cluster's total in its thread 0. Every block of the cluster calls it. Returns the cluster's
+// blocks in its first block, 0 in the others. Records stages from `stage` on.
 template <class T, class Op, class Probe>
-__global__ void cluster_dsmem(const T* in, T* out, std::size_t n, Probe probe) {
+__device__ __forceinline__ unsigned cluster_fold(T& v, T* smem, const Probe& probe, int& stage) {
 #if __CUDA_ARCH__ >= 900
   namespace cg = cooperative_groups;
   const cg::cluster_group cluster = cg::this_cluster();
-  T* smem = shared_array<T>();  // one cell per warp
   const unsigned tid = threadIdx.x, lane = tid % 32, warp = tid / 32, warps = blockDim.x / 32;
-  T v = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid, probe);  // [load]
-  probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.lane(0, v);
-
-  int stage = 1;
   v = warp_shuffles<T, Op>(v, probe, stage);  // see <<< warp-shuffles
   if (lane == 0) {
     smem[warp] = v;  // [warp-sums]
@@ -101,8 +100,8 @@ __global__ void cluster_dsmem(const T* in, T* out, std::size_t n, Probe probe) {
   cluster.sync();
   probe.shared(stage++, smem, warps);
 
-  const unsigned blocks = cluster.num_blocks();
-  if (cluster.block_rank() == 0) {
+  const unsigned blocks = cluster.num_blocks(), first = cluster.block_rank() == 0;
+  if (first) {
     // Thread t reads cell t % warps of block t / warps: every warp total of the cluster.
     const unsigned from = tid / warps;
     v = Op::template identity<T>();
@@ -114,14 +113,31 @@ __global__ void cluster_dsmem(const T* in, T* out, std::size_t n, Probe probe) {
     ++stage;
     __syncthreads();  // this block's own cells are read before block_shuffle writes them again
     v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle
-    if (tid == 0) out[blockIdx.x / blocks] = v;
-    if (tid == 0) probe.partial(blockIdx.x / blocks, v);
   }
   // A block's shared memory ends with it: none leaves while the first block may still read it.
   cluster.sync();
+  return first ? blocks : 0;
 #else
   __trap();  // clusters need sm_90: the host refuses older devices before a launch
+  return 0;
 #endif
+}
+// >>>
+
+// <<< cluster-dsmem
+// Blocks in clusters of 2, 4 or 8 (the launch's cluster dimension), one element a thread; one
+// result a cluster. The family hopper lives here, beside block_shuffle: a kernel's helpers are
+// shown from its own file.
+template <class T, class Op, class Probe>
+__global__ void cluster_dsmem(const T* in, T* out, std::size_t n, Probe probe) {
+  T* smem = shared_array<T>();                                                                      // one cell per warp
+  T v = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + threadIdx.x, probe);  // [load]
+  probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.lane(0, v);
+
+  int stage = 1;
+  const unsigned blocks = cluster_fold<T, Op>(v, smem, probe, stage);  // see <<< cluster-fold
+  if (blocks != 0 && threadIdx.x == 0) out[blockIdx.x / blocks] = v;
+  if (blocks != 0 && threadIdx.x == 0) probe.partial(blockIdx.x / blocks, v);
 }
 // >>>
 
@@ -179,30 +195,36 @@ __device__ __forceinline__ T fold_row(T v, const In* in, std::size_t first, std:
 // >>>
 
 // <<< last-chunk
-// With several chunks a row, the row's last block to finish folds the row's chunk results
-// exactly as a block of this kernel would fold a row of them, so one launch does both phases.
-// Each block takes a ticket from its row's counter; atomicInc wraps it to 0 for the next launch.
+// The last block to finish folds count results (partials[0..count)) into *out in the same order
+// every run, as a block of batched-rows-vectorized folds a row of them: one launch does both
+// phases. Each caller takes a ticket from the counter; atomicInc wraps it to 0 for the next launch.
 template <class T, class Op>
-__device__ __forceinline__ void fold_last_chunk(const T* partials, T* out, std::size_t chunks, unsigned* tickets,
-                                                T* smem) {
+__device__ __forceinline__ void fold_last(const T* partials, T* out, std::size_t count, unsigned* ticket, T* smem) {
   using V = typename Vec16<T>::type;
   __shared__ bool last;
-  const std::size_t row = blockIdx.x / chunks;
   if (threadIdx.x == 0) {
     __threadfence();  // this block's result is visible device-wide before it takes its ticket
-    last = atomicInc(tickets + row, unsigned(chunks - 1)) == unsigned(chunks - 1);
+    last = atomicInc(ticket, unsigned(count - 1)) == unsigned(count - 1);
   }
   __syncthreads();
   if (!last) return;
   T v = Op::template identity<T>();
   int slot = 0;
-  if (rows_hold_vectors(chunks, sizeof(T)))
-    v = fold_row<V, T, Op, true>(v, partials, row * chunks, chunks, NoProbe{}, slot);
+  if (rows_hold_vectors(count, sizeof(T)))
+    v = fold_row<V, T, Op, true>(v, partials, 0, count, NoProbe{}, slot);
   else
-    v = fold_row<T, T, Op, true>(v, partials, row * chunks, chunks, NoProbe{}, slot);
+    v = fold_row<T, T, Op, true>(v, partials, 0, count, NoProbe{}, slot);
   int stage = 0;
   v = block_shuffle<T, Op>(v, smem, NoProbe{}, stage);
-  if (threadIdx.x == 0) out[row] = v;
+  if (threadIdx.x == 0) *out = v;
+}
+
+// With several chunks a row, the row's last block to finish folds the row's chunk results.
+template <class T, class Op>
+__device__ __forceinline__ void fold_last_chunk(const T* partials, T* out, std::size_t chunks, unsigned* tickets,
+                                                T* smem) {
+  const std::size_t row = blockIdx.x / chunks;
+  fold_last<T, Op>(partials + row * chunks, out + row, chunks, tickets + row, smem);
 }
 // >>>
 
@@ -488,6 +510,197 @@ __global__ void bulk_async(const T* __restrict__ in, T* out, std::size_t n, Prob
   }
   probe.stage(1, kTagBulkWait, blockIdx.x < count ? int(bytes(blockIdx.x)) : 0), probe.work(1, blockIdx.x < count);
   const std::size_t gid = std::size_t(blockIdx.x) * B + tid, threads = std::size_t(gridDim.x) * B;
+  int slot = 0;
+  for (std::size_t j = per * vectors + gid; j < n; j += threads) {
+    v = Op{}(v, in[j]);  // the scalar tail, from global memory
+    probe.load(2, slot++, j);
+  }
+  probe.stage(2, kTagTileFold, 0), probe.work(2, true), probe.lane(2, v);
+
+  int stage = 3;
+  v = block_shuffle<T, Op>(v, warp_totals, probe, stage);  // see <<< block-shuffle
+  if (tid == 0) bulk_hand_out<T, Op>(v, out, staging);     // see <<< bulk-hand-out
+  if (tid == 0 && blockIdx.x == 0 && next)
+    for (unsigned i = 0; i < cells; ++i) next[i] = Op::template identity<T>();
+  if (tid == 0) probe.partial(blockIdx.x, v);
+  probe.stage(stage, kTagBulkReduce, int(kBulkReduceBytes)), probe.work(stage, tid == 0);
+#else
+  __trap();  // sm_90 and later; the host refuses older GPUs before a launch
+#endif
+}
+// >>>
+
+// The warp reduce instruction (family hopper): redux.sync where warp-shuffle has five shuffles.
+// __reduce_add_sync, __reduce_min_sync or __reduce_max_sync (redux.sync): every lane of the
+// warp gets the reduction of the 32 lanes' values. int only: the row refuses other types before
+// a launch (AlgorithmRow::ints_only), and they never reach this.
+template <class Op, class T>
+__device__ __forceinline__ T warp_redux(T v) {
+#if __CUDA_ARCH__ < 800
+  __trap();  // sm_80 and later; the host refuses older GPUs before a launch (kernels::needs)
+  return v;
+#else
+  if constexpr (std::is_same_v<T, int>) {
+    if constexpr (std::is_same_v<Op, ops::Min>)
+      return __reduce_min_sync(0xffffffffu, v);
+    else if constexpr (std::is_same_v<Op, ops::Max>)
+      return __reduce_max_sync(0xffffffffu, v);
+    else
+      return __reduce_add_sync(0xffffffffu, v);
+  } else {
+    __trap();
+    return v;
+  }
+#endif
+}
+
+// <<< block-redux
+// block-shuffle's shape with one instruction where it has five shuffles: each warp's redux, one
+// shared cell per warp, then warp 0 reduces those. Records stages from `stage` on.
+template <class T, class Op, class Probe>
+__device__ __forceinline__ T block_redux(T v, T* smem, const Probe& probe, int& stage) {
+  const unsigned tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+  const unsigned warps = blockDim.x / 32;
+  v = warp_redux<Op>(v);  // [redux]
+  probe.stage(stage, kTagRedux, 0), probe.work(stage, true), probe.lane(stage, v);
+  ++stage;
+  if (lane == 0) {
+    smem[warp] = v;  // [warp-sums]
+    probe.write(stage, 0, warp);
+  }
+  probe.stage(stage, kTagWarpSums, 0), probe.work(stage, lane == 0);
+  __syncthreads();
+  probe.shared(stage++, smem, warps);
+
+  if (warp == 0) {
+    v = lane < warps ? smem[lane] : Op::template identity<T>();  // [final-load]
+    if (lane < warps) probe.read(stage, 0, lane);
+  }
+  probe.stage(stage, kTagFinalLoad, 0), probe.work(stage, warp == 0), probe.lane(stage, v);
+  ++stage;
+  if (warp == 0) v = warp_redux<Op>(v);  // [final-redux]
+  probe.stage(stage, kTagFinalRedux, 0), probe.work(stage, warp == 0), probe.lane(stage, v);
+  ++stage;
+  return v;
+}
+// >>>
+
+// <<< redux-sync
+template <class T, class Op, class Probe>
+__global__ void redux_sync(const T* in, T* out, std::size_t n, Probe probe) {
+  T* smem = shared_array<T>();  // one cell per warp
+  const unsigned tid = threadIdx.x;
+  T v = load_or_identity<T, Op>(in, n, std::size_t(blockIdx.x) * blockDim.x + tid, probe);  // [load]
+  probe.stage(0, kTagLoad, 0), probe.work(0, true), probe.lane(0, v);
+
+  int stage = 1;
+  v = block_redux<T, Op>(v, smem, probe, stage);  // see <<< block-redux
+  if (tid == 0) out[blockIdx.x] = v;
+  if (tid == 0) probe.partial(blockIdx.x, v);
+}
+// >>>
+
+// The streaming forms of the Hopper kernels (issue 53): each feature where the bytes stream, beside
+// the teaching forms above that reduce one element (or 16 bytes) a thread a tile. Every thread
+// folds many 16-byte vectors first; the feature then does what it is for.
+// <<< redux-sync-streaming
+// warp-shuffle-vectorized's loads, then redux.sync where it has five shuffles a warp (see
+// <<< block-redux), then one atomic a block. ints only (AlgorithmRow::ints_only).
+// `next` (may be null): the following launch's result; block 0 readies it.
+template <class T, class Op, class Probe>
+__global__ void redux_sync_streaming(const T* __restrict__ in, T* out, std::size_t n, Probe probe, T* next) {
+  T* smem = shared_array<T>();  // one cell per warp
+  const unsigned tid = threadIdx.x;
+  T v = fold_vectors<T, Op>(Op::template identity<T>(), in, n, probe);  // [vector-load]  // see <<< vector-loads
+  probe.stage(0, kTagVectorLoad, 0), probe.work(0, true), probe.lane(0, v);
+
+  int stage = 1;
+  v = block_redux<T, Op>(v, smem, probe, stage);  // see <<< block-redux
+  if (tid == 0) atomic_combine<Op>(out, v);       // [atomic]
+  if (tid == 0 && blockIdx.x == 0 && next) *next = Op::template identity<T>();
+  if (tid == 0) probe.partial(blockIdx.x, v);
+  probe.stage(stage, kTagAtomic, 0), probe.work(stage, tid == 0);
+}
+// >>>
+
+// <<< cluster-dsmem-streaming
+// Every block folds its 16-byte vectors by grid stride; the cluster's blocks meet through DSMEM
+// (see <<< cluster-fold) and its first block stores the cluster's total in its own cell of
+// `partials`; the first block of the last cluster to finish folds those cells in a fixed order
+// (see <<< last-chunk). One launch; the same bits every run.
+template <class T, class Op, class Probe>
+__global__ void cluster_dsmem_streaming(const T* __restrict__ in, T* out, std::size_t n, Probe probe, T* partials,
+                                        unsigned* retired) {
+  T* smem = shared_array<T>();                                          // one cell per warp
+  T v = fold_vectors<T, Op>(Op::template identity<T>(), in, n, probe);  // [vector-load]  // see <<< vector-loads
+  probe.stage(0, kTagVectorLoad, 0), probe.work(0, true), probe.lane(0, v);
+
+  int stage = 1;
+  const unsigned blocks = cluster_fold<T, Op>(v, smem, probe, stage);  // see <<< cluster-fold
+  if (blocks == 0) return;  // not the cluster's first block: its part is in the first's total
+  const std::size_t clusters = gridDim.x / blocks;
+  if (threadIdx.x == 0) partials[blockIdx.x / blocks] = v;
+  if (threadIdx.x == 0) probe.partial(blockIdx.x / blocks, v);
+  fold_last<T, Op>(partials, out, clusters, retired, smem);  // [last-cluster]  // see <<< last-chunk
+}
+// >>>
+
+// <<< bulk-async-streaming
+// bulk-async with tiles of kTileBytes whatever the block (several 16-byte vectors a thread), and
+// kStages of them a block in flight or in use: fewer, larger copies, and a wait and a barrier
+// for every few vectors a thread rather than for every one. The row holds both numbers.
+template <class T, class Op, class Probe, int kTileBytes, int kStages>
+__global__ void bulk_async_streaming(const T* __restrict__ in, T* out, std::size_t n, Probe probe, T* next) {
+#if __CUDA_ARCH__ >= 900
+  using V = typename Vec16<T>::type;
+  constexpr unsigned per = sizeof(V) / sizeof(T), cells = kBulkReduceBytes / sizeof(T);
+  constexpr std::size_t tile_vectors = kTileBytes / sizeof(V);
+  __shared__ alignas(16) T staging[cells];
+  __shared__ T warp_totals[32];
+  __shared__ std::uint64_t full[kStages];
+  V* tiles = shared_array<V>();  // kStages buffers of tile_vectors vectors
+  const unsigned tid = threadIdx.x;
+  const std::size_t vectors = n / per, count = (vectors + tile_vectors - 1) / tile_vectors;
+  const V* in16 = reinterpret_cast<const V*>(in);  // cudaMalloc'd input: 16-byte aligned
+  const auto held = [&](std::size_t tile) {        // vectors in tile: the last may be short
+    return vectors - tile * tile_vectors < tile_vectors ? vectors - tile * tile_vectors : tile_vectors;
+  };
+  const auto start = [&](std::size_t tile, int s) {  // thread 0 only
+    const auto bytes = unsigned(held(tile) * sizeof(V));
+    ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &full[s],
+                                   bytes);  // [bulk-copy]
+    ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, tiles + s * tile_vectors, in16 + tile * tile_vectors,
+                       bytes, &full[s]);
+  };
+  if (tid == 0) {
+    for (int s = 0; s < kStages; ++s) ptx::mbarrier_init(&full[s], 1);  // one arrival: thread 0's
+    ptx::fence_proxy_async(ptx::space_shared);  // the barriers, initialised, are visible to the copies
+    for (int s = 0; s < kStages && blockIdx.x + std::size_t(s) * gridDim.x < count; ++s)
+      start(blockIdx.x + std::size_t(s) * gridDim.x, s);
+  }
+  const int first_bytes = blockIdx.x < count ? int(held(blockIdx.x) * sizeof(V)) : 0;
+  probe.stage(0, kTagBulkCopy, first_bytes), probe.work(0, tid == 0);
+  __syncthreads();  // no thread waits on a barrier before it is initialised
+
+  T v = Op::template identity<T>();
+  std::size_t k = 0;
+  for (std::size_t tile = blockIdx.x; tile < count; tile += gridDim.x, ++k) {
+    const int s = int(k % kStages);
+    while (!ptx::mbarrier_try_wait_parity(&full[s], std::uint32_t(k / kStages) & 1u)) {  // [bulk-wait]
+    }
+    const V* buffer = tiles + s * tile_vectors;
+    if (k == 0) probe.shared(1, reinterpret_cast<const T*>(buffer), int(held(tile) * per));
+    const std::size_t here = held(tile);
+    for (std::size_t j = tid; j < here; j += blockDim.x) v = fold<Op>(v, buffer[j]);  // [tile-fold]
+    __syncthreads();  // every thread has read buffer s: it may be refilled
+    const std::size_t later = tile + std::size_t(kStages) * gridDim.x;
+    if (tid == 0 && later < count) {
+      ptx::fence_proxy_async(ptx::space_shared);  // the reads above (generic proxy) before the copy's writes
+      start(later, s);
+    }
+  }
+  probe.stage(1, kTagBulkWait, first_bytes), probe.work(1, blockIdx.x < count);
+  const std::size_t gid = std::size_t(blockIdx.x) * blockDim.x + tid, threads = std::size_t(gridDim.x) * blockDim.x;
   int slot = 0;
   for (std::size_t j = per * vectors + gid; j < n; j += threads) {
     v = Op{}(v, in[j]);  // the scalar tail, from global memory

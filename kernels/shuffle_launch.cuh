@@ -4,6 +4,7 @@
 #pragma once
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 
 #include "cuda_check.cuh"
 #include "launch_table.cuh"
@@ -12,6 +13,7 @@
 namespace rl::kernels {
 
 RL_BLOCK_LAUNCH(WarpShuffle, warp_shuffle, 1);
+RL_BLOCK_LAUNCH(ReduxSync, redux_sync, 1);
 
 template <>
 struct MatrixLaunch<Algo::BatchedRowsShuffle> : LaunchEntry {
@@ -89,24 +91,71 @@ struct ArrayLaunch<Algo::BulkAsync> : LaunchEntry {
   }
 };
 
-// cluster-dsmem: the grid in clusters of a.cluster blocks (grid a multiple of it), through the
-// launch attribute, so one kernel takes every cluster size.
+// A kernel of clusters: the grid in clusters of a.cluster blocks (the plan's grid, a multiple of
+// it), through the launch attribute, so one kernel takes every cluster size.
+template <class T, class... Params, class... Args>
+void launch_in_clusters(void (*kernel)(Params...), const LaunchArgs<T, T>& a, Args&&... args) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(a.blocks());
+  config.blockDim = a.block;
+  config.dynamicSmemBytes = a.warp_cells();
+  config.stream = a.stream;
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = static_cast<unsigned>(a.cluster);
+  attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  RL_CUDA(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
+}
+
 template <>
 struct ArrayLaunch<Algo::ClusterDsmem> : LaunchEntry {
   template <class T, class Op, class Probe>
   static void launch(const LaunchArgs<T, T>& a, const Probe& p) {
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(a.blocks());
-    config.blockDim = a.block;
-    config.dynamicSmemBytes = a.warp_cells();
-    config.stream = a.stream;
-    cudaLaunchAttribute attribute{};
-    attribute.id = cudaLaunchAttributeClusterDimension;
-    attribute.val.clusterDim.x = static_cast<unsigned>(a.cluster);
-    attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
-    config.attrs = &attribute;
-    config.numAttrs = 1;
-    RL_CUDA(cudaLaunchKernelEx(&config, cluster_dsmem<T, Op, Probe>, a.in, a.out, a.n(), p));
+    launch_in_clusters(cluster_dsmem<T, Op, Probe>, a, a.in, a.out, a.n(), p);
+  }
+};
+
+// The streaming forms of the Hopper kernels.
+template <>
+struct ArrayLaunch<Algo::ReduxSyncStreaming> : LaunchEntry {
+  template <class T, class Op, class Probe>
+  static void launch(const LaunchArgs<T, T>& a, const Probe& p) {
+    if constexpr (!std::is_same_v<T, int>)
+      throw std::invalid_argument("redux-sync-streaming reduces ints only (kernels::takes)");
+    else
+      redux_sync_streaming<T, Op><<<a.blocks(), a.block, a.warp_cells(), a.stream>>>(a.in, a.out, a.n(), p, a.next);
+  }
+};
+
+template <>
+struct ArrayLaunch<Algo::ClusterDsmemStreaming> : LaunchEntry {
+  template <class T, class Op, class Probe>
+  static void launch(const LaunchArgs<T, T>& a, const Probe& p) {
+    launch_in_clusters(cluster_dsmem_streaming<T, Op, Probe>, a, a.in, a.out, a.n(), p, a.partials, a.retired);
+  }
+};
+
+// The row's tiles and stages as the kernel's constants; past the 48 KB a launch gets unasked,
+// so the attribute is raised once per instantiation.
+template <>
+struct ArrayLaunch<Algo::BulkAsyncStreaming> : LaunchEntry {
+  template <class T, class Op, class Probe>
+  static void launch(const LaunchArgs<T, T>& a, const Probe& p) {
+    if constexpr (!std::is_same_v<T, int> && !std::is_same_v<Op, ops::Sum>) {
+      throw std::invalid_argument("bulk-async-streaming reduces floats and doubles by sum only (kernels::takes)");
+    } else {
+      constexpr AlgorithmRow r = row(Algo::BulkAsyncStreaming);
+      constexpr int ring = r.tile_bytes * r.stages;
+      const auto kernel = bulk_async_streaming<T, Op, Probe, r.tile_bytes, r.stages>;
+      static const bool raised = [&] {
+        RL_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, ring));
+        return true;
+      }();
+      (void)raised;
+      kernel<<<a.blocks(), a.block, ring, a.stream>>>(a.in, a.out, a.n(), p, a.next);
+    }
   }
 };
 

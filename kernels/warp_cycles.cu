@@ -5,7 +5,6 @@
 #include <string>
 
 #include "cuda_check.cuh"
-#include "hopper.cuh"
 #include "probe.cuh"
 #include "shuffle.cuh"
 

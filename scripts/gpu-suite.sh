@@ -101,7 +101,7 @@ if [ "$mode" = same-input ]; then  # same-input: every array kernel's float sum 
   ids=$(.gpu/run.sh .gpu/bin/reduction-lab list --format json | python3 -c 'import json,sys; print(" ".join(a["id"] for a in json.load(sys.stdin) if a["run_to_run"] in ("fixed","arrival") and a["family"] not in ("matrix","baseline","across GPUs")))')
   for id in $ids; do
     n=2^20; [ $id = global-halving ] && n=2^16
-    t=float; [ $id = redux-sync ] && t=int
+    t=float; case $id in redux-sync*) t=int ;; esac
     for run in 1 2; do
       .gpu/run.sh .gpu/bin/reduction-lab trace -a $id --size $n --type $t --block 256 --input random:35 --backend cuda \
         --format json 2>/dev/null | python3 -c 'import json,sys,struct; j=json.load(sys.stdin); r=j["result"]; print("%-26s run %s grid %6s result %-22r bits %s" % (sys.argv[1], sys.argv[2], j.get("grid"), r, struct.pack(">f", r).hex() if sys.argv[3]=="float" else int(r)))' $id $run $t
@@ -124,7 +124,7 @@ if [ "$mode" = counters ]; then  # counters: Nsight Compute once for every GPU k
   M=$M,smsp__thread_inst_executed_per_inst_executed.ratio,gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed,dram__bytes_read.sum
   M=$M,smsp__thread_inst_executed_pred_on_per_inst_executed.ratio
   # COUNTER_ARRAYS="ID ...": those array kernels alone (a kernel added since the last full run).
-  arrays=${COUNTER_ARRAYS:-"naive-serial global-halving interleaved-divergent interleaved-bank-conflicts sequential first-add-on-load unroll-last-warp complete-unroll multiple-per-thread non-pow2-block warp-shuffle warp-shuffle-vectorized work-queue cg-warp cg-block cg-two-phase cg-reduce-update-async cg-grid-sync threadfence-single-pass missing-syncthreads legacy-warp-synchronous redux-sync cluster-dsmem bulk-async vectorized-ordered compensated"}
+  arrays=${COUNTER_ARRAYS:-"naive-serial global-halving interleaved-divergent interleaved-bank-conflicts sequential first-add-on-load unroll-last-warp complete-unroll multiple-per-thread non-pow2-block warp-shuffle warp-shuffle-vectorized work-queue cg-warp cg-block cg-two-phase cg-reduce-update-async cg-grid-sync threadfence-single-pass missing-syncthreads legacy-warp-synchronous redux-sync cluster-dsmem bulk-async vectorized-ordered compensated redux-sync-streaming cluster-dsmem-streaming bulk-async-streaming"}
   rows="batched-rows batched-rows-shuffle batched-rows-split batched-rows-vectorized column-sums column-sums-vectorized column-sums-naive block-2d"
   short="warp-per-row lanes-per-row thread-per-row"
   [ -n "${COUNTER_ARRAYS:-}" ] && rows="" && short=""
@@ -142,7 +142,7 @@ if [ "$mode" = counters ]; then  # counters: Nsight Compute once for every GPU k
   }
   for a in $arrays; do
     c=1; [ $a = global-halving ] && c=24
-    t=float; [ $a = redux-sync ] && t=int
+    t=float; case $a in redux-sync*) t=int ;; esac
     run $a $c --sizes 16777216 --type $t
   done; save
   for a in $rows; do run $a 1 --shapes 4096x4096 --type float; done; save

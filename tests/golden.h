@@ -181,6 +181,40 @@ inline std::vector<GoldenCase> golden_cases() {
        {},
        0,
        core::Accumulate::Same},
+      // The streaming forms of the Hopper kernels (issue 53): redux-sync's over many blocks and
+      // a min with a part vector; clusters of 2 (the row's own), 4 and 8 folded by the last
+      // cluster; 32 KB tiles, about five a block (each buffer refilled), a short last tile, and
+      // three ints (no tile).
+      {"redux-sync-streaming-int-sum", "redux-sync-streaming", 4 * k * k + 3, 256, DType::Int, Op::Sum, -1, 180},
+      {"redux-sync-streaming-int-min", "redux-sync-streaming", 4099, 64, DType::Int, Op::Min, 0, 181},
+      {"cluster-dsmem-streaming-float-sum", "cluster-dsmem-streaming", k * k + 1, 256, DType::Float, Op::Sum, -1, 182},
+      {"cluster-dsmem-streaming-double-max-4",
+       "cluster-dsmem-streaming",
+       100003,
+       128,
+       DType::Double,
+       Op::Max,
+       0,
+       183,
+       0,
+       0,
+       {},
+       4},
+      {"cluster-dsmem-streaming-int-sum-8",
+       "cluster-dsmem-streaming",
+       4099,
+       64,
+       DType::Int,
+       Op::Sum,
+       -1,
+       184,
+       0,
+       0,
+       {},
+       8},
+      {"bulk-async-streaming-float-sum", "bulk-async-streaming", 16 * k * k + 1, 256, DType::Float, Op::Sum, -1, 185},
+      {"bulk-async-streaming-double-sum", "bulk-async-streaming", 100003, 1024, DType::Double, Op::Sum, 0, 186},
+      {"bulk-async-streaming-int-max", "bulk-async-streaming", 3, 64, DType::Int, Op::Max, 0, 187},
   };
 }
 

@@ -467,7 +467,7 @@ TEST(Model, BulkAsyncFoldsTilesTheCopiesBrought) {
   EXPECT_EQ(copy.tag, kernels::kTagBulkCopy);
   EXPECT_EQ(copy.label,
             "thread 0 arms the first tile's mbarrier for 512 bytes (arrive.expect_tx) and starts the bulk "
-            "copies of the block's first tiles (up to 4)");
+            "copies of the block's first tiles, one a buffer");
   EXPECT_EQ(copy.active, (std::vector<int>{0}));
   EXPECT_FALSE(copy.shared);
   const auto& wait = t.stages[1];
@@ -495,6 +495,71 @@ TEST(Model, BulkAsyncFoldsTilesTheCopiesBrought) {
   EXPECT_TRUE(tiny.stages[1].active.empty());
   EXPECT_FALSE(tiny.stages[1].shared);
   EXPECT_EQ(tiny.stages[0].label, "thread 0 starts no copy: this block takes no whole 16 bytes");
+}
+
+// bulk-async-streaming by hand: iota(10243) as ints in blocks of 32, a grid of 1. Its tiles are
+// 32768 bytes (2048 vectors of 4 ints) whatever the block: two tiles, the second of 512 vectors,
+// then a tail of 3 ints; thread t folds vectors t, t + 32, ... of each tile.
+TEST(Model, BulkAsyncStreamingFoldsEveryBlockthVectorOfItsTiles) {
+  backend::TraceRequest req{"bulk-async-streaming", core::Op::Sum, core::DType::Int, 32, 0, iota(10243)};
+  req.grid = 1;
+  const auto t = backend::make_sim_backend()->trace(req);
+  EXPECT_EQ(t.result, 10243 * 10244 / 2);
+  EXPECT_EQ(t.stages[0].param, 32768);  // the first tile's bytes, not 32 threads x 16
+  ASSERT_TRUE(t.stages[1].shared);
+  ASSERT_EQ(t.stages[1].shared->size(), 8192u);  // the whole first tile
+  EXPECT_EQ((*t.stages[1].shared)[8191], 8192);
+  const auto& fold = *t.stages[2].lanes;
+  for (int th : {0, 2, 3, 31}) {
+    long long want = th < 3 ? 10241 + th : 0;                       // the tail: three threads
+    for (long long v = th; v < 2560; v += 32) want += 16 * v + 10;  // vector v: 4v+1 .. 4v+4
+    EXPECT_EQ(fold[std::size_t(th)], double(want)) << "thread " << th;
+  }
+}
+
+// redux-sync-streaming: warp-shuffle-vectorized's loads (a thread's vectors by grid stride, then
+// the tail), redux.sync's stages, and the block's atomic as its last stage. iota(1030) in blocks
+// of 64, a grid of 2: thread t of block b folds vectors 64b + t and 64b + t + 128, ...
+TEST(Model, ReduxSyncStreamingFoldsVectorsThenReducesInOneInstructionAWarp) {
+  backend::TraceRequest req{"redux-sync-streaming", core::Op::Sum, core::DType::Int, 64, 0, iota(1030)};
+  req.grid = 2;
+  const auto t = backend::make_sim_backend()->trace(req);
+  EXPECT_EQ(t.result, 1030 * 1031 / 2);
+  ASSERT_EQ(t.stages.size(), 6u);
+  EXPECT_EQ(t.stages[0].tag, kernels::kTagVectorLoad);
+  // Thread 1: vectors 1 and 129 (values 5..8 and 517..520); the tail starts at index 1028, and
+  // thread 1's is index 1029, the value 1030.
+  EXPECT_EQ((*t.stages[0].lanes)[1], 5 + 6 + 7 + 8 + 517 + 518 + 519 + 520 + 1030);
+  EXPECT_EQ(t.stages[1].tag, kernels::kTagRedux);
+  EXPECT_EQ(t.stages.back().tag, kernels::kTagAtomic);
+  EXPECT_EQ(t.stages.back().active, (std::vector<int>{0}));
+  EXPECT_EQ(t.partials.size(), 2u);
+  EXPECT_EQ(t.partials[0] + t.partials[1], t.result);
+}
+
+// cluster-dsmem-streaming: blocks fold vectors by grid stride; each cluster's first block holds
+// the cluster's total, and the last cluster folds the clusters' totals in a fixed order: floats
+// whose sum depends on that order come out as the order says, the same every run.
+TEST(Model, ClusterDsmemStreamingFoldsTheClustersTotalsInAFixedOrder) {
+  const std::uint64_t seed = test::test_seed();
+  const auto in = test::random_values(4096, core::DType::Float, seed);
+  backend::TraceRequest req{"cluster-dsmem-streaming", core::Op::Sum, core::DType::Float, 64, 0, in};
+  req.grid = 8;
+  const auto sim = backend::make_sim_backend();
+  const auto t = sim->trace(req);
+  EXPECT_EQ(t.geometry.cluster, 2);                     // the row's own size when none is asked
+  ASSERT_EQ(t.partials.size(), 4u) << "seed " << seed;  // one total a cluster
+  EXPECT_EQ(t.pass_outputs, (std::vector<std::size_t>{4}));
+  EXPECT_EQ(t.stages[0].tag, kernels::kTagVectorLoad);
+  float first = 0;  // thread 0 of 512: vectors 0 and 512, elements 0..3 and 2048..2051, in order
+  for (std::size_t i : {0, 1, 2, 3, 2048, 2049, 2050, 2051}) first += float(in[i]);
+  EXPECT_EQ(float((*t.stages[0].lanes)[0]), first) << "seed " << seed;
+  EXPECT_EQ(t.stages[7].tag, kernels::kTagDsmemRead);
+  // 4 totals of 4 bytes make one 16-byte vector: thread 0 folds them in order, then the shuffles.
+  float want = 0;
+  for (double p : t.partials) want += float(p);
+  EXPECT_EQ(float(t.result), want) << "seed " << seed;
+  EXPECT_EQ(sim->trace(req).result, t.result);
 }
 
 // The sizes a cluster takes, and the block a cluster trace records, are refused in words.
@@ -1054,6 +1119,8 @@ TEST(Lessons, EveryPlaceholderIsFilled) {
   }
   EXPECT_EQ(core::shipped_figure("device:h200"), "NVIDIA H200");
   EXPECT_EQ(core::shipped_figure("us:h200:float:naive-serial:2^28"), "944 us");
+  EXPECT_EQ(core::shipped_figure("pct:h200:float:work-queue:2^28"), "94.5 % of peak");  // 94.505 in the run
+  EXPECT_EQ(core::shipped_figure("pct:h200:float:work-queue:2^27x"), "");
   EXPECT_EQ(core::shipped_figure("us:h100:float:batched-rows:4096x65536"), "345 us");  // 345.0 in the run
   EXPECT_EQ(core::shipped_figure("us:h200:float:no-such-kernel:2^28"), "");
   EXPECT_EQ(core::shipped_figure("us:h200:float:naive-serial:3"), "");

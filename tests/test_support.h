@@ -50,7 +50,7 @@ inline std::vector<int> clusters_of(const std::string& id) {
 // (0: none, or the default size).
 inline int last_traced(const std::string& id, std::size_t grid, int cluster) {
   const auto* r = kernels::find_row(id);
-  const int c = r && r->tree == kernels::Tree::Cluster ? (cluster ? cluster : kernels::kDefaultCluster) : 1;
+  const int c = r && r->tree == kernels::Tree::Cluster ? (cluster ? cluster : r->cluster) : 1;
   return grid > 0 ? int(grid) - c : 0;
 }
 

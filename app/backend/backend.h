@@ -21,7 +21,7 @@ struct TraceRequest {
   std::size_t grid = 0;       // fixed-grid algorithms: 0 lets the backend choose for its device
   std::vector<int> tickets = {};  // work-queue, CPU model: a GPU run's record of who took each ticket, replayed
   std::size_t rows = 0, cols = 0;  // the matrix family: input's shape (rows x cols = its size)
-  int cluster = 0;                 // cluster-dsmem: blocks a cluster, 2, 4 or 8 (0: kernels::kDefaultCluster)
+  int cluster = 0;                 // kernels of clusters: blocks a cluster, 2, 4 or 8 (0: the row's own)
   core::Accumulate accumulate = core::Accumulate::Float;  // half and bf16: what they add in
 };
 

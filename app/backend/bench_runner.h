@@ -38,7 +38,7 @@ struct BenchRequest {
   std::uint64_t seed = 1;
   std::vector<core::MatrixShape> shapes = {};  // the matrix family: shapes instead of sizes
   std::size_t grid = 0;  // matrix kernels that choose their grid: about this many blocks (0: their own)
-  int cluster = 0;       // cluster-dsmem: blocks a cluster (2, 4 or 8; 0: kernels::kDefaultCluster)
+  int cluster = 0;       // kernels of clusters: blocks a cluster (2, 4 or 8; 0: the row's own)
   std::vector<ExtraKernel> extra = {};  // timed after the algorithms at each size (arrays, GPU only)
 };
 

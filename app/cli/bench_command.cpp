@@ -11,6 +11,7 @@
 #include "../../kernels/algorithms.h"
 #include "../backend/bench_runner.h"
 #include "../core/bench.h"
+#include "../core/catalog.h"
 #include "../core/file_io.h"
 #include "../core/text.h"
 #include "../own/own_bench.h"
@@ -269,8 +270,7 @@ Handler bench_command(CLI::App& cmd) {
                      " elements a thread for batched-rows-vectorized; a block an SM, four for rows under 128 columns, "
                      "for column-sums-vectorized)")
       ->check(CLI::Range(std::size_t(1), std::size_t(2147483647)));
-  cmd.add_option("--cluster", o->cluster, "cluster-dsmem: blocks a cluster, 2 | 4 | 8 (default 4)")
-      ->check(CLI::IsMember({2, 4, 8}));
+  cmd.add_option("--cluster", o->cluster, core::cluster_option_help())->check(CLI::IsMember({2, 4, 8}));
   cmd.add_option("--seconds", o->seconds, "Time limit per point (default 1)")
       ->check(finite("--seconds"))
       ->check(CLI::Range(0.01, 60.0));

@@ -5,6 +5,7 @@
 
 #include "../../kernels/algorithms.h"
 #include "../../kernels/collectives.h"
+#include "../core/catalog.h"
 #include "../core/input.h"
 #include "../core/race.h"
 #include "../core/text.h"
@@ -66,8 +67,7 @@ CLI::Option* add_run_options(CLI::App* cmd, RunOptions& o) {
                 "once the trace is on screen)");
   cmd->add_option("--trace-block", o.trace_block, "Which block to record (0-based)")
       ->check(not_negative("the traced block's index"));
-  cmd->add_option("--cluster", o.cluster, "cluster-dsmem: blocks a cluster, 2 | 4 | 8 (default 4)")
-      ->check(CLI::IsMember({2, 4, 8}));
+  cmd->add_option("--cluster", o.cluster, core::cluster_option_help())->check(CLI::IsMember({2, 4, 8}));
   cmd->add_option("--gpus", o.gpus,
                   "The across-GPUs family (ring-all-reduce, one-shot-all-reduce): GPUs, 2..8 (default: the CPU "
                   "model's 4)")

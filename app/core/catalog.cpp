@@ -283,6 +283,14 @@ std::string run_to_run_text(std::string_view id) {
   return "";
 }
 
+std::string cluster_option_help() {
+  std::string rows;
+  for (const auto& r : kernels::kAlgorithms)
+    if (!kernels::is_baseline(r) && r.tree == kernels::Tree::Cluster)
+      rows += (rows.empty() ? "" : ", ") + std::string(r.id) + " " + std::to_string(r.cluster);
+  return "Kernels of clusters: blocks a cluster, 2 | 4 | 8 (default: " + rows + ")";
+}
+
 std::string stage_label(int tag, int param, bool has_shared) {
   const std::string p = std::to_string(param);
   switch (tag) {
@@ -308,12 +316,12 @@ std::string stage_label(int tag, int param, bool has_shared) {
       return param == 0
                  ? "thread 0 starts no copy: this block takes no whole 16 bytes"
                  : "thread 0 arms the first tile's mbarrier for " + p +
-                       " bytes (arrive.expect_tx) and starts the bulk copies of the block's first tiles (up to " +
-                       std::to_string(kernels::kBulkStages) + ")";
+                       " bytes (arrive.expect_tx) and starts the bulk copies of the block's first tiles, one a buffer";
     case kernels::kTagBulkWait:
       return param == 0 ? "this block takes no whole 16 bytes: no tile arrives"
                         : "the mbarrier's phase completes: the copy's " + p + " bytes are in shared memory";
-    case kernels::kTagTileFold: return "each thread folds its 16 bytes of every tile its block took, then the tail";
+    case kernels::kTagTileFold:
+      return "each thread folds its 16-byte share of every tile its block took (every block-th vector), then the tail";
     case kernels::kTagBulkReduce:
       return "thread 0 combines the block's result into the result in global memory: one bulk reduction (.add, .min "
              "or .max) of " +

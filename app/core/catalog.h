@@ -85,4 +85,7 @@ std::string stage_label(int tag, int param, bool has_shared);
 // (kernels::run_to_run); "" for an id the catalog lacks.
 std::string run_to_run_text(std::string_view id);
 
+// --cluster's help: the sizes, and each kernel of clusters with its own size when none is asked.
+std::string cluster_option_help();
+
 }  // namespace rl::core

@@ -295,9 +295,25 @@ static std::string size_text(std::size_t n) {
   return std::to_string(n);
 }
 
+// A shipped run's sum row of one algorithm at one size ("2^28" or "4096x65536"); null if none.
+static const BenchRow* shipped_row(std::string_view run, std::string_view type, std::string_view algorithm,
+                                   std::string_view size) {
+  const std::size_t x = size.find('x');
+  const bool matrix = x != std::string_view::npos;
+  const BenchReport* r = shipped_report(run, type, "sum", matrix);
+  const auto n = parse_size(matrix ? size.substr(0, x) : size, 40);
+  const auto cols = matrix ? parse_size(size.substr(x + 1), 40) : std::optional<std::size_t>(1);
+  if (!r || !n || !cols) return nullptr;
+  for (const BenchRow& row : r->rows)
+    if (row.algorithm == algorithm && (matrix ? row.rows == *n && row.cols == *cols : row.n == *n && row.rows == 0))
+      return &row;
+  return nullptr;
+}
+
 // One figure of a GPU run shipped with the program: {us:RUN:TYPE:ALGO:SIZE} its median time
-// ("983 us"; SIZE "2^28" or "4096x65536"), {device:RUN} the GPU it ran on. Empty when the run
-// has no such row (a test holds every lesson to figures that exist).
+// ("983 us"; SIZE "2^28" or "4096x65536"), {pct:RUN:TYPE:ALGO:SIZE} its bandwidth ("93.4 % of
+// peak"), {device:RUN} the GPU it ran on. Empty when the run has no such row (a test holds every
+// lesson to figures that exist).
 std::string shipped_figure(std::string_view spec) {
   std::vector<std::string_view> f;
   for (std::size_t at = 0; at <= spec.size();) {
@@ -320,25 +336,20 @@ std::string shipped_figure(std::string_view spec) {
     const BenchReport* r = shipped_report(f[1], "float", "sum");
     return r ? r->device : "";
   }
-  if (f.size() != 5 || f[0] != "us") return "";
-  const std::size_t x = f[4].find('x');
-  const bool matrix = x != std::string_view::npos;
-  const BenchReport* r = shipped_report(f[1], f[2], "sum", matrix);
-  const auto n = parse_size(matrix ? f[4].substr(0, x) : f[4], 40);
-  const auto cols = matrix ? parse_size(f[4].substr(x + 1), 40) : std::optional<std::size_t>(1);
-  if (!r || !n || !cols) return "";
-  for (const BenchRow& row : r->rows)
-    if (row.algorithm == f[3] && (matrix ? row.rows == *n && row.cols == *cols : row.n == *n && row.rows == 0)) {
-      char buf[32];
-      std::snprintf(buf, sizeof buf, row.median_us >= 100 ? "%.0f us" : "%.1f us", row.median_us);
-      return buf;
-    }
-  return "";
+  if (f.size() != 5 || (f[0] != "us" && f[0] != "pct")) return "";
+  const BenchRow* row = shipped_row(f[1], f[2], f[3], f[4]);
+  if (!row) return "";
+  char buf[32];
+  if (f[0] == "pct")
+    std::snprintf(buf, sizeof buf, "%.1f %% of peak", row->pct_of_peak);
+  else
+    std::snprintf(buf, sizeof buf, row->median_us >= 100 ? "%.0f us" : "%.1f us", row->median_us);
+  return buf;
 }
 
 // Every {us:...} and {device:...} of a lesson replaced by its shipped figure.
 static std::string fill_shipped(std::string text) {
-  for (const std::string_view kind : {"{us:", "{device:", "{inst:", "{counted:"})
+  for (const std::string_view kind : {"{us:", "{pct:", "{device:", "{inst:", "{counted:"})
     for (std::size_t at = text.find(kind); at != std::string::npos; at = text.find(kind, at)) {
       const std::size_t end = text.find('}', at);
       if (end == std::string::npos) break;
@@ -415,6 +426,8 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{queue_vectors}", std::to_string(kernels::kQueueVectors)},
       {"{bulk_stages}", std::to_string(kernels::kBulkStages)},
       {"{tile_bytes}", std::to_string(trace.block * 16)},
+      {"{stream_tile_kb}", std::to_string(kernels::row(kernels::Algo::BulkAsyncStreaming).tile_bytes / 1024)},
+      {"{stream_stages}", std::to_string(kernels::row(kernels::Algo::BulkAsyncStreaming).stages)},
       {"{vector_columns}", std::to_string(kernels::kVectorColumns)}};
   std::string out(lesson);
   for (const auto& [key, value] : fills)

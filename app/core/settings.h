@@ -40,7 +40,7 @@ struct RunChoice {
   int rows = kRows, cols = kCols;  // the matrix family's shape (rows x cols at most kMaxWindowElements)
   int trace_block = 0;
   int grid = 0;     // blocks of a grid-stride kernel's first pass; 0: one wave of the device
-  int cluster = 0;  // cluster-dsmem: blocks a cluster, 2, 4 or 8; 0: its default
+  int cluster = 0;  // kernels of clusters: blocks a cluster, 2, 4 or 8; 0: the row's own
   int gpus = kernels::kModelGpus;  // the family across GPUs: GPUs, 2 to 8, each a buffer of `size` values
   InputSpec input;  // random:1 by default
   bool typed = false;  // the learner's own values instead of `input` (the size follows them)

@@ -102,12 +102,12 @@ static int cluster_field(AppState& s) {
   const auto* row = kernels::find_row(c.algorithm);
   if (!row || row->tree != kernels::Tree::Cluster) return 1;
   static const char* sizes[] = {"2", "4", "8"};
-  const int chosen = c.cluster ? c.cluster : kernels::kDefaultCluster;
+  const int chosen = c.cluster ? c.cluster : row->cluster;
   int at = chosen == 2 ? 0 : chosen == 4 ? 1 : 2;
   if (ImGui::Combo("cluster size", &at, sizes, 3)) c.cluster = 2 << at;
   tip("Blocks a thread block cluster holds: the first block of each reads the others' shared memory.\n"
       "Any size up to 8 is portable; this lab offers 2, 4 and 8");
-  return c.cluster ? c.cluster : kernels::kDefaultCluster;
+  return c.cluster ? c.cluster : row->cluster;
 }
 
 // The family across GPUs: how many GPUs, and the values each holds (the window traces at most

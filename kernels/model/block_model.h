@@ -96,6 +96,26 @@ struct Model {
     return fold_vector(acc, in, vector);
   }
 
+  // fold_vectors (shuffle.cuh): thread t of block b's 16-byte vectors by grid stride, then its
+  // scalar tail.
+  T vectors_fold(const T* in, std::size_t n, std::size_t b, int t, const Rec<T>& rec) const {
+    const std::size_t gid = b * B + t, threads = grid * B, vectors = n / per;
+    T acc = id();
+    int slot = 0;
+    for (std::size_t i = gid; i < vectors; i += threads) acc = vector_load(acc, in, i, rec, t, slot++);
+    for (std::size_t i = per * vectors + gid; i < n; i += threads) acc = Op{}(acc, at(in, n, i, rec, t, slot++));
+    return acc;
+  }
+  // What thread t of block b holds before its block's tree: its vectors' fold where the row
+  // loads 16-byte vectors by grid stride (the streaming forms), else its one element.
+  T first_value(const T* in, std::size_t n, std::size_t b, int t, const Rec<T>& rec) const {
+    if (rules().indexing == kernels::Indexing::Vectors) return vectors_fold(in, n, b, t, rec);
+    return at(in, n, b * B + t, rec, t, 0);
+  }
+  int load_tag() const {
+    return rules().indexing == kernels::Indexing::Vectors ? kernels::kTagVectorLoad : kernels::kTagLoad;
+  }
+
   // One pass over in[0..n): every block's outputs in order (a cluster's one, for clusters).
   std::vector<T> pass(const T* in, std::size_t n, std::size_t blocks, RawTrace<T>* raw, std::size_t traced) const {
     std::vector<T> out;

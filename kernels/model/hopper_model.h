@@ -1,4 +1,4 @@
-// The CPU model of the Hopper kernels: bulk-async, redux-sync, cluster-dsmem (kernels/hopper.cuh, kernels/shuffle.cuh):
+// The CPU model of the Hopper kernels and their streaming forms (kernels/shuffle.cuh):
 // Model's members for it.
 #pragma once
 
@@ -6,22 +6,27 @@
 
 namespace rl::model::detail {
 
-// bulk-async (shuffle.cuh): the block's tiles arrive by bulk copy and each thread folds its 16
-// bytes of each (warp-shuffle-vectorized's elements, in its order), then the scalar tail from
-// global memory; block_shuffle's stages; one bulk reduction. The trace keeps the first tile.
+// bulk-async and bulk-async-streaming (shuffle.cuh): the block's tiles (its
+// row's tile, or 16 bytes a thread) arrive by bulk copy and thread t folds vectors t, t + B, ...
+// of each (with a vector a thread, warp-shuffle-vectorized's elements in its order), then the
+// scalar tail from global memory; block_shuffle's stages; one bulk reduction. The trace keeps the
+// first tile.
 template <class T, class Op>
 T Model<T, Op>::bulk_block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
-  const std::size_t vectors = n / per, tiles = (vectors + B - 1) / B, threads = grid * B;
+  const std::size_t vectors = n / per, threads = grid * B, tile = kernels::bulk_tile_vectors(rules(), B);
+  const std::size_t tiles = (vectors + tile - 1) / tile;
+  const auto held = [&](std::size_t k) { return std::min(tile, vectors - k * tile); };
   const bool has = b < tiles;
-  const int bytes = has ? int(std::min<std::size_t>(B, vectors - b * B) * kernels::kVectorBytes) : 0;
+  const int bytes = has ? int(held(b) * kernels::kVectorBytes) : 0;
   const int cells = bytes / int(sizeof(T));
   for (int t = 0; t < B; ++t) rec.work(0, t, t == 0), rec.work(1, t, has), rec.work(2, t, true);
   rec.stage(0, kernels::kTagBulkCopy, bytes), rec.stage(1, kernels::kTagBulkWait, bytes);
-  if (has) rec.shared(1, std::vector<T>(in + b * B * per, in + b * B * per + cells), cells);
+  if (has) rec.shared(1, std::vector<T>(in + b * tile * per, in + b * tile * per + cells), cells);
   std::vector<T> v(B, id());
   for (int t = 0; t < B; ++t) {
     int slot = 0;
-    for (std::size_t i = b * B + t; i < vectors; i += threads) v[t] = fold_vector(v[t], in, i);
+    for (std::size_t k = b; k < tiles; k += grid)
+      for (std::size_t j = std::size_t(t); j < held(k); j += std::size_t(B)) v[t] = fold_vector(v[t], in, k * tile + j);
     for (std::size_t i = per * vectors + b * B + t; i < n; i += threads)
       v[t] = Op{}(v[t], in[i]), rec.load(2, t, slot++, i);
   }
@@ -33,15 +38,16 @@ T Model<T, Op>::bulk_block(const T* in, std::size_t n, std::size_t b, const Rec<
   return v[0];
 }
 
-// redux-sync (hopper.cuh): one element a thread; each warp's redux, its total to shared memory,
-// then the first warp's redux of those. redux.sync leaves every lane the warp's total: the ints
-// it takes reduce exactly in any order, so tile_reduce's butterfly gives the same.
+// redux-sync (shuffle.cuh): one element a thread (redux-sync-streaming: its
+// vectors by grid stride); each warp's redux, its total to shared memory, then the first warp's
+// redux of those (and the streaming form's atomic). redux.sync leaves every lane the warp's total:
+// the ints it takes reduce exactly in any order, so tile_reduce's butterfly gives the same.
 template <class T, class Op>
 T Model<T, Op>::redux_block(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
   const int warps = B / 32;
   std::vector<T> v(B);
-  for (int t = 0; t < B; ++t) v[t] = at(in, n, b * B + t, rec, t, 0), rec.work(0, t, true);
-  rec.stage(0, kernels::kTagLoad, 0), rec.lanes(0, v);
+  for (int t = 0; t < B; ++t) v[t] = first_value(in, n, b, t, rec), rec.work(0, t, true);
+  rec.stage(0, load_tag(), 0), rec.lanes(0, v);
   tile_reduce(v, warps);
   for (int t = 0; t < B; ++t) rec.work(1, t, true);
   rec.stage(1, kernels::kTagRedux, 0), rec.lanes(1, v);
@@ -55,15 +61,20 @@ T Model<T, Op>::redux_block(const T* in, std::size_t n, std::size_t b, const Rec
   tile_reduce(v, 1);
   for (int t = 0; t < B; ++t) rec.work(4, t, t < 32);
   rec.stage(4, kernels::kTagFinalRedux, 0), rec.lanes(4, v);
+  if (kernels::unordered(rules().combine)) {
+    for (int t = 0; t < B; ++t) rec.work(5, t, t == 0);
+    rec.stage(5, kernels::kTagAtomic, 0);
+  }
   return v[0];
 }
 
-// cluster-dsmem (shuffle.cuh), block b up to its warp totals in shared memory (stages 0..6).
+// cluster-dsmem and cluster-dsmem-streaming (shuffle.cuh), block b up to its
+// warp totals in shared memory (stages 0..6).
 template <class T, class Op>
 std::vector<T> Model<T, Op>::warp_totals(const T* in, std::size_t n, std::size_t b, const Rec<T>& rec) const {
   std::vector<T> v(B);
-  for (int t = 0; t < B; ++t) v[t] = at(in, n, b * B + t, rec, t, 0), rec.work(0, t, true);
-  rec.stage(0, kernels::kTagLoad, 0), rec.lanes(0, v);
+  for (int t = 0; t < B; ++t) v[t] = first_value(in, n, b, t, rec), rec.work(0, t, true);
+  rec.stage(0, load_tag(), 0), rec.lanes(0, v);
   int k = 1;
   warp_shuffles(v, rec, k);
   return warp_sums(v, rec, k);

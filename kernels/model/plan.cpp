@@ -36,7 +36,7 @@ void plan_array(Plan& p, DeviceShape device, bool traced) {
   if (p.row->combine == Combine::Passes)
     p.passes = pass_plan(algo, n, p.block, p.cluster);
   else
-    p.passes = {{n, grid, grid * std::size_t(p.outputs_per_block())}};
+    p.passes = {{n, grid, grid * std::size_t(p.outputs_per_block()) / std::size_t(std::max(p.cluster, 1))}};
   p.pass_count = array_pass_count(p);
 }
 

@@ -48,7 +48,8 @@ TraceShape tree_shape(Algo algo, int block, std::size_t n) {
     case Tree::Serial: return {2, block + 1, block};
     case Tree::Halving: return {1 + ceil_log2(n), 3, int(n)};
     case Tree::Shuffle: return {1 + kShuffleSteps + 1 + 1 + kShuffleSteps + atomic, 1, warps};
-    case Tree::Redux: return {5, 1, warps};  // load, redux, warp sums, final load, final redux
+    case Tree::Redux:
+      return {5 + atomic, 1, warps};  // load, redux, warp sums, final load, final redux
     // load, shuffles, warp sums; the first block's remote reads, then block_shuffle's stages
     case Tree::Cluster: return {1 + kShuffleSteps + 1 + 1 + kShuffleSteps + 1 + 1 + kShuffleSteps, 1, warps, 0, true};
     case Tree::CgTiles:
@@ -62,7 +63,7 @@ TraceShape stage_shape(Algo algo, int block, std::size_t n) {
   TraceShape s = tree_shape(algo, block, n);
   if (row(algo).bulk_copy) {  // the copy and the wait before the fold; a tile of 4-byte elements at most
     s.stages += 2;
-    s.shared_size = std::max(s.shared_size, block * int(vector_elements(4)));
+    s.shared_size = std::max(s.shared_size, int(bulk_tile_vectors(row(algo), block) * vector_elements(4)));
   }
   if (row(algo).compensated) s.stages += 1;  // the sums with what they lost added back
   return s;
@@ -97,13 +98,22 @@ bool records_partials(Algo algo) { return row(algo).tree != Tree::Halving && row
 
 int outputs_per_block(Algo algo, int block) { return row(algo).tree == Tree::CgTiles ? block / 32 : 1; }
 
+// The kernels of clusters, by id: "a, b".
+static std::string cluster_kernels() {
+  std::string out;
+  for (const auto& r : kAlgorithms)
+    if (!is_baseline(r) && r.tree == Tree::Cluster) out += (out.empty() ? "" : ", ") + std::string(r.id);
+  return out;
+}
+
 int cluster_blocks(Algo algo, int asked) {
   const std::string id(row(algo).id);
   if (row(algo).tree != Tree::Cluster) {
-    if (asked > 1) throw std::invalid_argument(id + " launches no clusters: a cluster size is for cluster-dsmem");
+    if (asked > 1)
+      throw std::invalid_argument(id + " launches no clusters: a cluster size is for " + cluster_kernels());
     return 1;
   }
-  if (asked == 0) return kDefaultCluster;
+  if (asked == 0) return row(algo).cluster;
   if (asked != 2 && asked != 4 && asked != 8)
     throw std::invalid_argument("cluster size must be 2, 4 or 8 blocks, got " + std::to_string(asked));
   return asked;
@@ -124,7 +134,8 @@ std::vector<Pass> pass_plan(Algo algo, std::size_t n, int block, int cluster) {
 }
 
 std::vector<std::size_t> pass_outputs(Algo algo, std::size_t n, int block, std::size_t grid, int cluster) {
-  if (row(algo).combine != Combine::Passes) return {grid * std::size_t(outputs_per_block(algo, block))};
+  const std::size_t whole = std::size_t(std::max(cluster, 1));  // one result a cluster
+  if (row(algo).combine != Combine::Passes) return {grid * std::size_t(outputs_per_block(algo, block)) / whole};
   std::vector<std::size_t> out;
   for (const Pass& p : pass_plan(algo, std::max<std::size_t>(n, 1), block, cluster)) out.push_back(p.outputs);
   return out;
@@ -132,18 +143,32 @@ std::vector<std::size_t> pass_outputs(Algo algo, std::size_t n, int block, std::
 
 int tiles_on_load(Algo algo) { return row(algo).indexing == Indexing::PairTile ? 2 : 1; }
 
+namespace {
+// Indexing::Vectors' blocks. Measured on an H200 (docs/perf-notes.md): small arrays want many
+// threads with 8 elements each; past a few blocks per SM, fewer blocks (fewer atomics) with 32
+// each, up to a full SM's worth of blocks. Tiles of bulk copies: one a block, at most as many
+// blocks as hold their tiles at once (counted for 4-byte elements).
+std::size_t vector_grid(const AlgorithmRow& r, std::size_t n, std::size_t b, std::size_t sms, std::size_t resident) {
+  if (r.tile_bytes) {
+    const std::size_t per_tile = std::size_t(r.tile_bytes) / 4, tiles = (n + per_tile - 1) / per_tile;
+    const std::size_t ring = std::size_t(r.tile_bytes) * std::size_t(r.stages) + 1024;  // 1 KB: static arrays
+    const std::size_t fit = std::max<std::size_t>(1, std::min(resident / sms, std::size_t(kSharedPerSm) / ring));
+    return std::max<std::size_t>(1, std::min(tiles, fit * sms));
+  }
+  const std::size_t few = (n + 8 * b - 1) / (8 * b);
+  if (few <= 4 * sms) return std::max<std::size_t>(1, few);
+  return std::min((n + 32 * b - 1) / (32 * b), resident);
+}
+}  // namespace
+
 std::size_t first_pass_grid(Algo algo, std::size_t n, int block, DeviceShape device, int cluster) {
   check_block(algo, block);  // callers size grids before check_launch: no division by a bad block
   const std::size_t b = std::size_t(block), sms = std::size_t(std::max(device.sm_count, 1));
   const std::size_t resident = std::max<std::size_t>(1, std::size_t(device.threads_per_sm) / b) * sms;  // one full wave
   switch (row(algo).indexing) {
     case Indexing::Vectors: {
-      // Measured on an H200 (docs/perf-notes.md): small arrays want many threads with 8
-      // elements each; past a few blocks per SM, fewer blocks (fewer atomics) with 32 each,
-      // up to a full SM's worth of blocks.
-      const std::size_t few = (n + 8 * b - 1) / (8 * b);
-      if (few <= 4 * sms) return std::max<std::size_t>(1, few);
-      return std::min((n + 32 * b - 1) / (32 * b), resident);
+      const std::size_t c = std::size_t(std::max(cluster, 1));
+      return (vector_grid(row(algo), n, b, sms, resident) + c - 1) / c * c;  // whole clusters
     }
     case Indexing::Tickets: {
       // One resident wave at most: a block's first ticket is its index, the rest come from
@@ -233,10 +258,10 @@ std::vector<std::size_t> traced_elements(Algo algo, std::size_t n, int block, st
     case Indexing::WholeArray:
       for (std::size_t i = 0; i < n; ++i) out.push_back(i);
       break;
-    case Indexing::Vectors: {  // 16-byte vectors by grid stride, then the scalar tail
-      const std::size_t vectors = n / per_vector, threads = grid * b;
-      for (std::size_t start = k * b; start < vectors; start += threads)
-        for (std::size_t j = start; j < std::min(vectors, start + b); ++j)
+    case Indexing::Vectors: {  // 16-byte vectors (or a bulk copy's tiles) by grid stride, then the scalar tail
+      const std::size_t vectors = n / per_vector, threads = grid * b, tile = bulk_tile_vectors(row(algo), block);
+      for (std::size_t start = k * tile; start < vectors; start += grid * tile)
+        for (std::size_t j = start; j < std::min(vectors, start + tile); ++j)
           for (std::size_t e = 0; e < per_vector; ++e) out.push_back(per_vector * j + e);
       for (std::size_t i = per_vector * vectors + k * b; i < n; i += threads)
         for (std::size_t e = i; e < std::min(n, i + b); ++e) out.push_back(e);

@@ -72,12 +72,7 @@ T Model<T, Op>::shuffle_block(const T* in, std::size_t n, std::size_t b, const R
         v[t] = lost[t].sum;
       }
     } else if (vectorized) {
-      const std::size_t gid = b * B + t, threads = grid * B, vectors = n / per;
-      T acc = id();
-      int slot = 0;
-      for (std::size_t i = gid; i < vectors; i += threads) acc = vector_load(acc, in, i, rec, t, slot++);
-      for (std::size_t i = per * vectors + gid; i < n; i += threads) acc = Op{}(acc, at(in, n, i, rec, t, slot++));
-      v[t] = acc;
+      v[t] = vectors_fold(in, n, b, t, rec);
     } else {
       v[t] = at(in, n, b * B + t, rec, t, 0);
     }
