@@ -95,6 +95,18 @@ constexpr RL_HD std::size_t vector_elements(std::size_t elem_bytes) { return kVe
 // Whether every row of a row-major matrix from cudaMalloc (aligned to 256 bytes) starts on a
 // 16-byte boundary, so 16-byte loads may read it: a row's length in bytes is a multiple of 16.
 constexpr RL_HD bool rows_hold_vectors(std::size_t cols, std::size_t elem_bytes) { return cols * elem_bytes % kVectorBytes == 0; }
+// A row of `cols` elements whose first is element `start` of a 16-byte aligned array, in vectors
+// of `per`: `head` elements before its first 16-byte boundary, `body` elements of whole vectors
+// after them, then `tail` elements (batched-rows-vectorized: 16-byte loads whatever the row's
+// alignment). A row whose bytes are a multiple of 16 in such a matrix has no head and no tail.
+struct RowVectors {
+  std::size_t head, body, tail;
+};
+constexpr RL_HD RowVectors row_vectors(std::size_t start, std::size_t cols, std::size_t per) {
+  const std::size_t to_boundary = (per - start % per) % per, head = to_boundary < cols ? to_boundary : cols;
+  const std::size_t body = (cols - head) / per * per;
+  return {head, body, cols - head - body};
+}
 // The matrix kernels that size their own grid aim for this many waves of blocks (a wave: every
 // SM filled once); batched-rows-split cuts no chunk below kSplitLoads loads a thread; chunks
 // start a multiple of kChunkAlignCols columns into their row (a 32-byte sector for every type).

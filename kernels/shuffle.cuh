@@ -229,11 +229,12 @@ __device__ __forceinline__ void fold_last_chunk(const T* partials, T* out, std::
 // >>>
 
 // <<< batched-rows-vectorized
-// batched-rows-split's chunks (several blocks a row when rows are few) with 16-byte loads. Where
-// a row's bytes are a multiple of 16, every row and every chunk (a multiple of 64 columns)
-// starts on a 16-byte boundary, so each thread loads float4/int4/double2 vectors; otherwise
-// single elements. Warp shuffles meet the block's values. With several chunks a row, block b
-// writes partials[b] and the row's last block folds them into out.
+// batched-rows-split's chunks (several blocks a row when rows are few) with 16-byte loads
+// whatever the row's alignment: a row's body, from its first 16-byte boundary, in
+// float4/int4/double2 vectors, chunk by chunk (a multiple of 64 columns); the few elements before
+// that boundary (its head) and after its last whole vector (its tail) one a thread, by the row's
+// first block. Warp shuffles meet the block's values. With several chunks a row, block b writes
+// partials[b] and the row's last block folds them into out.
 // In: the elements' type, T: the accumulator's (halves and bfloat16 may add in float).
 template <class T, class Op, class Probe, class In = T>
 __global__ void batched_rows_vectorized(const In* in, T* partials, std::size_t cols, std::size_t chunk_cols,
@@ -241,17 +242,24 @@ __global__ void batched_rows_vectorized(const In* in, T* partials, std::size_t c
   using V = typename Vec16<In>::type;
   T* smem = shared_array<T>();  // one cell per warp
   const unsigned tid = threadIdx.x;
-  const std::size_t begin = (blockIdx.x % chunks) * chunk_cols;
-  const std::size_t first = (blockIdx.x / chunks) * cols + begin, count = chunk_cols < cols - begin ? chunk_cols : cols - begin;
-  const bool vectors = rows_hold_vectors(cols, sizeof(In));
+  const std::size_t chunk = blockIdx.x % chunks, start = (blockIdx.x / chunks) * cols;
+  const RowVectors row = row_vectors(start, cols, elements_in<V>);  // cudaMalloc'd: 16-byte aligned
+  const std::size_t begin = chunk * chunk_cols;
+  const std::size_t count = begin >= row.body ? 0 : chunk_cols < row.body - begin ? chunk_cols : row.body - begin;
   T v = Op::template identity<T>();
   int slot = 0;
-  if (vectors)
-    v = fold_row<V, T, Op>(v, in, first, count, probe, slot);  // [row-vector]  // see <<< fold-row
-  else
-    v = fold_row<In, T, Op>(v, in, first, count, probe, slot);  // [row-stride]: one element a load
-  probe.stage(0, vectors ? kTagRowVector : kTagRowStride, 0);
-  probe.work(0, tid < (vectors ? count / vector_elements(sizeof(In)) : count)), probe.lane(0, v);
+  v = fold_row<V, T, Op>(v, in, start + row.head + begin, count, probe, slot);  // [row-vector]  // see <<< fold-row
+  if (chunk == 0 && tid < row.head) {
+    v = fold<Op>(v, in[start + tid]);  // the head, before the first 16-byte boundary
+    probe.load(0, slot++, start + tid);
+  }
+  if (chunk == 0 && tid < row.tail) {
+    v = fold<Op>(v, in[start + row.head + row.body + tid]);  // the tail, after the last whole vector
+    probe.load(0, slot++, start + row.head + row.body + tid);
+  }
+  probe.stage(0, row.body ? kTagRowVector : kTagRowStride, 0);
+  probe.work(0, tid < count / elements_in<V> || (chunk == 0 && (tid < row.head || tid < row.tail)));
+  probe.lane(0, v);
 
   int stage = 1;
   v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle

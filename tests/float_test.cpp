@@ -477,8 +477,11 @@ TEST(Narrow, MatrixRowsOfHalvesMatchADoubleSumOfEachRow) {
         int widest = 1;
         for (const auto& l : t.stages[0].loads)
           for (int w : l.widths) widest = std::max(widest, w);
-        EXPECT_EQ(widest, cols % 8 == 0 ? 8 : 1)
-            << "a row of halves holds 16-byte vectors when its bytes are a multiple of 16";
+        // batched-rows-vectorized reads every row's body in vectors (at most 7 halves before its
+        // first 16-byte boundary); lanes-per-row only rows whose bytes are a multiple of 16.
+        const bool peeled = std::string(id) == "batched-rows-vectorized";
+        EXPECT_EQ(widest, (peeled ? cols >= 15 : cols % 8 == 0) ? 8 : 1)
+            << "16-byte loads of eight halves from a row's first 16-byte boundary";
         if (std::string(id) == "lanes-per-row" && cols == 16) {
           EXPECT_EQ(t.geometry.segment_lanes, 2) << "16 halves: two 16-byte loads, a lane each";
         }

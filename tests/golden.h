@@ -89,6 +89,10 @@ inline std::vector<GoldenCase> golden_cases() {
        3100},
       {"batched-rows-vectorized-double-sum", "batched-rows-vectorized", 3 * 4100, 32, DType::Double, Op::Sum, 0, 138, 3,
        4100},
+      // Rows of 4097 floats: each starts its own distance before a 16-byte boundary (a head of 0,
+      // 3 and 2 elements, a tail of 1, 2 and 3); the last row traced.
+      {"batched-rows-vectorized-float-odd", "batched-rows-vectorized", 3 * 4097, 64, DType::Float, Op::Sum, -1, 188, 3,
+       4097},
       {"column-sums-float-sum", "column-sums", 4097 * 3, 64, DType::Float, Op::Sum, -1, 139, 4097, 3},
       {"column-sums-double-max", "column-sums", 1000 * 33, 128, DType::Double, Op::Max, 0, 140, 1000, 33},
       {"column-sums-int-max", "column-sums", 4097 * 3, 64, DType::Int, Op::Max, -1, 141, 4097, 3},

@@ -230,15 +230,23 @@ TEST(Matrix, BatchedRowsVectorizedLoadsSixteenBytesALane) {
   EXPECT_EQ((*t.stages.back().lanes)[0], t.partials[5]);
 }
 
-// Rows of 30 ints (120 bytes) do not all start on 16 bytes: one element at a time, the
-// row-stride stage. Doubles take 2-element vectors. 448 columns in blocks of 32 leave threads
-// 0..15 four vectors (one batch of 4) and threads 16..31 three (a batch of 2, then 1).
-TEST(Matrix, BatchedRowsVectorizedFallsBackToSingleLoadsAndTakesDoubles) {
+// Rows of 30 ints (120 bytes) do not all start on 16 bytes: row 1 starts at element 30, two
+// before a boundary, so its body is elements 32..59 in 7 vectors (threads 0..6) and its head 30
+// and 31 go to threads 0 and 1 after their vector; no tail. Doubles take 2-element vectors. 448
+// columns in blocks of 32 leave threads 0..15 four vectors (one batch of 4) and threads 16..31
+// three (a batch of 2, then 1).
+TEST(Matrix, BatchedRowsVectorizedPeelsUnalignedRowsAndTakesDoubles) {
   const auto narrow = matrix_trace("batched-rows-vectorized", 3, 30, 32, 1);
-  EXPECT_EQ(narrow.stages[0].tag, kernels::kTagRowStride);
+  EXPECT_EQ(narrow.stages[0].tag, kernels::kTagRowVector);
   EXPECT_EQ(narrow.outputs, (std::vector<double>{465, 1365, 2265}));
-  EXPECT_EQ(loads_of(narrow.stages[0], 29), (std::vector<long long>{59}));
-  EXPECT_EQ(narrow.stages[0].active.size(), 30u);
+  EXPECT_EQ(loads_of(narrow.stages[0], 0), (std::vector<long long>{32, 30}));
+  EXPECT_EQ(loads_of(narrow.stages[0], 1), (std::vector<long long>{36, 31}));
+  EXPECT_EQ(loads_of(narrow.stages[0], 6), (std::vector<long long>{56}));
+  EXPECT_EQ(narrow.stages[0].active.size(), 7u);
+  EXPECT_EQ((*narrow.stages[0].lanes)[0], 33 + 34 + 35 + 36 + 31);  // iota from 1: element i holds i + 1
+  // Row 0 (aligned) has no head and a tail of two: elements 28 and 29, threads 0 and 1.
+  const auto first = matrix_trace("batched-rows-vectorized", 3, 30, 32, 0);
+  EXPECT_EQ(loads_of(first.stages[0], 1), (std::vector<long long>{4, 29}));
 
   const auto dbl = matrix_trace("batched-rows-vectorized", 2, 40, 32, 1, {}, core::Op::Sum, core::DType::Double);
   EXPECT_EQ(dbl.grid, 2u);

@@ -12,25 +12,53 @@
 namespace rl::model {
 namespace detail {
 
-// Row r's columns [begin, end) (the whole row, or one chunk of batched-rows-split or
-// -vectorized): each thread's elements a block apart, one at a time or, for
-// batched-rows-vectorized on rows of a multiple of 16 bytes, a 16-byte vector at a time.
+// Row r's columns [begin, end) (the whole row, or one chunk of batched-rows-split): each thread's
+// elements a block apart, one at a time.
 template <class T, class Op>
 T MatrixModel<T, Op>::batched_row(const T* in, std::size_t r, const Rec<T>& rec, std::size_t begin,
                                   std::size_t end) const {
   end = std::min(end, m.cols);
-  const bool vectors = rules().vectors && kernels::rows_hold_vectors(m.cols, elem);
-  const std::size_t per = vectors ? kernels::vector_elements(elem) : 1;
   std::vector<T> v(B, id());
   for (int t = 0; t < B; ++t) {
     int slot = 0;
-    for (std::size_t c = begin + per * std::size_t(t); c < end; c += per * std::size_t(B)) {
-      for (std::size_t e = 0; e < per; ++e) v[t] = Op{}(v[t], in[r * m.cols + c + e]);
-      rec.load(0, t, slot++, r * m.cols + c, int(per));
+    for (std::size_t c = begin + std::size_t(t); c < end; c += std::size_t(B)) {
+      v[t] = Op{}(v[t], in[r * m.cols + c]);
+      rec.load(0, t, slot++, r * m.cols + c);
     }
-    rec.work(0, t, begin + per * std::size_t(t) < end);
+    rec.work(0, t, begin + std::size_t(t) < end);
   }
-  rec.stage(0, vectors ? kernels::kTagRowVector : kernels::kTagRowStride, 0);
+  rec.stage(0, kernels::kTagRowStride, 0);
+  return row_tree(v, rec);
+}
+
+// batched-rows-vectorized's chunk c (of w columns) of row r: its 16-byte vectors of the row's body
+// a block apart, then, in the row's first chunk, one element of the head and one of the tail a
+// thread (kernels::row_vectors).
+template <class T, class Op>
+T MatrixModel<T, Op>::vector_chunk(const T* in, std::size_t r, const Rec<T>& rec, std::size_t c, std::size_t w) const {
+  const std::size_t per = kernels::vector_elements(elem), start = r * m.cols;
+  const kernels::RowVectors row = kernels::row_vectors(start, m.cols, per);
+  const std::size_t begin = start + row.head + c * w, end = start + row.head + std::min(row.body, (c + 1) * w);
+  std::vector<T> v(B, id());
+  for (int t = 0; t < B; ++t) {
+    int slot = 0;
+    for (std::size_t i = begin + per * std::size_t(t); i < end; i += per * std::size_t(B)) {
+      for (std::size_t e = 0; e < per; ++e) v[t] = Op{}(v[t], in[i + e]);
+      rec.load(0, t, slot++, i, int(per));
+    }
+    const bool head = c == 0 && std::size_t(t) < row.head, tail = c == 0 && std::size_t(t) < row.tail;
+    if (head) v[t] = Op{}(v[t], in[start + t]), rec.load(0, t, slot++, start + t);
+    if (tail)
+      v[t] = Op{}(v[t], in[start + row.head + row.body + t]), rec.load(0, t, slot++, start + row.head + row.body + t);
+    rec.work(0, t, begin + per * std::size_t(t) < end || head || tail);
+  }
+  rec.stage(0, row.body ? kernels::kTagRowVector : kernels::kTagRowStride, 0);
+  return row_tree(v, rec);
+}
+
+// A row's (or chunk's) values, one a thread, to one: warp shuffles or the shared-memory tree.
+template <class T, class Op>
+T MatrixModel<T, Op>::row_tree(std::vector<T>& v, const Rec<T>& rec) const {
   if (rules().tree == kernels::Tree::Shuffle) {
     rec.lanes(0, v);
     int k = 1;
@@ -140,7 +168,8 @@ std::vector<T> MatrixModel<T, Op>::first_pass(const T* in, int traced, RawTrace<
       case kernels::Indexing::Tile2d: out.push_back(block_2d(in, b, rec_for(b))); break;
       case kernels::Indexing::RowChunks: {
         const std::size_t w = kernels::split_chunk_cols(m, grid.x), c = b % grid.x;
-        out.push_back(batched_row(in, b / grid.x, rec_for(b), c * w, (c + 1) * w));
+        out.push_back(rules().vectors ? vector_chunk(in, b / grid.x, rec_for(b), c, w)
+                                      : batched_row(in, b / grid.x, rec_for(b), c * w, (c + 1) * w));
         break;
       }
       case kernels::Indexing::ColumnWalk: {
@@ -199,9 +228,12 @@ std::vector<T> reduce_matrix_with(const kernels::Plan& plan, const T* in, RawTra
     const MatrixModel<T, Op> second{Algo::BatchedRows, {m.rows, grid.x}, B, {m.rows, 1}};
     return second.first_pass(first.data(), -1, nullptr);
   }
-  if (kernels::is_row_chunks(algo)) {  // the row's last block: itself over the chunks' results, one chunk a row
-    const MatrixModel<T, Op> second{algo, {m.rows, grid.x}, B, {1, m.rows}};
-    return second.first_pass(first.data(), -1, nullptr);
+  if (kernels::is_row_chunks(algo)) {  // the row's last block (fold_last): the chunks' results of a row
+    const kernels::Matrix parts{m.rows, grid.x};
+    if (kernels::rows_hold_vectors(grid.x, sizeof(T)))  // whole vectors from an aligned start: no head, no tail
+      return MatrixModel<T, Op>{algo, parts, B, {1, m.rows}}.first_pass(first.data(), -1, nullptr);
+    // else one a load, a block apart, as batched-rows-shuffle reads a row
+    return MatrixModel<T, Op>{Algo::BatchedRowsShuffle, parts, B, {m.rows, 1}}.first_pass(first.data(), -1, nullptr);
   }
   // block-2d: one block of B x 1 threads over the partials, then the tree
   std::vector<T> smem(B, Op::template identity<T>());

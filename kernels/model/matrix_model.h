@@ -40,6 +40,8 @@ struct MatrixModel {
   // matrix_model.cpp: kernels/matrix.cuh
   T batched_row(const T* in, std::size_t r, const Rec<T>& rec, std::size_t begin = 0,
                 std::size_t end = std::size_t(-1)) const;
+  T vector_chunk(const T* in, std::size_t r, const Rec<T>& rec, std::size_t c, std::size_t w) const;
+  T row_tree(std::vector<T>& v, const Rec<T>& rec) const;
   std::vector<T> fold_columns(const T* in, int t, const Rec<T>& rec, const std::vector<std::size_t>& cols,
                               std::size_t r0, std::size_t by, std::size_t last) const;
   void column_block(const T* in, std::size_t b, const Rec<T>& rec, std::vector<T>& out) const;

@@ -266,10 +266,20 @@ std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, 
       for (std::size_t c = t; c < m.cols; c += std::size_t(block)) out.push_back(b * m.cols + c);
       break;
     case Indexing::RowChunks: {
-      const std::size_t w = split_chunk_cols(m, grid.x), end = std::min(m.cols, (gx + 1) * w);
-      const std::size_t per = row(algo).vectors && rows_hold_vectors(m.cols, elem_bytes) ? vector_elements(elem_bytes) : 1;
-      for (std::size_t c = gx * w + per * t; c < end; c += per * std::size_t(block))
-        for (std::size_t e = 0; e < per; ++e) out.push_back(gy * m.cols + c + e);
+      const std::size_t w = split_chunk_cols(m, grid.x), start = gy * m.cols;
+      if (!row(algo).vectors) {
+        for (std::size_t c = gx * w + t; c < std::min(m.cols, (gx + 1) * w); c += std::size_t(block))
+          out.push_back(start + c);
+        break;
+      }
+      // batched-rows-vectorized: the chunk's vectors of the row's body, then (first chunk) a head and a tail element
+      const std::size_t per = vector_elements(elem_bytes);
+      const RowVectors rv = row_vectors(start, m.cols, per);
+      for (std::size_t i = start + rv.head + gx * w + per * t; i < start + rv.head + std::min(rv.body, (gx + 1) * w);
+           i += per * std::size_t(block))
+        for (std::size_t e = 0; e < per; ++e) out.push_back(i + e);
+      if (gx == 0 && t < rv.head) out.push_back(start + t);
+      if (gx == 0 && t < rv.tail) out.push_back(start + rv.head + rv.body + t);
       break;
     }
     case Indexing::RowSegments: {  // the groups warp w of the grid takes, in the order its loops load them
