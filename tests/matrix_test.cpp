@@ -212,8 +212,9 @@ TEST(Matrix, BatchedRowsVectorizedLoadsSixteenBytesALane) {
   const auto t = matrix_trace("batched-rows-vectorized", 2, 4096, 32, 5);
   EXPECT_EQ(t.grid, 8u);
   const auto lesson = core::fill_lessons(*core::find_algorithm("batched-rows-vectorized"), t);
-  EXPECT_NE(lesson.brief.find("touch 16 sectors of 32 bytes; this run: 8 blocks for 2 rows, 4 chunks a row."),
-            std::string::npos) << lesson.brief;
+  EXPECT_NE(lesson.brief.find("touch 16 sectors of 32 bytes, in 8 blocks for 2 rows, 4 chunks a row."),
+            std::string::npos)
+      << lesson.brief;
   EXPECT_EQ(t.outputs, (std::vector<double>{4096.0 * 4097 / 2, 8192.0 * 8193 / 2 - 4096.0 * 4097 / 2}));
   ASSERT_EQ(t.partials.size(), 8u);
   EXPECT_EQ(t.partials[5], (5121 + 6144) * 1024 / 2);

@@ -273,6 +273,9 @@ std::string run_to_run_text(std::string_view id) {
     case kernels::RunToRun::Fixed:
       return "the same bits every run: every add comes in the same order, for the same input, block size and GPU";
     case kernels::RunToRun::Arrival:
+      if (row->ints_only)
+        return "the same result every run: the blocks' totals meet in the order they finish, but ints add (and take a "
+               "min or max) exactly in any order";
       return "float and double sums may differ in their last bits from run to run: partial results (of blocks, "
              "or of warp tiles) meet in the order they finish (ints, mins and maxes round nothing, so they come out "
              "the same)";

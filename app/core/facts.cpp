@@ -415,6 +415,7 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{batch_rows}",
        std::to_string(kernels::column_batch_rows(trace.block, element_bytes(trace.type), vector_rows(trace)))},
       {"{grid}", std::to_string(trace.grid)},
+      {"{grid_blocks}", count_text(trace.grid, "block", "blocks")},
       {"{rows}", std::to_string(trace.rows)},
       {"{chunks}", count_text(trace.rows ? trace.grid / trace.rows : 0, "chunk", "chunks")},
       {"{grid_waves}", std::to_string(kernels::kGridWaves)},

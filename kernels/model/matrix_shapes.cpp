@@ -255,6 +255,30 @@ Grid2 check_matrix_launch(Algo algo, Matrix m, const Launch& launch, DeviceShape
   return grid;
 }
 
+namespace {
+// Thread t of block b of a kernel of row chunks: its elements of the block's chunk of a row, a
+// block apart; batched-rows-vectorized: the chunk's vectors of the row's body, then (the row's
+// first chunk) one element of its head and one of its tail (row_vectors).
+std::vector<std::size_t> chunk_elements(Algo algo, Matrix m, int block, Grid2 grid, std::size_t b, std::size_t t,
+                                        std::size_t elem_bytes) {
+  std::vector<std::size_t> out;
+  const std::size_t w = split_chunk_cols(m, grid.x), gx = b % grid.x, start = b / grid.x * m.cols;
+  if (!row(algo).vectors) {
+    for (std::size_t c = gx * w + t; c < std::min(m.cols, (gx + 1) * w); c += std::size_t(block))
+      out.push_back(start + c);
+    return out;
+  }
+  const std::size_t per = vector_elements(elem_bytes);
+  const RowVectors rv = row_vectors(start, m.cols, per);
+  const std::size_t end = start + rv.head + std::min(rv.body, (gx + 1) * w);
+  for (std::size_t i = start + rv.head + gx * w + per * t; i < end; i += per * std::size_t(block))
+    for (std::size_t e = 0; e < per; ++e) out.push_back(i + e);
+  if (gx == 0 && t < rv.head) out.push_back(start + t);
+  if (gx == 0 && t < rv.tail) out.push_back(start + rv.head + rv.body + t);
+  return out;
+}
+}  // namespace
+
 std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, Grid2 grid, int traced, int thread,
                                                 std::size_t elem_bytes) {
   std::vector<std::size_t> out;
@@ -265,23 +289,7 @@ std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, 
     case Indexing::RowPerBlock:
       for (std::size_t c = t; c < m.cols; c += std::size_t(block)) out.push_back(b * m.cols + c);
       break;
-    case Indexing::RowChunks: {
-      const std::size_t w = split_chunk_cols(m, grid.x), start = gy * m.cols;
-      if (!row(algo).vectors) {
-        for (std::size_t c = gx * w + t; c < std::min(m.cols, (gx + 1) * w); c += std::size_t(block))
-          out.push_back(start + c);
-        break;
-      }
-      // batched-rows-vectorized: the chunk's vectors of the row's body, then (first chunk) a head and a tail element
-      const std::size_t per = vector_elements(elem_bytes);
-      const RowVectors rv = row_vectors(start, m.cols, per);
-      for (std::size_t i = start + rv.head + gx * w + per * t; i < start + rv.head + std::min(rv.body, (gx + 1) * w);
-           i += per * std::size_t(block))
-        for (std::size_t e = 0; e < per; ++e) out.push_back(i + e);
-      if (gx == 0 && t < rv.head) out.push_back(start + t);
-      if (gx == 0 && t < rv.tail) out.push_back(start + rv.head + rv.body + t);
-      break;
-    }
+    case Indexing::RowChunks: return chunk_elements(algo, m, block, grid, b, t, elem_bytes);
     case Indexing::RowSegments: {  // the groups warp w of the grid takes, in the order its loops load them
       const std::size_t lanes = std::size_t(row_lanes(algo, m.cols, elem_bytes)),
                         per = segment_load_elements(algo, m.cols, elem_bytes);
