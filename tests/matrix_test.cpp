@@ -846,6 +846,14 @@ TEST(Matrix, RowKernelsTakeTheLargestBlockThatKeepsEightLoadsAThread) {
   EXPECT_EQ(block(Algo::BatchedRows, 1024), 128);
   EXPECT_EQ(block(Algo::BatchedRowsShuffle, 4096), 512);
   EXPECT_EQ(block(Algo::BatchedRows, std::size_t(1) << 24), 1024);
+  // batched-rows-vectorized: blocks of 256 where 1024's chunks leave SMs without a block
+  const auto rows_of = [](std::size_t rows, std::size_t cols) {
+    return kernels::preferred_matrix_block(Algo::BatchedRowsVectorized, {rows, cols}, kH100);
+  };
+  EXPECT_EQ(rows_of(3, (std::size_t(1) << 20) + 1), 256);  // 96 blocks of 1024, 384 of 256
+  EXPECT_EQ(rows_of(16, std::size_t(1) << 24), 1024);      // 8192 blocks of 1024
+  EXPECT_EQ(rows_of(64, 4096), 512);                       // one chunk a row either way
+  EXPECT_EQ(rows_of(200, std::size_t(1) << 20), 1024);     // 6400 blocks
   EXPECT_EQ(block(Algo::ColumnSums, 1024), 128);  // wider than tall
   EXPECT_EQ(block(Algo::ColumnSumsVectorized, 1024), 128);  // 64 rows: 16 rows a row of threads at 128
   EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {256, std::size_t(1) << 20}, kH100), 256);

@@ -131,7 +131,18 @@ int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device) {
   // elements of the row: eight loads in flight (fold_strided); batched-rows-vectorized's threads
   // then hold two or three 16-byte vectors of 4-byte elements below 1024 threads (measured:
   // docs/benchmarks.md, "Where the matrix rules come from").
-  return largest_share(m.cols, 8, 32, 1024);
+  const int block = largest_share(m.cols, 8, 32, 1024);
+  // batched-rows-vectorized's chunks are kRowChunkElements a thread: where its large blocks' chunks
+  // leave SMs without a block and blocks of 256 cut more, it takes those (3 x (2^20 + 1): 8.8
+  // against 9.5 us; docs/benchmarks.md, "rows of any alignment").
+  const auto blocks_at = [&](int b) {  // row_chunks' count
+    return m.rows * std::max<std::size_t>(1, m.cols / (std::size_t(b) * kRowChunkElements));
+  };
+  const std::size_t sms = std::size_t(std::max(1, device.sm_count));
+  if (is_row_chunks(algo) && row(algo).combine == Combine::LastBlock && block > 256 && blocks_at(block) < sms &&
+      blocks_at(256) > blocks_at(block))
+    return 256;
+  return block;
 }
 
 int matrix_block_x(Algo algo, int block, std::size_t cols) {
