@@ -135,8 +135,8 @@ int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device) {
   // batched-rows-vectorized's chunks are kRowChunkElements a thread: where its large blocks' chunks
   // leave SMs without a block and blocks of 256 cut more, it takes those (3 x (2^20 + 1): 8.8
   // against 9.5 us; docs/benchmarks.md, "rows of any alignment").
-  const auto blocks_at = [&](int b) {  // row_chunks' count
-    return m.rows * std::max<std::size_t>(1, m.cols / (std::size_t(b) * kRowChunkElements));
+  const auto blocks_at = [&](int b) {  // the grid matrix_grid gives it
+    return row_chunks(m, b, std::numeric_limits<std::size_t>::max(), kRowChunkElements).count();
   };
   const std::size_t sms = std::size_t(std::max(1, device.sm_count));
   if (is_row_chunks(algo) && row(algo).combine == Combine::LastBlock && block > 256 && blocks_at(block) < sms &&
