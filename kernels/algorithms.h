@@ -53,8 +53,9 @@ enum class Algo {
   ReduxSyncStreaming,
   ClusterDsmemStreaming,
   BulkAsyncStreaming,
+  FlatRows,
 };
-constexpr Algo kLastAlgo = Algo::BulkAsyncStreaming;  // every Algo has a row (static_assert below)
+constexpr Algo kLastAlgo = Algo::FlatRows;  // every Algo has a row (static_assert below)
 
 // Which outputs a reduction leaves: one per row, one per column, or one in all.
 enum class Lines { Rows, Columns, Whole };
@@ -91,6 +92,7 @@ enum class Indexing {
   Tile2d,           // matrix: 2D blocks striding in x and y over the whole matrix
   RowSegments,      // matrix: a segment of a warp's lanes a row (a whole warp, or a few lanes), rows by grid stride
   RowTile,          // matrix: a block copies a tile of rows into shared memory, then a thread adds a row
+  FlatTiles,        // matrix: a block a run of whole rows, copied flat in tiles; a few threads a row of each tile
   Own,              // a kernel of the student's own: its code picks, unknown to the lab (docs/own-kernel.md)
 };
 
@@ -377,6 +379,11 @@ inline constexpr AlgorithmRow kAlgorithms[] = {
     kernel("bulk-async-streaming", A::BulkAsyncStreaming, F::Hopper, kShuffle,
         "Bulk copies where the bytes stream: 32 KB tiles, two in flight a block, one bulk reduction a block")
         .combine(C::BulkReduce).indexing(I::Vectors).tree(T::Shuffle).vectors().bulk_copy(32768, 2),
+    // Rows of any length: the tiles and stages of bulk-async-streaming (docs/benchmarks.md,
+    // "A flat row kernel").
+    kernel("flat-rows", A::FlatRows, F::Matrix, kShortRows,
+        "Flat rows: bulk copies bring the matrix in flat tiles whatever a row's length; a few threads add each row")
+        .matrix().combine(C::Outputs).indexing(I::FlatTiles).tree(T::Segments).bulk_copy(32768, 2),
     baseline("cub", B::Cub, "CUB DeviceReduce")
         .narrow(),
     baseline("thrust", B::Thrust, "thrust::reduce"),
@@ -454,7 +461,8 @@ constexpr Lines lines_of(Indexing i) {
     case Indexing::RowPerBlock:
     case Indexing::RowChunks:
     case Indexing::RowSegments:
-    case Indexing::RowTile: return Lines::Rows;
+    case Indexing::RowTile:
+    case Indexing::FlatTiles: return Lines::Rows;
     case Indexing::ColumnTiles:
     case Indexing::ColumnWalk: return Lines::Columns;
     default: return Lines::Whole;
@@ -478,6 +486,7 @@ constexpr std::string_view to_string(Indexing i) {
     case Indexing::Tile2d: return "tile-2d";
     case Indexing::RowSegments: return "row-segments";
     case Indexing::RowTile: return "row-tile";
+    case Indexing::FlatTiles: return "flat-tiles";
     case Indexing::Own: return "own";
   }
   return "?";

@@ -107,6 +107,41 @@ constexpr RL_HD RowVectors row_vectors(std::size_t start, std::size_t cols, std:
   const std::size_t body = (cols - head) / per * per;
   return {head, body, cols - head - body};
 }
+// flat-rows: block b of `grid` takes rows [first, end), elements [lo, hi) of the flat matrix; its
+// tiles start at `base`, lo rounded down to a 16-byte boundary, so bulk copies take them whatever
+// a row's length. `per`: elements a 16-byte vector. rows / grid * b + ... keeps rows * b from
+// overflowing.
+struct FlatRun {
+  std::size_t first, end, lo, hi, base;
+};
+constexpr RL_HD FlatRun flat_run(std::size_t rows, std::size_t cols, std::size_t grid, std::size_t b, std::size_t per) {
+  const auto row_at = [&](std::size_t k) { return rows / grid * k + rows % grid * k / grid; };
+  const std::size_t first = row_at(b), end = row_at(b + 1);
+  return {first, end, first * cols, end * cols, first * cols / per * per};
+}
+// flat-rows: the elements bulk copies may bring, [0, copy_end): the matrix's last whole 16-byte
+// vector (its last elements, fewer than a vector, are loaded one a thread).
+constexpr RL_HD std::size_t flat_copy_end(std::size_t n, std::size_t per) { return n / per * per; }
+// flat-rows: lanes that add each row of a tile, a power of two. A warp's reads of 4-byte cells
+// fall in 32 different banks where the lanes are the 2-adic part of the row's length (rows start
+// 2-adic part x odd cells apart) or 32 (a row's lanes on neighbouring cells); fewer lanes where
+// that would leave a lane under kFlatLaneElements elements, 32 where a lane would add more than
+// kFlatLaneLimit (long rows).
+constexpr int kFlatLaneElements = 4;
+constexpr int kFlatLaneLimit = 64;
+constexpr RL_HD int flat_row_lanes(std::size_t cols) {
+  int g = 1;
+  while (g < 32 && cols % std::size_t(2 * g) == 0 && cols / std::size_t(2 * g) >= std::size_t(kFlatLaneElements))
+    g *= 2;
+  return (cols + std::size_t(g) - 1) / std::size_t(g) > std::size_t(kFlatLaneLimit) ? 32 : g;
+}
+// flat-rows: its row's tile bytes and buffers, as constants for the kernel; elements a tile holds.
+constexpr int kFlatTileBytes = row(Algo::FlatRows).tile_bytes;
+constexpr int kFlatStages = row(Algo::FlatRows).stages;
+constexpr RL_HD std::size_t flat_tile_elements(std::size_t elem_bytes) {
+  return std::size_t(kFlatTileBytes) / elem_bytes;
+}
+
 // The matrix kernels that size their own grid aim for this many waves of blocks (a wave: every
 // SM filled once); batched-rows-split cuts no chunk below kSplitLoads loads a thread; chunks
 // start a multiple of kChunkAlignCols columns into their row (a 32-byte sector for every type).

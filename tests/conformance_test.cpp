@@ -396,6 +396,14 @@ MatrixCall first_matrix_call(const kernels::Plan& p, const std::string& op, std:
               by,
               std::size_t(kernels::row_tile_pitch(p.tile_cols)) * cells,
               {in, out, m.rows, m.cols, std::uint64_t(p.tile_cols), probe}};
+    case Algo::FlatRows:
+      return {named("flat_rows"),
+              gx,
+              gy,
+              bx,
+              by,
+              std::size_t(kernels::kFlatTileBytes) * kernels::kFlatStages,
+              {in, out, m.rows, m.cols, std::uint64_t(p.lanes), probe}};
     default: throw std::invalid_argument(std::string(p.row->id) + ": no matrix launch here");
   }
 }

@@ -219,6 +219,12 @@ inline std::vector<GoldenCase> golden_cases() {
       {"bulk-async-streaming-float-sum", "bulk-async-streaming", 16 * k * k + 1, 256, DType::Float, Op::Sum, -1, 185},
       {"bulk-async-streaming-double-sum", "bulk-async-streaming", 100003, 1024, DType::Double, Op::Sum, 0, 186},
       {"bulk-async-streaming-int-max", "bulk-async-streaming", 3, 64, DType::Int, Op::Max, 0, 187},
+      // flat-rows (issue 53): 3 rows of 2^16 + 1 floats (a block a row, a row across nine tiles:
+      // carries), 5000 rows of 33 ints (a lane a row, rows starting off 16-byte boundaries),
+      // 2049 rows of 7 doubles (a lane a row) whose last block loads the last element itself.
+      {"flat-rows-float-sum", "flat-rows", 3 * (64 * k + 1), 256, DType::Float, Op::Sum, -1, 188, 3, 64 * k + 1},
+      {"flat-rows-int-min", "flat-rows", 5000 * 33, 128, DType::Int, Op::Min, 0, 189, 5000, 33},
+      {"flat-rows-double-max", "flat-rows", 2049 * 7, 64, DType::Double, Op::Max, -1, 190, 2049, 7},
   };
 }
 

@@ -336,7 +336,8 @@ TEST(Gpu, MatrixTracesEqualTheCpuModelBitForBit) {
     // rows, rows past one tile's columns (33, 100, 257) and past one tile of rows (4097).
     const auto* r = kernels::find_row(id);
     const bool segments =
-        r && (r->indexing == kernels::Indexing::RowSegments || r->indexing == kernels::Indexing::RowTile);
+        r && (r->indexing == kernels::Indexing::RowSegments || r->indexing == kernels::Indexing::RowTile ||
+              r->indexing == kernels::Indexing::FlatTiles);
     // Under the sanitizers (quick): 5 x 17 (segments of 4 lanes, one element a load; a tile with
     // no pad), 1000 x 33 (a part tile of rows at the end), 4096 x 16 (16-byte loads; a padded tile).
     const std::vector<std::pair<std::size_t, std::size_t>> short_rows =

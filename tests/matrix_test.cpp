@@ -876,3 +876,63 @@ TEST(Matrix, RowKernelsTakeTheLargestBlockThatKeepsEightLoadsAThread) {
   EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSums, {std::size_t(1) << 24, 16}, kH100), 1024);
   EXPECT_EQ(block(Algo::ColumnSumsNaive, 1024), 256);
 }
+
+// flat-rows' lanes a row: the 2-adic part of the length while a lane keeps 4 elements or more,
+// 32 where one lane would add more than 64.
+TEST(Matrix, FlatRowsGivesARowTheLanesItsLengthAllows) {
+  const std::pair<std::size_t, int> want[] = {{1, 1},   {8, 2},   {15, 1},  {16, 4},   {17, 1},     {33, 1},
+                                              {64, 16}, {65, 32}, {100, 4}, {256, 32}, {20000, 32}, {65537, 32}};
+  for (const auto& [cols, lanes] : want) EXPECT_EQ(kernels::flat_row_lanes(cols), lanes) << cols;
+}
+
+// 3 rows of 20000 ints: a block a row, each row over three tiles of 8192 (32 KB), its sum carried
+// from tile to tile. Block 1's first tile starts at its row (20000 is a multiple of 4).
+TEST(Matrix, FlatRowsCarriesARowAcrossTiles) {
+  const auto t = matrix_trace("flat-rows", 3, 20000, 32, 1);
+  EXPECT_EQ(t.grid, 3u);
+  EXPECT_EQ(t.outputs, (std::vector<double>{200010000, 600010000, 1000010000}));
+  ASSERT_EQ(t.stages.size(), 7u);  // the tile, the lanes' folds, five shuffles
+  EXPECT_EQ(t.stages[0].tag, kernels::kTagBulkWait);
+  EXPECT_EQ(t.stages[0].param, 32768);
+  ASSERT_TRUE(t.stages[0].shared);
+  EXPECT_EQ(t.stages[0].shared->size(), 8192u);
+  EXPECT_EQ((*t.stages[0].shared)[0], 20001);
+  EXPECT_EQ(t.stages[1].tag, kernels::kTagRowLanes);
+  EXPECT_EQ(t.stages[1].param, 32);
+  const auto reads = access_of(t.stages[1], 3).reads;
+  ASSERT_EQ(reads.size(), 256u);  // every 32nd cell of the tile from cell 3
+  EXPECT_EQ(reads[1], 35);
+  EXPECT_EQ(t.stages[1].bank_conflicts, 1);
+  EXPECT_EQ(t.stages[2].param, 16);
+}
+
+// The worst warp-wide read of a row's lanes: none shared where the lanes are the length's 2-adic
+// part (15, 17, 33: a lane a row; 100: 4 lanes, rows 100 = 4 x 25 cells apart); 16 keeps 4 lanes
+// of its 16, so 8 rows 16 cells apart share 2 bank groups: 4-way; 64 keeps 16: 2-way.
+TEST(Banks, FlatRowsLanesReadDifferentBanksWhereTheLengthAllows) {
+  const std::pair<std::size_t, int> want[] = {{15, 1}, {17, 1}, {33, 1}, {100, 1}, {16, 4}, {64, 2}};
+  for (const auto& [cols, degree] : want) {
+    // 8000 rows: about 20 a block of the model's 396 (132 SMs, 3 blocks of buffers each).
+    const auto t = matrix_trace("flat-rows", 8000, cols, 128, 0, {}, core::Op::Sum, core::DType::Float);
+    ASSERT_GE(t.stages.size(), 2u);
+    EXPECT_EQ(t.stages[1].bank_conflicts, degree) << cols;
+  }
+}
+
+// 5 rows of 3 ints, a block a row: a bulk copy takes whole 16-byte vectors only, so the last
+// block (elements 12-14, past the last whole vector) copies nothing and loads them one a thread;
+// block 3 (elements 9-11) copies the vector 8-11.
+TEST(Matrix, FlatRowsLoadsTheLastElementsPastTheLastVector) {
+  const auto last = matrix_trace("flat-rows", 5, 3, 32, 4);
+  EXPECT_EQ(last.grid, 5u);
+  EXPECT_EQ(last.outputs, (std::vector<double>{6, 15, 24, 33, 42}));
+  EXPECT_EQ(last.stages[0].param, 0);
+  EXPECT_EQ(loads_of(last.stages[0], 0), (std::vector<long long>{12}));
+  EXPECT_EQ(loads_of(last.stages[0], 2), (std::vector<long long>{14}));
+  EXPECT_TRUE(loads_of(last.stages[0], 3).empty());
+  const auto before = matrix_trace("flat-rows", 5, 3, 32, 3);
+  EXPECT_EQ(before.stages[0].param, 16);
+  EXPECT_TRUE(before.stages[0].loads.empty());
+  ASSERT_TRUE(before.stages[0].shared);
+  EXPECT_EQ(*before.stages[0].shared, (std::vector<double>{9, 10, 11, 12}));
+}

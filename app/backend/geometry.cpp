@@ -6,6 +6,7 @@
 #include <string>
 
 #include "../../kernels/algorithms.h"
+#include "../../kernels/matrix_shapes.h"
 #include "../core/text.h"
 
 namespace rl::backend {
@@ -92,6 +93,28 @@ core::Geometry row_tile_geometry(core::Geometry g, const kernels::Plan& plan) {
   return g;
 }
 
+// flat-rows: each thread's pieces of rows, tile by tile (tasks t, t + block, ... of each tile's
+// rows x lanes), `lanes` cells apart; a piece's first element starts its fold.
+core::Geometry flat_geometry(core::Geometry g, const kernels::Plan& plan) {
+  const kernels::Matrix m = plan.shape;
+  const std::size_t per = kernels::vector_elements(plan.elem_bytes),
+                    tile = kernels::flat_tile_elements(plan.elem_bytes);
+  const kernels::FlatRun run = kernels::flat_run(m.rows, m.cols, plan.grid.count(), std::size_t(plan.trace_block), per);
+  const std::size_t lanes = std::size_t(plan.lanes), B = std::size_t(plan.block);
+  g.folds.assign(B, {0, 0, 1});
+  for (std::size_t t0 = run.base; t0 < run.hi; t0 += tile) {
+    const std::size_t from = std::max(t0, run.lo), to = std::min(t0 + tile, run.hi), first = from / m.cols;
+    const std::size_t tasks = ((to - 1) / m.cols - first + 1) * lanes;
+    for (std::size_t task = 0; task < tasks; ++task) {
+      const std::size_t r = first + task / lanes, a = std::max(r * m.cols, from), z = std::min((r + 1) * m.cols, to);
+      const std::size_t e = count(a + task % lanes, z, lanes);
+      core::ThreadFold& f = g.folds[task % B];
+      f.elements += e, f.additions += e ? e - 1 : 0;
+    }
+  }
+  return g;
+}
+
 // What each thread of the traced block folds, for the array kernels.
 std::vector<core::ThreadFold> array_folds(const kernels::Plan& plan, const std::vector<int>& tickets) {
   const ArrayRun r{plan.size(), std::size_t(plan.block), plan.grid.x, std::size_t(plan.trace_block), plan.per_vector()};
@@ -145,6 +168,7 @@ core::Geometry geometry(const kernels::Plan& plan, const std::vector<int>& ticke
   g.thread_cols = kernels::matrix_thread_cols(plan.algo());
   g.segment_lanes = plan.lanes;
   if (g.indexing == Indexing::RowTile) return row_tile_geometry(g, plan);
+  if (g.indexing == Indexing::FlatTiles) return flat_geometry(g, plan);
   g.folds = matrix_folds(g, plan);
   return g;
 }

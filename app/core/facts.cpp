@@ -396,6 +396,7 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{shuffle_cycles}", code_fact("shuffle_cycles")},
       {"{pad_cells}", trace.geometry.tile_pitch > trace.geometry.tile_cols ? "one pad cell" : "no pad cell"},
       {"{walk_conflicts}", tag_conflicts(trace, kernels::kTagRowWalk)},
+      {"{lane_conflicts}", tag_conflicts(trace, kernels::kTagRowLanes)},
       {"{copy_conflicts}", tag_conflicts(trace, kernels::kTagTileCopy)},
       {"{unpadded_conflicts}", unpadded_conflicts(trace)},
       {"{tile_row_bytes}", std::to_string(kernels::kTileRowBytes)},
@@ -429,6 +430,9 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{tile_bytes}", std::to_string(trace.block * 16)},
       {"{stream_tile_kb}", std::to_string(kernels::row(kernels::Algo::BulkAsyncStreaming).tile_bytes / 1024)},
       {"{stream_stages}", std::to_string(kernels::row(kernels::Algo::BulkAsyncStreaming).stages)},
+      {"{flat_tile_kb}", std::to_string(kernels::kFlatTileBytes / 1024)},
+      {"{flat_stages}", std::to_string(kernels::kFlatStages)},
+      {"{flat_lane_elements}", std::to_string(kernels::kFlatLaneElements)},
       {"{vector_columns}", std::to_string(kernels::kVectorColumns)}};
   std::string out(lesson);
   for (const auto& [key, value] : fills)

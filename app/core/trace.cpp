@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "../../kernels/collectives.h"
+#include "../../kernels/matrix_shapes.h"
 #include "json_fields.h"
 #include "trace_check.h"
 #include "text.h"
@@ -167,6 +168,21 @@ int shuffle_source(const Trace& t, int thread, int offset) {
   return thread + offset;
 }
 
+namespace {
+// flat-rows: the block whose run holds the row, the tile holding the row's first element, and
+// the lanes that tile gives the row (tasks go to threads in turn, `lanes` a row).
+std::optional<RowThreads> flat_row_threads(const Trace& t, std::size_t row, std::size_t grid) {
+  const std::size_t per = kernels::vector_elements(element_bytes(t.type)),
+                    lanes = std::size_t(t.geometry.segment_lanes);
+  const auto run = kernels::flat_run(t.rows, t.cols, grid, std::size_t(t.trace_block), per);
+  if (row < run.first || row >= run.end || lanes == 0 || t.cols == 0) return std::nullopt;
+  const std::size_t tile = kernels::flat_tile_elements(element_bytes(t.type));
+  const std::size_t t0 = run.base + (row * t.cols - run.base) / tile * tile;
+  const std::size_t task = (row - std::max(t0, run.lo) / t.cols) * lanes;
+  return RowThreads{int(task % std::size_t(t.block)), int(lanes)};
+}
+}  // namespace
+
 // The kernels' indexing (kernels/short_rows.cuh), which the recorded loads show: a tile of rows
 // is a block's `block` rows in turn, by grid stride; row segments go 32 / k rows a warp, groups of
 // them to the grid's warps in turn.
@@ -178,6 +194,7 @@ std::optional<RowThreads> row_threads(const Trace& t, std::size_t row) {
     if ((row / block) % grid != std::size_t(t.trace_block)) return std::nullopt;
     return RowThreads{int(row % block), 1};
   }
+  if (g.indexing == kernels::Indexing::FlatTiles) return flat_row_threads(t, row, grid);
   const int k = g.segment_lanes;
   if (k <= 0 || k > 32 || block % 32 != 0) return std::nullopt;
   const std::size_t per_warp = std::size_t(32 / k), warps = block / 32;

@@ -82,7 +82,8 @@ void check_layout(const Trace& t) {
     misfit("geometry", "gives a thread 'thread_cols' outside 1 to 4");
   if (g.passes < 1 || g.passes > 64) misfit("geometry", "gives 'passes' outside 1 to 64");
   const int s = g.segment_lanes;
-  if (s < 0 || s > 32 || (s & (s - 1)) != 0 || (s > 0) != (g.indexing == kernels::Indexing::RowSegments))
+  if (s < 0 || s > 32 || (s & (s - 1)) != 0 ||
+      (s > 0) != (g.indexing == kernels::Indexing::RowSegments || g.indexing == kernels::Indexing::FlatTiles))
     misfit("geometry",
            "gives 'segment_lanes' of " + std::to_string(s) + "; row segments hold 1 to 32 lanes, a power of two");
   const bool tiled = g.indexing == kernels::Indexing::RowTile;

@@ -190,6 +190,10 @@ std::vector<T> MatrixModel<T, Op>::first_pass(const T* in, int traced, RawTrace<
     out.assign(m.rows, id());
     for (std::size_t b = 0; b < grid.count(); ++b) row_segments(in, b, rec_for(b), out);
   }
+  if (rules().indexing == kernels::Indexing::FlatTiles) {  // out[row]
+    out.assign(m.rows, id());
+    for (std::size_t b = 0; b < grid.count(); ++b) flat_rows(in, b, rec_for(b), out);
+  }
   if (rules().indexing == kernels::Indexing::RowTile) {  // out[row]
     out.assign(m.rows, id());
     for (std::size_t b = 0; b < grid.count(); ++b) row_tile(in, b, rec_for(b), out);

@@ -24,7 +24,9 @@ int log2_of(int block) {
 constexpr std::size_t kMaxGridY = 65535;                  // CUDA's limit on gridDim.y
 constexpr std::size_t kMaxGridX = 2147483647;             // and on gridDim.x
 constexpr std::size_t kWarpColumns = 32 * kVectorColumns;  // column-sums-vectorized: a full warp's columns
-constexpr std::size_t kMaxElements = std::size_t(1) << 34;  // the app's cap (64 GiB of floats); allocation decides below it
+constexpr std::size_t kMaxElements = std::size_t(1) << 34;
+constexpr std::size_t kFlatMaxCols = std::size_t(1)
+                                     << 29;  // the app's cap (64 GiB of floats); allocation decides below it
 
 // Blocks one wave of the device holds.
 std::size_t wave_blocks(int block, DeviceShape device) {
@@ -126,7 +128,9 @@ int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device) {
   // blocks: ahead of 64 to 256 threads at rows of 15, 16 and 100 floats, behind 64 at
   // rows of 64 (measured: docs/benchmarks.md, "Results: short rows").
   if (row(algo).indexing == Indexing::RowTile) return 32;
-  if (matrix_lines(algo) != Lines::Rows || row(algo).indexing == Indexing::RowSegments) return 256;
+  if (matrix_lines(algo) != Lines::Rows || row(algo).indexing == Indexing::RowSegments ||
+      row(algo).indexing == Indexing::FlatTiles)
+    return 256;
   // A block per row: the largest block (32 to 1024) that still gives each thread at least eight
   // elements of the row: eight loads in flight (fold_strided); batched-rows-vectorized's threads
   // then hold two or three 16-byte vectors of 4-byte elements below 1024 threads (measured:
@@ -185,6 +189,12 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
     case Indexing::ColumnWalk: return {tiles_x, 1};
     case Indexing::RowTile:  // a block a tile of rows, up to kGridWaves waves; blocks then loop over tiles
       return {std::clamp<std::size_t>(ceil_div(m.rows, std::size_t(block)), 1, std::min(want, kMaxGridX)), 1};
+    case Indexing::FlatTiles: {  // one wave of the blocks whose buffers an SM holds at once; a row a block at least
+      const std::size_t sms = std::size_t(std::max(1, device.sm_count));
+      const std::size_t ring = std::size_t(kFlatTileBytes) * std::size_t(kFlatStages) + 1024;  // 1 KB: static arrays
+      const std::size_t fit = std::max<std::size_t>(1, std::min(wave_blocks(block, device) / sms, kSharedPerSm / ring));
+      return {std::clamp<std::size_t>(grid ? grid : fit * sms, 1, std::min(m.rows, kMaxGridX)), 1};
+    }
     case Indexing::RowSegments: {  // a warp a group of rows, up to kGridWaves waves; warps then loop over groups
       const std::size_t per_warp = std::size_t(32 / row_lanes(algo, m.cols, elem_bytes)),
                         warps = std::size_t(std::max(1, block / 32));
@@ -221,7 +231,7 @@ bool matrix_second_pass(Algo algo, Grid2 grid) {
 bool matrix_chooses_grid(Algo algo) {
   const Indexing i = row(algo).indexing;
   return is_column_sums(algo) || is_row_chunks(algo) || i == Indexing::Tile2d || i == Indexing::RowSegments ||
-         i == Indexing::RowTile;
+         i == Indexing::RowTile || i == Indexing::FlatTiles;
 }
 
 TraceShape matrix_trace_shape(Algo algo, int block, Matrix m, std::size_t elem_bytes) {
@@ -230,6 +240,10 @@ TraceShape matrix_trace_shape(Algo algo, int block, Matrix m, std::size_t elem_b
     // A thread stores at most w cells rounded up to whole vectors, a last element and its pad cell.
     const int w = row_tile_cols(m.cols, block, elem_bytes);
     return {2, w + int(vector_elements(elem_bytes)) + 1, block * row_tile_pitch(w), kLoadSlots};
+  }
+  if (row(algo).indexing == Indexing::FlatTiles) {  // the first tile, the lanes' folds, a shuffle a halving
+    const std::size_t g = std::size_t(flat_row_lanes(m.cols)), tile = flat_tile_elements(elem_bytes);
+    return {2 + log2_of(int(g)), int((std::min(m.cols, tile) + g - 1) / g), int(tile), kLoadSlots};
   }
   if (row(algo).indexing == Indexing::RowSegments)  // the lanes' folds, then a shuffle a halving of the segment
     return {1 + log2_of(row_lanes(algo, m.cols, elem_bytes)), 0, 0, kLoadSlots};
@@ -257,6 +271,9 @@ Grid2 check_matrix_launch(Algo algo, Matrix m, const Launch& launch, DeviceShape
   const int b = launch.block;
   if (b < 32 || b > 1024 || (b & (b - 1)) != 0)
     throw std::invalid_argument("block size must be a power of two from 32 to 1024, got " + std::to_string(b));
+  if (row(algo).indexing == Indexing::FlatTiles && m.cols > kFlatMaxCols)
+    throw std::invalid_argument(id + " adds rows of at most 2^29 elements (its offsets in a tile are 32-bit), got " +
+                                std::to_string(m.cols));
   if (matrix_lines(algo) == Lines::Rows && m.rows > kMaxGridX)
     throw std::invalid_argument(id + " launches a block per row: at most 2^31 - 1 rows");
   const Grid2 grid = matrix_grid(algo, m, b, launch.grid, device, elem_bytes);
@@ -330,6 +347,13 @@ std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, 
         }
       break;
     }
+    case Indexing::FlatTiles: {  // the matrix's last elements past its last whole vector (of its tile), one a thread
+      const std::size_t per = vector_elements(elem_bytes);
+      const FlatRun r = flat_run(m.rows, m.cols, grid.count(), b, per);
+      for (std::size_t e = std::max(flat_copy_end(m.size(), per), r.base) + t; e < r.hi; e += std::size_t(block))
+        out.push_back(e);
+      break;
+    }
     case Indexing::ColumnWalk:
       if (b * std::size_t(block) + t < m.cols)
         for (std::size_t r = 0; r < m.rows; ++r) out.push_back(r * m.cols + b * std::size_t(block) + t);
@@ -351,6 +375,11 @@ std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, 
 std::vector<std::size_t> matrix_traced_elements(Algo algo, Matrix m, int block, Grid2 grid, int traced,
                                                 std::size_t elem_bytes) {
   std::vector<std::size_t> out;
+  if (row(algo).indexing == Indexing::FlatTiles) {  // the block's rows, as its tiles bring them
+    const FlatRun r = flat_run(m.rows, m.cols, grid.count(), std::size_t(traced), vector_elements(elem_bytes));
+    for (std::size_t e = r.lo; e < r.hi; ++e) out.push_back(e);
+    return out;
+  }
   for (int t = 0; t < block; ++t) {
     const auto mine = matrix_thread_elements(algo, m, block, grid, traced, t, elem_bytes);
     out.insert(out.end(), mine.begin(), mine.end());

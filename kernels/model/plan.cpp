@@ -50,6 +50,7 @@ std::size_t traced_output(const Plan& p) {
     case Indexing::ColumnWalk: return std::min(cols - 1, b * B);
     case Indexing::RowTile: return b * B;  // the first row of the block's first tile
     case Indexing::RowSegments: return b * (B / 32) * std::size_t(32 / p.lanes);  // its first warp's first row
+    case Indexing::FlatTiles: return flat_run(p.shape.rows, cols, p.grid.count(), b, 1).first;  // its first row
     default: return 0;
   }
 }
@@ -66,6 +67,7 @@ void plan_matrix(Plan& p, DeviceShape device, bool traced) {
   p.passes = {{p.size(), p.grid.count(), matrix_partials(algo, p.shape, p.grid)}};
   if (p.row->indexing == Indexing::RowSegments) p.lanes = row_lanes(algo, p.shape.cols, p.elem_bytes);
   if (p.row->indexing == Indexing::RowTile) p.tile_cols = row_tile_cols(p.shape.cols, p.block, p.elem_bytes);
+  if (p.row->indexing == Indexing::FlatTiles) p.lanes = flat_row_lanes(p.shape.cols);
   p.traced_output = traced_output(p);
 }
 
