@@ -240,6 +240,14 @@ static std::string unpadded_conflicts(const Trace& trace) {
   return "-";
 }
 
+// flat-rows: who adds a row of the tile, as the run's lanes a row make it.
+static std::string flat_row_work(int lanes) {
+  if (lanes <= 1) return "each thread adds a row of its own there";
+  const std::string k = std::to_string(lanes);
+  return k + " neighbouring threads add each row there, " + k +
+         " cells apart, and meet through __shfl_down_sync with a width of " + k;
+}
+
 static std::string one_decimal(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f", x);
@@ -430,6 +438,7 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{tile_bytes}", std::to_string(trace.block * 16)},
       {"{stream_tile_kb}", std::to_string(kernels::row(kernels::Algo::BulkAsyncStreaming).tile_bytes / 1024)},
       {"{stream_stages}", std::to_string(kernels::row(kernels::Algo::BulkAsyncStreaming).stages)},
+      {"{flat_row_work}", flat_row_work(trace.geometry.segment_lanes)},
       {"{flat_tile_kb}", std::to_string(kernels::kFlatTileBytes / 1024)},
       {"{flat_stages}", std::to_string(kernels::kFlatStages)},
       {"{flat_lane_elements}", std::to_string(kernels::kFlatLaneElements)},

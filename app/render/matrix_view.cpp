@@ -397,7 +397,8 @@ std::vector<LegendEntry> draw_matrix(const ViewContext& ctx, const MatrixLayout&
     const int k = t.geometry.segment_lanes;
     legend.push_back({thread_band_color(t, 0, true, pal), "by a row's label: the threads that add it"});
     if (k > 0 && k < 32)
-      legend.push_back({thread_band_color(t, k, true, pal), "darker: odd rows' " + std::to_string(k) + " lanes"});
+      legend.push_back({thread_band_color(t, k, true, pal),
+                        "darker: odd rows' " + core::count_text(std::size_t(k), "lane", "lanes")});
   }
   return legend;
 }
