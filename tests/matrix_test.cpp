@@ -936,3 +936,21 @@ TEST(Matrix, FlatRowsLoadsTheLastElementsPastTheLastVector) {
   ASSERT_TRUE(before.stages[0].shared);
   EXPECT_EQ(*before.stages[0].shared, (std::vector<double>{9, 10, 11, 12}));
 }
+
+// flat-rows: a row's lanes are the tasks of the tile holding its first element, threads in turn.
+// 3000 rows of 100 ints over the model's 396 blocks: block 1 takes rows 7-14, 4 lanes a row,
+// its tile starting at row 7; thread 8 is row 9's first lane and reads its first cell, 200.
+TEST(Matrix, FlatRowsRowThreadsAreTheLanesThatReadTheRow) {
+  const auto t = matrix_trace("flat-rows", 3000, 100, 32, 1);
+  EXPECT_FALSE(core::row_threads(t, 6));
+  EXPECT_FALSE(core::row_threads(t, 15));
+  for (std::size_t row = 7; row < 15; ++row) {
+    const auto th = core::row_threads(t, row);
+    ASSERT_TRUE(th) << row;
+    EXPECT_EQ(th->first, int(row - 7) * 4);
+    EXPECT_EQ(th->count, 4);
+  }
+  ASSERT_GE(t.stages.size(), 2u);
+  ASSERT_FALSE(access_of(t.stages[1], 8).reads.empty());
+  EXPECT_EQ(access_of(t.stages[1], 8).reads.front(), 200);
+}
