@@ -58,6 +58,7 @@ struct MatrixModel {
   std::vector<std::vector<T>> segment_group(const T* in, int w, std::size_t row0, const Rec<T>& rec,
                                             std::vector<int>& slot) const;
   void row_segments(const T* in, std::size_t b, const Rec<T>& rec, std::vector<T>& out) const;
+  std::vector<std::vector<T>> segment_shuffles(std::vector<T> v, int lanes) const;
   void row_tile(const T* in, std::size_t b, const Rec<T>& rec, std::vector<T>& out) const;
   void copy_tile(const T* in, TileAt a, bool first, std::vector<int>& slot, const Rec<T>& rec) const;
   void flat_rows(const T* in, std::size_t b, const Rec<T>& rec, std::vector<T>& out) const;

@@ -58,6 +58,13 @@ std::vector<std::vector<T>> MatrixModel<T, Op>::segment_group(const T* in, int w
       rec.load(0, w * 32 + l, slot[l]++, r * m.cols + i * per, int(per));
     }
   }
+  return segment_shuffles(v, lanes);
+}
+
+// A warp's lanes, then after each __shfl_down_sync inside segments of `lanes` (width `lanes`): a
+// lane past its segment's end gets its own value back. Shared by the row segments and flat-rows.
+template <class T, class Op>
+std::vector<std::vector<T>> MatrixModel<T, Op>::segment_shuffles(std::vector<T> v, int lanes) const {
   std::vector<std::vector<T>> steps{v};
   for (int off = lanes / 2; off > 0; off /= 2) {
     std::vector<T> next = v;
@@ -186,8 +193,8 @@ void MatrixModel<T, Op>::flat_first_tile(const T* in, std::size_t t0, int to, co
 }
 
 // The warp whose first task is `first`, over a tile (cells from `tile`): each lane's fold of its
-// row's piece, `lanes` cells apart, then each shuffle down inside segments of `lanes` (a lane
-// past its segment's end gets its own value back).
+// row's piece, `lanes` cells apart, then each shuffle down inside segments of `lanes`
+// (segment_shuffles).
 template <class T, class Op>
 std::vector<std::vector<T>> MatrixModel<T, Op>::flat_warp(const T* tile, const FlatTile& at, int first) const {
   const int lanes = kernels::flat_row_lanes(m.cols), c = int(m.cols);
@@ -197,16 +204,7 @@ std::vector<std::vector<T>> MatrixModel<T, Op>::flat_warp(const T* tile, const F
     for (int j = std::max(rs, at.from) + t % lanes; t < at.tasks && j < z; j += lanes)
       v[std::size_t(l)] = Op{}(v[std::size_t(l)], tile[j]);
   }
-  std::vector<std::vector<T>> steps{v};
-  for (int off = lanes / 2; off > 0; off /= 2) {
-    std::vector<T> next = v;
-    for (int l = 0; l < 32; ++l)
-      next[std::size_t(l)] =
-          Op{}(v[std::size_t(l)], l % lanes + off < lanes ? v[std::size_t(l + off)] : v[std::size_t(l)]);
-    v.swap(next);
-    steps.push_back(v);
-  }
-  return steps;
+  return segment_shuffles(v, lanes);
 }
 
 // Warp w's first rows of the first tile, as the kernel records them: each lane's reads (cells,
