@@ -119,9 +119,28 @@ constexpr RL_HD FlatRun flat_run(std::size_t rows, std::size_t cols, std::size_t
   const std::size_t first = row_at(b), end = row_at(b + 1);
   return {first, end, first * cols, end * cols, first * cols / per * per};
 }
-// flat-rows: the elements bulk copies may bring, [0, copy_end): the matrix's last whole 16-byte
-// vector (its last elements, fewer than a vector, are loaded one a thread).
-constexpr RL_HD std::size_t flat_copy_end(std::size_t n, std::size_t per) { return n / per * per; }
+// flat-rows, tile k of run r (tiles of `tile` elements from r.base), as the host walks it (the
+// kernel keeps the same numbers from tile to tile): where it starts (t0); the run's part of it,
+// [from, to) from t0; the row holding its first element of the run and where that row starts,
+// from t0 (f0: negative where the row began in an earlier tile); its tasks, `lanes` a row with
+// elements there.
+struct FlatTile {
+  std::size_t t0, first_row;
+  int from, to, f0, tasks;
+};
+constexpr RL_HD FlatTile flat_tile(const FlatRun& r, std::size_t cols, std::size_t tile, std::size_t k, int lanes) {
+  const std::size_t t0 = r.base + k * tile, lo = t0 > r.lo ? t0 : r.lo, hi = r.hi < t0 + tile ? r.hi : t0 + tile;
+  const std::size_t first = lo / cols, rows = (hi - 1) / cols - first + 1;
+  return {
+      t0, first, int(lo - t0), int(hi - t0), int(std::ptrdiff_t(first * cols) - std::ptrdiff_t(t0)), int(rows) * lanes};
+}
+// flat-rows: the end of what run r's bulk copies bring: the 16-byte boundary at or after the run's
+// end, and never past the matrix's last whole 16-byte vector (its last elements, fewer than a
+// vector, are loaded one a thread). So a copy reads no more than a vector of the next run.
+constexpr RL_HD std::size_t flat_copy_end(const FlatRun& r, std::size_t n, std::size_t per) {
+  const std::size_t run_end = (r.hi + per - 1) / per * per, whole = n / per * per;
+  return run_end < whole ? run_end : whole;
+}
 // flat-rows: lanes that add each row of a tile, a power of two. A warp's reads of 4-byte cells
 // fall in 32 different banks where the lanes are the 2-adic part of the row's length (rows start
 // 2-adic part x odd cells apart) or 32 (a row's lanes on neighbouring cells); fewer lanes where

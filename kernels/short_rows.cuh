@@ -233,8 +233,8 @@ __global__ void __launch_bounds__(1024)
   __shared__ T carry[2];           // a cut row's sum so far: written in one tile, read in the next
   T* buffers = shared_array<T>();  // kFlatStages tiles
   const unsigned tid = threadIdx.x, lane = tid % 32;
-  const std::size_t n = rows * cols, copy_end = flat_copy_end(n, per);
   const FlatRun run = flat_run(rows, cols, gridDim.x, blockIdx.x, per);
+  const std::size_t copy_end = flat_copy_end(run, rows * cols, per);
   const std::size_t count = (run.hi - run.base + tile - 1) / tile;  // every block has a row
   const auto start = [&](std::size_t k, int s) {                    // thread 0 only
     const std::size_t t0 = run.base + k * tile, end = copy_end < t0 + tile ? copy_end : t0 + tile;
@@ -255,6 +255,7 @@ __global__ void __launch_bounds__(1024)
   }
   __syncthreads();                    // no thread waits on a barrier before it is initialised
   const int c = int(cols);            // at most 2^29 (check_matrix_launch): offsets in a tile stay 32-bit
+  const int shift = __ffs(lanes) - 1;  // lanes is a power of two: a task's row and lane by shift and mask
   std::size_t first_row = run.first;  // the row holding the tile's first element of the run
   int f0 = int(run.lo - run.base);    // where that row starts, from the tile's start (<= 0 after the first)
   for (std::size_t k = 0; k < count; ++k) {
@@ -264,7 +265,7 @@ __global__ void __launch_bounds__(1024)
     T* b = buffers + std::size_t(s) * tile;
     const std::size_t t0 = run.base + k * tile, w1 = run.hi < t0 + tile ? run.hi : t0 + tile;
     const int from = k == 0 ? int(run.lo - run.base) : 0, to = int(w1 - t0);  // the run's part of the tile
-    if (w1 > copy_end) {  // the matrix's last elements, past its last whole vector (run's or not)
+    if (w1 > copy_end) {  // the matrix's last elements, past its last whole vector
       int slot = 0;
       for (std::size_t e = copy_end + tid; e < w1; e += blockDim.x) {  // the tile holds copy_end
         b[e - t0] = in[e];
@@ -280,17 +281,27 @@ __global__ void __launch_bounds__(1024)
     const int here = int(unsigned(to - 1 - f0) / unsigned(c)) + 1;  // rows with elements in the tile
     const int tasks = here * lanes;
     for (int q = int(tid - lane); q < tasks; q += int(blockDim.x)) {  // warp-uniform
-      const int t = q + int(lane), i = t / lanes, l = t % lanes;
+      const int t = q + int(lane), i = t >> shift, l = t & (lanes - 1);
       const int rs = f0 + i * c;  // row i's start in the tile; its piece here: [a, z)
       const int a = rs > from ? rs : from, z = rs + c < to ? rs + c : to;
       const bool recorded = k == 0 && q == int(tid - lane);
       T v = Op::template identity<T>();
       int slot = 0;
-      if (t < tasks)
-        for (int j = a + l; j < z; j += lanes) {
+      if (t < tasks) {
+        int j = a + l;
+        for (; j + 3 * lanes < z; j += 4 * lanes) {  // four reads in flight, added in order
+          T x[4];
+          for (int u = 0; u < 4; ++u) x[u] = b[j + u * lanes];
+          for (int u = 0; u < 4; ++u) {
+            v = Op{}(v, x[u]);  // [row-lanes]
+            if (recorded) probe.read(1, slot++, j + u * lanes);
+          }
+        }
+        for (; j < z; j += lanes) {
           v = Op{}(v, b[j]);  // [row-lanes]
           if (recorded) probe.read(1, slot++, j);
         }
+      }
       if (recorded) probe.stage(1, kTagRowLanes, lanes), probe.work(1, t < tasks), probe.lane(1, v);
       int stage = 2;
       for (int offset = lanes / 2; offset > 0; offset /= 2, ++stage) {

@@ -937,6 +937,19 @@ TEST(Matrix, FlatRowsLoadsTheLastElementsPastTheLastVector) {
   EXPECT_EQ(*before.stages[0].shared, (std::vector<double>{9, 10, 11, 12}));
 }
 
+// flat-rows' copies end at the 16-byte boundary at or after the block's run, not at its tile's
+// end: 3000 rows of 17 ints over the model's 396 blocks give block 0 rows 0-6 (elements 0-118:
+// 120 copied, 480 bytes) and block 1 rows 7-14 (elements 119-254, from the boundary at 116 to
+// 256: 560 bytes) and the last block rows 2992-2999 (elements 50864-50999: 544 bytes), not a
+// 32 KB tile each.
+TEST(Matrix, FlatRowsCopiesEndAtTheRunNotTheTile) {
+  const auto first = matrix_trace("flat-rows", 3000, 17, 32, 0);
+  ASSERT_EQ(first.grid, 396u);
+  EXPECT_EQ(first.stages[0].param, 480);
+  EXPECT_EQ(matrix_trace("flat-rows", 3000, 17, 32, 1).stages[0].param, 560);
+  EXPECT_EQ(matrix_trace("flat-rows", 3000, 17, 32, 395).stages[0].param, 544);
+}
+
 // flat-rows: a row's lanes are the tasks of the tile holding its first element, threads in turn.
 // 3000 rows of 100 ints over the model's 396 blocks: block 1 takes rows 7-14, 4 lanes a row,
 // its tile starting at row 7; thread 8 is row 9's first lane and reads its first cell, 200.

@@ -102,11 +102,12 @@ core::Geometry flat_geometry(core::Geometry g, const kernels::Plan& plan) {
   const kernels::FlatRun run = kernels::flat_run(m.rows, m.cols, plan.grid.count(), std::size_t(plan.trace_block), per);
   const std::size_t lanes = std::size_t(plan.lanes), B = std::size_t(plan.block);
   g.folds.assign(B, {0, 0, 1});
-  for (std::size_t t0 = run.base; t0 < run.hi; t0 += tile) {
-    const std::size_t from = std::max(t0, run.lo), to = std::min(t0 + tile, run.hi), first = from / m.cols;
-    const std::size_t tasks = ((to - 1) / m.cols - first + 1) * lanes;
-    for (std::size_t task = 0; task < tasks; ++task) {
-      const std::size_t r = first + task / lanes, a = std::max(r * m.cols, from), z = std::min((r + 1) * m.cols, to);
+  for (std::size_t k = 0; k * tile < run.hi - run.base; ++k) {
+    const kernels::FlatTile at = kernels::flat_tile(run, m.cols, tile, k, plan.lanes);
+    const std::size_t from = at.t0 + std::size_t(at.from), to = at.t0 + std::size_t(at.to);
+    for (std::size_t task = 0; task < std::size_t(at.tasks); ++task) {
+      const std::size_t r = at.first_row + task / lanes, a = std::max(r * m.cols, from),
+                        z = std::min((r + 1) * m.cols, to);
       const std::size_t e = count(a + task % lanes, z, lanes);
       core::ThreadFold& f = g.folds[task % B];
       f.elements += e, f.additions += e ? e - 1 : 0;

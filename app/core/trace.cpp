@@ -160,51 +160,6 @@ std::vector<Finding> read_findings(const json& jf) {
   return out;
 }
 
-}  // namespace
-
-int shuffle_source(const Trace& t, int thread, int offset) {
-  const int width = t.geometry.segment_lanes > 0 ? t.geometry.segment_lanes : 32;
-  if (thread % width + offset >= width || thread + offset >= t.block) return -1;
-  return thread + offset;
-}
-
-namespace {
-// flat-rows: the block whose run holds the row, the tile holding the row's first element, and
-// the lanes that tile gives the row (tasks go to threads in turn, `lanes` a row).
-std::optional<RowThreads> flat_row_threads(const Trace& t, std::size_t row, std::size_t grid) {
-  const std::size_t per = kernels::vector_elements(element_bytes(t.type)),
-                    lanes = std::size_t(t.geometry.segment_lanes);
-  const auto run = kernels::flat_run(t.rows, t.cols, grid, std::size_t(t.trace_block), per);
-  if (row < run.first || row >= run.end || lanes == 0 || t.cols == 0) return std::nullopt;
-  const std::size_t tile = kernels::flat_tile_elements(element_bytes(t.type));
-  const std::size_t t0 = run.base + (row * t.cols - run.base) / tile * tile;
-  const std::size_t task = (row - std::max(t0, run.lo) / t.cols) * lanes;
-  return RowThreads{int(task % std::size_t(t.block)), int(lanes)};
-}
-}  // namespace
-
-// The kernels' indexing (kernels/short_rows.cuh), which the recorded loads show: a tile of rows
-// is a block's `block` rows in turn, by grid stride; row segments go 32 / k rows a warp, groups of
-// them to the grid's warps in turn.
-std::optional<RowThreads> row_threads(const Trace& t, std::size_t row) {
-  const Geometry& g = t.geometry;
-  const std::size_t grid = g.known() ? g.grid_x : t.grid, block = std::size_t(std::max(t.block, 0));
-  if (row >= t.rows || grid == 0 || block == 0) return std::nullopt;
-  if (g.indexing == kernels::Indexing::RowTile) {
-    if ((row / block) % grid != std::size_t(t.trace_block)) return std::nullopt;
-    return RowThreads{int(row % block), 1};
-  }
-  if (g.indexing == kernels::Indexing::FlatTiles) return flat_row_threads(t, row, grid);
-  const int k = g.segment_lanes;
-  if (k <= 0 || k > 32 || block % 32 != 0) return std::nullopt;
-  const std::size_t per_warp = std::size_t(32 / k), warps = block / 32;
-  const std::size_t warp = (row / per_warp) % (grid * warps);
-  if (warp / warps != std::size_t(t.trace_block)) return std::nullopt;
-  return RowThreads{int((warp % warps) * 32 + (row % per_warp) * std::size_t(k)), k};
-}
-
-namespace {
-
 json geometry_json(const Geometry& g) {
   json folds = json::array();
   for (const auto& f : g.folds) folds.push_back({f.elements, f.additions, f.held});

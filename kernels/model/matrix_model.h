@@ -36,12 +36,7 @@ struct MatrixModel {
     std::size_t r0, c0;
     int rows, w, pitch;
   };
-  // flat-rows, a tile: the row holding its first element of the run and where that row starts
-  // (cells from the tile's start), the run's cells [from, to), and the tile's tasks (rows x lanes).
-  struct FlatTile {
-    std::size_t first_row;
-    int f0, from, to, tasks;
-  };
+  using FlatTile = kernels::FlatTile;
 
   // matrix_model.cpp: kernels/matrix.cuh
   T batched_row(const T* in, std::size_t r, const Rec<T>& rec, std::size_t begin = 0,
@@ -62,7 +57,7 @@ struct MatrixModel {
   void row_tile(const T* in, std::size_t b, const Rec<T>& rec, std::vector<T>& out) const;
   void copy_tile(const T* in, TileAt a, bool first, std::vector<int>& slot, const Rec<T>& rec) const;
   void flat_rows(const T* in, std::size_t b, const Rec<T>& rec, std::vector<T>& out) const;
-  void flat_first_tile(const T* in, std::size_t t0, int to, const Rec<T>& rec) const;
+  void flat_first_tile(const T* in, std::size_t t0, std::size_t copy_end, int to, const Rec<T>& rec) const;
   std::vector<std::vector<T>> flat_warp(const T* tile, const FlatTile& at, int first) const;
   void flat_record(int w, const FlatTile& at, const std::vector<std::vector<T>>& steps,
                    std::vector<std::vector<T>>& lanes_at, const Rec<T>& rec) const;

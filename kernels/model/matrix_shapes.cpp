@@ -350,7 +350,7 @@ std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, 
     case Indexing::FlatTiles: {  // the matrix's last elements past its last whole vector (of its tile), one a thread
       const std::size_t per = vector_elements(elem_bytes);
       const FlatRun r = flat_run(m.rows, m.cols, grid.count(), b, per);
-      for (std::size_t e = std::max(flat_copy_end(m.size(), per), r.base) + t; e < r.hi; e += std::size_t(block))
+      for (std::size_t e = std::max(flat_copy_end(r, m.size(), per), r.base) + t; e < r.hi; e += std::size_t(block))
         out.push_back(e);
       break;
     }

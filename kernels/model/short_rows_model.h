@@ -144,20 +144,18 @@ void MatrixModel<T, Op>::copy_tile(const T* in, TileAt a, bool first, std::vecto
 template <class T, class Op>
 void MatrixModel<T, Op>::flat_rows(const T* in, std::size_t b, const Rec<T>& rec, std::vector<T>& out) const {
   const std::size_t per = kernels::vector_elements(sizeof(T)), tile = kernels::flat_tile_elements(sizeof(T));
-  const std::size_t copy_end = kernels::flat_copy_end(m.size(), per);
   const kernels::FlatRun run = kernels::flat_run(m.rows, m.cols, grid.count(), b, per);
+  const std::size_t copy_end = kernels::flat_copy_end(run, m.size(), per);
   const int lanes = kernels::flat_row_lanes(m.cols), c = int(m.cols);
   std::vector<T> carry(2, T{});
-  FlatTile at{run.first, int(run.lo - run.base), 0, 0, 0};
   for (std::size_t k = 0; k * tile < run.hi - run.base; ++k) {
-    const std::size_t t0 = run.base + k * tile, w1 = std::min(run.hi, t0 + tile);
-    at.from = k == 0 ? int(run.lo - run.base) : 0, at.to = int(w1 - t0);
+    const FlatTile at = kernels::flat_tile(run, m.cols, tile, k, lanes);
+    const std::size_t t0 = at.t0, w1 = t0 + std::size_t(at.to);
     for (int t = 0; t < B && w1 > copy_end; ++t) {  // the last elements, one a thread
       int slot = 0;
       for (std::size_t e = copy_end + std::size_t(t); e < w1; e += std::size_t(B)) rec.load(0, t, slot++, e);
     }
-    if (k == 0) flat_first_tile(in, t0, at.to, rec);
-    at.tasks = (int(unsigned(at.to - 1 - at.f0) / unsigned(c)) + 1) * lanes;
+    if (k == 0) flat_first_tile(in, t0, copy_end, at.to, rec);
     std::vector<std::vector<T>> recorded;  // the first tile's stages 1 on, the block's lanes
     for (int q = 0; q < at.tasks; q += B)  // the block's threads take tasks q to q + B - 1
       for (int w = 0; w < B / 32 && q + 32 * w < at.tasks; ++w) {
@@ -175,17 +173,15 @@ void MatrixModel<T, Op>::flat_rows(const T* in, std::size_t b, const Rec<T>& rec
         }
       }
     for (std::size_t s = 0; s < recorded.size(); ++s) rec.lanes(int(s) + 1, recorded[s]);
-    const int skip = int(unsigned(int(tile) - at.f0) / unsigned(c));  // rows that end before the next tile
-    at.first_row += std::size_t(skip), at.f0 += skip * c - int(tile);
   }
 }
 
 // flat-rows' first tile as it arrives: the bulk copy's bytes (its whole vectors), every thread
 // waiting, and the run's part of the tile in shared memory (cells from the tile's start).
 template <class T, class Op>
-void MatrixModel<T, Op>::flat_first_tile(const T* in, std::size_t t0, int to, const Rec<T>& rec) const {
-  const std::size_t per = kernels::vector_elements(sizeof(T)), tile = kernels::flat_tile_elements(sizeof(T));
-  const std::size_t copy_end = kernels::flat_copy_end(m.size(), per);
+void MatrixModel<T, Op>::flat_first_tile(const T* in, std::size_t t0, std::size_t copy_end, int to,
+                                         const Rec<T>& rec) const {
+  const std::size_t tile = kernels::flat_tile_elements(sizeof(T));
   const std::size_t copied = copy_end > t0 ? std::min(copy_end, t0 + tile) - t0 : 0;
   rec.stage(0, kernels::kTagBulkWait, int(copied * sizeof(T)));
   for (int t = 0; t < B; ++t) rec.work(0, t, true);
