@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 namespace ptx = cuda::ptx;
 using u64 = unsigned long long;
 __host__ __device__ inline u64 umin(u64 a, u64 b) { return a < b ? a : b; }
@@ -200,7 +201,9 @@ int main(int argc, char** argv) {
     int stages;
     int gforce;  // -1: the rule
   };
-  const Cfg cfgs[] = {{8192, 2, -1}, {6144, 2, -1}, {4096, 2, -1}, {8192, 3, -1}, {8192, 2, 0}};
+  // The last four: more, smaller buffers in the same shared memory (docs/benchmarks.md, "four reads in flight").
+  const Cfg cfgs[] = {{8192, 2, -1}, {6144, 2, -1}, {4096, 2, -1}, {8192, 3, -1}, {8192, 2, 0},
+                      {4096, 4, -1}, {2048, 8, -1}, {4096, 3, -1}, {2048, 6, -1}};
   const int only_cfg = argc > 2 ? atoi(argv[1]) : -1, only_shape = argc > 2 ? atoi(argv[2]) : -1;
   int ci = -1;
   for (const Cfg& cf : cfgs) {
@@ -214,15 +217,15 @@ int main(int argc, char** argv) {
       const std::size_t smem = std::size_t(cf.stages) * cf.tile * 4;
       int per_sm = 0;
       const int w = width_for(sh.c);
-      auto kern = cf.stages == 2   ? (w == 4   ? flat_tiles<4, 2>
-                                      : w == 2 ? flat_tiles<2, 2>
-                                               : flat_tiles<1, 2>)
-                  : cf.stages == 3 ? (w == 4   ? flat_tiles<4, 3>
-                                      : w == 2 ? flat_tiles<2, 3>
-                                               : flat_tiles<1, 3>)
-                                   : (w == 4   ? flat_tiles<4, 4>
-                                      : w == 2 ? flat_tiles<2, 4>
-                                               : flat_tiles<1, 4>);
+      auto pick = [&](auto st) {
+        constexpr int S = decltype(st)::value;
+        return w == 4 ? flat_tiles<4, S> : w == 2 ? flat_tiles<2, S> : flat_tiles<1, S>;
+      };
+      auto kern = cf.stages == 2   ? pick(std::integral_constant<int, 2>{})
+                  : cf.stages == 3 ? pick(std::integral_constant<int, 3>{})
+                  : cf.stages == 4 ? pick(std::integral_constant<int, 4>{})
+                  : cf.stages == 6 ? pick(std::integral_constant<int, 6>{})
+                                   : pick(std::integral_constant<int, 8>{});
       CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
       CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, 256, smem));
       const unsigned blocks = unsigned(prop.multiProcessorCount * per_sm);
