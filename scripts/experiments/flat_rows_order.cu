@@ -1,24 +1,17 @@
 // Prototype for issue 53 (an exploration, not part of the app): does the order blocks read in decide
 // flat-rows' speed? See docs/benchmarks.md, "flat-rows with four reads in flight". On a GPU machine:
 //   nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -o flat_rows_order flat_rows_order.cu
-//   ./flat_rows_order (copies alone, then the interleaved kernel); ONLY_SIMPLE=1 ./flat_rows_order (the four simple
-//   kernels)
+//   ./flat_rows_order (the copies alone, then the four flat kernels); ONLY_SIMPLE=1 skips the copies
 #include <cuda/ptx>
 #include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstdint>
-#include <algorithm>
+
+#include "flat_rows_common.cuh"
 namespace ptx = cuda::ptx;
-using u64 = unsigned long long;
-#define CK(x)                                                          \
-  do {                                                                 \
-    cudaError_t e = (x);                                               \
-    if (e != cudaSuccess) {                                            \
-      printf("%s: %s line %d\n", #x, cudaGetErrorString(e), __LINE__); \
-      exit(1);                                                         \
-    }                                                                  \
-  } while (0)
 constexpr unsigned kTile = 8192;  // floats
 constexpr int kStages = 2;
 
@@ -88,64 +81,9 @@ __global__ void __launch_bounds__(256) load_sum(const float4* __restrict__ in, u
   if (v == 12345.f) *sink = v;
 }
 
-// flat-rows, interleaved: block b takes tiles b, b+G, ...; a tile's rows are those that start in it,
-// the row cut by its end read on from global memory (cols <= kTile). One lane a row (odd lengths).
-__global__ void __launch_bounds__(256)
-    flat_interleaved(const float* __restrict__ in, u64 rows, u64 cols, float* __restrict__ out) {
-  extern __shared__ __align__(128) float buf[];
-  __shared__ std::uint64_t full[kStages];
-  const unsigned tid = threadIdx.x;
-  const u64 n = rows * cols, count = (n + kTile - 1) / kTile, G = gridDim.x, b = blockIdx.x;
-  const u64 mine = b < count ? (count - b + G - 1) / G : 0, n4 = n / 4 * 4;
-  auto start = [&](u64 k, int s) {
-    const u64 t0 = (b + k * G) * kTile, e = std::min<u64>(t0 + kTile, n4);
-    const unsigned bytes = e > t0 ? unsigned(e - t0) * 4u : 0u;
-    if (bytes) {
-      ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &full[s], bytes);
-      ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, buf + s * kTile, in + t0, bytes, &full[s]);
-    } else
-      ptx::mbarrier_arrive(&full[s]);
-  };
-  if (tid == 0) {
-    for (int s = 0; s < kStages; ++s) ptx::mbarrier_init(&full[s], 1);
-    ptx::fence_proxy_async(ptx::space_shared);
-    for (int s = 0; s < kStages && u64(s) < mine; ++s) start(s, s);
-  }
-  __syncthreads();
-  const int c = int(cols);
-  for (u64 k = 0; k < mine; ++k) {
-    const int s = int(k % kStages);
-    while (!ptx::mbarrier_try_wait_parity(&full[s], unsigned(k / kStages) & 1u)) {}
-    const u64 t0 = (b + k * G) * kTile, t1 = std::min<u64>(t0 + kTile, n);
-    const float* q = buf + s * kTile;
-    if (t1 > n4) {
-      for (u64 e = std::max(n4, t0) + tid; e < t1; e += blockDim.x) buf[s * kTile + (e - t0)] = in[e];
-      __syncthreads();
-    }
-    const u64 r0 = (t0 + cols - 1) / cols;                       // first row starting in the tile
-    const u64 r1 = std::min<u64>((t1 + cols - 1) / cols, rows);  // rows [r0, r1) start here
-    const int f = int(r0 * cols - t0), nr = int(r1 - r0), span = int(t1 - t0);
-    for (int i = int(tid); i < nr; i += int(blockDim.x)) {
-      const int a = f + i * c, z = a + c;
-      float v = 0;
-      if (z <= span) {
-        for (int j = a; j < z; ++j) v += q[j];
-      } else {
-        for (int j = a; j < span; ++j) v += q[j];
-        for (int j = span; j < z; ++j) v += __ldg(in + t0 + j);
-      }
-      out[r0 + i] = v;
-    }
-    __syncthreads();
-    if (tid == 0 && k + kStages < mine) {
-      ptx::fence_proxy_async(ptx::space_shared);
-      start(k + kStages, s);
-    }
-  }
-}
-
-// The same flat kernel, tiles interleaved (kRuns false) or a contiguous run of tiles a block
-// (kRuns true); kUnroll: four reads in flight, added in order.
+// A flat row kernel: a tile's rows are those that start in it, one thread a row, the row cut by the
+// tile's end read on from global memory (no carry); tiles interleaved across blocks (kRuns false)
+// or a contiguous run of tiles a block (kRuns true); kUnroll: four reads in flight, added in order.
 template <bool kRuns, bool kUnroll>
 __global__ void __launch_bounds__(256)
     flat_simple(const float* __restrict__ in, u64 rows, u64 cols, float* __restrict__ out) {
@@ -153,9 +91,8 @@ __global__ void __launch_bounds__(256)
   __shared__ std::uint64_t full[kStages];
   const unsigned tid = threadIdx.x;
   const u64 n = rows * cols, count = (n + kTile - 1) / kTile, G = gridDim.x, b = blockIdx.x;
-  const u64 first = kRuns ? count * b / G : b;
-  const u64 mine = kRuns ? count * (b + 1) / G - first : (b < count ? (count - b + G - 1) / G : 0), n4 = n / 4 * 4;
-  auto tile_at = [&](u64 k) { return kRuns ? first + k : b + k * G; };
+  const u64 mine = tiles_of(kRuns, b, G, count), n4 = n / 4 * 4;
+  auto tile_at = [&](u64 k) { return tile_of(kRuns, k, b, G, count); };
   auto start = [&](u64 k, int s) {
     const u64 t0 = tile_at(k) * kTile, e = t0 + kTile < n4 ? t0 + kTile : n4;
     const unsigned bytes = e > t0 ? unsigned(e - t0) * 4u : 0u;
@@ -205,28 +142,10 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-__global__ void fill(float* x, u64 n) {
-  for (u64 i = blockIdx.x * u64(blockDim.x) + threadIdx.x; i < n; i += u64(gridDim.x) * blockDim.x) {
-    unsigned h = unsigned(i * 2654435761ull) ^ unsigned(i >> 17);
-    h ^= h >> 13, h *= 0x5bd1e995u, h ^= h >> 15;
-    x[i] = float(int(h % 2001u) - 1000) / 64.f;
-  }
-}
-__global__ void check(const float* x, u64 rows, u64 cols, const float* got, unsigned long long* bad) {
-  for (u64 r = blockIdx.x * u64(blockDim.x) + threadIdx.x; r < rows; r += u64(gridDim.x) * blockDim.x) {
-    double want = 0, mag = 0;
-    for (u64 c = 0; c < cols; ++c) want += x[r * cols + c], mag += fabs(double(x[r * cols + c]));
-    if (fabs(got[r] - want) > 1e-5 * mag + 1e-30) atomicAdd(bad, 1ull);
-  }
-}
-
 int main() {
   cudaDeviceProp prop;
   CK(cudaGetDeviceProperties(&prop, 0));
-  int clk = 0, bus = 0;
-  CK(cudaDeviceGetAttribute(&clk, cudaDevAttrMemoryClockRate, 0));
-  CK(cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, 0));
-  const double peak = 2.0 * clk * 1e3 * (bus / 8) / 1e9;
+  const double peak = peak_gbps(0);
   const int sms = prop.multiProcessorCount;
   printf("device %s, %d SMs, peak %.0f GB/s\n", prop.name, sms, peak);
   const u64 maxn = (1ull << 24) * 17;
@@ -240,7 +159,6 @@ int main() {
   CK(cudaGetLastError());
   const int smem = kStages * kTile * 4;
   CK(cudaFuncSetAttribute(bulk_sum, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  CK(cudaFuncSetAttribute(flat_interleaved, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
   cudaEvent_t e0, e1;
   CK(cudaEventCreate(&e0));
   CK(cudaEventCreate(&e1));
@@ -292,23 +210,9 @@ int main() {
              pct(double(sh.r * sh.c + sh.r) * 4, t), nb);
     }
   };
-  if (getenv("ONLY_SIMPLE")) {
-    simple(flat_simple<false, false>, "interleaved");
-    simple(flat_simple<false, true>, "interleaved unroll4");
-    simple(flat_simple<true, false>, "runs");
-    simple(flat_simple<true, true>, "runs unroll4");
-    return 0;
-  }
-  for (const Shape& sh : shapes) {
-    CK(cudaMemset(out, 0xff, sh.r * 4));
-    const float t = best_ms([&] { flat_interleaved<<<3 * sms, 256, smem>>>(in, sh.r, sh.c, out); });
-    CK(cudaMemset(bad, 0, 8));
-    check<<<1024, 256>>>(in, sh.r, sh.c, out, bad);
-    CK(cudaGetLastError());
-    unsigned long long nb = 0;
-    CK(cudaMemcpy(&nb, bad, 8, cudaMemcpyDeviceToHost));
-    printf("flat interleaved %9llu x %-6llu %9.1f us %5.1f %% wrong rows %llu\n", sh.r, sh.c, t * 1e3,
-           pct(double(sh.r * sh.c + sh.r) * 4, t), nb);
-  }
+  simple(flat_simple<false, false>, "interleaved");
+  simple(flat_simple<false, true>, "interleaved unroll4");
+  simple(flat_simple<true, false>, "runs");
+  simple(flat_simple<true, true>, "runs unroll4");
   return 0;
 }

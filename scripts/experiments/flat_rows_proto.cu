@@ -20,16 +20,9 @@
 #include <cuda_runtime.h>
 #include <cuda_pipeline.h>
 #include <cuda/ptx>
-namespace ptx = cuda::ptx;
 
-#define CK(x)                                                          \
-  do {                                                                 \
-    cudaError_t e = (x);                                               \
-    if (e != cudaSuccess) {                                            \
-      printf("%s: %s line %d\n", #x, cudaGetErrorString(e), __LINE__); \
-      exit(1);                                                         \
-    }                                                                  \
-  } while (0)
+#include "../../experiments/perf_common.cuh"
+namespace ptx = cuda::ptx;
 
 constexpr int kMaxTile = 32 * 32;  // floats a warp's tile, at most
 

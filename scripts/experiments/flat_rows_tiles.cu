@@ -15,19 +15,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <type_traits>
+
+#include "flat_rows_common.cuh"
 namespace ptx = cuda::ptx;
-using u64 = unsigned long long;
 __host__ __device__ inline u64 umin(u64 a, u64 b) { return a < b ? a : b; }
 __host__ __device__ inline u64 umax(u64 a, u64 b) { return a > b ? a : b; }
-
-#define CK(x)                                                          \
-  do {                                                                 \
-    cudaError_t e = (x);                                               \
-    if (e != cudaSuccess) {                                            \
-      printf("%s: %s line %d\n", #x, cudaGetErrorString(e), __LINE__); \
-      exit(1);                                                         \
-    }                                                                  \
-  } while (0)
 
 template <int W>
 struct VecOf;
@@ -129,22 +121,6 @@ __global__ void __launch_bounds__(256)
   }
 }
 
-__global__ void fill(float* x, u64 n) {
-  for (u64 i = blockIdx.x * u64(blockDim.x) + threadIdx.x; i < n; i += u64(gridDim.x) * blockDim.x) {
-    unsigned h = unsigned(i * 2654435761ull) ^ unsigned(i >> 17);
-    h ^= h >> 13, h *= 0x5bd1e995u, h ^= h >> 15;
-    x[i] = float(int(h % 2001u) - 1000) / 64.f;
-  }
-}
-
-__global__ void check(const float* x, u64 rows, u64 cols, const float* got, unsigned long long* bad) {
-  for (u64 r = blockIdx.x * u64(blockDim.x) + threadIdx.x; r < rows; r += u64(gridDim.x) * blockDim.x) {
-    double want = 0, mag = 0;
-    for (u64 c = 0; c < cols; ++c) want += x[r * cols + c], mag += fabs(double(x[r * cols + c]));
-    if (fabs(got[r] - want) > 1e-5 * mag + 1e-30) atomicAdd(bad, 1ull);
-  }
-}
-
 __global__ void read_ceiling(const float4* in, u64 n4, float* sink) {
   float v = 0;
   for (u64 i = blockIdx.x * u64(blockDim.x) + threadIdx.x; i < n4; i += u64(gridDim.x) * blockDim.x) {
@@ -172,10 +148,7 @@ int main(int argc, char** argv) {
   CK(cudaSetDevice(dev));
   cudaDeviceProp prop;
   CK(cudaGetDeviceProperties(&prop, dev));
-  int clk = 0, bus = 0;
-  CK(cudaDeviceGetAttribute(&clk, cudaDevAttrMemoryClockRate, dev));
-  CK(cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, dev));
-  const double peak = 2.0 * clk * 1e3 * (bus / 8) / 1e9;
+  const double peak = peak_gbps(dev);
   printf("device %s, %d SMs, peak %.0f GB/s\n", prop.name, prop.multiProcessorCount, peak);
   struct Shape {
     u64 r, c;

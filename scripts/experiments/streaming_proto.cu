@@ -13,19 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "experiments/perf_common.cuh"
 #include "kernels/shuffle.cuh"
 
 using namespace rl::kernels;
 namespace ops = rl::ops;
-
-#define CK(x)                                                                \
-  do {                                                                       \
-    cudaError_t e_ = (x);                                                    \
-    if (e_ != cudaSuccess) {                                                 \
-      std::printf("%s: %s line %d\n", #x, cudaGetErrorString(e_), __LINE__); \
-      std::exit(1);                                                          \
-    }                                                                        \
-  } while (0)
 
 static double g_peak = 0;  // GB/s
 static int g_sms = 0;
