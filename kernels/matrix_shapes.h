@@ -52,7 +52,8 @@ TraceShape matrix_trace_shape(Algo algo, int block, Matrix m, std::size_t elem_b
 // Row segments: the lanes a row's segment holds: 32 for a warp a row (warp-per-row); for
 // lanes-per-row the largest power of two at or below the row's length over a lane's share (rounded
 // up), 1 to kMaxRowLanes. A lane's share is 4 elements, one 16-byte load of floats or ints (two of
-// doubles), or 8 halves or bfloat16: one load of them.
+// doubles), or 8 halves or bfloat16: one load of them. Where rows hold 16-byte vectors and a lane
+// would load two or three of them, fewer lanes, each with kRowLoadsInFlight or more.
 constexpr int kMaxRowLanes = 16;
 int row_lanes(Algo algo, std::size_t cols, std::size_t elem_bytes = 4);
 // thread-per-row: the columns of each row a block copies into shared memory at a time, its tile
@@ -108,16 +109,19 @@ constexpr RL_HD RowVectors row_vectors(std::size_t start, std::size_t cols, std:
   return {head, body, cols - head - body};
 }
 // flat-rows: block b of `grid` takes rows [first, end), elements [lo, hi) of the flat matrix; its
-// tiles start at `base`, lo rounded down to a 16-byte boundary, so bulk copies take them whatever
-// a row's length. `per`: elements a 16-byte vector. rows / grid * b + ... keeps rows * b from
-// overflowing.
+// tiles start at `base`, lo rounded down to a kFlatAlignBytes boundary, so bulk copies take them
+// whatever a row's length: copies from sources on 16-byte boundaries alone measured far slower
+// (docs/benchmarks.md, "flat-rows' copies on 128-byte boundaries"). rows / grid * b + ... keeps
+// rows * b from overflowing.
+constexpr std::size_t kFlatAlignBytes = 128;
 struct FlatRun {
   std::size_t first, end, lo, hi, base;
 };
-constexpr RL_HD FlatRun flat_run(std::size_t rows, std::size_t cols, std::size_t grid, std::size_t b, std::size_t per) {
+constexpr RL_HD FlatRun flat_run(std::size_t rows, std::size_t cols, std::size_t grid, std::size_t b,
+                                 std::size_t elem_bytes) {
   const auto row_at = [&](std::size_t k) { return rows / grid * k + rows % grid * k / grid; };
-  const std::size_t first = row_at(b), end = row_at(b + 1);
-  return {first, end, first * cols, end * cols, first * cols / per * per};
+  const std::size_t first = row_at(b), end = row_at(b + 1), align = kFlatAlignBytes / elem_bytes;
+  return {first, end, first * cols, end * cols, first * cols / align * align};
 }
 // flat-rows, tile k of run r (tiles of `tile` elements from r.base), as the host walks it (the
 // kernel keeps the same numbers from tile to tile): where it starts (t0); the run's part of it,

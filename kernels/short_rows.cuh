@@ -218,12 +218,12 @@ __global__ void __launch_bounds__(1024)
 
 // <<< flat-rows
 // Block b takes a run of whole rows (flat_run), so no row is split between blocks, and streams
-// it in tiles copied flat into shared memory by bulk copies: a tile starts on a 16-byte
-// boundary, so a copy never cares where a row starts. kFlatStages buffers, an mbarrier each,
-// keep the next tiles copying while one is added. In a tile, `lanes` neighbouring threads add
-// each row's elements there (flat_row_lanes: a warp's reads in 32 banks), meet through shuffles,
-// and the first of them writes the row; a row cut by the tile's end hands its sum so far to the
-// next tile through `carry`. The stages record the block's first tile and each warp's first rows.
+// it in tiles copied flat into shared memory by bulk copies: a tile starts on a 128-byte
+// boundary (kFlatAlignBytes: copies run faster from there), so a copy never cares where a row starts. kFlatStages
+// buffers, an mbarrier each, keep the next tiles copying while one is added. In a tile, `lanes` neighbouring threads
+// add each row's elements there (flat_row_lanes: a warp's reads in 32 banks), meet through shuffles, and the first of
+// them writes the row; a row cut by the tile's end hands its sum so far to the next tile through `carry`. The stages
+// record the block's first tile and each warp's first rows.
 template <class T, class Op, class Probe>
 __global__ void __launch_bounds__(1024)
     flat_rows(const T* __restrict__ in, T* out, std::size_t rows, std::size_t cols, int lanes, Probe probe) {
@@ -233,7 +233,7 @@ __global__ void __launch_bounds__(1024)
   __shared__ T carry[2];           // a cut row's sum so far: written in one tile, read in the next
   T* buffers = shared_array<T>();  // kFlatStages tiles
   const unsigned tid = threadIdx.x, lane = tid % 32;
-  const FlatRun run = flat_run(rows, cols, gridDim.x, blockIdx.x, per);
+  const FlatRun run = flat_run(rows, cols, gridDim.x, blockIdx.x, sizeof(T));
   const std::size_t copy_end = flat_copy_end(run, rows * cols, per);
   const std::size_t count = (run.hi - run.base + tile - 1) / tile;  // every block has a row
   const auto start = [&](std::size_t k, int s) {                    // thread 0 only

@@ -879,6 +879,24 @@ TEST(Matrix, RowKernelsTakeTheLargestBlockThatKeepsEightLoadsAThread) {
 
 // flat-rows' lanes a row: the 2-adic part of the length while a lane keeps 4 elements or more,
 // 32 where one lane would add more than 64.
+// lanes-per-row: a lane's share of a row is one 16-byte load, up to 16 lanes, but a lane that would
+// load two or three vectors of its row gets four or more (rows of 256 halves: 8 lanes of 4 loads,
+// not 16 of 2; 128 floats and 100 floats the same); rows that do not hold vectors keep a quarter of
+// the row.
+TEST(Matrix, LanesPerRowGivesALaneOneLoadOrFourInFlight) {
+  struct Want {
+    std::size_t cols, bytes;
+    int lanes;
+  };
+  const Want want[] = {{16, 4, 4}, {64, 4, 16},  {128, 4, 8}, {256, 4, 16}, {1024, 4, 16}, {48, 4, 2}, {16, 2, 2},
+                       {64, 2, 8}, {128, 2, 16}, {256, 2, 8}, {512, 2, 16}, {1024, 2, 16}, {32, 8, 4}, {64, 8, 8},
+                       {15, 4, 4}, {17, 4, 4},   {100, 4, 4}, {33, 4, 8},   {1, 4, 1},     {6, 2, 1}};
+  for (const auto& w : want)
+    EXPECT_EQ(kernels::row_lanes(kernels::Algo::LanesPerRow, w.cols, w.bytes), w.lanes)
+        << w.cols << " x " << w.bytes << " bytes";
+  EXPECT_EQ(kernels::row_lanes(kernels::Algo::WarpPerRow, 256, 2), 32);
+}
+
 TEST(Matrix, FlatRowsGivesARowTheLanesItsLengthAllows) {
   const std::pair<std::size_t, int> want[] = {{1, 1},   {8, 2},   {15, 1},  {16, 4},   {17, 1},     {33, 1},
                                               {64, 16}, {65, 32}, {100, 4}, {256, 32}, {20000, 32}, {65537, 32}};
@@ -919,40 +937,59 @@ TEST(Banks, FlatRowsLanesReadDifferentBanksWhereTheLengthAllows) {
   }
 }
 
-// 5 rows of 3 ints, a block a row: a bulk copy takes whole 16-byte vectors only, so the last
-// block (elements 12-14, past the last whole vector) copies nothing and loads them one a thread;
-// block 3 (elements 9-11) copies the vector 8-11.
+// 5 rows of 3 ints, a block a row: every tile starts at element 0, the 128-byte boundary before
+// each run, and a bulk copy takes whole 16-byte vectors only, so the last block (elements 12-14,
+// past the last whole vector) copies elements 0-11 and loads its own one a thread; block 3
+// (elements 9-11) copies 0-11.
 TEST(Matrix, FlatRowsLoadsTheLastElementsPastTheLastVector) {
   const auto last = matrix_trace("flat-rows", 5, 3, 32, 4);
   EXPECT_EQ(last.grid, 5u);
   EXPECT_EQ(last.outputs, (std::vector<double>{6, 15, 24, 33, 42}));
-  EXPECT_EQ(last.stages[0].param, 0);
+  EXPECT_EQ(last.stages[0].param, 48);
   EXPECT_EQ(loads_of(last.stages[0], 0), (std::vector<long long>{12}));
   EXPECT_EQ(loads_of(last.stages[0], 2), (std::vector<long long>{14}));
   EXPECT_TRUE(loads_of(last.stages[0], 3).empty());
   const auto before = matrix_trace("flat-rows", 5, 3, 32, 3);
-  EXPECT_EQ(before.stages[0].param, 16);
+  EXPECT_EQ(before.stages[0].param, 48);
   EXPECT_TRUE(before.stages[0].loads.empty());
   ASSERT_TRUE(before.stages[0].shared);
-  EXPECT_EQ(*before.stages[0].shared, (std::vector<double>{9, 10, 11, 12}));
+  EXPECT_EQ(*before.stages[0].shared, (std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}));
+}
+
+// Every flat-rows run's tiles start on the 128-byte boundary at or before the run (bulk copies
+// from 16-byte boundaries alone ran far slower: docs/benchmarks.md). Seeded random shapes.
+TEST(Matrix, FlatRowsTilesStartOn128ByteBoundaries) {
+  std::mt19937_64 rng(53);
+  for (int i = 0; i < 2000; ++i) {
+    const std::size_t rows = 1 + rng() % 100000, cols = 1 + rng() % 5000,
+                      grid = 1 + rng() % std::min<std::size_t>(rows, 1000);
+    const std::size_t bytes = std::size_t(4) << (rng() % 2), b = rng() % grid;
+    const auto r = kernels::flat_run(rows, cols, grid, b, bytes);
+    SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(cols) + ", grid " + std::to_string(grid) + ", block " +
+                 std::to_string(b) + ", " + std::to_string(bytes) + "-byte elements");
+    EXPECT_EQ(r.base * bytes % 128, 0u);
+    EXPECT_LE(r.base, r.lo);
+    EXPECT_LT((r.lo - r.base) * bytes, 128u);
+  }
 }
 
 // flat-rows' copies end at the 16-byte boundary at or after the block's run, not at its tile's
 // end: 3000 rows of 17 ints over the model's 396 blocks give block 0 rows 0-6 (elements 0-118:
-// 120 copied, 480 bytes) and block 1 rows 7-14 (elements 119-254, from the boundary at 116 to
-// 256: 560 bytes) and the last block rows 2992-2999 (elements 50864-50999: 544 bytes), not a
-// 32 KB tile each.
+// 120 copied, 480 bytes) and block 1 rows 7-14 (elements 119-254, from the 128-byte boundary at
+// 96 to 256: 640 bytes) and the last block rows 2992-2999 (elements 50864-50999, from 50848:
+// 608 bytes), not a 32 KB tile each.
 TEST(Matrix, FlatRowsCopiesEndAtTheRunNotTheTile) {
   const auto first = matrix_trace("flat-rows", 3000, 17, 32, 0);
   ASSERT_EQ(first.grid, 396u);
   EXPECT_EQ(first.stages[0].param, 480);
-  EXPECT_EQ(matrix_trace("flat-rows", 3000, 17, 32, 1).stages[0].param, 560);
-  EXPECT_EQ(matrix_trace("flat-rows", 3000, 17, 32, 395).stages[0].param, 544);
+  EXPECT_EQ(matrix_trace("flat-rows", 3000, 17, 32, 1).stages[0].param, 640);
+  EXPECT_EQ(matrix_trace("flat-rows", 3000, 17, 32, 395).stages[0].param, 608);
 }
 
 // flat-rows: a row's lanes are the tasks of the tile holding its first element, threads in turn.
 // 3000 rows of 100 ints over the model's 396 blocks: block 1 takes rows 7-14, 4 lanes a row,
-// its tile starting at row 7; thread 8 is row 9's first lane and reads its first cell, 200.
+// its tile starting at element 672 (the 128-byte boundary before row 7's 700); thread 8 is row 9's
+// first lane and reads its first cell, 900 - 672 = 228.
 TEST(Matrix, FlatRowsRowThreadsAreTheLanesThatReadTheRow) {
   const auto t = matrix_trace("flat-rows", 3000, 100, 32, 1);
   EXPECT_FALSE(core::row_threads(t, 6));
@@ -965,5 +1002,5 @@ TEST(Matrix, FlatRowsRowThreadsAreTheLanesThatReadTheRow) {
   }
   ASSERT_GE(t.stages.size(), 2u);
   ASSERT_FALSE(access_of(t.stages[1], 8).reads.empty());
-  EXPECT_EQ(access_of(t.stages[1], 8).reads.front(), 200);
+  EXPECT_EQ(access_of(t.stages[1], 8).reads.front(), 228);
 }

@@ -97,9 +97,9 @@ core::Geometry row_tile_geometry(core::Geometry g, const kernels::Plan& plan) {
 // rows x lanes), `lanes` cells apart; a piece's first element starts its fold.
 core::Geometry flat_geometry(core::Geometry g, const kernels::Plan& plan) {
   const kernels::Matrix m = plan.shape;
-  const std::size_t per = kernels::vector_elements(plan.elem_bytes),
-                    tile = kernels::flat_tile_elements(plan.elem_bytes);
-  const kernels::FlatRun run = kernels::flat_run(m.rows, m.cols, plan.grid.count(), std::size_t(plan.trace_block), per);
+  const std::size_t tile = kernels::flat_tile_elements(plan.elem_bytes);
+  const kernels::FlatRun run =
+      kernels::flat_run(m.rows, m.cols, plan.grid.count(), std::size_t(plan.trace_block), plan.elem_bytes);
   const std::size_t lanes = std::size_t(plan.lanes), B = std::size_t(plan.block);
   g.folds.assign(B, {0, 0, 1});
   for (std::size_t k = 0; k * tile < run.hi - run.base; ++k) {

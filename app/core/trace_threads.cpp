@@ -19,9 +19,8 @@ namespace {
 // flat-rows: the block whose run holds the row, the tile holding the row's first element, and
 // the lanes that tile gives the row (tasks go to threads in turn, `lanes` a row).
 std::optional<RowThreads> flat_row_threads(const Trace& t, std::size_t row, std::size_t grid) {
-  const std::size_t per = kernels::vector_elements(element_bytes(t.type)),
-                    lanes = std::size_t(t.geometry.segment_lanes);
-  const auto run = kernels::flat_run(t.rows, t.cols, grid, std::size_t(t.trace_block), per);
+  const std::size_t lanes = std::size_t(t.geometry.segment_lanes);
+  const auto run = kernels::flat_run(t.rows, t.cols, grid, std::size_t(t.trace_block), element_bytes(t.type));
   if (row < run.first || row >= run.end || lanes == 0 || t.cols == 0) return std::nullopt;
   const std::size_t tile = kernels::flat_tile_elements(element_bytes(t.type));
   const auto at = kernels::flat_tile(run, t.cols, tile, (row * t.cols - run.base) / tile, int(lanes));

@@ -64,6 +64,11 @@ int row_lanes(Algo algo, std::size_t cols, std::size_t elem_bytes) {
   const std::size_t shares = (cols + share - 1) / share;
   int lanes = 1;
   while (lanes < kMaxRowLanes && std::size_t(lanes) * 2 <= shares) lanes *= 2;
+  // A lane with two or three vectors of its row loads them one at a time (reduce_row_segments keeps
+  // kRowLoadsInFlight of a row in flight only where a lane has that many): fewer lanes, each with
+  // that many (measured: docs/benchmarks.md, "lanes-per-row: loads in flight on rows of halves").
+  const std::size_t vectors = rows_hold_vectors(cols, elem_bytes) ? cols / vector_elements(elem_bytes) : 0;
+  while (lanes > 1 && vectors > std::size_t(lanes) && vectors < std::size_t(lanes) * kRowLoadsInFlight) lanes /= 2;
   return lanes;
 }
 
@@ -349,7 +354,7 @@ std::vector<std::size_t> matrix_thread_elements(Algo algo, Matrix m, int block, 
     }
     case Indexing::FlatTiles: {  // the matrix's last elements past its last whole vector (of its tile), one a thread
       const std::size_t per = vector_elements(elem_bytes);
-      const FlatRun r = flat_run(m.rows, m.cols, grid.count(), b, per);
+      const FlatRun r = flat_run(m.rows, m.cols, grid.count(), b, elem_bytes);
       for (std::size_t e = std::max(flat_copy_end(r, m.size(), per), r.base) + t; e < r.hi; e += std::size_t(block))
         out.push_back(e);
       break;
@@ -376,7 +381,7 @@ std::vector<std::size_t> matrix_traced_elements(Algo algo, Matrix m, int block, 
                                                 std::size_t elem_bytes) {
   std::vector<std::size_t> out;
   if (row(algo).indexing == Indexing::FlatTiles) {  // the block's rows, as its tiles bring them
-    const FlatRun r = flat_run(m.rows, m.cols, grid.count(), std::size_t(traced), vector_elements(elem_bytes));
+    const FlatRun r = flat_run(m.rows, m.cols, grid.count(), std::size_t(traced), elem_bytes);
     for (std::size_t e = r.lo; e < r.hi; ++e) out.push_back(e);
     return out;
   }

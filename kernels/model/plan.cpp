@@ -50,7 +50,8 @@ std::size_t traced_output(const Plan& p) {
     case Indexing::ColumnWalk: return std::min(cols - 1, b * B);
     case Indexing::RowTile: return b * B;  // the first row of the block's first tile
     case Indexing::RowSegments: return b * (B / 32) * std::size_t(32 / p.lanes);  // its first warp's first row
-    case Indexing::FlatTiles: return flat_run(p.shape.rows, cols, p.grid.count(), b, 1).first;  // its first row
+    case Indexing::FlatTiles:
+      return flat_run(p.shape.rows, cols, p.grid.count(), b, p.elem_bytes).first;  // its first row
     default: return 0;
   }
 }

@@ -144,7 +144,7 @@ void MatrixModel<T, Op>::copy_tile(const T* in, TileAt a, bool first, std::vecto
 template <class T, class Op>
 void MatrixModel<T, Op>::flat_rows(const T* in, std::size_t b, const Rec<T>& rec, std::vector<T>& out) const {
   const std::size_t per = kernels::vector_elements(sizeof(T)), tile = kernels::flat_tile_elements(sizeof(T));
-  const kernels::FlatRun run = kernels::flat_run(m.rows, m.cols, grid.count(), b, per);
+  const kernels::FlatRun run = kernels::flat_run(m.rows, m.cols, grid.count(), b, sizeof(T));
   const std::size_t copy_end = kernels::flat_copy_end(run, m.size(), per);
   const int lanes = kernels::flat_row_lanes(m.cols), c = int(m.cols);
   std::vector<T> carry(2, T{});
