@@ -178,8 +178,13 @@ constexpr int kRowLoadsInFlight = 4;
 constexpr int kRegistersPerSm = 65536;
 // batched-rows-vectorized cuts rows into chunks that give each thread at least this many
 // elements: short chunks, as many blocks as they make, the row's last block folding their
-// results (measured: docs/benchmarks.md).
+// results (measured: docs/benchmarks.md). Halves and bfloat16 by default twice as many, the same
+// bytes (measured: docs/benchmarks.md, "Matrices of halves"); an asked-for grid keeps the floats'
+// limit, so every grid the default gives maps back to itself.
 constexpr int kRowChunkElements = 32;
+constexpr RL_HD int row_chunk_elements(std::size_t elem_bytes) {
+  return elem_bytes == 2 ? 2 * kRowChunkElements : kRowChunkElements;
+}
 // column-sums-vectorized: bytes of loads a thread issues before adding any. Blocks of up to
 // kDeepColumnBlock threads compile with registers for 256 bytes of 16-byte loads (16 float4), and
 // give them the cache-streaming hint; 1024 threads of a 65536-register file get 64 registers each,
@@ -206,6 +211,6 @@ Lines matrix_lines(Algo algo);
 Lines matrix_lines(Baseline b);
 std::size_t line_count(Lines lines, Matrix m);
 // The block a matrix benchmark uses when none is asked for (measured, docs/benchmarks.md).
-int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device);
+int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device, std::size_t elem_bytes = 4);
 
 }  // namespace rl::kernels

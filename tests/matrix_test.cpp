@@ -838,6 +838,33 @@ TEST(Matrix, ColumnSumsVectorizedBatchesTwiceTheBytesInBlocksOfUpTo256) {
 
 const kernels::DeviceShape kH100(132);  // an H100 SXM: 132 SMs of 2048 threads
 
+// Halves and bfloat16 in batched-rows-vectorized: blocks that give a thread 32 elements (four
+// vectors), chunks of 64 a thread by default (docs/benchmarks.md, "Matrices of halves"); an
+// asked-for grid keeps the floats' limit, so the default grid maps back to itself.
+TEST(Matrix, BatchedRowsVectorizedGivesHalvesFourVectorsAThread) {
+  using kernels::Algo;
+  const auto block = [](std::size_t rows, std::size_t cols, std::size_t bytes) {
+    return kernels::preferred_matrix_block(Algo::BatchedRowsVectorized, {rows, cols}, kH100, bytes);
+  };
+  EXPECT_EQ(block(std::size_t(1) << 16, 4096, 2), 128);
+  EXPECT_EQ(block(std::size_t(1) << 16, 4096, 4), 512);
+  EXPECT_EQ(block(std::size_t(1) << 14, std::size_t(1) << 14, 2), 512);
+  EXPECT_EQ(block(std::size_t(1) << 14, std::size_t(1) << 14, 4), 1024);
+  const auto grid = [](std::size_t rows, std::size_t cols, std::size_t bytes, std::size_t asked) {
+    return kernels::matrix_grid(Algo::BatchedRowsVectorized, {rows, cols}, 1024, asked, kH100, bytes).count();
+  };
+  EXPECT_EQ(grid(16, std::size_t(1) << 24, 2, 0), 4096u);    // 256 chunks a row
+  EXPECT_EQ(grid(16, std::size_t(1) << 24, 4, 0), 8192u);    // 512
+  EXPECT_EQ(grid(4096, std::size_t(1) << 16, 2, 0), 4096u);  // one chunk a row
+  EXPECT_EQ(grid(4096, std::size_t(1) << 16, 4, 0), 8192u);
+  EXPECT_EQ(grid(16, std::size_t(1) << 24, 2, 8192), 8192u);  // asked for: the floats' limit
+  for (const std::size_t cols :
+       {std::size_t(4100), std::size_t(1) << 16, std::size_t(1) << 20, (std::size_t(1) << 24) + 3}) {
+    const std::size_t g = grid(16, cols, 2, 0);
+    EXPECT_EQ(grid(16, cols, 2, g), g) << cols;
+  }
+}
+
 TEST(Matrix, RowKernelsTakeTheLargestBlockThatKeepsEightLoadsAThread) {
   using kernels::Algo;
   const auto block = [](Algo a, std::size_t cols) { return kernels::preferred_matrix_block(a, {64, cols}, kH100); };

@@ -172,12 +172,14 @@ std::vector<Point> points(const BenchRequest& req) {
 // own), grid and cluster. The row records them, a matrix's grid as its first pass's blocks.
 kernels::Plan row_plan(const Row& r, core::BenchRow& row, const BenchRequest& req, const Point& pt,
                        kernels::DeviceShape device) {
-  row.block = pt.matrix ? (req.block > 0 ? req.block : kernels::preferred_matrix_block(r.algo, pt.shape, device))
-                        : block_for(r, req, pt.size(), device.sm_count);
+  const std::size_t elem_bytes = core::element_bytes(req.type);
+  row.block = pt.matrix
+                  ? (req.block > 0 ? req.block : kernels::preferred_matrix_block(r.algo, pt.shape, device, elem_bytes))
+                  : block_for(r, req, pt.size(), device.sm_count);
   const int cluster = cluster_of(r, req);
   if (cluster > 1) row.cluster = cluster;
   const kernels::Launch launch{row.block, pt.matrix ? req.grid : 0, 0, nullptr, cluster};
-  const kernels::Plan plan = kernels::make_plan(r.algo, pt.shape, launch, device, core::element_bytes(req.type), false);
+  const kernels::Plan plan = kernels::make_plan(r.algo, pt.shape, launch, device, elem_bytes, false);
   if (pt.matrix) row.grid = plan.grid.count();
   return plan;
 }

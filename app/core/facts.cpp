@@ -417,7 +417,7 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{tile_cols}", std::to_string(tile_cols_of(trace))},
       {"{batch_bytes}", std::to_string(kernels::column_batch_bytes(trace.block, vector_rows(trace)))},
       {"{deep_block}", std::to_string(kernels::kDeepColumnBlock)},
-      {"{chunk_elements}", std::to_string(kernels::kRowChunkElements)},
+      {"{chunk_elements}", std::to_string(kernels::row_chunk_elements(element_bytes(trace.type)))},
       {"{deep_bytes}", std::to_string(kernels::column_batch_bytes(kernels::kDeepColumnBlock, true))},
       {"{wide_bytes}", std::to_string(kernels::column_batch_bytes(1024, true))},
       {"{single_bytes}", std::to_string(kernels::column_batch_bytes(kernels::kDeepColumnBlock, false))},

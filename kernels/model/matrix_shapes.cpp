@@ -115,7 +115,7 @@ std::size_t line_count(Lines lines, Matrix m) { return lines == Lines::Rows ? m.
 
 std::size_t matrix_outputs(Algo algo, Matrix m) { return line_count(matrix_lines(algo), m); }
 
-int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device) {
+int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device, std::size_t elem_bytes) {
   // column-sums: 128 threads (4 rows of 32) for wide matrices, 1024 for tall ones.
   // column-sums-vectorized: the most threads that take the deep batch (kDeepColumnBlock, 32 x 8)
   // while each row of threads still gets one full batch (16 rows of floats); fewer rows, fewer
@@ -139,13 +139,14 @@ int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device) {
   // A block per row: the largest block (32 to 1024) that still gives each thread at least eight
   // elements of the row: eight loads in flight (fold_strided); batched-rows-vectorized's threads
   // then hold two or three 16-byte vectors of 4-byte elements below 1024 threads (measured:
-  // docs/benchmarks.md, "Where the matrix rules come from").
-  const int block = largest_share(m.cols, 8, 32, 1024);
-  // batched-rows-vectorized's chunks are kRowChunkElements a thread: where its large blocks' chunks
+  // docs/benchmarks.md, "Where the matrix rules come from"). Halves and bfloat16: 32 elements, four
+  // vectors (measured: docs/benchmarks.md, "Matrices of halves").
+  const int block = largest_share(m.cols, elem_bytes == 2 ? 32 : 8, 32, 1024);
+  // batched-rows-vectorized's chunks are row_chunk_elements a thread: where its large blocks' chunks
   // leave SMs without a block and blocks of 256 cut more, it takes those (3 x (2^20 + 1): 8.8
   // against 9.5 us; docs/benchmarks.md, "rows of any alignment").
   const auto blocks_at = [&](int b) {  // the grid matrix_grid gives it
-    return row_chunks(m, b, std::numeric_limits<std::size_t>::max(), kRowChunkElements).count();
+    return row_chunks(m, b, std::numeric_limits<std::size_t>::max(), row_chunk_elements(elem_bytes)).count();
   };
   const std::size_t sms = std::size_t(std::max(1, device.sm_count));
   if (is_row_chunks(algo) && row(algo).combine == Combine::LastBlock && block > 256 && blocks_at(block) < sms &&
@@ -210,7 +211,8 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
       if (row(algo).combine != Combine::LastBlock) return row_chunks(m, block, want, kSplitLoads);
       // Short chunks, however many blocks they make: the row's last block folds their results
       // inside the same launch (measured: docs/benchmarks.md, "Where the matrix rules come from").
-      return row_chunks(m, block, grid ? grid : std::numeric_limits<std::size_t>::max(), kRowChunkElements);
+      if (grid) return row_chunks(m, block, grid, kRowChunkElements);
+      return row_chunks(m, block, std::numeric_limits<std::size_t>::max(), row_chunk_elements(elem_bytes));
     case Indexing::ColumnTiles: {
       // Chunks of rows; ceil(rows / ceil(rows / c)) so a recorded grid maps back to itself.
       // column-sums-vectorized: about one block an SM, so a second pass only where the column
