@@ -1,6 +1,6 @@
 // What the flat-row prototypes share (explorations for issue 53, not part of the app): the perf
-// experiments' CUDA check, a seeded input, each row checked against a double sum, and the
-// device's peak bandwidth from its memory clock and bus width.
+// experiments' CUDA check, a seeded input, each row checked against a double sum, the device's
+// peak bandwidth from its memory clock and bus width, and the best of 20 timed launches.
 #pragma once
 #include "../../experiments/perf_common.cuh"
 
@@ -27,4 +27,60 @@ inline double peak_gbps(int dev) {
   CK(cudaDeviceGetAttribute(&clk, cudaDevAttrMemoryClockRate, dev));
   CK(cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, dev));
   return 2.0 * clk * 1e3 * (bus / 8) / 1e9;
+}
+
+// The best of 20 launches (ms), after one untimed launch.
+template <class Launch>
+float best_ms(Launch&& launch) {
+  static cudaEvent_t e0 = nullptr, e1 = nullptr;
+  if (!e0) {
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+  }
+  float best = 1e9f, ms = 0;
+  launch();
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  for (int i = 0; i < 20; ++i) {
+    CK(cudaEventRecord(e0));
+    launch();
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    best = ms < best ? ms : best;
+  }
+  CK(cudaGetLastError());
+  return best;
+}
+
+// A prototype's device and buffers: the input (maxn seeded floats), a row result each of up to
+// max_rows rows, a counter of wrong rows; the device line printed.
+struct Lab {
+  double peak;
+  int sms;
+  float *in, *out;
+  unsigned long long* bad;
+  double pct(double bytes, float ms) const { return bytes / (ms * 1e-3) / 1e9 / peak * 100; }
+  // Rows of out that miss a double sum of in's row (check).
+  unsigned long long wrong_rows(u64 rows, u64 cols) const {
+    CK(cudaMemset(bad, 0, 8));
+    check<<<1024, 256>>>(in, rows, cols, out, bad);
+    CK(cudaGetLastError());
+    unsigned long long n = 0;
+    CK(cudaMemcpy(&n, bad, 8, cudaMemcpyDeviceToHost));
+    return n;
+  }
+};
+
+inline Lab open_lab(u64 maxn, u64 max_rows) {
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  Lab lab{peak_gbps(0), prop.multiProcessorCount, nullptr, nullptr, nullptr};
+  printf("device %s, %d SMs, peak %.0f GB/s\n", prop.name, lab.sms, lab.peak);
+  CK(cudaMalloc(&lab.in, maxn * 4));
+  CK(cudaMalloc(&lab.out, max_rows * 4));
+  CK(cudaMalloc(&lab.bad, 8));
+  fill<<<1024, 256>>>(lab.in, maxn);
+  CK(cudaGetLastError());
+  return lab;
 }

@@ -95,40 +95,8 @@ __global__ void __launch_bounds__(256)
 }
 
 int main() {
-  cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, 0));
-  const double peak = peak_gbps(0);
-  const int sms = prop.multiProcessorCount;
-  printf("device %s, %d SMs, peak %.0f GB/s\n", prop.name, sms, peak);
-  const u64 maxn = (1ull << 24) * 17;
-  float *in, *out;
-  unsigned long long* bad;
-  CK(cudaMalloc(&in, maxn * 4));
-  CK(cudaMalloc(&out, (1ull << 24) * 4));
-  CK(cudaMalloc(&bad, 8));
-  fill<<<1024, 256>>>(in, maxn);
-  CK(cudaGetLastError());
+  const Lab lab = open_lab((1ull << 24) * 17, 1ull << 24);
   const int smem = kStages * kTile * 4;
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  auto best_ms = [&](auto&& launch) {
-    float best = 1e9, ms = 0;
-    launch();
-    CK(cudaGetLastError());
-    CK(cudaDeviceSynchronize());
-    for (int i = 0; i < 20; ++i) {
-      CK(cudaEventRecord(e0));
-      launch();
-      CK(cudaEventRecord(e1));
-      CK(cudaEventSynchronize(e1));
-      CK(cudaEventElapsedTime(&ms, e0, e1));
-      best = std::min(best, ms);
-    }
-    CK(cudaGetLastError());
-    return best;
-  };
-  auto pct = [&](double bytes, float ms) { return bytes / (ms * 1e-3) / 1e9 / peak * 100; };
   struct Shape {
     u64 r, c;
   };
@@ -140,15 +108,10 @@ int main() {
     CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     for (const Shape& sh : shapes) {
       const int lanes = one_lane ? 1 : flat_row_lanes(sh.c);
-      CK(cudaMemset(out, 0xff, sh.r * 4));
-      const float t = best_ms([&] { kern<<<3 * sms, 256, smem>>>(in, sh.r, sh.c, lanes, out); });
-      CK(cudaMemset(bad, 0, 8));
-      check<<<1024, 256>>>(in, sh.r, sh.c, out, bad);
-      CK(cudaGetLastError());
-      unsigned long long nb = 0;
-      CK(cudaMemcpy(&nb, bad, 8, cudaMemcpyDeviceToHost));
+      CK(cudaMemset(lab.out, 0xff, sh.r * 4));
+      const float t = best_ms([&] { kern<<<3 * lab.sms, 256, smem>>>(lab.in, sh.r, sh.c, lanes, lab.out); });
       printf("%-16s %9llu x %-8llu lanes %2d %9.1f us %5.1f %% wrong rows %llu\n", name, sh.r, sh.c, lanes, t * 1e3,
-             pct(double(sh.r * sh.c + sh.r) * 4, t), nb);
+             lab.pct(double(sh.r * sh.c + sh.r) * 4, t), lab.wrong_rows(sh.r, sh.c));
     }
   };
   run(flat_lanes<false>, "one lane", true);

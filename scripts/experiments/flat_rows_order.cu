@@ -1,7 +1,8 @@
 // Prototype for issue 53 (an exploration, not part of the app): does the order blocks read in decide
 // flat-rows' speed? See docs/benchmarks.md, "flat-rows with four reads in flight". On a GPU machine:
 //   nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -o flat_rows_order flat_rows_order.cu
-//   ./flat_rows_order (the copies alone, then the four flat kernels); ONLY_SIMPLE=1 skips the copies
+//   ./flat_rows_order (the copies alone, then the four flat kernels); ONLY_SIMPLE=1 skips the copies;
+//   ALIGN=1 times the copies alone from tiles a few floats past a 256-byte boundary
 #include <cuda/ptx>
 #include <cuda_runtime.h>
 
@@ -143,42 +144,23 @@ __global__ void __launch_bounds__(256)
 }
 
 int main() {
-  cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, 0));
-  const double peak = peak_gbps(0);
-  const int sms = prop.multiProcessorCount;
-  printf("device %s, %d SMs, peak %.0f GB/s\n", prop.name, sms, peak);
-  const u64 maxn = (1ull << 24) * 17;
-  float *in, *out, *sink;
-  unsigned long long* bad;
-  CK(cudaMalloc(&in, maxn * 4));
-  CK(cudaMalloc(&out, (1ull << 24) * 4));
+  const Lab lab = open_lab((1ull << 24) * 17, 1ull << 24);
+  const int sms = lab.sms;
+  float* const in = lab.in;
+  float* sink;
   CK(cudaMalloc(&sink, 4));
-  CK(cudaMalloc(&bad, 8));
-  fill<<<1024, 256>>>(in, maxn);
-  CK(cudaGetLastError());
   const int smem = kStages * kTile * 4;
   CK(cudaFuncSetAttribute(bulk_sum, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  auto best_ms = [&](auto&& launch) {
-    float best = 1e9, ms = 0;
-    launch();
-    CK(cudaGetLastError());
-    CK(cudaDeviceSynchronize());
-    for (int i = 0; i < 20; ++i) {
-      CK(cudaEventRecord(e0));
-      launch();
-      CK(cudaEventRecord(e1));
-      CK(cudaEventSynchronize(e1));
-      CK(cudaEventElapsedTime(&ms, e0, e1));
-      best = std::min(best, ms);
+  const auto pct = [&](double bytes, float ms) { return lab.pct(bytes, ms); };
+  if (getenv("ALIGN")) {  // the copies alone, a contiguous run a block, from a few floats past a 256-byte boundary
+    const u64 n = 1ull << 28;
+    for (int off : {0, 4, 8, 16, 32, 4, 0}) {
+      const float t = best_ms([&] { bulk_sum<<<3 * sms, 256, smem>>>(in + off, n, sink, true); });
+      printf("tiles from byte %3d past a 256-byte boundary: %8.1f us %5.1f %% of peak\n", off * 4, t * 1e3,
+             pct(n * 4.0, t));
     }
-    CK(cudaGetLastError());
-    return best;
-  };
-  auto pct = [&](double bytes, float ms) { return bytes / (ms * 1e-3) / 1e9 / peak * 100; };
+    return 0;
+  }
   const u64 sizes[] = {(1ull << 24) * 17, (1ull << 24) * 15, 100000000ull, 99000000ull, 1ull << 28};
   for (u64 n : sizes) {
     if (getenv("ONLY_SIMPLE")) break;
@@ -199,15 +181,10 @@ int main() {
   auto simple = [&](auto kern, const char* name) {
     CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
     for (const Shape& sh : shapes) {
-      CK(cudaMemset(out, 0xff, sh.r * 4));
-      const float t = best_ms([&] { kern<<<3 * sms, 256, smem>>>(in, sh.r, sh.c, out); });
-      CK(cudaMemset(bad, 0, 8));
-      check<<<1024, 256>>>(in, sh.r, sh.c, out, bad);
-      CK(cudaGetLastError());
-      unsigned long long nb = 0;
-      CK(cudaMemcpy(&nb, bad, 8, cudaMemcpyDeviceToHost));
+      CK(cudaMemset(lab.out, 0xff, sh.r * 4));
+      const float t = best_ms([&] { kern<<<3 * sms, 256, smem>>>(in, sh.r, sh.c, lab.out); });
       printf("%-22s %9llu x %-6llu %9.1f us %5.1f %% wrong rows %llu\n", name, sh.r, sh.c, t * 1e3,
-             pct(double(sh.r * sh.c + sh.r) * 4, t), nb);
+             pct(double(sh.r * sh.c + sh.r) * 4, t), lab.wrong_rows(sh.r, sh.c));
     }
   };
   simple(flat_simple<false, false>, "interleaved");
