@@ -11,6 +11,7 @@ namespace rl::kernels {
 enum class OpKind { Sum, Min, Max };
 enum class DType { Int, Float, Double, Half, Bf16 };
 constexpr bool is_narrow(DType type) { return type == DType::Half || type == DType::Bf16; }
+constexpr int type_bytes(DType type) { return type == DType::Double ? 8 : is_narrow(type) ? 2 : 4; }
 // Baselines over the same data: the library reductions, a device copy (a bandwidth reference:
 // it reads and writes, a reduction only reads; checked element for element), and the matrix
 // anchors (CUB's segmented reduce, cuBLAS gemv with a ones vector).

@@ -211,6 +211,6 @@ Lines matrix_lines(Algo algo);
 Lines matrix_lines(Baseline b);
 std::size_t line_count(Lines lines, Matrix m);
 // The block a matrix benchmark uses when none is asked for (measured, docs/benchmarks.md).
-int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device, std::size_t elem_bytes = 4);
+int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device, DType type = DType::Float);
 
 }  // namespace rl::kernels

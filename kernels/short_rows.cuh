@@ -56,12 +56,13 @@ __device__ __forceinline__ void reduce_row_segments(const In* in, T* out, std::s
       if (row < rows) {
         const std::size_t end = (row + 1) * row_vectors;
         std::size_t i = row * row_vectors + seg_lane;
-        for (; i + (K - 1) * lanes < end; i += K * lanes) v[0] = fold_batch<K, Op>(v[0], in_v, i, lanes, probe, slot);
+        for (; i + (K - 1) * lanes < end; i += K * lanes)
+          v[0] = fold_batch<K, Op>(v[0], in_v, i, lanes, probe, slot);  // [row-segment]
         for (; i < end; i += lanes) v[0] = fold_batch<1, Op>(v[0], in_v, i, lanes, probe, slot);
       }
     }
     const std::size_t row0 = g * per_warp + lane / unsigned(lanes);
-    if (first) probe.stage(0, kTagRowLanes, lanes), probe.lane(0, v[0]);
+    if (first) probe.stage(0, one_load ? kTagRowLanes : kTagRowSegment, lanes), probe.lane(0, v[0]);
     if (first) probe.work(0, row0 < rows && seg_lane < row_vectors);
     int stage = 1;
     for (int offset = lanes / 2; offset > 0; offset /= 2, ++stage) {

@@ -49,6 +49,7 @@ enum Tag : int {
   kTagReduceScatter, // [reduce-scatter] across GPUs: each GPU adds the chunk its ring neighbour sent; param = the step, from 1
   kTagAllGather,    // [all-gather]  across GPUs: each GPU copies the summed chunk its ring neighbour sent; param = the step, from 1
   kTagPeerAdd,      // [peer-add]    across GPUs: each GPU reads every peer's buffer and adds them in the GPUs' order
+  kTagRowSegment,   // [row-segment] each lane of a row longer than its segment walks it, loads `lanes` apart; param = lanes a row
   kTagCount
 };
 
@@ -61,7 +62,7 @@ inline const char* tag_marker(int tag) {
       "[column-step]", "[column-walk]", "[tile-stride]", "[column-vector]", "[row-vector]", "[row-lanes]",
       "[tile-copy]", "[row-walk]", "[redux]", "[final-redux]", "[dsmem-read]", "[bulk-copy]", "[bulk-wait]",
       "[tile-fold]", "[bulk-reduce]", "[compensate]", "[barrier]", "[lanes]", "[warp-stage]", "[reduce-scatter]",
-      "[all-gather]", "[peer-add]"};
+      "[all-gather]", "[peer-add]", "[row-segment]"};
   return tag >= 0 && tag < kTagCount ? names[tag] : "[?]";
 }
 

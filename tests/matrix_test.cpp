@@ -480,6 +480,8 @@ TEST(Matrix, WarpPerRowStridesWithLanesThenShuffles) {
 TEST(Matrix, WarpPerRowWalksLongRowsALaneApart) {
   const auto t = matrix_trace("warp-per-row", 2, 300, 32);
   EXPECT_EQ(t.grid, 2u);
+  EXPECT_EQ(t.stages[0].tag, kernels::kTagRowSegment);  // the long-row path: its line, its label
+  EXPECT_EQ(t.stages[0].label, "each row's 32 lanes walk the row: a lane takes one load in every 32");
   std::vector<long long> want;
   for (long long c = 3; c < 300; c += 32) want.push_back(c);
   EXPECT_EQ(loads_of(t.stages[0], 3), want);
@@ -553,7 +555,7 @@ TEST(Matrix, RowThreadsAreTheThreadsTheTraceRecordsOnTheRow) {
         for (int k = th->first; k < th->first + th->count; ++k) rows_of[k].insert(row);
     int seen = 0;
     for (const auto& s : t.stages) {
-      if (s.tag == kernels::kTagRowLanes)
+      if (s.tag == kernels::kTagRowLanes || s.tag == kernels::kTagRowSegment)
         for (const auto& l : s.loads)
           for (long long e : l.elements) {
             if (e < 0) continue;
@@ -839,17 +841,24 @@ TEST(Matrix, ColumnSumsVectorizedBatchesTwiceTheBytesInBlocksOfUpTo256) {
 const kernels::DeviceShape kH100(132);  // an H100 SXM: 132 SMs of 2048 threads
 
 // Halves and bfloat16 in batched-rows-vectorized: blocks that give a thread 32 elements (four
-// vectors), chunks of 64 a thread by default (docs/benchmarks.md, "Matrices of halves"); an
+// vectors; halves at most 512 threads), chunks of 64 a thread by default (docs/benchmarks.md, "Matrices of halves"); an
 // asked-for grid keeps the floats' limit, so the default grid maps back to itself.
 TEST(Matrix, BatchedRowsVectorizedGivesHalvesFourVectorsAThread) {
   using kernels::Algo;
-  const auto block = [](std::size_t rows, std::size_t cols, std::size_t bytes) {
-    return kernels::preferred_matrix_block(Algo::BatchedRowsVectorized, {rows, cols}, kH100, bytes);
+  using kernels::DType;
+  const auto block = [](std::size_t rows, std::size_t cols, DType type) {
+    return kernels::preferred_matrix_block(Algo::BatchedRowsVectorized, {rows, cols}, kH100, type);
   };
-  EXPECT_EQ(block(std::size_t(1) << 16, 4096, 2), 128);
-  EXPECT_EQ(block(std::size_t(1) << 16, 4096, 4), 512);
-  EXPECT_EQ(block(std::size_t(1) << 14, std::size_t(1) << 14, 2), 512);
-  EXPECT_EQ(block(std::size_t(1) << 14, std::size_t(1) << 14, 4), 1024);
+  EXPECT_EQ(block(std::size_t(1) << 16, 4096, DType::Half), 128);
+  EXPECT_EQ(block(std::size_t(1) << 16, 4096, DType::Float), 512);
+  EXPECT_EQ(block(std::size_t(1) << 14, std::size_t(1) << 14, DType::Half), 512);
+  EXPECT_EQ(block(std::size_t(1) << 14, std::size_t(1) << 14, DType::Bf16), 512);
+  EXPECT_EQ(block(std::size_t(1) << 14, std::size_t(1) << 14, DType::Float), 1024);
+  // Long rows: halves at most 512 threads, bfloat16 the 1024 that gives a thread 32 elements.
+  EXPECT_EQ(block(16, std::size_t(1) << 24, DType::Half), 512);
+  EXPECT_EQ(block(16, std::size_t(1) << 24, DType::Bf16), 1024);
+  EXPECT_EQ(block(4096, std::size_t(1) << 16, DType::Half), 512);
+  EXPECT_EQ(block(4096, std::size_t(1) << 16, DType::Int), 1024);
   const auto grid = [](std::size_t rows, std::size_t cols, std::size_t bytes, std::size_t asked) {
     return kernels::matrix_grid(Algo::BatchedRowsVectorized, {rows, cols}, 1024, asked, kH100, bytes).count();
   };

@@ -174,7 +174,7 @@ kernels::Plan row_plan(const Row& r, core::BenchRow& row, const BenchRequest& re
                        kernels::DeviceShape device) {
   const std::size_t elem_bytes = core::element_bytes(req.type);
   row.block = pt.matrix
-                  ? (req.block > 0 ? req.block : kernels::preferred_matrix_block(r.algo, pt.shape, device, elem_bytes))
+                  ? (req.block > 0 ? req.block : kernels::preferred_matrix_block(r.algo, pt.shape, device, req.type))
                   : block_for(r, req, pt.size(), device.sm_count);
   const int cluster = cluster_of(r, req);
   if (cluster > 1) row.cluster = cluster;

@@ -346,6 +346,9 @@ std::string stage_label(int tag, int param, bool has_shared) {
     case kernels::kTagRowLanes:
       return param == 1 ? "each thread adds its own row"
                         : "each row's " + p + " lanes add the row's elements between them";
+    case kernels::kTagRowSegment:
+      return param == 1 ? "each thread walks its own row"
+                        : "each row's " + p + " lanes walk the row: a lane takes one load in every " + p;
     case kernels::kTagColumnStep: return "rows " + p + " apart: the upper half of the rows onto the lower";
     case kernels::kTagColumnWalk: return "each thread walks down its whole column";
     case kernels::kTagTileStride: return "2D grid stride: each thread adds the elements it visits";

@@ -9,7 +9,7 @@
 
 namespace rl::core {
 
-std::size_t element_bytes(DType type) { return type == DType::Double ? 8 : is_narrow(type) ? 2 : 4; }
+std::size_t element_bytes(DType type) { return std::size_t(kernels::type_bytes(type)); }
 
 double unit_roundoff(DType type) {
   switch (type) {

@@ -67,6 +67,7 @@ StageWork stage_work(const Trace& t, const Stage& s, const std::vector<ThreadFol
     case kernels::kTagColumnVector:
     case kernels::kTagRowVector:
     case kernels::kTagRowLanes:
+    case kernels::kTagRowSegment:
     case kernels::kTagRowWalk:
     case kernels::kTagColumnWalk:
     case kernels::kTagTileStride: matrix_fold_work(t, w); break;

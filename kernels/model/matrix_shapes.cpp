@@ -115,7 +115,8 @@ std::size_t line_count(Lines lines, Matrix m) { return lines == Lines::Rows ? m.
 
 std::size_t matrix_outputs(Algo algo, Matrix m) { return line_count(matrix_lines(algo), m); }
 
-int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device, std::size_t elem_bytes) {
+int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device, DType type) {
+  const std::size_t elem_bytes = std::size_t(type_bytes(type));
   // column-sums: 128 threads (4 rows of 32) for wide matrices, 1024 for tall ones.
   // column-sums-vectorized: the most threads that take the deep batch (kDeepColumnBlock, 32 x 8)
   // while each row of threads still gets one full batch (16 rows of floats); fewer rows, fewer
@@ -140,8 +141,9 @@ int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device, std::size_t 
   // elements of the row: eight loads in flight (fold_strided); batched-rows-vectorized's threads
   // then hold two or three 16-byte vectors of 4-byte elements below 1024 threads (measured:
   // docs/benchmarks.md, "Where the matrix rules come from"). Halves and bfloat16: 32 elements, four
-  // vectors (measured: docs/benchmarks.md, "Matrices of halves").
-  const int block = largest_share(m.cols, elem_bytes == 2 ? 32 : 8, 32, 1024);
+  // vectors (measured: docs/benchmarks.md, "Matrices of halves"), halves in blocks of at most 512
+  // (bfloat16 not: measured there, "blocks of 512 for halves").
+  const int block = largest_share(m.cols, elem_bytes == 2 ? 32 : 8, 32, type == DType::Half ? 512 : 1024);
   // batched-rows-vectorized's chunks are row_chunk_elements a thread: where its large blocks' chunks
   // leave SMs without a block and blocks of 256 cut more, it takes those (3 x (2^20 + 1): 8.8
   // against 9.5 us; docs/benchmarks.md, "rows of any alignment").

@@ -34,7 +34,8 @@ void MatrixModel<T, Op>::row_segments(const T* in, std::size_t b, const Rec<T>& 
       }
   }
   for (std::size_t k = 0; k < stages.size(); ++k) {
-    rec.stage(int(k), k == 0 ? kernels::kTagRowLanes : kernels::kTagShuffle, k == 0 ? lanes : lanes >> k);
+    const int fold = vecs <= std::size_t(lanes) ? kernels::kTagRowLanes : kernels::kTagRowSegment;  // the kernel's path
+    rec.stage(int(k), k == 0 ? fold : kernels::kTagShuffle, k == 0 ? lanes : lanes >> k);
     for (int t = 0; t < B; ++t)
       if (grouped[t]) rec.work(int(k), t, k > 0 || loaded[t]);
     rec.lanes(int(k), stages[k]);
