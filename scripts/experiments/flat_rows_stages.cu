@@ -1,0 +1,209 @@
+// Prototype for issue 53 (an exploration, not part of the app): the catalog's flat-rows kernel
+// (kernels/short_rows.cuh, float sums, no probe) with its tile bytes, buffers and block size as
+// template parameters, its tiles on the same 128-byte boundaries (flat_run), beside the same
+// copies with no adds, and with the row sums' writes alone: how much of the gap to the copies is the
+// buffers' count, the adds, or the writes.
+// On a GPU machine (from the repository's root):
+//   nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels \
+//     -o flat_rows_stages scripts/experiments/flat_rows_stages.cu && ./flat_rows_stages
+#include <cuda/ptx>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+
+#include "flat_rows_common.cuh"
+#include "matrix_shapes.h"
+namespace ptx = cuda::ptx;
+using rl::kernels::FlatRun;
+
+template <int kWork>
+__device__ __forceinline__ void put(float* p, float v) {
+  if (kWork == 4 || kWork == 5)
+    __stcs(p, v);
+  else if (kWork != 3 || v == 12345.f)
+    *p = v;
+}
+
+__device__ __forceinline__ u64 now_ns() {
+  u64 t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// kWork: 0 the copies alone, 1 the copies and a row sum written for each row (the output's
+// traffic without the adds), 2 the catalog's kernel, 3 its adds with no writes, 4 the catalog's
+// kernel with streaming stores (st.global.cs), 5 mode 1 with streaming stores. times (may be null): each block's first
+// and last nanosecond (%globaltimer), to see whether the blocks' runs end together.
+template <int kTileBytes, int kStages, int kBlock, int kWork>
+__global__ void __launch_bounds__(kBlock)
+    flat(const float* __restrict__ in, float* out, u64 rows, u64 cols, int lanes, u64* times) {
+  if (times && threadIdx.x == 0) times[2 * blockIdx.x] = now_ns();
+  constexpr u64 per = 4, tile = kTileBytes / 4;
+  extern __shared__ __align__(128) float buffers[];
+  __shared__ std::uint64_t full[kStages];
+  __shared__ float carry[2];
+  const unsigned tid = threadIdx.x, lane = tid % 32;
+  const FlatRun run = rl::kernels::flat_run(rows, cols, gridDim.x, blockIdx.x, 4);
+  const u64 copy_end = rl::kernels::flat_copy_end(run, rows * cols, per);
+  const u64 count = (run.hi - run.base + tile - 1) / tile;
+  const auto start = [&](u64 k, int s) {
+    const u64 t0 = run.base + k * tile, end = copy_end < t0 + tile ? copy_end : t0 + tile;
+    const unsigned bytes = end > t0 ? unsigned((end - t0) * 4) : 0u;
+    if (bytes == 0) {
+      ptx::mbarrier_arrive(&full[s]);
+      return;
+    }
+    ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &full[s], bytes);
+    ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, buffers + u64(s) * tile, in + t0, bytes, &full[s]);
+  };
+  if (tid == 0) {
+    for (int s = 0; s < kStages; ++s) ptx::mbarrier_init(&full[s], 1);
+    ptx::fence_proxy_async(ptx::space_shared);
+    for (int s = 0; s < kStages && u64(s) < count; ++s) start(u64(s), s);
+  }
+  __syncthreads();
+  const int c = int(cols), shift = __ffs(lanes) - 1;
+  u64 first_row = run.first;
+  int f0 = int(run.lo - run.base);
+  float sink = 0;
+  for (u64 k = 0; k < count; ++k) {
+    const int s = int(k % kStages);
+    while (!ptx::mbarrier_try_wait_parity(&full[s], std::uint32_t(k / kStages) & 1u)) {}
+    float* b = buffers + u64(s) * tile;
+    const u64 t0 = run.base + k * tile, w1 = run.hi < t0 + tile ? run.hi : t0 + tile;
+    const int from = k == 0 ? int(run.lo - run.base) : 0, to = int(w1 - t0);
+    if (w1 > copy_end) {
+      for (u64 e = copy_end + tid; e < w1; e += blockDim.x) b[e - t0] = in[e];
+      __syncthreads();
+    }
+    if (kWork < 2 || kWork == 5) {  // the copies alone: one read a thread keeps the buffer's bytes wanted
+      sink += b[tid];
+      const int ends = int(unsigned(to - f0) / unsigned(c));  // rows that end in the tile
+      if (kWork != 0)
+        for (int i = int(tid); i < ends; i += int(blockDim.x)) put<kWork>(out + first_row + u64(i), sink);
+    } else {
+      const int here = int(unsigned(to - 1 - f0) / unsigned(c)) + 1, tasks = here * lanes;
+      for (int q = int(tid - lane); q < tasks; q += int(blockDim.x)) {
+        const int t = q + int(lane), i = t >> shift, l = t & (lanes - 1);
+        const int rs = f0 + i * c, a = rs > from ? rs : from, z = rs + c < to ? rs + c : to;
+        float v = 0;
+        if (t < tasks) {
+          int j = a + l;
+          for (; j + 3 * lanes < z; j += 4 * lanes) {
+            float x[4];
+            for (int u = 0; u < 4; ++u) x[u] = b[j + u * lanes];
+            for (int u = 0; u < 4; ++u) v += x[u];
+          }
+          for (; j < z; j += lanes) v += b[j];
+        }
+        for (int offset = lanes / 2; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset, lanes);
+        if (t < tasks && l == 0) {
+          if (rs < from) v = carry[k & 1] + v;
+          if (rs + c > to)
+            carry[(k + 1) & 1] = v;
+          else
+            put<kWork>(out + first_row + u64(i), v);
+        }
+      }
+    }
+    const int skip = int(unsigned(int(tile) - f0) / unsigned(c));
+    first_row += u64(skip), f0 += skip * c - int(tile);
+    __syncthreads();
+    if (tid == 0 && k + kStages < count) {
+      ptx::fence_proxy_async(ptx::space_shared);
+      start(k + kStages, s);
+    }
+  }
+  if (sink == 12345.f) out[0] = sink;
+  if (times && threadIdx.x == 0) times[2 * blockIdx.x + 1] = now_ns();
+}
+
+struct Shape {
+  u64 rows, cols;
+  const char* name;
+};
+
+template <int kTileBytes, int kStages, int kBlock, int kWork>
+float run_ms(const Lab& lab, const Shape& s, u64* times = nullptr, u64* grid_out = nullptr) {
+  constexpr int ring = kTileBytes * kStages;
+  auto kernel = flat<kTileBytes, kStages, kBlock, kWork>;
+  CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, ring));
+  int fit = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, kBlock, ring));
+  const u64 grid = u64(fit) * u64(lab.sms) < s.rows ? u64(fit) * u64(lab.sms) : s.rows;
+  const int lanes = rl::kernels::flat_row_lanes(s.cols);
+  if (grid_out) *grid_out = grid;
+  const float ms =
+      best_ms([&] { kernel<<<unsigned(grid), kBlock, ring>>>(lab.in, lab.out, s.rows, s.cols, lanes, nullptr); });
+  if (times) {
+    kernel<<<unsigned(grid), kBlock, ring>>>(lab.in, lab.out, s.rows, s.cols, lanes, times);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+  }
+  return ms;
+}
+
+template <int kTileBytes, int kStages, int kBlock>
+void row(const Lab& lab, const Shape* shapes, int n) {
+  printf("%2d KB x %d, block %4d: copies, +writes, +writes .cs | adds+writes, adds+writes .cs, adds alone\n",
+         kTileBytes / 1024, kStages, kBlock);
+  for (int i = 0; i < n; ++i) {
+    const double bytes = double(shapes[i].rows) * double(shapes[i].cols + 1) * 4;
+    const float work = run_ms<kTileBytes, kStages, kBlock, 2>(lab, shapes[i]);
+    const unsigned long long wrong = lab.wrong_rows(shapes[i].rows, shapes[i].cols);
+    const float cs = run_ms<kTileBytes, kStages, kBlock, 4>(lab, shapes[i]);
+    const unsigned long long wrong_cs = lab.wrong_rows(shapes[i].rows, shapes[i].cols);
+    const float t[] = {run_ms<kTileBytes, kStages, kBlock, 0>(lab, shapes[i]),
+                       run_ms<kTileBytes, kStages, kBlock, 1>(lab, shapes[i]),
+                       run_ms<kTileBytes, kStages, kBlock, 5>(lab, shapes[i]),
+                       work,
+                       cs,
+                       run_ms<kTileBytes, kStages, kBlock, 3>(lab, shapes[i])};
+    printf("  %-10s", shapes[i].name);
+    for (float ms : t) printf(" %5.1f", lab.pct(bytes, ms));
+    printf("%s\n", wrong || wrong_cs ? " WRONG" : "");
+  }
+}
+
+// The blocks' ends, from the earliest start: first, median and last (µs).
+template <int kTileBytes, int kStages, int kBlock, int kWork>
+void spread(const Lab& lab, const Shape& s, u64* times) {
+  u64 grid = 0;
+  run_ms<kTileBytes, kStages, kBlock, kWork>(lab, s, times, &grid);
+  static u64 host[2 * 4096];
+  CK(cudaMemcpy(host, times, grid * 16, cudaMemcpyDeviceToHost));
+  u64 t0 = ~0ull, ends[4096];
+  for (u64 b = 0; b < grid; ++b) t0 = host[2 * b] < t0 ? host[2 * b] : t0;
+  for (u64 b = 0; b < grid; ++b) ends[b] = host[2 * b + 1] - t0;
+  std::sort(ends, ends + grid);
+  printf("  %s work %d: blocks end %.1f / %.1f / %.1f us (first, median, last), latest start %.1f us\n", s.name, kWork,
+         ends[0] / 1e3, ends[grid / 2] / 1e3, ends[grid - 1] / 1e3, [&] {
+           u64 m = 0;
+           for (u64 b = 0; b < grid; ++b) m = host[2 * b] - t0 > m ? host[2 * b] - t0 : m;
+           return m / 1e3;
+         }());
+}
+
+int main() {
+  const Shape shapes[] = {{1ull << 24, 15, "2^24x15"},
+                          {1ull << 24, 17, "2^24x17"},
+                          {1000000, 100, "10^6x100"},
+                          {3000000, 33, "3*10^6x33"},
+                          {1000000, 96, "10^6x96"}};
+  const int n = int(sizeof shapes / sizeof shapes[0]);
+  const Lab lab = open_lab(u64(1) << 28, u64(1) << 24);
+  printf("%% of peak (input and row sums), best of 20; columns:");
+  for (const Shape& s : shapes) printf(" %s", s.name);
+  printf("\n");
+  row<32768, 2, 256>(lab, shapes, n);  // the catalog's
+  row<65536, 2, 512>(lab, shapes, n);
+  u64* times = nullptr;
+  CK(cudaMalloc(&times, 2 * 4096 * 8));
+  for (int i = 0; i < 4; ++i) {
+    spread<32768, 2, 256, 1>(lab, shapes[i], times);
+    spread<32768, 2, 256, 2>(lab, shapes[i], times);
+  }
+  return 0;
+}
