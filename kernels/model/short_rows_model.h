@@ -12,7 +12,9 @@ void MatrixModel<T, Op>::row_segments(const T* in, std::size_t b, const Rec<T>& 
   const int lanes = kernels::row_lanes(algo, m.cols, elem);
   const std::size_t vecs = m.cols / kernels::segment_load_elements(algo, m.cols, elem);
   const std::size_t per_warp = std::size_t(32 / lanes), warps = grid.count() * std::size_t(B / 32);
-  const int rounds = vecs <= std::size_t(lanes) ? kernels::kRowLoadsInFlight : 1;
+  const bool one_load = vecs <= std::size_t(lanes);  // the kernel's two paths: stage tag and rounds
+  const int rounds = one_load ? kernels::kRowLoadsInFlight : 1;
+  const int fold = one_load ? kernels::kTagRowLanes : kernels::kTagRowSegment;
   std::vector<std::vector<T>> stages(std::size_t(kernels::matrix_trace_shape(algo, B, m, elem).stages),
                                      std::vector<T>(B, T{}));
   std::vector<char> loaded(B, 0), grouped(B, 0);
@@ -34,7 +36,6 @@ void MatrixModel<T, Op>::row_segments(const T* in, std::size_t b, const Rec<T>& 
       }
   }
   for (std::size_t k = 0; k < stages.size(); ++k) {
-    const int fold = vecs <= std::size_t(lanes) ? kernels::kTagRowLanes : kernels::kTagRowSegment;  // the kernel's path
     rec.stage(int(k), k == 0 ? fold : kernels::kTagShuffle, k == 0 ? lanes : lanes >> k);
     for (int t = 0; t < B; ++t)
       if (grouped[t]) rec.work(int(k), t, k > 0 || loaded[t]);
