@@ -18,10 +18,13 @@ namespace rl::kernels {
 // warps, and so on. A lane adds its row's elements `lanes` loads of V apart: V is a 16-byte
 // vector where rows_hold_vectors, else one element. Where each lane loads its row in one go,
 // kRowLoadsInFlight groups are loaded before any is added; longer rows keep that many loads of
-// the row in flight instead. The stages record the warp's first group.
-template <class V, class T, class Op, class Probe, class In>
-__device__ __forceinline__ void reduce_row_segments(const In* in, T* out, std::size_t rows, std::size_t cols, int lanes,
-                                                    const Probe& probe) {
+// the row in flight instead. The stages record the warp's first group. kLanes: the lanes as a
+// constant (0: `lanes` at run time), so a long row's loads sit at fixed offsets and all issue
+// before their adds (with a run-time stride the compiler issued two, then added).
+template <class V, class T, class Op, int kLanes = 0, class Probe, class In>
+__device__ __forceinline__ void reduce_row_segments(const In* in, T* out, std::size_t rows, std::size_t cols,
+                                                    int lanes_arg, const Probe& probe) {
+  const int lanes = kLanes ? kLanes : lanes_arg;
   constexpr int per = elements_in<V>;
   constexpr int K = kRowLoadsInFlight;
   const V* in_v = reinterpret_cast<const V*>(in);
@@ -101,14 +104,14 @@ __global__ void __launch_bounds__(1024)
 // load is one contiguous run where those rows fit in one load each. 16-byte loads where every row starts on a
 // 16-byte boundary, else one element a load. See <<< row-segments.
 // In: the elements' type, T: the accumulator's (halves and bfloat16 may add in float).
-template <class T, class Op, class Probe, class In = T>
+template <class T, class Op, class Probe, class In = T, int kLanes = 0>
 __global__ void __launch_bounds__(1024)
     lanes_per_row(const In* in, T* out, std::size_t rows, std::size_t cols, int lanes, Probe probe) {
   using V = typename Vec16<In>::type;
   if (rows_hold_vectors(cols, sizeof(In)))
-    reduce_row_segments<V, T, Op>(in, out, rows, cols, lanes, probe);  // see <<< row-segments
+    reduce_row_segments<V, T, Op, kLanes>(in, out, rows, cols, lanes, probe);  // see <<< row-segments
   else
-    reduce_row_segments<In, T, Op>(in, out, rows, cols, lanes, probe);
+    reduce_row_segments<In, T, Op, kLanes>(in, out, rows, cols, lanes, probe);
 }
 // >>>
 
@@ -225,10 +228,11 @@ __global__ void __launch_bounds__(1024)
 // add each row's elements there (flat_row_lanes: a warp's reads in 32 banks), meet through shuffles, and the first of
 // them writes the row; a row cut by the tile's end hands its sum so far to the next tile through `carry`. The stages
 // record the block's first tile and each warp's first rows.
-template <class T, class Op, class Probe>
+template <class T, class Op, class Probe, int kLanes = 0>
 __global__ void __launch_bounds__(1024)
-    flat_rows(const T* __restrict__ in, T* out, std::size_t rows, std::size_t cols, int lanes, Probe probe) {
+    flat_rows(const T* __restrict__ in, T* out, std::size_t rows, std::size_t cols, int lanes_arg, Probe probe) {
 #if __CUDA_ARCH__ >= 900
+  const int lanes = kLanes ? kLanes : lanes_arg;  // a constant in the timed kernel (see its launch)
   constexpr std::size_t per = kVectorBytes / sizeof(T), tile = kFlatTileBytes / sizeof(T);
   __shared__ std::uint64_t full[kFlatStages];
   __shared__ T carry[2];           // a cut row's sum so far: written in one tile, read in the next
@@ -343,11 +347,31 @@ struct MatrixLaunch<Algo::WarpPerRow> : LaunchEntry {
   }
 };
 
+// The timed kernels take their lanes as a constant, a power of two up to kMost (measured:
+// docs/benchmarks.md, "Row kernels: the lanes as a constant"); the traced ones read them at run
+// time: the same loads and adds, in the same order. f gets std::integral_constant<int, lanes or 0>.
+template <int kMost, class Probe, class F>
+void with_lanes(int lanes, F f) {
+  if constexpr (std::is_same_v<Probe, NoProbe>) {
+    if (lanes == 1) return f(std::integral_constant<int, 1>{});
+    if (lanes == 2) return f(std::integral_constant<int, 2>{});
+    if (lanes == 4) return f(std::integral_constant<int, 4>{});
+    if (lanes == 8) return f(std::integral_constant<int, 8>{});
+    if (lanes == 16) return f(std::integral_constant<int, 16>{});
+    if constexpr (kMost >= 32)
+      if (lanes == 32) return f(std::integral_constant<int, 32>{});
+  }
+  f(std::integral_constant<int, 0>{});
+}
+
 template <>
 struct MatrixLaunch<Algo::LanesPerRow> : LaunchEntry {
   template <class T, class Op, class Probe, class In>
   static void launch(const LaunchArgs<T, In>& a, const Probe& p) {
-    lanes_per_row<T, Op><<<a.grid_2d(), a.block, 0, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, p);
+    with_lanes<kMaxRowLanes, Probe>(a.lanes, [&](auto lanes) {
+      lanes_per_row<T, Op, Probe, In, decltype(lanes)::value>
+          <<<a.grid_2d(), a.block, 0, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, p);
+    });
   }
 };
 
@@ -366,14 +390,16 @@ template <>
 struct MatrixLaunch<Algo::FlatRows> : LaunchEntry {
   template <class T, class Op, class Probe>
   static void launch(const LaunchArgs<T, T>& a, const Probe& p) {
-    constexpr int ring = kFlatTileBytes * kFlatStages;
-    const auto kernel = flat_rows<T, Op, Probe>;
-    static const bool raised = [&] {
-      RL_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, ring));
-      return true;
-    }();
-    (void)raised;
-    kernel<<<a.blocks(), a.block, ring, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, p);
+    with_lanes<32, Probe>(a.lanes, [&](auto lanes) {
+      constexpr int ring = kFlatTileBytes * kFlatStages;
+      const auto kernel = flat_rows<T, Op, Probe, decltype(lanes)::value>;
+      static const bool raised = [&] {
+        RL_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, ring));
+        return true;
+      }();
+      (void)raised;
+      kernel<<<a.blocks(), a.block, ring, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, p);
+    });
   }
 };
 #endif
