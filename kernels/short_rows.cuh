@@ -348,7 +348,7 @@ struct MatrixLaunch<Algo::WarpPerRow> : LaunchEntry {
 };
 
 // The timed kernels take their lanes as a constant, a power of two up to kMost (measured:
-// docs/benchmarks.md, "Row kernels: the lanes as a constant"); the traced ones read them at run
+// docs/benchmarks.md, "Results: row kernels, the lanes as a constant"); the traced ones read them at run
 // time: the same loads and adds, in the same order. f gets std::integral_constant<int, lanes or 0>.
 template <int kMost, class Probe, class F>
 void with_lanes(int lanes, F f) {
