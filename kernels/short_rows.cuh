@@ -104,14 +104,32 @@ __global__ void __launch_bounds__(1024)
 // load is one contiguous run where those rows fit in one load each. 16-byte loads where every row starts on a
 // 16-byte boundary, else one element a load. See <<< row-segments.
 // In: the elements' type, T: the accumulator's (halves and bfloat16 may add in float).
-template <class T, class Op, class Probe, class In = T, int kLanes = 0>
+// kEachLanes: one body for each lane count, chosen by a switch, the lanes a constant in each (the
+// timed kernel: measured faster than a kernel for each count, and than lanes read at run time:
+// docs/benchmarks.md, "Results: row kernels, the lanes as a constant").
+template <class T, class Op, class Probe, class In = T, bool kEachLanes = false>
 __global__ void __launch_bounds__(1024)
     lanes_per_row(const In* in, T* out, std::size_t rows, std::size_t cols, int lanes, Probe probe) {
   using V = typename Vec16<In>::type;
-  if (rows_hold_vectors(cols, sizeof(In)))
-    reduce_row_segments<V, T, Op, kLanes>(in, out, rows, cols, lanes, probe);  // see <<< row-segments
-  else
-    reduce_row_segments<In, T, Op, kLanes>(in, out, rows, cols, lanes, probe);
+  const bool vectors = rows_hold_vectors(cols, sizeof(In));
+  const auto segments = [&](auto fixed) {
+    constexpr int k = decltype(fixed)::value;
+    if (vectors)
+      reduce_row_segments<V, T, Op, k>(in, out, rows, cols, lanes, probe);  // see <<< row-segments
+    else
+      reduce_row_segments<In, T, Op, k>(in, out, rows, cols, lanes, probe);
+  };
+  if constexpr (kEachLanes) {
+    switch (lanes) {  // row_lanes: a power of two, 1 to kMaxRowLanes
+      case 1: return segments(std::integral_constant<int, 1>{});
+      case 2: return segments(std::integral_constant<int, 2>{});
+      case 4: return segments(std::integral_constant<int, 4>{});
+      case 8: return segments(std::integral_constant<int, 8>{});
+      case 16: return segments(std::integral_constant<int, 16>{});
+      default: break;
+    }
+  }
+  segments(std::integral_constant<int, 0>{});
 }
 // >>>
 
@@ -347,10 +365,10 @@ struct MatrixLaunch<Algo::WarpPerRow> : LaunchEntry {
   }
 };
 
-// The timed kernels take their lanes as a constant, a power of two up to kMost (measured:
-// docs/benchmarks.md, "Results: row kernels, the lanes as a constant"); the traced ones read them at run
+// flat-rows: the timed kernel takes its lanes as a constant, a kernel for each power of two (measured:
+// docs/benchmarks.md, "Results: row kernels, the lanes as a constant"); the traced one reads them at run
 // time: the same loads and adds, in the same order. f gets std::integral_constant<int, lanes or 0>.
-template <int kMost, class Probe, class F>
+template <class Probe, class F>
 void with_lanes(int lanes, F f) {
   if constexpr (std::is_same_v<Probe, NoProbe>) {
     if (lanes == 1) return f(std::integral_constant<int, 1>{});
@@ -358,8 +376,7 @@ void with_lanes(int lanes, F f) {
     if (lanes == 4) return f(std::integral_constant<int, 4>{});
     if (lanes == 8) return f(std::integral_constant<int, 8>{});
     if (lanes == 16) return f(std::integral_constant<int, 16>{});
-    if constexpr (kMost >= 32)
-      if (lanes == 32) return f(std::integral_constant<int, 32>{});
+    if (lanes == 32) return f(std::integral_constant<int, 32>{});
   }
   f(std::integral_constant<int, 0>{});
 }
@@ -368,10 +385,8 @@ template <>
 struct MatrixLaunch<Algo::LanesPerRow> : LaunchEntry {
   template <class T, class Op, class Probe, class In>
   static void launch(const LaunchArgs<T, In>& a, const Probe& p) {
-    with_lanes<kMaxRowLanes, Probe>(a.lanes, [&](auto lanes) {
-      lanes_per_row<T, Op, Probe, In, decltype(lanes)::value>
-          <<<a.grid_2d(), a.block, 0, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, p);
-    });
+    lanes_per_row<T, Op, Probe, In, std::is_same_v<Probe, NoProbe>>
+        <<<a.grid_2d(), a.block, 0, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, p);
   }
 };
 
@@ -390,7 +405,7 @@ template <>
 struct MatrixLaunch<Algo::FlatRows> : LaunchEntry {
   template <class T, class Op, class Probe>
   static void launch(const LaunchArgs<T, T>& a, const Probe& p) {
-    with_lanes<32, Probe>(a.lanes, [&](auto lanes) {
+    with_lanes<Probe>(a.lanes, [&](auto lanes) {
       constexpr int ring = kFlatTileBytes * kFlatStages;
       const auto kernel = flat_rows<T, Op, Probe, decltype(lanes)::value>;
       static const bool raised = [&] {
