@@ -97,71 +97,13 @@ void time_proto(const Lab& lab, const Cold& c, u64 rows, unsigned waves) {
          [&] { kernel<<<grid, kBlock>>>(reinterpret_cast<const float4*>(lab.in), lab.out, rows); });
 }
 
-// reduce_row_segments (kernels/short_rows.cuh, copied) with its lanes a compile-time constant
-// where kLanes > 0: the loads' strides become immediates.
+// The catalog's reduce_row_segments with its lanes a compile-time constant where kLanes > 0 (a
+// copy of it when the runs in docs/bench/h200-rows/2026-12-03/constant_lanes.txt were taken, before
+// the catalog took kLanes).
 template <int kLanes, class V, class T, class Op, class Probe, class In>
-__device__ __forceinline__ void segments(const In* in, T* out, std::size_t rows, std::size_t cols, int lanes_arg,
+__device__ __forceinline__ void segments(const In* in, T* out, std::size_t rows, std::size_t cols, int lanes,
                                          const Probe& probe) {
-  const int lanes = kLanes ? kLanes : lanes_arg;
-  constexpr int per = k::elements_in<V>;
-  constexpr int K = k::kRowLoadsInFlight;
-  const V* in_v = reinterpret_cast<const V*>(in);
-  const unsigned lane = threadIdx.x % 32, seg_lane = lane % unsigned(lanes);
-  const std::size_t per_warp = std::size_t(32 / lanes), warps = std::size_t(gridDim.x) * (blockDim.x / 32);
-  const std::size_t warp = std::size_t(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
-  const std::size_t row_vectors = cols / per;  // a row's loads of V
-  const bool one_load = row_vectors <= std::size_t(lanes);
-  const int rounds = one_load ? K : 1;  // groups loaded at once
-  int slot = 0;
-  bool first = true;
-  for (std::size_t g = warp; g * per_warp < rows; g += std::size_t(rounds) * warps) {  // warp-uniform
-    T v[K];
-#pragma unroll
-    for (int u = 0; u < K; ++u) v[u] = T(0);
-    if (one_load) {  // K groups' loads in flight, then added
-      V q[K];
-#pragma unroll
-      for (int u = 0; u < K; ++u) {
-        const std::size_t row = (g + u * warps) * per_warp + lane / unsigned(lanes);
-        if (row < rows && seg_lane < row_vectors) q[u] = in_v[row * row_vectors + seg_lane];  // [row-lanes]
-      }
-#pragma unroll
-      for (int u = 0; u < K; ++u) {
-        const std::size_t row = (g + u * warps) * per_warp + lane / unsigned(lanes);
-        if (row >= rows || seg_lane >= row_vectors) continue;
-        v[u] = k::fold<Op>(v[u], q[u]);
-        probe.load(0, slot++, per * (row * row_vectors + seg_lane), per);
-      }
-    } else {  // one group, K loads of its row in flight a lane
-      const std::size_t row = g * per_warp + lane / unsigned(lanes);
-      if (row < rows) {
-        const std::size_t end = (row + 1) * row_vectors;
-        std::size_t i = row * row_vectors + seg_lane;
-        for (; i + (K - 1) * lanes < end; i += K * lanes)
-          v[0] = k::fold_batch<K, Op>(v[0], in_v, i, lanes, probe, slot);  // [row-segment]
-        for (; i < end; i += lanes) v[0] = k::fold_batch<1, Op>(v[0], in_v, i, lanes, probe, slot);
-      }
-    }
-    const std::size_t row0 = g * per_warp + lane / unsigned(lanes);
-    if (first) probe.stage(0, one_load ? k::kTagRowLanes : k::kTagRowSegment, lanes), probe.lane(0, v[0]);
-    if (first) probe.work(0, row0 < rows && seg_lane < row_vectors);
-    int stage = 1;
-    for (int offset = lanes / 2; offset > 0; offset /= 2, ++stage) {
-#pragma unroll
-      for (int u = 0; u < K; ++u)  // a lane past its segment's end gets its own value back
-        if (u < rounds) v[u] = Op{}(v[u], __shfl_down_sync(0xffffffffu, v[u], offset, lanes));  // [shfl]
-      if (first) probe.stage(stage, k::kTagShuffle, offset), probe.work(stage, true), probe.lane(stage, v[0]);
-    }
-#pragma unroll
-    for (int u = 0; u < K; ++u) {
-      const std::size_t row = (g + u * warps) * per_warp + lane / unsigned(lanes);
-      if (u < rounds && seg_lane == 0 && row < rows) {
-        out[row] = v[u];  // the segment's first lane writes its row
-        probe.partial(row, v[u]);
-      }
-    }
-    first = false;
-  }
+  k::reduce_row_segments<V, T, Op, kLanes>(in, out, rows, cols, lanes, probe);
 }
 
 template <int kLanes>
