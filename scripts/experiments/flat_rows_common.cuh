@@ -1,7 +1,10 @@
 // What the flat-row prototypes share (explorations for issue 53, not part of the app): the perf
 // experiments' CUDA check, a seeded input, each row checked against a double sum, the device's
-// peak bandwidth from its memory clock and bus width, and the best of 20 timed launches.
+// peak bandwidth from its memory clock and bus width, the best of 20 timed launches, and the
+// benchmark's cold median (after an L2 eviction).
 #pragma once
+#include <algorithm>
+
 #include "../../experiments/perf_common.cuh"
 
 using u64 = unsigned long long;
@@ -83,4 +86,46 @@ inline Lab open_lab(u64 maxn, u64 max_rows) {
   fill<<<1024, 256>>>(lab.in, maxn);
   CK(cudaGetLastError());
   return lab;
+}
+
+// A buffer of twice the L2 to read before each cold sample (evict_l2), as the benchmark does.
+struct Cold {
+  const int4* flush;
+  std::size_t flush16;
+  int* sink;
+};
+
+inline Cold open_cold() {
+  cudaDeviceProp prop;
+  CK(cudaGetDeviceProperties(&prop, 0));
+  const std::size_t bytes = std::size_t(prop.l2CacheSize) * 2;
+  int4* flush = nullptr;
+  CK(cudaMalloc(&flush, bytes + 16));
+  CK(cudaMemset(flush, 0, bytes + 16));
+  return {flush, bytes / 16, reinterpret_cast<int*>(flush + bytes / 16)};
+}
+
+// Median of 21 launches (ms), each after an L2 eviction: the benchmark's cold samples.
+template <class Launch>
+float cold_median_ms(Launch&& launch, const Cold& c, int sms) {
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  std::vector<float> v;
+  for (int i = 0; i < 21; ++i) {
+    evict_l2<<<sms * 4, 256>>>(c.flush, c.flush16, c.sink);
+    CK(cudaGetLastError());
+    CK(cudaEventRecord(e0));
+    launch();
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    v.push_back(ms);
+  }
+  CK(cudaGetLastError());
+  CK(cudaEventDestroy(e0));
+  CK(cudaEventDestroy(e1));
+  std::sort(v.begin(), v.end());
+  return v[10];
 }
