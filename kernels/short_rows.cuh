@@ -20,8 +20,11 @@ namespace rl::kernels {
 // kRowLoadsInFlight groups are loaded before any is added; longer rows keep that many loads of
 // the row in flight instead. The stages record the warp's first group. kLanes: the lanes as a
 // constant (0: `lanes` at run time), so a long row's loads sit at fixed offsets and all issue
-// before their adds (with a run-time stride the compiler issued two, then added).
-template <class V, class T, class Op, int kLanes = 0, class Probe, class In>
+// before their adds (with a run-time stride the compiler issued two, then added). kFirstApart: a
+// long row's first batch taken before the loop (the same loads and adds): lanes-per-row ran faster
+// so; warp-per-row, tried so with its 32 lanes a constant, ran slower (docs/benchmarks.md, "The
+// first batch out of the loop").
+template <class V, class T, class Op, int kLanes = 0, bool kFirstApart = false, class Probe, class In>
 __device__ __forceinline__ void reduce_row_segments(const In* in, T* out, std::size_t rows, std::size_t cols,
                                                     int lanes_arg, const Probe& probe) {
   const int lanes = kLanes ? kLanes : lanes_arg;
@@ -59,6 +62,8 @@ __device__ __forceinline__ void reduce_row_segments(const In* in, T* out, std::s
       if (row < rows) {
         const std::size_t end = (row + 1) * row_vectors;
         std::size_t i = row * row_vectors + seg_lane;
+        if constexpr (kFirstApart)
+          if (i + (K - 1) * lanes < end) v[0] = fold_batch<K, Op>(v[0], in_v, i, lanes, probe, slot), i += K * lanes;
         for (; i + (K - 1) * lanes < end; i += K * lanes)
           v[0] = fold_batch<K, Op>(v[0], in_v, i, lanes, probe, slot);  // [row-segment]
         for (; i < end; i += lanes) v[0] = fold_batch<1, Op>(v[0], in_v, i, lanes, probe, slot);
@@ -115,9 +120,9 @@ __global__ void __launch_bounds__(1024)
   const auto segments = [&](auto fixed) {
     constexpr int k = decltype(fixed)::value;
     if (vectors)
-      reduce_row_segments<V, T, Op, k>(in, out, rows, cols, lanes, probe);  // see <<< row-segments
+      reduce_row_segments<V, T, Op, k, true>(in, out, rows, cols, lanes, probe);  // see <<< row-segments
     else
-      reduce_row_segments<In, T, Op, k>(in, out, rows, cols, lanes, probe);
+      reduce_row_segments<In, T, Op, k, true>(in, out, rows, cols, lanes, probe);
   };
   if constexpr (kEachLanes) {
     switch (lanes) {  // row_lanes: a power of two, 1 to kMaxRowLanes
