@@ -253,6 +253,118 @@ __global__ void flat_rows(const float* __restrict__ in, I n, I cols, float* __re
   }
 }
 
+// A warp's tile in registers (x: the lane's kLane floats from t + lane * kLane): each lane folds
+// its runs and writes the rows that end in them, a segmented scan joins the rest; a row open past
+// the tile's end goes on in carry and carry_row, one cut by the slice's ends into head or tail.
+// Shared by the staged forms, flat_rows_async and flat_rows_bulk.
+constexpr unsigned kNoRow = ~0u, kNoRun = ~0u - 1;
+template <int kLane>
+__device__ __forceinline__ void add_tile(const float (&x)[kLane], unsigned t, unsigned end, unsigned lane,
+                                         unsigned cols, FastDiv by_cols, float* __restrict__ out, Piece* head,
+                                         Piece* tail, unsigned long long warp, bool starts_mid, unsigned first_row,
+                                         float& carry, unsigned& carry_row) {
+  constexpr int kTile = 32 * kLane;
+  constexpr unsigned kNone = kNoRow, kEmpty = kNoRun;
+  const unsigned f = t + lane * kLane, tile_end = end - t < unsigned(kTile) ? end : t + kTile;
+  const unsigned cnt = f >= end ? 0u : end - f < unsigned(kLane) ? end - f : unsigned(kLane);
+  unsigned r = by_cols.div(f), rem = f - r * cols;
+  const bool cont = cnt > 0 && rem != 0;
+  float acc = 0.f, u = 0.f;
+  bool has_u = false, first = true, any = false;
+  if (cnt == kLane && cols >= unsigned(kLane / 2)) {
+    const int a1 = cols - rem > unsigned(kLane) ? kLane + 1 : int(cols - rem);
+    const int a2 = a1 + cols > unsigned(2 * kLane) ? kLane + 1 : min(kLane + 1, a1 + int(cols));
+    float lo = 0.f, mid = 0.f, hi = 0.f;
+    if (cols >= unsigned(kLane)) {
+#pragma unroll
+      for (int k = 0; k < kLane; ++k) {
+        const bool in_lo = k < a1;
+        lo += in_lo ? x[k] : 0.f;
+        mid += in_lo ? 0.f : x[k];
+      }
+    } else {
+#pragma unroll
+      for (int k = 0; k < kLane; ++k) {
+        const bool in_lo = k < a1, in_hi = k >= a2;
+        lo += in_lo ? x[k] : 0.f;
+        mid += in_lo || in_hi ? 0.f : x[k];
+        hi += in_hi ? x[k] : 0.f;
+      }
+    }
+    if (a1 <= kLane) {
+      if (cont) {
+        u = lo;
+        has_u = true;
+      } else
+        out[r] = lo;
+      ++r;
+      if (a2 <= kLane) {
+        out[r] = mid;
+        ++r;
+        acc = hi;
+        any = a2 < kLane;
+      } else {
+        acc = mid;
+        any = a1 < kLane;
+      }
+    } else {
+      acc = lo;
+      any = true;
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < kLane; ++k) {
+      if ((unsigned)k < cnt) {
+        acc = any ? acc + x[k] : x[k];
+        any = true;
+        if (++rem == cols) {
+          if (first && cont) {
+            u = acc;
+            has_u = true;
+          } else
+            out[r] = acc;
+          ++r;
+          rem = 0;
+          first = false;
+          any = false;
+        }
+      }
+    }
+  }
+  float v = acc;
+  unsigned key = any ? r : kEmpty;
+  if (lane == 0 && carry_row != kNone && !has_u && key == carry_row) v = carry + v;
+  if (lane == 0 && has_u)
+    put(out, head, warp, starts_mid, first_row, carry_row != kNone ? carry_row : first_row,
+        carry_row != kNone ? carry + u : u);
+#pragma unroll
+  for (int d = 1; d < 32; d <<= 1) {
+    const float w = __shfl_up_sync(0xffffffffu, v, d);
+    const unsigned kd = __shfl_up_sync(0xffffffffu, key, d);
+    if (lane >= (unsigned)d && kd == key) v = w + v;
+  }
+  const unsigned next_key = __shfl_down_sync(0xffffffffu, key, 1);
+  const float next_u = __shfl_down_sync(0xffffffffu, u, 1);
+  const bool next_has_u = __shfl_down_sync(0xffffffffu, (int)has_u, 1);
+  const bool last_in_tile = cnt > 0 && f + cnt == tile_end;
+  unsigned new_carry_row = kNone;
+  float new_carry = 0.f;
+  if ((lane == 31 || next_key != key) && key != kEmpty) {
+    float total = v;
+    if (!last_in_tile && next_has_u) total = total + next_u;
+    const bool open = last_in_tile && tile_end % cols != 0;
+    if (!open)
+      put(out, head, warp, starts_mid, first_row, key, total);
+    else if (tile_end < end) {
+      new_carry = total;
+      new_carry_row = key;
+    } else
+      tail[warp] = {key, total, starts_mid && key == first_row ? 3 : 2};
+  }
+  carry = __shfl_sync(0xffffffffu, new_carry, 31);
+  carry_row = __shfl_sync(0xffffffffu, new_carry_row, 31);
+}
+
 // Staged by asynchronous copies (cp.async): each lane starts its 16-byte pieces of the next tile
 // straight into shared memory, no registers holding them, two buffers a warp.
 template <int kLane>
@@ -279,9 +391,9 @@ __global__ void flat_rows_async(const float* __restrict__ in, unsigned n, unsign
   if (warp * slice >= n) return;
   const unsigned begin = unsigned(warp * slice), end = n - begin < slice ? n : begin + slice;
   const bool starts_mid = begin % cols != 0;
-  const unsigned first_row = begin / cols, kNone = ~0u, kEmpty = ~0u - 1;
+  const unsigned first_row = begin / cols;
   float carry = 0.f;
-  unsigned carry_row = kNone;
+  unsigned carry_row = kNoRow;
   copy_tile<kLane>(in, begin, end, lane, bufs);
   int which = 0;
   for (unsigned t = begin; t < end; t += kTile, which ^= 1) {
@@ -300,104 +412,7 @@ __global__ void flat_rows_async(const float* __restrict__ in, unsigned n, unsign
       x[4 * j] = q.x, x[4 * j + 1] = q.y, x[4 * j + 2] = q.z, x[4 * j + 3] = q.w;
     }
     __syncwarp();  // every lane has read this buffer before the copy after next fills it
-    const unsigned f = t + lane * kLane, tile_end = end - t < unsigned(kTile) ? end : t + kTile;
-    const unsigned cnt = f >= end ? 0u : end - f < unsigned(kLane) ? end - f : unsigned(kLane);
-    unsigned r = by_cols.div(f), rem = f - r * cols;
-    const bool cont = cnt > 0 && rem != 0;
-    float acc = 0.f, u = 0.f;
-    bool has_u = false, first = true, any = false;
-    if (cnt == kLane && cols >= unsigned(kLane / 2)) {
-      const int a1 = cols - rem > unsigned(kLane) ? kLane + 1 : int(cols - rem);
-      const int a2 = a1 + cols > unsigned(2 * kLane) ? kLane + 1 : min(kLane + 1, a1 + int(cols));
-      float lo = 0.f, mid = 0.f, hi = 0.f;
-      if (cols >= unsigned(kLane)) {
-#pragma unroll
-        for (int k = 0; k < kLane; ++k) {
-          const bool in_lo = k < a1;
-          lo += in_lo ? x[k] : 0.f;
-          mid += in_lo ? 0.f : x[k];
-        }
-      } else {
-#pragma unroll
-        for (int k = 0; k < kLane; ++k) {
-          const bool in_lo = k < a1, in_hi = k >= a2;
-          lo += in_lo ? x[k] : 0.f;
-          mid += in_lo || in_hi ? 0.f : x[k];
-          hi += in_hi ? x[k] : 0.f;
-        }
-      }
-      if (a1 <= kLane) {
-        if (cont) {
-          u = lo;
-          has_u = true;
-        } else
-          out[r] = lo;
-        ++r;
-        if (a2 <= kLane) {
-          out[r] = mid;
-          ++r;
-          acc = hi;
-          any = a2 < kLane;
-        } else {
-          acc = mid;
-          any = a1 < kLane;
-        }
-      } else {
-        acc = lo;
-        any = true;
-      }
-    } else {
-#pragma unroll
-      for (int k = 0; k < kLane; ++k) {
-        if ((unsigned)k < cnt) {
-          acc = any ? acc + x[k] : x[k];
-          any = true;
-          if (++rem == cols) {
-            if (first && cont) {
-              u = acc;
-              has_u = true;
-            } else
-              out[r] = acc;
-            ++r;
-            rem = 0;
-            first = false;
-            any = false;
-          }
-        }
-      }
-    }
-    float v = acc;
-    unsigned key = any ? r : kEmpty;
-    if (lane == 0 && carry_row != kNone && !has_u && key == carry_row) v = carry + v;
-    if (lane == 0 && has_u)
-      put(out, head, warp, starts_mid, first_row, carry_row != kNone ? carry_row : first_row,
-          carry_row != kNone ? carry + u : u);
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-      const float w = __shfl_up_sync(0xffffffffu, v, d);
-      const unsigned kd = __shfl_up_sync(0xffffffffu, key, d);
-      if (lane >= (unsigned)d && kd == key) v = w + v;
-    }
-    const unsigned next_key = __shfl_down_sync(0xffffffffu, key, 1);
-    const float next_u = __shfl_down_sync(0xffffffffu, u, 1);
-    const bool next_has_u = __shfl_down_sync(0xffffffffu, (int)has_u, 1);
-    const bool last_in_tile = cnt > 0 && f + cnt == tile_end;
-    unsigned new_carry_row = kNone;
-    float new_carry = 0.f;
-    if ((lane == 31 || next_key != key) && key != kEmpty) {
-      float total = v;
-      if (!last_in_tile && next_has_u) total = total + next_u;
-      const bool open = last_in_tile && tile_end % cols != 0;
-      if (!open)
-        put(out, head, warp, starts_mid, first_row, key, total);
-      else if (tile_end < end) {
-        new_carry = total;
-        new_carry_row = key;
-      } else
-        tail[warp] = {key, total, starts_mid && key == first_row ? 3 : 2};
-    }
-    carry = __shfl_sync(0xffffffffu, new_carry, 31);
-    carry_row = __shfl_sync(0xffffffffu, new_carry_row, 31);
+    add_tile<kLane>(x, t, end, lane, cols, by_cols, out, head, tail, warp, starts_mid, first_row, carry, carry_row);
   }
 }
 
@@ -434,9 +449,9 @@ __global__ void flat_rows_bulk(const float* __restrict__ in, unsigned n, unsigne
   }
   __syncwarp();
   const bool starts_mid = begin % cols != 0;
-  const unsigned first_row = begin / cols, kNone = ~0u, kEmpty = ~0u - 1;
+  const unsigned first_row = begin / cols;
   float carry = 0.f;
-  unsigned carry_row = kNone;
+  unsigned carry_row = kNoRow;
   for (unsigned k = 0; k < tiles; ++k) {
     const int st = int(k % kStages);
     while (!ptx::mbarrier_try_wait_parity(&full[st], (k / kStages) & 1u)) {}
@@ -461,104 +476,7 @@ __global__ void flat_rows_bulk(const float* __restrict__ in, unsigned n, unsigne
       ptx::fence_proxy_async(ptx::space_shared);
       start(k + kStages, st);
     }
-    const unsigned f = t + lane * kLane, tile_end = end - t < unsigned(kTile) ? end : t + kTile;
-    const unsigned cnt = f >= end ? 0u : end - f < unsigned(kLane) ? end - f : unsigned(kLane);
-    unsigned r = by_cols.div(f), rem = f - r * cols;
-    const bool cont = cnt > 0 && rem != 0;
-    float acc = 0.f, u = 0.f;
-    bool has_u = false, first = true, any = false;
-    if (cnt == kLane && cols >= unsigned(kLane / 2)) {
-      const int a1 = cols - rem > unsigned(kLane) ? kLane + 1 : int(cols - rem);
-      const int a2 = a1 + cols > unsigned(2 * kLane) ? kLane + 1 : min(kLane + 1, a1 + int(cols));
-      float lo = 0.f, mid = 0.f, hi = 0.f;
-      if (cols >= unsigned(kLane)) {
-#pragma unroll
-        for (int q = 0; q < kLane; ++q) {
-          const bool in_lo = q < a1;
-          lo += in_lo ? x[q] : 0.f;
-          mid += in_lo ? 0.f : x[q];
-        }
-      } else {
-#pragma unroll
-        for (int q = 0; q < kLane; ++q) {
-          const bool in_lo = q < a1, in_hi = q >= a2;
-          lo += in_lo ? x[q] : 0.f;
-          mid += in_lo || in_hi ? 0.f : x[q];
-          hi += in_hi ? x[q] : 0.f;
-        }
-      }
-      if (a1 <= kLane) {
-        if (cont) {
-          u = lo;
-          has_u = true;
-        } else
-          out[r] = lo;
-        ++r;
-        if (a2 <= kLane) {
-          out[r] = mid;
-          ++r;
-          acc = hi;
-          any = a2 < kLane;
-        } else {
-          acc = mid;
-          any = a1 < kLane;
-        }
-      } else {
-        acc = lo;
-        any = true;
-      }
-    } else {
-#pragma unroll
-      for (int q = 0; q < kLane; ++q) {
-        if ((unsigned)q < cnt) {
-          acc = any ? acc + x[q] : x[q];
-          any = true;
-          if (++rem == cols) {
-            if (first && cont) {
-              u = acc;
-              has_u = true;
-            } else
-              out[r] = acc;
-            ++r;
-            rem = 0;
-            first = false;
-            any = false;
-          }
-        }
-      }
-    }
-    float v = acc;
-    unsigned key = any ? r : kEmpty;
-    if (lane == 0 && carry_row != kNone && !has_u && key == carry_row) v = carry + v;
-    if (lane == 0 && has_u)
-      put(out, head, warp, starts_mid, first_row, carry_row != kNone ? carry_row : first_row,
-          carry_row != kNone ? carry + u : u);
-#pragma unroll
-    for (int d = 1; d < 32; d <<= 1) {
-      const float wv = __shfl_up_sync(0xffffffffu, v, d);
-      const unsigned kd = __shfl_up_sync(0xffffffffu, key, d);
-      if (lane >= (unsigned)d && kd == key) v = wv + v;
-    }
-    const unsigned next_key = __shfl_down_sync(0xffffffffu, key, 1);
-    const float next_u = __shfl_down_sync(0xffffffffu, u, 1);
-    const bool next_has_u = __shfl_down_sync(0xffffffffu, (int)has_u, 1);
-    const bool last_in_tile = cnt > 0 && f + cnt == tile_end;
-    unsigned new_carry_row = kNone;
-    float new_carry = 0.f;
-    if ((lane == 31 || next_key != key) && key != kEmpty) {
-      float total = v;
-      if (!last_in_tile && next_has_u) total = total + next_u;
-      const bool open = last_in_tile && tile_end % cols != 0;
-      if (!open)
-        put(out, head, warp, starts_mid, first_row, key, total);
-      else if (tile_end < end) {
-        new_carry = total;
-        new_carry_row = key;
-      } else
-        tail[warp] = {key, total, starts_mid && key == first_row ? 3 : 2};
-    }
-    carry = __shfl_sync(0xffffffffu, new_carry, 31);
-    carry_row = __shfl_sync(0xffffffffu, new_carry_row, 31);
+    add_tile<kLane>(x, t, end, lane, cols, by_cols, out, head, tail, warp, starts_mid, first_row, carry, carry_row);
   }
 }
 
