@@ -200,7 +200,7 @@ using I = Indexing;
 using T = Tree;
 constexpr std::string_view kTree = "kernels/tree.cuh", kShuffle = "kernels/shuffle.cuh", kCg = "kernels/cg.cuh",
                            kSingle = "kernels/single_pass.cuh", kMatrix = "kernels/matrix.cuh",
-                           kShortRows = "kernels/short_rows.cuh";
+                           kShortRows = "kernels/short_rows.cuh", kFlatRows = "kernels/flat_rows.cuh";
 
 // A row by name: a kernel's defaults (combined in passes, power-of-two blocks, launched on a GPU,
 // an array, a tile a block, no 16-byte loads) or a baseline's, changed by the calls after it.
@@ -381,7 +381,7 @@ inline constexpr AlgorithmRow kAlgorithms[] = {
         .combine(C::BulkReduce).indexing(I::Vectors).tree(T::Shuffle).vectors().bulk_copy(32768, 2),
     // Rows of any length: the tiles and stages of bulk-async-streaming (docs/benchmarks.md,
     // "A flat row kernel").
-    kernel("flat-rows", A::FlatRows, F::Matrix, kShortRows,
+    kernel("flat-rows", A::FlatRows, F::Matrix, kFlatRows,
         "Flat rows: bulk copies bring the matrix in flat tiles whatever a row's length; a few threads add each row")
         .matrix().combine(C::Outputs).indexing(I::FlatTiles).tree(T::Segments).bulk_copy(32768, 2),
     baseline("cub", B::Cub, "CUB DeviceReduce")

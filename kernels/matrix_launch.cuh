@@ -3,6 +3,7 @@
 #pragma once
 #include "launch_impl.cuh"
 #include "matrix.cuh"
+#include "flat_rows.cuh"
 #include "short_rows.cuh"
 
 namespace rl::kernels {

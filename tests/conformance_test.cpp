@@ -316,7 +316,7 @@ std::vector<T> interpreted_run(const CatalogKernels& k, const kernels::Plan& pla
 // ---- the matrix kernels ---------------------------------------------------------------------
 
 // One launch of a matrix kernel as its entry in the launch table makes it (kernels/matrix.cuh,
-// short_rows.cuh, shuffle_launch.cuh): the kernel's template (PROBE where the probe's type goes),
+// short_rows.cuh, flat_rows.cuh, shuffle_launch.cuh): the kernel's template (PROBE where the probe's type goes),
 // the 2D shape, its dynamic shared memory and its parameters.
 struct MatrixCall {
   std::string kernel;

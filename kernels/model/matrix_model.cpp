@@ -5,6 +5,7 @@
 
 #include "../op_dispatch.h"
 #include "matrix_model.h"
+#include "flat_rows_model.h"
 #include "short_rows_model.h"
 #include "shuffle_model.h"
 #include "tree_model.h"

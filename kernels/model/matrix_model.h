@@ -1,5 +1,5 @@
 // The CPU model of the matrix family, block by block, recording as the probes do: its class;
-// the members live beside the kernel files they model (matrix_model.cpp, short_rows_model.h).
+// the members live beside the kernel files they model (matrix_model.cpp, short_rows_model.h, flat_rows_model.h).
 #pragma once
 
 #include "block_model.h"
@@ -49,7 +49,7 @@ struct MatrixModel {
   T naive_column(const T* in, std::size_t col, int t, const Rec<T>& rec) const;
   T block_2d(const T* in, std::size_t b, const Rec<T>& rec) const;
   std::vector<T> first_pass(const T* in, int traced, RawTrace<T>* raw) const;
-  // short_rows_model.h: kernels/short_rows.cuh
+  // short_rows_model.h: kernels/short_rows.cuh; flat_rows_model.h: kernels/flat_rows.cuh
   std::vector<std::vector<T>> segment_group(const T* in, int w, std::size_t row0, const Rec<T>& rec,
                                             std::vector<int>& slot) const;
   void row_segments(const T* in, std::size_t b, const Rec<T>& rec, std::vector<T>& out) const;
