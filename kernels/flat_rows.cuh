@@ -50,11 +50,11 @@ __global__ void __launch_bounds__(1024)
     ptx::fence_proxy_async(ptx::space_shared);  // the barriers, initialised, are visible to the copies
     for (int s = 0; s < kFlatStages && std::size_t(s) < count; ++s) start(std::size_t(s), s);
   }
-  __syncthreads();                    // no thread waits on a barrier before it is initialised
-  const int c = int(cols);            // at most 2^29 (check_matrix_launch): offsets in a tile stay 32-bit
+  __syncthreads();                     // no thread waits on a barrier before it is initialised
+  const int c = int(cols);             // at most 2^29 (check_matrix_launch): offsets in a tile stay 32-bit
   const int shift = __ffs(lanes) - 1;  // lanes is a power of two: a task's row and lane by shift and mask
-  std::size_t first_row = run.first;  // the row holding the tile's first element of the run
-  int f0 = int(run.lo - run.base);    // where that row starts, from the tile's start (<= 0 after the first)
+  std::size_t first_row = run.first;   // the row holding the tile's first element of the run
+  int f0 = int(run.lo - run.base);     // where that row starts, from the tile's start (<= 0 after the first)
   for (std::size_t k = 0; k < count; ++k) {
     const int s = int(k % kFlatStages);
     while (!ptx::mbarrier_try_wait_parity(&full[s], std::uint32_t(k / kFlatStages) & 1u)) {  // [bulk-wait]
