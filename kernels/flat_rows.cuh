@@ -8,6 +8,7 @@
 
 #include "block_common.cuh"
 #include "matrix_shapes.h"
+#include "short_rows.cuh"
 #include "shuffle.cuh"
 
 namespace rl::kernels {
@@ -130,29 +131,13 @@ __global__ void __launch_bounds__(1024)
 // >>>
 
 #ifndef __CUDACC_RTC__  // NVRTC compiles the kernels alone: no host launches
-// The timed kernel takes its lanes as a constant, a kernel for each power of two (measured:
-// docs/benchmarks.md, "Results: row kernels, the lanes as a constant"); the traced one reads them at run
-// time: the same loads and adds, in the same order. f gets std::integral_constant<int, lanes or 0>.
-template <class Probe, class F>
-void with_lanes(int lanes, F f) {
-  if constexpr (std::is_same_v<Probe, NoProbe>) {
-    if (lanes == 1) return f(std::integral_constant<int, 1>{});
-    if (lanes == 2) return f(std::integral_constant<int, 2>{});
-    if (lanes == 4) return f(std::integral_constant<int, 4>{});
-    if (lanes == 8) return f(std::integral_constant<int, 8>{});
-    if (lanes == 16) return f(std::integral_constant<int, 16>{});
-    if (lanes == 32) return f(std::integral_constant<int, 32>{});
-  }
-  f(std::integral_constant<int, 0>{});
-}
-
 // The row's buffers, past the 48 KB a launch gets unasked: the attribute is raised once per
 // instantiation.
 template <>
 struct MatrixLaunch<Algo::FlatRows> : LaunchEntry {
   template <class T, class Op, class Probe>
   static void launch(const LaunchArgs<T, T>& a, const Probe& p) {
-    with_lanes<Probe>(a.lanes, [&](auto lanes) {
+    with_lanes<std::is_same_v<Probe, NoProbe>, 32>(a.lanes, [&](auto lanes) {  // a kernel for each count
       constexpr int ring = kFlatTileBytes * kFlatStages;
       const auto kernel = flat_rows<T, Op, Probe, decltype(lanes)::value>;
       static const bool raised = [&] {

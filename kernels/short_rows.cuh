@@ -12,6 +12,30 @@
 
 namespace rl::kernels {
 
+// Calls f with std::integral_constant<int, lanes> where kFixed and lanes is a power of two up to
+// kMost, else with integral_constant<int, 0> (the lanes read at run time). The timed row kernels
+// take their lanes as a constant, the traced ones read them: the same loads and adds in the same
+// order (docs/benchmarks.md, "Results: row kernels, the lanes as a constant").
+// nv_exec_check_disable: f is a host lambda on the host (a launch), a device one in a kernel.
+#pragma nv_exec_check_disable
+template <bool kFixed, int kMost, class F>
+__host__ __device__ __forceinline__ void with_lanes(int lanes, F f) {
+  if constexpr (kFixed) {
+    switch (lanes) {
+      case 1: return f(std::integral_constant<int, 1>{});
+      case 2: return f(std::integral_constant<int, 2>{});
+      case 4: return f(std::integral_constant<int, 4>{});
+      case 8: return f(std::integral_constant<int, 8>{});
+      case 16: return f(std::integral_constant<int, 16>{});
+      case 32:
+        if constexpr (kMost >= 32) return f(std::integral_constant<int, 32>{});
+        break;
+      default: break;
+    }
+  }
+  f(std::integral_constant<int, 0>{});
+}
+
 // <<< row-segments
 // Segments of `lanes` neighbouring lanes (a power of two, 1 to 32) each own a row; a warp holds
 // 32 / lanes neighbouring rows, a group. Warp w of the grid takes group w, then w + the grid's
@@ -109,7 +133,7 @@ __global__ void __launch_bounds__(1024)
 // load is one contiguous run where those rows fit in one load each. 16-byte loads where every row starts on a
 // 16-byte boundary, else one element a load. See <<< row-segments.
 // In: the elements' type, T: the accumulator's (halves and bfloat16 may add in float).
-// kEachLanes: one body for each lane count, chosen by a switch, the lanes a constant in each (the
+// kEachLanes: one body for each lane count, chosen by a switch (with_lanes), the lanes a constant in each (the
 // timed kernel: measured faster than a kernel for each count, and than lanes read at run time:
 // docs/benchmarks.md, "Results: row kernels, the lanes as a constant").
 template <class T, class Op, class Probe, class In = T, bool kEachLanes = false>
@@ -124,17 +148,7 @@ __global__ void __launch_bounds__(1024)
     else
       reduce_row_segments<In, T, Op, k, true>(in, out, rows, cols, lanes, probe);
   };
-  if constexpr (kEachLanes) {
-    switch (lanes) {  // row_lanes: a power of two, 1 to kMaxRowLanes
-      case 1: return segments(std::integral_constant<int, 1>{});
-      case 2: return segments(std::integral_constant<int, 2>{});
-      case 4: return segments(std::integral_constant<int, 4>{});
-      case 8: return segments(std::integral_constant<int, 8>{});
-      case 16: return segments(std::integral_constant<int, 16>{});
-      default: break;
-    }
-  }
-  segments(std::integral_constant<int, 0>{});
+  with_lanes<kEachLanes, kMaxRowLanes>(lanes, segments);  // row_lanes: a power of two, 1 to kMaxRowLanes
 }
 // >>>
 
