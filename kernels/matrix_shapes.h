@@ -178,12 +178,14 @@ constexpr int kRowLoadsInFlight = 4;
 constexpr int kRegistersPerSm = 65536;
 // batched-rows-vectorized cuts rows into chunks that give each thread at least this many
 // elements: short chunks, as many blocks as they make, the row's last block folding their
-// results (measured: docs/benchmarks.md). Halves and bfloat16 by default twice as many, the same
-// bytes (measured: docs/benchmarks.md, "Matrices of halves"); an asked-for grid keeps the floats'
-// limit, so every grid the default gives maps back to itself.
+// results (measured: docs/benchmarks.md). Halves and bfloat16 by default four times as many,
+// twice the bytes: their blocks of 512 then take 128 KB a chunk, as floats' blocks of 1024 do; twice
+// as many (`few_blocks`) where that would leave an SM without a block (measured: docs/benchmarks.md,
+// "Chunks of 128 KB for halves and bfloat16"). An asked-for grid keeps the floats' limit, so every
+// grid the default gives maps back to itself.
 constexpr int kRowChunkElements = 32;
-constexpr RL_HD int row_chunk_elements(std::size_t elem_bytes) {
-  return elem_bytes == 2 ? 2 * kRowChunkElements : kRowChunkElements;
+constexpr RL_HD int row_chunk_elements(std::size_t elem_bytes, bool few_blocks = false) {
+  return elem_bytes == 2 ? (few_blocks ? 2 : 4) * kRowChunkElements : kRowChunkElements;
 }
 // column-sums-vectorized: bytes of loads a thread issues before adding any. Blocks of up to
 // kDeepColumnBlock threads compile with registers for 256 bytes of 16-byte loads (16 float4), and

@@ -841,8 +841,8 @@ TEST(Matrix, ColumnSumsVectorizedBatchesTwiceTheBytesInBlocksOfUpTo256) {
 const kernels::DeviceShape kH100(132);  // an H100 SXM: 132 SMs of 2048 threads
 
 // Halves and bfloat16 in batched-rows-vectorized: blocks that give a thread 32 elements (four
-// vectors; halves at most 512 threads), chunks of 64 a thread by default (docs/benchmarks.md, "Matrices of halves"); an
-// asked-for grid keeps the floats' limit, so the default grid maps back to itself.
+// vectors; at most 512 threads), chunks of 128 a thread by default (docs/benchmarks.md, "Chunks of 128 KB for halves
+// and bfloat16"); an asked-for grid keeps the floats' limit, so the default grid maps back to itself.
 TEST(Matrix, BatchedRowsVectorizedGivesHalvesFourVectorsAThread) {
   using kernels::Algo;
   using kernels::DType;
@@ -854,19 +854,26 @@ TEST(Matrix, BatchedRowsVectorizedGivesHalvesFourVectorsAThread) {
   EXPECT_EQ(block(std::size_t(1) << 14, std::size_t(1) << 14, DType::Half), 512);
   EXPECT_EQ(block(std::size_t(1) << 14, std::size_t(1) << 14, DType::Bf16), 512);
   EXPECT_EQ(block(std::size_t(1) << 14, std::size_t(1) << 14, DType::Float), 1024);
-  // Long rows: halves at most 512 threads, bfloat16 the 1024 that gives a thread 32 elements.
+  // Long rows: at most 512 threads, where floats take 1024.
   EXPECT_EQ(block(16, std::size_t(1) << 24, DType::Half), 512);
-  EXPECT_EQ(block(16, std::size_t(1) << 24, DType::Bf16), 1024);
+  EXPECT_EQ(block(16, std::size_t(1) << 24, DType::Bf16), 512);
+  EXPECT_EQ(block(16, std::size_t(1) << 24, DType::Float), 1024);
   EXPECT_EQ(block(4096, std::size_t(1) << 16, DType::Half), 512);
   EXPECT_EQ(block(4096, std::size_t(1) << 16, DType::Int), 1024);
   const auto grid = [](std::size_t rows, std::size_t cols, std::size_t bytes, std::size_t asked) {
     return kernels::matrix_grid(Algo::BatchedRowsVectorized, {rows, cols}, 1024, asked, kH100, bytes).count();
   };
-  EXPECT_EQ(grid(16, std::size_t(1) << 24, 2, 0), 4096u);    // 256 chunks a row
+  EXPECT_EQ(grid(16, std::size_t(1) << 24, 2, 0), 2048u);    // 128 chunks a row
   EXPECT_EQ(grid(16, std::size_t(1) << 24, 4, 0), 8192u);    // 512
   EXPECT_EQ(grid(4096, std::size_t(1) << 16, 2, 0), 4096u);  // one chunk a row
   EXPECT_EQ(grid(4096, std::size_t(1) << 16, 4, 0), 8192u);
   EXPECT_EQ(grid(16, std::size_t(1) << 24, 2, 8192), 8192u);  // asked for: the floats' limit
+  // Few rows: 128 a thread would leave SMs without a block (3 x (2^20 + 1): 96 blocks of 256 on 132
+  // SMs), so 64 a thread, 192 blocks; floats keep 32.
+  const std::size_t odd = (std::size_t(1) << 20) + 1;
+  EXPECT_EQ(block(3, odd, DType::Half), 256);
+  EXPECT_EQ(kernels::matrix_grid(Algo::BatchedRowsVectorized, {3, odd}, 256, 0, kH100, 2).count(), 192u);
+  EXPECT_EQ(kernels::matrix_grid(Algo::BatchedRowsVectorized, {3, odd}, 256, 0, kH100, 4).count(), 384u);
   for (const std::size_t cols :
        {std::size_t(4100), std::size_t(1) << 16, std::size_t(1) << 20, (std::size_t(1) << 24) + 3}) {
     const std::size_t g = grid(16, cols, 2, 0);

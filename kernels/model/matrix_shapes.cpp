@@ -5,7 +5,6 @@
 #include <string>
 
 #include "../algorithms.h"
-#include "../algorithms.h"
 #include "../raw_trace.h"
 #include "../shapes.h"
 #include "../matrix_shapes.h"
@@ -51,6 +50,16 @@ Grid2 row_chunks(Matrix m, int block, std::size_t want, std::size_t least) {
   const std::size_t most = std::max<std::size_t>(1, m.cols / (std::size_t(block) * least));
   const std::size_t chunks = std::clamp<std::size_t>(want / m.rows, 1, most);
   return {ceil_div(m.cols, split_chunk_cols(m, chunks)), m.rows};  // no chunk empty: a recorded grid maps back
+}
+
+// batched-rows-vectorized's default chunks: row_chunk_elements a thread; halves' and bfloat16's
+// longer chunks only where they still give every SM a block, else their shorter ones (3 x (2^20 +
+// 1) kept its 7.7 us: docs/benchmarks.md, "Chunks of 128 KB for halves and bfloat16").
+Grid2 default_row_chunks(Matrix m, int block, std::size_t elem_bytes, DeviceShape device) {
+  constexpr std::size_t kAny = std::numeric_limits<std::size_t>::max();
+  const Grid2 chunks = row_chunks(m, block, kAny, row_chunk_elements(elem_bytes));
+  if (chunks.count() >= std::size_t(std::max(1, device.sm_count))) return chunks;
+  return row_chunks(m, block, kAny, row_chunk_elements(elem_bytes, true));
 }
 
 }  // namespace
@@ -141,15 +150,13 @@ int preferred_matrix_block(Algo algo, Matrix m, DeviceShape device, DType type) 
   // elements of the row: eight loads in flight (fold_strided); batched-rows-vectorized's threads
   // then hold two or three 16-byte vectors of 4-byte elements below 1024 threads (measured:
   // docs/benchmarks.md, "Where the matrix rules come from"). Halves and bfloat16: 32 elements, four
-  // vectors (measured: docs/benchmarks.md, "Matrices of halves"), halves in blocks of at most 512
-  // (bfloat16 not: measured there, "blocks of 512 for halves").
-  const int block = largest_share(m.cols, elem_bytes == 2 ? 32 : 8, 32, type == DType::Half ? 512 : 1024);
-  // batched-rows-vectorized's chunks are row_chunk_elements a thread: where its large blocks' chunks
-  // leave SMs without a block and blocks of 256 cut more, it takes those (3 x (2^20 + 1): 8.8
-  // against 9.5 us; docs/benchmarks.md, "rows of any alignment").
-  const auto blocks_at = [&](int b) {  // the grid matrix_grid gives it
-    return row_chunks(m, b, std::numeric_limits<std::size_t>::max(), row_chunk_elements(elem_bytes)).count();
-  };
+  // vectors (measured: docs/benchmarks.md, "Matrices of halves"), in blocks of at most 512 (measured
+  // with their chunks of 128 KB: "Chunks of 128 KB for halves and bfloat16").
+  const int block = largest_share(m.cols, elem_bytes == 2 ? 32 : 8, 32, elem_bytes == 2 ? 512 : 1024);
+  // batched-rows-vectorized: where its large blocks' chunks leave SMs without a block and blocks of
+  // 256 cut more, it takes those (3 x (2^20 + 1): 8.8 against 9.5 us; docs/benchmarks.md, "rows of
+  // any alignment").
+  const auto blocks_at = [&](int b) { return default_row_chunks(m, b, elem_bytes, device).count(); };
   const std::size_t sms = std::size_t(std::max(1, device.sm_count));
   if (is_row_chunks(algo) && row(algo).combine == Combine::LastBlock && block > 256 && blocks_at(block) < sms &&
       blocks_at(256) > blocks_at(block))
@@ -214,7 +221,7 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
       // Short chunks, however many blocks they make: the row's last block folds their results
       // inside the same launch (measured: docs/benchmarks.md, "Where the matrix rules come from").
       if (grid) return row_chunks(m, block, grid, kRowChunkElements);
-      return row_chunks(m, block, std::numeric_limits<std::size_t>::max(), row_chunk_elements(elem_bytes));
+      return default_row_chunks(m, block, elem_bytes, device);
     case Indexing::ColumnTiles: {
       // Chunks of rows; ceil(rows / ceil(rows / c)) so a recorded grid maps back to itself.
       // column-sums-vectorized: about one block an SM, so a second pass only where the column
