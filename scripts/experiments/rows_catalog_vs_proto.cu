@@ -3,7 +3,8 @@
 // the same lanes and loads at 2^20 x 256 and 2^22 x 64 floats. Each kernel is timed two ways: the
 // prototypes' way (best of 20, L2 warm) and the benchmark's (median of 21, L2 evicted before each).
 // On a GPU machine (from the repository's root):
-//   nvcc -arch=sm_90 -O3 -std=c++17 -Ikernels -o rows_cvp scripts/experiments/rows_catalog_vs_proto.cu && ./rows_cvp
+//   nvcc -arch=sm_90 -O3 -std=c++17 -Ikernels -o rows_cvp scripts/experiments/rows_catalog_vs_proto.cu \
+//     kernels/model/matrix_shapes.cpp && ./rows_cvp
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -124,15 +125,6 @@ void time_catalog(const Lab& lab, const Cold& c, u64 rows, u64 cols, int lanes, 
   });
 }
 
-// The catalog's lanes for floats (kernels/model/matrix_shapes.cpp, row_lanes).
-int lanes_rule(u64 cols) {
-  const u64 shares = (cols + 3) / 4, vectors = cols % 4 ? 0 : cols / 4;
-  int lanes = 1;
-  while (lanes < 16 && u64(lanes) * 2 <= shares) lanes *= 2;
-  while (lanes > 1 && vectors > u64(lanes) && vectors < u64(lanes) * 4) lanes /= 2;
-  return lanes;
-}
-
 int main() {
   const Lab lab = open_lab(u64(1) << 28, u64(1) << 24);
   const Cold c = open_cold();
@@ -142,7 +134,7 @@ int main() {
                            {u64(1) << 18, 1024}, {u64(1) << 24, 16}, {1000000, 100},      {3000000, 36}};
   for (const auto& s : shapes) {
     const u64 rows = s[0], cols = s[1];
-    const int lanes = lanes_rule(cols);
+    const int lanes = k::row_lanes(k::Algo::LanesPerRow, cols, 4);  // the catalog's
     const unsigned grid = unsigned(std::min<u64>((rows * lanes / 32 + 7) / 8, 2 * wave));
     time_catalog(lab, c, rows, cols, lanes, grid, 256);
     time_fixed<0>(lab, c, rows, cols, lanes, grid);

@@ -12,7 +12,8 @@
 // That led to the catalog's first batch out of the loop (docs/benchmarks.md, "The first batch out of
 // the loop").
 // On a GPU machine (from the repository's root):
-//   nvcc -arch=sm_90 -O3 -std=c++17 -Ikernels -o rows_groups scripts/experiments/rows_groups.cu && ./rows_groups
+//   nvcc -arch=sm_90 -O3 -std=c++17 -Ikernels -o rows_groups scripts/experiments/rows_groups.cu \
+//     kernels/model/matrix_shapes.cpp && ./rows_groups
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -135,18 +136,9 @@ void time_catalog(const Lab& lab, const Cold& c, u64 rows, u64 cols, int lanes) 
   });
 }
 
-// The catalog's lanes (kernels/model/matrix_shapes.cpp, row_lanes): a lane's share is a vector.
-int lanes_rule(u64 cols, u64 elem) {
-  const u64 share = 16 / elem, shares = (cols + share - 1) / share, vectors = cols % share ? 0 : cols / share;
-  int lanes = 1;
-  while (lanes < 16 && u64(lanes) * 2 <= shares) lanes *= 2;
-  while (lanes > 1 && vectors > u64(lanes) && vectors < u64(lanes) * 4) lanes /= 2;
-  return lanes;
-}
-
 template <class In>
 void shape(const Lab& lab, const Cold& c, u64 rows, u64 cols) {
-  const int lanes = lanes_rule(cols, sizeof(In));
+  const int lanes = k::row_lanes(k::Algo::LanesPerRow, cols, sizeof(In));  // the catalog's
   time_catalog<In>(lab, c, rows, cols, lanes);
   time_grouped<4, 0, In>(lab, c, rows, cols, lanes, 256, 2);
   time_grouped<4, 1, In>(lab, c, rows, cols, lanes, 256, 2);

@@ -14,7 +14,8 @@
 // (80 %: too few runs to share) and 16 halves (83-85 against 87-88). So the stores are not what
 // holds rows of 64 floats at 86-87 %; the catalog was not changed.
 // On a GPU machine (from the repository's root):
-//   nvcc -arch=sm_90 -O3 -std=c++17 -Ikernels -o rows_stores scripts/experiments/rows_stores.cu && ./rows_stores
+//   nvcc -arch=sm_90 -O3 -std=c++17 -Ikernels -o rows_stores scripts/experiments/rows_stores.cu \
+//     kernels/model/matrix_shapes.cpp && ./rows_stores
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -146,18 +147,9 @@ void time_catalog(const Lab& lab, const Cold& c, u64 rows, u64 cols, int lanes) 
   });
 }
 
-// The catalog's lanes (kernels/model/matrix_shapes.cpp, row_lanes), as rows_groups.cu states it.
-int lanes_rule(u64 cols, u64 elem) {
-  const u64 share = 16 / elem, shares = (cols + share - 1) / share, vectors = cols % share ? 0 : cols / share;
-  int lanes = 1;
-  while (lanes < 16 && u64(lanes) * 2 <= shares) lanes *= 2;
-  while (lanes > 1 && vectors > u64(lanes) && vectors < u64(lanes) * 4) lanes /= 2;
-  return lanes;
-}
-
 template <class In>
 void shape(const Lab& lab, const Cold& c, u64 rows, u64 cols) {
-  const int lanes = lanes_rule(cols, sizeof(In));
+  const int lanes = k::row_lanes(k::Algo::LanesPerRow, cols, sizeof(In));  // the catalog's
   time_catalog<In>(lab, c, rows, cols, lanes);
   time_runs<8, true, In>(lab, c, rows, cols, lanes, 256, 1);
   time_runs<16, true, In>(lab, c, rows, cols, lanes, 256, 1);
