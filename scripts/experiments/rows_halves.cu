@@ -23,8 +23,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "flat_rows_common.cuh"
-#include "shuffle.cuh"
+#include "rows_timing.cuh"
 
 namespace k = rl::kernels;
 using Half = rl::narrow::Half;
@@ -112,19 +111,6 @@ struct Bufs {
   float* partials;
   unsigned* tickets;
 };
-
-template <class In, class Launch>
-void report(const char* what, const Lab& lab, const Cold& c, u64 rows, u64 cols, Launch&& launch) {
-  const float warm = best_ms(launch);
-  const float cold = cold_median_ms(launch, c, lab.sms);
-  const bool floats = sizeof(In) == 4;
-  const unsigned long long wrong = floats ? lab.wrong_rows(rows, cols) : 0;
-  const double bytes = double(rows) * double(cols) * sizeof(In) + double(rows) * 4;
-  const char* type = floats ? "float" : std::is_same_v<In, Half> ? "half" : "bf16";
-  printf("%-5s %6llu x %8llu %-52s best warm %5.1f %%  median cold %5.1f %%%s\n", type, rows, cols, what,
-         lab.pct(bytes, warm), lab.pct(bytes, cold), wrong ? " WRONG" : "");
-  fflush(stdout);
-}
 
 template <int kInFlight, bool kAhead, class In, bool kPairs = false>
 void time_proto(const Lab& lab, const Cold& c, const Bufs& b, u64 rows, u64 cols, int block, int each) {

@@ -21,8 +21,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "flat_rows_common.cuh"
-#include "short_rows.cuh"
+#include "rows_timing.cuh"
 
 namespace k = rl::kernels;
 using Half = rl::narrow::Half;
@@ -109,42 +108,17 @@ __global__ void __launch_bounds__(1024) stored(const In* in, T* out, u64 rows, u
   });
 }
 
-template <class In, class Launch>
-void report(const char* what, const Lab& lab, const Cold& c, u64 rows, u64 cols, Launch&& launch) {
-  const float warm = best_ms(launch);
-  const float cold = cold_median_ms(launch, c, lab.sms);
-  const bool floats = sizeof(In) == 4;
-  const unsigned long long wrong = floats ? lab.wrong_rows(rows, cols) : 0;
-  const double bytes = double(rows) * double(cols) * sizeof(In) + double(rows) * 4;
-  printf("%-5s %8llu x %4llu %-56s best warm %5.1f %%  median cold %5.1f %%%s\n", floats ? "float" : "half", rows, cols,
-         what, lab.pct(bytes, warm), lab.pct(bytes, cold), wrong ? " WRONG" : "");
-  fflush(stdout);
-}
-
 template <int kRun, bool kGather, class In>
 void time_runs(const Lab& lab, const Cold& c, u64 rows, u64 cols, int lanes, int block, int waves) {
   auto kernel = stored<kRun, kGather, float, In>;
-  int fit = 0;
-  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, block, 0));
+  const int fit = blocks_an_sm(kernel, block);
   const int run = std::max(kRun, 32 / lanes);
   const u64 need = ((rows + run - 1) / run + block / 32 - 1) / (block / 32);
-  const unsigned grid = unsigned(std::min<u64>(std::max<u64>(need, 1), u64(waves) * fit * lab.sms));
+  const unsigned grid = wave_grid(lab, need, fit, waves);
   char what[96];
   snprintf(what, sizeof what, "runs of %2d rows, %s lanes %2d, %4d x %u (%d an SM)", run,
            kGather ? "gathered " : "per group", lanes, block, grid, fit);
-  const In* in = reinterpret_cast<const In*>(lab.in);
-  report<In>(what, lab, c, rows, cols, [&] { kernel<<<grid, block>>>(in, lab.out, rows, cols, lanes); });
-}
-
-template <class In>
-void time_catalog(const Lab& lab, const Cold& c, u64 rows, u64 cols, int lanes) {
-  const unsigned grid = unsigned(std::min<u64>((rows * lanes / 32 + 7) / 8, 16u * unsigned(lab.sms)));
-  char what[96];
-  snprintf(what, sizeof what, "catalog lanes-per-row lanes %2d, 256 x %u", lanes, grid);
-  const In* in = reinterpret_cast<const In*>(lab.in);
-  report<In>(what, lab, c, rows, cols, [&] {
-    k::lanes_per_row<float, Sum, k::NoProbe, In, true><<<grid, 256>>>(in, lab.out, rows, cols, lanes, {});
-  });
+  time_rows_kernel<In>(what, lab, c, rows, cols, lanes, kernel, grid, block);
 }
 
 template <class In>
