@@ -465,73 +465,93 @@ __device__ __forceinline__ void bulk_hand_out(T v, T* out, T* staging) {
 }
 // >>>
 
-// <<< bulk-async
-// The block's tiles (blockIdx.x, + gridDim.x, ...) are blockDim.x 16-byte vectors each; a ring
-// of kBulkStages buffers, an mbarrier each, keeps the next ones copying while one is folded.
-// `next` (may be null): the bytes the following launch reduces into; block 0 readies them.
-template <class T, class Op, class Probe>
-__global__ void bulk_async(const T* __restrict__ in, T* out, std::size_t n, Probe probe, T* next) {
-#if __CUDA_ARCH__ >= 900
+// <<< bulk-ring
+// The block's tiles (blockIdx.x, + gridDim.x, ...) of tile_vectors 16-byte vectors each, through
+// a ring of kStages buffers in shared memory, an mbarrier each: thread 0 keeps the next tiles
+// copying while the block folds one. kTileVectors: 0 for a vector a thread (bulk-async), else
+// thread t folds vectors t, t + blockDim.x, ... of each tile. Returns the thread's fold, the
+// array's scalar tail included; records stages 0 to 2.
+template <class T, class Op, int kStages, int kTileVectors, class Probe>
+__device__ __forceinline__ T bulk_ring(const T* __restrict__ in, std::size_t n, const Probe& probe) {
   using V = typename Vec16<T>::type;
-  constexpr unsigned per = sizeof(V) / sizeof(T), cells = kBulkReduceBytes / sizeof(T);
-  __shared__ alignas(16) T staging[cells];
-  __shared__ T warp_totals[32];
-  __shared__ std::uint64_t full[kBulkStages];
-  V* tiles = shared_array<V>();  // kBulkStages buffers of blockDim.x vectors
-  const unsigned tid = threadIdx.x, B = blockDim.x;
-  const std::size_t vectors = n / per, count = (vectors + B - 1) / B;  // cudaMalloc'd input: 16-byte aligned
-  const V* in16 = reinterpret_cast<const V*>(in);
-  const auto bytes = [&](std::size_t tile) {
-    return unsigned((vectors - tile * B < B ? vectors - tile * B : B) * sizeof(V));
+  constexpr unsigned per = sizeof(V) / sizeof(T);
+  __shared__ std::uint64_t full[kStages];
+  V* tiles = shared_array<V>();  // kStages buffers of tile_vectors vectors
+  const unsigned tid = threadIdx.x;
+  const std::size_t tile_vectors = kTileVectors ? std::size_t(kTileVectors) : std::size_t(blockDim.x);
+  const std::size_t vectors = n / per, count = (vectors + tile_vectors - 1) / tile_vectors;
+  const V* in16 = reinterpret_cast<const V*>(in);  // cudaMalloc'd input: 16-byte aligned
+  const auto held = [&](std::size_t tile) {        // vectors in tile: the last may be short
+    return vectors - tile * tile_vectors < tile_vectors ? vectors - tile * tile_vectors : tile_vectors;
   };
   const auto start = [&](std::size_t tile, int s) {  // thread 0 only
+    const auto bytes = unsigned(held(tile) * sizeof(V));
     ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &full[s],
-                                   bytes(tile));  // [bulk-copy]
-    ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, tiles + std::size_t(s) * B, in16 + tile * B, bytes(tile),
-                       &full[s]);
+                                   bytes);  // [bulk-copy]
+    ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, tiles + s * tile_vectors, in16 + tile * tile_vectors,
+                       bytes, &full[s]);
   };
   if (tid == 0) {
-    for (int s = 0; s < kBulkStages; ++s) ptx::mbarrier_init(&full[s], 1);  // one arrival: thread 0's
+    for (int s = 0; s < kStages; ++s) ptx::mbarrier_init(&full[s], 1);  // one arrival: thread 0's
     ptx::fence_proxy_async(ptx::space_shared);  // the barriers, initialised, are visible to the copies
-    for (int s = 0; s < kBulkStages && blockIdx.x + std::size_t(s) * gridDim.x < count; ++s)
+    for (int s = 0; s < kStages && blockIdx.x + std::size_t(s) * gridDim.x < count; ++s)
       start(blockIdx.x + std::size_t(s) * gridDim.x, s);
   }
-  probe.stage(0, kTagBulkCopy, blockIdx.x < count ? int(bytes(blockIdx.x)) : 0), probe.work(0, tid == 0);
+  const int first_bytes = blockIdx.x < count ? int(held(blockIdx.x) * sizeof(V)) : 0;
+  probe.stage(0, kTagBulkCopy, first_bytes), probe.work(0, tid == 0);
   __syncthreads();  // no thread waits on a barrier before it is initialised
 
   T v = Op::template identity<T>();
   std::size_t k = 0;
   for (std::size_t tile = blockIdx.x; tile < count; tile += gridDim.x, ++k) {
-    const int s = int(k % kBulkStages);
-    while (!ptx::mbarrier_try_wait_parity(&full[s], std::uint32_t(k / kBulkStages) & 1u)) {  // [bulk-wait]
+    const int s = int(k % kStages);
+    while (!ptx::mbarrier_try_wait_parity(&full[s], std::uint32_t(k / kStages) & 1u)) {  // [bulk-wait]
     }
-    const V* buffer = tiles + std::size_t(s) * B;
-    if (k == 0) probe.shared(1, reinterpret_cast<const T*>(buffer), int(bytes(tile) / sizeof(T)));
-    if (tid < bytes(tile) / sizeof(V)) v = fold<Op>(v, buffer[tid]);  // [tile-fold]
+    const V* buffer = tiles + s * tile_vectors;
+    if (k == 0) probe.shared(1, reinterpret_cast<const T*>(buffer), int(held(tile) * per));
+    const std::size_t here = held(tile);
+    if constexpr (kTileVectors == 0) {
+      if (tid < unsigned(here)) v = fold<Op>(v, buffer[tid]);  // [tile-fold]
+    } else {
+      for (std::size_t j = tid; j < here; j += blockDim.x) v = fold<Op>(v, buffer[j]);  // [tile-fold]
+    }
     __syncthreads();  // every thread has read buffer s: it may be refilled
-    const std::size_t later = tile + std::size_t(kBulkStages) * gridDim.x;
+    const std::size_t later = tile + std::size_t(kStages) * gridDim.x;
     if (tid == 0 && later < count) {
-      // Conservative: orders the threads' reads (generic proxy) before the copy's writes (async proxy).
-      ptx::fence_proxy_async(ptx::space_shared);
+      ptx::fence_proxy_async(ptx::space_shared);  // the reads above (generic proxy) before the copy's writes
       start(later, s);
     }
   }
-  probe.stage(1, kTagBulkWait, blockIdx.x < count ? int(bytes(blockIdx.x)) : 0), probe.work(1, blockIdx.x < count);
-  const std::size_t gid = std::size_t(blockIdx.x) * B + tid, threads = std::size_t(gridDim.x) * B;
+  probe.stage(1, kTagBulkWait, first_bytes), probe.work(1, blockIdx.x < count);
+  const std::size_t gid = std::size_t(blockIdx.x) * blockDim.x + tid, threads = std::size_t(gridDim.x) * blockDim.x;
   int slot = 0;
   for (std::size_t j = per * vectors + gid; j < n; j += threads) {
     v = Op{}(v, in[j]);  // the scalar tail, from global memory
     probe.load(2, slot++, j);
   }
   probe.stage(2, kTagTileFold, 0), probe.work(2, true), probe.lane(2, v);
+  return v;
+}
+// >>>
 
+// <<< bulk-async
+// A tile of blockDim.x 16-byte vectors, one a thread; a ring of kBulkStages buffers keeps the next
+// ones copying while one is folded. `next` (may be null): the bytes the following launch reduces
+// into; block 0 readies them.
+template <class T, class Op, class Probe>
+__global__ void bulk_async(const T* __restrict__ in, T* out, std::size_t n, Probe probe, T* next) {
+#if __CUDA_ARCH__ >= 900
+  constexpr unsigned cells = kBulkReduceBytes / sizeof(T);
+  __shared__ alignas(16) T staging[cells];
+  __shared__ T warp_totals[32];
+  T v = bulk_ring<T, Op, kBulkStages, 0>(in, n, probe);  // see <<< bulk-ring
   int stage = 3;
-  v = block_shuffle<T, Op>(v, warp_totals, probe, stage);  // see <<< block-shuffle
-  if (tid == 0) bulk_hand_out<T, Op>(v, out, staging);     // see <<< bulk-hand-out
-  if (tid == 0 && blockIdx.x == 0 && next)
+  v = block_shuffle<T, Op>(v, warp_totals, probe, stage);       // see <<< block-shuffle
+  if (threadIdx.x == 0) bulk_hand_out<T, Op>(v, out, staging);  // see <<< bulk-hand-out
+  if (threadIdx.x == 0 && blockIdx.x == 0 && next)
     for (unsigned i = 0; i < cells; ++i) next[i] = Op::template identity<T>();
-  if (tid == 0) probe.partial(blockIdx.x, v);
-  probe.stage(stage, kTagBulkReduce, int(kBulkReduceBytes)), probe.work(stage, tid == 0);
+  if (threadIdx.x == 0) probe.partial(blockIdx.x, v);
+  probe.stage(stage, kTagBulkReduce, int(kBulkReduceBytes)), probe.work(stage, threadIdx.x == 0);
 #else
   __trap();  // sm_90 and later; the host refuses older GPUs before a launch
 #endif
@@ -660,69 +680,17 @@ __global__ void cluster_dsmem_streaming(const T* __restrict__ in, T* out, std::s
 template <class T, class Op, class Probe, int kTileBytes, int kStages>
 __global__ void bulk_async_streaming(const T* __restrict__ in, T* out, std::size_t n, Probe probe, T* next) {
 #if __CUDA_ARCH__ >= 900
-  using V = typename Vec16<T>::type;
-  constexpr unsigned per = sizeof(V) / sizeof(T), cells = kBulkReduceBytes / sizeof(T);
-  constexpr std::size_t tile_vectors = kTileBytes / sizeof(V);
+  constexpr unsigned cells = kBulkReduceBytes / sizeof(T);
   __shared__ alignas(16) T staging[cells];
   __shared__ T warp_totals[32];
-  __shared__ std::uint64_t full[kStages];
-  V* tiles = shared_array<V>();  // kStages buffers of tile_vectors vectors
-  const unsigned tid = threadIdx.x;
-  const std::size_t vectors = n / per, count = (vectors + tile_vectors - 1) / tile_vectors;
-  const V* in16 = reinterpret_cast<const V*>(in);  // cudaMalloc'd input: 16-byte aligned
-  const auto held = [&](std::size_t tile) {        // vectors in tile: the last may be short
-    return vectors - tile * tile_vectors < tile_vectors ? vectors - tile * tile_vectors : tile_vectors;
-  };
-  const auto start = [&](std::size_t tile, int s) {  // thread 0 only
-    const auto bytes = unsigned(held(tile) * sizeof(V));
-    ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &full[s],
-                                   bytes);  // [bulk-copy]
-    ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, tiles + s * tile_vectors, in16 + tile * tile_vectors,
-                       bytes, &full[s]);
-  };
-  if (tid == 0) {
-    for (int s = 0; s < kStages; ++s) ptx::mbarrier_init(&full[s], 1);  // one arrival: thread 0's
-    ptx::fence_proxy_async(ptx::space_shared);  // the barriers, initialised, are visible to the copies
-    for (int s = 0; s < kStages && blockIdx.x + std::size_t(s) * gridDim.x < count; ++s)
-      start(blockIdx.x + std::size_t(s) * gridDim.x, s);
-  }
-  const int first_bytes = blockIdx.x < count ? int(held(blockIdx.x) * sizeof(V)) : 0;
-  probe.stage(0, kTagBulkCopy, first_bytes), probe.work(0, tid == 0);
-  __syncthreads();  // no thread waits on a barrier before it is initialised
-
-  T v = Op::template identity<T>();
-  std::size_t k = 0;
-  for (std::size_t tile = blockIdx.x; tile < count; tile += gridDim.x, ++k) {
-    const int s = int(k % kStages);
-    while (!ptx::mbarrier_try_wait_parity(&full[s], std::uint32_t(k / kStages) & 1u)) {  // [bulk-wait]
-    }
-    const V* buffer = tiles + s * tile_vectors;
-    if (k == 0) probe.shared(1, reinterpret_cast<const T*>(buffer), int(held(tile) * per));
-    const std::size_t here = held(tile);
-    for (std::size_t j = tid; j < here; j += blockDim.x) v = fold<Op>(v, buffer[j]);  // [tile-fold]
-    __syncthreads();  // every thread has read buffer s: it may be refilled
-    const std::size_t later = tile + std::size_t(kStages) * gridDim.x;
-    if (tid == 0 && later < count) {
-      ptx::fence_proxy_async(ptx::space_shared);  // the reads above (generic proxy) before the copy's writes
-      start(later, s);
-    }
-  }
-  probe.stage(1, kTagBulkWait, first_bytes), probe.work(1, blockIdx.x < count);
-  const std::size_t gid = std::size_t(blockIdx.x) * blockDim.x + tid, threads = std::size_t(gridDim.x) * blockDim.x;
-  int slot = 0;
-  for (std::size_t j = per * vectors + gid; j < n; j += threads) {
-    v = Op{}(v, in[j]);  // the scalar tail, from global memory
-    probe.load(2, slot++, j);
-  }
-  probe.stage(2, kTagTileFold, 0), probe.work(2, true), probe.lane(2, v);
-
+  T v = bulk_ring<T, Op, kStages, kTileBytes / kVectorBytes>(in, n, probe);  // see <<< bulk-ring
   int stage = 3;
-  v = block_shuffle<T, Op>(v, warp_totals, probe, stage);  // see <<< block-shuffle
-  if (tid == 0) bulk_hand_out<T, Op>(v, out, staging);     // see <<< bulk-hand-out
-  if (tid == 0 && blockIdx.x == 0 && next)
+  v = block_shuffle<T, Op>(v, warp_totals, probe, stage);       // see <<< block-shuffle
+  if (threadIdx.x == 0) bulk_hand_out<T, Op>(v, out, staging);  // see <<< bulk-hand-out
+  if (threadIdx.x == 0 && blockIdx.x == 0 && next)
     for (unsigned i = 0; i < cells; ++i) next[i] = Op::template identity<T>();
-  if (tid == 0) probe.partial(blockIdx.x, v);
-  probe.stage(stage, kTagBulkReduce, int(kBulkReduceBytes)), probe.work(stage, tid == 0);
+  if (threadIdx.x == 0) probe.partial(blockIdx.x, v);
+  probe.stage(stage, kTagBulkReduce, int(kBulkReduceBytes)), probe.work(stage, threadIdx.x == 0);
 #else
   __trap();  // sm_90 and later; the host refuses older GPUs before a launch
 #endif
