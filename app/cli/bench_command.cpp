@@ -267,8 +267,9 @@ Handler bench_command(CLI::App& cmd) {
                      ": about N blocks in the first pass "
                      "(default: two waves of the device; chunks of " +
                      std::to_string(kernels::kRowChunkElements) + " elements a thread for batched-rows-vectorized, " +
-                     std::to_string(kernels::row_chunk_elements(2)) +
-                     " of halves and bf16; a block an SM, four for rows under 128 columns, "
+                     std::to_string(kernels::row_chunk_elements(2)) + " of halves and bf16 (" +
+                     std::to_string(kernels::row_chunk_elements(2, true)) +
+                     " where those leave an SM without a block); a block an SM, four for rows under 128 columns, "
                      "for column-sums-vectorized)")
       ->check(CLI::Range(std::size_t(1), std::size_t(2147483647)));
   cmd.add_option("--cluster", o->cluster, core::cluster_option_help())->check(CLI::IsMember({2, 4, 8}));
