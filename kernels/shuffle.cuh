@@ -469,12 +469,16 @@ __device__ __forceinline__ void bulk_hand_out(T v, T* out, T* staging) {
 // The block's tiles (blockIdx.x, + gridDim.x, ...) of tile_vectors 16-byte vectors each, through
 // a ring of kStages buffers in shared memory, an mbarrier each: thread 0 keeps the next tiles
 // copying while the block folds one. kTileVectors: 0 for a vector a thread (bulk-async), else
-// thread t folds vectors t, t + blockDim.x, ... of each tile. Returns the thread's fold, the
-// array's scalar tail included; records stages 0 to 2.
+// thread t folds vectors t, t + blockDim.x, ... of each tile. Then the array's scalar tail,
+// block_shuffle, and one bulk reduction hands the block's result out. `next` (may be null): the
+// bytes the following launch reduces into; block 0 readies them.
 template <class T, class Op, int kStages, int kTileVectors, class Probe>
-__device__ __forceinline__ T bulk_ring(const T* __restrict__ in, std::size_t n, const Probe& probe) {
+__device__ __forceinline__ void bulk_ring(const T* __restrict__ in, T* out, std::size_t n, const Probe& probe,
+                                          T* next) {
   using V = typename Vec16<T>::type;
-  constexpr unsigned per = sizeof(V) / sizeof(T);
+  constexpr unsigned per = sizeof(V) / sizeof(T), cells = kBulkReduceBytes / sizeof(T);
+  __shared__ alignas(16) T staging[cells];
+  __shared__ T warp_totals[32];
   __shared__ std::uint64_t full[kStages];
   V* tiles = shared_array<V>();  // kStages buffers of tile_vectors vectors
   const unsigned tid = threadIdx.x;
@@ -530,28 +534,24 @@ __device__ __forceinline__ T bulk_ring(const T* __restrict__ in, std::size_t n, 
     probe.load(2, slot++, j);
   }
   probe.stage(2, kTagTileFold, 0), probe.work(2, true), probe.lane(2, v);
-  return v;
+
+  int stage = 3;
+  v = block_shuffle<T, Op>(v, warp_totals, probe, stage);  // see <<< block-shuffle
+  if (tid == 0) bulk_hand_out<T, Op>(v, out, staging);     // see <<< bulk-hand-out
+  if (tid == 0 && blockIdx.x == 0 && next)
+    for (unsigned i = 0; i < cells; ++i) next[i] = Op::template identity<T>();
+  if (tid == 0) probe.partial(blockIdx.x, v);
+  probe.stage(stage, kTagBulkReduce, int(kBulkReduceBytes)), probe.work(stage, tid == 0);
 }
 // >>>
 
 // <<< bulk-async
 // A tile of blockDim.x 16-byte vectors, one a thread; a ring of kBulkStages buffers keeps the next
-// ones copying while one is folded. `next` (may be null): the bytes the following launch reduces
-// into; block 0 readies them.
+// ones copying while one is folded.
 template <class T, class Op, class Probe>
 __global__ void bulk_async(const T* __restrict__ in, T* out, std::size_t n, Probe probe, T* next) {
 #if __CUDA_ARCH__ >= 900
-  constexpr unsigned cells = kBulkReduceBytes / sizeof(T);
-  __shared__ alignas(16) T staging[cells];
-  __shared__ T warp_totals[32];
-  T v = bulk_ring<T, Op, kBulkStages, 0>(in, n, probe);  // see <<< bulk-ring
-  int stage = 3;
-  v = block_shuffle<T, Op>(v, warp_totals, probe, stage);       // see <<< block-shuffle
-  if (threadIdx.x == 0) bulk_hand_out<T, Op>(v, out, staging);  // see <<< bulk-hand-out
-  if (threadIdx.x == 0 && blockIdx.x == 0 && next)
-    for (unsigned i = 0; i < cells; ++i) next[i] = Op::template identity<T>();
-  if (threadIdx.x == 0) probe.partial(blockIdx.x, v);
-  probe.stage(stage, kTagBulkReduce, int(kBulkReduceBytes)), probe.work(stage, threadIdx.x == 0);
+  bulk_ring<T, Op, kBulkStages, 0>(in, out, n, probe, next);  // see <<< bulk-ring
 #else
   __trap();  // sm_90 and later; the host refuses older GPUs before a launch
 #endif
@@ -680,17 +680,7 @@ __global__ void cluster_dsmem_streaming(const T* __restrict__ in, T* out, std::s
 template <class T, class Op, class Probe, int kTileBytes, int kStages>
 __global__ void bulk_async_streaming(const T* __restrict__ in, T* out, std::size_t n, Probe probe, T* next) {
 #if __CUDA_ARCH__ >= 900
-  constexpr unsigned cells = kBulkReduceBytes / sizeof(T);
-  __shared__ alignas(16) T staging[cells];
-  __shared__ T warp_totals[32];
-  T v = bulk_ring<T, Op, kStages, kTileBytes / kVectorBytes>(in, n, probe);  // see <<< bulk-ring
-  int stage = 3;
-  v = block_shuffle<T, Op>(v, warp_totals, probe, stage);       // see <<< block-shuffle
-  if (threadIdx.x == 0) bulk_hand_out<T, Op>(v, out, staging);  // see <<< bulk-hand-out
-  if (threadIdx.x == 0 && blockIdx.x == 0 && next)
-    for (unsigned i = 0; i < cells; ++i) next[i] = Op::template identity<T>();
-  if (threadIdx.x == 0) probe.partial(blockIdx.x, v);
-  probe.stage(stage, kTagBulkReduce, int(kBulkReduceBytes)), probe.work(stage, threadIdx.x == 0);
+  bulk_ring<T, Op, kStages, kTileBytes / kVectorBytes>(in, out, n, probe, next);  // see <<< bulk-ring
 #else
   __trap();  // sm_90 and later; the host refuses older GPUs before a launch
 #endif
