@@ -25,6 +25,7 @@
 #include "matrix_launch.cuh"
 #include "model/cpu_baseline.h"
 #include "model/matrix_check.h"
+#include "model/pieces.h"
 
 namespace rl::kernels {
 namespace {
@@ -505,6 +506,19 @@ BenchSession::~BenchSession() = default;
 
 const DeviceInfo& BenchSession::device() const { return impl_->info; }
 
+// Draws elements [i0, i1) of the input into the host copy and sums them (compensated: the exact
+// sum to check against); a piece's sums, joined with the others' in piece order.
+struct DrawnSums {
+  DrawnSums() {}  // host only: an implicit constructor would be __host__ __device__, and long double is not
+  long double sum = 0, carry = 0, abs_sum = 0;
+  double lo = INFINITY, hi = -INFINITY;
+  void add(long double x) {
+    const long double t = sum + x;
+    carry += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
+    sum = t;
+  }
+};
+
 BenchSession::InputFacts BenchSession::set_input(DType type, OpKind op, std::size_t n, std::uint64_t seed) {
   auto& m = *impl_;
   m.type = type;
@@ -512,33 +526,42 @@ BenchSession::InputFacts BenchSession::set_input(DType type, OpKind op, std::siz
   m.n = n;
   m.reserve(n);
   m.wide.assign(is_narrow(type) ? n : 0, 0.0f);
-  const std::size_t bytes = n * m.elem();
-  long double sum = 0, carry = 0, abs_sum = 0;
-  double lo = INFINITY, hi = -INFINITY;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint64_t r = mix(seed * 0x100000001B3ull + i);
-    // int in [-1000, 1000]; floats in [0, 1) (a lost chunk shows in the sum), rounded to the type
-    const double unit = type == DType::Double ? double(r >> 11) * 0x1p-53 : double(r >> 40) * 0x1p-24;
-    const double x = type == DType::Int     ? double(int(r % 2001) - 1000)
-                     : type == DType::Float ? double(float(unit))
-                     : is_narrow(type)      ? narrow_value(type, float(unit))
-                                            : unit;
-    m.store(i, x);
-    const long double t = sum + x;  // compensated: the exact sum to check against
-    carry += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
-    sum = t;
-    abs_sum += std::fabs(x);
-    lo = std::min(lo, x);
-    hi = std::max(hi, x);
+  const std::size_t bytes = n * m.elem(), per = std::size_t(1) << 20;
+  std::vector<DrawnSums> pieces(model::piece_count(n, per));
+  model::for_each_piece(pieces.size(), [&](std::size_t p) {
+    DrawnSums d;  // here, not in `pieces`: neighbouring pieces' sums share cache lines
+    for (std::size_t i = p * per; i < std::min(n, (p + 1) * per); ++i) {
+      const std::uint64_t r = mix(seed * 0x100000001B3ull + i);
+      // int in [-1000, 1000]; floats in [0, 1) (a lost chunk shows in the sum), rounded to the type
+      const double unit = type == DType::Double ? double(r >> 11) * 0x1p-53 : double(r >> 40) * 0x1p-24;
+      const double x = type == DType::Int     ? double(int(r % 2001) - 1000)
+                       : type == DType::Float ? double(float(unit))
+                       : is_narrow(type)      ? narrow_value(type, float(unit))
+                                              : unit;
+      m.store(i, x);
+      d.add(x);
+      d.abs_sum += std::fabs(x);
+      d.lo = std::min(d.lo, x);
+      d.hi = std::max(d.hi, x);
+    }
+    pieces[p] = d;
+  });
+  DrawnSums all;
+  for (const DrawnSums& d : pieces) {
+    all.add(d.sum);
+    all.carry += d.carry, all.abs_sum += d.abs_sum, all.lo = std::min(all.lo, d.lo), all.hi = std::max(all.hi, d.hi);
   }
   RL_CUDA(cudaMemcpy(m.input, m.host.data(), bytes, cudaMemcpyHostToDevice));
   InputFacts f;
-  f.abs_sum = double(abs_sum);
-  if (op == OpKind::Min) f.expected = lo;
-  else if (op == OpKind::Max) f.expected = hi;
+  f.abs_sum = double(all.abs_sum);
+  if (op == OpKind::Min)
+    f.expected = all.lo;
+  else if (op == OpKind::Max)
+    f.expected = all.hi;
   else if (type == DType::Int)
-    f.expected = double(std::int32_t(std::uint32_t(std::int64_t(sum + carry))));
-  else f.expected = double(sum + carry);
+    f.expected = double(std::int32_t(std::uint32_t(std::int64_t(all.sum + all.carry))));
+  else
+    f.expected = double(all.sum + all.carry);
   return f;
 }
 

@@ -1,6 +1,8 @@
 // Benchmark results, sizes, the Harris table, and the plot's arithmetic (no GL needed).
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <stdexcept>
 #include <tuple>
 
 #include "test_support.h"
@@ -23,6 +25,7 @@
 #include "kernels/shapes.h"
 #include "kernels/matrix_shapes.h"
 #include "kernels/model/matrix_check.h"
+#include "kernels/model/pieces.h"
 
 using namespace rl;
 
@@ -237,6 +240,74 @@ TEST(Bench, TheMatrixCheckCatchesOneWrongOutput) {
   EXPECT_EQ((model::check_matrix_outputs<int, ops::Sum>(cols.data(), ints.data(), m, kernels::Lines::Columns, true).wrong), 0u);
   const std::vector<int> max{12};
   EXPECT_EQ((model::check_matrix_outputs<int, ops::Max>(max.data(), ints.data(), m, kernels::Lines::Whole, false).wrong), 0u);
+}
+
+// A line at a time, one element after the other: what the pieces of matrix_expected must give.
+template <class T, class Op>
+model::MatrixExpected<T> serial_lines(const std::vector<T>& in, kernels::Matrix m, kernels::Lines lines) {
+  const model::LineWalk w = model::line_walk(m, lines);
+  model::MatrixExpected<T> e;
+  e.len = w.len;
+  e.resize(w.lines);
+  for (std::size_t l = 0; l < w.lines; ++l) {
+    e.ref[l] = Op::template identity<T>();
+    for (std::size_t k = 0; k < w.len; ++k) {
+      const T x = in[l * w.line_step + k * w.elem_step];
+      e.exact[l] += (long double)x, e.abs_sum[l] += std::fabs((long double)x), e.ref[l] = Op{}(e.ref[l], x);
+    }
+  }
+  return e;
+}
+
+// The exact lines, drawn in pieces on every core, equal the serial walk: rows, columns and the
+// whole matrix, at shapes whose lines split into several pieces (columns of 300001 rows, rows of
+// 2^20 + 5) and at 0, 1 and odd sizes. Values are multiples of 2^-8 under 2^12, so every order of
+// adding them is exact in long double and the sums compare equal.
+TEST(Bench, TheExactLinesInPiecesEqualTheSerialWalk) {
+  const std::uint64_t seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  const kernels::Matrix shapes[] = {{0, 5},      {1, 1}, {3, 1}, {1, 7}, {33, 257}, {300001, 7}, {3, (1u << 20) + 5},
+                                    {1031, 1029}};
+  for (const kernels::Matrix m : shapes) {
+    std::vector<float> f(m.size());
+    std::vector<int> n(m.size());
+    for (std::size_t i = 0; i < m.size(); ++i)
+      f[i] = float(std::int64_t(rng() % (1u << 21)) - (1 << 20)) / 256.f, n[i] = int(rng() % 2000001) - 1000000;
+    for (const auto lines : {kernels::Lines::Rows, kernels::Lines::Columns, kernels::Lines::Whole}) {
+      SCOPED_TRACE(std::to_string(m.rows) + " x " + std::to_string(m.cols) + " lines " + std::to_string(int(lines)));
+      const auto got = model::matrix_expected<float, ops::Sum>(f.data(), m, lines);
+      const auto want = serial_lines<float, ops::Sum>(f, m, lines);
+      EXPECT_EQ(got.len, want.len);
+      EXPECT_EQ(got.exact, want.exact);
+      EXPECT_EQ(got.abs_sum, want.abs_sum);
+      const auto ints = model::matrix_expected<int, ops::Sum>(n.data(), m, lines);
+      const auto ints_want = serial_lines<int, ops::Sum>(n, m, lines);
+      EXPECT_EQ(ints.ref, ints_want.ref);  // wrapping adds, in any order
+      EXPECT_EQ(ints.exact, ints_want.exact);
+      EXPECT_EQ((model::matrix_expected<float, ops::Max>(f.data(), m, lines).ref),
+                (serial_lines<float, ops::Max>(f, m, lines).ref));
+    }
+  }
+}
+
+// Every piece runs once, on whatever cores there are; a piece's exception reaches the caller.
+TEST(Bench, EveryPieceRunsOnceAndItsErrorReachesTheCaller) {
+  for (const std::size_t pieces : {0u, 1u, 7u, 1000u}) {
+    std::vector<std::atomic<int>> runs(pieces);
+    model::for_each_piece(pieces, [&](std::size_t p) { ++runs[p]; });
+    for (std::size_t p = 0; p < pieces; ++p) EXPECT_EQ(runs[p].load(), 1) << "piece " << p << " of " << pieces;
+  }
+  std::atomic<int> done{0};
+  EXPECT_THROW(model::for_each_piece(100,
+                                     [&](std::size_t p) {
+                                       if (p == 37) throw std::runtime_error("piece 37");
+                                       ++done;
+                                     }),
+               std::runtime_error);
+  EXPECT_EQ(done.load(), 99);
+  EXPECT_EQ(model::piece_count(0, 8), 0u);
+  EXPECT_EQ(model::piece_count(17, 8), 3u);
 }
 
 TEST(Bench, EachAlgorithmRunsWithItsOwnBlockUnlessOneIsAsked) {

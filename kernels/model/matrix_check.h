@@ -1,6 +1,7 @@
 // Checks a matrix reduction's outputs against the exact row, column or whole-matrix results:
 // used by the GPU benchmark and the CPU model's. Plain C++ (nvcc compiles it as C++17 too).
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "../matrix_shapes.h"
 #include "../reduce_ops.h"
+#include "pieces.h"
 
 namespace rl::model {
 
@@ -18,32 +20,89 @@ struct MatrixCheck {
 };
 
 // A matrix's lines, exactly: each line's sum and sum of |x| in long double, and its result by
-// the kernels' operator in line order. Computed once, it checks every kernel of a shape.
+// the kernels' operator. Computed once, it checks every kernel of a shape.
 template <class T>
 struct MatrixExpected {
   std::size_t len = 0;  // elements a line
   std::vector<long double> exact, abs_sum;
   std::vector<T> ref;
+  void resize(std::size_t lines) { exact.resize(lines), abs_sum.resize(lines), ref.resize(lines); }
 };
 
+// Where a matrix's lines lie: element k of line l at in[l * line_step + k * elem_step].
+struct LineWalk {
+  std::size_t lines, len, line_step, elem_step;
+};
+
+inline LineWalk line_walk(kernels::Matrix m, kernels::Lines lines) {
+  using kernels::Lines;
+  if (lines == Lines::Rows) return {m.rows, m.cols, m.cols, 1};
+  if (lines == Lines::Columns) return {m.cols, m.rows, 1, m.cols};
+  return {1, m.size(), 0, 1};
+}
+
+// Lines [l0, l1) over their elements [k0, k1) into e's cells l, walking memory in order: a line
+// at a time where its elements are neighbours (its sums in registers), else an element of every
+// line at a time (the sums in a buffer of the piece's own: other pieces write e's next cells).
+template <class T, class Op>
+void add_lines(const T* in, const LineWalk& w, std::size_t l0, std::size_t l1, std::size_t k0, std::size_t k1,
+               MatrixExpected<T>& e) {
+  if (w.elem_step == 1) {
+    for (std::size_t l = l0; l < l1; ++l) {
+      long double exact = 0, abs_sum = 0;
+      T ref = Op::template identity<T>();
+      for (std::size_t k = k0; k < k1; ++k) {
+        const T x = in[l * w.line_step + k];
+        exact += (long double)x, abs_sum += std::fabs((long double)x), ref = Op{}(ref, x);
+      }
+      e.exact[l] = exact, e.abs_sum[l] = abs_sum, e.ref[l] = ref;
+    }
+    return;
+  }
+  MatrixExpected<T> part;
+  part.resize(l1 - l0);
+  for (T& r : part.ref) r = Op::template identity<T>();
+  for (std::size_t k = k0; k < k1; ++k)
+    for (std::size_t l = l0; l < l1; ++l) {
+      const T x = in[l * w.line_step + k * w.elem_step];
+      const std::size_t c = l - l0;
+      part.exact[c] += (long double)x, part.abs_sum[c] += std::fabs((long double)x), part.ref[c] = Op{}(part.ref[c], x);
+    }
+  std::copy(part.exact.begin(), part.exact.end(), e.exact.begin() + l0);
+  std::copy(part.abs_sum.begin(), part.abs_sum.end(), e.abs_sum.begin() + l0);
+  std::copy(part.ref.begin(), part.ref.end(), e.ref.begin() + l0);
+}
+
+// About 2^20 elements a piece: lines [a * line_piece, ...) over elements [b * elem_piece, ...).
+// A line split over element pieces keeps each piece's sums apart and joins them in piece order.
 template <class T, class Op>
 MatrixExpected<T> matrix_expected(const T* in, kernels::Matrix m, kernels::Lines lines) {
-  using kernels::Lines;
+  constexpr std::size_t kPiece = std::size_t(1) << 20, kNeighbourLines = 1024;
+  const LineWalk w = line_walk(m, lines);
   MatrixExpected<T> e;
-  const std::size_t outputs = kernels::line_count(lines, m);
-  e.len = lines == Lines::Rows ? m.cols : lines == Lines::Columns ? m.rows : m.size();
-  const std::size_t step = lines == Lines::Columns ? m.cols : 1;
-  e.exact.resize(outputs), e.abs_sum.resize(outputs), e.ref.resize(outputs);
-  for (std::size_t o = 0; o < outputs; ++o) {  // a line at a time: its sums stay in registers
-    const T* first = in + (lines == Lines::Rows ? o * m.cols : lines == Lines::Columns ? o : 0);
-    long double exact = 0, abs_sum = 0;
-    T ref = Op::template identity<T>();
-    for (std::size_t k = 0; k < e.len; ++k) {
-      const T x = first[k * step];
-      exact += (long double)x, abs_sum += std::fabs((long double)x), ref = Op{}(ref, x);
-    }
-    e.exact[o] = exact, e.abs_sum[o] = abs_sum, e.ref[o] = ref;
+  e.len = w.len;
+  e.resize(w.lines);
+  if (w.lines == 0 || w.len == 0) {
+    for (T& r : e.ref) r = Op::template identity<T>();
+    return e;
   }
+  const std::size_t elem_piece = w.elem_step == 1
+                                     ? std::min(w.len, kPiece)
+                                     : std::max<std::size_t>(1, kPiece / std::min(w.lines, kNeighbourLines));
+  const std::size_t line_piece =
+      w.elem_step == 1 ? std::max<std::size_t>(1, kPiece / elem_piece) : std::min(w.lines, kNeighbourLines);
+  const std::size_t line_pieces = piece_count(w.lines, line_piece), elem_pieces = piece_count(w.len, elem_piece);
+  std::vector<MatrixExpected<T>> later(elem_pieces - 1);  // element pieces 1.. of every line
+  for (auto& p : later) p.resize(w.lines);
+  for_each_piece(line_pieces * elem_pieces, [&](std::size_t p) {
+    const std::size_t a = p % line_pieces, b = p / line_pieces;
+    const std::size_t l0 = a * line_piece, l1 = std::min(w.lines, l0 + line_piece);
+    const std::size_t k0 = b * elem_piece, k1 = std::min(w.len, k0 + elem_piece);
+    add_lines<T, Op>(in, w, l0, l1, k0, k1, b == 0 ? e : later[b - 1]);
+  });
+  for (const auto& p : later)
+    for (std::size_t l = 0; l < w.lines; ++l)
+      e.exact[l] += p.exact[l], e.abs_sum[l] += p.abs_sum[l], e.ref[l] = Op{}(e.ref[l], p.ref[l]);
   return e;
 }
 
