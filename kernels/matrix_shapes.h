@@ -173,6 +173,20 @@ constexpr int kSplitLoads = 8;
 constexpr int kChunkAlignCols = 64;
 // batched-rows-vectorized's loads in flight a thread: this many 16-byte loads before adding any.
 constexpr int kRowLoadsInFlight = 4;
+// lanes-per-row's timed kernel on long rows of floats, summed: a lane with 8 or 16 or more 16-byte
+// loads of its row (kMaxRowLanes lanes a row) takes the first 8 or 16 in one batch, in blocks of
+// at most kLongRowBlock threads (16 loads hold 64 registers). The same loads and adds in the same
+// order as four at a time. Measured faster for float sums on rows of 512 to 4096 floats; level or
+// slower for ints, halves and doubles, which keep four (docs/benchmarks.md, "Long rows' first batch").
+constexpr int kLongRowLoads = 16;
+constexpr int kLongRowBlock = 256;
+constexpr int row_first_batch(std::size_t cols, int lanes, int block) {
+  if (!rows_hold_vectors(cols, 4) || lanes != kMaxRowLanes || block > kLongRowBlock) return kRowLoadsInFlight;
+  const std::size_t share = cols * 4 / kVectorBytes / std::size_t(lanes);  // a lane's loads of its row
+  return share >= std::size_t(kLongRowLoads)       ? kLongRowLoads
+         : share >= std::size_t(kLongRowLoads / 2) ? kLongRowLoads / 2
+                                                   : kRowLoadsInFlight;
+}
 // 32-bit registers an SM holds on every GPU from compute capability 5.0 to 9.0 (Programming
 // Guide, "Technical Specifications per Compute Capability").
 constexpr int kRegistersPerSm = 65536;

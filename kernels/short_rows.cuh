@@ -44,11 +44,11 @@ __host__ __device__ __forceinline__ void with_lanes(int lanes, F f) {
 // kRowLoadsInFlight groups are loaded before any is added; longer rows keep that many loads of
 // the row in flight instead. The stages record the warp's first group. kLanes: the lanes as a
 // constant (0: `lanes` at run time), so a long row's loads sit at fixed offsets and all issue
-// before their adds (with a run-time stride the compiler issued two, then added). kFirstApart: a
-// long row's first batch taken before the loop (the same loads and adds): lanes-per-row ran faster
-// so; warp-per-row, tried so with its 32 lanes a constant, ran slower (docs/benchmarks.md, "The
-// first batch out of the loop").
-template <class V, class T, class Op, int kLanes = 0, bool kFirstApart = false, class Probe, class In>
+// before their adds (with a run-time stride the compiler issued two, then added). kFirstBatch: a
+// long row's first kFirstBatch loads taken before the loop (the same loads and adds; 0: none):
+// lanes-per-row ran faster so; warp-per-row, tried so with its 32 lanes a constant, ran slower
+// (docs/benchmarks.md, "The first batch out of the loop").
+template <class V, class T, class Op, int kLanes = 0, int kFirstBatch = 0, class Probe, class In>
 __device__ __forceinline__ void reduce_row_segments(const In* in, T* out, std::size_t rows, std::size_t cols,
                                                     int lanes_arg, const Probe& probe) {
   const int lanes = kLanes ? kLanes : lanes_arg;
@@ -86,8 +86,9 @@ __device__ __forceinline__ void reduce_row_segments(const In* in, T* out, std::s
       if (row < rows) {
         const std::size_t end = (row + 1) * row_vectors;
         std::size_t i = row * row_vectors + seg_lane;
-        if constexpr (kFirstApart)
-          if (i + (K - 1) * lanes < end) v[0] = fold_batch<K, Op>(v[0], in_v, i, lanes, probe, slot), i += K * lanes;
+        if constexpr (kFirstBatch > 0)
+          if (i + (kFirstBatch - 1) * lanes < end)
+            v[0] = fold_batch<kFirstBatch, Op>(v[0], in_v, i, lanes, probe, slot), i += kFirstBatch * lanes;
         for (; i + (K - 1) * lanes < end; i += K * lanes)
           v[0] = fold_batch<K, Op>(v[0], in_v, i, lanes, probe, slot);  // [row-segment]
         for (; i < end; i += lanes) v[0] = fold_batch<1, Op>(v[0], in_v, i, lanes, probe, slot);
@@ -135,20 +136,24 @@ __global__ void __launch_bounds__(1024)
 // In: the elements' type, T: the accumulator's (halves and bfloat16 may add in float).
 // kEachLanes: one body for each lane count, chosen by a switch (with_lanes), the lanes a constant in each (the
 // timed kernel: measured faster than a kernel for each count, and than lanes read at run time:
-// docs/benchmarks.md, "Results: row kernels, the lanes as a constant").
-template <class T, class Op, class Probe, class In = T, bool kEachLanes = false>
-__global__ void __launch_bounds__(1024)
+// docs/benchmarks.md, "Results: row kernels, the lanes as a constant"). kFirstBatch: a long row's
+// first batch; above kRowLoadsInFlight, the timed kernel of long rows (row_first_batch), one body.
+template <class T, class Op, class Probe, class In = T, bool kEachLanes = false, int kFirstBatch = kRowLoadsInFlight>
+__global__ void __launch_bounds__(kFirstBatch > kRowLoadsInFlight ? kLongRowBlock : 1024)
     lanes_per_row(const In* in, T* out, std::size_t rows, std::size_t cols, int lanes, Probe probe) {
   using V = typename Vec16<In>::type;
   const bool vectors = rows_hold_vectors(cols, sizeof(In));
   const auto segments = [&](auto fixed) {
     constexpr int k = decltype(fixed)::value;
     if (vectors)
-      reduce_row_segments<V, T, Op, k, true>(in, out, rows, cols, lanes, probe);  // see <<< row-segments
-    else
-      reduce_row_segments<In, T, Op, k, true>(in, out, rows, cols, lanes, probe);
+      reduce_row_segments<V, T, Op, k, kFirstBatch>(in, out, rows, cols, lanes, probe);  // see <<< row-segments
+    else if constexpr (kFirstBatch == kRowLoadsInFlight)
+      reduce_row_segments<In, T, Op, k, kFirstBatch>(in, out, rows, cols, lanes, probe);
   };
-  with_lanes<kEachLanes, kMaxRowLanes>(lanes, segments);  // row_lanes: a power of two, 1 to kMaxRowLanes
+  if constexpr (kFirstBatch > kRowLoadsInFlight)
+    segments(std::integral_constant<int, kMaxRowLanes>{});  // rows of 16-byte loads, kMaxRowLanes lanes
+  else
+    with_lanes<kEachLanes, kMaxRowLanes>(lanes, segments);  // row_lanes: a power of two, 1 to kMaxRowLanes
 }
 // >>>
 
@@ -271,7 +276,17 @@ template <>
 struct MatrixLaunch<Algo::LanesPerRow> : LaunchEntry {
   template <class T, class Op, class Probe, class In>
   static void launch(const LaunchArgs<T, In>& a, const Probe& p) {
-    lanes_per_row<T, Op, Probe, In, std::is_same_v<Probe, NoProbe>>
+    // Timed float sums: long rows take a longer first batch (row_first_batch says which).
+    if constexpr (std::is_same_v<Probe, NoProbe> && std::is_same_v<In, float> && std::is_same_v<Op, ops::Sum>) {
+      const int first = row_first_batch(a.m.cols, a.lanes, int(a.block.x * a.block.y * a.block.z));
+      if (first == kLongRowLoads) return go<T, Op, Probe, In, kLongRowLoads>(a, p);
+      if (first == kLongRowLoads / 2) return go<T, Op, Probe, In, kLongRowLoads / 2>(a, p);
+    }
+    go<T, Op, Probe, In, kRowLoadsInFlight>(a, p);
+  }
+  template <class T, class Op, class Probe, class In, int kFirst>
+  static void go(const LaunchArgs<T, In>& a, const Probe& p) {
+    lanes_per_row<T, Op, Probe, In, std::is_same_v<Probe, NoProbe>, kFirst>
         <<<a.grid_2d(), a.block, 0, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, p);
   }
 };

@@ -940,6 +940,26 @@ TEST(Matrix, LanesPerRowGivesALaneOneLoadOrFourInFlight) {
   EXPECT_EQ(kernels::row_lanes(kernels::Algo::WarpPerRow, 256, 2), 32);
 }
 
+// lanes-per-row's timed float sums on long rows: a lane with 8 or 16 or more 16-byte loads of its
+// row takes that many in its first batch (rows of 512 to 1024 floats and more), in blocks of at
+// most kLongRowBlock; shorter rows, rows off 16-byte boundaries and other lane counts keep
+// kRowLoadsInFlight.
+TEST(Matrix, LongRowsOfFloatsTakeAFirstBatchOfUpTo16Loads) {
+  using kernels::row_first_batch;
+  const auto first = [](std::size_t cols, int block = 256) {
+    return row_first_batch(cols, kernels::row_lanes(kernels::Algo::LanesPerRow, cols, 4), block);
+  };
+  EXPECT_EQ(first(1024), 16);
+  EXPECT_EQ(first(4096), 16);
+  EXPECT_EQ(first(512), 8);
+  EXPECT_EQ(first(768), 8);  // 12 loads a lane: 8, then the loop's four
+  EXPECT_EQ(first(256), kernels::kRowLoadsInFlight);
+  EXPECT_EQ(first(1025), kernels::kRowLoadsInFlight);  // rows off 16-byte boundaries
+  EXPECT_EQ(first(1024, 512), kernels::kRowLoadsInFlight);
+  EXPECT_EQ(first(1024, kernels::kLongRowBlock), 16);
+  EXPECT_EQ(row_first_batch(1024, 8, 256), kernels::kRowLoadsInFlight);  // lanes other than the rule's
+}
+
 TEST(Matrix, FlatRowsGivesARowTheLanesItsLengthAllows) {
   const std::pair<std::size_t, int> want[] = {{1, 1},   {8, 2},   {15, 1},  {16, 4},   {17, 1},     {33, 1},
                                               {64, 16}, {65, 32}, {100, 4}, {256, 32}, {20000, 32}, {65537, 32}};

@@ -431,6 +431,8 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{split_loads}", std::to_string(kernels::kSplitLoads)},
       {"{chunk_align}", std::to_string(kernels::kChunkAlignCols)},
       {"{row_loads}", std::to_string(kernels::kRowLoadsInFlight)},
+      {"{long_row_loads}", std::to_string(kernels::kLongRowLoads)},
+      {"{long_row_block}", std::to_string(kernels::kLongRowBlock)},
       {"{sm_registers}", std::to_string(kernels::kRegistersPerSm)},
       {"{wide_registers}", std::to_string(kernels::kRegistersPerSm / 1024)},
       {"{queue_vectors}", std::to_string(kernels::kQueueVectors)},
