@@ -8,7 +8,6 @@
 #include <cstddef>
 #include <exception>
 #include <mutex>
-#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -39,7 +38,7 @@ void for_each_piece(std::size_t pieces, Fn&& fn) {
   pool.reserve(workers - 1);
   try {
     for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(work);
-  } catch (const std::system_error&) {  // no more threads to be had: the ones started share the pieces
+  } catch (const std::exception&) {  // no more threads (or memory for one): the ones started share the pieces
   }
   work();
   for (std::thread& t : pool) t.join();

@@ -49,7 +49,8 @@ inline unsigned wave_grid(const Lab& lab, u64 need, int fit, int waves) {
   return unsigned(std::min<u64>(std::max<u64>(need, 1), u64(waves) * u64(fit) * u64(lab.sms)));
 }
 
-// The catalog's timed lanes-per-row in blocks of 256, its grid as the catalog sizes it.
+// The catalog's timed lanes-per-row in blocks of 256, its grid as the catalog sizes it, with the
+// first batch of four (the bench's launch takes row_first_batch's on long rows of float sums).
 template <class In>
 void time_catalog(const Lab& lab, const Cold& c, u64 rows, u64 cols, int lanes) {
   namespace k = rl::kernels;
