@@ -506,8 +506,8 @@ BenchSession::~BenchSession() = default;
 
 const DeviceInfo& BenchSession::device() const { return impl_->info; }
 
-// Draws elements [i0, i1) of the input into the host copy and sums them (compensated: the exact
-// sum to check against); a piece's sums, joined with the others' in piece order.
+// The sums of a piece of the drawn input (compensated: the exact sum to check against), and of
+// all of it once the pieces' are joined in piece order (set_input).
 struct DrawnSums {
   DrawnSums() {}  // host only: an implicit constructor would be __host__ __device__, and long double is not
   long double sum = 0, carry = 0, abs_sum = 0;
