@@ -18,6 +18,7 @@
 
 #include "algorithms.h"
 #include "bench_api.h"
+#include "bench_input.h"
 #include "bench_libraries.h"
 #include "bench_stats.h"
 #include "copy.cuh"
@@ -25,7 +26,6 @@
 #include "matrix_launch.cuh"
 #include "model/cpu_baseline.h"
 #include "model/matrix_check.h"
-#include "model/pieces.h"
 
 namespace rl::kernels {
 namespace {
@@ -44,21 +44,6 @@ struct RowStart {
   long long cols;
   __host__ __device__ long long operator()(long long r) const { return r * cols; }
 };
-
-std::uint64_t mix(std::uint64_t x) {  // splitmix64: the same values for a seed everywhere
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
-// A float's nearest half or bfloat16, as 16 bits.
-std::uint16_t narrow_bits(DType t, float x) { return t == DType::Half ? half_bits(x) : bf16_bits(x); }
-// The same rounded value, as a double.
-double narrow_value(DType t, float x) {
-  const std::uint16_t bits = narrow_bits(t, x);
-  return t == DType::Half ? from_half_bits(bits) : from_bf16_bits(bits);
-}
 
 }  // namespace
 
@@ -506,19 +491,6 @@ BenchSession::~BenchSession() = default;
 
 const DeviceInfo& BenchSession::device() const { return impl_->info; }
 
-// The sums of a piece of the drawn input (compensated: the exact sum to check against), and of
-// all of it once the pieces' are joined in piece order (set_input).
-struct DrawnSums {
-  DrawnSums() {}  // host only: an implicit constructor would be __host__ __device__, and long double is not
-  long double sum = 0, carry = 0, abs_sum = 0;
-  double lo = INFINITY, hi = -INFINITY;
-  void add(long double x) {
-    const long double t = sum + x;
-    carry += std::fabs(sum) >= std::fabs(x) ? (sum - t) + x : (x - t) + sum;
-    sum = t;
-  }
-};
-
 BenchSession::InputFacts BenchSession::set_input(DType type, OpKind op, std::size_t n, std::uint64_t seed) {
   auto& m = *impl_;
   m.type = type;
@@ -526,42 +498,8 @@ BenchSession::InputFacts BenchSession::set_input(DType type, OpKind op, std::siz
   m.n = n;
   m.reserve(n);
   m.wide.assign(is_narrow(type) ? n : 0, 0.0f);
-  const std::size_t bytes = n * m.elem(), per = std::size_t(1) << 20;
-  std::vector<DrawnSums> pieces(model::piece_count(n, per));
-  model::for_each_piece(pieces.size(), [&](std::size_t p) {
-    DrawnSums d;  // here, not in `pieces`: neighbouring pieces' sums share cache lines
-    for (std::size_t i = p * per; i < std::min(n, (p + 1) * per); ++i) {
-      const std::uint64_t r = mix(seed * 0x100000001B3ull + i);
-      // int in [-1000, 1000]; floats in [0, 1) (a lost chunk shows in the sum), rounded to the type
-      const double unit = type == DType::Double ? double(r >> 11) * 0x1p-53 : double(r >> 40) * 0x1p-24;
-      const double x = type == DType::Int     ? double(int(r % 2001) - 1000)
-                       : type == DType::Float ? double(float(unit))
-                       : is_narrow(type)      ? narrow_value(type, float(unit))
-                                              : unit;
-      m.store(i, x);
-      d.add(x);
-      d.abs_sum += std::fabs(x);
-      d.lo = std::min(d.lo, x);
-      d.hi = std::max(d.hi, x);
-    }
-    pieces[p] = d;
-  });
-  DrawnSums all;
-  for (const DrawnSums& d : pieces) {
-    all.add(d.sum);
-    all.carry += d.carry, all.abs_sum += d.abs_sum, all.lo = std::min(all.lo, d.lo), all.hi = std::max(all.hi, d.hi);
-  }
-  RL_CUDA(cudaMemcpy(m.input, m.host.data(), bytes, cudaMemcpyHostToDevice));
-  InputFacts f;
-  f.abs_sum = double(all.abs_sum);
-  if (op == OpKind::Min)
-    f.expected = all.lo;
-  else if (op == OpKind::Max)
-    f.expected = all.hi;
-  else if (type == DType::Int)
-    f.expected = double(std::int32_t(std::uint32_t(std::int64_t(all.sum + all.carry))));
-  else
-    f.expected = double(all.sum + all.carry);
+  const InputFacts f = draw_input(type, op, n, seed, [&m](std::size_t i, double x) { m.store(i, x); });
+  RL_CUDA(cudaMemcpy(m.input, m.host.data(), n * m.elem(), cudaMemcpyHostToDevice));
   return f;
 }
 

@@ -65,8 +65,8 @@ class BenchSession {
 
   const DeviceInfo& device() const;
   // Fills the device input with n seeded random values of the type (ints in [-1000, 1000],
-  // floats, doubles, halves and bfloat16 in [0, 1)). Returns the exact reduction (int sums wrapped to 32 bits,
-  // as the GPU computes them) and the sum of magnitudes, for the checks.
+  // floats and doubles in [0, 1), halves and bfloat16 in [0, 1]: floats of [0, 1) rounded to nearest). Returns the
+  // exact reduction (int sums wrapped to 32 bits, as the GPU computes them) and the sum of magnitudes, for the checks.
   struct InputFacts {
     double expected = 0;
     double abs_sum = 0;

@@ -24,6 +24,7 @@
 #include "kernels/algorithms.h"
 #include "kernels/shapes.h"
 #include "kernels/matrix_shapes.h"
+#include "kernels/bench_input.h"
 #include "kernels/model/matrix_check.h"
 #include "kernels/model/pieces.h"
 
@@ -289,6 +290,55 @@ TEST(Bench, TheExactLinesInPiecesEqualTheSerialWalk) {
                 (serial_lines<float, ops::Max>(f, m, lines).ref));
     }
   }
+}
+
+// The bench's input, drawn in pieces on every core: each value stored once, of its type and
+// range (halves and bfloat16 reach 1: a float just under 1 rounds up), and the facts equal a
+// serial walk over the stored values: exactly (multiples of 2^-24 under 1, or ints: long double
+// adds them without rounding), doubles' sums within 2^-60 of it. Sizes 0, 1, odd and past one
+// piece of 2^20 for every type and operator, past three for float sums.
+TEST(Bench, TheDrawnInputsFactsEqualASerialWalk) {
+  const std::uint64_t seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  for (const std::size_t n :
+       {std::size_t(0), std::size_t(1), std::size_t(7), (std::size_t(1) << 20) + 3, (std::size_t(3) << 20) + 5})
+    for (const kernels::DType type : {kernels::DType::Int, kernels::DType::Float, kernels::DType::Double,
+                                      kernels::DType::Half, kernels::DType::Bf16})
+      for (const kernels::OpKind op : {kernels::OpKind::Sum, kernels::OpKind::Min, kernels::OpKind::Max}) {
+        if (n > (std::size_t(2) << 20) && (type != kernels::DType::Float || op != kernels::OpKind::Sum)) continue;
+        SCOPED_TRACE("n " + std::to_string(n) + ", type " + std::to_string(int(type)) + ", op " +
+                     std::to_string(int(op)));
+        std::vector<double> v(n, -1e9);
+        std::vector<std::atomic<int>> stored(n);
+        const auto f = kernels::draw_input(type, op, n, seed, [&](std::size_t i, double x) { v[i] = x, ++stored[i]; });
+        long double sum = 0, abs_sum = 0;
+        double lo = INFINITY, hi = -INFINITY;
+        for (std::size_t i = 0; i < n; ++i) {
+          ASSERT_EQ(stored[i].load(), 1) << "value " << i;
+          ASSERT_EQ(v[i], kernels::drawn_value(type, seed, i)) << "value " << i;
+          const bool in_range = type == kernels::DType::Int ? v[i] == std::floor(v[i]) && std::fabs(v[i]) <= 1000
+                                : kernels::is_narrow(type)  ? v[i] >= 0 && v[i] <= 1  // rounded to nearest: 1 too
+                                                            : v[i] >= 0 && v[i] < 1;
+          ASSERT_TRUE(in_range) << "value " << i << ": " << v[i];
+          const double rounded = type == kernels::DType::Float ? double(float(v[i]))
+                                 : kernels::is_narrow(type)    ? kernels::narrow_value(type, float(v[i]))
+                                                               : v[i];
+          ASSERT_EQ(rounded, v[i]) << "value " << i << " is not of its type";
+          sum += v[i], abs_sum += std::fabs(v[i]), lo = std::min(lo, v[i]), hi = std::max(hi, v[i]);
+        }
+        const double want = op == kernels::OpKind::Min    ? lo
+                            : op == kernels::OpKind::Max  ? hi
+                            : type == kernels::DType::Int ? double(std::int32_t(std::uint32_t(std::int64_t(sum))))
+                                                          : double(sum);
+        if (type == kernels::DType::Double &&
+            op == kernels::OpKind::Sum) {  // 53-bit fractions: long double rounds their sums, in any order
+          EXPECT_NEAR(f.expected, want, 0x1p-60 * double(abs_sum));
+          EXPECT_NEAR(f.abs_sum, double(abs_sum), 0x1p-60 * double(abs_sum));
+        } else {
+          EXPECT_EQ(f.expected, want);
+          EXPECT_EQ(f.abs_sum, double(abs_sum));
+        }
+      }
 }
 
 // Every piece runs once, on whatever cores there are; a piece's exception reaches the caller.

@@ -433,6 +433,7 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{row_loads}", std::to_string(kernels::kRowLoadsInFlight)},
       {"{long_row_loads}", std::to_string(kernels::kLongRowLoads)},
       {"{long_row_block}", std::to_string(kernels::kLongRowBlock)},
+      {"{max_row_lanes}", std::to_string(kernels::kMaxRowLanes)},
       {"{sm_registers}", std::to_string(kernels::kRegistersPerSm)},
       {"{wide_registers}", std::to_string(kernels::kRegistersPerSm / 1024)},
       {"{queue_vectors}", std::to_string(kernels::kQueueVectors)},

@@ -26,7 +26,10 @@ struct MatrixExpected {
   std::size_t len = 0;  // elements a line
   std::vector<long double> exact, abs_sum;
   std::vector<T> ref;
-  void resize(std::size_t lines) { exact.resize(lines), abs_sum.resize(lines), ref.resize(lines); }
+  // Sums of zero, results of first_ref (the operator's identity where a line may stay empty).
+  void resize(std::size_t lines, T first_ref = T{}) {
+    exact.assign(lines, 0), abs_sum.assign(lines, 0), ref.assign(lines, first_ref);
+  }
 };
 
 // Where a matrix's lines lie: element k of line l at in[l * line_step + k * elem_step].
@@ -41,6 +44,12 @@ inline LineWalk line_walk(kernels::Matrix m, kernels::Lines lines) {
   return {1, m.size(), 0, 1};
 }
 
+// Adds x to one line's sums: exactly, of |x|, and by the kernels' operator.
+template <class T, class Op>
+void add_element(long double& exact, long double& abs_sum, T& ref, T x) {
+  exact += (long double)x, abs_sum += std::fabs((long double)x), ref = Op{}(ref, x);
+}
+
 // Lines [l0, l1) over their elements [k0, k1) into e's cells l, walking memory in order: a line
 // at a time where its elements are neighbours (its sums in registers), else an element of every
 // line at a time (the sums in a buffer of the piece's own: other pieces write e's next cells).
@@ -51,23 +60,16 @@ void add_lines(const T* in, const LineWalk& w, std::size_t l0, std::size_t l1, s
     for (std::size_t l = l0; l < l1; ++l) {
       long double exact = 0, abs_sum = 0;
       T ref = Op::template identity<T>();
-      for (std::size_t k = k0; k < k1; ++k) {
-        const T x = in[l * w.line_step + k];
-        exact += (long double)x, abs_sum += std::fabs((long double)x), ref = Op{}(ref, x);
-      }
+      for (std::size_t k = k0; k < k1; ++k) add_element<T, Op>(exact, abs_sum, ref, in[l * w.line_step + k]);
       e.exact[l] = exact, e.abs_sum[l] = abs_sum, e.ref[l] = ref;
     }
     return;
   }
   MatrixExpected<T> part;
-  part.resize(l1 - l0);
-  for (T& r : part.ref) r = Op::template identity<T>();
+  part.resize(l1 - l0, Op::template identity<T>());
   for (std::size_t k = k0; k < k1; ++k)
-    for (std::size_t l = l0; l < l1; ++l) {
-      const T x = in[l * w.line_step + k * w.elem_step];
-      const std::size_t c = l - l0;
-      part.exact[c] += (long double)x, part.abs_sum[c] += std::fabs((long double)x), part.ref[c] = Op{}(part.ref[c], x);
-    }
+    for (std::size_t l = l0, c = 0; l < l1; ++l, ++c)
+      add_element<T, Op>(part.exact[c], part.abs_sum[c], part.ref[c], in[l * w.line_step + k * w.elem_step]);
   std::copy(part.exact.begin(), part.exact.end(), e.exact.begin() + l0);
   std::copy(part.abs_sum.begin(), part.abs_sum.end(), e.abs_sum.begin() + l0);
   std::copy(part.ref.begin(), part.ref.end(), e.ref.begin() + l0);
@@ -81,11 +83,8 @@ MatrixExpected<T> matrix_expected(const T* in, kernels::Matrix m, kernels::Lines
   const LineWalk w = line_walk(m, lines);
   MatrixExpected<T> e;
   e.len = w.len;
-  e.resize(w.lines);
-  if (w.lines == 0 || w.len == 0) {
-    for (T& r : e.ref) r = Op::template identity<T>();
-    return e;
-  }
+  e.resize(w.lines, Op::template identity<T>());
+  if (w.lines == 0 || w.len == 0) return e;
   const std::size_t elem_piece = w.elem_step == 1
                                      ? std::min(w.len, kPiece)
                                      : std::max<std::size_t>(1, kPiece / std::min(w.lines, kNeighbourLines));
@@ -93,7 +92,7 @@ MatrixExpected<T> matrix_expected(const T* in, kernels::Matrix m, kernels::Lines
       w.elem_step == 1 ? std::max<std::size_t>(1, kPiece / elem_piece) : std::min(w.lines, kNeighbourLines);
   const std::size_t line_pieces = piece_count(w.lines, line_piece), elem_pieces = piece_count(w.len, elem_piece);
   std::vector<MatrixExpected<T>> later(elem_pieces - 1);  // element pieces 1.. of every line
-  for (auto& p : later) p.resize(w.lines);
+  for (auto& p : later) p.resize(w.lines, Op::template identity<T>());
   for_each_piece(line_pieces * elem_pieces, [&](std::size_t p) {
     const std::size_t a = p % line_pieces, b = p / line_pieces;
     const std::size_t l0 = a * line_piece, l1 = std::min(w.lines, l0 + line_piece);

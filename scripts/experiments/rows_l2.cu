@@ -17,35 +17,25 @@
 
 #include <cstdio>
 
-#include "rows_timing.cuh"
-#include "rows_vec.cuh"
+#include "rows_vec_timing.cuh"
 
 static bool g_once = false;  // `rows_l2 once`: each kernel launched once, for Nsight Compute
 
 template <int kLanes, int kPerLane, int kGroups, int kWrite, int kLoad, bool kHalves = false>
 void time_hint(const Lab& lab, const Cold& c, u64 rows) {
-  constexpr u64 cols = u64(kLanes) * kPerLane * (kHalves ? 8 : 4);
-  constexpr int kBlock = 256;
-  auto kernel = rows_vec<kLanes, kPerLane, kGroups, kBlock, 1, false, kWrite, kLoad, kHalves>;
-  const unsigned grid = unsigned(blocks_an_sm(kernel, kBlock) * lab.sms);
   static const char* loads[] = {"ldg", "ld.cs", "ld evict_first"};
   static const char* writes[] = {"no stores", "st", "st.cs", "st evict_last"};
-  char what[96];
-  snprintf(what, sizeof what, "proto %2dx%dx%d %-14s %-13s 256 x %u", kLanes, kPerLane, kGroups, loads[kLoad],
-           writes[kWrite], grid);
-  const auto* in = reinterpret_cast<const float4*>(lab.in);
-  auto launch = [&] { kernel<<<grid, kBlock>>>(in, lab.out, rows, nullptr); };
-  if (g_once) {
-    launch();
-    CK(cudaGetLastError());
-    CK(cudaDeviceSynchronize());
-    printf("%llu x %llu %s\n", rows, cols, what);
-    return;
-  }
-  if constexpr (kHalves)
-    report<rl::narrow::Half>(what, lab, c, rows, cols, launch);
-  else
-    report<float>(what, lab, c, rows, cols, launch);
+  char label[40];
+  snprintf(label, sizeof label, "%-14s %-13s", loads[kLoad], writes[kWrite]);
+  time_rows_vec<kLanes, kPerLane, kGroups, 256, kWrite, kLoad, kHalves>(
+      lab, rows, 1, label, [&](const char* what, u64 cols, auto launch) {
+        if (!g_once)
+          return report<std::conditional_t<kHalves, rl::narrow::Half, float>>(what, lab, c, rows, cols, launch);
+        launch();
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+        printf("%llu x %llu %s\n", rows, cols, what);
+      });
 }
 
 template <int kLanes, int kPerLane, int kGroups>

@@ -11,23 +11,15 @@
 
 #include <cstdio>
 
-#include "rows_timing.cuh"
-#include "rows_vec.cuh"
+#include "rows_vec_timing.cuh"
 
 namespace k = rl::kernels;
 
 template <int kLanes, int kPerLane, int kGroups, int kBlock = 256>
 void time_proto(const Lab& lab, const Cold& c, u64 rows, int waves) {
-  constexpr u64 cols = u64(kLanes) * kPerLane * 4;
-  auto kernel = rows_vec<kLanes, kPerLane, kGroups, kBlock, 1, false>;
-  cudaFuncAttributes attr;
-  CK(cudaFuncGetAttributes(&attr, kernel));
-  const unsigned grid = unsigned(blocks_an_sm(kernel, kBlock) * lab.sms * waves);
-  char what[96];
-  snprintf(what, sizeof what, "proto %2d lanes x %2d loads x %d groups, %3d regs, %4d x %u", kLanes, kPerLane, kGroups,
-           attr.numRegs, kBlock, grid);
-  const auto* in = reinterpret_cast<const float4*>(lab.in);
-  report<float>(what, lab, c, rows, cols, [&] { kernel<<<grid, kBlock>>>(in, lab.out, rows, nullptr); });
+  time_rows_vec<kLanes, kPerLane, kGroups, kBlock>(
+      lab, rows, waves, "plain",
+      [&](const char* what, u64 cols, auto launch) { report<float>(what, lab, c, rows, cols, launch); });
 }
 
 // The catalog's timed lanes-per-row with its own lanes, in `waves` waves of blocks of 256.
