@@ -57,7 +57,7 @@ struct BenchSession::Impl {
   int device_id = 0;
   DeviceInfo info;
   cudaStream_t stream = nullptr;
-  cudaEvent_t start = nullptr, stop = nullptr;
+  cudaEvent_t start = nullptr, stop = nullptr, evicting = nullptr, cleaned = nullptr;
   void* flush = nullptr;
   void* input = nullptr;
   void* output = nullptr;  // the copy baseline's destination
@@ -75,6 +75,8 @@ struct BenchSession::Impl {
     cudaFree(output);
     if (start) cudaEventDestroy(start);
     if (stop) cudaEventDestroy(stop);
+    if (evicting) cudaEventDestroy(evicting);
+    if (cleaned) cudaEventDestroy(cleaned);
     if (stream) cudaStreamDestroy(stream);
   }
 
@@ -127,27 +129,52 @@ struct BenchSession::Impl {
     }
   }
 
+  // Cold: reads a buffer of twice the L2 so the next input is not served from cache. Two such
+  // buffers: a clean eviction (measure's write_back) reads the other, so it misses as the first did.
+  void evict(int which = 0) {
+    const int4* buf = static_cast<const int4*>(flush) + std::size_t(which) * (flush_bytes() / 16);
+    evict_l2<<<info.sm_count * 4, 256, 0, stream>>>(buf, flush_bytes() / 16, static_cast<int*>(flush));
+    RL_CUDA(cudaGetLastError());
+  }
+
   // The sample loop shared by every kernel and baseline. Enqueue returns where the result is.
+  // write_back (matrices): an eviction right after the timed run writes back what it left dirty
+  // in L2 (a row kernel's sums, up to 64 MB); the eviction right before the run read the other
+  // buffer with nothing dirty. Each follows other work at once: the first launch after the host's
+  // wait ran 2-5 us slower, dirty or not. The median of the first's time over the second's is
+  // added to the median, so a run that leaves its outputs in L2 pays for writing them as one that
+  // writes them during the kernel does (docs/benchmarks.md, "Method").
   template <class T, class Enqueue>
-  Timing measure(Enqueue enqueue, const BenchSettings& s, const std::atomic<bool>* cancel) {
+  Timing measure(Enqueue enqueue, const BenchSettings& s, const std::atomic<bool>* cancel, bool write_back = false) {
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
     const T* result = nullptr;
     for (int w = 0; w < s.warmup; ++w) result = enqueue();
     RL_CUDA(cudaStreamSynchronize(stream));
-    std::vector<double> us;
+    std::vector<double> us, write_backs;
     Timing t;
     for (int i = 0; !(cancel && cancel->load()); ++i) {
-      // Cold: read a buffer of twice the L2 so the input is not served from cache.
-      evict_l2<<<info.sm_count * 4, 256, 0, stream>>>(static_cast<const int4*>(flush), flush_bytes() / 16,
-                                                      static_cast<int*>(flush));
-      RL_CUDA(cudaGetLastError());
+      evict();
+      if (write_back) {  // the other buffer: the same reads, nothing dirty
+        RL_CUDA(cudaEventRecord(cleaned, stream));
+        evict(1);
+      }
       RL_CUDA(cudaEventRecord(start, stream));
       result = enqueue();
       RL_CUDA(cudaEventRecord(stop, stream));
-      RL_CUDA(cudaEventSynchronize(stop));
+      if (write_back) {  // this run's dirty lines, written back
+        evict();
+        RL_CUDA(cudaEventRecord(evicting, stream));
+      }
+      RL_CUDA(cudaEventSynchronize(write_back ? evicting : stop));
       float ms = 0;
       RL_CUDA(cudaEventElapsedTime(&ms, start, stop));
+      if (write_back) {
+        float dirty_ms = 0, clean_ms = 0;
+        RL_CUDA(cudaEventElapsedTime(&dirty_ms, stop, evicting));
+        RL_CUDA(cudaEventElapsedTime(&clean_ms, cleaned, start));
+        write_backs.push_back((dirty_ms - clean_ms) * 1000.0);
+      }
       if (nvml && nvml->throttled()) {
         ++t.discarded;
       } else {
@@ -163,6 +190,10 @@ struct BenchSession::Impl {
       if (wall > 20 * s.max_seconds) break;  // every sample throttled: give up, and say so (samples < min)
     }
     summarise(us, t);
+    if (write_back && !us.empty()) {
+      t.write_back_us = std::max(0.0, median(write_backs));
+      t.median_us += t.write_back_us;
+    }
     if (result) {
       T r{};
       RL_CUDA(cudaMemcpy(&r, result, sizeof(T), cudaMemcpyDeviceToHost));
@@ -325,7 +356,7 @@ struct BenchSession::Impl {
     r.prepare();
     const In* in = static_cast<const In*>(input);
     const T* out = nullptr;
-    Timing t = measure<T>([&] { return out = r.enqueue(in); }, s, cancel);
+    Timing t = measure<T>([&] { return out = r.enqueue(in); }, s, cancel, true);
     if (out)  // Tree::None: a thread's own walk
       check_outputs<T, Op>(out, matrix_lines(plan.algo()), plan.shape, plan.row->tree == Tree::None, t);
     return t;
@@ -347,10 +378,12 @@ struct BenchSession::Impl {
       std::size_t bytes = 0;
       RL_CUDA(segmented(nullptr, bytes));
       DeviceArray<unsigned char> temp(std::max<std::size_t>(bytes, 1));
-      Timing t = measure<T>([&] {
-        RL_CUDA(segmented(temp.get(), bytes));
-        return static_cast<const T*>(out);
-      }, s, cancel);
+      Timing t = measure<T>(
+          [&] {
+            RL_CUDA(segmented(temp.get(), bytes));
+            return static_cast<const T*>(out);
+          },
+          s, cancel, true);
       check_outputs<T, Op>(out, Lines::Rows, m, false, t);
       return t;
     }
@@ -370,13 +403,17 @@ struct BenchSession::Impl {
       // Row-major rows x cols is column-major cols x rows (lda = cols): row sums are its
       // transpose times ones, column sums it times ones.
       const int op = rows ? Cublas::kOpT : Cublas::kOpN, mm = int(m.cols), nn = int(m.rows);
-      Timing t = measure<T>([&] {
-        if constexpr (std::is_same_v<T, float>)
-          Cublas::check(cublas->sgemv(cublas->handle, op, mm, nn, &one, in, mm, ones.get(), 1, &zero, out, 1), "cublasSgemv");
-        else
-          Cublas::check(cublas->dgemv(cublas->handle, op, mm, nn, &one, in, mm, ones.get(), 1, &zero, out, 1), "cublasDgemv");
-        return static_cast<const T*>(out);
-      }, s, cancel);
+      Timing t = measure<T>(
+          [&] {
+            if constexpr (std::is_same_v<T, float>)
+              Cublas::check(cublas->sgemv(cublas->handle, op, mm, nn, &one, in, mm, ones.get(), 1, &zero, out, 1),
+                            "cublasSgemv");
+            else
+              Cublas::check(cublas->dgemv(cublas->handle, op, mm, nn, &one, in, mm, ones.get(), 1, &zero, out, 1),
+                            "cublasDgemv");
+            return static_cast<const T*>(out);
+          },
+          s, cancel, true);
       check_outputs<T, Op>(out, rows ? Lines::Rows : Lines::Columns, m, true, t);  // cuBLAS's order is its own
       return t;
     }
@@ -483,8 +520,10 @@ BenchSession::BenchSession() : impl_(std::make_unique<Impl>()) {
   RL_CUDA(cudaStreamCreateWithFlags(&m.stream, cudaStreamNonBlocking));
   RL_CUDA(cudaEventCreate(&m.start));
   RL_CUDA(cudaEventCreate(&m.stop));
-  RL_CUDA(cudaMalloc(&m.flush, m.flush_bytes()));
-  RL_CUDA(cudaMemset(m.flush, 1, m.flush_bytes()));
+  RL_CUDA(cudaEventCreate(&m.evicting));
+  RL_CUDA(cudaEventCreate(&m.cleaned));
+  RL_CUDA(cudaMalloc(&m.flush, 2 * m.flush_bytes()));
+  RL_CUDA(cudaMemset(m.flush, 1, 2 * m.flush_bytes()));
 }
 
 BenchSession::~BenchSession() = default;

@@ -46,6 +46,9 @@ struct Timing {
   int discarded = 0;     // samples taken while the clocks were throttled
   bool converged = false;
   double result = 0;     // what the timed run computed (for the check)
+  // Matrices: the write-back of what a run left dirty in L2, measured through the next eviction
+  // and included in median_us.
+  double write_back_us = 0;
   // Matrix timings: outputs checked against the exact row or column reductions, and how many
   // were off by more than rounding allows (the first one in `wrong_note`).
   std::size_t outputs = 0, wrong = 0;

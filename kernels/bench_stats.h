@@ -19,14 +19,19 @@ inline double rsd(const std::vector<double>& v) {
   return std::sqrt(var / double(v.size() - 1)) / mean;
 }
 
+inline double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
 // The samples' count, noise (rsd, in percent) and median into t.
-inline void summarise(std::vector<double> us, Timing& t) {
+inline void summarise(const std::vector<double>& us, Timing& t) {
   t.samples = int(us.size());
   if (us.empty()) return;
   t.noise_pct = 100.0 * (us.size() > 1 ? rsd(us) : 0.0);
-  std::sort(us.begin(), us.end());
-  const std::size_t m = us.size() / 2;
-  t.median_us = us.size() % 2 ? us[m] : (us[m - 1] + us[m]) / 2;
+  t.median_us = median(us);
 }
 
 }  // namespace rl::kernels

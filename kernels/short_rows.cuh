@@ -48,16 +48,17 @@ __host__ __device__ __forceinline__ void with_lanes(int lanes, F f) {
 // long row's first kFirstBatch loads taken before the loop (the same loads and adds; 0: none):
 // lanes-per-row ran faster so; warp-per-row, tried so with its 32 lanes a constant, ran slower
 // (docs/benchmarks.md, "The first batch out of the loop").
+// warp, warps: this warp's place among the warps that walk the rows (the grid's, or a block's).
 template <class V, class T, class Op, int kLanes = 0, int kFirstBatch = 0, class Probe, class In>
 __device__ __forceinline__ void reduce_row_segments(const In* in, T* out, std::size_t rows, std::size_t cols,
-                                                    int lanes_arg, const Probe& probe) {
+                                                    int lanes_arg, const Probe& probe, std::size_t warp,
+                                                    std::size_t warps) {
   const int lanes = kLanes ? kLanes : lanes_arg;
   constexpr int per = elements_in<V>;
   constexpr int K = kRowLoadsInFlight;
   const V* in_v = reinterpret_cast<const V*>(in);
   const unsigned lane = threadIdx.x % 32, seg_lane = lane % unsigned(lanes);
-  const std::size_t per_warp = std::size_t(32 / lanes), warps = std::size_t(gridDim.x) * (blockDim.x / 32);
-  const std::size_t warp = std::size_t(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
+  const std::size_t per_warp = std::size_t(32 / lanes);
   const std::size_t row_vectors = cols / per;  // a row's loads of V
   const bool one_load = row_vectors <= std::size_t(lanes);
   const int rounds = one_load ? K : 1;  // groups loaded at once
@@ -117,6 +118,15 @@ __device__ __forceinline__ void reduce_row_segments(const In* in, T* out, std::s
 }
 // >>>
 
+// The grid's warps walk all the rows.
+template <class V, class T, class Op, int kLanes = 0, int kFirstBatch = 0, class Probe, class In>
+__device__ __forceinline__ void reduce_row_segments(const In* in, T* out, std::size_t rows, std::size_t cols, int lanes,
+                                                    const Probe& probe) {
+  reduce_row_segments<V, T, Op, kLanes, kFirstBatch>(in, out, rows, cols, lanes, probe,
+                                                     std::size_t(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32,
+                                                     std::size_t(gridDim.x) * (blockDim.x / 32));
+}
+
 // <<< warp-per-row
 // A warp a row: its 32 lanes stride along the row one element at a time, then five shuffles
 // leave the row's result in lane 0. See <<< row-segments.
@@ -129,26 +139,26 @@ __global__ void __launch_bounds__(1024)
 }
 // >>>
 
-// <<< lanes-per-row
-// A few lanes a row (row_lanes: up to 16), so a warp holds 32 / lanes neighbouring rows; a warp's
-// load is one contiguous run where those rows fit in one load each. 16-byte loads where every row starts on a
-// 16-byte boundary, else one element a load. See <<< row-segments.
-// In: the elements' type, T: the accumulator's (halves and bfloat16 may add in float).
-// kEachLanes: one body for each lane count, chosen by a switch (with_lanes), the lanes a constant in each (the
-// timed kernel: measured faster than a kernel for each count, and than lanes read at run time:
-// docs/benchmarks.md, "Results: row kernels, the lanes as a constant"). kFirstBatch: a long row's
-// first batch; above kRowLoadsInFlight, the timed kernel of long rows (row_first_batch), one body.
-template <class T, class Op, class Probe, class In = T, bool kEachLanes = false, int kFirstBatch = kRowLoadsInFlight>
-__global__ void __launch_bounds__(kFirstBatch > kRowLoadsInFlight ? kLongRowBlock : 1024)
-    lanes_per_row(const In* in, T* out, std::size_t rows, std::size_t cols, int lanes, Probe probe) {
+// <<< lane-segments
+// lanes-per-row's walk: 16-byte loads where every row starts on a 16-byte boundary, else one
+// element a load. In: the elements' type, T: the accumulator's (halves and bfloat16 may add in
+// float). kEachLanes: one body for each lane count, chosen by a switch (with_lanes), the lanes a
+// constant in each (the timed kernel: measured faster than a kernel for each count, and than lanes
+// read at run time: docs/benchmarks.md, "Results: row kernels, the lanes as a constant").
+// kFirstBatch: a long row's first batch; above kRowLoadsInFlight, the timed kernel of long rows
+// (row_first_batch), one body.
+template <class T, class Op, class In, bool kEachLanes, int kFirstBatch, class Probe>
+__device__ __forceinline__ void lane_segments(const In* in, T* out, std::size_t rows, std::size_t cols, int lanes,
+                                              const Probe& probe, std::size_t warp, std::size_t warps) {
   using V = typename Vec16<In>::type;
   const bool vectors = rows_hold_vectors(cols, sizeof(In));
   const auto segments = [&](auto fixed) {
     constexpr int k = decltype(fixed)::value;
     if (vectors)
-      reduce_row_segments<V, T, Op, k, kFirstBatch>(in, out, rows, cols, lanes, probe);  // see <<< row-segments
+      reduce_row_segments<V, T, Op, k, kFirstBatch>(in, out, rows, cols, lanes, probe, warp,
+                                                    warps);  // see <<< row-segments
     else if constexpr (kFirstBatch == kRowLoadsInFlight)
-      reduce_row_segments<In, T, Op, k, kFirstBatch>(in, out, rows, cols, lanes, probe);
+      reduce_row_segments<In, T, Op, k, kFirstBatch>(in, out, rows, cols, lanes, probe, warp, warps);
   };
   if constexpr (kFirstBatch > kRowLoadsInFlight)
     segments(std::integral_constant<int, kMaxRowLanes>{});  // rows of 16-byte loads, kMaxRowLanes lanes
@@ -156,6 +166,37 @@ __global__ void __launch_bounds__(kFirstBatch > kRowLoadsInFlight ? kLongRowBloc
     with_lanes<kEachLanes, kMaxRowLanes>(lanes, segments);  // row_lanes: a power of two, 1 to kMaxRowLanes
 }
 // >>>
+
+// <<< lanes-per-row
+// A few lanes a row (row_lanes: up to 16), so a warp holds 32 / lanes neighbouring rows; a warp's
+// load is one contiguous run where those rows fit in one load each. The grid's warps walk all the
+// rows. See <<< row-segments.
+template <class T, class Op, class Probe, class In = T, bool kEachLanes = false, int kFirstBatch = kRowLoadsInFlight>
+__global__ void __launch_bounds__(kFirstBatch > kRowLoadsInFlight ? kLongRowBlock : 1024)
+    lanes_per_row(const In* in, T* out, std::size_t rows, std::size_t cols, int lanes, Probe probe) {
+  lane_segments<T, Op, In, kEachLanes, kFirstBatch>(in, out, rows, cols, lanes, probe,  // see <<< lane-segments
+                                                    std::size_t(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32,
+                                                    std::size_t(gridDim.x) * (blockDim.x / 32));
+}
+// >>>
+
+// The timed lanes-per-row where held_row_share gives a share: block b takes rows [b * share,
+// (b + 1) * share), its warps walking them as the grid's warps walk all rows (the same loads and
+// adds a row), leaves their sums in shared memory and writes them at its end, one run of memory,
+// so they reach DRAM in bursts, not a line at a time amid the reads (docs/benchmarks.md, "Row
+// sums held in shared memory").
+template <class T, class Op, class In, int kFirstBatch = kRowLoadsInFlight>
+__global__ void __launch_bounds__(kFirstBatch > kRowLoadsInFlight ? kLongRowBlock : 1024)
+    lanes_per_row_held(const In* in, T* out, std::size_t rows, std::size_t cols, int lanes, std::size_t share) {
+  T* held = shared_array<T>();
+  const std::size_t begin = std::size_t(blockIdx.x) * share;
+  if (begin >= rows) return;  // block-uniform
+  const std::size_t count = rows - begin < share ? rows - begin : share;
+  lane_segments<T, Op, In, true, kFirstBatch>(in + begin * cols, held, count, cols, lanes, NoProbe{}, threadIdx.x / 32,
+                                              blockDim.x / 32);
+  __syncthreads();
+  for (std::size_t i = threadIdx.x; i < count; i += blockDim.x) out[begin + i] = held[i];  // a warp: 32 neighbours
+}
 
 // <<< tile-copy
 // Copies a tile of `rows` rows, w columns of each from column c0 of row r0 on, into tile, a row
@@ -286,6 +327,13 @@ struct MatrixLaunch<Algo::LanesPerRow> : LaunchEntry {
   }
   template <class T, class Op, class Probe, class In, int kFirst>
   static void go(const LaunchArgs<T, In>& a, const Probe& p) {
+    if constexpr (std::is_same_v<Probe, NoProbe>) {  // timed: the sums held where held_row_share says
+      const std::size_t share =
+          a.grid.y == 1 ? held_row_share(a.m.rows, a.grid.x, sizeof(T), std::is_same_v<In, narrow::Half>) : 0;
+      if (share)
+        return lanes_per_row_held<T, Op, In, kFirst>
+            <<<a.grid_2d(), a.block, share * sizeof(T), a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, share);
+    }
     lanes_per_row<T, Op, Probe, In, std::is_same_v<Probe, NoProbe>, kFirst>
         <<<a.grid_2d(), a.block, 0, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, p);
   }

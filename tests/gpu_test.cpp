@@ -399,6 +399,37 @@ TEST(Gpu, TimedMatrixKernelsEqualTheModel) {
         }
 }
 
+// lanes-per-row's timed kernel holds a block's row sums in shared memory where held_row_share
+// gives a share (grids asked for here, so small matrices take shares of 256 to 1094 rows): rows
+// of one element a load (3 and 17 floats), of 16-byte loads, long rows' first batch (520 and 1024
+// floats), a last block partly filled. Its outputs equal the model's, bit for bit.
+TEST(Gpu, HeldRowSumsEqualTheModel) {
+  std::string why;
+  if (!kernels::cuda_available(&why)) NO_GPU(why);
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const auto algo = backend::kernel_algo("lanes-per-row");
+  struct Case {
+    std::size_t rows, cols, grid;
+  };
+  for (const Case c : {Case{1000, 8, 3}, Case{4097, 3, 7}, Case{1001, 17, 3}, Case{999, 16, 3}, Case{300, 100, 1},
+                       Case{257, 128, 1}, Case{600, 520, 2}, Case{1024, 1024, 4}, Case{70000, 64, 64}})
+    for (int block : {32, 256, 1024})
+      for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
+        SCOPED_TRACE(std::to_string(c.rows) + "x" + std::to_string(c.cols) + " grid=" + std::to_string(c.grid) +
+                     " block=" + std::to_string(block) + " " + core::to_string(op));
+        const kernels::Matrix m{c.rows, c.cols};
+        const std::size_t grid = kernels::matrix_grid(algo, m, block, c.grid, kernels::cuda_device_shape()).x;
+        ASSERT_GT(kernels::held_row_share(c.rows, grid, sizeof(float)), 0u) << "the case must hold its sums";
+        const auto values =
+            test::random_values(c.rows * c.cols, core::DType::Float, seed + c.rows * 31 + c.cols + std::size_t(block));
+        const std::vector<float> in(values.begin(), values.end());
+        const auto got = on_gpu_matrix<float>(algo, op, in.data(), m, {block, grid, 0});
+        expect_model_outputs(algo, op, in.data(), m, block, got);
+        if (HasFailure()) return;
+      }
+}
+
 // Back-to-back runs through one prepared reducer, each over different values, as a benchmark's
 // samples go: whatever a launch leaves behind (batched-rows-vectorized's ticket counters, a row's
 // partials) must not leak into the next run's outputs.

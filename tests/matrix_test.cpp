@@ -960,6 +960,27 @@ TEST(Matrix, LongRowsOfFloatsTakeAFirstBatchOfUpTo16Loads) {
   EXPECT_EQ(row_first_batch(1024, 8, 256), kernels::kRowLoadsInFlight);  // lanes other than the rule's
 }
 
+// lanes-per-row's timed kernel holds a block's row sums in shared memory where its share of the
+// rows is at least 256 and their sums fit in 16 KB: rows of 64 floats on 2112 blocks (1986 rows a
+// block), not rows of 16 (7944 rows, 32 KB) nor of 1024 (125 a block).
+TEST(Matrix, RowSumsAreHeldWhereABlocksShareFits) {
+  using kernels::held_row_share;
+  constexpr std::size_t blocks = 2112;
+  EXPECT_EQ(held_row_share(std::size_t(1) << 22, blocks, 4), 1986u);
+  EXPECT_EQ(held_row_share(std::size_t(1) << 22, blocks, 8), 1986u);  // doubles: 15888 bytes
+  EXPECT_EQ(held_row_share(std::size_t(1) << 20, blocks, 4), 497u);
+  EXPECT_EQ(held_row_share(std::size_t(1) << 18, blocks, 4), 0u);
+  EXPECT_EQ(held_row_share(std::size_t(1) << 24, blocks, 4), 0u);
+  EXPECT_EQ(held_row_share(std::size_t(1) << 16, blocks, 4), 0u);
+  EXPECT_EQ(held_row_share(4096 * blocks, blocks, 4), 4096u);  // 16 KB exactly
+  EXPECT_EQ(held_row_share(4096 * blocks + 1, blocks, 4), 0u);
+  EXPECT_EQ(held_row_share(256 * blocks, blocks, 4), 256u);
+  EXPECT_EQ(held_row_share(255 * blocks, blocks, 4), 0u);
+  EXPECT_EQ(held_row_share(1000, 0, 4), 0u);
+  EXPECT_EQ(held_row_share(std::size_t(1) << 22, blocks, 4, true), 0u);  // halves: measured slower held
+  EXPECT_EQ(held_row_share(0, blocks, 4), 0u);
+}
+
 TEST(Matrix, FlatRowsGivesARowTheLanesItsLengthAllows) {
   const std::pair<std::size_t, int> want[] = {{1, 1},   {8, 2},   {15, 1},  {16, 4},   {17, 1},     {33, 1},
                                               {64, 16}, {65, 32}, {100, 4}, {256, 32}, {20000, 32}, {65537, 32}};

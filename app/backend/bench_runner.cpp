@@ -369,6 +369,7 @@ core::BenchRow extra_row(kernels::BenchSession& session, const ExtraKernel& e, c
     return row;
   }
   row.samples = t.samples, row.discarded = t.discarded, row.noise_pct = t.noise_pct, row.median_us = t.median_us;
+  row.write_back_us = t.write_back_us;
   const double bytes = core::bytes_moved(e.name, n, core::element_bytes(req.type)), peak = session.device().peak_gbps;
   row.gbps = t.median_us > 0 ? bytes / (t.median_us * 1e3) : 0;
   row.pct_of_peak = peak > 0 ? 100.0 * row.gbps / peak : 0;
@@ -398,6 +399,7 @@ core::BenchReport run_gpu(const BenchRequest& req, const std::vector<const Row*>
       if (row.check.empty()) {
         const kernels::Timing t = time_on_gpu(session, *r, row, req, pt, settings, cancel);
         row.samples = t.samples, row.discarded = t.discarded, row.noise_pct = t.noise_pct;
+        row.write_back_us = t.write_back_us;
         finish_row(*r, row, pt, t.median_us, req.type, dev.peak_gbps);
         if (pt.matrix)
           judge_matrix(row, {t.outputs, t.wrong, t.wrong_note}, exact);

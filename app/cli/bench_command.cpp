@@ -75,10 +75,12 @@ std::vector<std::string> split_ids(const std::string& text) {
 std::string text_row(const core::BenchRow& r) {
   char line[256];
   const std::string n = r.rows ? std::to_string(r.rows) + "x" + std::to_string(r.cols) : std::to_string(r.n);
-  std::snprintf(line, sizeof line, "%-28s %-6s %-4s %16s %5s %12.2f %7.2f%% %5d %10.1f %7.1f%%  %s\n",
+  char wb[48] = "";
+  if (r.write_back_us > 0) std::snprintf(wb, sizeof wb, " (L2 write-back %.2f us in the time)", r.write_back_us);
+  std::snprintf(line, sizeof line, "%-28s %-6s %-4s %16s %5s %12.2f %7.2f%% %5d %10.1f %7.1f%%  %s%s\n",
                 r.algorithm.c_str(), r.type.c_str(), r.op.c_str(), n.c_str(),
                 r.block ? std::to_string(r.block).c_str() : "-", r.median_us, r.noise_pct, r.samples, r.gbps,
-                r.pct_of_peak, r.check_ok ? "ok" : ("WRONG: " + r.check).c_str());
+                r.pct_of_peak, r.check_ok ? "ok" : ("WRONG: " + r.check).c_str(), wb);
   return line;
 }
 

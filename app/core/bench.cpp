@@ -111,13 +111,13 @@ std::vector<MatrixShape> sweep_shapes(int log2_total) {
 std::string to_csv(const BenchReport& r) {
   std::ostringstream out;
   out << "algorithm,type,op,n,rows,cols,block,grid,cluster,median_us,noise_pct,samples,discarded,gbps,pct_of_peak,"
-         "device,check_ok,check\n";
+         "device,check_ok,check,write_back_us\n";
   char line[512];
   for (const auto& x : r.rows) {
-    std::snprintf(line, sizeof line, "%s,%s,%s,%zu,%zu,%zu,%d,%zu,%d,%.3f,%.3f,%d,%d,%.2f,%.2f,\"%s\",%s,\"%s\"\n",
+    std::snprintf(line, sizeof line, "%s,%s,%s,%zu,%zu,%zu,%d,%zu,%d,%.3f,%.3f,%d,%d,%.2f,%.2f,\"%s\",%s,\"%s\",%.3f\n",
                   x.algorithm.c_str(), x.type.c_str(), x.op.c_str(), x.n, x.rows, x.cols, x.block, x.grid, x.cluster,
                   x.median_us, x.noise_pct, x.samples, x.discarded, x.gbps, x.pct_of_peak, r.device.c_str(),
-                  x.check_ok ? "yes" : "no", x.check.c_str());
+                  x.check_ok ? "yes" : "no", x.check.c_str(), x.write_back_us);
     out << line;
   }
   return out.str();
@@ -139,6 +139,7 @@ std::string to_json(const BenchReport& r) {
     if (x.rows) row["rows"] = x.rows, row["cols"] = x.cols;
     if (x.grid) row["grid"] = x.grid;
     if (x.cluster) row["cluster"] = x.cluster;
+    if (x.write_back_us) row["write_back_us"] = x.write_back_us;
     rows.push_back(row);
   }
   j["rows"] = rows;
@@ -154,8 +155,11 @@ static void check_figures(const BenchRow& row) {
   const struct {
     const char* name;
     double value;
-  } figures[] = {
-      {"median_us", row.median_us}, {"noise_pct", row.noise_pct}, {"gbps", row.gbps}, {"pct_of_peak", row.pct_of_peak}};
+  } figures[] = {{"median_us", row.median_us},
+                 {"noise_pct", row.noise_pct},
+                 {"gbps", row.gbps},
+                 {"pct_of_peak", row.pct_of_peak},
+                 {"write_back_us", row.write_back_us}};
   for (const auto& f : figures)
     if (!(std::isnan(f.value) || (std::isfinite(f.value) && f.value >= 0 && f.value < 1e12)))
       throw std::runtime_error("results row '" + printable(row.algorithm) + "': '" + f.name + "' is " +
@@ -205,6 +209,7 @@ BenchReport bench_from_json(const std::string& text) {
     }
     row.median_us = get<double>(x, "median_us");
     row.noise_pct = get<double>(x, "noise_pct");
+    if (x.contains("write_back_us")) row.write_back_us = get<double>(x, "write_back_us");  // matrices, since recorded
     row.samples = get<int>(x, "samples");
     row.discarded = get<int>(x, "discarded");
     row.gbps = get<double>(x, "gbps");

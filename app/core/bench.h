@@ -19,6 +19,7 @@ struct BenchRow {
   int cluster = 0;       // blocks a cluster (cluster-dsmem: 2, 4 or 8); 0 for kernels without clusters
   double median_us = 0;
   double noise_pct = 0;
+  double write_back_us = 0;  // matrices: L2's write-back of the run's outputs, in median_us (kernels::Timing)
   int samples = 0;
   int discarded = 0;  // throttled samples left out
   double gbps = 0;

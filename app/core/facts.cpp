@@ -434,6 +434,8 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{long_row_loads}", std::to_string(kernels::kLongRowLoads)},
       {"{long_row_block}", std::to_string(kernels::kLongRowBlock)},
       {"{max_row_lanes}", std::to_string(kernels::kMaxRowLanes)},
+      {"{held_min_rows}", std::to_string(kernels::kHeldMinRows)},
+      {"{held_sum_bytes}", std::to_string(kernels::kHeldSumBytes)},
       {"{sm_registers}", std::to_string(kernels::kRegistersPerSm)},
       {"{wide_registers}", std::to_string(kernels::kRegistersPerSm / 1024)},
       {"{queue_vectors}", std::to_string(kernels::kQueueVectors)},
