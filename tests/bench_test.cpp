@@ -55,7 +55,7 @@ core::BenchReport sample_report() {
     r.rows.push_back(row("sequential", n, n / 2e5));
     r.rows.push_back(row("cub", n, n / 4e5));
   }
-  r.rows.back().write_back_us = 4.25;  // a matrix row's, kept through JSON
+  r.rows.back().write_back_us = 4.25;  // (matrix rows carry one) kept through JSON
   return r;
 }
 

@@ -962,7 +962,7 @@ TEST(Matrix, LongRowsOfFloatsTakeAFirstBatchOfUpTo16Loads) {
 
 // lanes-per-row's timed kernel holds a block's row sums in shared memory where its share of the
 // rows is at least 256 and their sums fit in 16 KB: rows of 64 floats on 2112 blocks (1986 rows a
-// block), not rows of 16 (7944 rows, 32 KB) nor of 1024 (125 a block).
+// block), not rows of 16 (7944 rows, 31.8 KB) nor of 1024 (125 a block).
 TEST(Matrix, RowSumsAreHeldWhereABlocksShareFits) {
   using kernels::held_row_share;
   constexpr std::size_t blocks = 2112;

@@ -372,6 +372,37 @@ static std::string fill_shipped(std::string text) {
   return text;
 }
 
+// The lessons' numbers that are the kernels' constants, the same in every run.
+static const std::vector<std::pair<std::string_view, std::string>>& constant_fills() {
+  static const std::vector<std::pair<std::string_view, std::string>> fills = {
+      {"{tile_row_bytes}", std::to_string(kernels::kTileRowBytes)},
+      {"{tile_kb}", std::to_string(kernels::kTileBytes / 1024)},
+      {"{deep_block}", std::to_string(kernels::kDeepColumnBlock)},
+      {"{deep_bytes}", std::to_string(kernels::column_batch_bytes(kernels::kDeepColumnBlock, true))},
+      {"{wide_bytes}", std::to_string(kernels::column_batch_bytes(1024, true))},
+      {"{single_bytes}", std::to_string(kernels::column_batch_bytes(kernels::kDeepColumnBlock, false))},
+      {"{grid_waves}", std::to_string(kernels::kGridWaves)},
+      {"{split_loads}", std::to_string(kernels::kSplitLoads)},
+      {"{chunk_align}", std::to_string(kernels::kChunkAlignCols)},
+      {"{row_loads}", std::to_string(kernels::kRowLoadsInFlight)},
+      {"{long_row_loads}", std::to_string(kernels::kLongRowLoads)},
+      {"{long_row_block}", std::to_string(kernels::kLongRowBlock)},
+      {"{max_row_lanes}", std::to_string(kernels::kMaxRowLanes)},
+      {"{held_min_rows}", std::to_string(kernels::kHeldMinRows)},
+      {"{held_sum_bytes}", std::to_string(kernels::kHeldSumBytes)},
+      {"{sm_registers}", std::to_string(kernels::kRegistersPerSm)},
+      {"{wide_registers}", std::to_string(kernels::kRegistersPerSm / 1024)},
+      {"{queue_vectors}", std::to_string(kernels::kQueueVectors)},
+      {"{bulk_stages}", std::to_string(kernels::kBulkStages)},
+      {"{stream_tile_kb}", std::to_string(kernels::row(kernels::Algo::BulkAsyncStreaming).tile_bytes / 1024)},
+      {"{stream_stages}", std::to_string(kernels::row(kernels::Algo::BulkAsyncStreaming).stages)},
+      {"{flat_tile_kb}", std::to_string(kernels::kFlatTileBytes / 1024)},
+      {"{flat_stages}", std::to_string(kernels::kFlatStages)},
+      {"{flat_lane_elements}", std::to_string(kernels::kFlatLaneElements)},
+      {"{vector_columns}", std::to_string(kernels::kVectorColumns)}};
+  return fills;
+}
+
 std::string fill_lesson(std::string_view lesson, const Trace& trace) {
   std::string conflicts, divergent;
   for (const auto& s : trace.stages) {
@@ -407,8 +438,6 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{lane_conflicts}", tag_conflicts(trace, kernels::kTagRowLanes)},
       {"{copy_conflicts}", tag_conflicts(trace, kernels::kTagTileCopy)},
       {"{unpadded_conflicts}", unpadded_conflicts(trace)},
-      {"{tile_row_bytes}", std::to_string(kernels::kTileRowBytes)},
-      {"{tile_kb}", std::to_string(kernels::kTileBytes / 1024)},
       {"{conflicts}", conflicts},
       {"{divergent}", divergent},
       {"{rows_apart}", std::to_string(std::max(1, trace.block / block_x_of(trace)))},
@@ -416,42 +445,22 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{sectors}", sectors_text(trace)},
       {"{tile_cols}", std::to_string(tile_cols_of(trace))},
       {"{batch_bytes}", std::to_string(kernels::column_batch_bytes(trace.block, vector_rows(trace)))},
-      {"{deep_block}", std::to_string(kernels::kDeepColumnBlock)},
       {"{chunk_elements}", std::to_string(kernels::row_chunk_elements(element_bytes(trace.type)))},
-      {"{deep_bytes}", std::to_string(kernels::column_batch_bytes(kernels::kDeepColumnBlock, true))},
-      {"{wide_bytes}", std::to_string(kernels::column_batch_bytes(1024, true))},
-      {"{single_bytes}", std::to_string(kernels::column_batch_bytes(kernels::kDeepColumnBlock, false))},
       {"{batch_rows}",
        std::to_string(kernels::column_batch_rows(trace.block, element_bytes(trace.type), vector_rows(trace)))},
       {"{grid}", std::to_string(trace.grid)},
       {"{grid_blocks}", count_text(trace.grid, "block", "blocks")},
       {"{rows}", std::to_string(trace.rows)},
       {"{chunks}", count_text(trace.rows ? trace.grid / trace.rows : 0, "chunk", "chunks")},
-      {"{grid_waves}", std::to_string(kernels::kGridWaves)},
-      {"{split_loads}", std::to_string(kernels::kSplitLoads)},
-      {"{chunk_align}", std::to_string(kernels::kChunkAlignCols)},
-      {"{row_loads}", std::to_string(kernels::kRowLoadsInFlight)},
-      {"{long_row_loads}", std::to_string(kernels::kLongRowLoads)},
-      {"{long_row_block}", std::to_string(kernels::kLongRowBlock)},
-      {"{max_row_lanes}", std::to_string(kernels::kMaxRowLanes)},
-      {"{held_min_rows}", std::to_string(kernels::kHeldMinRows)},
-      {"{held_sum_bytes}", std::to_string(kernels::kHeldSumBytes)},
-      {"{sm_registers}", std::to_string(kernels::kRegistersPerSm)},
-      {"{wide_registers}", std::to_string(kernels::kRegistersPerSm / 1024)},
-      {"{queue_vectors}", std::to_string(kernels::kQueueVectors)},
-      {"{bulk_stages}", std::to_string(kernels::kBulkStages)},
       {"{tile_bytes}", std::to_string(trace.block * 16)},
-      {"{stream_tile_kb}", std::to_string(kernels::row(kernels::Algo::BulkAsyncStreaming).tile_bytes / 1024)},
-      {"{stream_stages}", std::to_string(kernels::row(kernels::Algo::BulkAsyncStreaming).stages)},
-      {"{flat_row_work}", flat_row_work(trace.geometry.segment_lanes)},
-      {"{flat_tile_kb}", std::to_string(kernels::kFlatTileBytes / 1024)},
-      {"{flat_stages}", std::to_string(kernels::kFlatStages)},
-      {"{flat_lane_elements}", std::to_string(kernels::kFlatLaneElements)},
-      {"{vector_columns}", std::to_string(kernels::kVectorColumns)}};
+      {"{flat_row_work}", flat_row_work(trace.geometry.segment_lanes)}};
   std::string out(lesson);
-  for (const auto& [key, value] : fills)
+  const auto fill = [&out](std::string_view key, const std::string& value) {
     for (std::size_t at = out.find(key); at != std::string::npos; at = out.find(key, at + value.size()))
       out.replace(at, key.size(), value);
+  };
+  for (const auto& [key, value] : fills) fill(key, value);
+  for (const auto& [key, value] : constant_fills()) fill(key, value);
   return fill_shipped(out);
 }
 
