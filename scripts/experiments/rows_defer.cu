@@ -29,32 +29,13 @@ __global__ void __launch_bounds__(kBlock)
     rows_defer(const float4* __restrict__ in, float* __restrict__ out, u64 rows, u64 per_block, unsigned cap) {
   extern __shared__ float4 held4[];
   float* held = reinterpret_cast<float*>(held4);
-  constexpr int per_warp = 32 / kLanes, row_vectors = kLanes * kPerLane, warps = kBlock / 32;
-  constexpr u64 block_rows = u64(per_warp) * kGroups * warps;
-  const unsigned lane = threadIdx.x % 32, seg = lane % kLanes, warp = threadIdx.x / 32;
+  constexpr u64 block_rows = u64(32 / kLanes) * kGroups * (kBlock / 32);
   const u64 begin = blockIdx.x * per_block, end = begin + per_block < rows ? begin + per_block : rows;
   for (u64 base = begin; base < end; base += cap) {  // block-uniform
     const u64 stop = base + cap < end ? base + cap : end;
-    for (u64 r0 = base; r0 < stop; r0 += block_rows) {
-      float4 q[kGroups][kPerLane];
-#pragma unroll
-      for (int g = 0; g < kGroups; ++g) {
-        const u64 row = r0 + (u64(g) * warps + warp) * per_warp + lane / kLanes;
-#pragma unroll
-        for (int p = 0; p < kPerLane; ++p)
-          q[g][p] = row < stop ? __ldg(in + row * row_vectors + seg + p * kLanes) : make_float4(0, 0, 0, 0);
-      }
-#pragma unroll
-      for (int g = 0; g < kGroups; ++g) {
-        float v = 0;
-#pragma unroll
-        for (int p = 0; p < kPerLane; ++p) v += vec_sum<kHalves>(q[g][p]);
-#pragma unroll
-        for (int o = kLanes / 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o, kLanes);
-        const u64 row = r0 + (u64(g) * warps + warp) * per_warp + lane / kLanes;
-        if (seg == 0 && row < stop) held[row - base] = v;
-      }
-    }
+    for (u64 r0 = base; r0 < stop; r0 += block_rows)  // loaded as rows_vec loads them (supergroup)
+      supergroup<kLanes, kPerLane, kGroups, kBlock, 0, kHalves>(in, r0, stop, 0,
+                                                                [&](u64 row, float v) { held[row - base] = v; });
     __syncthreads();
     const unsigned n = unsigned(stop - base);  // base is a multiple of 4 rows: out + base is 16-byte aligned
     float4* to = reinterpret_cast<float4*>(out + base);

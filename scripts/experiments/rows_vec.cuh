@@ -64,38 +64,50 @@ __device__ __forceinline__ void store_sum(float* p, float v, u64 policy) {
     *p = v;
 }
 
+// One supergroup: the block's kGroups x (kBlock / 32) groups of rows from r0 on, every lane's
+// kPerLane loads of each in flight at once (rows at or past `end` read as zeros), then each
+// group's row sums met through shuffles and handed, from the segments' first lanes, to put(row, v).
+template <int kLanes, int kPerLane, int kGroups, int kBlock, int kLoad, bool kHalves, class Put>
+__device__ __forceinline__ void supergroup(const float4* in, u64 r0, u64 end, u64 policy, Put put) {
+  constexpr int per_warp = 32 / kLanes, row_vectors = kLanes * kPerLane, warps = kBlock / 32;
+  const unsigned lane = threadIdx.x % 32, seg = lane % kLanes, warp = threadIdx.x / 32;
+  const auto row_of = [&](int g) { return r0 + (u64(g) * warps + warp) * per_warp + lane / kLanes; };
+  float4 q[kGroups][kPerLane];
+#pragma unroll
+  for (int g = 0; g < kGroups; ++g) {
+    const u64 row = row_of(g);
+#pragma unroll
+    for (int p = 0; p < kPerLane; ++p)
+      q[g][p] =
+          row < end ? load_vec<kLoad>(in + row * row_vectors + seg + p * kLanes, policy) : make_float4(0, 0, 0, 0);
+  }
+#pragma unroll
+  for (int g = 0; g < kGroups; ++g) {
+    float v = 0;
+#pragma unroll
+    for (int p = 0; p < kPerLane; ++p) v += vec_sum<kHalves>(q[g][p]);
+#pragma unroll
+    for (int o = kLanes / 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o, kLanes);
+    if (seg == 0 && row_of(g) < end) put(row_of(g), v);
+  }
+}
+
 template <int kLanes, int kPerLane, int kGroups, int kBlock, int kMinBlocks, bool kTickets, int kWrite = 1,
           int kLoad = 0, bool kHalves = false>
 __global__ void __launch_bounds__(kBlock, kMinBlocks)
     rows_vec(const float4* __restrict__ in, float* __restrict__ out, u64 rows, unsigned long long* counter) {
-  constexpr int per_warp = 32 / kLanes, row_vectors = kLanes * kPerLane, warps = kBlock / 32;
-  constexpr u64 block_rows = u64(per_warp) * kGroups * warps;  // a supergroup: a block's rows at once
+  constexpr u64 block_rows = u64(32 / kLanes) * kGroups * (kBlock / 32);  // a supergroup: a block's rows at once
   __shared__ u64 ticket;
-  const unsigned lane = threadIdx.x % 32, seg = lane % kLanes, warp = threadIdx.x / 32;
   const u64 supers = (rows + block_rows - 1) / block_rows;
   const u64 load_policy = kLoad == 2 ? policy_evict_first() : 0, store_policy = kWrite == 3 ? policy_evict_last() : 0;
   u64 s = blockIdx.x;
   while (s < supers) {
     if (kTickets && threadIdx.x == 0) ticket = gridDim.x + atomicAdd(counter, 1ull);
-    float4 q[kGroups][kPerLane];
-#pragma unroll
-    for (int g = 0; g < kGroups; ++g) {
-      const u64 row = s * block_rows + (u64(g) * warps + warp) * per_warp + lane / kLanes;
-#pragma unroll
-      for (int p = 0; p < kPerLane; ++p)
-        q[g][p] = row < rows ? load_vec<kLoad>(in + row * row_vectors + seg + p * kLanes, load_policy)
-                             : make_float4(0, 0, 0, 0);
-    }
-#pragma unroll
-    for (int g = 0; g < kGroups; ++g) {
-      float v = 0;
-#pragma unroll
-      for (int p = 0; p < kPerLane; ++p) v += vec_sum<kHalves>(q[g][p]);
-#pragma unroll
-      for (int o = kLanes / 2; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o, kLanes);
-      const u64 row = s * block_rows + (u64(g) * warps + warp) * per_warp + lane / kLanes;
-      if (seg == 0 && row < rows && (kWrite != 0 || v == 12345.f)) store_sum<kWrite>(out + row, v, store_policy);
-    }
+    supergroup<kLanes, kPerLane, kGroups, kBlock, kLoad, kHalves>(in, s * block_rows, rows, load_policy,
+                                                                  [&](u64 row, float v) {
+                                                                    if (kWrite != 0 || v == 12345.f)
+                                                                      store_sum<kWrite>(out + row, v, store_policy);
+                                                                  });
     if (kTickets) {
       __syncthreads();
       s = ticket;
