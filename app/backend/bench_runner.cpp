@@ -115,6 +115,12 @@ core::BenchRow base_row(const std::string& id, const BenchRequest& req, std::siz
   return row;
 }
 
+// A GPU timing's samples, noise and L2 write-back into its row (the median and bandwidth: the caller).
+void take_samples(core::BenchRow& row, const kernels::Timing& t) {
+  row.samples = t.samples, row.discarded = t.discarded, row.noise_pct = t.noise_pct,
+  row.write_back_us = t.write_back_us;
+}
+
 // The block size a row runs with: the request's, or (block 0) the algorithm's own choice.
 int block_for(const Row& r, const BenchRequest& req, std::size_t n, int sm_count) {
   if (req.block > 0) return req.block;  // the user's block as given: --block 1024 runs at 1024
@@ -368,8 +374,8 @@ core::BenchRow extra_row(kernels::BenchSession& session, const ExtraKernel& e, c
     row.check = std::string(core::kNotRun) + ex.what();
     return row;
   }
-  row.samples = t.samples, row.discarded = t.discarded, row.noise_pct = t.noise_pct, row.median_us = t.median_us;
-  row.write_back_us = t.write_back_us;
+  take_samples(row, t);
+  row.median_us = t.median_us;
   const double bytes = core::bytes_moved(e.name, n, core::element_bytes(req.type)), peak = session.device().peak_gbps;
   row.gbps = t.median_us > 0 ? bytes / (t.median_us * 1e3) : 0;
   row.pct_of_peak = peak > 0 ? 100.0 * row.gbps / peak : 0;
@@ -398,8 +404,7 @@ core::BenchReport run_gpu(const BenchRequest& req, const std::vector<const Row*>
       row.check = cannot_run(*r, dev.compute_major);
       if (row.check.empty()) {
         const kernels::Timing t = time_on_gpu(session, *r, row, req, pt, settings, cancel);
-        row.samples = t.samples, row.discarded = t.discarded, row.noise_pct = t.noise_pct;
-        row.write_back_us = t.write_back_us;
+        take_samples(row, t);
         finish_row(*r, row, pt, t.median_us, req.type, dev.peak_gbps);
         if (pt.matrix)
           judge_matrix(row, {t.outputs, t.wrong, t.wrong_note}, exact);
