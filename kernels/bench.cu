@@ -137,6 +137,14 @@ struct BenchSession::Impl {
     RL_CUDA(cudaGetLastError());
   }
 
+  // measure's write_back: the dirty eviction's time over the clean one's, in microseconds.
+  double write_back_us() const {
+    float dirty_ms = 0, clean_ms = 0;
+    RL_CUDA(cudaEventElapsedTime(&dirty_ms, stop, evicting));
+    RL_CUDA(cudaEventElapsedTime(&clean_ms, cleaned, start));
+    return (dirty_ms - clean_ms) * 1000.0;
+  }
+
   // The sample loop shared by every kernel and baseline. Enqueue returns where the result is.
   // write_back (matrices): an eviction right after the timed run writes back what it left dirty
   // in L2 (a row kernel's sums, up to 64 MB); the eviction right before the run read the other
@@ -169,16 +177,11 @@ struct BenchSession::Impl {
       RL_CUDA(cudaEventSynchronize(write_back ? evicting : stop));
       float ms = 0;
       RL_CUDA(cudaEventElapsedTime(&ms, start, stop));
-      if (write_back) {
-        float dirty_ms = 0, clean_ms = 0;
-        RL_CUDA(cudaEventElapsedTime(&dirty_ms, stop, evicting));
-        RL_CUDA(cudaEventElapsedTime(&clean_ms, cleaned, start));
-        write_backs.push_back((dirty_ms - clean_ms) * 1000.0);
-      }
-      if (nvml && nvml->throttled()) {
+      if (nvml && nvml->throttled()) {  // the sample and its write-back both go
         ++t.discarded;
       } else {
         us.push_back(ms * 1000.0);
+        if (write_back) write_backs.push_back(write_back_us());
       }
       const double wall = std::chrono::duration<double>(clock::now() - t0).count();
       if (int(us.size()) >= s.min_samples && rsd(us) < s.rsd_target) {

@@ -20,16 +20,20 @@ namespace rl::kernels {
 // buffers, an mbarrier each, keep the next tiles copying while one is added. In a tile, `lanes` neighbouring threads
 // add each row's elements there (flat_row_lanes: a warp's reads in 32 banks), meet through shuffles, and the first of
 // them writes the row; a row cut by the tile's end hands its sum so far to the next tile through `carry`. The stages
-// record the block's first tile and each warp's first rows.
+// record the block's first tile and each warp's first rows. `held` (the timed kernel, flat_held_rows): the row sums
+// go to a ring of that many past the buffers and reach memory in runs of whole lines (flat_flush_due), not a line
+// at a time amid the copies; 0: each row is written as it ends.
 template <class T, class Op, class Probe, int kLanes = 0>
-__global__ void __launch_bounds__(1024)
-    flat_rows(const T* __restrict__ in, T* out, std::size_t rows, std::size_t cols, int lanes_arg, Probe probe) {
+__global__ void __launch_bounds__(1024) flat_rows(const T* __restrict__ in, T* out, std::size_t rows, std::size_t cols,
+                                                  int lanes_arg, int held, Probe probe) {
 #if __CUDA_ARCH__ >= 900
   const int lanes = kLanes ? kLanes : lanes_arg;  // a constant in the timed kernel (see its launch)
   constexpr std::size_t per = kVectorBytes / sizeof(T), tile = kFlatTileBytes / sizeof(T);
   __shared__ std::uint64_t full[kFlatStages];
   __shared__ T carry[2];           // a cut row's sum so far: written in one tile, read in the next
-  T* buffers = shared_array<T>();  // kFlatStages tiles
+  T* buffers = shared_array<T>();  // kFlatStages tiles, then `held` row sums
+  T* sums = buffers + std::size_t(kFlatStages) * tile;
+  const std::size_t ring = std::size_t(held) - 1;  // held is a power of two: a row's place by mask
   const unsigned tid = threadIdx.x, lane = tid % 32;
   const FlatRun run = flat_run(rows, cols, gridDim.x, blockIdx.x, sizeof(T));
   const std::size_t copy_end = flat_copy_end(run, rows * cols, per);
@@ -55,6 +59,8 @@ __global__ void __launch_bounds__(1024)
   const int c = int(cols);             // at most 2^29 (check_matrix_launch): offsets in a tile stay 32-bit
   const int shift = __ffs(lanes) - 1;  // lanes is a power of two: a task's row and lane by shift and mask
   std::size_t first_row = run.first;   // the row holding the tile's first element of the run
+  std::size_t flushed = run.first;     // held: the rows before this one are written
+  const std::size_t tile_rows = flat_tile_rows(cols, sizeof(T));
   int f0 = int(run.lo - run.base);     // where that row starts, from the tile's start (<= 0 after the first)
   for (std::size_t k = 0; k < count; ++k) {
     const int s = int(k % kFlatStages);
@@ -110,6 +116,8 @@ __global__ void __launch_bounds__(1024)
         if (rs < from) v = Op{}(carry[k & 1], v);  // the row began in the tile before
         if (rs + c > to) {
           carry[(k + 1) & 1] = v;  // it goes on in the next tile
+        } else if (held) {
+          sums[(first_row + std::size_t(i)) & ring] = v;
         } else {
           out[first_row + std::size_t(i)] = v;
           probe.partial(first_row + std::size_t(i), v);
@@ -123,6 +131,11 @@ __global__ void __launch_bounds__(1024)
       ptx::fence_proxy_async(ptx::space_shared);  // the reads above (generic proxy) before the copy's writes
       start(k + kFlatStages, s);
     }
+    const std::size_t done = k + 1 == count ? run.end : first_row;  // rows ended so far
+    if (held && (k + 1 == count || flat_flush_due(done - flushed, tile_rows, held))) {
+      for (std::size_t r = flushed + tid; r < done; r += blockDim.x) out[r] = sums[r & ring];
+      flushed = done;  // read while the next tile's rows are written: flat_flush_due keeps them apart
+    }
   }
 #else
   __trap();  // sm_90 and later; the host refuses older GPUs before a launch
@@ -131,21 +144,25 @@ __global__ void __launch_bounds__(1024)
 // >>>
 
 #ifndef __CUDACC_RTC__  // NVRTC compiles the kernels alone: no host launches
-// The row's buffers, past the 48 KB a launch gets unasked: the attribute is raised once per
+// The row's buffers, and the timed kernel's held row sums (flat_held_rows; the traced kernel writes each row as it
+// ends, so the trace records it), past the 48 KB a launch gets unasked: the attribute is raised once per
 // instantiation.
 template <>
 struct MatrixLaunch<Algo::FlatRows> : LaunchEntry {
   template <class T, class Op, class Probe>
   static void launch(const LaunchArgs<T, T>& a, const Probe& p) {
-    with_lanes<std::is_same_v<Probe, NoProbe>, 32>(a.lanes, [&](auto lanes) {  // a kernel for each count
-      constexpr int ring = kFlatTileBytes * kFlatStages;
+    constexpr bool timed = std::is_same_v<Probe, NoProbe>;
+    const int held = timed ? flat_held_rows(a.m.cols, sizeof(T)) : 0;
+    with_lanes<timed, 32>(a.lanes, [&](auto lanes) {  // a kernel for each count
+      constexpr int most = kFlatTileBytes * kFlatStages + (timed ? kFlatHeldBytes : 0);
       const auto kernel = flat_rows<T, Op, Probe, decltype(lanes)::value>;
       static const bool raised = [&] {
-        RL_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, ring));
+        RL_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
         return true;
       }();
       (void)raised;
-      kernel<<<a.blocks(), a.block, ring, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, p);
+      const int bytes = kFlatTileBytes * kFlatStages + held * int(sizeof(T));
+      kernel<<<a.blocks(), a.block, bytes, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, held, p);
     });
   }
 };

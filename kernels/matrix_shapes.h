@@ -164,6 +164,38 @@ constexpr int kFlatStages = row(Algo::FlatRows).stages;
 constexpr RL_HD std::size_t flat_tile_elements(std::size_t elem_bytes) {
   return std::size_t(kFlatTileBytes) / elem_bytes;
 }
+// flat-rows: the most rows that can end in one tile.
+constexpr RL_HD std::size_t flat_tile_rows(std::size_t cols, std::size_t elem_bytes) {
+  return flat_tile_elements(elem_bytes) / cols + 1;
+}
+// flat-rows: whether a warp's reads of 4-byte cells in a tile fall in 32 different banks: its
+// lanes are 32 (a row's lanes on neighbouring cells) or the 2-adic part of the row's length (see
+// flat_row_lanes), not fewer.
+constexpr RL_HD bool flat_lanes_apart(std::size_t cols) {
+  const int g = flat_row_lanes(cols);
+  return g == 32 || cols % std::size_t(2 * g) != 0;
+}
+// flat-rows' timed kernel holds its row sums in a ring of kFlatHeldBytes past its buffers (three
+// blocks an SM still fit) and writes them in runs of whole lines: row sums written a line at a
+// time amid the reads cost several times their bytes (docs/benchmarks.md, "What the row sums'
+// writes cost"; "Row sums held in flat-rows"). Held where a tile ends at most an eighth of the
+// ring's rows (rows of 33 elements or more, whatever the type), so a block writes runs of at
+// least three quarters of the ring: rows of 15 and 17 floats, writing runs of 4-6 KB, ran level
+// or slower held. Not where the lanes share banks (rows of 64 floats): there the adds already take
+// longer than the copies, and the writes out of the ring measured slower (same section). Returns
+// the ring's rows (a power of two), or 0.
+constexpr int kFlatHeldBytes = 8192, kFlatHeldTiles = 8;
+constexpr RL_HD int flat_held_rows(std::size_t cols, std::size_t elem_bytes) {
+  const std::size_t ring = std::size_t(kFlatHeldBytes) / elem_bytes;
+  return flat_lanes_apart(cols) && kFlatHeldTiles * flat_tile_rows(cols, elem_bytes) <= ring ? int(ring) : 0;
+}
+// flat-rows, held: whether a block with `pending` rows ended and not yet written writes them now.
+// Not yet only while the next two tiles' rows still fit beside them: the rows written now are read
+// during the next tile, and the ones after wait for the flush after it (the ring never holds a
+// row still being read: Matrix.FlatRowsHeldSumsNeverShareARingPlaceInUse).
+constexpr RL_HD bool flat_flush_due(std::size_t pending, std::size_t tile_rows, int ring) {
+  return pending + 2 * tile_rows > std::size_t(ring);
+}
 
 // The matrix kernels that size their own grid aim for this many waves of blocks (a wave: every
 // SM filled once); batched-rows-split cuts no chunk below kSplitLoads loads a thread; chunks

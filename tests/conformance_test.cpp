@@ -403,7 +403,7 @@ MatrixCall first_matrix_call(const kernels::Plan& p, const std::string& op, std:
               bx,
               by,
               std::size_t(kernels::kFlatTileBytes) * kernels::kFlatStages,
-              {in, out, m.rows, m.cols, std::uint64_t(p.lanes), probe}};
+              {in, out, m.rows, m.cols, std::uint64_t(p.lanes), std::uint64_t(0), probe}};
     default: throw std::invalid_argument(std::string(p.row->id) + ": no matrix launch here");
   }
 }

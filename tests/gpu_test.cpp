@@ -366,9 +366,11 @@ TEST(Gpu, MatrixTracesEqualTheCpuModelBitForBit) {
 #ifdef REDLAB_HAS_CUDA
 namespace {
 // The GPU's outputs for the matrix at in, against the model's over the same grid, bit for bit.
+// grid: the one asked for the GPU's run (0: the default).
 void expect_model_outputs(kernels::Algo algo, core::Op op, const float* in, kernels::Matrix m, int block,
-                          const std::vector<float>& got) {
-  const kernels::Launch same_grid{block, kernels::matrix_grid(algo, m, block, 0, kernels::cuda_device_shape()).count(), 0};
+                          const std::vector<float>& got, std::size_t grid = 0) {
+  const kernels::Launch same_grid{block,
+                                  kernels::matrix_grid(algo, m, block, grid, kernels::cuda_device_shape()).count(), 0};
   const auto want =
       model::model_run<float>(model::model_plan(algo, m, same_grid, sizeof(float), false), op, in, nullptr);
   ASSERT_EQ(got.size(), want.size());
@@ -426,6 +428,36 @@ TEST(Gpu, HeldRowSumsEqualTheModel) {
         const std::vector<float> in(values.begin(), values.end());
         const auto got = on_gpu_matrix<float>(algo, op, in.data(), m, {block, grid, 0});
         expect_model_outputs(algo, op, in.data(), m, block, got);
+        if (HasFailure()) return;
+      }
+}
+
+// flat-rows' timed kernel holds its row sums and writes them in runs (flat_held_rows,
+// flat_flush_due): rows ending in every tile, several flushes a block (rows of 33 and 35 over few
+// blocks), rows cut by a tile's end, rows longer than a tile, partial last tiles and blocks; every
+// output equals the model's.
+TEST(Gpu, HeldFlatRowSumsEqualTheModel) {
+  std::string why;
+  if (!kernels::cuda_available(&why)) NO_GPU(why);
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const auto algo = backend::kernel_algo("flat-rows");
+  struct Case {
+    std::size_t rows, cols, grid;
+  };
+  for (const Case c : {Case{20000, 33, 3}, Case{70001, 35, 5}, Case{5000, 100, 1}, Case{3001, 47, 2},
+                       Case{100003, 41, 0}, Case{40, 5000, 2}, Case{7, 300001, 3}, Case{1, 37, 0}})
+    for (int block : quick() ? std::vector<int>{256} : std::vector<int>{32, 256, 1024})
+      for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
+        SCOPED_TRACE(std::to_string(c.rows) + "x" + std::to_string(c.cols) + " grid=" + std::to_string(c.grid) +
+                     " block=" + std::to_string(block) + " " + core::to_string(op));
+        ASSERT_GT(kernels::flat_held_rows(c.cols, sizeof(float)), 0) << "the case must hold its sums";
+        const kernels::Matrix m{c.rows, c.cols};
+        const auto values =
+            test::random_values(c.rows * c.cols, core::DType::Float, seed + c.rows * 31 + c.cols + std::size_t(block));
+        const std::vector<float> in(values.begin(), values.end());
+        const auto got = on_gpu_matrix<float>(algo, op, in.data(), m, {block, c.grid, 0});
+        expect_model_outputs(algo, op, in.data(), m, block, got, c.grid);
         if (HasFailure()) return;
       }
 }

@@ -1057,6 +1057,76 @@ TEST(Matrix, FlatRowsTilesStartOn128ByteBoundaries) {
   }
 }
 
+// flat-rows' timed kernel holds its row sums in a ring (flat_held_rows) and writes the rows it has
+// ended when flat_flush_due says so; those rows are read while the next tile ends more. Walking each
+// block's tiles as the kernel does: no row the next tile writes shares a place in the ring with a
+// row still being read, none waits past the ring, and every row of the run is written once.
+// Seeded random shapes, every element size.
+TEST(Matrix, FlatRowsHeldSumsNeverShareARingPlaceInUse) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  int walked = 0;
+  for (int i = 0; i < 400; ++i) {
+    const std::size_t rows = 1 + rng() % 60000, cols = 1 + rng() % (rng() % 2 ? 64 : 5000),
+                      grid = 1 + rng() % std::min<std::size_t>(rows, 64), bytes = std::size_t(2) << (rng() % 3);
+    const int ring = kernels::flat_held_rows(cols, bytes);
+    if (ring == 0) continue;
+    ++walked;
+    const std::size_t tile = kernels::flat_tile_elements(bytes), tile_rows = kernels::flat_tile_rows(cols, bytes);
+    SCOPED_TRACE(std::to_string(rows) + " x " + std::to_string(cols) + ", grid " + std::to_string(grid) + ", " +
+                 std::to_string(bytes) + "-byte elements");
+    std::size_t written = 0;
+    for (std::size_t b = 0; b < grid; ++b) {
+      const auto r = kernels::flat_run(rows, cols, grid, b, bytes);
+      const std::size_t count = (r.hi - r.base + tile - 1) / tile;
+      std::size_t flushed = r.first, ended = r.first,
+                  read_from = r.first;  // rows read during the next tile: [read_from, ended)
+      for (std::size_t k = 0; k < count; ++k) {
+        const std::size_t done = k + 1 == count ? r.end : kernels::flat_tile(r, cols, tile, k + 1, 1).first_row;
+        ASSERT_LE(done - ended, tile_rows) << "tile " << k;
+        if (done > ended) {
+          ASSERT_LT(done - 1 - read_from, std::size_t(ring)) << "tile " << k << " of block " << b;
+        }
+        ended = done, read_from = flushed;
+        if (k + 1 == count || kernels::flat_flush_due(done - flushed, tile_rows, ring)) {
+          written += done - flushed;
+          flushed = done;
+        }
+      }
+      ASSERT_EQ(flushed, r.end);
+    }
+    EXPECT_EQ(written, rows);
+  }
+  EXPECT_GT(walked, 100);
+}
+
+// Which rows flat-rows holds: those long enough that a tile ends at most an eighth of the ring's
+// rows (8 KB of sums: from 33 elements a row, whatever the type), and whose lanes read in
+// different banks (not 64 nor 48).
+TEST(Matrix, FlatRowsHoldsItsSumsFrom33ElementsARowWhereTheLanesReadApart) {
+  for (std::size_t bytes : {2, 4, 8}) {
+    const int ring = int(kernels::kFlatHeldBytes / bytes);
+    for (std::size_t cols : {33, 35, 100, 256, 1 << 20}) EXPECT_EQ(kernels::flat_held_rows(cols, bytes), ring) << cols;
+    for (std::size_t cols : {7, 9, 15, 16, 17, 31, 32, 48, 64})
+      EXPECT_EQ(kernels::flat_held_rows(cols, bytes), 0) << cols;
+  }
+}
+
+// flat_lanes_apart says what the trace's banks view counts: the worst warp-wide read of the first
+// tile is 1-way exactly where it says the lanes read apart. Every length from 1 to 160, and some
+// long ones; 8000 rows give a block about 20, enough to fill a warp's reads at every length.
+TEST(Banks, FlatRowsLanesApartIsWhatTheTraceCounts) {
+  std::vector<std::size_t> lengths{300, 1000, 4096, 5000};
+  for (std::size_t cols = 1; cols <= 160; ++cols) lengths.push_back(cols);
+  for (std::size_t cols : lengths) {
+    const auto t = matrix_trace("flat-rows", 8000, cols, 128, 0, {}, core::Op::Sum, core::DType::Float);
+    ASSERT_GE(t.stages.size(), 2u);
+    EXPECT_EQ(t.stages[1].bank_conflicts == 1, kernels::flat_lanes_apart(cols))
+        << cols << " elements a row: " << t.stages[1].bank_conflicts.value_or(-1) << "-way";
+  }
+}
+
 // flat-rows' copies end at the 16-byte boundary at or after the block's run, not at its tile's
 // end: 3000 rows of 17 ints over the model's 396 blocks give block 0 rows 0-6 (elements 0-118:
 // 120 copied, 480 bytes) and block 1 rows 7-14 (elements 119-254, from the 128-byte boundary at

@@ -41,7 +41,7 @@ void time_proto(const Lab& lab, const Cold& c, u64 rows, unsigned waves) {
 }
 
 // The catalog's reduce_row_segments with its lanes a compile-time constant where kLanes > 0 (a
-// copy of it when the runs in docs/bench/h200-rows/2026-12-03/constant_lanes.txt were taken, before
+// copy of it when the runs in assets/runs/h200-rows/report/2026-12-03/constant_lanes.txt were taken, before
 // the catalog took kLanes).
 template <int kLanes, class V, class T, class Op, class Probe, class In>
 __device__ __forceinline__ void segments(const In* in, T* out, std::size_t rows, std::size_t cols, int lanes,

@@ -7,7 +7,7 @@
 // catalog's timed lanes-per-row. Figures: the best of 20 warm launches, the mean of 20 back to back
 // (the steady state: each launch meets the previous one's dirty lines in L2), and the median of 21
 // cold ones (each after an L2 eviction, which writes the previous launch's sums back untimed).
-// Measured (docs/bench/h200-rows/2026-12-04/rows_defer_{1,2}.txt, two H200s), back to back: at
+// Measured (assets/runs/h200-rows/report/2026-12-04/rows_defer_{1,2}.txt, two H200s), back to back: at
 // 2^22 x 64 floats 93.1-93.3 % held against 88.3-88.4 stored as they come (the catalog 86.6 warm);
 // 2^20 x 256 94.0-94.7 against 91.9-92.0; 2^21 x 128 93.7 against 89.4; 2^18 x 1024 94.3-94.9
 // against 93.8; halves 2^22 x 64 88.8 against 86.8, 2^20 x 256 92.3 against 88.5. Held in parts

@@ -5,7 +5,7 @@
 // the catalog's grid stride (warp w's groups w, w + warps, ...); 1: a block's warps take
 // neighbouring groups (a block streams one run of rows at a time, as the prototype does).
 // Timed as rows_catalog_vs_proto.cu does (best of 20 warm, median of 21 after an L2 eviction),
-// beside the catalog's timed lanes-per-row. Measured (docs/bench/h200-rows/2026-12-03/rows_groups.txt):
+// beside the catalog's timed lanes-per-row. Measured (assets/runs/h200-rows/report/2026-12-03/rows_groups.txt):
 // four in flight, a lane's loads of its row issued without a loop, ran 1-3 points faster than the
 // catalog at rows of 128 to 512 floats; eight no faster than four (1-2 points slower at rows of 16 to
 // 64 floats: 106-122 registers), sixteen 60-72 %; halves with the loads counted at run time 36-40 %.

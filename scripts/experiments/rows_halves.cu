@@ -7,7 +7,7 @@
 // same adds in the same order, so the same sums.
 // Timed as rows_groups.cu does (best of 20 warm, median of 21 cold after an L2 eviction), beside
 // the catalog's kernel in the catalog's blocks and chunks and in longer chunks.
-// Measured (docs/bench/h200-rows/2026-12-03/rows_halves.txt): the chunk, not the loads, held halves
+// Measured (assets/runs/h200-rows/report/2026-12-03/rows_halves.txt): the chunk, not the loads, held halves
 // back. The catalog's kernel in blocks of 512 with chunks of 64 halves a thread (64 KB a chunk) read
 // 87.7-89.7 % at 2^4 to 2^12 rows; with 128 a thread (128 KB, what floats' blocks of 1024 take)
 // 90.2-92.2 % (one H200). Eight loads in flight gained at most a point at the same chunk; the next

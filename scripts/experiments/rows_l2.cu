@@ -5,7 +5,7 @@
 // row sums stored plainly, with an L2 evict-last policy, or not at all; the catalog's timed
 // lanes-per-row beside them. Timed as rows_groups.cu does (best of 20 warm back to back, median of
 // 21 cold after an L2 eviction); float results checked against a double sum.
-// Measured (docs/bench/h200-rows/2026-12-03/rows_l2*.txt, two H200s): the sums' write-back costs
+// Measured (assets/runs/h200-rows/report/2026-12-03/rows_l2*.txt, two H200s): the sums' write-back costs
 // 6-29 us a launch (1-63 MB), several times their bytes' time; evict-first loads keep most of them
 // in L2 past the kernel's end and lift the cold median (87-88 -> 92-94 % at 2^22 x 64) but not the
 // back-to-back figure: the writes move to the next launch. Not taken into the catalog.

@@ -8,7 +8,7 @@
 // with one store (kGather true: 32 bytes for runs of 8 floats, 128 for runs of 32).
 // Timed as rows_groups.cu does (best of 20 warm, median of 21 cold after an L2 eviction), beside
 // the catalog's timed lanes-per-row; float results checked against a double sum.
-// Measured (docs/bench/h200-rows/2026-12-03/rows_stores.txt, two H200s): gathered stores in runs of
+// Measured (assets/runs/h200-rows/report/2026-12-03/rows_stores.txt, two H200s): gathered stores in runs of
 // 32 rows gained 1-2 points at rows of 256 floats (91.1-92.2 % against the catalog's 89.6-90.8) and
 // 64 halves; within a point either way at rows of 16 to 128 floats; behind at rows of 1024 floats
 // (80 %: too few runs to share) and 16 halves (83-85 against 87-88). So the stores are not what
