@@ -383,7 +383,7 @@ inline constexpr AlgorithmRow kAlgorithms[] = {
     // "A flat row kernel").
     kernel("flat-rows", A::FlatRows, F::Matrix, kFlatRows,
         "Flat rows: bulk copies bring the matrix in flat tiles whatever a row's length; a few threads add each row")
-        .matrix().combine(C::Outputs).indexing(I::FlatTiles).tree(T::Segments).bulk_copy(32768, 2),
+        .matrix().combine(C::Outputs).indexing(I::FlatTiles).tree(T::Segments).bulk_copy(32768, 2).narrow(),
     baseline("cub", B::Cub, "CUB DeviceReduce")
         .narrow(),
     baseline("thrust", B::Thrust, "thrust::reduce"),

@@ -22,25 +22,26 @@ namespace rl::kernels {
 // them writes the row; a row cut by the tile's end hands its sum so far to the next tile through `carry`. The stages
 // record the block's first tile and each warp's first rows. `held` (the timed kernel, flat_held_rows): the row sums
 // go to a ring of that many past the buffers and reach memory in runs of whole lines (flat_flush_due), not a line
-// at a time amid the copies; 0: each row is written as it ends.
-template <class T, class Op, class Probe, int kLanes = 0>
-__global__ void __launch_bounds__(1024) flat_rows(const T* __restrict__ in, T* out, std::size_t rows, std::size_t cols,
+// at a time amid the copies; 0: each row is written as it ends. In: the elements' type; T: the sums' (halves and
+// bfloat16 may add in float: each element widened as it is added).
+template <class T, class Op, class Probe, class In = T, int kLanes = 0>
+__global__ void __launch_bounds__(1024) flat_rows(const In* __restrict__ in, T* out, std::size_t rows, std::size_t cols,
                                                   int lanes_arg, int held, Probe probe) {
 #if __CUDA_ARCH__ >= 900
   const int lanes = kLanes ? kLanes : lanes_arg;  // a constant in the timed kernel (see its launch)
-  constexpr std::size_t per = kVectorBytes / sizeof(T), tile = kFlatTileBytes / sizeof(T);
+  constexpr std::size_t per = kVectorBytes / sizeof(In), tile = kFlatTileBytes / sizeof(In);
   __shared__ std::uint64_t full[kFlatStages];
   __shared__ T carry[2];           // a cut row's sum so far: written in one tile, read in the next
-  T* buffers = shared_array<T>();  // kFlatStages tiles, then `held` row sums
-  T* sums = buffers + std::size_t(kFlatStages) * tile;
+  In* buffers = shared_array<In>();  // kFlatStages tiles, then `held` row sums
+  T* sums = reinterpret_cast<T*>(buffers + std::size_t(kFlatStages) * tile);
   const std::size_t ring = std::size_t(held) - 1;  // held is a power of two: a row's place by mask
   const unsigned tid = threadIdx.x, lane = tid % 32;
-  const FlatRun run = flat_run(rows, cols, gridDim.x, blockIdx.x, sizeof(T));
+  const FlatRun run = flat_run(rows, cols, gridDim.x, blockIdx.x, sizeof(In));
   const std::size_t copy_end = flat_copy_end(run, rows * cols, per);
   const std::size_t count = (run.hi - run.base + tile - 1) / tile;  // every block has a row
   const auto start = [&](std::size_t k, int s) {                    // thread 0 only
     const std::size_t t0 = run.base + k * tile, end = copy_end < t0 + tile ? copy_end : t0 + tile;
-    const unsigned bytes = end > t0 ? unsigned((end - t0) * sizeof(T)) : 0u;
+    const unsigned bytes = end > t0 ? unsigned((end - t0) * sizeof(In)) : 0u;
     if (bytes == 0) {  // no whole vector to copy: the phase completes on the arrival alone
       ptx::mbarrier_arrive(&full[s]);
       return;
@@ -60,13 +61,13 @@ __global__ void __launch_bounds__(1024) flat_rows(const T* __restrict__ in, T* o
   const int shift = __ffs(lanes) - 1;  // lanes is a power of two: a task's row and lane by shift and mask
   std::size_t first_row = run.first;   // the row holding the tile's first element of the run
   std::size_t flushed = run.first;     // held: the rows before this one are written
-  const std::size_t tile_rows = flat_tile_rows(cols, sizeof(T));
+  const std::size_t tile_rows = flat_tile_rows(cols, sizeof(In));
   int f0 = int(run.lo - run.base);     // where that row starts, from the tile's start (<= 0 after the first)
   for (std::size_t k = 0; k < count; ++k) {
     const int s = int(k % kFlatStages);
     while (!ptx::mbarrier_try_wait_parity(&full[s], std::uint32_t(k / kFlatStages) & 1u)) {  // [bulk-wait]
     }
-    T* b = buffers + std::size_t(s) * tile;
+    In* b = buffers + std::size_t(s) * tile;
     const std::size_t t0 = run.base + k * tile, w1 = run.hi < t0 + tile ? run.hi : t0 + tile;
     const int from = k == 0 ? int(run.lo - run.base) : 0, to = int(w1 - t0);  // the run's part of the tile
     if (w1 > copy_end) {  // the matrix's last elements, past its last whole vector
@@ -79,7 +80,7 @@ __global__ void __launch_bounds__(1024) flat_rows(const T* __restrict__ in, T* o
     }
     if (k == 0) {
       const std::size_t copied = copy_end > t0 ? (copy_end < t0 + tile ? copy_end : t0 + tile) - t0 : 0;
-      probe.stage(0, kTagBulkWait, int(copied * sizeof(T))), probe.work(0, true);
+      probe.stage(0, kTagBulkWait, int(copied * sizeof(In))), probe.work(0, true);
       probe.shared(0, b, to);
     }
     const int here = int(unsigned(to - 1 - f0) / unsigned(c)) + 1;  // rows with elements in the tile
@@ -94,15 +95,15 @@ __global__ void __launch_bounds__(1024) flat_rows(const T* __restrict__ in, T* o
       if (t < tasks) {
         int j = a + l;
         for (; j + 3 * lanes < z; j += 4 * lanes) {  // four reads in flight, added in order
-          T x[4];
+          In x[4];
           for (int u = 0; u < 4; ++u) x[u] = b[j + u * lanes];
           for (int u = 0; u < 4; ++u) {
-            v = Op{}(v, x[u]);  // [row-lanes]
+            v = fold<Op>(v, x[u]);  // [row-lanes]
             if (recorded) probe.read(1, slot++, j + u * lanes);
           }
         }
         for (; j < z; j += lanes) {
-          v = Op{}(v, b[j]);  // [row-lanes]
+          v = fold<Op>(v, b[j]);  // [row-lanes]
           if (recorded) probe.read(1, slot++, j);
         }
       }
@@ -149,13 +150,13 @@ __global__ void __launch_bounds__(1024) flat_rows(const T* __restrict__ in, T* o
 // instantiation.
 template <>
 struct MatrixLaunch<Algo::FlatRows> : LaunchEntry {
-  template <class T, class Op, class Probe>
-  static void launch(const LaunchArgs<T, T>& a, const Probe& p) {
+  template <class T, class Op, class Probe, class In>
+  static void launch(const LaunchArgs<T, In>& a, const Probe& p) {
     constexpr bool timed = std::is_same_v<Probe, NoProbe>;
-    const int held = timed ? flat_held_rows(a.m.cols, sizeof(T)) : 0;
+    const int held = timed ? flat_held_rows(a.m.cols, sizeof(In), sizeof(T)) : 0;
     with_lanes<timed, 32>(a.lanes, [&](auto lanes) {  // a kernel for each count
       constexpr int most = kFlatTileBytes * kFlatStages + (timed ? kFlatHeldBytes : 0);
-      const auto kernel = flat_rows<T, Op, Probe, decltype(lanes)::value>;
+      const auto kernel = flat_rows<T, Op, Probe, In, decltype(lanes)::value>;
       static const bool raised = [&] {
         RL_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
         return true;

@@ -183,10 +183,11 @@ constexpr RL_HD bool flat_lanes_apart(std::size_t cols) {
 // least three quarters of the ring: rows of 15 and 17 floats, writing runs of 4-6 KB, ran level
 // or slower held. Not where the lanes share banks (rows of 64 floats): there the adds already take
 // longer than the copies, and the writes out of the ring measured slower (same section). Returns
-// the ring's rows (a power of two), or 0.
+// the ring's rows (a power of two), or 0. elem_bytes: the elements'; sum_bytes: the sums' (4 for
+// halves added in float; 0: the elements').
 constexpr int kFlatHeldBytes = 8192, kFlatHeldTiles = 8;
-constexpr RL_HD int flat_held_rows(std::size_t cols, std::size_t elem_bytes) {
-  const std::size_t ring = std::size_t(kFlatHeldBytes) / elem_bytes;
+constexpr RL_HD int flat_held_rows(std::size_t cols, std::size_t elem_bytes, std::size_t sum_bytes = 0) {
+  const std::size_t ring = std::size_t(kFlatHeldBytes) / (sum_bytes ? sum_bytes : elem_bytes);
   return flat_lanes_apart(cols) && kFlatHeldTiles * flat_tile_rows(cols, elem_bytes) <= ring ? int(ring) : 0;
 }
 // flat-rows, held: whether a block with `pending` rows ended and not yet written writes them now.

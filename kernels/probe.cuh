@@ -106,11 +106,13 @@ struct TraceProbe {
   // Copies shared memory after stage k. Every thread of the block must call it (it holds a
   // barrier, so the next stage cannot overwrite a cell still being copied). It changes no
   // arithmetic, so traced and timed runs add in the same order.
-  __device__ void shared(int k, const T* smem, int count) const {
+  // U: the cells' type (flat-rows' tiles of halves added in float: each cell widened).
+  template <class U>
+  __device__ void shared(int k, const U* smem, int count) const {
     if (!on()) return;
     __syncthreads();
     for (int i = thread(); i < count; i += threads())
-      shared_cells[static_cast<std::size_t>(k) * shared_size + i] = smem[i];
+      shared_cells[static_cast<std::size_t>(k) * shared_size + i] = static_cast<T>(smem[i]);
     if (thread() == 0) shared_count[k] = count;
     __syncthreads();
   }

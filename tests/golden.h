@@ -225,6 +225,22 @@ inline std::vector<GoldenCase> golden_cases() {
       {"flat-rows-float-sum", "flat-rows", 3 * (64 * k + 1), 256, DType::Float, Op::Sum, -1, 188, 3, 64 * k + 1},
       {"flat-rows-int-min", "flat-rows", 5000 * 33, 128, DType::Int, Op::Min, 0, 189, 5000, 33},
       {"flat-rows-double-max", "flat-rows", 2049 * 7, 64, DType::Double, Op::Max, -1, 190, 2049, 7},
+      // flat-rows over halves added in float (4 lanes a row of 100, 16 KB of halves a tile's
+      // half), and bfloat16 added in bfloat16 (a lane a row of 33, the last block's own loads).
+      {"flat-rows-half-sum", "flat-rows", 3000 * 100, 256, DType::Half, Op::Sum, -1, 191, 3000, 100},
+      {"flat-rows-bf16-sum-same",
+       "flat-rows",
+       2049 * 33,
+       128,
+       DType::Bf16,
+       Op::Sum,
+       -1,
+       192,
+       2049,
+       33,
+       {},
+       0,
+       core::Accumulate::Same},
   };
 }
 

@@ -462,6 +462,57 @@ TEST(Gpu, HeldFlatRowSumsEqualTheModel) {
       }
 }
 
+// A timed narrow matrix run (no probe) against the model over the same grid, every output's bits.
+template <class T, class In>
+void expect_narrow_timed_outputs(kernels::Algo algo, kernels::Matrix m, int block, const std::vector<double>& values) {
+  std::vector<In> in;
+  for (double x : values) in.push_back(In(float(x)));
+  const auto got = kernels::gpu_run<T, In>(kernels::gpu_plan(algo, m, {block, 0, 0}, sizeof(In), false),
+                                           kernels::OpKind::Sum, in.data(), nullptr);
+  const kernels::Launch same{
+      block, kernels::matrix_grid(algo, m, block, 0, kernels::cuda_device_shape(), sizeof(In)).count(), 0};
+  const auto want = model::model_run<T, In>(model::model_plan(algo, m, same, sizeof(In), false), kernels::OpKind::Sum,
+                                            in.data(), nullptr);
+  ASSERT_EQ(got.size(), want.size());
+  for (std::size_t o = 0; o < got.size(); ++o)
+    ASSERT_EQ(std::memcmp(&got[o], &want[o], sizeof(T)), 0)
+        << "output " << o << ": gpu " << double(float(got[o])) << " model " << double(float(want[o]));
+}
+
+// The timed kernels of the matrix rows that take halves and bfloat16, added in float and in the type
+// itself, leave the model's outputs bit for bit: flat-rows holds its sums at rows of 100 and 65 in
+// float and of 33 in the type (flat_held_rows), and writes rows of 15 as they end.
+TEST(Gpu, NarrowTimedMatrixKernelsEqualTheModel) {
+  std::string why;
+  if (!kernels::cuda_available(&why)) NO_GPU(why);
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  std::uint64_t case_no = 0;
+  for (const auto& r : kernels::kAlgorithms) {
+    if (!r.narrow || kernels::is_baseline(r) || r.shape != kernels::Shape::Matrix) continue;
+    using Shape = std::pair<std::size_t, std::size_t>;
+    const std::vector<Shape> shapes =
+        quick() ? std::vector<Shape>{{5000, 100}, {3001, 33}, {1, 1}}
+                : std::vector<Shape>{{5000, 100}, {20000, 65}, {3001, 33}, {7, 40001}, {1000, 15}, {1, 1}};
+    for (const auto& [rows, cols] : shapes)
+      for (int block : quick() ? std::vector<int>{256} : std::vector<int>{32, 256})
+        for (auto type : {core::DType::Half, core::DType::Bf16}) {
+          SCOPED_TRACE(std::string(r.id) + " " + std::to_string(rows) + "x" + std::to_string(cols) +
+                       " block=" + std::to_string(block) + " " + core::to_string(type));
+          const kernels::Matrix m{rows, cols};
+          const auto values = test::random_values(rows * cols, type, seed + ++case_no);
+          if (type == core::DType::Half) {
+            expect_narrow_timed_outputs<float, narrow::Half>(r.algo, m, block, values);
+            expect_narrow_timed_outputs<narrow::Half, narrow::Half>(r.algo, m, block, values);
+          } else {
+            expect_narrow_timed_outputs<float, narrow::Bf16>(r.algo, m, block, values);
+            expect_narrow_timed_outputs<narrow::Bf16, narrow::Bf16>(r.algo, m, block, values);
+          }
+          if (HasFailure()) return;
+        }
+  }
+}
+
 // Back-to-back runs through one prepared reducer, each over different values, as a benchmark's
 // samples go: whatever a launch leaves behind (batched-rows-vectorized's ticket counters, a row's
 // partials) must not leak into the next run's outputs.

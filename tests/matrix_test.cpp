@@ -1111,6 +1111,11 @@ TEST(Matrix, FlatRowsHoldsItsSumsFrom33ElementsARowWhereTheLanesReadApart) {
     for (std::size_t cols : {7, 9, 15, 16, 17, 31, 32, 48, 64})
       EXPECT_EQ(kernels::flat_held_rows(cols, bytes), 0) << cols;
   }
+  // Halves added in float: a tile holds 16384 halves, the ring 2048 float sums: from 65 elements.
+  EXPECT_EQ(kernels::flat_held_rows(65, 2, 4), 2048);
+  EXPECT_EQ(kernels::flat_held_rows(100, 2, 4), 2048);
+  EXPECT_EQ(kernels::flat_held_rows(63, 2, 4), 0);
+  EXPECT_EQ(kernels::flat_held_rows(33, 2, 4), 0);
 }
 
 // flat_lanes_apart says what the trace's banks view counts: the worst warp-wide read of the first

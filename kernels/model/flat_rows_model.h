@@ -8,12 +8,13 @@ namespace rl::model::detail {
 
 // flat-rows (kernels/flat_rows.cuh), block b: its run of rows tile by tile, `lanes` neighbouring
 // threads a row of each tile, a row cut by a tile's end carrying its sum to the next; into
-// out[row]. Loads (the matrix's last elements past its last whole vector) are recorded
-// throughout; the stages for the first tile, each warp's first rows.
+// out[row]. `in` holds the elements widened to T where halves or bfloat16 add in float; the
+// tiles, runs and copies are the elements' (elem bytes). Loads (the matrix's last elements past its last whole vector)
+// are recorded throughout; the stages for the first tile, each warp's first rows.
 template <class T, class Op>
 void MatrixModel<T, Op>::flat_rows(const T* in, std::size_t b, const Rec<T>& rec, std::vector<T>& out) const {
-  const std::size_t per = kernels::vector_elements(sizeof(T)), tile = kernels::flat_tile_elements(sizeof(T));
-  const kernels::FlatRun run = kernels::flat_run(m.rows, m.cols, grid.count(), b, sizeof(T));
+  const std::size_t per = kernels::vector_elements(elem), tile = kernels::flat_tile_elements(elem);
+  const kernels::FlatRun run = kernels::flat_run(m.rows, m.cols, grid.count(), b, elem);
   const std::size_t copy_end = kernels::flat_copy_end(run, m.size(), per);
   const int lanes = kernels::flat_row_lanes(m.cols), c = int(m.cols);
   std::vector<T> carry(2, T{});
@@ -50,9 +51,9 @@ void MatrixModel<T, Op>::flat_rows(const T* in, std::size_t b, const Rec<T>& rec
 template <class T, class Op>
 void MatrixModel<T, Op>::flat_first_tile(const T* in, std::size_t t0, std::size_t copy_end, int to,
                                          const Rec<T>& rec) const {
-  const std::size_t tile = kernels::flat_tile_elements(sizeof(T));
+  const std::size_t tile = kernels::flat_tile_elements(elem);
   const std::size_t copied = copy_end > t0 ? std::min(copy_end, t0 + tile) - t0 : 0;
-  rec.stage(0, kernels::kTagBulkWait, int(copied * sizeof(T)));
+  rec.stage(0, kernels::kTagBulkWait, int(copied * elem));
   for (int t = 0; t < B; ++t) rec.work(0, t, true);
   rec.shared(0, std::vector<T>(in + t0, in + t0 + std::size_t(to)), to);
 }
