@@ -148,15 +148,18 @@ constexpr RL_HD std::size_t flat_copy_end(const FlatRun& r, std::size_t n, std::
 // flat-rows: lanes that add each row of a tile, a power of two. A warp's reads of 4-byte cells
 // fall in 32 different banks where the lanes are the 2-adic part of the row's length (rows start
 // 2-adic part x odd cells apart) or 32 (a row's lanes on neighbouring cells); fewer lanes where
-// that would leave a lane under kFlatLaneElements elements, 32 where a lane would add more than
-// kFlatLaneLimit (long rows).
+// that would leave a lane under kFlatLaneElements elements; more, doubling up to 32, while a lane
+// would add more than kFlatLaneLimit (longer rows: their lanes then share banks two ways or so).
+// Rows of 65 and 127 floats went straight to 32 lanes before, five shuffles a row, and read at
+// 36-47 % of peak (docs/benchmarks.md, "Row sums held in flat-rows").
 constexpr int kFlatLaneElements = 4;
 constexpr int kFlatLaneLimit = 64;
 constexpr RL_HD int flat_row_lanes(std::size_t cols) {
   int g = 1;
   while (g < 32 && cols % std::size_t(2 * g) == 0 && cols / std::size_t(2 * g) >= std::size_t(kFlatLaneElements))
     g *= 2;
-  return (cols + std::size_t(g) - 1) / std::size_t(g) > std::size_t(kFlatLaneLimit) ? 32 : g;
+  while (g < 32 && (cols + std::size_t(g) - 1) / std::size_t(g) > std::size_t(kFlatLaneLimit)) g *= 2;
+  return g;
 }
 // flat-rows: its row's tile bytes and buffers, as constants for the kernel; elements a tile holds.
 constexpr int kFlatTileBytes = row(Algo::FlatRows).tile_bytes;
@@ -170,10 +173,10 @@ constexpr RL_HD std::size_t flat_tile_rows(std::size_t cols, std::size_t elem_by
 }
 // flat-rows: whether a warp's reads of 4-byte cells in a tile fall in 32 different banks: its
 // lanes are 32 (a row's lanes on neighbouring cells) or the 2-adic part of the row's length (see
-// flat_row_lanes), not fewer.
+// flat_row_lanes), not fewer nor more.
 constexpr RL_HD bool flat_lanes_apart(std::size_t cols) {
-  const int g = flat_row_lanes(cols);
-  return g == 32 || cols % std::size_t(2 * g) != 0;
+  const auto g = std::size_t(flat_row_lanes(cols));
+  return g == 32 || (cols % g == 0 && cols % (2 * g) != 0);
 }
 // flat-rows' timed kernel holds its row sums in a ring of kFlatHeldBytes past its buffers (three
 // blocks an SM still fit) and writes them in runs of whole lines: row sums written a line at a

@@ -480,8 +480,9 @@ void expect_narrow_timed_outputs(kernels::Algo algo, kernels::Matrix m, int bloc
 }
 
 // The timed kernels of the matrix rows that take halves and bfloat16, added in float and in the type
-// itself, leave the model's outputs bit for bit: flat-rows holds its sums at rows of 100 and 65 in
-// float and of 33 in the type (flat_held_rows), and writes rows of 15 as they end.
+// itself, leave the model's outputs bit for bit: flat-rows holds its sums at rows of 100 in float
+// and of 33 in the type (flat_held_rows), and writes rows of 65 (lanes sharing banks) and 15 as
+// they end.
 TEST(Gpu, NarrowTimedMatrixKernelsEqualTheModel) {
   std::string why;
   if (!kernels::cuda_available(&why)) NO_GPU(why);

@@ -921,7 +921,7 @@ TEST(Matrix, RowKernelsTakeTheLargestBlockThatKeepsEightLoadsAThread) {
 }
 
 // flat-rows' lanes a row: the 2-adic part of the length while a lane keeps 4 elements or more,
-// 32 where one lane would add more than 64.
+// then twice as many, up to 32, while one lane would add more than 64.
 // lanes-per-row: a lane's share of a row is one 16-byte load, up to 16 lanes, but a lane that would
 // load two or three vectors of its row gets four or more (rows of 256 halves: 8 lanes of 4 loads,
 // not 16 of 2; 128 floats and 100 floats the same); rows that do not hold vectors keep a quarter of
@@ -982,8 +982,9 @@ TEST(Matrix, RowSumsAreHeldWhereABlocksShareFits) {
 }
 
 TEST(Matrix, FlatRowsGivesARowTheLanesItsLengthAllows) {
-  const std::pair<std::size_t, int> want[] = {{1, 1},   {8, 2},   {15, 1},  {16, 4},   {17, 1},     {33, 1},
-                                              {64, 16}, {65, 32}, {100, 4}, {256, 32}, {20000, 32}, {65537, 32}};
+  const std::pair<std::size_t, int> want[] = {{1, 1},   {8, 2},     {15, 1},    {16, 4},     {17, 1},    {33, 1},
+                                              {64, 16}, {65, 2},    {127, 2},   {129, 4},    {100, 4},   {256, 32},
+                                              {300, 8}, {1000, 16}, {2049, 32}, {20000, 32}, {65537, 32}};
   for (const auto& [cols, lanes] : want) EXPECT_EQ(kernels::flat_row_lanes(cols), lanes) << cols;
 }
 
@@ -1111,9 +1112,11 @@ TEST(Matrix, FlatRowsHoldsItsSumsFrom33ElementsARowWhereTheLanesReadApart) {
     for (std::size_t cols : {7, 9, 15, 16, 17, 31, 32, 48, 64})
       EXPECT_EQ(kernels::flat_held_rows(cols, bytes), 0) << cols;
   }
-  // Halves added in float: a tile holds 16384 halves, the ring 2048 float sums: from 65 elements.
-  EXPECT_EQ(kernels::flat_held_rows(65, 2, 4), 2048);
+  // Halves added in float: a tile holds 16384 halves, the ring 2048 float sums: from 65 elements,
+  // where the lanes read apart (65 and 127: 2 lanes, sharing banks).
+  EXPECT_EQ(kernels::flat_held_rows(104, 2, 4), 2048);
   EXPECT_EQ(kernels::flat_held_rows(100, 2, 4), 2048);
+  EXPECT_EQ(kernels::flat_held_rows(65, 2, 4), 0);
   EXPECT_EQ(kernels::flat_held_rows(63, 2, 4), 0);
   EXPECT_EQ(kernels::flat_held_rows(33, 2, 4), 0);
 }

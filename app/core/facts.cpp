@@ -248,6 +248,13 @@ static std::string flat_row_work(int lanes) {
          " cells apart, and meet through __shfl_down_sync with a width of " + k;
 }
 
+// The shortest row of floats whose sums flat-rows' timed kernel holds, lanes aside (flat_held_rows).
+static std::size_t flat_held_from() {
+  std::size_t cols = 1;
+  while (kernels::kFlatHeldTiles * kernels::flat_tile_rows(cols, 4) > kernels::kFlatHeldBytes / 4) ++cols;
+  return cols;
+}
+
 static std::string one_decimal(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f", x);
@@ -399,6 +406,9 @@ static const std::vector<std::pair<std::string_view, std::string>>& constant_fil
       {"{flat_tile_kb}", std::to_string(kernels::kFlatTileBytes / 1024)},
       {"{flat_stages}", std::to_string(kernels::kFlatStages)},
       {"{flat_lane_elements}", std::to_string(kernels::kFlatLaneElements)},
+      {"{flat_lane_limit}", std::to_string(kernels::kFlatLaneLimit)},
+      {"{flat_held_kb}", std::to_string(kernels::kFlatHeldBytes / 1024)},
+      {"{flat_held_from}", std::to_string(flat_held_from())},
       {"{vector_columns}", std::to_string(kernels::kVectorColumns)}};
   return fills;
 }
