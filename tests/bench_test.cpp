@@ -212,10 +212,10 @@ TEST(Bench, MatricesOfHalvesRunOnTheRowsThatTakeThem) {
   backend::BenchRequest req;
   req.type = core::DType::Half;
   req.algorithms = backend::default_matrix_bench_algorithms(req.type, core::Op::Sum);
-  EXPECT_EQ(req.algorithms, (std::vector<std::string>{"batched-rows-vectorized", "lanes-per-row"}));
+  EXPECT_EQ(req.algorithms, (std::vector<std::string>{"batched-rows-vectorized", "lanes-per-row", "flat-rows"}));
   req.shapes = {{33, 257}, {1000, 16}, {3, 4100}};
   const auto r = backend::run_bench(req, backend::Choice::Sim, {}, {}, nullptr);
-  ASSERT_EQ(r.rows.size(), 6u);
+  ASSERT_EQ(r.rows.size(), 9u);
   for (const auto& x : r.rows) {
     EXPECT_TRUE(x.check_ok) << x.algorithm << " " << x.check;
     EXPECT_EQ(x.type, "half");
