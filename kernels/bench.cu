@@ -432,7 +432,7 @@ struct BenchSession::Impl {
   // Calls job.template run<T, Op, In>(*this) for the session's type and the given operator:
   // halves and bfloat16 (In) add in float (T).
   template <class Job>
-  Timing dispatch(OpKind op, const Job& job) {
+  auto dispatch(OpKind op, const Job& job) {
     switch (type) {
       case DType::Int: return with_op<int, int>(op, job);
       case DType::Double: return with_op<double, double>(op, job);
@@ -444,7 +444,7 @@ struct BenchSession::Impl {
     }
   }
   template <class T, class In, class Job>
-  Timing with_op(OpKind op, const Job& job) {
+  auto with_op(OpKind op, const Job& job) {
     if constexpr (narrow::is_narrow<T>) {  // a min or max of halves rounds nothing: sums only
       if (op != OpKind::Sum) throw std::invalid_argument("a half or bfloat16 accumulator takes sums only");
       return job.template run<T, ops::Sum, In>(*this);
@@ -470,6 +470,18 @@ struct PlanJob {
       throw std::invalid_argument("matrices of halves and bfloat16 are timed adding in float");
     else
       return i.time_matrix_algo<T, Op, In>(plan, s, cancel);
+  }
+};
+struct FitJob {
+  Algo algo;
+  Matrix m;
+  int block;
+  template <class T, class Op, class In>
+  int run(BenchSession::Impl&) const {
+    if constexpr (narrow::is_narrow<T>)
+      return 0;  // not timed (PlanJob)
+    else
+      return timed_blocks_an_sm<T, Op, In>(algo, m, block);
   }
 };
 struct MatrixBaselineJob {
@@ -560,6 +572,10 @@ Timing BenchSession::time(const Plan& plan, OpKind op, const BenchSettings& s, c
     throw std::invalid_argument("this algorithm is modelled only and never launched on the GPU");
   if (plan.size() != impl_->n) throw std::invalid_argument("the plan's shape does not match the input's size");
   return impl_->dispatch(op, PlanJob{plan, s, cancel});
+}
+
+int BenchSession::timed_blocks_an_sm(Algo algo, Matrix m, int block, OpKind op) {
+  return impl_->dispatch(op, FitJob{algo, m, block});
 }
 
 Timing BenchSession::time_matrix_baseline(Baseline b, OpKind op, Matrix m, const BenchSettings& s,

@@ -180,14 +180,21 @@ __global__ void __launch_bounds__(kFirstBatch > kRowLoadsInFlight ? kLongRowBloc
 }
 // >>>
 
-// The timed lanes-per-row where held_row_share gives a share: block b takes rows [b * share,
+// The timed lanes-per-row. Where held_row_share gives a share, block b takes rows [b * share,
 // (b + 1) * share), its warps walking them as the grid's warps walk all rows (the same loads and
 // adds a row), leaves their sums in shared memory and writes them at its end, one run of memory,
 // so they reach DRAM in bursts, not a line at a time amid the reads (docs/benchmarks.md, "Row
-// sums held in shared memory").
+// sums held in shared memory"). share 0: the grid's warps walk all rows, as lanes_per_row's do.
+// One kernel for both, so one count of blocks an SM, in whose waves the plan sizes the grid.
 template <class T, class Op, class In, int kFirstBatch = kRowLoadsInFlight>
 __global__ void __launch_bounds__(kFirstBatch > kRowLoadsInFlight ? kLongRowBlock : 1024)
     lanes_per_row_held(const In* in, T* out, std::size_t rows, std::size_t cols, int lanes, std::size_t share) {
+  if (share == 0) {  // grid-uniform
+    lane_segments<T, Op, In, true, kFirstBatch>(in, out, rows, cols, lanes, NoProbe{},
+                                                std::size_t(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32,
+                                                std::size_t(gridDim.x) * (blockDim.x / 32));
+    return;
+  }
   T* held = shared_array<T>();
   const std::size_t begin = std::size_t(blockIdx.x) * share;
   if (begin >= rows) return;  // block-uniform
@@ -317,25 +324,38 @@ template <>
 struct MatrixLaunch<Algo::LanesPerRow> : LaunchEntry {
   template <class T, class Op, class Probe, class In>
   static void launch(const LaunchArgs<T, In>& a, const Probe& p) {
-    // Timed float sums: long rows take a longer first batch (row_first_batch says which).
-    if constexpr (std::is_same_v<Probe, NoProbe> && std::is_same_v<In, float> && std::is_same_v<Op, ops::Sum>) {
-      const int first = row_first_batch(a.m.cols, a.lanes, int(a.block.x * a.block.y * a.block.z));
-      if (first == kLongRowLoads) return go<T, Op, Probe, In, kLongRowLoads>(a, p);
-      if (first == kLongRowLoads / 2) return go<T, Op, Probe, In, kLongRowLoads / 2>(a, p);
-    }
-    go<T, Op, Probe, In, kRowLoadsInFlight>(a, p);
-  }
-  template <class T, class Op, class Probe, class In, int kFirst>
-  static void go(const LaunchArgs<T, In>& a, const Probe& p) {
     if constexpr (std::is_same_v<Probe, NoProbe>) {  // timed: the sums held where held_row_share says
-      const std::size_t share =
-          a.grid.y == 1 ? held_row_share(a.m.rows, a.grid.x, sizeof(T), std::is_same_v<In, narrow::Half>) : 0;
-      if (share)
-        return lanes_per_row_held<T, Op, In, kFirst>
+      const std::size_t share = a.grid.y == 1 ? held_row_share(a.m.rows, a.grid.x, sizeof(T)) : 0;
+      with_first<T, Op, In>(a.m.cols, a.lanes, a.threads, [&](auto first) {
+        lanes_per_row_held<T, Op, In, first.value>
             <<<a.grid_2d(), a.block, share * sizeof(T), a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, share);
+      });
+    } else {
+      lanes_per_row<T, Op, Probe, In>
+          <<<a.grid_2d(), a.block, 0, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, p);
     }
-    lanes_per_row<T, Op, Probe, In, std::is_same_v<Probe, NoProbe>, kFirst>
-        <<<a.grid_2d(), a.block, 0, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, p);
+  }
+  // Blocks of `block` threads of the timed kernel an SM holds at once, its registers deciding:
+  // 4 or 5 of 256 (docs/benchmarks.md, "Whole waves"). The plan sizes the timed grid in waves of them.
+  template <class T, class Op, class In>
+  static int blocks_an_sm(Matrix m, int block) {
+    int fit = 0;
+    with_first<T, Op, In>(m.cols, row_lanes(Algo::LanesPerRow, m.cols, sizeof(In)), block, [&](auto first) {
+      RL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, lanes_per_row_held<T, Op, In, first.value>, block,
+                                                            kHeldSumBytes));
+    });
+    return fit;
+  }
+  // Calls f(integral_constant<int, first batch>): timed float sums on long rows take a longer first
+  // batch (row_first_batch says which), the rest kRowLoadsInFlight.
+  template <class T, class Op, class In, class F>
+  static void with_first(std::size_t cols, int lanes, int block, F f) {
+    if constexpr (std::is_same_v<In, float> && std::is_same_v<Op, ops::Sum>) {
+      const int first = row_first_batch(cols, lanes, block);
+      if (first == kLongRowLoads) return f(std::integral_constant<int, kLongRowLoads>{});
+      if (first == kLongRowLoads / 2) return f(std::integral_constant<int, kLongRowLoads / 2>{});
+    }
+    f(std::integral_constant<int, kRowLoadsInFlight>{});
   }
 };
 

@@ -21,6 +21,7 @@
 #include <thread>
 
 #include "app/backend/backend.h"
+#include "app/backend/bench_runner.h"
 #include "app/backend/ladder.h"
 #include "app/backend/repeat.h"
 #include "app/core/catalog.h"
@@ -464,13 +465,14 @@ TEST(Gpu, HeldFlatRowSumsEqualTheModel) {
 
 // A timed narrow matrix run (no probe) against the model over the same grid, every output's bits.
 template <class T, class In>
-void expect_narrow_timed_outputs(kernels::Algo algo, kernels::Matrix m, int block, const std::vector<double>& values) {
+void expect_narrow_timed_outputs(kernels::Algo algo, kernels::Matrix m, int block, const std::vector<double>& values,
+                                 std::size_t grid = 0) {
   std::vector<In> in;
   for (double x : values) in.push_back(In(float(x)));
-  const auto got = kernels::gpu_run<T, In>(kernels::gpu_plan(algo, m, {block, 0, 0}, sizeof(In), false),
+  const auto got = kernels::gpu_run<T, In>(kernels::gpu_plan(algo, m, {block, grid, 0}, sizeof(In), false),
                                            kernels::OpKind::Sum, in.data(), nullptr);
   const kernels::Launch same{
-      block, kernels::matrix_grid(algo, m, block, 0, kernels::cuda_device_shape(), sizeof(In)).count(), 0};
+      block, kernels::matrix_grid(algo, m, block, grid, kernels::cuda_device_shape(), sizeof(In)).count(), 0};
   const auto want = model::model_run<T, In>(model::model_plan(algo, m, same, sizeof(In), false), kernels::OpKind::Sum,
                                             in.data(), nullptr);
   ASSERT_EQ(got.size(), want.size());
@@ -511,6 +513,80 @@ TEST(Gpu, NarrowTimedMatrixKernelsEqualTheModel) {
           }
           if (HasFailure()) return;
         }
+  }
+}
+
+// lanes-per-row's timed kernel holds row sums of halves and bfloat16 too, added in float and in the
+// type (grids asked for, so the shares are 256 to 1094 rows): rows of one element a load (17), of
+// 16-byte loads (8, 16, 64, 256), a last block partly filled. Its outputs equal the model's, bit for bit.
+TEST(Gpu, HeldNarrowRowSumsEqualTheModel) {
+  std::string why;
+  if (!kernels::cuda_available(&why)) NO_GPU(why);
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const auto algo = backend::kernel_algo("lanes-per-row");
+  struct Case {
+    std::size_t rows, cols, grid;
+  };
+  std::uint64_t case_no = 0;
+  for (const Case c : {Case{1000, 8, 3}, Case{1001, 17, 3}, Case{999, 16, 3}, Case{600, 256, 2}, Case{70000, 64, 64}})
+    for (int block : {32, 256})
+      for (auto type : {core::DType::Half, core::DType::Bf16}) {
+        SCOPED_TRACE(std::to_string(c.rows) + "x" + std::to_string(c.cols) + " grid=" + std::to_string(c.grid) +
+                     " block=" + std::to_string(block) + " " + core::to_string(type));
+        const kernels::Matrix m{c.rows, c.cols};
+        const std::size_t grid = kernels::matrix_grid(algo, m, block, c.grid, kernels::cuda_device_shape(), 2).x;
+        ASSERT_GT(kernels::held_row_share(c.rows, grid, sizeof(float)), 0u) << "the case must hold its sums";
+        const auto values = test::random_values(c.rows * c.cols, type, seed + ++case_no);
+        if (type == core::DType::Half) {
+          expect_narrow_timed_outputs<float, narrow::Half>(algo, m, block, values, grid);
+          expect_narrow_timed_outputs<narrow::Half, narrow::Half>(algo, m, block, values, grid);
+        } else {
+          expect_narrow_timed_outputs<float, narrow::Bf16>(algo, m, block, values, grid);
+          expect_narrow_timed_outputs<narrow::Bf16, narrow::Bf16>(algo, m, block, values, grid);
+        }
+        if (HasFailure()) return;
+      }
+}
+
+// The bench sizes lanes-per-row's timed grid in waves of the blocks its timed kernel leaves an SM
+// (its registers decide, 4 or 5 of 256 on sm_90): the session says how many, for each type; a
+// kernel that does not say (thread-per-row) gets 0, and the plan then counts a full SM's threads.
+TEST(Gpu, TimedRowKernelsSayHowManyBlocksAnSmHolds) {
+  std::string why;
+  if (!kernels::cuda_available(&why)) NO_GPU(why);
+  kernels::BenchSession session;
+  const kernels::Matrix m{4096, 64};
+  for (auto type : {kernels::DType::Float, kernels::DType::Half, kernels::DType::Bf16, kernels::DType::Int})
+    for (int block : {32, 256, 1024}) {
+      SCOPED_TRACE(core::to_string(type) + " block=" + std::to_string(block));
+      session.set_input(type, kernels::OpKind::Sum, m.size(), 7);
+      const int fit = session.timed_blocks_an_sm(kernels::Algo::LanesPerRow, m, block, kernels::OpKind::Sum);
+      const int full = kernels::cuda_device_shape().threads_per_sm / block;
+      EXPECT_GE(fit, 1);
+      EXPECT_LE(fit, std::min(full, 32));  // 32 blocks an SM at most on sm_90
+      EXPECT_EQ(session.timed_blocks_an_sm(kernels::Algo::ThreadPerRow, m, block, kernels::OpKind::Sum), 0);
+    }
+}
+
+// The bench's lanes-per-row grid at a shape whose rows ask for more blocks than two waves: two
+// waves of the blocks an SM holds of the timed kernel, each SM's share whole, for each type.
+TEST(Gpu, BenchSizesLanesPerRowInWholeWaves) {
+  std::string why;
+  if (!kernels::cuda_available(&why)) NO_GPU(why);
+  const kernels::Matrix m{std::size_t(1) << 20, 64};
+  for (auto type : {core::DType::Float, core::DType::Half, core::DType::Bf16}) {
+    SCOPED_TRACE(core::to_string(type));
+    backend::BenchRequest req;
+    req.algorithms = {"lanes-per-row"}, req.type = type, req.block = 256, req.max_seconds = 0.02;
+    req.shapes = {{m.rows, m.cols}};
+    const auto report = backend::run_bench(req, backend::Choice::Cuda, {}, {}, nullptr);
+    ASSERT_EQ(report.rows.size(), 1u);
+    EXPECT_TRUE(report.rows[0].check_ok) << report.rows[0].check;
+    kernels::BenchSession session;
+    session.set_input(type, kernels::OpKind::Sum, m.size(), 7);
+    const int fit = session.timed_blocks_an_sm(kernels::Algo::LanesPerRow, m, 256, kernels::OpKind::Sum);
+    EXPECT_EQ(report.rows[0].grid, std::size_t(kernels::kGridWaves * fit * kernels::cuda_sm_count()));
   }
 }
 

@@ -961,8 +961,8 @@ TEST(Matrix, LongRowsOfFloatsTakeAFirstBatchOfUpTo16Loads) {
 }
 
 // lanes-per-row's timed kernel holds a block's row sums in shared memory where its share of the
-// rows is at least 256 and their sums fit in 16 KB: rows of 64 floats on 2112 blocks (1986 rows a
-// block), not rows of 16 (7944 rows, 31.8 KB) nor of 1024 (125 a block).
+// rows is at least 256 and their sums fit in 16 KB, over any type: rows of 64 floats on 2112 blocks
+// (1986 rows a block), not rows of 16 (7944 rows, 31.8 KB) nor of 1024 (125 a block).
 TEST(Matrix, RowSumsAreHeldWhereABlocksShareFits) {
   using kernels::held_row_share;
   constexpr std::size_t blocks = 2112;
@@ -977,7 +977,7 @@ TEST(Matrix, RowSumsAreHeldWhereABlocksShareFits) {
   EXPECT_EQ(held_row_share(256 * blocks, blocks, 4), 256u);
   EXPECT_EQ(held_row_share(255 * blocks, blocks, 4), 0u);
   EXPECT_EQ(held_row_share(1000, 0, 4), 0u);
-  EXPECT_EQ(held_row_share(std::size_t(1) << 22, blocks, 4, true), 0u);  // halves: measured slower held
+  EXPECT_EQ(held_row_share(std::size_t(1) << 22, 1056, 4), 3972u);  // two waves of 4 blocks an SM, 132 SMs: 15888 bytes
   EXPECT_EQ(held_row_share(0, blocks, 4), 0u);
 }
 
