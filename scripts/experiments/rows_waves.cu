@@ -14,13 +14,14 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "rows_timing.cuh"
 
 namespace k = rl::kernels;
 
 template <class In>
-void time_shape(const Lab& lab, const Cold& c, u64 rows, u64 cols) {
+void time_shape(const Lab& lab, const Cold& c, u64 rows, u64 cols, u64 cap) {
   const int lanes = k::row_lanes(k::Algo::LanesPerRow, cols, sizeof(In));
   const In* in = reinterpret_cast<const In*>(lab.in);
   const auto plain = k::lanes_per_row<float, rl::ops::Sum, k::NoProbe, In, true>;
@@ -34,12 +35,12 @@ void time_shape(const Lab& lab, const Cold& c, u64 rows, u64 cols) {
     report<In>(what, lab, c, rows, cols, [&] { plain<<<grid, 256>>>(in, lab.out, rows, cols, lanes, {}); });
   }
   for (int waves : {0, 1, 2, 3, 4}) {
-    const std::size_t smem_probe = 16384;
     int fit = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, held, 256, 0));
+    CK(cudaFuncSetAttribute(held, cudaFuncAttributeMaxDynamicSharedMemorySize, int(cap)));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, held, 256, int(cap)));
     const unsigned grid = waves ? unsigned(waves * fit * lab.sms) : 16u * unsigned(lab.sms);
     const u64 share = (rows + grid - 1) / grid;
-    if (share * 4 > smem_probe) continue;
+    if (share * 4 > cap) continue;
     snprintf(what, sizeof what, "held %llu rows, %d an SM, 256 x %u (%.2f waves)", share, fit, grid,
              double(grid) / (fit * lab.sms));
     report<In>(what, lab, c, rows, cols,
@@ -47,13 +48,16 @@ void time_shape(const Lab& lab, const Cold& c, u64 rows, u64 cols) {
   }
 }
 
-int main() {
+// argv[1]: the most bytes of sums a block holds (default 16384, the catalog's kHeldSumBytes).
+int main(int argc, char** argv) {
+  const u64 cap = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 16384;
+  printf("held sums: at most %llu bytes a block\n", cap);
   const Lab lab = open_lab(u64(1) << 28, u64(1) << 24);
   const Cold c = open_cold();
   const u64 shapes[][2] = {{u64(1) << 18, 1024}, {u64(1) << 20, 256}, {u64(1) << 22, 64}, {u64(1) << 24, 16}};
   for (const auto& s : shapes) {
-    time_shape<rl::narrow::Half>(lab, c, s[0], s[1]);
-    time_shape<rl::narrow::Bf16>(lab, c, s[0], s[1]);
+    time_shape<rl::narrow::Half>(lab, c, s[0], s[1], cap);
+    time_shape<rl::narrow::Bf16>(lab, c, s[0], s[1], cap);
   }
-  for (const auto& s : shapes) time_shape<float>(lab, c, s[0], s[1]);
+  for (const auto& s : shapes) time_shape<float>(lab, c, s[0], s[1], cap);
 }
