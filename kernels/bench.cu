@@ -472,16 +472,16 @@ struct PlanJob {
       return i.time_matrix_algo<T, Op, In>(plan, s, cancel);
   }
 };
-struct FitJob {
+struct GridJob {
   Algo algo;
   Matrix m;
-  int block;
+  int block, sms;
   template <class T, class Op, class In>
-  int run(BenchSession::Impl&) const {
+  std::size_t run(BenchSession::Impl&) const {
     if constexpr (narrow::is_narrow<T>)
       return 0;  // not timed (PlanJob)
     else
-      return timed_blocks_an_sm<T, Op, In>(algo, m, block);
+      return timed_matrix_grid<T, Op, In>(algo, m, block, sms);
   }
 };
 struct MatrixBaselineJob {
@@ -574,8 +574,8 @@ Timing BenchSession::time(const Plan& plan, OpKind op, const BenchSettings& s, c
   return impl_->dispatch(op, PlanJob{plan, s, cancel});
 }
 
-int BenchSession::timed_blocks_an_sm(Algo algo, Matrix m, int block, OpKind op) {
-  return impl_->dispatch(op, FitJob{algo, m, block});
+std::size_t BenchSession::timed_grid(Algo algo, Matrix m, int block, OpKind op) {
+  return impl_->dispatch(op, GridJob{algo, m, block, device().sm_count});
 }
 
 Timing BenchSession::time_matrix_baseline(Baseline b, OpKind op, Matrix m, const BenchSettings& s,

@@ -18,25 +18,25 @@ constexpr bool matrix_table_matches_rows(std::integer_sequence<int, I...>) {
 static_assert(matrix_table_matches_rows(std::make_integer_sequence<int, int(kLastAlgo) + 1>{}),
               "every matrix kernel's row has its MatrixLaunch entry in its kernel file, and no other row has one");
 
-// Whether a launch table entry says how many blocks of its timed kernel an SM holds.
+// Whether a launch table entry chooses its timed kernel's grid (timed_grid).
 template <class Entry, class T, class Op, class In, class = void>
-inline constexpr bool kSaysBlocksAnSm = false;
+inline constexpr bool kChoosesTimedGrid = false;
 template <class Entry, class T, class Op, class In>
 inline constexpr bool
-    kSaysBlocksAnSm<Entry, T, Op, In, std::void_t<decltype(Entry::template blocks_an_sm<T, Op, In>(Matrix{}, 0))>> =
+    kChoosesTimedGrid<Entry, T, Op, In, std::void_t<decltype(Entry::template timed_grid<T, Op, In>(Matrix{}, 0, 0))>> =
         true;
 
-// Blocks of `block` threads of the row's timed kernel an SM holds at once, where its entry of the
-// launch table says (blocks_an_sm); 0 where it does not (the plan then assumes a full SM's threads).
+// The grid that the row's timed kernel runs in, in blocks of `block` threads on `sms` SMs, where its
+// entry of the launch table chooses one (timed_grid); 0 where it does not (the plan's rule).
 template <class T, class Op, class In>
-int timed_blocks_an_sm(Algo algo, Matrix m, int block) {
-  int fit = 0;
+std::size_t timed_matrix_grid(Algo algo, Matrix m, int block, int sms) {
+  std::size_t grid = 0;
   with_algo(algo, [&](auto a) {
     constexpr Algo A = decltype(a)::value;
-    if constexpr (kTypesFit<A, T, In> && kSaysBlocksAnSm<MatrixLaunch<A>, T, Op, In>)
-      fit = MatrixLaunch<A>::template blocks_an_sm<T, Op, In>(m, block);
+    if constexpr (kTypesFit<A, T, In> && kChoosesTimedGrid<MatrixLaunch<A>, T, Op, In>)
+      grid = MatrixLaunch<A>::template timed_grid<T, Op, In>(m, block, sms);
   });
-  return fit;
+  return grid;
 }
 
 template <class T, class Op, class In = T>

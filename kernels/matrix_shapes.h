@@ -227,11 +227,12 @@ constexpr int row_first_batch(std::size_t cols, int lanes, int block) {
 // end, one run of memory a block, where the block's share of the rows (rows over the grid's
 // blocks, rounded up) is at least kHeldMinRows and its sums take at most kHeldSumBytes: the sums
 // then reach DRAM in bursts, not a line at a time amid the reads. Measured faster at rows of 64 to
-// 256 floats, ints, doubles, halves and bfloat16 in whole waves of blocks; slower at rows of 16 (a
-// share's sums over 16 KB) held in parts, and at 2^18 x 1024 with 66 rows a block (86.8 % against
+// 256 floats, ints, doubles, halves and bfloat16 in whole waves of blocks; slower at rows of 16 held
+// in parts or in three waves, and at 2^18 x 1024 with 66 rows a block (86.8 % against
 // 92.9 with 63, not held) (docs/benchmarks.md, "Row sums held in shared memory", "Whole waves").
-// Returns the share, or 0: not held.
-constexpr std::size_t kHeldMinRows = 256, kHeldSumBytes = 16384;
+// kHeldSumBytes: 48 KB, the dynamic shared memory a block takes without opting in; fewer, larger
+// shares measured faster ("Whole waves", rows_waves_48k.txt). Returns the share, or 0: not held.
+constexpr std::size_t kHeldMinRows = 256, kHeldSumBytes = 49152;
 constexpr std::size_t held_row_share(std::size_t rows, std::size_t blocks, std::size_t sum_bytes) {
   const std::size_t share = blocks ? (rows + blocks - 1) / blocks : 0;
   return share >= kHeldMinRows && share * sum_bytes <= kHeldSumBytes ? share : 0;

@@ -335,16 +335,28 @@ struct MatrixLaunch<Algo::LanesPerRow> : LaunchEntry {
           <<<a.grid_2d(), a.block, 0, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, p);
     }
   }
-  // Blocks of `block` threads of the timed kernel an SM holds at once, its registers deciding:
-  // 4 or 5 of 256 (docs/benchmarks.md, "Whole waves"). The plan sizes the timed grid in waves of them.
+  // The timed kernel's grid on `sms` SMs: the fewest whole waves, up to kGridWaves, in which each
+  // block's share of the rows is held, else kGridWaves waves. A wave is the blocks of the kernel an
+  // SM holds at once, which the runtime's occupancy query gives: its registers (4 or 5 blocks of
+  // 256) and the share's shared memory decide (docs/benchmarks.md, "Whole waves").
   template <class T, class Op, class In>
-  static int blocks_an_sm(Matrix m, int block) {
-    int fit = 0;
+  static std::size_t timed_grid(Matrix m, int block, int sms) {
+    std::size_t grid = 0;
     with_first<T, Op, In>(m.cols, row_lanes(Algo::LanesPerRow, m.cols, sizeof(In)), block, [&](auto first) {
-      RL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, lanes_per_row_held<T, Op, In, first.value>, block,
-                                                            kHeldSumBytes));
+      const auto wave = [&](std::size_t shared_bytes) {
+        int fit = 0;
+        RL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, lanes_per_row_held<T, Op, In, first.value>, block,
+                                                              shared_bytes));
+        return std::size_t(fit) * std::size_t(sms);
+      };
+      const std::size_t plain = wave(0);
+      for (std::size_t w = 1; w <= std::size_t(kGridWaves) && !grid; ++w) {
+        const std::size_t share = held_row_share(m.rows, w * plain, sizeof(T));
+        if (share && wave(share * sizeof(T)) == plain) grid = w * plain;
+      }
+      if (!grid) grid = std::size_t(kGridWaves) * plain;
     });
-    return fit;
+    return grid;
   }
   // Calls f(integral_constant<int, first batch>): timed float sums on long rows take a longer first
   // batch (row_first_batch says which), the rest kRowLoadsInFlight.

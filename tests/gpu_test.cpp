@@ -549,29 +549,40 @@ TEST(Gpu, HeldNarrowRowSumsEqualTheModel) {
       }
 }
 
-// The bench sizes lanes-per-row's timed grid in waves of the blocks its timed kernel leaves an SM
-// (its registers decide, 4 or 5 of 256 on sm_90): the session says how many, for each type; a
-// kernel that does not say (thread-per-row) gets 0, and the plan then counts a full SM's threads.
-TEST(Gpu, TimedRowKernelsSayHowManyBlocksAnSmHolds) {
+// lanes-per-row's timed kernel chooses its grid: whole waves of the blocks of it an SM holds (each
+// SM's share of blocks whole), the fewest in which its rows' sums are held. At 2^20 x 64 in blocks
+// of 256 or more one wave holds them (at most one wave of a full SM's threads); rows of 16 over 2^24
+// rows are held in no wave up to two (63.6 KB a block at two), but in blocks of 32 (32 an SM) two
+// waves give shares of 1986 rows. A kernel that does not choose (thread-per-row) says 0.
+TEST(Gpu, TimedRowKernelsChooseWholeWaves) {
   std::string why;
   if (!kernels::cuda_available(&why)) NO_GPU(why);
   kernels::BenchSession session;
-  const kernels::Matrix m{4096, 64};
-  for (auto type : {kernels::DType::Float, kernels::DType::Half, kernels::DType::Bf16, kernels::DType::Int})
-    for (int block : {32, 256, 1024}) {
-      SCOPED_TRACE(core::to_string(type) + " block=" + std::to_string(block));
-      session.set_input(type, kernels::OpKind::Sum, m.size(), 7);
-      const int fit = session.timed_blocks_an_sm(kernels::Algo::LanesPerRow, m, block, kernels::OpKind::Sum);
-      const int full = kernels::cuda_device_shape().threads_per_sm / block;
-      EXPECT_GE(fit, 1);
-      EXPECT_LE(fit, std::min(full, 32));  // 32 blocks an SM at most on sm_90
-      EXPECT_EQ(session.timed_blocks_an_sm(kernels::Algo::ThreadPerRow, m, block, kernels::OpKind::Sum), 0);
-    }
+  const auto sms = std::size_t(kernels::cuda_sm_count());
+  const auto full = kernels::cuda_device_shape().threads_per_sm;
+  for (const kernels::Matrix m : {kernels::Matrix{std::size_t(1) << 20, 64}, kernels::Matrix{std::size_t(1) << 24, 16}})
+    for (auto type : {kernels::DType::Float, kernels::DType::Half, kernels::DType::Bf16, kernels::DType::Int})
+      for (int block : {32, 256, 1024}) {
+        SCOPED_TRACE(std::to_string(m.rows) + "x" + std::to_string(m.cols) + " " + core::to_string(type) +
+                     " block=" + std::to_string(block));
+        session.set_input(type, kernels::OpKind::Sum, m.size(), 7);
+        const std::size_t grid = session.timed_grid(kernels::Algo::LanesPerRow, m, block, kernels::OpKind::Sum);
+        ASSERT_GT(grid, 0u);
+        EXPECT_EQ(grid % sms, 0u);
+        const std::size_t share = kernels::held_row_share(m.rows, grid, 4);  // float or int sums
+        if (m.cols == 16 && block >= 256) {
+          EXPECT_EQ(share, 0u);
+        }
+        if (m.cols == 64 && block >= 256) {
+          EXPECT_GT(share, 0u);
+          EXPECT_LE(grid, sms * std::size_t(full / block));
+        }
+        EXPECT_EQ(session.timed_grid(kernels::Algo::ThreadPerRow, m, block, kernels::OpKind::Sum), 0u);
+      }
 }
 
-// The bench's lanes-per-row grid at a shape whose rows ask for more blocks than two waves: two
-// waves of the blocks an SM holds of the timed kernel, each SM's share whole, for each type.
-TEST(Gpu, BenchSizesLanesPerRowInWholeWaves) {
+// The bench runs lanes-per-row in the grid its timed kernel chooses and records it, for each type.
+TEST(Gpu, BenchRunsLanesPerRowInItsChosenGrid) {
   std::string why;
   if (!kernels::cuda_available(&why)) NO_GPU(why);
   const kernels::Matrix m{std::size_t(1) << 20, 64};
@@ -585,8 +596,10 @@ TEST(Gpu, BenchSizesLanesPerRowInWholeWaves) {
     EXPECT_TRUE(report.rows[0].check_ok) << report.rows[0].check;
     kernels::BenchSession session;
     session.set_input(type, kernels::OpKind::Sum, m.size(), 7);
-    const int fit = session.timed_blocks_an_sm(kernels::Algo::LanesPerRow, m, 256, kernels::OpKind::Sum);
-    EXPECT_EQ(report.rows[0].grid, std::size_t(kernels::kGridWaves * fit * kernels::cuda_sm_count()));
+    const std::size_t grid = session.timed_grid(kernels::Algo::LanesPerRow, m, 256, kernels::OpKind::Sum);
+    EXPECT_EQ(report.rows[0].grid, grid);
+    EXPECT_LT(grid, kernels::matrix_grid(kernels::Algo::LanesPerRow, m, 256, 0, kernels::cuda_device_shape(), 2).x)
+        << "the plan's own rule, two waves of a full SM's threads, is not what the bench runs";
   }
 }
 

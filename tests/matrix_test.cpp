@@ -961,23 +961,24 @@ TEST(Matrix, LongRowsOfFloatsTakeAFirstBatchOfUpTo16Loads) {
 }
 
 // lanes-per-row's timed kernel holds a block's row sums in shared memory where its share of the
-// rows is at least 256 and their sums fit in 16 KB, over any type: rows of 64 floats on 2112 blocks
-// (1986 rows a block), not rows of 16 (7944 rows, 31.8 KB) nor of 1024 (125 a block).
+// rows is at least 256 and their sums fit in 48 KB, over any type: rows of 64 floats on 528 blocks
+// (7944 rows a block, 31.8 KB), not rows of 16 on 1056 (15888 rows, 63.6 KB) nor of 1024 on 2112
+// (125 a block).
 TEST(Matrix, RowSumsAreHeldWhereABlocksShareFits) {
   using kernels::held_row_share;
   constexpr std::size_t blocks = 2112;
-  EXPECT_EQ(held_row_share(std::size_t(1) << 22, blocks, 4), 1986u);
-  EXPECT_EQ(held_row_share(std::size_t(1) << 22, blocks, 8), 1986u);  // doubles: 15888 bytes
+  EXPECT_EQ(held_row_share(std::size_t(1) << 22, 528, 4), 7944u);
+  EXPECT_EQ(held_row_share(std::size_t(1) << 22, 528, 8), 0u);  // doubles: 63552 bytes
+  EXPECT_EQ(held_row_share(std::size_t(1) << 22, blocks, 8), 1986u);
   EXPECT_EQ(held_row_share(std::size_t(1) << 20, blocks, 4), 497u);
   EXPECT_EQ(held_row_share(std::size_t(1) << 18, blocks, 4), 0u);
-  EXPECT_EQ(held_row_share(std::size_t(1) << 24, blocks, 4), 0u);
+  EXPECT_EQ(held_row_share(std::size_t(1) << 24, 1056, 4), 0u);
   EXPECT_EQ(held_row_share(std::size_t(1) << 16, blocks, 4), 0u);
-  EXPECT_EQ(held_row_share(4096 * blocks, blocks, 4), 4096u);  // 16 KB exactly
-  EXPECT_EQ(held_row_share(4096 * blocks + 1, blocks, 4), 0u);
+  EXPECT_EQ(held_row_share(12288 * blocks, blocks, 4), 12288u);  // 48 KB exactly
+  EXPECT_EQ(held_row_share(12288 * blocks + 1, blocks, 4), 0u);
   EXPECT_EQ(held_row_share(256 * blocks, blocks, 4), 256u);
   EXPECT_EQ(held_row_share(255 * blocks, blocks, 4), 0u);
   EXPECT_EQ(held_row_share(1000, 0, 4), 0u);
-  EXPECT_EQ(held_row_share(std::size_t(1) << 22, 1056, 4), 3972u);  // two waves of 4 blocks an SM, 132 SMs: 15888 bytes
   EXPECT_EQ(held_row_share(0, blocks, 4), 0u);
 }
 

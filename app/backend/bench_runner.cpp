@@ -177,18 +177,18 @@ std::vector<Point> points(const BenchRequest& req) {
 
 // The plan a kernel row runs at a point on a device: the request's block (else the kernel's
 // own), grid and cluster. The row records them, a matrix's grid as its first pass's blocks.
-// fit(block): blocks of the timed kernel an SM holds, where the GPU says (else 0): its grid is then
-// sized in waves of those, not of a full SM's threads (docs/benchmarks.md, "Whole waves").
+// timed_grid(block): the grid the timed kernel chooses on this GPU (else 0: the plan's rule), where
+// the request names none (docs/benchmarks.md, "Whole waves").
 kernels::Plan row_plan(const Row& r, core::BenchRow& row, const BenchRequest& req, const Point& pt,
-                       kernels::DeviceShape device, const std::function<int(int)>& fit = nullptr) {
+                       kernels::DeviceShape device, const std::function<std::size_t(int)>& timed_grid = nullptr) {
   const std::size_t elem_bytes = core::element_bytes(req.type);
   row.block = pt.matrix
                   ? (req.block > 0 ? req.block : kernels::preferred_matrix_block(r.algo, pt.shape, device, req.type))
                   : block_for(r, req, pt.size(), device.sm_count);
   const int cluster = cluster_of(r, req);
   if (cluster > 1) row.cluster = cluster;
-  if (const int blocks = fit && pt.matrix ? fit(row.block) : 0; blocks > 0) device.threads_per_sm = blocks * row.block;
-  const kernels::Launch launch{row.block, pt.matrix ? req.grid : 0, 0, nullptr, cluster};
+  const std::size_t grid = !pt.matrix ? 0 : req.grid ? req.grid : timed_grid ? timed_grid(row.block) : 0;
+  const kernels::Launch launch{row.block, grid, 0, nullptr, cluster};
   const kernels::Plan plan = kernels::make_plan(r.algo, pt.shape, launch, device, elem_bytes, false);
   if (pt.matrix) row.grid = plan.grid.count();
   return plan;
@@ -352,8 +352,8 @@ kernels::Timing time_on_gpu(kernels::BenchSession& session, const Row& r, core::
   if (kernels::is_baseline(r))
     return pt.matrix ? session.time_matrix_baseline(r.baseline, req.op, pt.shape, settings, cancel)
                      : session.time_baseline(r.baseline, req.op, settings, cancel);
-  const auto fit = [&](int block) { return session.timed_blocks_an_sm(r.algo, pt.shape, block, req.op); };
-  return session.time(row_plan(r, row, req, pt, {dev.sm_count, dev.threads_per_sm}, fit), req.op, settings, cancel);
+  const auto grid = [&](int block) { return session.timed_grid(r.algo, pt.shape, block, req.op); };
+  return session.time(row_plan(r, row, req, pt, {dev.sm_count, dev.threads_per_sm}, grid), req.op, settings, cancel);
 }
 
 // The row of a kernel this GPU cannot run: a bench of many kernels goes on without it, and the

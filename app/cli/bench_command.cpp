@@ -267,8 +267,8 @@ Handler bench_command(CLI::App& cmd) {
   cmd.add_option("--grid", o->grid,
                  "With --shapes, for " + grid_choosers() +
                      ": about N blocks in the first pass "
-                     "(default: two waves of the device, on a GPU lanes-per-row's in the blocks an SM holds of its "
-                     "timed kernel; chunks of " +
+                     "(default: two waves of the device; on a GPU lanes-per-row takes the fewest whole waves of its "
+                     "timed kernel's blocks, up to two, in which it holds its row sums; chunks of " +
                      std::to_string(kernels::kRowChunkElements) + " elements a thread for batched-rows-vectorized, " +
                      std::to_string(kernels::row_chunk_elements(2)) + " of halves and bf16 (" +
                      std::to_string(kernels::row_chunk_elements(2, true)) +
