@@ -225,13 +225,14 @@ constexpr int row_first_batch(std::size_t cols, int lanes, int block) {
 }
 // lanes-per-row's timed kernel holds a block's row sums in shared memory and writes them at its
 // end, one run of memory a block, where the block's share of the rows (rows over the grid's
-// blocks, rounded up) is at least kHeldMinRows and its sums take at most kHeldSumBytes: the sums
-// then reach DRAM in bursts, not a line at a time amid the reads. Measured faster at rows of 64 to
-// 256 floats, ints, doubles, halves and bfloat16 in whole waves of blocks; slower at rows of 16 held
-// in parts or in three waves, and at 2^18 x 1024 with 66 rows a block (86.8 % against
-// 92.9 with 63, not held) (docs/benchmarks.md, "Row sums held in shared memory", "Whole waves").
-// kHeldSumBytes: 48 KB, the dynamic shared memory a block takes without opting in; fewer, larger
-// shares measured faster ("Whole waves", rows_waves_48k.txt). Returns the share, or 0: not held.
+// blocks, rounded up) is at least kHeldMinRows and its sums take at most kHeldSumBytes (and, at its
+// launch, leave the blocks an SM holds as they are): the sums then reach DRAM in bursts, not a line
+// at a time amid the reads. Measured faster at rows of 64 to 1024 in whole waves of blocks, over
+// every type; at 2^18 x 1024 with 66 rows a block slower (86.8 % against 92.9 with 63, not held);
+// rows of 16 held in three waves slower over halves and bfloat16, faster over floats (docs/
+// benchmarks.md, "Row sums held in shared memory", "Whole waves", "Held in the fewest whole waves").
+// kHeldSumBytes: 48 KiB, the dynamic shared memory a block takes without opting in; fewer, larger
+// shares measured faster. Returns the share, or 0: not held.
 constexpr std::size_t kHeldMinRows = 256, kHeldSumBytes = 49152;
 constexpr std::size_t held_row_share(std::size_t rows, std::size_t blocks, std::size_t sum_bytes) {
   const std::size_t share = blocks ? (rows + blocks - 1) / blocks : 0;

@@ -5,6 +5,11 @@
 // each thread adds one row there.
 #pragma once
 #include <cstddef>
+#ifndef __CUDACC_RTC__
+#include <map>
+#include <mutex>
+#include <utility>
+#endif
 
 #include "block_common.cuh"
 #include "matrix_shapes.h"
@@ -185,7 +190,8 @@ __global__ void __launch_bounds__(kFirstBatch > kRowLoadsInFlight ? kLongRowBloc
 // adds a row), leaves their sums in shared memory and writes them at its end, one run of memory,
 // so they reach DRAM in bursts, not a line at a time amid the reads (docs/benchmarks.md, "Row
 // sums held in shared memory"). share 0: the grid's warps walk all rows, as lanes_per_row's do.
-// One kernel for both, so one count of blocks an SM, in whose waves the plan sizes the grid.
+// One kernel for both, so one count of blocks an SM, in whose waves its launch entry chooses the
+// timed grid (timed_grid).
 template <class T, class Op, class In, int kFirstBatch = kRowLoadsInFlight>
 __global__ void __launch_bounds__(kFirstBatch > kRowLoadsInFlight ? kLongRowBlock : 1024)
     lanes_per_row_held(const In* in, T* out, std::size_t rows, std::size_t cols, int lanes, std::size_t share) {
@@ -324,11 +330,11 @@ template <>
 struct MatrixLaunch<Algo::LanesPerRow> : LaunchEntry {
   template <class T, class Op, class Probe, class In>
   static void launch(const LaunchArgs<T, In>& a, const Probe& p) {
-    if constexpr (std::is_same_v<Probe, NoProbe>) {  // timed: the sums held where held_row_share says
-      const std::size_t share = a.grid.y == 1 ? held_row_share(a.m.rows, a.grid.x, sizeof(T)) : 0;
+    if constexpr (std::is_same_v<Probe, NoProbe>) {  // timed: the sums held where held_share says
       with_first<T, Op, In>(a.m.cols, a.lanes, a.threads, [&](auto first) {
-        lanes_per_row_held<T, Op, In, first.value>
-            <<<a.grid_2d(), a.block, share * sizeof(T), a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, share);
+        const auto kernel = lanes_per_row_held<T, Op, In, first.value>;
+        const std::size_t share = a.grid.y == 1 ? held_share(kernel, a.m.rows, a.grid.x, sizeof(T), a.threads) : 0;
+        kernel<<<a.grid_2d(), a.block, share * sizeof(T), a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, share);
       });
     } else {
       lanes_per_row<T, Op, Probe, In>
@@ -336,27 +342,42 @@ struct MatrixLaunch<Algo::LanesPerRow> : LaunchEntry {
     }
   }
   // The timed kernel's grid on `sms` SMs: the fewest whole waves, up to kGridWaves, in which each
-  // block's share of the rows is held, else kGridWaves waves. A wave is the blocks of the kernel an
-  // SM holds at once, which the runtime's occupancy query gives: its registers (4 or 5 blocks of
-  // 256) and the share's shared memory decide (docs/benchmarks.md, "Whole waves").
+  // block's share of the rows is held (held_share), else kGridWaves waves, not held. A wave is the
+  // blocks of the kernel an SM holds at once, its registers deciding (the runtime's occupancy query);
+  // a held share never lowers it (docs/benchmarks.md, "Whole waves", "Held in the fewest whole waves").
   template <class T, class Op, class In>
   static std::size_t timed_grid(Matrix m, int block, int sms) {
     std::size_t grid = 0;
     with_first<T, Op, In>(m.cols, row_lanes(Algo::LanesPerRow, m.cols, sizeof(In)), block, [&](auto first) {
-      const auto wave = [&](std::size_t shared_bytes) {
-        int fit = 0;
-        RL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, lanes_per_row_held<T, Op, In, first.value>, block,
-                                                              shared_bytes));
-        return std::size_t(fit) * std::size_t(sms);
-      };
-      const std::size_t plain = wave(0);
-      for (std::size_t w = 1; w <= std::size_t(kGridWaves) && !grid; ++w) {
-        const std::size_t share = held_row_share(m.rows, w * plain, sizeof(T));
-        if (share && wave(share * sizeof(T)) == plain) grid = w * plain;
-      }
-      if (!grid) grid = std::size_t(kGridWaves) * plain;
+      const auto kernel = lanes_per_row_held<T, Op, In, first.value>;
+      int fit = 0;
+      RL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, block, 0));
+      const std::size_t wave = std::size_t(fit) * std::size_t(sms);
+      for (std::size_t w = 1; w <= std::size_t(kGridWaves) && !grid; ++w)
+        if (held_share(kernel, m.rows, w * wave, sizeof(T), block)) grid = w * wave;
+      if (!grid) grid = std::size_t(kGridWaves) * wave;
     });
     return grid;
+  }
+  // held_row_share's share, where its sums leave the blocks of the kernel an SM holds as they are
+  // (cudaOccupancyAvailableDynamicSMemPerBlock, asked once a kernel and block size); else 0.
+  template <class Kernel>
+  static std::size_t held_share(Kernel kernel, std::size_t rows, std::size_t blocks, std::size_t sum_bytes, int block) {
+    const std::size_t share = held_row_share(rows, blocks, sum_bytes);
+    return share && share * sum_bytes <= shared_kept(kernel, block) ? share : 0;
+  }
+  template <class Kernel>
+  static std::size_t shared_kept(Kernel kernel, int block) {
+    static std::mutex mutex;
+    static std::map<std::pair<const void*, int>, std::size_t> known;
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto key = std::make_pair(reinterpret_cast<const void*>(kernel), block);
+    if (const auto it = known.find(key); it != known.end()) return it->second;
+    int fit = 0;
+    std::size_t bytes = 0;
+    RL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, block, 0));
+    if (fit > 0) RL_CUDA(cudaOccupancyAvailableDynamicSMemPerBlock(&bytes, kernel, fit, block));
+    return known[key] = bytes;
   }
   // Calls f(integral_constant<int, first batch>): timed float sums on long rows take a longer first
   // batch (row_first_batch says which), the rest kRowLoadsInFlight.
