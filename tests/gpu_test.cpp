@@ -402,6 +402,11 @@ TEST(Gpu, TimedMatrixKernelsEqualTheModel) {
         }
 }
 
+// A held-sums case: a matrix and the grid asked for it.
+struct HeldCase {
+  std::size_t rows, cols, grid;
+};
+
 // lanes-per-row's timed kernel holds a block's row sums in shared memory where held_row_share
 // gives a share (grids asked for here, so small matrices take shares of 256 to 1094 rows): rows
 // of one element a load (3 and 17 floats), of 16-byte loads, long rows' first batch (520 and 1024
@@ -412,11 +417,9 @@ TEST(Gpu, HeldRowSumsEqualTheModel) {
   const auto seed = test::test_seed();
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
   const auto algo = backend::kernel_algo("lanes-per-row");
-  struct Case {
-    std::size_t rows, cols, grid;
-  };
-  for (const Case c : {Case{1000, 8, 3}, Case{4097, 3, 7}, Case{1001, 17, 3}, Case{999, 16, 3}, Case{300, 100, 1},
-                       Case{257, 128, 1}, Case{600, 520, 2}, Case{1024, 1024, 4}, Case{70000, 64, 64}})
+  for (const HeldCase c :
+       {HeldCase{1000, 8, 3}, HeldCase{4097, 3, 7}, HeldCase{1001, 17, 3}, HeldCase{999, 16, 3}, HeldCase{300, 100, 1},
+        HeldCase{257, 128, 1}, HeldCase{600, 520, 2}, HeldCase{1024, 1024, 4}, HeldCase{70000, 64, 64}})
     for (int block : {32, 256, 1024})
       for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
         SCOPED_TRACE(std::to_string(c.rows) + "x" + std::to_string(c.cols) + " grid=" + std::to_string(c.grid) +
@@ -443,11 +446,9 @@ TEST(Gpu, HeldFlatRowSumsEqualTheModel) {
   const auto seed = test::test_seed();
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
   const auto algo = backend::kernel_algo("flat-rows");
-  struct Case {
-    std::size_t rows, cols, grid;
-  };
-  for (const Case c : {Case{20000, 33, 3}, Case{70001, 35, 5}, Case{5000, 100, 1}, Case{3001, 47, 2},
-                       Case{100003, 41, 0}, Case{40, 5000, 2}, Case{7, 300001, 3}, Case{1, 37, 0}})
+  for (const HeldCase c :
+       {HeldCase{20000, 33, 3}, HeldCase{70001, 35, 5}, HeldCase{5000, 100, 1}, HeldCase{3001, 47, 2},
+        HeldCase{100003, 41, 0}, HeldCase{40, 5000, 2}, HeldCase{7, 300001, 3}, HeldCase{1, 37, 0}})
     for (int block : quick() ? std::vector<int>{256} : std::vector<int>{32, 256, 1024})
       for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
         SCOPED_TRACE(std::to_string(c.rows) + "x" + std::to_string(c.cols) + " grid=" + std::to_string(c.grid) +
@@ -525,11 +526,9 @@ TEST(Gpu, HeldNarrowRowSumsEqualTheModel) {
   const auto seed = test::test_seed();
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
   const auto algo = backend::kernel_algo("lanes-per-row");
-  struct Case {
-    std::size_t rows, cols, grid;
-  };
   std::uint64_t case_no = 0;
-  for (const Case c : {Case{1000, 8, 3}, Case{1001, 17, 3}, Case{999, 16, 3}, Case{600, 256, 2}, Case{70000, 64, 64}})
+  for (const HeldCase c : {HeldCase{1000, 8, 3}, HeldCase{1001, 17, 3}, HeldCase{999, 16, 3}, HeldCase{600, 256, 2},
+                           HeldCase{70000, 64, 64}})
     for (int block : {32, 256})
       for (auto type : {core::DType::Half, core::DType::Bf16}) {
         SCOPED_TRACE(std::to_string(c.rows) + "x" + std::to_string(c.cols) + " grid=" + std::to_string(c.grid) +
