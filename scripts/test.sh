@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 [ -x /usr/local/cuda/bin/nvcc ] && export PATH="/usr/local/cuda/bin:$PATH"
 jobs=$(nproc)
+# Each stage's heading says how long the run has taken so far (CI keeps under 15 minutes).
+stage() { echo "== [$(printf '%4d' "$SECONDS") s] $*"; }
 export REDLAB_REQUIRE_GL=1  # a missing GL or Xvfb fails here instead of skipping
 # CI must build everything: there a missing nvcc fails the run. Elsewhere the CPU model alone
 # is built, and the lines below say what was left out.
@@ -22,10 +24,10 @@ elif ! command -v nvcc >/dev/null; then
   echo "== no CUDA toolkit here: NOT built or tested: the CUDA backend, gpu_test's GPU half, probe_free_ptx"
 fi
 
-echo "== format of the lines the last commit changed (.clang-format)"
+stage "format of the lines the last commit changed (.clang-format)"
 scripts/format-check.sh
 
-echo "== build (warnings are errors, host code at -O3 with asserts, CUDA for sm_90)"
+stage "build (warnings are errors, host code at -O3 with asserts, CUDA for sm_90)"
 # Host code at -O3 as scripts/gpu-suite.sh pack compiles it, but with asserts (IM_ASSERT too):
 # GCC 12's -O3 inlining warns (maybe-uninitialized) where -O0 does not, and twice that failed the
 # pack's Release build on a fresh Debian 12 machine (issue 48). The warning fires with asserts
@@ -35,18 +37,18 @@ cmake -S . -B build-ci -G Ninja -DCMAKE_BUILD_TYPE=Debug -DREDLAB_WERROR=ON \
   "-DCMAKE_CXX_FLAGS_DEBUG=-O3 -g1" \
   -DCMAKE_CUDA_ARCHITECTURES=90 "${cuda_flags[@]}" >/dev/null
 cmake --build build-ci -j "$jobs"
-echo "== functions stay short: at most 80 lines, nesting 5 (scripts/tidy.sh, .clang-tidy)"
+stage "functions stay short: at most 80 lines, nesting 5 (scripts/tidy.sh, .clang-tidy)"
 scripts/tidy.sh
-echo "== tests"
+stage "tests"
 ctest --test-dir build-ci --output-on-failure -j "$jobs"
 
-echo "== the Debian package of this build: lintian, contents, the program unpacked (and on CI installed"
+stage "the Debian package of this build: lintian, contents, the program unpacked (and on CI installed"
 echo "   with apt, run from /usr/bin and removed): scripts/package.sh, scripts/package-check.sh"
 rm -rf build-ci/packages
 scripts/package.sh --from build-ci build-ci/packages
 scripts/package-check.sh build-ci/packages/reduction-lab_*.deb
 
-echo "== host tests and fuzz targets under AddressSanitizer and UBSan (clang: a second compiler)"
+stage "host tests and fuzz targets under AddressSanitizer and UBSan (clang: a second compiler)"
 # One build for both: libFuzzer's instrumentation (fuzzer-no-link) changes nothing the tests see.
 # -O1 with line tables: the sanitizers' reports keep file and line, and the build is faster;
 # the suites' own files at -O0 (tests/CMakeLists.txt says which keep -O1).
@@ -62,5 +64,6 @@ REDLAB_SANITIZED=1 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=pr
   LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp \
   ctest --test-dir build-asan --output-on-failure -j "$jobs" -L host
 
-echo "== fuzzing, a short run (scripts/fuzz.sh; docs/reliability.md has the long runs)"
+stage "fuzzing, a short run (scripts/fuzz.sh; docs/reliability.md has the long runs)"
 FUZZ_BUILD=build-asan scripts/fuzz.sh "${FUZZ_SECONDS:-6}"
+stage "done"
