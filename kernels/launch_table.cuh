@@ -47,6 +47,7 @@ struct LaunchArgs {
   int cluster = 1;              // blocks a cluster (cluster-dsmem)
   int lanes = 0;                // row segments: lanes a row (the plan's)
   int tile_cols = 0;            // thread-per-row: columns a tile of rows holds (the plan's)
+  std::size_t held = 0;         // lanes-per-row, timed: rows a block holds (its entry's prepare)
   T* outputs = nullptr;         // a matrix run's outputs (batched-rows-vectorized folds into them)
   unsigned* tickets = nullptr;  // ... with a ticket counter a row (null: one chunk a row)
   T* partials = nullptr;        // single pass: a partial a block, folded by the last block
@@ -73,11 +74,14 @@ struct LaunchArgs {
 
 // An entry of the table: launch(args, probe) starts the kernel's pass; a matrix kernel's
 // fold(args) runs the second pass over the first's partials where the plan has one (the default:
-// the kernel has none, or folds them in the same launch).
+// the kernel has none, or folds them in the same launch); prepare(args) asks the runtime, once a
+// reducer, what its launches need (the default: nothing), so no timed launch asks.
 struct LaunchEntry {
   static constexpr bool kListed = true;
   template <class T, class Op, class Args>
   static void fold(const Args&) {}
+  template <class T, class Op, class Args>
+  static void prepare(Args&) {}
 };
 template <Algo A>
 struct ArrayLaunch {

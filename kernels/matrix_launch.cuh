@@ -50,7 +50,8 @@ class MatrixReducer {
                                   " bytes launched over elements of " + std::to_string(sizeof(In)));
   }
 
-  // Allocates what every later enqueue needs, so timed runs allocate nothing.
+  // Allocates what every later enqueue needs and asks the runtime what its launches need (the
+  // entry's prepare), so timed runs allocate and ask nothing.
   void prepare() {
     out_ = std::make_unique<DeviceArray<T>>(plan_.outputs);
     partials_.reset(), tickets_.reset();
@@ -59,12 +60,18 @@ class MatrixReducer {
       tickets_ = std::make_unique<DeviceArray<unsigned>>(plan_.shape.rows);
       tickets_->fill_bytes(0);  // the last block of a row wraps its counter back to 0
     }
+    first_ = first_args();
+    with_algo(plan_.algo(), [&](auto a) {
+      constexpr Algo A = decltype(a)::value;
+      if constexpr (MatrixLaunch<A>::kListed && kTypesFit<A, T, In>) MatrixLaunch<A>::template prepare<T, Op>(first_);
+    });
   }
 
   // Enqueues every launch of one reduction of the matrix at in; returns where the outputs
   // will be. Traced runs synchronise to copy the recording back.
   const T* enqueue(const In* in) {
-    const LaunchArgs<T, In> first = first_args(in);
+    LaunchArgs<T, In> first = first_;
+    first.in = in;
     with_algo(plan_.algo(), [&](auto a) { enqueue_listed<decltype(a)::value>(first); });
     RL_CUDA(cudaGetLastError());
     return out_->get();
@@ -90,9 +97,9 @@ class MatrixReducer {
  private:
   bool second_pass() const { return plan_.pass_count > 1; }
 
-  LaunchArgs<T, In> first_args(const In* in) const {
+  LaunchArgs<T, In> first_args() const {
     LaunchArgs<T, In> a;
-    a.in = in, a.out = partials_ ? partials_->get() : out_->get(), a.outputs = out_->get();
+    a.out = partials_ ? partials_->get() : out_->get(), a.outputs = out_->get();
     a.m = plan_.shape, a.grid = plan_.grid, a.block = dim3(unsigned(plan_.block_x), unsigned(plan_.block_y));
     a.threads = plan_.block, a.lanes = plan_.lanes, a.tile_cols = plan_.tile_cols;
     a.tickets = tickets_ ? tickets_->get() : nullptr, a.stream = stream_;
@@ -133,6 +140,7 @@ class MatrixReducer {
   cudaStream_t stream_;
   std::unique_ptr<DeviceArray<T>> out_, partials_;
   std::unique_ptr<DeviceArray<unsigned>> tickets_;
+  LaunchArgs<T, In> first_;  // the first pass's arguments but its input (prepare)
 
  public:
   MatrixReducer(const MatrixReducer&) = delete;

@@ -6,8 +6,6 @@
 #pragma once
 #include <cstddef>
 #ifndef __CUDACC_RTC__
-#include <map>
-#include <mutex>
 #include <utility>
 #endif
 
@@ -176,12 +174,12 @@ __device__ __forceinline__ void lane_segments(const In* in, T* out, std::size_t 
 // A few lanes a row (row_lanes: up to 16), so a warp holds 32 / lanes neighbouring rows; a warp's
 // load is one contiguous run where those rows fit in one load each. The grid's warps walk all the
 // rows. See <<< row-segments.
-template <class T, class Op, class Probe, class In = T, bool kEachLanes = false, int kFirstBatch = kRowLoadsInFlight>
-__global__ void __launch_bounds__(kFirstBatch > kRowLoadsInFlight ? kLongRowBlock : 1024)
+template <class T, class Op, class Probe, class In = T>
+__global__ void __launch_bounds__(1024)
     lanes_per_row(const In* in, T* out, std::size_t rows, std::size_t cols, int lanes, Probe probe) {
-  lane_segments<T, Op, In, kEachLanes, kFirstBatch>(in, out, rows, cols, lanes, probe,  // see <<< lane-segments
-                                                    std::size_t(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32,
-                                                    std::size_t(gridDim.x) * (blockDim.x / 32));
+  lane_segments<T, Op, In, false, kRowLoadsInFlight>(in, out, rows, cols, lanes, probe,  // see <<< lane-segments
+                                                     std::size_t(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32,
+                                                     std::size_t(gridDim.x) * (blockDim.x / 32));
 }
 // >>>
 
@@ -330,16 +328,24 @@ template <>
 struct MatrixLaunch<Algo::LanesPerRow> : LaunchEntry {
   template <class T, class Op, class Probe, class In>
   static void launch(const LaunchArgs<T, In>& a, const Probe& p) {
-    if constexpr (std::is_same_v<Probe, NoProbe>) {  // timed: the sums held where held_share says
+    if constexpr (std::is_same_v<Probe, NoProbe>) {  // timed: a.held rows a block held (prepare)
       with_first<T, Op, In>(a.m.cols, a.lanes, a.threads, [&](auto first) {
-        const auto kernel = lanes_per_row_held<T, Op, In, first.value>;
-        const std::size_t share = a.grid.y == 1 ? held_share(kernel, a.m.rows, a.grid.x, sizeof(T), a.threads) : 0;
-        kernel<<<a.grid_2d(), a.block, share * sizeof(T), a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, share);
+        lanes_per_row_held<T, Op, In, first.value>
+            <<<a.grid_2d(), a.block, a.held * sizeof(T), a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, a.held);
       });
     } else {
       lanes_per_row<T, Op, Probe, In>
           <<<a.grid_2d(), a.block, 0, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, p);
     }
+  }
+  // The rows a block of the timed kernel holds: held_row_share's share, where its sums leave the
+  // blocks an SM holds as they are; else 0.
+  template <class T, class Op, class In>
+  static void prepare(LaunchArgs<T, In>& a) {
+    with_first<T, Op, In>(a.m.cols, a.lanes, a.threads, [&](auto first) {
+      const Occupancy o(lanes_per_row_held<T, Op, In, first.value>, a.threads);
+      a.held = a.grid.y == 1 ? o.held_share(a.m.rows, a.grid.x, sizeof(T)) : 0;
+    });
   }
   // The timed kernel's grid on `sms` SMs: the fewest whole waves, up to kGridWaves, in which each
   // block's share of the rows is held (held_share), else kGridWaves waves, not held. A wave is the
@@ -349,36 +355,30 @@ struct MatrixLaunch<Algo::LanesPerRow> : LaunchEntry {
   static std::size_t timed_grid(Matrix m, int block, int sms) {
     std::size_t grid = 0;
     with_first<T, Op, In>(m.cols, row_lanes(Algo::LanesPerRow, m.cols, sizeof(In)), block, [&](auto first) {
-      const auto kernel = lanes_per_row_held<T, Op, In, first.value>;
-      int fit = 0;
-      RL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, block, 0));
-      const std::size_t wave = std::size_t(fit) * std::size_t(sms);
+      const Occupancy o(lanes_per_row_held<T, Op, In, first.value>, block);
+      const std::size_t wave = std::size_t(o.blocks) * std::size_t(sms);
       for (std::size_t w = 1; w <= std::size_t(kGridWaves) && !grid; ++w)
-        if (held_share(kernel, m.rows, w * wave, sizeof(T), block)) grid = w * wave;
+        if (o.held_share(m.rows, w * wave, sizeof(T))) grid = w * wave;
       if (!grid) grid = std::size_t(kGridWaves) * wave;
     });
     return grid;
   }
-  // held_row_share's share, where its sums leave the blocks of the kernel an SM holds as they are
-  // (cudaOccupancyAvailableDynamicSMemPerBlock, asked once a kernel and block size); else 0.
-  template <class Kernel>
-  static std::size_t held_share(Kernel kernel, std::size_t rows, std::size_t blocks, std::size_t sum_bytes, int block) {
-    const std::size_t share = held_row_share(rows, blocks, sum_bytes);
-    return share && share * sum_bytes <= shared_kept(kernel, block) ? share : 0;
-  }
-  template <class Kernel>
-  static std::size_t shared_kept(Kernel kernel, int block) {
-    static std::mutex mutex;
-    static std::map<std::pair<const void*, int>, std::size_t> known;
-    const std::lock_guard<std::mutex> lock(mutex);
-    const auto key = std::make_pair(reinterpret_cast<const void*>(kernel), block);
-    if (const auto it = known.find(key); it != known.end()) return it->second;
-    int fit = 0;
-    std::size_t bytes = 0;
-    RL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, block, 0));
-    if (fit > 0) RL_CUDA(cudaOccupancyAvailableDynamicSMemPerBlock(&bytes, kernel, fit, block));
-    return known[key] = bytes;
-  }
+  // What the runtime says of a kernel in blocks of `block` threads on this GPU: the blocks an SM
+  // holds, and the dynamic shared memory a block may take without lowering that count.
+  struct Occupancy {
+    int blocks = 0;
+    std::size_t kept = 0;
+    template <class Kernel>
+    Occupancy(Kernel kernel, int block) {
+      RL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block, 0));
+      if (blocks > 0) RL_CUDA(cudaOccupancyAvailableDynamicSMemPerBlock(&kept, kernel, blocks, block));
+    }
+    // held_row_share's share for a grid of `grid` blocks, where its sums fit in what is kept; else 0.
+    std::size_t held_share(std::size_t rows, std::size_t grid, std::size_t sum_bytes) const {
+      const std::size_t share = held_row_share(rows, grid, sum_bytes);
+      return share && share * sum_bytes <= kept ? share : 0;
+    }
+  };
   // Calls f(integral_constant<int, first batch>): timed float sums on long rows take a longer first
   // batch (row_first_batch says which), the rest kRowLoadsInFlight.
   template <class T, class Op, class In, class F>

@@ -59,6 +59,6 @@ void time_catalog(const Lab& lab, const Cold& c, u64 rows, u64 cols, int lanes) 
   snprintf(what, sizeof what, "catalog lanes-per-row lanes %2d, 256 x %u", lanes, grid);
   const In* in = reinterpret_cast<const In*>(lab.in);
   report<In>(what, lab, c, rows, cols, [&] {
-    k::lanes_per_row<float, rl::ops::Sum, k::NoProbe, In, true><<<grid, 256>>>(in, lab.out, rows, cols, lanes, {});
+    k::lanes_per_row_held<float, rl::ops::Sum, In><<<grid, 256>>>(in, lab.out, rows, cols, lanes, 0);  // not held
   });
 }

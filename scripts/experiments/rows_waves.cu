@@ -2,12 +2,14 @@
 // the narrow row sums back? The plan sizes lanes-per-row's grid as two waves of blocks at full
 // occupancy (16 blocks of 256 an SM), but the timed kernels' registers let 4 or 5 such blocks share
 // an SM (cuobjdump -res-usage: halves 56 registers, held halves 46, bfloat16 48, held bfloat16 54),
-// so the grid is 4 or 3.2 waves. Times the catalog's timed lanes_per_row and lanes_per_row_held
-// (halves, bfloat16, floats) at 1-4 whole waves of the blocks an SM holds and at the plan's 16 an SM.
-// Measured (assets/runs/h200-rows/report/2026-12-04/waves/rows_waves.txt, GPU-9388cc9c, cold medians):
-// at 3.2 waves bfloat16 2^24 x 16 80.6 % against 86.6-87.1 in whole waves, 2^22 x 64 77.9 against
-// 82.9-83.5; held halves 80.3 against 85.2-86.2 at 2^20 x 256, and held in two whole waves 87.9 at
-// 2^22 x 64 where not held reads 83.6-84.5. Taken into the bench's plan (BenchSession::timed_blocks_an_sm).
+// so the grid is 4 or 3.2 waves. Times the catalog's timed kernel, lanes_per_row_held, not held
+// (share 0) and held (halves, bfloat16, floats) at 1-4 whole waves of the blocks an SM holds and at
+// the plan's 16 an SM. Measured (assets/runs/h200-rows/report/2026-12-04/waves/rows_waves.txt,
+// GPU-9388cc9c, cold medians) when "not held" was a kernel of its own (`git show
+// 3c97f99:scripts/experiments/rows_waves.cu`): at 3.2 waves bfloat16 2^24 x 16 80.6 % against
+// 86.6-87.1 in whole waves, 2^22 x 64 77.9 against 82.9-83.5; held halves 80.3 against 85.2-86.2 at
+// 2^20 x 256, and held in two whole waves 87.9 at 2^22 x 64 where not held reads 83.6-84.5. Taken
+// into the bench (MatrixLaunch<LanesPerRow>::timed_grid).
 // On a GPU machine (from the repository's root):
 //   nvcc -arch=sm_90 -O3 -std=c++17 -Ikernels -o rows_waves scripts/experiments/rows_waves.cu \
 //     kernels/model/matrix_shapes.cpp && ./rows_waves
@@ -24,15 +26,15 @@ template <class In>
 void time_shape(const Lab& lab, const Cold& c, u64 rows, u64 cols, u64 cap) {
   const int lanes = k::row_lanes(k::Algo::LanesPerRow, cols, sizeof(In));
   const In* in = reinterpret_cast<const In*>(lab.in);
-  const auto plain = k::lanes_per_row<float, rl::ops::Sum, k::NoProbe, In, true>;
   const auto held = k::lanes_per_row_held<float, rl::ops::Sum, In>;
+  const auto plain = held;  // share 0: not held
   const int fit_plain = blocks_an_sm(plain, 256);
   char what[96];
   for (int waves : {0, 1, 2, 3, 4}) {  // 0: the plan's grid, 16 blocks an SM
     const unsigned grid = waves ? unsigned(waves * fit_plain * lab.sms) : 16u * unsigned(lab.sms);
     snprintf(what, sizeof what, "plain, %d an SM, 256 x %u (%.2f waves)", fit_plain, grid,
              double(grid) / (fit_plain * lab.sms));
-    report<In>(what, lab, c, rows, cols, [&] { plain<<<grid, 256>>>(in, lab.out, rows, cols, lanes, {}); });
+    report<In>(what, lab, c, rows, cols, [&] { plain<<<grid, 256>>>(in, lab.out, rows, cols, lanes, 0); });
   }
   for (int waves : {0, 1, 2, 3, 4}) {
     int fit = 0;

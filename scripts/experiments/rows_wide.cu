@@ -24,15 +24,14 @@ void time_proto(const Lab& lab, const Cold& c, u64 rows, int waves) {
 
 // The catalog's timed lanes-per-row with its own lanes, in `waves` waves of blocks of 256.
 void time_catalog_waves(const Lab& lab, const Cold& c, u64 rows, u64 cols, int waves) {
-  auto kernel = k::lanes_per_row<float, rl::ops::Sum, k::NoProbe, float, true>;
+  auto kernel = k::lanes_per_row_held<float, rl::ops::Sum, float>;  // share 0: not held
   cudaFuncAttributes attr;
   CK(cudaFuncGetAttributes(&attr, kernel));
   const int lanes = k::row_lanes(k::Algo::LanesPerRow, cols, 4);
   const unsigned grid = unsigned(blocks_an_sm(kernel, 256) * lab.sms * waves);
   char what[96];
   snprintf(what, sizeof what, "catalog lanes-per-row, %2d lanes, %3d regs, 256 x %u", lanes, attr.numRegs, grid);
-  report<float>(what, lab, c, rows, cols,
-                [&] { kernel<<<grid, 256>>>(lab.in, lab.out, rows, cols, lanes, k::NoProbe{}); });
+  report<float>(what, lab, c, rows, cols, [&] { kernel<<<grid, 256>>>(lab.in, lab.out, rows, cols, lanes, 0); });
 }
 
 int main() {
