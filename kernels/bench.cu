@@ -226,22 +226,14 @@ struct BenchSession::Impl {
     std::size_t bytes = 0;
     RL_CUDA(
         cub::DeviceReduce::TransformReduce(nullptr, bytes, in, out, n, Op{}, cast, Op::template identity<T>(), stream));
-    void* temp = nullptr;
-    RL_CUDA(cudaMalloc(&temp, std::max<std::size_t>(bytes, 1)));
-    try {
-      Timing t = measure<T>(
-          [&] {
-            RL_CUDA(cub::DeviceReduce::TransformReduce(temp, bytes, in, out, n, Op{}, cast, Op::template identity<T>(),
-                                                       stream));
-            return static_cast<const T*>(out);
-          },
-          s, cancel);
-      cudaFree(temp);
-      return t;
-    } catch (...) {
-      cudaFree(temp);
-      throw;
-    }
+    DeviceArray<unsigned char> temp(std::max<std::size_t>(bytes, 1));
+    return measure<T>(
+        [&] {
+          RL_CUDA(cub::DeviceReduce::TransformReduce(temp.get(), bytes, in, out, n, Op{}, cast,
+                                                     Op::template identity<T>(), stream));
+          return static_cast<const T*>(out);
+        },
+        s, cancel);
   }
 
   template <class T, class Op, class In>
@@ -263,19 +255,13 @@ struct BenchSession::Impl {
       T* out = static_cast<T*>(output);
       std::size_t bytes = 0;
       RL_CUDA(cub::DeviceReduce::Reduce(nullptr, bytes, in, out, n, Op{}, Op::template identity<T>(), stream));
-      void* temp = nullptr;
-      RL_CUDA(cudaMalloc(&temp, std::max<std::size_t>(bytes, 1)));
-      try {
-        Timing t = measure<T>([&] {
-          RL_CUDA(cub::DeviceReduce::Reduce(temp, bytes, in, out, n, Op{}, Op::template identity<T>(), stream));
-          return static_cast<const T*>(out);
-        }, s, cancel);
-        cudaFree(temp);
-        return t;
-      } catch (...) {
-        cudaFree(temp);
-        throw;
-      }
+      DeviceArray<unsigned char> temp(std::max<std::size_t>(bytes, 1));
+      return measure<T>(
+          [&] {
+            RL_CUDA(cub::DeviceReduce::Reduce(temp.get(), bytes, in, out, n, Op{}, Op::template identity<T>(), stream));
+            return static_cast<const T*>(out);
+          },
+          s, cancel);
     }
     if (b == Baseline::Thrust) {
       T result{};

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The repository's size limits (issue 49), held in CI so they do not regrow:
   - docs/ without its screenshots under 1 MiB (measured runs live in assets/runs/RUN/report/);
-  - every image in docs/screenshots/ under 200 KiB, and linked from README.md or a doc.
+  - every image in docs/screenshots/ under 200 KiB, and linked from README.md or a doc;
+  - no source file in app/ or kernels/ over 600 lines, but those LONG_FILES names with the reason.
 Prints the figures; exits 1 naming every file over a limit or linked from nowhere.
 
 usage: scripts/repo-limits.py [ROOT]
@@ -12,6 +13,11 @@ import sys
 
 DOCS_LIMIT = 1 << 20  # bytes of docs/ outside docs/screenshots/
 IMAGE_LIMIT = 200 << 10  # bytes of one screenshot
+LINE_LIMIT = 600  # lines of one source file in app/ or kernels/ (docs/design.md)
+LONG_FILES = {  # over LINE_LIMIT, and why it is not split yet
+    "kernels/shuffle.cuh": "its kernels' source file is named by the catalog's rows and their recorded traces",
+}
+SOURCE_ENDINGS = (".h", ".cpp", ".cu", ".cuh")
 
 
 def files_under(folder, skip=None):
@@ -19,6 +25,25 @@ def files_under(folder, skip=None):
         dirs[:] = [d for d in dirs if os.path.join(top, d) != skip]
         for name in names:
             yield os.path.join(top, name)
+
+
+def long_sources(root):
+    """Source files in app/ and kernels/ over LINE_LIMIT lines that LONG_FILES does not name."""
+    found, longest = [], (0, "")
+    for folder in ("app", "kernels"):
+        for p in files_under(os.path.join(root, folder)):
+            if not p.endswith(SOURCE_ENDINGS):
+                continue
+            with open(p, encoding="utf-8", errors="replace") as f:
+                lines = sum(1 for _ in f)
+            name = os.path.relpath(p, root)
+            if name not in LONG_FILES:
+                longest = max(longest, (lines, name))
+            if lines > LINE_LIMIT and name not in LONG_FILES:
+                found.append(f"{name} has {lines} lines, over {LINE_LIMIT}: split it by concern")
+    print(f"repo-limits: the longest source file in app/ and kernels/ (but {len(LONG_FILES)} named) "
+          f"{longest[1]}, {longest[0]} lines (limit {LINE_LIMIT})")
+    return found
 
 
 def main():
@@ -45,6 +70,7 @@ def main():
                             "(pngquant --quality 70-95, then optipng -o2; or a crop)")
         if name not in linked:
             problems.append(f"docs/screenshots/{name} is linked from no doc: remove it or link it")
+    problems += long_sources(root)
     for line in problems:
         print(f"repo-limits: {line}", file=sys.stderr)
     return 1 if problems else 0
