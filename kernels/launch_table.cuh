@@ -74,8 +74,9 @@ struct LaunchArgs {
 
 // An entry of the table: launch(args, probe) starts the kernel's pass; a matrix kernel's
 // fold(args) runs the second pass over the first's partials where the plan has one (the default:
-// the kernel has none, or folds them in the same launch); prepare(args) asks the runtime, once a
-// reducer, what its launches need (the default: nothing), so no timed launch asks.
+// the kernel has none, or folds them in the same launch); prepare(args) asks the runtime what a
+// matrix entry's timed first pass needs (the default: nothing), called once a reducer by
+// MatrixReducer::prepare, so no timed launch asks.
 struct LaunchEntry {
   static constexpr bool kListed = true;
   template <class T, class Op, class Args>

@@ -50,8 +50,8 @@ class MatrixReducer {
                                   " bytes launched over elements of " + std::to_string(sizeof(In)));
   }
 
-  // Allocates what every later enqueue needs and asks the runtime what its launches need (the
-  // entry's prepare), so timed runs allocate and ask nothing.
+  // Allocates what every later enqueue needs and, for a timed reducer, asks the runtime what its
+  // launches need (the entry's prepare), so timed runs allocate and ask nothing.
   void prepare() {
     out_ = std::make_unique<DeviceArray<T>>(plan_.outputs);
     partials_.reset(), tickets_.reset();
@@ -61,6 +61,7 @@ class MatrixReducer {
       tickets_->fill_bytes(0);  // the last block of a row wraps its counter back to 0
     }
     first_ = first_args();
+    if (trace_) return;  // a traced pass asks nothing of the runtime
     with_algo(plan_.algo(), [&](auto a) {
       constexpr Algo A = decltype(a)::value;
       if constexpr (MatrixLaunch<A>::kListed && kTypesFit<A, T, In>) MatrixLaunch<A>::template prepare<T, Op>(first_);

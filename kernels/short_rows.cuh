@@ -6,7 +6,7 @@
 #pragma once
 #include <cstddef>
 #ifndef __CUDACC_RTC__
-#include <utility>
+#include <type_traits>
 #endif
 
 #include "block_common.cuh"
@@ -328,7 +328,7 @@ template <>
 struct MatrixLaunch<Algo::LanesPerRow> : LaunchEntry {
   template <class T, class Op, class Probe, class In>
   static void launch(const LaunchArgs<T, In>& a, const Probe& p) {
-    if constexpr (std::is_same_v<Probe, NoProbe>) {  // timed: a.held rows a block held (prepare)
+    if constexpr (std::is_same_v<Probe, NoProbe>) {  // timed: a.held rows a block holds (prepare)
       with_first<T, Op, In>(a.m.cols, a.lanes, a.threads, [&](auto first) {
         lanes_per_row_held<T, Op, In, first.value>
             <<<a.grid_2d(), a.block, a.held * sizeof(T), a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, a.held);
@@ -367,16 +367,16 @@ struct MatrixLaunch<Algo::LanesPerRow> : LaunchEntry {
   // holds, and the dynamic shared memory a block may take without lowering that count.
   struct Occupancy {
     int blocks = 0;
-    std::size_t kept = 0;
+    std::size_t shared_available = 0;
     template <class Kernel>
     Occupancy(Kernel kernel, int block) {
       RL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, block, 0));
-      if (blocks > 0) RL_CUDA(cudaOccupancyAvailableDynamicSMemPerBlock(&kept, kernel, blocks, block));
+      if (blocks > 0) RL_CUDA(cudaOccupancyAvailableDynamicSMemPerBlock(&shared_available, kernel, blocks, block));
     }
-    // held_row_share's share for a grid of `grid` blocks, where its sums fit in what is kept; else 0.
+    // held_row_share's share for a grid of `grid` blocks, where its sums fit in shared_available; else 0.
     std::size_t held_share(std::size_t rows, std::size_t grid, std::size_t sum_bytes) const {
       const std::size_t share = held_row_share(rows, grid, sum_bytes);
-      return share && share * sum_bytes <= kept ? share : 0;
+      return share && share * sum_bytes <= shared_available ? share : 0;
     }
   };
   // Calls f(integral_constant<int, first batch>): timed float sums on long rows take a longer first

@@ -133,12 +133,18 @@ struct InterpretedTrace {
   }
 };
 
+// Rows whose kernels use what the interpreter does not model: clusters' distributed shared memory
+// (mapa, ld.shared::cluster), bulk copies and their mbarriers.
+bool outside_interpreter(const kernels::AlgorithmRow& row) {
+  return row.tree == kernels::Tree::Cluster || row.bulk_copy;
+}
+
 // NVRTC's output and the interpreter's module, once per test run. Compiling is most of this test's
 // time (85 requests of about 0.75 s each, 2026-12-04; each further name in a request about 0.07 s),
 // so a first pass over the cases only notes the names each source file is asked for (`collecting`:
 // built() throws Collected), and each file then compiles once with all of them. A row outside the
-// interpreter's set compiles alone (`alone`), so that its refusal stays its own; a refusal is kept,
-// not compiled again for each case.
+// interpreter's set (outside_interpreter) compiles alone (`alone`), so that its refusal stays its
+// own; a refusal is kept, not compiled again for each case.
 struct Built {
   std::shared_ptr<const own::ptx::Module> module;
   std::map<std::string, std::string> lowered;  // name expression: the kernel's name in the module
@@ -190,10 +196,12 @@ struct CatalogKernels {
   std::string traced, untraced;
 };
 
-// Compiles the row's source file with its two kernels; throws where NVRTC or the interpreter's
-// parser refuses (the message says what is outside the set).
+// The row's two kernels, from one compile of its source file with every name the file is asked
+// for (built(); `alone`, and a row outside_interpreter: with these two only). Throws where NVRTC
+// or the interpreter's parser refuses (the message says what is outside the set), and Collected
+// while batches().collecting.
 template <class T, class In = T>
-CatalogKernels compile_row(const kernels::AlgorithmRow& row, int block, core::Op op) {
+CatalogKernels compile_row(const kernels::AlgorithmRow& row, int block, core::Op op, bool alone = false) {
   own::CompileRequest r;
   const std::string file = std::string(row.source).substr(std::string(row.source).rfind('/') + 1);
   r.source = "#include \"narrow_types.h\"\n#include \"" + file + "\"\n";  // Half and Bf16 for every file
@@ -207,7 +215,7 @@ CatalogKernels compile_row(const kernels::AlgorithmRow& row, int block, core::Op
     r.name_expression = name_expression(row, block, t, op_name(op), "rl::kernels::TraceProbe<" + t + ">", in);
     r.more_names = {name_expression(row, block, t, op_name(op), "rl::kernels::NoProbe", in)};
   }
-  const Built& b = built(r, row.tree == kernels::Tree::Cluster || row.bulk_copy);
+  const Built& b = built(r, alone || outside_interpreter(row));
   const std::string& traced = b.lowered.at(r.name_expression);
   return {b.module, traced, r.more_names.empty() ? traced : b.lowered.at(r.more_names[0])};
 }
@@ -483,7 +491,7 @@ std::vector<T> interpreted_matrix_run(const kernels::Plan& p, core::Op op, const
   r.file = "conformance.cu", r.options = catalog_options(), r.cache = false;
   r.name_expression = with(shape_of_first.kernel, probe_type);
   if (fold_shape) r.more_names = {with(fold_shape->kernel, "rl::kernels::NoProbe")};
-  const Built& b = built(r);
+  const Built& b = built(r, outside_interpreter(*p.row));
   own::ptx::Machine m(b.module);
   *parsed = true;
 
@@ -733,67 +741,77 @@ TEST(Conformance, BitFieldsExtractAndInsertAsThePtxIsaSays) {
   EXPECT_EQ(d, 0xF000000000000000ull);  // 8 bits at 60: the 4 that fit
 }
 
+// What the golden cases came to: the kernels that conformed, those the interpreter refused (and
+// why), those this test does not drive, and the cases of half or bfloat16 elements.
+struct Conformed {
+  std::map<std::string, std::string> refused;
+  std::set<std::string> passed, not_driven;
+  int narrow = 0;
+};
+
+// One golden case on the interpreter against its GPU recording. While batches().collecting, it
+// only notes the kernels' names (built() throws Collected) and records nothing.
+void conform(const test::GoldenCase& c, Conformed& out) {
+  if (!outside(c).empty()) {
+    out.not_driven.insert(c.algorithm + " (" + outside(c) + ")");
+    return;
+  }
+  SCOPED_TRACE(c.name);
+  const test::GoldenFile file = test::read_golden(c);
+  const core::Trace& g = file.trace;
+  const auto req = test::golden_request(c, g.trace_block, g.grid, g.tickets);
+  const kernels::AlgorithmRow& row = backend::kernel_row(c.algorithm);
+  const kernels::Plan plan = backend::plan_for(req, kernels::DeviceShape(model::kModelSmCount));
+  core::Trace t;
+  bool compiled = false;
+  const auto run = [&]<class T, class In>() {
+    if (row.shape == kernels::Shape::Matrix)
+      return backend::run_trace<T, In>(
+          req, plan, [&](const kernels::Plan& p, kernels::OpKind, const In* in, kernels::RawTrace<T>* raw) {
+            return interpreted_matrix_run<T, In>(p, c.op, in, raw, &compiled);
+          });
+    const CatalogKernels k = compile_row<T, In>(row, c.block, c.op);
+    compiled = true;
+    return backend::run_trace<T, In>(
+        req, plan, [&](const kernels::Plan& p, kernels::OpKind op, const In* in, kernels::RawTrace<T>* raw) {
+          return interpreted_run<T, In>(k, p, op, in, raw);
+        });
+  };
+  try {
+    t = backend::with_types(req, run);
+  } catch (const Collected&) {
+    return;
+  } catch (const std::exception& e) {
+    if (batches().collecting) return;  // the second pass meets it again and records it
+    if (!compiled) {
+      out.refused[c.algorithm] = e.what();
+      return;
+    }
+    ADD_FAILURE() << "the interpreted run failed: " << e.what();
+    return;
+  }
+  t.backend = "cuda";  // expect_identical asks the recording's side for it
+  test::expect_identical(test::with_words_of(g, t), t, !test::atomic_float_sum(c.algorithm, c.type, c.op),
+                         test::sum_tolerance(c.type, req.input));
+  out.passed.insert(c.algorithm);
+  out.narrow += core::is_narrow(c.type) ? 1 : 0;
+}
+
 TEST(Conformance, CatalogKernelsInterpretedReproduceTheirGoldenGpuTraces) {
   if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
-  std::map<std::string, std::string> refused;  // the kernels the interpreter refuses, and why
-  std::set<std::string> passed, not_driven;
-  int narrow = 0;  // cases of half or bfloat16 elements
   // Under the sanitizers (scripts/test.sh's second round) one small case a kernel: the
   // interpreter runs there some ten times slower.
   const bool sanitized = std::getenv("REDLAB_SANITIZED") != nullptr;
-  std::set<std::string> tried;
+  Conformed result;
   // The first pass notes the kernels' names (built()), the second compiles and runs.
-  const auto pass = [&](bool collecting) {
+  for (const bool collecting : {true, false}) {
     batches().collecting = collecting;
-    tried.clear();
-    return test::golden_cases();
-  };
-  for (const bool collecting : {true, false})
-    for (const test::GoldenCase& c : pass(collecting)) {
-      if (sanitized && (c.n > (std::size_t(1) << 17) || !tried.insert(c.algorithm).second)) continue;
-      if (!outside(c).empty()) {
-        not_driven.insert(c.algorithm + " (" + outside(c) + ")");
-        continue;
-      }
-      SCOPED_TRACE(c.name);
-      const test::GoldenFile file = test::read_golden(c);
-      const core::Trace& g = file.trace;
-      const auto req = test::golden_request(c, g.trace_block, g.grid, g.tickets);
-      const kernels::AlgorithmRow& row = backend::kernel_row(c.algorithm);
-      const kernels::Plan plan = backend::plan_for(req, kernels::DeviceShape(model::kModelSmCount));
-      core::Trace t;
-      bool compiled = false;
-      const auto run = [&]<class T, class In>() {
-        if (row.shape == kernels::Shape::Matrix)
-          return backend::run_trace<T, In>(
-              req, plan, [&](const kernels::Plan& p, kernels::OpKind, const In* in, kernels::RawTrace<T>* raw) {
-                return interpreted_matrix_run<T, In>(p, c.op, in, raw, &compiled);
-              });
-        const CatalogKernels k = compile_row<T, In>(row, c.block, c.op);
-        compiled = true;
-        return backend::run_trace<T, In>(
-            req, plan, [&](const kernels::Plan& p, kernels::OpKind op, const In* in, kernels::RawTrace<T>* raw) {
-              return interpreted_run<T, In>(k, p, op, in, raw);
-            });
-      };
-      try {
-        t = backend::with_types(req, run);
-      } catch (const Collected&) {
-        continue;
-      } catch (const std::exception& e) {
-        if (!compiled) {
-          refused[c.algorithm] = e.what();
-          continue;
-        }
-        ADD_FAILURE() << "the interpreted run failed: " << e.what();
-        continue;
-      }
-      t.backend = "cuda";  // expect_identical asks the recording's side for it
-      test::expect_identical(test::with_words_of(g, t), t, !test::atomic_float_sum(c.algorithm, c.type, c.op),
-                             test::sum_tolerance(c.type, req.input));
-      passed.insert(c.algorithm);
-      narrow += core::is_narrow(c.type) ? 1 : 0;
-    }
+    std::set<std::string> tried;
+    for (const test::GoldenCase& c : test::golden_cases())
+      if (!sanitized || (c.n <= (std::size_t(1) << 17) && tried.insert(c.algorithm).second)) conform(c, result);
+  }
+  batches().collecting = false;
+  const auto& [refused, passed, not_driven, narrow] = result;
   std::string report = "conforming: ";
   for (const auto& a : passed) report += a + " ";
   report += "\nrefused by the interpreter:\n";
@@ -806,8 +824,7 @@ TEST(Conformance, CatalogKernelsInterpretedReproduceTheirGoldenGpuTraces) {
   std::set<std::string> refused_ids, outside_set;
   for (const auto& [a, why] : refused) refused_ids.insert(a);
   for (const test::GoldenCase& c : test::golden_cases())
-    if (const auto& r = backend::kernel_row(c.algorithm); r.tree == kernels::Tree::Cluster || r.bulk_copy)
-      outside_set.insert(c.algorithm);
+    if (outside_interpreter(backend::kernel_row(c.algorithm))) outside_set.insert(c.algorithm);
   if (!sanitized) {
     EXPECT_EQ(refused_ids, outside_set) << report;  // each refused, and only those
   }
@@ -832,7 +849,7 @@ TEST(Conformance, TheCatalogsPitfallsAreNamedAsRaces) {
     backend::TraceRequest req;
     req.algorithm = id, req.block = 256, req.type = core::DType::Float;
     req.input = test::random_values(4096 + 3, core::DType::Float, seed);
-    const CatalogKernels k = compile_row<float>(backend::kernel_row(id), 256, core::Op::Sum);
+    const CatalogKernels k = compile_row<float>(backend::kernel_row(id), 256, core::Op::Sum, true);
     const kernels::Plan plan = backend::plan_for(req, kernels::DeviceShape(model::kModelSmCount));
     const std::string e = error_of([&] {
       backend::run_trace<float, float>(

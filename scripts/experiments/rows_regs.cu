@@ -49,29 +49,29 @@ void time_shape(const Lab& lab, const Cold& c, u64 rows, u64 cols) {
   const In* in = reinterpret_cast<const In*>(lab.in);
   // Each kernel in the catalog's grid rule (MatrixLaunch<LanesPerRow>::timed_grid), blocks of 256.
   const auto run = [&](const char* name, auto kernel) {
+    using Entry = k::MatrixLaunch<k::Algo::LanesPerRow>;
+    const Entry::Occupancy o(kernel, 256);
     cudaFuncAttributes attr;
     CK(cudaFuncGetAttributes(&attr, kernel));
-    const int fit = blocks_an_sm(kernel, 256);
-    std::size_t kept = 0;
-    CK(cudaOccupancyAvailableDynamicSMemPerBlock(&kept, kernel, fit, 256));
     unsigned grid = 0;
     std::size_t share = 0;
-    for (int w = 1; w <= k::kGridWaves && !grid; ++w) {
-      const unsigned g = unsigned(w * fit * lab.sms);
-      const std::size_t s = k::held_row_share(rows, g, 4);
-      if (s && s * 4 <= kept) grid = g, share = s;
-    }
-    if (!grid) grid = unsigned(k::kGridWaves * fit * lab.sms);
+    for (int w = 1; w <= k::kGridWaves && !grid; ++w)
+      if ((share = o.held_share(rows, std::size_t(w * o.blocks * lab.sms), sizeof(float))))
+        grid = unsigned(w * o.blocks * lab.sms);
+    if (!grid) grid = unsigned(k::kGridWaves * o.blocks * lab.sms);
     char what[128];
     snprintf(what, sizeof what, "%s %d regs %d B spilled, %d an SM, %u x 256, share %zu", name, attr.numRegs,
-             int(attr.localSizeBytes), fit, grid, share);
-    report<In>(what, lab, c, rows, cols, [&] { kernel<<<grid, 256, share * 4>>>(in, lab.out, rows, cols, lanes, share); });
+             int(attr.localSizeBytes), o.blocks, grid, share);
+    report<In>(what, lab, c, rows, cols,
+               [&] { kernel<<<grid, 256, share * sizeof(float)>>>(in, lab.out, rows, cols, lanes, share); });
   };
   run("catalog", k::lanes_per_row_held<float, rl::ops::Sum, In>);
   run("min 5  ", held_capped<float, rl::ops::Sum, In, 5>);
   run("min 6  ", held_capped<float, rl::ops::Sum, In, 6>);
 }
 
+// Floats not at rows of 1024: there the catalog's float sums take a longer first batch
+// (row_first_batch, a kernel of its own), which this file does not copy.
 int main() {
   const Lab lab = open_lab(u64(1) << 28, u64(1) << 24);
   const Cold c = open_cold();
@@ -79,6 +79,6 @@ int main() {
   for (const auto& s : shapes) {
     time_shape<rl::narrow::Half>(lab, c, s[0], s[1]);
     time_shape<rl::narrow::Bf16>(lab, c, s[0], s[1]);
-    time_shape<float>(lab, c, s[0], s[1]);
+    if (s[1] < 1024) time_shape<float>(lab, c, s[0], s[1]);
   }
 }
