@@ -1,4 +1,4 @@
-// Exploration for issue 53 (not part of the app), not yet run: does a fifth block of 256 an SM lift
+// Exploration for issue 53 (not part of the app): does a fifth block of 256 an SM lift
 // halves and bfloat16 at rows of 64 and 16? Nsight Compute on the catalog's timed lanes-per-row
 // (assets/runs/h200-rows/report/2026-12-04/prepare/call1_ncu_table.md, GPU-fa437643) found halves at
 // 2^22 x 64 issuing about 1.5 times the floats' instructions a byte and stalling on memory half as
@@ -11,6 +11,9 @@
 // sm_90, 2026-12-04): the catalog's kernel takes 52 registers over halves, 56 over bfloat16, 64 over
 // floats; capped at 5 blocks, halves and bfloat16 take 48 and spill nothing, floats spill 308 bytes;
 // at 6, 40 registers, and halves spill 16 bytes, bfloat16 32, floats 880.
+// Measured (assets/runs/h200-rows/report/2026-12-04/same_bytes/call1_rows_regs.txt, one H200):
+// halves and bfloat16 moved -2.2 to +0.8 points with the fifth or sixth block; floats, spilling,
+// lost up to 48. Occupancy is not what holds halves back; the catalog was not changed.
 // On a GPU machine (from the repository's root):
 //   nvcc -arch=sm_90 -O3 -std=c++17 -Ikernels -o rows_regs scripts/experiments/rows_regs.cu \
 //     kernels/model/matrix_shapes.cpp && ./rows_regs
