@@ -9,5 +9,20 @@ if [ $# -eq 0 ]; then
 else
   files=("$@")
 fi
-printf '%s\n' "${files[@]}" | xargs -P "$(nproc)" -n 4 clang-tidy -p build-ci --quiet \
+# A unity build (REDLAB_UNITY) lists its unity files, not the sources they include: each source
+# gets its unity file's command, in a database of its own.
+db=$(mktemp -d)
+trap 'rm -rf "$db"' EXIT
+python3 - build-ci/compile_commands.json "$db/compile_commands.json" <<'PY'
+import json, re, sys
+out = []
+for e in json.load(open(sys.argv[1])):
+    if "/Unity/unity_" not in e["file"]:
+        out.append(e)
+        continue
+    for src in re.findall(r'^#include "(.+)"$', open(e["file"]).read(), re.M):
+        out.append(dict(e, file=src, command=e["command"].replace(e["file"], src)))
+json.dump(out, open(sys.argv[2], "w"))
+PY
+printf '%s\n' "${files[@]}" | xargs -P "$(nproc)" -n 4 clang-tidy -p "$db" --quiet \
   --extra-arg=-Wno-unknown-warning-option --extra-arg=-Wno-error 2>/dev/null

@@ -116,12 +116,6 @@ core::BenchRow base_row(const std::string& id, const BenchRequest& req, std::siz
   return row;
 }
 
-// A GPU timing's samples, noise and L2 write-back into its row (the median and bandwidth: the caller).
-void take_samples(core::BenchRow& row, const kernels::Timing& t) {
-  row.samples = t.samples, row.discarded = t.discarded, row.noise_pct = t.noise_pct,
-  row.write_back_us = t.write_back_us;
-}
-
 // The block size a row runs with: the request's, or (block 0) the algorithm's own choice.
 int block_for(const Row& r, const BenchRequest& req, std::size_t n, int sm_count) {
   if (req.block > 0) return req.block;  // the user's block as given: --block 1024 runs at 1024
@@ -345,6 +339,12 @@ core::BenchReport run_sim(const BenchRequest& req, const std::vector<const Row*>
 }
 
 #ifdef REDLAB_HAS_CUDA
+// A GPU timing's samples, noise and L2 write-back into its row (the median and bandwidth: the caller).
+void take_samples(core::BenchRow& row, const kernels::Timing& t) {
+  row.samples = t.samples, row.discarded = t.discarded, row.noise_pct = t.noise_pct,
+  row.write_back_us = t.write_back_us;
+}
+
 // One row's timing on the GPU: a library's baseline, or the kernel's plan for this device.
 kernels::Timing time_on_gpu(kernels::BenchSession& session, const Row& r, core::BenchRow& row, const BenchRequest& req,
                             const Point& pt, const kernels::BenchSettings& settings, const std::atomic<bool>* cancel) {

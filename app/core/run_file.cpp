@@ -21,14 +21,14 @@ RunFile kind_of(const nlohmann::json& j) {
 // The top level's fields alone (what lies deeper is read and dropped): enough to tell the kind
 // before the whole file is parsed under its own kind's rules.
 nlohmann::json top_level(const std::string& text) {
-  using json = nlohmann::json;
-  json::parser_callback_t shallow = [](int depth, json::parse_event_t event, json&) {
+  using Json = nlohmann::json;
+  using Event = Json::parse_event_t;
+  Json::parser_callback_t shallow = [](int depth, Event event, Json&) {
     json_fields::bound_depth(depth);
-    const bool ends = event == json::parse_event_t::value || event == json::parse_event_t::object_end ||
-                      event == json::parse_event_t::array_end;
+    const bool ends = event == Event::value || event == Event::object_end || event == Event::array_end;
     return !ends || depth <= 1;
   };
-  return json::parse(text, shallow);
+  return Json::parse(text, shallow);
 }
 
 const FileKind& limit_of(RunFile kind) {

@@ -12,8 +12,6 @@ namespace {
 __extension__ typedef unsigned __int128 U128;  // mul.hi's double-width product
 __extension__ typedef __int128 S128;
 
-[[noreturn]] void refuse(const Instr& in, const std::string& what) { throw NotModelled{what, in.line}; }
-
 }  // namespace
 
 // One float instruction in F (float or double), IEEE round to nearest; false where not modelled.

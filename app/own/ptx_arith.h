@@ -16,6 +16,8 @@ struct NotModelled {
   std::string what;
   int line = 0;
 };
+// Ends the instruction: the machine reports `what` at its line.
+[[noreturn]] inline void refuse(const Instr& in, const std::string& what) { throw NotModelled{what, in.line}; }
 
 inline std::uint64_t mask_of(int bytes) {
   return bytes >= 8 ? ~std::uint64_t(0) : (std::uint64_t(1) << (8 * bytes)) - 1;

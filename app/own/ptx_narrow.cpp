@@ -9,8 +9,6 @@
 namespace rl::own::ptx {
 namespace {
 
-[[noreturn]] void refuse(const Instr& in, const std::string& what) { throw NotModelled{what, in.line}; }
-
 // a + b rounded to odd: the nearest double when exact, else the neighbour whose last bit is 1.
 // Rounded once more to a type of at most 51 bits, it gives the exact sum's rounding.
 double odd_sum(double a, double b) {

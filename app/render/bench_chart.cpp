@@ -7,13 +7,10 @@
 #include <tuple>
 
 #include "../core/catalog.h"
+#include "palette.h"
 
 namespace rl::render {
 namespace {
-
-constexpr Color rgb(int hex) {
-  return {((hex >> 16) & 255) / 255.0f, ((hex >> 8) & 255) / 255.0f, (hex & 255) / 255.0f, 1};
-}
 
 // Distinct hues for many series; Okabe-Ito first (safe for common colour-vision deficiencies).
 constexpr std::array<Color, 14> kColors = {rgb(0xE69F00), rgb(0x56B4E9), rgb(0x009E73), rgb(0xF0E442),

@@ -102,14 +102,14 @@ struct ExportFrame {
 };
 
 // What an export draws: one trace, or compare mode's two side by side (`second` on the right).
-struct Shown {
+struct Drawn {
   const core::Trace& first;
   const core::Trace* second;
   int stages() const { return std::max(int(first.stages.size()), second ? int(second->stages.size()) : 0); }
 };
 
 // ExportFrame f of an export: the view, or compare mode's two views each in its half.
-std::vector<std::uint8_t> frame_pixels(Canvas& c, Offscreen& target, const Shown& shown, const ExportFrame& f,
+std::vector<std::uint8_t> frame_pixels(Canvas& c, Offscreen& target, const Drawn& drawn, const ExportFrame& f,
                                        int width, int height, const Look& look) {
   ViewOptions options;
   options.blend = f.blend;
@@ -122,24 +122,25 @@ std::vector<std::uint8_t> frame_pixels(Canvas& c, Offscreen& target, const Shown
     options.text_scale = kPresenterTextScale;
     options.min_text_px = min_text_px(true, 1);
   }
-  if (!shown.second) return view_pixels(c, target, shown.first, f.stage, width, height, look.view, options);
+  if (!drawn.second) return view_pixels(c, target, drawn.first, f.stage, width, height, look.view, options);
   const int left = width / 2, right = width - left;
   std::vector<std::uint8_t> out(std::size_t(width) * std::size_t(height) * 4);
-  paste(out, width, view_pixels(c, target, shown.first, f.stage, left, height, look.view, options), left, 0);
-  paste(out, width, view_pixels(c, target, *shown.second, f.stage, right, height, look.view, options), right, left);
+  paste(out, width, view_pixels(c, target, drawn.first, f.stage, left, height, look.view, options), left, 0);
+  paste(out, width, view_pixels(c, target, *drawn.second, f.stage, right, height, look.view, options), right, left);
   return out;
 }
 
 // The view (or the two) at each frame's (stage, blend).
-Exported render_frames(const Shown& shown, int width, int height, const std::vector<ExportFrame>& frames,
+Exported render_frames(const Drawn& drawn, int width, int height, const std::vector<ExportFrame>& frames,
                        const Look& look, bool together = false) {
-  if (shown.second && width < 2) return {Exported::Status::BadRequest, "a side-by-side image needs a width of 2 pixels or more"};
+  if (drawn.second && width < 2)
+    return {Exported::Status::BadRequest, "a side-by-side image needs a width of 2 pixels or more"};
   std::vector<std::string> paths;
   for (const ExportFrame& f : frames) paths.push_back(f.path);
   return render_pngs(
       width, height, paths, look.current_context,
       [&](Canvas& c, Offscreen& target, std::size_t i) {
-        return frame_pixels(c, target, shown, frames[i], width, height, look);
+        return frame_pixels(c, target, drawn, frames[i], width, height, look);
       },
       look.progress, together);
 }
@@ -186,14 +187,14 @@ Exported export_compare_png(const core::Trace& first, const core::Trace& second,
 
 Exported export_all_stages(const core::Trace& trace, int width, int height, const std::string& prefix, const Look& look,
                            const core::Trace* second) {
-  const Shown shown{trace, second};
+  const Drawn drawn{trace, second};
   std::vector<ExportFrame> frames;
   char name[32];
-  for (int k = 0; k < shown.stages(); ++k) {
+  for (int k = 0; k < drawn.stages(); ++k) {
     std::snprintf(name, sizeof name, "-stage%02d.png", k);
     frames.push_back({k, 0, prefix + name});
   }
-  return render_frames(shown, width, height, frames, look, true);
+  return render_frames(drawn, width, height, frames, look, true);
 }
 
 Exported export_video(const core::Trace& trace, int width, int height, const std::string& path, const Look& look,
@@ -212,8 +213,8 @@ Exported export_video(const core::Trace& trace, int width, int height, const std
   try {
     const core::ScratchFolder dir;
     const std::filesystem::path base(dir.path());
-    const Shown shown{trace, second};
-    Exported done = render_frames(shown, width, height, video_frames(shown.stages(), base), look);
+    const Drawn drawn{trace, second};
+    Exported done = render_frames(drawn, width, height, video_frames(drawn.stages(), base), look);
     if (!done.ok()) return done;
     const std::string made = (base / (gif ? "out.gif" : "out.mp4")).string(), said = (base / "ffmpeg.txt").string();
     const std::string cmd =

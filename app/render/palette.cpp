@@ -6,12 +6,6 @@
 
 namespace rl::render {
 
-namespace {
-constexpr Color rgb(int hex) {
-  return {((hex >> 16) & 255) / 255.0f, ((hex >> 8) & 255) / 255.0f, (hex & 255) / 255.0f, 1};
-}
-}  // namespace
-
 Palette standard_palette() {
   return {rgb(0x1B1D23), rgb(0xEDEDED), rgb(0x9AA0A6), rgb(0x3A3D45),
           rgb(0xE69F00),   // orange: written

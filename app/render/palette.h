@@ -8,6 +8,11 @@ struct Color {
   float r = 0, g = 0, b = 0, a = 1;
 };
 
+// 0xRRGGBB, opaque.
+constexpr Color rgb(int hex) {
+  return {((hex >> 16) & 255) / 255.0f, ((hex >> 8) & 255) / 255.0f, (hex & 255) / 255.0f, 1};
+}
+
 struct Palette {
   Color background, text, muted, grid_line;
   Color written, read, active, inactive, padding, conflict;
