@@ -1195,9 +1195,11 @@ TEST(Gpu, OwnRunsAreComparedWithTheCpuPathAndCheckedAtEverySize) {
   EXPECT_EQ(both.trace.backend, "cuda");
 }
 
-// This program beside the test (the GPU pack puts both in one folder; the build tree one up).
+// This program beside the test (the GPU pack puts both in one folder; the build tree one up), or
+// REDLAB_PROGRAM: a path. (REDLAB_BINARY is the scripts' command line, ".gpu/run.sh .gpu/bin/...",
+// which scripts/gpu-suite.sh exports: no path to start a process from.)
 std::string lab_program() {
-  if (const char* p = std::getenv("REDLAB_BINARY"); p && *p) return p;
+  if (const char* p = std::getenv("REDLAB_PROGRAM"); p && *p) return p;
   const std::filesystem::path here = std::filesystem::path(own::this_program()).parent_path();
   for (const auto& p : {here / "reduction-lab", here.parent_path() / "reduction-lab"})
     if (std::filesystem::exists(p)) return p.string();
@@ -1211,7 +1213,7 @@ TEST(Gpu, OwnRunsInAProcessOfTheirOwnAndAHungKernelEndsOnlyThat) {
   const auto seed = test::test_seed();
   SCOPED_TRACE("seed " + std::to_string(seed));
   const std::string program = lab_program();
-  ASSERT_FALSE(program.empty()) << "reduction-lab not found beside gpu_test (set REDLAB_BINARY)";
+  ASSERT_FALSE(program.empty()) << "reduction-lab not found beside gpu_test (set REDLAB_PROGRAM)";
   own::OwnRequest r;
   r.source = std::string(embedded::own_file("reduce3")), r.file = "/somewhere/reduce3.cu", r.value_type = "float";
   r.input = own_input(65549, "float", seed), r.block = 256, r.trace_block = 1;
@@ -1263,7 +1265,7 @@ TEST(Gpu, OwnRunsInAProcessOfTheirOwnAndAHungKernelEndsOnlyThat) {
 TEST(Gpu, OwnKernelsAreTimedInAProcessOfTheirOwn) {
   if (!cuda_device()) NO_GPU("no CUDA device");
   const std::string program = lab_program();
-  ASSERT_FALSE(program.empty()) << "reduction-lab not found beside gpu_test (set REDLAB_BINARY)";
+  ASSERT_FALSE(program.empty()) << "reduction-lab not found beside gpu_test (set REDLAB_PROGRAM)";
   own::OwnRequest r;
   r.source = std::string(embedded::own_file("reduce3")), r.file = "/somewhere/reduce3.cu", r.value_type = "int";
   const core::BenchReport report =
