@@ -14,14 +14,19 @@ fi
 db=$(mktemp -d)
 trap 'rm -rf "$db"' EXIT
 python3 - build-ci/compile_commands.json "$db/compile_commands.json" <<'PY'
-import json, re, sys
+import json, os, re, sys
 out = []
 for e in json.load(open(sys.argv[1])):
     if "/Unity/unity_" not in e["file"]:
         out.append(e)
         continue
-    for src in re.findall(r'^#include "(.+)"$', open(e["file"]).read(), re.M):
-        out.append(dict(e, file=src, command=e["command"].replace(e["file"], src)))
+    unity = os.path.join(e["directory"], e["file"])
+    sources = re.findall(r'^#include "(/.+)"$', open(unity).read(), re.M)
+    # A command that does not name its unity file, or a unity file of no sources, would leave
+    # sources to clang-tidy's guesses, or check them as headers its filter drops: stop instead.
+    if e["file"] not in e["command"] or not sources:
+        sys.exit(f"tidy: cannot give {unity}'s sources their command")
+    out += [dict(e, file=src, command=e["command"].replace(e["file"], src)) for src in sources]
 json.dump(out, open(sys.argv[2], "w"))
 PY
 printf '%s\n' "${files[@]}" | xargs -P "$(nproc)" -n 4 clang-tidy -p "$db" --quiet \

@@ -1195,9 +1195,9 @@ TEST(Gpu, OwnRunsAreComparedWithTheCpuPathAndCheckedAtEverySize) {
   EXPECT_EQ(both.trace.backend, "cuda");
 }
 
-// This program beside the test (the GPU pack puts both in one folder; the build tree one up), or
-// REDLAB_PROGRAM: a path. (REDLAB_BINARY is the scripts' command line, ".gpu/run.sh .gpu/bin/...",
-// which scripts/gpu-suite.sh exports: no path to start a process from.)
+// REDLAB_PROGRAM (a path) where set, else this program beside the test (the GPU pack puts both in
+// one folder; the build tree one up). Not REDLAB_BINARY: that is the scripts' command line
+// (".gpu/run.sh .gpu/bin/...", exported by scripts/gpu-suite.sh), no path to start a process from.
 std::string lab_program() {
   if (const char* p = std::getenv("REDLAB_PROGRAM"); p && *p) return p;
   const std::filesystem::path here = std::filesystem::path(own::this_program()).parent_path();

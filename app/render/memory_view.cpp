@@ -18,14 +18,14 @@
 namespace rl::render {
 namespace {
 
-using namespace memory_parts;
+namespace parts = memory_parts;  // an alias, not a using-directive: a unity build puts later files here
 
 constexpr std::size_t kMaxArrows = 96;  // more would hide the cells they point at
 
 // What every piece of one frame shares: the view's context, the stage, its array and the cells.
 struct MemoryFrame : ViewContext {
   const core::Stage& s;
-  const Shown& shown;
+  const parts::Shown& shown;
   int total = 0;  // cells in the array
   int count = 0;  // cells in the picture (the whole block, or its strip)
   int real = 0;   // cells before the padding
@@ -149,7 +149,7 @@ CellMarks mark_cells(const MemoryFrame& f) {
 Blend blend_target(const MemoryFrame& f, int stage, std::size_t scaled, const Scale& scale, float blend) {
   Blend b{nullptr, scale, std::clamp(blend, 0.0f, 1.0f)};
   if (blend > 0 && stage + 1 < int(f.t.stages.size())) {
-    const Shown next = shown_array(f.t, f.t.stages[stage + 1]);
+    const parts::Shown next = parts::shown_array(f.t, f.t.stages[stage + 1]);
     if (next.values && next.values->size() == f.shown.values->size() && next.what == f.shown.what) {
       b.values = next.values;
       b.scale = value_scale(b.values, scaled);
@@ -225,7 +225,7 @@ Color border_of(const MemoryFrame& f, const CellMarks& m, const CellRace& r, int
 // Values are drawn only at the minimum text size or larger; a race's badges take their part
 // of the cell, and the value the rest. Returns whether every badge wanted found room.
 bool draw_cells(const MemoryFrame& f, const CellMarks& m, const Scale& scale, const Blend& next, float mark,
-                const CellTexts& text) {
+                const parts::CellTexts& text) {
   bool badges = true;
   const auto race = race_cells(f);
   const bool words = badge_words_fit(f, race);
@@ -330,11 +330,11 @@ bool drawn(const MemoryFrame& f, int i) { return i >= f.lo && i < f.hi; }
 
 // Arrows from the cells each thread read to the cell it wrote (up to a legible number); an
 // enlarged warp shows those between its own cells.
-void draw_access_arrows(const MemoryFrame& f, const Lanes& lanes) {
+void draw_access_arrows(const MemoryFrame& f, const parts::Lanes& lanes) {
   if (!f.marks || f.s.accesses.size() > kMaxArrows * (f.zoomed() ? f.count / 32 : 1)) return;
   Color tint = f.pal.read;
   tint.a = 0.85f;
-  const float w = arrow_line(f.L);
+  const float w = parts::arrow_line(f.L);
   for (const auto& a : f.s.accesses) {
     if (a.writes.empty() || !drawn(f, a.writes[0])) continue;
     const Rect to = f.L.cell(a.writes[0]);
@@ -356,7 +356,8 @@ float source_px(const MemoryLayout& L, float min_px) {
 
 // Values drawn small enough to leave a cell's top margin to its remote read's mark, where they
 // stay readable at that size.
-CellTexts leave_room_for_sources(CellTexts text, const core::Stage& s, const MemoryLayout& L, float min_px) {
+parts::CellTexts leave_room_for_sources(parts::CellTexts text, const core::Stage& s, const MemoryLayout& L,
+                                        float min_px) {
   if (!has_sources(s)) return text;
   const float fits = (L.cell_h - 2.4f * source_px(L, min_px)) / 0.8f;  // digits: about 0.8 of the size tall
   if (fits >= min_px && fits < text.px) text.widest *= fits / text.px, text.px = fits;
@@ -365,7 +366,7 @@ CellTexts leave_room_for_sources(CellTexts text, const core::Stage& s, const Mem
 
 // Distributed shared memory: over each register a read filled, the block of the cluster it came
 // from ("b2"), in the cell's top margin where the value leaves room. Returns whether any was drawn.
-bool draw_remote_sources(const MemoryFrame& f, const CellTexts& text) {
+bool draw_remote_sources(const MemoryFrame& f, const parts::CellTexts& text) {
   if (!f.shown.per_thread || f.marks) return false;
   bool any = false;
   const float px = source_px(f.L, f.min_px);
@@ -390,7 +391,7 @@ bool is_shuffle_stage(const MemoryFrame& f) {
 
 // Shuffle stages: each lane's operand came from the lane `offset` above it; a lane past the
 // warp's end got its own value back (a square on its cell). Returns whether any did.
-bool draw_shuffle(const MemoryFrame& f, const Lanes& lanes) {
+bool draw_shuffle(const MemoryFrame& f, const parts::Lanes& lanes) {
   bool own_values = false;
   Color tint = f.pal.read;
   tint.a = 0.85f;
@@ -460,8 +461,9 @@ void draw_footer(const MemoryFrame& f, bool any_conflict, bool shuffle, bool own
 // A race recording whose replay covers this stage's shared memory cell for cell.
 bool race_fits(const core::Trace& t, const core::Stage& s) {
   if (!t.race || !s.shared || t.race->meant.size() != t.stages.size() || t.race->wrong.size() != t.stages.size()) return false;
-  return std::all_of(t.race->meant.begin(), t.race->meant.end(), [&](const auto& m) { return m.size() == s.shared->size(); }) &&
-         int(s.shared->size()) <= kMaxCells;
+  return std::all_of(t.race->meant.begin(), t.race->meant.end(),
+                     [&](const auto& m) { return m.size() == s.shared->size(); }) &&
+         int(s.shared->size()) <= parts::kMaxCells;
 }
 
 MatrixLayout matrix_in(Canvas& c, const core::Trace& t, const MemoryLayout& L, float reserve, float min_px) {
@@ -487,8 +489,9 @@ float min_text_px(bool presenter, float scale) { return (presenter ? 18.0f : kMi
 std::optional<MatrixLayout> matrix_view_layout(Canvas& c, const core::Trace& t, int stage, int width, int height,
                                                const ViewOptions& options) {
   if (t.stages.empty()) return std::nullopt;
-  const Shown shown = shown_array(t, t.stages[std::size_t(std::clamp(stage, 0, int(t.stages.size()) - 1))]);
-  const float reserve = matrix_space(c, t, shown, shown_count(shown), width, height, options);
+  const parts::Shown shown =
+      parts::shown_array(t, t.stages[std::size_t(std::clamp(stage, 0, int(t.stages.size()) - 1))]);
+  const float reserve = parts::matrix_space(c, t, shown, parts::shown_count(shown), width, height, options);
   if (reserve <= 0) return std::nullopt;
   return matrix_in(c, t, layout_memory(1, width, height, options.text_scale, options.min_text_px), reserve, options.min_text_px);
 }
@@ -505,12 +508,12 @@ ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width
     return {};
   }
   const core::Stage& s = t.stages[stage];
-  const Shown shown = shown_array(t, s);
+  const parts::Shown shown = parts::shown_array(t, s);
   const int total = shown.values ? int(shown.values->size()) : 0;
-  const int count = std::max(1, std::min(total, kMaxCells));
+  const int count = std::max(1, std::min(total, parts::kMaxCells));
   const core::Race* race = race_fits(t, s) ? &*t.race : nullptr;
   std::vector<std::string> lines;
-  const float matrix = matrix_space(c, t, shown, count, width, height, options);
+  const float matrix = parts::matrix_space(c, t, shown, count, width, height, options);
   float reserve = matrix;  // under the caption: the matrix's window, or the race caption's lines
   if (race) {
     const MemoryLayout text = layout_memory(1, width, height, options.text_scale, options.min_text_px);
@@ -518,7 +521,7 @@ ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width
     // One row; of two or three lines, the first takes the stage caption's row.
     reserve += float(std::max<std::size_t>(1, lines.size() - 1)) * text.label_px * 1.5f;
   }
-  const MemoryLayout L = choose_layout(c, shown, core::value_type(t), count, width, height, options, reserve);
+  const MemoryLayout L = parts::choose_layout(c, shown, core::value_type(t), count, width, height, options, reserve);
   // Per-thread arrays of a shared-memory kernel are padded past the input's end.
   // A matrix kernel's cell i is thread i's, not element i: nothing there is past an end.
   // A kernel of your own reads the input its own way: which cells lie past it is not known.
@@ -547,11 +550,11 @@ ViewDrawn draw_memory_view(Canvas& c, const core::Trace& t, int stage, int width
   draw_warp_labels(f);
   // Values leave the arrows a lane each side where they stay readable so; else they keep the
   // cell (drawn, never dropped) and the arrows take the gaps between the columns.
-  CellTexts fitted = cell_texts(c, L, shown, core::value_type(t), f.lo, f.hi, f.min_px, true);
-  if (fitted.px < f.min_px) fitted = cell_texts(c, L, shown, core::value_type(t), f.lo, f.hi, f.min_px, false);
-  const CellTexts text =
-      leave_room_for_arrows(leave_room_for_sources(std::move(fitted), s, L, f.min_px), L, f.min_px, mark);
-  const Lanes lanes = arrow_lanes(L, text, shown.values != nullptr, f.min_px, mark);
+  parts::CellTexts fitted = parts::cell_texts(c, L, shown, core::value_type(t), f.lo, f.hi, f.min_px, true);
+  if (fitted.px < f.min_px) fitted = parts::cell_texts(c, L, shown, core::value_type(t), f.lo, f.hi, f.min_px, false);
+  const parts::CellTexts text =
+      parts::leave_room_for_arrows(leave_room_for_sources(std::move(fitted), s, L, f.min_px), L, f.min_px, mark);
+  const parts::Lanes lanes = parts::arrow_lanes(L, text, shown.values != nullptr, f.min_px, mark);
   const bool badges = draw_cells(f, marks, scale, next, mark, text);
   const bool any_conflict = draw_conflicts(f);
   draw_access_arrows(f, lanes);
