@@ -13,7 +13,9 @@
 // at 6, 40 registers, and halves spill 16 bytes, bfloat16 32, floats 880.
 // Measured (assets/runs/h200-rows/report/2026-12-04/same_bytes/call1_rows_regs.txt, one H200):
 // halves and bfloat16 moved -2.2 to +0.8 points with the fifth or sixth block; floats, spilling,
-// lost up to 48. Occupancy is not what holds halves back; the catalog was not changed.
+// lost up to 48. Occupancy is not what holds halves back; the catalog was not changed. (The
+// program prints cudaFuncGetAttributes' localSizeBytes as "spilled": local memory a thread, which
+// differs from ptxas' spill-store bytes above.)
 // On a GPU machine (from the repository's root):
 //   nvcc -arch=sm_90 -O3 -std=c++17 -Ikernels -o rows_regs scripts/experiments/rows_regs.cu \
 //     kernels/model/matrix_shapes.cpp && ./rows_regs
