@@ -10,24 +10,9 @@ else
   files=("$@")
 fi
 # A unity build (REDLAB_UNITY) lists its unity files, not the sources they include: each source
-# gets its unity file's command, in a database of its own.
+# gets its unity file's command, in a database of its own (scripts/unity-compile-db.py).
 db=$(mktemp -d)
 trap 'rm -rf "$db"' EXIT
-python3 - build-ci/compile_commands.json "$db/compile_commands.json" <<'PY'
-import json, os, re, sys
-out = []
-for e in json.load(open(sys.argv[1])):
-    if "/Unity/unity_" not in e["file"]:
-        out.append(e)
-        continue
-    unity = os.path.join(e["directory"], e["file"])
-    sources = re.findall(r'^#include "(/.+)"$', open(unity).read(), re.M)
-    # A command that does not name its unity file, or a unity file of no sources, would leave
-    # sources to clang-tidy's guesses, or check them as headers its filter drops: stop instead.
-    if e["file"] not in e["command"] or not sources:
-        sys.exit(f"tidy: cannot give {unity}'s sources their command")
-    out += [dict(e, file=src, command=e["command"].replace(e["file"], src)) for src in sources]
-json.dump(out, open(sys.argv[2], "w"))
-PY
+scripts/unity-compile-db.py build-ci/compile_commands.json "$db/compile_commands.json"
 printf '%s\n' "${files[@]}" | xargs -P "$(nproc)" -n 4 clang-tidy -p "$db" --quiet \
   --extra-arg=-Wno-unknown-warning-option --extra-arg=-Wno-error 2>/dev/null
