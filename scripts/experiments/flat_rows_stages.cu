@@ -2,16 +2,19 @@
 // (kernels/short_rows.cuh, float sums, no probe) with its tile bytes, buffers and block size as
 // template parameters, its tiles on the same 128-byte boundaries (flat_run), beside the same
 // copies with no adds, and with the row sums' writes alone: how much of the gap to the copies is the
-// buffers' count, the adds, or the writes.
+// buffers' count, the adds, or the writes. With `half`, the same over halves (float sums, each
+// element widened as it is added, as the catalog's kernel does): the tiles hold twice the rows.
 // On a GPU machine (from the repository's root):
 //   nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels \
-//     -o flat_rows_stages scripts/experiments/flat_rows_stages.cu && ./flat_rows_stages
+//     -o flat_rows_stages scripts/experiments/flat_rows_stages.cu && ./flat_rows_stages [half]
 #include <cuda/ptx>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 #include "flat_rows_common.cuh"
 #include "matrix_shapes.h"
@@ -36,21 +39,22 @@ __device__ __forceinline__ u64 now_ns() {
 // traffic without the adds), 2 the catalog's kernel, 3 its adds with no writes, 4 the catalog's
 // kernel with streaming stores (st.global.cs), 5 mode 1 with streaming stores. times (may be null): each block's first
 // and last nanosecond (%globaltimer), to see whether the blocks' runs end together.
-template <int kTileBytes, int kStages, int kBlock, int kWork>
+template <class In, int kTileBytes, int kStages, int kBlock, int kWork>
 __global__ void __launch_bounds__(kBlock)
-    flat(const float* __restrict__ in, float* out, u64 rows, u64 cols, int lanes, u64* times) {
+    flat(const In* __restrict__ in, float* out, u64 rows, u64 cols, int lanes, u64* times) {
   if (times && threadIdx.x == 0) times[2 * blockIdx.x] = now_ns();
-  constexpr u64 per = 4, tile = kTileBytes / 4;
-  extern __shared__ __align__(128) float buffers[];
+  constexpr u64 per = 16 / sizeof(In), tile = kTileBytes / sizeof(In);
+  extern __shared__ __align__(128) unsigned char raw[];
+  In* buffers = reinterpret_cast<In*>(raw);
   __shared__ std::uint64_t full[kStages];
   __shared__ float carry[2];
   const unsigned tid = threadIdx.x, lane = tid % 32;
-  const FlatRun run = rl::kernels::flat_run(rows, cols, gridDim.x, blockIdx.x, 4);
+  const FlatRun run = rl::kernels::flat_run(rows, cols, gridDim.x, blockIdx.x, sizeof(In));
   const u64 copy_end = rl::kernels::flat_copy_end(run, rows * cols, per);
   const u64 count = (run.hi - run.base + tile - 1) / tile;
   const auto start = [&](u64 k, int s) {
     const u64 t0 = run.base + k * tile, end = copy_end < t0 + tile ? copy_end : t0 + tile;
-    const unsigned bytes = end > t0 ? unsigned((end - t0) * 4) : 0u;
+    const unsigned bytes = end > t0 ? unsigned((end - t0) * sizeof(In)) : 0u;
     if (bytes == 0) {
       ptx::mbarrier_arrive(&full[s]);
       return;
@@ -71,7 +75,7 @@ __global__ void __launch_bounds__(kBlock)
   for (u64 k = 0; k < count; ++k) {
     const int s = int(k % kStages);
     while (!ptx::mbarrier_try_wait_parity(&full[s], std::uint32_t(k / kStages) & 1u)) {}
-    float* b = buffers + u64(s) * tile;
+    In* b = buffers + u64(s) * tile;
     const u64 t0 = run.base + k * tile, w1 = run.hi < t0 + tile ? run.hi : t0 + tile;
     const int from = k == 0 ? int(run.lo - run.base) : 0, to = int(w1 - t0);
     if (w1 > copy_end) {
@@ -79,7 +83,7 @@ __global__ void __launch_bounds__(kBlock)
       __syncthreads();
     }
     if (kWork < 2 || kWork == 5) {  // the copies alone: one read a thread keeps the buffer's bytes wanted
-      sink += b[tid];
+      sink += float(b[tid]);
       const int ends = int(unsigned(to - f0) / unsigned(c));  // rows that end in the tile
       if (kWork != 0)
         for (int i = int(tid); i < ends; i += int(blockDim.x)) put<kWork>(out + first_row + u64(i), sink);
@@ -92,11 +96,11 @@ __global__ void __launch_bounds__(kBlock)
         if (t < tasks) {
           int j = a + l;
           for (; j + 3 * lanes < z; j += 4 * lanes) {
-            float x[4];
+            In x[4];
             for (int u = 0; u < 4; ++u) x[u] = b[j + u * lanes];
-            for (int u = 0; u < 4; ++u) v += x[u];
+            for (int u = 0; u < 4; ++u) v += float(x[u]);
           }
-          for (; j < z; j += lanes) v += b[j];
+          for (; j < z; j += lanes) v += float(b[j]);
         }
         for (int offset = lanes / 2; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset, lanes);
         if (t < tasks && l == 0) {
@@ -125,10 +129,10 @@ struct Shape {
   const char* name;
 };
 
-template <int kTileBytes, int kStages, int kBlock, int kWork>
-float run_ms(const Lab& lab, const Shape& s, u64* times = nullptr, u64* grid_out = nullptr) {
+template <class In, int kTileBytes, int kStages, int kBlock, int kWork>
+float run_ms(const Lab& lab, const In* in, const Shape& s, u64* times = nullptr, u64* grid_out = nullptr) {
   constexpr int ring = kTileBytes * kStages;
-  auto kernel = flat<kTileBytes, kStages, kBlock, kWork>;
+  auto kernel = flat<In, kTileBytes, kStages, kBlock, kWork>;
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, ring));
   int fit = 0;
   CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, kBlock, ring));
@@ -136,31 +140,31 @@ float run_ms(const Lab& lab, const Shape& s, u64* times = nullptr, u64* grid_out
   const int lanes = rl::kernels::flat_row_lanes(s.cols);
   if (grid_out) *grid_out = grid;
   const float ms =
-      best_ms([&] { kernel<<<unsigned(grid), kBlock, ring>>>(lab.in, lab.out, s.rows, s.cols, lanes, nullptr); });
+      best_ms([&] { kernel<<<unsigned(grid), kBlock, ring>>>(in, lab.out, s.rows, s.cols, lanes, nullptr); });
   if (times) {
-    kernel<<<unsigned(grid), kBlock, ring>>>(lab.in, lab.out, s.rows, s.cols, lanes, times);
+    kernel<<<unsigned(grid), kBlock, ring>>>(in, lab.out, s.rows, s.cols, lanes, times);
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
   }
   return ms;
 }
 
-template <int kTileBytes, int kStages, int kBlock>
-void row(const Lab& lab, const Shape* shapes, int n) {
+template <class In, int kTileBytes, int kStages, int kBlock>
+void row(const Lab& lab, const In* in, const Shape* shapes, int n) {
   printf("%2d KB x %d, block %4d: copies, +writes, +writes .cs | adds+writes, adds+writes .cs, adds alone\n",
          kTileBytes / 1024, kStages, kBlock);
   for (int i = 0; i < n; ++i) {
-    const double bytes = double(shapes[i].rows) * double(shapes[i].cols + 1) * 4;
-    const float work = run_ms<kTileBytes, kStages, kBlock, 2>(lab, shapes[i]);
-    const unsigned long long wrong = lab.wrong_rows(shapes[i].rows, shapes[i].cols);
-    const float cs = run_ms<kTileBytes, kStages, kBlock, 4>(lab, shapes[i]);
-    const unsigned long long wrong_cs = lab.wrong_rows(shapes[i].rows, shapes[i].cols);
-    const float t[] = {run_ms<kTileBytes, kStages, kBlock, 0>(lab, shapes[i]),
-                       run_ms<kTileBytes, kStages, kBlock, 1>(lab, shapes[i]),
-                       run_ms<kTileBytes, kStages, kBlock, 5>(lab, shapes[i]),
+    const double bytes = double(shapes[i].rows) * (double(shapes[i].cols) * sizeof(In) + 4);
+    const float work = run_ms<In, kTileBytes, kStages, kBlock, 2>(lab, in, shapes[i]);
+    const unsigned long long wrong = lab.wrong_rows(in, shapes[i].rows, shapes[i].cols);
+    const float cs = run_ms<In, kTileBytes, kStages, kBlock, 4>(lab, in, shapes[i]);
+    const unsigned long long wrong_cs = lab.wrong_rows(in, shapes[i].rows, shapes[i].cols);
+    const float t[] = {run_ms<In, kTileBytes, kStages, kBlock, 0>(lab, in, shapes[i]),
+                       run_ms<In, kTileBytes, kStages, kBlock, 1>(lab, in, shapes[i]),
+                       run_ms<In, kTileBytes, kStages, kBlock, 5>(lab, in, shapes[i]),
                        work,
                        cs,
-                       run_ms<kTileBytes, kStages, kBlock, 3>(lab, shapes[i])};
+                       run_ms<In, kTileBytes, kStages, kBlock, 3>(lab, in, shapes[i])};
     printf("  %-10s", shapes[i].name);
     for (float ms : t) printf(" %5.1f", lab.pct(bytes, ms));
     printf("%s\n", wrong || wrong_cs ? " WRONG" : "");
@@ -168,10 +172,10 @@ void row(const Lab& lab, const Shape* shapes, int n) {
 }
 
 // The blocks' ends, from the earliest start: first, median and last (µs).
-template <int kTileBytes, int kStages, int kBlock, int kWork>
-void spread(const Lab& lab, const Shape& s, u64* times) {
+template <class In, int kTileBytes, int kStages, int kBlock, int kWork>
+void spread(const Lab& lab, const In* in, const Shape& s, u64* times) {
   u64 grid = 0;
-  run_ms<kTileBytes, kStages, kBlock, kWork>(lab, s, times, &grid);
+  run_ms<In, kTileBytes, kStages, kBlock, kWork>(lab, in, s, times, &grid);
   static u64 host[2 * 4096];
   CK(cudaMemcpy(host, times, grid * 16, cudaMemcpyDeviceToHost));
   u64 t0 = ~0ull, ends[4096];
@@ -186,24 +190,46 @@ void spread(const Lab& lab, const Shape& s, u64* times) {
          }());
 }
 
-int main() {
+__global__ void to_half(const float* x, __half* h, u64 n) {
+  for (u64 i = blockIdx.x * u64(blockDim.x) + threadIdx.x; i < n; i += u64(gridDim.x) * blockDim.x)
+    h[i] = __float2half_rn(x[i]);  // exact: the inputs are multiples of 1/64 under 16 in size
+}
+
+template <class In>
+void run_all(const Lab& lab, const In* in, const Shape* shapes, int n) {
+  printf("%% of peak (input and row sums), best of 20; columns:");
+  for (int i = 0; i < n; ++i) printf(" %s", shapes[i].name);
+  printf("\n");
+  row<In, 32768, 2, 256>(lab, in, shapes, n);  // the catalog's
+  row<In, 65536, 2, 512>(lab, in, shapes, n);
+  u64* times = nullptr;
+  CK(cudaMalloc(&times, 2 * 4096 * 8));
+  for (int i = 0; i < 4; ++i) {
+    spread<In, 32768, 2, 256, 1>(lab, in, shapes[i], times);
+    spread<In, 32768, 2, 256, 2>(lab, in, shapes[i], times);
+  }
+  CK(cudaFree(times));
+}
+
+int main(int argc, char** argv) {
   const Shape shapes[] = {{1ull << 24, 15, "2^24x15"},
                           {1ull << 24, 17, "2^24x17"},
                           {1000000, 100, "10^6x100"},
                           {3000000, 33, "3*10^6x33"},
                           {1000000, 96, "10^6x96"}};
   const int n = int(sizeof shapes / sizeof shapes[0]);
-  const Lab lab = open_lab(u64(1) << 28, u64(1) << 24);
-  printf("%% of peak (input and row sums), best of 20; columns:");
-  for (const Shape& s : shapes) printf(" %s", s.name);
-  printf("\n");
-  row<32768, 2, 256>(lab, shapes, n);  // the catalog's
-  row<65536, 2, 512>(lab, shapes, n);
-  u64* times = nullptr;
-  CK(cudaMalloc(&times, 2 * 4096 * 8));
-  for (int i = 0; i < 4; ++i) {
-    spread<32768, 2, 256, 1>(lab, shapes[i], times);
-    spread<32768, 2, 256, 2>(lab, shapes[i], times);
+  const u64 most = u64(1) << 28;
+  const Lab lab = open_lab(most, u64(1) << 24);
+  if (argc > 1 && std::strcmp(argv[1], "half") == 0) {
+    __half* h = nullptr;
+    CK(cudaMalloc(&h, most * sizeof(__half)));
+    to_half<<<1024, 256>>>(lab.in, h, most);
+    CK(cudaGetLastError());
+    printf("halves\n");
+    run_all<__half>(lab, h, shapes, n);
+    CK(cudaFree(h));
+  } else {
+    run_all<float>(lab, lab.in, shapes, n);
   }
   return 0;
 }
