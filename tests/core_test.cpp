@@ -126,6 +126,45 @@ TEST(TraceJson, LoadWidthsRoundTripAndAreChecked) {
   refused(j, "trace field 'loads' names element 256");
 }
 
+// Shared accesses keep the cells each spans (a 16-byte read of floats: 4); a trace without them
+// reads as accesses of one cell, and widths that cannot be, or run past the cells, are refused.
+TEST(TraceJson, AccessWidthsRoundTripAndAreChecked) {
+  auto t = sample_trace(core::DType::Float, core::Op::Sum, 5);
+  core::Stage& s = t.stages[1];
+  ASSERT_TRUE(s.shared);
+  const int cells = int(s.shared->size());  // the block's 64
+  core::Access wide{0, {0, cells - 4}, {8}, {}};
+  wide.read_widths = {4, 4};
+  s.accesses = {wide, {1, {1}, {}, {}}};
+  const auto back = core::trace_from_json(core::to_json(t));
+  EXPECT_EQ(back, t);
+  EXPECT_EQ(back.stages[1].accesses[0].read_width(1), 4);
+  EXPECT_EQ(back.stages[1].accesses[0].write_width(0), 1);
+  auto j = nlohmann::json::parse(core::to_json(t));
+  EXPECT_FALSE(j["stages"][1]["accesses"][0].contains("write_widths"));
+  EXPECT_FALSE(j["stages"][1]["accesses"][1].contains("read_widths"));
+  const auto refused = [](const nlohmann::json& bad, const std::string& part) {
+    try {
+      core::trace_from_json(bad.dump());
+      ADD_FAILURE() << "accepted: " << bad["stages"][1]["accesses"].dump();
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+    }
+  };
+  auto& a = j["stages"][1]["accesses"][0];
+  a["read_widths"] = {4};
+  refused(j, "one width for each");
+  a["read_widths"] = {4, 17};
+  refused(j, "an access spans 1 to 16 cells");
+  a["read_widths"] = {4, "x"};
+  refused(j, "'read_widths'");
+  a["read_widths"] = {4, 5};  // cells - 4 to cells: one past the last
+  refused(j, "names cell " + std::to_string(cells - 4) + " (5 wide)");
+  a["read_widths"] = {4, 4};
+  a["write_widths"] = {2, 2};
+  refused(j, "'write_widths' does not give one width for each");
+}
+
 TEST(Input, SpecsParseAndRejectWithReasons) {
   std::string why;
   EXPECT_EQ(core::parse_input_spec("iota", &why)->kind, core::InputSpec::Kind::Iota);

@@ -3,8 +3,11 @@
 
 #include "kernels/stage_tags.h"
 
+#include <algorithm>
 #include <bit>
 #include <map>
+#include <numeric>
+#include <random>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -914,6 +917,44 @@ TEST(Model, DoublesUseTwoPerVectorAndTwoBanks) {
   EXPECT_EQ(core::bank_conflict_degree(consecutive, 8), 1);
   EXPECT_EQ(core::bank_conflict_degree(strided, 8), 2);
   EXPECT_EQ(core::bank_conflict_degree(strided, 4), 2);
+}
+
+// Accesses of 16 and 8 bytes a thread are served a quarter and half a warp at a time, 128 bytes:
+// eight threads reading 16-byte slots of one 128-byte line in any order fill the 32 banks once,
+// and two of them reading the same slot of different lines conflict 2-way. Counted as one cell
+// each (the rule for 4-byte accesses), the consecutive float4 reads would show a 4-way conflict.
+TEST(Model, WideSharedAccessesAreServed128BytesAtATime) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  using Touches = std::vector<std::vector<core::SharedTouch>>;
+  for (int trial = 0; trial < 50; ++trial) {
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    std::vector<int> slot(8);
+    std::iota(slot.begin(), slot.end(), 0);
+    Touches quarter(32), clash(32), pairs(32);
+    for (int q = 0; q < 4; ++q) {
+      std::shuffle(slot.begin(), slot.end(), rng);
+      for (int i = 0; i < 8; ++i) quarter[std::size_t(8 * q + i)] = {{32 * q + 4 * slot[std::size_t(i)], 4}};
+    }
+    clash = quarter;
+    const int victim = int(rng() % 32), other = (victim / 8) * 8 + (victim % 8 + 1 + int(rng() % 7)) % 8;
+    clash[std::size_t(other)] = {
+        {clash[std::size_t(victim)][0].cell + 32 * (1 + int(rng() % 3)), 4}};  // its slot, another line
+    for (int t = 0; t < 32; ++t) pairs[std::size_t(t)] = {{2 * t + 64 * int(rng() % 4) * (t >= 16), 2}};
+    EXPECT_EQ(core::bank_conflict_degree(quarter, 4), 1);
+    EXPECT_EQ(core::bank_conflict_degree(clash, 4), 2) << "threads " << victim << " and " << other;
+    EXPECT_EQ(core::bank_conflict_degree(pairs, 4), 1);  // 8 bytes: each half-warp apart
+  }
+  std::vector<std::vector<int>> cells(32);
+  for (int t = 0; t < 32; ++t) cells[std::size_t(t)] = {4 * t};
+  EXPECT_EQ(core::bank_conflict_degree(cells, 4), 4);
+  // Halves two a 4-byte word: 32 threads over 32 words, apart.
+  Touches halves(32);
+  for (int t = 0; t < 32; ++t) halves[std::size_t(t)] = {{2 * t, 2}};
+  EXPECT_EQ(core::bank_conflict_degree(halves, 2), 1);
+  halves[5] = {{2 * 6 + 64, 2}};  // thread 6's bank, another word
+  EXPECT_EQ(core::bank_conflict_degree(halves, 2), 2);
 }
 
 TEST(Model, CellConflictsMarkTheCellsOfConflictingAccesses) {

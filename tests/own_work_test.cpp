@@ -201,5 +201,71 @@ TEST(OwnCpu, WorkAfterTheLastBarrierShowsInTheLanesSteps) {
   for (std::size_t k = last_barrier + 2; k < t.stages.size(); ++k) EXPECT_TRUE(t.stages[k].accesses.empty()) << k;
 }
 
+// A kernel of your own that reads shared memory 16 bytes a thread (float4): the CPU path records
+// each read as its first cell and the 4 cells it spans, and counts its banks a quarter of a warp
+// at a time. Read in order, 8 threads cover a 128-byte line: no conflict; two lines apart, threads
+// 0 and 4 of each quarter meet in one bank: 2-way.
+TEST(OwnCpu, SixteenByteSharedReadsRecordTheirWidthAndBanks) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const std::string source = R"(#include "reduction_lab.cuh"
+//! kernel: wide
+//! block: 128
+//! grid: (n + block - 1) / block
+//! shared: block * sizeof(value_t)
+//! passes: until one
+__global__ void wide(const value_t* in, value_t* out, unsigned int n) {
+  extern __shared__ value_t sdata[];
+  const unsigned int tid = threadIdx.x, i = blockIdx.x * blockDim.x + tid;
+  sdata[tid] = i < n ? in[i] : value_t(0);
+  __syncthreads();
+  float4 q = make_float4(0.f, 0.f, 0.f, 0.f), r = q;
+  if (tid < blockDim.x / 4) q = reinterpret_cast<const float4*>(sdata)[tid];
+  if (tid < blockDim.x / 8) r = reinterpret_cast<const float4*>(sdata)[2 * tid];
+  __syncthreads();
+  if (tid < blockDim.x / 4) sdata[tid] = q.x + q.y + q.z + q.w + 0.f * (r.x + r.y + r.z + r.w);
+  __syncthreads();
+  if (tid == 0) {
+    value_t s = 0;
+    for (unsigned int j = 0; j < blockDim.x / 4; ++j) s += sdata[j];
+    out[blockIdx.x] = s;
+  }
+}
+)";
+  const std::vector<double> input = test::random_values(300, core::DType::Float, seed);
+  const own::OwnRequest r = own::own_request(source, "wide.cu", core::DType::Float, input, 128, 1);
+  const core::Trace t = own::own_trace(r, own::run_on_cpu(r), core::Op::Sum);
+  ASSERT_GE(t.stages.size(), 3u);
+  const core::Stage& s = t.stages[1];  // the float4 reads, before the second barrier
+  ASSERT_EQ(s.accesses.size(), 32u);   // 128 / 4 threads read
+  for (const core::Access& a : s.accesses) {
+    SCOPED_TRACE("thread " + std::to_string(a.thread));
+    const bool both = a.thread < 16;
+    ASSERT_EQ(a.reads.size(), both ? 2u : 1u);
+    EXPECT_EQ(a.reads[0], 4 * a.thread);
+    EXPECT_EQ(a.read_width(0), 4);
+    if (both) {
+      EXPECT_EQ(a.reads[1], 8 * a.thread);
+      EXPECT_EQ(a.read_width(1), 4);
+    }
+  }
+  ASSERT_TRUE(s.bank_conflicts);
+  EXPECT_EQ(*s.bank_conflicts, 2);  // the second reads; the first alone are conflict-free
+  const auto rows = core::bank_rows(s, 4);
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows[0].threads, 8);
+  for (const core::BankRow& row : rows) {
+    if (row.access != 0) continue;
+    EXPECT_EQ(*std::max_element(row.words.begin(), row.words.end()), 1);
+  }
+  // The third stage's writes are 4 bytes: a whole warp at a time.
+  const auto writes = core::bank_rows(t.stages[2], 4);
+  ASSERT_FALSE(writes.empty());
+  EXPECT_EQ(writes[0].threads, 32);
+  // The trace's file keeps the widths.
+  EXPECT_EQ(core::trace_from_json(core::to_json(t)).stages[1].accesses, s.accesses);
+}
+
 }  // namespace
 }  // namespace rl

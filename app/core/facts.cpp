@@ -29,70 +29,107 @@ std::vector<int> active_per_warp(const Stage& stage, int block) {
 
 namespace {
 
-// Calls visit(first thread, k, bank, words of that bank) for every bank of every warp-wide
-// access (the k-th access of each thread of a warp, or of a half-warp for 8-byte elements).
-template <class Visit>
-void each_bank(const std::vector<std::vector<int>>& words, std::size_t element_bytes, Visit visit) {
-  const std::size_t group = element_bytes == 8 ? 16 : 32;  // 64-bit accesses: two half-warp phases
-  const int bank_step = element_bytes == 8 ? 2 : 1;
-  const auto word = [element_bytes](int cell) { return element_bytes == 2 ? cell / 2 : cell; };  // two halves a word
-  for (std::size_t first = 0; first < words.size(); first += group) {
-    const std::size_t last = std::min(words.size(), first + group);
-    std::size_t slots = 0;
-    for (std::size_t t = first; t < last; ++t) slots = std::max(slots, words[t].size());
-    for (std::size_t k = 0; k < slots; ++k) {
-      std::vector<std::vector<int>> bank(32);
-      for (std::size_t t = first; t < last; ++t) {
-        if (k >= words[t].size() || words[t][k] < 0) continue;
-        auto& b = bank[(word(words[t][k]) * bank_step) % 32];
-        const int w = word(words[t][k]);  // the same 4-byte word twice is served once
-        if (std::none_of(b.begin(), b.end(), [&](int x) { return word(x) == w; })) b.push_back(words[t][k]);
-      }
-      for (int b = 0; b < 32; ++b) visit(first, k, b, bank[b]);
-    }
-  }
+// A 4-byte word a thread's access touched in one bank, and the access's cell lying in it.
+struct BankWord {
+  int word = 0, cell = 0;
+};
+using Touches = std::vector<std::vector<SharedTouch>>;
+
+// Bytes a thread of the warp from `first` moves in its k-th access: the widest of theirs (a
+// warp-wide instruction moves the same width in every thread).
+std::size_t access_bytes(const Touches& touches, std::size_t first, std::size_t last, std::size_t k, std::size_t eb) {
+  std::size_t bytes = eb;
+  for (std::size_t t = first; t < last; ++t)
+    if (k < touches[t].size() && touches[t][k].cell >= 0)
+      bytes = std::max(bytes, std::size_t(std::max(touches[t][k].width, 1)) * eb);
+  return bytes;
 }
 
-}  // namespace
-
-int bank_conflict_degree(const std::vector<std::vector<int>>& words, std::size_t element_bytes) {
-  int worst = 0;
-  each_bank(words, element_bytes,
-            [&](std::size_t, std::size_t, int, const std::vector<int>& b) { worst = std::max(worst, int(b.size())); });
-  return worst;
+// Calls visit(group's first thread, group's threads, k, bank, words of that bank) for every bank
+// of every group of every warp-wide access (the k-th access of each thread of a warp), served 128
+// bytes at a time (bank_conflict_degree).
+template <class Visit>
+void each_bank(const Touches& touches, std::size_t eb, Visit visit) {
+  for (std::size_t warp = 0; warp < touches.size(); warp += 32) {
+    const std::size_t end = std::min(touches.size(), warp + 32);
+    std::size_t slots = 0;
+    for (std::size_t t = warp; t < end; ++t) slots = std::max(slots, touches[t].size());
+    for (std::size_t k = 0; k < slots; ++k) {
+      const std::size_t bytes = access_bytes(touches, warp, end, k, eb);
+      const std::size_t group = bytes >= 16 ? 8 : bytes >= 8 ? 16 : 32;
+      for (std::size_t first = warp; first < end; first += group) {
+        std::vector<std::vector<BankWord>> bank(32);
+        bool any = false;  // a group none of whose threads made this access is not served
+        for (std::size_t t = first; t < std::min(end, first + group); ++t) {
+          if (k >= touches[t].size() || touches[t][k].cell < 0) continue;
+          const SharedTouch& a = touches[t][k];
+          any = true;
+          const std::size_t lo = std::size_t(a.cell) * eb, hi = lo + std::size_t(std::max(a.width, 1)) * eb;
+          for (std::size_t w = lo / 4; w * 4 < hi; ++w) {  // the same word twice is served once
+            auto& b = bank[w % 32];
+            if (std::none_of(b.begin(), b.end(), [&](const BankWord& x) { return x.word == int(w); }))
+              b.push_back({int(w), std::max(a.cell, int(w * 4 / eb))});
+          }
+        }
+        for (int b = 0; b < 32 && any; ++b) visit(first, int(std::min(group, end - first)), k, b, bank[b]);
+      }
+    }
+  }
 }
 
 // Each thread's accesses in program order: its reads, then its writes (as in every kernel here).
 // Reads through distributed shared memory (Access::sources) are left out: how a cluster's
 // addresses meet the banks, another block's or this one's, is not modelled.
-static std::vector<std::vector<int>> thread_words(const Stage& stage) {
+Touches thread_touches(const Stage& stage) {
   int threads = 0;
   for (const auto& a : stage.accesses) threads = std::max(threads, a.thread + 1);
-  std::vector<std::vector<int>> words(threads);
+  Touches touches(std::size_t(std::max(threads, 0)));
   for (const auto& a : stage.accesses) {
-    if (a.sources.empty()) words[a.thread] = a.reads;
-    words[a.thread].insert(words[a.thread].end(), a.writes.begin(), a.writes.end());
+    auto& mine = touches[std::size_t(a.thread)];
+    if (a.sources.empty())
+      for (std::size_t k = 0; k < a.reads.size(); ++k) mine.push_back({a.reads[k], a.read_width(k)});
+    for (std::size_t k = 0; k < a.writes.size(); ++k) mine.push_back({a.writes[k], a.write_width(k)});
   }
-  return words;
+  return touches;
+}
+
+}  // namespace
+
+int bank_conflict_degree(const Touches& touches, std::size_t element_bytes) {
+  int worst = 0;
+  each_bank(touches, element_bytes, [&](std::size_t, int, std::size_t, int, const std::vector<BankWord>& b) {
+    worst = std::max(worst, int(b.size()));
+  });
+  return worst;
+}
+
+int bank_conflict_degree(const std::vector<std::vector<int>>& index, std::size_t element_bytes) {
+  Touches touches(index.size());
+  for (std::size_t t = 0; t < index.size(); ++t)
+    for (int c : index[t]) touches[t].push_back({c, 1});
+  return bank_conflict_degree(touches, element_bytes);
 }
 
 std::vector<BankRow> bank_rows(const Stage& stage, std::size_t element_bytes) {
   std::vector<BankRow> rows;
-  each_bank(thread_words(stage), element_bytes, [&](std::size_t first, std::size_t k, int bank, const std::vector<int>& b) {
-    if (rows.empty() || rows.back().first_thread != int(first) || rows.back().access != int(k))
-      rows.push_back({int(first), int(k), std::vector<int>(32, 0)});
-    rows.back().words[bank] = int(b.size());
-  });
+  each_bank(thread_touches(stage), element_bytes,
+            [&](std::size_t first, int threads, std::size_t k, int bank, const std::vector<BankWord>& b) {
+              if (rows.empty() || rows.back().first_thread != int(first) || rows.back().access != int(k))
+                rows.push_back({int(first), threads, int(k), std::vector<int>(32, 0)});
+              rows.back().words[std::size_t(bank)] = int(b.size());
+            });
   return rows;
 }
 
 std::vector<int> cell_conflicts(const Stage& stage, int cells, std::size_t element_bytes) {
-  std::vector<int> degree(std::max(cells, 0), 1);
-  each_bank(thread_words(stage), element_bytes, [&](std::size_t, std::size_t, int, const std::vector<int>& b) {
-    if (b.size() < 2) return;
-    for (int w : b)
-      if (w >= 0 && w < cells) degree[w] = std::max(degree[w], int(b.size()));
-  });
+  std::vector<int> degree(std::size_t(std::max(cells, 0)), 1);
+  each_bank(thread_touches(stage), element_bytes,
+            [&](std::size_t, int, std::size_t, int, const std::vector<BankWord>& b) {
+              if (b.size() < 2) return;
+              for (const BankWord& w : b)
+                if (w.cell >= 0 && w.cell < cells)
+                  degree[std::size_t(w.cell)] = std::max(degree[std::size_t(w.cell)], int(b.size()));
+            });
   return degree;
 }
 
@@ -232,10 +269,10 @@ static std::string unpadded_conflicts(const Trace& trace) {
   const int cols = trace.geometry.tile_cols, pitch = trace.geometry.tile_pitch;
   for (const Stage& s : trace.stages) {
     if (s.tag != kernels::kTagRowWalk || cols < 1 || pitch < 1) continue;
-    auto words = thread_words(s);
-    for (auto& w : words)
-      for (int& c : w) c = c / pitch * cols + c % pitch;
-    return std::to_string(bank_conflict_degree(words, element_bytes(trace.type)));
+    auto touches = thread_touches(s);
+    for (auto& mine : touches)
+      for (SharedTouch& a : mine) a.cell = a.cell / pitch * cols + a.cell % pitch;
+    return std::to_string(bank_conflict_degree(touches, element_bytes(trace.type)));
   }
   return "-";
 }

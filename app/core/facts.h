@@ -12,11 +12,22 @@
 
 namespace rl::core {
 
-// The worst bank conflict of a stage's warp-wide shared-memory accesses. index[t][k] is
-// thread t's k-th access in program order, an element index (-1: none). The k-th accesses of
-// a warp's threads are one warp-wide instruction; its degree is the largest number of
-// distinct elements requested within one of the 32 four-byte banks. 8-byte elements span
-// two banks and are served half a warp at a time. Returns 0 when nothing touched shared memory.
+// One shared-memory access of a thread: its first cell (-1: none) and the cells it spans.
+struct SharedTouch {
+  int cell = -1;
+  int width = 1;
+};
+
+// The worst bank conflict of a stage's warp-wide shared-memory accesses. touches[t][k] is
+// thread t's k-th access in program order. The k-th accesses of a warp's threads are one
+// warp-wide instruction, served 128 bytes at a time: accesses of 8 bytes a thread in two groups
+// of 16 neighbouring threads, of 16 bytes in four of 8 (shared memory returns 128 bytes a cycle,
+// so LDS.128 takes four requests: an answer on NVIDIA's forums, forums.developer.nvidia.com/t/77228; the
+// exceptions it names for threads sharing an address are not modelled). Its degree is the largest
+// number of distinct 4-byte words one of the 32 banks serves in one of those groups. Returns 0
+// when nothing touched shared memory.
+int bank_conflict_degree(const std::vector<std::vector<SharedTouch>>& touches, std::size_t element_bytes);
+// The same where every access is one cell: index[t][k] its cell.
 int bank_conflict_degree(const std::vector<std::vector<int>>& index, std::size_t element_bytes = 4);
 
 // For each of the first `cells` shared cells, the worst bank-conflict degree among the stage's
@@ -24,10 +35,12 @@ int bank_conflict_degree(const std::vector<std::vector<int>>& index, std::size_t
 // bank_conflict_degree; each thread's reads come before its writes, as in every kernel here.
 std::vector<int> cell_conflicts(const Stage& stage, int cells, std::size_t element_bytes);
 
-// One warp-wide access (of a half-warp for 8-byte elements): how many distinct elements each
-// of the 32 banks had to serve. A bank with 2 or more is a conflict of that degree.
+// One group of a warp-wide access (the whole warp, or half or a quarter of it for accesses of 8
+// or 16 bytes a thread): how many distinct 4-byte words each of the 32 banks had to serve. A
+// bank with 2 or more is a conflict of that degree.
 struct BankRow {
-  int first_thread = 0;  // the warp's (or half-warp's) first thread
+  int first_thread = 0;  // the group's first thread
+  int threads = 32;      // the group's threads: 32, 16 or 8
   int access = 0;        // the k-th access of each thread, in program order
   std::vector<int> words;  // 32 entries, one per bank
 };

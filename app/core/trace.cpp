@@ -77,6 +77,30 @@ Load read_load(const json& jl) {
   return l;
 }
 
+// Cells each of `count` shared accesses spans, from `name` ("read_widths", "write_widths"); absent:
+// one each. An access moves at most 16 bytes, so it spans at most 16 cells.
+std::vector<int> read_widths(const json& ja, const char* name, std::size_t count) {
+  if (!ja.contains(name)) return {};
+  auto widths = typed<std::vector<int>>(ja, name);
+  if (widths.size() != count)
+    throw std::runtime_error(std::string("trace field '") + name +
+                             "' does not give one width for each of the thread's accesses");
+  for (int w : widths)
+    if (w < 1 || w > 16)
+      throw std::runtime_error(std::string("trace field '") + name + "' holds " + std::to_string(w) +
+                               ": an access spans 1 to 16 cells");
+  return widths;
+}
+
+// One thread's shared accesses in a stage.
+Access read_access(const json& ja) {
+  Access a{typed<int>(ja, "thread"), typed<std::vector<int>>(ja, "reads"), typed<std::vector<int>>(ja, "writes"),
+           ja.contains("sources") ? typed<std::vector<int>>(ja, "sources") : std::vector<int>{}};
+  a.read_widths = read_widths(ja, "read_widths", a.reads.size());
+  a.write_widths = read_widths(ja, "write_widths", a.writes.size());
+  return a;
+}
+
 // The value of E (0 to last) whose name is name; field and what say what the file got wrong.
 template <class E>
 E named(const std::string& name, E last, const char* field, const char* what) {
@@ -357,13 +381,8 @@ Stage read_stage(const json& js) {
   if (js.contains("bank_conflicts") && !js.at("bank_conflicts").is_null())
     s.bank_conflicts = typed<int>(js, "bank_conflicts");
   if (js.contains("divergent_warps")) s.divergent_warps = typed<int>(js, "divergent_warps");
-  if (js.contains("accesses")) {
-    for (const auto& ja : js.at("accesses")) {
-      s.accesses.push_back({typed<int>(ja, "thread"), typed<std::vector<int>>(ja, "reads"),
-                            typed<std::vector<int>>(ja, "writes"),
-                            ja.contains("sources") ? typed<std::vector<int>>(ja, "sources") : std::vector<int>{}});
-    }
-  }
+  if (js.contains("accesses"))
+    for (const auto& ja : js.at("accesses")) s.accesses.push_back(read_access(ja));
   if (js.contains("loads"))
     for (const auto& jl : js.at("loads")) s.loads.push_back(read_load(jl));
   return s;
@@ -425,6 +444,8 @@ std::string to_json(const Trace& t, int indent) {
     for (const auto& a : s.accesses) {
       json ja = {{"thread", a.thread}, {"reads", a.reads}, {"writes", a.writes}};
       if (!a.sources.empty()) ja["sources"] = a.sources;
+      if (!a.read_widths.empty()) ja["read_widths"] = a.read_widths;
+      if (!a.write_widths.empty()) ja["write_widths"] = a.write_widths;
       acc.push_back(std::move(ja));
     }
     js["accesses"] = acc;

@@ -40,6 +40,10 @@ struct Access {
   // Distributed shared memory: the block of the cluster (its rank) whose shared memory each read
   // came from, one a read. Empty: every read was of the thread's own block's shared memory.
   std::vector<int> sources;
+  // Cells each read and each write spans, one an access (a 16-byte read of floats: 4); empty: 1 each.
+  std::vector<int> read_widths{}, write_widths{};
+  int read_width(std::size_t k) const { return k < read_widths.size() ? read_widths[k] : 1; }
+  int write_width(std::size_t k) const { return k < write_widths.size() ? write_widths[k] : 1; }
   bool operator==(const Access&) const = default;
 };
 

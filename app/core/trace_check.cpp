@@ -50,11 +50,15 @@ void check_stage(const Trace& t, const Stage& s, std::size_t k, std::size_t cell
   for (int th : s.active) thread(th, "active");
   for (const auto& a : s.accesses) {
     thread(a.thread, "accesses");
-    for (const auto* list : {&a.reads, &a.writes})
-      for (int c : *list)
-        if (c < 0 || std::size_t(c) >= cells)
-          misfit("accesses",
-                 "names cell " + std::to_string(c) + at + ", outside the " + std::to_string(cells) + " recorded cells");
+    for (const bool write : {false, true}) {
+      const auto& list = write ? a.writes : a.reads;
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        const int c = list[i], w = write ? a.write_width(i) : a.read_width(i);
+        if (c < 0 || std::size_t(c) + std::size_t(w) > cells)
+          misfit("accesses", "names cell " + std::to_string(c) + (w > 1 ? " (" + std::to_string(w) + " wide)" : "") +
+                                 at + ", outside the " + std::to_string(cells) + " recorded cells");
+      }
+    }
     if (!a.sources.empty() && a.sources.size() != a.reads.size())
       misfit("accesses", "gives 'sources' for other than one a read" + at);
     for (int b : a.sources)

@@ -51,16 +51,17 @@ void add_work(core::Stage& s, const std::vector<const ptx::MemEvent*>& events, i
               std::uint64_t input, std::uint64_t input_bytes) {
   std::vector<core::Access> access(static_cast<std::size_t>(threads));
   std::vector<core::Load> loads(static_cast<std::size_t>(threads));
-  std::vector<std::vector<int>> words(static_cast<std::size_t>(threads));
+  std::vector<std::vector<core::SharedTouch>> touches(static_cast<std::size_t>(threads));
   std::vector<bool> active(static_cast<std::size_t>(threads), false);
   for (const ptx::MemEvent* e : events) {
     const std::size_t t = e->thread;
     if (e->shared) {
       active[t] = true;
-      if (words[t].size() >= kCellsAThread) continue;
-      const int cell = int(e->address / size);
+      if (touches[t].size() >= kCellsAThread) continue;
+      const int cell = int(e->address / size), width = std::max(1, int(e->bytes / size));  // a vector: its cells
       (e->write ? access[t].writes : access[t].reads).push_back(cell);
-      words[t].push_back(cell);
+      (e->write ? access[t].write_widths : access[t].read_widths).push_back(width);
+      touches[t].push_back({cell, width});
     } else if (e->address >= input && e->address < input + input_bytes) {
       active[t] = true;
       if (loads[t].elements.size() >= std::size_t(kernels::kLoadSlots)) continue;
@@ -71,12 +72,14 @@ void add_work(core::Stage& s, const std::vector<const ptx::MemEvent*>& events, i
   for (int t = 0; t < threads; ++t) {
     if (active[std::size_t(t)]) s.active.push_back(t);
     core::Access& a = access[std::size_t(t)];
+    for (auto* widths : {&a.read_widths, &a.write_widths})  // JSON's default: one cell each
+      if (std::all_of(widths->begin(), widths->end(), [](int w) { return w == 1; })) widths->clear();
     if (!a.reads.empty() || !a.writes.empty()) a.thread = t, s.accesses.push_back(std::move(a));
     core::Load& l = loads[std::size_t(t)];
     if (std::all_of(l.widths.begin(), l.widths.end(), [](int w) { return w == 1; })) l.widths.clear();
     if (!l.elements.empty()) l.thread = t, s.loads.push_back(std::move(l));
   }
-  if (!s.accesses.empty()) s.bank_conflicts = core::bank_conflict_degree(words, size);
+  if (!s.accesses.empty()) s.bank_conflicts = core::bank_conflict_degree(touches, size);
   s.divergent_warps = core::divergent_warps(s, threads);
 }
 

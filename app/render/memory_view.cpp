@@ -138,10 +138,10 @@ CellMarks mark_cells(const MemoryFrame& f) {
     if (th >= 0 && th < f.count) m.working[th] = 1;
   if (f.marks)
     for (const auto& a : f.s.accesses) {
-      for (int r : a.reads)
-        if (r >= 0 && r < f.count) m.read[r] = 1;
-      for (int w : a.writes)
-        if (w >= 0 && w < f.count) m.written[w] = 1;
+      for (std::size_t k = 0; k < a.reads.size(); ++k)
+        for (int c = a.reads[k]; c >= 0 && c < f.count && c < a.reads[k] + a.read_width(k); ++c) m.read[c] = 1;
+      for (std::size_t k = 0; k < a.writes.size(); ++k)
+        for (int c = a.writes[k]; c >= 0 && c < f.count && c < a.writes[k] + a.write_width(k); ++c) m.written[c] = 1;
     }
   return m;
 }

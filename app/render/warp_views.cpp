@@ -140,6 +140,15 @@ int bank_page(const Rect& area, const MemoryLayout& L, float min_px, int rows) {
   return 1;
 }
 
+// "warp 3, access 2"; where 8 or 16 bytes a thread are served half or a quarter of a warp at a
+// time, "threads 104-111, access 2".
+std::string bank_row_name(const core::BankRow& row) {
+  const std::string access = ", access " + std::to_string(row.access + 1);
+  if (row.threads >= 32) return "warp " + std::to_string(row.first_thread / 32) + access;
+  return "threads " + std::to_string(row.first_thread) + "-" + std::to_string(row.first_thread + row.threads - 1) +
+         access;
+}
+
 ViewDrawn draw_banks(const ViewContext& ctx) {
   auto& [c, t, stage, L, pal, options, min_px] = ctx;
   int first = options.first_bank_row;
@@ -160,7 +169,8 @@ ViewDrawn draw_banks(const ViewContext& ctx) {
     message(c, area, "no shared-memory access in this stage", L.label_px * 1.2f, pal);
     return drawn;
   }
-  const float label_w = L.label_px * 9.5f;  // "warp 31, access 2"
+  const bool groups = std::any_of(rows.begin(), rows.end(), [](const core::BankRow& r) { return r.threads < 32; });
+  const float label_w = L.label_px * (groups ? 13.0f : 9.5f);  // "threads 104-111, access 2", "warp 31, access 2"
   const float cell = std::min((area.w - label_w) / 32.0f, area.h / float(shown + 1));
   // Rows grow taller than the banks are wide where the canvas has the height (a few accesses).
   const float row_h = std::min(cell * 2.2f, area.h / float(shown + 1));
@@ -181,9 +191,7 @@ ViewDrawn draw_banks(const ViewContext& ctx) {
   for (int r = 0; r < shown; ++r) {
     const core::BankRow& row = rows[std::size_t(first + r)];
     const float y = top + head + r * row_h;
-    const std::string name = std::string(bytes == 8 ? "half-warp " : "warp ") +
-                             std::to_string(row.first_thread / (bytes == 8 ? 16 : 32)) + ", access " +
-                             std::to_string(row.access + 1);
+    const std::string name = bank_row_name(row);
     if (r % name_step == 0)
       fitted_text(c, area.x, y + row_h / 2, name, name_px, min_px, label_w - cell * 0.2f, pal.muted);
     for (int b = 0; b < 32; ++b) {
@@ -195,10 +203,10 @@ ViewDrawn draw_banks(const ViewContext& ctx) {
       if (n >= 2 && counts) c.text(box.cx(), box.cy(), std::to_string(n) + "x", count_px, {1, 1, 1, 1}, Align::Center);
     }
   }
-  std::vector<LegendEntry> lg{{pal.padding, "bank unused"}, {pal.active, "one element"}};
+  std::vector<LegendEntry> lg{{pal.padding, "bank unused"}, {pal.active, "one 4-byte word"}};
   if (conflict)
-    lg.push_back({pal.conflict, counts ? "Nx: N elements in one bank, served one after another"
-                                       : "two or more elements in one bank, served one after another"});
+    lg.push_back({pal.conflict, counts ? "Nx: N different words in one bank, served one after another"
+                                       : "two or more different words in one bank, served one after another"});
   draw_legend(c, L.legend, lg, L.label_px, min_px, pal);
   return drawn;
 }
