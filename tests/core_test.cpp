@@ -160,6 +160,14 @@ TEST(TraceJson, AccessWidthsRoundTripAndAreChecked) {
   refused(j, "'read_widths'");
   a["read_widths"] = {4, 5};  // cells - 4 to cells: one past the last
   refused(j, "names cell " + std::to_string(cells - 4) + " (5 wide)");
+  a["read_widths"] = {8, 4};  // 32 bytes of floats
+  refused(j, "no load or store moves 32 bytes");
+  a["read_widths"] = {3, 4};
+  refused(j, "names cell 0 (3 wide) in stage 1: no load or store moves 12 bytes");
+  a["reads"] = {2, cells - 4};  // 16 bytes from cell 2: off its boundary
+  a["read_widths"] = {4, 4};
+  refused(j, "names cell 2 (4 wide) in stage 1: no load or store moves 16 bytes");
+  a["reads"] = {0, cells - 4};
   a["read_widths"] = {4, 4};
   a["write_widths"] = {2, 2};
   refused(j, "'write_widths' does not give one width for each");

@@ -955,6 +955,24 @@ TEST(Model, WideSharedAccessesAreServed128BytesAtATime) {
   EXPECT_EQ(core::bank_conflict_degree(halves, 2), 1);
   halves[5] = {{2 * 6 + 64, 2}};  // thread 6's bank, another word
   EXPECT_EQ(core::bank_conflict_degree(halves, 2), 2);
+  // The same as a stage: both halves of each word in the conflict are marked, and the rows are
+  // a warp's (4 bytes a thread), whole though only 32 threads of a larger block touched.
+  core::Stage s;
+  for (int t = 0; t < 32; ++t) {
+    core::Access a{t, {2 * t}, {}, {}};
+    a.read_widths = {2};
+    s.accesses.push_back(a);
+  }
+  s.accesses[5].reads = {2 * 6 + 64};
+  const auto degree = core::cell_conflicts(s, 128, 2);
+  for (int c : {12, 13, 76, 77}) EXPECT_EQ(degree[std::size_t(c)], 2) << "cell " << c;
+  EXPECT_EQ(degree[10], 1);
+  EXPECT_EQ(degree[14], 1);
+  s.accesses.resize(16);
+  for (auto& a : s.accesses) a.read_widths.clear();
+  const auto rows = core::bank_rows(s, 2);
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].threads, 32);
 }
 
 TEST(Model, CellConflictsMarkTheCellsOfConflictingAccesses) {

@@ -203,8 +203,8 @@ TEST(OwnCpu, WorkAfterTheLastBarrierShowsInTheLanesSteps) {
 
 // A kernel of your own that reads shared memory 16 bytes a thread (float4): the CPU path records
 // each read as its first cell and the 4 cells it spans, and counts its banks a quarter of a warp
-// at a time. Read in order, 8 threads cover a 128-byte line: no conflict; two lines apart, threads
-// 0 and 4 of each quarter meet in one bank: 2-way.
+// at a time. Read in order, 8 threads cover a 128-byte line: no conflict; two float4s apart,
+// threads 0 and 4 of each quarter read one 128-byte line apart, in the same banks: 2-way.
 TEST(OwnCpu, SixteenByteSharedReadsRecordTheirWidthAndBanks) {
   if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
   const auto seed = test::test_seed();

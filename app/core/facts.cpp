@@ -29,9 +29,10 @@ std::vector<int> active_per_warp(const Stage& stage, int block) {
 
 namespace {
 
-// A 4-byte word a thread's access touched in one bank, and the access's cell lying in it.
+// A 4-byte word a thread's access touched in one bank, and the access's cells lying in it
+// [cell, end): two halves, one float, part of a double.
 struct BankWord {
-  int word = 0, cell = 0;
+  int word = 0, cell = 0, end = 0;
 };
 using Touches = std::vector<std::vector<SharedTouch>>;
 
@@ -68,10 +69,10 @@ void each_bank(const Touches& touches, std::size_t eb, Visit visit) {
           for (std::size_t w = lo / 4; w * 4 < hi; ++w) {  // the same word twice is served once
             auto& b = bank[w % 32];
             if (std::none_of(b.begin(), b.end(), [&](const BankWord& x) { return x.word == int(w); }))
-              b.push_back({int(w), std::max(a.cell, int(w * 4 / eb))});
+              b.push_back({int(w), int(std::max(lo, w * 4) / eb), int((std::min(hi, w * 4 + 4) + eb - 1) / eb)});
           }
         }
-        for (int b = 0; b < 32 && any; ++b) visit(first, int(std::min(group, end - first)), k, b, bank[b]);
+        for (int b = 0; b < 32 && any; ++b) visit(first, int(group), k, b, bank[b]);
       }
     }
   }
@@ -127,8 +128,8 @@ std::vector<int> cell_conflicts(const Stage& stage, int cells, std::size_t eleme
             [&](std::size_t, int, std::size_t, int, const std::vector<BankWord>& b) {
               if (b.size() < 2) return;
               for (const BankWord& w : b)
-                if (w.cell >= 0 && w.cell < cells)
-                  degree[std::size_t(w.cell)] = std::max(degree[std::size_t(w.cell)], int(b.size()));
+                for (int c = std::max(w.cell, 0); c < w.end && c < cells; ++c)
+                  degree[std::size_t(c)] = std::max(degree[std::size_t(c)], int(b.size()));
             });
   return degree;
 }

@@ -48,16 +48,23 @@ void check_stage(const Trace& t, const Stage& s, std::size_t k, std::size_t cell
   if (s.lanes && s.lanes->size() > std::size_t(t.block))
     misfit("lanes", "holds more lanes than the block's threads" + at);
   for (int th : s.active) thread(th, "active");
+  // One shared access: inside the cells, and as wide as a load or store can be (1, 2, 4, 8 or 16
+  // bytes, on a boundary of its own size, as PTX's vector accesses must be).
+  const std::size_t eb = element_bytes(value_type(t));
+  const auto access = [&](int c, int w) {
+    const std::string name = "names cell " + std::to_string(c) + (w != 1 ? " (" + std::to_string(w) + " wide)" : "");
+    if (c < 0 || w < 1 || std::size_t(c) + std::size_t(w) > cells)
+      misfit("accesses", name + at + ", outside the " + std::to_string(cells) + " recorded cells");
+    if (w > 1 && (std::size_t(w) * eb > 16 || (w & (w - 1)) != 0 || c % w != 0))
+      misfit("accesses",
+             name + at + ": no load or store moves " + std::to_string(std::size_t(w) * eb) +
+                 " bytes from there (a power of two of elements, 16 bytes at most, on a boundary of its size)");
+  };
   for (const auto& a : s.accesses) {
     thread(a.thread, "accesses");
     for (const bool write : {false, true}) {
       const auto& list = write ? a.writes : a.reads;
-      for (std::size_t i = 0; i < list.size(); ++i) {
-        const int c = list[i], w = write ? a.write_width(i) : a.read_width(i);
-        if (c < 0 || std::size_t(c) + std::size_t(w) > cells)
-          misfit("accesses", "names cell " + std::to_string(c) + (w > 1 ? " (" + std::to_string(w) + " wide)" : "") +
-                                 at + ", outside the " + std::to_string(cells) + " recorded cells");
-      }
+      for (std::size_t i = 0; i < list.size(); ++i) access(list[i], write ? a.write_width(i) : a.read_width(i));
     }
     if (!a.sources.empty() && a.sources.size() != a.reads.size())
       misfit("accesses", "gives 'sources' for other than one a read" + at);

@@ -125,13 +125,13 @@ void draw_divergence(const ViewContext& ctx) {
   draw_legend(c, L.legend, lg, L.label_px, min_px, pal);
 }
 
-// The 32 banks of each warp-wide shared-memory access: how many distinct elements each bank
-// had to serve; two or more are a conflict, served one after another.
+// The 32 banks of each warp-wide shared-memory access (or of each group of a warp that 8- or
+// 16-byte accesses are served in): how many distinct 4-byte words each bank had to serve; two or
+// more are a conflict, served one after another.
 // Accesses a page of the banks view holds in `area`: kBankRowsShown, or fewer, so that every
 // row is tall enough for its name at the minimum size (a compare view in presenter mode had 16
 // rows of 8 px and named every third).
-int bank_page(const Rect& area, const MemoryLayout& L, float min_px, int rows) {
-  const float label_w = L.label_px * 9.5f;
+int bank_page(const Rect& area, float min_px, int rows, float label_w) {
   for (int page = std::min(rows, kBankRowsShown); page > 1; --page) {
     const float cell = std::min((area.w - label_w) / 32.0f, area.h / float(page + 1));
     const float row_h = std::min(cell * 2.2f, area.h / float(page + 1));
@@ -155,22 +155,25 @@ ViewDrawn draw_banks(const ViewContext& ctx) {
   const core::Stage& s = t.stages[stage];
   const std::size_t bytes = core::element_bytes(core::value_type(t));  // shared memory holds what was added
   const auto rows = core::bank_rows(s, bytes);
-  const int page = bank_page(view_area(L, t.algorithm, "banks", min_px), L, min_px, std::max(1, int(rows.size())));
+  const bool groups = std::any_of(rows.begin(), rows.end(), [](const core::BankRow& r) { return r.threads < 32; });
+  const float label_w = L.label_px * (groups ? 13.0f : 9.5f);  // "threads 104-111, access 2", "warp 31, access 2"
+  const int page =
+      bank_page(view_area(L, t.algorithm, "banks", min_px), min_px, std::max(1, int(rows.size())), label_w);
   first = std::clamp(first, 0, std::max(0, int(rows.size()) - page));
   const int shown = std::min(int(rows.size()) - first, page);
   ViewDrawn drawn;
   drawn.page = page<kBankRowsShown&& int(rows.size())> page ? page : 0;
   const Rect area = frame(c, t, stage, "banks", L, pal,
-                          int(rows.size()) > shown ? "accesses " + std::to_string(first + 1) + "-" + std::to_string(first + shown) +
-                                                         " of " + std::to_string(rows.size()) + " warp-wide accesses"
-                                                   : std::string(),
+                          int(rows.size()) > shown
+                              ? std::string(groups ? "rows " : "accesses ") + std::to_string(first + 1) + "-" +
+                                    std::to_string(first + shown) + " of " + std::to_string(rows.size()) +
+                                    (groups ? " (groups of a warp, served one after another)" : " warp-wide accesses")
+                              : std::string(),
                           min_px);
   if (t.memory == core::Memory::Global || rows.empty()) {
     message(c, area, "no shared-memory access in this stage", L.label_px * 1.2f, pal);
     return drawn;
   }
-  const bool groups = std::any_of(rows.begin(), rows.end(), [](const core::BankRow& r) { return r.threads < 32; });
-  const float label_w = L.label_px * (groups ? 13.0f : 9.5f);  // "threads 104-111, access 2", "warp 31, access 2"
   const float cell = std::min((area.w - label_w) / 32.0f, area.h / float(shown + 1));
   // Rows grow taller than the banks are wide where the canvas has the height (a few accesses).
   const float row_h = std::min(cell * 2.2f, area.h / float(shown + 1));

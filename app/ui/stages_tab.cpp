@@ -97,20 +97,22 @@ static void player_controls(AppState& s) {
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Playing speed, in stages a second");
 }
 
-// The banks view shows 16 warp-wide accesses at a time, the coalescing view 8 warp-wide loads
+// The banks view shows 16 rows at a time (a warp-wide access each, or a group of a warp that 8-
+// or 16-byte accesses are served in), the coalescing view 8 warp-wide loads
 // (fewer in presenter mode's large type, as the view last drew them): buttons page through the rest.
 static void row_pager(AppState& s) {
   const int rows = render::paged_rows(s.view, *s.trace, s.player.stage());
   const int page = s.page_drawn > 0 ? s.page_drawn : render::page_rows(s.view);
   if (rows <= page) return;
   s.bank_row = std::clamp(s.bank_row, 0, rows - page);
-  const char* what = s.view == render::View::Banks ? "accesses" : "loads";
+  const char* what = s.view == render::View::Banks ? "rows" : "loads";
   wrap_item(ImGui::GetFontSize() * 12);
   if (ImGui::ArrowButton("##earlier rows", ImGuiDir_Up)) s.bank_row = std::max(0, s.bank_row - page);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The previous %d warp-wide %s", page, what);
+  const char* wide = s.view == render::View::Banks ? "bank" : "warp-wide";
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The previous %d %s %s", page, wide, what);
   ImGui::SameLine();
   if (ImGui::ArrowButton("##later rows", ImGuiDir_Down)) s.bank_row = std::min(rows - page, s.bank_row + page);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The next %d warp-wide %s", page, what);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("The next %d %s %s", page, wide, what);
   ImGui::SameLine();
   ImGui::Text("%s %d-%d of %d", what, s.bank_row + 1, s.bank_row + page, rows);
 }
