@@ -34,6 +34,16 @@ core::Trace sample_trace(core::DType type, core::Op op, std::uint64_t seed) {
   return backend::make_sim_backend()->trace(req);
 }
 
+// Expects the trace `bad` refused with a message holding `part`; `shown` is printed if accepted.
+void expect_refused(const nlohmann::json& bad, const std::string& part, const nlohmann::json& shown) {
+  try {
+    core::trace_from_json(bad.dump());
+    ADD_FAILURE() << "accepted: " << shown.dump();
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 
 TEST(TraceJson, RoundTripsEveryField) {
@@ -106,12 +116,7 @@ TEST(TraceJson, LoadWidthsRoundTripAndAreChecked) {
   auto j = nlohmann::json::parse(core::to_json(t));
   EXPECT_FALSE(j["stages"][0]["loads"][1].contains("widths"));
   const auto refused = [](const nlohmann::json& bad, const std::string& part) {
-    try {
-      core::trace_from_json(bad.dump());
-      ADD_FAILURE() << "accepted: " << bad["stages"][0]["loads"].dump();
-    } catch (const std::runtime_error& e) {
-      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
-    }
+    expect_refused(bad, part, bad["stages"][0]["loads"]);
   };
   j["stages"][0]["loads"][0]["widths"] = {4};
   refused(j, "one width for each");
@@ -144,12 +149,7 @@ TEST(TraceJson, AccessWidthsRoundTripAndAreChecked) {
   EXPECT_FALSE(j["stages"][1]["accesses"][0].contains("write_widths"));
   EXPECT_FALSE(j["stages"][1]["accesses"][1].contains("read_widths"));
   const auto refused = [](const nlohmann::json& bad, const std::string& part) {
-    try {
-      core::trace_from_json(bad.dump());
-      ADD_FAILURE() << "accepted: " << bad["stages"][1]["accesses"].dump();
-    } catch (const std::runtime_error& e) {
-      EXPECT_NE(std::string(e.what()).find(part), std::string::npos) << e.what();
-    }
+    expect_refused(bad, part, bad["stages"][1]["accesses"]);
   };
   auto& a = j["stages"][1]["accesses"][0];
   a["read_widths"] = {4};

@@ -46,6 +46,31 @@ std::size_t access_bytes(const Touches& touches, std::size_t first, std::size_t 
   return bytes;
 }
 
+using Banks = std::vector<std::vector<BankWord>>;  // 32: the words each bank serves
+
+// Adds the 4-byte words one access touches to the banks that serve them; the same word twice is
+// served once.
+void touch_words(const SharedTouch& a, std::size_t eb, Banks& bank) {
+  const std::size_t lo = std::size_t(a.cell) * eb, hi = lo + std::size_t(std::max(a.width, 1)) * eb;
+  for (std::size_t w = lo / 4; w * 4 < hi; ++w) {
+    auto& b = bank[w % 32];
+    if (std::none_of(b.begin(), b.end(), [&](const BankWord& x) { return x.word == int(w); }))
+      b.push_back({int(w), int(std::max(lo, w * 4) / eb), int((std::min(hi, w * 4 + 4) + eb - 1) / eb)});
+  }
+}
+
+// The banks of threads [first, last)'s k-th accesses, one group served at once; empty where none
+// of them made one (such a group is not served).
+Banks group_banks(const Touches& touches, std::size_t first, std::size_t last, std::size_t k, std::size_t eb) {
+  Banks bank;
+  for (std::size_t t = first; t < last; ++t) {
+    if (k >= touches[t].size() || touches[t][k].cell < 0) continue;
+    if (bank.empty()) bank.resize(32);
+    touch_words(touches[t][k], eb, bank);
+  }
+  return bank;
+}
+
 // Calls visit(group's first thread, group's threads, k, bank, words of that bank) for every bank
 // of every group of every warp-wide access (the k-th access of each thread of a warp), served 128
 // bytes at a time (bank_conflict_degree).
@@ -59,20 +84,8 @@ void each_bank(const Touches& touches, std::size_t eb, Visit visit) {
       const std::size_t bytes = access_bytes(touches, warp, end, k, eb);
       const std::size_t group = bytes >= 16 ? 8 : bytes >= 8 ? 16 : 32;
       for (std::size_t first = warp; first < end; first += group) {
-        std::vector<std::vector<BankWord>> bank(32);
-        bool any = false;  // a group none of whose threads made this access is not served
-        for (std::size_t t = first; t < std::min(end, first + group); ++t) {
-          if (k >= touches[t].size() || touches[t][k].cell < 0) continue;
-          const SharedTouch& a = touches[t][k];
-          any = true;
-          const std::size_t lo = std::size_t(a.cell) * eb, hi = lo + std::size_t(std::max(a.width, 1)) * eb;
-          for (std::size_t w = lo / 4; w * 4 < hi; ++w) {  // the same word twice is served once
-            auto& b = bank[w % 32];
-            if (std::none_of(b.begin(), b.end(), [&](const BankWord& x) { return x.word == int(w); }))
-              b.push_back({int(w), int(std::max(lo, w * 4) / eb), int((std::min(hi, w * 4 + 4) + eb - 1) / eb)});
-          }
-        }
-        for (int b = 0; b < 32 && any; ++b) visit(first, int(group), k, b, bank[b]);
+        const Banks bank = group_banks(touches, first, std::min(end, first + group), k, eb);
+        for (std::size_t b = 0; b < bank.size(); ++b) visit(first, int(group), k, int(b), bank[b]);
       }
     }
   }

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Issue 53's next device call (prepared 2026-12-04; no machine was lent to run it): what holds
+# halves below floats in flat-rows at the odd shapes, and what the last block's fold costs
+# batched-rows-vectorized at 3 x (2^20 + 1) halves. On the GPU machine, from the repository's root,
+# after `scripts/gpu-suite.sh pack` here (its .gpu/ carried, for Nsight Compute on the app's kernel):
+#   scripts/experiments/halves_call.sh      results under $OUT/halves (or ./gpu-out/halves)
+# Steps, each with its own time limit and a line in steps.txt:
+#   small_fold    scripts/experiments/small_fold.cu (the fold: ticket, atomic, acq_rel; the 1D sum)
+#   stages_half   scripts/experiments/flat_rows_stages.cu half (copies, + row sums' stores, the adds)
+#   stages_float  the same over floats, in the same call, to compare
+#   ncu_*         Nsight Compute on the catalog's flat-rows at 2^24 x 15, halves and floats
+set -u
+cd "$(dirname "$0")/../.." || exit 2
+R=${OUT:-gpu-out}/halves
+mkdir -p "$R" .exp
+{ nvidia-smi --query-gpu=uuid,name,driver_version --format=csv,noheader; date -u '+%Y-%m-%d %H:%M:%S UTC'; } > "$R/device.txt"
+step() {
+  local name=$1 limit=$2; shift 2
+  local t0=$SECONDS; timeout "$limit" "$@" > "$R/$name.txt" 2>&1; local rc=$?
+  echo "$name rc=$rc $((SECONDS - t0)) s" | tee -a "$R/steps.txt"
+}
+NV=(nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels)
+step build_small 120 "${NV[@]}" -o .exp/small_fold scripts/experiments/small_fold.cu kernels/model/matrix_shapes.cpp
+step build_stages 120 "${NV[@]}" -o .exp/flat_rows_stages scripts/experiments/flat_rows_stages.cu
+step small_fold 60 .exp/small_fold
+step stages_half 90 .exp/flat_rows_stages half
+step stages_float 90 .exp/flat_rows_stages
+for t in half float; do
+  n=ncu_${t}_224x15
+  step "$n" 90 ncu --clock-control none --target-processes all --kernel-name-base demangled \
+    --kernel-name "regex:rl::kernels::flat_rows<" --launch-count 1 \
+    --section SpeedOfLight --section MemoryWorkloadAnalysis --section MemoryWorkloadAnalysis_Tables \
+    --section Occupancy --section LaunchStats --section WarpStateStats --section SchedulerStats \
+    --export "$R/$n" --force-overwrite \
+    .gpu/run.sh .gpu/bin/reduction-lab bench -a flat-rows --shapes 2^24x15 --type "$t" --seconds 0.05 --format csv
+  [ -s "$R/$n.ncu-rep" ] && ncu --import "$R/$n.ncu-rep" --page raw --csv > "$R/$n.csv" 2>/dev/null && rm -f "$R/$n.ncu-rep"
+  [ -s "$R/$n.csv" ] && gzip -f "$R/$n.csv"
+done
+tar -czf "$R.tgz" -C "$(dirname "$R")" "$(basename "$R")"
