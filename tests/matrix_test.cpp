@@ -1136,6 +1136,37 @@ TEST(Banks, FlatRowsLanesApartIsWhatTheTraceCounts) {
   }
 }
 
+// flat-rows over halves holds halves in its tiles (bulk copies of the input), two to a 4-byte
+// word, though the trace shows them widened to the float they are added in. A lone lane's row of
+// 15, 17 or 33 halves starts 7.5, 8.5 or 16.5 words after the one before, so two of a warp's rows
+// meet in one bank (2-way), where rows of floats read apart. The stage's count and the banks view
+// take the halves' 2 bytes; a tree of halves added in float holds floats.
+TEST(Banks, FlatRowsOverHalvesCountTwoByteCells) {
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  for (const std::size_t cols : {std::size_t(15), std::size_t(17), std::size_t(33)}) {
+    SCOPED_TRACE(std::to_string(cols) + " elements a row");
+    const std::size_t rows = 20000;  // 50 rows a block of the model's 396: warp 0 has 32
+    const auto half =
+        matrix_trace("flat-rows", rows, cols, 128, 0, test::random_values(rows * cols, core::DType::Half, seed),
+                     core::Op::Sum, core::DType::Half);
+    const auto floats =
+        matrix_trace("flat-rows", rows, cols, 128, 0, test::random_values(rows * cols, core::DType::Float, seed),
+                     core::Op::Sum, core::DType::Float);
+    EXPECT_EQ(core::shared_cell_bytes(half), 2u);
+    ASSERT_TRUE(half.stages.size() > 1 && half.stages[1].bank_conflicts && floats.stages[1].bank_conflicts);
+    EXPECT_EQ(*half.stages[1].bank_conflicts, 2);
+    EXPECT_EQ(*floats.stages[1].bank_conflicts, 1);
+    int worst = 0;  // what the banks view draws
+    for (const auto& row : core::bank_rows(half.stages[1], core::shared_cell_bytes(half)))
+      worst = std::max(worst, *std::max_element(row.words.begin(), row.words.end()));
+    EXPECT_EQ(worst, 2);
+  }
+  backend::TraceRequest req{
+      "sequential", core::Op::Sum, core::DType::Half, 64, 0, test::random_values(64, core::DType::Half, seed)};
+  EXPECT_EQ(core::shared_cell_bytes(backend::make_sim_backend()->trace(req)), 4u);
+}
+
 // flat-rows' copies end at the 16-byte boundary at or after the block's run, not at its tile's
 // end: 3000 rows of 17 ints over the model's 396 blocks give block 0 rows 0-6 (elements 0-118:
 // 120 copied, 480 bytes) and block 1 rows 7-14 (elements 119-254, from the 128-byte boundary at

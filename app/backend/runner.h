@@ -177,7 +177,7 @@ void add_stages(core::Trace& t, const kernels::Plan& plan, const kernels::RawTra
       }
     }
     const bool own = std::any_of(words.begin(), words.end(), [](const std::vector<int>& w) { return !w.empty(); });
-    if (touched && own && !global) s.bank_conflicts = core::bank_conflict_degree(words, sizeof(T));
+    if (touched && own && !global) s.bank_conflicts = core::bank_conflict_degree(words, core::shared_cell_bytes(t));
     s.divergent_warps = core::divergent_warps(s, threads);
     for (int tid = 0; tid < threads && load_slots > 0; ++tid) {
       const auto first = raw.loads.begin() + std::ptrdiff_t((base + tid) * load_slots);

@@ -312,7 +312,7 @@ void draw_race_strip(const MemoryFrame& f) {
 bool draw_conflicts(const MemoryFrame& f) {
   if (!f.marks || f.t.memory == core::Memory::Global) return false;
   bool any = false;
-  const auto degree = core::cell_conflicts(f.s, f.count, core::element_bytes(core::value_type(f.t)));
+  const auto degree = core::cell_conflicts(f.s, f.count, core::shared_cell_bytes(f.t));
   const float badge_px = std::max(f.min_px, std::min(f.L.cell_h * 0.3f, f.L.cell_w * 0.28f));
   for (int i = f.lo; i < f.hi; ++i) {
     if (degree[i] < 2) continue;

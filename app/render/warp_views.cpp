@@ -153,8 +153,7 @@ ViewDrawn draw_banks(const ViewContext& ctx) {
   auto& [c, t, stage, L, pal, options, min_px] = ctx;
   int first = options.first_bank_row;
   const core::Stage& s = t.stages[stage];
-  const std::size_t bytes = core::element_bytes(core::value_type(t));  // shared memory holds what was added
-  const auto rows = core::bank_rows(s, bytes);
+  const auto rows = core::bank_rows(s, core::shared_cell_bytes(t));
   const bool groups = std::any_of(rows.begin(), rows.end(), [](const core::BankRow& r) { return r.threads < 32; });
   const float label_w = L.label_px * (groups ? 13.0f : 9.5f);  // "threads 104-111, access 2", "warp 31, access 2"
   const int page =
@@ -219,7 +218,7 @@ ViewDrawn draw_banks(const ViewContext& ctx) {
 int paged_rows(View view, const core::Trace& t, int stage) {
   if (stage < 0 || stage >= int(t.stages.size())) return 0;
   const core::Stage& s = t.stages[std::size_t(stage)];
-  if (view == View::Banks) return int(core::bank_rows(s, core::element_bytes(core::value_type(t))).size());
+  if (view == View::Banks) return int(core::bank_rows(s, core::shared_cell_bytes(t)).size());
   if (view == View::Coalescing) return int(core::warp_loads(s, core::element_bytes(t.type)).size());
   return 0;
 }
