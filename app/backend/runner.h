@@ -186,7 +186,7 @@ void add_stages(core::Trace& t, const kernels::Plan& plan, const kernels::RawTra
                                     [](long long c) { return c >= 0; }).base();  // past the last load
       for (auto c = first; c != end; ++c)  // a skipped slot stays, as -1: a warp's lanes' k-th loads stay together
         l.elements.push_back(*c < 0 ? -1 : (long long)kernels::load_index(*c)), l.widths.push_back(*c < 0 ? 1 : kernels::load_width(*c));
-      if (std::all_of(l.widths.begin(), l.widths.end(), [](int w) { return w == 1; })) l.widths.clear();  // JSON's default
+      core::drop_unit_widths(l.widths);
       if (!l.elements.empty()) s.loads.push_back(std::move(l));
     }
     t.stages.push_back(std::move(s));

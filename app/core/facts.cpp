@@ -124,11 +124,6 @@ int bank_conflict_degree(const std::vector<std::vector<int>>& index, std::size_t
   return bank_conflict_degree(touches, element_bytes);
 }
 
-std::size_t shared_cell_bytes(const Trace& t) {
-  const kernels::AlgorithmRow* row = kernels::find_row(t.algorithm);
-  return element_bytes(row && row->bulk_copy ? t.type : value_type(t));
-}
-
 std::vector<BankRow> bank_rows(const Stage& stage, std::size_t element_bytes) {
   std::vector<BankRow> rows;
   each_bank(thread_touches(stage), element_bytes,

@@ -30,12 +30,6 @@ int bank_conflict_degree(const std::vector<std::vector<SharedTouch>>& touches, s
 // The same where every access is one cell: index[t][k] its cell.
 int bank_conflict_degree(const std::vector<std::vector<int>>& index, std::size_t element_bytes = 4);
 
-// The bytes of a shared-memory cell as the traced kernel holds it: the elements' own where its
-// tiles are bulk copies of the input (flat-rows over halves holds halves, which the trace shows
-// widened to the float they are added in), else the added values' (a tree of halves added in float
-// holds floats). What the bank rules above count in.
-std::size_t shared_cell_bytes(const Trace& t);
-
 // For each of the first `cells` shared cells, the worst bank-conflict degree among the stage's
 // warp-wide accesses that touched it (1 when none conflicted). The same rule as
 // bank_conflict_degree; each thread's reads come before its writes, as in every kernel here.

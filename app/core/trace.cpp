@@ -63,41 +63,35 @@ T typed(const json& j, const char* name) {
   return json_fields::as<T>(field(j, name), std::string("trace field '") + name + "'");
 }
 
+// Widths of `count` loads or accesses (`each`: "loads", "accesses") from field `name`, absent
+// where every one is 1; each 1 to 16 (a load or store moves at most 16 bytes), as `range` says.
+std::vector<int> read_widths(const json& j, const char* name, std::size_t count, const char* each, const char* range) {
+  if (!j.contains(name)) return {};
+  auto widths = typed<std::vector<int>>(j, name);
+  if (widths.size() != count)
+    throw std::runtime_error(std::string("trace field '") + name +
+                             "' does not give one width for each of the thread's " + each);
+  for (int w : widths)
+    if (w < 1 || w > 16)
+      throw std::runtime_error(std::string("trace field '") + name + "' holds " + std::to_string(w) + ": " + range);
+  return widths;
+}
+
 // One thread's loads; "widths" (elements each load read) is absent where every load read one.
 Load read_load(const json& jl) {
   Load l{typed<int>(jl, "thread"), typed<std::vector<long long>>(jl, "elements"), {}};
   for (long long e : l.elements)
     if (e < -1) throw std::runtime_error("trace field 'elements' holds " + std::to_string(e) + ": a load's element is 0 or more (-1: none)");
-  if (!jl.contains("widths")) return l;
-  l.widths = typed<std::vector<int>>(jl, "widths");
-  if (l.widths.size() != l.elements.size())
-    throw std::runtime_error("trace field 'widths' does not give one width for each of the thread's loads");
-  for (int w : l.widths)
-    if (w < 1 || w > 16) throw std::runtime_error("trace field 'widths' holds " + std::to_string(w) + ": a load reads 1 to 16 elements");
+  l.widths = read_widths(jl, "widths", l.elements.size(), "loads", "a load reads 1 to 16 elements");
   return l;
-}
-
-// Cells each of `count` shared accesses spans, from `name` ("read_widths", "write_widths"); absent:
-// one each. An access moves at most 16 bytes, so it spans at most 16 cells.
-std::vector<int> read_widths(const json& ja, const char* name, std::size_t count) {
-  if (!ja.contains(name)) return {};
-  auto widths = typed<std::vector<int>>(ja, name);
-  if (widths.size() != count)
-    throw std::runtime_error(std::string("trace field '") + name +
-                             "' does not give one width for each of the thread's accesses");
-  for (int w : widths)
-    if (w < 1 || w > 16)
-      throw std::runtime_error(std::string("trace field '") + name + "' holds " + std::to_string(w) +
-                               ": an access spans 1 to 16 cells");
-  return widths;
 }
 
 // One thread's shared accesses in a stage.
 Access read_access(const json& ja) {
   Access a{typed<int>(ja, "thread"), typed<std::vector<int>>(ja, "reads"), typed<std::vector<int>>(ja, "writes"),
            ja.contains("sources") ? typed<std::vector<int>>(ja, "sources") : std::vector<int>{}};
-  a.read_widths = read_widths(ja, "read_widths", a.reads.size());
-  a.write_widths = read_widths(ja, "write_widths", a.writes.size());
+  a.read_widths = read_widths(ja, "read_widths", a.reads.size(), "accesses", "an access spans 1 to 16 cells");
+  a.write_widths = read_widths(ja, "write_widths", a.writes.size(), "accesses", "an access spans 1 to 16 cells");
   return a;
 }
 

@@ -228,6 +228,20 @@ inline bool records_work(const Trace& t) {
 // element type, or float for halves and bf16 added in float. Inputs are of t.type.
 inline DType value_type(const Trace& t) { return accumulator_type(t.type, t.accumulate); }
 
+// The bytes of a shared-memory cell as the traced kernel holds it: the elements' own where its
+// tiles are bulk copies of the input (flat-rows over halves holds halves, which the trace shows
+// widened to the float they are added in), else the added values' (a tree of halves added in float
+// holds floats). What the bank rules (facts.h) and the trace's check of access widths count in.
+inline std::size_t shared_cell_bytes(const Trace& t) {
+  const kernels::AlgorithmRow* row = kernels::find_row(t.algorithm);
+  return element_bytes(row && row->bulk_copy ? t.type : value_type(t));
+}
+
+// Widths (of loads, of shared accesses) as a trace file keeps them: none where every one is 1.
+inline void drop_unit_widths(std::vector<int>& widths) {
+  if (std::all_of(widths.begin(), widths.end(), [](int w) { return w == 1; })) widths.clear();
+}
+
 // The most elements a trace records: the CLI's cap, and a trace file's.
 constexpr std::size_t kMaxTracedElements = std::size_t(1) << 27;
 

@@ -50,7 +50,7 @@ void check_stage(const Trace& t, const Stage& s, std::size_t k, std::size_t cell
   for (int th : s.active) thread(th, "active");
   // One shared access: inside the cells, and as wide as a load or store can be (1, 2, 4, 8 or 16
   // bytes, on a boundary of its own size, as PTX's vector accesses must be).
-  const std::size_t eb = element_bytes(value_type(t));
+  const std::size_t eb = shared_cell_bytes(t);
   const auto access = [&](int c, int w) {
     const std::string name = "names cell " + std::to_string(c) + (w != 1 ? " (" + std::to_string(w) + " wide)" : "");
     if (c < 0 || w < 1 || std::size_t(c) + std::size_t(w) > cells)

@@ -72,11 +72,10 @@ void add_work(core::Stage& s, const std::vector<const ptx::MemEvent*>& events, i
   for (int t = 0; t < threads; ++t) {
     if (active[std::size_t(t)]) s.active.push_back(t);
     core::Access& a = access[std::size_t(t)];
-    for (auto* widths : {&a.read_widths, &a.write_widths})  // JSON's default: one cell each
-      if (std::all_of(widths->begin(), widths->end(), [](int w) { return w == 1; })) widths->clear();
+    core::drop_unit_widths(a.read_widths), core::drop_unit_widths(a.write_widths);
     if (!a.reads.empty() || !a.writes.empty()) a.thread = t, s.accesses.push_back(std::move(a));
     core::Load& l = loads[std::size_t(t)];
-    if (std::all_of(l.widths.begin(), l.widths.end(), [](int w) { return w == 1; })) l.widths.clear();
+    core::drop_unit_widths(l.widths);
     if (!l.elements.empty()) l.thread = t, s.loads.push_back(std::move(l));
   }
   if (!s.accesses.empty()) s.bank_conflicts = core::bank_conflict_degree(touches, size);
