@@ -173,6 +173,23 @@ TEST(TraceJson, AccessWidthsRoundTripAndAreChecked) {
   refused(j, "'write_widths' does not give one width for each");
 }
 
+// A slot of -1: a thread that took no part in an instruction others of its warp made (lanes of a
+// kernel of your own that branched). Kept through the file, one cell wide and no other value.
+TEST(TraceJson, EmptyAccessSlotsRoundTripAndAreChecked) {
+  auto t = sample_trace(core::DType::Float, core::Op::Sum, 5);
+  core::Stage& s = t.stages[1];
+  s.accesses = {{0, {-1, 3}, {-1, 3}, {}}, {1, {35}, {}, {}}};
+  EXPECT_EQ(core::trace_from_json(core::to_json(t)), t);
+  EXPECT_EQ(core::bank_conflict_degree(s, 4), 1);  // cells 3 and 35, one bank, two instructions
+  auto j = nlohmann::json::parse(core::to_json(t));
+  auto& a = j["stages"][1]["accesses"][0];
+  a["reads"] = {-2, 3};
+  expect_refused(j, "names cell -2", a);
+  a["reads"] = {-1, 3};
+  a["read_widths"] = {4, 1};
+  expect_refused(j, "names cell -1 (4 wide)", a);
+}
+
 TEST(Input, SpecsParseAndRejectWithReasons) {
   std::string why;
   EXPECT_EQ(core::parse_input_spec("iota", &why)->kind, core::InputSpec::Kind::Iota);

@@ -267,5 +267,84 @@ __global__ void wide(const value_t* in, value_t* out, unsigned int n) {
   EXPECT_EQ(core::trace_from_json(core::to_json(t)).stages[1].accesses, s.accesses);
 }
 
+// Lanes that branch apart make their shared accesses in different instructions, and shared
+// memory serves each instruction on its own. Here warp 0's even lanes read words 0-15 and its odd
+// lanes words 96-111, in the other branch: the same 16 banks, but never in one request, so no
+// conflict. Each thread's reads keep a slot for the other branch's instruction (-1 where the
+// thread took no part); grouping the k-th accesses instead would pair words b and b + 96: 2-way.
+// The input loads, in two branches too, keep a slot each for the coalescing view.
+TEST(OwnCpu, LanesInOtherBranchesReadInInstructionsOfTheirOwn) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const std::string source = R"(#include "reduction_lab.cuh"
+//! kernel: branches
+//! block: 64
+//! grid: (n + block - 1) / block
+//! shared: 2 * block * sizeof(value_t)
+//! passes: until one
+__global__ void branches(const value_t* in, value_t* out, unsigned int n) {
+  extern __shared__ value_t sdata[];
+  const unsigned int tid = threadIdx.x, i = blockIdx.x * blockDim.x + tid;
+  value_t x = value_t(0);
+  if (i < n) {
+    if (tid & 1) x = -__ldcs(in + i);  // not the same code (nor the same load): two branches, two loads
+    else x = in[i];
+  }
+  sdata[tid] = sdata[tid + blockDim.x] = tid & 1 ? -x : x;
+  __syncthreads();
+  value_t v;  // even lanes: the first half's element tid / 2; odd lanes: the second half's, from the copy
+  if (tid & 1) v = -sdata[tid / 2 + blockDim.x / 2 + blockDim.x];  // not the same code: two branches
+  else v = sdata[tid / 2];
+  __syncthreads();
+  sdata[tid] = tid & 1 ? -v : v;
+  __syncthreads();
+  if (tid == 0) {
+    value_t s = 0;
+    for (unsigned int j = 0; j < blockDim.x; ++j) s += sdata[j];
+    out[blockIdx.x] = s;
+  }
+}
+)";
+  const std::vector<double> input = test::random_values(200, core::DType::Float, seed);
+  const own::OwnRequest r = own::own_request(source, "branches.cu", core::DType::Float, input, 64, 1);
+  const core::Trace t = own::own_trace(r, own::run_on_cpu(r), core::Op::Sum);
+  EXPECT_TRUE(t.findings.empty()) << t.findings[0].text;
+  ASSERT_GE(t.stages.size(), 3u);
+  // The loads: even and odd lanes in a slot each, the first thread of each kind in the other's -1.
+  ASSERT_EQ(t.stages[0].loads.size(), 64u);
+  std::size_t slot_of[2] = {};
+  for (const core::Load& l : t.stages[0].loads) {
+    SCOPED_TRACE("thread " + std::to_string(l.thread));
+    const auto at = std::size_t(std::find(l.elements.begin(), l.elements.end(), 64 + l.thread) - l.elements.begin());
+    ASSERT_LT(at, l.elements.size());
+    EXPECT_EQ(std::size_t(std::count(l.elements.begin(), l.elements.end(), -1)), at);
+    if (l.thread < 2) slot_of[l.thread] = at;
+    EXPECT_EQ(at, slot_of[l.thread & 1]);
+  }
+  EXPECT_NE(slot_of[0], slot_of[1]);
+  const core::Stage& s = t.stages[1];  // the branches' reads, before the second barrier
+  ASSERT_EQ(s.accesses.size(), 64u);
+  int odd_slot = -1;
+  for (const core::Access& a : s.accesses) {
+    SCOPED_TRACE("thread " + std::to_string(a.thread));
+    const bool odd = a.thread & 1;
+    const int cell = odd ? a.thread / 2 + 96 : a.thread / 2;
+    ASSERT_FALSE(a.reads.empty());
+    const int slot = int(std::find(a.reads.begin(), a.reads.end(), cell) - a.reads.begin());
+    ASSERT_LT(slot, int(a.reads.size()));
+    EXPECT_EQ(std::count(a.reads.begin(), a.reads.end(), -1), slot);  // only slots before its own
+    if (!odd) continue;
+    if (odd_slot < 0) odd_slot = slot;
+    EXPECT_EQ(slot, odd_slot);
+  }
+  ASSERT_TRUE(s.bank_conflicts);
+  EXPECT_EQ(*s.bank_conflicts, 1);
+  const auto rows = core::bank_rows(s, 4);
+  EXPECT_EQ(rows.size(), 4u);  // two warps, two instructions each
+  for (const core::BankRow& row : rows) EXPECT_EQ(*std::max_element(row.words.begin(), row.words.end()), 1);
+  // The trace's file keeps the empty slots.
+  EXPECT_EQ(core::trace_from_json(core::to_json(t)).stages[1].accesses, s.accesses);
+}
 }  // namespace
 }  // namespace rl

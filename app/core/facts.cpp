@@ -124,6 +124,10 @@ int bank_conflict_degree(const std::vector<std::vector<int>>& index, std::size_t
   return bank_conflict_degree(touches, element_bytes);
 }
 
+int bank_conflict_degree(const Stage& stage, std::size_t element_bytes) {
+  return bank_conflict_degree(thread_touches(stage), element_bytes);
+}
+
 std::vector<BankRow> bank_rows(const Stage& stage, std::size_t element_bytes) {
   std::vector<BankRow> rows;
   each_bank(thread_touches(stage), element_bytes,

@@ -19,16 +19,20 @@ struct SharedTouch {
 };
 
 // The worst bank conflict of a stage's warp-wide shared-memory accesses. touches[t][k] is
-// thread t's k-th access in program order. The k-th accesses of a warp's threads are one
-// warp-wide instruction, served 128 bytes at a time: accesses of 8 bytes a thread in two groups
-// of 16 neighbouring threads, of 16 bytes in four of 8 (shared memory returns 128 bytes a cycle,
-// so LDS.128 takes four requests: an answer on NVIDIA's forums, forums.developer.nvidia.com/t/77228; the
-// exceptions it names for threads sharing an address are not modelled). Its degree is the largest
-// number of distinct 4-byte words one of the 32 banks serves in one of those groups. Returns 0
-// when nothing touched shared memory.
+// thread t's k-th access in program order (a cell of -1: none, where others of its warp made
+// one). The k-th accesses of a warp's threads are one warp-wide instruction, served 128 bytes
+// at a time: accesses of 8 bytes a thread in two groups of 16 neighbouring threads, of 16 bytes
+// in four of 8 (shared memory returns 128 bytes a cycle, so LDS.128 takes four requests: an
+// answer on NVIDIA's forums, forums.developer.nvidia.com/t/77228; the exceptions it names for
+// threads sharing an address are not modelled). Its degree is the largest number of distinct
+// 4-byte words one of the 32 banks serves in one of those groups. Returns 0 when nothing
+// touched shared memory.
 int bank_conflict_degree(const std::vector<std::vector<SharedTouch>>& touches, std::size_t element_bytes);
 // The same where every access is one cell: index[t][k] its cell.
 int bank_conflict_degree(const std::vector<std::vector<int>>& index, std::size_t element_bytes = 4);
+// The same over a stage's recorded accesses (a cell of -1: the thread took no part in that slot's
+// instruction, which others of its warp made).
+int bank_conflict_degree(const Stage& stage, std::size_t element_bytes);
 
 // For each of the first `cells` shared cells, the worst bank-conflict degree among the stage's
 // warp-wide accesses that touched it (1 when none conflicted). The same rule as

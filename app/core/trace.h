@@ -35,8 +35,10 @@ std::optional<RowThreads> row_threads(const Trace& t, std::size_t row);
 
 struct Access {
   int thread = 0;
-  std::vector<int> reads;   // shared-memory indices read in the stage
-  std::vector<int> writes;  // shared-memory indices written in the stage
+  // Shared-memory cells read and written in the stage, a slot an access; -1: the thread made no
+  // access in that slot, which others of its warp made (a kernel of your own, where lanes branch).
+  std::vector<int> reads;
+  std::vector<int> writes;
   // Distributed shared memory: the block of the cluster (its rank) whose shared memory each read
   // came from, one a read. Empty: every read was of the thread's own block's shared memory.
   std::vector<int> sources;

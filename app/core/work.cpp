@@ -41,7 +41,10 @@ void tile_work(const Stage& s, StageWork& w, int extra_per_tile, const char* cou
 
 std::size_t serial_additions(const Stage& s) {
   std::size_t n = 0;
-  for (const Access& a : s.accesses) n += a.reads.empty() ? 0 : a.reads.size() - 1;
+  for (const Access& a : s.accesses) {
+    const auto made = std::size_t(std::count_if(a.reads.begin(), a.reads.end(), [](int c) { return c >= 0; }));
+    n += made == 0 ? 0 : made - 1;
+  }
   return n;
 }
 

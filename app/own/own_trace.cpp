@@ -43,30 +43,54 @@ core::Code code_of(const OwnRequest& r) {
   return c;
 }
 
+// A warp's accesses of one kind (shared reads, shared writes, input loads), one slot a warp-wide
+// instruction (MemEvent::issue): a thread that took no part in one (its lanes took another
+// branch) keeps -1 there, so the banks and coalescing views group a warp's accesses as the
+// hardware serves them. Events of one warp and one issue run one after another.
+struct WarpSlots {
+  std::uint32_t last = UINT32_MAX;
+  std::size_t count = 0;
+  std::size_t slot(std::uint32_t issue) {
+    if (issue != last) last = issue, ++count;
+    return count - 1;
+  }
+};
+struct WarpAccesses {
+  WarpSlots reads, writes, loads;
+};
+constexpr std::size_t kSlotsAWarp = 64;  // a warp's first instructions reading, and writing, shared memory in a stage
+
+template <class T>
+void put(std::vector<T>& at, std::vector<int>& widths, std::size_t slot, T value, int width) {
+  at.resize(std::max(at.size(), slot + 1), T(-1)), widths.resize(at.size(), 1);
+  at[slot] = value, widths[slot] = width;
+}
+
 // What the CPU path recorded of a barrier's stage: the threads that touched shared memory or
-// loaded input, their shared cells in program order (as the catalog's traces hold them, reads and
-// writes apart), the first kLoadSlots input loads, and the counts the views draw from them.
-constexpr std::size_t kCellsAThread = 64;  // a thread's first accesses in a stage: what the views show
+// loaded input, their shared cells and their first kLoadSlots input loads (a slot a warp-wide
+// instruction, WarpSlots), and the counts the views draw from them.
 void add_work(core::Stage& s, const std::vector<const ptx::MemEvent*>& events, int threads, std::size_t size,
               std::uint64_t input, std::uint64_t input_bytes) {
   std::vector<core::Access> access(static_cast<std::size_t>(threads));
   std::vector<core::Load> loads(static_cast<std::size_t>(threads));
-  std::vector<std::vector<core::SharedTouch>> touches(static_cast<std::size_t>(threads));
+  std::vector<WarpAccesses> warps(static_cast<std::size_t>(threads + 31) / 32);
   std::vector<bool> active(static_cast<std::size_t>(threads), false);
   for (const ptx::MemEvent* e : events) {
     const std::size_t t = e->thread;
+    const int width = std::max(1, int(e->bytes / size));  // a vector: its elements
+    WarpAccesses& warp = warps[t / 32];
     if (e->shared) {
       active[t] = true;
-      if (touches[t].size() >= kCellsAThread) continue;
-      const int cell = int(e->address / size), width = std::max(1, int(e->bytes / size));  // a vector: its cells
-      (e->write ? access[t].writes : access[t].reads).push_back(cell);
-      (e->write ? access[t].write_widths : access[t].read_widths).push_back(width);
-      touches[t].push_back({cell, width});
+      core::Access& a = access[t];
+      const std::size_t slot = (e->write ? warp.writes : warp.reads).slot(e->issue);
+      if (slot < kSlotsAWarp)
+        put(e->write ? a.writes : a.reads, e->write ? a.write_widths : a.read_widths, slot, int(e->address / size),
+            width);
     } else if (e->address >= input && e->address < input + input_bytes) {
       active[t] = true;
-      if (loads[t].elements.size() >= std::size_t(kernels::kLoadSlots)) continue;
-      loads[t].elements.push_back((long long)((e->address - input) / size));
-      loads[t].widths.push_back(std::max(1, int(e->bytes / size)));
+      const std::size_t slot = warp.loads.slot(e->issue);
+      if (slot < std::size_t(kernels::kLoadSlots))
+        put(loads[t].elements, loads[t].widths, slot, (long long)((e->address - input) / size), width);
     }
   }
   for (int t = 0; t < threads; ++t) {
@@ -78,7 +102,7 @@ void add_work(core::Stage& s, const std::vector<const ptx::MemEvent*>& events, i
     core::drop_unit_widths(l.widths);
     if (!l.elements.empty()) l.thread = t, s.loads.push_back(std::move(l));
   }
-  if (!s.accesses.empty()) s.bank_conflicts = core::bank_conflict_degree(touches, size);
+  if (!s.accesses.empty()) s.bank_conflicts = core::bank_conflict_degree(s, size);
   s.divergent_warps = core::divergent_warps(s, threads);
 }
 

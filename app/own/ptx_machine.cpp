@@ -41,7 +41,7 @@ inline void Machine::Impl::record(unsigned t, const Instr& in, Space sp, std::ui
   if (stage_counter) std::memcpy(&stage, stage_counter, 4);
   if (step_counters) std::memcpy(&step, step_counters + 4 * std::size_t(t), 4);
   self.events_.push_back({stage, t, write, shared_access, std::uint8_t(std::min<std::size_t>(n, 255)),
-                          shared_access ? a - dynamic_start() : a, step});
+                          shared_access ? a - dynamic_start() : a, step, issued_[t / 32]});
 }
 
 void Machine::Impl::global_access(unsigned t, const Instr& in, std::uint64_t a, std::size_t n, bool write,
@@ -284,6 +284,7 @@ inline bool Machine::Impl::step_warp(unsigned warp) {
     return true;
   }
   const Instr& in = e->code[pc0];
+  ++issued_[warp];
   group_.clear(), on_.clear();  // kept between steps: no allocation a step
   for (unsigned t = lo; t < hi; ++t) {
     if (status[t] != Status::Run || pc[t] != pc0) continue;

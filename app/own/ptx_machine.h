@@ -47,6 +47,9 @@ struct MemEvent {
   std::uint8_t bytes = 0;  // the access's width (a vector's whole)
   std::uint64_t address = 0;
   std::uint32_t step = 0;  // the thread's rl_lanes calls so far in the stage (LaunchSpec::step_counters)
+  // The warp's instructions issued so far in the block: accesses of one warp with the same issue
+  // are one warp-wide instruction (lanes that took another branch are not in it).
+  std::uint32_t issue = 0;
 };
 
 struct LaunchSpec {

@@ -45,6 +45,7 @@ struct Machine::Impl {
   std::vector<std::uint32_t> pc;
   std::vector<Status> status;
   std::vector<unsigned> live_;     // run_warps' warps that may still step
+  std::vector<std::uint32_t> issued_;  // each warp's instructions issued in the block (MemEvent::issue)
   std::mt19937_64 schedule_rng;    // a seeded schedule's draws
   bool raced = false;              // a race was found: later ones are not reported
   std::vector<unsigned> group_;    // step_warp's lanes at the lowest pc, and whether each is guarded on

@@ -152,6 +152,7 @@ void Machine::Impl::run_block(unsigned b) {
   regs.assign(std::size_t(threads) * std::size_t(nregs), 0);
   pc.assign(threads, 0);
   status.assign(threads, Status::Run);
+  issued_.assign((threads + 31) / 32, 0);
   schedule_rng.seed(spec.schedule ^ (std::uint64_t(b) * 0x9e3779b97f4a7c15ull));
   for (;;) {
     run_warps();

@@ -336,10 +336,11 @@ void draw_access_arrows(const MemoryFrame& f, const parts::Lanes& lanes) {
   tint.a = 0.85f;
   const float w = parts::arrow_line(f.L);
   for (const auto& a : f.s.accesses) {
-    if (a.writes.empty() || !drawn(f, a.writes[0])) continue;
-    const Rect to = f.L.cell(a.writes[0]);
+    const auto written = std::find_if(a.writes.begin(), a.writes.end(), [](int c) { return c >= 0; });
+    if (written == a.writes.end() || !drawn(f, *written)) continue;  // -1: a slot the thread took no part in
+    const Rect to = f.L.cell(*written);
     for (int r : a.reads) {
-      if (r == a.writes[0] || !drawn(f, r)) continue;
+      if (r == *written || !drawn(f, r)) continue;
       const Rect from = f.L.cell(r);
       arrow(f.c, from.x + lanes.left, from.y + lanes.top, to.x + lanes.left, to.y + lanes.top, w, lanes.head, tint);
     }
