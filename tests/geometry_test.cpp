@@ -119,6 +119,8 @@ TEST(Geometry, ClusterFieldsFromAFileAreChecked) {
           [&](auto& j) { j["stages"][at]["accesses"][0]["sources"][0] = 4; });
   refused("a source for no read", "'sources' for other than one a read",
           [&](auto& j) { j["stages"][at]["accesses"][0]["sources"].push_back(1); });
+  refused("a source for an empty read slot", "beside a read slot of -1",
+          [&](auto& j) { j["stages"][at]["accesses"][0]["reads"][0] = -1; });
   refused("a result a block, not a cluster", "first-pass results for 3 clusters",
           [](auto& j) { j["pass_outputs"][0] = 12; });
   refused("a read stage of 8 blocks", "read of 8 blocks in clusters of 4",

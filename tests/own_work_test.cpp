@@ -272,7 +272,8 @@ __global__ void wide(const value_t* in, value_t* out, unsigned int n) {
 // lanes words 96-111, in the other branch: the same 16 banks, but never in one request, so no
 // conflict. Each thread's reads keep a slot for the other branch's instruction (-1 where the
 // thread took no part); grouping the k-th accesses instead would pair words b and b + 96: 2-way.
-// The input loads, in two branches too, keep a slot each for the coalescing view.
+// Every lane then writes, in the same stage: the writes are a third instruction, after both
+// reads. The input loads, in two branches too, keep a slot each for the coalescing view.
 TEST(OwnCpu, LanesInOtherBranchesReadInInstructionsOfTheirOwn) {
   if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
   const auto seed = test::test_seed();
@@ -281,7 +282,7 @@ TEST(OwnCpu, LanesInOtherBranchesReadInInstructionsOfTheirOwn) {
 //! kernel: branches
 //! block: 64
 //! grid: (n + block - 1) / block
-//! shared: 2 * block * sizeof(value_t)
+//! shared: 3 * block * sizeof(value_t)
 //! passes: until one
 __global__ void branches(const value_t* in, value_t* out, unsigned int n) {
   extern __shared__ value_t sdata[];
@@ -296,6 +297,7 @@ __global__ void branches(const value_t* in, value_t* out, unsigned int n) {
   value_t v;  // even lanes: the first half's element tid / 2; odd lanes: the second half's, from the copy
   if (tid & 1) v = -sdata[tid / 2 + blockDim.x / 2 + blockDim.x];  // not the same code: two branches
   else v = sdata[tid / 2];
+  sdata[2 * blockDim.x + tid] = v;  // and every lane writes in the same stage: its own bank
   __syncthreads();
   sdata[tid] = tid & 1 ? -v : v;
   __syncthreads();
@@ -333,15 +335,17 @@ __global__ void branches(const value_t* in, value_t* out, unsigned int n) {
     ASSERT_FALSE(a.reads.empty());
     const int slot = int(std::find(a.reads.begin(), a.reads.end(), cell) - a.reads.begin());
     ASSERT_LT(slot, int(a.reads.size()));
-    EXPECT_EQ(std::count(a.reads.begin(), a.reads.end(), -1), slot);  // only slots before its own
+    EXPECT_EQ(a.reads.size(), 2u);  // a slot for each branch's read: it wrote after both
+    EXPECT_EQ(std::count(a.reads.begin(), a.reads.end(), -1), 1);
     if (!odd) continue;
     if (odd_slot < 0) odd_slot = slot;
     EXPECT_EQ(slot, odd_slot);
   }
+  for (const core::Access& a : s.accesses) EXPECT_EQ(a.writes, std::vector<int>{128 + a.thread}) << a.thread;
   ASSERT_TRUE(s.bank_conflicts);
-  EXPECT_EQ(*s.bank_conflicts, 1);
+  EXPECT_EQ(*s.bank_conflicts, 1);  // the writes too: not paired with the other branch's reads
   const auto rows = core::bank_rows(s, 4);
-  EXPECT_EQ(rows.size(), 4u);  // two warps, two instructions each
+  EXPECT_EQ(rows.size(), 6u);  // two warps, three instructions each
   for (const core::BankRow& row : rows) EXPECT_EQ(*std::max_element(row.words.begin(), row.words.end()), 1);
   // The trace's file keeps the empty slots.
   EXPECT_EQ(core::trace_from_json(core::to_json(t)).stages[1].accesses, s.accesses);

@@ -1053,7 +1053,7 @@ TEST_F(RenderTest, TheCoalescingNoteSaysWhereLoadsWereCutAndCountsOneSector) {
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
   const auto walk = matrix_trace("column-sums-naive", 33, 257, 128, 0, seed);  // 33 loads a thread, 16 kept
   const std::string cut = render::coalescing_note(walk, 0, 0);
-  EXPECT_EQ(cut.rfind("warp-wide loads 1-8 of 64 recorded (a trace keeps at most 16 loads a thread); ", 0), 0u) << cut;
+  EXPECT_EQ(cut.rfind("warp-wide loads 1-8 of 64 recorded (a trace keeps a warp's first 16); ", 0), 0u) << cut;
   const auto narrow = matrix_trace("column-sums-naive", 5, 8, 32, 0, seed);  // 8 ints a row: one sector
   EXPECT_EQ(render::coalescing_note(narrow, 0, 0), "5 warp-wide loads; 1 sector each");
   const auto rows = matrix_trace("batched-rows", 2, 256, 64, 0, seed);  // 4 loads a thread, none cut

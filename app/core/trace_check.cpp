@@ -69,6 +69,8 @@ void check_stage(const Trace& t, const Stage& s, std::size_t k, std::size_t cell
     }
     if (!a.sources.empty() && a.sources.size() != a.reads.size())
       misfit("accesses", "gives 'sources' for other than one a read" + at);
+    if (!a.sources.empty() && std::find(a.reads.begin(), a.reads.end(), -1) != a.reads.end())
+      misfit("accesses", "gives 'sources' beside a read slot of -1 (no read)" + at);
     for (int b : a.sources)
       if (b < 0 || b >= t.geometry.cluster)
         misfit("accesses", "names block " + std::to_string(b) + " of a cluster" + at + ", outside the cluster of " +

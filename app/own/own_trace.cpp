@@ -96,6 +96,9 @@ void add_work(core::Stage& s, const std::vector<const ptx::MemEvent*>& events, i
   for (int t = 0; t < threads; ++t) {
     if (active[std::size_t(t)]) s.active.push_back(t);
     core::Access& a = access[std::size_t(t)];
+    if (!a.writes.empty())  // the warp's writes start after all its reads' slots (core::bank_rows)
+      a.reads.resize(std::min(warps[std::size_t(t) / 32].reads.count, kSlotsAWarp), -1),
+          a.read_widths.resize(a.reads.size(), 1);
     core::drop_unit_widths(a.read_widths), core::drop_unit_widths(a.write_widths);
     if (!a.reads.empty() || !a.writes.empty()) a.thread = t, s.accesses.push_back(std::move(a));
     core::Load& l = loads[std::size_t(t)];

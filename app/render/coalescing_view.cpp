@@ -190,14 +190,15 @@ std::vector<Rect> draw_row(Canvas& c, const core::Trace& t, const Rows& R, int r
   return boxes;
 }
 
-// "warp-wide loads 1-8 of 64; 4 to 32 sectors each"; "of 64 recorded (a trace keeps at most 16
-// loads a thread)" where some thread reached that limit and may have loaded more.
+// "warp-wide loads 1-8 of 64; 4 to 32 sectors each"; "of 16 recorded (a trace keeps a warp's
+// first 16)" where a warp reached that limit and may have loaded more.
 std::string page_note(const std::vector<LoadRow>& rows, int first, int shown, bool cut) {
   if (rows.empty()) return {};
   const auto [lo, hi] = std::minmax_element(rows.begin(), rows.end(), [](const LoadRow& a, const LoadRow& b) {
     return a.load.sectors < b.load.sectors;
   });
-  const std::string kept = cut ? " recorded (a trace keeps at most " + std::to_string(kernels::kLoadSlots) + " loads a thread)" : "";
+  const std::string kept =
+      cut ? " recorded (a trace keeps a warp's first " + std::to_string(kernels::kLoadSlots) + ")" : "";
   std::string note = int(rows.size()) > shown
                          ? "warp-wide loads " + std::to_string(first + 1) + "-" + std::to_string(first + shown) + " of " +
                                std::to_string(rows.size()) + kept
