@@ -182,11 +182,11 @@ constexpr RL_HD bool flat_lanes_apart(std::size_t cols) {
 // blocks an SM still fit) and writes them in runs of whole lines: row sums written a line at a
 // time amid the reads cost several times their bytes (docs/benchmarks.md, "What the row sums'
 // writes cost"; "Row sums held in flat-rows"). Held where a tile ends at most an eighth of the
-// ring's rows (rows of 33 elements or more, whatever the type), so a block writes runs of at
-// least three quarters of the ring: rows of 15 and 17 floats, writing runs of 4-6 KB, ran level
-// or slower held. Not where the lanes share banks (rows of 64 floats): there the adds already take
-// longer than the copies, and the writes out of the ring measured slower (same section). Returns
-// the ring's rows (a power of two), or 0. elem_bytes: the elements'; sum_bytes: the sums' (4 for
+// ring's rows (rows of 33 elements or more where the sums are the elements' type; 65 for halves
+// and bfloat16 added in float), so a block writes runs of at least three quarters of the ring:
+// rows of 15 and 17 floats, writing runs of 4-6 KB, ran level or slower held. Not where the lanes share banks (rows of
+// 64 floats): there the adds already take longer than the copies, and the writes out of the ring measured slower (same
+// section). Returns the ring's rows (a power of two), or 0. elem_bytes: the elements'; sum_bytes: the sums' (4 for
 // halves added in float; 0: the elements').
 constexpr int kFlatHeldBytes = 8192, kFlatHeldTiles = 8;
 constexpr RL_HD int flat_held_rows(std::size_t cols, std::size_t elem_bytes, std::size_t sum_bytes = 0) {

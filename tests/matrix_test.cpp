@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <map>
 #include <set>
+#include <tuple>
 #include <random>
 
 #include "app/backend/backend.h"
@@ -1104,7 +1105,7 @@ TEST(Matrix, FlatRowsHeldSumsNeverShareARingPlaceInUse) {
 }
 
 // Which rows flat-rows holds: those long enough that a tile ends at most an eighth of the ring's
-// rows (8 KB of sums: from 33 elements a row, whatever the type), and whose lanes read in
+// rows (8 KB of sums in the elements' type: from 33 elements a row, whatever the type), and whose lanes read in
 // different banks (not 64 nor 48).
 TEST(Matrix, FlatRowsHoldsItsSumsFrom33ElementsARowWhereTheLanesReadApart) {
   for (std::size_t bytes : {2, 4, 8}) {
@@ -1120,6 +1121,29 @@ TEST(Matrix, FlatRowsHoldsItsSumsFrom33ElementsARowWhereTheLanesReadApart) {
   EXPECT_EQ(kernels::flat_held_rows(65, 2, 4), 0);
   EXPECT_EQ(kernels::flat_held_rows(63, 2, 4), 0);
   EXPECT_EQ(kernels::flat_held_rows(33, 2, 4), 0);
+}
+
+// The lesson's threshold follows the trace's type and what it adds in: each the shortest row
+// flat_held_rows holds, lanes aside (100 and 104 read apart: held from there).
+TEST(Matrix, FlatRowsLessonSaysWhereItsTypeHoldsItsSums) {
+  const auto from = [](core::DType type, core::Accumulate acc) {
+    core::Trace t;
+    t.type = type, t.accumulate = acc;
+    return core::fill_lesson("{flat_held_from}", t);
+  };
+  EXPECT_EQ(from(core::DType::Float, core::Accumulate::Float), "33");
+  EXPECT_EQ(from(core::DType::Int, core::Accumulate::Float), "33");
+  EXPECT_EQ(from(core::DType::Double, core::Accumulate::Float), "33");
+  EXPECT_EQ(from(core::DType::Half, core::Accumulate::Same), "33");
+  EXPECT_EQ(from(core::DType::Half, core::Accumulate::Float), "65");
+  EXPECT_EQ(from(core::DType::Bf16, core::Accumulate::Float), "65");
+  for (const auto& [elem, sum, first] : {std::tuple{4, 4, 33}, std::tuple{2, 4, 65}, std::tuple{8, 8, 33}}) {
+    EXPECT_EQ(kernels::flat_tile_rows(std::size_t(first), std::size_t(elem)) * kernels::kFlatHeldTiles <=
+                  std::size_t(kernels::kFlatHeldBytes / sum),
+              true);
+    EXPECT_GT(kernels::flat_tile_rows(std::size_t(first - 1), std::size_t(elem)) * kernels::kFlatHeldTiles,
+              std::size_t(kernels::kFlatHeldBytes / sum));
+  }
 }
 
 // flat_lanes_apart says what the trace's banks view counts: the worst warp-wide read of the first

@@ -1186,6 +1186,11 @@ TEST(Lessons, EveryPlaceholderIsFilled) {
   EXPECT_EQ(core::shipped_figure("us:h100:float:batched-rows:4096x65536"), "345 us");  // 345.0 in the run
   EXPECT_EQ(core::shipped_figure("us:h200:float:no-such-kernel:2^28"), "");
   EXPECT_EQ(core::shipped_figure("us:h200:float:naive-serial:3"), "");
+  // A row's block, its blocks of one element a thread, and those a thread of one block reads.
+  EXPECT_EQ(core::shipped_figure("block:h100:float:threadfence-single-pass:2^28"), "256");
+  EXPECT_EQ(core::shipped_figure("blocks:h100:float:threadfence-single-pass:2^28"), "2^20");
+  EXPECT_EQ(core::shipped_figure("each:h100:float:threadfence-single-pass:2^28"), "4096");
+  EXPECT_EQ(core::shipped_figure("block:h100:float:cub:2^28"), "");  // CUB picks its own
   const auto naive = backend::with_numbers(*core::find_algorithm("naive-serial")).detail;
   EXPECT_NE(naive.find("in 944 us, against 2575 us"), std::string::npos) << naive;
 }

@@ -12,6 +12,7 @@
 #include <random>
 #include <string>
 
+#include "app/core/catalog.h"
 #include "app/core/embedded.h"
 #include "app/own/nvrtc.h"
 #include "app/own/own_check.h"
@@ -513,6 +514,17 @@ TEST(OwnCheck, OtherSizesNameTheOneThatFailed) {
   EXPECT_EQ(f[0].text.rfind("at n = 1 (--size 1" + again, 0), 0u) << f[0].text;
   EXPECT_NE(f[0].text.find("out-of-bounds: thread 1 of block 0 at line 10"), std::string::npos) << f[0].text;
   EXPECT_EQ(own::check_sizes(256, true).back(), (std::size_t(1) << 24) + 3);
+}
+
+// The lesson says the sizes this path uses, from its constants: nothing left unfilled.
+TEST(OwnCheck, TheLessonSaysTheSizesTheChecksUse) {
+  const core::AlgorithmInfo& own = core::write_your_own();
+  const std::string text = own::own_lesson(own.brief + "\n" + own.detail);
+  EXPECT_EQ(text.find('{'), std::string::npos) << text;
+  EXPECT_NE(text.find("(up to 2^20 elements)"), std::string::npos) << text;
+  EXPECT_NE(text.find("at 2^16 + 3 elements and, on a GPU, at 2^24 + 3,"), std::string::npos) << text;
+  EXPECT_EQ(own::own_lesson("{own_compared} {own_checked_odd}"), "2^20 2^16 + 3");
+  EXPECT_EQ(own::check_sizes(64, false), (std::vector<std::size_t>{1, 65, own::kCheckedOdd}));
 }
 
 // The starters with the grid-stride loops pass at every checked size, ints exactly.

@@ -12,6 +12,7 @@
 #include "../../kernels/matrix_shapes.h"
 #include "../../kernels/shapes.h"
 #include "bench.h"
+#include "compare.h"
 #include "counters.h"
 #include "machine_code.h"
 
@@ -303,10 +304,12 @@ static std::string flat_row_work(int lanes) {
          " cells apart, and meet through __shfl_down_sync with a width of " + k;
 }
 
-// The shortest row of floats whose sums flat-rows' timed kernel holds, lanes aside (flat_held_rows).
-static std::size_t flat_held_from() {
+// The shortest row whose sums flat-rows' timed kernel holds, lanes aside (flat_held_rows), for
+// the trace's elements and the sums they add into (halves added in float: twice the rows).
+static std::size_t flat_held_from(const Trace& t) {
+  const std::size_t elem = element_bytes(t.type), sum = element_bytes(value_type(t));
   std::size_t cols = 1;
-  while (kernels::kFlatHeldTiles * kernels::flat_tile_rows(cols, 4) > kernels::kFlatHeldBytes / 4) ++cols;
+  while (kernels::kFlatHeldTiles * kernels::flat_tile_rows(cols, elem) > kernels::kFlatHeldBytes / sum) ++cols;
   return cols;
 }
 
@@ -358,13 +361,6 @@ static const Counters* counters_of(std::string_view run) {
   }
 }
 
-// 2^24, or the number where it is not a power of two.
-static std::string size_text(std::size_t n) {
-  for (int k = 0; k < 63; ++k)
-    if (n == (std::size_t(1) << k)) return "2^" + std::to_string(k);
-  return std::to_string(n);
-}
-
 // A shipped run's sum row of one algorithm at one size ("2^28" or "4096x65536"); null if none.
 static const BenchRow* shipped_row(std::string_view run, std::string_view type, std::string_view algorithm,
                                    std::string_view size) {
@@ -406,9 +402,16 @@ std::string shipped_figure(std::string_view spec) {
     const BenchReport* r = shipped_report(f[1], "float", "sum");
     return r ? r->device : "";
   }
-  if (f.size() != 5 || (f[0] != "us" && f[0] != "pct")) return "";
+  if (f.size() != 5) return "";
   const BenchRow* row = shipped_row(f[1], f[2], f[3], f[4]);
   if (!row) return "";
+  // {block:...} the row's threads a block; {blocks:...} its blocks of one element a thread; {each:...}
+  // those blocks' results a thread of one block.
+  const auto b = std::size_t(std::max(row->block, 0)), blocks = b ? (row->n + b - 1) / b : 0;
+  if (f[0] == "block") return b ? std::to_string(b) : "";
+  if (f[0] == "blocks") return b ? size_text(blocks) : "";
+  if (f[0] == "each") return b ? std::to_string((blocks + b - 1) / b) : "";
+  if (f[0] != "us" && f[0] != "pct") return "";
   char buf[32];
   if (f[0] == "pct")
     std::snprintf(buf, sizeof buf, "%.1f %% of peak", row->pct_of_peak);
@@ -417,9 +420,11 @@ std::string shipped_figure(std::string_view spec) {
   return buf;
 }
 
-// Every {us:...} and {device:...} of a lesson replaced by its shipped figure.
+// Every {us:...}, {device:...} and the rest of shipped_figure's kinds in a lesson replaced by its
+// shipped figure.
 static std::string fill_shipped(std::string text) {
-  for (const std::string_view kind : {"{us:", "{pct:", "{device:", "{inst:", "{counted:"})
+  for (const std::string_view kind :
+       {"{us:", "{pct:", "{device:", "{inst:", "{counted:", "{block:", "{blocks:", "{each:"})
     for (std::size_t at = text.find(kind); at != std::string::npos; at = text.find(kind, at)) {
       const std::size_t end = text.find('}', at);
       if (end == std::string::npos) break;
@@ -463,8 +468,10 @@ static const std::vector<std::pair<std::string_view, std::string>>& constant_fil
       {"{flat_lane_elements}", std::to_string(kernels::kFlatLaneElements)},
       {"{flat_lane_limit}", std::to_string(kernels::kFlatLaneLimit)},
       {"{flat_held_kb}", std::to_string(kernels::kFlatHeldBytes / 1024)},
-      {"{flat_held_from}", std::to_string(flat_held_from())},
-      {"{vector_columns}", std::to_string(kernels::kVectorColumns)}};
+      {"{vector_columns}", std::to_string(kernels::kVectorColumns)},
+      {"{chunk_elements}", std::to_string(kernels::row_chunk_elements(4))},
+      {"{chunk_halves}", std::to_string(kernels::row_chunk_elements(2))},
+      {"{chunk_halves_few}", std::to_string(kernels::row_chunk_elements(2, true))}};
   return fills;
 }
 
@@ -510,7 +517,6 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{sectors}", sectors_text(trace)},
       {"{tile_cols}", std::to_string(tile_cols_of(trace))},
       {"{batch_bytes}", std::to_string(kernels::column_batch_bytes(trace.block, vector_rows(trace)))},
-      {"{chunk_elements}", std::to_string(kernels::row_chunk_elements(element_bytes(trace.type)))},
       {"{batch_rows}",
        std::to_string(kernels::column_batch_rows(trace.block, element_bytes(trace.type), vector_rows(trace)))},
       {"{grid}", std::to_string(trace.grid)},
@@ -518,7 +524,8 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{rows}", std::to_string(trace.rows)},
       {"{chunks}", count_text(trace.rows ? trace.grid / trace.rows : 0, "chunk", "chunks")},
       {"{tile_bytes}", std::to_string(trace.block * 16)},
-      {"{flat_row_work}", flat_row_work(trace.geometry.segment_lanes)}};
+      {"{flat_row_work}", flat_row_work(trace.geometry.segment_lanes)},
+      {"{flat_held_from}", std::to_string(flat_held_from(trace))}};
   std::string out(lesson);
   const auto fill = [&out](std::string_view key, const std::string& value) {
     for (std::size_t at = out.find(key); at != std::string::npos; at = out.find(key, at + value.size()))

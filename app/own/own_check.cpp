@@ -8,6 +8,7 @@
 
 #include "../core/input.h"
 #include "../core/text.h"
+#include "own_compare.h"
 #include "own_trace.h"
 
 namespace rl::own {
@@ -59,9 +60,31 @@ std::optional<core::Finding> check_value(const OwnRequest& r, const OwnRun& run,
 std::uint64_t fresh_seed() { return std::random_device{}() % 999999 + 1; }
 
 std::vector<std::size_t> check_sizes(int block, bool gpu) {
-  std::vector<std::size_t> sizes{1, std::size_t(block) + 1, (std::size_t(1) << 16) + 3};
-  if (gpu) sizes.push_back((std::size_t(1) << 24) + 3);
+  std::vector<std::size_t> sizes{1, std::size_t(block) + 1, kCheckedOdd};
+  if (gpu) sizes.push_back(kCheckedLarge);
   return sizes;
+}
+
+namespace {
+
+// "2^16 + 3": n as a power of two and what is left, where that is small.
+std::string power_text(std::size_t n) {
+  int k = 0;
+  while (k < 62 && (std::size_t(2) << k) <= n) ++k;
+  const std::size_t rest = n - (std::size_t(1) << k);
+  return "2^" + std::to_string(k) + (rest ? " + " + std::to_string(rest) : "");
+}
+
+}  // namespace
+
+std::string own_lesson(std::string text) {
+  const std::pair<std::string_view, std::string> fills[] = {{"{own_compared}", power_text(kMaxCompared)},
+                                                            {"{own_checked_odd}", power_text(kCheckedOdd)},
+                                                            {"{own_checked_large}", power_text(kCheckedLarge)}};
+  for (const auto& [key, value] : fills)
+    for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + value.size()))
+      text.replace(at, key.size(), value);
+  return text;
 }
 
 std::vector<core::Finding> check_other_sizes(const OwnRequest& r, bool gpu, core::Op op, std::uint64_t seed) {

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "../core/trace.h"
@@ -18,8 +19,14 @@ namespace rl::own {
 // nullopt when it is right or no value was left.
 std::optional<core::Finding> check_value(const OwnRequest& request, const OwnRun& run, core::Op op);
 
-// The sizes checked beside the traced one for a block of `block` threads.
+// The sizes checked beside the traced one for a block of `block` threads: 1, block + 1,
+// kCheckedOdd and, on a GPU, kCheckedLarge.
+constexpr std::size_t kCheckedOdd = (std::size_t(1) << 16) + 3, kCheckedLarge = (std::size_t(1) << 24) + 3;
 std::vector<std::size_t> check_sizes(int block, bool gpu);
+
+// The lesson of a kernel of your own (core::write_your_own) with this path's sizes in it:
+// {own_compared}, {own_checked_odd}, {own_checked_large} ("2^20", "2^16 + 3").
+std::string own_lesson(std::string text);
 
 // A seed for the inputs of the checks: drawn afresh each run, small enough to type.
 std::uint64_t fresh_seed();

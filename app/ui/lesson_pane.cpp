@@ -18,6 +18,7 @@
 #include <utility>
 #include "../backend/backend.h"
 #include "../core/catalog.h"
+#include "../own/own_check.h"
 #include "own_pane.h"
 #include "../core/bench.h"
 #include "../core/embedded.h"
@@ -134,8 +135,8 @@ void lesson_text(AppState& s, bool more) {
   if (s.trace && core::own_kernel(*s.trace)) {  // a kernel of your own: its run, then how to write one
     if (s.trace->source == s.own.file) own_status(s), ImGui::Separator();
     const core::AlgorithmInfo& own = core::write_your_own();
-    rich_text(own.brief);
-    if (more && ImGui::CollapsingHeader("More")) rich_text(own.detail);
+    rich_text(own::own_lesson(own.brief));
+    if (more && ImGui::CollapsingHeader("More")) rich_text(own::own_lesson(own.detail));
     return;
   }
   if (shows_foreign_trace(s)) {
