@@ -1,5 +1,6 @@
 // Device helpers every family of kernels uses (tree, shuffle, cooperative groups, single
-// pass, matrix): a block's dynamic shared memory as an array of T, and a bounds-checked load.
+// pass, matrix): a block's dynamic shared memory as an array of T, a bounds-checked load, and a
+// warp's place in the grid.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -29,5 +30,12 @@ __device__ __forceinline__ T load_or_identity(const In* in, std::size_t n, std::
   probe.load(0, slot, i);
   return static_cast<T>(in[i]);
 }
+
+// This warp's index among the grid's warps, and how many warps the grid has: for kernels whose
+// blocks are whole warps (the row kernels: powers of two from 32).
+__device__ __forceinline__ std::size_t grid_warp() {
+  return std::size_t(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32;
+}
+__device__ __forceinline__ std::size_t grid_warps() { return std::size_t(gridDim.x) * (blockDim.x / 32); }
 
 }  // namespace rl::kernels

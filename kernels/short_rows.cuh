@@ -125,9 +125,7 @@ __device__ __forceinline__ void reduce_row_segments(const In* in, T* out, std::s
 template <class V, class T, class Op, int kLanes = 0, int kFirstBatch = 0, class Probe, class In>
 __device__ __forceinline__ void reduce_row_segments(const In* in, T* out, std::size_t rows, std::size_t cols, int lanes,
                                                     const Probe& probe) {
-  reduce_row_segments<V, T, Op, kLanes, kFirstBatch>(in, out, rows, cols, lanes, probe,
-                                                     std::size_t(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32,
-                                                     std::size_t(gridDim.x) * (blockDim.x / 32));
+  reduce_row_segments<V, T, Op, kLanes, kFirstBatch>(in, out, rows, cols, lanes, probe, grid_warp(), grid_warps());
 }
 
 // <<< warp-per-row
@@ -178,8 +176,7 @@ template <class T, class Op, class Probe, class In = T>
 __global__ void __launch_bounds__(1024)
     lanes_per_row(const In* in, T* out, std::size_t rows, std::size_t cols, int lanes, Probe probe) {
   lane_segments<T, Op, In, false, kRowLoadsInFlight>(in, out, rows, cols, lanes, probe,  // see <<< lane-segments
-                                                     std::size_t(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32,
-                                                     std::size_t(gridDim.x) * (blockDim.x / 32));
+                                                     grid_warp(), grid_warps());
 }
 // >>>
 
@@ -194,9 +191,7 @@ template <class T, class Op, class In, int kFirstBatch = kRowLoadsInFlight>
 __global__ void __launch_bounds__(kFirstBatch > kRowLoadsInFlight ? kLongRowBlock : 1024)
     lanes_per_row_held(const In* in, T* out, std::size_t rows, std::size_t cols, int lanes, std::size_t share) {
   if (share == 0) {  // grid-uniform
-    lane_segments<T, Op, In, true, kFirstBatch>(in, out, rows, cols, lanes, NoProbe{},
-                                                std::size_t(blockIdx.x) * (blockDim.x / 32) + threadIdx.x / 32,
-                                                std::size_t(gridDim.x) * (blockDim.x / 32));
+    lane_segments<T, Op, In, true, kFirstBatch>(in, out, rows, cols, lanes, NoProbe{}, grid_warp(), grid_warps());
     return;
   }
   T* held = shared_array<T>();
