@@ -190,6 +190,28 @@ TEST(TraceJson, EmptyAccessSlotsRoundTripAndAreChecked) {
   expect_refused(j, "names cell -1 (4 wide)", a);
 }
 
+// A warp whose lanes ran apart (a kernel of your own's branch) is divergent though every lane
+// worked; the file keeps the warps, each of the block's, once, in order.
+TEST(TraceJson, SplitWarpsRoundTripCountAndAreChecked) {
+  auto t = sample_trace(core::DType::Float, core::Op::Sum, 5);  // blocks of 64: 2 warps
+  core::Stage& s = t.stages[1];
+  s.active.clear();
+  for (int th = 0; th < 64; ++th) s.active.push_back(th);
+  EXPECT_EQ(core::divergent_warps(s, 64), 0);
+  s.split_warps = {1};
+  EXPECT_EQ(core::divergent_warps(s, 64), 1);
+  s.split_warps = {0, 1};
+  EXPECT_EQ(core::divergent_warps(s, 64), 2);
+  EXPECT_EQ(core::trace_from_json(core::to_json(t)), t);
+  auto j = nlohmann::json::parse(core::to_json(t));
+  EXPECT_FALSE(j["stages"][0].contains("split_warps"));  // none: left out
+  auto& w = j["stages"][1]["split_warps"];
+  for (const auto& bad : {nlohmann::json{0, 2}, nlohmann::json{1, 1}, nlohmann::json{-1}, nlohmann::json{1, 0}}) {
+    w = bad;
+    expect_refused(j, "trace field 'split_warps' names warp", bad);
+  }
+}
+
 TEST(Input, SpecsParseAndRejectWithReasons) {
   std::string why;
   EXPECT_EQ(core::parse_input_spec("iota", &why)->kind, core::InputSpec::Kind::Iota);

@@ -157,7 +157,8 @@ int divergent_warps(const Stage& stage, int block) {
   const auto count = active_per_warp(stage, block);
   for (std::size_t w = 0; w < count.size(); ++w) {
     const int size = std::min(32, block - int(w) * 32);
-    if (count[w] > 0 && count[w] < size) ++n;
+    const bool split = std::binary_search(stage.split_warps.begin(), stage.split_warps.end(), int(w));
+    if ((count[w] > 0 && count[w] < size) || split) ++n;
   }
   return n;
 }

@@ -50,7 +50,8 @@ struct BankRow {
 };
 std::vector<BankRow> bank_rows(const Stage& stage, std::size_t element_bytes);
 
-// Warps that had some but not all of their threads active in the stage.
+// Warps that had some but not all of their threads active in the stage, or whose lanes ran apart
+// (Stage::split_warps).
 int divergent_warps(const Stage& stage, int block);
 // Warps with at least one active thread: each of them issues the stage's instructions.
 int busy_warps(const Stage& stage, int block);

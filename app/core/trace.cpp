@@ -375,6 +375,7 @@ Stage read_stage(const json& js) {
   if (js.contains("bank_conflicts") && !js.at("bank_conflicts").is_null())
     s.bank_conflicts = typed<int>(js, "bank_conflicts");
   if (js.contains("divergent_warps")) s.divergent_warps = typed<int>(js, "divergent_warps");
+  if (js.contains("split_warps")) s.split_warps = typed<std::vector<int>>(js, "split_warps");
   if (js.contains("accesses"))
     for (const auto& ja : js.at("accesses")) s.accesses.push_back(read_access(ja));
   if (js.contains("loads"))
@@ -434,6 +435,7 @@ std::string to_json(const Trace& t, int indent) {
     js["active"] = s.active;
     js["bank_conflicts"] = s.bank_conflicts ? json(*s.bank_conflicts) : json(nullptr);
     js["divergent_warps"] = s.divergent_warps;
+    if (!s.split_warps.empty()) js["split_warps"] = s.split_warps;
     json acc = json::array();
     for (const auto& a : s.accesses) {
       json ja = {{"thread", a.thread}, {"reads", a.reads}, {"writes", a.writes}};

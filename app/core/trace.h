@@ -80,7 +80,11 @@ struct Stage {
   std::vector<Access> accesses;                // one per thread that touched shared memory
   std::vector<Load> loads;                     // one per thread that loaded from global memory
   std::optional<int> bank_conflicts;           // worst n-way conflict of a warp-wide access
-  int divergent_warps = 0;                     // warps with some but not all threads active
+  int divergent_warps = 0;                     // warps with some but not all threads active, or split
+  // Warps whose lanes ran apart in the stage though each may have worked: one of the kernel's
+  // instructions issued for some lanes while others were elsewhere (a kernel of your own on the
+  // CPU path, which sees each warp's instructions; ptx::Machine::split_warps). Ascending.
+  std::vector<int> split_warps;
   bool operator==(const Stage&) const = default;
 };
 

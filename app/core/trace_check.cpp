@@ -48,6 +48,11 @@ void check_stage(const Trace& t, const Stage& s, std::size_t k, std::size_t cell
   if (s.lanes && s.lanes->size() > std::size_t(t.block))
     misfit("lanes", "holds more lanes than the block's threads" + at);
   for (int th : s.active) thread(th, "active");
+  const int warps = int((threads + 31) / 32);
+  for (std::size_t i = 0; i < s.split_warps.size(); ++i)
+    if (s.split_warps[i] < 0 || s.split_warps[i] >= warps || (i > 0 && s.split_warps[i] <= s.split_warps[i - 1]))
+      misfit("split_warps", "names warp " + std::to_string(s.split_warps[i]) + at +
+                                ": warps of the block, each once, in order (" + std::to_string(warps) + " warps)");
   // One shared access: inside the cells, and as wide as a load or store can be (1, 2, 4, 8 or 16
   // bytes, on a boundary of its own size, as PTX's vector accesses must be).
   const std::size_t eb = shared_cell_bytes(t);

@@ -26,6 +26,7 @@ class Target {
   // The next launch records block b's accesses (the CPU path; a GPU records none).
   virtual void record_next(unsigned b) { (void)b; }
   virtual std::vector<ptx::MemEvent> events() const { return {}; }
+  virtual std::vector<std::uint32_t> split_warps() const { return {}; }
   virtual std::vector<ptx::Finding> findings() const { return {}; }
   virtual std::uint64_t steps() const { return 0; }
 };

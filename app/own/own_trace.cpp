@@ -149,6 +149,9 @@ std::vector<core::Stage> stages_of(const OwnRun& run, const std::string& type, s
     s.param = param, s.line = run.stages[k].line;
     s.label = core::stage_label(s.tag, s.param, true);
     s.shared = values_of(run.stages[k].shared, type);
+    if (k < run.split_warps.size())
+      for (int w = 0; w < 32; ++w)
+        if (run.split_warps[k] >> w & 1u) s.split_warps.push_back(w);
     if (!run.events.empty()) add_work(s, events[k], run.block, value_bytes(type), run.input_address, input_bytes);
     out.push_back(std::move(s));
   }

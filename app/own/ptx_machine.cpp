@@ -44,6 +44,18 @@ inline void Machine::Impl::record(unsigned t, const Instr& in, Space sp, std::ui
                           shared_access ? a - dynamic_start() : a, step, issued_[t / 32]});
 }
 
+void Machine::Impl::note_split(unsigned warp, unsigned lo, unsigned hi) {
+  std::size_t live = 0;
+  for (unsigned t = lo; t < hi; ++t) live += status[t] != Status::Exited;
+  if (live <= group_.size()) return;
+  std::uint32_t stage = 0;
+  if (stage_counter) std::memcpy(&stage, stage_counter, 4);
+  auto& split = self.split_;
+  if (stage >= kMaxSplitStages) return;
+  if (split.size() <= stage) split.resize(stage + 1, 0);
+  split[stage] |= 1u << (warp % 32);  // a block's 32 warps at most
+}
+
 void Machine::Impl::global_access(unsigned t, const Instr& in, std::uint64_t a, std::size_t n, bool write,
                                   GlobalMemory::Place place) {
   const auto name = [&](std::uint64_t byte) { return global.name_at(byte); };
@@ -292,6 +304,7 @@ inline bool Machine::Impl::step_warp(unsigned warp) {
     const bool g = in.guard < 0 || ((reg(t, in.guard) != 0) != in.guard_negated);
     on_.push_back(g);
   }
+  if (long(block_id) == spec.record_block && !in.header && group_.size() < hi - lo) note_split(warp, lo, hi);
   const std::size_t active = std::size_t(std::count(on_.begin(), on_.end(), 1));
   self.steps_ += active;
   if (self.steps_ > spec.step_budget)
@@ -367,7 +380,7 @@ std::uint64_t Machine::symbol_address(const std::string& name) const {
 
 bool Machine::launch(const LaunchSpec& spec) {
   impl_->prepare(spec);
-  if (spec.record_block >= 0) events_.clear();
+  if (spec.record_block >= 0) events_.clear(), split_.clear();
   try {
     for (unsigned b = 0; b < spec.grid * spec.grid_y; ++b) impl_->run_block(b);
   } catch (const Stopped&) {

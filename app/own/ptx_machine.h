@@ -90,6 +90,11 @@ class Machine {
   // The recorded block's accesses, in the order they ran (at most kMaxEvents).
   const std::vector<MemEvent>& events() const { return events_; }
   static constexpr std::size_t kMaxEvents = std::size_t(1) << 22;
+  // The recorded block's warps whose lanes ran apart, by stage (the stage counter's value): bit w
+  // for warp w, where it issued one of the kernel's instructions for some of its lanes while
+  // others, not exited, were elsewhere (a branch they took apart), not for lanes a guard turned off.
+  const std::vector<std::uint32_t>& split_warps() const { return split_; }
+  static constexpr std::size_t kMaxSplitStages = 4096;
   std::uint64_t steps() const { return steps_; }
 
  private:
@@ -97,6 +102,7 @@ class Machine {
   std::unique_ptr<Impl> impl_;
   std::vector<Finding> findings_;
   std::vector<MemEvent> events_;
+  std::vector<std::uint32_t> split_;
   std::uint64_t steps_ = 0;
 };
 

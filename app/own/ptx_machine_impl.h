@@ -103,6 +103,9 @@ struct Machine::Impl {
   // The recorded block's own accesses (not the header's copies): dynamic shared memory by its
   // offset, global loads by address.
   void record(unsigned t, const Instr& in, Space sp, std::uint64_t a, std::size_t n, bool write);
+  // The recorded block's warp issued an instruction for group_ alone: marks it split in this stage
+  // where any other of its lanes [lo, hi) has not exited (Machine::split_warps).
+  void note_split(unsigned warp, unsigned lo, unsigned hi);
   // The student's own global accesses (not the header's sink), for the race check between blocks.
   void global_access(unsigned t, const Instr& in, std::uint64_t a, std::size_t n, bool write,
                      GlobalMemory::Place place);

@@ -70,7 +70,8 @@ std::vector<char> stale_readers(const core::Trace& t, int stage, int threads) {
   return out;
 }
 
-// Per warp, which of its 32 lanes were active in this stage; with a race recording, the lanes
+// Per warp, which of its 32 lanes were active in this stage and whether they ran apart (split_warps:
+// "branched" where all worked); with a race recording, the lanes
 // that read a stale value framed and which warps ran ahead of which.
 // Rows too low for their text at the minimum size label every `step`th warp.
 void draw_divergence(const ViewContext& ctx) {
@@ -111,8 +112,10 @@ void draw_divergence(const ViewContext& ctx) {
       c.rect({x + side * 0.08f, y + side * 0.08f, side * 0.84f, side * 0.84f}, col, stale ? pal.stale : col,
              stale ? std::max(1.5f, side * 0.14f) : 0);
     }
-    const bool divergent = active[wp] > 0 && active[wp] < size;
-    const std::string text = std::to_string(active[wp]) + "/" + std::to_string(size) + (divergent ? "  divergent" : "") +
+    const bool split = std::binary_search(s.split_warps.begin(), s.split_warps.end(), wp);
+    const bool divergent = (active[wp] > 0 && active[wp] < size) || split;
+    const std::string text = std::to_string(active[wp]) + "/" + std::to_string(size) +
+                             (divergent ? split && active[wp] == size ? "  branched" : "  divergent" : "") +
                              (part.empty() ? "" : "; " + part);
     const float tx = area.x + label_w + 32 * side + L.label_px * 0.6f;
     if (labelled)
@@ -121,6 +124,10 @@ void draw_divergence(const ViewContext& ctx) {
   }
   std::vector<LegendEntry> lg{{pal.active, "lane active"}, {pal.inactive, "lane idle"},
                               {pal.conflict, "divergent: some lanes of the warp idle while others work"}};
+  if (!s.split_warps.empty())
+    lg.push_back({pal.conflict,
+                  "branched: its lanes took different paths in the PTX, each run while the others waited (ptxas may "
+                  "still predicate a short branch)"});
   if (t.race) lg.push_back({pal.stale, "framed: read a stale value; ahead of: ran ahead of that warp", true});
   draw_legend(c, L.legend, lg, L.label_px, min_px, pal);
 }
