@@ -11,6 +11,9 @@ namespace rl::kernels {
 
 // work-queue: 16-byte vectors a thread loads per ticket (measured, docs/perf-notes.md).
 constexpr int kQueueVectors = 4;
+// Blocks an SM of a grid-stride kernel's grid (cg-two-phase, cg-reduce-update-async, cg-grid-sync):
+// each thread strides over many elements ("cascading").
+constexpr int kStrideBlocksPerSm = 4;
 
 // work-queue's tickets for n elements of elem_bytes each: 16-byte vectors, kQueueVectors x block
 // of them a ticket (the scalar tail belongs to none).

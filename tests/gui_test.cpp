@@ -670,7 +670,7 @@ TEST(Gui, ControlsAnswerAtTheirLeftEdgeAndALookSetsTheBlockItNeeds) {
   ASSERT_EQ(code, 0) << log;
   EXPECT_EQ(saved().value("stage", -1), 0) << "|< at x 400 did not answer\n" << saved().dump();
   log = xdotool_walk(dir, "--backend sim --algorithm sequential",
-                     "sleep 1; xdotool mousemove 32 543; sleep 0.3; xdotool click 1; sleep 1.5; k ctrl+q", &code);
+                     "sleep 1; xdotool mousemove 32 562; sleep 0.3; xdotool click 1; sleep 1.5; k ctrl+q", &code);
   ASSERT_EQ(code, 0) << log;
   const auto j = saved();
   EXPECT_EQ(j.value("block", 0), 128) << j.dump();

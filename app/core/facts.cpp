@@ -461,6 +461,7 @@ static const std::vector<std::pair<std::string_view, std::string>>& constant_fil
       {"{sm_registers}", std::to_string(kernels::kRegistersPerSm)},
       {"{wide_registers}", std::to_string(kernels::kRegistersPerSm / 1024)},
       {"{queue_vectors}", std::to_string(kernels::kQueueVectors)},
+      {"{stride_blocks}", std::to_string(kernels::kStrideBlocksPerSm)},
       {"{bulk_stages}", std::to_string(kernels::kBulkStages)},
       {"{stream_tile_kb}", std::to_string(kernels::row(kernels::Algo::BulkAsyncStreaming).tile_bytes / 1024)},
       {"{stream_stages}", std::to_string(kernels::row(kernels::Algo::BulkAsyncStreaming).stages)},

@@ -71,8 +71,8 @@ std::string grid_how(const core::Trace& t) {
   }
   if (!t.tickets.empty())
     return g + (t.grid == 1 ? " takes " : " take ") + core::count_text(t.tickets.size(), "ticket", "tickets") +
-           " from a counter (under each: how many it took); " + op_name(t.op, core::value_type(t), t.geometry.tree) +
-           " combines: one launch";
+           ", each its own index first, the rest from a counter (under each: how many it took); " +
+           op_name(t.op, core::value_type(t), t.geometry.tree) + " combines: one launch";
   if (t.combine == kernels::Combine::Atomics)
     return g + "; each block (or warp tile) " +
            (t.op == core::Op::Sum ? "adds its result to" : "folds its result into") + " one value with " +

@@ -177,9 +177,8 @@ std::size_t first_pass_grid(Algo algo, std::size_t n, int block, DeviceShape dev
     }
     case Indexing::GridStridePairs: return std::max<std::size_t>(1, std::min((n + 2 * b - 1) / (2 * b), resident));
     case Indexing::GridStride: {
-      // A few blocks per SM, each thread striding over many elements ("cascading").
       const std::size_t needed = (n + b - 1) / b;
-      return std::max<std::size_t>(1, std::min<std::size_t>(needed, 4 * sms));
+      return std::max<std::size_t>(1, std::min<std::size_t>(needed, std::size_t(kStrideBlocksPerSm) * sms));
     }
     case Indexing::WholeArray: return 1;
     default: {  // a block's tiles (tiles_on_load)
