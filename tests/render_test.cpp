@@ -25,6 +25,7 @@
 #include "app/render/grid_view.h"
 #include "app/core/catalog.h"
 #include <limits>
+#include <algorithm>
 #include <set>
 #include "test_support.h"
 
@@ -518,6 +519,32 @@ TEST_F(RenderTest, DivergenceViewShowsEachWarpsActiveLanes) {
   // "divergent" is written, in the conflict colour, beside each of the four warps: only there.
   const int warn_a = count_near(a, pal.conflict, 0.12f), warn_b = count_near(b, pal.conflict, 0.12f);
   EXPECT_GT(warn_a, warn_b + 40) << warn_a << " vs " << warn_b;
+}
+
+// A warp whose lanes ran apart (split_warps: a kernel of your own's branch) is "branched" where
+// all its lanes worked or none recorded work, "divergent" where some idled; the legend's
+// "branched" entry comes only with such a label.
+TEST_F(RenderTest, DivergenceViewSaysBranchedWhereLanesRanApart) {
+  auto t = iota_trace("sequential", 256, 128);  // stage 1, stride 64: warps 0 and 1 all work, 2 and 3 idle
+  const auto texts = [&] { return std::multiset<std::string>(canvas_->texts().begin(), canvas_->texts().end()); };
+  const auto legend_says_branched = [&] {
+    return std::any_of(canvas_->texts().begin(), canvas_->texts().end(),
+                       [](const std::string& x) { return x.rfind("branched:", 0) == 0; });
+  };
+  draw_view(render::View::Divergence, t, 1);
+  EXPECT_EQ(texts().count("32/32"), 2u);
+  EXPECT_FALSE(legend_says_branched());
+  t.stages[1].split_warps = {1, 2};
+  draw_view(render::View::Divergence, t, 1);
+  EXPECT_EQ(texts().count("32/32  branched"), 1u);  // warp 1: every lane worked
+  EXPECT_EQ(texts().count("0/32  branched"), 1u);   // warp 2: none recorded work
+  EXPECT_EQ(texts().count("32/32"), 1u);            // warp 0
+  EXPECT_TRUE(legend_says_branched());
+  EXPECT_EQ(core::divergent_warps(t.stages[1], 128), 2);
+  t.stages[3].split_warps = {0};  // stride 16: warp 0's lanes 0-15 work; it idled anyway
+  draw_view(render::View::Divergence, t, 3);
+  EXPECT_EQ(texts().count("16/32  divergent"), 1u);
+  EXPECT_FALSE(legend_says_branched());
 }
 
 TEST_F(RenderTest, BanksViewMarksConflictingBanks) {

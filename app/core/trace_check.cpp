@@ -48,7 +48,7 @@ void check_stage(const Trace& t, const Stage& s, std::size_t k, std::size_t cell
   if (s.lanes && s.lanes->size() > std::size_t(t.block))
     misfit("lanes", "holds more lanes than the block's threads" + at);
   for (int th : s.active) thread(th, "active");
-  const int warps = int((threads + 31) / 32);
+  const int warps = (t.block + 31) / 32;
   for (std::size_t i = 0; i < s.split_warps.size(); ++i)
     if (s.split_warps[i] < 0 || s.split_warps[i] >= warps || (i > 0 && s.split_warps[i] <= s.split_warps[i - 1]))
       misfit("split_warps", "names warp " + std::to_string(s.split_warps[i]) + at +

@@ -141,6 +141,7 @@ std::vector<core::Stage> stages_of(const OwnRun& run, const std::string& type, s
           s.bank_conflicts = work.bank_conflicts;
         }
         s.active = run.callers[k][j];  // the threads that called rl_lanes in this step
+        s.divergent_warps = core::divergent_warps(s, run.block);
         out.push_back(std::move(s));
       }
     if (k >= run.stages.size()) continue;
@@ -153,6 +154,7 @@ std::vector<core::Stage> stages_of(const OwnRun& run, const std::string& type, s
       for (int w = 0; w < 32; ++w)
         if (run.split_warps[k] >> w & 1u) s.split_warps.push_back(w);
     if (!run.events.empty()) add_work(s, events[k], run.block, value_bytes(type), run.input_address, input_bytes);
+    s.divergent_warps = core::divergent_warps(s, run.block);  // split warps count where nothing was recorded too
     out.push_back(std::move(s));
   }
   return out;

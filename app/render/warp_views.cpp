@@ -99,6 +99,7 @@ void draw_divergence(const ViewContext& ctx) {
       if ((wp >= d && !race[std::size_t(wp - d)].empty()) || (wp + d < warps && !race[std::size_t(wp + d)].empty())) return true;
     return false;
   };
+  bool branched = false;  // a warp labelled "branched": the legend says what that means
   for (int wp = 0; wp < warps; ++wp) {
     const float y = top + wp * side;
     const int size = std::min(32, threads - wp * 32);
@@ -113,9 +114,12 @@ void draw_divergence(const ViewContext& ctx) {
              stale ? std::max(1.5f, side * 0.14f) : 0);
     }
     const bool split = std::binary_search(s.split_warps.begin(), s.split_warps.end(), wp);
-    const bool divergent = (active[wp] > 0 && active[wp] < size) || split;
+    const bool idled =
+        active[wp] > 0 && active[wp] < size;  // else a split warp's lanes all worked, or none recorded work
+    const bool divergent = idled || split;
+    branched = branched || (split && !idled);
     const std::string text = std::to_string(active[wp]) + "/" + std::to_string(size) +
-                             (divergent ? split && active[wp] == size ? "  branched" : "  divergent" : "") +
+                             (divergent ? idled ? "  divergent" : "  branched" : "") +
                              (part.empty() ? "" : "; " + part);
     const float tx = area.x + label_w + 32 * side + L.label_px * 0.6f;
     if (labelled)
@@ -124,7 +128,7 @@ void draw_divergence(const ViewContext& ctx) {
   }
   std::vector<LegendEntry> lg{{pal.active, "lane active"}, {pal.inactive, "lane idle"},
                               {pal.conflict, "divergent: some lanes of the warp idle while others work"}};
-  if (!s.split_warps.empty())
+  if (branched)
     lg.push_back({pal.conflict,
                   "branched: its lanes took different paths in the PTX, each run while the others waited (ptxas may "
                   "still predicate a short branch)"});
