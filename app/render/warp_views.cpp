@@ -73,7 +73,8 @@ std::vector<char> stale_readers(const core::Trace& t, int stage, int threads) {
 // Per warp, which of its 32 lanes were active in this stage and whether they ran apart (split_warps:
 // "branched" where all worked); with a race recording, the lanes
 // that read a stale value framed and which warps ran ahead of which.
-// Rows too low for their text at the minimum size label every `step`th warp.
+// Rows are a square's height apart, or a line of text's where the area has the room (a block
+// of few warps in a narrow panel); rows still too low for their text label every `step`th warp.
 void draw_divergence(const ViewContext& ctx) {
   auto& [c, t, stage, L, pal, options, min_px] = ctx;
   const core::Stage& s = t.stages[stage];
@@ -83,9 +84,10 @@ void draw_divergence(const ViewContext& ctx) {
   const Rect area = frame(c, t, stage, "divergence", L, pal, t.race ? ahead_note(ahead) : std::string(), min_px);
   const float label_w = L.label_px * 4.6f, right_w = L.label_px * (t.race ? 17 : 11);
   const float side = std::min((area.w - label_w - right_w) / 32.0f, area.h / float(warps));
-  const float top = area.y + (area.h - side * warps) / 2;
   const float text_px = std::max(min_px, std::min(L.label_px * 0.8f, side * 0.8f));
-  const int step = std::max(1, int(std::ceil(text_px * 1.1f / std::max(side, 1.0f))));
+  const float pitch = std::min(area.h / float(warps), std::max(side, text_px * 1.15f));  // a row's height
+  const float top = area.y + (area.h - pitch * warps) / 2 + (pitch - side) / 2;
+  const int step = std::max(1, int(std::ceil(text_px * 1.1f / std::max(pitch, 1.0f))));
   std::vector<int> active(warps, 0);
   for (int th : s.active)
     if (th >= 0 && th < warps * 32) ++active[th / 32];
@@ -101,7 +103,7 @@ void draw_divergence(const ViewContext& ctx) {
   };
   bool branched = false;  // a warp labelled "branched": the legend says what that means
   for (int wp = 0; wp < warps; ++wp) {
-    const float y = top + wp * side;
+    const float y = top + wp * pitch;
     const int size = std::min(32, threads - wp * 32);
     const std::string& part = race[std::size_t(wp)];
     const bool labelled = !part.empty() || (wp % step == 0 && !crowded(wp));
@@ -117,7 +119,7 @@ void draw_divergence(const ViewContext& ctx) {
     const bool idled =
         active[wp] > 0 && active[wp] < size;  // else a split warp's lanes all worked, or none recorded work
     const bool divergent = idled || split;
-    branched = branched || (split && !idled);
+    branched = branched || (labelled && split && !idled);
     const std::string text = std::to_string(active[wp]) + "/" + std::to_string(size) +
                              (divergent ? idled ? "  divergent" : "  branched" : "") +
                              (part.empty() ? "" : "; " + part);
@@ -126,12 +128,9 @@ void draw_divergence(const ViewContext& ctx) {
       fitted_text(c, tx, y + side / 2, text, text_px, min_px, area.x + area.w - tx,
                   !part.empty() ? pal.stale : divergent ? pal.conflict : pal.muted);
   }
-  std::vector<LegendEntry> lg{{pal.active, "lane active"}, {pal.inactive, "lane idle"},
-                              {pal.conflict, "divergent: some lanes of the warp idle while others work"}};
-  if (branched)
-    lg.push_back({pal.conflict,
-                  "branched: its lanes took different paths in the PTX, each run while the others waited (ptxas may "
-                  "still predicate a short branch)"});
+  std::vector<LegendEntry> lg{{pal.active, "lane active"}, {pal.inactive, "lane idle"}};
+  if (branched) lg.push_back({pal.conflict, "branched: its lanes took different paths"});  // before the longer entry
+  lg.push_back({pal.conflict, "divergent: some lanes of the warp idle while others work"});
   if (t.race) lg.push_back({pal.stale, "framed: read a stale value; ahead of: ran ahead of that warp", true});
   draw_legend(c, L.legend, lg, L.label_px, min_px, pal);
 }
