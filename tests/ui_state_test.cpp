@@ -580,6 +580,37 @@ TEST(UiState, AKernelOfYourOwnRunsAndRunsAgainWhenSaved) {
   EXPECT_EQ(s.own.findings[0].kind, "race");
 }
 
+// --stage with --kernel names a stage of the kernel's trace: it waits while the catalog's trace,
+// drawn first, is on screen, and lands once the kernel's is. Without --kernel the first trace
+// takes it.
+TEST(UiState, AStageAskedWithAKernelLandsOnTheKernelsTrace) {
+  ui::AppState s;
+  s.backend = backend::select(backend::Choice::Sim);
+  const backend::TraceRequest req{"sequential",
+                                  core::Op::Sum,
+                                  core::DType::Int,
+                                  64,
+                                  0,
+                                  test::random_values(64, core::DType::Int, test::test_seed())};
+  const core::Trace catalog = s.backend.backend->trace(req);
+  ASSERT_GE(catalog.stages.size(), 4u);
+  s.trace = catalog, s.player.reset(int(catalog.stages.size()));
+  s.stage_requested = 2, s.stage_of_own = true;
+  ui::apply_stage_request(s);
+  EXPECT_EQ(s.player.stage(), 0);
+  EXPECT_EQ(s.stage_requested, 2);
+  core::Trace own = catalog;
+  own.geometry.indexing = kernels::Indexing::Own;  // as a kernel of your own's trace says
+  s.trace = own, s.player.reset(int(own.stages.size()));
+  ui::apply_stage_request(s);
+  EXPECT_EQ(s.player.stage(), 2);
+  EXPECT_EQ(s.stage_requested, -1);
+  s.trace = catalog, s.player.reset(int(catalog.stages.size()));
+  s.stage_requested = 3, s.stage_of_own = false;
+  ui::apply_stage_request(s);
+  EXPECT_EQ(s.player.stage(), 3);
+}
+
 // The editor (issue 50, item 7): a starter is copied into the student's folder and never over an
 // edited copy; a compile error opens the editor at its line; edits are never lost, whether
 // another file is run or the file changes on disk meanwhile.
