@@ -580,9 +580,9 @@ TEST(UiState, AKernelOfYourOwnRunsAndRunsAgainWhenSaved) {
   EXPECT_EQ(s.own.findings[0].kind, "race");
 }
 
-// --stage with --kernel names a stage of the kernel's trace: it waits while the catalog's trace,
-// drawn first, is on screen, and lands once the kernel's is. Without --kernel the first trace
-// takes it.
+// --stage and --play with --kernel are for the kernel's trace: they wait while the catalog's
+// trace, drawn first, is on screen, and land once the kernel's is; a run that failed drops them.
+// Without --kernel the first trace takes them.
 TEST(UiState, AStageAskedWithAKernelLandsOnTheKernelsTrace) {
   ui::AppState s;
   s.backend = backend::select(backend::Choice::Sim);
@@ -594,20 +594,30 @@ TEST(UiState, AStageAskedWithAKernelLandsOnTheKernelsTrace) {
                                   test::random_values(64, core::DType::Int, test::test_seed())};
   const core::Trace catalog = s.backend.backend->trace(req);
   ASSERT_GE(catalog.stages.size(), 4u);
-  s.trace = catalog, s.player.reset(int(catalog.stages.size()));
-  s.stage_requested = 2, s.stage_of_own = true;
-  ui::apply_stage_request(s);
-  EXPECT_EQ(s.player.stage(), 0);
-  EXPECT_EQ(s.stage_requested, 2);
   core::Trace own = catalog;
   own.geometry.indexing = kernels::Indexing::Own;  // as a kernel of your own's trace says
-  s.trace = own, s.player.reset(int(own.stages.size()));
-  ui::apply_stage_request(s);
+  const auto show = [&](const core::Trace& t) { s.trace = t, s.player.reset(int(t.stages.size())); };
+  show(catalog);
+  s.stage_requested = 2, s.play_requested = true, s.requests_for_own = true;
+  ui::apply_requests(s);
+  EXPECT_EQ(s.player.stage(), 0);
+  EXPECT_FALSE(s.player.playing());
+  show(own);
+  ui::apply_requests(s);
   EXPECT_EQ(s.player.stage(), 2);
+  EXPECT_TRUE(s.player.playing());  // from the stage asked for
   EXPECT_EQ(s.stage_requested, -1);
-  s.trace = catalog, s.player.reset(int(catalog.stages.size()));
-  s.stage_requested = 3, s.stage_of_own = false;
-  ui::apply_stage_request(s);
+  EXPECT_FALSE(s.requests_for_own);
+  // The kernel's run failed: nothing lands, and a later kernel's trace is not sent to stage 1.
+  show(catalog);
+  s.stage_requested = 1, s.requests_for_own = true, s.own.failed = true;
+  ui::apply_requests(s);
+  show(own);
+  ui::apply_requests(s);
+  EXPECT_EQ(s.player.stage(), 0);
+  s.stage_requested = 3, s.requests_for_own = false;
+  show(catalog);
+  ui::apply_requests(s);
   EXPECT_EQ(s.player.stage(), 3);
 }
 

@@ -201,7 +201,7 @@ struct AppState {
   char plan_path[512] = "";        // the plan file "Add to plan" writes (empty: config_dir()/plans/class.json)
   bool play_requested = false;  // start playing once the first trace is in (--play)
   int stage_requested = -1;     // show this stage once the first trace is in (--stage)
-  bool stage_of_own = false;    // --stage with --kernel: of the kernel's trace, not the one shown before it lands
+  bool requests_for_own = false;  // --stage and --play with --kernel: for the kernel's trace, not the one before it
   bool look_pending = false;    // a lesson's Look set a larger block: look once that run is in
   std::string look_shown;       // the lesson pane's Look and its text this frame (the frame report says it)
   std::string pane;             // the lesson pane's tab to open on the next frame (--pane)
@@ -243,12 +243,15 @@ backend::TraceRequest run_request(const RunChoice& choice);
 // or a file set the size. cg-grid-sync's GPU grid may come out smaller (occupancy, at launch).
 std::optional<kernels::Plan> planned_run(const AppState& s);
 
-// --stage: seeks once the trace it names is on screen (with --kernel, the kernel's own, which
-// lands frames after the catalog's first trace).
-inline void apply_stage_request(AppState& s) {
-  if (!s.trace || s.stage_requested < 0 || (s.stage_of_own && !core::own_kernel(*s.trace))) return;
-  s.player.seek(std::exchange(s.stage_requested, -1));
-  s.stage_of_own = false;
+// --stage and --play: applied once the trace they are for is on screen (with --kernel, the
+// kernel's own, which lands frames after the catalog's first trace; dropped if its run failed).
+inline void apply_requests(AppState& s) {
+  if (s.requests_for_own && s.own.failed && !s.own.pending.valid())
+    s.requests_for_own = false, s.stage_requested = -1, s.play_requested = false;
+  if (!s.trace || (s.requests_for_own && !core::own_kernel(*s.trace))) return;
+  if (s.stage_requested >= 0) s.player.seek(std::exchange(s.stage_requested, -1));  // seeking pauses: first
+  if (std::exchange(s.play_requested, false)) s.player.play();
+  s.requests_for_own = false;
 }
 
 }  // namespace rl::ui

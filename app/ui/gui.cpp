@@ -202,7 +202,8 @@ void apply_options(AppState& state, const GuiOptions& opts) {
   if (!opts.algorithm.empty()) state.choice.algorithm = opts.algorithm;
   if (opts.rows > 0) state.choice.rows = opts.rows;
   if (opts.cols > 0) state.choice.cols = opts.cols;
-  if (opts.stage >= 0) state.stage_requested = opts.stage, state.stage_of_own = !opts.kernel.empty();
+  if (opts.stage >= 0) state.stage_requested = opts.stage;
+  state.requests_for_own = !opts.kernel.empty() && (opts.stage >= 0 || opts.play);
   if (!opts.pane.empty()) state.pane = opts.pane;
   if (!opts.export_dir.empty()) std::snprintf(state.export_dir, sizeof state.export_dir, "%s", opts.export_dir.c_str());
   if (opts.soak) state.player.set_speed(20), state.play_requested = true;
@@ -464,8 +465,7 @@ void draw_panels(AppState& s, Scene& scene, ImFont* large, platform::Window* win
   own_bench_poll(s);  // the Bandwidth tab's timing of a kernel of your own runs on, shown or not
   if (!s.presenter) algorithm_panel(s, {0, 0, left_w, body_h});
   if (s.recorded != s.choice) record_trace(s);
-  if (s.trace && std::exchange(s.play_requested, false)) s.player.play();
-  apply_stage_request(s);
+  apply_requests(s);
   if (soak) soak->step(s);
   const Area where = center_panel(s, {left_w, 0, size.x - left_w - right_w, body_h}, scene.view.texture(),
                                   scene.compare.texture(), scene.chart.texture());

@@ -35,7 +35,7 @@ void apply_scene(AppState& state, const core::Settings& st) {
   state.player.set_speed(st.speed);
   if (st.names_presenter && state.presenter != st.presenter) state.presenter = st.presenter, state.presenter_changed = true;
   if (const auto v = render::parse_view(st.view)) state.view = *v;
-  state.stage_requested = st.stage;
+  state.stage_requested = st.stage, state.requests_for_own = false;  // the scene's stage, for the trace it runs
   state.tab = st.tab == "bandwidth" ? Tab::Bandwidth : Tab::Stages;
   state.select_tab = true;
   if (st.names_panels) state.panels = st.panels;
