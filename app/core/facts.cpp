@@ -529,13 +529,14 @@ std::string fill_lesson(std::string_view lesson, const Trace& trace) {
       {"{flat_row_work}", flat_row_work(trace.geometry.segment_lanes)},
       {"{flat_held_from}", std::to_string(flat_held_from(trace))}};
   std::string out(lesson);
-  const auto fill = [&out](std::string_view key, const std::string& value) {
-    for (std::size_t at = out.find(key); at != std::string::npos; at = out.find(key, at + value.size()))
-      out.replace(at, key.size(), value);
-  };
-  for (const auto& [key, value] : fills) fill(key, value);
-  for (const auto& [key, value] : constant_fills()) fill(key, value);
+  for (const auto& [key, value] : fills) fill_placeholder(out, key, value);
+  for (const auto& [key, value] : constant_fills()) fill_placeholder(out, key, value);
   return fill_shipped(out);
+}
+
+void fill_placeholder(std::string& text, std::string_view key, std::string_view value) {
+  for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + value.size()))
+    text.replace(at, key.size(), value);
 }
 
 int pointed_stage(const Trace& trace, const Pointer& pointer) {

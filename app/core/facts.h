@@ -73,6 +73,8 @@ std::string pointer_label(const Pointer& pointer, const Trace* trace);
 // Constants by name ({grid_waves}, {split_loads}, ...), and figures of the GPU runs shipped with
 // the program: {us:h200:float:naive-serial:2^28} ("944 us"), {device:h200}.
 std::string fill_lesson(std::string_view lesson, const Trace& trace);
+// Every `key` ("{block}") in text replaced by value: the one filler of lessons' placeholders.
+void fill_placeholder(std::string& text, std::string_view key, std::string_view value);
 // One shipped figure by its spec ("us:h100:float:batched-rows:4096x65536", "device:h200");
 // empty when the shipped runs have none.
 std::string shipped_figure(std::string_view spec);

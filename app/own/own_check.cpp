@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "../core/compare.h"
+#include "../core/facts.h"
 #include "../core/input.h"
 #include "../core/text.h"
 #include "own_compare.h"
@@ -67,12 +69,11 @@ std::vector<std::size_t> check_sizes(int block, bool gpu) {
 
 namespace {
 
-// "2^16 + 3": n as a power of two and what is left, where that is small.
+// "2^16 + 3": n as its largest power of two (core::size_text) and what is left.
 std::string power_text(std::size_t n) {
-  int k = 0;
-  while (k < 62 && (std::size_t(2) << k) <= n) ++k;
-  const std::size_t rest = n - (std::size_t(1) << k);
-  return "2^" + std::to_string(k) + (rest ? " + " + std::to_string(rest) : "");
+  std::size_t p = 1;
+  while (p <= n / 2) p *= 2;
+  return core::size_text(p) + (n > p ? " + " + std::to_string(n - p) : "");
 }
 
 }  // namespace
@@ -81,9 +82,7 @@ std::string own_lesson(std::string text) {
   const std::pair<std::string_view, std::string> fills[] = {{"{own_compared}", power_text(kMaxCompared)},
                                                             {"{own_checked_odd}", power_text(kCheckedOdd)},
                                                             {"{own_checked_large}", power_text(kCheckedLarge)}};
-  for (const auto& [key, value] : fills)
-    for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + value.size()))
-      text.replace(at, key.size(), value);
+  for (const auto& [key, value] : fills) core::fill_placeholder(text, key, value);
   return text;
 }
 

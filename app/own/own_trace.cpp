@@ -68,7 +68,8 @@ void put(std::vector<T>& at, std::vector<int>& widths, std::size_t slot, T value
 
 // What the CPU path recorded of a barrier's stage: the threads that touched shared memory or
 // loaded input, their shared cells and their first kLoadSlots input loads (a slot a warp-wide
-// instruction, WarpSlots), and the counts the views draw from them.
+// instruction, WarpSlots), and their bank conflicts (the caller counts divergent warps: a
+// stage's split warps count where nothing was recorded too).
 void add_work(core::Stage& s, const std::vector<const ptx::MemEvent*>& events, int threads, std::size_t size,
               std::uint64_t input, std::uint64_t input_bytes) {
   std::vector<core::Access> access(static_cast<std::size_t>(threads));
@@ -106,7 +107,6 @@ void add_work(core::Stage& s, const std::vector<const ptx::MemEvent*>& events, i
     if (!l.elements.empty()) l.thread = t, s.loads.push_back(std::move(l));
   }
   if (!s.accesses.empty()) s.bank_conflicts = core::bank_conflict_degree(s, size);
-  s.divergent_warps = core::divergent_warps(s, threads);
 }
 
 // The stages in the order they ran: each stage's rl_lanes steps, then the barrier that ended it.
@@ -154,7 +154,7 @@ std::vector<core::Stage> stages_of(const OwnRun& run, const std::string& type, s
       for (int w = 0; w < 32; ++w)
         if (run.split_warps[k] >> w & 1u) s.split_warps.push_back(w);
     if (!run.events.empty()) add_work(s, events[k], run.block, value_bytes(type), run.input_address, input_bytes);
-    s.divergent_warps = core::divergent_warps(s, run.block);  // split warps count where nothing was recorded too
+    s.divergent_warps = core::divergent_warps(s, run.block);
     out.push_back(std::move(s));
   }
   return out;
