@@ -216,7 +216,9 @@ int main(int argc, char** argv) {
                           {1ull << 24, 17, "2^24x17"},
                           {1000000, 100, "10^6x100"},
                           {3000000, 33, "3*10^6x33"},
-                          {1000000, 96, "10^6x96"}};
+                          {1000000, 96, "10^6x96"},
+                          {1ull << 22, 64, "2^22x64"},  // the aligned short rows where halves miss 90 %
+                          {1ull << 24, 16, "2^24x16"}};
   const int n = int(sizeof shapes / sizeof shapes[0]);
   const u64 most = u64(1) << 28;
   const Lab lab = open_lab(most, u64(1) << 24);
