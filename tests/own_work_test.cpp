@@ -212,6 +212,57 @@ TEST(OwnCpu, WorkAfterTheLastBarrierShowsInTheLanesSteps) {
   for (std::size_t k = last_barrier + 2; k < t.stages.size(); ++k) EXPECT_TRUE(t.stages[k].accesses.empty()) << k;
 }
 
+// An rl_lanes step is marked split for the branches on the way to its call, before a barrier and
+// after the last one: the bounds check in the traced block's warp 2 (n = 200: 8 of its lanes load),
+// then every warp's odd and even lanes reading their partner in two branches.
+TEST(OwnCpu, LanesStepsShowTheBranchesThatLedToThem) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const std::string source = R"(#include "reduction_lab.cuh"
+//! kernel: steps
+//! block: 128
+//! grid: (n + block - 1) / block
+//! shared: block * sizeof(value_t)
+//! passes: until one
+__global__ void steps(const value_t* in, value_t* out, unsigned int n) {
+  extern __shared__ value_t sdata[];
+  const unsigned int tid = threadIdx.x, i = blockIdx.x * blockDim.x + tid;
+  const value_t x = i < n ? in[i] : value_t(0);
+  rl_lanes(x);
+  sdata[tid] = x;
+  __syncthreads();
+  value_t v = sdata[tid];
+  rl_lanes(v);
+  value_t w;
+  if (tid & 1) w = -sdata[tid - 1];  // not the same code: two branches
+  else w = sdata[tid + 1];
+  rl_lanes(w);
+  v = tid & 1 ? -w : w;  // the partner's element: the same elements in all
+  if (tid < 32) {
+    for (unsigned int j = tid + 32; j < blockDim.x; j += 32) v += sdata[j ^ 1];
+    for (int offset = 16; offset > 0; offset >>= 1) v += __shfl_down_sync(0xffffffffu, v, offset);
+    if (tid == 0) out[blockIdx.x] = v;
+  }
+}
+)";
+  const std::vector<double> input = test::random_values(200, core::DType::Float, seed);
+  const own::OwnRequest r = own::own_request(source, "steps.cu", core::DType::Float, input, 128, 1);
+  const core::Trace t = own::own_trace(r, own::run_on_cpu(r), core::Op::Sum);
+  EXPECT_TRUE(t.findings.empty()) << t.findings[0].text;
+  ASSERT_EQ(t.stages.size(), 4u);  // a step and the barrier, then two steps after it
+  const auto split = [&](std::size_t k) { return t.stages[k].split_warps; };
+  EXPECT_EQ(t.stages[0].tag, kernels::kTagLanes);
+  EXPECT_EQ(split(0), std::vector<int>{2});  // block 1's elements 192-199 are warp 2's lanes 0-7
+  EXPECT_EQ(t.stages[0].divergent_warps, 1);
+  EXPECT_EQ(split(1), std::vector<int>{2});  // the barrier's stage: all its instructions
+  EXPECT_TRUE(split(2).empty());             // after the barrier, on the way to the first call: none
+  EXPECT_EQ(t.stages[2].divergent_warps, 0);
+  EXPECT_EQ(split(3), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(t.stages[3].active.size(), 128u);  // every lane called rl_lanes, yet each warp branched
+  EXPECT_EQ(t.stages[3].divergent_warps, 4);
+}
+
 // A kernel of your own that reads shared memory 16 bytes a thread (float4): the CPU path records
 // each read as its first cell and the 4 cells it spans, and counts its banks a quarter of a warp
 // at a time. Read in order, 8 threads cover a 128-byte line: no conflict; two float4s apart,

@@ -27,6 +27,7 @@ class Target {
   virtual void record_next(unsigned b) { (void)b; }
   virtual std::vector<ptx::MemEvent> events() const { return {}; }
   virtual std::vector<std::uint32_t> split_warps() const { return {}; }
+  virtual std::vector<std::vector<std::uint32_t>> split_steps() const { return {}; }
   virtual std::vector<ptx::Finding> findings() const { return {}; }
   virtual std::uint64_t steps() const { return 0; }
 };

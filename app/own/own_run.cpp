@@ -98,6 +98,7 @@ class CpuTarget : public Target {
   void record_next(unsigned b) override { record_ = long(b); }
   std::vector<ptx::MemEvent> events() const override { return m_.events(); }
   std::vector<std::uint32_t> split_warps() const override { return m_.split_warps(); }
+  std::vector<std::vector<std::uint32_t>> split_steps() const override { return m_.split_steps(); }
   std::vector<ptx::Finding> findings() const override { return m_.findings(); }
   std::uint64_t steps() const override { return m_.steps(); }
 
@@ -193,7 +194,7 @@ void run_passes(const OwnRequest& r, Target& d, OwnRun& out) {
     if (pass == 0) {
       read_sink(d, sink, unsigned(out.block), &out);
       out.events = d.events();
-      out.split_warps = d.split_warps();
+      out.split_warps = d.split_warps(), out.split_steps = d.split_steps();
       out.first_outputs.resize(outputs * size);
       d.read(dst, out.first_outputs.data(), out.first_outputs.size());
     }

@@ -56,6 +56,7 @@ struct OwnRun {
   // byte offset, global loads by address, the input starting at input_address.
   std::vector<ptx::MemEvent> events;
   std::vector<std::uint32_t> split_warps;  // [stage]: the warps whose lanes ran apart (ptx::Machine::split_warps)
+  std::vector<std::vector<std::uint32_t>> split_steps;  // [stage][rl_lanes step]: the same (Machine::split_steps)
   std::uint64_t input_address = 0;
   std::vector<ptx::Finding> findings;
   std::string device;  // the GPU's name, or the CPU path's in words (kCpuDevice)

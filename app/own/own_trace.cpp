@@ -109,10 +109,19 @@ void add_work(core::Stage& s, const std::vector<const ptx::MemEvent*>& events, i
   if (!s.accesses.empty()) s.bank_conflicts = core::bank_conflict_degree(s, size);
 }
 
+// Warp w for each bit w of a split mask (ptx::Machine::split_warps), ascending.
+std::vector<int> warps_in(std::uint32_t mask) {
+  std::vector<int> warps;
+  for (int w = 0; w < 32; ++w)
+    if (mask >> w & 1u) warps.push_back(w);
+  return warps;
+}
+
 // The stages in the order they ran: each stage's rl_lanes steps, then the barrier that ended it.
 // After the last barrier no barrier ends a stage: what the threads did there (warp 0 reading the
 // warps' sums, then shuffling) is the work of the rl_lanes steps, each access in the step it led
-// to (the thread's calls so far); what follows the last call is not shown.
+// to (the thread's calls so far); what follows the last call is not shown. Each step's split warps
+// are those that ran apart on the way to its call.
 std::vector<core::Stage> stages_of(const OwnRun& run, const std::string& type, std::uint64_t input_bytes) {
   std::vector<std::vector<const ptx::MemEvent*>> events(run.stages.size()), after;
   for (const ptx::MemEvent& e : run.events) {
@@ -141,6 +150,8 @@ std::vector<core::Stage> stages_of(const OwnRun& run, const std::string& type, s
           s.bank_conflicts = work.bank_conflicts;
         }
         s.active = run.callers[k][j];  // the threads that called rl_lanes in this step
+        if (k < run.split_steps.size() && j < run.split_steps[k].size())
+          s.split_warps = warps_in(run.split_steps[k][j]);
         s.divergent_warps = core::divergent_warps(s, run.block);
         out.push_back(std::move(s));
       }
@@ -150,9 +161,7 @@ std::vector<core::Stage> stages_of(const OwnRun& run, const std::string& type, s
     s.param = param, s.line = run.stages[k].line;
     s.label = core::stage_label(s.tag, s.param, true);
     s.shared = values_of(run.stages[k].shared, type);
-    if (k < run.split_warps.size())
-      for (int w = 0; w < 32; ++w)
-        if (run.split_warps[k] >> w & 1u) s.split_warps.push_back(w);
+    if (k < run.split_warps.size()) s.split_warps = warps_in(run.split_warps[k]);
     if (!run.events.empty()) add_work(s, events[k], run.block, value_bytes(type), run.input_address, input_bytes);
     s.divergent_warps = core::divergent_warps(s, run.block);
     out.push_back(std::move(s));

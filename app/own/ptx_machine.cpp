@@ -53,7 +53,15 @@ void Machine::Impl::note_split(unsigned warp, unsigned lo, unsigned hi) {
   auto& split = self.split_;
   if (stage >= kMaxSplitStages) return;
   if (split.size() <= stage) split.resize(stage + 1, 0);
-  split[stage] |= 1u << (warp % 32);  // a block's 32 warps at most
+  const std::uint32_t bit = 1u << (warp % 32);  // a block's 32 warps at most
+  split[stage] |= bit;
+  std::uint32_t step = 0;
+  if (step_counters) std::memcpy(&step, step_counters + 4 * std::size_t(group_[0]), 4);
+  if (step >= kMaxSplitSteps) return;
+  auto& steps = self.split_steps_;
+  if (steps.size() <= stage) steps.resize(stage + 1);
+  if (steps[stage].size() <= step) steps[stage].resize(step + 1, 0);
+  steps[stage][step] |= bit;
 }
 
 void Machine::Impl::global_access(unsigned t, const Instr& in, std::uint64_t a, std::size_t n, bool write,
@@ -380,7 +388,7 @@ std::uint64_t Machine::symbol_address(const std::string& name) const {
 
 bool Machine::launch(const LaunchSpec& spec) {
   impl_->prepare(spec);
-  if (spec.record_block >= 0) events_.clear(), split_.clear();
+  if (spec.record_block >= 0) events_.clear(), split_.clear(), split_steps_.clear();
   try {
     for (unsigned b = 0; b < spec.grid * spec.grid_y; ++b) impl_->run_block(b);
   } catch (const Stopped&) {

@@ -94,7 +94,10 @@ class Machine {
   // for warp w, where it issued one of the kernel's instructions for some of its lanes while
   // others, not exited, were elsewhere (a branch they took apart), not for lanes a guard turned off.
   const std::vector<std::uint32_t>& split_warps() const { return split_; }
-  static constexpr std::size_t kMaxSplitStages = 4096;
+  // The same by stage and rl_lanes step ([stage][step]): the step the issuing lanes were in (their
+  // first lane's calls so far in the stage), so a step shows the branches that led to its call.
+  const std::vector<std::vector<std::uint32_t>>& split_steps() const { return split_steps_; }
+  static constexpr std::size_t kMaxSplitStages = 4096, kMaxSplitSteps = 64;
   std::uint64_t steps() const { return steps_; }
 
  private:
@@ -103,6 +106,7 @@ class Machine {
   std::vector<Finding> findings_;
   std::vector<MemEvent> events_;
   std::vector<std::uint32_t> split_;
+  std::vector<std::vector<std::uint32_t>> split_steps_;
   std::uint64_t steps_ = 0;
 };
 
