@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 53's next device call (prepared 2026-12-04; no machine was lent to run it): what holds
+# Issue 53's device call (prepared 2026-12-04, run 2026-12-05: assets/runs/h200-rows/report/2026-12-05/): what holds
 # halves below floats in flat-rows at the odd shapes, and what the last block's fold costs
 # batched-rows-vectorized at 3 x (2^20 + 1) halves. On the GPU machine, from the repository's root,
 # after `scripts/gpu-suite.sh pack` here (its .gpu/ carried, for Nsight Compute on the app's kernel):
