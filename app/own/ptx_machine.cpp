@@ -55,13 +55,16 @@ void Machine::Impl::note_split(unsigned warp, unsigned lo, unsigned hi) {
   if (split.size() <= stage) split.resize(stage + 1, 0);
   const std::uint32_t bit = 1u << (warp % 32);  // a block's 32 warps at most
   split[stage] |= bit;
-  std::uint32_t step = 0;
-  if (step_counters) std::memcpy(&step, step_counters + 4 * std::size_t(group_[0]), 4);
-  if (step >= kMaxSplitSteps) return;
+  if (!step_counters) return;  // no armed sink: no rl_lanes steps to mark
   auto& steps = self.split_steps_;
   if (steps.size() <= stage) steps.resize(stage + 1);
-  if (steps[stage].size() <= step) steps[stage].resize(step + 1, 0);
-  steps[stage][step] |= bit;
+  for (const unsigned t : group_) {  // each issuing lane's step: lanes may meet again with different counts
+    std::uint32_t step = 0;
+    std::memcpy(&step, step_counters + 4 * std::size_t(t), 4);
+    if (step >= kMaxSplitSteps) continue;
+    if (steps[stage].size() <= step) steps[stage].resize(step + 1, 0);
+    steps[stage][step] |= bit;
+  }
 }
 
 void Machine::Impl::global_access(unsigned t, const Instr& in, std::uint64_t a, std::size_t n, bool write,

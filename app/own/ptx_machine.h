@@ -94,8 +94,8 @@ class Machine {
   // for warp w, where it issued one of the kernel's instructions for some of its lanes while
   // others, not exited, were elsewhere (a branch they took apart), not for lanes a guard turned off.
   const std::vector<std::uint32_t>& split_warps() const { return split_; }
-  // The same by stage and rl_lanes step ([stage][step]): the step the issuing lanes were in (their
-  // first lane's calls so far in the stage), so a step shows the branches that led to its call.
+  // The same by stage and rl_lanes step ([stage][step]): the steps the issuing lanes were in (each
+  // one's calls so far in the stage), so a step shows the branches that led to its call.
   const std::vector<std::vector<std::uint32_t>>& split_steps() const { return split_steps_; }
   static constexpr std::size_t kMaxSplitStages = 4096, kMaxSplitSteps = 64;
   std::uint64_t steps() const { return steps_; }

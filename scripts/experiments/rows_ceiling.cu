@@ -9,7 +9,7 @@
 // in the same call, over halves and over floats (rows of the same bytes: 2^24 x 8, 2^22 x 32).
 // % of peak counting the input and one float a row, best of 20 warm and median of 21 cold.
 // Measured (assets/runs/h200-rows/report/2026-12-05/call4_rows_ceiling.txt, an H200): the traffic
-// alone within 2 points of the kernel at every shape, 9-17 points below the same loads with no stores.
+// alone within 2 points of the kernel at every shape, 8.6-16.3 points below the same loads with no stores.
 // On a GPU machine (from the repository's root):
 //   nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels -o rows_ceiling \
 //     scripts/experiments/rows_ceiling.cu kernels/model/matrix_shapes.cpp && ./rows_ceiling
