@@ -1,5 +1,6 @@
 #include "own_check.h"
 
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -69,10 +70,9 @@ std::vector<std::size_t> check_sizes(int block, bool gpu) {
 
 namespace {
 
-// "2^16 + 3": n as its largest power of two (core::size_text) and what is left.
+// "2^16 + 3": n (> 0) as its largest power of two (core::size_text) and what is left.
 std::string power_text(std::size_t n) {
-  std::size_t p = 1;
-  while (p <= n / 2) p *= 2;
+  const std::size_t p = std::bit_floor(n);
   return core::size_text(p) + (n > p ? " + " + std::to_string(n - p) : "");
 }
 
