@@ -16,6 +16,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 import catalog
 
@@ -121,10 +122,12 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         stripped = os.path.join(tmp, "stripped")
         deleted = strip(os.path.join(ROOT, "kernels"), stripped)
-        a = ptx_entries(nvcc, os.path.join(ROOT, "kernels"), os.path.join(tmp, "with.ptx"))
-        b = ptx_entries(nvcc, stripped, os.path.join(tmp, "without.ptx"))
-        race = ptx_entries(nvcc, os.path.join(ROOT, "kernels"), os.path.join(tmp, "race.ptx"), "race.cu")
-        race_stripped = ptx_entries(nvcc, stripped, os.path.join(tmp, "race-without.ptx"), "race.cu")
+        kernels = os.path.join(ROOT, "kernels")
+        jobs = [(kernels, "with.ptx", "launch.cu"), (stripped, "without.ptx", "launch.cu"),
+                (kernels, "race.ptx", "race.cu"), (stripped, "race-without.ptx", "race.cu")]
+        # Side by side: each launch.cu takes a minute of one core, the longest test of CI's round.
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            a, b, race, race_stripped = pool.map(lambda j: ptx_entries(nvcc, j[0], os.path.join(tmp, j[1]), j[2]), jobs)
     race_twins = dict(a)  # with the traced kernels, to show the count can fail
     race_twins.update(race)
     a.update({k: v for k, v in race.items() if "NoProbe" in k})

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """scripts/unity-compile-db.py, which gives clang-tidy (scripts/tidy.sh) each source of a unity
 build its own command: sources expanded in order, other entries kept, and the two entries it
-cannot map refused rather than passed on (a silent pass of the function-size check).
+cannot map refused rather than passed on (a silent pass of the function-size check). With
+--units, the files that parse each wanted source once: its unity file, else itself.
 
 usage: tests/unity_db_test.py
 """
@@ -13,6 +14,15 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SCRIPT = os.path.join(ROOT, "scripts", "unity-compile-db.py")
+
+
+def units(folder, entries, wanted):
+    """The script's --units over entries; (exit status, the files it named)."""
+    src = os.path.join(folder, "in.json")
+    with open(src, "w") as f:
+        json.dump(entries, f)
+    done = subprocess.run([sys.executable, SCRIPT, "--units", src] + wanted, capture_output=True, text=True)
+    return done.returncode, done.stdout.split("\n")[:-1]
 
 
 def run(folder, entries):
@@ -48,11 +58,20 @@ def main():
 
         status, db = run(d, [plain, entry])
         check(status == 0, "a unity entry that names its file was refused")
-        check(db[0] == plain, "an entry of no unity file was changed")
-        check([e["file"] for e in db[1:]] == ["/src/app/a.cpp", "/src/app/b c.cpp"],
-              f"the unity file's sources, in order: {[e['file'] for e in db[1:]]}")
-        check(db[2]["command"] == f'c++ -DX=1 -o /src/app/b c.cpp.o -c /src/app/b c.cpp',
-              f"a source's command is its unity file's, naming the source: {db[2]['command']}")
+        check(db[0] == plain and db[1] == entry, "an entry was changed")
+        check([e["file"] for e in db[2:]] == ["/src/app/a.cpp", "/src/app/b c.cpp"],
+              f"the unity file's sources, in order: {[e['file'] for e in db[2:]]}")
+        check(db[3]["command"] == f'c++ -DX=1 -o /src/app/b c.cpp.o -c /src/app/b c.cpp',
+              f"a source's command is its unity file's, naming the source: {db[3]['command']}")
+
+        absent = os.path.join(d, "x.cpp")  # a stand-in this build leaves out
+        status, files = units(d, [plain, entry], ["/src/app/b c.cpp", "/src/app/a.cpp", absent, "/src/app/main.cpp"])
+        check(status == 0 and files == ["/src/app/main.cpp", os.path.join(d, unity), absent],
+              f"each source once, through its unity file: {status} {files}")
+        status, files = units(d, [plain, entry], ["/src/app/main.cpp"])
+        check(files == ["/src/app/main.cpp"], f"a unity file of no wanted source was named: {files}")
+        status, _ = units(d, [dict(entry, file=empty, command=f"c++ -c {empty}")], ["/src/app/a.cpp"])
+        check(status != 0, "--units passed a unity file of no sources on")
         check(all(e["directory"] == d for e in db), "the entries keep their directory")
 
         status, _ = run(d, [dict(entry, command="c++ -DX=1 -c CMakeFiles/other.cxx")])
