@@ -609,6 +609,37 @@ $L_done:
   EXPECT_NE(error_of([&] { m.launch(s); }).find("is a struct of 16 bytes"), std::string::npos);
 }
 
+// What the PTX reader cannot take is refused as std::invalid_argument naming its line, never
+// another exception or a crash: numbers past their range or with trailing characters, a '}'
+// with none open, and what follows an entry's last '}' on its line (each found by fuzz_own).
+TEST(Conformance, PtxTheReaderCannotTakeIsRefusedNamingItsLine) {
+  const std::string head = ".version 8.0\n.target sm_90\n.address_size 64\n";
+  const std::string entry = ".visible .entry k(\n.param .u64 k_param_0\n)\n{\n.reg .b32 %r<3>;\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {head + ".global .align 4 .b8 big[99999999999999999999];\n", "PTX line 4: an array's length"},
+      {head + ".global .align 4 .b8 big[2305843009213693952];\n", "PTX line 4: an array's length"},
+      {head + ".global .align 99999 .b8 a[4];\n", "PTX line 4: an alignment"},
+      {head + ".file 99999999999 \"k.cu\"\n", "PTX line 4: a .file's number"},
+      {head + entry + ".loc 1 x 3\n}\n", "PTX line 9: a .loc's line"},
+      {head + entry + "mov.b32 %r1, 0fZZZZZZZZ;\n}\n", "PTX line 9: an immediate not understood: 0fZZZZZZZZ"},
+      {head + entry + "mov.b32 %r1, 12abc;\n}\n", "PTX line 9: an immediate not understood: 12abc"},
+      {head + entry + "ld.param.u64 %r1, [k_param_0+99999999999999999999];\n}\n", "PTX line 9: an immediate"},
+      {head + ".visible .entry k(\n.param .u64 k_param_0\n)\n}\n", "PTX line 7: a '}' with no '{' open"},
+      {head + entry + "} mov.b32 %r1, 1;\n", "PTX line 9: a module directive not modelled"},
+  };
+  for (const auto& [ptx, says] : cases) {
+    std::string what = "(no exception)";
+    try {
+      own::ptx::parse(ptx);
+    } catch (const std::invalid_argument& e) {
+      what = e.what();
+    } catch (const std::exception& e) {
+      what = std::string("another exception: ") + e.what();
+    }
+    EXPECT_EQ(what.rfind(says, 0), 0u) << what << "\nfor:\n" << ptx;
+  }
+}
+
 // Half and bfloat16 as the PTX ISA rounds them (to nearest, ties to even, once), against values
 // worked by hand: the overflow and subnormal edges, ties, a bfloat16 fma whose product is a tie
 // that a tiny addend must break upwards (rounding the exact result to double first would land on

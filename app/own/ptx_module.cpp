@@ -1,6 +1,8 @@
 #include "ptx_module.h"
 
 #include <cctype>
+#include <charconv>
+#include <limits>
 #include <stdexcept>
 
 #include "../core/text.h"
@@ -127,6 +129,16 @@ class Parser {
   [[noreturn]] void fail(const std::string& what) const {
     throw std::invalid_argument("PTX line " + std::to_string(line_) + ": " + what);
   }
+  static constexpr std::size_t kMaxInt = std::numeric_limits<int>::max();
+  // A decimal number in the text (a file's, a line's, a length): digits only, at most `max`.
+  std::size_t number(std::string_view w, std::size_t max, const char* what) const {
+    std::size_t n = 0;
+    const auto [end, ec] = std::from_chars(w.data(), w.data() + w.size(), n);
+    if (w.empty() || ec != std::errc() || end != w.data() + w.size() || n > max)
+      fail(std::string(what) + " that is not a number up to " + std::to_string(max) + ": '" + core::printable(w, 40) +
+           "'");
+    return n;
+  }
   static std::string_view strip_comment(std::string_view s) {
     const std::size_t c = s.find("//");
     return trim(c == std::string_view::npos ? s : s.substr(0, c));
@@ -140,10 +152,12 @@ class Parser {
     // "{ .reg .b16 one; mov.b16 one, 0x3F80; fma.rn.bf16 %rs3, %rs1, one, %rs2; }".
     while (!s.empty()) {
       if (s.front() == '{' || s.front() == '}') {
+        if (s.front() == '}' && depth_ == 0) fail("a '}' with no '{' open");
         depth_ += s.front() == '{' ? 1 : -1;
-        if (depth_ == 0) close_entry();
         s = trim(s.substr(1));
-        continue;
+        if (depth_ > 0) continue;
+        close_entry();
+        return line(s);  // what follows the entry's end is the module's
       }
       const std::size_t semi = s.find(';');
       if (semi == std::string_view::npos) return body_line(s);  // a label, a .loc
@@ -192,7 +206,7 @@ class Parser {
     const std::size_t q = s.find('"'), q2 = s.rfind('"');
     const std::string_view num = trim(s.substr(5, q == std::string_view::npos ? s.size() : q - 5));
     if (q == std::string_view::npos || q2 <= q) fail("a .file without a name");
-    module_->files[std::stoi(std::string(num))] = std::string(s.substr(q + 1, q2 - q - 1));
+    module_->files[int(number(num, kMaxInt, "a .file's number"))] = std::string(s.substr(q + 1, q2 - q - 1));
   }
 
   // [.visible|.extern] .global|.shared|.const [.align N] .TYPE name[SIZE] [= {...}];
@@ -213,7 +227,7 @@ class Parser {
       } else if (w == ".align") {
         align_next_ = true;
       } else if (align_next_) {
-        v.align = std::size_t(std::stoul(std::string(w))), align_next_ = false;
+        v.align = number(w, 4096, "an alignment"), align_next_ = false;
       } else if (w[0] == '.') {
         if (!type_of(w.substr(1), &t)) fail("a variable type not modelled: " + core::printable(w));
       } else {
@@ -226,7 +240,7 @@ class Parser {
         if (!is_extern || v.space != Space::Shared) fail("an unsized array that is not extern .shared");
         v.dynamic = true, count = 0;
       } else {
-        count = std::size_t(std::stoull(std::string(n)));
+        count = number(n, std::size_t(1) << 30, "an array's length");
       }
       name = name.substr(0, br);
     }
@@ -314,12 +328,14 @@ class Parser {
     // the outermost inlined_at in the kernel's own file.
     const std::vector<std::string_view> w = split_words(s);
     if (w.size() < 3) return;
-    file_ = std::stoi(std::string(w[1])), src_line_ = std::stoi(std::string(w[2]));
+    file_ = int(number(w[1], kMaxInt, "a .loc's file")), src_line_ = int(number(w[2], kMaxInt, "a .loc's line"));
     origin_ = file_;
     const std::size_t in = s.rfind("inlined_at");
     if (in != std::string_view::npos) {
       const std::vector<std::string_view> v = split_words(s.substr(in + 10));
-      if (v.size() >= 2) file_ = std::stoi(std::string(v[0])), src_line_ = std::stoi(std::string(v[1]));
+      if (v.size() >= 2)
+        file_ = int(number(v[0], kMaxInt, "an inlined_at's file")),
+        src_line_ = int(number(v[1], kMaxInt, "an inlined_at's line"));
     }
   }
 
@@ -381,7 +397,7 @@ class Parser {
     o.what = Operand::Address;
     std::int64_t offset = 0;
     if (const std::size_t plus = s.find('+'); plus != std::string_view::npos) {
-      offset = std::stoll(std::string(trim(s.substr(plus + 1))), nullptr, 0);
+      offset = std::int64_t(immediate(trim(s.substr(plus + 1))));
       s = trim(s.substr(0, plus));
     }
     o.imm = std::uint64_t(offset);
@@ -396,17 +412,25 @@ class Parser {
     return o;
   }
 
+  // std::sto* take a prefix and throw their own words: a whole number, or the line named.
   std::uint64_t immediate(std::string_view s) {
-    if (s.size() == 10 && (s.rfind("0f", 0) == 0 || s.rfind("0F", 0) == 0))
-      return std::stoull(std::string(s.substr(2)), nullptr, 16);
-    if (s.size() == 18 && (s.rfind("0d", 0) == 0 || s.rfind("0D", 0) == 0))
-      return std::stoull(std::string(s.substr(2)), nullptr, 16);
+    const bool bits = (s.size() == 10 && (s.rfind("0f", 0) == 0 || s.rfind("0F", 0) == 0)) ||
+                      (s.size() == 18 && (s.rfind("0d", 0) == 0 || s.rfind("0D", 0) == 0));
+    const std::string text(bits ? s.substr(2) : s);
+    std::size_t used = 0;
+    std::uint64_t v = 0;
     try {
-      if (s[0] == '-') return std::uint64_t(std::stoll(std::string(s), nullptr, 0));
-      return std::stoull(std::string(s), nullptr, 0);
+      if (bits)
+        v = std::stoull(text, &used, 16);
+      else if (!text.empty() && text[0] == '-')
+        v = std::uint64_t(std::stoll(text, &used, 0));
+      else
+        v = std::stoull(text, &used, 0);
     } catch (const std::exception&) {
-      fail("an immediate not understood: " + core::printable(s));
+      used = 0;
     }
+    if (text.empty() || used != text.size()) fail("an immediate not understood: " + core::printable(s));
+    return v;
   }
 
   void instruction(std::string_view s) {
