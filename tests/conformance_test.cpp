@@ -626,6 +626,9 @@ TEST(Conformance, PtxTheReaderCannotTakeIsRefusedNamingItsLine) {
       {head + entry + "ld.param.u64 %r1, [k_param_0+99999999999999999999];\n}\n", "PTX line 9: an immediate"},
       {head + ".visible .entry k(\n.param .u64 k_param_0\n)\n}\n", "PTX line 7: a '}' with no '{' open"},
       {head + entry + "} mov.b32 %r1, 1;\n", "PTX line 9: a module directive not modelled"},
+      {head + entry + "mov.b32 %r1, 0f-0000001;\n}\n", "PTX line 9: an immediate not understood"},
+      {head + entry + "mov.b32 %r1, 08;\n}\n", "PTX line 9: an immediate not understood"},  // not octal
+      {head + ".global .b8 a[1073741824];\n.global .b8 b[1];\n", "PTX line 5: the module's variables past 1 GiB"},
   };
   for (const auto& [ptx, says] : cases) {
     std::string what = "(no exception)";
@@ -637,6 +640,19 @@ TEST(Conformance, PtxTheReaderCannotTakeIsRefusedNamingItsLine) {
       what = std::string("another exception: ") + e.what();
     }
     EXPECT_EQ(what.rfind(says, 0), 0u) << what << "\nfor:\n" << ptx;
+  }
+  // The literals the PTX ISA writes: decimal, hex, octal, binary, a U suffix, negatives, bits.
+  const std::pair<std::string, std::uint64_t> literals[] = {{"42", 42},
+                                                            {"0x3f80U", 0x3f80},
+                                                            {"017", 15},
+                                                            {"0b101", 5},
+                                                            {"-1", ~0ull},
+                                                            {"-0x10", ~0ull - 15},
+                                                            {"0f3F800000", 0x3F800000},
+                                                            {"0d3FF0000000000000", 0x3FF0000000000000}};
+  for (const auto& [literal, bits] : literals) {
+    const auto m = own::ptx::parse(head + entry + "mov.b32 %r1, " + literal + ";\n}\n");
+    EXPECT_EQ(m->entries.at(0).code.at(0).args.at(1).imm, bits) << literal;
   }
 }
 

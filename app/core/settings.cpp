@@ -24,7 +24,7 @@ std::string to_json(const Settings& s) {
   j["algorithm"] = s.algorithm;
   j["op"] = to_string(s.op);
   j["type"] = to_string(s.type);
-  if (is_narrow(s.type)) j["accumulate"] = to_string(s.accumulate);
+  j["accumulate"] = to_string(s.accumulate);  // what halves add in, kept while another type is on
   j["block"] = s.block;
   j["size"] = s.size;
   j["rows"] = s.rows;

@@ -248,8 +248,8 @@ class Parser {
     v.name = std::string(name);
     v.bytes = count * t.bytes;
     if (v.bytes > (std::size_t(1) << 30)) fail("a variable past 1 GiB");
-    v.init.assign(v.bytes, 0);
-    if (!init.empty()) initial_bytes(init, t, &v);
+    if ((variable_bytes_ += v.bytes) > (std::size_t(1) << 30)) fail("the module's variables past 1 GiB");
+    if (!init.empty()) v.init.assign(v.bytes, 0), initial_bytes(init, t, &v);  // none: zeros (the machine's)
     module_->symbol_index[v.name] = int(module_->symbols.size());
     module_->symbols.push_back(std::move(v));
   }
@@ -306,7 +306,7 @@ class Parser {
       return;
     }
     if (s.back() == ',') s.remove_suffix(1);
-    if (s.back() == ')') s.remove_suffix(1), params_open_ = false;
+    if (!s.empty() && s.back() == ')') s.remove_suffix(1), params_open_ = false;
     const std::vector<std::string_view> w = split_words(s);
     if (w.size() < 3 || w[0] != ".param") fail("a kernel parameter not modelled: " + core::printable(s, 80));
     Param p;
@@ -361,6 +361,7 @@ class Parser {
     Operand o;
     if (s.empty()) fail("an empty operand");
     if (s[0] == '!') o.negate = true, s.remove_prefix(1);
+    if (s.empty()) fail("an empty operand after '!'");
     if (s[0] == '{') {
       o.what = Operand::Vector;
       for (std::string_view r : split(s.substr(1, s.size() - 2), ',')) o.regs.push_back(r == "_" ? -1 : reg(r));
@@ -412,25 +413,31 @@ class Parser {
     return o;
   }
 
-  // std::sto* take a prefix and throw their own words: a whole number, or the line named.
+  // An integer (decimal, 0x hex, 0 octal, 0b binary, an optional U suffix: the PTX ISA's
+  // literals) or 0f/0d and a float's or double's bits in hex, read whole: std::sto* would take
+  // a prefix and throw words of their own.
   std::uint64_t immediate(std::string_view s) {
     const bool bits = (s.size() == 10 && (s.rfind("0f", 0) == 0 || s.rfind("0F", 0) == 0)) ||
                       (s.size() == 18 && (s.rfind("0d", 0) == 0 || s.rfind("0D", 0) == 0));
-    const std::string text(bits ? s.substr(2) : s);
-    std::size_t used = 0;
-    std::uint64_t v = 0;
-    try {
-      if (bits)
-        v = std::stoull(text, &used, 16);
-      else if (!text.empty() && text[0] == '-')
-        v = std::uint64_t(std::stoll(text, &used, 0));
-      else
-        v = std::stoull(text, &used, 0);
-    } catch (const std::exception&) {
-      used = 0;
+    if (!bits && !s.empty() && (s.back() == 'U' || s.back() == 'u')) s.remove_suffix(1);
+    const bool negative = !bits && !s.empty() && s[0] == '-';
+    std::string_view digits = negative ? s.substr(1) : s;
+    int base = 10;
+    if (bits) {
+      digits.remove_prefix(2), base = 16;
+    } else if (digits.size() > 2 && digits[0] == '0' &&
+               (digits[1] == 'x' || digits[1] == 'X' || digits[1] == 'b' || digits[1] == 'B')) {
+      base = digits[1] == 'x' || digits[1] == 'X' ? 16 : 2;
+      digits.remove_prefix(2);
+    } else if (digits.size() > 1 && digits[0] == '0') {
+      base = 8;
     }
-    if (text.empty() || used != text.size()) fail("an immediate not understood: " + core::printable(s));
-    return v;
+    std::uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, base);
+    if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() ||
+        (negative && v > std::uint64_t(1) << 63))
+      fail("an immediate not understood: " + core::printable(s));
+    return negative ? ~v + 1 : v;
   }
 
   void instruction(std::string_view s) {
@@ -501,6 +508,7 @@ class Parser {
   Module* module_ = nullptr;
   Entry* entry_ = nullptr;
   int line_ = 0, file_ = 0, src_line_ = 0, depth_ = 0;  // depth_: braces open in the entry
+  std::size_t variable_bytes_ = 0;                      // the module's variables so far
   bool params_open_ = false, align_next_ = false;
   int origin_ = 0;
   std::map<std::string, int, std::less<>> labels_, regs_;

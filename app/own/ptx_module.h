@@ -145,7 +145,7 @@ struct Symbol {
   std::size_t bytes = 0;  // 0 with extern: the launch's dynamic shared memory
   std::size_t align = 1;
   bool dynamic = false;             // extern .shared: starts where the static shared variables end
-  std::vector<unsigned char> init;  // a .global's initial bytes (zeros when none)
+  std::vector<unsigned char> init;  // a .global's initial bytes; empty: all zeros
 };
 
 struct Param {
