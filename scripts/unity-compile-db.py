@@ -8,7 +8,7 @@ usage: scripts/unity-compile-db.py BUILD/compile_commands.json OUT/compile_comma
          the files to hand clang-tidy so that each SOURCE is parsed once: its unity file, or
          itself (where it has a command of its own, or none: a stand-in this build leaves
          out, whose command clang-tidy takes from its neighbours'). A unity file parses its
-         sources' shared headers once: a fifth of the time of source by source.
+         sources' shared headers once: a quarter of the CPU time of source by source.
 Stops (exit 1) where a unity entry's command does not name its file, or its file includes no
 source: clang-tidy would then guess those sources' commands, or check them as headers its
 filter drops, and pass without checking them.
