@@ -26,9 +26,10 @@ for t in $targets; do
   # views: whole golden traces as seeds, and Mesa's own allocations are not ours to leak-check.
   extra=(-max_len=4096)
   [ "$t" = views ] && extra=(-max_len=16384 -detect_leaks=0)
-  [ "$t" = own ] && extra=(-max_len=16384)  # the seeds' PTX
+  seeds=("../../../tests/fuzz/corpus/$t")
+  [ "$t" = own ] && extra=(-max_len=16384) && seeds+=(../../../assets/own)  # PTX, and the starter kernels
   (cd "$dir" && ./fuzz_$t -max_total_time="$seconds" "${extra[@]}" -timeout=10 -rss_limit_mb=4096 \
-    -print_final_stats=1 "corpus-$t" "../../../tests/fuzz/corpus/$t") >"$dir/fuzz_$t.log" 2>&1 &
+    -print_final_stats=1 "corpus-$t" "${seeds[@]}") >"$dir/fuzz_$t.log" 2>&1 &
   pids+=($!)
 done
 status=0
