@@ -130,6 +130,7 @@ class Parser {
     throw std::invalid_argument("PTX line " + std::to_string(line_) + ": " + what);
   }
   static constexpr std::size_t kMaxInt = std::numeric_limits<int>::max();
+  static constexpr std::size_t kMaxVariableBytes = std::size_t(1) << 30;  // a variable's, and all of them
   // A decimal number in the text (a file's, a line's, a length): digits only, at most `max`.
   std::size_t number(std::string_view w, std::size_t max, const char* what) const {
     std::size_t n = 0;
@@ -240,15 +241,15 @@ class Parser {
         if (!is_extern || v.space != Space::Shared) fail("an unsized array that is not extern .shared");
         v.dynamic = true, count = 0;
       } else {
-        count = number(n, std::size_t(1) << 30, "an array's length");
+        count = number(n, kMaxVariableBytes, "an array's length");  // elements of at least a byte
       }
       name = name.substr(0, br);
     }
     if (name.empty()) fail("a variable without a name");
     v.name = std::string(name);
     v.bytes = count * t.bytes;
-    if (v.bytes > (std::size_t(1) << 30)) fail("a variable past 1 GiB");
-    if ((variable_bytes_ += v.bytes) > (std::size_t(1) << 30)) fail("the module's variables past 1 GiB");
+    if (v.bytes > kMaxVariableBytes) fail("a variable past 1 GiB");
+    if ((variable_bytes_ += v.bytes) > kMaxVariableBytes) fail("the module's variables past 1 GiB");
     if (!init.empty()) v.init.assign(v.bytes, 0), initial_bytes(init, t, &v);  // none: zeros (the machine's)
     module_->symbol_index[v.name] = int(module_->symbols.size());
     module_->symbols.push_back(std::move(v));
