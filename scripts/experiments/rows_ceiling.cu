@@ -7,6 +7,8 @@
 // (XOR in place of the add), and the row's word stored by its segment's first lane ("stores");
 // or the same with no row stores ("no stores": one word a warp kept). Against the catalog's kernel
 // in the same call, over halves and over floats (rows of the same bytes: 2^24 x 8, 2^22 x 32).
+// Then both again "packed": a warp's groups in flight one contiguous run of rows (2026-12-05: does the
+// catalog's spread of them, `warps` groups apart, cost the row sums' writes more?).
 // % of peak counting the input and one float a row, best of 20 warm and median of 21 cold.
 // Measured (assets/runs/h200-rows/report/2026-12-05/call4_rows_ceiling.txt, an H200): the traffic
 // alone within 2 points of the kernel at every shape, 8.6-16.3 points below the same loads with no stores.
@@ -22,18 +24,22 @@
 namespace k = rl::kernels;
 using Half = rl::narrow::Half;
 
-template <int kLanes, bool kStore>
+// kPacked: a warp's K groups in flight are one contiguous run of rows (K * 512 B) in place of the
+// catalog's K groups `warps` apart.
+template <int kLanes, bool kStore, bool kPacked = false>
 __global__ void __launch_bounds__(256) traffic(const uint4* in, float* out, u64 rows, u64 row_vectors) {
   constexpr int K = k::kRowLoadsInFlight;
   const unsigned lane = threadIdx.x % 32, seg_lane = lane % kLanes;
   const u64 per_warp = 32 / kLanes;
   const u64 warp = (blockIdx.x * u64(blockDim.x) + threadIdx.x) / 32, warps = gridDim.x * u64(blockDim.x) / 32;
   unsigned keep = 0;
-  for (u64 g = warp; g * per_warp < rows; g += K * warps) {
+  const u64 step = kPacked ? warps : K * warps;
+  const auto group = [&](u64 g, int u) { return kPacked ? g * K + u : g + u * warps; };
+  for (u64 g = warp; (kPacked ? g * K : g) * per_warp < rows; g += step) {
     uint4 q[K];
 #pragma unroll
     for (int u = 0; u < K; ++u) {
-      const u64 row = (g + u * warps) * per_warp + lane / kLanes;
+      const u64 row = group(g, u) * per_warp + lane / kLanes;
       q[u] = row < rows && seg_lane < row_vectors ? in[row * row_vectors + seg_lane] : make_uint4(0, 0, 0, 0);
     }
     unsigned v[K];
@@ -45,7 +51,7 @@ __global__ void __launch_bounds__(256) traffic(const uint4* in, float* out, u64 
       for (int u = 0; u < K; ++u) v[u] ^= __shfl_down_sync(0xffffffffu, v[u], offset, kLanes);
 #pragma unroll
     for (int u = 0; u < K; ++u) {
-      const u64 row = (g + u * warps) * per_warp + lane / kLanes;
+      const u64 row = group(g, u) * per_warp + lane / kLanes;
       if (seg_lane != 0 || row >= rows) continue;
       if (kStore)
         out[row] = __uint_as_float(v[u]);
@@ -56,16 +62,17 @@ __global__ void __launch_bounds__(256) traffic(const uint4* in, float* out, u64 
   if (!kStore && keep == 0x9e3779b9u) out[0] = 1.f;  // keeps the loads; almost never taken
 }
 
-template <int kLanes, bool kStore>
+template <int kLanes, bool kStore, bool kPacked = false>
 void time_traffic(const char* type, const Lab& lab, const Cold& c, u64 rows, u64 cols, u64 elem) {
   const unsigned grid = unsigned(std::min<u64>((rows * kLanes / 32 + 7) / 8, 16u * unsigned(lab.sms)));
   const u64 row_vectors = cols * elem / 16;
   const uint4* in = reinterpret_cast<const uint4*>(lab.in);
-  const auto launch = [&] { traffic<kLanes, kStore><<<grid, 256>>>(in, lab.out, rows, row_vectors); };
+  const auto launch = [&] { traffic<kLanes, kStore, kPacked><<<grid, 256>>>(in, lab.out, rows, row_vectors); };
   const float warm = best_ms(launch), cold = cold_median_ms(launch, c, lab.sms);
   const double bytes = double(rows) * double(cols) * double(elem) + double(rows) * 4;
   printf("%-5s %8llu x %8llu %-56s best warm %5.1f %%  median cold %5.1f %%\n", type, rows, cols,
-         kStore ? "traffic alone: loads, XORs, row stores" : "traffic alone: loads, XORs, no row stores",
+         kPacked ? (kStore ? "packed traffic: loads, XORs, row stores" : "packed traffic: no row stores")
+                 : (kStore ? "traffic alone: loads, XORs, row stores" : "traffic alone: loads, XORs, no row stores"),
          lab.pct(bytes, warm), lab.pct(bytes, cold));
   fflush(stdout);
 }
@@ -81,6 +88,8 @@ void shape(const Lab& lab, const Cold& c, u64 rows, u64 cols) {
   time_catalog<In>(lab, c, rows, cols, lanes);
   time_traffic<kLanes, true>(type_name<In>(), lab, c, rows, cols, sizeof(In));
   time_traffic<kLanes, false>(type_name<In>(), lab, c, rows, cols, sizeof(In));
+  time_traffic<kLanes, true, true>(type_name<In>(), lab, c, rows, cols, sizeof(In));
+  time_traffic<kLanes, false, true>(type_name<In>(), lab, c, rows, cols, sizeof(In));
   time_catalog<In>(lab, c, rows, cols, lanes);
   CK(cudaGetLastError());
 }

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Issue 53's sweep on one GPU in one device call (prepared 2026-12-05 for the first H100 lent since
-# 2026-11-27): the streaming limits of this GPU (scripts/experiments/mixed_stream.cu, the bench's
-# `copy`), the Hopper kernels' streaming forms beside the two-launch kernels, the row sweep of
-# floats with CUB's segmented reduce and cuBLAS gemv beside ours, the odd shapes, halves and
-# bfloat16, and the small problem against our 1D sum over the same elements. On the GPU machine,
-# from the repository's root, after `scripts/gpu-suite.sh pack` here (.gpupack carried):
+# 2026-11-27): the streaming limits of this GPU (scripts/experiments/mixed_stream.cu and
+# rows_ceiling.cu, the bench's `copy`), the Hopper kernels' streaming forms beside the two-launch
+# kernels, the row sweep of floats with CUB's segmented reduce and cuBLAS gemv beside ours, the odd
+# shapes, halves and bfloat16, and the small problem against our 1D sum over the same elements. On
+# the GPU machine, from the repository's root, after `scripts/gpu-suite.sh pack` here (.gpupack carried):
 #   scripts/experiments/sweep_call.sh    results in $OUT/sweep.tgz (or ./gpu-out), steps.txt beside it
 # Each step has its own time limit and a line in steps.txt; `bench --seconds 0.2 --format csv`.
 set -u
@@ -28,6 +28,9 @@ bench() {  # bench NAME LIMIT ARGS...: a CSV of the bench's rows in NAME.csv
 }
 step build_mixed 120 nvcc -arch=sm_90 -O3 -std=c++17 -o .exp/mixed_stream scripts/experiments/mixed_stream.cu
 step mixed 60 .exp/mixed_stream
+step build_ceiling 120 nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels -o .exp/rows_ceiling \
+  scripts/experiments/rows_ceiling.cu kernels/model/matrix_shapes.cpp
+step rows_ceiling 90 .exp/rows_ceiling
 bench copy 30 -a copy,work-queue --sizes 2^28 --type float
 bench hopper_float 90 -a cluster-dsmem-streaming,bulk-async-streaming,cluster-dsmem,bulk-async,vectorized-ordered,warp-shuffle-vectorized,work-queue,multiple-per-thread,cg-two-phase,cub \
   --sizes 2^20,2^24,2^28 --type float
