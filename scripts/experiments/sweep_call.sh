@@ -7,6 +7,7 @@
 # the GPU machine, from the repository's root, after `scripts/gpu-suite.sh pack` here (.gpupack carried):
 #   scripts/experiments/sweep_call.sh    results in $OUT/sweep.tgz (or ./gpu-out), steps.txt beside it
 # Each step has its own time limit and a line in steps.txt; `bench --seconds 0.2 --format csv`.
+# ONLY_LIMITS=1 stops after the limits and the Hopper kernels.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
 [ -d .gpu ] || tar -xzf .gpupack/gpu.tgz
@@ -36,6 +37,7 @@ bench hopper_float 90 -a cluster-dsmem-streaming,bulk-async-streaming,cluster-ds
   --sizes 2^20,2^24,2^28 --type float
 bench hopper_int 90 -a redux-sync-streaming,redux-sync,cluster-dsmem-streaming,bulk-async-streaming,warp-shuffle-vectorized,work-queue,multiple-per-thread,cg-two-phase,cub \
   --sizes 2^20,2^24,2^28 --type int
+[ -n "${ONLY_LIMITS:-}" ] && exit 0  # the limits and the Hopper kernels alone (a short call)
 ROWS=batched-rows-vectorized,lanes-per-row,flat-rows,warp-per-row,thread-per-row,cub-segmented,cublas-gemv-rows
 bench sweep_float 150 -a "$ROWS" --shapes sweep --type float
 bench odd_float 60 -a "$ROWS" --shapes 2^24x17,3000000x33,1000000x96,2^24x16 --type float
