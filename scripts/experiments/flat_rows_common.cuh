@@ -60,6 +60,32 @@ float best_ms(Launch&& launch) {
   return best;
 }
 
+// The best of `batches` batches of `launches` launches back to back (ms a launch), after one
+// untimed launch: the lines a launch leaves dirty in L2 are written back during the next.
+template <class Launch>
+float back_to_back_ms(Launch&& launch, int launches, int batches) {
+  cudaEvent_t e0, e1;
+  CK(cudaEventCreate(&e0));
+  CK(cudaEventCreate(&e1));
+  launch();
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  float best = 1e9f;
+  for (int b = 0; b < batches; ++b) {
+    CK(cudaEventRecord(e0));
+    for (int i = 0; i < launches; ++i) launch();
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    best = std::min(best, ms / float(launches));
+  }
+  CK(cudaGetLastError());
+  CK(cudaEventDestroy(e0));
+  CK(cudaEventDestroy(e1));
+  return best;
+}
+
 // A prototype's device and buffers: the input (maxn seeded floats), a row result each of up to
 // max_rows rows, a counter of wrong rows; the device line printed.
 struct Lab {

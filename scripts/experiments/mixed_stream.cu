@@ -60,7 +60,7 @@ __global__ void __launch_bounds__(256) mixed(const uint4* in, u64 units, unsigne
   if (keep == 0x9e3779b9u) out[0] = keep;  // keeps the loads; almost never taken
 }
 
-// Writes `words` words of out, 16 bytes a store, grid stride.
+// Writes `vectors` 16-byte vectors of out, grid stride.
 __global__ void __launch_bounds__(256) write_only(uint4* out, u64 vectors) {
   for (u64 i = blockIdx.x * u64(blockDim.x) + threadIdx.x; i < vectors; i += gridDim.x * u64(blockDim.x))
     out[i] = make_uint4(unsigned(i), 1, 2, 3);
@@ -69,26 +69,7 @@ __global__ void __launch_bounds__(256) write_only(uint4* out, u64 vectors) {
 // The best of 5 batches of 10 launches back to back, in ms a launch.
 template <class Launch>
 float batch_ms(Launch&& launch) {
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  launch();
-  CK(cudaGetLastError());
-  CK(cudaDeviceSynchronize());
-  float best = 1e9f;
-  for (int b = 0; b < 5; ++b) {
-    CK(cudaEventRecord(e0));
-    for (int i = 0; i < 10; ++i) launch();
-    CK(cudaEventRecord(e1));
-    CK(cudaEventSynchronize(e1));
-    float ms = 0;
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    best = std::min(best, ms / 10);
-  }
-  CK(cudaGetLastError());
-  CK(cudaEventDestroy(e0));
-  CK(cudaEventDestroy(e1));
-  return best;
+  return back_to_back_ms(launch, 10, 5);
 }
 
 template <bool kSpread>

@@ -45,28 +45,9 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
-// The mean of 20 launches back to back (ms), after one untimed launch.
-template <class Launch>
-float steady_ms(Launch&& launch) {
-  cudaEvent_t e0, e1;
-  CK(cudaEventCreate(&e0));
-  CK(cudaEventCreate(&e1));
-  launch();
-  CK(cudaEventRecord(e0));
-  for (int i = 0; i < 20; ++i) launch();
-  CK(cudaEventRecord(e1));
-  CK(cudaEventSynchronize(e1));
-  CK(cudaGetLastError());
-  float ms = 0;
-  CK(cudaEventElapsedTime(&ms, e0, e1));
-  CK(cudaEventDestroy(e0));
-  CK(cudaEventDestroy(e1));
-  return ms / 20;
-}
-
 template <bool kHalves, class Launch>
 void line(const char* what, const Lab& lab, const Cold& c, u64 rows, u64 cols, Launch&& launch) {
-  const float steady = steady_ms(launch);
+  const float steady = back_to_back_ms(launch, 20, 1);  // the mean of 20
   report<std::conditional_t<kHalves, rl::narrow::Half, float>>(what, lab, c, rows, cols, launch);
   const double bytes = double(rows) * double(cols) * (kHalves ? 2 : 4) + double(rows) * 4;
   printf("%*s steady (mean of 20 back to back) %5.1f %%\n", 78, "", lab.pct(bytes, steady));
