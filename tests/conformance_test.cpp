@@ -629,6 +629,10 @@ TEST(Conformance, PtxTheReaderCannotTakeIsRefusedNamingItsLine) {
       {head + entry + "mov.b32 %r1, 0f-0000001;\n}\n", "PTX line 9: an immediate not understood"},
       {head + entry + "mov.b32 %r1, 08;\n}\n", "PTX line 9: an immediate not understood"},  // not octal
       {head + ".global .b8 a[1073741824];\n.global .b8 b[1];\n", "PTX line 5: the module's variables past 1 GiB"},
+      {head + ".visible .entry k(\n.param .align 8 .b8 k_param_0[99999]\n)\n", "PTX line 5: a parameter's length"},
+      {head + ".visible .entry k(\n.param .align 8x .b8 k_param_0[16]\n)\n", "PTX line 5: a parameter's alignment"},
+      {head + ".visible .entry k(\n.param .align 8 .b8 k_param_0[0]\n)\n",
+       "PTX line 5: a kernel parameter not modelled"},
   };
   for (const auto& [ptx, says] : cases) {
     std::string what = "(no exception)";

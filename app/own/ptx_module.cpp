@@ -293,14 +293,6 @@ class Parser {
     }
   }
 
-  // A count or alignment of at most 4096 (a digit string, "]" after it allowed); 0 for anything else.
-  static std::size_t small_number(std::string_view s) {
-    if (!s.empty() && s.back() == ']') s.remove_suffix(1);
-    if (s.empty() || s.size() > 4 || s.find_first_not_of("0123456789") != std::string_view::npos) return 0;
-    const std::size_t n = std::size_t(std::stoul(std::string(s)));
-    return n <= 4096 ? n : 0;
-  }
-
   void param_line(std::string_view s) {
     if (s == ")" || s.empty()) {
       params_open_ = s != ")";
@@ -315,8 +307,10 @@ class Parser {
     p.name = std::string(w.back());
     p.bytes = p.align = p.type.bytes;
     if (const std::size_t open = p.name.find('['); open != std::string::npos) {  // a struct by value
-      const std::size_t count = small_number(p.name.substr(open + 1));
-      p.align = w.size() == 5 && w[1] == ".align" ? small_number(w[2]) : 0;
+      std::string_view length = std::string_view(p.name).substr(open + 1);
+      if (!length.empty() && length.back() == ']') length.remove_suffix(1);
+      const std::size_t count = number(length, 4096, "a parameter's length");
+      p.align = w.size() == 5 && w[1] == ".align" ? number(w[2], 4096, "a parameter's alignment") : 0;
       if (count == 0 || p.align == 0) fail("a kernel parameter not modelled: " + core::printable(s, 80));
       p.bytes = count * p.type.bytes;
       p.name.resize(open);
