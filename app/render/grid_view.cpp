@@ -71,8 +71,10 @@ std::string grid_how(const core::Trace& t) {
   }
   if (!t.tickets.empty())
     return g + (t.grid == 1 ? " takes " : " take ") + core::count_text(t.tickets.size(), "ticket", "tickets") +
-           ", each its own index first, the rest from a counter (under each: how many it took); " +
-           op_name(t.op, core::value_type(t), t.geometry.tree) + " combines: one launch";
+           (t.tickets.size() > t.grid ? ": each block its own index first, the rest from a counter"
+                                      : ": each block its own index") +
+           " (under each: how many it took); " + op_name(t.op, core::value_type(t), t.geometry.tree) +
+           " combines: one launch";
   if (t.combine == kernels::Combine::Atomics)
     return g + "; each block (or warp tile) " +
            (t.op == core::Op::Sum ? "adds its result to" : "folds its result into") + " one value with " +
@@ -189,9 +191,12 @@ void draw_first_pass(const GridBoxes& g) {
   const core::Trace& t = g.t;
   const bool per_warp = g.outputs > t.grid;
   if (g.cluster) draw_clusters(g);
-  const std::string each = per_warp ? " warp results" : g.cluster ? " cluster results" : " block results";
+  const std::string each = per_warp ? "warp result" : g.cluster ? "cluster result" : "block result";
+  // Named as the rows below name what follows: "launch 2", "second launch", or nothing (one launch).
+  const std::string pass = t.rows > 0 ? (matrix_second_launch(t).rfind("second", 0) == 0 ? "first launch: " : "")
+                                      : (t.pass_outputs.size() > 1 ? "launch 1: " : "");
   g.c.text(g.area.x, g.area.y + g.L.label_px * 0.5f,
-           std::string("first pass: ") + std::to_string(g.outputs) + each +
+           pass + core::count_text(g.outputs, each, each + "s") +
                (g.outputs > std::size_t(g.boxes) ? " (the first " + std::to_string(g.boxes) + " shown)" : ""),
            std::max(g.min_px, g.L.label_px * 0.9f), g.pal.muted);
   const Scale scale = value_scale(&t.partials, t.partials.size());
