@@ -6,7 +6,7 @@
 # shapes, halves and bfloat16, and the small problem against our 1D sum over the same elements. On
 # the GPU machine, from the repository's root, after `scripts/gpu-suite.sh pack` here (.gpupack carried):
 #   scripts/experiments/sweep_call.sh    results in $OUT/sweep.tgz (or ./gpu-out), steps.txt beside it
-# Each step has its own time limit and a line in steps.txt; `bench --seconds 0.2 --format csv`.
+# Each step has its own time limit and a line in steps.txt; `bench --seconds 0.2 --format json`.
 # ONLY_LIMITS=1 stops after the limits and the Hopper kernels.
 set -u
 cd "$(dirname "$0")/../.." || exit 2
@@ -23,9 +23,9 @@ step() {
   echo "$name rc=$rc $((SECONDS - t0)) s" | tee -a "$R/steps.txt"
   save
 }
-bench() {  # bench NAME LIMIT ARGS...: a CSV of the bench's rows in NAME.csv
+bench() {  # bench NAME LIMIT ARGS...: the bench's results in NAME.json (a run the window can open and ship)
   local name=$1 limit=$2; shift 2
-  step "$name" "$limit" .gpu/run.sh .gpu/bin/reduction-lab bench --seconds 0.2 --format csv --out "$R/$name.csv" "$@"
+  step "$name" "$limit" .gpu/run.sh .gpu/bin/reduction-lab bench --seconds 0.2 --format json --out "$R/$name.json" "$@"
 }
 step build_mixed 120 nvcc -arch=sm_90 -O3 -std=c++17 -o .exp/mixed_stream scripts/experiments/mixed_stream.cu
 step mixed 60 .exp/mixed_stream

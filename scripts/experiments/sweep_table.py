@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Tables of one sweep call (scripts/experiments/sweep_call.sh): every number from its CSVs.
+"""Tables of one sweep call (scripts/experiments/sweep_call.sh): every number from its results.
 
 usage: scripts/experiments/sweep_table.py DIR > tables.md
-  DIR: the call's sweep/ folder (sweep_float.csv, sweep_float_2.csv, odd_float.csv,
-  sweep_{half,bf16}.csv, hopper_{float,int}.csv, small_*.csv, small_rows_*.csv, copy.csv).
+  DIR: the call's sweep/ folder (sweep_float, sweep_float_2, odd_float, sweep_{half,bf16},
+  hopper_{float,int}, small_*, small_rows_*, copy: each NAME.json as `bench --format json` writes it,
+  or NAME.csv from a call before 2026-12-05 12:30 UTC).
 A file that is missing or cut short gives the rows it has; a row whose check failed is marked.
 """
 import csv
+import json
 import os
 import sys
 
@@ -14,14 +16,23 @@ OURS = ["batched-rows-vectorized", "lanes-per-row", "flat-rows", "warp-per-row",
 ANCHORS = ["cub-segmented", "cublas-gemv-rows"]
 
 
-def rows(folder, name):
-    path = os.path.join(folder, name)
-    if not os.path.exists(path):
-        path += ".partial"
-    if not os.path.exists(path):
-        return []
+def read_rows(path):
+    """The rows of one results file, JSON or CSV; check_ok as "yes" or "no" in both."""
     with open(path, newline="") as f:
-        return [r for r in csv.DictReader(f) if r.get("algorithm") and r.get("pct_of_peak")]
+        if ".json" in path:
+            found = json.load(f).get("rows", [])
+            for r in found:
+                r["check_ok"] = "yes" if r.get("check_ok") is True else "no"
+            return found
+        return list(csv.DictReader(f))
+
+
+def rows(folder, name):
+    for ending in (".json", ".json.partial", ".csv", ".csv.partial"):
+        path = os.path.join(folder, name + ending)
+        if os.path.exists(path):
+            return [r for r in read_rows(path) if r.get("algorithm") and r.get("pct_of_peak") is not None]
+    return []
 
 
 def shape(r):
@@ -93,7 +104,7 @@ def small_table(folder):
     print("| type | `batched-rows-vectorized` (grid, block) | the fastest 1D sum | ratio | fixed-order 1D sum | ratio |")
     print("|---|---|---|---|---|---|")
     for t in ["float", "half", "bf16", "int"]:
-        m, a = rows(folder, f"small_rows_{t}.csv"), rows(folder, f"small_{t}.csv")
+        m, a = rows(folder, f"small_rows_{t}"), rows(folder, f"small_{t}")
         if not m or not a:
             continue
         us = float(m[0]["median_us"])
@@ -109,18 +120,18 @@ def main():
     folder = sys.argv[1]
     with open(os.path.join(folder, "device.txt")) as f:
         print("Device: " + " ".join(line.strip() for line in f))
-    copy = rows(folder, "copy.csv")
+    copy = rows(folder, "copy")
     if copy:
         print("\nThe read and the copy at 2^28 floats: " + ", ".join(
             f"`{r['algorithm']}` {pct(r)} %" for r in copy))
     array_table("Hopper kernels and the two-launch kernels, float sums, % of peak (µs):",
-                rows(folder, "hopper_float.csv"))
-    array_table("The same, int sums:", rows(folder, "hopper_int.csv"))
-    passes = [rows(folder, "sweep_float.csv"), rows(folder, "sweep_float_2.csv")]
+                rows(folder, "hopper_float"))
+    array_table("The same, int sums:", rows(folder, "hopper_int"))
+    passes = [rows(folder, "sweep_float"), rows(folder, "sweep_float_2")]
     matrix_table("Float sums, % of peak (pass 1 / pass 2):", [p for p in passes if p], OURS, ANCHORS)
-    matrix_table("Odd shapes and their neighbours, float sums:", [rows(folder, "odd_float.csv")], OURS, ANCHORS)
+    matrix_table("Odd shapes and their neighbours, float sums:", [rows(folder, "odd_float")], OURS, ANCHORS)
     for t in ["half", "bf16"]:
-        matrix_table(f"{t}, added in float, % of peak:", [rows(folder, f"sweep_{t}.csv")], OURS[:3], [])
+        matrix_table(f"{t}, added in float, % of peak:", [rows(folder, f"sweep_{t}")], OURS[:3], [])
     small_table(folder)
 
 
