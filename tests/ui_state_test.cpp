@@ -408,6 +408,39 @@ TEST(UiState, AFullChartStartsWithHarrisSevenCubAndCopy) {
   for (const auto& s : ui::shown_chart(ui::BenchUi{}, few).series) EXPECT_TRUE(s.visible) << s.name;
 }
 
+// The Bandwidth tab follows the algorithm chosen on the left: its family, and a shipped run that
+// measured it, its line shown in a chart of every algorithm; ints for redux-sync. The tab's own
+// choice holds until the algorithm changes again.
+TEST(UiState, TheBandwidthTabFollowsTheChosenAlgorithm) {
+  ui::AppState state;
+  ui::settle_source(state);  // no GPU: the first shipped run
+  ASSERT_TRUE(ui::shows_shipped(state.bench));
+  const auto shows = [&](const std::string& id) {
+    for (const auto& s : ui::shown_chart(state.bench, ui::shown_report(state.bench)).series)
+      if (s.name.substr(0, s.name.find(' ')) == id) return s.visible;
+    return false;
+  };
+  for (const std::string id : {"lanes-per-row", "cluster-dsmem-streaming", "warp-shuffle", "redux-sync"}) {
+    SCOPED_TRACE(id);
+    ui::pick_algorithm(state, id);
+    ui::follow_algorithm(state);
+    EXPECT_EQ(state.bench.matrix, core::is_matrix_id(id));
+    EXPECT_TRUE(shows(id)) << "shown: " << state.bench.source;
+  }
+  EXPECT_EQ(state.bench.type, core::DType::Int);
+  ASSERT_GT(ui::shown_chart(state.bench, ui::shown_report(state.bench)).series.size(), 0u);
+  state.bench.matrix = true;  // the kind chooser
+  ui::follow_algorithm(state);
+  EXPECT_TRUE(state.bench.matrix);
+  ui::pick_algorithm(state, "warp-shuffle");  // hidden by default in a chart of every algorithm
+  ui::follow_algorithm(state);
+  state.bench.type = core::DType::Float;
+  EXPECT_FALSE(state.bench.matrix);
+  ASSERT_GT(ui::shown_chart(state.bench, ui::shown_report(state.bench)).series.size(), 12u);
+  EXPECT_TRUE(shows("warp-shuffle"));
+  EXPECT_FALSE(shows("cg-warp"));
+}
+
 // Clicking a text field's label, or beside it on its row, puts the cursor in the field (issue
 // 32, item 8): what is typed next goes there, not to the one-key shortcuts. A click on a button
 // on the row, or in the empty space below, leaves it alone. Driven through Dear ImGui's own

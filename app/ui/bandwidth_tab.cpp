@@ -364,6 +364,12 @@ void matrix_section(AppState& s, const core::BenchReport& report) {
   ImGui::EndTable();
 }
 
+// Whether a shipped run measured the algorithm in the tab's type, operator and family.
+bool run_measured(const BenchUi& b, std::string_view run, std::string_view id) {
+  const core::BenchReport* r = run_report(b, run);
+  return r && std::any_of(r->rows.begin(), r->rows.end(), [&](const core::BenchRow& x) { return x.algorithm == id; });
+}
+
 // On matrices, a shipped run without matrix shapes gives way to one that has them.
 void prefer_run_with_matrices(BenchUi& b) {
   if (!b.matrix || !shows_shipped(b) || b.source == kFromFile || run_report(b, b.source)) return;
@@ -377,6 +383,7 @@ void bench_tab(AppState& s, unsigned chart_texture, Area* chart) {
   BenchUi& b = s.bench;
   const bool gpu = s.backend.backend && s.backend.backend->name() == "cuda";
   settle_source(s);
+  follow_algorithm(s);
   prefer_run_with_matrices(b);
   if (!*b.sizes) std::snprintf(b.sizes, sizeof b.sizes, "%s", gpu ? "2^16..2^28" : "2^10..2^16");
   // Into --export-dir (the Stages tab's folder) when one was given, as the Stages tab's exports go.
@@ -402,6 +409,24 @@ void settle_source(AppState& s) {
   s.bench.source = gpu || runs.empty() ? kRunHere : runs.front();
 }
 
+void follow_algorithm(AppState& s) {
+  BenchUi& b = s.bench;
+  const std::string& id = s.choice.algorithm;
+  if (id == b.followed) return;
+  b.toggled.erase(b.followed), b.toggled.erase(id);  // both lines back to their defaults
+  b.followed = id;
+  const core::AlgorithmInfo* info = core::find_algorithm(id);
+  if (!info) return;  // the family across GPUs: no bandwidth sweep of its own
+  if (b.matrix != info->matrix) b.matrix = info->matrix, b.table_shape = -1;
+  if (info->ints_only) b.type = core::DType::Int;  // redux-sync: measured over ints alone
+  if (!shows_shipped(b) || b.source == kFromFile || run_measured(b, b.source, id)) return;
+  for (const auto& run : core::shipped_runs())
+    if (run_measured(b, run, id)) {
+      b.source = run;
+      return;
+    }
+}
+
 core::BenchReport shown_report(const BenchUi& b) {
   if (!shows_shipped(b)) {  // the run here, and a kernel of your own timed after it
     core::BenchReport here = b.worker.report();
@@ -421,12 +446,13 @@ core::BenchReport shown_report(const BenchUi& b) {
 
 // The series a chart shows before any legend click: where it has more than a dozen (a run of
 // every algorithm: 26 lines of near-alike colours cannot be told apart from the back of the room,
-// issue 32 item 7), Harris' seven steps, CUB and the copy; a matrix sweep, or a chart of the few
-// algorithms a user picked, shows all of its series.
+// issue 32 item 7), Harris' seven steps, CUB, the copy and the algorithm chosen on the left; a
+// matrix sweep, or a chart of the few algorithms a user picked, shows all of its series.
 constexpr std::size_t kMostShownAtOnce = 12;
-static bool shown_by_default(const std::string& series, std::size_t count, bool matrix) {
+static bool shown_by_default(const std::string& series, std::size_t count, bool matrix, const std::string& chosen) {
   if (matrix || count <= kMostShownAtOnce || series.rfind("own:", 0) == 0) return true;  // yours is always shown
   const std::string id = series.substr(0, series.find(' '));
+  if (id == chosen) return true;
   const auto* row = kernels::find_row(id);
   const bool reference = row && kernels::is_baseline(*row) &&
                          (row->baseline == kernels::Baseline::Cub || row->baseline == kernels::Baseline::Copy);
@@ -441,7 +467,7 @@ render::PlotSpec shown_chart(const BenchUi& b, const core::BenchReport& report) 
   const std::size_t count = spec.series.size();
   const bool matrix = core::is_matrix_report(report);
   for (auto& series : spec.series)
-    series.visible = shown_by_default(series.name, count, matrix) != bool(b.toggled.count(series.name));
+    series.visible = shown_by_default(series.name, count, matrix, b.followed) != bool(b.toggled.count(series.name));
   // The shown series head the legend: where it has room for only some entries, those stay.
   std::stable_partition(spec.series.begin(), spec.series.end(), [](const render::Series& x) { return x.visible; });
   return spec;

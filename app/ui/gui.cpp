@@ -203,6 +203,7 @@ void apply_options(AppState& state, const GuiOptions& opts) {
   if (opts.rows > 0) state.choice.rows = opts.rows;
   if (opts.cols > 0) state.choice.cols = opts.cols;
   if (opts.stage >= 0) state.stage_requested = opts.stage;
+  if (!opts.bench_shapes.empty()) state.bench.followed = state.choice.algorithm;  // matrices, whatever it is
   state.requests_for_own = !opts.kernel.empty() && (opts.stage >= 0 || opts.play);
   if (!opts.pane.empty()) state.pane = opts.pane;
   if (!opts.export_dir.empty()) std::snprintf(state.export_dir, sizeof state.export_dir, "%s", opts.export_dir.c_str());
