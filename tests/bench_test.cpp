@@ -652,8 +652,9 @@ TEST(Shipped, EachRunHoldsFloatAndIntSumsAndIsLabelledAsMeasuredElsewhere) {
     if (matrix) {  // a matrix sweep is shipped beside the arrays, never in their place
       EXPECT_TRUE(core::is_matrix_report(*matrix));
       EXPECT_FALSE(core::is_matrix_report(*core::shipped_report(run, "float", "sum")));
-      const std::string contents = core::shipped_contents(run);  // an int sweep where one was shipped
-      EXPECT_EQ(contents.rfind("float sum and int sum and float sum over matrix shapes", 0), 0u) << contents;
+      const std::string contents = core::shipped_contents(run),
+                        floats = "float sum and int sum and float sum over matrix shapes";
+      EXPECT_TRUE(contents == floats || contents == floats + " and int sum over matrix shapes") << contents;
     } else {
       EXPECT_EQ(core::shipped_contents(run), "float sum and int sum");
     }

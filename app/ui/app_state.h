@@ -65,6 +65,7 @@ struct BenchUi {
   char sizes[64] = "";
   bool matrix = false;            // arrays (sizes) or the matrix family (shapes)
   std::string followed;           // the algorithm whose family and run the tab last took (follow_algorithm)
+  bool int_to_follow = false;     // the type is int because the algorithm followed takes ints alone
   char shapes[256] = "sweep";     // "sweep" or ROWSxCOLS,...
   int table_shape = -1;           // index into the measured shapes; -1: the first
   char algorithms[512] = "all";

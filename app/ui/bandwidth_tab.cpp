@@ -413,13 +413,17 @@ void follow_algorithm(AppState& s) {
   BenchUi& b = s.bench;
   const std::string& id = s.choice.algorithm;
   if (id == b.followed) return;
-  b.toggled.erase(b.followed), b.toggled.erase(id);  // both lines back to their defaults
-  b.followed = id;
+  const std::string left = std::exchange(b.followed, id);
+  // A results file, this machine's run and a kernel of your own keep what they were opened or run with.
   const core::AlgorithmInfo* info = core::find_algorithm(id);
-  if (!info) return;  // the family across GPUs: no bandwidth sweep of its own
+  if (!info || !shows_shipped(b) || b.source == kFromFile || !s.own.file.empty()) return;
+  b.toggled.erase(left), b.toggled.erase(id);  // both lines back to their defaults
   if (b.matrix != info->matrix) b.matrix = info->matrix, b.table_shape = -1;
-  if (info->ints_only) b.type = core::DType::Int;  // redux-sync: measured over ints alone
-  if (!shows_shipped(b) || b.source == kFromFile || run_measured(b, b.source, id)) return;
+  if (info->ints_only)
+    b.type = core::DType::Int, b.int_to_follow = true;  // redux-sync: ints alone
+  else if (std::exchange(b.int_to_follow, false))
+    b.type = core::DType::Float;
+  if (run_measured(b, b.source, id)) return;
   for (const auto& run : core::shipped_runs())
     if (run_measured(b, run, id)) {
       b.source = run;

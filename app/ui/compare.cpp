@@ -247,6 +247,7 @@ ViewPair split_views(const Area& a, float gap) {
 
 Area compare_views(AppState& s, float height, unsigned first_texture, unsigned second_texture) {
   settle_source(s);
+  follow_algorithm(s);
   const Table table = table_of(s);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float width = ImGui::GetContentRegionAvail().x, em = ImGui::GetFontSize();

@@ -31,7 +31,7 @@ def rows(folder, name):
     for ending in (".json", ".json.partial", ".csv", ".csv.partial"):
         path = os.path.join(folder, name + ending)
         if os.path.exists(path):
-            return [r for r in read_rows(path) if r.get("algorithm") and r.get("pct_of_peak") is not None]
+            return [r for r in read_rows(path) if r.get("algorithm") and r.get("pct_of_peak") not in (None, "")]
     return []
 
 
