@@ -720,6 +720,18 @@ TEST(Compare, TimesPairAtTheLargestSharedSize) {
   EXPECT_EQ(matrix->first.median_us, 5);
   EXPECT_EQ(core::shape_text(matrix->first), "2^12 x 2^8");
   EXPECT_EQ(core::shape_text(r.rows[0]), "2^4 x 2^16");
+  // With the matrix on screen, the shape whose rows are nearest its row length: 50 columns pair at
+  // rows of 64, 20000 at rows of 2^16; an odd shape of fewer elements where it is nearer (15).
+  r.rows.push_back(shaped("column-sums", 16, 4));
+  r.rows.push_back(shaped("batched-rows", 1 << 14, 6));
+  r.rows.push_back(shaped("column-sums", 1 << 14, 2));
+  auto odd = row("batched-rows", 15000, "float", 8), odd2 = row("column-sums", 15000, "float", 9);
+  odd.rows = odd2.rows = 1000, odd.cols = odd2.cols = 15;
+  r.rows.push_back(odd), r.rows.push_back(odd2);
+  EXPECT_EQ(core::shape_text(core::pair_time(r, "batched-rows", "column-sums", 50)->first), "2^14 x 2^6");
+  EXPECT_EQ(core::shape_text(core::pair_time(r, "batched-rows", "column-sums", 20000)->first), "2^4 x 2^16");
+  EXPECT_EQ(core::shape_text(core::pair_time(r, "batched-rows", "column-sums", 15)->first), "1000 x 15");
+  EXPECT_EQ(core::shape_text(core::pair_time(r, "batched-rows", "column-sums")->first), "2^4 x 2^16");
 }
 
 // The machine code shipped beside redux-sync's lesson: its fields, and the counts the lesson

@@ -1,6 +1,7 @@
 #include "compare.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "facts.h"
 #include "work.h"
@@ -24,10 +25,15 @@ TraceFigures figures_of(const Trace& t) {
   return f;
 }
 
-std::optional<PairTime> pair_time(const BenchReport& report, std::string_view first, std::string_view second) {
+std::optional<PairTime> pair_time(const BenchReport& report, std::string_view first, std::string_view second,
+                                  std::size_t cols) {
+  const auto apart = [&](const BenchRow& r) {  // row lengths apart, as a power of two
+    return r.rows && cols ? std::abs(std::log2(double(r.cols)) - std::log2(double(cols))) : 0.0;
+  };
   std::optional<PairTime> best;
   for (const BenchRow& a : report.rows) {
-    if (a.algorithm != first || (best && a.n <= best->n)) continue;
+    if (a.algorithm != first) continue;
+    if (best && (apart(a) > apart(best->first) || (apart(a) == apart(best->first) && a.n <= best->n))) continue;
     for (const BenchRow& b : report.rows)
       if (b.algorithm == second && b.n == a.n && b.rows == a.rows && b.cols == a.cols && b.type == a.type && b.op == a.op)
         best = PairTime{a.n, a.type, a.op, a, b};

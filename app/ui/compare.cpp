@@ -109,7 +109,7 @@ std::string no_times(const AppState& s, const core::BenchReport& report) {
 // The times and the speedup, from the report the Bandwidth tab shows, and the note naming them.
 void add_times(const AppState& s, Table& table) {
   const core::BenchReport report = shown_report(s.bench);
-  const auto pair = core::pair_time(report, s.trace->algorithm, s.compare_trace->algorithm);
+  const auto pair = core::pair_time(report, s.trace->algorithm, s.compare_trace->algorithm, s.trace->cols);
   if (!pair) {
     table.note = no_times(s, report);
     table.tone = Table::Tone::Muted;
