@@ -891,6 +891,30 @@ TEST_F(RenderTest, ChartTextIsNeverBelowTheMinimum) {
   }
 }
 
+// A title too long for the chart even at the smallest size breaks before its date onto a second
+// line (the Bandwidth tab's chart at 1600x900 is 660 px wide), each line inside the chart; a wide
+// chart keeps it on one line.
+TEST_F(RenderTest, AChartTitleTooLongBreaksBeforeItsDate) {
+  const auto* report = core::shipped_report(core::shipped_runs().front(), "float", "sum", true);
+  ASSERT_NE(report, nullptr);
+  const auto spec = render::bench_chart(*report, "float", "sum", render::Origin::Shipped);
+  const float min_px = render::min_text_px(false, 1);
+  const auto narrow = render::plot_frame(spec, 660, 420, min_px);
+  EXPECT_EQ(narrow.title_lines, 2);
+  EXPECT_EQ(render::plot_frame(spec, 1600, 900, min_px).title_lines, 1);
+  render::Offscreen target;
+  target.resize(660, 420);
+  target.bind();
+  render::draw_plot(*canvas_, spec, 660, 420, std::nullopt, false, min_px);
+  render::Offscreen::unbind();
+  const auto& texts = canvas_->texts();
+  ASSERT_GE(texts.size(), 2u);
+  EXPECT_EQ(texts[1], report->date);
+  EXPECT_EQ(texts[0] + std::string(render::kTitleBreak) + texts[1], spec.title);
+  for (int i = 0; i < 2; ++i)
+    EXPECT_LE(narrow.area.x + render::measure_text(texts[std::size_t(i)], min_px), 660.0f) << texts[std::size_t(i)];
+}
+
 namespace {
 
 core::Trace matrix_trace(const std::string& algo, std::size_t rows, std::size_t cols, int block, int traced,

@@ -39,8 +39,8 @@ std::size_t sweep_total(const core::BenchReport& report) {
 
 PlotSpec bench_chart(const core::BenchReport& report, std::string_view type, std::string_view op, Origin origin) {
   PlotSpec spec;
-  spec.title = "Bandwidth, " + std::string(op) + " of " + std::string(type) + ", " + measured_on(report, origin) + "  -  " +
-               report.date;
+  spec.title = "Bandwidth, " + std::string(op) + " of " + std::string(type) + ", " + measured_on(report, origin) +
+               std::string(kTitleBreak) + report.date;
   // A matrix sweep's rows hold their shape: x is then a row's length, so the chart says which
   // kernel suits which row length; y the share of the peak where the device has one.
   const bool matrix = std::any_of(report.rows.begin(), report.rows.end(), [](const core::BenchRow& r) { return r.rows > 0; });

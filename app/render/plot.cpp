@@ -98,7 +98,11 @@ PlotFrame plot_frame(const PlotSpec& spec, int width, int height, float min_px) 
   std::size_t longest = 0;
   for (const auto& s : spec.series) longest = std::max(longest, s.name.size());
   const float legend_w = std::min(std::max(f.label_px * 17, f.label_px * (2.4f + 0.62f * float(longest))), w * 0.4f);
-  f.area = {margin + f.label_px * 5.5f, margin + f.title_px * 1.6f, 0, 0};
+  const float left = margin + f.label_px * 5.5f;
+  if (spec.title.find(kTitleBreak) != std::string::npos &&
+      measure_text(spec.title, std::max(6.0f, min_px)) > w - left - 8)
+    f.title_lines = 2;
+  f.area = {left, margin + f.title_px * (1.6f + 1.25f * float(f.title_lines - 1)), 0, 0};
   f.area.w = std::max(10.0f, w - f.area.x - legend_w - 2 * margin);
   f.area.h = std::max(10.0f, h - f.area.y - margin - f.label_px * 3.2f);
   f.legend = {f.area.x + f.area.w + margin, f.area.y, legend_w, f.area.h};
@@ -203,7 +207,17 @@ void draw_plot(Canvas& c, const PlotSpec& spec, int width, int height, std::opti
   const PlotFrame f = plot_frame(spec, width, height, min_px);
   c.begin(width, height, st.background);
   const float room = float(width) - f.area.x - 8;
-  c.text(f.area.x, f.area.y - f.title_px * 0.9f, spec.title, title_size(c, spec.title, f.title_px, room, min_px), st.text);
+  if (f.title_lines == 2) {  // before the date, as bench_chart joins them
+    const std::size_t cut = spec.title.find(kTitleBreak);
+    const std::string head = spec.title.substr(0, cut), date = spec.title.substr(cut + kTitleBreak.size());
+    const float px =
+        std::min(title_size(c, head, f.title_px, room, min_px), title_size(c, date, f.title_px, room, min_px));
+    c.text(f.area.x, f.area.y - f.title_px * 2.15f, head, px, st.text);
+    c.text(f.area.x, f.area.y - f.title_px * 0.9f, date, px, st.text);
+  } else {
+    c.text(f.area.x, f.area.y - f.title_px * 0.9f, spec.title, title_size(c, spec.title, f.title_px, room, min_px),
+           st.text);
+  }
   for (const Tick& t : y_ticks(f)) {
     const float y = f.py(t.value);
     c.line(f.area.x, y, f.area.x + f.area.w, y, 1, st.grid);

@@ -5,6 +5,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct RefLine {  // a horizontal line across the plot, labelled at its right en
   Color color;
 };
 
+// Where a chart's title may break onto a second line: before its date (bench_chart's titles).
+inline constexpr std::string_view kTitleBreak = "  -  ";
+
 struct PlotSpec {
   std::string title, x_label, y_label;
   bool log2_x = true;
@@ -41,6 +45,7 @@ struct PlotFrame {
   double x0 = 0, x1 = 1, y0 = 0, y1 = 1;  // data ranges (x0, x1 in log2 when log2_x)
   bool log2_x = true;
   float title_px = 12, label_px = 10;
+  int title_lines = 1;  // 2: the title does not fit at the smallest size and breaks before its date
   float px(double x) const;
   float py(double y) const;
   Rect legend_row(int i) const;  // the i-th legend entry
