@@ -38,7 +38,7 @@ bench hopper_float 90 -a cluster-dsmem-streaming,bulk-async-streaming,cluster-ds
 bench hopper_int 90 -a redux-sync-streaming,redux-sync,cluster-dsmem-streaming,bulk-async-streaming,warp-shuffle-vectorized,work-queue,multiple-per-thread,cg-two-phase,cub \
   --sizes 2^20,2^24,2^28 --type int
 [ -n "${ONLY_LIMITS:-}" ] && exit 0  # the limits and the Hopper kernels alone (a short call)
-ROWS=batched-rows-vectorized,lanes-per-row,flat-rows,warp-per-row,thread-per-row,cub-segmented,cublas-gemv-rows
+ROWS=batched-rows-vectorized,lanes-per-row,flat-rows,warp-per-row,thread-per-row,batched-rows-shuffle,cub-segmented,cublas-gemv-rows
 bench sweep_float 150 -a "$ROWS" --shapes sweep --type float
 bench odd_float 60 -a "$ROWS" --shapes 2^24x17,3000000x33,1000000x96,2^24x16 --type float
 for t in half bf16; do

@@ -12,7 +12,7 @@ import json
 import os
 import sys
 
-OURS = ["batched-rows-vectorized", "lanes-per-row", "flat-rows", "warp-per-row", "thread-per-row"]
+OURS = ["batched-rows-vectorized", "lanes-per-row", "flat-rows", "warp-per-row", "thread-per-row", "batched-rows-shuffle"]
 ANCHORS = ["cub-segmented", "cublas-gemv-rows"]
 
 
