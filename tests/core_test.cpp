@@ -721,16 +721,24 @@ TEST(Compare, TimesPairAtTheLargestSharedSize) {
   EXPECT_EQ(core::shape_text(matrix->first), "2^12 x 2^8");
   EXPECT_EQ(core::shape_text(r.rows[0]), "2^4 x 2^16");
   // With the matrix on screen, the shape whose rows are nearest its row length: 50 columns pair at
-  // rows of 64, 20000 at rows of 2^16; an odd shape of fewer elements where it is nearer (15).
+  // rows of 64, 300 at rows of 256; an odd shape of fewer elements where it is nearer (15); columns
+  // of 20 at 2^4 rows; where the nearest shape times only the first algorithm, the next nearest.
   r.rows.push_back(shaped("column-sums", 16, 4));
   r.rows.push_back(shaped("batched-rows", 1 << 14, 6));
   r.rows.push_back(shaped("column-sums", 1 << 14, 2));
   auto odd = row("batched-rows", 15000, "float", 8), odd2 = row("column-sums", 15000, "float", 9);
   odd.rows = odd2.rows = 1000, odd.cols = odd2.cols = 15;
   r.rows.push_back(odd), r.rows.push_back(odd2);
-  EXPECT_EQ(core::shape_text(core::pair_time(r, "batched-rows", "column-sums", 50)->first), "2^14 x 2^6");
-  EXPECT_EQ(core::shape_text(core::pair_time(r, "batched-rows", "column-sums", 20000)->first), "2^4 x 2^16");
-  EXPECT_EQ(core::shape_text(core::pair_time(r, "batched-rows", "column-sums", 15)->first), "1000 x 15");
+  const auto at = [&](std::size_t length, bool columns = false) {
+    const auto p = core::pair_time(r, "batched-rows", "column-sums", length, columns);
+    return p ? core::shape_text(p->first) : std::string("none");
+  };
+  EXPECT_EQ(at(50), "2^14 x 2^6");
+  EXPECT_EQ(at(300), "2^12 x 2^8");
+  EXPECT_EQ(at(15), "1000 x 15");
+  EXPECT_EQ(at(20, true), "2^4 x 2^16");
+  r.rows.push_back(shaped("batched-rows", 1 << 11, 1));  // rows of 512: timed for the first alone
+  EXPECT_EQ(at(512), "2^12 x 2^8");
   EXPECT_EQ(core::shape_text(core::pair_time(r, "batched-rows", "column-sums")->first), "2^4 x 2^16");
 }
 

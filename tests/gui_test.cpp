@@ -140,10 +140,15 @@ void expect_all_strips_worked(const Shot& s, const rl::render::Rect& view, float
 // `chart` (render/plot.h): the legend's swatches lie right of that area and cannot pass this.
 // Markers alone cover a few columns; the line joining the first and last point covers them all.
 void expect_series_line(const Shot& s, const rl::render::Rect& chart, rl::render::Color c, const char* name) {
+  // The area under a title of one line, and under one broken in two (a title too long for the chart).
+  rl::render::PlotSpec broken;
+  broken.title = std::string(400, 'x') + std::string(rl::render::kTitleBreak) + "date";
   const auto f = rl::render::plot_frame({}, int(chart.w), int(chart.h)).area;
+  const auto low = rl::render::plot_frame(broken, int(chart.w), int(chart.h)).area;
+  const float top = f.y + 1, height = low.y + low.h - 2 - top;
   int columns = 0, with_line = 0;
   for (float x = f.x + f.w * 0.05f; x < f.x + f.w * 0.95f; ++x, ++columns)
-    with_line += s.count({chart.x + x, chart.y + f.y + 1, 1, f.h - 2}, c) > 0;
+    with_line += s.count({chart.x + x, chart.y + top, 1, height}, c) > 0;
   EXPECT_GT(with_line, columns * 0.95) << name << ": " << with_line << " of " << columns << " columns";
 }
 

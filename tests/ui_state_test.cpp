@@ -447,6 +447,23 @@ TEST(UiState, TheBandwidthTabFollowsTheChosenAlgorithm) {
   ui::follow_algorithm(state);
   EXPECT_FALSE(state.bench.matrix);
   EXPECT_EQ(state.bench.source, ui::kFromFile);
+  // On this machine's run too, a line hidden by a legend click shows again once it is chosen.
+  state.bench.source = ui::kRunHere;
+  const core::BenchReport every = *core::shipped_report(core::shipped_runs().front(), "float", "sum");
+  const auto visible = [&](const std::string& id) {
+    for (const auto& x : ui::shown_chart(state.bench, every).series)
+      if (x.name == id) return x.visible;
+    return false;
+  };
+  ASSERT_TRUE(visible("sequential"));  // one of Harris' steps
+  state.bench.toggled.insert("sequential");
+  EXPECT_FALSE(visible("sequential"));
+  ui::pick_algorithm(state, "sequential");
+  ui::follow_algorithm(state);
+  EXPECT_TRUE(visible("sequential"));
+  ui::pick_algorithm(state, "lanes-per-row");
+  ui::follow_algorithm(state);
+  EXPECT_FALSE(state.bench.matrix);  // the run here keeps its family
 }
 
 // Clicking a text field's label, or beside it on its row, puts the cursor in the field (issue

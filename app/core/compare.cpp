@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "facts.h"
 #include "work.h"
@@ -26,14 +27,21 @@ TraceFigures figures_of(const Trace& t) {
 }
 
 std::optional<PairTime> pair_time(const BenchReport& report, std::string_view first, std::string_view second,
-                                  std::size_t cols) {
-  const auto apart = [&](const BenchRow& r) {  // row lengths apart, as a power of two
-    return r.rows && cols ? std::abs(std::log2(double(r.cols)) - std::log2(double(cols))) : 0.0;
+                                  std::size_t length, bool columns) {
+  const auto apart = [&](const BenchRow& r) {  // line lengths apart, as a power of two
+    if (length == 0) return 0.0;
+    const std::size_t line = columns ? r.rows : r.cols;
+    return r.rows && line ? std::abs(std::log2(double(line)) - std::log2(double(length)))
+                          : std::numeric_limits<double>::infinity();  // an array's row, beside a matrix
   };
+  constexpr double kSame = 1e-9;  // log2 of equal ratios can differ in the last bit
   std::optional<PairTime> best;
   for (const BenchRow& a : report.rows) {
     if (a.algorithm != first) continue;
-    if (best && (apart(a) > apart(best->first) || (apart(a) == apart(best->first) && a.n <= best->n))) continue;
+    if (best) {
+      const double d = apart(a), was = apart(best->first);
+      if (d > was + kSame || (d >= was - kSame && a.n <= best->n)) continue;
+    }
     for (const BenchRow& b : report.rows)
       if (b.algorithm == second && b.n == a.n && b.rows == a.rows && b.cols == a.cols && b.type == a.type && b.op == a.op)
         best = PairTime{a.n, a.type, a.op, a, b};

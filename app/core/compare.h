@@ -28,10 +28,11 @@ struct PairTime {
   BenchRow first, second;
 };
 // The largest n at which the report times both; nullopt when it does not. Over matrix shapes, which
-// a sweep times at one n, the shape whose rows are nearest `cols` elements long (on a log scale;
-// 0: the first), then the largest n: the times that speak for the matrix on screen.
+// a sweep times at one n, the shape whose lines are nearest `length` elements long (on a log scale;
+// 0: any), then the largest n: the times that speak for the matrix on screen. Lines are rows
+// (a row's length: cols), or with `columns` columns (a column's length: rows).
 std::optional<PairTime> pair_time(const BenchReport& report, std::string_view first, std::string_view second,
-                                  std::size_t cols = 0);
+                                  std::size_t length = 0, bool columns = false);
 
 // "2^16" for a power of two, else the number.
 std::string size_text(std::size_t n);

@@ -99,7 +99,8 @@ PlotFrame plot_frame(const PlotSpec& spec, int width, int height, float min_px) 
   for (const auto& s : spec.series) longest = std::max(longest, s.name.size());
   const float legend_w = std::min(std::max(f.label_px * 17, f.label_px * (2.4f + 0.62f * float(longest))), w * 0.4f);
   const float left = margin + f.label_px * 5.5f;
-  if (spec.title.find(kTitleBreak) != std::string::npos &&
+  const std::size_t cut = spec.title.rfind(kTitleBreak);  // bench_chart's last joint: a device name may hold one
+  if (cut != std::string::npos && cut + kTitleBreak.size() < spec.title.size() &&
       measure_text(spec.title, std::max(6.0f, min_px)) > w - left - 8)
     f.title_lines = 2;
   f.area = {left, margin + f.title_px * (1.6f + 1.25f * float(f.title_lines - 1)), 0, 0};
@@ -208,7 +209,7 @@ void draw_plot(Canvas& c, const PlotSpec& spec, int width, int height, std::opti
   c.begin(width, height, st.background);
   const float room = float(width) - f.area.x - 8;
   if (f.title_lines == 2) {  // before the date, as bench_chart joins them
-    const std::size_t cut = spec.title.find(kTitleBreak);
+    const std::size_t cut = spec.title.rfind(kTitleBreak);
     const std::string head = spec.title.substr(0, cut), date = spec.title.substr(cut + kTitleBreak.size());
     const float px =
         std::min(title_size(c, head, f.title_px, room, min_px), title_size(c, date, f.title_px, room, min_px));

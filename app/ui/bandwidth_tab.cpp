@@ -413,16 +413,18 @@ void follow_algorithm(AppState& s) {
   BenchUi& b = s.bench;
   const std::string& id = s.choice.algorithm;
   if (id == b.followed) return;
-  const std::string left = std::exchange(b.followed, id);
-  // A results file, this machine's run and a kernel of your own keep what they were opened or run with.
+  // The chosen line is shown by default on any source: both lines go back to their defaults.
+  b.toggled.erase(b.followed), b.toggled.erase(id);
+  b.followed = id;
+  // A results file and this machine's run keep the family and type they were opened or run with.
   const core::AlgorithmInfo* info = core::find_algorithm(id);
-  if (!info || !shows_shipped(b) || b.source == kFromFile || !s.own.file.empty()) return;
-  b.toggled.erase(left), b.toggled.erase(id);  // both lines back to their defaults
+  if (!info || !shows_shipped(b) || b.source == kFromFile) return;
   if (b.matrix != info->matrix) b.matrix = info->matrix, b.table_shape = -1;
-  if (info->ints_only)
-    b.type = core::DType::Int, b.int_to_follow = true;  // redux-sync: ints alone
-  else if (std::exchange(b.int_to_follow, false))
-    b.type = core::DType::Float;
+  if (info->ints_only && b.type != core::DType::Int) {  // redux-sync: ints alone
+    b.type = core::DType::Int, b.int_to_follow = true;
+  } else if (!info->ints_only && std::exchange(b.int_to_follow, false) && b.type == core::DType::Int) {
+    b.type = core::DType::Float;  // back from the ints the last follow took, unless the type was changed since
+  }
   if (run_measured(b, b.source, id)) return;
   for (const auto& run : core::shipped_runs())
     if (run_measured(b, run, id)) {

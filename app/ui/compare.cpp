@@ -109,7 +109,9 @@ std::string no_times(const AppState& s, const core::BenchReport& report) {
 // The times and the speedup, from the report the Bandwidth tab shows, and the note naming them.
 void add_times(const AppState& s, Table& table) {
   const core::BenchReport report = shown_report(s.bench);
-  const auto pair = core::pair_time(report, s.trace->algorithm, s.compare_trace->algorithm, s.trace->cols);
+  const bool columns = s.trace->rows > 0 && s.trace->geometry.lines() == kernels::Lines::Columns;
+  const auto pair = core::pair_time(report, s.trace->algorithm, s.compare_trace->algorithm,
+                                    columns ? s.trace->rows : s.trace->cols, columns);
   if (!pair) {
     table.note = no_times(s, report);
     table.tone = Table::Tone::Muted;

@@ -28,11 +28,11 @@ bool shows_shipped(const BenchUi& bench);
 // with a GPU, else on the first shipped GPU run. Compare mode settles it the same way, so its
 // times are the ones that tab shows.
 void settle_source(AppState& state);
-// Each time the algorithm on the left changes while the Bandwidth tab shows a shipped run (no
-// kernel of your own open), the tab takes its family (arrays or matrices), ints for an algorithm
-// of ints alone, and where that run did not measure it, the first shipped run that did; its line
-// is shown whatever the legend's default. The tab's choosers override these until the next
-// change. The tab and compare mode call it: both show that run's times.
+// Each time the algorithm on the left changes, its line is shown whatever the legend's default;
+// and while the Bandwidth tab shows a shipped run, the tab takes its family (arrays or matrices),
+// ints for an algorithm of ints alone (floats again after it), and where that run did not measure
+// it, the first shipped run that did. The tab's choosers override these until the next change.
+// The tab and compare mode call it: both show that run's times.
 void follow_algorithm(AppState& state);
 // The Bandwidth tab's chart of a report as shown: its type and operator, without the series
 // hidden in the legend, titled with whose timings they are (drawn in the window, and exported).
