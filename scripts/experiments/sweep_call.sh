@@ -44,6 +44,9 @@ bench odd_float 60 -a "$ROWS" --shapes 2^24x17,3000000x33,1000000x96,2^24x16 --t
 for t in half bf16; do
   bench "sweep_$t" 120 -a batched-rows-vectorized,lanes-per-row,flat-rows --shapes sweep --type "$t"
 done
+# Floats over the same rows and bytes as halves at rows of 64 and 16 (2026-12-05: held floats at
+# rows of 64 read 92.0, held halves 85.7; is it the row's bytes or the halves?).
+bench same_bytes 40 -a lanes-per-row --shapes 4194304x32,16777216x8 --type float
 for t in float half bf16 int; do
   ids=warp-shuffle-vectorized,work-queue; [ $t = float ] || [ $t = int ] && ids=$ids,vectorized-ordered  # fixed order
   bench "small_$t" 30 -a $ids --sizes 3145731 --type "$t"

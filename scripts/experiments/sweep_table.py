@@ -130,6 +130,8 @@ def main():
     passes = [rows(folder, "sweep_float"), rows(folder, "sweep_float_2")]
     matrix_table("Float sums, % of peak (pass 1 / pass 2):", [p for p in passes if p], OURS, ANCHORS)
     matrix_table("Odd shapes and their neighbours, float sums:", [rows(folder, "odd_float")], OURS, ANCHORS)
+    matrix_table("Floats over the halves' rows and bytes (2^22 x 64 and 2^24 x 16 halves):",
+                 [rows(folder, "same_bytes")], OURS, [])
     for t in ["half", "bf16"]:
         matrix_table(f"{t}, added in float, % of peak:", [rows(folder, f"sweep_{t}")], OURS[:3], [])
     small_table(folder)
