@@ -193,8 +193,9 @@ void draw_first_pass(const GridBoxes& g) {
   if (g.cluster) draw_clusters(g);
   const std::string each = per_warp ? "warp result" : g.cluster ? "cluster result" : "block result";
   // Named as the rows below name what follows: "launch 2", "second launch", or nothing (one launch).
-  const bool second =
-      t.rows > 0 ? matrix_second_launch(t).rfind("second", 0) == 0 : t.combine == kernels::Combine::SecondKernel;
+  const bool second = t.rows > 0
+                          ? core::second_pass(t) && t.combine != kernels::Combine::LastBlock  // as matrix_second_launch
+                          : t.combine == kernels::Combine::SecondKernel;
   const std::string pass = t.rows == 0 && t.pass_outputs.size() > 1 ? "launch 1: " : second ? "first launch: " : "";
   g.c.text(g.area.x, g.area.y + g.L.label_px * 0.5f,
            pass + core::count_text(g.outputs, each, each + "s") +
