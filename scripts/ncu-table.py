@@ -25,6 +25,10 @@ COLUMNS = [  # (heading, ncu's metric)
     ("occupancy % (achieved)", "sm__warps_active.avg.pct_of_peak_sustained_active"),
 ]
 STALL = ("smsp__average_warps_issue_stalled_", "_per_issue_active.ratio")
+# Global loads' 32-byte sectors over their requests (a warp's load instruction): 16 for a warp of
+# 16-byte loads, 4 for 4-byte ones. Present where the report was taken with
+# --metrics l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum.
+SECTORS = ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum")
 
 
 def number(text):
@@ -60,6 +64,11 @@ def cell(k, metric):
     return f"{x:.1f}" if x != int(x) else str(int(x))
 
 
+def sectors_a_request(k):
+    sectors, requests = (number(k[m][0]) if m in k else None for m in SECTORS)
+    return f"{sectors / requests:.1f}" if sectors is not None and requests else "—"
+
+
 def stalls(k):
     """The three largest stall reasons, in warps stalled per issued instruction."""
     found = []
@@ -73,8 +82,9 @@ def stalls(k):
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    out = ["| file | kernel | " + " | ".join(h for h, _ in COLUMNS) + " | top stalls (warps per issue) |",
-           "|" + "---|" * (len(COLUMNS) + 3)]
+    out = ["| file | kernel | " + " | ".join(h for h, _ in COLUMNS) +
+           " | sectors a load request | top stalls (warps per issue) |",
+           "|" + "---|" * (len(COLUMNS) + 4)]
     for path in sys.argv[1:]:
         kernels = read(path)
         if not kernels:
@@ -82,7 +92,7 @@ def main():
         for k in kernels:
             name = re.sub(r"^void ", "", k.get("Kernel Name", ("?", ""))[0]).split("(")[0].split("<")[0]
             out.append(f"| `{os.path.basename(path)}` | `{name[:60]}` | " +
-                       " | ".join(cell(k, m) for _, m in COLUMNS) + f" | {stalls(k)} |")
+                       " | ".join(cell(k, m) for _, m in COLUMNS) + f" | {sectors_a_request(k)} | {stalls(k)} |")
     print("\n".join(out))
 
 

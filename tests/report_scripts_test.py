@@ -55,6 +55,16 @@ def main():
     table = script("ncu-table.py", os.path.join(ROOT, "tests/data/ncu_raw_sample.csv"))
     expect(table, "| `rl::kernels::column_sums` | 370.4 | 86.5 | 1.2 | 4096 | 128 | — | 32 |")
     expect(table, "long_scoreboard 21.8, lg_throttle 3.5, wait 1.2 |")
+    # Sectors a load request, from the two counters where the report holds them (cuBLAS gemv's
+    # 4-byte loads on an H100: assets/runs/h100-rows/report/2026-12-05/why/ncu_gemv256.csv.gz).
+    with tempfile.NamedTemporaryFile("w", suffix=".csv", delete=False) as f:
+        f.write('"Kernel Name","l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",'
+                '"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"\n"","sector",""\n'
+                '"void gemv2T_kernel_val(int)","37,748,736","9,437,184"\n')
+    try:
+        expect(script("ncu-table.py", f.name), "| 4.0 | — |")
+    finally:
+        os.unlink(f.name)
     print("report scripts: bench-report.py (sweep, --grids) and ncu-table.py read their formats")
 
 
