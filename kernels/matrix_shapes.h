@@ -233,10 +233,29 @@ constexpr int row_first_batch(std::size_t cols, int lanes, int block) {
 // benchmarks.md, "Row sums held in shared memory", "Whole waves", "Held in the fewest whole waves").
 // kHeldSumBytes: 48 KiB, the dynamic shared memory a block takes without opting in; fewer, larger
 // shares measured faster. Returns the share, or 0: not held.
+// A share of at most one round (row_round) is held as well: a block a round, below.
 constexpr std::size_t kHeldMinRows = 256, kHeldSumBytes = 49152;
-constexpr std::size_t held_row_share(std::size_t rows, std::size_t blocks, std::size_t sum_bytes) {
+constexpr std::size_t held_row_share(std::size_t rows, std::size_t blocks, std::size_t sum_bytes,
+                                     std::size_t round = 0) {
   const std::size_t share = blocks ? (rows + blocks - 1) / blocks : 0;
-  return share >= kHeldMinRows && share * sum_bytes <= kHeldSumBytes ? share : 0;
+  return (share >= kHeldMinRows || share <= round) && share * sum_bytes <= kHeldSumBytes ? share : 0;
+}
+// lanes-per-row's timed kernel on rows of 16-byte loads of at most kRoundRowBytes (row_rounds): a
+// block takes one round of rows,
+// the rows its warps walk at once, and the grid is as many blocks as rounds, so the hardware, not a
+// loop, hands the rows out (as cuBLAS gemv's blocks of 8 rows take them). A round: each warp takes
+// kRowLoadsInFlight groups of 32 / lanes rows where a lane loads its row in one go, else one group.
+// Measured on H100s against whole waves, held or not: faster at rows of 16 to 256 floats and of
+// 16 to 256 halves; slower on rows of one element a load (docs/benchmarks.md, "A round of rows a
+// block"). Taken only where the rounds fill kGridWaves waves.
+constexpr std::size_t kRoundRowBytes = 1024;
+constexpr RL_HD bool row_rounds(std::size_t cols, std::size_t elem_bytes) {
+  return rows_hold_vectors(cols, elem_bytes) && cols * elem_bytes <= kRoundRowBytes;
+}
+constexpr std::size_t row_round(std::size_t cols, std::size_t elem_bytes, int lanes, int block) {
+  const std::size_t per = rows_hold_vectors(cols, elem_bytes) ? vector_elements(elem_bytes) : 1;
+  const bool one_load = cols / per <= std::size_t(lanes);  // reduce_row_segments' one_load
+  return std::size_t(block / 32) * std::size_t(32 / lanes) * (one_load ? std::size_t(kRowLoadsInFlight) : 1);
 }
 // 32-bit registers an SM holds on every GPU from compute capability 5.0 to 9.0 (Programming
 // Guide, "Technical Specifications per Compute Capability").

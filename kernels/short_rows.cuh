@@ -339,19 +339,25 @@ struct MatrixLaunch<Algo::LanesPerRow> : LaunchEntry {
   static void prepare(LaunchArgs<T, In>& a) {
     with_first<T, Op, In>(a.m.cols, a.lanes, a.threads, [&](auto first) {
       const Occupancy o(lanes_per_row_held<T, Op, In, first.value>, a.threads);
-      a.held = a.grid.y == 1 ? o.held_share(a.m.rows, a.grid.x, sizeof(T)) : 0;
+      const std::size_t round = row_round(a.m.cols, sizeof(In), a.lanes, a.threads);
+      a.held = a.grid.y == 1 ? o.held_share(a.m.rows, a.grid.x, sizeof(T), round) : 0;
     });
   }
-  // The timed kernel's grid on `sms` SMs: the fewest whole waves, up to kGridWaves, in which each
-  // block's share of the rows is held (held_share), else kGridWaves waves, not held. A wave is the
-  // blocks of the kernel an SM holds at once, its registers deciding (the runtime's occupancy query);
-  // a held share never lowers it (docs/benchmarks.md, "Whole waves", "Held in the fewest whole waves").
+  // The timed kernel's grid on `sms` SMs: a block a round of rows (row_round) where row_rounds
+  // says so and the rounds fill kGridWaves waves; else the fewest whole waves, up to
+  // kGridWaves, in which each block's share of the rows is held (held_share), else kGridWaves waves,
+  // not held. A wave is the blocks of the kernel an SM holds at once, its registers deciding (the
+  // runtime's occupancy query); a held share never lowers it (docs/benchmarks.md, "Whole waves",
+  // "Held in the fewest whole waves", "A round of rows a block").
   template <class T, class Op, class In>
   static std::size_t timed_grid(Matrix m, int block, int sms) {
     std::size_t grid = 0;
-    with_first<T, Op, In>(m.cols, row_lanes(Algo::LanesPerRow, m.cols, sizeof(In)), block, [&](auto first) {
+    const int lanes = row_lanes(Algo::LanesPerRow, m.cols, sizeof(In));
+    const std::size_t round = row_round(m.cols, sizeof(In), lanes, block), rounds = (m.rows + round - 1) / round;
+    with_first<T, Op, In>(m.cols, lanes, block, [&](auto first) {
       const Occupancy o(lanes_per_row_held<T, Op, In, first.value>, block);
       const std::size_t wave = std::size_t(o.blocks) * std::size_t(sms);
+      if (row_rounds(m.cols, sizeof(In)) && rounds >= std::size_t(kGridWaves) * wave) grid = rounds;
       for (std::size_t w = 1; w <= std::size_t(kGridWaves) && !grid; ++w)
         if (o.held_share(m.rows, w * wave, sizeof(T))) grid = w * wave;
       if (!grid) grid = std::size_t(kGridWaves) * wave;
@@ -369,8 +375,8 @@ struct MatrixLaunch<Algo::LanesPerRow> : LaunchEntry {
       if (blocks > 0) RL_CUDA(cudaOccupancyAvailableDynamicSMemPerBlock(&shared_available, kernel, blocks, block));
     }
     // held_row_share's share for a grid of `grid` blocks, where its sums fit in shared_available; else 0.
-    std::size_t held_share(std::size_t rows, std::size_t grid, std::size_t sum_bytes) const {
-      const std::size_t share = held_row_share(rows, grid, sum_bytes);
+    std::size_t held_share(std::size_t rows, std::size_t grid, std::size_t sum_bytes, std::size_t round = 0) const {
+      const std::size_t share = held_row_share(rows, grid, sum_bytes, round);
       return share && share * sum_bytes <= shared_available ? share : 0;
     }
   };

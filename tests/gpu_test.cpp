@@ -436,6 +436,35 @@ TEST(Gpu, HeldRowSumsEqualTheModel) {
       }
 }
 
+// lanes-per-row's timed kernel a round of rows a block (row_round), as the bench launches it on
+// rows of up to kRoundRowBytes: rows of 16-byte loads in one go (16, 64 floats), a lane's loads
+// of a longer row (256), one element a load (15, 3), 38 blocks over 37 rounds and 5 rows. Every output
+// equals the model's, bit for bit.
+TEST(Gpu, ARoundABlockEqualsTheModel) {
+  std::string why;
+  if (!kernels::cuda_available(&why)) NO_GPU(why);
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const auto algo = backend::kernel_algo("lanes-per-row");
+  for (std::size_t cols : {16, 64, 256, 15, 3})
+    for (int block : {32, 256, 1024})
+      for (auto op : {core::Op::Sum, core::Op::Max}) {
+        const std::size_t round =
+            kernels::row_round(cols, sizeof(float), kernels::row_lanes(algo, cols, sizeof(float)), block);
+        const kernels::Matrix m{round * 37 + 5, cols};
+        const std::size_t grid = 38, share = kernels::held_row_share(m.rows, grid, sizeof(float), round);
+        SCOPED_TRACE(std::to_string(m.rows) + "x" + std::to_string(cols) + " block=" + std::to_string(block) + " " +
+                     core::to_string(op));
+        ASSERT_GT(share, 0u);
+        ASSERT_LE(share, round) << "a block at most a round";
+        const auto values = test::random_values(m.size(), core::DType::Float, seed + cols * 31 + std::size_t(block));
+        const std::vector<float> in(values.begin(), values.end());
+        const auto got = on_gpu_matrix<float>(algo, op, in.data(), m, {block, grid, 0});
+        expect_model_outputs(algo, op, in.data(), m, block, got);
+        if (HasFailure()) return;
+      }
+}
+
 // flat-rows' timed kernel holds its row sums and writes them in runs (flat_held_rows,
 // flat_flush_due): rows ending in every tile, several flushes a block (rows of 33 and 35 over few
 // blocks), rows cut by a tile's end, rows longer than a tile, partial last tiles and blocks; every
@@ -548,18 +577,22 @@ TEST(Gpu, HeldNarrowRowSumsEqualTheModel) {
       }
 }
 
-// lanes-per-row's timed kernel chooses its grid: whole waves of the blocks of it an SM holds (each
-// SM's share of blocks whole), the fewest in which its rows' sums are held. At 2^20 x 64 in blocks
-// of 256 or more one wave holds them (at most one wave of a full SM's threads); rows of 16 over 2^24
-// rows are held in no wave up to two (63.6 KB a block at two), but in blocks of 32 (32 an SM) two
-// waves give shares of 1986 rows. A kernel that does not choose (thread-per-row) says 0.
-TEST(Gpu, TimedRowKernelsChooseWholeWaves) {
+// lanes-per-row's timed kernel chooses its grid. On rows of 16-byte loads of up to kRoundRowBytes
+// (row_rounds) with rows enough for two waves of such blocks, a block a round of rows (row_round),
+// its share held: 2^20 x 64 and 2^24 x 16, in every block size and type. Elsewhere whole waves of
+// the blocks of it an SM holds (each SM's share whole), at most two waves of a full SM's threads:
+// rows of 4096 floats (16 KB), 2^12 rows of 256 (fewer rounds than two waves of blocks), and
+// 2^20 rows of 15 (one element a load). A kernel that does not choose (thread-per-row) says 0.
+TEST(Gpu, TimedRowKernelsChooseARoundABlockOrWholeWaves) {
   std::string why;
   if (!kernels::cuda_available(&why)) NO_GPU(why);
   kernels::BenchSession session;
   const auto sms = std::size_t(kernels::cuda_sm_count());
-  const auto full = kernels::cuda_device_shape().threads_per_sm;
-  for (const kernels::Matrix m : {kernels::Matrix{std::size_t(1) << 20, 64}, kernels::Matrix{std::size_t(1) << 24, 16}})
+  const auto full = std::size_t(kernels::cuda_device_shape().threads_per_sm);
+  for (const kernels::Matrix m :
+       {kernels::Matrix{std::size_t(1) << 20, 64}, kernels::Matrix{std::size_t(1) << 24, 16},
+        kernels::Matrix{std::size_t(1) << 12, 256}, kernels::Matrix{std::size_t(1) << 16, 4096},
+        kernels::Matrix{std::size_t(1) << 20, 15}})
     for (auto type : {kernels::DType::Float, kernels::DType::Half, kernels::DType::Bf16, kernels::DType::Int})
       for (int block : {32, 256, 1024}) {
         SCOPED_TRACE(std::to_string(m.rows) + "x" + std::to_string(m.cols) + " " + core::to_string(type) +
@@ -567,39 +600,54 @@ TEST(Gpu, TimedRowKernelsChooseWholeWaves) {
         session.set_input(type, kernels::OpKind::Sum, m.size(), 7);
         const std::size_t grid = session.timed_grid(kernels::Algo::LanesPerRow, m, block, kernels::OpKind::Sum);
         ASSERT_GT(grid, 0u);
-        EXPECT_EQ(grid % sms, 0u);
-        const std::size_t share = kernels::held_row_share(m.rows, grid, 4);  // float or int sums
-        if (m.cols == 16 && block >= 256) {
-          EXPECT_EQ(share, 0u);
-        }
-        if (m.cols == 64 && block >= 256) {
-          EXPECT_GT(share, 0u);
-          EXPECT_LE(grid, sms * std::size_t(full / block));
+        const std::size_t bytes = std::size_t(kernels::type_bytes(type));
+        const std::size_t round =
+            kernels::row_round(m.cols, bytes, kernels::row_lanes(kernels::Algo::LanesPerRow, m.cols, bytes), block);
+        if (m.rows >= std::size_t(1) << 20 && m.cols != 15) {
+          EXPECT_EQ(grid, (m.rows + round - 1) / round);
+          EXPECT_GT(kernels::held_row_share(m.rows, grid, 4, round), 0u);  // float or int sums
+        } else {
+          EXPECT_EQ(grid % sms, 0u);
+          EXPECT_LE(grid, 2 * sms * (full / std::size_t(block)));
         }
         EXPECT_EQ(session.timed_grid(kernels::Algo::ThreadPerRow, m, block, kernels::OpKind::Sum), 0u);
       }
 }
 
-// The bench runs lanes-per-row in the grid its timed kernel chooses and records it, for each type.
+// The bench runs lanes-per-row in the grid its timed kernel chooses and records it, for each type,
+// and its sums pass the bench's check: a block a round of rows, the last round short (2^20 + 37
+// rows); rows not 16-byte aligned (15 elements, loaded one at a time) in whole waves.
 TEST(Gpu, BenchRunsLanesPerRowInItsChosenGrid) {
   std::string why;
   if (!kernels::cuda_available(&why)) NO_GPU(why);
-  const kernels::Matrix m{std::size_t(1) << 20, 64};
-  for (auto type : {core::DType::Float, core::DType::Half, core::DType::Bf16}) {
-    SCOPED_TRACE(core::to_string(type));
-    backend::BenchRequest req;
-    req.algorithms = {"lanes-per-row"}, req.type = type, req.block = 256, req.max_seconds = 0.02;
-    req.shapes = {{m.rows, m.cols}};
-    const auto report = backend::run_bench(req, backend::Choice::Cuda, {}, {}, nullptr);
-    ASSERT_EQ(report.rows.size(), 1u);
-    EXPECT_TRUE(report.rows[0].check_ok) << report.rows[0].check;
-    kernels::BenchSession session;
-    session.set_input(type, kernels::OpKind::Sum, m.size(), 7);
-    const std::size_t grid = session.timed_grid(kernels::Algo::LanesPerRow, m, 256, kernels::OpKind::Sum);
-    EXPECT_EQ(report.rows[0].grid, grid);
-    EXPECT_LT(grid, kernels::matrix_grid(kernels::Algo::LanesPerRow, m, 256, 0, kernels::cuda_device_shape(), 2).x)
-        << "the plan's own rule, two waves of a full SM's threads, is not what the bench runs";
-  }
+  for (const kernels::Matrix m : {kernels::Matrix{std::size_t(1) << 20, 64},
+                                  kernels::Matrix{(std::size_t(1) << 20) + 37, 64}, kernels::Matrix{300007, 15}})
+    for (auto type : {core::DType::Float, core::DType::Half, core::DType::Bf16}) {
+      SCOPED_TRACE(std::to_string(m.rows) + "x" + std::to_string(m.cols) + " " + core::to_string(type));
+      backend::BenchRequest req;
+      req.algorithms = {"lanes-per-row"}, req.type = type, req.block = 256, req.max_seconds = 0.02;
+      req.shapes = {{m.rows, m.cols}};
+      const auto report = backend::run_bench(req, backend::Choice::Cuda, {}, {}, nullptr);
+      ASSERT_EQ(report.rows.size(), 1u);
+      EXPECT_TRUE(report.rows[0].check_ok) << report.rows[0].check;
+      kernels::BenchSession session;
+      session.set_input(type, kernels::OpKind::Sum, m.size(), 7);
+      const std::size_t grid = session.timed_grid(kernels::Algo::LanesPerRow, m, 256, kernels::OpKind::Sum);
+      EXPECT_EQ(report.rows[0].grid, grid);
+      // A block a round: at 2^20 x 64, 2^14 blocks of floats, 2^13 of halves.
+      const std::size_t bytes = std::size_t(kernels::type_bytes(type));
+      const std::size_t round =
+          kernels::row_round(m.cols, bytes, kernels::row_lanes(kernels::Algo::LanesPerRow, m.cols, bytes), 256);
+      const std::size_t plan =
+          kernels::matrix_grid(kernels::Algo::LanesPerRow, m, 256, 0, kernels::cuda_device_shape(), 2).x;
+      if (m.cols == 15) {
+        EXPECT_EQ(grid % std::size_t(kernels::cuda_sm_count()), 0u);
+        EXPECT_LE(grid, plan) << "whole waves, up to two";
+      } else {
+        EXPECT_EQ(grid, (m.rows + round - 1) / round);
+        EXPECT_GT(grid, plan) << "the plan's own rule, two waves of a full SM's threads, is not what the bench runs";
+      }
+    }
 }
 
 // Back-to-back runs through one prepared reducer, each over different values, as a benchmark's

@@ -981,6 +981,37 @@ TEST(Matrix, RowSumsAreHeldWhereABlocksShareFits) {
   EXPECT_EQ(held_row_share(255 * blocks, blocks, 4), 0u);
   EXPECT_EQ(held_row_share(1000, 0, 4), 0u);
   EXPECT_EQ(held_row_share(0, blocks, 4), 0u);
+  // A share of one round or less (a block a round) is held too, however few its rows.
+  EXPECT_EQ(held_row_share(std::size_t(1) << 20, 65536, 4, 16), 16u);
+  EXPECT_EQ(held_row_share(std::size_t(1) << 20, 65535, 4, 16), 0u);  // 17 rows: over the round, under 256
+  EXPECT_EQ(held_row_share(1000, 4, 4, 256), 250u);
+  EXPECT_EQ(held_row_share(std::size_t(1) << 18, blocks, 4, 64), 0u);  // 125 rows
+}
+
+// A round of lanes-per-row's timed kernel: the rows a block's warps take at once. Where a lane
+// loads its row in one go, each warp takes kRowLoadsInFlight groups of 32 / lanes rows; else one.
+TEST(Matrix, ARoundIsTheRowsABlocksWarpsTakeAtOnce) {
+  using kernels::row_round;
+  constexpr auto lanes = [](std::size_t cols, std::size_t bytes) {
+    return kernels::row_lanes(kernels::Algo::LanesPerRow, cols, bytes);
+  };
+  EXPECT_EQ(row_round(256, 4, lanes(256, 4), 256), 16u);  // 16 lanes, four loads each: a group a warp
+  EXPECT_EQ(row_round(256, 4, lanes(256, 4), 128), 8u);   // cuBLAS gemv's 8 rows a block of 128
+  EXPECT_EQ(row_round(64, 4, lanes(64, 4), 256), 64u);    // 16 lanes, one load each: 4 groups of 2
+  EXPECT_EQ(row_round(16, 4, lanes(16, 4), 256), 256u);   // 4 lanes: 4 groups of 8
+  EXPECT_EQ(row_round(64, 2, lanes(64, 2), 256), 128u);   // halves: 8 lanes, 4 groups of 4
+  EXPECT_EQ(row_round(16, 2, lanes(16, 2), 256), 512u);   // halves: 2 lanes, 4 groups of 16
+  EXPECT_EQ(row_round(15, 4, lanes(15, 4), 256), 64u);    // not 16-byte rows: 15 loads over 4 lanes, one group
+  EXPECT_EQ(row_round(3, 4, lanes(3, 4), 1024), 1024u);   // a lane a row, an element a load: a group of 32 a warp
+  EXPECT_EQ(row_round(1024, 4, lanes(1024, 4), 1024), 64u);
+  // Which rows take a round a block: rows of 16-byte loads, up to 1 KB.
+  EXPECT_TRUE(kernels::row_rounds(256, 4));
+  EXPECT_TRUE(kernels::row_rounds(512, 2));
+  EXPECT_TRUE(kernels::row_rounds(4, 4));
+  EXPECT_FALSE(kernels::row_rounds(257 * 4, 1));  // over 1 KB
+  EXPECT_FALSE(kernels::row_rounds(512, 4));      // 2 KB
+  EXPECT_FALSE(kernels::row_rounds(15, 4));       // one element a load
+  EXPECT_FALSE(kernels::row_rounds(100, 2));      // 200 bytes: not 16-byte rows
 }
 
 TEST(Matrix, FlatRowsGivesARowTheLanesItsLengthAllows) {

@@ -264,16 +264,20 @@ Handler bench_command(CLI::App& cmd) {
   cmd.add_option("--block", o->block,
                  "Threads per block for every algorithm (default: 256, or an algorithm's own choice where it has one)")
       ->check(not_negative("a block size (0: each algorithm's own)"));
-  cmd.add_option("--grid", o->grid,
-                 "With --shapes, for " + grid_choosers() +
-                     ": about N blocks in the first pass "
-                     "(default: two waves of the device; on a GPU lanes-per-row takes the fewest whole waves of its "
-                     "timed kernel's blocks, up to two, in which it holds its row sums; chunks of " +
-                     std::to_string(kernels::kRowChunkElements) + " elements a thread for batched-rows-vectorized, " +
-                     std::to_string(kernels::row_chunk_elements(2)) + " of halves and bf16 (" +
-                     std::to_string(kernels::row_chunk_elements(2, true)) +
-                     " where those leave an SM without a block); a block an SM, four for rows under 128 columns, "
-                     "for column-sums-vectorized)")
+  cmd.add_option(
+         "--grid", o->grid,
+         "With --shapes, for " + grid_choosers() +
+             ": about N blocks in the first pass "
+             "(default: two waves of the device; on a GPU lanes-per-row takes a block a round of rows, the rows "
+             "its warps take at once, on rows of 16-byte loads of up to " +
+             std::to_string(kernels::kRoundRowBytes) +
+             " bytes where those blocks fill two waves, else the fewest whole waves of its "
+             "timed kernel's blocks, up to two, in which it holds its row sums; chunks of " +
+             std::to_string(kernels::kRowChunkElements) + " elements a thread for batched-rows-vectorized, " +
+             std::to_string(kernels::row_chunk_elements(2)) + " of halves and bf16 (" +
+             std::to_string(kernels::row_chunk_elements(2, true)) +
+             " where those leave an SM without a block); a block an SM, four for rows under 128 columns, "
+             "for column-sums-vectorized)")
       ->check(CLI::Range(std::size_t(1), std::size_t(2147483647)));
   cmd.add_option("--cluster", o->cluster, core::cluster_option_help())->check(CLI::IsMember({2, 4, 8}));
   cmd.add_option("--seconds", o->seconds, "Time limit per point (default 1)")

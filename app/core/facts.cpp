@@ -458,6 +458,7 @@ static const std::vector<std::pair<std::string_view, std::string>>& constant_fil
       {"{max_row_lanes}", std::to_string(kernels::kMaxRowLanes)},
       {"{held_min_rows}", std::to_string(kernels::kHeldMinRows)},
       {"{held_sum_bytes}", std::to_string(kernels::kHeldSumBytes)},
+      {"{round_row_bytes}", std::to_string(kernels::kRoundRowBytes)},
       {"{sm_registers}", std::to_string(kernels::kRegistersPerSm)},
       {"{wide_registers}", std::to_string(kernels::kRegistersPerSm / 1024)},
       {"{queue_vectors}", std::to_string(kernels::kQueueVectors)},
