@@ -241,10 +241,10 @@ constexpr std::size_t held_row_share(std::size_t rows, std::size_t blocks, std::
   return (share >= kHeldMinRows || share <= round) && share * sum_bytes <= kHeldSumBytes ? share : 0;
 }
 // lanes-per-row's timed kernel on rows of 16-byte loads of at most kRoundRowBytes (row_rounds): a
-// block takes one round of rows,
-// the rows its warps walk at once, and the grid is as many blocks as rounds, so the hardware, not a
-// loop, hands the rows out (as cuBLAS gemv's blocks of 8 rows take them). A round: each warp takes
-// kRowLoadsInFlight groups of 32 / lanes rows where a lane loads its row in one go, else one group.
+// block takes one round of rows, the rows its warps walk at once, and the grid is as many blocks as
+// rounds, so the hardware, not a loop, hands the rows out (as cuBLAS gemv's blocks of 8 rows of 256
+// floats take them, in Nsight Compute's view). A round: each warp takes kRowLoadsInFlight groups of
+// 32 / lanes rows where a lane loads its row in one go, else one group.
 // Measured on H100s against whole waves, held or not: faster at rows of 16 to 256 floats and of
 // 16 to 256 halves; slower on rows of one element a load (docs/benchmarks.md, "A round of rows a
 // block"). Taken only where the rounds fill kGridWaves waves.

@@ -437,9 +437,9 @@ TEST(Gpu, HeldRowSumsEqualTheModel) {
 }
 
 // lanes-per-row's timed kernel a round of rows a block (row_round), as the bench launches it on
-// rows of up to kRoundRowBytes: rows of 16-byte loads in one go (16, 64 floats), a lane's loads
-// of a longer row (256), one element a load (15, 3), 38 blocks over 37 rounds and 5 rows. Every output
-// equals the model's, bit for bit.
+// short rows of 16-byte loads, and as an asked-for grid gives it on any row: rows loaded in one go
+// (16, 64 floats), a lane's loads of a longer row (256), one element a load (15, 3); 38 blocks over
+// 37 rounds and 5 rows. Every output equals the model's, bit for bit.
 TEST(Gpu, ARoundABlockEqualsTheModel) {
   std::string why;
   if (!kernels::cuda_available(&why)) NO_GPU(why);
