@@ -345,19 +345,20 @@ struct MatrixLaunch<Algo::LanesPerRow> : LaunchEntry {
   }
   // The timed kernel's grid on `sms` SMs: a block a round of rows (row_round) where row_rounds
   // says so and the rounds fill kGridWaves waves; else the fewest whole waves, up to
-  // kGridWaves, in which each block's share of the rows is held (held_share), else kGridWaves waves,
-  // not held. A wave is the blocks of the kernel an SM holds at once, its registers deciding (the
-  // runtime's occupancy query); a held share never lowers it (docs/benchmarks.md, "Whole waves",
-  // "Held in the fewest whole waves", "A round of rows a block").
+  // kGridWaves, in which each block's share of the rows is held (held_share), else kGridWaves waves
+  // (prepare holds a share of at most a round on any grid). A wave is the blocks of the kernel an SM holds at once, its
+  // registers deciding (the runtime's occupancy query); a held share never lowers it (docs/benchmarks.md, "Whole
+  // waves", "Held in the fewest whole waves", "A round of rows a block").
   template <class T, class Op, class In>
   static std::size_t timed_grid(Matrix m, int block, int sms) {
     std::size_t grid = 0;
     const int lanes = row_lanes(Algo::LanesPerRow, m.cols, sizeof(In));
-    const std::size_t round = row_round(m.cols, sizeof(In), lanes, block), rounds = (m.rows + round - 1) / round;
+    const std::size_t round = row_round(m.cols, sizeof(In), lanes, block);  // 0 in blocks under a warp
+    const std::size_t rounds = round ? (m.rows + round - 1) / round : 0;
     with_first<T, Op, In>(m.cols, lanes, block, [&](auto first) {
       const Occupancy o(lanes_per_row_held<T, Op, In, first.value>, block);
       const std::size_t wave = std::size_t(o.blocks) * std::size_t(sms);
-      if (row_rounds(m.cols, sizeof(In)) && rounds >= std::size_t(kGridWaves) * wave) grid = rounds;
+      if (row_rounds(m.cols, sizeof(In)) && round && rounds >= std::size_t(kGridWaves) * wave) grid = rounds;
       for (std::size_t w = 1; w <= std::size_t(kGridWaves) && !grid; ++w)
         if (o.held_share(m.rows, w * wave, sizeof(T))) grid = w * wave;
       if (!grid) grid = std::size_t(kGridWaves) * wave;

@@ -439,7 +439,8 @@ TEST(Gpu, HeldRowSumsEqualTheModel) {
 // lanes-per-row's timed kernel a round of rows a block (row_round), as the bench launches it on
 // short rows of 16-byte loads, and as an asked-for grid gives it on any row: rows loaded in one go
 // (16, 64 floats), a lane's loads of a longer row (256), one element a load (15, 3); 38 blocks over
-// 37 rounds and 5 rows. Every output equals the model's, bit for bit.
+// 37 rounds and half a round, so each block's share is at most a round. Every output equals the
+// model's, bit for bit.
 TEST(Gpu, ARoundABlockEqualsTheModel) {
   std::string why;
   if (!kernels::cuda_available(&why)) NO_GPU(why);
@@ -451,7 +452,7 @@ TEST(Gpu, ARoundABlockEqualsTheModel) {
       for (auto op : {core::Op::Sum, core::Op::Max}) {
         const std::size_t round =
             kernels::row_round(cols, sizeof(float), kernels::row_lanes(algo, cols, sizeof(float)), block);
-        const kernels::Matrix m{round * 37 + 5, cols};
+        const kernels::Matrix m{round * 37 + (round + 1) / 2, cols};
         const std::size_t grid = 38, share = kernels::held_row_share(m.rows, grid, sizeof(float), round);
         SCOPED_TRACE(std::to_string(m.rows) + "x" + std::to_string(cols) + " block=" + std::to_string(block) + " " +
                      core::to_string(op));
@@ -582,7 +583,8 @@ TEST(Gpu, HeldNarrowRowSumsEqualTheModel) {
 // its share held: 2^20 x 64 and 2^24 x 16, in every block size and type. Elsewhere whole waves of
 // the blocks of it an SM holds (each SM's share whole), at most two waves of a full SM's threads:
 // rows of 4096 floats (16 KB), 2^12 rows of 256 (fewer rounds than two waves of blocks), and
-// 2^20 rows of 15 (one element a load). A kernel that does not choose (thread-per-row) says 0.
+// 2^20 rows of 15 (one element a load), and blocks of 16, which have no round (the bench refuses
+// them after asking for the grid). A kernel that does not choose (thread-per-row) says 0.
 TEST(Gpu, TimedRowKernelsChooseARoundABlockOrWholeWaves) {
   std::string why;
   if (!kernels::cuda_available(&why)) NO_GPU(why);
@@ -594,7 +596,7 @@ TEST(Gpu, TimedRowKernelsChooseARoundABlockOrWholeWaves) {
         kernels::Matrix{std::size_t(1) << 12, 256}, kernels::Matrix{std::size_t(1) << 16, 4096},
         kernels::Matrix{std::size_t(1) << 20, 15}})
     for (auto type : {kernels::DType::Float, kernels::DType::Half, kernels::DType::Bf16, kernels::DType::Int})
-      for (int block : {32, 256, 1024}) {
+      for (int block : {16, 32, 256, 1024}) {  // 16: no round (the bench refuses it later), no crash
         SCOPED_TRACE(std::to_string(m.rows) + "x" + std::to_string(m.cols) + " " + core::to_string(type) +
                      " block=" + std::to_string(block));
         session.set_input(type, kernels::OpKind::Sum, m.size(), 7);
@@ -603,7 +605,7 @@ TEST(Gpu, TimedRowKernelsChooseARoundABlockOrWholeWaves) {
         const std::size_t bytes = std::size_t(kernels::type_bytes(type));
         const std::size_t round =
             kernels::row_round(m.cols, bytes, kernels::row_lanes(kernels::Algo::LanesPerRow, m.cols, bytes), block);
-        if (m.rows >= std::size_t(1) << 20 && m.cols != 15) {
+        if (m.rows >= std::size_t(1) << 20 && m.cols != 15 && block >= 32) {
           EXPECT_EQ(grid, (m.rows + round - 1) / round);
           EXPECT_GT(kernels::held_row_share(m.rows, grid, 4, round), 0u);  // float or int sums
         } else {

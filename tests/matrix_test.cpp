@@ -1004,11 +1004,12 @@ TEST(Matrix, ARoundIsTheRowsABlocksWarpsTakeAtOnce) {
   EXPECT_EQ(row_round(15, 4, lanes(15, 4), 256), 64u);    // not 16-byte rows: 15 loads over 4 lanes, one group
   EXPECT_EQ(row_round(3, 4, lanes(3, 4), 1024), 1024u);   // a lane a row, an element a load: a group of 32 a warp
   EXPECT_EQ(row_round(1024, 4, lanes(1024, 4), 1024), 64u);
+  EXPECT_EQ(row_round(64, 4, lanes(64, 4), 16), 0u);  // a block under a warp has no round (timed_grid skips it)
   // Which rows take a round a block: rows of 16-byte loads, up to 1 KB.
   EXPECT_TRUE(kernels::row_rounds(256, 4));
   EXPECT_TRUE(kernels::row_rounds(512, 2));
   EXPECT_TRUE(kernels::row_rounds(4, 4));
-  EXPECT_FALSE(kernels::row_rounds(257 * 4, 1));  // over 1 KB
+  EXPECT_FALSE(kernels::row_rounds(1040, 1));     // 16-byte rows, over 1 KB
   EXPECT_FALSE(kernels::row_rounds(512, 4));      // 2 KB
   EXPECT_FALSE(kernels::row_rounds(15, 4));       // one element a load
   EXPECT_FALSE(kernels::row_rounds(100, 2));      // 200 bytes: not 16-byte rows
