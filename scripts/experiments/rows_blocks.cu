@@ -28,14 +28,6 @@
     }                                                                              \
   } while (0)
 
-template <bool kHalves, class Launch>
-void line(const char* what, const Lab& lab, const Cold& c, u64 rows, u64 cols, Launch&& launch) {
-  const float steady = back_to_back_ms(launch, 20, 1);  // the mean of 20
-  report<std::conditional_t<kHalves, rl::narrow::Half, float>>(what, lab, c, rows, cols, launch);
-  const double bytes = double(rows) * double(cols) * (kHalves ? 2 : 4) + double(rows) * 4;
-  printf("%*s steady (mean of 20 back to back) %5.1f %%\n", 78, "", lab.pct(bytes, steady));
-}
-
 // waves 0: a block a supergroup; else that many waves of the blocks an SM holds, by grid stride.
 template <int kLanes, int kPerLane, int kGroups, int kBlock, bool kHalves = false>
 void time_blocks(const Lab& lab, const Cold& c, u64 rows, int waves) {

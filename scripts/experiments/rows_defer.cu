@@ -45,14 +45,6 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
-template <bool kHalves, class Launch>
-void line(const char* what, const Lab& lab, const Cold& c, u64 rows, u64 cols, Launch&& launch) {
-  const float steady = back_to_back_ms(launch, 20, 1);  // the mean of 20
-  report<std::conditional_t<kHalves, rl::narrow::Half, float>>(what, lab, c, rows, cols, launch);
-  const double bytes = double(rows) * double(cols) * (kHalves ? 2 : 4) + double(rows) * 4;
-  printf("%*s steady (mean of 20 back to back) %5.1f %%\n", 78, "", lab.pct(bytes, steady));
-}
-
 // cap_bytes: a block's held sums (0: all of its rows at once); waves: of the blocks an SM holds
 // with that much shared memory each. Skipped where a block's sums do not fit.
 template <int kLanes, int kPerLane, int kGroups, bool kHalves = false>

@@ -28,6 +28,16 @@ void report(const char* what, const Lab& lab, const Cold& c, u64 rows, u64 cols,
   fflush(stdout);
 }
 
+// report's line, then the mean of 20 launches back to back (each meets the previous one's dirty
+// lines in L2, as the benchmark's samples do) on a line of its own. kHalves: rows of halves.
+template <bool kHalves, class Launch>
+void line(const char* what, const Lab& lab, const Cold& c, u64 rows, u64 cols, Launch&& launch) {
+  const float steady = back_to_back_ms(launch, 20, 1);  // the mean of 20
+  report<std::conditional_t<kHalves, rl::narrow::Half, float>>(what, lab, c, rows, cols, launch);
+  const double bytes = double(rows) * double(cols) * (kHalves ? 2 : 4) + double(rows) * 4;
+  printf("%*s steady (mean of 20 back to back) %5.1f %%\n", 78, "", lab.pct(bytes, steady));
+}
+
 // Times kernel(in, out, rows, cols, lanes) in grid blocks of `block` threads.
 template <class In, class Kernel>
 void time_rows_kernel(const char* what, const Lab& lab, const Cold& c, u64 rows, u64 cols, int lanes, Kernel kernel,
