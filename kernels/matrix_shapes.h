@@ -245,9 +245,9 @@ constexpr std::size_t held_row_share(std::size_t rows, std::size_t blocks, std::
 // rounds, so the hardware, not a loop, hands the rows out (as cuBLAS gemv's blocks of 8 rows of 256
 // floats take them, in Nsight Compute's view). A round: each warp takes kRowLoadsInFlight groups of
 // 32 / lanes rows where a lane loads its row in one go, else one group.
-// Measured on H100s against whole waves, held or not: faster at rows of 16 to 256 floats and of
-// 16 to 256 halves; slower on rows of one element a load (docs/benchmarks.md, "A round of rows a
-// block"). Taken only where the rounds fill kGridWaves waves.
+// Measured on H100s against whole waves, held or not: faster at rows of 16 and 256 floats and of
+// 16 and 64 halves, level at 64 floats, slower on rows of one element a load (docs/benchmarks.md,
+// "A round of rows a block"). Taken only where the rounds fill kGridWaves waves.
 constexpr std::size_t kRoundRowBytes = 1024;
 constexpr RL_HD bool row_rounds(std::size_t cols, std::size_t elem_bytes) {
   return rows_hold_vectors(cols, elem_bytes) && cols * elem_bytes <= kRoundRowBytes;
