@@ -29,12 +29,18 @@ std::string bulk_name(core::Op op) {
   return std::string("cp.reduce.async.bulk ") + (op == core::Op::Sum ? ".add" : op == core::Op::Min ? ".min" : ".max");
 }
 
+// Whether a matrix trace's partials are combined by a launch of their own (not by a row's last
+// block inside the first launch).
+bool matrix_launches_twice(const core::Trace& t) {
+  return core::second_pass(t) && t.combine != kernels::Combine::LastBlock;
+}
+
 // A matrix trace's second phase in words (a second launch, or a row's last block); "" when the first
 // pass writes the outputs itself.
 std::string matrix_second_launch(const core::Trace& t) {
   if (!core::second_pass(t)) return "";
   const kernels::Grid2 grid = core::matrix_grid_of(t);
-  if (t.combine == kernels::Combine::LastBlock)  // batched-rows-vectorized: a ticket counter a row
+  if (!matrix_launches_twice(t))  // batched-rows-vectorized: a ticket counter a row
     return "a row's last block (atomicInc ticket) folds its " + std::to_string(grid.x) + " results: one launch";
   if (t.geometry.indexing == kernels::Indexing::RowChunks)
     return "second launch: " + core::count_text(t.rows, "block", "blocks") + ", one a row, over " +
@@ -193,9 +199,7 @@ void draw_first_pass(const GridBoxes& g) {
   if (g.cluster) draw_clusters(g);
   const std::string each = per_warp ? "warp result" : g.cluster ? "cluster result" : "block result";
   // Named as the rows below name what follows: "launch 2", "second launch", or nothing (one launch).
-  const bool second = t.rows > 0
-                          ? core::second_pass(t) && t.combine != kernels::Combine::LastBlock  // as matrix_second_launch
-                          : t.combine == kernels::Combine::SecondKernel;
+  const bool second = t.rows > 0 ? matrix_launches_twice(t) : t.combine == kernels::Combine::SecondKernel;
   const std::string pass = t.rows == 0 && t.pass_outputs.size() > 1 ? "launch 1: " : second ? "first launch: " : "";
   g.c.text(g.area.x, g.area.y + g.L.label_px * 0.5f,
            pass + core::count_text(g.outputs, each, each + "s") +
