@@ -200,6 +200,14 @@ constexpr RL_HD int flat_held_rows(std::size_t cols, std::size_t elem_bytes, std
 constexpr RL_HD bool flat_flush_due(std::size_t pending, std::size_t tile_rows, int ring) {
   return pending + 2 * tile_rows > std::size_t(ring);
 }
+// flat-rows' timed kernel: a block a run of about a tile and a half (kFlatRunHalfTiles half tiles,
+// so both buffers' copies start as the block starts) where such runs outnumber the blocks of the
+// plan's one wave; else that wave. As the blocks end, the GPU hands the next runs to the SMs that
+// are free, where a wave's blocks each walked dozens of tiles and the last ended well after the rest.
+// Runs of one tile or of two (a boundary pushing a third), or of under a tile, measured slower
+// (docs/benchmarks.md, "flat-rows, a tile and a half a block").
+constexpr int kFlatRunHalfTiles = 3;
+std::size_t flat_timed_grid(Matrix m, int block, DeviceShape device, std::size_t elem_bytes);
 
 // The matrix kernels that size their own grid aim for this many waves of blocks (a wave: every
 // SM filled once); batched-rows-split cuts no chunk below kSplitLoads loads a thread; chunks

@@ -547,6 +547,43 @@ TEST(Gpu, NarrowTimedMatrixKernelsEqualTheModel) {
   }
 }
 
+// flat-rows' timed kernel in the grid it chooses (flat_timed_grid: a block a run of a tile and a
+// half, here more blocks than the plan's one wave) against the model over the same grid, every
+// output's bits: floats (sum, min, max) and, where the halves' runs outnumber the wave too, halves
+// and bfloat16 added in float and in their own type. Rows of 17, 15 and 100: runs cut rows' tiles
+// anywhere.
+TEST(Gpu, FlatRowsInTheirTimedGridEqualTheModel) {
+  std::string why;
+  if (!kernels::cuda_available(&why)) NO_GPU(why);
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const auto device = kernels::cuda_device_shape();
+  const auto algo = kernels::Algo::FlatRows;
+  const std::vector<kernels::Matrix> shapes =
+      quick() ? std::vector<kernels::Matrix>{{1000003, 15}}
+              : std::vector<kernels::Matrix>{{400003, 17}, {1000003, 15}, {60001, 100}};
+  for (const kernels::Matrix m : shapes)
+    for (int block : quick() ? std::vector<int>{256} : std::vector<int>{128, 256, 1024}) {
+      SCOPED_TRACE(std::to_string(m.rows) + "x" + std::to_string(m.cols) + " block=" + std::to_string(block));
+      const std::size_t grid = kernels::flat_timed_grid(m, block, device, sizeof(float));
+      ASSERT_GT(grid, kernels::matrix_grid(algo, m, block, 0, device, sizeof(float)).x) << "the case must take runs";
+      const auto values = test::random_values(m.size(), core::DType::Float, seed + m.rows + std::size_t(block));
+      const std::vector<float> in(values.begin(), values.end());
+      for (auto op : {core::Op::Sum, core::Op::Min, core::Op::Max}) {
+        const auto got = on_gpu_matrix<float>(algo, op, in.data(), m, {block, grid, 0});
+        expect_model_outputs(algo, op, in.data(), m, block, got, grid);
+        if (HasFailure()) return;
+      }
+      const std::size_t halves = kernels::flat_timed_grid(m, block, device, 2);
+      if (halves == kernels::matrix_grid(algo, m, block, 0, device, 2).x) continue;
+      expect_narrow_timed_outputs<float, narrow::Half>(algo, m, block, values, halves);
+      expect_narrow_timed_outputs<narrow::Half, narrow::Half>(algo, m, block, values, halves);
+      expect_narrow_timed_outputs<float, narrow::Bf16>(algo, m, block, values, halves);
+      expect_narrow_timed_outputs<narrow::Bf16, narrow::Bf16>(algo, m, block, values, halves);
+      if (HasFailure()) return;
+    }
+}
+
 // lanes-per-row's timed kernel holds row sums of halves and bfloat16 too, added in float and in the
 // type (grids asked for, so the shares are 256 to 1094 rows): rows of one element a load (17), of
 // 16-byte loads (8, 16, 64, 256), a last block partly filled. Its outputs equal the model's, bit for bit.
@@ -648,6 +685,34 @@ TEST(Gpu, BenchRunsLanesPerRowInItsChosenGrid) {
       } else {
         EXPECT_EQ(grid, (m.rows + round - 1) / round);
         EXPECT_GT(grid, plan) << "the plan's own rule, two waves of a full SM's threads, is not what the bench runs";
+      }
+    }
+}
+
+// The bench runs flat-rows in the grid its timed kernel chooses (flat_timed_grid) and records it,
+// for each type, and its sums pass the bench's check: runs of a tile and a half at 10^6 + 3 rows of
+// 15, the plan's wave where too few runs fill it (3 x (2^20 + 1)).
+TEST(Gpu, BenchRunsFlatRowsInItsTimedGrid) {
+  std::string why;
+  if (!kernels::cuda_available(&why)) NO_GPU(why);
+  const auto device = kernels::cuda_device_shape();
+  for (const kernels::Matrix m : {kernels::Matrix{1000003, 15}, kernels::Matrix{3, 1048577}})
+    for (auto type : {core::DType::Float, core::DType::Half, core::DType::Bf16}) {
+      SCOPED_TRACE(std::to_string(m.rows) + "x" + std::to_string(m.cols) + " " + core::to_string(type));
+      backend::BenchRequest req;
+      req.algorithms = {"flat-rows"}, req.type = type, req.block = 256, req.max_seconds = 0.02;
+      req.shapes = {{m.rows, m.cols}};
+      const auto report = backend::run_bench(req, backend::Choice::Cuda, {}, {}, nullptr);
+      ASSERT_EQ(report.rows.size(), 1u);
+      EXPECT_TRUE(report.rows[0].check_ok) << report.rows[0].check;
+      const std::size_t bytes = std::size_t(kernels::type_bytes(type));
+      const std::size_t want = kernels::flat_timed_grid(m, 256, device, bytes);
+      EXPECT_EQ(report.rows[0].grid, want);
+      kernels::BenchSession session;
+      session.set_input(type, kernels::OpKind::Sum, m.size(), 7);
+      EXPECT_EQ(session.timed_grid(kernels::Algo::FlatRows, m, 256, kernels::OpKind::Sum), want);
+      if (m.rows > 3) {
+        EXPECT_GT(want, kernels::matrix_grid(kernels::Algo::FlatRows, m, 256, 0, device, bytes).x);
       }
     }
 }

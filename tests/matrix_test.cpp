@@ -1015,6 +1015,44 @@ TEST(Matrix, ARoundIsTheRowsABlocksWarpsTakeAtOnce) {
   EXPECT_FALSE(kernels::row_rounds(100, 2));      // 200 bytes: not 16-byte rows
 }
 
+// flat-rows' timed grid: a block a run of a tile and a half (12288 floats, 24576 halves) where
+// such runs outnumber the plan's one wave, else that wave; never more blocks than rows. Seeded
+// random shapes besides: each block's run of whole rows is at most a tile and a half and a row.
+TEST(Matrix, FlatRowsTimedGridIsARunOfATileAndAHalfABlock) {
+  using kernels::flat_timed_grid;
+  const kernels::DeviceShape h100(132);
+  const auto wave = [&](kernels::Matrix m, int block, std::size_t bytes) {
+    return kernels::matrix_grid(kernels::Algo::FlatRows, m, block, 0, h100, bytes).x;
+  };
+  EXPECT_EQ(wave({std::size_t(1) << 24, 15}, 256, 4), 396u);  // three blocks an SM: their buffers
+  EXPECT_EQ(flat_timed_grid({std::size_t(1) << 24, 15}, 256, h100, 4), 20480u);
+  EXPECT_EQ(flat_timed_grid({std::size_t(1) << 24, 15}, 256, h100, 2), 10240u);
+  EXPECT_EQ(flat_timed_grid({1000000, 100}, 1024, h100, 4), 8139u);
+  EXPECT_EQ(flat_timed_grid({3, 1048577}, 256, h100, 4), 3u);    // a block a row at most
+  EXPECT_EQ(flat_timed_grid({100000, 15}, 256, h100, 4), 396u);  // 123 runs: the wave
+  EXPECT_EQ(flat_timed_grid({16, std::size_t(1) << 24}, 256, h100, 4), 16u);
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  std::mt19937_64 rng(seed);
+  for (int i = 0; i < 300; ++i) {
+    const kernels::Matrix m{1 + rng() % 3000000, 1 + rng() % 300};
+    const std::size_t bytes = i % 2 ? 4 : 2;
+    const int block = 32 << (rng() % 6);
+    SCOPED_TRACE(std::to_string(m.rows) + "x" + std::to_string(m.cols) + " bytes=" + std::to_string(bytes) +
+                 " block=" + std::to_string(block));
+    const std::size_t grid = flat_timed_grid(m, block, h100, bytes), run = 3 * kernels::flat_tile_elements(bytes) / 2;
+    EXPECT_GE(grid, wave(m, block, bytes));
+    EXPECT_LE(grid, m.rows);
+    if (grid > wave(m, block, bytes)) {
+      EXPECT_EQ(grid, (m.size() + run - 1) / run);
+      for (std::size_t b : {std::size_t(0), grid / 2, grid - 1}) {
+        const auto r = kernels::flat_run(m.rows, m.cols, grid, b, bytes);
+        EXPECT_LE(r.hi - r.lo, run + m.cols) << "block " << b;
+      }
+    }
+  }
+}
+
 TEST(Matrix, FlatRowsGivesARowTheLanesItsLengthAllows) {
   const std::pair<std::size_t, int> want[] = {{1, 1},   {8, 2},     {15, 1},    {16, 4},     {17, 1},    {33, 1},
                                               {64, 16}, {65, 2},    {127, 2},   {129, 4},    {100, 4},   {256, 32},
