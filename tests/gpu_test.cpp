@@ -560,7 +560,7 @@ TEST(Gpu, FlatRowsInTheirTimedGridEqualTheModel) {
   const auto device = kernels::cuda_device_shape();
   const auto algo = kernels::Algo::FlatRows;
   const std::vector<kernels::Matrix> shapes =
-      quick() ? std::vector<kernels::Matrix>{{1000003, 15}}
+      quick() ? std::vector<kernels::Matrix>{{1000003, 15}, {60001, 100}}
               : std::vector<kernels::Matrix>{{400003, 17}, {1000003, 15}, {60001, 100}};
   for (const kernels::Matrix m : shapes)
     for (int block : quick() ? std::vector<int>{256} : std::vector<int>{128, 256, 1024}) {
@@ -691,12 +691,14 @@ TEST(Gpu, BenchRunsLanesPerRowInItsChosenGrid) {
 
 // The bench runs flat-rows in the grid its timed kernel chooses (flat_timed_grid) and records it,
 // for each type, and its sums pass the bench's check: runs of a tile and a half at 10^6 + 3 rows of
-// 15, the plan's wave where too few runs fill it (3 x (2^20 + 1)).
+// 15 and at 2^20 rows of 64 floats; the plan's wave at 2^20 rows of 64 halves (16-byte rows:
+// flat_runs); at 3 x (2^20 + 1) a block a row, as in the wave.
 TEST(Gpu, BenchRunsFlatRowsInItsTimedGrid) {
   std::string why;
   if (!kernels::cuda_available(&why)) NO_GPU(why);
   const auto device = kernels::cuda_device_shape();
-  for (const kernels::Matrix m : {kernels::Matrix{1000003, 15}, kernels::Matrix{3, 1048577}})
+  for (const kernels::Matrix m :
+       {kernels::Matrix{1000003, 15}, kernels::Matrix{std::size_t(1) << 20, 64}, kernels::Matrix{3, 1048577}})
     for (auto type : {core::DType::Float, core::DType::Half, core::DType::Bf16}) {
       SCOPED_TRACE(std::to_string(m.rows) + "x" + std::to_string(m.cols) + " " + core::to_string(type));
       backend::BenchRequest req;
@@ -711,8 +713,11 @@ TEST(Gpu, BenchRunsFlatRowsInItsTimedGrid) {
       kernels::BenchSession session;
       session.set_input(type, kernels::OpKind::Sum, m.size(), 7);
       EXPECT_EQ(session.timed_grid(kernels::Algo::FlatRows, m, 256, kernels::OpKind::Sum), want);
-      if (m.rows > 3) {
-        EXPECT_GT(want, kernels::matrix_grid(kernels::Algo::FlatRows, m, 256, 0, device, bytes).x);
+      const std::size_t wave = kernels::matrix_grid(kernels::Algo::FlatRows, m, 256, 0, device, bytes).x;
+      if (m.rows > 3 && kernels::flat_runs(m.cols, bytes)) {
+        EXPECT_GT(want, wave);
+      } else {
+        EXPECT_EQ(want, wave);
       }
     }
 }
