@@ -563,7 +563,7 @@ TEST(Gpu, FlatRowsInTheirTimedGridEqualTheModel) {
       quick() ? std::vector<kernels::Matrix>{{1000003, 15}, {60001, 100}}
               : std::vector<kernels::Matrix>{{400003, 17}, {1000003, 15}, {60001, 100}};
   for (const kernels::Matrix m : shapes)
-    for (int block : quick() ? std::vector<int>{256} : std::vector<int>{128, 256, 1024}) {
+    for (int block : quick() ? std::vector<int>{256} : std::vector<int>{128, 256, 512}) {
       SCOPED_TRACE(std::to_string(m.rows) + "x" + std::to_string(m.cols) + " block=" + std::to_string(block));
       const std::size_t grid = kernels::flat_timed_grid(m, block, device, sizeof(float));
       ASSERT_GT(grid, kernels::matrix_grid(algo, m, block, 0, device, sizeof(float)).x) << "the case must take runs";
@@ -714,7 +714,7 @@ TEST(Gpu, BenchRunsFlatRowsInItsTimedGrid) {
       session.set_input(type, kernels::OpKind::Sum, m.size(), 7);
       EXPECT_EQ(session.timed_grid(kernels::Algo::FlatRows, m, 256, kernels::OpKind::Sum), want);
       const std::size_t wave = kernels::matrix_grid(kernels::Algo::FlatRows, m, 256, 0, device, bytes).x;
-      if (m.rows > 3 && kernels::flat_runs(m.cols, bytes)) {
+      if (m.rows > 3 && kernels::flat_runs(m.cols, bytes, 256)) {
         EXPECT_GT(want, wave);
       } else {
         EXPECT_EQ(want, wave);

@@ -1017,7 +1017,7 @@ TEST(Matrix, ARoundIsTheRowsABlocksWarpsTakeAtOnce) {
 
 // flat-rows' timed grid: a block a run of a tile and a half (12288 floats, 24576 halves) where
 // such runs outnumber the plan's one wave, else that wave, as for halves on rows of 16-byte
-// multiples; never more blocks than rows. Seeded
+// multiples and in blocks of 1024; never more blocks than rows. Seeded
 // random shapes besides: each block's run of whole rows is at most a tile and a half and a row.
 TEST(Matrix, FlatRowsTimedGridIsARunOfATileAndAHalfABlock) {
   using kernels::flat_timed_grid;
@@ -1028,7 +1028,8 @@ TEST(Matrix, FlatRowsTimedGridIsARunOfATileAndAHalfABlock) {
   EXPECT_EQ(wave({std::size_t(1) << 24, 15}, 256, 4), 396u);  // three blocks an SM: their buffers
   EXPECT_EQ(flat_timed_grid({std::size_t(1) << 24, 15}, 256, h100, 4), 20480u);
   EXPECT_EQ(flat_timed_grid({std::size_t(1) << 24, 15}, 256, h100, 2), 10240u);
-  EXPECT_EQ(flat_timed_grid({1000000, 100}, 1024, h100, 4), 8139u);
+  EXPECT_EQ(flat_timed_grid({1000000, 100}, 512, h100, 4), 8139u);
+  EXPECT_EQ(flat_timed_grid({1000000, 100}, 1024, h100, 4), 264u);  // blocks of 1024: the wave, two an SM
   EXPECT_EQ(flat_timed_grid({3, 1048577}, 256, h100, 4), 3u);    // a block a row at most
   EXPECT_EQ(flat_timed_grid({100000, 15}, 256, h100, 4), 396u);  // 123 runs: the wave
   EXPECT_EQ(flat_timed_grid({16, std::size_t(1) << 24}, 256, h100, 4), 16u);
@@ -1047,7 +1048,7 @@ TEST(Matrix, FlatRowsTimedGridIsARunOfATileAndAHalfABlock) {
                  " block=" + std::to_string(block));
     const std::size_t grid = flat_timed_grid(m, block, h100, bytes), run = 3 * kernels::flat_tile_elements(bytes) / 2;
     EXPECT_LE(grid, m.rows);
-    if (!kernels::flat_runs(m.cols, bytes)) {
+    if (!kernels::flat_runs(m.cols, bytes, block)) {
       EXPECT_EQ(grid, wave(m, block, bytes));
     }
     if (grid > wave(m, block, bytes)) {

@@ -274,8 +274,9 @@ Handler bench_command(CLI::App& cmd) {
              " bytes where those blocks fill two waves, else the fewest whole waves of its "
              "timed kernel's blocks, up to two, in which it holds its row sums; flat-rows a block a run of " +
              std::to_string(kernels::kFlatRunHalfTiles * kernels::kFlatTileBytes / 2048) +
-             " KB where those outnumber one wave of its blocks (not halves and bf16 on rows of 16-byte "
-             "multiples); chunks of " +
+             " KB where those outnumber one wave of its blocks (in blocks of up to " +
+             std::to_string(kernels::kFlatRunMaxBlock) +
+             " threads, not for halves and bf16 on rows of 16-byte multiples); chunks of " +
              std::to_string(kernels::kRowChunkElements) + " elements a thread for batched-rows-vectorized, " +
              std::to_string(kernels::row_chunk_elements(2)) + " of halves and bf16 (" +
              std::to_string(kernels::row_chunk_elements(2, true)) +
