@@ -653,6 +653,19 @@ TEST(Gpu, TimedRowKernelsChooseARoundABlockOrWholeWaves) {
       }
 }
 
+// The bench's one row for a matrix kernel over one shape and type in blocks of 256, as the
+// Bandwidth tab asks for it, its sums checked; the caller checks the grid it records.
+core::BenchRow bench_matrix_row(const std::string& id, kernels::Matrix m, core::DType type) {
+  backend::BenchRequest req;
+  req.algorithms = {id}, req.type = type, req.block = 256, req.max_seconds = 0.02;
+  req.shapes = {{m.rows, m.cols}};
+  const auto report = backend::run_bench(req, backend::Choice::Cuda, {}, {}, nullptr);
+  EXPECT_EQ(report.rows.size(), 1u);
+  if (report.rows.empty()) return {};
+  EXPECT_TRUE(report.rows[0].check_ok) << report.rows[0].check;
+  return report.rows[0];
+}
+
 // The bench runs lanes-per-row in the grid its timed kernel chooses and records it, for each type,
 // and its sums pass the bench's check: a block a round of rows, the last round short (2^20 + 37
 // rows); rows not 16-byte aligned (15 elements, loaded one at a time) in whole waves.
@@ -663,16 +676,11 @@ TEST(Gpu, BenchRunsLanesPerRowInItsChosenGrid) {
                                   kernels::Matrix{(std::size_t(1) << 20) + 37, 64}, kernels::Matrix{300007, 15}})
     for (auto type : {core::DType::Float, core::DType::Half, core::DType::Bf16}) {
       SCOPED_TRACE(std::to_string(m.rows) + "x" + std::to_string(m.cols) + " " + core::to_string(type));
-      backend::BenchRequest req;
-      req.algorithms = {"lanes-per-row"}, req.type = type, req.block = 256, req.max_seconds = 0.02;
-      req.shapes = {{m.rows, m.cols}};
-      const auto report = backend::run_bench(req, backend::Choice::Cuda, {}, {}, nullptr);
-      ASSERT_EQ(report.rows.size(), 1u);
-      EXPECT_TRUE(report.rows[0].check_ok) << report.rows[0].check;
+      const core::BenchRow row = bench_matrix_row("lanes-per-row", m, type);
       kernels::BenchSession session;
       session.set_input(type, kernels::OpKind::Sum, m.size(), 7);
       const std::size_t grid = session.timed_grid(kernels::Algo::LanesPerRow, m, 256, kernels::OpKind::Sum);
-      EXPECT_EQ(report.rows[0].grid, grid);
+      EXPECT_EQ(row.grid, grid);
       // A block a round: at 2^20 x 64, 2^14 blocks of floats, 2^13 of halves.
       const std::size_t bytes = std::size_t(kernels::type_bytes(type));
       const std::size_t round =
@@ -701,15 +709,10 @@ TEST(Gpu, BenchRunsFlatRowsInItsTimedGrid) {
        {kernels::Matrix{1000003, 15}, kernels::Matrix{std::size_t(1) << 20, 64}, kernels::Matrix{3, 1048577}})
     for (auto type : {core::DType::Float, core::DType::Half, core::DType::Bf16}) {
       SCOPED_TRACE(std::to_string(m.rows) + "x" + std::to_string(m.cols) + " " + core::to_string(type));
-      backend::BenchRequest req;
-      req.algorithms = {"flat-rows"}, req.type = type, req.block = 256, req.max_seconds = 0.02;
-      req.shapes = {{m.rows, m.cols}};
-      const auto report = backend::run_bench(req, backend::Choice::Cuda, {}, {}, nullptr);
-      ASSERT_EQ(report.rows.size(), 1u);
-      EXPECT_TRUE(report.rows[0].check_ok) << report.rows[0].check;
+      const core::BenchRow row = bench_matrix_row("flat-rows", m, type);
       const std::size_t bytes = std::size_t(kernels::type_bytes(type));
       const std::size_t want = kernels::flat_timed_grid(m, 256, device, bytes);
-      EXPECT_EQ(report.rows[0].grid, want);
+      EXPECT_EQ(row.grid, want);
       kernels::BenchSession session;
       session.set_input(type, kernels::OpKind::Sum, m.size(), 7);
       EXPECT_EQ(session.timed_grid(kernels::Algo::FlatRows, m, 256, kernels::OpKind::Sum), want);

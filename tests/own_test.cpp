@@ -20,6 +20,7 @@
 #include "app/own/own_run.h"
 #include "app/own/own_trace.h"
 #include "app/core/file_io.h"
+#include "app/core/input.h"
 #include "cli_support.h"
 #include "app/backend/backend.h"
 #include "app/backend/runner.h"
@@ -490,7 +491,11 @@ TEST(OwnTrace, AWrongValueIsAFindingNamingTheSize) {
 // the size it was traced at and is told which other size failed and how to run it again.
 TEST(OwnCheck, OtherSizesNameTheOneThatFailed) {
   if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
-  const auto seed = test::test_seed() % 1000 + 1;
+  // A seed whose input at n = 129 has a last element that is not 0: where it was 0 the kernel that
+  // sums one block's elements left the right sum there (REDLAB_TEST_SEED=777, CI of 2026-12-05).
+  auto seed = test::test_seed() % 1000 + 1;
+  while (core::generate_input({core::InputSpec::Kind::Random, seed, "", false}, 129, core::DType::Int)[128] == 0)
+    ++seed;
   SCOPED_TRACE("seed " + std::to_string(seed));
   const std::string tree =
       "  __syncthreads();\n  for (unsigned int s = 64; s > 0; s >>= 1) {\n"
