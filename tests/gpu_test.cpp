@@ -653,8 +653,11 @@ TEST(Gpu, TimedRowKernelsChooseARoundABlockOrWholeWaves) {
       }
 }
 
+namespace {
+
 // The bench's one row for a matrix kernel over one shape and type in blocks of 256, as the
-// Bandwidth tab asks for it, its sums checked; the caller checks the grid it records.
+// Bandwidth tab asks for it, its sums checked; the caller checks the grid it records (and stops on
+// a failure here).
 core::BenchRow bench_matrix_row(const std::string& id, kernels::Matrix m, core::DType type) {
   backend::BenchRequest req;
   req.algorithms = {id}, req.type = type, req.block = 256, req.max_seconds = 0.02;
@@ -665,6 +668,8 @@ core::BenchRow bench_matrix_row(const std::string& id, kernels::Matrix m, core::
   EXPECT_TRUE(report.rows[0].check_ok) << report.rows[0].check;
   return report.rows[0];
 }
+
+}  // namespace
 
 // The bench runs lanes-per-row in the grid its timed kernel chooses and records it, for each type,
 // and its sums pass the bench's check: a block a round of rows, the last round short (2^20 + 37
@@ -677,6 +682,7 @@ TEST(Gpu, BenchRunsLanesPerRowInItsChosenGrid) {
     for (auto type : {core::DType::Float, core::DType::Half, core::DType::Bf16}) {
       SCOPED_TRACE(std::to_string(m.rows) + "x" + std::to_string(m.cols) + " " + core::to_string(type));
       const core::BenchRow row = bench_matrix_row("lanes-per-row", m, type);
+      if (HasFailure()) return;
       kernels::BenchSession session;
       session.set_input(type, kernels::OpKind::Sum, m.size(), 7);
       const std::size_t grid = session.timed_grid(kernels::Algo::LanesPerRow, m, 256, kernels::OpKind::Sum);
@@ -710,6 +716,7 @@ TEST(Gpu, BenchRunsFlatRowsInItsTimedGrid) {
     for (auto type : {core::DType::Float, core::DType::Half, core::DType::Bf16}) {
       SCOPED_TRACE(std::to_string(m.rows) + "x" + std::to_string(m.cols) + " " + core::to_string(type));
       const core::BenchRow row = bench_matrix_row("flat-rows", m, type);
+      if (HasFailure()) return;
       const std::size_t bytes = std::size_t(kernels::type_bytes(type));
       const std::size_t want = kernels::flat_timed_grid(m, 256, device, bytes);
       EXPECT_EQ(row.grid, want);
