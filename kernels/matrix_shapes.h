@@ -200,16 +200,16 @@ constexpr RL_HD int flat_held_rows(std::size_t cols, std::size_t elem_bytes, std
 constexpr RL_HD bool flat_flush_due(std::size_t pending, std::size_t tile_rows, int ring) {
   return pending + 2 * tile_rows > std::size_t(ring);
 }
-// flat-rows' timed kernel: a block a run of about a tile and a half (kFlatRunHalfTiles half tiles,
-// so both buffers' copies start as the block starts) where such runs outnumber the blocks of the
-// plan's one wave; else that wave. As the blocks end, the GPU hands the next runs to the SMs that
+// flat-rows' timed kernel: a block a run of about a tile and a half (kFlatRunBytes, so both
+// buffers' copies start as the block starts) where such runs outnumber the blocks of the plan's one
+// wave; else that wave. As the blocks end, the GPU hands the next runs to the SMs that
 // are free, where a wave's blocks each walked dozens of tiles and the last ended well after the rest.
 // A row longer than a run takes a block (no row is split). Runs of one tile or of two, or of under
 // a tile, measured slower at most shapes. The wave stays (flat_runs) in blocks over
 // kFlatRunMaxBlock threads, where runs read far slower, and for halves and bfloat16 on rows of
 // 16-byte multiples: lanes-per-row and batched-rows-vectorized read those rows faster, and runs
 // measured slower at most of them (docs/benchmarks.md, "flat-rows, a tile and a half a block").
-constexpr int kFlatRunHalfTiles = 3, kFlatRunMaxBlock = 512;
+constexpr int kFlatRunBytes = kFlatTileBytes * 3 / 2, kFlatRunMaxBlock = 512;
 constexpr RL_HD bool flat_runs(std::size_t cols, std::size_t elem_bytes, int block) {
   return block <= kFlatRunMaxBlock && (elem_bytes >= 4 || !rows_hold_vectors(cols, elem_bytes));
 }

@@ -273,7 +273,7 @@ Handler bench_command(CLI::App& cmd) {
              std::to_string(kernels::kRoundRowBytes) +
              " bytes where those blocks fill two waves, else the fewest whole waves of its "
              "timed kernel's blocks, up to two, in which it holds its row sums; flat-rows a block a run of " +
-             std::to_string(kernels::kFlatRunHalfTiles * kernels::kFlatTileBytes / 2048) +
+             std::to_string(kernels::kFlatRunBytes / 1024) +
              " KB where those outnumber one wave of its blocks (in blocks of up to " +
              std::to_string(kernels::kFlatRunMaxBlock) +
              " threads, not for halves and bf16 on rows of 16-byte multiples); chunks of " +

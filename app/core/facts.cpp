@@ -472,7 +472,7 @@ static const std::vector<std::pair<std::string_view, std::string>>& constant_fil
       {"{flat_lane_limit}", std::to_string(kernels::kFlatLaneLimit)},
       {"{flat_held_kb}", std::to_string(kernels::kFlatHeldBytes / 1024)},
       {"{flat_run_block}", std::to_string(kernels::kFlatRunMaxBlock)},
-      {"{flat_run_kb}", std::to_string(kernels::kFlatRunHalfTiles * kernels::kFlatTileBytes / 2048)},
+      {"{flat_run_kb}", std::to_string(kernels::kFlatRunBytes / 1024)},
       {"{vector_columns}", std::to_string(kernels::kVectorColumns)},
       {"{chunk_elements}", std::to_string(kernels::row_chunk_elements(4))},
       {"{chunk_halves}", std::to_string(kernels::row_chunk_elements(2))},

@@ -244,7 +244,7 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
 std::size_t flat_timed_grid(Matrix m, int block, DeviceShape device, std::size_t elem_bytes) {
   const std::size_t wave = matrix_grid(Algo::FlatRows, m, block, 0, device, elem_bytes).x;
   if (!flat_runs(m.cols, elem_bytes, block)) return wave;
-  const std::size_t run = std::size_t(kFlatRunHalfTiles) * flat_tile_elements(elem_bytes) / 2;
+  const std::size_t run = std::size_t(kFlatRunBytes) / elem_bytes;
   return std::max(std::min(ceil_div(m.size(), run), std::min(m.rows, kMaxGridX)), wave);
 }
 
