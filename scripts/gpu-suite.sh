@@ -258,12 +258,16 @@ why_steps() {
               "rows-shuffle-int;rl::kernels::batched_rows_shuffle<;batched-rows-shuffle;int;2^10x2^18" \
               "cub-segmented-int;Segmented;cub-segmented;int;2^10x2^18" \
               "rows-split-int;rl::kernels::batched_rows_split<;batched-rows-split;int;2^8x2^20" \
-              "rows-vectorized-int;rl::kernels::batched_rows_vectorized<;batched-rows-vectorized;int;2^4x2^24"; do
+              "rows-vectorized-int;rl::kernels::batched_rows_vectorized<;batched-rows-vectorized;int;2^4x2^24" \
+              "flat-rows-odd;rl::kernels::flat_rows<;flat-rows;float;1000000x100" \
+              "lanes-held-halves;rl::kernels::lanes_per_row;lanes-per-row;half;2^22x2^6" \
+              "gemv-rows-256;gemv;cublas-gemv-rows;float;2^20x2^8"; do
     IFS=';' read -r name kernel algo t shape <<<"$spec"
     step "ncu_$name" ncu --clock-control none --target-processes all --kernel-name-base demangled \
       --kernel-name "regex:$kernel" --launch-count 1 \
       --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section LaunchStats \
       --section WarpStateStats --export "$out/ncu_$name" --force-overwrite \
+      --metrics l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum \
       .gpu/run.sh .gpu/bin/reduction-lab bench -a "$algo" --shapes "$shape" --type "$t" --seconds 0.05 --format json \
       --out "$out/ncu_bench_$name.json"
     # No report means the regex caught no kernel: a failure, not an empty row.
