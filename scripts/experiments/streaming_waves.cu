@@ -1,0 +1,215 @@
+// Issue 53: the grid-stride streaming kernels (kernels/shuffle.cuh) over grids of 1 to 32 waves,
+// beside work-queue in its one wave. On an H100 the one-wave grid-stride kernels stay 1.8-2.1
+// points under work-queue (docs/benchmarks.md, "Issue 53 on H100s"); this asks whether more,
+// shorter blocks (the GPU handing an SM the next block as one leaves) close that. An exploration,
+// not part of the app. Build from the repository root:
+//   nvcc -arch=sm_90 -O3 -std=c++20 -I. -o streaming_waves scripts/experiments/streaming_waves.cu
+//   ./streaming_waves [log2 n, default 28] [vectors [floats]]
+// `vectors`: grids that give each thread 32, 16, 8, 4 or 2 vectors (beside one wave) in place of
+// 1 to 32 waves; a third argument leaves the ints out.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "experiments/perf_common.cuh"
+#include "kernels/shuffle.cuh"
+
+using namespace rl::kernels;
+namespace ops = rl::ops;
+
+static double g_peak = 0;  // GB/s
+static int g_sms = 0;
+
+// The median of 25 launches back to back, after 3 unrecorded; `launch(k)` is the k-th launch.
+template <class Launch>
+static double median_us(Launch launch, int reps = 25) {
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  std::vector<float> t;
+  for (int r = 0; r < reps + 3; ++r) {
+    CK(cudaEventRecord(a));
+    launch(r);
+    CK(cudaGetLastError());
+    CK(cudaEventRecord(b));
+    CK(cudaEventSynchronize(b));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    if (r >= 3) t.push_back(ms);
+  }
+  std::sort(t.begin(), t.end());
+  CK(cudaEventDestroy(a));
+  CK(cudaEventDestroy(b));
+  return 1000.0 * t[t.size() / 2];
+}
+
+template <class T>
+struct Buffers {
+  T* in = nullptr;
+  T* out = nullptr;  // two 16-byte slots: launch k combines into slot k % 2 and readies the other
+  T* partials = nullptr;
+  unsigned* retired = nullptr;
+  unsigned long long* taken = nullptr;
+  std::size_t n = 0;
+  explicit Buffers(std::size_t count) : n(count) {
+    CK(cudaMalloc(&in, n * sizeof(T)));
+    upload_random(in, n);
+    CK(cudaMalloc(&out, 64 * sizeof(T)));
+    CK(cudaMemset(out, 0, 64 * sizeof(T)));
+    CK(cudaMalloc(&partials, (1 << 20) * sizeof(T)));
+    CK(cudaMalloc(&retired, sizeof(unsigned)));
+    CK(cudaMemset(retired, 0, sizeof(unsigned)));
+    CK(cudaMalloc(&taken, 2 * sizeof(unsigned long long)));
+    CK(cudaMemset(taken, 0, 2 * sizeof(unsigned long long)));
+  }
+  T result(int slot) const {
+    T r{};
+    CK(cudaMemcpy(&r, out + slot, sizeof(T), cudaMemcpyDeviceToHost));
+    return r;
+  }
+};
+
+// The exact sum on the host, in double (ints exact; floats to compare within 1e-3 relative).
+template <class T>
+static double host_sum(const Buffers<T>& d) {
+  std::vector<T> h(d.n);
+  CK(cudaMemcpy(h.data(), d.in, d.n * sizeof(T), cudaMemcpyDeviceToHost));
+  double s = 0;
+  for (T x : h) s += double(x);
+  return s;
+}
+
+template <class T>
+static bool close(T got, double want) {
+  if constexpr (std::is_same_v<T, int>) return double(got) == want;
+  return std::abs(double(got) - want) <= 1e-3 * std::abs(want) + 1e-3;
+}
+
+static void report(const char* kernel, const char* type, int b, std::size_t grid, double waves, std::size_t bytes,
+                   double us, bool ok) {
+  const double gbs = double(bytes) / us / 1000.0;
+  std::printf("%-24s %-5s b%-4d grid %6zu (%5.2f waves) %9.2f us %7.1f GB/s %5.1f %% %s\n", kernel, type, b, grid, waves,
+              us, gbs, 100.0 * gbs / g_peak, ok ? "ok" : "WRONG");
+  std::fflush(stdout);
+}
+
+// The grid: w waves of blocks (w > 0), or as many blocks as give each thread -w 16-byte vectors.
+template <class T>
+static std::size_t grid_of(const Buffers<T>& d, int b, int w) {
+  const std::size_t wave = std::size_t(2048 / b) * g_sms;
+  if (w > 0) return wave * w;
+  const std::size_t vectors = d.n * sizeof(T) / 16, share = std::size_t(-w) * b;
+  return std::max<std::size_t>(2, (vectors + share - 1) / share + 1) / 2 * 2;  // whole clusters of 2
+}
+
+static double waves_of(std::size_t grid, int b) { return double(grid) / double(std::size_t(2048 / b) * g_sms); }
+
+template <class T>
+static void atomic_kernels(Buffers<T>& d, double want, const char* type, int b, int w) {
+  const std::size_t grid = grid_of(d, b, w);
+  const std::size_t smem = 32 * sizeof(T);
+  double us = median_us([&](int k) {
+    warp_shuffle_vectorized<T, ops::Sum><<<grid, b, smem>>>(d.in, d.out + 4 * (k % 2), d.n, NoProbe{}, d.out + 4 * ((k + 1) % 2));
+  });
+  report("warp-shuffle-vectorized", type, b, grid, waves_of(grid, b), d.n * sizeof(T), us, close(d.result(4 * (27 % 2)), want));
+  if constexpr (std::is_same_v<T, int>) {
+    us = median_us([&](int k) {
+      redux_sync_streaming<T, ops::Sum><<<grid, b, smem>>>(d.in, d.out + 4 * (k % 2), d.n, NoProbe{}, d.out + 4 * ((k + 1) % 2));
+    });
+    report("redux-sync-streaming", type, b, grid, waves_of(grid, b), d.n * sizeof(T), us, close(d.result(4 * (27 % 2)), want));
+  }
+  us = median_us([&](int) {
+    vectorized_ordered<T, ops::Sum><<<grid, b, smem>>>(d.in, d.out, d.n, NoProbe{}, d.partials, d.retired);
+  });
+  report("vectorized-ordered", type, b, grid, waves_of(grid, b), d.n * sizeof(T), us, close(d.result(0), want));
+}
+
+template <class T>
+static void cluster_kernel(Buffers<T>& d, double want, const char* type, int b, int w) {
+  const std::size_t grid = grid_of(d, b, w);  // even: whole clusters of 2
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(unsigned(grid));
+  config.blockDim = dim3(unsigned(b));
+  config.dynamicSmemBytes = 32 * sizeof(T);
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = 2;
+  attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  const double us = median_us([&](int) {
+    CK(cudaLaunchKernelEx(&config, cluster_dsmem_streaming<T, ops::Sum, NoProbe>, (const T*)d.in, d.out, d.n, NoProbe{},
+                          d.partials, d.retired));
+  });
+  report("cluster-dsmem-streaming", type, b, grid, waves_of(grid, b), d.n * sizeof(T), us, close(d.result(0), want));
+}
+
+template <class T>
+static void bulk_kernel(Buffers<T>& d, double want, const char* type, int b, int w) {
+  constexpr int kTile = 32768, kStages = 2;
+  auto* kernel = bulk_async_streaming<T, ops::Sum, NoProbe, kTile, kStages>;
+  CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kTile * kStages));
+  int per_sm = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, b, kTile * kStages));
+  const std::size_t wave = std::size_t(per_sm) * g_sms;
+  // w < 0: -w vectors a thread, in tiles: (-w x 16 x b) / kTile tiles a block, at least one.
+  const std::size_t tiles = (d.n * sizeof(T) + kTile - 1) / kTile;
+  const std::size_t per = std::max<std::size_t>(1, std::size_t(w < 0 ? -w : 1) * 16 * b / kTile);
+  const std::size_t grid = w > 0 ? std::min(tiles, wave * w) : (tiles + per - 1) / per;
+  const double us = median_us([&](int k) {
+    kernel<<<grid, b, kTile * kStages>>>(d.in, d.out + 4 * (k % 2), d.n, NoProbe{}, d.out + 4 * ((k + 1) % 2));
+  });
+  report("bulk-async-streaming", type, b, grid, double(grid) / double(wave), d.n * sizeof(T), us,
+         close(d.result(4 * (27 % 2)), want));
+}
+
+template <class T>
+static void queue_kernel(Buffers<T>& d, double want, const char* type, int b) {
+  const std::size_t wave = std::size_t(2048 / b) * g_sms;
+  const double us = median_us([&](int k) {
+    const QueueSlot<T> q{d.out + 4 * (k % 2), d.taken + k % 2, d.out + 4 * ((k + 1) % 2), d.taken + (k + 1) % 2};
+    work_queue<T, ops::Sum><<<wave, b, 32 * sizeof(T)>>>(d.in, d.n, NoProbe{}, q);
+  });
+  report("work-queue", type, b, wave, 1, d.n * sizeof(T), us, close(d.result(4 * (27 % 2)), want));
+}
+
+// Grids: waves from the list, then (with VECTORS) -v for v vectors a thread.
+static std::vector<int> g_grids = {1, 2, 4, 8, 16, 32};
+
+template <class T>
+static void sweep(const char* type, std::size_t n) {
+  Buffers<T> d(n);
+  const double want = host_sum(d);
+  for (int pass = 1; pass <= 2; ++pass) {
+    std::printf("-- %s, n = 2^%d, pass %d\n", type, __builtin_ctzll(n), pass);
+    for (int b : {1024, 256}) {
+      queue_kernel(d, want, type, b);
+      for (int w : g_grids) {
+        atomic_kernels(d, want, type, b, w);
+        cluster_kernel(d, want, type, b, w);
+        if constexpr (std::is_same_v<T, float>) bulk_kernel(d, want, type, b, w);
+      }
+    }
+  }
+}
+
+int main(int argc, char** argv) {
+  int dev = 0, clock_khz = 0, bus_bits = 0;
+  CK(cudaGetDevice(&dev));
+  CK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, dev));
+  CK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev));
+  CK(cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, dev));
+  g_peak = 2.0 * clock_khz * 1e3 * (bus_bits / 8) / 1e9;
+  cudaDeviceProp prop{};
+  CK(cudaGetDeviceProperties(&prop, dev));
+  const int e = argc > 1 ? std::atoi(argv[1]) : 28;
+  if (argc > 2 && std::string(argv[2]) == "vectors") g_grids = {1, -32, -16, -8, -4, -2};
+  std::printf("%s, %d SMs, peak %.0f GB/s, n = 2^%d, median of 25 launches back to back\n", prop.name, g_sms, g_peak, e);
+  sweep<float>("float", std::size_t(1) << e);
+  if (argc <= 3) sweep<int>("int", std::size_t(1) << e);
+  return 0;
+}
