@@ -3,6 +3,7 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
@@ -36,4 +37,39 @@ void upload_random(T* in, std::size_t n) {
     x = std::is_same_v<T, int> ? T(int(s >> 8) % 2001 - 1000) : T(double(s >> 8) / double(1 << 23) - 1.0);
   }
   CK(cudaMemcpy(in, h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+}
+
+// The device's peak DRAM bandwidth (GB/s) from its memory clock and bus width, as the app counts it.
+inline double peak_gbps(int dev) {
+  int clk = 0, bus = 0;
+  CK(cudaDeviceGetAttribute(&clk, cudaDevAttrMemoryClockRate, dev));
+  CK(cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, dev));
+  return 2.0 * clk * 1e3 * (bus / 8) / 1e9;
+}
+
+// The median (µs) of `reps` launches back to back, after three unrecorded. `launch()` or
+// `launch(k)` makes the k-th, each checked for a launch error.
+template <class Launch>
+double median_us(Launch launch, int reps = 25) {
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  std::vector<float> t;
+  for (int r = 0; r < reps + 3; ++r) {
+    CK(cudaEventRecord(a));
+    if constexpr (std::is_invocable_v<Launch, int>)
+      launch(r);
+    else
+      launch();
+    CK(cudaGetLastError());
+    CK(cudaEventRecord(b));
+    CK(cudaEventSynchronize(b));
+    float ms = 0;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    if (r >= 3) t.push_back(ms);
+  }
+  std::sort(t.begin(), t.end());
+  CK(cudaEventDestroy(a));
+  CK(cudaEventDestroy(b));
+  return 1000.0 * t[t.size() / 2];
 }

@@ -1,7 +1,6 @@
 // What the flat-row prototypes share (explorations for issue 53, not part of the app): the perf
-// experiments' CUDA check, a seeded input, each row checked against a double sum, the device's
-// peak bandwidth from its memory clock and bus width, the best of 20 timed launches, and the
-// benchmark's cold median (after an L2 eviction).
+// experiments' CUDA check and peak bandwidth, a seeded input, each row checked against a double
+// sum, the best of 20 timed launches, and the benchmark's cold median (after an L2 eviction).
 #pragma once
 #include <algorithm>
 
@@ -27,13 +26,6 @@ __global__ void check(const In* x, u64 rows, u64 cols, const float* got, unsigne
     }
     if (fabs(got[r] - want) > 1e-5 * mag + 1e-30) atomicAdd(bad, 1ull);
   }
-}
-
-inline double peak_gbps(int dev) {
-  int clk = 0, bus = 0;
-  CK(cudaDeviceGetAttribute(&clk, cudaDevAttrMemoryClockRate, dev));
-  CK(cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, dev));
-  return 2.0 * clk * 1e3 * (bus / 8) / 1e9;
 }
 
 // The best of 20 launches (ms), after one untimed launch.

@@ -24,28 +24,6 @@ namespace ops = rl::ops;
 static double g_peak = 0;  // GB/s
 static int g_sms = 0;
 
-// The median of 25 launches back to back, after 3 unrecorded; `launch(k)` is the k-th launch.
-template <class Launch>
-static double median_us(Launch launch, int reps = 25) {
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  std::vector<float> t;
-  for (int r = 0; r < reps + 3; ++r) {
-    CK(cudaEventRecord(a));
-    launch(r);
-    CK(cudaGetLastError());
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    float ms = 0;
-    CK(cudaEventElapsedTime(&ms, a, b));
-    if (r >= 3) t.push_back(ms);
-  }
-  std::sort(t.begin(), t.end());
-  CK(cudaEventDestroy(a));
-  CK(cudaEventDestroy(b));
-  return 1000.0 * t[t.size() / 2];
-}
 
 template <class T>
 struct Buffers {
@@ -198,12 +176,10 @@ static void sweep(const char* type, std::size_t n) {
 }
 
 int main(int argc, char** argv) {
-  int dev = 0, clock_khz = 0, bus_bits = 0;
+  int dev = 0;
   CK(cudaGetDevice(&dev));
-  CK(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, dev));
-  CK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev));
   CK(cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, dev));
-  g_peak = 2.0 * clock_khz * 1e3 * (bus_bits / 8) / 1e9;
+  g_peak = peak_gbps(dev);
   cudaDeviceProp prop{};
   CK(cudaGetDeviceProperties(&prop, dev));
   const int e = argc > 1 ? std::atoi(argv[1]) : 28;
