@@ -22,7 +22,6 @@ namespace ops = rl::ops;
 static double g_peak = 0;  // GB/s
 static int g_sms = 0;
 
-
 static void report(const char* name, std::size_t n, std::size_t bytes, double us, bool ok) {
   const double gbs = double(bytes) / us / 1000.0;
   std::printf("%-44s n=2^%-2d %9.2f us %8.1f GB/s %5.1f %% %s\n", name, __builtin_ctzll(n), us, gbs,

@@ -4,9 +4,10 @@
 // shorter blocks (the GPU handing an SM the next block as one leaves) close that. An exploration,
 // not part of the app. Build from the repository root:
 //   nvcc -arch=sm_90 -O3 -std=c++20 -I. -o streaming_waves scripts/experiments/streaming_waves.cu
-//   ./streaming_waves [log2 n, default 28] [vectors [floats]]
+//   ./streaming_waves [log2 n, default 28] [vectors [floats] | bulk]
 // `vectors`: grids that give each thread 32, 16, 8, 4 or 2 vectors (beside one wave) in place of
-// 1 to 32 waves; a third argument leaves the ints out.
+// 1 to 32 waves; a third argument leaves the ints out. `bulk`: bulk-async-streaming's kernel with
+// one or two 32 KB buffers, a tile, two or four a block or one wave, in blocks of 128 to 512.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -23,7 +24,6 @@ namespace ops = rl::ops;
 
 static double g_peak = 0;  // GB/s
 static int g_sms = 0;
-
 
 template <class T>
 struct Buffers {
@@ -77,8 +77,8 @@ static bool close(T got, const Want& want) {
 static void report(const char* kernel, const char* type, int b, std::size_t grid, double waves, std::size_t bytes,
                    double us, bool ok) {
   const double gbs = double(bytes) / us / 1000.0;
-  std::printf("%-24s %-5s b%-4d grid %6zu (%5.2f waves) %9.2f us %7.1f GB/s %5.1f %% %s\n", kernel, type, b, grid, waves,
-              us, gbs, 100.0 * gbs / g_peak, ok ? "ok" : "WRONG");
+  std::printf("%-24s %-5s b%-4d grid %6zu (%5.2f waves) %9.2f us %7.1f GB/s %5.1f %% %s\n", kernel, type, b, grid,
+              waves, us, gbs, 100.0 * gbs / g_peak, ok ? "ok" : "WRONG");
   std::fflush(stdout);
 }
 
@@ -98,14 +98,18 @@ static void atomic_kernels(Buffers<T>& d, const Want& want, const char* type, in
   const std::size_t grid = grid_of(d, b, w);
   const std::size_t smem = 32 * sizeof(T);
   double us = median_us([&](int k) {
-    warp_shuffle_vectorized<T, ops::Sum><<<grid, b, smem>>>(d.in, d.out + 4 * (k % 2), d.n, NoProbe{}, d.out + 4 * ((k + 1) % 2));
+    warp_shuffle_vectorized<T, ops::Sum>
+        <<<grid, b, smem>>>(d.in, d.out + 4 * (k % 2), d.n, NoProbe{}, d.out + 4 * ((k + 1) % 2));
   });
-  report("warp-shuffle-vectorized", type, b, grid, waves_of(grid, b), d.n * sizeof(T), us, close(d.result(4 * (27 % 2)), want));
+  report("warp-shuffle-vectorized", type, b, grid, waves_of(grid, b), d.n * sizeof(T), us,
+         close(d.result(4 * (27 % 2)), want));
   if constexpr (std::is_same_v<T, int>) {
     us = median_us([&](int k) {
-      redux_sync_streaming<T, ops::Sum><<<grid, b, smem>>>(d.in, d.out + 4 * (k % 2), d.n, NoProbe{}, d.out + 4 * ((k + 1) % 2));
+      redux_sync_streaming<T, ops::Sum>
+          <<<grid, b, smem>>>(d.in, d.out + 4 * (k % 2), d.n, NoProbe{}, d.out + 4 * ((k + 1) % 2));
     });
-    report("redux-sync-streaming", type, b, grid, waves_of(grid, b), d.n * sizeof(T), us, close(d.result(4 * (27 % 2)), want));
+    report("redux-sync-streaming", type, b, grid, waves_of(grid, b), d.n * sizeof(T), us,
+           close(d.result(4 * (27 % 2)), want));
   }
   us = median_us([&](int) {
     vectorized_ordered<T, ops::Sum><<<grid, b, smem>>>(d.in, d.out, d.n, NoProbe{}, d.partials, d.retired);
@@ -162,6 +166,38 @@ static void queue_kernel(Buffers<T>& d, const Want& want, const char* type, int 
   report("work-queue", type, b, wave, 1, d.n * sizeof(T), us, close(d.result(4 * (27 % 2)), want));
 }
 
+// bulk-async-streaming's kernel with kStages buffers of 32 KB, `per` tiles a block (0: one wave).
+template <int kStages>
+static void bulk_tiles(Buffers<float>& d, const Want& want, int b, std::size_t per) {
+  constexpr int kTile = 32768;
+  auto* kernel = bulk_async_streaming<float, ops::Sum, NoProbe, kTile, kStages>;
+  CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kTile * kStages));
+  int per_sm = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, b, kTile * kStages));
+  const std::size_t wave = std::size_t(per_sm) * g_sms, tiles = (d.n * sizeof(float) + kTile - 1) / kTile;
+  const std::size_t grid = per ? (tiles + per - 1) / per : std::min(tiles, wave);
+  const double us = median_us([&](int k) {
+    kernel<<<grid, b, kTile * kStages>>>(d.in, d.out + 4 * (k % 2), d.n, NoProbe{}, d.out + 4 * ((k + 1) % 2));
+  });
+  char name[64];
+  std::snprintf(name, sizeof name, "bulk %d stage%s %zu tile%s", kStages, kStages > 1 ? "s" : "", per,
+                per == 1 ? "" : "s");
+  report(per ? name : (kStages == 1 ? "bulk 1 stage, one wave" : "bulk 2 stages, one wave"), "float", b, grid,
+         double(grid) / double(wave), d.n * sizeof(float), us, close(d.result(4 * (27 % 2)), want));
+}
+
+// `bulk` mode: a tile, two or four a block, or one wave, with one or two buffers, blocks of 128 to 512.
+static void bulk_sweep(std::size_t n) {
+  Buffers<float> d(n);
+  const Want want = host_sum(d);
+  for (int pass = 1; pass <= 2; ++pass) {
+    std::printf("-- bulk tiles, float, n = 2^%d, pass %d\n", __builtin_ctzll(n), pass);
+    queue_kernel(d, want, "float", 256);
+    for (int b : {256, 128, 512})
+      for (std::size_t per : {0, 1, 2, 4}) bulk_tiles<1>(d, want, b, per), bulk_tiles<2>(d, want, b, per);
+  }
+}
+
 // Grids: waves from the list, then (with VECTORS) -v for v vectors a thread.
 static std::vector<int> g_grids = {1, 2, 4, 8, 16, 32};
 
@@ -191,7 +227,9 @@ int main(int argc, char** argv) {
   CK(cudaGetDeviceProperties(&prop, dev));
   const int e = argc > 1 ? std::atoi(argv[1]) : 28;
   if (argc > 2 && std::string(argv[2]) == "vectors") g_grids = {1, -32, -16, -8, -4, -2};
-  std::printf("%s, %d SMs, peak %.0f GB/s, n = 2^%d, median of 25 launches back to back\n", prop.name, g_sms, g_peak, e);
+  std::printf("%s, %d SMs, peak %.0f GB/s, n = 2^%d, median of 25 launches back to back\n", prop.name, g_sms, g_peak,
+              e);
+  if (argc > 2 && std::string(argv[2]) == "bulk") return bulk_sweep(std::size_t(1) << e), 0;
   sweep<float>("float", std::size_t(1) << e);
   if (argc <= 3) sweep<int>("int", std::size_t(1) << e);
   return 0;
