@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <random>
 #include <fstream>
 #include <sstream>
 
@@ -325,9 +326,44 @@ TEST(Cli, BenchGridSetsAMatrixKernelsGridAndIsRecorded) {
     EXPECT_EQ(row["block"], 1024);
     EXPECT_EQ(row["check_ok"], true) << row["check"];
   }
-  expect_usage_error({"bench", "-a", "batched-rows", "--shapes", "4x4", "--grid", "8"}, "batched-rows does not choose its grid");
+  expect_usage_error({"bench", "-a", "batched-rows", "--shapes", "4x4", "--grid", "8"},
+                     "--grid: batched-rows takes no grid over matrices; name batched-rows-split");
   expect_usage_error({"bench", "-a", "cub-segmented", "--shapes", "4x4", "--grid", "8"}, "cub-segmented");
-  expect_usage_error({"bench", "-a", "column-sums", "--grid", "8"}, "--grid applies to the matrix family");
+  expect_usage_error({"bench", "-a", "column-sums", "--grid", "8"},
+                     "column-sums takes no grid over arrays; name multiple-per-thread");
+}
+
+// Over arrays --grid sets the first pass's blocks exactly, for the kernels that stride by grid
+// (their own grid otherwise), and each row records it and passes its check; random sizes (odd,
+// tails past the last whole vector) and grids, seeded. A kernel of a tile a block, cg-grid-sync
+// (its blocks must all be resident) and a grid of half a cluster refuse it.
+TEST(Cli, BenchGridSetsAnArrayKernelsGridExactly) {
+  const std::uint64_t seed = test::test_seed();
+  std::mt19937 rng(seed);
+  for (int k = 0; k < 3; ++k) {
+    const std::size_t n = 1 + rng() % 200000, grid = 2 * (1 + rng() % 40);
+    SCOPED_TRACE("seed " + std::to_string(seed) + ", n " + std::to_string(n) + ", grid " + std::to_string(grid));
+    const auto r = run({"bench", "-a", "warp-shuffle-vectorized,vectorized-ordered,cluster-dsmem-streaming,work-queue",
+                        "--sizes", std::to_string(n), "--grid", std::to_string(grid), "--backend", "sim", "--format",
+                        "json", "--seconds", "0.01"});
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto rows = nlohmann::json::parse(r.out)["rows"];
+    ASSERT_EQ(rows.size(), 4u) << r.out;
+    for (const auto& row : rows) {
+      EXPECT_EQ(row["grid"], grid) << row;
+      EXPECT_EQ(row["check_ok"], true) << row;
+    }
+  }
+  const auto own = run({"bench", "-a", "warp-shuffle-vectorized", "--sizes", "1000", "--backend", "sim", "--format",
+                        "json", "--seconds", "0.01"});
+  ASSERT_EQ(own.code, 0) << own.err;
+  EXPECT_FALSE(nlohmann::json::parse(own.out)["rows"][0].contains("grid")) << own.out;
+  expect_usage_error({"bench", "-a", "sequential", "--sizes", "1000", "--grid", "8"},
+                     "--grid: sequential takes no grid over arrays");
+  expect_usage_error({"bench", "-a", "cg-grid-sync", "--sizes", "1000", "--grid", "8"},
+                     "its blocks must all be resident at once");
+  expect_usage_error({"bench", "-a", "cluster-dsmem-streaming", "--sizes", "1000", "--grid", "7"},
+                     "cluster-dsmem-streaming launches clusters of 2 blocks: give a multiple of 2");
 }
 
 TEST(Cli, BenchRefusesWhatItCannotMeasure) {

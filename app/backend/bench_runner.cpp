@@ -105,6 +105,13 @@ void judge(const kernels::AlgorithmRow& r, core::BenchRow& row, core::DType type
   judge_by_depth(row, type, op, got, expected, abs_sum, double(row_rounding_depth(r, row.n, row.block, device)));
 }
 
+bool takes_bench_grid(const kernels::AlgorithmRow& r, bool matrix) {
+  if (kernels::is_baseline(r)) return false;
+  if (matrix) return r.family == kernels::Family::Matrix && kernels::matrix_chooses_grid(r.algo);
+  return r.shape == kernels::Shape::Array && r.gpu && kernels::grid_stride(r.indexing) &&
+         r.combine != kernels::Combine::GridSync;
+}
+
 namespace {
 
 core::BenchRow base_row(const std::string& id, const BenchRequest& req, std::size_t n) {
@@ -170,7 +177,8 @@ std::vector<Point> points(const BenchRequest& req) {
 }
 
 // The plan a kernel row runs at a point on a device: the request's block (else the kernel's
-// own), grid and cluster. The row records them, a matrix's grid as its first pass's blocks.
+// own), grid and cluster. The row records them, a matrix's grid as its first pass's blocks, an
+// array's where one was asked.
 // timed_grid(block): the grid the timed kernel chooses on this GPU (else 0: the plan's rule), where
 // the request names none (docs/benchmarks.md, "Whole waves").
 kernels::Plan row_plan(const Row& r, core::BenchRow& row, const BenchRequest& req, const Point& pt,
@@ -181,10 +189,11 @@ kernels::Plan row_plan(const Row& r, core::BenchRow& row, const BenchRequest& re
                   : block_for(r, req, pt.size(), device.sm_count);
   const int cluster = cluster_of(r, req);
   if (cluster > 1) row.cluster = cluster;
-  const std::size_t grid = !pt.matrix ? 0 : req.grid ? req.grid : timed_grid ? timed_grid(row.block) : 0;
+  const std::size_t asked = takes_bench_grid(r, pt.matrix) ? req.grid : 0;
+  const std::size_t grid = asked ? asked : pt.matrix && timed_grid ? timed_grid(row.block) : 0;
   const kernels::Launch launch{row.block, grid, 0, nullptr, cluster};
   const kernels::Plan plan = kernels::make_plan(r.algo, pt.shape, launch, device, elem_bytes, false);
-  if (pt.matrix) row.grid = plan.grid.count();
+  if (pt.matrix || asked) row.grid = plan.grid.count();
   return plan;
 }
 

@@ -37,10 +37,17 @@ struct BenchRequest {
   double max_seconds = 1.0;  // per point
   std::uint64_t seed = 1;
   std::vector<core::MatrixShape> shapes = {};  // the matrix family: shapes instead of sizes
-  std::size_t grid = 0;  // matrix kernels that choose their grid: about this many blocks (0: their own)
+  // Kernels that take an asked grid (takes_bench_grid): a matrix kernel about this many blocks, an
+  // array kernel exactly this many (0: their own).
+  std::size_t grid = 0;
   int cluster = 0;       // kernels of clusters: blocks a cluster (2, 4 or 8; 0: the row's own)
   std::vector<ExtraKernel> extra = {};  // timed after the algorithms at each size (arrays, GPU only)
 };
+
+// Whether a bench of matrices (else arrays) times kernel row r in the grid the request asks for:
+// the matrix kernels that choose their grid, and the array kernels that stride over the array by
+// grid, but cg-grid-sync, whose blocks must all be resident at once (it sizes its own).
+bool takes_bench_grid(const kernels::AlgorithmRow& r, bool matrix);
 
 // What "all" means: every algorithm that is defined on a GPU (no pitfalls) and takes the type,
 // then the baselines.

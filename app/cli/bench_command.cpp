@@ -40,24 +40,36 @@ struct BenchOptions {
   double seconds = 1.0;
 };
 
-// The matrix kernels that choose their grid, for --grid: "a, b or c", from the catalog.
-std::string grid_choosers() {
+// The kernels that take --grid over matrices (else arrays), for its help and errors: "a, b or c".
+std::string grid_takers(bool matrix) {
   std::vector<std::string> ids;
   for (const auto& r : kernels::kAlgorithms)
-    if (r.family == kernels::Family::Matrix && kernels::matrix_chooses_grid(r.algo)) ids.emplace_back(r.id);
+    if (backend::takes_bench_grid(r, matrix)) ids.emplace_back(r.id);
   std::string out;
   for (std::size_t i = 0; i < ids.size(); ++i) out += (i == 0 ? "" : i + 1 == ids.size() ? " or " : ", ") + ids[i];
   return out;
 }
 
-// --grid: only for the matrix kernels that choose their grid, each named.
+// --grid: only for the kernels that take one over what is timed (--shapes: matrices, else
+// arrays), each named; kernels of clusters, a whole number of them.
 void check_bench_grid(const BenchOptions& o, const std::vector<std::string>& ids) {
   if (o.grid == 0) return;
-  if (o.shapes.empty()) throw UsageError("--grid applies to the matrix family: give --shapes");
+  const bool matrix = !o.shapes.empty();
   for (const auto& id : ids) {
     const auto* row = kernels::find_row(id);
-    if (!row || row->family != kernels::Family::Matrix || !kernels::matrix_chooses_grid(row->algo))
-      throw UsageError("--grid: " + id + " does not choose its grid; name " + grid_choosers());
+    const bool cooperative = row && row->combine == kernels::Combine::GridSync;
+    if (!row || !backend::takes_bench_grid(*row, matrix))
+      throw UsageError("--grid: " + core::printable(id) + " takes no grid over " + (matrix ? "matrices" : "arrays") +
+                       (cooperative ? " (a cooperative launch: its blocks must all be resident at once, so it sizes "
+                                      "its own)"
+                                    : "") +
+                       "; name " + grid_takers(matrix) +
+                       (matrix ? "" : " (with --shapes, the matrix kernels " + grid_takers(true) + ")"));
+    const int cluster =
+        matrix || row->tree != kernels::Tree::Cluster ? 1 : kernels::cluster_blocks(row->algo, o.cluster);
+    if (o.grid % std::size_t(cluster) != 0)
+      throw UsageError("--grid: " + id + " launches clusters of " + std::to_string(cluster) +
+                       " blocks: give a multiple of " + std::to_string(cluster));
   }
 }
 
@@ -266,7 +278,10 @@ Handler bench_command(CLI::App& cmd) {
       ->check(not_negative("a block size (0: each algorithm's own)"));
   cmd.add_option(
          "--grid", o->grid,
-         "With --shapes, for " + grid_choosers() +
+         "With --sizes, for " + grid_takers(false) +
+             ": N blocks in the first pass (default: each kernel's own). With --shapes, "
+             "for " +
+             grid_takers(true) +
              ": about N blocks in the first pass "
              "(default: two waves of the device; on a GPU lanes-per-row takes a block a round of rows, the rows "
              "its warps take at once, on rows of 16-byte loads of up to " +
