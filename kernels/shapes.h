@@ -69,8 +69,9 @@ TraceShape trace_shape(Algo algo, int block, std::size_t n);
 std::size_t first_pass_grid(Algo algo, std::size_t n, int block, DeviceShape device, int cluster = 1);
 // How many additions (each a rounding for floats) an element's value goes through in a run, on
 // average over the elements, rounded up. A float sum is within u * sum(|x_i| * depth_i) of the
-// exact one; for identically drawn inputs that is u * sum|x| * this depth.
-std::size_t rounding_depth(Algo algo, std::size_t n, int block, DeviceShape device);
+// exact one; for identically drawn inputs that is u * sum|x| * this depth. grid: the first pass's
+// blocks where a grid was asked for (0: first_pass_grid's).
+std::size_t rounding_depth(Algo algo, std::size_t n, int block, DeviceShape device, std::size_t grid = 0);
 // The block size a benchmark uses when none is asked for: 256, or an algorithm's own choice
 // where measurements favour another (warp-shuffle-vectorized on large arrays).
 int preferred_block(Algo algo, std::size_t n, int sm_count);

@@ -1168,6 +1168,19 @@ TEST(Shapes, ResidentGridsFollowTheDevicesThreadsPerSm) {
     }
 }
 
+// A float sum's rounding bound follows the grid that ran: with a grid asked for (bench --grid),
+// a thread's chain is its share of that grid, and atomics add one after another once a block.
+// warp-shuffle-vectorized over 2^20 in blocks of 256: trees 2 * 20 + 2 = 42.
+TEST(Shapes, RoundingDepthFollowsAnAskedGrid) {
+  using kernels::Algo;
+  const kernels::DeviceShape h100{132, 2048};
+  EXPECT_EQ(kernels::rounding_depth(Algo::WarpShuffleVectorized, 1 << 20, 256, h100, 4), 512u + 42u + 2u);
+  EXPECT_EQ(kernels::rounding_depth(Algo::WarpShuffleVectorized, 1 << 20, 256, h100, 4096), 1u + 42u + 2048u);
+  const std::size_t own = kernels::first_pass_grid(Algo::WarpShuffleVectorized, 1 << 20, 256, h100);
+  EXPECT_EQ(kernels::rounding_depth(Algo::WarpShuffleVectorized, 1 << 20, 256, h100, 0),
+            kernels::rounding_depth(Algo::WarpShuffleVectorized, 1 << 20, 256, h100, own));
+}
+
 // Every lesson's numbers are filled: no {placeholder} is left in any text a student reads, and
 // the shipped runs' figures are the runs' own.
 TEST(Lessons, EveryPlaceholderIsFilled) {

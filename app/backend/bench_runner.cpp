@@ -46,13 +46,13 @@ bool is_cublas(const Row& r) {
   return is_baseline(r, kernels::Baseline::CublasRows) || is_baseline(r, kernels::Baseline::CublasColumns);
 }
 
-std::size_t row_rounding_depth(const Row& r, std::size_t n, int block, kernels::DeviceShape device) {
+std::size_t row_rounding_depth(const Row& r, std::size_t n, int block, kernels::DeviceShape device, std::size_t grid) {
   if (is_baseline(r, kernels::Baseline::Cpu)) return (n + 1) / 2;  // std::reduce: one addition after another
   if (kernels::is_baseline(r)) {  // cub, thrust: a few tiles a thread (at most twice an even share), trees
     const std::size_t threads = std::size_t(std::max(device.sm_count, 1)) * std::size_t(device.threads_per_sm);
     return (n + threads - 1) / threads + 64 + 2 * std::size_t(std::log2(double(std::max<std::size_t>(n, 1))) + 1);
   }
-  return kernels::rounding_depth(r.algo, n, block, device);
+  return kernels::rounding_depth(r.algo, n, block, device, grid);
 }
 
 }  // namespace
@@ -102,7 +102,9 @@ void judge(const kernels::AlgorithmRow& r, core::BenchRow& row, core::DType type
     row.check = "copy: no result to check";
     return;
   }
-  judge_by_depth(row, type, op, got, expected, abs_sum, double(row_rounding_depth(r, row.n, row.block, device)));
+  // An array row records a grid only where one was asked for: its chains are that grid's.
+  judge_by_depth(row, type, op, got, expected, abs_sum,
+                 double(row_rounding_depth(r, row.n, row.block, device, row.grid)));
 }
 
 bool takes_bench_grid(const kernels::AlgorithmRow& r, bool matrix) {

@@ -189,8 +189,8 @@ std::size_t first_pass_grid(Algo algo, std::size_t n, int block, DeviceShape dev
   }
 }
 
-std::size_t rounding_depth(Algo algo, std::size_t n, int block, DeviceShape device) {
-  const std::size_t b = std::size_t(block), grid = first_pass_grid(algo, n, block, device);
+std::size_t rounding_depth(Algo algo, std::size_t n, int block, DeviceShape device, std::size_t asked_grid) {
+  const std::size_t b = std::size_t(block), grid = asked_grid ? asked_grid : first_pass_grid(algo, n, block, device);
   // A serial chain of c additions takes its elements through c/2 of them on average. Each
   // thread's share of the first pass is such a chain; work-queue's blocks take tickets as they
   // free up, so a thread may take more than an even share: allow twice.
