@@ -334,23 +334,33 @@ TEST(Cli, BenchGridSetsAMatrixKernelsGridAndIsRecorded) {
 }
 
 // Over arrays --grid sets the first pass's blocks exactly, for the kernels that stride by grid
-// (their own grid otherwise), and each row records it and passes its check; random sizes (odd,
-// tails past the last whole vector) and grids, seeded. A kernel of a tile a block, cg-grid-sync
-// (its blocks must all be resident) and a grid of half a cluster refuse it.
+// (their own grid otherwise), and each row records it; int sums, so every row's check is exact:
+// random sizes (odd, tails past the last whole vector) and grids (odd, and 1), seeded. A kernel
+// of a tile a block, cg-grid-sync (its blocks must all be resident), a grid of part of a cluster,
+// and on the CPU model a grid past 2^20 refuse it.
 TEST(Cli, BenchGridSetsAnArrayKernelsGridExactly) {
   const std::uint64_t seed = test::test_seed();
   std::mt19937 rng(seed);
-  for (int k = 0; k < 3; ++k) {
-    const std::size_t n = 1 + rng() % 200000, grid = 2 * (1 + rng() % 40);
+  const std::string takers =
+      "multiple-per-thread,warp-shuffle-vectorized,work-queue,cg-two-phase,cg-reduce-update-async,bulk-async,"
+      "vectorized-ordered,redux-sync-streaming,bulk-async-streaming";
+  for (int k = 0; k < 4; ++k) {
+    const std::size_t n = 1 + rng() % 200000, grid = k == 0 ? 1 : 1 + rng() % 80;
     SCOPED_TRACE("seed " + std::to_string(seed) + ", n " + std::to_string(n) + ", grid " + std::to_string(grid));
-    const auto r = run({"bench", "-a", "warp-shuffle-vectorized,vectorized-ordered,cluster-dsmem-streaming,work-queue",
-                        "--sizes", std::to_string(n), "--grid", std::to_string(grid), "--backend", "sim", "--format",
-                        "json", "--seconds", "0.01"});
+    const auto r = run({"bench", "-a", takers, "--type", "int", "--sizes", std::to_string(n), "--grid",
+                        std::to_string(grid), "--backend", "sim", "--format", "json", "--seconds", "0.01"});
     ASSERT_EQ(r.code, 0) << r.err;
     const auto rows = nlohmann::json::parse(r.out)["rows"];
-    ASSERT_EQ(rows.size(), 4u) << r.out;
+    ASSERT_EQ(rows.size(), 9u) << r.out;
     for (const auto& row : rows) {
       EXPECT_EQ(row["grid"], grid) << row;
+      EXPECT_EQ(row["check_ok"], true) << row;
+    }
+    const auto c = run({"bench", "-a", "cluster-dsmem-streaming,compensated", "--sizes", std::to_string(n), "--grid",
+                        std::to_string(2 * grid), "--backend", "sim", "--format", "json", "--seconds", "0.01"});
+    ASSERT_EQ(c.code, 0) << c.err;
+    for (const auto& row : nlohmann::json::parse(c.out)["rows"]) {
+      EXPECT_EQ(row["grid"], 2 * grid) << row;
       EXPECT_EQ(row["check_ok"], true) << row;
     }
   }
@@ -364,6 +374,10 @@ TEST(Cli, BenchGridSetsAnArrayKernelsGridExactly) {
                      "its blocks must all be resident at once");
   expect_usage_error({"bench", "-a", "cluster-dsmem-streaming", "--sizes", "1000", "--grid", "7"},
                      "cluster-dsmem-streaming launches clusters of 2 blocks: give a multiple of 2");
+  expect_usage_error({"bench", "-a", "cluster-dsmem-streaming", "--cluster", "4", "--sizes", "1000", "--grid", "6"},
+                     "clusters of 4 blocks: give a multiple of 4");
+  expect_usage_error({"bench", "-a", "work-queue", "--backend", "sim", "--sizes", "1000", "--grid", "1048577"},
+                     "at most 2^20 blocks over arrays here, got 1048577");
 }
 
 TEST(Cli, BenchRefusesWhatItCannotMeasure) {

@@ -1176,6 +1176,10 @@ TEST(Shapes, RoundingDepthFollowsAnAskedGrid) {
   const kernels::DeviceShape h100{132, 2048};
   EXPECT_EQ(kernels::rounding_depth(Algo::WarpShuffleVectorized, 1 << 20, 256, h100, 4), 512u + 42u + 2u);
   EXPECT_EQ(kernels::rounding_depth(Algo::WarpShuffleVectorized, 1 << 20, 256, h100, 4096), 1u + 42u + 2048u);
+  // cg-reduce-update-async: an atomic update a warp tile, eight a block of 256.
+  EXPECT_EQ(kernels::rounding_depth(Algo::CgReduceUpdateAsync, 1 << 20, 256, h100, 4), 512u + 42u + 16u);
+  // vectorized-ordered: one block walks the 4096 partials, 256 at a time.
+  EXPECT_EQ(kernels::rounding_depth(Algo::VectorizedOrdered, 1 << 20, 256, h100, 4096), 1u + 42u + 8u);
   const std::size_t own = kernels::first_pass_grid(Algo::WarpShuffleVectorized, 1 << 20, 256, h100);
   EXPECT_EQ(kernels::rounding_depth(Algo::WarpShuffleVectorized, 1 << 20, 256, h100, 0),
             kernels::rounding_depth(Algo::WarpShuffleVectorized, 1 << 20, 256, h100, own));

@@ -50,14 +50,22 @@ std::string grid_takers(bool matrix) {
   return out;
 }
 
+// The most blocks an asked grid may have on the CPU model, which runs each block in turn and
+// keeps a partial a block (the window's grid field stops there too).
+constexpr std::size_t kModelMaxGrid = std::size_t(1) << 20;
+
 // --grid: only for the kernels that take one over what is timed (--shapes: matrices, else
-// arrays), each named; kernels of clusters, a whole number of them.
-void check_bench_grid(const BenchOptions& o, const std::vector<std::string>& ids) {
+// arrays), each named; kernels of clusters, a whole number of them; on the CPU model, a grid it
+// can run.
+void check_bench_grid(const BenchOptions& o, const std::vector<std::string>& ids, bool on_gpu) {
   if (o.grid == 0) return;
   const bool matrix = !o.shapes.empty();
+  if (!matrix && !on_gpu && o.grid > kModelMaxGrid)
+    throw UsageError("--grid: the CPU model runs every block in turn: at most 2^20 blocks over arrays here, got " +
+                     std::to_string(o.grid));
   for (const auto& id : ids) {
     const auto* row = kernels::find_row(id);
-    const bool cooperative = row && row->combine == kernels::Combine::GridSync;
+    const bool cooperative = !matrix && row && row->combine == kernels::Combine::GridSync;
     if (!row || !backend::takes_bench_grid(*row, matrix))
       throw UsageError("--grid: " + core::printable(id) + " takes no grid over " + (matrix ? "matrices" : "arrays") +
                        (cooperative ? " (a cooperative launch: its blocks must all be resident at once, so it sizes "
@@ -155,7 +163,7 @@ backend::BenchRequest bench_request(const BenchOptions& o, const std::function<b
     if (!parsed) throw UsageError("--sizes: " + why);
     req.sizes = *parsed;
   }
-  check_bench_grid(o, req.algorithms);
+  check_bench_grid(o, req.algorithms, o.grid && !matrix && gpu());
   req.block = o.block;
   req.grid = o.grid;
   req.cluster = o.cluster;
@@ -278,8 +286,9 @@ Handler bench_command(CLI::App& cmd) {
       ->check(not_negative("a block size (0: each algorithm's own)"));
   cmd.add_option(
          "--grid", o->grid,
-         "With --sizes, for " + grid_takers(false) +
-             ": N blocks in the first pass (default: each kernel's own). With --shapes, "
+         "Over arrays, for " + grid_takers(false) +
+             ": N blocks in the first pass, a whole number of clusters for the kernels of clusters (default: each "
+             "kernel's own; at most 2^20 on the CPU model). With --shapes, "
              "for " +
              grid_takers(true) +
              ": about N blocks in the first pass "

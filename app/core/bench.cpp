@@ -201,7 +201,10 @@ BenchReport bench_from_json(const std::string& text) {
       if (row.rows == 0 || row.cols == 0 || row.cols > row.n / row.rows || row.rows * row.cols != row.n)
         throw std::runtime_error("results row: 'rows' x 'cols' is not 'n'");
     }
-    if (x.contains("grid")) row.grid = get<std::size_t>(x, "grid");  // matrix kernels, since it was recorded
+    if (x.contains("grid")) {  // matrix kernels, and array kernels run in a grid asked for
+      row.grid = get<std::size_t>(x, "grid");
+      if (row.grid == 0 || row.grid > 2147483647) throw std::runtime_error("results row: 'grid' is not 1..2^31-1");
+    }
     if (x.contains("cluster")) {                                     // cluster-dsmem, since it was recorded
       row.cluster = get<int>(x, "cluster");
       if (row.cluster != 2 && row.cluster != 4 && row.cluster != 8)

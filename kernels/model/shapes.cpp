@@ -190,6 +190,7 @@ std::size_t first_pass_grid(Algo algo, std::size_t n, int block, DeviceShape dev
 }
 
 std::size_t rounding_depth(Algo algo, std::size_t n, int block, DeviceShape device, std::size_t asked_grid) {
+  check_block(algo, block);  // an asked grid skips first_pass_grid's check: no division by a bad block
   const std::size_t b = std::size_t(block), grid = asked_grid ? asked_grid : first_pass_grid(algo, n, block, device);
   // A serial chain of c additions takes its elements through c/2 of them on average. Each
   // thread's share of the first pass is such a chain; work-queue's blocks take tickets as they
@@ -202,7 +203,9 @@ std::size_t rounding_depth(Algo algo, std::size_t n, int block, DeviceShape devi
   if (row(algo).tree == Tree::Serial) return half(b) * (std::size_t(ceil_log2(n) / std::max(1, ceil_log2(b))) + 1) + trees;
   const Combine combine = row(algo).combine;
   if (combine == Combine::Passes) return half(chain) + trees;
-  if (unordered(combine)) return half(chain) + trees + half(grid);    // one after another
+  // cg-reduce-update-async: one atomic update a warp tile, not a block.
+  const std::size_t updates = grid * (row(algo).tree == Tree::CgTilesAsync ? (b + 31) / 32 : 1);
+  if (unordered(combine)) return half(chain) + trees + half(updates);  // one after another
   return half(chain) + trees + half((grid + b - 1) / b);              // one block walks the partials
 }
 
