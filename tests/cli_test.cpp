@@ -359,7 +359,8 @@ TEST(Cli, BenchGridSetsAnArrayKernelsGridExactly) {
     const auto c = run({"bench", "-a", "cluster-dsmem-streaming,compensated", "--sizes", std::to_string(n), "--grid",
                         std::to_string(2 * grid), "--backend", "sim", "--format", "json", "--seconds", "0.01"});
     ASSERT_EQ(c.code, 0) << c.err;
-    for (const auto& row : nlohmann::json::parse(c.out)["rows"]) {
+    const auto parsed = nlohmann::json::parse(c.out);  // kept: a loop over a temporary's rows would dangle
+    for (const auto& row : parsed["rows"]) {
       EXPECT_EQ(row["grid"], 2 * grid) << row;
       EXPECT_EQ(row["check_ok"], true) << row;
     }
