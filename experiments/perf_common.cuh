@@ -47,6 +47,23 @@ inline double peak_gbps(int dev) {
   return 2.0 * clk * 1e3 * (bus / 8) / 1e9;
 }
 
+// The current device as the experiments' headers name it: its name, SMs and peak (GB/s).
+struct DeviceFacts {
+  cudaDeviceProp prop{};
+  int sms = 0;
+  double peak = 0;
+};
+
+inline DeviceFacts device_facts() {
+  DeviceFacts f;
+  int dev = 0;
+  CK(cudaGetDevice(&dev));
+  CK(cudaGetDeviceProperties(&f.prop, dev));
+  CK(cudaDeviceGetAttribute(&f.sms, cudaDevAttrMultiProcessorCount, dev));
+  f.peak = peak_gbps(dev);
+  return f;
+}
+
 // The median (µs) of `reps` launches back to back, after three unrecorded. `launch()` or
 // `launch(k)` makes the k-th, each checked for a launch error.
 template <class Launch>

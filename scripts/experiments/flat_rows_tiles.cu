@@ -144,12 +144,9 @@ static int glog_for(u64 cols) {
 }
 
 int main(int argc, char** argv) {
-  int dev = 0;
-  CK(cudaSetDevice(dev));
-  cudaDeviceProp prop;
-  CK(cudaGetDeviceProperties(&prop, dev));
-  const double peak = peak_gbps(dev);
-  printf("device %s, %d SMs, peak %.0f GB/s\n", prop.name, prop.multiProcessorCount, peak);
+  const DeviceFacts dev = device_facts();
+  const double peak = dev.peak;
+  printf("device %s, %d SMs, peak %.0f GB/s\n", dev.prop.name, dev.sms, peak);
   struct Shape {
     u64 r, c;
   };
@@ -201,7 +198,7 @@ int main(int argc, char** argv) {
                                    : pick(std::integral_constant<int, 8>{});
       CK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
       CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kern, 256, smem));
-      const unsigned blocks = unsigned(prop.multiProcessorCount * per_sm);
+      const unsigned blocks = unsigned(dev.sms * per_sm);
       auto run = [&] { kern<<<blocks, 256, smem>>>(in, sh.r, sh.c, out, cf.tile, glog); };
       CK(cudaMemset(out, 0xff, sh.r * 4));
       run();
@@ -220,7 +217,7 @@ int main(int argc, char** argv) {
         CK(cudaEventElapsedTime(&ms, a, b));
         best = std::min(best, ms);
         CK(cudaEventRecord(a));
-        read_ceiling<<<prop.multiProcessorCount * 8, 256>>>((const float4*)in, n / 4, sink);
+        read_ceiling<<<dev.sms * 8, 256>>>((const float4*)in, n / 4, sink);
         CK(cudaEventRecord(b));
         CK(cudaEventSynchronize(b));
         CK(cudaEventElapsedTime(&ms, a, b));

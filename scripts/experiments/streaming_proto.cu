@@ -208,13 +208,10 @@ static int one_bulk(int tile, int stages, int b) {
 }
 
 int main(int argc, char** argv) {
-  int dev = 0;
-  CK(cudaGetDevice(&dev));
-  CK(cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, dev));
-  g_peak = peak_gbps(dev);
-  cudaDeviceProp prop{};
-  CK(cudaGetDeviceProperties(&prop, dev));
-  std::printf("%s, %d SMs, peak %.0f GB/s\n", prop.name, g_sms, g_peak);
+  const DeviceFacts dev = device_facts();
+  g_sms = dev.sms;
+  g_peak = dev.peak;
+  std::printf("%s, %d SMs, peak %.0f GB/s\n", dev.prop.name, g_sms, g_peak);
   if (argc == 5 && std::string(argv[1]) == "bulk")
     return one_bulk(std::atoi(argv[2]), std::atoi(argv[3]), std::atoi(argv[4]));
   for (int e : {20, 28}) {

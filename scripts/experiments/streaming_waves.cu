@@ -219,16 +219,13 @@ static void sweep(const char* type, std::size_t n) {
 }
 
 int main(int argc, char** argv) {
-  int dev = 0;
-  CK(cudaGetDevice(&dev));
-  CK(cudaDeviceGetAttribute(&g_sms, cudaDevAttrMultiProcessorCount, dev));
-  g_peak = peak_gbps(dev);
-  cudaDeviceProp prop{};
-  CK(cudaGetDeviceProperties(&prop, dev));
+  const DeviceFacts dev = device_facts();
+  g_sms = dev.sms;
+  g_peak = dev.peak;
   const int e = argc > 1 ? std::atoi(argv[1]) : 28;
   if (argc > 2 && std::string(argv[2]) == "vectors") g_grids = {1, -32, -16, -8, -4, -2};
-  std::printf("%s, %d SMs, peak %.0f GB/s, n = 2^%d, median of 25 launches back to back\n", prop.name, g_sms, g_peak,
-              e);
+  std::printf("%s, %d SMs, peak %.0f GB/s, n = 2^%d, median of 25 launches back to back\n", dev.prop.name, g_sms,
+              g_peak, e);
   if (argc > 2 && std::string(argv[2]) == "bulk") return bulk_sweep(std::size_t(1) << e), 0;
   sweep<float>("float", std::size_t(1) << e);
   if (argc <= 3) sweep<int>("int", std::size_t(1) << e);
