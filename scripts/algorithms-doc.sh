@@ -21,5 +21,10 @@ open(path, "w").write(head + head_marker + gap + generated.rstrip("\n") + "\n" +
 PY
   echo "algorithms-doc: $1 updated"
 }
-splice docs/algorithms.md "$("$bin" list --format markdown)"
-splice README.md "$("$bin" list --format summary)"
+# Both texts first, as assignments: set -e stops on a failed substitution there (not inside an
+# argument), so a missing or failing binary leaves both files as they were.
+[ -x "$bin" ] || { echo "algorithms-doc: no binary at $bin (build it, or name it)" >&2; exit 1; }
+markdown=$("$bin" list --format markdown)
+summary=$("$bin" list --format summary)
+splice docs/algorithms.md "$markdown"
+splice README.md "$summary"
