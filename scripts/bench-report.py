@@ -114,7 +114,7 @@ def grid_tables(paths):
             r = json.load(f)
         own = "default" in os.path.basename(path)
         for x in r["rows"]:
-            if x.get("grid") and "rows" in x:  # matrix rows; an array row records a grid asked for
+            if x.get("grid") and "rows" in x:  # matrix rows; array rows record their grids too
                 key = (gpu(r["device"]), x["type"], x["algorithm"])
                 by.setdefault(key, {}).setdefault((x["rows"], x["cols"]), {})[(x["grid"], own)] = x
     if not by:

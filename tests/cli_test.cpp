@@ -365,10 +365,23 @@ TEST(Cli, BenchGridSetsAnArrayKernelsGridExactly) {
       EXPECT_EQ(row["check_ok"], true) << row;
     }
   }
-  const auto own = run({"bench", "-a", "warp-shuffle-vectorized", "--sizes", "1000", "--backend", "sim", "--format",
-                        "json", "--seconds", "0.01"});
-  ASSERT_EQ(own.code, 0) << own.err;
-  EXPECT_FALSE(nlohmann::json::parse(own.out)["rows"][0].contains("grid")) << own.out;
+  // In its own grid a row records that grid too: asking for it gives the same float bound, and
+  // another grid another bound (the chains follow the grid).
+  const auto float_row = [](const std::string& n, const std::string& grid) {
+    std::vector<std::string> args = {
+        "bench",     "-a",  "warp-shuffle-vectorized", "--sizes", n, "--backend", "sim", "--format", "json",
+        "--seconds", "0.01"};
+    if (!grid.empty()) args.insert(args.end(), {"--grid", grid});
+    const auto r = run(args);
+    EXPECT_EQ(r.code, 0) << r.err;
+    return nlohmann::json::parse(r.out)["rows"][0];
+  };
+  const std::string big = std::to_string(100000 + rng() % 100000);
+  const auto own = float_row(big, "");
+  ASSERT_TRUE(own.contains("grid")) << own;
+  const std::size_t own_grid = own["grid"];
+  EXPECT_EQ(float_row(big, std::to_string(own_grid))["check"], own["check"]) << own;
+  EXPECT_NE(float_row(big, "1")["check"], own["check"]) << own;  // one block: chains of n / block
   expect_usage_error({"bench", "-a", "sequential", "--sizes", "1000", "--grid", "8"},
                      "--grid: sequential takes no grid over arrays");
   expect_usage_error({"bench", "-a", "cg-grid-sync", "--sizes", "1000", "--grid", "8"},

@@ -102,8 +102,8 @@ void judge(const kernels::AlgorithmRow& r, core::BenchRow& row, core::DType type
     row.check = "copy: no result to check";
     return;
   }
-  // An array row records a grid only where one was asked for: its chains are that grid's (a row
-  // read from a file may carry a grid its kernel never takes: not used).
+  // An array row of a kernel that takes a grid records the grid it ran: its chains are that
+  // grid's (a row read from a file may carry a grid its kernel never takes: not used).
   const std::size_t grid = row.rows == 0 && takes_bench_grid(r, false) ? row.grid : 0;
   judge_by_depth(row, type, op, got, expected, abs_sum, double(row_rounding_depth(r, row.n, row.block, device, grid)));
 }
@@ -180,8 +180,8 @@ std::vector<Point> points(const BenchRequest& req) {
 }
 
 // The plan a kernel row runs at a point on a device: the request's block (else the kernel's
-// own), grid and cluster. The row records them, a matrix's grid as its first pass's blocks, an
-// array's where one was asked.
+// own), grid and cluster. The row records them, a matrix's grid as its first pass's blocks, and
+// the first pass's blocks of an array kernel that takes a grid, asked for or its own.
 // timed_grid(block): the grid the timed kernel chooses on this GPU (else 0: the plan's rule), where
 // the request names none (docs/benchmarks.md, "Whole waves").
 kernels::Plan row_plan(const Row& r, core::BenchRow& row, const BenchRequest& req, const Point& pt,
@@ -196,7 +196,7 @@ kernels::Plan row_plan(const Row& r, core::BenchRow& row, const BenchRequest& re
   const std::size_t grid = asked ? asked : pt.matrix && timed_grid ? timed_grid(row.block) : 0;
   const kernels::Launch launch{row.block, grid, 0, nullptr, cluster};
   const kernels::Plan plan = kernels::make_plan(r.algo, pt.shape, launch, device, elem_bytes, false);
-  if (pt.matrix || asked) row.grid = plan.grid.count();
+  if (pt.matrix || takes_bench_grid(r, false)) row.grid = plan.grid.count();
   return plan;
 }
 
