@@ -7,6 +7,7 @@
 // 4 KB tile, their words one run) and spread (the 8 units far apart, each unit's words where its
 // rows' sums would go, as lanes-per-row's loads in flight are).
 // Beside it: the same reads with no writes, the writes alone, and the two apart (their times added).
+// Then runs: each block a contiguous run, its words written as they come or held to its end.
 // Each figure is a batch of 10 launches back to back between two events, the best of 5 batches:
 // the lines a launch leaves dirty in L2 are written back during the next, so the write-back is
 // timed but for the last launch's (at most the L2, against 10 times the bytes moved).
@@ -60,6 +61,39 @@ __global__ void __launch_bounds__(256) mixed(const uint4* in, u64 units, unsigne
   if (keep == 0x9e3779b9u) out[0] = keep;  // keeps the loads; almost never taken
 }
 
+// Runs: block b reads its own contiguous run of groups (as flat-rows' blocks read a run of rows)
+// and writes w words a unit of it, one run of words a block. kHold: the words wait in shared
+// memory until the block's whole run is read, then go out together (as a kernel holding every row
+// sum of its run would write them); else each group's words go out as they come.
+template <bool kHold>
+__global__ void __launch_bounds__(256) runs(const uint4* in, u64 units, unsigned* out, unsigned w) {
+  extern __shared__ unsigned held[];
+  const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32, warps = blockDim.x / 32;
+  const u64 groups = units / kLoads, g0 = groups * blockIdx.x / gridDim.x, g1 = groups * (blockIdx.x + 1) / gridDim.x;
+  const unsigned per = kLoads * w;  // words a group
+  for (u64 g = g0 + warp; g < g1; g += warps) {
+    uint4 q[kLoads];
+#pragma unroll
+    for (int u = 0; u < kLoads; ++u) q[u] = in[(g * kLoads + u) * 32 + lane];
+    unsigned x = 0;
+#pragma unroll
+    for (int u = 0; u < kLoads; ++u) x ^= q[u].x ^ q[u].y ^ q[u].z ^ q[u].w;
+    if (per < 32)  // fewer words than lanes: every lane's loads reach the words written
+      for (int o = 16; o > 0; o /= 2) x ^= __shfl_xor_sync(0xffffffffu, x, o);
+    for (unsigned j = lane; j < per; j += 32) {
+      if constexpr (kHold)
+        held[(g - g0) * per + j] = x + j;
+      else
+        out[g * per + j] = x + j;
+    }
+  }
+  if constexpr (kHold) {
+    __syncthreads();
+    const u64 words = (g1 - g0) * per;
+    for (u64 j = threadIdx.x; j < words; j += blockDim.x) out[g0 * per + j] = held[j];
+  }
+}
+
 // Writes `vectors` 16-byte vectors of out, grid stride.
 __global__ void __launch_bounds__(256) write_only(uint4* out, u64 vectors) {
   for (u64 i = blockIdx.x * u64(blockDim.x) + threadIdx.x; i < vectors; i += gridDim.x * u64(blockDim.x))
@@ -77,6 +111,34 @@ float time_mixed(const Lab& lab, unsigned grid, u64 units, unsigned w) {
   const auto* in = reinterpret_cast<const uint4*>(lab.in);
   auto* out = reinterpret_cast<unsigned*>(lab.out);
   return batch_ms([&] { mixed<kSpread><<<grid, 256>>>(in, units, out, w); });
+}
+
+// Runs of groups a block, their words written as they come or held to the block's end, in one
+// wave and in 4 and 16 waves of shorter runs, beside the reads alone and the two timed apart.
+// Shares of 1/128 and 1/32 (rows of about 100 floats, and of 33), whose held words fit an SM.
+void held_runs(const Lab& lab, int fit, u64 units, u64 in_bytes, float reads_ms) {
+  const auto* in = reinterpret_cast<const uint4*>(lab.in);
+  auto* out = reinterpret_cast<unsigned*>(lab.out);
+  for (unsigned w : {1u, 4u}) {
+    const double wrote = double(units) * w * 4, bytes = double(in_bytes) + wrote;
+    const float writes =
+        batch_ms([&] { write_only<<<fit * lab.sms, 256>>>(reinterpret_cast<uint4*>(lab.out), units * w / 4); });
+    printf("writes 1/%-3u in runs a block (apart %5.1f %%):", kUnitWords / w, lab.pct(bytes, reads_ms + writes));
+    for (int waves : {1, 4, 16}) {
+      const unsigned grid = unsigned(waves * fit * lab.sms);
+      const u64 most = (units / kLoads + grid - 1) / grid;  // groups of the longest run
+      const std::size_t smem = std::size_t(most * kLoads * w * 4);
+      CK(cudaFuncSetAttribute(runs<true>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+      int held_fit = 0;
+      CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&held_fit, runs<true>, 256, smem));
+      const float as_they_come = batch_ms([&] { runs<false><<<grid, 256>>>(in, units, out, w); });
+      const float held = batch_ms([&] { runs<true><<<grid, 256, smem>>>(in, units, out, w); });
+      printf("  %2d wave%s: as they come %5.1f %%, held %5.1f %% (%zu B a block, %d an SM)", waves,
+             waves > 1 ? "s" : "", lab.pct(bytes, as_they_come), lab.pct(bytes, held), smem, held_fit);
+    }
+    printf("\n");
+    fflush(stdout);
+  }
 }
 
 int main() {
@@ -103,5 +165,6 @@ int main() {
            lab.pct(wrote, writes));
     fflush(stdout);
   }
+  held_runs(lab, fit, units, in_bytes, packed_ms);
   return 0;
 }
