@@ -192,11 +192,12 @@ kernels::Plan row_plan(const Row& r, core::BenchRow& row, const BenchRequest& re
                   : block_for(r, req, pt.size(), device.sm_count);
   const int cluster = cluster_of(r, req);
   if (cluster > 1) row.cluster = cluster;
-  const std::size_t asked = takes_bench_grid(r, pt.matrix) ? req.grid : 0;
+  const bool takes_grid = takes_bench_grid(r, pt.matrix);
+  const std::size_t asked = takes_grid ? req.grid : 0;
   const std::size_t grid = asked ? asked : pt.matrix && timed_grid ? timed_grid(row.block) : 0;
   const kernels::Launch launch{row.block, grid, 0, nullptr, cluster};
   const kernels::Plan plan = kernels::make_plan(r.algo, pt.shape, launch, device, elem_bytes, false);
-  if (pt.matrix || takes_bench_grid(r, false)) row.grid = plan.grid.count();
+  if (pt.matrix || takes_grid) row.grid = plan.grid.count();
   return plan;
 }
 

@@ -201,7 +201,7 @@ BenchReport bench_from_json(const std::string& text) {
       if (row.rows == 0 || row.cols == 0 || row.cols > row.n / row.rows || row.rows * row.cols != row.n)
         throw std::runtime_error("results row: 'rows' x 'cols' is not 'n'");
     }
-    if (x.contains("grid")) {  // matrix kernels, and array kernels run in a grid asked for
+    if (x.contains("grid")) {  // matrix kernels, and array kernels that take --grid
       row.grid = get<std::size_t>(x, "grid");
       if (row.grid == 0 || row.grid > 2147483647) throw std::runtime_error("results row: 'grid' is not 1..2^31-1");
     }

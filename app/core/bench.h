@@ -15,7 +15,7 @@ struct BenchRow {
   std::size_t n = 0;
   std::size_t rows = 0, cols = 0;  // a matrix benchmark's shape (rows x cols = n); 0 for arrays
   int block = 0;  // threads per block; 0 for the baselines (CUB picks its own) and old files
-  std::size_t grid = 0;  // a matrix kernel's first-pass blocks, an array kernel's where one was asked; else 0
+  std::size_t grid = 0;  // first-pass blocks: a matrix kernel's, an array kernel's that takes --grid; else 0
   int cluster = 0;       // blocks a cluster (cluster-dsmem: 2, 4 or 8); 0 for kernels without clusters
   double median_us = 0;
   double noise_pct = 0;
