@@ -10,15 +10,8 @@
 #   stages_float  the same over floats, in the same call, to compare
 #   ncu_*         Nsight Compute on the catalog's flat-rows at 2^24 x 15, halves and floats
 set -u
-cd "$(dirname "$0")/../.." || exit 2
-R=${OUT:-gpu-out}/halves
-mkdir -p "$R" .exp
-{ nvidia-smi --query-gpu=uuid,name,driver_version --format=csv,noheader; date -u '+%Y-%m-%d %H:%M:%S UTC'; } > "$R/device.txt"
-step() {
-  local name=$1 limit=$2; shift 2
-  local t0=$SECONDS; timeout "$limit" "$@" > "$R/$name.txt" 2>&1; local rc=$?
-  echo "$name rc=$rc $((SECONDS - t0)) s" | tee -a "$R/steps.txt"
-}
+source "$(dirname "$0")/call_lib.sh"
+call_begin halves
 NV=(nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels)
 step build_small 120 "${NV[@]}" -o .exp/small_fold scripts/experiments/small_fold.cu kernels/model/matrix_shapes.cpp
 step build_stages 120 "${NV[@]}" -o .exp/flat_rows_stages scripts/experiments/flat_rows_stages.cu
@@ -36,4 +29,4 @@ for t in half float; do
   [ -s "$R/$n.ncu-rep" ] && ncu --import "$R/$n.ncu-rep" --page raw --csv > "$R/$n.csv" 2>/dev/null && rm -f "$R/$n.ncu-rep"
   [ -s "$R/$n.csv" ] && gzip -f "$R/$n.csv"
 done
-tar -czf "$R.tgz" -C "$(dirname "$R")" "$(basename "$R")"
+save

@@ -5,28 +5,12 @@
 # kernels, the row sweep of floats with CUB's segmented reduce and cuBLAS gemv beside ours, the odd
 # shapes, halves and bfloat16, and the small problem against our 1D sum over the same elements. On
 # the GPU machine, from the repository's root, after `scripts/gpu-suite.sh pack` here (.gpupack carried):
-#   scripts/experiments/sweep_call.sh    results in $OUT/sweep.tgz (or ./gpu-out), steps.txt beside it
+#   scripts/experiments/sweep_call.sh    results in $OUT/sweep.tgz (or ./gpu-out)
 # Each step has its own time limit and a line in steps.txt; `bench --seconds 0.2 --format json`.
 # ONLY_LIMITS=1 stops after the limits and the Hopper kernels.
 set -u
-cd "$(dirname "$0")/../.." || exit 2
-[ -d .gpu ] || tar -xzf .gpupack/gpu.tgz
-O=${OUT:-gpu-out}
-R=$O/sweep
-mkdir -p "$R" .exp
-{ nvidia-smi --query-gpu=uuid,name,driver_version,memory.total --format=csv,noheader; date -u '+%Y-%m-%d %H:%M:%S UTC'; } \
-  > "$R/device.txt"
-save() { tar -czf "$O/sweep.tgz" -C "$O" sweep; cp "$R/steps.txt" "$O/steps.txt"; }
-step() {
-  local name=$1 limit=$2; shift 2
-  local t0=$SECONDS; timeout "$limit" "$@" > "$R/$name.txt" 2>&1; local rc=$?
-  echo "$name rc=$rc $((SECONDS - t0)) s" | tee -a "$R/steps.txt"
-  save
-}
-bench() {  # bench NAME LIMIT ARGS...: the bench's results in NAME.json (a run the window can open and ship)
-  local name=$1 limit=$2; shift 2
-  step "$name" "$limit" .gpu/run.sh .gpu/bin/reduction-lab bench --seconds 0.2 --format json --out "$R/$name.json" "$@"
-}
+source "$(dirname "$0")/call_lib.sh"
+call_begin sweep
 step build_mixed 120 nvcc -arch=sm_90 -O3 -std=c++17 -o .exp/mixed_stream scripts/experiments/mixed_stream.cu
 step mixed 60 .exp/mixed_stream
 step build_ceiling 120 nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels -o .exp/rows_ceiling \

@@ -1,0 +1,26 @@
+# What the device calls in scripts/experiments share; sourced, not run. `call_begin NAME` makes the
+# results folder $OUT/NAME (./gpu-out/NAME off the device tool) and records the card; `step` runs
+# one command under a time limit into NAME/STEP.txt, adds a line to steps.txt and packs the folder
+# into NAME.tgz, so a call cut short still returns what it finished (the tool returns only a few
+# files); `bench` runs the app's bench (from `scripts/gpu-suite.sh pack`) into NAME/STEP.json.
+call_begin() {
+  cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
+  export PATH=/usr/local/cuda/bin:$PATH
+  if [ ! -d .gpu ] && [ -f .gpupack/gpu.tgz ]; then tar -xzf .gpupack/gpu.tgz; fi
+  CALL=$1 O=${OUT:-gpu-out}
+  R=$O/$CALL
+  mkdir -p "$R" .exp
+  { nvidia-smi --query-gpu=uuid,name,driver_version,memory.total --format=csv,noheader; date -u '+%Y-%m-%d %H:%M:%S UTC'; } \
+    > "$R/device.txt" 2>&1
+}
+save() { tar -czf "$O/$CALL.tgz" -C "$O" "$CALL"; }
+step() {  # step NAME LIMIT COMMAND...: its output in NAME.txt
+  local name=$1 limit=$2; shift 2
+  local t0=$SECONDS; timeout "$limit" "$@" > "$R/$name.txt" 2>&1; local rc=$?
+  echo "$name rc=$rc $((SECONDS - t0)) s" | tee -a "$R/steps.txt"
+  save
+}
+bench() {  # bench NAME LIMIT ARGS...: the bench's results in NAME.json (a run the window can open)
+  local name=$1 limit=$2; shift 2
+  step "$name" "$limit" .gpu/run.sh .gpu/bin/reduction-lab bench --seconds 0.2 --format json --out "$R/$name.json" "$@"
+}
