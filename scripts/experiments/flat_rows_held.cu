@@ -3,13 +3,15 @@
 // 100 and 33)? mixed_stream (2026-12-06, GPU-508415e6) found the bare traffic of runs in one wave,
 // their words held to each block's end, 3.0-3.4 points above the same words written as they come.
 // Here the catalog's own kernel (kernels/flat_rows.cuh, the timed instantiation: no probe) runs
-// three ways, nothing rebuilt but its launch:
+// three ways, nothing changed but its launch:
 //   catalog: its grid (a block a run of a tile and a half) and its ring of held sums;
 //   wave:    one wave of the blocks that fit an SM, the catalog's ring (flushed when due);
-//   to end:  one wave of 1, 2 or 3 blocks an SM, a ring holding the whole run (flushed at its end).
+//   to end:  grids of 1, 2 or 3 blocks an SM, a ring holding the whole run (flushed at its end);
+//            the blocks an SM fits, printed beside, make it one wave where they match the grid.
 // Each figure is the best of 5 batches of 10 launches back to back (mixed_stream's timing: a
 // launch's dirty lines are written back during the next); % of peak counts the matrix and its sums.
-// Every launch's sums are checked against a double sum of its rows.
+// Each form's sums are checked against a double sum of the rows after its last launch (the output
+// is not cleared between forms).
 // On a GPU machine (from the repository's root):
 //   nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels \
 //     -o flat_rows_held scripts/experiments/flat_rows_held.cu && ./flat_rows_held
