@@ -1,12 +1,13 @@
-// Prototype for issue 53 (an exploration, not part of the app): the catalog's flat-rows kernel
-// (kernels/short_rows.cuh, float sums, no probe) with its tile bytes, buffers and block size as
-// template parameters, its tiles on the same 128-byte boundaries (flat_run), beside the same
+// Prototype for issue 53 (an exploration, not part of the app): the catalog's flat-rows kernel as
+// of 2026-12-03 (then in kernels/short_rows.cuh; no ring of held sums; float sums, no probe) with
+// its tile bytes, buffers and block size as template parameters, its tiles on the same 128-byte
+// boundaries (flat_run), beside the same
 // copies with no adds, and with the row sums' writes alone: how much of the gap to the copies is the
 // buffers' count, the adds, or the writes. With `half`, the same over halves (float sums, each
 // element widened as it is added, as the catalog's kernel does): the tiles hold twice the rows.
 // On a GPU machine (from the repository's root):
 //   nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels \
-//     -o flat_rows_stages scripts/experiments/flat_rows_stages.cu && ./flat_rows_stages [half]
+//     -o flat_rows_stages scripts/experiments/flat_rows_stages.cu && ./flat_rows_stages [half] [runs]
 #include <cuda/ptx>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -129,6 +130,11 @@ struct Shape {
   const char* name;
 };
 
+// `runs` (the argument): a block a run of a tile and a half where those runs outnumber a wave, else
+// one wave: the catalog's timed grid for floats (flat_timed_grid), which keeps one wave for halves
+// on rows of 16-byte multiples where this takes runs at every shape.
+static bool g_runs = false;
+
 template <class In, int kTileBytes, int kStages, int kBlock, int kWork>
 float run_ms(const Lab& lab, const In* in, const Shape& s, u64* times = nullptr, u64* grid_out = nullptr) {
   constexpr int ring = kTileBytes * kStages;
@@ -136,7 +142,9 @@ float run_ms(const Lab& lab, const In* in, const Shape& s, u64* times = nullptr,
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, ring));
   int fit = 0;
   CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, kBlock, ring));
-  const u64 grid = u64(fit) * u64(lab.sms) < s.rows ? u64(fit) * u64(lab.sms) : s.rows;
+  const u64 wave = u64(fit) * u64(lab.sms), run = u64(kTileBytes) * 3 / 2 / sizeof(In);
+  const u64 runs = std::max((s.rows * s.cols + run - 1) / run, wave);
+  const u64 grid = std::min(g_runs ? runs : wave, s.rows);
   const int lanes = rl::kernels::flat_row_lanes(s.cols);
   if (grid_out) *grid_out = grid;
   const float ms =
@@ -201,6 +209,7 @@ void run_all(const Lab& lab, const In* in, const Shape* shapes, int n) {
   for (int i = 0; i < n; ++i) printf(" %s", shapes[i].name);
   printf("\n");
   row<In, 32768, 2, 256>(lab, in, shapes, n);  // the catalog's
+  if (g_runs) return;  // runs: the catalog's tiles only; the blocks' ends below keep 4096 blocks
   row<In, 65536, 2, 512>(lab, in, shapes, n);
   u64* times = nullptr;
   CK(cudaMalloc(&times, 2 * 4096 * 8));
@@ -222,7 +231,13 @@ int main(int argc, char** argv) {
   const int n = int(sizeof shapes / sizeof shapes[0]);
   const u64 most = u64(1) << 28;
   const Lab lab = open_lab(most, u64(1) << 24);
-  if (argc > 1 && std::strcmp(argv[1], "half") == 0) {
+  bool half = false;
+  for (int i = 1; i < argc; ++i) {
+    half = half || std::strcmp(argv[i], "half") == 0;
+    g_runs = g_runs || std::strcmp(argv[i], "runs") == 0;
+  }
+  printf("%s\n", g_runs ? "runs of a tile and a half a block" : "one wave");
+  if (half) {
     __half* h = nullptr;
     CK(cudaMalloc(&h, most * sizeof(__half)));
     to_half<<<1024, 256>>>(lab.in, h, most);
