@@ -6,8 +6,10 @@
 // Here one wave of blocks takes the catalog's runs from a counter (atomicAdd), as many as each can,
 // and keeps the sums of all it took in shared memory, writing them only when its space is full or
 // the queue is empty: the balance of the runs with the writes held apart from most of the reads.
-// A second form (kAhead) takes the next run's ticket as a run starts and copies that run's first
-// tiles into the buffers the run frees, so a block's copies need not wait for a run to start.
+// Its forms (kMode): 0, a ticket taken as each run starts; 1, the next run's ticket taken as a run
+// starts and that run's first tiles copied into the buffers the run frees, so a block's copies need
+// not wait for a run to start; 2, the same with the tickets taken two runs ahead, so no thread waits
+// for a ticket; 3, the next run's ticket taken a run ahead, no copies ahead.
 // Each row's sum is the catalog's (the same run split, tiles, lanes and order): only who adds it
 // and when it is written differ. Beside it, the catalog's kernel in its own grid, as flat_rows_held
 // times it: the best of 5 batches of 10 launches back to back; % of peak counts the matrix and
@@ -42,7 +44,7 @@ __device__ void flush(float* out, const float* sums, const std::size_t* first, c
 // One wave of blocks; runs: the catalog's run count for this matrix (flat_timed_grid's runs);
 // cap: the row sums a block holds. next and done: zero before the first launch; the last block to
 // finish sets them to zero again for the next.
-template <class In, int kLanes, bool kAhead>
+template <class In, int kLanes, int kMode>
 __global__ void __launch_bounds__(1024)
     flat_queue(const In* __restrict__ in, float* out, std::size_t rows, std::size_t cols, std::size_t runs, int cap,
                unsigned* next, unsigned* done) {
@@ -61,12 +63,25 @@ __global__ void __launch_bounds__(1024)
   int used = 0, held = 0;
   std::size_t g = 0;  // tiles this block has waited for: each barrier's phase
   const int c = int(cols);
-  // kAhead, thread 0's: the run after this one (its ticket taken as this one starts) and the tiles
-  // issued so far, in the block's order; a freed buffer takes that run's first tiles.
-  unsigned ahead = 0;
+  // Thread 0's: the next runs' tickets (kMode 1-3) and the tiles issued so far, in the block's
+  // order (kMode 1, 2: a freed buffer takes the next run's first tiles).
+  constexpr bool kAhead = kMode == 1 || kMode == 2;
+  unsigned ahead = 0, ahead2 = 0;
   std::size_t issued = 0;
   for (;;) {
-    if (tid == 0) taken = kAhead && g ? ahead : atomicAdd(next, 1u);
+    if (tid == 0) {
+      if constexpr (kMode == 2) {
+        if (g == 0)
+          taken = atomicAdd(next, 1u), ahead = atomicAdd(next, 1u), ahead2 = atomicAdd(next, 1u);
+        else
+          taken = ahead, ahead = ahead2, ahead2 = atomicAdd(next, 1u);
+      } else if constexpr (kMode == 1 || kMode == 3) {
+        taken = g ? ahead : atomicAdd(next, 1u);
+        if constexpr (kMode == 3) ahead = atomicAdd(next, 1u);
+      } else {
+        taken = atomicAdd(next, 1u);
+      }
+    }
     __syncthreads();
     const std::size_t r = taken;
     if (r >= runs) break;
@@ -98,7 +113,7 @@ __global__ void __launch_bounds__(1024)
     if (tid == 0) {
       ptx::fence_proxy_async(ptx::space_shared);  // earlier runs' reads of the buffers, then the copies
       if constexpr (kAhead) {
-        ahead = atomicAdd(next, 1u);
+        if constexpr (kMode == 1) ahead = atomicAdd(next, 1u);
         if (ahead < runs) {
           after = k::flat_run(rows, cols, runs, ahead, sizeof(In));
           after_count = (after.hi - after.base + tile - 1) / tile;
@@ -190,7 +205,7 @@ struct Runner {
     CK(cudaMemset(lab.out, 0x7f, rows * 4));  // 3.4e38 in each float: a row not written fails the check
     const float ms = back_to_back_ms(launch, 10, 5);
     const unsigned long long wrong = lab.wrong_rows(in, rows, cols);
-    printf("    %-44s grid %5u block %4d: %5.1f %%  %7.1f us%s\n", what, grid, block, lab.pct(bytes, ms), ms * 1e3,
+    printf("    %-48s grid %5u block %4d: %5.1f %%  %7.1f us%s\n", what, grid, block, lab.pct(bytes, ms), ms * 1e3,
            wrong ? " WRONG" : "");
     fflush(stdout);
     return ms;
@@ -212,13 +227,15 @@ struct Runner {
         kernel<<<unsigned(runs), block, smem>>>(in, lab.out, rows, cols, kLanes, ring, k::NoProbe{});
       });
     }
-    queue_forms<false>("queue", tiles, block, bytes, runs);
-    queue_forms<true>("queue, next run ahead", tiles, block, bytes, runs);
+    queue_forms<0>("queue", tiles, block, bytes, runs);
+    queue_forms<1>("queue, next run's tiles ahead", tiles, block, bytes, runs);
+    queue_forms<2>("queue, tiles and two tickets ahead", tiles, block, bytes, runs);
+    queue_forms<3>("queue, a ticket ahead", tiles, block, bytes, runs);
   }
 
-  template <bool kAhead>
+  template <int kMode>
   void queue_forms(const char* name, int tiles, int block, double bytes, std::size_t runs) const {
-    const auto kernel = flat_queue<In, kLanes, kAhead>;
+    const auto kernel = flat_queue<In, kLanes, kMode>;
     for (int per_sm : {3, 2}) {  // blocks an SM: the rest of its shared memory holds sums
       int limit = 0;
       CK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0));
