@@ -2,6 +2,8 @@
 // experiments' CUDA check and peak bandwidth, a seeded input, each row checked against a double
 // sum, the best of 20 timed launches, and the benchmark's cold median (after an L2 eviction).
 #pragma once
+#include <cuda_fp16.h>
+
 #include <algorithm>
 
 #include "../../experiments/perf_common.cuh"
@@ -111,6 +113,20 @@ inline Lab open_lab(u64 maxn, u64 max_rows) {
   fill<<<1024, 256>>>(lab.in, maxn);
   CK(cudaGetLastError());
   return lab;
+}
+
+__global__ void to_half(const float* x, __half* y, u64 n) {
+  for (u64 i = blockIdx.x * u64(blockDim.x) + threadIdx.x; i < n; i += u64(gridDim.x) * blockDim.x)
+    y[i] = __float2half_rn(x[i]);  // exact: fill's values are multiples of 1/64 under 16 in size
+}
+
+// The lab's first n inputs as halves, in a new buffer (cudaFree it).
+inline __half* lab_halves(const Lab& lab, u64 n) {
+  __half* h = nullptr;
+  CK(cudaMalloc(&h, n * sizeof(__half)));
+  to_half<<<1024, 256>>>(lab.in, h, n);
+  CK(cudaGetLastError());
+  return h;
 }
 
 // A buffer of twice the L2 to read before each cold sample (evict_l2), as the benchmark does.

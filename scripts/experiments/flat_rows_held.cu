@@ -13,8 +13,8 @@
 // Each form's sums are checked against a double sum of the rows after its last launch (the output
 // is not cleared between forms).
 // On a GPU machine (from the repository's root):
-//   nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels \
-//     -o flat_rows_held scripts/experiments/flat_rows_held.cu && ./flat_rows_held
+//   nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels -o flat_rows_held \
+//     scripts/experiments/flat_rows_held.cu kernels/model/matrix_shapes.cpp && ./flat_rows_held
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -24,11 +24,6 @@
 #include "flat_rows_common.cuh"
 
 namespace k = rl::kernels;
-
-__global__ void to_half(const float* x, __half* y, u64 n) {
-  for (u64 i = blockIdx.x * u64(blockDim.x) + threadIdx.x; i < n; i += u64(gridDim.x) * blockDim.x)
-    y[i] = __float2half(x[i]);  // the lab's values (multiples of 1/64 under 16) are exact in half
-}
 
 constexpr std::size_t pow2_at_least(std::size_t n) {
   std::size_t p = 1;
@@ -64,11 +59,12 @@ struct Runner {
   }
 
   void run() const {
-    const std::size_t eb = sizeof(In), n = rows * cols;
+    const std::size_t eb = sizeof(In);
     const int ring = k::flat_held_rows(cols, eb, 4);
-    const std::size_t tile_rows = k::flat_tile_rows(cols, eb), run = std::size_t(k::kFlatRunBytes) / eb;
+    const std::size_t tile_rows = k::flat_tile_rows(cols, eb);
     const unsigned wave = unsigned(3 * lab.sms);  // three blocks of 256 an SM: the catalog's wave
-    const unsigned catalog = unsigned(std::max<std::size_t>(std::min<std::size_t>((n + run - 1) / run, rows), wave));
+    // The catalog's own rule (an SM of sm_90 holds 2048 threads, DeviceShape's default).
+    const unsigned catalog = unsigned(k::flat_timed_grid(k::Matrix{rows, cols}, block, k::DeviceShape(lab.sms), eb));
     printf("  %llu x %llu %s, %d lanes a row, catalog ring %d\n", rows, cols, eb == 2 ? "halves" : "floats", kLanes,
            ring);
     time("catalog (runs, its ring)", catalog, ring);
@@ -98,10 +94,7 @@ int main() {
   const u64 n = 100000000;
   const Lab lab = open_lab(n, 3000000);
   shapes(lab, static_cast<const float*>(lab.in));
-  __half* halves = nullptr;
-  CK(cudaMalloc(&halves, n * 2));
-  to_half<<<1024, 256>>>(lab.in, halves, n);
-  CK(cudaGetLastError());
+  __half* halves = lab_halves(lab, n);
   shapes(lab, static_cast<const __half*>(halves));
   CK(cudaFree(halves));
   return 0;

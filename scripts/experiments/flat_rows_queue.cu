@@ -16,8 +16,8 @@
 // its sums. The output is cleared before each form, and every form's sums are checked against a
 // double sum after its last launch.
 // On a GPU machine (from the repository's root):
-//   nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels \
-//     -o flat_rows_queue scripts/experiments/flat_rows_queue.cu && ./flat_rows_queue
+//   nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels -o flat_rows_queue \
+//     scripts/experiments/flat_rows_queue.cu kernels/model/matrix_shapes.cpp && ./flat_rows_queue
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
@@ -212,11 +212,11 @@ struct Runner {
   }
 
   void run(int block) const {
-    const std::size_t eb = sizeof(In), n = rows * cols, run_elems = std::size_t(k::kFlatRunBytes) / eb;
-    const double bytes = double(n) * double(eb) + double(rows) * 4;
+    const std::size_t eb = sizeof(In);
+    const double bytes = double(rows) * double(cols) * double(eb) + double(rows) * 4;
     const int tiles = k::kFlatTileBytes * k::kFlatStages;
-    const unsigned wave = unsigned(3 * lab.sms);
-    const std::size_t runs = std::max<std::size_t>(std::min<std::size_t>((n + run_elems - 1) / run_elems, rows), wave);
+    // The catalog's own rule (an SM of sm_90 holds 2048 threads, DeviceShape's default).
+    const std::size_t runs = k::flat_timed_grid(k::Matrix{rows, cols}, block, k::DeviceShape(lab.sms), eb);
     printf("  %llu x %llu %s, blocks of %d, %zu runs\n", rows, cols, eb == 2 ? "halves" : "floats", block, runs);
     {  // the catalog's kernel in its grid
       const int ring = k::flat_held_rows(cols, eb, 4);
@@ -260,11 +260,6 @@ struct Runner {
   }
 };
 
-__global__ void to_half(const float* x, __half* y, u64 n) {
-  for (u64 i = blockIdx.x * u64(blockDim.x) + threadIdx.x; i < n; i += u64(gridDim.x) * blockDim.x)
-    y[i] = __float2half(x[i]);  // the lab's values (multiples of 1/64 under 16) are exact in half
-}
-
 int main() {
   static_assert(k::flat_row_lanes(100) == 4 && k::flat_row_lanes(33) == 1, "the lanes the runners are built for");
   const u64 n = 100000000;
@@ -276,10 +271,7 @@ int main() {
     Runner<float, 4>{lab, q, lab.in, 1000000, 100}.run(block);
     Runner<float, 1>{lab, q, lab.in, 3000000, 33}.run(block);
   }
-  __half* halves = nullptr;
-  CK(cudaMalloc(&halves, n * 2));
-  to_half<<<1024, 256>>>(lab.in, halves, n);
-  CK(cudaGetLastError());
+  __half* halves = lab_halves(lab, n);
   Runner<__half, 4>{lab, q, halves, 1000000, 100}.run(256);
   Runner<__half, 1>{lab, q, halves, 3000000, 33}.run(256);
   CK(cudaFree(halves));

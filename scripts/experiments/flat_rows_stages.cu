@@ -198,11 +198,6 @@ void spread(const Lab& lab, const In* in, const Shape& s, u64* times) {
          }());
 }
 
-__global__ void to_half(const float* x, __half* h, u64 n) {
-  for (u64 i = blockIdx.x * u64(blockDim.x) + threadIdx.x; i < n; i += u64(gridDim.x) * blockDim.x)
-    h[i] = __float2half_rn(x[i]);  // exact: the inputs are multiples of 1/64 under 16 in size
-}
-
 template <class In>
 void run_all(const Lab& lab, const In* in, const Shape* shapes, int n) {
   printf("%% of peak (input and row sums), best of 20; columns:");
@@ -238,10 +233,7 @@ int main(int argc, char** argv) {
   }
   printf("%s\n", g_runs ? "runs of a tile and a half a block" : "one wave");
   if (half) {
-    __half* h = nullptr;
-    CK(cudaMalloc(&h, most * sizeof(__half)));
-    to_half<<<1024, 256>>>(lab.in, h, most);
-    CK(cudaGetLastError());
+    __half* h = lab_halves(lab, most);
     printf("halves\n");
     run_all<__half>(lab, h, shapes, n);
     CK(cudaFree(h));
