@@ -22,6 +22,7 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
+#include <string>
 
 #include "flat_rows.cuh"
 #include "flat_rows_common.cuh"
@@ -44,12 +45,14 @@ __device__ void flush(float* out, const float* sums, const std::size_t* first, c
 // One wave of blocks; runs: the catalog's run count for this matrix (flat_timed_grid's runs);
 // cap: the row sums a block holds. next and done: zero before the first launch; the last block to
 // finish sets them to zero again for the next.
-template <class In, int kLanes, int kMode>
+// kStages: tiles in flight a block (the catalog's, or fewer to leave room for sums). flushes (may
+// be null) counts the writes of held sums before the queue is empty: space ran out.
+template <class In, int kLanes, int kMode, int kStages = k::kFlatStages>
 __global__ void __launch_bounds__(1024)
     flat_queue(const In* __restrict__ in, float* out, std::size_t rows, std::size_t cols, std::size_t runs, int cap,
-               unsigned* next, unsigned* done) {
+               unsigned* next, unsigned* done, unsigned* flushes) {
   constexpr std::size_t per = k::kVectorBytes / sizeof(In), tile = k::kFlatTileBytes / sizeof(In);
-  constexpr int stages = k::kFlatStages;
+  constexpr int stages = kStages;
   __shared__ std::uint64_t full[stages];
   __shared__ float carry[2];
   __shared__ unsigned taken;
@@ -88,6 +91,7 @@ __global__ void __launch_bounds__(1024)
     const k::FlatRun run = k::flat_run(rows, cols, runs, r, sizeof(In));
     const int run_rows = int(run.end - run.first);
     if (used + run_rows > cap || held == kMaxHeldRuns) {
+      if (tid == 0 && flushes) atomicAdd(flushes, 1u);
       flush(out, sums, held_first, held_count, held);
       used = 0, held = 0;
     }
@@ -190,7 +194,7 @@ __global__ void __launch_bounds__(1024)
 }
 
 struct Queue {
-  unsigned* counters = nullptr;  // next, done
+  unsigned* counters = nullptr;  // next, done, flushes
 };
 
 template <class In, int kLanes>
@@ -211,6 +215,16 @@ struct Runner {
     return ms;
   }
 
+  // The catalog's kernel in its own grid.
+  void catalog(int block, double bytes, std::size_t runs) const {
+    const int ring = k::flat_held_rows(cols, sizeof(In), 4);
+    const auto kernel = k::flat_rows<float, rl::ops::Sum, k::NoProbe, In, kLanes>;
+    const int smem = k::kFlatTileBytes * k::kFlatStages + ring * 4;
+    CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+    time_launch("catalog (runs, its ring)", unsigned(runs), block, bytes,
+                [&] { kernel<<<unsigned(runs), block, smem>>>(in, lab.out, rows, cols, kLanes, ring, k::NoProbe{}); });
+  }
+
   void run(int block) const {
     const std::size_t eb = sizeof(In);
     const double bytes = double(rows) * double(cols) * double(eb) + double(rows) * 4;
@@ -218,19 +232,60 @@ struct Runner {
     // The catalog's own rule (an SM of sm_90 holds 2048 threads, DeviceShape's default).
     const std::size_t runs = k::flat_timed_grid(k::Matrix{rows, cols}, block, k::DeviceShape(lab.sms), eb);
     printf("  %llu x %llu %s, blocks of %d, %zu runs\n", rows, cols, eb == 2 ? "halves" : "floats", block, runs);
-    {  // the catalog's kernel in its grid
-      const int ring = k::flat_held_rows(cols, eb, 4);
-      const auto kernel = k::flat_rows<float, rl::ops::Sum, k::NoProbe, In, kLanes>;
-      const int smem = tiles + ring * 4;
-      CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
-      time_launch("catalog (runs, its ring)", unsigned(runs), block, bytes, [&] {
-        kernel<<<unsigned(runs), block, smem>>>(in, lab.out, rows, cols, kLanes, ring, k::NoProbe{});
-      });
-    }
+    catalog(block, bytes, runs);
     queue_forms<0>("queue", tiles, block, bytes, runs);
     queue_forms<1>("queue, next run's tiles ahead", tiles, block, bytes, runs);
     queue_forms<2>("queue, tiles and two tickets ahead", tiles, block, bytes, runs);
     queue_forms<3>("queue, a ticket ahead", tiles, block, bytes, runs);
+  }
+
+  // `held` mode: fewer tiles in flight, more blocks an SM, and every byte of shared memory left
+  // for sums (the static arrays and the runtime's reserve measured, not guessed), so that a block
+  // can hold all it takes to the queue's end; the early writes counted a block and launch.
+  template <int kMode, int kStages>
+  void held_forms(const char* name, int block, double bytes, std::size_t runs) const {
+    const auto kernel = flat_queue<In, kLanes, kMode, kStages>;
+    int limit = 0, reserved = 0;
+    CK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0));
+    CK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, 0));
+    cudaFuncAttributes attr;
+    CK(cudaFuncGetAttributes(&attr, kernel));
+    const int tiles = k::kFlatTileBytes * kStages;
+    for (int per_sm = 2; per_sm <= 8; ++per_sm) {
+      const int smem = ((limit / per_sm - reserved - int(attr.sharedSizeBytes)) / 16 * 16);
+      const int cap = (smem - tiles) / 4;
+      if (cap < 1) break;
+      CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
+      int fit = 0;
+      CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, block, smem));
+      if (fit < per_sm) continue;
+      const unsigned grid = unsigned(per_sm * lab.sms);
+      const double need = double(rows) / grid;  // sums a block holds, on average, to hold them all
+      char what[96];
+      snprintf(what, sizeof what, "%s, %d tiles, %d an SM, %d sums (%.0f)", name, kStages, per_sm, cap, need);
+      unsigned* next = queue.counters;
+      CK(cudaMemset(next + 2, 0, 4));
+      time_launch(what, grid, block, bytes, [&] {
+        kernel<<<grid, block, smem>>>(in, lab.out, rows, cols, runs, cap, next, next + 1, next + 2);
+        CK(cudaGetLastError());
+      });
+      unsigned flushes = 0;
+      CK(cudaMemcpy(&flushes, next + 2, 4, cudaMemcpyDeviceToHost));
+      printf("      early writes: %.2f a block and launch\n", double(flushes) / 51.0 / grid);  // back_to_back_ms: 51
+    }
+  }
+
+  void held(int block) const {
+    const std::size_t eb = sizeof(In);
+    const double bytes = double(rows) * double(cols) * double(eb) + double(rows) * 4;
+    const std::size_t runs = k::flat_timed_grid(k::Matrix{rows, cols}, block, k::DeviceShape(lab.sms), eb);
+    printf("  %llu x %llu %s, blocks of %d, %zu runs\n", rows, cols, eb == 2 ? "halves" : "floats", block, runs);
+    catalog(block, bytes, runs);
+    held_forms<0, 4>("queue", block, bytes, runs);
+    held_forms<0, 3>("queue", block, bytes, runs);
+    held_forms<0, 2>("queue", block, bytes, runs);
+    held_forms<3, 3>("queue, a ticket ahead", block, bytes, runs);
+    held_forms<3, 2>("queue, a ticket ahead", block, bytes, runs);
   }
 
   template <int kMode>
@@ -253,27 +308,36 @@ struct Runner {
       snprintf(what, sizeof what, "%s, %d an SM, %d sums", name, per_sm, cap);
       unsigned* next = queue.counters;
       time_launch(what, grid, block, bytes, [&] {
-        kernel<<<grid, block, smem>>>(in, lab.out, rows, cols, runs, cap, next, next + 1);
+        kernel<<<grid, block, smem>>>(in, lab.out, rows, cols, runs, cap, next, next + 1, nullptr);
         CK(cudaGetLastError());
       });
     }
   }
 };
 
-int main() {
+// No argument: the four forms as first timed (2026-12-06). `held`: the queue with the sums held to
+// its end where they fit (fewer tiles in flight, more blocks an SM).
+int main(int argc, char** argv) {
   static_assert(k::flat_row_lanes(100) == 4 && k::flat_row_lanes(33) == 1, "the lanes the runners are built for");
+  const bool held = argc > 1 && std::string(argv[1]) == "held";
   const u64 n = 100000000;
   const Lab lab = open_lab(n, 3000000);
   Queue q;
-  CK(cudaMalloc(&q.counters, 8));
-  CK(cudaMemset(q.counters, 0, 8));
-  for (int block : {256, 512}) {
-    Runner<float, 4>{lab, q, lab.in, 1000000, 100}.run(block);
-    Runner<float, 1>{lab, q, lab.in, 3000000, 33}.run(block);
-  }
+  CK(cudaMalloc(&q.counters, 12));
+  CK(cudaMemset(q.counters, 0, 12));
   __half* halves = lab_halves(lab, n);
-  Runner<__half, 4>{lab, q, halves, 1000000, 100}.run(256);
-  Runner<__half, 1>{lab, q, halves, 3000000, 33}.run(256);
+  if (held) {
+    Runner<float, 4>{lab, q, lab.in, 1000000, 100}.held(256);
+    Runner<float, 1>{lab, q, lab.in, 3000000, 33}.held(256);
+    Runner<__half, 4>{lab, q, halves, 1000000, 100}.held(256);
+  } else {
+    for (int block : {256, 512}) {
+      Runner<float, 4>{lab, q, lab.in, 1000000, 100}.run(block);
+      Runner<float, 1>{lab, q, lab.in, 3000000, 33}.run(block);
+    }
+    Runner<__half, 4>{lab, q, halves, 1000000, 100}.run(256);
+    Runner<__half, 1>{lab, q, halves, 3000000, 33}.run(256);
+  }
   CK(cudaFree(halves));
   CK(cudaFree(q.counters));
   return 0;
