@@ -45,13 +45,15 @@ __device__ void flush(float* out, const float* sums, const std::size_t* first, c
 // One wave of blocks; runs: the catalog's run count for this matrix (flat_timed_grid's runs);
 // cap: the row sums a block holds. next and done: zero before the first launch; the last block to
 // finish sets them to zero again for the next.
-// kStages: tiles in flight a block (the catalog's, or fewer to leave room for sums). flushes (may
-// be null) counts the writes of held sums before the queue is empty: space ran out.
-template <class In, int kLanes, int kMode, int kStages = k::kFlatStages>
+// kStages: tiles in flight a block (the catalog's, or fewer to leave room for sums); kTileBytes:
+// each tile's (the catalog's, or smaller: a run's tiles start at its base whatever their size, so
+// each row's sum is still the whole row's, though its adds may fall in other tiles than the
+// catalog's). flushes (may be null) counts the writes of held sums before the queue is empty.
+template <class In, int kLanes, int kMode, int kStages = k::kFlatStages, int kTileBytes = k::kFlatTileBytes>
 __global__ void __launch_bounds__(1024)
     flat_queue(const In* __restrict__ in, float* out, std::size_t rows, std::size_t cols, std::size_t runs, int cap,
                unsigned* next, unsigned* done, unsigned* flushes) {
-  constexpr std::size_t per = k::kVectorBytes / sizeof(In), tile = k::kFlatTileBytes / sizeof(In);
+  constexpr std::size_t per = k::kVectorBytes / sizeof(In), tile = std::size_t(kTileBytes) / sizeof(In);
   constexpr int stages = kStages;
   __shared__ std::uint64_t full[stages];
   __shared__ float carry[2];
@@ -242,16 +244,16 @@ struct Runner {
   // `held` mode: fewer tiles in flight, more blocks an SM, and every byte of shared memory left
   // for sums (the static arrays and the runtime's reserve measured, not guessed), so that a block
   // can hold all it takes to the queue's end; the early writes counted a block and launch.
-  template <int kMode, int kStages>
-  void held_forms(const char* name, int block, double bytes, std::size_t runs) const {
-    const auto kernel = flat_queue<In, kLanes, kMode, kStages>;
+  template <int kMode, int kStages, int kTileBytes = k::kFlatTileBytes>
+  void held_forms(const char* name, int block, double bytes, std::size_t runs, int min_per_sm = 2) const {
+    const auto kernel = flat_queue<In, kLanes, kMode, kStages, kTileBytes>;
     int limit = 0, reserved = 0;
     CK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0));
     CK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, 0));
     cudaFuncAttributes attr;
     CK(cudaFuncGetAttributes(&attr, kernel));
-    const int tiles = k::kFlatTileBytes * kStages;
-    for (int per_sm = 2; per_sm <= 8; ++per_sm) {
+    const int tiles = kTileBytes * kStages;
+    for (int per_sm = min_per_sm; per_sm <= 8; ++per_sm) {
       const int smem = ((limit / per_sm - reserved - int(attr.sharedSizeBytes)) / 16 * 16);
       const int cap = (smem - tiles) / 4;
       if (cap < 1) break;
@@ -262,7 +264,8 @@ struct Runner {
       const unsigned grid = unsigned(per_sm * lab.sms);
       const double need = double(rows) / grid;  // sums a block holds, on average, to hold them all
       char what[96];
-      snprintf(what, sizeof what, "%s, %d tiles, %d an SM, %d sums (%.0f)", name, kStages, per_sm, cap, need);
+      snprintf(what, sizeof what, "%s, %d x %d KB, %d an SM, %d sums (%.0f)", name, kStages, kTileBytes / 1024, per_sm,
+               cap, need);
       unsigned* next = queue.counters;
       CK(cudaMemset(next + 2, 0, 4));
       time_launch(what, grid, block, bytes, [&] {
@@ -286,6 +289,25 @@ struct Runner {
     held_forms<0, 2>("queue", block, bytes, runs);
     held_forms<3, 3>("queue, a ticket ahead", block, bytes, runs);
     held_forms<3, 2>("queue, a ticket ahead", block, bytes, runs);
+  }
+
+  // `tiles` mode: smaller tiles, more of them in flight a block, in three blocks an SM or more, so
+  // that a block's copies stay in flight while it adds (the catalog's two tiles leave one).
+  void tiles(int block) const {
+    const std::size_t eb = sizeof(In);
+    const double bytes = double(rows) * double(cols) * double(eb) + double(rows) * 4;
+    const std::size_t runs = k::flat_timed_grid(k::Matrix{rows, cols}, block, k::DeviceShape(lab.sms), eb);
+    printf("  %llu x %llu %s, blocks of %d, %zu runs\n", rows, cols, eb == 2 ? "halves" : "floats", block, runs);
+    catalog(block, bytes, runs);
+    held_forms<3, 2, 32768>("a ticket ahead", block, bytes, runs, 3);
+    held_forms<3, 4, 16384>("a ticket ahead", block, bytes, runs, 3);
+    held_forms<3, 3, 16384>("a ticket ahead", block, bytes, runs, 3);
+    held_forms<3, 2, 16384>("a ticket ahead", block, bytes, runs, 3);
+    held_forms<3, 8, 8192>("a ticket ahead", block, bytes, runs, 3);
+    held_forms<3, 6, 8192>("a ticket ahead", block, bytes, runs, 3);
+    held_forms<3, 4, 8192>("a ticket ahead", block, bytes, runs, 3);
+    held_forms<0, 4, 16384>("queue", block, bytes, runs, 3);
+    held_forms<0, 8, 8192>("queue", block, bytes, runs, 3);
   }
 
   template <int kMode>
@@ -316,17 +338,24 @@ struct Runner {
 };
 
 // No argument: the four forms as first timed (2026-12-06). `held`: the queue with the sums held to
-// its end where they fit (fewer tiles in flight, more blocks an SM).
+// its end where they fit (fewer tiles in flight, more blocks an SM). `tiles`: smaller tiles.
 int main(int argc, char** argv) {
   static_assert(k::flat_row_lanes(100) == 4 && k::flat_row_lanes(33) == 1, "the lanes the runners are built for");
-  const bool held = argc > 1 && std::string(argv[1]) == "held";
+  const std::string mode = argc > 1 ? argv[1] : "";
+  const bool held = mode == "held";
   const u64 n = 100000000;
   const Lab lab = open_lab(n, 3000000);
   Queue q;
   CK(cudaMalloc(&q.counters, 12));
   CK(cudaMemset(q.counters, 0, 12));
   __half* halves = lab_halves(lab, n);
-  if (held) {
+  if (mode == "tiles") {
+    for (int block : {256, 128}) {
+      Runner<float, 4>{lab, q, lab.in, 1000000, 100}.tiles(block);
+      Runner<float, 1>{lab, q, lab.in, 3000000, 33}.tiles(block);
+    }
+    Runner<__half, 4>{lab, q, halves, 1000000, 100}.tiles(256);
+  } else if (held) {
     Runner<float, 4>{lab, q, lab.in, 1000000, 100}.held(256);
     Runner<float, 1>{lab, q, lab.in, 3000000, 33}.held(256);
     Runner<__half, 4>{lab, q, halves, 1000000, 100}.held(256);
