@@ -509,7 +509,7 @@ BenchSession::BenchSession() : impl_(std::make_unique<Impl>()) {
   m.info.l2_bytes = std::size_t(v);
   RL_CUDA(cudaDeviceGetAttribute(&m.info.mem_clock_khz, cudaDevAttrMemoryClockRate, m.device_id));
   RL_CUDA(cudaDeviceGetAttribute(&m.info.bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, m.device_id));
-  m.info.peak_gbps = 2.0 * m.info.mem_clock_khz * 1e3 * (m.info.bus_width_bits / 8.0) / 1e9;
+  m.info.peak_gbps = shape.peak_gbps;
   m.nvml = std::make_unique<Nvml>(m.device_id);
   m.info.throttle_check = m.nvml->reasons != nullptr;
   if (!m.nvml->driver.empty()) {

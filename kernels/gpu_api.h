@@ -27,7 +27,7 @@ std::string cuda_device_name();
 std::size_t cuda_memory_used();
 int cuda_sm_count();
 int cuda_compute_major();         // the device's compute capability, major (9 on an H100)
-DeviceShape cuda_device_shape();  // the current device's SMs and threads per SM
+DeviceShape cuda_device_shape();  // the current device's SMs, threads per SM and memory peak
 
 // Runs the plan on the GPU over host_in (plan.size() elements; a matrix row-major) and returns
 // its outputs: one for an array, one a row or a column for a matrix. With trace non-null, block

@@ -42,10 +42,12 @@ std::size_t cuda_memory_used() {
 
 DeviceShape cuda_device_shape() {
   static const DeviceShape shape = [] {
-    int dev = 0, threads = 0;
+    int dev = 0, threads = 0, clock_khz = 0, bus_bits = 0;
     RL_CUDA(cudaGetDevice(&dev));
     RL_CUDA(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
-    return DeviceShape(cuda_sm_count(), threads);
+    RL_CUDA(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, dev));
+    RL_CUDA(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev));
+    return DeviceShape(cuda_sm_count(), threads, peak_gbps(clock_khz, bus_bits));
   }();
   return shape;
 }

@@ -261,10 +261,20 @@ constexpr std::size_t held_row_share(std::size_t rows, std::size_t blocks, std::
 // 32 / lanes rows where a lane loads its row in one go, else one group.
 // Measured on H100s against whole waves, held or not: faster at rows of 16 and 256 floats and of
 // 16 and 64 halves, level at 64 floats, slower on rows of one element a load (docs/benchmarks.md,
-// "A round of rows a block"). Taken only where the rounds fill kGridWaves waves.
+// "A round of rows a block"). Taken only where the rounds fill kGridWaves waves, and on a GPU
+// whose memory's peak is at most kRoundMaxGbpsPerSm an SM (rounds_pay).
 constexpr std::size_t kRoundRowBytes = 1024;
 constexpr RL_HD bool row_rounds(std::size_t cols, std::size_t elem_bytes) {
   return rows_hold_vectors(cols, elem_bytes) && cols * elem_bytes <= kRoundRowBytes;
+}
+// Whether a round of rows a block pays on this GPU. On an H100 (3352 GB/s over 132 SMs: 25.4 an
+// SM) the rounds read 0.2-0.8 points over whole held waves; on an H200 (4814 GB/s: 36.5 an SM) whole
+// held waves read 1.0-7.7 over the rounds, at rows of 16, 64 and 256 floats and halves
+// (docs/benchmarks.md, "Rounds on an H200"). The line is set between the two GPUs measured, not
+// derived; a GPU whose peak is not known (0) keeps the rounds.
+constexpr double kRoundMaxGbpsPerSm = 30;
+constexpr bool rounds_pay(DeviceShape device) {
+  return device.peak_gbps <= kRoundMaxGbpsPerSm * device.sm_count;  // an unknown peak (0) too
 }
 constexpr std::size_t row_round(std::size_t cols, std::size_t elem_bytes, int lanes, int block) {
   const std::size_t per = rows_hold_vectors(cols, elem_bytes) ? vector_elements(elem_bytes) : 1;

@@ -31,15 +31,23 @@ struct Launch {
   int cluster = 0;  // kernels of clusters: blocks a cluster (2, 4 or 8); 0: the row's own
 };
 
-// What sizing a fixed grid needs to know of a device: its SMs, and the threads one SM holds at
-// once (2048 on sm_80 and sm_90, 1536 on sm_86 and sm_89, 1024 on sm_75). The GPU path reads
-// both from the device (cuda_device_shape); a bare SM count means an SM of 2048 threads, as the
-// CPU model's own device has.
+// What sizing a fixed grid needs to know of a device: its SMs, the threads one SM holds at once
+// (2048 on sm_80 and sm_90, 1536 on sm_86 and sm_89, 1024 on sm_75), and its memory's peak in
+// GB/s (2 x memory clock x bus width / 8; 0 where not known). The GPU path reads all three from the
+// device (cuda_device_shape); a bare SM count means an SM of 2048 threads and no peak, as the CPU
+// model's own device has.
 struct DeviceShape {
   int sm_count = 1;
   int threads_per_sm = 2048;
-  DeviceShape(int sms, int threads = 2048) : sm_count(sms), threads_per_sm(threads) {}  // NOLINT: an SM count converts
+  double peak_gbps = 0;
+  constexpr DeviceShape(int sms, int threads = 2048, double peak = 0)  // NOLINT: an SM count converts
+      : sm_count(sms), threads_per_sm(threads), peak_gbps(peak) {}
 };
+
+// A memory's peak from the device's attributes: 2 transfers a clock (DDR) x bus width in bytes.
+constexpr double peak_gbps(int mem_clock_khz, int bus_width_bits) {
+  return 2.0 * mem_clock_khz * 1e3 * (bus_width_bits / 8.0) / 1e9;
+}
 
 // Threads a block at most (CUDA's limit on every GPU here).
 constexpr int kMaxBlock = 1024;

@@ -616,8 +616,9 @@ TEST(Gpu, HeldNarrowRowSumsEqualTheModel) {
 }
 
 // lanes-per-row's timed kernel chooses its grid. On rows of 16-byte loads of up to kRoundRowBytes
-// (row_rounds) with rows enough for two waves of such blocks, a block a round of rows (row_round),
-// its share held: 2^20 x 64 and 2^24 x 16, in every block size and type. Elsewhere whole waves of
+// (row_rounds) with rows enough for two waves of such blocks, on a GPU where rounds pay (rounds_pay:
+// an H100, not an H200), a block a round of rows (row_round), its share held: 2^20 x 64 and 2^24 x
+// 16, in every block size and type. Elsewhere (everywhere on an H200) whole waves of
 // the blocks of it an SM holds (each SM's share whole), at most two waves of a full SM's threads:
 // rows of 4096 floats (16 KB), 2^12 rows of 256 (fewer rounds than two waves of blocks), and
 // 2^20 rows of 15 (one element a load), and blocks of 16, which have no round (the bench refuses
@@ -628,6 +629,9 @@ TEST(Gpu, TimedRowKernelsChooseARoundABlockOrWholeWaves) {
   kernels::BenchSession session;
   const auto sms = std::size_t(kernels::cuda_sm_count());
   const auto full = std::size_t(kernels::cuda_device_shape().threads_per_sm);
+  const bool rounds = kernels::rounds_pay(kernels::cuda_device_shape());
+  std::printf("[ device   ] %.0f GB/s over %zu SMs: %s\n", kernels::cuda_device_shape().peak_gbps, sms,
+              rounds ? "rounds pay" : "whole waves");
   for (const kernels::Matrix m :
        {kernels::Matrix{std::size_t(1) << 20, 64}, kernels::Matrix{std::size_t(1) << 24, 16},
         kernels::Matrix{std::size_t(1) << 12, 256}, kernels::Matrix{std::size_t(1) << 16, 4096},
@@ -642,7 +646,7 @@ TEST(Gpu, TimedRowKernelsChooseARoundABlockOrWholeWaves) {
         const std::size_t bytes = std::size_t(kernels::type_bytes(type));
         const std::size_t round =
             kernels::row_round(m.cols, bytes, kernels::row_lanes(kernels::Algo::LanesPerRow, m.cols, bytes), block);
-        if (m.rows >= std::size_t(1) << 20 && m.cols != 15 && block >= 32) {
+        if (m.rows >= std::size_t(1) << 20 && m.cols != 15 && block >= 32 && rounds) {
           EXPECT_EQ(grid, (m.rows + round - 1) / round);
           EXPECT_GT(kernels::held_row_share(m.rows, grid, 4, round), 0u);  // float or int sums
         } else {
@@ -673,10 +677,12 @@ core::BenchRow bench_matrix_row(const std::string& id, kernels::Matrix m, core::
 
 // The bench runs lanes-per-row in the grid its timed kernel chooses and records it, for each type,
 // and its sums pass the bench's check: a block a round of rows, the last round short (2^20 + 37
-// rows); rows not 16-byte aligned (15 elements, loaded one at a time) in whole waves.
+// rows), where rounds pay (an H100); rows not 16-byte aligned (15 elements, loaded one at a time),
+// and every row on a GPU where rounds do not pay (an H200), in whole waves.
 TEST(Gpu, BenchRunsLanesPerRowInItsChosenGrid) {
   std::string why;
   if (!kernels::cuda_available(&why)) NO_GPU(why);
+  const bool rounds = kernels::rounds_pay(kernels::cuda_device_shape());
   for (const kernels::Matrix m : {kernels::Matrix{std::size_t(1) << 20, 64},
                                   kernels::Matrix{(std::size_t(1) << 20) + 37, 64}, kernels::Matrix{300007, 15}})
     for (auto type : {core::DType::Float, core::DType::Half, core::DType::Bf16}) {
@@ -693,7 +699,7 @@ TEST(Gpu, BenchRunsLanesPerRowInItsChosenGrid) {
           kernels::row_round(m.cols, bytes, kernels::row_lanes(kernels::Algo::LanesPerRow, m.cols, bytes), 256);
       const std::size_t plan =
           kernels::matrix_grid(kernels::Algo::LanesPerRow, m, 256, 0, kernels::cuda_device_shape(), 2).x;
-      if (m.cols == 15) {
+      if (m.cols == 15 || !rounds) {
         EXPECT_EQ(grid % std::size_t(kernels::cuda_sm_count()), 0u);
         EXPECT_LE(grid, plan) << "whole waves, up to two";
       } else {

@@ -1015,6 +1015,23 @@ TEST(Matrix, ARoundIsTheRowsABlocksWarpsTakeAtOnce) {
   EXPECT_FALSE(kernels::row_rounds(100, 2));      // 200 bytes: not 16-byte rows
 }
 
+// Rounds pay on a GPU whose memory's peak is at most 30 GB/s an SM: an H100 SXM's (3352 GB/s, from
+// the 2619 MHz clock and 5120-bit bus its attributes give, over 132 SMs), not an H200's (the bench
+// reads 4814 GB/s there). An unknown peak keeps them, and the line is a share an SM: an H200's peak
+// over twice the SMs would take them.
+TEST(Matrix, RoundsPayWhereTheMemoryFeedsAnSmLittle) {
+  using kernels::DeviceShape;
+  using kernels::rounds_pay;
+  const double h100 = kernels::peak_gbps(2619000, 5120), h200 = 4814.0;
+  EXPECT_NEAR(h100, 3352.32, 0.01);
+  EXPECT_TRUE(rounds_pay(DeviceShape(132, 2048, h100)));
+  EXPECT_FALSE(rounds_pay(DeviceShape(132, 2048, h200)));
+  EXPECT_TRUE(rounds_pay(DeviceShape(132)));              // peak not known
+  EXPECT_TRUE(rounds_pay(DeviceShape(132, 2048, 3960)));  // 30.0 GB/s an SM: the line itself
+  EXPECT_FALSE(rounds_pay(DeviceShape(132, 2048, 3961)));
+  EXPECT_TRUE(rounds_pay(DeviceShape(264, 2048, h200)));
+}
+
 // flat-rows' timed grid: a block a run of a tile and a half (12288 floats, 24576 halves) where
 // such runs outnumber the plan's one wave, else that wave, as for halves on rows of 16-byte
 // multiples and in blocks of 1024; never more blocks than rows. Seeded
