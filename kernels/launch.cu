@@ -47,7 +47,7 @@ DeviceShape cuda_device_shape() {
     RL_CUDA(cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev));
     RL_CUDA(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, dev));
     RL_CUDA(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, dev));
-    return DeviceShape(cuda_sm_count(), threads, peak_gbps(clock_khz, bus_bits));
+    return DeviceShape(cuda_sm_count(), threads, memory_peak_gbps(clock_khz, bus_bits));
   }();
   return shape;
 }

@@ -267,12 +267,11 @@ constexpr std::size_t kRoundRowBytes = 1024;
 constexpr RL_HD bool row_rounds(std::size_t cols, std::size_t elem_bytes) {
   return rows_hold_vectors(cols, elem_bytes) && cols * elem_bytes <= kRoundRowBytes;
 }
-// Whether a round of rows a block pays on this GPU. On an H100 (3352 GB/s over 132 SMs: 25.4 an
-// SM) the rounds read 0.2-0.8 points over whole held waves; on an H200 (4814 GB/s: 36.5 an SM) whole
-// held waves read 1.0-7.7 over the rounds, at rows of 16, 64 and 256 floats and halves
-// (docs/benchmarks.md, "Rounds on an H200"). The line is set between the two GPUs measured, not
-// derived; a GPU whose peak is not known (0) keeps the rounds.
-constexpr double kRoundMaxGbpsPerSm = 30;
+// Whether a round of rows a block pays on this GPU: on an H100 SXM (3352 GB/s over 132 SMs, 25.4 an
+// SM) the rounds read faster than whole waves; on H200s (4814 GB/s, 36.5 an SM) whole waves read
+// faster at most rows the rounds take (docs/benchmarks.md, "Rounds on an H200"). The line is set
+// between the two GPUs measured, not derived; a GPU whose peak is not known (0) keeps the rounds.
+constexpr int kRoundMaxGbpsPerSm = 30;
 constexpr bool rounds_pay(DeviceShape device) {
   return device.peak_gbps <= kRoundMaxGbpsPerSm * device.sm_count;  // an unknown peak (0) too
 }

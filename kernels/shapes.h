@@ -45,7 +45,7 @@ struct DeviceShape {
 };
 
 // A memory's peak from the device's attributes: 2 transfers a clock (DDR) x bus width in bytes.
-constexpr double peak_gbps(int mem_clock_khz, int bus_width_bits) {
+constexpr double memory_peak_gbps(int mem_clock_khz, int bus_width_bits) {
   return 2.0 * mem_clock_khz * 1e3 * (bus_width_bits / 8.0) / 1e9;
 }
 

@@ -344,12 +344,14 @@ struct MatrixLaunch<Algo::LanesPerRow> : LaunchEntry {
     });
   }
   // The timed kernel's grid on `sms` SMs: a block a round of rows (row_round) where row_rounds
-  // says so, the rounds fill kGridWaves waves and this GPU's memory is such that they pay
-  // (rounds_pay); else the fewest whole waves, up to
-  // kGridWaves, in which each block's share of the rows is held (held_share), else kGridWaves waves
-  // (prepare holds a share of at most a round on any grid). A wave is the blocks of the kernel an SM holds at once, its
-  // registers deciding (the runtime's occupancy query); a held share never lowers it (docs/benchmarks.md, "Whole
-  // waves", "Held in the fewest whole waves", "A round of rows a block").
+  // says so and the rounds fill kGridWaves waves, on a GPU where they pay (rounds_pay); on a GPU
+  // where they do not, those rows take kGridWaves whole waves (one held wave read far slower at
+  // some row lengths there: docs/benchmarks.md, "Rounds on an H200"). Other rows take the fewest
+  // whole waves, up to kGridWaves, in which each block's share of the rows is held (held_share),
+  // else kGridWaves waves (prepare holds a share of at most a round on any grid). A wave is the
+  // blocks of the kernel an SM holds at once, its registers deciding (the runtime's occupancy
+  // query); a held share never lowers it (docs/benchmarks.md, "Whole waves", "Held in the fewest
+  // whole waves", "A round of rows a block").
   template <class T, class Op, class In>
   static std::size_t timed_grid(Matrix m, int block, int sms) {
     std::size_t grid = 0;
@@ -359,9 +361,8 @@ struct MatrixLaunch<Algo::LanesPerRow> : LaunchEntry {
     with_first<T, Op, In>(m.cols, lanes, block, [&](auto first) {
       const Occupancy o(lanes_per_row_held<T, Op, In, first.value>, block);
       const std::size_t wave = std::size_t(o.blocks) * std::size_t(sms);
-      if (row_rounds(m.cols, sizeof(In)) && round && rounds >= std::size_t(kGridWaves) * wave &&
-          rounds_pay(cuda_device_shape()))
-        grid = rounds;
+      if (row_rounds(m.cols, sizeof(In)) && round && rounds >= std::size_t(kGridWaves) * wave)
+        grid = rounds_pay(cuda_device_shape()) ? rounds : std::size_t(kGridWaves) * wave;
       for (std::size_t w = 1; w <= std::size_t(kGridWaves) && !grid; ++w)
         if (o.held_share(m.rows, w * wave, sizeof(T))) grid = w * wave;
       if (!grid) grid = std::size_t(kGridWaves) * wave;

@@ -617,8 +617,8 @@ TEST(Gpu, HeldNarrowRowSumsEqualTheModel) {
 
 // lanes-per-row's timed kernel chooses its grid. On rows of 16-byte loads of up to kRoundRowBytes
 // (row_rounds) with rows enough for two waves of such blocks, on a GPU where rounds pay (rounds_pay:
-// an H100, not an H200), a block a round of rows (row_round), its share held: 2^20 x 64 and 2^24 x
-// 16, in every block size and type. Elsewhere (everywhere on an H200) whole waves of
+// an H100 SXM, not an H200), a block a round of rows (row_round), its share held: 2^20 x 64 and
+// 2^24 x 16, in every block size and type; where they do not, two whole waves. Elsewhere whole waves of
 // the blocks of it an SM holds (each SM's share whole), at most two waves of a full SM's threads:
 // rows of 4096 floats (16 KB), 2^12 rows of 256 (fewer rounds than two waves of blocks), and
 // 2^20 rows of 15 (one element a load), and blocks of 16, which have no round (the bench refuses
@@ -630,6 +630,7 @@ TEST(Gpu, TimedRowKernelsChooseARoundABlockOrWholeWaves) {
   const auto sms = std::size_t(kernels::cuda_sm_count());
   const auto full = std::size_t(kernels::cuda_device_shape().threads_per_sm);
   const bool rounds = kernels::rounds_pay(kernels::cuda_device_shape());
+  EXPECT_GT(kernels::cuda_device_shape().peak_gbps, 0.0) << "the memory's peak, from its clock and bus width";
   std::printf("[ device   ] %.0f GB/s over %zu SMs: %s\n", kernels::cuda_device_shape().peak_gbps, sms,
               rounds ? "rounds pay" : "whole waves");
   for (const kernels::Matrix m :
@@ -646,10 +647,14 @@ TEST(Gpu, TimedRowKernelsChooseARoundABlockOrWholeWaves) {
         const std::size_t bytes = std::size_t(kernels::type_bytes(type));
         const std::size_t round =
             kernels::row_round(m.cols, bytes, kernels::row_lanes(kernels::Algo::LanesPerRow, m.cols, bytes), block);
-        if (m.rows >= std::size_t(1) << 20 && m.cols != 15 && block >= 32 && rounds) {
+        const bool round_rows = m.rows >= std::size_t(1) << 20 && m.cols != 15 && block >= 32;
+        if (round_rows && rounds) {
           EXPECT_EQ(grid, (m.rows + round - 1) / round);
           EXPECT_GT(kernels::held_row_share(m.rows, grid, 4, round), 0u);  // float or int sums
         } else {
+          if (round_rows) {
+            EXPECT_EQ(grid % (2 * sms), 0u) << "two whole waves where rounds do not pay";
+          }
           EXPECT_EQ(grid % sms, 0u);
           EXPECT_LE(grid, 2 * sms * (full / std::size_t(block)));
         }

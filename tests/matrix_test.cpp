@@ -1022,7 +1022,7 @@ TEST(Matrix, ARoundIsTheRowsABlocksWarpsTakeAtOnce) {
 TEST(Matrix, RoundsPayWhereTheMemoryFeedsAnSmLittle) {
   using kernels::DeviceShape;
   using kernels::rounds_pay;
-  const double h100 = kernels::peak_gbps(2619000, 5120), h200 = 4814.0;
+  const double h100 = kernels::memory_peak_gbps(2619000, 5120), h200 = 4814.0;
   EXPECT_NEAR(h100, 3352.32, 0.01);
   EXPECT_TRUE(rounds_pay(DeviceShape(132, 2048, h100)));
   EXPECT_FALSE(rounds_pay(DeviceShape(132, 2048, h200)));

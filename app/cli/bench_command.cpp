@@ -295,9 +295,10 @@ Handler bench_command(CLI::App& cmd) {
              "(default: two waves of the device; on a GPU lanes-per-row takes a block a round of rows, the rows "
              "its warps take at once, on rows of 16-byte loads of up to " +
              std::to_string(kernels::kRoundRowBytes) +
-             " bytes where those blocks fill two waves and its memory feeds an SM at most " +
-             std::to_string(int(kernels::kRoundMaxGbpsPerSm)) +
-             " GB/s at its peak (an H100, not an H200), else the fewest whole waves of its "
+             " bytes where those blocks fill two waves and the GPU's memory peak is at most " +
+             std::to_string(kernels::kRoundMaxGbpsPerSm) +
+             " GB/s an SM (an H100 SXM; two whole waves of its blocks where it is more, as on an H200), else "
+             "the fewest whole waves of its "
              "timed kernel's blocks, up to two, in which it holds its row sums; flat-rows a block a run of " +
              std::to_string(kernels::kFlatRunBytes / 1024) +
              " KB where those outnumber one wave of its blocks (in blocks of up to " +

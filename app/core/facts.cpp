@@ -459,7 +459,7 @@ static const std::vector<std::pair<std::string_view, std::string>>& constant_fil
       {"{held_min_rows}", std::to_string(kernels::kHeldMinRows)},
       {"{held_sum_bytes}", std::to_string(kernels::kHeldSumBytes)},
       {"{round_row_bytes}", std::to_string(kernels::kRoundRowBytes)},
-      {"{round_max_gbps_per_sm}", std::to_string(int(kernels::kRoundMaxGbpsPerSm))},
+      {"{round_max_gbps_per_sm}", std::to_string(kernels::kRoundMaxGbpsPerSm)},
       {"{sm_registers}", std::to_string(kernels::kRegistersPerSm)},
       {"{wide_registers}", std::to_string(kernels::kRegistersPerSm / 1024)},
       {"{queue_vectors}", std::to_string(kernels::kQueueVectors)},

@@ -1,10 +1,10 @@
-// Exploration for issue 53 (not part of the app): the grid lanes-per-row's timed kernel takes on a
-// GPU where a round of rows a block does not pay (rounds_pay false: an H200), read on any sm_90 GPU
-// (an H100's SMs hold the same blocks). For each type and shape: the held kernel's blocks an SM (the
-// runtime's occupancy query, as the launch entry asks it), the rounds' grid, and the whole-wave grid
-// timed_grid falls back to (the fewest whole waves, up to kGridWaves, in which each block's share is
-// held, else kGridWaves waves, not held), with the share. It repeats timed_grid's loop without its
-// rounds_pay test, so it says what an H200 would take.
+// Exploration for issue 53 (not part of the app): lanes-per-row's timed kernel on a GPU where a
+// round of rows a block does not pay (rounds_pay false: an H200), read on any sm_90 GPU (an H100's
+// SMs hold the same blocks). For each type and shape: the held kernel's blocks an SM (the runtime's
+// occupancy query, as the launch entry asks it), the rounds' grid, and the fewest whole waves, up to
+// kGridWaves, in which each block's share is held (else kGridWaves waves, not held), with the share:
+// the grid timed_grid took there as first written (6d5949c). Since, those rows take kGridWaves waves
+// there; the blocks an SM printed here give that grid too.
 // On a GPU machine (from the repository's root):
 //   nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -I. -Ikernels -o rows_wave_grid \
 //     scripts/experiments/rows_wave_grid.cu kernels/model/matrix_shapes.cpp && ./rows_wave_grid
