@@ -57,6 +57,7 @@ if [ "$mode" = pack ]; then
   [ "${PACK_RENDER:-1}" = 0 ] || bins+=(build-gpu/tests/render_test)
   "${BUNDLE:-../shared/gpu/bundle.sh}" .gpu "${bins[@]}"
   strip .gpu/bin/*
+  [ "${PACK_RENDER:-1}" != 0 ] || echo "packed with PACK_RENDER=0" > .gpu/NO_RENDER_TEST
   mkdir -p .gpupack
   tar -czf .gpupack/gpu.tgz .gpu
   # A device call carries the tracked files and the pack: 64 MiB in all.
@@ -67,7 +68,7 @@ if [ "$mode" = pack ]; then
   [ "$total" -le $((62 << 20)) ] || echo "pack: within 2 MiB of the device's 64 MiB a call; PACK_RENDER=0 leaves render_test out" >&2
   exit 0
 fi
-[ -d .gpu ] || [ ! -f .gpupack/gpu.tgz ] || tar -xzf .gpupack/gpu.tgz  # on the GPU machine
+"$(dirname "$0")/gpu-unpack.sh"  # on the GPU machine: the carried pack, replacing an older one
 
 if [ "$mode" = golden ]; then  # golden: records tests/data/golden/*.json on this GPU (then commit them)
   mkdir -p tests/data/golden
@@ -297,8 +298,10 @@ elif [ -z "${ONLY_BENCH:-}" ]; then
     STEP_TIMEOUT=${GPU_TEST_TIMEOUT:-420} step gpu_test .gpu/run.sh .gpu/bin/gpu_test --gtest_filter="-$matrix_traces"
   if [ -x .gpu/bin/render_test ]; then
     step render_test_egl env REDLAB_REQUIRE_GL=1 .gpu/run.sh .gpu/bin/render_test
-  else
+  elif [ -f .gpu/NO_RENDER_TEST ]; then
     record render_test_egl SKIP 0 'render_test is not in the pack (packed with PACK_RENDER=0)'
+  else
+    record render_test_egl FAIL 0 'render_test is missing from the pack, which was not packed without it'
   fi
   [ -n "${SKIP_SANITIZERS:-}" ] || sanitizer_steps
   race_steps

@@ -6,7 +6,7 @@
 call_begin() {
   cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
   export PATH=/usr/local/cuda/bin:$PATH
-  if [ ! -d .gpu ] && [ -f .gpupack/gpu.tgz ]; then tar -xzf .gpupack/gpu.tgz; fi
+  scripts/gpu-unpack.sh  # the carried pack, replacing an older one a warm machine kept
   CALL=$1 O=${OUT:-gpu-out}
   R=$O/$CALL
   mkdir -p "$R" .exp
