@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Session 11, call 15 (the H200 held warm): lanes-per-row at the aligned rows in two whole waves
-# (1056) and in 4 and 8 waves (2112, 4224: shares still held), beside its own grid (528).
+# (1056) and in 4 and 8 waves (2112, 4224), beside its own grid (528). [Corrected after the run:
+# this line said the shares were still held at 4224; there the shares of rows of 100, 96 and 200 are
+# not (under 256 rows and over a round); those of 48 and of 2^22 x 64 are.]
 set -u
 source scripts/experiments/call_lib.sh
 call_begin rule_waves
