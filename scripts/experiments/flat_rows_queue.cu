@@ -227,14 +227,25 @@ struct Runner {
                 [&] { kernel<<<unsigned(runs), block, smem>>>(in, lab.out, rows, cols, kLanes, ring, k::NoProbe{}); });
   }
 
-  void run(int block) const {
+  // The bytes a launch moves (the matrix and a float a row) and the catalog's run count for this
+  // shape (its own rule; an SM of sm_90 holds 2048 threads, DeviceShape's default); prints the
+  // shape's line and times the catalog's kernel.
+  struct Start {
+    double bytes;
+    std::size_t runs;
+  };
+  Start start(int block) const {
     const std::size_t eb = sizeof(In);
     const double bytes = double(rows) * double(cols) * double(eb) + double(rows) * 4;
-    const int tiles = k::kFlatTileBytes * k::kFlatStages;
-    // The catalog's own rule (an SM of sm_90 holds 2048 threads, DeviceShape's default).
     const std::size_t runs = k::flat_timed_grid(k::Matrix{rows, cols}, block, k::DeviceShape(lab.sms), eb);
     printf("  %llu x %llu %s, blocks of %d, %zu runs\n", rows, cols, eb == 2 ? "halves" : "floats", block, runs);
     catalog(block, bytes, runs);
+    return {bytes, runs};
+  }
+
+  void run(int block) const {
+    const auto [bytes, runs] = start(block);
+    const int tiles = k::kFlatTileBytes * k::kFlatStages;
     queue_forms<0>("queue", tiles, block, bytes, runs);
     queue_forms<1>("queue, next run's tiles ahead", tiles, block, bytes, runs);
     queue_forms<2>("queue, tiles and two tickets ahead", tiles, block, bytes, runs);
@@ -279,11 +290,7 @@ struct Runner {
   }
 
   void held(int block) const {
-    const std::size_t eb = sizeof(In);
-    const double bytes = double(rows) * double(cols) * double(eb) + double(rows) * 4;
-    const std::size_t runs = k::flat_timed_grid(k::Matrix{rows, cols}, block, k::DeviceShape(lab.sms), eb);
-    printf("  %llu x %llu %s, blocks of %d, %zu runs\n", rows, cols, eb == 2 ? "halves" : "floats", block, runs);
-    catalog(block, bytes, runs);
+    const auto [bytes, runs] = start(block);
     held_forms<0, 4>("queue", block, bytes, runs);
     held_forms<0, 3>("queue", block, bytes, runs);
     held_forms<0, 2>("queue", block, bytes, runs);
@@ -294,11 +301,7 @@ struct Runner {
   // `tiles` mode: smaller tiles, more of them in flight a block, in three blocks an SM or more, so
   // that a block's copies stay in flight while it adds (the catalog's two tiles leave one).
   void tiles(int block) const {
-    const std::size_t eb = sizeof(In);
-    const double bytes = double(rows) * double(cols) * double(eb) + double(rows) * 4;
-    const std::size_t runs = k::flat_timed_grid(k::Matrix{rows, cols}, block, k::DeviceShape(lab.sms), eb);
-    printf("  %llu x %llu %s, blocks of %d, %zu runs\n", rows, cols, eb == 2 ? "halves" : "floats", block, runs);
-    catalog(block, bytes, runs);
+    const auto [bytes, runs] = start(block);
     held_forms<3, 2, 32768>("a ticket ahead", block, bytes, runs, 3);
     held_forms<3, 4, 16384>("a ticket ahead", block, bytes, runs, 3);
     held_forms<3, 3, 16384>("a ticket ahead", block, bytes, runs, 3);
