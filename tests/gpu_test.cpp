@@ -627,11 +627,12 @@ TEST(Gpu, TimedRowKernelsChooseARoundABlockOrWholeWaves) {
   std::string why;
   if (!kernels::cuda_available(&why)) NO_GPU(why);
   kernels::BenchSession session;
-  const auto sms = std::size_t(kernels::cuda_sm_count());
-  const auto full = std::size_t(kernels::cuda_device_shape().threads_per_sm);
-  const bool rounds = kernels::rounds_pay(kernels::cuda_device_shape());
-  EXPECT_GT(kernels::cuda_device_shape().peak_gbps, 0.0) << "the memory's peak, from its clock and bus width";
-  std::printf("[ device   ] %.0f GB/s over %zu SMs: %s\n", kernels::cuda_device_shape().peak_gbps, sms,
+  const kernels::DeviceShape device = kernels::cuda_device_shape();
+  const auto sms = std::size_t(device.sm_count);
+  const auto full = std::size_t(device.threads_per_sm);
+  const bool rounds = kernels::rounds_pay(device);
+  EXPECT_GT(device.peak_gbps, 0.0) << "the memory's peak, from its clock and bus width";
+  std::printf("[ device   ] %.0f GB/s over %zu SMs: %s\n", device.peak_gbps, sms,
               rounds ? "rounds pay" : "whole waves");
   for (const kernels::Matrix m :
        {kernels::Matrix{std::size_t(1) << 20, 64}, kernels::Matrix{std::size_t(1) << 24, 16},
