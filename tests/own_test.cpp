@@ -519,6 +519,12 @@ TEST(OwnCheck, OtherSizesNameTheOneThatFailed) {
   EXPECT_EQ(f[0].text.rfind("at n = 1 (--size 1" + again, 0), 0u) << f[0].text;
   EXPECT_NE(f[0].text.find("out-of-bounds: thread 1 of block 0 at line 10"), std::string::npos) << f[0].text;
   EXPECT_EQ(own::check_sizes(256, true).back(), (std::size_t(1) << 24) + 3);
+
+  // random:940693 draws 0 as in[128] at n = 129 (CI of 2026-12-06): the second draw names it.
+  seed = 940693;
+  f = findings_of("  sdata[tid] = tid < n ? in[tid] : value_t(0);\n", 100);
+  ASSERT_FALSE(f.empty());
+  EXPECT_EQ(f[0].text.rfind("at n = 129 (--size 129 --input random:940694 runs it again): ", 0), 0u) << f[0].text;
 }
 
 // The lesson says the sizes this path uses, from its constants: nothing left unfilled.
