@@ -166,10 +166,10 @@ struct MatrixLaunch<Algo::FlatRows> : LaunchEntry {
       kernel<<<a.blocks(), a.block, bytes, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, held, p);
     });
   }
-  // The timed kernel's grid on `sms` SMs: a block a run of a tile and a half (flat_timed_grid).
+  // The timed kernel's grid on `device`: a block a run of a tile and a half (flat_timed_grid).
   template <class T, class Op, class In>
-  static std::size_t timed_grid(Matrix m, int block, int sms) {
-    return flat_timed_grid(m, block, DeviceShape(sms, cuda_device_shape().threads_per_sm), sizeof(In));
+  static std::size_t timed_grid(Matrix m, int block, DeviceShape device) {
+    return flat_timed_grid(m, block, device, sizeof(In));
   }
 };
 #endif

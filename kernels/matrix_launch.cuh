@@ -22,19 +22,18 @@ static_assert(matrix_table_matches_rows(std::make_integer_sequence<int, int(kLas
 template <class Entry, class T, class Op, class In, class = void>
 inline constexpr bool kChoosesTimedGrid = false;
 template <class Entry, class T, class Op, class In>
-inline constexpr bool
-    kChoosesTimedGrid<Entry, T, Op, In, std::void_t<decltype(Entry::template timed_grid<T, Op, In>(Matrix{}, 0, 0))>> =
-        true;
+inline constexpr bool kChoosesTimedGrid<
+    Entry, T, Op, In, std::void_t<decltype(Entry::template timed_grid<T, Op, In>(Matrix{}, 0, DeviceShape(1)))>> = true;
 
-// The grid that the row's timed kernel runs in, in blocks of `block` threads on `sms` SMs, where its
+// The grid that the row's timed kernel runs in, in blocks of `block` threads on `device`, where its
 // entry of the launch table chooses one (timed_grid); 0 where it does not (the plan's rule).
 template <class T, class Op, class In>
-std::size_t timed_matrix_grid(Algo algo, Matrix m, int block, int sms) {
+std::size_t timed_matrix_grid(Algo algo, Matrix m, int block, DeviceShape device) {
   std::size_t grid = 0;
   with_algo(algo, [&](auto a) {
     constexpr Algo A = decltype(a)::value;
     if constexpr (kTypesFit<A, T, In> && kChoosesTimedGrid<MatrixLaunch<A>, T, Op, In>)
-      grid = MatrixLaunch<A>::template timed_grid<T, Op, In>(m, block, sms);
+      grid = MatrixLaunch<A>::template timed_grid<T, Op, In>(m, block, device);
   });
   return grid;
 }
