@@ -280,6 +280,24 @@ constexpr std::size_t row_round(std::size_t cols, std::size_t elem_bytes, int la
   const bool one_load = cols / per <= std::size_t(lanes);  // reduce_row_segments' one_load
   return std::size_t(block / 32) * std::size_t(32 / lanes) * (one_load ? std::size_t(kRowLoadsInFlight) : 1);
 }
+// lanes-per-row's timed grid (MatrixLaunch<LanesPerRow>::timed_grid), given `wave`, the blocks of its
+// kernel the device holds at once, and held(grid), whether a block's share of the rows is held in
+// that grid: a block a round where row_rounds says so, the rounds fill kGridWaves waves and they pay
+// on `device`; where they do not pay, kGridWaves whole waves (one held wave read far slower at some
+// row lengths on an H200: docs/benchmarks.md, "Rounds on an H200"); other rows the fewest whole
+// waves, up to kGridWaves, in which the share is held, else kGridWaves waves ("Whole waves", "Held
+// in the fewest whole waves", "A round of rows a block").
+template <class Held>
+std::size_t lanes_timed_grid(Matrix m, std::size_t elem_bytes, int block, std::size_t wave, DeviceShape device,
+                             Held held) {
+  const std::size_t waves = std::size_t(kGridWaves) * wave;
+  const std::size_t round = row_round(m.cols, elem_bytes, row_lanes(Algo::LanesPerRow, m.cols, elem_bytes), block);
+  const std::size_t rounds = round ? (m.rows + round - 1) / round : 0;  // no round in blocks under a warp
+  if (row_rounds(m.cols, elem_bytes) && round && rounds >= waves) return rounds_pay(device) ? rounds : waves;
+  for (std::size_t w = 1; w <= std::size_t(kGridWaves); ++w)
+    if (held(w * wave)) return w * wave;
+  return waves;
+}
 // 32-bit registers an SM holds on every GPU from compute capability 5.0 to 9.0 (Programming
 // Guide, "Technical Specifications per Compute Capability").
 constexpr int kRegistersPerSm = 65536;

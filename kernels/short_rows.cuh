@@ -343,29 +343,16 @@ struct MatrixLaunch<Algo::LanesPerRow> : LaunchEntry {
       a.held = a.grid.y == 1 ? o.held_share(a.m.rows, a.grid.x, sizeof(T), round) : 0;
     });
   }
-  // The timed kernel's grid on `device`: a block a round of rows (row_round) where row_rounds
-  // says so and the rounds fill kGridWaves waves, on a GPU where they pay (rounds_pay); on a GPU
-  // where they do not, those rows take kGridWaves whole waves (one held wave read far slower at
-  // some row lengths there: docs/benchmarks.md, "Rounds on an H200"). Other rows take the fewest
-  // whole waves, up to kGridWaves, in which each block's share of the rows is held (held_share),
-  // else kGridWaves waves (prepare holds a share of at most a round on any grid). A wave is the
-  // blocks of the kernel an SM holds at once, its registers deciding (the runtime's occupancy
-  // query); a held share never lowers it (docs/benchmarks.md, "Whole waves", "Held in the fewest
-  // whole waves", "A round of rows a block").
+  // The timed kernel's grid on `device` (lanes_timed_grid). A wave is the blocks of the kernel an SM
+  // holds at once, its registers deciding (the runtime's occupancy query); a held share never lowers
+  // it. prepare holds a share of at most a round on any grid.
   template <class T, class Op, class In>
   static std::size_t timed_grid(Matrix m, int block, DeviceShape device) {
     std::size_t grid = 0;
-    const int lanes = row_lanes(Algo::LanesPerRow, m.cols, sizeof(In));
-    const std::size_t round = row_round(m.cols, sizeof(In), lanes, block);  // 0 in blocks under a warp
-    const std::size_t rounds = round ? (m.rows + round - 1) / round : 0;
-    with_first<T, Op, In>(m.cols, lanes, block, [&](auto first) {
+    with_first<T, Op, In>(m.cols, row_lanes(Algo::LanesPerRow, m.cols, sizeof(In)), block, [&](auto first) {
       const Occupancy o(lanes_per_row_held<T, Op, In, first.value>, block);
-      const std::size_t wave = std::size_t(o.blocks) * std::size_t(device.sm_count);
-      if (row_rounds(m.cols, sizeof(In)) && round && rounds >= std::size_t(kGridWaves) * wave)
-        grid = rounds_pay(device) ? rounds : std::size_t(kGridWaves) * wave;
-      for (std::size_t w = 1; w <= std::size_t(kGridWaves) && !grid; ++w)
-        if (o.held_share(m.rows, w * wave, sizeof(T))) grid = w * wave;
-      if (!grid) grid = std::size_t(kGridWaves) * wave;
+      const auto held = [&](std::size_t g) { return o.held_share(m.rows, g, sizeof(T)) != 0; };
+      grid = lanes_timed_grid(m, sizeof(In), block, std::size_t(o.blocks) * std::size_t(device.sm_count), device, held);
     });
     return grid;
   }

@@ -1032,6 +1032,31 @@ TEST(Matrix, RoundsPayWhereTheMemoryFeedsAnSmLittle) {
   EXPECT_TRUE(rounds_pay(DeviceShape(264, 2048, h200)));
 }
 
+// lanes-per-row's timed grid in a wave of 528 blocks (four of 256 threads an SM, 132 SMs): rounds
+// where they fill two waves and pay, else two waves; other rows the fewest waves that hold.
+TEST(Matrix, LanesPerRowTimedGridTakesRoundsWherePaidElseWholeWaves) {
+  using kernels::DeviceShape;
+  const DeviceShape h100(132, 2048, 3352.32), h200(132, 2048, 4814.0), unknown(132);
+  const auto grid = [](kernels::Matrix m, std::size_t bytes, int block, DeviceShape d, std::size_t held_from = 0) {
+    return kernels::lanes_timed_grid(m, bytes, block, 528, d,
+                                     [&](std::size_t g) { return held_from && g >= held_from; });
+  };
+  const kernels::Matrix m256{std::size_t(1) << 20, 256}, m100{1000000, 100};
+  EXPECT_EQ(grid(m256, 4, 256, h100), 65536u);  // a round: 16 rows of 256 floats
+  EXPECT_EQ(grid(m256, 4, 256, unknown), 65536u);
+  EXPECT_EQ(grid(m256, 4, 256, h200), 1056u);  // two waves where the rounds do not pay
+  EXPECT_EQ(grid(m100, 4, 256, h100), 15625u);
+  EXPECT_EQ(grid(m100, 4, 256, h200, 528), 1056u);                    // held in one wave, still two
+  EXPECT_EQ(grid({std::size_t(1) << 22, 64}, 2, 256, h100), 32768u);  // 128 rows of 64 halves
+  EXPECT_EQ(grid({10000, 256}, 4, 256, h100, 528), 528u);             // 625 rounds, under two waves
+  EXPECT_EQ(grid({10000, 256}, 4, 256, h100, 1056), 1056u);           // held only in two waves
+  EXPECT_EQ(grid({10000, 256}, 4, 256, h100), 1056u);                 // held in neither
+  EXPECT_EQ(grid({1 << 18, 2000}, 4, 256, h100, 528), 528u);          // 8000-byte rows: no rounds
+  EXPECT_EQ(grid({1 << 18, 2000}, 4, 256, h200, 528), 528u);
+  EXPECT_EQ(grid({1000000, 99}, 4, 256, h100), 1056u);  // rows not of 16-byte loads: no rounds
+  EXPECT_EQ(grid(m256, 4, 16, h100, 528), 528u);        // a block under a warp has no round
+}
+
 // flat-rows' timed grid: a block a run of a tile and a half (12288 floats, 24576 halves) where
 // such runs outnumber the plan's one wave, else that wave, as for halves on rows of 16-byte
 // multiples and in blocks of 1024; never more blocks than rows. Seeded
