@@ -81,8 +81,9 @@ class BenchSession {
   // Times one run of the plan (gpu_plan) over the current input: the whole array, or the
   // rows x cols matrix it holds (plan.size() elements, row-major). Cancel stops between samples.
   Timing time(const Plan& plan, OpKind op, const BenchSettings& s, const std::atomic<bool>* cancel);
-  // The grid a matrix row's timed kernel runs in, over the current input's type, where its launch
-  // chooses one (lanes-per-row: whole waves of the blocks an SM holds of it); 0 where it does not.
+  // The grid a matrix row's timed kernel runs in, over the current input's type, on the device
+  // shape the session read once, where its launch chooses one (lanes-per-row: lanes_timed_grid;
+  // flat-rows: flat_timed_grid); 0 where it does not.
   std::size_t timed_grid(Algo algo, Matrix m, int block, OpKind op);
   Timing time_baseline(Baseline b, OpKind op, const BenchSettings& s, const std::atomic<bool>* cancel);
   // Launches made elsewhere (a kernel of your own, app/own/own_bench.h): enqueue puts them on

@@ -343,9 +343,9 @@ struct MatrixLaunch<Algo::LanesPerRow> : LaunchEntry {
       a.held = a.grid.y == 1 ? o.held_share(a.m.rows, a.grid.x, sizeof(T), round) : 0;
     });
   }
-  // The timed kernel's grid on `device` (lanes_timed_grid). A wave is the blocks of the kernel an SM
-  // holds at once, its registers deciding (the runtime's occupancy query); a held share never lowers
-  // it. prepare holds a share of at most a round on any grid.
+  // The timed kernel's grid on `device` (lanes_timed_grid). A wave: the blocks of the kernel an SM
+  // holds at once, its registers deciding (the runtime's occupancy query), times the SMs; a held
+  // share never lowers it.
   template <class T, class Op, class In>
   static std::size_t timed_grid(Matrix m, int block, DeviceShape device) {
     std::size_t grid = 0;

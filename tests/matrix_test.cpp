@@ -1048,13 +1048,18 @@ TEST(Matrix, LanesPerRowTimedGridTakesRoundsWherePaidElseWholeWaves) {
   EXPECT_EQ(grid(m100, 4, 256, h100), 15625u);
   EXPECT_EQ(grid(m100, 4, 256, h200, 528), 1056u);                    // held in one wave, still two
   EXPECT_EQ(grid({std::size_t(1) << 22, 64}, 2, 256, h100), 32768u);  // 128 rows of 64 halves
+  EXPECT_EQ(grid({16881, 256}, 4, 256, h100, 528), 1056u);            // 1056 rounds, rounded up: two waves exactly
+  EXPECT_EQ(grid({1000001, 100}, 4, 256, h100), 15626u);              // a last round of one row
   EXPECT_EQ(grid({10000, 256}, 4, 256, h100, 528), 528u);             // 625 rounds, under two waves
-  EXPECT_EQ(grid({10000, 256}, 4, 256, h100, 1056), 1056u);           // held only in two waves
   EXPECT_EQ(grid({10000, 256}, 4, 256, h100), 1056u);                 // held in neither
   EXPECT_EQ(grid({1 << 18, 2000}, 4, 256, h100, 528), 528u);          // 8000-byte rows: no rounds
   EXPECT_EQ(grid({1 << 18, 2000}, 4, 256, h200, 528), 528u);
   EXPECT_EQ(grid({1000000, 99}, 4, 256, h100), 1056u);  // rows not of 16-byte loads: no rounds
-  EXPECT_EQ(grid(m256, 4, 16, h100, 528), 528u);        // a block under a warp has no round
+  EXPECT_EQ(grid(m256, 4, 16, h100, 528), 528u);        // a block under a warp: no round to divide by
+  std::vector<std::size_t> asked;                       // the fewest waves first: one, then two
+  const auto held_in_two = [&](std::size_t g) { return asked.push_back(g), g >= 1056; };
+  EXPECT_EQ(kernels::lanes_timed_grid({10000, 256}, 4, 256, 528, h100, held_in_two), 1056u);
+  EXPECT_EQ(asked, (std::vector<std::size_t>{528, 1056}));
 }
 
 // flat-rows' timed grid: a block a run of a tile and a half (12288 floats, 24576 halves) where

@@ -525,6 +525,8 @@ TEST(OwnCheck, OtherSizesNameTheOneThatFailed) {
   f = findings_of("  sdata[tid] = tid < n ? in[tid] : value_t(0);\n", 100);
   ASSERT_FALSE(f.empty());
   EXPECT_EQ(f[0].text.rfind("at n = 129 (--size 129 --input random:940694 runs it again): ", 0), 0u) << f[0].text;
+  ASSERT_EQ(f.size(), 2u);  // at 2^16 + 3 the first draw fails, and is named
+  EXPECT_EQ(f[1].text.rfind("at n = 65539 (--size 65539 --input random:940693 runs it again): ", 0), 0u) << f[1].text;
 }
 
 // The lesson says the sizes this path uses, from its constants: nothing left unfilled.

@@ -366,7 +366,8 @@ kernels::Timing time_on_gpu(kernels::BenchSession& session, const Row& r, core::
     return pt.matrix ? session.time_matrix_baseline(r.baseline, req.op, pt.shape, settings, cancel)
                      : session.time_baseline(r.baseline, req.op, settings, cancel);
   const auto grid = [&](int block) { return session.timed_grid(r.algo, pt.shape, block, req.op); };
-  return session.time(row_plan(r, row, req, pt, {dev.sm_count, dev.threads_per_sm}, grid), req.op, settings, cancel);
+  return session.time(row_plan(r, row, req, pt, {dev.sm_count, dev.threads_per_sm, dev.peak_gbps}, grid), req.op,
+                      settings, cancel);
 }
 
 // The row of a kernel this GPU cannot run: a bench of many kernels goes on without it, and the

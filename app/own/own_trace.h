@@ -17,8 +17,8 @@ OwnRequest own_request(std::string source, std::string file, core::DType type, c
                        int block, unsigned trace_block);
 // Runs it on the GPU or (NVRTC's PTX interpreted) on the CPU and makes its trace; throws as
 // run_on_cpu and run_on_gpu do. Where the run found nothing and check_seed is not 0, the kernel
-// is run again at the other sizes own_check.h names, over random:check_seed inputs, and what
-// failed there becomes the trace's findings.
+// is run again at the other sizes own_check.h names, over random:check_seed inputs (and, for ints,
+// a second draw: check_other_sizes), and what failed there becomes the trace's findings.
 core::Trace trace_own(const OwnRequest& request, bool gpu, core::Op op, std::uint64_t check_seed);
 // The checks trace_own runs after the run that made `trace` (a second warp schedule on the CPU,
 // then the other sizes): the window runs them once the trace is on screen.
