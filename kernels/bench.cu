@@ -56,7 +56,6 @@ struct ToFloat {
 struct BenchSession::Impl {
   int device_id = 0;
   DeviceInfo info;
-  DeviceShape shape{1};  // what the grid sizing reads, read once
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr, stop = nullptr, evicting = nullptr, cleaned = nullptr;
   void* flush = nullptr;
@@ -468,7 +467,7 @@ struct GridJob {
     if constexpr (narrow::is_narrow<T>)
       return 0;  // not timed (PlanJob)
     else
-      return timed_matrix_grid<T, Op, In>(algo, m, block, i.shape);
+      return timed_matrix_grid<T, Op, In>(algo, m, block, i.info.shape());
   }
 };
 struct MatrixBaselineJob {
@@ -501,16 +500,16 @@ BenchSession::BenchSession() : impl_(std::make_unique<Impl>()) {
   cudaDeviceProp prop{};
   RL_CUDA(cudaGetDeviceProperties(&prop, m.device_id));
   m.info.name = prop.name;
-  m.shape = cuda_device_shape();
-  m.info.sm_count = m.shape.sm_count;
-  m.info.threads_per_sm = m.shape.threads_per_sm;
+  const DeviceShape shape = cuda_device_shape();  // what the grid sizing reads (info.shape()), read once
+  m.info.sm_count = shape.sm_count;
+  m.info.threads_per_sm = shape.threads_per_sm;
   m.info.compute_major = prop.major;
   int v = 0;
   RL_CUDA(cudaDeviceGetAttribute(&v, cudaDevAttrL2CacheSize, m.device_id));
   m.info.l2_bytes = std::size_t(v);
   RL_CUDA(cudaDeviceGetAttribute(&m.info.mem_clock_khz, cudaDevAttrMemoryClockRate, m.device_id));
   RL_CUDA(cudaDeviceGetAttribute(&m.info.bus_width_bits, cudaDevAttrGlobalMemoryBusWidth, m.device_id));
-  m.info.peak_gbps = m.shape.peak_gbps;
+  m.info.peak_gbps = shape.peak_gbps;
   m.nvml = std::make_unique<Nvml>(m.device_id);
   m.info.throttle_check = m.nvml->reasons != nullptr;
   if (!m.nvml->driver.empty()) {

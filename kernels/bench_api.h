@@ -29,6 +29,8 @@ struct DeviceInfo {
   int bus_width_bits = 0;
   double peak_gbps = 0;      // 2 x memory clock x bus width / 8, from the device's attributes
   bool throttle_check = false;  // NVML available to spot throttled samples
+  // What plans and grids are sized by (cuda_device_shape, read once a session).
+  DeviceShape shape() const { return DeviceShape(sm_count, threads_per_sm, peak_gbps); }
 };
 
 struct BenchSettings {

@@ -366,8 +366,7 @@ kernels::Timing time_on_gpu(kernels::BenchSession& session, const Row& r, core::
     return pt.matrix ? session.time_matrix_baseline(r.baseline, req.op, pt.shape, settings, cancel)
                      : session.time_baseline(r.baseline, req.op, settings, cancel);
   const auto grid = [&](int block) { return session.timed_grid(r.algo, pt.shape, block, req.op); };
-  return session.time(row_plan(r, row, req, pt, {dev.sm_count, dev.threads_per_sm, dev.peak_gbps}, grid), req.op,
-                      settings, cancel);
+  return session.time(row_plan(r, row, req, pt, dev.shape(), grid), req.op, settings, cancel);
 }
 
 // The row of a kernel this GPU cannot run: a bench of many kernels goes on without it, and the
@@ -428,7 +427,7 @@ core::BenchReport run_gpu(const BenchRequest& req, const std::vector<const Row*>
         if (pt.matrix)
           judge_matrix(row, {t.outputs, t.wrong, t.wrong_note}, exact);
         else
-          judge(*r, row, req.type, req.op, t.result, facts.expected, facts.abs_sum, {dev.sm_count, dev.threads_per_sm});
+          judge(*r, row, req.type, req.op, t.result, facts.expected, facts.abs_sum, dev.shape());
       }
       report.rows.push_back(row);
       if (on_row) on_row(row);

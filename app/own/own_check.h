@@ -34,8 +34,9 @@ std::uint64_t fresh_seed();
 // Runs the request's kernel (its file, block and type) at each of check_sizes but the traced
 // size, over `random:SEED` inputs (core::generate_input) and, for ints, where those pass over the
 // next seed's (SEED % 999999 + 1: a dropped int may be 0 in one draw), and returns a finding for
-// each size that failed, naming the draw that failed: a wrong value, a CPU-path finding or a launch the file's lines
-// cannot make. Throws what run_on_cpu and run_on_gpu throw for the file itself (a compile error).
+// each size that failed, naming the draw that failed: a wrong value, a CPU-path finding or a
+// launch the file's lines cannot make. Throws what run_on_cpu and run_on_gpu throw for the file
+// itself (a compile error).
 std::vector<core::Finding> check_other_sizes(const OwnRequest& request, bool gpu, core::Op op, std::uint64_t seed);
 
 }  // namespace rl::own
