@@ -35,12 +35,13 @@ struct Launch {
 // (2048 on sm_80 and sm_90, 1536 on sm_86 and sm_89, 1024 on sm_75), and its memory's peak in
 // GB/s (2 x memory clock x bus width / 8; 0 where not known). The GPU path reads all three from the
 // device (cuda_device_shape); a bare SM count means an SM of 2048 threads and no peak, as the CPU
-// model's own device has.
+// model's own device has. Explicit: an SM count passed where a device's shape is asked would
+// size a grid with no peak, so the row rules that need one would take their no-peak branch.
 struct DeviceShape {
   int sm_count = 1;
   int threads_per_sm = 2048;
   double peak_gbps = 0;
-  constexpr DeviceShape(int sms, int threads = 2048, double peak = 0)  // NOLINT: an SM count converts
+  explicit constexpr DeviceShape(int sms, int threads = 2048, double peak = 0)
       : sm_count(sms), threads_per_sm(threads), peak_gbps(peak) {}
 };
 

@@ -559,7 +559,7 @@ TEST(Bench, TheResultCheckRefusesWrongResults) {
     row.n = n;
     const auto* info = core::find_algorithm(id);
     row.block = info->kind == core::Kind::Baseline ? 0 : kernels::preferred_block(backend::kernel_algo(id), n, kSms);
-    backend::judge(row, type, core::Op::Sum, got, expected, abs_sum, kSms);
+    backend::judge(row, type, core::Op::Sum, got, expected, abs_sum, kernels::DeviceShape(kSms));
     return row;
   };
   const double big = double(std::size_t(1) << 27), lost = 32768;
@@ -699,15 +699,16 @@ TEST(Bench, FloatMinAndMaxAreJudgedExactly) {
       const double expected = type == core::DType::Float ? double(0.734375f) : 0.734375;
       core::BenchRow row;
       row.algorithm = "warp-shuffle", row.n = std::size_t(1) << 20, row.block = 256;
-      backend::judge(row, type, op, expected, expected, 1e6, kSms);
+      backend::judge(row, type, op, expected, expected, 1e6, kernels::DeviceShape(kSms));
       EXPECT_TRUE(row.check_ok) << row.check;
       EXPECT_EQ(row.check, "exact");
       const double next =
           type == core::DType::Float ? double(std::nextafter(float(expected), 1.0f)) : std::nextafter(expected, 1.0);
-      backend::judge(row, type, op, next, expected, 1e6, kSms);
+      backend::judge(row, type, op, next, expected, 1e6, kernels::DeviceShape(kSms));
       EXPECT_FALSE(row.check_ok) << row.check;
       EXPECT_EQ(row.check.find("got "), 0u) << row.check;
-      backend::judge(row, type, core::Op::Sum, next, expected, 1e6, kSms);  // the same error in a sum passes
+      backend::judge(row, type, core::Op::Sum, next, expected, 1e6,
+                     kernels::DeviceShape(kSms));  // the same error in a sum passes
       EXPECT_TRUE(row.check_ok) << row.check;
     }
 }

@@ -812,7 +812,7 @@ void conform(const test::GoldenCase& c, Conformed& out) {
   const core::Trace& g = file.trace;
   const auto req = test::golden_request(c, g.trace_block, g.grid, g.tickets);
   const kernels::AlgorithmRow& row = backend::kernel_row(c.algorithm);
-  const kernels::Plan plan = backend::plan_for(req, kernels::DeviceShape(model::kModelSmCount));
+  const kernels::Plan plan = backend::plan_for(req, model::kModelDevice);
   core::Trace t;
   bool compiled = false;
   const auto run = [&]<class T, class In>() {
@@ -901,7 +901,7 @@ TEST(Conformance, TheCatalogsPitfallsAreNamedAsRaces) {
     req.algorithm = id, req.block = 256, req.type = core::DType::Float;
     req.input = test::random_values(4096 + 3, core::DType::Float, seed);
     const CatalogKernels k = compile_row<float>(backend::kernel_row(id), 256, core::Op::Sum, true);
-    const kernels::Plan plan = backend::plan_for(req, kernels::DeviceShape(model::kModelSmCount));
+    const kernels::Plan plan = backend::plan_for(req, model::kModelDevice);
     const std::string e = error_of([&] {
       backend::run_trace<float, float>(
           req, plan, [&](const kernels::Plan& p, kernels::OpKind op, const float* in, kernels::RawTrace<float>* raw) {

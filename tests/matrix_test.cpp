@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 #include <tuple>
+#include <type_traits>
 #include <random>
 
 #include "app/backend/backend.h"
@@ -915,7 +916,9 @@ TEST(Matrix, RowKernelsTakeTheLargestBlockThatKeepsEightLoadsAThread) {
   EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {1, 4096}, kH100), 32);
   // A warp a block where one-warp blocks number 8 to 16 an SM: 2^10 x 2^18 on 132 SMs (2048 tiles).
   EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {1024, std::size_t(1) << 18}, kH100), 32);
-  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {1024, std::size_t(1) << 18}, 64), 256);  // 32 a SM
+  EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {1024, std::size_t(1) << 18},
+                                            kernels::DeviceShape(64)),
+            256);  // 32 a SM
   EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSumsVectorized, {4096, std::size_t(1) << 16}, kH100), 256);  // 3.9 a SM
   EXPECT_EQ(kernels::preferred_matrix_block(Algo::ColumnSums, {std::size_t(1) << 24, 16}, kH100), 1024);
   EXPECT_EQ(block(Algo::ColumnSumsNaive, 1024), 256);
@@ -1034,6 +1037,10 @@ TEST(Matrix, RoundsPayWhereTheMemoryFeedsAnSmLittle) {
 
 // lanes-per-row's timed grid in a wave of 528 blocks (four of 256 threads an SM, 132 SMs): rounds
 // where they fill two waves and pay, else two waves; other rows the fewest waves that hold.
+// A bare SM count is not a device's shape: passed where one is asked, the row rules would see no
+// memory peak and take their no-peak branch (`lanes_timed_grid`'s rounds would always pay).
+static_assert(!std::is_convertible_v<int, kernels::DeviceShape>);
+
 TEST(Matrix, LanesPerRowTimedGridTakesRoundsWherePaidElseWholeWaves) {
   using kernels::DeviceShape;
   const DeviceShape h100(132, 2048, 3352.32), h200(132, 2048, 4814.0), unknown(132);

@@ -434,7 +434,7 @@ TEST(Model, CompensatedSumsStayWithinTheirBound) {
     long double exact = 0;
     for (double x : in) exact += x;  // floats: 64-bit long double holds these sums exactly enough
     for (int block : {32, 256, 1024}) {
-      const std::size_t grid = kernels::first_pass_grid(kernels::Algo::Compensated, n, block, model::kModelSmCount, 1);
+      const std::size_t grid = kernels::first_pass_grid(kernels::Algo::Compensated, n, block, model::kModelDevice, 1);
       const double levels = 10 + double((grid + block - 1) / block + 4) + 10;  // + a vector's 4
       const double mu = u * double((n + grid * std::size_t(block) - 1) / (grid * std::size_t(block)));
       const double got = test::model_result("compensated", core::Op::Sum, core::DType::Float, in, block);
@@ -1163,8 +1163,10 @@ TEST(Shapes, ResidentGridsFollowTheDevicesThreadsPerSm) {
   for (int threads : {2048, 1536, 1024})
     for (int block : {128, 256, 1024}) {
       const std::size_t wave = std::size_t(threads / block) * 46;
-      EXPECT_EQ(kernels::first_pass_grid(Algo::MultiplePerThread, n, block, {46, threads}), wave) << threads << " " << block;
-      EXPECT_EQ(kernels::first_pass_grid(Algo::WorkQueue, n, block, {46, threads}), wave) << threads << " " << block;
+      EXPECT_EQ(kernels::first_pass_grid(Algo::MultiplePerThread, n, block, kernels::DeviceShape(46, threads)), wave)
+          << threads << " " << block;
+      EXPECT_EQ(kernels::first_pass_grid(Algo::WorkQueue, n, block, kernels::DeviceShape(46, threads)), wave)
+          << threads << " " << block;
     }
 }
 

@@ -284,14 +284,14 @@ struct HostPoint {
 template <class T, class In>
 void sim_kernel(const Row& r, core::BenchRow& row, const BenchRequest& req, const HostPoint& hp,
                 const std::atomic<bool>* cancel) {
-  const kernels::Plan plan = row_plan(r, row, req, hp.pt, model::kModelSmCount);
+  const kernels::Plan plan = row_plan(r, row, req, hp.pt, model::kModelDevice);
   const std::vector<In> in = typed_as<In>(hp.values);
   std::vector<T> out;
   const double us = host_median_us(row, req.max_seconds, cancel,
                                    [&] { out = model::model_run<T, In>(plan, req.op, in.data(), nullptr); });
   finish_row(r, row, hp.pt, us, req.type, 0);
   if (!hp.pt.matrix) {
-    judge(r, row, req.type, req.op, double(out[0]), hp.expected.value, hp.expected.abs_sum, model::kModelSmCount);
+    judge(r, row, req.type, req.op, double(out[0]), hp.expected.value, hp.expected.abs_sum, model::kModelDevice);
     return;
   }
   const std::vector<T> wide(hp.values.begin(), hp.values.end());  // exact: each value is one of In's
@@ -315,7 +315,7 @@ void sim_cpu(const Row& r, core::BenchRow& row, const BenchRequest& req, const H
                                      [&] { got = double(model::cpu_reduce<T>(req.op, in.data(), in.size())); });
     finish_row(r, row, hp.pt, us, req.type, 0);
   });
-  judge(r, row, req.type, req.op, got, hp.expected.value, hp.expected.abs_sum, model::kModelSmCount);
+  judge(r, row, req.type, req.op, got, hp.expected.value, hp.expected.abs_sum, model::kModelDevice);
 }
 
 // The CPU model, timed on the host: honest numbers about the model, never about a GPU. The

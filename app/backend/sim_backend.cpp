@@ -9,7 +9,7 @@ class SimBackend final : public Backend {
  public:
   std::string name() const override { return "sim"; }
   std::string device() const override { return "CPU model"; }
-  kernels::DeviceShape device_shape() const override { return kernels::DeviceShape(model::kModelSmCount); }
+  kernels::DeviceShape device_shape() const override { return model::kModelDevice; }
   core::Trace trace(const TraceRequest& req) override {
     const kernels::Plan plan = plan_for(req, device_shape());
     core::Trace t =

@@ -137,7 +137,7 @@ std::vector<T> model_run(const kernels::Plan& plan, kernels::OpKind op, const In
 
 kernels::Plan model_plan(Algo algo, kernels::Matrix shape, const kernels::Launch& launch, std::size_t elem_bytes,
                          bool traced) {
-  return kernels::make_plan(algo, shape, launch, kernels::DeviceShape(kModelSmCount), elem_bytes, traced);
+  return kernels::make_plan(algo, shape, launch, kModelDevice, elem_bytes, traced);
 }
 
 #define RL_MODEL(T, In) \

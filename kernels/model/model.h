@@ -15,6 +15,8 @@ namespace rl::model {
 
 // The SM count the model sizes fixed grids for when no GPU says otherwise (H100/H200).
 constexpr int kModelSmCount = 132;
+// That device's shape: SMs of 2048 threads, no memory peak.
+constexpr kernels::DeviceShape kModelDevice{kModelSmCount};
 
 // Same contract as kernels::gpu_run, computed on the CPU: the plan's outputs (one for an
 // array). In: the elements' type, T: the accumulator's (half and bfloat16 elements add in float

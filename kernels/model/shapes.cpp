@@ -84,7 +84,8 @@ std::size_t check_race_launch(Algo algo, std::size_t n, const Launch& launch) {
     throw std::invalid_argument(id + " has no race-revealing recording (it takes missing-syncthreads, "
                                 "legacy-warp-synchronous, and their fixes sequential and unroll-last-warp)");
   check_launch(algo, n, launch, true);
-  const std::size_t grid = first_pass_grid(algo, n, launch.block, 1);  // a block per share: no device in it
+  const std::size_t grid =
+      first_pass_grid(algo, n, launch.block, DeviceShape(1));  // a block per share: no device in it
   if (grid > kMaxRaceBlocks)
     throw std::invalid_argument("race runs record every block: at most " + std::to_string(kMaxRaceBlocks) + " blocks, and " +
                                 std::to_string(n) + " elements at block " + std::to_string(launch.block) + " take " +
@@ -237,7 +238,7 @@ void check_launch(Algo algo, std::size_t n, const Launch& launch, bool traced) {
   if (launch.grid % std::size_t(cluster) != 0)
     throw std::invalid_argument("a grid of " + std::to_string(launch.grid) +
                                 " blocks is not a whole number of clusters of " + std::to_string(cluster));
-  const std::size_t grid = launch.grid ? launch.grid : first_pass_grid(algo, n, b, 1, cluster);
+  const std::size_t grid = launch.grid ? launch.grid : first_pass_grid(algo, n, b, DeviceShape(1), cluster);
   if (traced && (launch.trace_block < 0 || std::size_t(launch.trace_block) >= grid))
     throw std::invalid_argument("trace block " + std::to_string(launch.trace_block) + " is outside the grid of " +
                                 std::to_string(grid) + " block(s)");
