@@ -12,7 +12,8 @@
 // Measured (assets/runs/h100-rows/report/2026-12-06/lanes_queue/rows_queue.txt, H100 GPU-130609f1,
 // two passes, the mean of 20 back to back): a round a ticket level with the catalog's rounds at
 // rows of 256, 64 and 16, 0.7-0.8 under them at 100, 96 and 48, 0.6-0.9 over them at 200; larger
-// tickets slower at every shape. On an H100 the block scheduler hands the rounds out about as well.
+// tickets slower at every shape. A likely reading, not measured: the block scheduler hands the
+// rounds out about as well.
 // On a GPU machine (from the repository's root):
 //   nvcc -arch=sm_90 -O3 -std=c++20 -I. -Ikernels -o rows_queue scripts/experiments/rows_queue.cu \
 //     kernels/model/matrix_shapes.cpp && ./rows_queue
