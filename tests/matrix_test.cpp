@@ -1035,12 +1035,12 @@ TEST(Matrix, RoundsPayWhereTheMemoryFeedsAnSmLittle) {
   EXPECT_TRUE(rounds_pay(DeviceShape(264, 2048, h200)));
 }
 
-// lanes-per-row's timed grid in a wave of 528 blocks (four of 256 threads an SM, 132 SMs): rounds
-// where they fill two waves and pay, else two waves; other rows the fewest waves that hold.
 // A bare SM count is not a device's shape: passed where one is asked, the row rules would see no
 // memory peak and take their no-peak branch (`lanes_timed_grid`'s rounds would always pay).
 static_assert(!std::is_convertible_v<int, kernels::DeviceShape>);
 
+// lanes-per-row's timed grid in a wave of 528 blocks (four of 256 threads an SM, 132 SMs): rounds
+// where they fill two waves and pay, else two waves; other rows the fewest waves that hold.
 TEST(Matrix, LanesPerRowTimedGridTakesRoundsWherePaidElseWholeWaves) {
   using kernels::DeviceShape;
   const DeviceShape h100(132, 2048, 3352.32), h200(132, 2048, 4814.0), unknown(132);

@@ -25,8 +25,7 @@ core::Trace run_race(const TraceRequest& req, int runs) {
   const auto gpu = kernels::gpu_race_runs<T>(algo, req.op, typed.data(), typed.size(), launch, runs, meant.partials);
   TraceRequest kept = req;
   kept.trace_block = gpu.block;
-  const kernels::DeviceShape model_device = model::kModelDevice;
-  core::Trace t = run_trace<T>(kept, plan_for(kept, model_device), model::model_run<T, T>);
+  core::Trace t = run_trace<T>(kept, plan_for(kept, model::kModelDevice), model::model_run<T, T>);
   core::Race race;
   race.runs = runs;
   race.blocks = meant.partials.size();

@@ -63,9 +63,9 @@ void time_shape(const Lab& lab, const Cold& c, u64 rows, u64 cols, unsigned long
   snprintf(what, sizeof what, "catalog, a round (%llu rows) a block, %u blocks", round, rounds);
   line<false>(what, lab, c, rows, cols,
               [&] { catalog<<<rounds, kBlock, round * 4>>>(in, lab.out, rows, cols, lanes, std::size_t(round)); });
+  int fit = 0;  // blocks of the catalog's kernel an SM holds, each with the most sums it may hold
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, catalog, kBlock, 49152));
   for (int waves = 1; waves <= 4; waves *= 2) {
-    int fit = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, catalog, kBlock, 49152));
     const unsigned grid = unsigned(waves * fit * lab.sms);
     const u64 share = (rows + grid - 1) / grid;
     const bool held = share * 4 <= 49152;
