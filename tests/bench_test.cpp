@@ -26,6 +26,7 @@
 #include "kernels/matrix_shapes.h"
 #include "kernels/bench_input.h"
 #include "kernels/model/matrix_check.h"
+#include "kernels/model/model.h"
 #include "kernels/model/pieces.h"
 
 using namespace rl;
@@ -551,15 +552,16 @@ TEST(Plot, EverySeriesOfAFullRunLooksDifferent) {
 // baseline (std::reduce, one addition after another) has a bound of n roundings: a lost chunk
 // fits inside it, so it is left out of the lost-chunk case.
 TEST(Bench, TheResultCheckRefusesWrongResults) {
-  constexpr int kSms = 132;
   const auto check = [&](const std::string& id, std::size_t n, core::DType type, double got, double expected,
                          double abs_sum) {
     core::BenchRow row;
     row.algorithm = id;
     row.n = n;
     const auto* info = core::find_algorithm(id);
-    row.block = info->kind == core::Kind::Baseline ? 0 : kernels::preferred_block(backend::kernel_algo(id), n, kSms);
-    backend::judge(row, type, core::Op::Sum, got, expected, abs_sum, kernels::DeviceShape(kSms));
+    row.block = info->kind == core::Kind::Baseline
+                    ? 0
+                    : kernels::preferred_block(backend::kernel_algo(id), n, model::kModelSmCount);
+    backend::judge(row, type, core::Op::Sum, got, expected, abs_sum, model::kModelDevice);
     return row;
   };
   const double big = double(std::size_t(1) << 27), lost = 32768;
@@ -692,23 +694,22 @@ TEST(Bench, AReportNamesWhatItHolds) {
 // off is wrong, where a sum that far off would pass within its bound (issue 48: min and max of
 // floats were judged only with sums in these tests).
 TEST(Bench, FloatMinAndMaxAreJudgedExactly) {
-  constexpr int kSms = 132;
   for (const core::Op op : {core::Op::Min, core::Op::Max})
     for (const core::DType type : {core::DType::Float, core::DType::Double}) {
       SCOPED_TRACE(core::to_string(type) + " " + core::to_string(op));
       const double expected = type == core::DType::Float ? double(0.734375f) : 0.734375;
       core::BenchRow row;
       row.algorithm = "warp-shuffle", row.n = std::size_t(1) << 20, row.block = 256;
-      backend::judge(row, type, op, expected, expected, 1e6, kernels::DeviceShape(kSms));
+      backend::judge(row, type, op, expected, expected, 1e6, model::kModelDevice);
       EXPECT_TRUE(row.check_ok) << row.check;
       EXPECT_EQ(row.check, "exact");
       const double next =
           type == core::DType::Float ? double(std::nextafter(float(expected), 1.0f)) : std::nextafter(expected, 1.0);
-      backend::judge(row, type, op, next, expected, 1e6, kernels::DeviceShape(kSms));
+      backend::judge(row, type, op, next, expected, 1e6, model::kModelDevice);
       EXPECT_FALSE(row.check_ok) << row.check;
       EXPECT_EQ(row.check.find("got "), 0u) << row.check;
-      backend::judge(row, type, core::Op::Sum, next, expected, 1e6,
-                     kernels::DeviceShape(kSms));  // the same error in a sum passes
+      // The same error in a sum passes.
+      backend::judge(row, type, core::Op::Sum, next, expected, 1e6, model::kModelDevice);
       EXPECT_TRUE(row.check_ok) << row.check;
     }
 }
