@@ -32,7 +32,7 @@ __global__ void __launch_bounds__(1024) flat_rows(const In* __restrict__ in, T* 
   constexpr std::size_t per = kVectorBytes / sizeof(In), tile = kFlatTileBytes / sizeof(In);
   __shared__ std::uint64_t full[kFlatStages];
   __shared__ T carry[2];           // a cut row's sum so far: written in one tile, read in the next
-  In* buffers = shared_array<In>();  // kFlatStages tiles, then `held` row sums
+  In* buffers = ring_array<In>();  // kFlatStages tiles on a 128-byte boundary, then `held` row sums
   T* sums = reinterpret_cast<T*>(buffers + std::size_t(kFlatStages) * tile);
   const std::size_t ring = std::size_t(held) - 1;  // held is a power of two: a row's place by mask
   const unsigned tid = threadIdx.x, lane = tid % 32;
@@ -155,14 +155,14 @@ struct MatrixLaunch<Algo::FlatRows> : LaunchEntry {
     constexpr bool timed = std::is_same_v<Probe, NoProbe>;
     const int held = timed ? flat_held_rows(a.m.cols, sizeof(In), sizeof(T)) : 0;
     with_lanes<timed, 32>(a.lanes, [&](auto lanes) {  // a kernel for each count
-      constexpr int most = kFlatTileBytes * kFlatStages + (timed ? kFlatHeldBytes : 0);
+      constexpr int most = kFlatTileBytes * kFlatStages + (timed ? kFlatHeldBytes : 0) + int(kRingAlignBytes);
       const auto kernel = flat_rows<T, Op, Probe, In, decltype(lanes)::value>;
       static const bool raised = [&] {
         RL_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
         return true;
       }();
       (void)raised;
-      const int bytes = kFlatTileBytes * kFlatStages + held * int(sizeof(T));
+      const int bytes = kFlatTileBytes * kFlatStages + held * int(sizeof(T)) + int(kRingAlignBytes);  // ring_array
       kernel<<<a.blocks(), a.block, bytes, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, held, p);
     });
   }

@@ -62,6 +62,11 @@ constexpr std::size_t kBulkReduceBytes = 16;
 // blocks of bulk-async-streaming's tiles fit an SM at once (CUDA C++ Programming Guide, compute
 // capabilities table).
 constexpr int kSharedPerSm = 228 * 1024;
+// Bulk copies' buffers start on a 128-byte boundary of shared memory: into a ring 16 bytes off a
+// 32-byte boundary (where the static arrays before it left bulk-async's) the same copies ran about
+// a tenth slower (docs/benchmarks.md, "Bulk copies into shared memory on 128-byte boundaries"). A
+// launch asks this many bytes more for the rounding (ring_array).
+constexpr std::size_t kRingAlignBytes = 128;
 // 16-byte vectors a bulk copy brings a block at once: its row's tile, or one a thread.
 constexpr std::size_t bulk_tile_vectors(const AlgorithmRow& r, int block) {
   return r.tile_bytes ? std::size_t(r.tile_bytes) / 16 : std::size_t(block);

@@ -465,6 +465,15 @@ __device__ __forceinline__ void bulk_hand_out(T v, T* out, T* staging) {
 }
 // >>>
 
+// The block's dynamic shared memory from its first kRingAlignBytes boundary: where bulk copies
+// write (the launch asks kRingAlignBytes more).
+template <class T>
+__device__ __forceinline__ T* ring_array() {
+  unsigned char* raw = shared_array<unsigned char>();
+  const auto at = unsigned(__cvta_generic_to_shared(raw));
+  return reinterpret_cast<T*>(raw + (kRingAlignBytes - at % kRingAlignBytes) % kRingAlignBytes);
+}
+
 // <<< bulk-ring
 // The block's tiles (blockIdx.x, + gridDim.x, ...) of tile_vectors 16-byte vectors each, through
 // a ring of kStages buffers in shared memory, an mbarrier each: thread 0 keeps the next tiles
@@ -480,7 +489,7 @@ __device__ __forceinline__ void bulk_ring(const T* __restrict__ in, T* out, std:
   __shared__ alignas(16) T staging[cells];
   __shared__ T warp_totals[32];
   __shared__ std::uint64_t full[kStages];
-  V* tiles = shared_array<V>();  // kStages buffers of tile_vectors vectors
+  V* tiles = ring_array<V>();  // kStages buffers of tile_vectors vectors, on a 128-byte boundary
   const unsigned tid = threadIdx.x;
   const std::size_t tile_vectors = kTileVectors ? std::size_t(kTileVectors) : std::size_t(blockDim.x);
   const std::size_t vectors = n / per, count = (vectors + tile_vectors - 1) / tile_vectors;
