@@ -7,7 +7,8 @@
 // On H100s (2026-12-06) a ticket a tile read 84.8-86.2 % at 2^28 against the catalog's 93.3-94.4 %,
 // asked one to four refills ahead alike, 82.9-86.2 % with 1 to 16 tiles a ticket; the same kernel
 // by grid stride too: its ring began 48 bytes past a 128-byte boundary (16 off a 32-byte one:
-// the static arrays before it), and rounded up to one it read as fast as the catalog's (kAlign). Build from the repository root:
+// the static arrays before it), and rounded up to one it read as fast as the catalog's (kAlign).
+// Build from the repository root:
 //   nvcc -arch=sm_90 -O3 -std=c++20 -I. -o streaming_queue scripts/experiments/streaming_queue.cu
 //   ./streaming_queue [log2 n ...]   (default 28 24)
 #include <cuda_runtime.h>
