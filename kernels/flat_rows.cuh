@@ -155,14 +155,14 @@ struct MatrixLaunch<Algo::FlatRows> : LaunchEntry {
     constexpr bool timed = std::is_same_v<Probe, NoProbe>;
     const int held = timed ? flat_held_rows(a.m.cols, sizeof(In), sizeof(T)) : 0;
     with_lanes<timed, 32>(a.lanes, [&](auto lanes) {  // a kernel for each count
-      constexpr int most = kFlatTileBytes * kFlatStages + (timed ? kFlatHeldBytes : 0) + int(kRingAlignBytes);
+      constexpr int most = ring_bytes(std::size_t(kFlatTileBytes) * kFlatStages + (timed ? kFlatHeldBytes : 0));
       const auto kernel = flat_rows<T, Op, Probe, In, decltype(lanes)::value>;
       static const bool raised = [&] {
         RL_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
         return true;
       }();
       (void)raised;
-      const int bytes = kFlatTileBytes * kFlatStages + held * int(sizeof(T)) + int(kRingAlignBytes);  // ring_array
+      const int bytes = ring_bytes(std::size_t(kFlatTileBytes) * kFlatStages + std::size_t(held) * sizeof(T));
       kernel<<<a.blocks(), a.block, bytes, a.stream>>>(a.in, a.out, a.m.rows, a.m.cols, a.lanes, held, p);
     });
   }

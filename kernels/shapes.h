@@ -67,6 +67,9 @@ constexpr int kSharedPerSm = 228 * 1024;
 // a tenth slower (docs/benchmarks.md, "Bulk copies into shared memory on 128-byte boundaries"). A
 // launch asks this many bytes more for the rounding (ring_array).
 constexpr std::size_t kRingAlignBytes = 128;
+// The dynamic shared memory a launch asks for `buffers` bytes of bulk copies' ring (and what
+// follows it): the buffers and ring_array's rounding.
+constexpr int ring_bytes(std::size_t buffers) { return int(buffers + kRingAlignBytes); }
 // 16-byte vectors a bulk copy brings a block at once: its row's tile, or one a thread.
 constexpr std::size_t bulk_tile_vectors(const AlgorithmRow& r, int block) {
   return r.tile_bytes ? std::size_t(r.tile_bytes) / 16 : std::size_t(block);

@@ -79,9 +79,7 @@ struct ArrayLaunch<Algo::BulkAsync> : LaunchEntry {
     if constexpr (!std::is_same_v<T, int> && !std::is_same_v<Op, ops::Sum>) {
       throw std::invalid_argument("bulk-async reduces floats and doubles by sum only (kernels::takes)");
     } else {
-      const auto ring = [](int threads) {  // and the rounding to a 128-byte boundary (ring_array)
-        return int(kBulkStages * std::size_t(threads) * kVectorBytes + kRingAlignBytes);
-      };
+      const auto ring = [](int threads) { return ring_bytes(kBulkStages * std::size_t(threads) * kVectorBytes); };
       static const bool raised = [&] {  // the largest block's worth, so every block size fits
         RL_CUDA(cudaFuncSetAttribute(bulk_async<T, Op, Probe>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      ring(kMaxBlock)));
@@ -149,7 +147,7 @@ struct ArrayLaunch<Algo::BulkAsyncStreaming> : LaunchEntry {
       throw std::invalid_argument("bulk-async-streaming reduces floats and doubles by sum only (kernels::takes)");
     } else {
       constexpr AlgorithmRow r = row(Algo::BulkAsyncStreaming);
-      constexpr int ring = r.tile_bytes * r.stages + int(kRingAlignBytes);  // and ring_array's rounding
+      constexpr int ring = ring_bytes(std::size_t(r.tile_bytes) * std::size_t(r.stages));
       const auto kernel = bulk_async_streaming<T, Op, Probe, r.tile_bytes, r.stages>;
       static const bool raised = [&] {
         RL_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, ring));

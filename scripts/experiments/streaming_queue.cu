@@ -172,7 +172,7 @@ template <int kTile, int kStages>
 static void catalog_bulk(Buffers& d, int b) {
   auto* kernel = bulk_async_streaming<float, ops::Sum, NoProbe, kTile, kStages>;
   const std::size_t tiles = (d.n * sizeof(float) + kTile - 1) / kTile;
-  const int smem = kTile * kStages + int(kRingAlignBytes);  // ring_array's rounding
+  const int smem = ring_bytes(std::size_t(kTile) * kStages);
   const std::size_t grid = std::min(tiles, one_wave(kernel, b, smem));
   const double us = median_us(
       [&](int k) { kernel<<<grid, b, smem>>>(d.in, d.out + 4 * (k % 2), d.n, NoProbe{}, d.out + 4 * ((k + 1) % 2)); });
