@@ -273,6 +273,7 @@ TEST(Bench, TheExactLinesInPiecesEqualTheSerialWalk) {
   const kernels::Matrix shapes[] = {{0, 5},      {1, 1}, {3, 1}, {1, 7}, {33, 257}, {300001, 7}, {3, (1u << 20) + 5},
                                     {1031, 1029}};
   for (const kernels::Matrix m : shapes) {
+    if (test::sanitized() && m.rows == 1031) continue;  // the square one: no pieces the others lack
     std::vector<float> f(m.size());
     std::vector<int> n(m.size());
     for (std::size_t i = 0; i < m.size(); ++i)
@@ -308,6 +309,8 @@ TEST(Bench, TheDrawnInputsFactsEqualASerialWalk) {
                                       kernels::DType::Half, kernels::DType::Bf16})
       for (const kernels::OpKind op : {kernels::OpKind::Sum, kernels::OpKind::Min, kernels::OpKind::Max}) {
         if (n > (std::size_t(2) << 20) && (type != kernels::DType::Float || op != kernels::OpKind::Sum)) continue;
+        // Under the sanitizers the pieces of 2^20 + 3 for float sums alone: the draw is the same code.
+        if (test::sanitized() && n > 7 && (type != kernels::DType::Float || op != kernels::OpKind::Sum)) continue;
         SCOPED_TRACE("n " + std::to_string(n) + ", type " + std::to_string(int(type)) + ", op " +
                      std::to_string(int(op)));
         std::vector<double> v(n, -1e9);

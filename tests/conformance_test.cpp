@@ -852,7 +852,7 @@ TEST(Conformance, CatalogKernelsInterpretedReproduceTheirGoldenGpuTraces) {
   if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
   // Under the sanitizers (scripts/test.sh's second round) one small case a kernel: the
   // interpreter runs there some ten times slower.
-  const bool sanitized = std::getenv("REDLAB_SANITIZED") != nullptr;
+  const bool sanitized = test::sanitized();
   Conformed result;
   // The first pass notes the kernels' names (built()), the second compiles and runs.
   for (const bool collecting : {true, false}) {

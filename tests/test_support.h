@@ -63,6 +63,10 @@ inline std::uint64_t test_seed() {
   return seed;
 }
 
+// scripts/test.sh's second round (AddressSanitizer and UBSan, REDLAB_SANITIZED=1): the heaviest
+// loops take a sample there, some ten times slower; the first round ran them whole.
+inline bool sanitized() { return std::getenv("REDLAB_SANITIZED") != nullptr; }
+
 // Random values of the type: ints in [-1000, 1000], floats and doubles in [-100, 100)
 // (exact in the type).
 inline std::vector<double> random_values(std::size_t n, core::DType type, std::uint64_t seed) {
