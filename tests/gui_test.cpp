@@ -344,14 +344,17 @@ TEST(Gui, WithoutADisplaySaysSoAndPointsToTheHeadlessCommands) {
   EXPECT_NE(out.find("render"), std::string::npos) << out;
 }
 
+// One series: beside the host's std::reduce (cpu, about a hundred times faster) sequential's line
+// lay on the chart's axis, and 41 of 286 columns showed none of its colour (CI, 2026-12-06).
 TEST(Gui, HeadlessModeRunsTheSameUiOffScreenAndReportsFrameTimes) {
   const auto dir = std::filesystem::path(testing::TempDir());
   const auto report = dir / "redlab_frames.json", shot = dir / "redlab_headless.png";
   std::filesystem::remove(report), std::filesystem::remove(shot);
   int code = -1;
-  const auto log = capture(clean_config() + "env -u DISPLAY " REDLAB_BINARY
-                           " --headless --backend sim --tab bandwidth --run-bench --bench-sizes 2^10..2^16"
-                           " --bench-algorithms sequential,cpu --quit-after-frames 60 --frame-report " +
+  const auto log = capture(clean_config() +
+                               "env -u DISPLAY " REDLAB_BINARY
+                               " --headless --backend sim --tab bandwidth --run-bench --bench-sizes 2^10..2^16"
+                               " --bench-algorithms sequential --quit-after-frames 60 --frame-report " +
                                report.string() + " --screenshot " + shot.string(),
                            &code);
   if (code != 0 && log.find("EGL") != std::string::npos && !std::getenv("REDLAB_REQUIRE_GL"))
