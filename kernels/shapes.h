@@ -62,6 +62,11 @@ constexpr std::size_t kBulkReduceBytes = 16;
 // blocks of bulk-async-streaming's tiles fit an SM at once (CUDA C++ Programming Guide, compute
 // capabilities table).
 constexpr int kSharedPerSm = 228 * 1024;
+// Shared memory CUDA keeps back from each block on sm_90 (cudaDevAttrReservedSharedMemoryPerBlock,
+// queried on an H200: assets/runs/h200-rows/report/2026-12-06/fcf23ff/gpu_test/reserve.txt): an
+// SM's budget counts it once a block, beside the ring (the static arrays, under 256 bytes, fit the
+// SM's slack at these sizes).
+constexpr std::size_t kReservedSharedPerBlock = 1024;
 // Bulk copies' buffers start on a 128-byte boundary of shared memory: into a ring 16 bytes off a
 // 32-byte boundary (where the static arrays before it left bulk-async's) the same copies ran about
 // a tenth slower (docs/benchmarks.md, "Bulk copies into shared memory on 128-byte boundaries"). A

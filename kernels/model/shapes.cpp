@@ -152,8 +152,8 @@ namespace {
 std::size_t vector_grid(const AlgorithmRow& r, std::size_t n, std::size_t b, std::size_t sms, std::size_t resident) {
   if (r.tile_bytes) {
     const std::size_t per_tile = std::size_t(r.tile_bytes) / 4, tiles = (n + per_tile - 1) / per_tile;
-    const std::size_t ring =  // 1 KB: CUDA's reserve a block (the static arrays, under 256 bytes, not counted)
-        std::size_t(ring_bytes(std::size_t(r.tile_bytes) * std::size_t(r.stages))) + 1024;
+    const std::size_t ring =
+        std::size_t(ring_bytes(std::size_t(r.tile_bytes) * std::size_t(r.stages))) + kReservedSharedPerBlock;
     const std::size_t fit = std::max<std::size_t>(1, std::min(resident / sms, std::size_t(kSharedPerSm) / ring));
     return std::max<std::size_t>(1, std::min(tiles, fit * sms));
   }
