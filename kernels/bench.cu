@@ -210,7 +210,7 @@ struct BenchSession::Impl {
     if constexpr (narrow::is_narrow<In>) {
       if (!plan.row->narrow) throw std::invalid_argument(std::string(plan.row->id) + " takes no half or bfloat16");
     }
-    Reducer<T, Op, In> r(plan, nullptr, stream);
+    Reducer<T, Op, In, false> r(plan, nullptr, stream);
     r.prepare();
     const In* in = static_cast<const In*>(input);
     return measure<T>([&] { return r.enqueue(in); }, s, cancel);
@@ -341,7 +341,7 @@ struct BenchSession::Impl {
 
   template <class T, class Op, class In = T>
   Timing time_matrix_algo(const Plan& plan, const BenchSettings& s, const std::atomic<bool>* cancel) {
-    MatrixReducer<T, Op, In> r(plan, nullptr, stream);
+    MatrixReducer<T, Op, In, false> r(plan, nullptr, stream);
     r.prepare();
     const In* in = static_cast<const In*>(input);
     const T* out = nullptr;

@@ -181,12 +181,14 @@ void launch_listed(Algo algo, const LaunchArgs<T, In>& a, const Probe& p) {
 }
 
 // In: the input's element type; T: the accumulator's, which later passes and the result take.
-template <class T, class Op, class In = T>
+// Traceable: false for a reducer that only times (bench.cu), which then compiles no traced kernel.
+template <class T, class Op, class In = T, bool Traceable = true>
 class Reducer {
  public:
   // The plan decides the grid and the passes (kernels/plan.h); cg-grid-sync's grid is settled
   // here, where occupancy is known.
   Reducer(const Plan& plan, RawTrace<T>* trace, cudaStream_t stream) : plan_(plan), trace_(trace), stream_(stream) {
+    if (!Traceable && trace) throw std::invalid_argument("a timing reducer records no trace");
     if (plan.matrix()) throw std::invalid_argument(std::string(plan.row->id) + " reduces a matrix, not an array");
     if (plan.elem_bytes != sizeof(In))
       throw std::invalid_argument("the plan was made for " + std::to_string(plan.elem_bytes) +
@@ -288,10 +290,11 @@ class Reducer {
   // The first pass, traced when asked; later passes are never traced.
   template <class Kernel>
   void first_pass(Kernel kernel) {
-    if (!trace_) {
-      kernel(NoProbe{});
-      return;
-    }
+    if (!trace_) return kernel(NoProbe{});
+    if constexpr (Traceable) traced_first_pass(kernel);
+  }
+  template <class Kernel>
+  void traced_first_pass(Kernel kernel) {
     const std::size_t grid = info().combine == Combine::GridSync ? grid_ : plan_grid();  // occupancy's
     const std::size_t outputs =
         records_partials(plan_.algo()) ? grid * outputs_per_block() / std::size_t(plan_.cluster) : 0;

@@ -38,12 +38,14 @@ std::size_t timed_matrix_grid(Algo algo, Matrix m, int block, DeviceShape device
   return grid;
 }
 
-template <class T, class Op, class In = T>
+// Traceable: false for a reducer that only times (bench.cu), which then compiles no traced kernel.
+template <class T, class Op, class In = T, bool Traceable = true>
 class MatrixReducer {
  public:
   // plan: a matrix plan (make_plan) for elements of In, checked for the kernel when it was made.
   MatrixReducer(const Plan& plan, RawTrace<T>* trace, cudaStream_t stream)
       : plan_(plan), trace_(trace), stream_(stream) {
+    if (!Traceable && trace) throw std::invalid_argument("a timing reducer records no trace");
     if (plan.elem_bytes != sizeof(In))
       throw std::invalid_argument("a plan for elements of " + std::to_string(plan.elem_bytes) +
                                   " bytes launched over elements of " + std::to_string(sizeof(In)));
@@ -122,10 +124,11 @@ class MatrixReducer {
 
   template <class Kernel>
   void first_pass(Kernel kernel) {
-    if (!trace_) {
-      kernel(NoProbe{});
-      return;
-    }
+    if (!trace_) return kernel(NoProbe{});
+    if constexpr (Traceable) traced_first_pass(kernel);
+  }
+  template <class Kernel>
+  void traced_first_pass(Kernel kernel) {
     const std::size_t partials = std::min(plan_.passes[0].outputs, kMaxPartials);
     TraceBuffers<T> buf(matrix_trace_shape(plan_.algo(), plan_.block, plan_.shape, sizeof(In)), plan_.block, partials,
                         0);
