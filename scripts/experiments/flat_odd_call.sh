@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Why flat-rows reads 7 points slower at 2^24 x 15 than at 2^24 x 17 on H200s (81.4-82.3 against
+# 88.4-88.9 on GPU-37f96254, GPU-63af0199 and GPU-8a7bc52f), where on fast H100s the two are level
+# (90.3-90.8): flat-rows and its neighbours over rows of 13 to 19 floats at 2^24 rows, in the
+# catalog's grid and in one wave (396 blocks: three an SM), twice; then Nsight Compute over one
+# launch at rows of 15 and 17 (and lanes-per-row at 16): DRAM bytes read and written, L2 sectors,
+# occupancy, stalls. On the GPU machine, from the repository's root, after
+# `PACK_RENDER=0 scripts/gpu-suite.sh pack` here (.gpupack carried):
+#   scripts/experiments/flat_odd_call.sh    results in $OUT/flat_odd.tgz (or ./gpu-out)
+set -u
+source "$(dirname "$0")/call_lib.sh"
+call_begin flat_odd
+S=16777216x13,16777216x14,16777216x15,16777216x16,16777216x17,16777216x18,16777216x19
+for pass in 1 2; do
+  bench "scan_$pass" 90 -a flat-rows,lanes-per-row,thread-per-row --shapes $S --type float
+  bench "wave_$pass" 60 -a flat-rows --shapes $S --type float --grid 396
+done
+for spec in "flat15;rl::kernels::flat_rows<;flat-rows;16777216x15" "flat17;rl::kernels::flat_rows<;flat-rows;16777216x17" \
+            "lanes16;rl::kernels::lanes_per_row;lanes-per-row;16777216x16"; do
+  IFS=';' read -r name kernel algo shape <<<"$spec"
+  step "ncu_$name" 120 ncu --clock-control none --target-processes all --kernel-name-base demangled \
+    --kernel-name "regex:$kernel" --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis \
+    --section Occupancy --section LaunchStats --section WarpStateStats --export "$R/ncu_$name" --force-overwrite \
+    --metrics dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_op_write.sum,lts__t_sectors_op_read.sum \
+    .gpu/run.sh .gpu/bin/reduction-lab bench -a "$algo" --shapes "$shape" --type float --seconds 0.05 --format json \
+    --out "$R/ncu_bench_$name.json"
+  step "ncu_csv_$name" 60 sh -c '[ -s "$1.ncu-rep" ] && ncu --import "$1.ncu-rep" --page raw --csv >"$1.csv"' _ "$R/ncu_$name"
+  rm -f "$R/ncu_$name.ncu-rep"  # the csv keeps every counter; the report would pass the tool's limits
+done
+step ncu_table 30 sh -c 'scripts/ncu-table.py "$1"/ncu_*.csv' _ "$R"
+save; cat "$R/steps.txt"
