@@ -4,7 +4,11 @@
 # (90.3-90.8): flat-rows and its neighbours over rows of 13 to 19 floats at 2^24 rows, in the
 # catalog's grid and in one wave (396 blocks: three an SM), twice; then Nsight Compute over one
 # launch at rows of 15 and 17 (and lanes-per-row at 16): DRAM bytes read and written, L2 sectors,
-# occupancy, stalls. On the GPU machine, from the repository's root, after
+# occupancy, stalls. A guess to test (from the kernel, not measured): a block of 256 walks a 32 KB
+# tile's rows as tasks of `lanes` threads, so a lane's serial reads a tile are the passes times the
+# row's elements a lane: 13 and 15 floats take three passes (630 and 547 rows: 39 and 45 reads), 17
+# and 19 two (482 and 431 rows: 34 and 38), 14 and 18 in two lanes five and four (35, 36); if the
+# adds bound it, 13 and 15 read slowest. On the GPU machine, from the repository's root, after
 # `PACK_RENDER=0 scripts/gpu-suite.sh pack` here (.gpupack carried):
 #   scripts/experiments/flat_odd_call.sh    results in $OUT/flat_odd.tgz (or ./gpu-out)
 set -u
