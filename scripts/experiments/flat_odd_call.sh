@@ -8,7 +8,8 @@
 # tile's rows as tasks of `lanes` threads, so a lane's serial reads a tile are the passes times the
 # row's elements a lane: 13 and 15 floats take three passes (630 and 547 rows: 39 and 45 reads), 17
 # and 19 two (482 and 431 rows: 34 and 38), 14 and 18 in two lanes five and four (35, 36); if the
-# adds bound it, 13 and 15 read slowest. On the GPU machine, from the repository's root, after
+# adds bound it, 13 and 15 read slowest, and blocks of 1024 (one pass a tile) close the gap: the
+# `blocks_*` steps time 13, 15 and 17 in blocks of 128, 512 and 1024. On the GPU machine, from the repository's root, after
 # `PACK_RENDER=0 scripts/gpu-suite.sh pack` here (.gpupack carried):
 #   scripts/experiments/flat_odd_call.sh    results in $OUT/flat_odd.tgz (or ./gpu-out)
 set -u
@@ -18,6 +19,9 @@ S=16777216x13,16777216x14,16777216x15,16777216x16,16777216x17,16777216x18,167772
 for pass in 1 2; do
   bench "scan_$pass" 90 -a flat-rows,lanes-per-row,thread-per-row --shapes $S --type float
   bench "wave_$pass" 60 -a flat-rows --shapes $S --type float --grid 396
+done
+for block in 128 512 1024; do
+  bench "blocks_$block" 60 -a flat-rows --shapes 16777216x13,16777216x15,16777216x17 --type float --block $block
 done
 for spec in "flat15;rl::kernels::flat_rows<;flat-rows;16777216x15" "flat17;rl::kernels::flat_rows<;flat-rows;16777216x17" \
             "lanes16;rl::kernels::lanes_per_row;lanes-per-row;16777216x16"; do
