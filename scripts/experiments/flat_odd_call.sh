@@ -9,12 +9,17 @@
 # row's elements a lane: 13 and 15 floats take three passes (630 and 547 rows: 39 and 45 reads), 17
 # and 19 two (482 and 431 rows: 34 and 38), 14 and 18 in two lanes five and four (35, 36); if the
 # adds bound it, 13 and 15 read slowest, and blocks of 1024 (one pass a tile) close the gap: the
-# `blocks_*` steps time 13, 15 and 17 in blocks of 128, 512 and 1024. On the GPU machine, from the repository's root, after
-# `PACK_RENDER=0 scripts/gpu-suite.sh pack` here (.gpupack carried):
+# `blocks_*` steps time 13, 15 and 17 in blocks of 128, 512 and 1024, and `stages_runs`
+# (flat_rows_stages.cu in the catalog's runs, so far run on an H100 alone) times the copies with
+# the row sums' writes against the same with the adds: the adds' cost at 15 against 17.
+# On the GPU machine, from the repository's root, after `PACK_RENDER=0 scripts/gpu-suite.sh pack`
+# here (.gpupack carried):
 #   scripts/experiments/flat_odd_call.sh    results in $OUT/flat_odd.tgz (or ./gpu-out)
 set -u
 source "$(dirname "$0")/call_lib.sh"
 call_begin flat_odd
+( nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels -o .exp/flat_rows_stages \
+    scripts/experiments/flat_rows_stages.cu > "$R/nvcc.txt" 2>&1 ) &
 S=16777216x13,16777216x14,16777216x15,16777216x16,16777216x17,16777216x18,16777216x19
 for pass in 1 2; do
   bench "scan_$pass" 90 -a flat-rows,lanes-per-row,thread-per-row --shapes $S --type float
@@ -35,5 +40,6 @@ for spec in "flat15;rl::kernels::flat_rows<;flat-rows;16777216x15" "flat17;rl::k
   step "ncu_csv_$name" 60 sh -c '[ -s "$1.ncu-rep" ] && ncu --import "$1.ncu-rep" --page raw --csv >"$1.csv"' _ "$R/ncu_$name"
   rm -f "$R/ncu_$name.ncu-rep"  # the csv keeps every counter; the report would pass the tool's limits
 done
+wait; step stages_runs 120 .exp/flat_rows_stages runs
 step ncu_table 30 sh -c 'scripts/ncu-table.py "$1"/ncu_*.csv' _ "$R"
 save; cat "$R/steps.txt"
