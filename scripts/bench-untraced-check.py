@@ -4,7 +4,8 @@
 Lists the host stubs of the kernels in bench.cu's object (`__device_stub__` in nm -C: one a kernel
 instantiation, in any build) and fails naming every one with TraceProbe but cg-grid-sync's (its
 traced twin sets, through the occupancy query, the grid that timed and traced runs share). As a
-check that the listing can fail, the object must hold NoProbe kernels. Before 732ff39 it held 482 traced kernels that it never launched.
+check that the listing can fail, the object must hold NoProbe kernels. Before 732ff39 it held 482
+traced kernels that it never launched.
 Usage: bench-untraced-check.py OBJECT...  (the rl_kernels objects, or one ;-list of them as CMake
 passes $<TARGET_OBJECTS>; the one named bench.cu.o is read)
 """
@@ -16,15 +17,19 @@ def main(paths):
     paths = [p for arg in paths for p in arg.split(";") if p]
     objects = [p for p in paths if p.endswith("bench.cu.o")]
     if len(objects) != 1:
-        print(f"bench-untraced-check: expected one bench.cu.o among {len(paths)} objects, found {len(objects)}")
+        print(f"bench-untraced-check: expected one bench.cu.o among {len(paths)} objects, "
+              f"found {len(objects)}")
         return 2
-    listing = subprocess.run(["nm", "-C", objects[0]], check=True, capture_output=True, text=True).stdout
+    nm = subprocess.run(["nm", "-C", objects[0]], check=True, capture_output=True, text=True)
+    listing = nm.stdout
     stubs = [s for s in listing.splitlines() if "__device_stub__" in s]
     timed = [s for s in stubs if "NoProbe" in s]
     traced = [s for s in stubs if "TraceProbe" in s and "cg_grid_sync" not in s]
-    print(f"bench-untraced-check: {objects[0]}: {len(timed)} kernel stub symbols with NoProbe, {len(traced)} with TraceProbe")
+    print(f"bench-untraced-check: {objects[0]}: {len(timed)} kernel stub symbols with NoProbe, "
+          f"{len(traced)} with TraceProbe")
     if not timed:
-        print("bench-untraced-check: no NoProbe kernel: not the benchmark's object, or nm read nothing")
+        print("bench-untraced-check: no NoProbe kernel: not the benchmark's object, "
+              "or nm read nothing")
         return 1
     for s in traced[:20]:
         print("  traced:", s)
