@@ -11,7 +11,8 @@
 # adds bound it, 13 and 15 read slowest, and blocks of 1024 (one pass a tile) close the gap: the
 # `blocks_*` steps time 13, 15 and 17 in blocks of 128, 512 and 1024, and `stages_runs`
 # (flat_rows_stages.cu in the catalog's runs, so far run on an H100 alone) times the copies with
-# the row sums' writes against the same with the adds: the adds' cost at 15 against 17.
+# the row sums' writes against the same with the adds: the adds' cost at 15 against 17, and the
+# same in tiles of 30592 bytes, where rows of 15 take two passes a tile instead of three.
 # On the GPU machine, from the repository's root, after `PACK_RENDER=0 scripts/gpu-suite.sh pack`
 # here (.gpupack carried):
 #   scripts/experiments/flat_odd_call.sh    results in $OUT/flat_odd.tgz (or ./gpu-out)

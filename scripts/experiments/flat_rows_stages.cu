@@ -5,6 +5,8 @@
 // copies with no adds, and with the row sums' writes alone: how much of the gap to the copies is the
 // buffers' count, the adds, or the writes. With `half`, the same over halves (float sums, each
 // element widened as it is added, as the catalog's kernel does): the tiles hold twice the rows.
+// Tiles of 30592 bytes beside the catalog's 32 KB (runs of 48 KB either way): whether the passes a
+// block of 256 takes over a tile's rows decide rows of 15 floats (flat_odd_call.sh; not yet run).
 // On a GPU machine (from the repository's root):
 //   nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels \
 //     -o flat_rows_stages scripts/experiments/flat_rows_stages.cu && ./flat_rows_stages [half] [runs]
@@ -134,6 +136,8 @@ struct Shape {
 // one wave: the catalog's timed grid for floats (flat_timed_grid), which keeps one wave for halves
 // on rows of 16-byte multiples where this takes runs at every shape.
 static bool g_runs = false;
+// A run's bytes in `runs`: the catalog's, a tile and a half of 32 KB, whatever the tile timed.
+constexpr u64 kRunBytes = 32768 * 3 / 2;
 
 template <class In, int kTileBytes, int kStages, int kBlock, int kWork>
 float run_ms(const Lab& lab, const In* in, const Shape& s, u64* times = nullptr, u64* grid_out = nullptr) {
@@ -142,7 +146,7 @@ float run_ms(const Lab& lab, const In* in, const Shape& s, u64* times = nullptr,
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, ring));
   int fit = 0;
   CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, kernel, kBlock, ring));
-  const u64 wave = u64(fit) * u64(lab.sms), run = u64(kTileBytes) * 3 / 2 / sizeof(In);
+  const u64 wave = u64(fit) * u64(lab.sms), run = kRunBytes / sizeof(In);
   const u64 runs = std::max((s.rows * s.cols + run - 1) / run, wave);
   const u64 grid = std::min(g_runs ? runs : wave, s.rows);
   const int lanes = rl::kernels::flat_row_lanes(s.cols);
@@ -159,8 +163,8 @@ float run_ms(const Lab& lab, const In* in, const Shape& s, u64* times = nullptr,
 
 template <class In, int kTileBytes, int kStages, int kBlock>
 void row(const Lab& lab, const In* in, const Shape* shapes, int n) {
-  printf("%2d KB x %d, block %4d: copies, +writes, +writes .cs | adds+writes, adds+writes .cs, adds alone\n",
-         kTileBytes / 1024, kStages, kBlock);
+  printf("%5d B x %d, block %4d: copies, +writes, +writes .cs | adds+writes, adds+writes .cs, adds alone\n", kTileBytes,
+         kStages, kBlock);
   for (int i = 0; i < n; ++i) {
     const double bytes = double(shapes[i].rows) * (double(shapes[i].cols) * sizeof(In) + 4);
     const float work = run_ms<In, kTileBytes, kStages, kBlock, 2>(lab, in, shapes[i]);
@@ -204,6 +208,9 @@ void run_all(const Lab& lab, const In* in, const Shape* shapes, int n) {
   for (int i = 0; i < n; ++i) printf(" %s", shapes[i].name);
   printf("\n");
   row<In, 32768, 2, 256>(lab, in, shapes, n);  // the catalog's
+  // 239 lines of 128 bytes: at most 511 rows of 15 floats touch a tile, so a block of 256 adds
+  // them in two passes, where the catalog's 32 KB (up to 548 rows) takes three.
+  row<In, 30592, 2, 256>(lab, in, shapes, n);
   if (g_runs) return;  // runs: the catalog's tiles only; the blocks' ends below keep 4096 blocks
   row<In, 65536, 2, 512>(lab, in, shapes, n);
   u64* times = nullptr;
