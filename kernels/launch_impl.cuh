@@ -181,7 +181,8 @@ void launch_listed(Algo algo, const LaunchArgs<T, In>& a, const Probe& p) {
 }
 
 // In: the input's element type; T: the accumulator's, which later passes and the result take.
-// Traceable: false for a reducer that only times (bench.cu), which then compiles no traced kernel.
+// Traceable: false for a reducer that only times (bench.cu): its traced first pass is then not
+// compiled (cg-grid-sync's traced kernel still is: resident_grid's occupancy query names it).
 template <class T, class Op, class In = T, bool Traceable = true>
 class Reducer {
  public:

@@ -38,7 +38,8 @@ std::size_t timed_matrix_grid(Algo algo, Matrix m, int block, DeviceShape device
   return grid;
 }
 
-// Traceable: false for a reducer that only times (bench.cu), which then compiles no traced kernel.
+// Traceable: false for a reducer that only times (bench.cu): its traced first pass is then not
+// compiled.
 template <class T, class Op, class In = T, bool Traceable = true>
 class MatrixReducer {
  public:

@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """The benchmark compiles no traced kernels: its Reducers are Traceable = false (docs/design.md).
 
-Lists the host stubs of the kernels in bench.cu's object (`__device_stub__` in nm -C: one a kernel
-instantiation, in any build) and fails naming every one with TraceProbe but cg-grid-sync's (its
-traced twin sets, through the occupancy query, the grid that timed and traced runs share). As a
-check that the listing can fail, the object must hold NoProbe kernels. Before 732ff39 it held 482
+Lists the symbols of the kernels' host stubs in bench.cu's object (nm -C, those naming
+`__device_stub__`: a stub's function and its static locals, several a kernel; the static locals
+stay where the stub is inlined, in Release and Debug builds alike) and fails on any with TraceProbe
+but cg-grid-sync's (its traced twin sets, through the occupancy query, the grid that timed and
+traced runs share), printing the first 20. As a check that the listing can fail, the object must
+hold NoProbe kernels. Before 732ff39 it held 482
 traced kernels that it never launched.
 Usage: bench-untraced-check.py OBJECT...  (the rl_kernels objects, or one ;-list of them as CMake
 passes $<TARGET_OBJECTS>; the one named bench.cu.o is read)

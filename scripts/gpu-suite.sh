@@ -165,11 +165,15 @@ if [ "$mode" = sanitize ]; then  # sanitize TOOL: the quick GPU test set under c
   # racecheck leaves out GpuRace.*: they launch the two pitfalls, which race on purpose (the
   # racecheck_* and pitfall_* steps expect those hazards).
   # SANITIZER_FILTER (a gtest filter) splits the set where one tool passes a call's ten minutes
-  # (racecheck over the whole set was unfinished at 585 s): e.g. Gpu.MatrixTraces* and -Gpu.MatrixTraces*.
+  # (racecheck over the whole set was unfinished at 585 s, 2026-12-05): e.g. Gpu.MatrixTraces* in
+  # one call, -Gpu.MatrixTraces* in others. A filter that selects no test fails, not passes.
   filter=${SANITIZER_FILTER:-*}
   if [ "$2" = racecheck ]; then
     case $filter in *-*) filter="$filter:GpuRace.*" ;; *) filter="$filter-GpuRace.*" ;; esac
   fi
+  selected=$(.gpu/run.sh .gpu/bin/gpu_test --gtest_list_tests --gtest_filter="$filter" | grep -c '^  ')
+  [ "$selected" -gt 0 ] || { echo "sanitize $2: the filter '$filter' selects no test" >&2; exit 2; }
+  echo "sanitize $2: $selected tests ($filter)"
   REDLAB_GPU_QUICK=1 exec compute-sanitizer --tool "$2" --error-exitcode 9 --print-limit 20 \
     .gpu/run.sh .gpu/bin/gpu_test --gtest_filter="$filter"
 fi

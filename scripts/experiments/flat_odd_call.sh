@@ -6,13 +6,16 @@
 # launch at rows of 15 and 17 (and lanes-per-row at 16): DRAM bytes read and written, L2 sectors,
 # occupancy, stalls. A guess to test (from the kernel, not measured): a block of 256 walks a 32 KB
 # tile's rows as tasks of `lanes` threads, so a lane's serial reads a tile are the passes times the
-# row's elements a lane: 13 and 15 floats take three passes (630 and 547 rows: 39 and 45 reads), 17
-# and 19 two (482 and 431 rows: 34 and 38), 14 and 18 in two lanes five and four (35, 36); if the
-# adds bound it, 13 and 15 read slowest, and blocks of 1024 (one pass a tile) close the gap: the
-# `blocks_*` steps time 13, 15 and 17 in blocks of 128, 512 and 1024, and `stages_runs`
-# (flat_rows_stages.cu in the catalog's runs, so far run on an H100 alone) times the copies with
-# the row sums' writes against the same with the adds: the adds' cost at 15 against 17, and the
-# same in tiles of 30592 bytes, where rows of 15 take two passes a tile instead of three.
+# row's elements a lane: rows of 13 and 15 floats take three passes (up to 632 and 548 rows touch a
+# tile: 39 and 45 reads), 17 and 19 two (up to 483 and 433: 34 and 38), 14 and 18, in two lanes,
+# five and four (35, 36). If the adds bound it, 13 and 15 read slowest. The archived H200 runs put
+# the 15/17 gap in the runs grid, not in one wave, so the direct test keeps the runs: `stages_runs`
+# (flat_rows_stages.cu in runs of 48 KB, so far run on an H100 alone) times the copies with the row
+# sums' writes against the same with the adds, in the catalog's 32 KB tiles and in tiles of 30592
+# bytes, where rows of 15 take two passes a tile instead of three. The `blocks_*` steps time 13, 15
+# and 17 in blocks of 128 and 512, which keep the runs (the guess: 15 behind 17 in both; 128: five
+# passes against four, 512: two against one), and 1024, which take one wave (kFlatRunMaxBlock): a
+# change of grid as well as of passes.
 # On the GPU machine, from the repository's root, after `PACK_RENDER=0 scripts/gpu-suite.sh pack`
 # here (.gpupack carried):
 #   scripts/experiments/flat_odd_call.sh    results in $OUT/flat_odd.tgz (or ./gpu-out)

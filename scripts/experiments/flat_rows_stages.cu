@@ -5,8 +5,9 @@
 // copies with no adds, and with the row sums' writes alone: how much of the gap to the copies is the
 // buffers' count, the adds, or the writes. With `half`, the same over halves (float sums, each
 // element widened as it is added, as the catalog's kernel does): the tiles hold twice the rows.
-// Tiles of 30592 bytes beside the catalog's 32 KB (runs of 48 KB either way): whether the passes a
-// block of 256 takes over a tile's rows decide rows of 15 floats (flat_odd_call.sh; not yet run).
+// Tiles of 30592 bytes beside the catalog's 32 KB (in `runs`, runs of 48 KB for both): whether
+// the passes a block of 256 takes over a tile's rows decide rows of 15 floats (flat_odd_call.sh;
+// not yet run).
 // On a GPU machine (from the repository's root):
 //   nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels \
 //     -o flat_rows_stages scripts/experiments/flat_rows_stages.cu && ./flat_rows_stages [half] [runs]
@@ -211,7 +212,7 @@ void run_all(const Lab& lab, const In* in, const Shape* shapes, int n) {
   // 239 lines of 128 bytes: at most 511 rows of 15 floats touch a tile, so a block of 256 adds
   // them in two passes, where the catalog's 32 KB (up to 548 rows) takes three.
   row<In, 30592, 2, 256>(lab, in, shapes, n);
-  if (g_runs) return;  // runs: the catalog's tiles only; the blocks' ends below keep 4096 blocks
+  if (g_runs) return;  // runs: these two tiles only; the blocks' ends below keep 4096 blocks
   row<In, 65536, 2, 512>(lab, in, shapes, n);
   u64* times = nullptr;
   CK(cudaMalloc(&times, 2 * 4096 * 8));
@@ -238,7 +239,7 @@ int main(int argc, char** argv) {
     half = half || std::strcmp(argv[i], "half") == 0;
     g_runs = g_runs || std::strcmp(argv[i], "runs") == 0;
   }
-  printf("%s\n", g_runs ? "runs of a tile and a half a block" : "one wave");
+  printf("%s\n", g_runs ? "runs of 48 KB a block (a tile and a half of 32 KB)" : "one wave");
   if (half) {
     __half* h = lab_halves(lab, most);
     printf("halves\n");
