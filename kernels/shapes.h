@@ -75,6 +75,11 @@ constexpr std::size_t kRingAlignBytes = 128;
 // The dynamic shared memory a launch asks for `buffers` bytes of bulk copies' ring (and what
 // follows it): the buffers and ring_array's rounding.
 constexpr int ring_bytes(std::size_t buffers) { return int(buffers + kRingAlignBytes); }
+// Blocks an SM holds at once by shared memory alone, each asking ring_bytes(buffers) and CUDA's
+// reserve: the grid budgets of the kernels with rings (bulk tiles, flat-rows).
+constexpr std::size_t blocks_by_shared(std::size_t buffers) {
+  return std::size_t(kSharedPerSm) / (std::size_t(ring_bytes(buffers)) + kReservedSharedPerBlock);
+}
 // 16-byte vectors a bulk copy brings a block at once: its row's tile, or one a thread.
 constexpr std::size_t bulk_tile_vectors(const AlgorithmRow& r, int block) {
   return r.tile_bytes ? std::size_t(r.tile_bytes) / 16 : std::size_t(block);

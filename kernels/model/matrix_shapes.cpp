@@ -206,10 +206,9 @@ Grid2 matrix_grid(Algo algo, Matrix m, int block, std::size_t grid, DeviceShape 
       return {std::clamp<std::size_t>(ceil_div(m.rows, std::size_t(block)), 1, std::min(want, kMaxGridX)), 1};
     case Indexing::FlatTiles: {  // one wave of the blocks whose buffers an SM holds at once; a row a block at least
       const std::size_t sms = std::size_t(std::max(1, device.sm_count));
-      const std::size_t ring =
-          std::size_t(ring_bytes(std::size_t(kFlatTileBytes) * std::size_t(kFlatStages) + kFlatHeldBytes)) +
-          kReservedSharedPerBlock;
-      const std::size_t fit = std::max<std::size_t>(1, std::min(wave_blocks(block, device) / sms, kSharedPerSm / ring));
+      const std::size_t by_shared =
+          blocks_by_shared(std::size_t(kFlatTileBytes) * std::size_t(kFlatStages) + kFlatHeldBytes);
+      const std::size_t fit = std::max<std::size_t>(1, std::min(wave_blocks(block, device) / sms, by_shared));
       return {std::clamp<std::size_t>(grid ? grid : fit * sms, 1, std::min(m.rows, kMaxGridX)), 1};
     }
     case Indexing::RowSegments: {  // a warp a group of rows, up to kGridWaves waves; warps then loop over groups

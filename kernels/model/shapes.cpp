@@ -152,9 +152,8 @@ namespace {
 std::size_t vector_grid(const AlgorithmRow& r, std::size_t n, std::size_t b, std::size_t sms, std::size_t resident) {
   if (r.tile_bytes) {
     const std::size_t per_tile = std::size_t(r.tile_bytes) / 4, tiles = (n + per_tile - 1) / per_tile;
-    const std::size_t ring =
-        std::size_t(ring_bytes(std::size_t(r.tile_bytes) * std::size_t(r.stages))) + kReservedSharedPerBlock;
-    const std::size_t fit = std::max<std::size_t>(1, std::min(resident / sms, std::size_t(kSharedPerSm) / ring));
+    const std::size_t by_shared = blocks_by_shared(std::size_t(r.tile_bytes) * std::size_t(r.stages));
+    const std::size_t fit = std::max<std::size_t>(1, std::min(resident / sms, by_shared));
     return std::max<std::size_t>(1, std::min(tiles, fit * sms));
   }
   const std::size_t few = (n + 8 * b - 1) / (8 * b);
