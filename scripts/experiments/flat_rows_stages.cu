@@ -7,7 +7,8 @@
 // element widened as it is added, as the catalog's kernel does): the tiles hold twice the rows.
 // Tiles of 30592 bytes beside the catalog's 32 KB (in `runs`, runs of 48 KB for both): whether
 // the passes a block of 256 takes over a tile's rows decide rows of 15 floats (flat_odd_call.sh;
-// not yet run).
+// not yet run); in `runs` also tiles of 26496 bytes (rows of 13: two passes, not three) and of
+// 17152 (rows of 17: one pass, not two), the runs still 48 KB.
 // On a GPU machine (from the repository's root):
 //   nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels \
 //     -o flat_rows_stages scripts/experiments/flat_rows_stages.cu && ./flat_rows_stages [half] [runs]
@@ -142,7 +143,8 @@ constexpr u64 kRunBytes = 32768 * 3 / 2;
 
 template <class In, int kTileBytes, int kStages, int kBlock, int kWork>
 float run_ms(const Lab& lab, const In* in, const Shape& s, u64* times = nullptr, u64* grid_out = nullptr) {
-  constexpr int ring = kTileBytes * kStages;
+  // Smaller tiles ask for the catalog's 64 KB all the same: the blocks an SM stay, only the passes change.
+  constexpr int ring = kTileBytes * kStages < 65536 ? 65536 : kTileBytes * kStages;
   auto kernel = flat<In, kTileBytes, kStages, kBlock, kWork>;
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, ring));
   int fit = 0;
@@ -212,7 +214,11 @@ void run_all(const Lab& lab, const In* in, const Shape* shapes, int n) {
   // 239 lines of 128 bytes: at most 511 rows of 15 floats touch a tile, so a block of 256 adds
   // them in two passes, where the catalog's 32 KB (up to 548 rows) takes three.
   row<In, 30592, 2, 256>(lab, in, shapes, n);
-  if (g_runs) return;  // runs: these two tiles only; the blocks' ends below keep 4096 blocks
+  if (g_runs) {  // 207 lines: at most 510 rows of 13 touch a tile (two passes; 32 KB: 632, three);
+    row<In, 26496, 2, 256>(lab, in, shapes, n);  // 134 lines: at most 254 rows of 17, one pass (32 KB: two)
+    row<In, 17152, 2, 256>(lab, in, shapes, n);
+    return;
+  }  // the blocks' ends below keep 4096 blocks: one wave only
   row<In, 65536, 2, 512>(lab, in, shapes, n);
   u64* times = nullptr;
   CK(cudaMalloc(&times, 2 * 4096 * 8));
@@ -224,13 +230,10 @@ void run_all(const Lab& lab, const In* in, const Shape* shapes, int n) {
 }
 
 int main(int argc, char** argv) {
-  const Shape shapes[] = {{1ull << 24, 15, "2^24x15"},
-                          {1ull << 24, 17, "2^24x17"},
-                          {1000000, 100, "10^6x100"},
-                          {3000000, 33, "3*10^6x33"},
-                          {1000000, 96, "10^6x96"},
-                          {1ull << 22, 64, "2^22x64"},  // the aligned short rows where halves miss 90 %
-                          {1ull << 24, 16, "2^24x16"}};
+  const Shape shapes[] = {
+      {1ull << 24, 15, "2^24x15"}, {1ull << 24, 17, "2^24x17"}, {1000000, 100, "10^6x100"}, {3000000, 33, "3*10^6x33"},
+      {1000000, 96, "10^6x96"},    {1ull << 22, 64, "2^22x64"},  // the aligned short rows where halves miss 90 %
+      {1ull << 24, 16, "2^24x16"}, {1ull << 24, 13, "2^24x13"}};
   const int n = int(sizeof shapes / sizeof shapes[0]);
   const u64 most = u64(1) << 28;
   const Lab lab = open_lab(most, u64(1) << 24);
