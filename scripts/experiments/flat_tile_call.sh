@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# flat-rows' tiles a pass shorter (flat_tile_elements) against the 32 KB tiles of the commit
-# before: the app's bench from both in turn, twice, at the shapes whose tiles change (rows of 13,
-# 15 and 100 floats and 60 halves in blocks of 256, rows of 15 and 17 in blocks of 128) and at
-# neighbours whose tiles stay (17, 16, 33, 96 in blocks of 256; 13 and 15 in blocks of 1024). This
-# commit's pack is .gpupack/gpu.tgz (`PACK_RENDER=0 scripts/gpu-suite.sh pack`, unpacked into
-# .gpu); the commit before's reduction-lab is .gpupack/old.tgz (unpacked into .gpuold), its .gpu/
-# folder from that commit's pack, gpu_test taken out and the folder renamed `old`.
+# flat-rows' tiles a pass shorter (flat_tile_in_kernel.patch: flat_tile_elements, the tile worked
+# out in the kernel from the row's length and the block) against the catalog's 32 KB tiles: the
+# app's bench from both packs in turn, twice, at the shapes whose tiles change (rows of 13, 15 and
+# 100 floats and 60 halves in blocks of 256, rows of 15 and 17 in blocks of 128) and at neighbours
+# whose tiles stay (17, 16, 33, 96 in blocks of 256; 13 and 15 in blocks of 1024). The patched
+# tree's pack is .gpupack/gpu.tgz (`git apply` the patch, `PACK_RENDER=0 scripts/gpu-suite.sh
+# pack`; unpacked into .gpu); the catalog's reduction-lab is .gpupack/old.tgz (unpacked into
+# .gpuold): the .gpu/ folder of the unpatched tree's pack, gpu_test taken out, renamed `old`.
+# Run on 2026-12-07 (docs/benchmarks.md, "flat-rows' tiles a pass shorter"); the catalog did not take it.
 # On the GPU machine, from the repository's root (.gpupack carried):
 #   scripts/experiments/flat_tile_call.sh    results in $OUT/flat_tile.tgz (or ./gpu-out)
 set -u
