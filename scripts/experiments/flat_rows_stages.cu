@@ -6,9 +6,10 @@
 // buffers' count, the adds, or the writes. With `half`, the same over halves (float sums, each
 // element widened as it is added, as the catalog's kernel does): the tiles hold twice the rows.
 // Tiles of 30592 bytes beside the catalog's 32 KB (in `runs`, runs of 48 KB for both): whether
-// the passes a block of 256 takes over a tile's rows decide rows of 15 floats (flat_odd_call.sh;
-// not yet run); in `runs` also tiles of 26496 bytes (rows of 13: two passes, not three) and of
-// 17152 (rows of 17: one pass, not two), the runs still 48 KB.
+// the passes a block of 256 takes over a tile's rows decide rows of 15 floats (flat_odd_call.sh);
+// in `runs` also tiles of 26496 bytes (rows of 13: two passes, not three) and of 17152 (rows of
+// 17: one pass, not two). Run on one H100 so far: at rows of 13, 15 and 17, within 1.0 of the
+// 32 KB tiles (docs/benchmarks.md, "flat-rows' tiles a pass shorter").
 // On a GPU machine (from the repository's root):
 //   nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels \
 //     -o flat_rows_stages scripts/experiments/flat_rows_stages.cu && ./flat_rows_stages [half] [runs]
@@ -214,7 +215,7 @@ void run_all(const Lab& lab, const In* in, const Shape* shapes, int n) {
   // 239 lines of 128 bytes: at most 511 rows of 15 floats touch a tile, so a block of 256 adds
   // them in two passes, where the catalog's 32 KB (up to 548 rows) takes three.
   row<In, 30592, 2, 256>(lab, in, shapes, n);
-  if (g_runs) {  // 207 lines: at most 510 rows of 13 touch a tile (two passes; 32 KB: 632, three);
+  if (g_runs) {  // 207 lines: at most 511 rows of 13 touch a tile (two passes; 32 KB: 632, three);
     row<In, 26496, 2, 256>(lab, in, shapes, n);  // 134 lines: at most 254 rows of 17, one pass (32 KB: two)
     row<In, 17152, 2, 256>(lab, in, shapes, n);
     return;

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # flat-rows' tiles a pass shorter (flat_tile_in_kernel.patch: flat_tile_elements, the tile worked
 # out in the kernel from the row's length and the block) against the catalog's 32 KB tiles: the
-# app's bench from both packs in turn, twice, at the shapes whose tiles change (rows of 13, 15 and
-# 100 floats and 60 halves in blocks of 256, rows of 15 and 17 in blocks of 128) and at neighbours
-# whose tiles stay (17, 16, 33, 96 in blocks of 256; 13 and 15 in blocks of 1024). The patched
+# app's bench from both packs in turn, twice, at shapes whose tiles change (rows of 13, 15, 96 and
+# 100 floats and of 15 and 60 halves in blocks of 256; rows of 13, 15 and 17 in blocks of 128) and
+# whose tiles stay (16, 17 and 33 in blocks of 256; 13, 15 and 17 in blocks of 1024). The patched
 # tree's pack is .gpupack/gpu.tgz (`git apply` the patch, `PACK_RENDER=0 scripts/gpu-suite.sh
 # pack`; unpacked into .gpu); the catalog's reduction-lab is .gpupack/old.tgz (unpacked into
 # .gpuold): the .gpu/ folder of the unpatched tree's pack, gpu_test taken out, renamed `old`.

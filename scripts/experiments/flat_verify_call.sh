@@ -20,6 +20,7 @@ for tool in memcheck synccheck initcheck racecheck; do
     --gtest_filter="$F"
 done
 for f in "$R"/*.txt; do
+  [ "$(basename "$f")" = summary.txt ] && continue
   echo "$(basename "$f"): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED|tests ran' "$f" | tail -3 | tr '\n' ' ')"
 done > "$R/summary.txt"
 save; cat "$R/steps.txt" "$R/summary.txt"

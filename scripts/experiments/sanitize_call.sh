@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # compute-sanitizer's tools over the whole quick GPU test set (`scripts/gpu-suite.sh sanitize TOOL`),
-# each cut at LIMIT seconds: what one call can run of the tools that pass a call's ten minutes over
-# the whole set (synccheck and initcheck were cut at 150 s on 2026-12-06, racecheck at 585 s on
-# 2026-12-05). On an H200, flat_odd_call.sh first (its question needs an H200).
+# each cut at LIMIT seconds: the tools whose runs over the whole set were cut before (synccheck and
+# initcheck at 150 s on 2026-12-06, racecheck unfinished at 585 s on 2026-12-05). On an H200,
+# flat_odd_call.sh first (its question needs an H200).
 # On the GPU machine, from the repository's root (.gpupack carried):
 #   scripts/experiments/sanitize_call.sh LIMIT TOOL...    results in $OUT/sanitize.tgz (or ./gpu-out)
 set -u
@@ -16,6 +16,7 @@ export REDLAB_TEST_SEED=${REDLAB_TEST_SEED:-$RANDOM$RANDOM} REDLAB_REQUIRE_GPU=1
 echo "seed $REDLAB_TEST_SEED" >> "$R/device.txt"
 for tool in "$@"; do step "$tool" "$limit" scripts/gpu-suite.sh sanitize "$tool"; done
 for f in "$R"/*.txt; do
+  [ "$(basename "$f")" = summary.txt ] && continue
   echo "$(basename "$f"): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED|sanitize ' "$f" | tail -3 | tr '\n' ' ')"
 done > "$R/summary.txt"
 save; cat "$R/steps.txt" "$R/summary.txt"
