@@ -23,8 +23,7 @@ def main(paths):
               f"found {len(objects)}")
         return 2
     nm = subprocess.run(["nm", "-C", objects[0]], check=True, capture_output=True, text=True)
-    listing = nm.stdout
-    stubs = [s for s in listing.splitlines() if "__device_stub__" in s]
+    stubs = [s for s in nm.stdout.splitlines() if "__device_stub__" in s]
     timed = [s for s in stubs if "NoProbe" in s]
     traced = [s for s in stubs if "TraceProbe" in s and "cg_grid_sync" not in s]
     print(f"bench-untraced-check: {objects[0]}: {len(timed)} kernel stub symbols with NoProbe, "

@@ -2,7 +2,8 @@
 # results folder $OUT/NAME (./gpu-out/NAME off the device tool) and records the card; `step` runs
 # one command under a time limit into NAME/STEP.txt, adds a line to steps.txt and packs the folder
 # into NAME.tgz, so a call cut short still returns what it finished (the tool returns only a few
-# files); `bench` runs the app's bench (from `scripts/gpu-suite.sh pack`) into NAME/STEP.json.
+# files); `bench` runs the app's bench (from `scripts/gpu-suite.sh pack`, or the pack in $PACK)
+# into NAME/STEP.json; `summarize` writes the steps' test and sanitizer verdicts to summary.txt.
 call_begin() {
   cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
   export PATH=/usr/local/cuda/bin:$PATH
@@ -21,6 +22,14 @@ step() {  # step NAME LIMIT COMMAND...: its output in NAME.txt
   save
 }
 bench() {  # bench NAME LIMIT ARGS...: the bench's results in NAME.json (a run the window can open)
-  local name=$1 limit=$2; shift 2
-  step "$name" "$limit" .gpu/run.sh .gpu/bin/reduction-lab bench --seconds 0.2 --format json --out "$R/$name.json" "$@"
+  local name=$1 limit=$2 pack=${PACK:-.gpu}; shift 2  # PACK: another unpacked pack's folder
+  step "$name" "$limit" "$pack/run.sh" "$pack/bin/reduction-lab" bench --seconds 0.2 --format json \
+    --out "$R/$name.json" "$@"
+}
+summarize() {  # summarize: each step's last test and sanitizer verdicts, a line a file, in summary.txt
+  local f
+  for f in "$R"/*.txt; do
+    [ "$(basename "$f")" = summary.txt ] && continue
+    echo "$(basename "$f"): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED|sanitize ' "$f" | tail -3 | tr '\n' ' ')"
+  done > "$R/summary.txt"
 }

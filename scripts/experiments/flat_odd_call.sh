@@ -12,7 +12,8 @@
 # the 15/17 gap in the runs grid, not in one wave, so the direct test keeps the runs: `stages_runs`
 # (flat_rows_stages.cu in runs of 48 KB, so far run on an H100 alone) times the copies with the row
 # sums' writes against the same with the adds, in the catalog's 32 KB tiles and in tiles of 30592
-# bytes, where rows of 15 take two passes a tile instead of three. The `blocks_*` steps time 13, 15
+# bytes, where rows of 15 take two passes a tile instead of three (and 26496 and 17152: rows of 13
+# in two, 17 in one). The `blocks_*` steps time 13, 15
 # and 17 in blocks of 128 and 512, which keep the runs (the guess: 15 behind 17 in both; 128: five
 # passes against four, 512: two against one), and 1024, which take one wave (kFlatRunMaxBlock): a
 # change of grid as well as of passes.

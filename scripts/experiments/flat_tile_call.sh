@@ -14,10 +14,7 @@ set -u
 source "$(dirname "$0")/call_lib.sh"
 call_begin flat_tile
 rm -rf .gpuold && tar -xzf .gpupack/old.tgz && mv old .gpuold
-old() {  # old NAME LIMIT ARGS...: the bench of the commit before
-  local name=$1 limit=$2; shift 2
-  step "$name" "$limit" .gpuold/run.sh .gpuold/bin/reduction-lab bench --seconds 0.2 --format json --out "$R/$name.json" "$@"
-}
+old() { PACK=.gpuold bench "$@"; }  # old NAME LIMIT ARGS...: the catalog's bench
 S=16777216x13,16777216x15,16777216x16,16777216x17,1000000x100,1000000x96,3000000x33
 for pass in 1 2; do
   old "old_$pass" 90 -a flat-rows --shapes $S --type float

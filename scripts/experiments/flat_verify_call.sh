@@ -19,8 +19,5 @@ for tool in memcheck synccheck initcheck racecheck; do
   step "san_$tool" 75 env REDLAB_GPU_QUICK=1 compute-sanitizer --tool $tool --error-exitcode 9 --print-limit 20 $T \
     --gtest_filter="$F"
 done
-for f in "$R"/*.txt; do
-  [ "$(basename "$f")" = summary.txt ] && continue
-  echo "$(basename "$f"): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED|tests ran' "$f" | tail -3 | tr '\n' ' ')"
-done > "$R/summary.txt"
+summarize
 save; cat "$R/steps.txt" "$R/summary.txt"

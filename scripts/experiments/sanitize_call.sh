@@ -15,8 +15,5 @@ call_begin sanitize
 export REDLAB_TEST_SEED=${REDLAB_TEST_SEED:-$RANDOM$RANDOM} REDLAB_REQUIRE_GPU=1 REDLAB_GOLDEN_DIR=$PWD/tests/data/golden
 echo "seed $REDLAB_TEST_SEED" >> "$R/device.txt"
 for tool in "$@"; do step "$tool" "$limit" scripts/gpu-suite.sh sanitize "$tool"; done
-for f in "$R"/*.txt; do
-  [ "$(basename "$f")" = summary.txt ] && continue
-  echo "$(basename "$f"): $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED|sanitize ' "$f" | tail -3 | tr '\n' ' ')"
-done > "$R/summary.txt"
+summarize
 save; cat "$R/steps.txt" "$R/summary.txt"
