@@ -1,0 +1,165 @@
+// Exploration for issue 53 (not part of the app): can the small problem, 3 x (2^20 + 1) halves,
+// keep batched-rows-vectorized's bits and come within 1.25 times our 1D sum of the same halves?
+// small_fold.cu measured the gap: the fixed-order fold (each block stores its total, fences, takes
+// a ticket; the row's last block reads the totals back from L2 and folds them) costs about 1 us,
+// the miss 0.2 (an H200). Here a row's chunks are one thread-block cluster (8 or 16 blocks, one
+// chunk a block): each block keeps its total in shared memory, the cluster's first block gathers
+// them through distributed shared memory after one cluster barrier and folds them exactly as
+// fold_last does (the same fold_row and block_shuffle over the same totals in the same order), so
+// the row's sum has the catalog's bits for the same chunks; checked here against the catalog's
+// launch with as many chunks. No store of a total, no fence, no ticket, no second read from L2.
+// Timed as the benchmark takes its samples (median of 21 launches, each after an L2 eviction):
+//   catalog  batched_rows_vectorized as the catalog launches it, 64 and 128 chunks a row
+//   cluster  the cluster fold, clusters of 8 and 16, blocks of 256, 512 and 1024
+//   1D sum   warp_shuffle_vectorized over the same elements, in several grids
+// On a GPU machine (from the repository's root):
+//   nvcc -arch=sm_90 -O3 -std=c++17 -Ikernels -o small_cluster scripts/experiments/small_cluster.cu \
+//     kernels/model/matrix_shapes.cpp && ./small_cluster
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "rows_timing.cuh"
+
+namespace k = rl::kernels;
+namespace cg = cooperative_groups;
+using Half = rl::narrow::Half;
+using Sum = rl::ops::Sum;
+constexpr unsigned kMaxCluster = 16;
+
+// batched_rows_vectorized's body (kernels/shuffle.cuh), a row's chunks one cluster (block rank =
+// chunk), then fold_last's fold of the chunks' totals, gathered through DSMEM.
+template <class In, int kBlock>
+__global__ void __launch_bounds__(kBlock)
+    rows_cluster(const In* in, std::size_t cols, std::size_t chunk_cols, std::size_t chunks, float* out) {
+  using V = typename k::Vec16<In>::type;
+  __shared__ float smem[kBlock / 32];
+  __shared__ float total;
+  __shared__ alignas(16) float gathered[kMaxCluster];
+  const cg::cluster_group cluster = cg::this_cluster();
+  const unsigned tid = threadIdx.x;
+  const std::size_t chunk = blockIdx.x % chunks, row = blockIdx.x / chunks, start = row * cols;
+  const k::RowVectors rv = k::row_vectors(start, cols, k::elements_in<V>);
+  const std::size_t begin = chunk * chunk_cols;
+  const std::size_t count = begin >= rv.body ? 0 : chunk_cols < rv.body - begin ? chunk_cols : rv.body - begin;
+  float v = 0;
+  int slot = 0;
+  v = k::fold_row<V, float, Sum>(v, in, start + rv.head + begin, count, k::NoProbe{}, slot);
+  if (chunk == 0 && tid < rv.head) v = k::fold<Sum>(v, in[start + tid]);
+  if (chunk == 0 && tid < rv.tail) v = k::fold<Sum>(v, in[start + rv.head + rv.body + tid]);
+  int stage = 1;
+  v = k::block_shuffle<float, Sum>(v, smem, k::NoProbe{}, stage);
+  if (tid == 0) total = v;
+  cluster.sync();  // every block's total written and visible to the cluster
+  if (cluster.block_rank() == 0) {
+    if (tid < chunks) gathered[tid] = *cluster.map_shared_rank(&total, tid);
+    __syncthreads();
+    float w = 0;
+    if (k::rows_hold_vectors(chunks, sizeof(float)))
+      w = k::fold_row<typename k::Vec16<float>::type, float, Sum>(w, gathered, 0, chunks, k::NoProbe{}, slot);
+    else
+      w = k::fold_row<float, float, Sum>(w, gathered, 0, chunks, k::NoProbe{}, slot);
+    int s = 0;
+    w = k::block_shuffle<float, Sum>(w, smem, k::NoProbe{}, s);
+    if (tid == 0) out[row] = w;
+  }
+  cluster.sync();  // no block's shared memory ends while the first block may read it
+}
+
+template <class Launch>
+void line(const char* what, const Lab& lab, const Cold& c, double bytes, Launch&& launch) {
+  const float warm = best_ms(launch), cold = cold_median_ms(launch, c, lab.sms);
+  printf("%-52s best warm %6.2f us  median cold %6.2f us  (%4.1f %% of peak)\n", what, warm * 1e3, cold * 1e3,
+         lab.pct(bytes, cold));
+  fflush(stdout);
+}
+
+std::vector<float> rows_out(const float* out, u64 rows) {
+  std::vector<float> h(rows);
+  CK(cudaMemcpy(h.data(), out, rows * 4, cudaMemcpyDeviceToHost));
+  return h;
+}
+
+template <class In, int kBlock>
+void time_clusters(const Lab& lab, const Cold& c, u64 rows, u64 cols, double bytes, float* partials,
+                   unsigned* tickets) {
+  const In* in = reinterpret_cast<const In*>(lab.in);
+  auto kernel = rows_cluster<In, kBlock>;
+  CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  for (const unsigned cl : {8u, 16u}) {
+    const std::size_t chunk_cols = k::split_chunk_cols({rows, cols}, cl);
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(unsigned(rows * cl));
+    cfg.blockDim = dim3(kBlock);
+    cudaLaunchAttribute attr = {};
+    attr.id = cudaLaunchAttributeClusterDimension;
+    attr.val.clusterDim.x = cl, attr.val.clusterDim.y = 1, attr.val.clusterDim.z = 1;
+    cfg.attrs = &attr, cfg.numAttrs = 1;
+    int fit = 0;
+    CK(cudaOccupancyMaxActiveClusters(&fit, kernel, &cfg));
+    if (fit < 1) {
+      printf("%s clusters of %u in blocks of %d: none fits, skipped\n", type_name<In>(), cl, kBlock);
+      continue;
+    }
+    // The catalog's launch over as many chunks: the bits to match.
+    k::batched_rows_vectorized<float, Sum, k::NoProbe, In><<<unsigned(rows * cl), kBlock, kBlock / 32 * 4>>>(
+        in, partials, cols, chunk_cols, cl, k::NoProbe{}, lab.out, tickets);
+    CK(cudaGetLastError());
+    const std::vector<float> want = rows_out(lab.out, rows);
+    CK(cudaMemset(lab.out, 0xff, rows * 4));
+    auto launch = [&] { CK(cudaLaunchKernelEx(&cfg, kernel, in, std::size_t(cols), chunk_cols, std::size_t(cl), lab.out)); };
+    launch();
+    CK(cudaDeviceSynchronize());
+    const std::vector<float> got = rows_out(lab.out, rows);
+    const bool same = std::memcmp(want.data(), got.data(), rows * 4) == 0;
+    char what[96];
+    snprintf(what, sizeof what, "%s cluster %2u x %4d (%d clusters fit)%s", type_name<In>(), cl, kBlock, fit,
+             same ? "" : " BITS DIFFER");
+    line(what, lab, c, bytes, launch);
+  }
+}
+
+template <class In>
+void time_type(const Lab& lab, const Cold& c, u64 rows, u64 cols, float* partials, unsigned* tickets, float* sum) {
+  const In* in = reinterpret_cast<const In*>(lab.in);  // timing only: the floats' bits as halves
+  const u64 n = rows * cols;
+  const double bytes = double(n) * sizeof(In) + double(rows) * 4;
+  char what[96];
+  for (const unsigned grid : {264u, 384u, 528u}) {
+    snprintf(what, sizeof what, "%s 1D sum, grid %u", type_name<In>(), grid);
+    line(what, lab, c, bytes, [&] {
+      k::warp_shuffle_vectorized<float, Sum, k::NoProbe, In>
+          <<<grid, 256, 256 / 32 * 4>>>(in, sum, n, k::NoProbe{}, static_cast<float*>(nullptr));
+    });
+  }
+  for (const u64 chunks : {u64(64), u64(128)}) {
+    const std::size_t chunk_cols = k::split_chunk_cols({rows, cols}, chunks);
+    const unsigned grid = unsigned(rows * chunks);
+    snprintf(what, sizeof what, "%s catalog, %llu chunks a row (grid %u)", type_name<In>(), chunks, grid);
+    line(what, lab, c, bytes, [&] {
+      k::batched_rows_vectorized<float, Sum, k::NoProbe, In><<<grid, 256, 256 / 32 * 4>>>(
+          in, partials, cols, chunk_cols, chunks, k::NoProbe{}, lab.out, tickets);
+    });
+  }
+  time_clusters<In, 256>(lab, c, rows, cols, bytes, partials, tickets);
+  time_clusters<In, 512>(lab, c, rows, cols, bytes, partials, tickets);
+  time_clusters<In, 1024>(lab, c, rows, cols, bytes, partials, tickets);
+}
+
+int main() {
+  const u64 rows = 3, cols = (u64(1) << 20) + 1;
+  const Lab lab = open_lab(rows * cols, rows);
+  const Cold c = open_cold();
+  float *partials = nullptr, *sum = nullptr;
+  unsigned* tickets = nullptr;
+  CK(cudaMalloc(&partials, 4096 * 4));
+  CK(cudaMalloc(&sum, 4));
+  CK(cudaMalloc(&tickets, rows * 4));
+  CK(cudaMemset(tickets, 0, rows * 4));
+  time_type<Half>(lab, c, rows, cols, partials, tickets, sum);
+  time_type<float>(lab, c, rows, cols, partials, tickets, sum);
+  return 0;
+}
