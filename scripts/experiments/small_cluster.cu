@@ -22,6 +22,7 @@
 #include <cstring>
 #include <vector>
 
+#include "rows_chunk.cuh"
 #include "rows_timing.cuh"
 
 namespace k = rl::kernels;
@@ -35,29 +36,20 @@ constexpr unsigned kMaxCluster = 16;
 template <class In, int kBlock>
 __global__ void __launch_bounds__(kBlock)
     rows_cluster(const In* in, std::size_t cols, std::size_t chunk_cols, std::size_t chunks, float* out) {
-  using V = typename k::Vec16<In>::type;
   __shared__ float smem[kBlock / 32];
   __shared__ float total;
   __shared__ alignas(16) float gathered[kMaxCluster];
   const cg::cluster_group cluster = cg::this_cluster();
   const unsigned tid = threadIdx.x;
-  const std::size_t chunk = blockIdx.x % chunks, row = blockIdx.x / chunks, start = row * cols;
-  const k::RowVectors rv = k::row_vectors(start, cols, k::elements_in<V>);
-  const std::size_t begin = chunk * chunk_cols;
-  const std::size_t count = begin >= rv.body ? 0 : chunk_cols < rv.body - begin ? chunk_cols : rv.body - begin;
-  float v = 0;
-  int slot = 0;
-  v = k::fold_row<V, float, Sum>(v, in, start + rv.head + begin, count, k::NoProbe{}, slot);
-  if (chunk == 0 && tid < rv.head) v = k::fold<Sum>(v, in[start + tid]);
-  if (chunk == 0 && tid < rv.tail) v = k::fold<Sum>(v, in[start + rv.head + rv.body + tid]);
-  int stage = 1;
-  v = k::block_shuffle<float, Sum>(v, smem, k::NoProbe{}, stage);
+  const std::size_t row = blockIdx.x / chunks;
+  const float v = chunk_total(in, cols, chunk_cols, chunks, smem);
   if (tid == 0) total = v;
   cluster.sync();  // every block's total written and visible to the cluster
   if (cluster.block_rank() == 0) {
     if (tid < chunks) gathered[tid] = *cluster.map_shared_rank(&total, tid);
     __syncthreads();
     float w = 0;
+    int slot = 0;
     if (k::rows_hold_vectors(chunks, sizeof(float)))
       w = k::fold_row<typename k::Vec16<float>::type, float, Sum>(w, gathered, 0, chunks, k::NoProbe{}, slot);
     else

@@ -20,6 +20,7 @@
 
 #include <cstdio>
 
+#include "rows_chunk.cuh"
 #include "rows_timing.cuh"
 
 namespace k = rl::kernels;
@@ -34,21 +35,11 @@ template <Fold kFold>
 __global__ void __launch_bounds__(kBlock)
     rows_variant(const Half* in, float* partials, std::size_t cols, std::size_t chunk_cols, std::size_t chunks,
                  float* out, unsigned* tickets) {
-  using V = typename k::Vec16<Half>::type;
   __shared__ float smem[kBlock / 32];
   __shared__ bool last;
   const unsigned tid = threadIdx.x;
-  const std::size_t chunk = blockIdx.x % chunks, row = blockIdx.x / chunks, start = row * cols;
-  const k::RowVectors rv = k::row_vectors(start, cols, k::elements_in<V>);
-  const std::size_t begin = chunk * chunk_cols;
-  const std::size_t count = begin >= rv.body ? 0 : chunk_cols < rv.body - begin ? chunk_cols : rv.body - begin;
-  float v = 0;
-  int slot = 0;
-  v = k::fold_row<V, float, Sum>(v, in, start + rv.head + begin, count, k::NoProbe{}, slot);
-  if (chunk == 0 && tid < rv.head) v = k::fold<Sum>(v, in[start + tid]);
-  if (chunk == 0 && tid < rv.tail) v = k::fold<Sum>(v, in[start + rv.head + rv.body + tid]);
-  int stage = 1;
-  v = k::block_shuffle<float, Sum>(v, smem, k::NoProbe{}, stage);
+  const std::size_t row = blockIdx.x / chunks;
+  const float v = chunk_total(in, cols, chunk_cols, chunks, smem);
   if constexpr (kFold == Fold::Atomic) {
     if (tid == 0) atomicAdd(out + row, v);
   } else {
@@ -61,6 +52,7 @@ __global__ void __launch_bounds__(kBlock)
     __syncthreads();
     if (!last) return;
     float w = 0;
+    int stage = 0;
     for (std::size_t i = tid; i < chunks; i += kBlock) w += partials[row * chunks + i];
     w = k::block_shuffle<float, Sum>(w, smem, k::NoProbe{}, stage);
     if (tid == 0) out[row] = w;
