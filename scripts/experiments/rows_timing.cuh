@@ -38,6 +38,16 @@ void line(const char* what, const Lab& lab, const Cold& c, u64 rows, u64 cols, L
   printf("%*s steady (mean of 20 back to back) %5.1f %%\n", 78, "", lab.pct(bytes, steady));
 }
 
+// One line: the best of 20 warm launches and the median of 21 cold ones in microseconds, and the
+// cold one as % of peak over `bytes`.
+template <class Launch>
+void time_line(const char* what, const Lab& lab, const Cold& c, double bytes, Launch&& launch) {
+  const float warm = best_ms(launch), cold = cold_median_ms(launch, c, lab.sms);
+  printf("%-52s best warm %6.2f us  median cold %6.2f us  (%4.1f %% of peak)\n", what, warm * 1e3, cold * 1e3,
+         lab.pct(bytes, cold));
+  fflush(stdout);
+}
+
 // Times kernel(in, out, rows, cols, lanes) in grid blocks of `block` threads.
 template <class In, class Kernel>
 void time_rows_kernel(const char* what, const Lab& lab, const Cold& c, u64 rows, u64 cols, int lanes, Kernel kernel,

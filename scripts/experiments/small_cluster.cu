@@ -61,14 +61,6 @@ __global__ void __launch_bounds__(kBlock)
   cluster.sync();  // no block's shared memory ends while the first block may read it
 }
 
-template <class Launch>
-void line(const char* what, const Lab& lab, const Cold& c, double bytes, Launch&& launch) {
-  const float warm = best_ms(launch), cold = cold_median_ms(launch, c, lab.sms);
-  printf("%-52s best warm %6.2f us  median cold %6.2f us  (%4.1f %% of peak)\n", what, warm * 1e3, cold * 1e3,
-         lab.pct(bytes, cold));
-  fflush(stdout);
-}
-
 std::vector<float> rows_out(const float* out, u64 rows) {
   std::vector<float> h(rows);
   CK(cudaMemcpy(h.data(), out, rows * 4, cudaMemcpyDeviceToHost));
@@ -110,7 +102,7 @@ void time_clusters(const Lab& lab, const Cold& c, u64 rows, u64 cols, double byt
     char what[96];
     snprintf(what, sizeof what, "%s cluster %2u x %4d (%d clusters fit)%s", type_name<In>(), cl, kBlock, fit,
              same ? "" : " BITS DIFFER");
-    line(what, lab, c, bytes, launch);
+    time_line(what, lab, c, bytes, launch);
   }
 }
 
@@ -122,7 +114,7 @@ void time_type(const Lab& lab, const Cold& c, u64 rows, u64 cols, float* partial
   char what[96];
   for (const unsigned grid : {264u, 384u, 528u}) {
     snprintf(what, sizeof what, "%s 1D sum, grid %u", type_name<In>(), grid);
-    line(what, lab, c, bytes, [&] {
+    time_line(what, lab, c, bytes, [&] {
       k::warp_shuffle_vectorized<float, Sum, k::NoProbe, In>
           <<<grid, 256, 256 / 32 * 4>>>(in, sum, n, k::NoProbe{}, static_cast<float*>(nullptr));
     });
@@ -131,7 +123,7 @@ void time_type(const Lab& lab, const Cold& c, u64 rows, u64 cols, float* partial
     const std::size_t chunk_cols = k::split_chunk_cols({rows, cols}, chunks);
     const unsigned grid = unsigned(rows * chunks);
     snprintf(what, sizeof what, "%s catalog, %llu chunks a row (grid %u)", type_name<In>(), chunks, grid);
-    line(what, lab, c, bytes, [&] {
+    time_line(what, lab, c, bytes, [&] {
       k::batched_rows_vectorized<float, Sum, k::NoProbe, In><<<grid, 256, 256 / 32 * 4>>>(
           in, partials, cols, chunk_cols, chunks, k::NoProbe{}, lab.out, tickets);
     });

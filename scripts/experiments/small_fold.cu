@@ -59,14 +59,6 @@ __global__ void __launch_bounds__(kBlock)
   }
 }
 
-template <class Launch>
-void line(const char* what, const Lab& lab, const Cold& c, double bytes, Launch&& launch) {
-  const float warm = best_ms(launch), cold = cold_median_ms(launch, c, lab.sms);
-  printf("%-44s best warm %6.2f us  median cold %6.2f us  (%4.1f %% of peak)\n", what, warm * 1e3, cold * 1e3,
-         lab.pct(bytes, cold));
-  fflush(stdout);
-}
-
 int main() {
   const u64 rows = 3, cols = (u64(1) << 20) + 1, n = rows * cols;
   const Lab lab = open_lab(n, rows);
@@ -84,23 +76,23 @@ int main() {
     const unsigned grid = unsigned(rows * chunks);
     char what[64];
     snprintf(what, sizeof what, "catalog, %llu chunks a row (grid %u)", chunks, grid);
-    line(what, lab, c, bytes, [&] {
+    time_line(what, lab, c, bytes, [&] {
       k::batched_rows_vectorized<float, Sum, k::NoProbe, Half><<<grid, kBlock, kBlock / 32 * 4>>>(
           in, partials, cols, chunk_cols, chunks, k::NoProbe{}, lab.out, tickets);
     });
     snprintf(what, sizeof what, "atomic, %llu chunks a row", chunks);
-    line(what, lab, c, bytes, [&] {
+    time_line(what, lab, c, bytes, [&] {
       rows_variant<Fold::Atomic><<<grid, kBlock>>>(in, partials, cols, chunk_cols, chunks, lab.out, tickets);
     });
     snprintf(what, sizeof what, "acq_rel, %llu chunks a row", chunks);
-    line(what, lab, c, bytes, [&] {
+    time_line(what, lab, c, bytes, [&] {
       rows_variant<Fold::AcqRel><<<grid, kBlock>>>(in, partials, cols, chunk_cols, chunks, lab.out, tickets);
     });
   }
   for (const unsigned grid : {192u, 264u, 384u, 528u, 1056u}) {
     char what[64];
     snprintf(what, sizeof what, "1D sum, grid %u", grid);
-    line(what, lab, c, bytes, [&] {
+    time_line(what, lab, c, bytes, [&] {
       k::warp_shuffle_vectorized<float, Sum, k::NoProbe, Half>
           <<<grid, kBlock, kBlock / 32 * 4>>>(in, sum, n, k::NoProbe{}, static_cast<float*>(nullptr));
     });
