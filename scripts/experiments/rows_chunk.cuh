@@ -7,8 +7,8 @@
 // Block blockIdx.x's total of its chunk (chunk blockIdx.x % chunks of row blockIdx.x / chunks), in
 // thread 0, added in float as the catalog adds it; smem: a float a warp.
 template <class In>
-__device__ __forceinline__ float chunk_total(const In* in, std::size_t cols, std::size_t chunk_cols,
-                                             std::size_t chunks, float* smem) {
+__device__ __forceinline__ float chunk_total(const In* in, std::size_t cols, std::size_t chunk_cols, std::size_t chunks,
+                                             float* smem) {
   namespace k = rl::kernels;
   using Sum = rl::ops::Sum;
   using V = typename k::Vec16<In>::type;

@@ -94,7 +94,9 @@ void time_clusters(const Lab& lab, const Cold& c, u64 rows, u64 cols, double byt
     CK(cudaGetLastError());
     const std::vector<float> want = rows_out(lab.out, rows);
     CK(cudaMemset(lab.out, 0xff, rows * 4));
-    auto launch = [&] { CK(cudaLaunchKernelEx(&cfg, kernel, in, std::size_t(cols), chunk_cols, std::size_t(cl), lab.out)); };
+    auto launch = [&] {
+      CK(cudaLaunchKernelEx(&cfg, kernel, in, std::size_t(cols), chunk_cols, std::size_t(cl), lab.out));
+    };
     launch();
     CK(cudaDeviceSynchronize());
     const std::vector<float> got = rows_out(lab.out, rows);
@@ -124,8 +126,8 @@ void time_type(const Lab& lab, const Cold& c, u64 rows, u64 cols, float* partial
     const unsigned grid = unsigned(rows * chunks);
     snprintf(what, sizeof what, "%s catalog, %llu chunks a row (grid %u)", type_name<In>(), chunks, grid);
     time_line(what, lab, c, bytes, [&] {
-      k::batched_rows_vectorized<float, Sum, k::NoProbe, In><<<grid, 256, 256 / 32 * 4>>>(
-          in, partials, cols, chunk_cols, chunks, k::NoProbe{}, lab.out, tickets);
+      k::batched_rows_vectorized<float, Sum, k::NoProbe, In>
+          <<<grid, 256, 256 / 32 * 4>>>(in, partials, cols, chunk_cols, chunks, k::NoProbe{}, lab.out, tickets);
     });
   }
   time_clusters<In, 256>(lab, c, rows, cols, bytes, partials, tickets);
