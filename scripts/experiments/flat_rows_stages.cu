@@ -9,7 +9,10 @@
 // the passes a block of 256 takes over a tile's rows decide rows of 15 floats (flat_odd_call.sh);
 // in `runs` also tiles of 26496 bytes (rows of 13: two passes, not three) and of 17152 (rows of
 // 17: one pass, not two). Run on one H100 so far: at rows of 13, 15 and 17, within 1.0 of the
-// 32 KB tiles (docs/benchmarks.md, "flat-rows' tiles a pass shorter").
+// 32 KB tiles (docs/benchmarks.md, "flat-rows' tiles a pass shorter"). The last column drops the
+// block barrier at a tile's end where no copy refills the buffer (none in a run of a tile and a
+// half): at rows of 15 Nsight Compute counted warps waiting at a barrier 2.4 times as often as at
+// 17 (GPU-6ff5fc18), where a tile's third pass is a seventh full. Not yet run.
 // On a GPU machine (from the repository's root):
 //   nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels \
 //     -o flat_rows_stages scripts/experiments/flat_rows_stages.cu && ./flat_rows_stages [half] [runs]
@@ -43,7 +46,10 @@ __device__ __forceinline__ u64 now_ns() {
 
 // kWork: 0 the copies alone, 1 the copies and a row sum written for each row (the output's
 // traffic without the adds), 2 the catalog's kernel, 3 its adds with no writes, 4 the catalog's
-// kernel with streaming stores (st.global.cs), 5 mode 1 with streaming stores. times (may be null): each block's first
+// kernel with streaming stores (st.global.cs), 5 mode 1 with streaming stores, 6 the catalog's kernel
+// with a block barrier at a tile's end only where a copy refills the buffer next (a run of a tile
+// and a half has none): a cut row's sum goes to the next tile through a flag, so a thread done with
+// a tile's last pass starts the next tile's rows. times (may be null): each block's first
 // and last nanosecond (%globaltimer), to see whether the blocks' runs end together.
 template <class In, int kTileBytes, int kStages, int kBlock, int kWork>
 __global__ void __launch_bounds__(kBlock)
@@ -54,6 +60,7 @@ __global__ void __launch_bounds__(kBlock)
   In* buffers = reinterpret_cast<In*>(raw);
   __shared__ std::uint64_t full[kStages];
   __shared__ float carry[2];
+  __shared__ volatile int carried[2];  // mode 6: the tile whose carry is written in carry[k & 1]
   const unsigned tid = threadIdx.x, lane = tid % 32;
   const FlatRun run = rl::kernels::flat_run(rows, cols, gridDim.x, blockIdx.x, sizeof(In));
   const u64 copy_end = rl::kernels::flat_copy_end(run, rows * cols, per);
@@ -69,6 +76,7 @@ __global__ void __launch_bounds__(kBlock)
     ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, buffers + u64(s) * tile, in + t0, bytes, &full[s]);
   };
   if (tid == 0) {
+    carried[0] = carried[1] = -1;
     for (int s = 0; s < kStages; ++s) ptx::mbarrier_init(&full[s], 1);
     ptx::fence_proxy_async(ptx::space_shared);
     for (int s = 0; s < kStages && u64(s) < count; ++s) start(u64(s), s);
@@ -110,17 +118,22 @@ __global__ void __launch_bounds__(kBlock)
         }
         for (int offset = lanes / 2; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset, lanes);
         if (t < tasks && l == 0) {
+          if (kWork == 6 && rs < from) {
+            while (carried[k & 1] != int(k)) {}
+            __threadfence_block();  // the flag before the carry it guards
+          }
           if (rs < from) v = carry[k & 1] + v;
-          if (rs + c > to)
+          if (rs + c > to) {
             carry[(k + 1) & 1] = v;
-          else
+            if (kWork == 6) __threadfence_block(), carried[(k + 1) & 1] = int(k + 1);
+          } else
             put<kWork>(out + first_row + u64(i), v);
         }
       }
     }
     const int skip = int(unsigned(int(tile) - f0) / unsigned(c));
     first_row += u64(skip), f0 += skip * c - int(tile);
-    __syncthreads();
+    if (kWork != 6 || k + kStages < count) __syncthreads();
     if (tid == 0 && k + kStages < count) {
       ptx::fence_proxy_async(ptx::space_shared);
       start(k + kStages, s);
@@ -167,23 +180,29 @@ float run_ms(const Lab& lab, const In* in, const Shape& s, u64* times = nullptr,
 
 template <class In, int kTileBytes, int kStages, int kBlock>
 void row(const Lab& lab, const In* in, const Shape* shapes, int n) {
-  printf("%5d B x %d, block %4d: copies, +writes, +writes .cs | adds+writes, adds+writes .cs, adds alone\n", kTileBytes,
-         kStages, kBlock);
+  printf(
+      "%5d B x %d, block %4d: copies, +writes, +writes .cs | adds+writes, adds+writes .cs, adds alone | adds+writes, "
+      "no tile-end barrier\n",
+      kTileBytes, kStages, kBlock);
   for (int i = 0; i < n; ++i) {
     const double bytes = double(shapes[i].rows) * (double(shapes[i].cols) * sizeof(In) + 4);
     const float work = run_ms<In, kTileBytes, kStages, kBlock, 2>(lab, in, shapes[i]);
     const unsigned long long wrong = lab.wrong_rows(in, shapes[i].rows, shapes[i].cols);
     const float cs = run_ms<In, kTileBytes, kStages, kBlock, 4>(lab, in, shapes[i]);
     const unsigned long long wrong_cs = lab.wrong_rows(in, shapes[i].rows, shapes[i].cols);
+    CK(cudaMemset(lab.out, 0xff, shapes[i].rows * sizeof(float)));  // its check sees its own sums
+    const float free = run_ms<In, kTileBytes, kStages, kBlock, 6>(lab, in, shapes[i]);
+    const unsigned long long wrong_free = lab.wrong_rows(in, shapes[i].rows, shapes[i].cols);
     const float t[] = {run_ms<In, kTileBytes, kStages, kBlock, 0>(lab, in, shapes[i]),
                        run_ms<In, kTileBytes, kStages, kBlock, 1>(lab, in, shapes[i]),
                        run_ms<In, kTileBytes, kStages, kBlock, 5>(lab, in, shapes[i]),
                        work,
                        cs,
-                       run_ms<In, kTileBytes, kStages, kBlock, 3>(lab, in, shapes[i])};
+                       run_ms<In, kTileBytes, kStages, kBlock, 3>(lab, in, shapes[i]),
+                       free};
     printf("  %-10s", shapes[i].name);
     for (float ms : t) printf(" %5.1f", lab.pct(bytes, ms));
-    printf("%s\n", wrong || wrong_cs ? " WRONG" : "");
+    printf("%s\n", wrong || wrong_cs || wrong_free ? " WRONG" : "");
   }
 }
 
