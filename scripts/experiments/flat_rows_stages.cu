@@ -54,6 +54,9 @@ __device__ __forceinline__ u64 now_ns() {
 template <class In, int kTileBytes, int kStages, int kBlock, int kWork>
 __global__ void __launch_bounds__(kBlock)
     flat(const In* __restrict__ in, float* out, u64 rows, u64 cols, int lanes, u64* times) {
+  // Mode 6 skips the barrier of the last kStages tiles; with two, the last tile never cuts a row (a
+  // run ends with one), so no carry slot is written twice between barriers.
+  static_assert(kWork != 6 || kStages == 2, "mode 6 takes two buffers");
   if (times && threadIdx.x == 0) times[2 * blockIdx.x] = now_ns();
   constexpr u64 per = 16 / sizeof(In), tile = kTileBytes / sizeof(In);
   extern __shared__ __align__(128) unsigned char raw[];
@@ -119,7 +122,9 @@ __global__ void __launch_bounds__(kBlock)
         for (int offset = lanes / 2; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset, lanes);
         if (t < tasks && l == 0) {
           if (kWork == 6 && rs < from) {
-            while (carried[k & 1] != int(k)) {}
+            const long long t0 = clock64();  // a flag never set is a bug: trap, not a hung call
+            while (carried[k & 1] != int(k))
+              if (clock64() - t0 > (1ll << 32)) __trap();
             __threadfence_block();  // the flag before the carry it guards
           }
           if (rs < from) v = carry[k & 1] + v;
@@ -190,7 +195,8 @@ void row(const Lab& lab, const In* in, const Shape* shapes, int n) {
     const unsigned long long wrong = lab.wrong_rows(in, shapes[i].rows, shapes[i].cols);
     const float cs = run_ms<In, kTileBytes, kStages, kBlock, 4>(lab, in, shapes[i]);
     const unsigned long long wrong_cs = lab.wrong_rows(in, shapes[i].rows, shapes[i].cols);
-    CK(cudaMemset(lab.out, 0xff, shapes[i].rows * sizeof(float)));  // its check sees its own sums
+    // A finite value no row sums to (0xff bytes would be NaN, which the check's comparison passes).
+    CK(cudaMemset(lab.out, 0x7f, shapes[i].rows * sizeof(float)));
     const float free = run_ms<In, kTileBytes, kStages, kBlock, 6>(lab, in, shapes[i]);
     const unsigned long long wrong_free = lab.wrong_rows(in, shapes[i].rows, shapes[i].cols);
     const float t[] = {run_ms<In, kTileBytes, kStages, kBlock, 0>(lab, in, shapes[i]),

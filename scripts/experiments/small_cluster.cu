@@ -7,7 +7,9 @@
 // them through distributed shared memory after one cluster barrier and folds them exactly as
 // fold_last does (the same fold_row and block_shuffle over the same totals in the same order), so
 // the row's sum has the catalog's bits for the same chunks; checked here against the catalog's
-// launch with as many chunks. No store of a total, no fence, no ticket, no second read from L2.
+// launch with as many chunks, over elements whose sums round (20 random mantissa bits over twelve
+// binades), with a control: the same fold over the totals in reverse must differ, or the check
+// cannot see the order. No store of a total, no fence, no ticket, no second read from L2.
 // Timed as the benchmark takes its samples (median of 21 launches, each after an L2 eviction):
 //   catalog  batched_rows_vectorized as the catalog launches it, 64 and 128 chunks a row
 //   cluster  the cluster fold, clusters of 8 and 16, blocks of 256, 512 and 1024
@@ -31,9 +33,21 @@ using Half = rl::narrow::Half;
 using Sum = rl::ops::Sum;
 constexpr unsigned kMaxCluster = 16;
 
+// Elements whose sums round in float: 20 random mantissa bits, 2^-6 to 2^5, either sign.
+template <class In>
+__global__ void fill_inexact(In* x, u64 n) {
+  for (u64 i = blockIdx.x * u64(blockDim.x) + threadIdx.x; i < n; i += u64(gridDim.x) * blockDim.x) {
+    unsigned h = unsigned(i * 2654435761ull) ^ unsigned(i >> 15) ^ 0x9e3779b9u;
+    h ^= h >> 13, h *= 0x5bd1e995u, h ^= h >> 15;
+    const float m = 1.f + float(h & 0xfffffu) / 1048576.f;
+    x[i] = In(ldexpf(h >> 31 ? -m : m, int((h >> 20) % 12u) - 6));
+  }
+}
+
 // batched_rows_vectorized's body (kernels/shuffle.cuh), a row's chunks one cluster (block rank =
-// chunk), then fold_last's fold of the chunks' totals, gathered through DSMEM.
-template <class In, int kBlock>
+// chunk), then fold_last's fold of the chunks' totals, gathered through DSMEM. kReverse: the
+// totals in reverse order, the check's control.
+template <class In, int kBlock, bool kReverse = false>
 __global__ void __launch_bounds__(kBlock)
     rows_cluster(const In* in, std::size_t cols, std::size_t chunk_cols, std::size_t chunks, float* out) {
   __shared__ float smem[kBlock / 32];
@@ -46,7 +60,7 @@ __global__ void __launch_bounds__(kBlock)
   if (tid == 0) total = v;
   cluster.sync();  // every block's total written and visible to the cluster
   if (cluster.block_rank() == 0) {
-    if (tid < chunks) gathered[tid] = *cluster.map_shared_rank(&total, tid);
+    if (tid < chunks) gathered[kReverse ? chunks - 1 - tid : tid] = *cluster.map_shared_rank(&total, tid);
     __syncthreads();
     float w = 0;
     int slot = 0;
@@ -67,12 +81,28 @@ std::vector<float> rows_out(const float* out, u64 rows) {
   return h;
 }
 
+// The catalog's batched_rows_vectorized over `chunks` chunks a row in blocks of kBlock: its row
+// sums, or none where such a block does not fit.
 template <class In, int kBlock>
-void time_clusters(const Lab& lab, const Cold& c, u64 rows, u64 cols, double bytes, float* partials,
+std::vector<float> catalog_sums(const Lab& lab, const In* in, u64 rows, u64 cols, std::size_t chunk_cols,
+                                std::size_t chunks, float* partials, unsigned* tickets) {
+  const auto catalog = k::batched_rows_vectorized<float, Sum, k::NoProbe, In>;
+  int fit = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, catalog, kBlock, kBlock / 32 * 4));
+  if (fit < 1) return {};
+  catalog<<<unsigned(rows * chunks), kBlock, kBlock / 32 * 4>>>(in, partials, cols, chunk_cols, chunks, k::NoProbe{},
+                                                                lab.out, tickets);
+  CK(cudaGetLastError());
+  return rows_out(lab.out, rows);
+}
+
+template <class In, int kBlock>
+void time_clusters(const Lab& lab, const Cold& c, const In* in, u64 rows, u64 cols, double bytes, float* partials,
                    unsigned* tickets) {
-  const In* in = reinterpret_cast<const In*>(lab.in);
   auto kernel = rows_cluster<In, kBlock>;
+  auto reversed = rows_cluster<In, kBlock, true>;
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
+  CK(cudaFuncSetAttribute(reversed, cudaFuncAttributeNonPortableClusterSizeAllowed, 1));
   for (const unsigned cl : {8u, 16u}) {
     const std::size_t chunk_cols = k::split_chunk_cols({rows, cols}, cl);
     cudaLaunchConfig_t cfg = {};
@@ -88,30 +118,33 @@ void time_clusters(const Lab& lab, const Cold& c, u64 rows, u64 cols, double byt
       printf("%s clusters of %u in blocks of %d: none fits, skipped\n", type_name<In>(), cl, kBlock);
       continue;
     }
-    // The catalog's launch over as many chunks: the bits to match.
-    k::batched_rows_vectorized<float, Sum, k::NoProbe, In><<<unsigned(rows * cl), kBlock, kBlock / 32 * 4>>>(
-        in, partials, cols, chunk_cols, cl, k::NoProbe{}, lab.out, tickets);
-    CK(cudaGetLastError());
-    const std::vector<float> want = rows_out(lab.out, rows);
-    CK(cudaMemset(lab.out, 0xff, rows * 4));
-    auto launch = [&] {
-      CK(cudaLaunchKernelEx(&cfg, kernel, in, std::size_t(cols), chunk_cols, std::size_t(cl), lab.out));
+    const std::vector<float> want = catalog_sums<In, kBlock>(lab, in, rows, cols, chunk_cols, cl, partials, tickets);
+    const auto sums_of = [&](auto k) {  // k's row sums, the output first set to a finite value no row has
+      CK(cudaMemset(lab.out, 0x7f, rows * 4));
+      CK(cudaLaunchKernelEx(&cfg, k, in, std::size_t(cols), chunk_cols, std::size_t(cl), lab.out));
+      CK(cudaDeviceSynchronize());
+      return rows_out(lab.out, rows);
     };
-    launch();
-    CK(cudaDeviceSynchronize());
-    const std::vector<float> got = rows_out(lab.out, rows);
-    const bool same = std::memcmp(want.data(), got.data(), rows * 4) == 0;
-    char what[96];
-    snprintf(what, sizeof what, "%s cluster %2u x %4d (%d clusters fit)%s", type_name<In>(), cl, kBlock, fit,
-             same ? "" : " BITS DIFFER");
-    time_line(what, lab, c, bytes, launch);
+    const auto same = [&](const std::vector<float>& a) { return std::memcmp(want.data(), a.data(), rows * 4) == 0; };
+    const char* check = want.empty()              ? " (no catalog block of this size to check against)"
+                        : !same(sums_of(kernel))  ? " BITS DIFFER"
+                        : same(sums_of(reversed)) ? " (same bits; so are the totals in reverse: the check is blind)"
+                                                  : " (the catalog's bits; in reverse they differ)";
+    char what[160];
+    snprintf(what, sizeof what, "%s cluster %2u x %4d (%d clusters fit)%s", type_name<In>(), cl, kBlock, fit, check);
+    time_line(what, lab, c, bytes, [&] {
+      CK(cudaLaunchKernelEx(&cfg, kernel, in, std::size_t(cols), chunk_cols, std::size_t(cl), lab.out));
+    });
   }
 }
 
 template <class In>
 void time_type(const Lab& lab, const Cold& c, u64 rows, u64 cols, float* partials, unsigned* tickets, float* sum) {
-  const In* in = reinterpret_cast<const In*>(lab.in);  // timing only: the floats' bits as halves
   const u64 n = rows * cols;
+  In* in = nullptr;
+  CK(cudaMalloc(&in, n * sizeof(In)));
+  fill_inexact<<<1024, 256>>>(in, n);
+  CK(cudaGetLastError());
   const double bytes = double(n) * sizeof(In) + double(rows) * 4;
   char what[96];
   for (const unsigned grid : {264u, 384u, 528u}) {
@@ -130,9 +163,10 @@ void time_type(const Lab& lab, const Cold& c, u64 rows, u64 cols, float* partial
           <<<grid, 256, 256 / 32 * 4>>>(in, partials, cols, chunk_cols, chunks, k::NoProbe{}, lab.out, tickets);
     });
   }
-  time_clusters<In, 256>(lab, c, rows, cols, bytes, partials, tickets);
-  time_clusters<In, 512>(lab, c, rows, cols, bytes, partials, tickets);
-  time_clusters<In, 1024>(lab, c, rows, cols, bytes, partials, tickets);
+  time_clusters<In, 256>(lab, c, in, rows, cols, bytes, partials, tickets);
+  time_clusters<In, 512>(lab, c, in, rows, cols, bytes, partials, tickets);
+  time_clusters<In, 1024>(lab, c, in, rows, cols, bytes, partials, tickets);
+  CK(cudaFree(in));
 }
 
 int main() {
