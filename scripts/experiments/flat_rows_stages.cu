@@ -8,11 +8,12 @@
 // Tiles of 30592 bytes beside the catalog's 32 KB (in `runs`, runs of 48 KB for both): whether
 // the passes a block of 256 takes over a tile's rows decide rows of 15 floats (flat_odd_call.sh);
 // in `runs` also tiles of 26496 bytes (rows of 13: two passes, not three) and of 17152 (rows of
-// 17: one pass, not two). Run on one H100 so far: at rows of 13, 15 and 17, within 1.0 of the
-// 32 KB tiles (docs/benchmarks.md, "flat-rows' tiles a pass shorter"). The last column drops the
-// block barrier at a tile's end where no copy refills the buffer (none in a run of a tile and a
-// half): at rows of 15 Nsight Compute counted warps waiting at a barrier 2.4 times as often as at
-// 17 (GPU-6ff5fc18), where a tile's third pass is a seventh full. Not yet run.
+// 17: one pass, not two). Run on two H100s so far (GPU-60513d3e, GPU-6ff5fc18): at rows of 13, 15
+// and 17, within 1.0 of the 32 KB tiles (docs/benchmarks.md, "flat-rows' tiles a pass
+// shorter"). The last column drops the block barrier at a tile's end where no copy refills the
+// buffer (none in a run of a tile and a half): at rows of 15 Nsight Compute counted warps waiting
+// at a barrier 2.4 times as often as at 17 (GPU-6ff5fc18), where a tile's third pass is a seventh
+// full. That column has not run yet.
 // On a GPU machine (from the repository's root):
 //   nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels \
 //     -o flat_rows_stages scripts/experiments/flat_rows_stages.cu && ./flat_rows_stages [half] [runs]

@@ -119,9 +119,12 @@ void time_clusters(const Lab& lab, const Cold& c, const In* in, u64 rows, u64 co
       continue;
     }
     const std::vector<float> want = catalog_sums<In, kBlock>(lab, in, rows, cols, chunk_cols, cl, partials, tickets);
+    const auto launch = [&](auto k) {
+      CK(cudaLaunchKernelEx(&cfg, k, in, std::size_t(cols), chunk_cols, std::size_t(cl), lab.out));
+    };
     const auto sums_of = [&](auto k) {  // k's row sums, the output first set to a finite value no row has
       CK(cudaMemset(lab.out, 0x7f, rows * 4));
-      CK(cudaLaunchKernelEx(&cfg, k, in, std::size_t(cols), chunk_cols, std::size_t(cl), lab.out));
+      launch(k);
       CK(cudaDeviceSynchronize());
       return rows_out(lab.out, rows);
     };
@@ -132,9 +135,7 @@ void time_clusters(const Lab& lab, const Cold& c, const In* in, u64 rows, u64 co
                                                   : " (the catalog's bits; in reverse they differ)";
     char what[160];
     snprintf(what, sizeof what, "%s cluster %2u x %4d (%d clusters fit)%s", type_name<In>(), cl, kBlock, fit, check);
-    time_line(what, lab, c, bytes, [&] {
-      CK(cudaLaunchKernelEx(&cfg, kernel, in, std::size_t(cols), chunk_cols, std::size_t(cl), lab.out));
-    });
+    time_line(what, lab, c, bytes, [&] { launch(kernel); });
   }
 }
 
