@@ -1,12 +1,14 @@
-// What small_fold.cu and small_cluster.cu share (explorations for issue 53, not part of the app):
-// batched_rows_vectorized's body (kernels/shuffle.cuh) up to the block's total of its chunk, so
-// each can end it another way.
+// What small_fold.cu, small_cluster.cu and small_tagged.cu share (explorations for issue 53, not
+// part of the app): batched_rows_vectorized's body (kernels/shuffle.cuh) up to the block's total of
+// its chunk, so each can end it another way, and an input whose sums round.
 #pragma once
 #include "shuffle.cuh"
 
 // Block blockIdx.x's total of its chunk (chunk blockIdx.x % chunks of row blockIdx.x / chunks), in
-// thread 0, added in float as the catalog adds it; smem: a float a warp.
-template <class In>
+// thread 0, added in float as the catalog adds it; smem: a float a warp. kEarly: the row's head and
+// tail (the first block's few elements off the 16-byte vectors) loaded before the vectors, not
+// after their adds, and added where the catalog adds them: the same sum.
+template <class In, bool kEarly = false>
 __device__ __forceinline__ float chunk_total(const In* in, std::size_t cols, std::size_t chunk_cols, std::size_t chunks,
                                              float* smem) {
   namespace k = rl::kernels;
@@ -19,9 +21,25 @@ __device__ __forceinline__ float chunk_total(const In* in, std::size_t cols, std
   const std::size_t count = begin >= rv.body ? 0 : chunk_cols < rv.body - begin ? chunk_cols : rv.body - begin;
   float v = 0;
   int slot = 0;
+  const bool head = chunk == 0 && tid < rv.head, tail = chunk == 0 && tid < rv.tail;
+  In h{}, t{};
+  if (kEarly && head) h = in[start + tid];
+  if (kEarly && tail) t = in[start + rv.head + rv.body + tid];
   v = k::fold_row<V, float, Sum>(v, in, start + rv.head + begin, count, k::NoProbe{}, slot);
-  if (chunk == 0 && tid < rv.head) v = k::fold<Sum>(v, in[start + tid]);
-  if (chunk == 0 && tid < rv.tail) v = k::fold<Sum>(v, in[start + rv.head + rv.body + tid]);
+  if (head) v = k::fold<Sum>(v, kEarly ? h : in[start + tid]);
+  if (tail) v = k::fold<Sum>(v, kEarly ? t : in[start + rv.head + rv.body + tid]);
   int stage = 1;
   return k::block_shuffle<float, Sum>(v, smem, k::NoProbe{}, stage);
+}
+
+// Elements whose sums round in float: 20 random mantissa bits, 2^-6 to 2^5, either sign.
+template <class In>
+__global__ void fill_inexact(In* x, unsigned long long n) {
+  for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x; i < n;
+       i += (unsigned long long)gridDim.x * blockDim.x) {
+    unsigned h = unsigned(i * 2654435761ull) ^ unsigned(i >> 15) ^ 0x9e3779b9u;
+    h ^= h >> 13, h *= 0x5bd1e995u, h ^= h >> 15;
+    const float m = 1.f + float(h & 0xfffffu) / 1048576.f;
+    x[i] = In(ldexpf(h >> 31 ? -m : m, int((h >> 20) % 12u) - 6));
+  }
 }

@@ -33,17 +33,6 @@ using Half = rl::narrow::Half;
 using Sum = rl::ops::Sum;
 constexpr unsigned kMaxCluster = 16;
 
-// Elements whose sums round in float: 20 random mantissa bits, 2^-6 to 2^5, either sign.
-template <class In>
-__global__ void fill_inexact(In* x, u64 n) {
-  for (u64 i = blockIdx.x * u64(blockDim.x) + threadIdx.x; i < n; i += u64(gridDim.x) * blockDim.x) {
-    unsigned h = unsigned(i * 2654435761ull) ^ unsigned(i >> 15) ^ 0x9e3779b9u;
-    h ^= h >> 13, h *= 0x5bd1e995u, h ^= h >> 15;
-    const float m = 1.f + float(h & 0xfffffu) / 1048576.f;
-    x[i] = In(ldexpf(h >> 31 ? -m : m, int((h >> 20) % 12u) - 6));
-  }
-}
-
 // batched_rows_vectorized's body (kernels/shuffle.cuh), a row's chunks one cluster (block rank =
 // chunk), then fold_last's fold of the chunks' totals, gathered through DSMEM. kReverse: the
 // totals in reverse order, the check's control.
