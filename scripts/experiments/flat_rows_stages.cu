@@ -13,10 +13,13 @@
 // shorter"). The last column drops the block barrier at a tile's end where no copy refills the
 // buffer (none in a run of a tile and a half): at rows of 15 Nsight Compute counted warps waiting
 // at a barrier 2.4 times as often as at 17 (GPU-6ff5fc18), where a tile's third pass is a seventh
-// full. That column has not run yet.
+// full; on two H100s it read no faster (2026-12-07, "The small problem's fold through a cluster,
+// and flat-rows without its tile-end barrier"). `sms` times the copies, the copies with the row
+// sums' writes and the kernel with all but 110, 94 or 80 SMs held idle, each free SM then with a
+// larger share of the memory's bandwidth: does an H100 so held show the H200s' gap at rows of 15?
 // On a GPU machine (from the repository's root):
 //   nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels \
-//     -o flat_rows_stages scripts/experiments/flat_rows_stages.cu && ./flat_rows_stages [half] [runs]
+//     -o flat_rows_stages scripts/experiments/flat_rows_stages.cu && ./flat_rows_stages [half] [runs] [sms] [tiles]
 #include <cuda/ptx>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -52,14 +55,17 @@ __device__ __forceinline__ u64 now_ns() {
 // and a half has none): a cut row's sum goes to the next tile through a flag, so a thread done with
 // a tile's last pass starts the next tile's rows. times (may be null): each block's first
 // and last nanosecond (%globaltimer), to see whether the blocks' runs end together.
+// kTileBytes 0: the tile's elements from tile_arg, worked out on the host (pass_tile_bytes), so one
+// kernel takes any tile; else kTileBytes, a constant (tile_arg unused).
 template <class In, int kTileBytes, int kStages, int kBlock, int kWork>
 __global__ void __launch_bounds__(kBlock)
-    flat(const In* __restrict__ in, float* out, u64 rows, u64 cols, int lanes, u64* times) {
+    flat(const In* __restrict__ in, float* out, u64 rows, u64 cols, int lanes, u64* times, unsigned tile_arg) {
   // Mode 6 skips the barrier of the last kStages tiles; with two, the last tile never cuts a row (a
   // run ends with one), so no carry slot is written twice between barriers.
   static_assert(kWork != 6 || kStages == 2, "mode 6 takes two buffers");
   if (times && threadIdx.x == 0) times[2 * blockIdx.x] = now_ns();
-  constexpr u64 per = 16 / sizeof(In), tile = kTileBytes / sizeof(In);
+  constexpr u64 per = 16 / sizeof(In);
+  const u64 tile = kTileBytes ? u64(kTileBytes) / sizeof(In) : u64(tile_arg);
   extern __shared__ __align__(128) unsigned char raw[];
   In* buffers = reinterpret_cast<In*>(raw);
   __shared__ std::uint64_t full[kStages];
@@ -154,6 +160,79 @@ struct Shape {
   const char* name;
 };
 
+// `sms` (the argument): all but g_free SMs held by one idle block each, so the kernels timed run on
+// the rest, each SM then with a larger share of the memory's bandwidth: an H100 with 94 of its 132
+// SMs free gives an SM about the share an H200's has (4.8 against 3.35 TB/s over 132 SMs), so an
+// H100 can ask whether a kernel that keeps pace on it falls behind where an SM must move more bytes.
+static int g_free = 0;                                    // 0: every SM
+static unsigned *g_started = nullptr, *g_stop = nullptr;  // mapped host memory: a flag a block, then stop
+static cudaStream_t g_hold_stream = nullptr;
+
+// One block an SM (it asks for all the shared memory a block may have), idle until told to stop.
+// Each block sets its own flag: atomics on mapped host memory need the host's native atomics.
+__global__ void hold_sm(volatile unsigned* started, volatile unsigned* stop) {
+  if (threadIdx.x != 0) return;
+  started[blockIdx.x] = 1;
+  __threadfence_system();
+  while (*stop == 0) __nanosleep(100000);  // rarely: each poll crosses PCIe
+}
+
+// Holds lab.sms - g_free SMs until hold_end; the timed kernels then run on the legacy stream, which
+// does not wait on the holding (non-blocking) stream.
+void hold_begin(const Lab& lab) {
+  int most = 0;
+  CK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+  if (!g_started) {
+    CK(cudaHostAlloc(&g_started, 1024 * 4, cudaHostAllocMapped));
+    g_stop = g_started + 1023;
+    CK(cudaStreamCreateWithFlags(&g_hold_stream, cudaStreamNonBlocking));
+    CK(cudaFuncSetAttribute(hold_sm, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
+  }
+  const unsigned held = unsigned(lab.sms - g_free);
+  volatile unsigned* flags = g_started;
+  for (int i = 0; i < 1024; ++i) flags[i] = 0;
+  hold_sm<<<held, 32, most, g_hold_stream>>>(g_started, g_stop);
+  CK(cudaGetLastError());
+  const auto count = [&] {
+    unsigned c = 0;
+    for (unsigned b = 0; b < held; ++b) c += flags[b];
+    return c;
+  };
+  for (long spins = 0; count() < held; ++spins)
+    if (spins > 100000000l) fprintf(stderr, "hold_sm: %u SMs not held\n", held), exit(1);
+}
+
+void hold_end() {
+  *reinterpret_cast<volatile unsigned*>(g_stop) = 1;
+  CK(cudaStreamSynchronize(g_hold_stream));
+}
+
+// best_ms with the SMs held (no cudaDeviceSynchronize: it would wait on the holding blocks).
+template <class Launch>
+float best_ms_held(const Lab& lab, Launch&& launch) {
+  static cudaEvent_t e0 = nullptr, e1 = nullptr;
+  if (!e0) {
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+  }
+  hold_begin(lab);
+  float best = 1e9f, ms = 0;
+  launch();
+  CK(cudaGetLastError());
+  CK(cudaStreamSynchronize(0));
+  for (int i = 0; i < 20; ++i) {
+    CK(cudaEventRecord(e0));
+    launch();
+    CK(cudaEventRecord(e1));
+    CK(cudaEventSynchronize(e1));
+    CK(cudaEventElapsedTime(&ms, e0, e1));
+    best = ms < best ? ms : best;
+  }
+  CK(cudaGetLastError());
+  hold_end();
+  return best;
+}
+
 // `runs` (the argument): a block a run of a tile and a half where those runs outnumber a wave, else
 // one wave: the catalog's timed grid for floats (flat_timed_grid), which keeps one wave for halves
 // on rows of 16-byte multiples where this takes runs at every shape.
@@ -162,9 +241,11 @@ static bool g_runs = false;
 constexpr u64 kRunBytes = 32768 * 3 / 2;
 
 template <class In, int kTileBytes, int kStages, int kBlock, int kWork>
-float run_ms(const Lab& lab, const In* in, const Shape& s, u64* times = nullptr, u64* grid_out = nullptr) {
+float run_ms(const Lab& lab, const In* in, const Shape& s, u64* times = nullptr, u64* grid_out = nullptr,
+             unsigned tile_bytes = 0) {  // tile_bytes: kTileBytes 0's tile
   // Smaller tiles ask for the catalog's 64 KB all the same: the blocks an SM stay, only the passes change.
   constexpr int ring = kTileBytes * kStages < 65536 ? 65536 : kTileBytes * kStages;
+  const unsigned tile_arg = unsigned(tile_bytes / sizeof(In));
   auto kernel = flat<In, kTileBytes, kStages, kBlock, kWork>;
   CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, ring));
   int fit = 0;
@@ -174,10 +255,12 @@ float run_ms(const Lab& lab, const In* in, const Shape& s, u64* times = nullptr,
   const u64 grid = std::min(g_runs ? runs : wave, s.rows);
   const int lanes = rl::kernels::flat_row_lanes(s.cols);
   if (grid_out) *grid_out = grid;
-  const float ms =
-      best_ms([&] { kernel<<<unsigned(grid), kBlock, ring>>>(in, lab.out, s.rows, s.cols, lanes, nullptr); });
+  const auto launch = [&] {
+    kernel<<<unsigned(grid), kBlock, ring>>>(in, lab.out, s.rows, s.cols, lanes, nullptr, tile_arg);
+  };
+  const float ms = g_free ? best_ms_held(lab, launch) : best_ms(launch);
   if (times) {
-    kernel<<<unsigned(grid), kBlock, ring>>>(in, lab.out, s.rows, s.cols, lanes, times);
+    kernel<<<unsigned(grid), kBlock, ring>>>(in, lab.out, s.rows, s.cols, lanes, times, tile_arg);
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
   }
@@ -232,6 +315,100 @@ void spread(const Lab& lab, const In* in, const Shape& s, u64* times) {
          }());
 }
 
+__global__ void which_sm(unsigned* used) {
+  unsigned id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  if (threadIdx.x == 0) used[id & 1023] = 1;
+}
+
+// The SMs a grid of many blocks ran on, with the SMs held as the sweep holds them: the check that
+// holding works.
+int sms_used(const Lab& lab) {
+  unsigned* used = nullptr;
+  CK(cudaMalloc(&used, 1024 * 4));
+  CK(cudaMemset(used, 0, 1024 * 4));
+  if (g_free) hold_begin(lab);
+  which_sm<<<64 * lab.sms, 128>>>(used);
+  CK(cudaGetLastError());
+  CK(cudaStreamSynchronize(0));
+  if (g_free) hold_end();
+  unsigned host[1024];
+  CK(cudaMemcpy(host, used, sizeof host, cudaMemcpyDeviceToHost));
+  CK(cudaFree(used));
+  int n = 0;
+  for (unsigned u : host) n += int(u);
+  return n;
+}
+
+// A tile a pass shorter, in whole 128-byte lines, where that keeps three quarters of 32 KB and adds
+// more elements a pass: kBlock / lanes rows a pass, and a tile of t elements touches at most
+// ceil((t - 1) / cols) + 1 rows. Else 32 KB. Floats.
+unsigned pass_tile_bytes(u64 cols, int block) {
+  const u64 full = 32768 / 4, a_pass = u64(block / rl::kernels::flat_row_lanes(cols));
+  const auto touched = [&](u64 t) { return (t - 2) / cols + 2; };
+  const u64 passes = (touched(full) + a_pass - 1) / a_pass;
+  if (passes < 2) return 32768;
+  const u64 t = ((passes - 1) * a_pass - 1) * cols + 1, lines = t / 32 * 32;
+  return lines * 4 >= 32768 * 3 / 4 && lines * passes > full * (passes - 1) ? unsigned(lines * 4) : 32768u;
+}
+
+// `tiles`: the catalog's 32 KB tiles as a constant, as a tile worked out on the host (the same 32
+// KB, then pass_tile_bytes), on every SM and on 110 and 94 of them: what a tile the kernel takes
+// as an argument costs, and what a pass fewer buys where an SM moves more bytes.
+void tile_sweep(const Lab& lab, const Shape* shapes, int n) {
+  printf("%% of peak (input and row sums), best of 20, runs of 48 KB, blocks of 256; SMs free: all, 110, 94\n");
+  printf("columns: 32 KB constant, 32 KB from the host, pass_tile_bytes from the host, a group an SM count\n");
+  for (int i = 0; i < n; ++i) {
+    const unsigned pass_tile = pass_tile_bytes(shapes[i].cols, 256);
+    printf("  %-10s %5u B", shapes[i].name, pass_tile);
+    const double bytes = double(shapes[i].rows) * (double(shapes[i].cols) * 4 + 4);
+    for (const int free : {0, 110, 94}) {
+      g_free = free;
+      const float constant = run_ms<float, 32768, 2, 256, 2>(lab, lab.in, shapes[i]);
+      const unsigned long long w0 = lab.wrong_rows(shapes[i].rows, shapes[i].cols);
+      const float host = run_ms<float, 0, 2, 256, 2>(lab, lab.in, shapes[i], nullptr, nullptr, 32768);
+      const unsigned long long w1 = lab.wrong_rows(shapes[i].rows, shapes[i].cols);
+      const float shorter = run_ms<float, 0, 2, 256, 2>(lab, lab.in, shapes[i], nullptr, nullptr, pass_tile);
+      const unsigned long long w2 = lab.wrong_rows(shapes[i].rows, shapes[i].cols);
+      printf(" | %5.1f %5.1f %5.1f%s", lab.pct(bytes, constant), lab.pct(bytes, host), lab.pct(bytes, shorter),
+             w0 || w1 || w2 ? " WRONG" : "");
+      fflush(stdout);
+    }
+    printf("\n");
+  }
+  g_free = 0;
+}
+
+// `sms`: the copies alone, with the row sums' writes, and the catalog's kernel (32 KB tiles and
+// 30592 bytes), in runs, on every SM and on 110, 94 and 80 of them.
+template <class In>
+void sms_sweep(const Lab& lab, const In* in, const Shape* shapes, int n) {
+  printf("%% of peak (input and row sums), best of 20, runs of 48 KB, blocks of 256; SMs free: all, 110, 94, 80\n");
+  printf("columns: copies, copies+writes, kernel (32 KB tiles) | kernel (30592 B tiles), a column an SM count\n");
+  for (const int free : {0, 110, 94, 80}) {
+    g_free = free;
+    printf("with %d SMs free, a grid of %d blocks ran on %d SMs\n", free ? free : lab.sms, 64 * lab.sms, sms_used(lab));
+  }
+  for (int i = 0; i < n; ++i) {
+    printf("  %-10s", shapes[i].name);
+    const double bytes = double(shapes[i].rows) * (double(shapes[i].cols) * sizeof(In) + 4);
+    for (const int free : {0, 110, 94, 80}) {
+      g_free = free;
+      const float t[] = {run_ms<In, 32768, 2, 256, 0>(lab, in, shapes[i]),
+                         run_ms<In, 32768, 2, 256, 1>(lab, in, shapes[i]),
+                         run_ms<In, 32768, 2, 256, 2>(lab, in, shapes[i])};
+      const unsigned long long wrong = lab.wrong_rows(in, shapes[i].rows, shapes[i].cols);
+      const float shorter = run_ms<In, 30592, 2, 256, 2>(lab, in, shapes[i]);
+      const unsigned long long wrong_shorter = lab.wrong_rows(in, shapes[i].rows, shapes[i].cols);
+      printf(" | %5.1f %5.1f %5.1f %5.1f%s", lab.pct(bytes, t[0]), lab.pct(bytes, t[1]), lab.pct(bytes, t[2]),
+             lab.pct(bytes, shorter), wrong || wrong_shorter ? " WRONG" : "");
+      fflush(stdout);
+    }
+    printf("\n");
+  }
+  g_free = 0;
+}
+
 template <class In>
 void run_all(const Lab& lab, const In* in, const Shape* shapes, int n) {
   printf("%% of peak (input and row sums), best of 20; columns:");
@@ -260,14 +437,28 @@ int main(int argc, char** argv) {
   const Shape shapes[] = {
       {1ull << 24, 15, "2^24x15"}, {1ull << 24, 17, "2^24x17"}, {1000000, 100, "10^6x100"}, {3000000, 33, "3*10^6x33"},
       {1000000, 96, "10^6x96"},    {1ull << 22, 64, "2^22x64"},  // the aligned short rows where halves miss 90 %
-      {1ull << 24, 16, "2^24x16"}, {1ull << 24, 13, "2^24x13"}};
-  const int n = int(sizeof shapes / sizeof shapes[0]);
+      {1ull << 24, 16, "2^24x16"}, {1ull << 24, 13, "2^24x13"}, {1ull << 24, 19, "2^24x19"}};
+  const int n = int(sizeof shapes / sizeof shapes[0]) - 1;  // 2^24 x 19: `sms` alone
   const u64 most = u64(1) << 28;
   const Lab lab = open_lab(most, u64(1) << 24);
-  bool half = false;
+  bool half = false, sms = false, tiles = false;
   for (int i = 1; i < argc; ++i) {
     half = half || std::strcmp(argv[i], "half") == 0;
     g_runs = g_runs || std::strcmp(argv[i], "runs") == 0;
+    sms = sms || std::strcmp(argv[i], "sms") == 0;
+    tiles = tiles || std::strcmp(argv[i], "tiles") == 0;
+  }
+  if (tiles) {  // floats, in runs: 13, 15, 16, 17, 19, 100, 33
+    g_runs = true;
+    const Shape pick[] = {shapes[7], shapes[0], shapes[6], shapes[1], shapes[8], shapes[2], shapes[3]};
+    tile_sweep(lab, pick, 7);
+    return 0;
+  }
+  if (sms) {  // floats, in runs: 13, 15, 16, 17, 19, then 100 and 33
+    g_runs = true;
+    const Shape pick[] = {shapes[7], shapes[0], shapes[6], shapes[1], shapes[8], shapes[2], shapes[3]};
+    sms_sweep<float>(lab, lab.in, pick, 7);
+    return 0;
   }
   printf("%s\n", g_runs ? "runs of 48 KB a block (a tile and a half of 32 KB)" : "one wave");
   if (half) {
