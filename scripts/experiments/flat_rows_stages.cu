@@ -17,6 +17,8 @@
 // and flat-rows without its tile-end barrier"). `sms` times the copies, the copies with the row
 // sums' writes and the kernel with all but 110, 94 or 80 SMs held idle, each free SM then with a
 // larger share of the memory's bandwidth: does an H100 so held show the H200s' gap at rows of 15?
+// It does, with 94 SMs free (docs/benchmarks.md, "An H100 with SMs held idle shows the H200s' gap
+// at rows of 15"); `tiles` times the tile as a kernel argument, 32 KB and a pass shorter.
 // On a GPU machine (from the repository's root):
 //   nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels \
 //     -o flat_rows_stages scripts/experiments/flat_rows_stages.cu && ./flat_rows_stages [half] [runs] [sms] [tiles]
@@ -384,7 +386,9 @@ void tile_sweep(const Lab& lab, const Shape* shapes, int n) {
 template <class In>
 void sms_sweep(const Lab& lab, const In* in, const Shape* shapes, int n) {
   printf("%% of peak (input and row sums), best of 20, runs of 48 KB, blocks of 256; SMs free: all, 110, 94, 80\n");
-  printf("columns: copies, copies+writes, kernel (32 KB tiles) | kernel (30592 B tiles), a column an SM count\n");
+  printf(
+      "columns: copies, copies+writes, kernel (32 KB tiles), kernel (30592 B tiles), kernel (32 KB, no tile-end\n"
+      "barrier where no copy follows), a group an SM count\n");
   for (const int free : {0, 110, 94, 80}) {
     g_free = free;
     printf("with %d SMs free, a grid of %d blocks ran on %d SMs\n", free ? free : lab.sms, 64 * lab.sms, sms_used(lab));
@@ -400,8 +404,11 @@ void sms_sweep(const Lab& lab, const In* in, const Shape* shapes, int n) {
       const unsigned long long wrong = lab.wrong_rows(in, shapes[i].rows, shapes[i].cols);
       const float shorter = run_ms<In, 30592, 2, 256, 2>(lab, in, shapes[i]);
       const unsigned long long wrong_shorter = lab.wrong_rows(in, shapes[i].rows, shapes[i].cols);
-      printf(" | %5.1f %5.1f %5.1f %5.1f%s", lab.pct(bytes, t[0]), lab.pct(bytes, t[1]), lab.pct(bytes, t[2]),
-             lab.pct(bytes, shorter), wrong || wrong_shorter ? " WRONG" : "");
+      CK(cudaMemset(lab.out, 0x7f, shapes[i].rows * sizeof(float)));  // finite, no row's sum
+      const float free_end = run_ms<In, 32768, 2, 256, 6>(lab, in, shapes[i]);
+      const unsigned long long wrong_free = lab.wrong_rows(in, shapes[i].rows, shapes[i].cols);
+      printf(" | %5.1f %5.1f %5.1f %5.1f %5.1f%s", lab.pct(bytes, t[0]), lab.pct(bytes, t[1]), lab.pct(bytes, t[2]),
+             lab.pct(bytes, shorter), lab.pct(bytes, free_end), wrong || wrong_shorter || wrong_free ? " WRONG" : "");
       fflush(stdout);
     }
     printf("\n");
