@@ -21,7 +21,8 @@
 // at rows of 15"); `tiles` times the tile as a kernel argument, 32 KB and a pass shorter.
 // On a GPU machine (from the repository's root):
 //   nvcc -arch=sm_90 -O3 -std=c++17 --expt-relaxed-constexpr -Ikernels \
-//     -o flat_rows_stages scripts/experiments/flat_rows_stages.cu && ./flat_rows_stages [half] [runs] [sms] [tiles]
+//     -o flat_rows_stages scripts/experiments/flat_rows_stages.cu && ./flat_rows_stages [half] [runs] [sms [blocks]]
+//     [tiles]
 #include <cuda/ptx>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -167,6 +168,7 @@ struct Shape {
 // SMs free gives an SM about the share an H200's has (4.8 against 3.35 TB/s over 132 SMs), so an
 // H100 can ask whether a kernel that keeps pace on it falls behind where an SM must move more bytes.
 static int g_free = 0;                                    // 0: every SM
+static bool g_blocks = false;                             // `sms blocks`: also blocks of 128 and 512
 static unsigned *g_started = nullptr, *g_stop = nullptr;  // mapped host memory: a flag a block, then stop
 static cudaStream_t g_hold_stream = nullptr;
 
@@ -388,7 +390,8 @@ void sms_sweep(const Lab& lab, const In* in, const Shape* shapes, int n) {
   printf("%% of peak (input and row sums), best of 20, runs of 48 KB, blocks of 256; SMs free: all, 110, 94, 80\n");
   printf(
       "columns: copies, copies+writes, kernel (32 KB tiles), kernel (30592 B tiles), kernel (32 KB, no tile-end\n"
-      "barrier where no copy follows), a group an SM count\n");
+      "barrier where no copy follows)%s, a group an SM count\n",
+      g_blocks ? ", kernel (32 KB) in blocks of 128, of 512" : "");
   for (const int free : {0, 110, 94, 80}) {
     g_free = free;
     printf("with %d SMs free, a grid of %d blocks ran on %d SMs\n", free ? free : lab.sms, 64 * lab.sms, sms_used(lab));
@@ -407,8 +410,18 @@ void sms_sweep(const Lab& lab, const In* in, const Shape* shapes, int n) {
       CK(cudaMemset(lab.out, 0x7f, shapes[i].rows * sizeof(float)));  // finite, no row's sum
       const float free_end = run_ms<In, 32768, 2, 256, 6>(lab, in, shapes[i]);
       const unsigned long long wrong_free = lab.wrong_rows(in, shapes[i].rows, shapes[i].cols);
-      printf(" | %5.1f %5.1f %5.1f %5.1f %5.1f%s", lab.pct(bytes, t[0]), lab.pct(bytes, t[1]), lab.pct(bytes, t[2]),
-             lab.pct(bytes, shorter), lab.pct(bytes, free_end), wrong || wrong_shorter || wrong_free ? " WRONG" : "");
+      float blocks[2] = {0, 0};
+      unsigned long long wrong_blocks = 0;
+      if (g_blocks) {  // the catalog's kernel in blocks of 128 and 512
+        blocks[0] = run_ms<In, 32768, 2, 128, 2>(lab, in, shapes[i]);
+        wrong_blocks += lab.wrong_rows(in, shapes[i].rows, shapes[i].cols);
+        blocks[1] = run_ms<In, 32768, 2, 512, 2>(lab, in, shapes[i]);
+        wrong_blocks += lab.wrong_rows(in, shapes[i].rows, shapes[i].cols);
+      }
+      printf(" | %5.1f %5.1f %5.1f %5.1f %5.1f", lab.pct(bytes, t[0]), lab.pct(bytes, t[1]), lab.pct(bytes, t[2]),
+             lab.pct(bytes, shorter), lab.pct(bytes, free_end));
+      if (g_blocks) printf(" %5.1f %5.1f", lab.pct(bytes, blocks[0]), lab.pct(bytes, blocks[1]));
+      printf("%s", wrong || wrong_shorter || wrong_free || wrong_blocks ? " WRONG" : "");
       fflush(stdout);
     }
     printf("\n");
@@ -454,6 +467,7 @@ int main(int argc, char** argv) {
     g_runs = g_runs || std::strcmp(argv[i], "runs") == 0;
     sms = sms || std::strcmp(argv[i], "sms") == 0;
     tiles = tiles || std::strcmp(argv[i], "tiles") == 0;
+    g_blocks = g_blocks || std::strcmp(argv[i], "blocks") == 0;
   }
   if (tiles) {  // floats, in runs: 13, 15, 16, 17, 19, 100, 33
     g_runs = true;
