@@ -30,9 +30,10 @@ __global__ void check(const In* x, u64 rows, u64 cols, const float* got, unsigne
   }
 }
 
-// The best of 20 launches (ms), after one untimed launch.
+// The best of 20 launches (ms), after one untimed launch. device_sync false: the untimed launch
+// waits on the legacy stream alone, not on other streams' work (flat_rows_stages.cu's held SMs).
 template <class Launch>
-float best_ms(Launch&& launch) {
+float best_ms(Launch&& launch, bool device_sync = true) {
   static cudaEvent_t e0 = nullptr, e1 = nullptr;
   if (!e0) {
     CK(cudaEventCreate(&e0));
@@ -41,7 +42,10 @@ float best_ms(Launch&& launch) {
   float best = 1e9f, ms = 0;
   launch();
   CK(cudaGetLastError());
-  CK(cudaDeviceSynchronize());
+  if (device_sync)
+    CK(cudaDeviceSynchronize());
+  else
+    CK(cudaStreamSynchronize(0));
   for (int i = 0; i < 20; ++i) {
     CK(cudaEventRecord(e0));
     launch();

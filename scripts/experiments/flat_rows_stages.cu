@@ -214,25 +214,8 @@ void hold_end() {
 // best_ms with the SMs held (no cudaDeviceSynchronize: it would wait on the holding blocks).
 template <class Launch>
 float best_ms_held(const Lab& lab, Launch&& launch) {
-  static cudaEvent_t e0 = nullptr, e1 = nullptr;
-  if (!e0) {
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-  }
   hold_begin(lab);
-  float best = 1e9f, ms = 0;
-  launch();
-  CK(cudaGetLastError());
-  CK(cudaStreamSynchronize(0));
-  for (int i = 0; i < 20; ++i) {
-    CK(cudaEventRecord(e0));
-    launch();
-    CK(cudaEventRecord(e1));
-    CK(cudaEventSynchronize(e1));
-    CK(cudaEventElapsedTime(&ms, e0, e1));
-    best = ms < best ? ms : best;
-  }
-  CK(cudaGetLastError());
+  const float best = best_ms(launch, false);
   hold_end();
   return best;
 }

@@ -43,3 +43,20 @@ __global__ void fill_inexact(In* x, unsigned long long n) {
     x[i] = In(ldexpf(h >> 31 ? -m : m, int((h >> 20) % 12u) - 6));
   }
 }
+
+// Our 1D sum (warp_shuffle_vectorized, blocks of 256) over the n elements of `in` in grids of 264,
+// 384 and 528, each a line of time_line (rows_timing.cuh, which the caller includes first); `sum`
+// takes the result.
+template <class In, class Lab, class Cold>
+void time_1d_sums(const char* type, const Lab& lab, const Cold& c, const In* in, unsigned long long n, double bytes,
+                  float* sum) {
+  namespace k = rl::kernels;
+  char what[96];
+  for (const unsigned grid : {264u, 384u, 528u}) {
+    snprintf(what, sizeof what, "%s 1D sum, grid %u", type, grid);
+    time_line(what, lab, c, bytes, [&] {
+      k::warp_shuffle_vectorized<float, rl::ops::Sum, k::NoProbe, In>
+          <<<grid, 256, 256 / 32 * 4>>>(in, sum, n, k::NoProbe{}, static_cast<float*>(nullptr));
+    });
+  }
+}

@@ -137,13 +137,7 @@ void time_type(const Lab& lab, const Cold& c, u64 rows, u64 cols, float* partial
   CK(cudaGetLastError());
   const double bytes = double(n) * sizeof(In) + double(rows) * 4;
   char what[96];
-  for (const unsigned grid : {264u, 384u, 528u}) {
-    snprintf(what, sizeof what, "%s 1D sum, grid %u", type_name<In>(), grid);
-    time_line(what, lab, c, bytes, [&] {
-      k::warp_shuffle_vectorized<float, Sum, k::NoProbe, In>
-          <<<grid, 256, 256 / 32 * 4>>>(in, sum, n, k::NoProbe{}, static_cast<float*>(nullptr));
-    });
-  }
+  time_1d_sums(type_name<In>(), lab, c, in, n, bytes, sum);
   for (const u64 chunks : {u64(64), u64(128)}) {
     const std::size_t chunk_cols = k::split_chunk_cols({rows, cols}, chunks);
     const unsigned grid = unsigned(rows * chunks);
