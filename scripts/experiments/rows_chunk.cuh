@@ -2,6 +2,7 @@
 // part of the app): batched_rows_vectorized's body (kernels/shuffle.cuh) up to the block's total of
 // its chunk, so each can end it another way, and an input whose sums round.
 #pragma once
+#include "rows_timing.cuh"  // CK, time_line
 #include "shuffle.cuh"
 
 // Block blockIdx.x's total of its chunk (chunk blockIdx.x % chunks of row blockIdx.x / chunks), in
@@ -44,10 +45,19 @@ __global__ void fill_inexact(In* x, unsigned long long n) {
   }
 }
 
+// n elements whose sums round, in a new buffer (cudaFree it).
+template <class In>
+In* new_inexact(unsigned long long n) {
+  In* x = nullptr;
+  CK(cudaMalloc(&x, n * sizeof(In)));
+  fill_inexact<<<1024, 256>>>(x, n);
+  CK(cudaGetLastError());
+  return x;
+}
+
 // Our 1D sum (warp_shuffle_vectorized, blocks of 256) over the n elements of `in` in grids of 264,
-// 384 and 528, each a line of time_line (rows_timing.cuh, which the caller includes first); `sum`
-// takes the result.
-template <class In, class Lab, class Cold>
+// 384 and 528, each a line of time_line; `sum` takes the result.
+template <class In>
 void time_1d_sums(const char* type, const Lab& lab, const Cold& c, const In* in, unsigned long long n, double bytes,
                   float* sum) {
   namespace k = rl::kernels;

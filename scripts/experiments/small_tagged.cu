@@ -156,10 +156,7 @@ struct Buffers {
 template <class In>
 void time_type(const Lab& lab, const Cold& c, u64 rows, u64 cols, Buffers& b) {
   const u64 n = rows * cols;
-  In* in = nullptr;
-  CK(cudaMalloc(&in, n * sizeof(In)));
-  fill_inexact<<<1024, 256>>>(in, n);
-  CK(cudaGetLastError());
+  In* in = new_inexact<In>(n);
   const double bytes = double(n) * sizeof(In) + double(rows) * 4;
   char what[160];
   time_1d_sums(type_name<In>(), lab, c, in, n, bytes, b.sum);
