@@ -33,6 +33,7 @@
 #include <cstring>
 
 #include "flat_rows_common.cuh"
+#include "held_sms.cuh"
 #include "matrix_shapes.h"
 namespace ptx = cuda::ptx;
 using rl::kernels::FlatRun;
@@ -163,62 +164,10 @@ struct Shape {
   const char* name;
 };
 
-// `sms` (the argument): all but g_free SMs held by one idle block each, so the kernels timed run on
-// the rest, each SM then with a larger share of the memory's bandwidth: an H100 with 94 of its 132
-// SMs free gives an SM about the share an H200's has (4.8 against 3.35 TB/s over 132 SMs), so an
-// H100 can ask whether a kernel that keeps pace on it falls behind where an SM must move more bytes.
-static int g_free = 0;                                    // 0: every SM
-static bool g_blocks = false;                             // `sms blocks`: also blocks of 128 and 512
-static unsigned *g_started = nullptr, *g_stop = nullptr;  // mapped host memory: a flag a block, then stop
-static cudaStream_t g_hold_stream = nullptr;
-
-// One block an SM (it asks for all the shared memory a block may have), idle until told to stop.
-// Each block sets its own flag: atomics on mapped host memory need the host's native atomics.
-__global__ void hold_sm(volatile unsigned* started, volatile unsigned* stop) {
-  if (threadIdx.x != 0) return;
-  started[blockIdx.x] = 1;
-  __threadfence_system();
-  while (*stop == 0) __nanosleep(100000);  // rarely: each poll crosses PCIe
-}
-
-// Holds lab.sms - g_free SMs until hold_end; the timed kernels then run on the legacy stream, which
-// does not wait on the holding (non-blocking) stream.
-void hold_begin(const Lab& lab) {
-  int most = 0;
-  CK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
-  if (!g_started) {
-    CK(cudaHostAlloc(&g_started, 1024 * 4, cudaHostAllocMapped));
-    g_stop = g_started + 1023;
-    CK(cudaStreamCreateWithFlags(&g_hold_stream, cudaStreamNonBlocking));
-    CK(cudaFuncSetAttribute(hold_sm, cudaFuncAttributeMaxDynamicSharedMemorySize, most));
-  }
-  const unsigned held = unsigned(lab.sms - g_free);
-  volatile unsigned* flags = g_started;
-  for (int i = 0; i < 1024; ++i) flags[i] = 0;
-  hold_sm<<<held, 32, most, g_hold_stream>>>(g_started, g_stop);
-  CK(cudaGetLastError());
-  const auto count = [&] {
-    unsigned c = 0;
-    for (unsigned b = 0; b < held; ++b) c += flags[b];
-    return c;
-  };
-  for (long spins = 0; count() < held; ++spins)
-    if (spins > 100000000l) fprintf(stderr, "hold_sm: %u SMs not held\n", held), exit(1);
-}
-
-void hold_end() {
-  *reinterpret_cast<volatile unsigned*>(g_stop) = 1;
-  CK(cudaStreamSynchronize(g_hold_stream));
-}
-
-// best_ms with the SMs held (no cudaDeviceSynchronize: it would wait on the holding blocks).
-template <class Launch>
-float best_ms_held(const Lab& lab, Launch&& launch) {
-  hold_begin(lab);
-  const float best = best_ms(launch, false);
-  hold_end();
-  return best;
-}
+// `sms` (the argument): all but g_free SMs held idle (held_sms.cuh), so the kernels timed run on
+// the rest, each SM then with a larger share of the memory's bandwidth.
+static int g_free = 0;         // 0: every SM
+static bool g_blocks = false;  // `sms blocks`: also blocks of 128 and 512
 
 // `runs` (the argument): a block a run of a tile and a half where those runs outnumber a wave, else
 // one wave: the catalog's timed grid for floats (flat_timed_grid), which keeps one wave for halves
@@ -245,7 +194,7 @@ float run_ms(const Lab& lab, const In* in, const Shape& s, u64* times = nullptr,
   const auto launch = [&] {
     kernel<<<unsigned(grid), kBlock, ring>>>(in, lab.out, s.rows, s.cols, lanes, nullptr, tile_arg);
   };
-  const float ms = g_free ? best_ms_held(lab, launch) : best_ms(launch);
+  const float ms = g_free ? best_ms_held(lab.sms - g_free, launch) : best_ms(launch);
   if (times) {
     kernel<<<unsigned(grid), kBlock, ring>>>(in, lab.out, s.rows, s.cols, lanes, times, tile_arg);
     CK(cudaGetLastError());
@@ -302,31 +251,6 @@ void spread(const Lab& lab, const In* in, const Shape& s, u64* times) {
          }());
 }
 
-__global__ void which_sm(unsigned* used) {
-  unsigned id;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-  if (threadIdx.x == 0) used[id & 1023] = 1;
-}
-
-// The SMs a grid of many blocks ran on, with the SMs held as the sweep holds them: the check that
-// holding works.
-int sms_used(const Lab& lab) {
-  unsigned* used = nullptr;
-  CK(cudaMalloc(&used, 1024 * 4));
-  CK(cudaMemset(used, 0, 1024 * 4));
-  if (g_free) hold_begin(lab);
-  which_sm<<<64 * lab.sms, 128>>>(used);
-  CK(cudaGetLastError());
-  CK(cudaStreamSynchronize(0));
-  if (g_free) hold_end();
-  unsigned host[1024];
-  CK(cudaMemcpy(host, used, sizeof host, cudaMemcpyDeviceToHost));
-  CK(cudaFree(used));
-  int n = 0;
-  for (unsigned u : host) n += int(u);
-  return n;
-}
-
 // A tile a pass shorter, in whole 128-byte lines, where that keeps three quarters of 32 KB and adds
 // more elements a pass: kBlock / lanes rows a pass, and a tile of t elements touches at most
 // ceil((t - 1) / cols) + 1 rows. Else 32 KB. Floats.
@@ -377,7 +301,8 @@ void sms_sweep(const Lab& lab, const In* in, const Shape* shapes, int n) {
       g_blocks ? ", kernel (32 KB) in blocks of 128, of 512" : "");
   for (const int free : {0, 110, 94, 80}) {
     g_free = free;
-    printf("with %d SMs free, a grid of %d blocks ran on %d SMs\n", free ? free : lab.sms, 64 * lab.sms, sms_used(lab));
+    printf("with %d SMs free, a grid of %d blocks ran on %d SMs\n", free ? free : lab.sms, 64 * lab.sms,
+           sms_used(lab.sms, free ? lab.sms - free : 0));
   }
   for (int i = 0; i < n; ++i) {
     printf("  %-10s", shapes[i].name);
