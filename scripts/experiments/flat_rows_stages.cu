@@ -377,16 +377,13 @@ int main(int argc, char** argv) {
     tiles = tiles || std::strcmp(argv[i], "tiles") == 0;
     g_blocks = g_blocks || std::strcmp(argv[i], "blocks") == 0;
   }
-  if (tiles) {  // floats, in runs: 13, 15, 16, 17, 19, 100, 33
+  if (tiles || sms) {  // floats, in runs: 13, 15, 16, 17, 19, then 100 and 33
     g_runs = true;
     const Shape pick[] = {shapes[7], shapes[0], shapes[6], shapes[1], shapes[8], shapes[2], shapes[3]};
-    tile_sweep(lab, pick, 7);
-    return 0;
-  }
-  if (sms) {  // floats, in runs: 13, 15, 16, 17, 19, then 100 and 33
-    g_runs = true;
-    const Shape pick[] = {shapes[7], shapes[0], shapes[6], shapes[1], shapes[8], shapes[2], shapes[3]};
-    sms_sweep<float>(lab, lab.in, pick, 7);
+    if (tiles)
+      tile_sweep(lab, pick, 7);
+    else
+      sms_sweep<float>(lab, lab.in, pick, 7);
     return 0;
   }
   printf("%s\n", g_runs ? "runs of 48 KB a block (a tile and a half of 32 KB)" : "one wave");

@@ -2,6 +2,8 @@
 // part of the app): batched_rows_vectorized's body (kernels/shuffle.cuh) up to the block's total of
 // its chunk, so each can end it another way, and an input whose sums round.
 #pragma once
+#include <vector>
+
 #include "rows_timing.cuh"  // CK, time_line
 #include "shuffle.cuh"
 
@@ -31,6 +33,30 @@ __device__ __forceinline__ float chunk_total(const In* in, std::size_t cols, std
   if (tail) v = k::fold<Sum>(v, kEarly ? t : in[start + rv.head + rv.body + tid]);
   int stage = 1;
   return k::block_shuffle<float, Sum>(v, smem, k::NoProbe{}, stage);
+}
+
+// fold_last's fold (kernels/shuffle.cuh) of a row's `chunks` totals, the same adds in the same
+// order, so the row's sum has the catalog's bits; every thread of the block calls it, and thread 0
+// holds the sum. kFromL2: totals other blocks wrote to global memory, read past L1 as fold_last
+// reads them.
+template <bool kFromL2 = false>
+__device__ float fold_totals(const float* totals, std::size_t chunks, float* smem) {
+  namespace k = rl::kernels;
+  using Sum = rl::ops::Sum;
+  float w = 0;
+  int slot = 0, stage = 0;
+  if (k::rows_hold_vectors(chunks, sizeof(float)))
+    w = k::fold_row<typename k::Vec16<float>::type, float, Sum, kFromL2>(w, totals, 0, chunks, k::NoProbe{}, slot);
+  else
+    w = k::fold_row<float, float, Sum, kFromL2>(w, totals, 0, chunks, k::NoProbe{}, slot);
+  return k::block_shuffle<float, Sum>(w, smem, k::NoProbe{}, stage);
+}
+
+// The first `rows` row sums of `out`, on the host.
+inline std::vector<float> rows_out(const float* out, unsigned long long rows) {
+  std::vector<float> h(rows);
+  CK(cudaMemcpy(h.data(), out, rows * 4, cudaMemcpyDeviceToHost));
+  return h;
 }
 
 // Elements whose sums round in float: 20 random mantissa bits, 2^-6 to 2^5, either sign.

@@ -51,23 +51,10 @@ __global__ void __launch_bounds__(kBlock)
   if (cluster.block_rank() == 0) {
     if (tid < chunks) gathered[kReverse ? chunks - 1 - tid : tid] = *cluster.map_shared_rank(&total, tid);
     __syncthreads();
-    float w = 0;
-    int slot = 0;
-    if (k::rows_hold_vectors(chunks, sizeof(float)))
-      w = k::fold_row<typename k::Vec16<float>::type, float, Sum>(w, gathered, 0, chunks, k::NoProbe{}, slot);
-    else
-      w = k::fold_row<float, float, Sum>(w, gathered, 0, chunks, k::NoProbe{}, slot);
-    int s = 0;
-    w = k::block_shuffle<float, Sum>(w, smem, k::NoProbe{}, s);
+    const float w = fold_totals(gathered, chunks, smem);
     if (tid == 0) out[row] = w;
   }
   cluster.sync();  // no block's shared memory ends while the first block may read it
-}
-
-std::vector<float> rows_out(const float* out, u64 rows) {
-  std::vector<float> h(rows);
-  CK(cudaMemcpy(h.data(), out, rows * 4, cudaMemcpyDeviceToHost));
-  return h;
 }
 
 // The catalog's batched_rows_vectorized over `chunks` chunks a row in blocks of kBlock: its row

@@ -75,13 +75,7 @@ __device__ float fold_tagged(const unsigned long long* slots, std::size_t chunks
     gathered[kReverse ? chunks - 1 - tid : tid] = __uint_as_float(unsigned(s));
   }
   __syncthreads();
-  float w = 0;
-  int slot = 0, stage = 0;
-  if (k::rows_hold_vectors(chunks, sizeof(float)))
-    w = k::fold_row<typename k::Vec16<float>::type, float, Sum>(w, gathered, 0, chunks, k::NoProbe{}, slot);
-  else
-    w = k::fold_row<float, float, Sum>(w, gathered, 0, chunks, k::NoProbe{}, slot);
-  return k::block_shuffle<float, Sum>(w, smem, k::NoProbe{}, stage);
+  return fold_totals(gathered, chunks, smem);
 }
 
 // batched_rows_vectorized's body (rows_chunk.cuh), its end as kEnd says.
@@ -115,14 +109,7 @@ __global__ void __launch_bounds__(kBlock)
       count.store(0, cuda::memory_order_relaxed);  // the next launch runs after this one ends
     }
     __syncthreads();
-    float w = 0;
-    int slot = 0, stage = 0;
-    const float* row_partials = partials + row * chunks;
-    if (k::rows_hold_vectors(chunks, sizeof(float)))
-      w = k::fold_row<typename k::Vec16<float>::type, float, Sum, true>(w, row_partials, 0, chunks, k::NoProbe{}, slot);
-    else
-      w = k::fold_row<float, float, Sum, true>(w, row_partials, 0, chunks, k::NoProbe{}, slot);
-    w = k::block_shuffle<float, Sum>(w, smem, k::NoProbe{}, stage);
+    const float w = fold_totals<true>(partials + row * chunks, chunks, smem);
     if (tid == 0) out[row] = w;
     return;
   }
@@ -137,12 +124,6 @@ __global__ void __launch_bounds__(kBlock)
   if (!fold) return;
   const float w = fold_tagged<kReverse>(slots + row * chunks, chunks, epoch, gathered, smem);
   if (tid == 0) out[row] = w;
-}
-
-std::vector<float> rows_out(const float* out, u64 rows) {
-  std::vector<float> h(rows);
-  CK(cudaMemcpy(h.data(), out, rows * 4, cudaMemcpyDeviceToHost));
-  return h;
 }
 
 struct Buffers {
