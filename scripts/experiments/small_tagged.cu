@@ -146,7 +146,7 @@ void time_type(const Lab& lab, const Cold& c, u64 rows, u64 cols, Buffers& b) {
     const unsigned grid = unsigned(rows * chunks);
     const auto catalog = [&] {
       k::batched_rows_vectorized<float, Sum, k::NoProbe, In><<<grid, kBlock, kBlock / 32 * 4>>>(
-          in, b.partials, cols, chunk_cols, chunks, k::NoProbe{}, lab.out, b.tickets);
+          in, b.partials, cols, chunk_cols, chunks, k::NoProbe{}, lab.out, b.tickets, nullptr);
       CK(cudaGetLastError());
     };
     const auto sums_of = [&](auto launch) {  // the output first set to a finite value no row has
