@@ -92,13 +92,6 @@ std::vector<std::vector<T>> gpu_run_each(const Plan& plan, OpKind op, const std:
                      [&](auto o) { return MatrixReducer<T, decltype(o)>(plan, nullptr, nullptr).run_each(host_ins); });
 }
 
-bool gpu_first_waits(const Plan& plan) {
-  if (plan.elem_bytes != sizeof(float)) throw std::invalid_argument("gpu_first_waits: a plan of 4-byte elements");
-  MatrixReducer<float, ops::Sum> reducer(plan, nullptr, nullptr);
-  reducer.prepare();
-  return reducer.first_waits();
-}
-
 #define RL_RUN(T, In) template std::vector<T> gpu_run<T, In>(const Plan&, OpKind, const In*, RawTrace<T>*);
 #define RL_EACH(T) \
   template std::vector<std::vector<T>> gpu_run_each<T>(const Plan&, OpKind, const std::vector<const T*>&);

@@ -195,25 +195,12 @@ __device__ __forceinline__ T fold_row(T v, const In* in, std::size_t first, std:
 // >>>
 
 // <<< last-chunk
-// count results (partials[0..count)) folded in the same order every run, as a block of
-// batched-rows-vectorized folds a row of them; the sum lands in thread 0. FromL2: results other
-// blocks wrote, read past L1.
-template <class T, class Op, bool FromL2>
-__device__ __forceinline__ T fold_partials(const T* partials, std::size_t count, T* smem) {
-  using V = typename Vec16<T>::type;
-  T v = Op::template identity<T>();
-  int slot = 0, stage = 0;
-  if (rows_hold_vectors(count, sizeof(T)))
-    v = fold_row<V, T, Op, FromL2>(v, partials, 0, count, NoProbe{}, slot);
-  else
-    v = fold_row<T, T, Op, FromL2>(v, partials, 0, count, NoProbe{}, slot);
-  return block_shuffle<T, Op>(v, smem, NoProbe{}, stage);
-}
-
-// The last block to finish folds count results into *out: one launch does both phases. Each
-// caller takes a ticket from the counter; atomicInc wraps it to 0 for the next launch.
+// The last block to finish folds count results (partials[0..count)) into *out in the same order
+// every run, as a block of batched-rows-vectorized folds a row of them: one launch does both
+// phases. Each caller takes a ticket from the counter; atomicInc wraps it to 0 for the next launch.
 template <class T, class Op>
 __device__ __forceinline__ void fold_last(const T* partials, T* out, std::size_t count, unsigned* ticket, T* smem) {
+  using V = typename Vec16<T>::type;
   __shared__ bool last;
   if (threadIdx.x == 0) {
     __threadfence();  // this block's result is visible device-wide before it takes its ticket
@@ -221,7 +208,14 @@ __device__ __forceinline__ void fold_last(const T* partials, T* out, std::size_t
   }
   __syncthreads();
   if (!last) return;
-  const T v = fold_partials<T, Op, true>(partials, count, smem);
+  T v = Op::template identity<T>();
+  int slot = 0;
+  if (rows_hold_vectors(count, sizeof(T)))
+    v = fold_row<V, T, Op, true>(v, partials, 0, count, NoProbe{}, slot);
+  else
+    v = fold_row<T, T, Op, true>(v, partials, 0, count, NoProbe{}, slot);
+  int stage = 0;
+  v = block_shuffle<T, Op>(v, smem, NoProbe{}, stage);
   if (threadIdx.x == 0) *out = v;
 }
 
@@ -234,68 +228,17 @@ __device__ __forceinline__ void fold_last_chunk(const T* partials, T* out, std::
 }
 // >>>
 
-// <<< first-waits
-// The other end of a row, for 4-byte results where every block of the grid is resident at once (a
-// cooperative launch): each block but the row's first stores its result and a ready bit in one
-// aligned 8-byte word; the row's first block waits for the row's words, empties them for the next
-// launch, and folds the results as fold_last does. No fence and no ticket: a volatile 8-byte load
-// sees the whole of one volatile 8-byte store (the PTX ISA's single-copy atomicity), so the word
-// says both the value and that it is there.
-constexpr unsigned long long kWordReady = 1ull << 32;
-template <class T>
-__device__ __forceinline__ unsigned word_bits(T v) {
-  if constexpr (std::is_same_v<T, float>)
-    return __float_as_uint(v);
-  else
-    return static_cast<unsigned>(v);
-}
-template <class T>
-__device__ __forceinline__ T word_value(unsigned long long w) {
-  if constexpr (std::is_same_v<T, float>)
-    return __uint_as_float(unsigned(w));
-  else
-    return static_cast<T>(unsigned(w));
-}
-
-// words: a word a block, all empty (0) at launch; the results gather in shared memory after the
-// warps' cells (a multiple of 4 cells, so they start on a 16-byte boundary).
-template <class T, class Op>
-__device__ __forceinline__ void first_waits(T v, T* out, std::size_t chunks, unsigned long long* words, T* smem) {
-  static_assert(sizeof(T) == 4, "a result and its ready bit in one 8-byte word");
-  const unsigned tid = threadIdx.x;
-  const std::size_t chunk = blockIdx.x % chunks;
-  volatile unsigned long long* row_words = words + (blockIdx.x - chunk);
-  if (chunk != 0) {
-    if (tid == 0) row_words[chunk] = kWordReady | word_bits(v);
-    return;
-  }
-  T* results = smem + (blockDim.x / 32 + 3) / 4 * 4;
-  if (tid == 0) results[0] = v;
-  if (tid > 0 && tid < chunks) {
-    unsigned long long w = row_words[tid];
-    while (!(w & kWordReady)) w = row_words[tid];  // every block is resident: the word comes
-    row_words[tid] = 0;                            // empty for the next launch, which starts after this one ends
-    results[tid] = word_value<T>(w);
-  }
-  __syncthreads();
-  v = fold_partials<T, Op, false>(results, chunks, smem);
-  if (tid == 0) out[blockIdx.x / chunks] = v;
-}
-// >>>
-
 // <<< batched-rows-vectorized
 // batched-rows-split's chunks (several blocks a row when rows are few) with 16-byte loads
 // whatever the row's alignment: a row's body, from its first 16-byte boundary, in
 // float4/int4/double2 vectors, chunk by chunk (a multiple of 64 columns); the few elements before
 // that boundary (its head) and after its last whole vector (its tail) one a thread, by the row's
-// first block. Warp shuffles meet the block's values. With several chunks a row, the row's last
-// block folds the chunks' results (partials, tickets), or, where words is given (4-byte results,
-// a cooperative launch), its first.
+// first block. Warp shuffles meet the block's values. With several chunks a row, block b writes
+// partials[b] and the row's last block folds them into out.
 // In: the elements' type, T: the accumulator's (halves and bfloat16 may add in float).
 template <class T, class Op, class Probe, class In = T>
 __global__ void batched_rows_vectorized(const In* in, T* partials, std::size_t cols, std::size_t chunk_cols,
-                                        std::size_t chunks, Probe probe, T* out, unsigned* tickets,
-                                        unsigned long long* words) {
+                                        std::size_t chunks, Probe probe, T* out, unsigned* tickets) {
   using V = typename Vec16<In>::type;
   T* smem = shared_array<T>();  // one cell per warp
   const unsigned tid = threadIdx.x;
@@ -303,35 +246,27 @@ __global__ void batched_rows_vectorized(const In* in, T* partials, std::size_t c
   const RowVectors row = row_vectors(start, cols, elements_in<V>);  // cudaMalloc'd: 16-byte aligned
   const std::size_t begin = chunk * chunk_cols;
   const std::size_t count = begin >= row.body ? 0 : chunk_cols < row.body - begin ? chunk_cols : row.body - begin;
-  // The head and tail are loaded before the body and added after it: one wait on memory, not two.
-  const bool head = chunk == 0 && tid < row.head, tail = chunk == 0 && tid < row.tail;
-  const In head_value = head ? in[start + tid] : In(), tail_value = tail ? in[start + row.head + row.body + tid] : In();
   T v = Op::template identity<T>();
   int slot = 0;
   v = fold_row<V, T, Op>(v, in, start + row.head + begin, count, probe, slot);  // [row-vector]  // see <<< fold-row
-  if (head) {
-    v = fold<Op>(v, head_value);  // the head, before the first 16-byte boundary
+  if (chunk == 0 && tid < row.head) {
+    v = fold<Op>(v, in[start + tid]);  // the head, before the first 16-byte boundary
     probe.load(0, slot++, start + tid);
   }
-  if (tail) {
-    v = fold<Op>(v, tail_value);  // the tail, after the last whole vector
+  if (chunk == 0 && tid < row.tail) {
+    v = fold<Op>(v, in[start + row.head + row.body + tid]);  // the tail, after the last whole vector
     probe.load(0, slot++, start + row.head + row.body + tid);
   }
   probe.stage(0, row.body ? kTagRowVector : kTagRowStride, 0);
-  probe.work(0, tid < count / elements_in<V> || head || tail);
+  probe.work(0, tid < count / elements_in<V> || (chunk == 0 && (tid < row.head || tid < row.tail)));
   probe.lane(0, v);
 
   int stage = 1;
   v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle
+  T* result = chunks == 1 ? out : partials;  // one chunk a row: the row's result
+  if (tid == 0) result[blockIdx.x] = v;
   if (tid == 0) probe.partial(blockIdx.x, v);
-  if (chunks == 1) {  // one chunk a row: the row's result
-    if (tid == 0) out[blockIdx.x] = v;
-  } else if (words) {  // the host gives words for 4-byte results only
-    if constexpr (sizeof(T) == 4) first_waits<T, Op>(v, out, chunks, words, smem);  // see <<< first-waits
-  } else {
-    if (tid == 0) partials[blockIdx.x] = v;
-    fold_last_chunk<T, Op>(partials, out, chunks, tickets, smem);  // see <<< last-chunk
-  }
+  if (chunks > 1) fold_last_chunk<T, Op>(partials, out, chunks, tickets, smem);  // see <<< last-chunk
 }
 // >>>
 

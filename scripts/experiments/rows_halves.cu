@@ -123,7 +123,7 @@ void time_proto(const Lab& lab, const Cold& c, const Bufs& b, u64 rows, u64 cols
   report<In>(what, lab, c, rows, cols, [&] {
     if constexpr (kInFlight == 0)
       k::batched_rows_vectorized<float, Sum, k::NoProbe, In>
-          <<<grid, block, smem>>>(in, b.partials, cols, chunk_cols, chunks, {}, lab.out, b.tickets, nullptr);
+          <<<grid, block, smem>>>(in, b.partials, cols, chunk_cols, chunks, {}, lab.out, b.tickets);
     else
       chunks_kernel<kInFlight, kAhead, kPairs, float, In>
           <<<grid, block, smem>>>(in, b.partials, cols, chunk_cols, chunks, lab.out, b.tickets);

@@ -127,8 +127,8 @@ void time_type(const Lab& lab, const Cold& c, u64 rows, u64 cols, float* partial
     const unsigned grid = unsigned(rows * chunks);
     snprintf(what, sizeof what, "%s catalog, %llu chunks a row (grid %u)", type_name<In>(), chunks, grid);
     time_line(what, lab, c, bytes, [&] {
-      k::batched_rows_vectorized<float, Sum, k::NoProbe, In><<<grid, 256, 256 / 32 * 4>>>(
-          in, partials, cols, chunk_cols, chunks, k::NoProbe{}, lab.out, tickets, nullptr);
+      k::batched_rows_vectorized<float, Sum, k::NoProbe, In>
+          <<<grid, 256, 256 / 32 * 4>>>(in, partials, cols, chunk_cols, chunks, k::NoProbe{}, lab.out, tickets);
     });
   }
   time_clusters<In, 256>(lab, c, in, rows, cols, bytes, partials, tickets);

@@ -78,7 +78,7 @@ int main() {
     snprintf(what, sizeof what, "catalog, %llu chunks a row (grid %u)", chunks, grid);
     time_line(what, lab, c, bytes, [&] {
       k::batched_rows_vectorized<float, Sum, k::NoProbe, Half><<<grid, kBlock, kBlock / 32 * 4>>>(
-          in, partials, cols, chunk_cols, chunks, k::NoProbe{}, lab.out, tickets, nullptr);
+          in, partials, cols, chunk_cols, chunks, k::NoProbe{}, lab.out, tickets);
     });
     snprintf(what, sizeof what, "atomic, %llu chunks a row", chunks);
     time_line(what, lab, c, bytes, [&] {

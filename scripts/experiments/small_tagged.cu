@@ -22,7 +22,7 @@
 //            first block) loaded before the vectors, not after their adds (the catalog's order),
 //            so the first block waits on one round trip to memory, not two; added where the
 //            catalog adds them: the same sum. With each end above, the catalog's ticket and one
-//            atomic a block.
+//            atomic a block; `early, first` also launched cooperatively (what the catalog needs).
 // tagged and first fold the totals exactly as fold_last does (the same fold_row and block_shuffle over the same
 // totals in the same order, gathered in shared memory), so a row's sum keeps the catalog's bits for
 // the same chunks: checked with memcmp against the catalog's launch, over elements whose sums round,
@@ -146,7 +146,7 @@ void time_type(const Lab& lab, const Cold& c, u64 rows, u64 cols, Buffers& b) {
     const unsigned grid = unsigned(rows * chunks);
     const auto catalog = [&] {
       k::batched_rows_vectorized<float, Sum, k::NoProbe, In><<<grid, kBlock, kBlock / 32 * 4>>>(
-          in, b.partials, cols, chunk_cols, chunks, k::NoProbe{}, lab.out, b.tickets, nullptr);
+          in, b.partials, cols, chunk_cols, chunks, k::NoProbe{}, lab.out, b.tickets);
       CK(cudaGetLastError());
     };
     const auto sums_of = [&](auto launch) {  // the output first set to a finite value no row has
@@ -197,6 +197,18 @@ void time_type(const Lab& lab, const Cold& c, u64 rows, u64 cols, Buffers& b) {
       };
       const char* check = same(sums_of(coop)) ? " (the catalog's bits)" : " BITS DIFFER";
       snprintf(what, sizeof what, "%s count, cooperative, %llu chunks%s", type_name<In>(), chunks, check);
+      time_line(what, lab, c, bytes, coop);
+    }
+    {  // `early, first` launched cooperatively, as the catalog would have to launch a block that waits
+      const auto kernel = rows_end<In, End::First, true>;
+      const auto coop = [&] {
+        std::size_t c0 = cols, c1 = chunk_cols, c2 = chunks;
+        unsigned e = ++b.epoch;
+        void* args[] = {(void*)&in, &c0, &c1, &c2, &b.slots, &b.partials, &b.tickets, &e, (void*)&lab.out};
+        CK(cudaLaunchCooperativeKernel((void*)kernel, dim3(grid), dim3(kBlock), args, 0, 0));
+      };
+      const char* check = same(sums_of(coop)) ? " (the catalog's bits)" : " BITS DIFFER";
+      snprintf(what, sizeof what, "%s early, first, cooperative, %llu chunks%s", type_name<In>(), chunks, check);
       time_line(what, lab, c, bytes, coop);
     }
   }
