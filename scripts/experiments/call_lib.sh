@@ -2,8 +2,9 @@
 # results folder $OUT/NAME (./gpu-out/NAME off the device tool) and records the card; `step` runs
 # one command under a time limit into NAME/STEP.txt, adds a line to steps.txt and packs the folder
 # into NAME.tgz, so a call cut short still returns what it finished (the tool returns only a few
-# files); `bench` runs the app's bench (from `scripts/gpu-suite.sh pack`, or the pack in $PACK)
-# into NAME/STEP.json; `summarize` writes the steps' test and sanitizer verdicts to summary.txt.
+# files); `bench` runs the app's bench (from `scripts/gpu-suite.sh pack`, the pack in $PACK, or
+# another build of the program in $LAB) into NAME/STEP.json; `summarize` writes the steps' test
+# and sanitizer verdicts to summary.txt.
 call_begin() {
   cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
   export PATH=/usr/local/cuda/bin:$PATH
@@ -23,7 +24,8 @@ step() {  # step NAME LIMIT COMMAND...: its output in NAME.txt
 }
 bench() {  # bench NAME LIMIT ARGS...: the bench's results in NAME.json (a run the window can open)
   local name=$1 limit=$2 pack=${PACK:-.gpu}; shift 2  # PACK: another unpacked pack's folder
-  step "$name" "$limit" "$pack/run.sh" "$pack/bin/reduction-lab" bench --seconds 0.2 --format json \
+  local lab=${LAB:-$pack/bin/reduction-lab}             # LAB: another build of the program, run the same way
+  step "$name" "$limit" "$pack/run.sh" "$lab" bench --seconds 0.2 --format json \
     --out "$R/$name.json" "$@"
 }
 summarize() {  # summarize: each step's last test and sanitizer verdicts, a line a file, in summary.txt

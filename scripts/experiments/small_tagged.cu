@@ -187,30 +187,20 @@ void time_type(const Lab& lab, const Cold& c, u64 rows, u64 cols, Buffers& b) {
     check_and_time(rows_end<In, End::Tagged, true>, rows_end<In, End::Tagged, true, true>, "early, tagged");
     check_and_time(rows_end<In, End::First, true>, rows_end<In, End::First, true, true>, "early, first");
     check_and_time(rows_end<In, End::Count, false>, Kernel(nullptr), "count");
-    {  // the same, launched cooperatively: every block resident at once, as the CUDA guide guarantees only so
-      const auto kernel = rows_end<In, End::Count, false>;
-      const auto coop = [&] {
+    // A cooperative launch: every block resident at once, as the CUDA guide guarantees only so.
+    const auto time_cooperative = [&](auto kernel, const char* name) {
+      const auto coop = [&, kernel] {
         std::size_t c0 = cols, c1 = chunk_cols, c2 = chunks;
         unsigned e = ++b.epoch;
         void* args[] = {(void*)&in, &c0, &c1, &c2, &b.slots, &b.partials, &b.tickets, &e, (void*)&lab.out};
         CK(cudaLaunchCooperativeKernel((void*)kernel, dim3(grid), dim3(kBlock), args, 0, 0));
       };
       const char* check = same(sums_of(coop)) ? " (the catalog's bits)" : " BITS DIFFER";
-      snprintf(what, sizeof what, "%s count, cooperative, %llu chunks%s", type_name<In>(), chunks, check);
+      snprintf(what, sizeof what, "%s %s, cooperative, %llu chunks%s", type_name<In>(), name, chunks, check);
       time_line(what, lab, c, bytes, coop);
-    }
-    {  // `early, first` launched cooperatively, as the catalog would have to launch a block that waits
-      const auto kernel = rows_end<In, End::First, true>;
-      const auto coop = [&] {
-        std::size_t c0 = cols, c1 = chunk_cols, c2 = chunks;
-        unsigned e = ++b.epoch;
-        void* args[] = {(void*)&in, &c0, &c1, &c2, &b.slots, &b.partials, &b.tickets, &e, (void*)&lab.out};
-        CK(cudaLaunchCooperativeKernel((void*)kernel, dim3(grid), dim3(kBlock), args, 0, 0));
-      };
-      const char* check = same(sums_of(coop)) ? " (the catalog's bits)" : " BITS DIFFER";
-      snprintf(what, sizeof what, "%s early, first, cooperative, %llu chunks%s", type_name<In>(), chunks, check);
-      time_line(what, lab, c, bytes, coop);
-    }
+    };
+    time_cooperative(rows_end<In, End::Count, false>, "count");
+    time_cooperative(rows_end<In, End::First, true>, "early, first");  // as the catalog would launch it
   }
   CK(cudaFree(in));
 }
