@@ -195,12 +195,25 @@ __device__ __forceinline__ T fold_row(T v, const In* in, std::size_t first, std:
 // >>>
 
 // <<< last-chunk
-// The last block to finish folds count results (partials[0..count)) into *out in the same order
-// every run, as a block of batched-rows-vectorized folds a row of them: one launch does both
-// phases. Each caller takes a ticket from the counter; atomicInc wraps it to 0 for the next launch.
+// count results (partials[0..count)) folded in the same order every run, as a block of
+// batched-rows-vectorized folds a row of them; the result lands in thread 0. FromL2: results other
+// blocks wrote, read past L1.
+template <class T, class Op, bool FromL2>
+__device__ __forceinline__ T fold_partials(const T* partials, std::size_t count, T* smem) {
+  using V = typename Vec16<T>::type;
+  T v = Op::template identity<T>();
+  int slot = 0, stage = 0;
+  if (rows_hold_vectors(count, sizeof(T)))
+    v = fold_row<V, T, Op, FromL2>(v, partials, 0, count, NoProbe{}, slot);
+  else
+    v = fold_row<T, T, Op, FromL2>(v, partials, 0, count, NoProbe{}, slot);
+  return block_shuffle<T, Op>(v, smem, NoProbe{}, stage);
+}
+
+// The last block to finish folds count results into *out: one launch does both phases. Each
+// caller takes a ticket from the counter; atomicInc wraps it to 0 for the next launch.
 template <class T, class Op>
 __device__ __forceinline__ void fold_last(const T* partials, T* out, std::size_t count, unsigned* ticket, T* smem) {
-  using V = typename Vec16<T>::type;
   __shared__ bool last;
   if (threadIdx.x == 0) {
     __threadfence();  // this block's result is visible device-wide before it takes its ticket
@@ -208,14 +221,7 @@ __device__ __forceinline__ void fold_last(const T* partials, T* out, std::size_t
   }
   __syncthreads();
   if (!last) return;
-  T v = Op::template identity<T>();
-  int slot = 0;
-  if (rows_hold_vectors(count, sizeof(T)))
-    v = fold_row<V, T, Op, true>(v, partials, 0, count, NoProbe{}, slot);
-  else
-    v = fold_row<T, T, Op, true>(v, partials, 0, count, NoProbe{}, slot);
-  int stage = 0;
-  v = block_shuffle<T, Op>(v, smem, NoProbe{}, stage);
+  const T v = fold_partials<T, Op, true>(partials, count, smem);
   if (threadIdx.x == 0) *out = v;
 }
 

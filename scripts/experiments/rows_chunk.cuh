@@ -35,21 +35,12 @@ __device__ __forceinline__ float chunk_total(const In* in, std::size_t cols, std
   return k::block_shuffle<float, Sum>(v, smem, k::NoProbe{}, stage);
 }
 
-// fold_last's fold (kernels/shuffle.cuh) of a row's `chunks` totals, the same adds in the same
-// order, so the row's sum has the catalog's bits; every thread of the block calls it, and thread 0
-// holds the sum. kFromL2: totals other blocks wrote to global memory, read past L1 as fold_last
-// reads them.
+// fold_last's fold (kernels/shuffle.cuh, fold_partials) of a row's `chunks` totals, so the row's
+// sum has the catalog's bits; every thread of the block calls it, and thread 0 holds the sum.
+// kFromL2: totals other blocks wrote to global memory, read past L1 as fold_last reads them.
 template <bool kFromL2 = false>
 __device__ float fold_totals(const float* totals, std::size_t chunks, float* smem) {
-  namespace k = rl::kernels;
-  using Sum = rl::ops::Sum;
-  float w = 0;
-  int slot = 0, stage = 0;
-  if (k::rows_hold_vectors(chunks, sizeof(float)))
-    w = k::fold_row<typename k::Vec16<float>::type, float, Sum, kFromL2>(w, totals, 0, chunks, k::NoProbe{}, slot);
-  else
-    w = k::fold_row<float, float, Sum, kFromL2>(w, totals, 0, chunks, k::NoProbe{}, slot);
-  return k::block_shuffle<float, Sum>(w, smem, k::NoProbe{}, stage);
+  return rl::kernels::fold_partials<float, rl::ops::Sum, kFromL2>(totals, chunks, smem);
 }
 
 // The first `rows` row sums of `out`, on the host.
