@@ -3,8 +3,9 @@
 # one command under a time limit into NAME/STEP.txt, adds a line to steps.txt and packs the folder
 # into NAME.tgz, so a call cut short still returns what it finished (the tool returns only a few
 # files); `bench` runs the app's bench (from `scripts/gpu-suite.sh pack`, the pack in $PACK, or
-# another build of the program in $LAB) into NAME/STEP.json; `summarize` writes the steps' test
-# and sanitizer verdicts to summary.txt.
+# another build of the program in $LAB) into NAME/STEP.json, `old` the same with the carried
+# .gpupack/old-reduction-lab.gz; `summarize` writes the steps' test and sanitizer verdicts to
+# summary.txt.
 call_begin() {
   cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 2
   export PATH=/usr/local/cuda/bin:$PATH
@@ -27,6 +28,14 @@ bench() {  # bench NAME LIMIT ARGS...: the bench's results in NAME.json (a run t
   local lab=${LAB:-$pack/bin/reduction-lab}             # LAB: another build of the program, run the same way
   step "$name" "$limit" "$pack/run.sh" "$lab" bench --seconds 0.2 --format json \
     --out "$R/$name.json" "$@"
+}
+old() {  # old NAME LIMIT ARGS...: `bench` run the same way with .gpupack/old-reduction-lab.gz, the
+  # reduction-lab of a pack from before a patch (unpacked into .exp at the first call of a run)
+  if [ -z "${OLD_LAB:-}" ]; then
+    gunzip -c .gpupack/old-reduction-lab.gz > .exp/old-reduction-lab && chmod +x .exp/old-reduction-lab || return
+    OLD_LAB=.exp/old-reduction-lab
+  fi
+  LAB=$OLD_LAB bench "$@"
 }
 summarize() {  # summarize: each step's last test and sanitizer verdicts, a line a file, in summary.txt
   local f

@@ -5,8 +5,6 @@
 set -u
 source "$(dirname "$0")/call_lib.sh"
 call_begin first_waits_grids
-gunzip -c .gpupack/old-reduction-lab.gz > .exp/old-reduction-lab && chmod +x .exp/old-reduction-lab
-old() { LAB=.exp/old-reduction-lab bench "$@"; }
 for pass in 1 2 3; do
   for t in half bf16 float int; do
     for g in 192 384 576 768; do

@@ -8,8 +8,6 @@
 set -u
 source "$(dirname "$0")/call_lib.sh"
 call_begin first_waits_own
-gunzip -c .gpupack/old-reduction-lab.gz > .exp/old-reduction-lab && chmod +x .exp/old-reduction-lab
-old() { LAB=.exp/old-reduction-lab bench "$@"; }
 shapes=3x1048577,1x4194304,5x100003,16x65536,32x262144,64x4100
 for pass in 1 2; do
   for t in float half bf16 int; do

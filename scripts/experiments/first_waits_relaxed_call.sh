@@ -9,8 +9,6 @@
 set -u
 source "$(dirname "$0")/call_lib.sh"
 call_begin first_waits_relaxed
-gunzip -c .gpupack/old-reduction-lab.gz > .exp/old-reduction-lab && chmod +x .exp/old-reduction-lab
-old() { LAB=.exp/old-reduction-lab bench "$@"; }  # the ticket's bench, run as `bench` runs this one
 new_test='Gpu.RowsEndWithTheFirstBlockWaitingWhereTheGridIsOneWave'
 step tests 120 env REDLAB_REQUIRE_GPU=1 .gpu/run.sh .gpu/bin/gpu_test \
   --gtest_filter="$new_test:Gpu.BackToBackMatrixRunsEachEqualTheModel"
