@@ -332,7 +332,7 @@ inline constexpr AlgorithmRow kAlgorithms[] = {
         "Batched rows split: several blocks a row when rows are few, then a block per row over their partials")
         .matrix().combine(C::SecondKernel).indexing(I::RowChunks).tree(T::Sequential),
     kernel("batched-rows-vectorized", A::BatchedRowsVectorized, F::Matrix, kShuffle,
-        "Batched rows with 16-byte loads: a block a chunk of a row, shuffles; a row's last block folds the chunks")
+        "Batched rows with 16-byte loads: a block a chunk of a row, shuffles; a row's first or last block folds the chunks")
         .matrix().combine(C::LastBlock).indexing(I::RowChunks).tree(T::Shuffle).vectors().narrow(),
     kernel("column-sums", A::ColumnSums, F::Matrix, kMatrix,
         "Column sums in two phases: chunks of rows, then their partials")

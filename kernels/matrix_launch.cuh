@@ -56,11 +56,15 @@ class MatrixReducer {
   // launches need (the entry's prepare), so timed runs allocate and ask nothing.
   void prepare() {
     out_ = std::make_unique<DeviceArray<T>>(plan_.outputs);
-    partials_.reset(), tickets_.reset();
+    partials_.reset(), tickets_.reset(), words_.reset();
     if (second_pass()) partials_ = std::make_unique<DeviceArray<T>>(plan_.passes[0].outputs);
     if (second_pass() && plan_.row->combine == Combine::LastBlock) {  // a ticket counter a row
       tickets_ = std::make_unique<DeviceArray<unsigned>>(plan_.shape.rows);
       tickets_->fill_bytes(0);  // the last block of a row wraps its counter back to 0
+      if (sizeof(T) == 4) {     // ... or, where the grid fits, a word a block (first-waits)
+        words_ = std::make_unique<DeviceArray<unsigned long long>>(plan_.grid.count());
+        words_->fill_bytes(0);  // empty; the row's first block empties them again
+      }
     }
     first_ = first_args();
     if (trace_) return;  // a traced pass asks nothing of the runtime
@@ -81,6 +85,9 @@ class MatrixReducer {
   }
 
   std::vector<T> run(const In* host_in) { return run_each({host_in})[0]; }
+
+  // After prepare, untraced: whether the rows end with their first block waiting (first-waits).
+  bool first_waits() const { return first_.words != nullptr; }
 
   // One prepare, then each input in turn through the same buffers.
   std::vector<std::vector<T>> run_each(const std::vector<const In*>& host_ins) {
@@ -105,7 +112,8 @@ class MatrixReducer {
     a.out = partials_ ? partials_->get() : out_->get(), a.outputs = out_->get();
     a.m = plan_.shape, a.grid = plan_.grid, a.block = dim3(unsigned(plan_.block_x), unsigned(plan_.block_y));
     a.threads = plan_.block, a.lanes = plan_.lanes, a.tile_cols = plan_.tile_cols;
-    a.tickets = tickets_ ? tickets_->get() : nullptr, a.stream = stream_;
+    a.tickets = tickets_ ? tickets_->get() : nullptr, a.words = words_ ? words_->get() : nullptr;
+    a.stream = stream_;
     return a;
   }
 
@@ -144,6 +152,7 @@ class MatrixReducer {
   cudaStream_t stream_;
   std::unique_ptr<DeviceArray<T>> out_, partials_;
   std::unique_ptr<DeviceArray<unsigned>> tickets_;
+  std::unique_ptr<DeviceArray<unsigned long long>> words_;
   LaunchArgs<T, In> first_;  // the first pass's arguments but its input (prepare)
 
  public:

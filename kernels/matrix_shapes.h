@@ -223,6 +223,11 @@ constexpr int kSplitLoads = 8;
 constexpr int kChunkAlignCols = 64;
 // batched-rows-vectorized's loads in flight a thread: this many 16-byte loads before adding any.
 constexpr int kRowLoadsInFlight = 4;
+// batched-rows-vectorized ends a row with its first block waiting for the others (first-waits)
+// only from this many chunks a row: measured ahead of the ticket at every shape from 16, ahead or
+// behind by turns with fewer (docs/benchmarks.md, "The row's first block waiting, as its own
+// instantiation").
+constexpr std::size_t kFirstWaitsMinChunks = 16;
 // lanes-per-row's timed kernel on long rows of floats, summed: a lane with 8 or 16 or more 16-byte
 // loads of its row (kMaxRowLanes lanes a row) takes the first 8 or 16 in one batch, in blocks of
 // at most kLongRowBlock threads (16 loads hold 64 registers). The same loads and adds in the same

@@ -196,7 +196,7 @@ __device__ __forceinline__ T fold_row(T v, const In* in, std::size_t first, std:
 
 // <<< last-chunk
 // count results (partials[0..count)) folded in the same order every run, as a block of
-// batched-rows-vectorized folds a row of them; the result lands in thread 0. FromL2: results other
+// batched-rows-vectorized folds a row of them; the sum lands in thread 0. FromL2: results other
 // blocks wrote, read past L1.
 template <class T, class Op, bool FromL2>
 __device__ __forceinline__ T fold_partials(const T* partials, std::size_t count, T* smem) {
@@ -234,17 +234,76 @@ __device__ __forceinline__ void fold_last_chunk(const T* partials, T* out, std::
 }
 // >>>
 
+// <<< first-waits
+// The other end of a row, for 4-byte results where every block of the grid is resident at once (a
+// cooperative launch): each block but the row's first stores its result and a ready bit in one
+// aligned 8-byte word; the row's first block waits for the row's words, empties them for the next
+// launch, and folds the results as fold_last does. No fence and no ticket: a relaxed 8-byte load
+// at GPU scope sees the whole of one such store (the PTX ISA's single-copy atomicity), so the word
+// says both the value and that it is there. (volatile would be relaxed at system scope.)
+constexpr unsigned long long kWordReady = 1ull << 32;
+__device__ __forceinline__ unsigned long long load_word(const unsigned long long* p) {
+  unsigned long long w;
+  asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(w) : "l"(p) : "memory");
+  return w;
+}
+__device__ __forceinline__ void store_word(unsigned long long* p, unsigned long long w) {
+  asm volatile("st.relaxed.gpu.u64 [%0], %1;" ::"l"(p), "l"(w) : "memory");
+}
+template <class T>
+__device__ __forceinline__ unsigned word_bits(T v) {
+  if constexpr (std::is_same_v<T, float>)
+    return __float_as_uint(v);
+  else
+    return static_cast<unsigned>(v);
+}
+template <class T>
+__device__ __forceinline__ T word_value(unsigned long long w) {
+  if constexpr (std::is_same_v<T, float>)
+    return __uint_as_float(unsigned(w));
+  else
+    return static_cast<T>(unsigned(w));
+}
+
+// words: a word a block, all empty (0) at launch; the results gather in shared memory after the
+// warps' cells (a multiple of 4 cells, so they start on a 16-byte boundary).
+template <class T, class Op>
+__device__ __forceinline__ void first_waits(T v, T* out, std::size_t chunks, unsigned long long* words, T* smem) {
+  static_assert(sizeof(T) == 4, "a result and its ready bit in one 8-byte word");
+  const unsigned tid = threadIdx.x;
+  const std::size_t chunk = blockIdx.x % chunks;
+  unsigned long long* row_words = words + (blockIdx.x - chunk);
+  if (chunk != 0) {
+    if (tid == 0) store_word(row_words + chunk, kWordReady | word_bits(v));
+    return;
+  }
+  T* results = smem + (blockDim.x / 32 + 3) / 4 * 4;
+  if (tid == 0) results[0] = v;
+  if (tid > 0 && tid < chunks) {
+    unsigned long long w = load_word(row_words + tid);
+    while (!(w & kWordReady)) w = load_word(row_words + tid);  // every block is resident: the word comes
+    store_word(row_words + tid, 0);  // empty for the next launch, which starts after this one ends
+    results[tid] = word_value<T>(w);
+  }
+  __syncthreads();
+  v = fold_partials<T, Op, false>(results, chunks, smem);
+  if (tid == 0) out[blockIdx.x / chunks] = v;
+}
+// >>>
+
 // <<< batched-rows-vectorized
 // batched-rows-split's chunks (several blocks a row when rows are few) with 16-byte loads
 // whatever the row's alignment: a row's body, from its first 16-byte boundary, in
 // float4/int4/double2 vectors, chunk by chunk (a multiple of 64 columns); the few elements before
 // that boundary (its head) and after its last whole vector (its tail) one a thread, by the row's
-// first block. Warp shuffles meet the block's values. With several chunks a row, block b writes
-// partials[b] and the row's last block folds them into out.
+// first block. Warp shuffles meet the block's values. With several chunks a row, the row's last
+// block folds the chunks' results (partials, tickets), or, where words is given (4-byte results,
+// a cooperative launch), its first.
 // In: the elements' type, T: the accumulator's (halves and bfloat16 may add in float).
-template <class T, class Op, class Probe, class In = T>
+template <class T, class Op, class Probe, class In = T, bool kWaits = false>
 __global__ void batched_rows_vectorized(const In* in, T* partials, std::size_t cols, std::size_t chunk_cols,
-                                        std::size_t chunks, Probe probe, T* out, unsigned* tickets) {
+                                        std::size_t chunks, Probe probe, T* out, unsigned* tickets,
+                                        unsigned long long* words) {
   using V = typename Vec16<In>::type;
   T* smem = shared_array<T>();  // one cell per warp
   const unsigned tid = threadIdx.x;
@@ -269,10 +328,15 @@ __global__ void batched_rows_vectorized(const In* in, T* partials, std::size_t c
 
   int stage = 1;
   v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle
-  T* result = chunks == 1 ? out : partials;  // one chunk a row: the row's result
-  if (tid == 0) result[blockIdx.x] = v;
-  if (tid == 0) probe.partial(blockIdx.x, v);
-  if (chunks > 1) fold_last_chunk<T, Op>(partials, out, chunks, tickets, smem);  // see <<< last-chunk
+  if constexpr (kWaits && sizeof(T) == 4) {         // one wave, launched cooperatively: see <<< first-waits
+    if (tid == 0) probe.partial(blockIdx.x, v);
+    first_waits<T, Op>(v, out, chunks, words, smem);
+  } else {
+    T* result = chunks == 1 ? out : partials;  // one chunk a row: the row's result
+    if (tid == 0) result[blockIdx.x] = v;
+    if (tid == 0) probe.partial(blockIdx.x, v);
+    if (chunks > 1) fold_last_chunk<T, Op>(partials, out, chunks, tickets, smem);  // see <<< last-chunk
+  }
 }
 // >>>
 

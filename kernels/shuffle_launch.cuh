@@ -23,13 +23,68 @@ struct MatrixLaunch<Algo::BatchedRowsShuffle> : LaunchEntry {
   }
 };
 
-// A 1D grid, as batched-rows-split; one launch, its phase 2 included (the last block of a row).
+// A launch through cudaLaunchKernelEx with one attribute: a cluster size, or a cooperative launch.
+template <class... Params, class... Args>
+void launch_with(void (*kernel)(Params...), unsigned blocks, dim3 block, std::size_t shared, cudaStream_t stream,
+                 const cudaLaunchAttribute& attribute, Args&&... args) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(blocks);
+  config.blockDim = block;
+  config.dynamicSmemBytes = shared;
+  config.stream = stream;
+  cudaLaunchAttribute copy = attribute;
+  config.attrs = &copy;
+  config.numAttrs = 1;
+  RL_CUDA(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
+}
+
+// batched-rows-vectorized's first-waits end gathers a row's results after the warps' cells.
+template <class T, class In>
+std::size_t first_waits_shared(const LaunchArgs<T, In>& a) {
+  return ((a.block.x / 32 + 3) / 4 + (a.grid.x + 3) / 4) * 4 * sizeof(T);
+}
+
+// first-waits takes 4-byte results, kFirstWaitsMinChunks chunks a row or more, no more than threads
+// a block (a word a thread of the row's first block), and every block resident at once, which only
+// a cooperative launch guarantees (CUDA C++ Programming Guide, grid synchronization) and which
+// fails where the grid does not fit.
+template <class Kernel, class T, class In>
+bool first_waits_fit(Kernel kernel, const LaunchArgs<T, In>& a) {
+  if (sizeof(T) != 4 || !a.words || a.grid.x < kFirstWaitsMinChunks || a.grid.x > a.block.x || a.block.y != 1)
+    return false;
+  int device = 0, cooperative = 0, sms = 0, per_sm = 0;
+  RL_CUDA(cudaGetDevice(&device));
+  RL_CUDA(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+  RL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  RL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, int(a.block.x), first_waits_shared(a)));
+  return cooperative && std::size_t(per_sm) * std::size_t(sms) >= a.blocks();
+}
+
+// A 1D grid, as batched-rows-split; one launch, its phase 2 included: the row's last block
+// (last-chunk) or, where the grid fits first-waits, its first, in a cooperative launch.
 template <>
 struct MatrixLaunch<Algo::BatchedRowsVectorized> : LaunchEntry {
   template <class T, class Op, class Probe, class In>
   static void launch(const LaunchArgs<T, In>& a, const Probe& p) {
-    batched_rows_vectorized<T, Op><<<a.blocks(), a.block, a.warp_cells(), a.stream>>>(
-        a.in, a.out, a.m.cols, split_chunk_cols(a.m, a.grid.x), a.grid.x, p, a.outputs, a.tickets);
+    const auto kernel = batched_rows_vectorized<T, Op, Probe, In, true>;
+    const std::size_t chunk_cols = split_chunk_cols(a.m, a.grid.x), chunks = a.grid.x;
+    unsigned long long* words = a.words;            // a timed launch's: its prepare checked the fit
+    if constexpr (!std::is_same_v<Probe, NoProbe>)  // a traced launch is not timed: it may ask
+      if (!first_waits_fit(kernel, a)) words = nullptr;
+    if (!words) {
+      batched_rows_vectorized<T, Op, Probe, In, false><<<a.blocks(), a.block, a.warp_cells(), a.stream>>>(
+          a.in, a.out, a.m.cols, chunk_cols, chunks, p, a.outputs, a.tickets, nullptr);
+      return;
+    }
+    cudaLaunchAttribute cooperative{};
+    cooperative.id = cudaLaunchAttributeCooperative;
+    cooperative.val.cooperative = 1;
+    launch_with(kernel, a.blocks(), a.block, first_waits_shared(a), a.stream, cooperative, a.in, a.out, a.m.cols,
+                chunk_cols, chunks, p, a.outputs, a.tickets, words);
+  }
+  template <class T, class Op, class In>
+  static void prepare(LaunchArgs<T, In>& a) {
+    if (!first_waits_fit(batched_rows_vectorized<T, Op, NoProbe, In, true>, a)) a.words = nullptr;
   }
 };
 
@@ -95,18 +150,11 @@ struct ArrayLaunch<Algo::BulkAsync> : LaunchEntry {
 // it), through the launch attribute, so one kernel takes every cluster size.
 template <class T, class... Params, class... Args>
 void launch_in_clusters(void (*kernel)(Params...), const LaunchArgs<T, T>& a, Args&&... args) {
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(a.blocks());
-  config.blockDim = a.block;
-  config.dynamicSmemBytes = a.warp_cells();
-  config.stream = a.stream;
   cudaLaunchAttribute attribute{};
   attribute.id = cudaLaunchAttributeClusterDimension;
   attribute.val.clusterDim.x = static_cast<unsigned>(a.cluster);
   attribute.val.clusterDim.y = attribute.val.clusterDim.z = 1;
-  config.attrs = &attribute;
-  config.numAttrs = 1;
-  RL_CUDA(cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...));
+  launch_with(kernel, a.blocks(), a.block, a.warp_cells(), a.stream, attribute, std::forward<Args>(args)...);
 }
 
 template <>

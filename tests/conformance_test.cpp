@@ -424,7 +424,8 @@ MatrixCall first_matrix_call(const kernels::Plan& p, const std::string& op, std:
               bx,
               by,
               warps,
-              {in, out, m.cols, kernels::split_chunk_cols(m, gx), gx, probe, outputs, tickets}};
+              {in, out, m.cols, kernels::split_chunk_cols(m, gx), gx, probe, outputs, tickets,
+               std::uint64_t(0)}};  // no words: the ticket
     case Algo::WarpPerRow: return {named("warp_per_row"), gx, gy, bx, by, 0, {in, out, m.rows, m.cols, probe}};
     case Algo::LanesPerRow:
       return {named("lanes_per_row"), gx, gy, bx, by, 0, {in, out, m.rows, m.cols, std::uint64_t(p.lanes), probe}};

@@ -453,6 +453,7 @@ static const std::vector<std::pair<std::string_view, std::string>>& constant_fil
       {"{split_loads}", std::to_string(kernels::kSplitLoads)},
       {"{chunk_align}", std::to_string(kernels::kChunkAlignCols)},
       {"{row_loads}", std::to_string(kernels::kRowLoadsInFlight)},
+      {"{first_waits_chunks}", std::to_string(kernels::kFirstWaitsMinChunks)},
       {"{long_row_loads}", std::to_string(kernels::kLongRowLoads)},
       {"{long_row_block}", std::to_string(kernels::kLongRowBlock)},
       {"{max_row_lanes}", std::to_string(kernels::kMaxRowLanes)},
