@@ -228,6 +228,12 @@ constexpr int kRowLoadsInFlight = 4;
 // behind by turns with fewer (docs/benchmarks.md, "The row's first block waiting, as its own
 // instantiation").
 constexpr std::size_t kFirstWaitsMinChunks = 16;
+// Whether the rows may end so by their shape alone (first_waits_fit adds the cooperative launch's
+// fit): 4-byte results, a word a thread of the row's first block, a block of one row of threads.
+constexpr RL_HD bool first_waits_shape(std::size_t chunks, unsigned block_x, unsigned block_y,
+                                       std::size_t result_bytes) {
+  return result_bytes == 4 && chunks >= kFirstWaitsMinChunks && chunks <= block_x && block_y == 1;
+}
 // lanes-per-row's timed kernel on long rows of floats, summed: a lane with 8 or 16 or more 16-byte
 // loads of its row (kMaxRowLanes lanes a row) takes the first 8 or 16 in one batch, in blocks of
 // at most kLongRowBlock threads (16 loads hold 64 registers). The same loads and adds in the same

@@ -44,14 +44,12 @@ std::size_t first_waits_shared(const LaunchArgs<T, In>& a) {
   return ((a.block.x / 32 + 3) / 4 + (a.grid.x + 3) / 4) * 4 * sizeof(T);
 }
 
-// first-waits takes 4-byte results, kFirstWaitsMinChunks chunks a row or more, no more than threads
-// a block (a word a thread of the row's first block), and every block resident at once, which only
+// first-waits takes a shape first_waits_shape allows and every block resident at once, which only
 // a cooperative launch guarantees (CUDA C++ Programming Guide, grid synchronization) and which
 // fails where the grid does not fit.
 template <class Kernel, class T, class In>
 bool first_waits_fit(Kernel kernel, const LaunchArgs<T, In>& a) {
-  if (sizeof(T) != 4 || !a.words || a.grid.x < kFirstWaitsMinChunks || a.grid.x > a.block.x || a.block.y != 1)
-    return false;
+  if (!a.words || !first_waits_shape(a.grid.x, a.block.x, a.block.y, sizeof(T))) return false;
   int device = 0, cooperative = 0, sms = 0, per_sm = 0;
   RL_CUDA(cudaGetDevice(&device));
   RL_CUDA(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));

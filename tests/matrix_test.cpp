@@ -141,6 +141,22 @@ TEST(Matrix, BatchedRowsVectorizedTakesChunksOfThirtyTwoElementsAThread) {
   EXPECT_FALSE(kernels::matrix_second_pass(kernels::Algo::BatchedRowsVectorized, {1, 256}));
 }
 
+// batched-rows-vectorized's rows end with their first block waiting only from kFirstWaitsMinChunks
+// chunks a row (measured: docs/benchmarks.md), at most a block's threads of them, 4-byte results
+// and a block of one row of threads; the GPU test checks the cooperative launch's part.
+TEST(Matrix, RowsEndWithTheFirstBlockWaitingOnlyFromSixteenChunksARow) {
+  const std::size_t fewest = kernels::kFirstWaitsMinChunks;
+  EXPECT_EQ(fewest, 16u);
+  EXPECT_TRUE(kernels::first_waits_shape(fewest, 256, 1, 4));
+  EXPECT_FALSE(kernels::first_waits_shape(fewest - 1, 256, 1, 4));
+  EXPECT_TRUE(kernels::first_waits_shape(256, 256, 1, 4));
+  EXPECT_FALSE(kernels::first_waits_shape(257, 256, 1, 4));  // a word a thread of the first block
+  EXPECT_FALSE(kernels::first_waits_shape(64, 256, 1, 8));   // doubles: a result and its bit in 8 bytes
+  EXPECT_FALSE(kernels::first_waits_shape(64, 256, 1, 2));
+  EXPECT_FALSE(kernels::first_waits_shape(64, 64, 4, 4));
+  EXPECT_FALSE(kernels::first_waits_shape(1, 256, 1, 4));
+}
+
 // The launcher, the model and the views all ask this one question: a second launch only where
 // the first leaves several partials a line.
 TEST(Matrix, ASecondPassOnlyWhereTheFirstLeavesSeveralPartialsALine) {
