@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # What ran: two calls on GPU-ce95d05d (2026-12-07 17:00 and 17:05 UTC; work-queue 95.4 % at 2^28,
-# card_class.json: a fast H100), the pack of the tree committed as the first-waits end from
-# kFirstWaitsMinChunks chunks a row, but for its GPU test (its second case then rows of 5003; rows
-# of 40003 since: first_waits_last/); .gpupack carried. The first call (first_waits_chunks/):
+# card_class.json: a fast H100), the pack of e42f185's tree (the first-waits end from
+# kFirstWaitsMinChunks chunks a row) but for its GPU test (its second case then rows of 5003; rows
+# of 40003 in e42f185, not yet run on a GPU); .gpupack carried. The first call (first_waits_chunks/):
 #   bash scripts/experiments/first_waits_chunks_call.sh
-# the second, warm (first_waits_traces/, cut at 580 s in flat-rows):
+# the second, warm (first_waits_traces/, its own call.sh; cut at 580 s in flat-rows):
 #   MATRIX_TRACES=1 bash scripts/experiments/first_waits_chunks_call.sh
 set -u
 source "$(dirname "$0")/call_lib.sh"
