@@ -61,7 +61,8 @@ class MatrixReducer {
     if (second_pass() && plan_.row->combine == Combine::LastBlock) {  // a ticket counter a row
       tickets_ = std::make_unique<DeviceArray<unsigned>>(plan_.shape.rows);
       tickets_->fill_bytes(0);  // the last block of a row wraps its counter back to 0
-      if (sizeof(T) == 4) {     // ... or, where the grid fits, a word a block (first-waits)
+      // ... or, where the shape allows first-waits (the entry's prepare checks the fit), a word a block
+      if (first_waits_shape(plan_.grid.x, unsigned(plan_.block_x), unsigned(plan_.block_y), sizeof(T))) {
         words_ = std::make_unique<DeviceArray<unsigned long long>>(plan_.grid.count());
         words_->fill_bytes(0);  // empty; the row's first block empties them again
       }

@@ -196,7 +196,7 @@ __device__ __forceinline__ T fold_row(T v, const In* in, std::size_t first, std:
 
 // <<< last-chunk
 // count results (partials[0..count)) folded in the same order every run, as a block of
-// batched-rows-vectorized folds a row of them; the sum lands in thread 0. FromL2: results other
+// batched-rows-vectorized folds a row of them; the result lands in thread 0. FromL2: results other
 // blocks wrote, read past L1.
 template <class T, class Op, bool FromL2>
 __device__ __forceinline__ T fold_partials(const T* partials, std::size_t count, T* smem) {
