@@ -59,30 +59,43 @@ bool first_waits_fit(Kernel kernel, const LaunchArgs<T, In>& a) {
 }
 
 // A 1D grid, as batched-rows-split; one launch, its phase 2 included: the row's last block
-// (last-chunk) or, where the grid fits first-waits, its first, in a cooperative launch.
+// (last-chunk) or, where the grid fits first-waits, its first, in a cooperative launch. The
+// first-waits kernel is instantiated for 4-byte results only: first_waits_shape takes no others.
 template <>
 struct MatrixLaunch<Algo::BatchedRowsVectorized> : LaunchEntry {
   template <class T, class Op, class Probe, class In>
   static void launch(const LaunchArgs<T, In>& a, const Probe& p) {
-    const auto kernel = batched_rows_vectorized<T, Op, Probe, In, true>;
     const std::size_t chunk_cols = split_chunk_cols(a.m, a.grid.x), chunks = a.grid.x;
+    if constexpr (sizeof(T) == 4)
+      if (launch_first_waits<T, Op>(a, p, chunk_cols, chunks)) return;
+    batched_rows_vectorized<T, Op, Probe, In, false><<<a.blocks(), a.block, a.warp_cells(), a.stream>>>(
+        a.in, a.out, a.m.cols, chunk_cols, chunks, p, a.outputs, a.tickets, nullptr);
+  }
+  template <class T, class Op, class In>
+  static void prepare(LaunchArgs<T, In>& a) {
+    if constexpr (sizeof(T) == 4) {
+      if (!first_waits_fit(batched_rows_vectorized<T, Op, NoProbe, In, true>, a)) a.words = nullptr;
+    } else {
+      a.words = nullptr;
+    }
+  }
+
+ private:
+  // Launches first-waits where the plan kept its words; false where the ticket must end the rows.
+  template <class T, class Op, class Probe, class In>
+  static bool launch_first_waits(const LaunchArgs<T, In>& a, const Probe& p, std::size_t chunk_cols,
+                                 std::size_t chunks) {
+    const auto kernel = batched_rows_vectorized<T, Op, Probe, In, true>;
     unsigned long long* words = a.words;            // a timed launch's: its prepare checked the fit
     if constexpr (!std::is_same_v<Probe, NoProbe>)  // a traced launch is not timed: it may ask
       if (!first_waits_fit(kernel, a)) words = nullptr;
-    if (!words) {
-      batched_rows_vectorized<T, Op, Probe, In, false><<<a.blocks(), a.block, a.warp_cells(), a.stream>>>(
-          a.in, a.out, a.m.cols, chunk_cols, chunks, p, a.outputs, a.tickets, nullptr);
-      return;
-    }
+    if (!words) return false;
     cudaLaunchAttribute cooperative{};
     cooperative.id = cudaLaunchAttributeCooperative;
     cooperative.val.cooperative = 1;
     launch_with(kernel, a.blocks(), a.block, first_waits_shared(a), a.stream, cooperative, a.in, a.out, a.m.cols,
                 chunk_cols, chunks, p, a.outputs, a.tickets, words);
-  }
-  template <class T, class Op, class In>
-  static void prepare(LaunchArgs<T, In>& a) {
-    if (!first_waits_fit(batched_rows_vectorized<T, Op, NoProbe, In, true>, a)) a.words = nullptr;
+    return true;
   }
 };
 

@@ -2,7 +2,8 @@
 # What first_waits_chunks_call.sh left (its call, 2026-12-07 17:00 UTC: the first-waits test's
 # second case asked 16 chunks of rows of 5003 floats, more than the plan cuts, and the matrix
 # traces' whole run passed 580 s before flat-rows' last cases): the first-waits test at rows of
-# 40003, three sanitizers over it, and flat-rows' matrix traces; then, on whatever card comes (no
+# 40003, four sanitizers over it, batched-rows-vectorized's and flat-rows' matrix traces (the launch
+# names the first-waits kernel for 4-byte results only since 2026-12-07 19:45 UTC); then, on whatever card comes (no
 # H200 has timed the first block waiting), the small problem and our 1D sums beside it, against
 # the ticket's bench (.gpupack/old-reduction-lab.gz, e8721eb), two passes, and the card's class.
 # Carry .gpupack; results in $OUT/first_waits_last.tgz.
@@ -11,10 +12,12 @@ source "$(dirname "$0")/call_lib.sh"
 export REDLAB_REQUIRE_GPU=1
 call_begin first_waits_last
 step first_waits 60 .gpu/run.sh .gpu/bin/gpu_test --gtest_filter='Gpu.RowsEndWithTheFirstBlockWaiting*'
-for tool in memcheck racecheck synccheck; do
+for tool in memcheck racecheck synccheck initcheck; do
   step "san_$tool" 60 compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/run.sh .gpu/bin/gpu_test \
     --gtest_filter='Gpu.RowsEndWithTheFirstBlockWaiting*'
 done
+REDLAB_MATRIX_IDS=batched-rows-vectorized step matrix_traces_brv 90 .gpu/run.sh .gpu/bin/gpu_test \
+  --gtest_filter='Gpu.MatrixTracesEqualTheCpuModelBitForBit'
 REDLAB_MATRIX_IDS=flat-rows step matrix_traces_flat 90 .gpu/run.sh .gpu/bin/gpu_test \
   --gtest_filter='Gpu.MatrixTracesEqualTheCpuModelBitForBit'
 summarize
