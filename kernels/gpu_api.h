@@ -37,13 +37,11 @@ template <class T, class In = T>
 std::vector<T> gpu_run(const Plan& plan, OpKind op, const In* host_in, RawTrace<T>* trace);
 // A matrix plan over several inputs, one after another through one prepared reducer, as a
 // benchmark's back-to-back runs go: each one's outputs. Whatever a launch leaves for the next
-// (batched-rows-vectorized's ticket counters) must not change the next one's results.
+// (batched-rows-vectorized's ticket counters and words) must not change the next one's results;
+// `ends`, where given, gets how the runs ended their rows.
 template <class T>
-std::vector<std::vector<T>> gpu_run_each(const Plan& plan, OpKind op, const std::vector<const T*>& host_ins);
-// Whether a timed run of a matrix plan of 4- or 2-byte elements (added in float) ends each row
-// with its first block waiting for the others' results (batched-rows-vectorized's first-waits),
-// not with a ticket.
-bool gpu_first_waits(const Plan& plan);
+std::vector<std::vector<T>> gpu_run_each(const Plan& plan, OpKind op, const std::vector<const T*>& host_ins,
+                                         RowEnds* ends = nullptr);
 // The plan for this process's GPU (its SMs and threads an SM size the fixed grids).
 Plan gpu_plan(Algo algo, Matrix shape, const Launch& launch, std::size_t elem_bytes, bool traced);
 

@@ -87,28 +87,16 @@ std::vector<T> gpu_run(const Plan& plan, OpKind op, const In* host_in, RawTrace<
 }
 
 template <class T>
-std::vector<std::vector<T>> gpu_run_each(const Plan& plan, OpKind op, const std::vector<const T*>& host_ins) {
-  return by_op<T, T>(plan.algo(), op,
-                     [&](auto o) { return MatrixReducer<T, decltype(o)>(plan, nullptr, nullptr).run_each(host_ins); });
-}
-
-template <class In>
-bool first_waits_of(const Plan& plan) {
-  MatrixReducer<float, ops::Sum, In> reducer(plan, nullptr, nullptr);
-  reducer.prepare();
-  return reducer.first_waits();
-}
-
-bool gpu_first_waits(const Plan& plan) {
-  if (plan.elem_bytes == sizeof(float)) return first_waits_of<float>(plan);
-  // Halves' kernel answers for bfloat16's (the same loads and shared memory); each decides at prepare.
-  if (plan.elem_bytes == sizeof(narrow::Half)) return first_waits_of<narrow::Half>(plan);
-  throw std::invalid_argument("gpu_first_waits: a plan of 4- or 2-byte elements");
+std::vector<std::vector<T>> gpu_run_each(const Plan& plan, OpKind op, const std::vector<const T*>& host_ins,
+                                         RowEnds* ends) {
+  return by_op<T, T>(plan.algo(), op, [&](auto o) {
+    return MatrixReducer<T, decltype(o)>(plan, nullptr, nullptr).run_each(host_ins, ends);
+  });
 }
 
 #define RL_RUN(T, In) template std::vector<T> gpu_run<T, In>(const Plan&, OpKind, const In*, RawTrace<T>*);
 #define RL_EACH(T) \
-  template std::vector<std::vector<T>> gpu_run_each<T>(const Plan&, OpKind, const std::vector<const T*>&);
+  template std::vector<std::vector<T>> gpu_run_each<T>(const Plan&, OpKind, const std::vector<const T*>&, RowEnds*);
 RL_RUN(int, int)
 RL_RUN(float, float)
 RL_RUN(double, double)

@@ -48,8 +48,10 @@ class DeviceArray {
   void from_host(const T* src, std::size_t count) {
     if (count > 0) RL_CUDA(cudaMemcpy(ptr_, src, count * sizeof(T), cudaMemcpyHostToDevice));
   }
-  void fill_bytes(int byte) {
-    if (count_ > 0) RL_CUDA(cudaMemset(ptr_, byte, count_ * sizeof(T)));
+  // On `stream`, so launches there come after it (a non-blocking stream is not ordered after
+  // the legacy default stream's work).
+  void fill_bytes(int byte, cudaStream_t stream = nullptr) {
+    if (count_ > 0) RL_CUDA(cudaMemsetAsync(ptr_, byte, count_ * sizeof(T), stream));
   }
 
  private:

@@ -51,6 +51,7 @@ struct LaunchArgs {
   T* outputs = nullptr;         // a matrix run's outputs (batched-rows-vectorized folds into them)
   unsigned* tickets = nullptr;  // ... with a ticket counter a row (null: one chunk a row)
   unsigned long long* words = nullptr;  // ... or a word a block, where the row's first block waits
+  bool* first_waited = nullptr;         // ... set where the launch ended the rows so
   T* partials = nullptr;        // single pass: a partial a block, folded by the last block
   unsigned* retired = nullptr;  // ... which a retirement counter finds
   T* next = nullptr;            // rotating slots: the next launch's result, readied by block 0

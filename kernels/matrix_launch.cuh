@@ -60,11 +60,11 @@ class MatrixReducer {
     if (second_pass()) partials_ = std::make_unique<DeviceArray<T>>(plan_.passes[0].outputs);
     if (second_pass() && plan_.row->combine == Combine::LastBlock) {  // a ticket counter a row
       tickets_ = std::make_unique<DeviceArray<unsigned>>(plan_.shape.rows);
-      tickets_->fill_bytes(0);  // the last block of a row wraps its counter back to 0
+      tickets_->fill_bytes(0, stream_);  // the last block of a row wraps its counter back to 0
       // ... or, where the shape allows first-waits (the entry's prepare checks the fit), a word a block
       if (first_waits_shape(plan_.grid.x, unsigned(plan_.block_x), unsigned(plan_.block_y), sizeof(T))) {
         words_ = std::make_unique<DeviceArray<unsigned long long>>(plan_.grid.count());
-        words_->fill_bytes(0);  // empty; the row's first block empties them again
+        words_->fill_bytes(0, stream_);  // empty; the row's first block empties them again
       }
     }
     first_ = first_args();
@@ -80,6 +80,8 @@ class MatrixReducer {
   const T* enqueue(const In* in) {
     LaunchArgs<T, In> first = first_;
     first.in = in;
+    first_waited_ = false;
+    first.first_waited = &first_waited_;
     with_algo(plan_.algo(), [&](auto a) { enqueue_listed<decltype(a)::value>(first); });
     RL_CUDA(cudaGetLastError());
     return out_->get();
@@ -87,26 +89,37 @@ class MatrixReducer {
 
   std::vector<T> run(const In* host_in) { return run_each({host_in})[0]; }
 
-  // After prepare, untraced: whether the rows end with their first block waiting (first-waits).
-  bool first_waits() const { return first_.words != nullptr; }
+  // After an enqueue: whether it ended the rows with their first block waiting (first-waits).
+  bool first_waits() const { return first_waited_; }
 
-  // One prepare, then each input in turn through the same buffers.
-  std::vector<std::vector<T>> run_each(const std::vector<const In*>& host_ins) {
+  // One prepare, then each input in turn through the same buffers; `ends`, where given, gets how
+  // the runs ended their rows.
+  std::vector<std::vector<T>> run_each(const std::vector<const In*>& host_ins, RowEnds* ends = nullptr) {
     DeviceArray<In> input(plan_.size());
     prepare();
     std::vector<std::vector<T>> outs;
+    if (ends) *ends = {!host_ins.empty(), 0};
     for (const In* host_in : host_ins) {
       input.from_host(host_in, plan_.size());
       const T* result = enqueue(input.get());
       std::vector<T>& out = outs.emplace_back(plan_.outputs);
       RL_CUDA(cudaMemcpyAsync(out.data(), result, out.size() * sizeof(T), cudaMemcpyDeviceToHost, stream_));
       RL_CUDA(cudaStreamSynchronize(stream_));
+      if (ends) ends->first_waits = ends->first_waits && first_waited_, ends->words_left += words_left();
     }
     return outs;
   }
 
  private:
   bool second_pass() const { return plan_.pass_count > 1; }
+
+  // The words a run left set: first-waits empties every one for the next launch.
+  std::size_t words_left() const {
+    if (!words_) return 0;
+    std::vector<unsigned long long> host(plan_.grid.count());
+    words_->to_host(host);
+    return std::size_t(std::count_if(host.begin(), host.end(), [](unsigned long long w) { return w != 0; }));
+  }
 
   LaunchArgs<T, In> first_args() const {
     LaunchArgs<T, In> a;
@@ -146,6 +159,7 @@ class MatrixReducer {
     RL_CUDA(cudaStreamSynchronize(stream_));
     buf.copy_to(*trace_);
     trace_->grid = plan_.grid.count();
+    trace_->first_waits = first_waited_;
   }
 
   Plan plan_;
@@ -154,6 +168,7 @@ class MatrixReducer {
   std::unique_ptr<DeviceArray<T>> out_, partials_;
   std::unique_ptr<DeviceArray<unsigned>> tickets_;
   std::unique_ptr<DeviceArray<unsigned long long>> words_;
+  bool first_waited_ = false;  // the last enqueue's: set by the launch entry
   LaunchArgs<T, In> first_;  // the first pass's arguments but its input (prepare)
 
  public:

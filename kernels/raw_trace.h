@@ -28,6 +28,15 @@ struct TraceShape {
   bool remote = false;  // reads may come from another block's shared memory (a cluster's)
 };
 
+// How a matrix run's rows ended, where several blocks share a row (batched-rows-vectorized):
+// whether every run's row's first block waited for the others' results (first-waits; else the
+// row's last block, by a ticket), and how many of the words first-waits waits on the runs left set
+// (it empties each for the next launch).
+struct RowEnds {
+  bool first_waits = false;
+  std::size_t words_left = 0;
+};
+
 // What one instrumented block recorded, stage by stage. Per-stage arrays are [stage];
 // per-thread ones [stage][thread]; shared [stage][cell]; access [stage][thread][slot], in the
 // thread's program order: -1 none, else 2*index for a read and 2*index+1 for a write.
@@ -49,6 +58,7 @@ struct RawTrace {
   std::vector<long long> loads;
   std::vector<T> partials;  // every block's result of the first pass (up to kMaxPartials)
   std::vector<int> tickets;  // work-queue: the block that took each ticket (up to kMaxTickets)
+  bool first_waits = false;  // batched-rows-vectorized: the rows ended with their first block waiting
 
   void reset(TraceShape s, int threads) {
     shape = s;
@@ -66,6 +76,7 @@ struct RawTrace {
     loads.assign(cells * s.load_slots, -1);
     partials.clear();
     tickets.clear();
+    first_waits = false;
   }
 };
 

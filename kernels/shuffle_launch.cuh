@@ -95,6 +95,7 @@ struct MatrixLaunch<Algo::BatchedRowsVectorized> : LaunchEntry {
     cooperative.val.cooperative = 1;
     launch_with(kernel, a.blocks(), a.block, first_waits_shared(a), a.stream, cooperative, a.in, a.out, a.m.cols,
                 chunk_cols, chunks, p, a.outputs, a.tickets, words);
+    if (a.first_waited) *a.first_waited = true;
     return true;
   }
 };

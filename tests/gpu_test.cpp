@@ -779,9 +779,9 @@ TEST(Gpu, BackToBackMatrixRunsEachEqualTheModel) {
 
 // batched-rows-vectorized's rows end with their first block waiting for the others' results
 // (first-waits, a cooperative launch) where the grid is one wave of blocks with 4-byte results and
-// kFirstWaitsMinChunks to a block's threads of chunks a row, and with the ticket elsewhere; either
-// way three runs back to back through one reducer each equal the model (a run must leave the
-// words empty).
+// kFirstWaitsMinChunks to a block's threads of chunks a row, and with the ticket elsewhere, as each
+// launch reports; either way three runs back to back through one reducer each equal the model,
+// and every run leaves the words empty.
 TEST(Gpu, RowsEndWithTheFirstBlockWaitingWhereTheGridIsOneWave) {
   std::string why;
   if (!kernels::cuda_available(&why)) NO_GPU(why);
@@ -794,13 +794,15 @@ TEST(Gpu, RowsEndWithTheFirstBlockWaitingWhereTheGridIsOneWave) {
     std::size_t grid;  // asked; 0: the plan's
     bool waits;
   };
-  // 32 blocks an SM at most on sm_90: 4096 rows of two chunks are past one wave on any of its GPUs.
-  // 7 x 40003 in blocks of 32 (up to 39 chunks a row of a thread's 32 floats): at the fewest chunks
-  // that wait, one fewer, and more than threads.
+  // 32 blocks an SM at most on sm_90: 4096 rows of two chunks, and 512 rows of the fewest chunks
+  // that wait (8192 blocks of 32), are past one wave on any of its GPUs. 7 x 40003 in blocks of 32
+  // (up to 39 chunks a row of a thread's 32 floats): at the fewest chunks that wait, one fewer,
+  // and more than threads.
   const std::size_t fewest = kernels::kFirstWaitsMinChunks;
   for (const Case c : {Case{{3, 1048577}, 256, 0, true}, Case{{7, 40003}, 32, 7 * fewest, true},
                        Case{{7, 40003}, 32, 7 * (fewest - 1), false}, Case{{7, 40003}, 32, 7 * 33, false},
-                       Case{{4096, 4100}, 32, 8192, false}, Case{{64, 4100}, 256, 64, false}}) {
+                       Case{{512, 40003}, 32, 512 * fewest, false}, Case{{4096, 4100}, 32, 8192, false},
+                       Case{{64, 4100}, 256, 64, false}}) {
     SCOPED_TRACE(std::to_string(c.m.rows) + "x" + std::to_string(c.m.cols) + " block=" + std::to_string(c.block) +
                  " grid=" + std::to_string(c.grid));
     const kernels::Plan plan = kernels::gpu_plan(algo, c.m, {c.block, c.grid, 0}, sizeof(float), false);
@@ -814,7 +816,6 @@ TEST(Gpu, RowsEndWithTheFirstBlockWaitingWhereTheGridIsOneWave) {
       ASSERT_TRUE(plan.grid.x < fewest || plan.grid.x > std::size_t(c.block) ||
                   plan.grid.count() > 32u * std::size_t(kernels::cuda_sm_count()));
     }
-    EXPECT_EQ(kernels::gpu_first_waits(plan), c.waits);
     std::vector<std::vector<float>> ins;
     for (std::uint64_t k = 0; k < 3; ++k) {
       const auto values = test::random_values(c.m.size(), core::DType::Float, seed + 104729 * k + c.m.cols);
@@ -822,7 +823,10 @@ TEST(Gpu, RowsEndWithTheFirstBlockWaitingWhereTheGridIsOneWave) {
     }
     const std::vector<const float*> ptrs{ins[0].data(), ins[1].data(), ins[2].data()};
     for (auto op : {core::Op::Sum, core::Op::Max}) {
-      const auto got = kernels::gpu_run_each<float>(plan, op, ptrs);
+      kernels::RowEnds ends;
+      const auto got = kernels::gpu_run_each<float>(plan, op, ptrs, &ends);
+      EXPECT_EQ(ends.first_waits, c.waits) << "the row's first block waited";
+      EXPECT_EQ(ends.words_left, 0u) << "words the runs left set";
       ASSERT_EQ(got.size(), 3u);
       for (std::size_t k = 0; k < 3; ++k) {
         SCOPED_TRACE(core::to_string(op) + " run " + std::to_string(k));

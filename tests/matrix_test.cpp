@@ -10,10 +10,13 @@
 #include <type_traits>
 #include <random>
 
+#include <nlohmann/json.hpp>
+
 #include "app/backend/backend.h"
 #include "app/core/catalog.h"
 #include "app/core/facts.h"
 #include "app/core/input.h"
+#include "app/core/trace.h"
 #include "kernels/matrix_shapes.h"
 #include "kernels/stage_tags.h"
 #include "test_support.h"
@@ -155,6 +158,33 @@ TEST(Matrix, RowsEndWithTheFirstBlockWaitingOnlyFromSixteenChunksARow) {
   EXPECT_FALSE(kernels::first_waits_shape(64, 256, 1, 2));
   EXPECT_FALSE(kernels::first_waits_shape(64, 64, 4, 4));
   EXPECT_FALSE(kernels::first_waits_shape(1, 256, 1, 4));
+}
+
+// A trace says where a row's first block waited (a GPU run's record; the model ends rows with the
+// ticket): the field travels through JSON and is refused where the rows' chunks are not folded in
+// the launch.
+TEST(Matrix, ATraceSaysWhereTheRowsFirstBlockWaited) {
+  core::Trace t = matrix_trace("batched-rows-vectorized", 2, 4096, 32);
+  EXPECT_FALSE(t.first_block_waits);
+  EXPECT_EQ(nlohmann::json::parse(core::to_json(t)).count("first_block_waits"), 0u);
+  t.first_block_waits = true;
+  const auto refused = [](const core::Trace& bad, const char* what) {
+    try {
+      core::trace_from_json(core::to_json(bad));
+      ADD_FAILURE() << what << " with first_block_waits was accepted";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("'first_block_waits'"), std::string::npos) << e.what();
+    }
+  };
+  refused(t, "the model's trace");
+  t.backend = "cuda";  // as a GPU run records it
+  EXPECT_EQ(core::trace_from_json(core::to_json(t)), t);
+  core::Trace split = matrix_trace("batched-rows-split", 2, 1000, 32);  // a second launch folds
+  split.first_block_waits = true, split.backend = "cuda";
+  refused(split, "a second launch's trace");
+  auto j = nlohmann::json::parse(core::to_json(t));
+  j["first_block_waits"] = "yes";
+  EXPECT_THROW(core::trace_from_json(j.dump()), std::runtime_error);
 }
 
 // The launcher, the model and the views all ask this one question: a second launch only where

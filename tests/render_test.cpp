@@ -966,6 +966,10 @@ TEST(GridView, AMatrixRunNamesItsSecondLaunchOnlyWhereItHasOne) {
             "6 blocks; second launch: 2 blocks, one a row, over 3 chunk results each");
   EXPECT_EQ(render::grid_how(matrix_trace("batched-rows-vectorized", 2, 4096, 32, 0, seed)),
             "8 blocks; a row's last block (atomicInc ticket) folds its 4 results: one launch");
+  core::Trace waited = matrix_trace("batched-rows-vectorized", 2, 4096, 32, 0, seed);
+  waited.first_block_waits = true;  // as a GPU run of first-waits records it
+  EXPECT_EQ(render::grid_how(waited),
+            "8 blocks; a row's first block waits for its other 3 results and folds all 4: one cooperative launch");
   EXPECT_EQ(render::grid_how(matrix_trace("column-sums", 1, 3000, 32, 0, seed)),  // one chunk of rows
             "94 blocks; each block writes its columns' sums to out: one launch");
   EXPECT_EQ(render::grid_how(matrix_trace("column-sums", 8, 3000, 32, 0, seed)),

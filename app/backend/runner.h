@@ -122,9 +122,10 @@ core::Trace build_trace(const TraceRequest& req, const kernels::Plan& plan, cons
   t.geometry = geometry(plan, raw.tickets);
   const std::vector<std::size_t> elements = kernels::traced_elements(plan, raw.tickets);
   for (std::size_t i : elements) t.input.push_back(req.input[i]);
-  if (plan.matrix())
+  if (plan.matrix()) {
     matrix_fields(t, req, plan, outputs, elements);
-  else
+    t.first_block_waits = raw.first_waits;
+  } else
     array_fields(t, plan, raw, outputs[0]);
   add_stages(t, plan, raw, src);
   return t;

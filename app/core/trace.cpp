@@ -125,6 +125,10 @@ void read_matrix(const json& j, Trace& t) {
   t.outputs_total = j.contains("outputs_total") ? typed<std::size_t>(j, "outputs_total") : t.outputs.size();
   if (t.outputs_total < t.outputs.size() || t.outputs_total > t.size)
     throw std::runtime_error("trace field 'outputs_total' is fewer than the outputs listed or more than the elements");
+  t.first_block_waits = j.contains("first_block_waits") && typed<bool>(j, "first_block_waits");
+  if (t.first_block_waits && (t.combine != kernels::Combine::LastBlock || t.backend != "cuda"))
+    throw std::runtime_error(
+        "trace field 'first_block_waits' belongs to a GPU run whose rows' chunks are folded in the launch");
   const json& jw = field(j, "window");
   Window& w = t.window;
   w.row = typed<std::size_t>(jw, "row");
@@ -417,6 +421,7 @@ std::string to_json(const Trace& t, int indent) {
     j["cols"] = t.cols;
     j["outputs"] = encode_all(t.outputs, t.type);
     j["outputs_total"] = t.outputs_total;  // above the list's length: the list is capped
+    if (t.first_block_waits) j["first_block_waits"] = true;
     const Window& w = t.window;
     j["window"] = {{"row", w.row}, {"col", w.col}, {"rows", w.rows}, {"cols", w.cols},
                    {"values", encode_all(w.values, t.type)}, {"owned", w.owned}};

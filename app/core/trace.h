@@ -207,6 +207,9 @@ struct Trace {
   std::size_t rows = 0, cols = 0;
   std::vector<double> outputs;
   std::size_t outputs_total = 0;  // every row's or column's result: more than outputs.size() where capped
+  // A row's chunks folded in the launch (combine last-block): by the row's first block, which
+  // waited for the others' results (batched-rows-vectorized's first-waits), not by its last.
+  bool first_block_waits = false;
   Window window;
   Geometry geometry;
   std::vector<Stage> stages;

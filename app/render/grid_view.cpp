@@ -40,6 +40,9 @@ bool matrix_launches_twice(const core::Trace& t) {
 std::string matrix_second_launch(const core::Trace& t) {
   if (!core::second_pass(t)) return "";
   const kernels::Grid2 grid = core::matrix_grid_of(t);
+  if (t.first_block_waits)  // batched-rows-vectorized's first-waits, all blocks resident
+    return "a row's first block waits for its other " + std::to_string(grid.x - 1) + " results and folds all " +
+           std::to_string(grid.x) + ": one cooperative launch";
   if (!matrix_launches_twice(t))  // batched-rows-vectorized: a ticket counter a row
     return "a row's last block (atomicInc ticket) folds its " + std::to_string(grid.x) + " results: one launch";
   if (t.geometry.indexing == kernels::Indexing::RowChunks)
@@ -233,15 +236,35 @@ void draw_first_pass(const GridBoxes& g) {
   }
 }
 
+// `text` as two lines, broken at the space nearest its middle (one line where it has no space).
+std::vector<std::string> two_lines(const std::string& text) {
+  const std::size_t mid = text.size() / 2, before = text.rfind(' ', mid), after = text.find(' ', mid);
+  const std::size_t at = before == std::string::npos  ? after
+                         : after == std::string::npos ? before
+                                                      : (mid - before <= after - mid ? before : after);
+  if (at == std::string::npos) return {text};
+  return {text.substr(0, at), text.substr(at + 1)};
+}
+
 // A framed step of the combining (a launch, the last block), centred at height y.
 Rect stage_box(const GridBoxes& g, float y, const std::string& text) {
-  const float most = g.area.w * 0.8f, text_w = g.c.text_width(text, g.L.label_px);
-  const float w = std::min(most, text_w + g.L.label_px * 2);
-  // A text wider than the box gets smaller, down to the smallest readable size.
-  const float px = std::max(g.min_px, std::min(g.L.label_px, g.L.label_px * (w - g.L.label_px) / std::max(text_w, 1.0f)));
-  const Rect r{g.area.cx() - w / 2, y - g.res_h * 0.4f, w, g.res_h * 0.8f};
+  const float most = g.area.w * 0.8f, pad = g.L.label_px, text_w = g.c.text_width(text, g.L.label_px);
+  const float w = std::min(most, text_w + pad * 2);
+  // A text wider than the box gets smaller, down to the smallest readable size, then takes two lines.
+  const auto fit = [&](const std::string& s) {
+    return std::max(g.min_px,
+                    std::min(g.L.label_px, g.L.label_px * (w - pad) / std::max(g.c.text_width(s, g.L.label_px), 1.0f)));
+  };
+  std::vector<std::string> lines{text};
+  if (g.c.text_width(text, fit(text)) > w - pad) lines = two_lines(text);
+  float px = g.L.label_px;
+  for (const auto& line : lines) px = std::min(px, fit(line));
+  const float line_h = px * 1.25f, h = std::max(g.res_h * 0.8f, line_h * float(lines.size()) + px * 0.5f);
+  const Rect r{g.area.cx() - w / 2, y - h / 2, w, h};
   g.c.rect(r, g.pal.background, g.pal.read, g.lw);
-  g.c.text(r.cx(), r.cy(), text, px, g.pal.text, Align::Center);
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    g.c.text(r.cx(), r.cy() + (float(i) - float(lines.size() - 1) / 2) * line_h, lines[i], px, g.pal.text,
+             Align::Center);
   return r;
 }
 

@@ -336,10 +336,15 @@ std::string summary(const core::Trace& t, const std::vector<OutputLine>& lines) 
         const std::size_t chunks = t.grid / t.rows, mine = std::size_t(t.trace_block), row = mine / chunks;
         const std::string part = mine < t.partials.size() ? ": " + short_value(t.partials[mine], t.type) : "";
         const std::string out = row < t.outputs.size() ? ": " + short_value(t.outputs[row], t.type) : "";
-        const bool last_block = t.combine == kernels::Combine::LastBlock;
-        return b + " writes the " + word + " of row " + std::to_string(row) + "'s chunk " + std::to_string(mine % chunks) +
-               part + (last_block ? "; the row's last block to finish folds its " : "; a second pass combines the row's ") +
-               std::to_string(chunks) + " chunk results into out[" + std::to_string(row) + "]" + out;
+        const std::string chunk = " of row " + std::to_string(row) + "'s chunk " + std::to_string(mine % chunks) + part,
+                          into = std::to_string(chunks) + " chunk results into out[" + std::to_string(row) + "]" + out;
+        if (t.first_block_waits && mine % chunks == 0)  // first-waits: this block is the row's first
+          return b + " holds the " + word + chunk + ", waits for the row's other " + std::to_string(chunks - 1) +
+                 " and folds all " + into;
+        const char* folds = t.first_block_waits ? "; the row's first block waits for it and folds its "
+                            : t.combine == kernels::Combine::LastBlock ? "; the row's last block to finish folds its "
+                                                                       : "; a second pass combines the row's ";
+        return b + " writes the " + word + chunk + folds + into;
       }
       if (!first) return "out holds each row's " + word + "; " + b + "'s row lies outside the rows shown";
       if (count > 1)  // row segments: a row a warp, or several a warp
