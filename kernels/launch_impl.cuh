@@ -226,7 +226,7 @@ class Reducer {
         a_ = std::make_unique<DeviceArray<T>>(plan_grid());
         result_ = std::make_unique<DeviceArray<T>>(1);
         retired_ = std::make_unique<DeviceArray<unsigned>>(1);
-        retired_->fill_bytes(0);  // atomicInc wraps it back to 0 at the end of every launch
+        retired_->fill_bytes(0, stream_);  // atomicInc wraps it back to 0 at the end of every launch
         break;
       case Combine::SecondKernel:
         a_ = std::make_unique<DeviceArray<T>>(plan_grid());
@@ -381,7 +381,7 @@ class Reducer {
   void fill_slots() {
     const std::vector<T> identity(kSlots * slot_cells(), Op::template identity<T>());
     result_->from_host(identity.data(), identity.size());
-    if (taken_) taken_->fill_bytes(0);
+    if (taken_) taken_->fill_bytes(0, stream_);
     launches_ = 0;
     slots_ready_ = true;
   }

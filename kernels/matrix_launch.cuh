@@ -89,9 +89,6 @@ class MatrixReducer {
 
   std::vector<T> run(const In* host_in) { return run_each({host_in})[0]; }
 
-  // After an enqueue: whether it ended the rows with their first block waiting (first-waits).
-  bool first_waits() const { return first_waited_; }
-
   // One prepare, then each input in turn through the same buffers; `ends`, where given, gets how
   // the runs ended their rows.
   std::vector<std::vector<T>> run_each(const std::vector<const In*>& host_ins, RowEnds* ends = nullptr) {

@@ -784,7 +784,8 @@ TEST(Gpu, BackToBackMatrixRunsEachEqualTheModel) {
 // and every run leaves the words empty.
 TEST(Gpu, RowsEndWithTheFirstBlockWaitingWhereTheGridIsOneWave) {
   std::string why;
-  if (!kernels::cuda_available(&why)) NO_GPU(why);
+  auto gpu = backend::make_cuda_backend(&why);
+  if (!gpu) NO_GPU(why);
   const auto seed = test::test_seed();
   SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
   const auto algo = kernels::Algo::BatchedRowsVectorized;
@@ -822,6 +823,16 @@ TEST(Gpu, RowsEndWithTheFirstBlockWaitingWhereTheGridIsOneWave) {
       ins.emplace_back(values.begin(), values.end());
     }
     const std::vector<const float*> ptrs{ins[0].data(), ins[1].data(), ins[2].data()};
+    if (c.m.size() <= (std::size_t(1) << 19)) {  // a traced run records the end its launch took
+      backend::TraceRequest req{"batched-rows-vectorized",
+                                core::Op::Sum,
+                                core::DType::Float,
+                                c.block,
+                                0,
+                                std::vector<double>(ins[0].begin(), ins[0].end())};
+      req.rows = c.m.rows, req.cols = c.m.cols, req.grid = c.grid;
+      EXPECT_EQ(gpu->trace(req).first_block_waits, c.waits) << "the traced run's end";
+    }
     for (auto op : {core::Op::Sum, core::Op::Max}) {
       kernels::RowEnds ends;
       const auto got = kernels::gpu_run_each<float>(plan, op, ptrs, &ends);

@@ -161,10 +161,11 @@ TEST(Matrix, RowsEndWithTheFirstBlockWaitingOnlyFromSixteenChunksARow) {
 }
 
 // A trace says where a row's first block waited (a GPU run's record; the model ends rows with the
-// ticket): the field travels through JSON and is refused where the rows' chunks are not folded in
-// the launch.
+// ticket): the field travels through JSON and is refused where no row's first block could have
+// waited (the model's run, a second launch, too few chunks a row, an array).
 TEST(Matrix, ATraceSaysWhereTheRowsFirstBlockWaited) {
-  core::Trace t = matrix_trace("batched-rows-vectorized", 2, 4096, 32);
+  core::Trace t = matrix_trace("batched-rows-vectorized", 2, 1 << 15, 32);  // 32 chunks a row of 1024 ints
+  ASSERT_TRUE(kernels::first_waits_shape(t.grid / t.rows, 32, 1, 4)) << t.grid << " blocks";
   EXPECT_FALSE(t.first_block_waits);
   EXPECT_EQ(nlohmann::json::parse(core::to_json(t)).count("first_block_waits"), 0u);
   t.first_block_waits = true;
@@ -182,6 +183,23 @@ TEST(Matrix, ATraceSaysWhereTheRowsFirstBlockWaited) {
   core::Trace split = matrix_trace("batched-rows-split", 2, 1000, 32);  // a second launch folds
   split.first_block_waits = true, split.backend = "cuda";
   refused(split, "a second launch's trace");
+  core::Trace few = matrix_trace("batched-rows-vectorized", 2, 4096, 32);  // 4 chunks a row
+  few.first_block_waits = true, few.backend = "cuda";
+  refused(few, "a trace of 4 chunks a row");
+  backend::TraceRequest array{"warp-shuffle",
+                              core::Op::Sum,
+                              core::DType::Int,
+                              32,
+                              0,
+                              test::random_values(100, core::DType::Int, test::test_seed())};
+  auto flat = nlohmann::json::parse(core::to_json(backend::make_sim_backend()->trace(array)));
+  flat["backend"] = "cuda", flat["first_block_waits"] = true;
+  try {
+    core::trace_from_json(flat.dump());
+    ADD_FAILURE() << "an array's trace with first_block_waits was accepted";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("'first_block_waits'"), std::string::npos) << e.what();
+  }
   auto j = nlohmann::json::parse(core::to_json(t));
   j["first_block_waits"] = "yes";
   EXPECT_THROW(core::trace_from_json(j.dump()), std::runtime_error);

@@ -126,9 +126,12 @@ void read_matrix(const json& j, Trace& t) {
   if (t.outputs_total < t.outputs.size() || t.outputs_total > t.size)
     throw std::runtime_error("trace field 'outputs_total' is fewer than the outputs listed or more than the elements");
   t.first_block_waits = j.contains("first_block_waits") && typed<bool>(j, "first_block_waits");
-  if (t.first_block_waits && (t.combine != kernels::Combine::LastBlock || t.backend != "cuda"))
+  if (t.first_block_waits &&
+      (t.combine != kernels::Combine::LastBlock || t.backend != "cuda" || t.block < 1 ||
+       !kernels::first_waits_shape(t.grid / t.rows, unsigned(t.block), 1, element_bytes(value_type(t)))))
     throw std::runtime_error(
-        "trace field 'first_block_waits' belongs to a GPU run whose rows' chunks are folded in the launch");
+        "trace field 'first_block_waits' belongs to a GPU run whose rows' chunks are folded in "
+        "the launch, in a shape where a row's first block may wait");
   const json& jw = field(j, "window");
   Window& w = t.window;
   w.row = typed<std::size_t>(jw, "row");
@@ -511,6 +514,8 @@ Trace trace_from_json(const std::string& text) {
   if (j.contains("pass_outputs")) t.pass_outputs = typed<std::vector<std::size_t>>(j, "pass_outputs");
   if (j.contains("tickets")) t.tickets = typed<std::vector<int>>(j, "tickets");
   if (j.contains("rows")) read_matrix(j, t);
+  else if (j.contains("first_block_waits"))
+    throw std::runtime_error("trace field 'first_block_waits' belongs to a matrix's trace");
   if (j.contains("geometry")) t.geometry = read_geometry(j.at("geometry"));
   if (j.contains("findings")) t.findings = read_findings(j.at("findings"));
   if (j.contains("gpus")) t.collective = read_collective(j);

@@ -259,8 +259,15 @@ Rect stage_box(const GridBoxes& g, float y, const std::string& text) {
   if (g.c.text_width(text, fit(text)) > w - pad) lines = two_lines(text);
   float px = g.L.label_px;
   for (const auto& line : lines) px = std::min(px, fit(line));
+  // Two lines only where the taller box leaves room for the arrows into it and out of it.
+  const float room = g.result.y - (g.row1 + g.box_h + g.L.label_px) - g.L.label_px;
+  if (lines.size() > 1 && px * 3.0f > std::max(room, g.res_h * 0.8f)) lines = {text}, px = fit(text);
+  // At the smallest size the box widens to its lines, up to the whole area.
+  float widest = 0;
+  for (const auto& line : lines) widest = std::max(widest, g.c.text_width(line, px));
+  const float box_w = std::min(g.area.w, std::max(w, widest + pad));
   const float line_h = px * 1.25f, h = std::max(g.res_h * 0.8f, line_h * float(lines.size()) + px * 0.5f);
-  const Rect r{g.area.cx() - w / 2, y - h / 2, w, h};
+  const Rect r{g.area.cx() - box_w / 2, y - h / 2, box_w, h};
   g.c.rect(r, g.pal.background, g.pal.read, g.lw);
   for (std::size_t i = 0; i < lines.size(); ++i)
     g.c.text(r.cx(), r.cy() + (float(i) - float(lines.size() - 1) / 2) * line_h, lines[i], px, g.pal.text,
