@@ -151,7 +151,10 @@ GridBoxes layout_grid(const ViewContext& ctx) {
                              : area.y + L.label_px * 1.6f;
   const float left = area.x + (area.w - boxes * (box_w + gap) + gap) / 2;
   const float lw = std::max(1.5f, std::min(box_w, area.w / 8) * 0.04f);
-  const float res_w = std::min(area.w * 0.3f, L.label_px * 14), res_h = box_h;
+  // The result's box, wide enough for its text at the smallest size.
+  const float res_w = std::max(std::min(area.w * 0.3f, L.label_px * 14),
+                               std::min(area.w, c.text_width(result_text(t), min_px) + L.label_px)),
+              res_h = box_h;
   const Rect result{area.cx() - res_w / 2, area.y + area.h - res_h, res_w, res_h};
   const float mid = row1 + box_h + (result.y - row1 - box_h) * 0.5f;
   return {ctx, area, outputs, cluster, blocks_y, boxes, gap, box_w, box_h, row1, left, lw, res_h, result, mid};
@@ -356,7 +359,9 @@ void draw_combine(const GridBoxes& g) {
     draw_passes(g);
   }
   g.c.rect(g.result, g.pal.background, g.pal.written, g.lw * 1.5f);
-  g.c.text(g.result.cx(), g.result.cy(), result_text(t), g.L.label_px, g.pal.text, Align::Center);
+  const std::string result = result_text(t);  // smaller to fit a narrow window's box
+  const float px = fit_px(g.c, result, g.L.label_px, g.result.w - g.L.label_px * 0.5f, g.min_px);
+  g.c.text(g.result.cx(), g.result.cy(), result, px, g.pal.text, Align::Center);
 }
 
 void grid_legend(Canvas& c, const core::Trace& t, const MemoryLayout& L, const Palette& pal, float min_px) {
