@@ -978,6 +978,31 @@ TEST(GridView, AMatrixRunNamesItsSecondLaunchOnlyWhereItHasOne) {
             "81 blocks; second launch: 1 block of 128 threads over the 81 partials");
 }
 
+// Under the matrix, a trace whose row's first block waited says so: that block holds its chunk's
+// result and waits for the row's others; any other block's result is waited for.
+TEST_F(RenderTest, AMatrixTraceSaysWhereTheRowsFirstBlockWaited) {
+  const std::uint64_t seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  const auto says = [&](const std::string& start) {
+    return std::any_of(canvas_->texts().begin(), canvas_->texts().end(),
+                       [&](const std::string& x) { return x.rfind(start, 0) == 0; });
+  };
+  for (const bool waited : {false, true})
+    for (const int traced : {0, 1}) {  // 4 chunks a row: block 0 is row 0's first, block 1 its second
+      SCOPED_TRACE("waited " + std::to_string(waited) + ", block " + std::to_string(traced));
+      core::Trace t = matrix_trace("batched-rows-vectorized", 2, 4096, 32, traced, seed);
+      t.first_block_waits = waited;
+      draw_view(render::View::Memory, t, 0);
+      const std::string part = render::short_value(t.partials[std::size_t(traced)], t.type);
+      if (waited && traced == 0)
+        EXPECT_TRUE(says("block 0 holds the sum of row 0's chunk 0: " + part + ", waits for the row's other 3"));
+      else
+        EXPECT_TRUE(says("block " + std::to_string(traced) + " writes the sum of row 0's chunk " +
+                         std::to_string(traced) + ": " + part +
+                         (waited ? "; the row's first block waits" : "; the row's last block")));
+    }
+}
+
 // A matrix trace's memory view: the window's cells as a grid, the traced block's cells in their
 // values' colours and the rest grey, the stage's loads framed, every labelled row and column
 // inked, and the block's results framed in the output line.
