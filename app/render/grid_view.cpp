@@ -254,10 +254,7 @@ Rect stage_box(const GridBoxes& g, float y, const std::string& text) {
   const float most = g.area.w * 0.8f, pad = g.L.label_px, text_w = g.c.text_width(text, g.L.label_px);
   const float w = std::min(most, text_w + pad * 2);
   // A text wider than the box gets smaller, down to the smallest readable size, then takes two lines.
-  const auto fit = [&](const std::string& s) {
-    return std::max(g.min_px,
-                    std::min(g.L.label_px, g.L.label_px * (w - pad) / std::max(g.c.text_width(s, g.L.label_px), 1.0f)));
-  };
+  const auto fit = [&](const std::string& s) { return fit_px(g.c, s, g.L.label_px, w - pad, g.min_px); };
   std::vector<std::string> lines{text};
   if (g.c.text_width(text, fit(text)) > w - pad) lines = two_lines(text);
   float px = g.L.label_px;
