@@ -1003,6 +1003,44 @@ TEST_F(RenderTest, AMatrixTraceSaysWhereTheRowsFirstBlockWaited) {
     }
 }
 
+// The combine box's caption takes two lines only where one line at the smallest size does not
+// fit: a row's first block waiting, in the normal layout's view (about 660 x 600 at 1600x900, where
+// one line was cut) and at presenter size; one line in a view wide enough; never below the minimum.
+TEST_F(RenderTest, ACaptionTooLongForItsBoxTakesTwoLines) {
+  const std::uint64_t seed = test::test_seed();
+  SCOPED_TRACE("REDLAB_TEST_SEED=" + std::to_string(seed));
+  core::Trace t = matrix_trace("batched-rows-vectorized", 2, 4096, 32, 0, seed);
+  t.first_block_waits = true;
+  const std::string whole = "a row's first block waits for its other 3 results and folds all 4: one cooperative launch";
+  const std::vector<std::string> halves{"a row's first block waits for its other 3",
+                                        "results and folds all 4: one cooperative launch"};
+  render::ViewOptions presenter{true, 0, 1.5f};
+  presenter.min_text_px = render::min_text_px(true, 1);
+  struct Case {
+    render::ViewOptions options;
+    int w, h;
+    bool two;
+  };
+  for (const auto& [options, w, h, two] : {Case{render::ViewOptions{}, 660, 600, true}, Case{presenter, 992, 560, true},
+                                           Case{render::ViewOptions{}, 1600, 900, false}}) {
+    SCOPED_TRACE(std::to_string(w) + "x" + std::to_string(h) + (options.high_contrast ? " presenter" : ""));
+    render::Offscreen target;
+    target.resize(w, h);
+    target.bind();
+    render::draw_stage_view(*canvas_, render::View::Grid, t, 0, w, h, options);
+    render::Offscreen::unbind();
+    const auto& texts = canvas_->texts();
+    const auto at = std::find(texts.begin(), texts.end(), two ? halves[0] : whole);
+    ASSERT_NE(at, texts.end());
+    if (two) {
+      ASSERT_NE(at + 1, texts.end());
+      EXPECT_EQ(at[1], halves[1]);
+    }
+    EXPECT_EQ(std::count(texts.begin(), texts.end(), whole), two ? 0 : 1);
+    EXPECT_GE(canvas_->smallest_text_px(), options.min_text_px);
+  }
+}
+
 // A matrix trace's memory view: the window's cells as a grid, the traced block's cells in their
 // values' colours and the rest grey, the stage's loads framed, every labelled row and column
 // inked, and the block's results framed in the output line.
