@@ -59,6 +59,27 @@ TEST(TraceJson, RoundTripsEveryField) {
     }
 }
 
+// Code from several files (a helper from an include) and a stage in one of them travel and read
+// back; a stage naming a file the code does not show, or files not one a line, are refused.
+TEST(TraceJson, CodeFromSeveralFilesAndAStagesFileRoundTrip) {
+  auto t = sample_trace(core::DType::Int, core::Op::Sum, 5);
+  ASSERT_GE(t.code.lines.size(), 2u);
+  t.code.files.assign(t.code.lines.size(), t.code.file);
+  t.code.files.back() = "kernels/helpers.cuh";
+  t.stages[0].file = "kernels/helpers.cuh";
+  t.stages[0].line = t.code.numbers.back();
+  const auto back = core::trace_from_json(core::to_json(t));
+  EXPECT_EQ(back, t);
+  EXPECT_EQ(*back.code.text_at(core::stage_place(back, back.stages[0])), t.code.lines.back());
+  auto j = nlohmann::json::parse(core::to_json(t));
+  EXPECT_FALSE(j["stages"][1].contains("file"));  // in the code's own file: not named
+  j["stages"][0]["file"] = "kernels/elsewhere.cuh";
+  expect_refused(j, "trace field 'file' names kernels/elsewhere.cuh in stage 0", j["stages"][0]);
+  j["stages"][0]["file"] = "kernels/helpers.cuh";
+  j["code"]["files"].erase(0);
+  expect_refused(j, "trace field 'code' names", j["code"]["files"]);
+}
+
 TEST(TraceJson, HoldsTheFieldsTheCliPromises) {
   const auto t = sample_trace(core::DType::Int, core::Op::Sum, 7);
   const auto j = nlohmann::json::parse(core::to_json(t));

@@ -114,12 +114,14 @@ TEST(Catalog, ASourceViewShowsTheHelpersItsKernelNames) {
       "  h();  // see <<< helper\n}\n// >>>\n";
   const auto v = core::parse_source(text, "f.cuh", "k");
   EXPECT_EQ(v.numbers, (std::vector<int>{7, 8, 9, 2, 3}));
-  EXPECT_EQ(v.line_of("[load]"), 7);
-  EXPECT_EQ(v.line_of("[shfl]"), 2);
+  EXPECT_EQ(v.place_of("[load]"), (core::Place{"f.cuh", 7}));
+  EXPECT_EQ(v.place_of("[shfl]"), (core::Place{"f.cuh", 2}));
+  EXPECT_TRUE(v.files.empty());  // one file: none named a line
   EXPECT_EQ(v.span(), "lines 7-9 and 2-3");
-  ASSERT_NE(v.text_at(2), nullptr);
-  EXPECT_EQ(*v.text_at(2), "int h() {  // [shfl]");
-  EXPECT_EQ(v.text_at(5), nullptr);
+  ASSERT_NE(v.text_at({"f.cuh", 2}), nullptr);
+  EXPECT_EQ(*v.text_at({"f.cuh", 2}), "int h() {  // [shfl]");
+  EXPECT_EQ(v.text_at({"f.cuh", 5}), nullptr);
+  EXPECT_EQ(v.text_at({"g.cuh", 2}), nullptr);
   const std::string broken = "// <<< k\nvoid k() {  // [load]\n  h();  // see <<< gone\n// >>>\n";
   EXPECT_THROW(core::parse_source(broken, "f.cuh", "k"), std::runtime_error);
   // A helper's own helpers are shown too, each once, however many regions name them.
@@ -128,20 +130,59 @@ TEST(Catalog, ASourceViewShowsTheHelpersItsKernelNames) {
       "// <<< k\nvoid k() {  // [load]\n  o();  // see <<< outer\n  i();  // see <<< inner\n}\n// >>>\n";
   const auto n = core::parse_source(nested, "f.cuh", "k");
   EXPECT_EQ(n.numbers, (std::vector<int>{8, 9, 10, 11, 5, 2}));
-  EXPECT_EQ(n.line_of("[step]"), 2);
+  EXPECT_EQ(n.place_of("[step]").line, 2);
   // batched-rows shows the row span and, through it, the fold and the tree.
   const auto& rows = core::source_of("batched-rows");
-  const std::string* fold = rows.text_at(rows.line_of("[row-stride]"));
+  const std::string* fold = rows.text_at(rows.place_of("[row-stride]"));
   ASSERT_NE(fold, nullptr);
   EXPECT_NE(fold->find("fold_strided"), std::string::npos) << *fold;
-  EXPECT_NE(rows.text_at(rows.line_of("[step]")), nullptr);
+  EXPECT_NE(rows.text_at(rows.place_of("[step]")), nullptr);
   // The three shuffle kernels share one tail: each shows it, and its stages point into it.
   for (const char* id : {"warp-shuffle", "warp-shuffle-vectorized", "work-queue"}) {
     const auto& src = core::source_of(id);
-    const std::string* shfl = src.text_at(src.line_of("[shfl]"));
+    const std::string* shfl = src.text_at(src.place_of("[shfl]"));
     ASSERT_NE(shfl, nullptr) << id;
     EXPECT_NE(shfl->find("__shfl_down_sync"), std::string::npos) << id;
-    EXPECT_EQ(src.line_of("[shfl]"), core::source_of("warp-shuffle").line_of("[shfl]")) << id;
+    EXPECT_EQ(src.place_of("[shfl]"), core::source_of("warp-shuffle").place_of("[shfl]")) << id;
+  }
+}
+
+// A helper from a file the kernel's file includes (or one that file includes) is shown with its
+// file; a stage marked there points into that file, where the kernel's file has a line of the same
+// number; a file not included is not looked in.
+TEST(Catalog, AHelperFromAnIncludedFileIsShownWithItsFile) {
+  std::map<std::string, std::string, std::less<>> files{
+      {"k/a.cuh", "#include \"b.cuh\"\n// <<< k\nvoid k() {  // [load]\n  h();  // see <<< helper\n}\n// >>>\n"},
+      {"k/b.cuh",
+       "#include \"c.cuh\"\n// <<< helper\nint h() {  // [shfl]\n  return g();  // see <<< inner\n}\n// >>>\n"},
+      {"k/c.cuh", "// <<< inner\nint g() { return 1; }  // [step]\n// >>>\n"}};
+  const core::SourceReader read = [&](std::string_view path) {
+    const auto it = files.find(path);
+    return it == files.end() ? std::string_view{} : std::string_view(it->second);
+  };
+  const auto v = core::parse_source("k/a.cuh", "k", read);
+  EXPECT_EQ(v.numbers, (std::vector<int>{3, 4, 5, 3, 4, 5, 2}));
+  EXPECT_EQ(v.files,
+            (std::vector<std::string>{"k/a.cuh", "k/a.cuh", "k/a.cuh", "k/b.cuh", "k/b.cuh", "k/b.cuh", "k/c.cuh"}));
+  EXPECT_EQ(v.place_of("[shfl]"), (core::Place{"k/b.cuh", 3}));
+  EXPECT_EQ(v.place_of("[step]"), (core::Place{"k/c.cuh", 2}));
+  EXPECT_EQ(*v.text_at({"k/a.cuh", 3}), "void k() {  // [load]");
+  EXPECT_EQ(*v.text_at({"k/b.cuh", 3}), "int h() {  // [shfl]");
+  EXPECT_EQ(v.index_of({"k/b.cuh", 3}), 3);
+  EXPECT_EQ(v.span(), "lines 3-5; k/b.cuh lines 3-5; k/c.cuh lines 2-2");
+  core::Stage s;
+  s.tag = kernels::kTagShuffle;
+  core::point_at_tag(s, v);
+  EXPECT_EQ(core::Place(s.file, s.line), (core::Place{"k/b.cuh", 3}));
+  s.tag = kernels::kTagLoad;
+  core::point_at_tag(s, v);
+  EXPECT_EQ(core::Place(s.file, s.line), (core::Place{"", 3}));  // the kernel's own file goes unnamed
+  files["k/a.cuh"].erase(0, files["k/a.cuh"].find('\n') + 1);    // no longer includes b.cuh
+  try {
+    core::parse_source("k/a.cuh", "k", read);
+    ADD_FAILURE() << "a helper found in a file the kernel does not include";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("no helper helper"), std::string::npos) << e.what();
   }
 }
 
@@ -152,7 +193,7 @@ TEST(Model, EveryStageLinePointsAtItsTaggedSourceLine) {
     ASSERT_FALSE(t.stages.empty()) << id;
     EXPECT_EQ(t.source, src.file);
     for (const auto& s : t.stages) {
-      const std::string* text = src.text_at(s.line);
+      const std::string* text = src.text_at(core::stage_place(t, s));
       ASSERT_NE(text, nullptr) << id << " " << s.label << ": line " << s.line << " is not shown";
       // The stage's own tag, not any tag: a stage pointing at the load line must fail here.
       ASSERT_GE(s.tag, 0) << id << " " << s.label;

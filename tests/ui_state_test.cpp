@@ -204,8 +204,8 @@ TEST(UiState, AnAllReduceAcrossGpusRunsInTheWindow) {
   const core::SourceView src = ui::shown_source(state);
   EXPECT_EQ(src.file, "kernels/model/all_reduce.cpp");
   state.player.seek(1);
-  const int line = ui::shown_line(state, src);
-  ASSERT_GT(line, 0);
+  const core::Place line = ui::shown_place(state, src);
+  ASSERT_NE(src.text_at(line), nullptr);
   EXPECT_NE(src.text_at(line)->find("[reduce-scatter]"), std::string::npos) << *src.text_at(line);
   state.choice.typed = true, state.choice.values = "1 2 3 4 5";
   ui::record_trace(state);
@@ -236,8 +236,8 @@ TEST(UiState, ARecordingHighlightsTheLineOfItsStagesTag) {
   for (int k = 0; k < int(state.trace->stages.size()); ++k) {
     state.player.seek(k);
     const core::Stage& stage = state.trace->stages[std::size_t(k)];
-    const int line = ui::shown_line(state, src);
-    const std::string* text = src.text_at(line);
+    const int line = ui::shown_place(state, src).line;
+    const std::string* text = src.text_at(ui::shown_place(state, src));
     ASSERT_NE(text, nullptr) << "stage " << k << ": line " << line << " is not shown";
     const std::string marker = std::string("[") + (stage.tag == kernels::kTagLoad ? "load" : "step") + "]";
     EXPECT_NE(text->find(marker), std::string::npos) << "stage " << k << " highlights line " << line << ": " << *text;
@@ -260,7 +260,7 @@ TEST(UiState, RWithoutAGpuShowsTheShippedRecording) {
   EXPECT_TRUE(state.presenter);
   const core::SourceView src = ui::shown_source(state);
   state.player.seek(state.player.stage_count() - 1);
-  const std::string* text = src.text_at(ui::shown_line(state, src));
+  const std::string* text = src.text_at(ui::shown_place(state, src));
   ASSERT_NE(text, nullptr);
   EXPECT_NE(text->find("[step]"), std::string::npos) << *text;
   ui::race_key(state);

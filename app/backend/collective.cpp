@@ -41,7 +41,7 @@ bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
 core::Stage stage(std::string label, int tag, int param, const core::SourceView& src) {
   core::Stage s;
   s.label = std::move(label), s.tag = tag, s.param = param;
-  s.line = src.line_of(kernels::tag_marker(tag));
+  core::point_at_tag(s, src);
   return s;
 }
 
@@ -97,7 +97,7 @@ core::Trace collective_trace(const CollectiveRequest& r, const ar::Run& run) {
   t.device = "CPU model";
   const core::SourceView& src = core::source_of(r.algorithm);  // the steps' lines: the model's code
   t.source = src.file;
-  t.code = {src.file, src.numbers, src.lines};
+  t.code = src;
   t.recorded.utc = core::utc_now();
   t.size = r.inputs[0].size();
   t.op = r.op, t.type = r.type;

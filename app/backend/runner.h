@@ -65,7 +65,7 @@ void add_stages(core::Trace& t, const kernels::Plan& plan, const kernels::RawTra
 // When, and from which source lines: what a trace opened elsewhere shows beside its stages.
 inline void stamp(core::Trace& t, const core::SourceView& src) {
   t.recorded.utc = core::utc_now();
-  t.code = {src.file, src.numbers, src.lines};
+  t.code = src;
 }
 
 // The fields every trace carries, array or matrix: what ran, where, on which source lines.
@@ -143,7 +143,7 @@ void add_stages(core::Trace& t, const kernels::Plan& plan, const kernels::RawTra
     s.label = core::stage_label(raw.tags[k], raw.params[k], raw.shared_count[k] > 0);
     s.tag = raw.tags[k];
     s.param = raw.params[k];
-    s.line = src.line_of(kernels::tag_marker(raw.tags[k]));
+    core::point_at_tag(s, src);
     if (raw.shared_count[k] > 0) {
       // The cells the stage recorded: global-halving's live part shrinks, bulk-async's tile
       // gives way to the warp totals.

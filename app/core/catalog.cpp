@@ -11,6 +11,7 @@
 #include "../../kernels/shapes.h"
 #include "../../kernels/stage_tags.h"
 #include "embedded.h"
+#include "trace.h"
 
 namespace rl::core {
 namespace {
@@ -116,9 +117,15 @@ const AlgorithmInfo& write_your_own() {
   return lesson;
 }
 
-int SourceView::line_of(std::string_view marker) const {
+Place SourceView::place_of(std::string_view marker) const {
   const auto it = markers.find(marker);
-  return it == markers.end() ? 0 : it->second;
+  return it == markers.end() ? Place{} : it->second;
+}
+
+void point_at_tag(Stage& s, const SourceView& src) {
+  const Place p = s.tag >= 0 ? src.place_of(kernels::tag_marker(s.tag)) : Place{};
+  s.line = p.line;
+  s.file = p.file == src.file ? "" : p.file;
 }
 
 std::span<const AlgorithmInfo> algorithms() { return table(); }
@@ -163,9 +170,10 @@ bool is_matrix_id(std::string_view id) {
 
 namespace {
 
-// Appends the lines between "// <<< id" and "// >>>" to `view`; returns the helpers named
-// inside with "// see <<< name".
-std::vector<std::string> add_region(SourceView& view, std::string_view text, std::string_view id) {
+// Appends the lines of `file` between "// <<< id" and "// >>>" to `view`; returns the helpers
+// named inside with "// see <<< name" (none and no lines where the file lacks the region).
+std::vector<std::string> add_region(SourceView& view, std::string_view text, const std::string& file,
+                                    std::string_view id) {
   const std::string open = "// <<< " + std::string(id), see = "// see <<< ";
   std::vector<std::string> helpers;
   bool inside = false;
@@ -182,14 +190,45 @@ std::vector<std::string> add_region(SourceView& view, std::string_view text, std
     if (line == "// >>>") break;
     view.lines.emplace_back(line);
     view.numbers.push_back(number);
+    view.files.push_back(file);
     if (const auto at = line.find(see); at != std::string_view::npos) helpers.emplace_back(line.substr(at + see.size()));
     // "// [tag]" comments name the line a stage corresponds to.
     for (std::size_t at = line.find("// ["); at != std::string_view::npos; at = line.find("// [", at + 1)) {
       const std::size_t close = line.find(']', at);
-      if (close != std::string_view::npos) view.markers.emplace(std::string(line.substr(at + 3, close - at - 2)), number);
+      if (close != std::string_view::npos)
+        view.markers.emplace(std::string(line.substr(at + 3, close - at - 2)), Place{file, number});
     }
   }
   return helpers;
+}
+
+// The files `file` includes with #include "name", as repository paths (beside it).
+std::vector<std::string> includes_of(std::string_view text, const std::string& file) {
+  const std::string dir = file.substr(0, file.rfind('/') + 1), tag = "#include \"";
+  std::vector<std::string> out;
+  for (std::size_t at = text.find(tag); at != std::string_view::npos; at = text.find(tag, at + 1)) {
+    if (at > 0 && text[at - 1] != '\n') continue;
+    const std::size_t close = text.find('"', at + tag.size());
+    if (close == std::string_view::npos) break;
+    out.push_back(dir + std::string(text.substr(at + tag.size(), close - at - tag.size())));
+  }
+  return out;
+}
+
+// Appends the region `id` from `file` or, where `file` lacks it, from the nearest file it includes;
+// returns the helpers it names, each with the file that names it. False where none has it.
+bool add_helper(SourceView& view, const SourceReader& read, const std::string& file, const std::string& id,
+                std::vector<std::pair<std::string, std::string>>& named) {
+  std::vector<std::string> files{file};
+  for (std::size_t i = 0; i < files.size() && i < 64; ++i) {
+    const std::string_view text = read(files[i]);
+    const std::size_t before = view.lines.size();
+    for (auto& h : add_region(view, text, files[i], id)) named.emplace_back(files[i], std::move(h));
+    if (view.lines.size() > before) return true;
+    for (auto& inc : includes_of(text, files[i]))
+      if (std::find(files.begin(), files.end(), inc) == files.end()) files.push_back(std::move(inc));
+  }
+  return false;
 }
 
 }  // namespace
@@ -221,38 +260,33 @@ Pointer parse_pointer(std::string_view line) {
   return p;
 }
 
-const std::string* SourceView::text_at(int number) const {
-  const auto it = std::find(numbers.begin(), numbers.end(), number);
-  return it == numbers.end() ? nullptr : &lines[std::size_t(it - numbers.begin())];
-}
-
-std::string SourceView::span() const {
-  std::string out;
-  for (std::size_t i = 0; i < numbers.size(); ++i) {
-    if (i > 0 && numbers[i] == numbers[i - 1] + 1) continue;  // inside a run of lines
-    std::size_t last = i;
-    while (last + 1 < numbers.size() && numbers[last + 1] == numbers[last] + 1) ++last;
-    out += (out.empty() ? "lines " : " and ") + std::to_string(numbers[i]) + "-" + std::to_string(numbers[last]);
+SourceView parse_source(std::string_view file_view, std::string_view id, const SourceReader& read) {
+  SourceView view;
+  const std::string file(file_view);
+  view.file = file;
+  const auto fail = [&](const std::string& why) {
+    throw std::runtime_error("kernel source " + file + " " + why + " for " + std::string(id));
+  };
+  std::vector<std::pair<std::string, std::string>> named;  // (the file naming it, the helper)
+  for (auto& h : add_region(view, read(file), file, id)) named.emplace_back(file, std::move(h));  // its own file only
+  if (view.lines.empty()) fail("has no complete markers");
+  // Helpers in the order they are named, each once, with the helpers they name in turn.
+  std::vector<std::string> shown;
+  for (std::size_t i = 0; i < named.size(); ++i) {
+    const auto [from, helper] = named[i];
+    if (std::find(shown.begin(), shown.end(), helper) != shown.end()) continue;
+    shown.push_back(helper);
+    if (!add_helper(view, read, from, helper, named))
+      fail("has no helper " + helper + " (looked in " + from + " and its includes)");
   }
-  return out;
+  if (view.markers.empty()) fail("has no complete markers");
+  if (std::all_of(view.files.begin(), view.files.end(), [&](const std::string& f) { return f == file; }))
+    view.files.clear();  // one file: the trace's JSON stays as it was
+  return view;
 }
 
 SourceView parse_source(std::string_view text, std::string_view file, std::string_view id) {
-  SourceView view;
-  view.file = std::string(file);
-  // Helpers in the order they are named, each once, with the helpers they name in turn.
-  std::vector<std::string> helpers = add_region(view, text, id);
-  for (std::size_t i = 0; i < helpers.size(); ++i) {
-    if (std::find(helpers.begin(), helpers.begin() + std::ptrdiff_t(i), helpers[i]) != helpers.begin() + std::ptrdiff_t(i)) continue;
-    const std::size_t before = view.lines.size();
-    const std::vector<std::string> named = add_region(view, text, helpers[i]);
-    if (view.lines.size() == before)
-      throw std::runtime_error("kernel source " + std::string(file) + " has no helper " + helpers[i] + " for " + std::string(id));
-    helpers.insert(helpers.end(), named.begin(), named.end());
-  }
-  if (view.lines.empty() || view.markers.empty())
-    throw std::runtime_error("kernel source " + std::string(file) + " has no complete markers for " + std::string(id));
-  return view;
+  return parse_source(file, id, [&](std::string_view path) { return path == file ? text : std::string_view{}; });
 }
 
 const SourceView& source_of(std::string_view id) {
@@ -262,7 +296,7 @@ const SourceView& source_of(std::string_view id) {
   if (auto it = cache.find(id); it != cache.end()) return it->second;
   const AlgorithmInfo* info = find_any(id);
   if (!info || info->file.empty()) throw std::runtime_error("no kernel source for '" + std::string(id) + "'");
-  auto view = parse_source(embedded::kernel_source(info->file), info->file, id);
+  auto view = parse_source(info->file, id, embedded::kernel_source);
   return cache.emplace(std::string(id), std::move(view)).first->second;
 }
 

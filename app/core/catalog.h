@@ -1,5 +1,6 @@
 // The algorithm catalog: ids, lessons, and where each stage sits in the real kernel source.
 #pragma once
+#include <functional>
 #include <map>
 #include <optional>
 #include <span>
@@ -7,18 +8,18 @@
 #include <string_view>
 #include <vector>
 
+#include "code.h"
+
 namespace rl::core {
 
-// An algorithm's kernel and the helpers it names ("// see <<< name"), in that order.
-struct SourceView {
-  std::string file;                // repository path of the kernel source
-  std::vector<std::string> lines;  // the kernel's region, then each helper's, as compiled
-  std::vector<int> numbers;        // 1-based line in `file` of each of `lines`
-  std::map<std::string, int, std::less<>> markers;  // "[step]" -> 1-based line
-  int line_of(std::string_view marker) const;       // 0 when the marker is absent
-  const std::string* text_at(int number) const;     // the line numbered so; null if not shown
-  std::string span() const;                         // "lines 70-81 and 34-65"
+// An algorithm's kernel and the helpers it names ("// see <<< name"), in that order; a helper
+// from the kernel's own file or from a file it includes.
+struct SourceView : Code {
+  std::map<std::string, Place, std::less<>> markers;  // "[step]" -> where it is
+  Place place_of(std::string_view marker) const;      // line 0 when the marker is absent
 };
+
+struct Stage;
 
 enum class Kind { Traced, Pitfall, ModelOnly, Baseline, Collective };
 
@@ -74,9 +75,16 @@ bool is_matrix_id(std::string_view id);
 // for id are missing (a broken build, never user input).
 const SourceView& source_of(std::string_view id);
 
-// Finds "<<< id" ... ">>>" and the "[tag]" markers inside it in a source text, and the
-// regions of the helpers it names with "// see <<< name".
+// The text of a kernel source file by its repository path ("kernels/tree.cuh"); empty when unknown.
+using SourceReader = std::function<std::string_view(std::string_view path)>;
+// Finds "<<< id" ... ">>>" and the "[tag]" markers inside it in `file`, and the regions of the
+// helpers it names with "// see <<< name": each looked for in the file that names it, then in the
+// files that file includes (#include "x.cuh", beside it), nearest first.
+SourceView parse_source(std::string_view file, std::string_view id, const SourceReader& read);
+// The same over one file's text.
 SourceView parse_source(std::string_view text, std::string_view file, std::string_view id);
+// A stage's line: where the kernel's source marks the stage's tag ("// [shfl]").
+void point_at_tag(Stage& s, const SourceView& src);
 
 // A stage's label from its recorded tag and parameter: "stride 8", "shuffle down by 4".
 std::string stage_label(int tag, int param, bool has_shared);

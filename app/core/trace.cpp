@@ -167,6 +167,12 @@ Code read_code(const json& jc) {
                              std::to_string(kMaxCodeLines));
   for (int n : c.numbers)
     if (n < 1) throw std::runtime_error("trace field 'code' numbers a line " + std::to_string(n) + "; lines count from 1");
+  if (jc.contains("files")) {  // a helper from a file the kernel includes
+    for (const auto& f : typed<std::vector<std::string>>(jc, "files")) c.files.push_back(printable(f));
+    if (c.files.size() != c.lines.size())
+      throw std::runtime_error("trace field 'code' names " + std::to_string(c.files.size()) + " files for " +
+                               std::to_string(c.lines.size()) + " lines; one a line");
+  }
   return c;
 }
 
@@ -376,6 +382,7 @@ Stage read_stage(const json& js) {
   if (js.contains("step")) s.tag = tag_of(typed<std::string>(js, "step"));
   if (js.contains("param")) s.param = typed<int>(js, "param");
   s.line = typed<int>(js, "line");
+  if (js.contains("file")) s.file = printable(typed<std::string>(js, "file"));
   if (!field(js, "shared").is_null()) s.shared = decode_all(js.at("shared"), "shared");
   if (js.contains("lanes") && !js.at("lanes").is_null()) s.lanes = decode_all(js.at("lanes"), "lanes");
   s.active = typed<std::vector<int>>(js, "active");
@@ -399,7 +406,10 @@ std::string to_json(const Trace& t, int indent) {
   j["device"] = t.device;
   j["source"] = t.source;
   if (!t.recorded.utc.empty()) j["recorded"] = t.recorded.utc;
-  if (!t.code.lines.empty()) j["code"] = {{"file", t.code.file}, {"numbers", t.code.numbers}, {"lines", t.code.lines}};
+  if (!t.code.lines.empty()) {
+    j["code"] = {{"file", t.code.file}, {"numbers", t.code.numbers}, {"lines", t.code.lines}};
+    if (!t.code.files.empty()) j["code"]["files"] = t.code.files;
+  }
   j["memory"] = t.memory == Memory::Global ? "global" : "shared";
   j["size"] = t.size;
   j["block"] = t.block;
@@ -438,6 +448,7 @@ std::string to_json(const Trace& t, int indent) {
     if (s.tag >= 0) js["step"] = step_of(s.tag);
     js["param"] = s.param;
     js["line"] = s.line;
+    if (!s.file.empty()) js["file"] = s.file;
     js["shared"] = s.shared ? encode_all(*s.shared, t.type) : json(nullptr);
     js["lanes"] = s.lanes ? encode_all(*s.lanes, t.type) : json(nullptr);
     js["active"] = s.active;
@@ -567,7 +578,7 @@ std::string to_text(const Trace& t) {
       out << "\n" << gpu_stage_text(t.collective->stages[k], acc);
       continue;
     }
-    out << "  (" << t.source << ":" << s.line;
+    out << "  (" << (s.file.empty() ? t.source : s.file) << ":" << s.line;
     if (records_work(t))  // a GPU run of a kernel of your own records no activity
       out << ", " << s.active.size() << " active, " << s.divergent_warps << " divergent warps";
     if (s.bank_conflicts) out << ", " << *s.bank_conflicts << "-way bank conflicts";

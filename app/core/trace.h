@@ -9,6 +9,7 @@
 
 #include "../../kernels/algorithms.h"
 #include "../../kernels/stage_tags.h"
+#include "code.h"
 #include "race.h"
 #include "types.h"
 
@@ -74,6 +75,7 @@ struct Stage {
   int tag = -1;                                // a kernels::Tag: the kind of step; JSON's "step"
   int param = 0;                               // its stride or shuffle offset
   int line = 0;                                // kernel source line (1-based)
+  std::string file;  // the file of `line` where it is not the code's own (a helper's); JSON's "file"
   std::optional<std::vector<double>> shared;   // shared array after the stage (global for global-halving)
   std::optional<std::vector<double>> lanes;    // each thread's register value after the stage
   std::vector<int> active;                     // threads that did the stage's work
@@ -123,15 +125,6 @@ struct Geometry {
   bool known() const { return grid_x > 0; }
   kernels::Lines lines() const { return kernels::lines_of(indexing); }
   bool operator==(const Geometry&) const = default;
-};
-
-// The kernel's source lines as the run that made the trace compiled them: shown beside its stages
-// when the trace comes from a file (another version, or a kernel this build lacks).
-struct Code {
-  std::string file;                // repository path
-  std::vector<int> numbers;        // 1-based line in `file` of each of `lines`
-  std::vector<std::string> lines;  // the kernel's region, then each helper's
-  bool operator==(const Code&) const = default;
 };
 
 // What the CPU path's checks found in a kernel of your own (an access outside its buffers, a
@@ -250,6 +243,9 @@ inline std::size_t shared_cell_bytes(const Trace& t) {
 inline void drop_unit_widths(std::vector<int>& widths) {
   if (std::all_of(widths.begin(), widths.end(), [](int w) { return w == 1; })) widths.clear();
 }
+
+// Where a stage's line is: in the code's own file unless the stage names another.
+inline Place stage_place(const Trace& t, const Stage& s) { return {s.file.empty() ? t.code.file : s.file, s.line}; }
 
 // The most elements a trace records: the CLI's cap, and a trace file's.
 constexpr std::size_t kMaxTracedElements = std::size_t(1) << 27;

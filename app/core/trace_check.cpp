@@ -43,6 +43,9 @@ void check_stage(const Trace& t, const Stage& s, std::size_t k, std::size_t cell
                         " threads traced");
   };
   if (s.line < 0) misfit("line", "is negative" + at);
+  if (!s.file.empty() && s.file != t.code.file &&
+      std::none_of(t.code.files.begin(), t.code.files.end(), [&](const auto& f) { return f == s.file; }))
+    misfit("file", "names " + s.file + at + ", a file the trace's code does not show");
   if ((s.shared && s.shared->empty()) || (s.lanes && s.lanes->empty()))
     misfit(s.shared && s.shared->empty() ? "shared" : "lanes", "holds no cells" + at + " (absent is null, not [])");
   if (s.lanes && s.lanes->size() > std::size_t(t.block))

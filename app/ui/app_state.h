@@ -222,7 +222,7 @@ struct AppState {
   // What widgets keep from one frame to the next.
   struct {
     char values[core::Settings::kMaxTyped + 1] = "";  // the typed values' text box
-    int source_line = -1;     // the source line the source panel last scrolled to
+    int source_line = -1;                             // the position in the listing the source panel last scrolled to
     float controls_h = 0;     // the Stages tab's controls' height last frame (they wrap)
     bool file_pending = false;
     bool float_open = false;  // the lesson pane's Float tab is the open one: the left panel widens  // the input combo

@@ -138,26 +138,25 @@ void open_section(AppState& s) {
 
 core::SourceView shown_source(const AppState& s) {
   if (s.opened.shown && s.opened.trace && !s.opened.trace->code.lines.empty()) {
-    const core::Code& code = s.opened.trace->code;
     core::SourceView v;
-    v.file = code.file, v.lines = code.lines, v.numbers = code.numbers;
+    static_cast<core::Code&>(v) = s.opened.trace->code;
     return v;
   }
   return core::source_of(s.choice.algorithm);
 }
 
-int shown_line(const AppState& s, const core::SourceView& src) {
-  if (!s.trace || s.trace->stages.empty()) return 0;
-  if (s.trace->algorithm != s.choice.algorithm && !shows_foreign_trace(s)) return 0;
+core::Place shown_place(const AppState& s, const core::SourceView& src) {
+  if (!s.trace || s.trace->stages.empty()) return {};
+  if (s.trace->algorithm != s.choice.algorithm && !shows_foreign_trace(s)) return {};
   const core::Stage& stage =
       s.trace->stages[std::size_t(std::clamp(s.player.stage(), 0, int(s.trace->stages.size()) - 1))];
   const core::Code& own = s.trace->code;
-  if (!own.lines.empty() && own.lines == src.lines && own.numbers == src.numbers) return stage.line;
-  return tag_line(stage, src);
+  if (!own.lines.empty() && own == static_cast<const core::Code&>(src)) return core::stage_place(*s.trace, stage);
+  return tag_place(stage, src);
 }
 
-int tag_line(const core::Stage& stage, const core::SourceView& src) {
-  return stage.tag >= 0 ? src.line_of(kernels::tag_marker(stage.tag)) : 0;
+core::Place tag_place(const core::Stage& stage, const core::SourceView& src) {
+  return stage.tag >= 0 ? src.place_of(kernels::tag_marker(stage.tag)) : core::Place{};
 }
 
 bool shows_foreign_trace(const AppState& s) {

@@ -24,12 +24,12 @@ void open_section(AppState& state);
 // The source lines beside the stages: the opened trace's own, when it carries them; else this
 // build's kernel of the chosen algorithm.
 core::SourceView shown_source(const AppState& state);
-// The line of `src` the stage on screen ran: the trace's own number where src is the code the
+// The line of `src` the stage on screen ran: the trace's own place where src is the code the
 // trace carries; otherwise the line holding the stage's [tag] marker (a recording made by another
-// version of the kernel numbers other lines); 0 when neither.
-int shown_line(const AppState& state, const core::SourceView& src);
-// The line of `src` holding the stage's [tag] marker; 0 where it has none.
-int tag_line(const core::Stage& stage, const core::SourceView& src);
+// version of the kernel numbers other lines); line 0 when neither.
+core::Place shown_place(const AppState& state, const core::SourceView& src);
+// The line of `src` holding the stage's [tag] marker; line 0 where it has none.
+core::Place tag_place(const core::Stage& stage, const core::SourceView& src);
 // Whether the trace on screen is an opened one of an algorithm this build does not have.
 bool shows_foreign_trace(const AppState& state);
 

@@ -44,7 +44,7 @@ void source_panel(AppState& s, const Area& f) {
     return;
   }
   const core::SourceView src = shown_source(s);
-  const int line = shown_line(s, src);
+  const int at = src.index_of(shown_place(s, src));
   // A race recording's summary heads the column: the views below keep their height.
   if (s.trace && s.trace->race) {
     race_summary(s);
@@ -55,17 +55,19 @@ void source_panel(AppState& s, const Area& f) {
   int& scrolled_to = s.widgets.source_line;
   for (std::size_t i = 0; i < src.lines.size(); ++i) {
     const int number = src.numbers[i];
-    if (i > 0 && number != src.numbers[i - 1] + 1) ImGui::Separator();  // a helper the kernel calls
+    const bool other_file = i > 0 && src.file_of(i) != src.file_of(i - 1);
+    if (i > 0 && (other_file || number != src.numbers[i - 1] + 1)) ImGui::Separator();  // a helper the kernel calls
+    if (other_file) ImGui::TextDisabled("%s", src.file_of(i).c_str());
     char label[512];
-    std::snprintf(label, sizeof label, "%3d  %s##%d", number, src.lines[i].c_str(), number);
+    std::snprintf(label, sizeof label, "%3d  %s##%zu", number, src.lines[i].c_str(), i);
     // The probe calls are the instrumentation: dimmed, so the algorithm reads first.
     const bool probe = src.lines[i].find("probe.") != std::string::npos;
     if (probe) ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::Selectable(label, number == line);
+    ImGui::Selectable(label, int(i) == at);
     if (probe) ImGui::PopStyleColor();
-    if (number == line && scrolled_to != line) {
+    if (int(i) == at && scrolled_to != at) {
       ImGui::SetScrollHereY(0.4f);
-      scrolled_to = line;
+      scrolled_to = at;
     }
   }
   ImGui::EndChild();
@@ -74,15 +76,18 @@ void source_panel(AppState& s, const Area& f) {
 
 // The stage's line of a kernel and its neighbours, `rows` in all: the neighbours one line each, cut
 // at the edge; the stage's line whole, wrapped under itself, on the highlight.
-static void code_window(const core::SourceView& src, int line, std::size_t rows) {
-  const auto at = std::find(src.numbers.begin(), src.numbers.end(), line);
-  const std::size_t mid = at == src.numbers.end() ? 0 : std::size_t(at - src.numbers.begin());
+static void code_window(const core::SourceView& src, const core::Place& place, std::size_t rows) {
+  const int at = src.index_of(place);
+  const std::size_t mid = at < 0 ? 0 : std::size_t(at);
   const std::size_t first =
       mid > rows / 2 ? std::min(mid - rows / 2, src.lines.size() - std::min(rows, src.lines.size())) : 0;
   for (std::size_t i = first; i < std::min(src.lines.size(), first + rows); ++i) {
+    // A helper's lines from another file under that file's name.
+    if (i == first ? src.file_of(i) != src.file : src.file_of(i) != src.file_of(i - 1))
+      ImGui::TextDisabled("%s", src.file_of(i).c_str());
     char text[512];
     std::snprintf(text, sizeof text, "%3d  %s", src.numbers[i], src.lines[i].c_str());
-    if (src.numbers[i] != line) {
+    if (int(i) != at) {
       ImGui::TextUnformatted(text);
       continue;
     }
@@ -144,15 +149,15 @@ void presenter_panel(AppState& s, const Area& f) {
       std::size_t(std::max(3.0f, ImGui::GetContentRegionAvail().y / ImGui::GetTextLineHeightWithSpacing() - 1));
   ImGui::BeginChild("presenter code", {0, 0});
   if (!s.compare_trace) {
-    code_window(src, shown_line(s, src), rows);
+    code_window(src, shown_place(s, src), rows);
   } else {  // compare mode: both kernels, each at its own stage's line
-    code_window(src, shown_line(s, src), std::max<std::size_t>(1, rows / 2 - 1));
+    code_window(src, shown_place(s, src), std::max<std::size_t>(1, rows / 2 - 1));
     const core::Trace& other = *s.compare_trace;
     const core::SourceView theirs = core::source_of(other.algorithm);
     const core::Stage& stage = other.stages[std::size_t(std::clamp(s.player.stage(), 0, int(other.stages.size()) - 1))];
     ImGui::Separator();
     ImGui::TextDisabled("%s", other.algorithm.c_str());
-    code_window(theirs, tag_line(stage, theirs), std::max<std::size_t>(1, rows - rows / 2 - 1));
+    code_window(theirs, tag_place(stage, theirs), std::max<std::size_t>(1, rows - rows / 2 - 1));
   }
   ImGui::EndChild();
   ImGui::End();
