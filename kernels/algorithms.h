@@ -200,7 +200,8 @@ using I = Indexing;
 using T = Tree;
 constexpr std::string_view kTree = "kernels/tree.cuh", kShuffle = "kernels/shuffle.cuh", kCg = "kernels/cg.cuh",
                            kSingle = "kernels/single_pass.cuh", kMatrix = "kernels/matrix.cuh",
-                           kShortRows = "kernels/short_rows.cuh", kFlatRows = "kernels/flat_rows.cuh";
+                           kShortRows = "kernels/short_rows.cuh", kFlatRows = "kernels/flat_rows.cuh",
+                           kShuffleRows = "kernels/shuffle_rows.cuh";
 
 // A row by name: a kernel's defaults (combined in passes, power-of-two blocks, launched on a GPU,
 // an array, a tile a block, no 16-byte loads) or a baseline's, changed by the calls after it.
@@ -325,13 +326,13 @@ inline constexpr AlgorithmRow kAlgorithms[] = {
         .tree(T::Sequential).no_gpu(),
     kernel("batched-rows", A::BatchedRows, F::Matrix, kMatrix, "Batched rows: a block per row, shared-memory tree")
         .matrix().combine(C::Outputs).indexing(I::RowPerBlock).tree(T::Sequential),
-    kernel("batched-rows-shuffle", A::BatchedRowsShuffle, F::Matrix, kShuffle,
+    kernel("batched-rows-shuffle", A::BatchedRowsShuffle, F::Matrix, kShuffleRows,
         "Batched rows: a block per row, warp shuffles")
         .matrix().combine(C::Outputs).indexing(I::RowPerBlock).tree(T::Shuffle),
     kernel("batched-rows-split", A::BatchedRowsSplit, F::Matrix, kMatrix,
         "Batched rows split: several blocks a row when rows are few, then a block per row over their partials")
         .matrix().combine(C::SecondKernel).indexing(I::RowChunks).tree(T::Sequential),
-    kernel("batched-rows-vectorized", A::BatchedRowsVectorized, F::Matrix, kShuffle,
+    kernel("batched-rows-vectorized", A::BatchedRowsVectorized, F::Matrix, kShuffleRows,
         "Batched rows with 16-byte loads: a block a chunk of a row, shuffles; a row's first or last block folds the chunks")
         .matrix().combine(C::LastBlock).indexing(I::RowChunks).tree(T::Shuffle).vectors().narrow(),
     kernel("column-sums", A::ColumnSums, F::Matrix, kMatrix,

@@ -1,6 +1,6 @@
 // Reductions over a row-major matrix: each row (batched rows), each column (column sums), or
-// the whole matrix with 2D blocks. Same markers and probes as tree.cuh. batched-rows-shuffle
-// and batched-rows-vectorized live in shuffle.cuh, beside the block_shuffle they call.
+// the whole matrix with 2D blocks. Same markers and probes as tree.cuh. The rows whose blocks
+// meet through warp shuffles are in shuffle_rows.cuh.
 #pragma once
 #include <cstddef>
 

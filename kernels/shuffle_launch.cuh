@@ -1,6 +1,6 @@
-// The launch table's entries (launch_table.cuh) for the kernels of shuffle.cuh: its block kernel,
-// its matrix kernels, and its single-pass kernels, whose blocks meet in one launch. Kept beside the
-// file, not at its end, so that each stays one concern under 600 lines.
+// The launch table's entries (launch_table.cuh) for the kernels of shuffle.cuh and shuffle_rows.cuh:
+// the block kernel, the matrix rows, and the single-pass kernels, whose blocks meet in one launch.
+// Kept beside the files, not at their ends, so that each stays one concern under 600 lines.
 #pragma once
 #include <stdexcept>
 #include <type_traits>
@@ -9,6 +9,7 @@
 #include "cuda_check.cuh"
 #include "launch_table.cuh"
 #include "shuffle.cuh"
+#include "shuffle_rows.cuh"
 
 namespace rl::kernels {
 

@@ -106,7 +106,7 @@ std::vector<T> Model<T, Op>::warp_sums(const std::vector<T>& v, const Rec<T>& re
   return smem;
 }
 
-// block_shuffle (shuffle.cuh): the block's values, one per thread, to one in v[0]; records
+// block_shuffle (block_shuffle.cuh): the block's values, one per thread, to one in v[0]; records
 // stages from k on and leaves k past the last.
 template <class T, class Op>
 void Model<T, Op>::shuffle_tail(std::vector<T>& v, const Rec<T>& rec, int& k) const {
@@ -128,7 +128,7 @@ void Model<T, Op>::shuffle_tail(std::vector<T>& v, const Rec<T>& rec, int& k) co
   }
 }
 
-// warp_shuffles (shuffle.cuh): five shuffles down in every warp, stages from k on.
+// warp_shuffles (block_shuffle.cuh): five shuffles down in every warp, stages from k on.
 template <class T, class Op>
 void Model<T, Op>::warp_shuffles(std::vector<T>& v, const Rec<T>& rec, int& k) const {
   for (int offset = 16; offset > 0; offset >>= 1, ++k) {

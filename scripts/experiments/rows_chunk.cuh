@@ -6,6 +6,7 @@
 
 #include "rows_timing.cuh"  // CK, time_line
 #include "shuffle.cuh"
+#include "shuffle_rows.cuh"
 
 // Block blockIdx.x's total of its chunk (chunk blockIdx.x % chunks of row blockIdx.x / chunks), in
 // thread 0, added in float as the catalog adds it; smem: a float a warp. kEarly: the row's head and
@@ -35,7 +36,7 @@ __device__ __forceinline__ float chunk_total(const In* in, std::size_t cols, std
   return k::block_shuffle<float, Sum>(v, smem, k::NoProbe{}, stage);
 }
 
-// fold_last's fold (kernels/shuffle.cuh, fold_partials) of a row's `chunks` totals, so the row's
+// fold_last's fold (kernels/chunk_ends.cuh, fold_partials) of a row's `chunks` totals, so the row's
 // sum has the catalog's bits; every thread of the block calls it, and thread 0 holds the sum.
 // kFromL2: totals other blocks wrote to global memory, read past L1 as fold_last reads them.
 template <bool kFromL2 = false>

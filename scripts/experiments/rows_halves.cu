@@ -24,6 +24,7 @@
 #include <cstdio>
 
 #include "rows_timing.cuh"
+#include "shuffle_rows.cuh"
 
 namespace k = rl::kernels;
 using Half = rl::narrow::Half;
