@@ -83,8 +83,7 @@ __device__ __forceinline__ unsigned cluster_fold(T& v, T* smem, const Probe& pro
 
 // <<< cluster-dsmem
 // Blocks in clusters of 2, 4 or 8 (the launch's cluster dimension), one element a thread; one
-// result a cluster. The family hopper lives here, beside block_shuffle: a kernel's helpers are
-// shown from its own file.
+// result a cluster.
 template <class T, class Op, class Probe>
 __global__ void cluster_dsmem(const T* in, T* out, std::size_t n, Probe probe) {
   T* smem = shared_array<T>();                                                                      // one cell per warp
@@ -254,8 +253,6 @@ __global__ void work_queue(const In* __restrict__ in, std::size_t n, Probe probe
 }
 // >>>
 
-// bulk-async (family hopper) lives here, beside the block_shuffle it ends with: a kernel's
-// shown helpers come from its own file.
 namespace ptx = cuda::ptx;
 
 // One bulk reduction of kBulkReduceBytes from shared memory into global memory: .add for int,
