@@ -466,8 +466,8 @@ __global__ void redux_sync(const T* in, T* out, std::size_t n, Probe probe) {
 // the teaching forms above that reduce one element (or 16 bytes) a thread a tile. Every thread
 // folds many 16-byte vectors first; the feature then does what it is for.
 // <<< redux-sync-streaming
-// warp-shuffle-vectorized's loads, then redux.sync where it has five shuffles a warp (see
-// <<< block-redux), then one atomic a block. ints only (AlgorithmRow::ints_only).
+// warp-shuffle-vectorized's loads, then redux.sync where it has five shuffles a warp
+// (block_redux), then one atomic a block. ints only (AlgorithmRow::ints_only).
 // `next` (may be null): the following launch's result; block 0 readies it.
 template <class T, class Op, class Probe>
 __global__ void redux_sync_streaming(const T* __restrict__ in, T* out, std::size_t n, Probe probe, T* next) {

@@ -86,7 +86,7 @@ __global__ void batched_rows_vectorized(const In* in, T* partials, std::size_t c
 
   int stage = 1;
   v = block_shuffle<T, Op>(v, smem, probe, stage);  // see <<< block-shuffle
-  if constexpr (kWaits && sizeof(T) == 4) {         // one wave, launched cooperatively: see <<< first-waits
+  if constexpr (kWaits && sizeof(T) == 4) {         // one wave, launched cooperatively  // see <<< first-waits
     if (tid == 0) probe.partial(blockIdx.x, v);
     first_waits<T, Op>(v, out, chunks, words, smem);
   } else {

@@ -126,6 +126,8 @@ TEST(Collective, AFilesFieldsAreCheckedOneByOne) {
   EXPECT_NE(refused([](auto& x) { x["gpu_results"][0][0] = 3e9; }).find("'gpu_results'"), std::string::npos);
   EXPECT_NE(refused([](auto& x) { x["block"] = 32; }).find("no block"), std::string::npos);
   EXPECT_NE(refused([](auto& x) { x["size"] = 8; }).find("'chunk_begin'"), std::string::npos);
+  EXPECT_NE(refused([](auto& x) { x["stages"][1]["file"] = "kernels/elsewhere.cuh"; }).find("'file'"),
+            std::string::npos);
   nlohmann::json deep = j;  // more GPUs' lists than any all-reduce has
   for (int g = 0; g < 9; ++g) deep["gpu_results"].push_back(deep["gpu_results"][0]);
   EXPECT_NE(refusal_of([&] { core::trace_from_json(deep.dump()); }).find("'gpu_results'"), std::string::npos);

@@ -76,8 +76,13 @@ TEST(TraceJson, CodeFromSeveralFilesAndAStagesFileRoundTrip) {
   j["stages"][0]["file"] = "kernels/elsewhere.cuh";
   expect_refused(j, "trace field 'file' names kernels/elsewhere.cuh in stage 0", j["stages"][0]);
   j["stages"][0]["file"] = "kernels/helpers.cuh";
+  auto no_code = j;
+  no_code.erase("code");
+  expect_refused(no_code, "trace field 'file' names kernels/helpers.cuh in stage 0", no_code["stages"][0]);
   j["code"]["files"].erase(0);
   expect_refused(j, "trace field 'code' names", j["code"]["files"]);
+  j["code"]["lines"] = nlohmann::json::array(), j["code"]["numbers"] = nlohmann::json::array();
+  expect_refused(j, "trace field 'code' names", j["code"]);  // files and no lines
 }
 
 TEST(TraceJson, HoldsTheFieldsTheCliPromises) {

@@ -290,7 +290,8 @@ inline GoldenFile read_golden(const GoldenCase& c) {
 // stage, not what the GPU recorded, and may change without a new recording.
 inline core::Trace with_words_of(core::Trace recorded, const core::Trace& now) {
   for (std::size_t k = 0; k < recorded.stages.size() && k < now.stages.size(); ++k)
-    recorded.stages[k].label = now.stages[k].label, recorded.stages[k].line = now.stages[k].line;
+    recorded.stages[k].label = now.stages[k].label, recorded.stages[k].line = now.stages[k].line,
+    recorded.stages[k].file = now.stages[k].file;
   return recorded;
 }
 

@@ -11,10 +11,12 @@
 #include <fstream>
 #include <iterator>
 #include <limits>
+#include <set>
 #include <sstream>
 
 #include "app/backend/backend.h"
 #include "app/core/catalog.h"
+#include "app/core/embedded.h"
 #include "app/core/facts.h"
 #include "app/core/glossary.h"
 #include "app/core/input.h"
@@ -173,16 +175,35 @@ TEST(Catalog, AHelperFromAnIncludedFileIsShownWithItsFile) {
   core::Stage s;
   s.tag = kernels::kTagShuffle;
   core::point_at_tag(s, v);
-  EXPECT_EQ(core::Place(s.file, s.line), (core::Place{"k/b.cuh", 3}));
+  EXPECT_EQ((core::Place{s.file, s.line}), (core::Place{"k/b.cuh", 3}));
   s.tag = kernels::kTagLoad;
   core::point_at_tag(s, v);
-  EXPECT_EQ(core::Place(s.file, s.line), (core::Place{"", 3}));  // the kernel's own file goes unnamed
+  EXPECT_EQ((core::Place{s.file, s.line}), (core::Place{"", 3}));  // the kernel's own file goes unnamed
   files["k/a.cuh"].erase(0, files["k/a.cuh"].find('\n') + 1);    // no longer includes b.cuh
   try {
     core::parse_source("k/a.cuh", "k", read);
     ADD_FAILURE() << "a helper found in a file the kernel does not include";
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find("no helper helper"), std::string::npos) << e.what();
+  }
+}
+
+// Every region a kernel source marks ("// <<< name") is shown: a catalog row's kernel, or a
+// helper some kernel's view names with "// see <<< name" (a name written otherwise is not found).
+TEST(Catalog, EveryRegionOfTheKernelSourcesIsShown) {
+  std::set<std::string> named;
+  for (const auto& table : {core::algorithms(), core::collectives()})
+    for (const auto& a : table) {
+      if (a.file.empty()) continue;
+      for (const auto& line : core::source_of(a.id).lines)
+        if (const auto at = line.find("// see <<< "); at != std::string::npos) named.insert(line.substr(at + 11));
+    }
+  for (const std::string_view file : embedded::kernel_source_names()) {
+    const std::string text(embedded::kernel_source(file));
+    for (std::size_t at = text.find("\n// <<< "); at != std::string::npos; at = text.find("\n// <<< ", at + 1)) {
+      const std::string name = text.substr(at + 8, text.find('\n', at + 1) - at - 8);  // a line of its own
+      EXPECT_TRUE(core::find_any(name) || named.count(name)) << file << ": region " << name << " is never shown";
+    }
   }
 }
 

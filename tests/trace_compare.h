@@ -62,6 +62,7 @@ inline void expect_identical(const core::Trace& gpu, const core::Trace& model, b
     SCOPED_TRACE("stage " + std::to_string(k) + " (" + m.label + ")");
     EXPECT_EQ(g.label, m.label);
     EXPECT_EQ(g.line, m.line);
+    EXPECT_EQ(g.file, m.file);
     EXPECT_EQ(g.tag, m.tag);
     EXPECT_EQ(g.param, m.param);  // what the GPU recorded: a stride, an offset, the bytes a copy brought
     EXPECT_EQ(g.active, m.active);

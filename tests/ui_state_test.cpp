@@ -223,6 +223,37 @@ TEST(UiState, AnAllReduceAcrossGpusRunsInTheWindow) {
   EXPECT_EQ(other.choice.gpus, 3);
 }
 
+// A trace opened from a file highlights each stage's line in the file that marks it: a
+// warp-shuffle run's shuffles in kernels/block_shuffle.cuh, whose line numbers the kernel's own
+// file also has.
+TEST(UiState, AnOpenedTraceHighlightsTheLineInItsHelpersFile) {
+  backend::TraceRequest req{
+      "warp-shuffle",
+      core::Op::Sum,
+      core::DType::Int,
+      64,
+      0,
+      core::generate_input(core::InputSpec{core::InputSpec::Kind::Random, 3, {}}, 100, core::DType::Int)};
+  const core::Trace t = backend::make_sim_backend()->trace(req);
+  ui::AppState state;
+  ui::open_file(state, write_temp("redlab_helpers.json", core::to_json(t)));
+  ASSERT_EQ(open_failure(state), "");
+  const core::SourceView src = ui::shown_source(state);
+  int shuffles = 0;
+  for (int k = 0; k < int(state.trace->stages.size()); ++k) {
+    state.player.seek(k);
+    if (state.trace->stages[std::size_t(k)].tag != kernels::kTagShuffle) continue;
+    ++shuffles;
+    const core::Place place = ui::shown_place(state, src);
+    EXPECT_EQ(place.file, "kernels/block_shuffle.cuh") << "stage " << k;
+    const int at = src.index_of(place);
+    ASSERT_GE(at, 0) << "stage " << k;
+    EXPECT_EQ(src.file_of(std::size_t(at)), "kernels/block_shuffle.cuh");
+    EXPECT_NE(src.lines[std::size_t(at)].find("[shfl]"), std::string::npos) << src.lines[std::size_t(at)];
+  }
+  EXPECT_EQ(shuffles, 5);
+}
+
 // A race recording made by another version of tree.cuh (the shipped one numbers other lines)
 // highlights, stage by stage, the line of this build's source that holds the stage's [tag]
 // (issue 32, item 3): never a probe call, a comment or a brace.

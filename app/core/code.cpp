@@ -23,7 +23,7 @@ std::string Code::span() const {
       ++last;
     const std::string run = std::to_string(numbers[i]) + "-" + std::to_string(numbers[last]);
     if (out.empty())
-      out = "lines " + run;
+      out = (file_of(i) == file ? "" : file_of(i) + " ") + "lines " + run;
     else if (!new_file)
       out += " and " + run;
     else

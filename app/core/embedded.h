@@ -8,6 +8,7 @@
 namespace rl::embedded {
 
 std::string_view kernel_source(std::string_view path);  // "kernels/tree.cuh" as compiled; empty when unknown
+const std::vector<std::string_view>& kernel_source_names();  // every kernel source built in
 std::string_view lesson(std::string_view id);  // kernels/lessons/ID.md; empty when there is none
 std::string_view shader(std::string_view name);  // shaders/NAME; empty when unknown
 std::string_view plan(std::string_view name);  // assets/plans/NAME.json; empty when there is none

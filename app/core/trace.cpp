@@ -168,10 +168,11 @@ Code read_code(const json& jc) {
   for (int n : c.numbers)
     if (n < 1) throw std::runtime_error("trace field 'code' numbers a line " + std::to_string(n) + "; lines count from 1");
   if (jc.contains("files")) {  // a helper from a file the kernel includes
-    for (const auto& f : typed<std::vector<std::string>>(jc, "files")) c.files.push_back(printable(f));
-    if (c.files.size() != c.lines.size())
-      throw std::runtime_error("trace field 'code' names " + std::to_string(c.files.size()) + " files for " +
+    const auto files = typed<std::vector<std::string>>(jc, "files");
+    if (files.size() != c.lines.size())
+      throw std::runtime_error("trace field 'code' names " + std::to_string(files.size()) + " files for " +
                                std::to_string(c.lines.size()) + " lines; one a line");
+    for (const auto& f : files) c.files.push_back(printable(f));
   }
   return c;
 }

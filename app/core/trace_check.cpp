@@ -2,6 +2,7 @@
 #include "trace_check.h"
 
 #include <algorithm>
+#include <set>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -43,9 +44,6 @@ void check_stage(const Trace& t, const Stage& s, std::size_t k, std::size_t cell
                         " threads traced");
   };
   if (s.line < 0) misfit("line", "is negative" + at);
-  if (!s.file.empty() && s.file != t.code.file &&
-      std::none_of(t.code.files.begin(), t.code.files.end(), [&](const auto& f) { return f == s.file; }))
-    misfit("file", "names " + s.file + at + ", a file the trace's code does not show");
   if ((s.shared && s.shared->empty()) || (s.lanes && s.lanes->empty()))
     misfit(s.shared && s.shared->empty() ? "shared" : "lanes", "holds no cells" + at + " (absent is null, not [])");
   if (s.lanes && s.lanes->size() > std::size_t(t.block))
@@ -201,6 +199,15 @@ void check_collective(const Trace& t) {
     if (r.size() != results) misfit("gpu_results", "does not hold " + std::to_string(results) + " values a GPU");
 }
 
+// Each stage's file (a helper's, where not the code's own) is one the trace's code shows.
+void check_stage_files(const Trace& t) {
+  std::set<std::string, std::less<>> shown(t.code.files.begin(), t.code.files.end());
+  shown.insert(t.code.file);
+  for (std::size_t k = 0; k < t.stages.size(); ++k)
+    if (const std::string& f = t.stages[k].file; !f.empty() && !shown.contains(f))
+      misfit("file", "names " + f + " in stage " + std::to_string(k) + ", a file the trace's code does not show");
+}
+
 }  // namespace
 
 // Every value is one the type holds (the accumulator's type for what the run added: lanes,
@@ -238,6 +245,7 @@ void check_held_values(const Trace& t) {
 // Everything the views index by: a trace from a file must fit its own geometry before it is
 // shown (a block of -1, a grid of 0 or an element past the input draw nonsense or crash).
 void check_geometry(const Trace& t) {
+  check_stage_files(t);
   if (t.collective) return check_collective(t);
   if (t.block < 1 || t.block > 1024)
     misfit("block", "is " + std::to_string(t.block) + "; a block holds 1 to 1024 threads");

@@ -55,7 +55,7 @@ void source_panel(AppState& s, const Area& f) {
   int& scrolled_to = s.widgets.source_line;
   for (std::size_t i = 0; i < src.lines.size(); ++i) {
     const int number = src.numbers[i];
-    const bool other_file = i > 0 && src.file_of(i) != src.file_of(i - 1);
+    const bool other_file = i == 0 ? src.file_of(0) != src.file : src.file_of(i) != src.file_of(i - 1);
     if (i > 0 && (other_file || number != src.numbers[i - 1] + 1)) ImGui::Separator();  // a helper the kernel calls
     if (other_file) ImGui::TextDisabled("%s", src.file_of(i).c_str());
     char label[512];

@@ -1,4 +1,5 @@
-// The CPU model of the warp-shuffle family (kernels/shuffle.cuh): Model's members for it.
+// The CPU model of the warp-shuffle family (kernels/shuffle.cuh, block_shuffle.cuh, chunk_ends.cuh,
+// shuffle_rows.cuh): Model's members for it.
 #pragma once
 
 #include "block_model.h"

@@ -1,5 +1,5 @@
 // What small_fold.cu, small_cluster.cu and small_tagged.cu share (explorations for issue 53, not
-// part of the app): batched_rows_vectorized's body (kernels/shuffle.cuh) up to the block's total of
+// part of the app): batched_rows_vectorized's body (kernels/shuffle_rows.cuh) up to the block's total of
 // its chunk, so each can end it another way, and an input whose sums round.
 #pragma once
 #include <vector>

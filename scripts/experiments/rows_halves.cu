@@ -52,7 +52,7 @@ __device__ __forceinline__ T fold8(T acc, const V& q) {
   }
 }
 
-// fold_row's loads and adds (kernels/shuffle.cuh, <<< fold-row), kInFlight loads a batch; kAhead:
+// fold_row's loads and adds (kernels/chunk_ends.cuh, fold-row), kInFlight loads a batch; kAhead:
 // batch j + 1's loads issued before batch j's adds.
 template <int kInFlight, bool kAhead, bool kPairs, class V, class T>
 __device__ __forceinline__ T fold_chunk(T v, const V* in_v, std::size_t i, std::size_t end) {
@@ -90,7 +90,7 @@ __device__ __forceinline__ T fold_chunk(T v, const V* in_v, std::size_t i, std::
   return v;
 }
 
-// batched_rows_vectorized (kernels/shuffle.cuh) for rows whose bytes are a multiple of 16 and chunks
+// batched_rows_vectorized (kernels/shuffle_rows.cuh) for rows whose bytes are a multiple of 16 and chunks
 // that divide them: fold_chunk, the block's shuffles, the row's last block folding the partials.
 template <int kInFlight, bool kAhead, bool kPairs, class T, class In>
 __global__ void chunks_kernel(const In* in, T* partials, u64 cols, u64 chunk_cols, u64 chunks, T* out,

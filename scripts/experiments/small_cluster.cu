@@ -33,7 +33,7 @@ using Half = rl::narrow::Half;
 using Sum = rl::ops::Sum;
 constexpr unsigned kMaxCluster = 16;
 
-// batched_rows_vectorized's body (kernels/shuffle.cuh), a row's chunks one cluster (block rank =
+// batched_rows_vectorized's body (kernels/shuffle_rows.cuh), a row's chunks one cluster (block rank =
 // chunk), then fold_last's fold of the chunks' totals, gathered through DSMEM. kReverse: the
 // totals in reverse order, the check's control.
 template <class In, int kBlock, bool kReverse = false>

@@ -30,7 +30,7 @@ constexpr int kBlock = 256;
 
 enum class Fold { Atomic, AcqRel };
 
-// batched_rows_vectorized's body (kernels/shuffle.cuh), its end as `kFold` says.
+// batched_rows_vectorized's body (kernels/shuffle_rows.cuh), its end as `kFold` says.
 template <Fold kFold>
 __global__ void __launch_bounds__(kBlock)
     rows_variant(const Half* in, float* partials, std::size_t cols, std::size_t chunk_cols, std::size_t chunks,
