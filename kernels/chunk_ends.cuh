@@ -26,7 +26,8 @@ __device__ __forceinline__ T fold_row(T v, const In* in, std::size_t first, std:
   const std::size_t B = blockDim.x, end = (first + count) / per;
   std::size_t i = first / per + threadIdx.x;
   constexpr int K = kRowLoadsInFlight;
-  for (; i + (K - 1) * B < end; i += K * B) v = fold_batch<K, Op, FromL2>(v, in_v, i, B, probe, slot);
+  for (; i + (K - 1) * B < end; i += K * B)
+    v = fold_batch<K, Op, FromL2>(v, in_v, i, B, probe, slot);  // see <<< fold-batch
   if (K > 2 && i + B < end) v = fold_batch<2, Op, FromL2>(v, in_v, i, B, probe, slot), i += 2 * B;
   if (i < end) v = fold_batch<1, Op, FromL2>(v, in_v, i, B, probe, slot);
   return v;

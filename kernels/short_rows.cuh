@@ -12,6 +12,7 @@
 #include "block_common.cuh"
 #include "matrix_shapes.h"
 #include "shuffle.cuh"
+#include "vector_loads.cuh"
 
 namespace rl::kernels {
 
@@ -94,7 +95,7 @@ __device__ __forceinline__ void reduce_row_segments(const In* in, T* out, std::s
           if (i + (kFirstBatch - 1) * lanes < end)
             v[0] = fold_batch<kFirstBatch, Op>(v[0], in_v, i, lanes, probe, slot), i += kFirstBatch * lanes;
         for (; i + (K - 1) * lanes < end; i += K * lanes)
-          v[0] = fold_batch<K, Op>(v[0], in_v, i, lanes, probe, slot);  // [row-segment]
+          v[0] = fold_batch<K, Op>(v[0], in_v, i, lanes, probe, slot);  // [row-segment]  // see <<< fold-batch
         for (; i < end; i += lanes) v[0] = fold_batch<1, Op>(v[0], in_v, i, lanes, probe, slot);
       }
     }

@@ -112,7 +112,8 @@ __device__ __forceinline__ Acc fold_vectors(Acc v, const T* __restrict__ in, std
   const V* in16 = reinterpret_cast<const V*>(in);
   std::size_t i = gid;
   int slot = 0;
-  for (; i + 7 * threads < vectors; i += 8 * threads) v = fold_batch<8, Op>(v, in16, i, threads, probe, slot);
+  for (; i + 7 * threads < vectors; i += 8 * threads)
+    v = fold_batch<8, Op>(v, in16, i, threads, probe, slot);  // see <<< fold-batch
   if (i + 3 * threads < vectors) v = fold_batch<4, Op>(v, in16, i, threads, probe, slot), i += 4 * threads;
   if (i + threads < vectors) v = fold_batch<2, Op>(v, in16, i, threads, probe, slot), i += 2 * threads;
   if (i < vectors) v = fold_batch<1, Op>(v, in16, i, threads, probe, slot);
@@ -231,7 +232,7 @@ __global__ void work_queue(const In* __restrict__ in, std::size_t n, Probe probe
     if (tid == 0) probe.ticket(c);
     const std::size_t i = c * chunk + tid;
     if (c * chunk + chunk <= vectors) {
-      v = fold_batch<kQueueVectors, Op>(v, in16, i, blockDim.x, probe, slot);  // [vector-load]
+      v = fold_batch<kQueueVectors, Op>(v, in16, i, blockDim.x, probe, slot);  // [vector-load]  // see <<< fold-batch
     } else {
       for (std::size_t j = i; j < vectors; j += blockDim.x) v = fold_batch<1, Op>(v, in16, j, 0, probe, slot);  // the last, short ticket
     }

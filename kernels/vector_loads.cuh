@@ -1,6 +1,6 @@
 // 16-byte loads for the kernels that stream: vector types, folding a vector into an
-// accumulator, and K loads in flight a thread (fold_batch). Shared by the shuffle, short-row and
-// matrix kernels; not a kernel of its own, so not shown in the code pane.
+// accumulator, and K loads in flight a thread (fold_batch, shown beside the kernels that call it).
+// Shared by the shuffle, short-row and matrix kernels.
 #pragma once
 
 #include <cstddef>
@@ -83,8 +83,6 @@ __device__ __forceinline__ ops::Neumaier<T> fold(ops::Neumaier<T> acc, const V& 
     return ops::add(ops::add(ops::add(ops::add(acc, q.x), q.y), q.z), q.w);
 }
 
-// K loads issued before any is folded, so K are in flight at once; each recorded as one load
-// of a vector's elements, from the thread's slot-th on.
 // One load through L2 (ld.global.cg): __ldcg has no overload for halves and bfloat16, so their
 // 16 bits, or a vector of eight, travel as unsigned short or uint4.
 template <class V>
@@ -100,8 +98,10 @@ __device__ __forceinline__ V load_l2(const V* p) {
   }
 }
 
-// FromL2: data another block of this launch wrote, loaded through L2 (ld.global.cg), since this
-// SM's L1 may hold a stale line of it.
+// <<< fold-batch
+// K loads issued before any is folded, so K are in flight at once; each recorded as one load
+// of a vector's elements, from the thread's slot-th on. FromL2: data another block of this
+// launch wrote, loaded through L2 (ld.global.cg), since this SM's L1 may hold a stale line of it.
 template <int K, class Op, bool FromL2 = false, class T, class V, class Probe>
 __device__ __forceinline__ T fold_batch(T v, const V* in16, std::size_t i, std::size_t threads, const Probe& probe,
                                         int& slot) {
@@ -121,5 +121,6 @@ __device__ __forceinline__ T fold_batch(T v, const V* in16, std::size_t i, std::
   }
   return v;
 }
+// >>>
 
 }  // namespace rl::kernels
