@@ -4,7 +4,7 @@
 # each launch took, since ba31cc0/de59a90; the 1D traces of every kernel that calls the moved
 # block_shuffle and chunk_ends, b6f9b96), the matrix traces of the two kernels that moved
 # (batched-rows-shuffle and batched-rows-vectorized, shuffle_rows.cuh), and memcheck and racecheck
-# over the first-waits test. About 7 minutes. What it leaves: first_waits_last_call.sh's
+# over the first-waits test. About 7 minutes (SANITIZERS= : about 5). What it leaves: first_waits_last_call.sh's
 # synccheck, initcheck, flat-rows' traces and benches; PART=traces of rows_end_rest_call.sh.
 # Carry .gpupack; results in $OUT/owed.tgz.
 set -u
@@ -14,7 +14,7 @@ call_begin owed
 step gpu_test 330 .gpu/run.sh .gpu/bin/gpu_test --gtest_filter='-Gpu.MatrixTracesEqualTheCpuModelBitForBit'
 REDLAB_MATRIX_IDS=batched-rows-shuffle,batched-rows-vectorized step matrix_traces 110 .gpu/run.sh .gpu/bin/gpu_test \
   --gtest_filter='Gpu.MatrixTracesEqualTheCpuModelBitForBit'
-for tool in memcheck racecheck; do
+for tool in ${SANITIZERS-memcheck racecheck}; do  # SANITIZERS= for none, where device time is short
   step "san_$tool" 60 compute-sanitizer --tool "$tool" --error-exitcode 9 .gpu/run.sh .gpu/bin/gpu_test \
     --gtest_filter='Gpu.RowsEndWithTheFirstBlockWaiting*'
 done
