@@ -171,7 +171,13 @@ TEST(Catalog, AHelperFromAnIncludedFileIsShownWithItsFile) {
   EXPECT_EQ(*v.text_at({"k/a.cuh", 3}), "void k() {  // [load]");
   EXPECT_EQ(*v.text_at({"k/b.cuh", 3}), "int h() {  // [shfl]");
   EXPECT_EQ(v.index_of({"k/b.cuh", 3}), 3);
-  EXPECT_EQ(v.span(), "lines 3-5; k/b.cuh lines 3-5; k/c.cuh lines 2-2");
+  EXPECT_EQ(v.span(), "lines 3-5; b.cuh lines 3-5; c.cuh lines 2-2");
+  // Each file once in the span, its runs in the order shown; a file elsewhere by its path.
+  const core::Code back{"k/a.cuh",
+                        {3, 4, 10, 5, 6, 7},
+                        {"", "", "", "", "", ""},
+                        {"k/a.cuh", "k/a.cuh", "k/b.cuh", "k/a.cuh", "k/a.cuh", "x/c.cuh"}};
+  EXPECT_EQ(back.span(), "lines 3-4 and 5-6; b.cuh lines 10-10; x/c.cuh lines 7-7");
   core::Stage s;
   s.tag = kernels::kTagShuffle;
   core::point_at_tag(s, v);

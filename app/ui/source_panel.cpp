@@ -50,7 +50,10 @@ void source_panel(AppState& s, const Area& f) {
     race_summary(s);
     ImGui::Separator();
   }
-  ImGui::TextDisabled("%s, %s", src.file.c_str(), src.span().c_str());
+  // Wrapped: with helpers from other files the spans outgrow the column.
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s, %s", src.file.c_str(), src.span().c_str());
+  ImGui::PopStyleColor();
   ImGui::BeginChild("code", {0, 0}, false, ImGuiWindowFlags_HorizontalScrollbar);
   int& scrolled_to = s.widgets.source_line;
   for (std::size_t i = 0; i < src.lines.size(); ++i) {
