@@ -26,7 +26,12 @@ struct Code {
   const std::string& file_of(std::size_t i) const { return files.empty() ? file : files[i]; }
   int index_of(const Place& p) const;                // the place's position in `lines`; -1 if not shown
   const std::string* text_at(const Place& p) const;  // the line there; null if not shown
-  std::string span() const;                          // "lines 70-81 and 34-65; kernels/block_shuffle.cuh lines 20-45"
+  std::string span() const;                          // "lines 70-81 and 34-65; block_shuffle.cuh lines 20-45"
+  // Whether line i, in a listing that starts at line `first`, is the first shown of another file
+  // than the one before it (at `first`: another than the kernel's own); its file heads it.
+  bool opens_file(std::size_t i, std::size_t first = 0) const {
+    return file_of(i) != (i == first ? file : file_of(i - 1));
+  }
   bool operator==(const Code&) const = default;
 };
 

@@ -58,7 +58,7 @@ void source_panel(AppState& s, const Area& f) {
   int& scrolled_to = s.widgets.source_line;
   for (std::size_t i = 0; i < src.lines.size(); ++i) {
     const int number = src.numbers[i];
-    const bool other_file = i == 0 ? src.file_of(0) != src.file : src.file_of(i) != src.file_of(i - 1);
+    const bool other_file = src.opens_file(i);
     if (i > 0 && (other_file || number != src.numbers[i - 1] + 1)) ImGui::Separator();  // a helper the kernel calls
     if (other_file) ImGui::TextDisabled("%s", src.file_of(i).c_str());
     char label[512];
@@ -86,8 +86,7 @@ static void code_window(const core::SourceView& src, const core::Place& place, s
       mid > rows / 2 ? std::min(mid - rows / 2, src.lines.size() - std::min(rows, src.lines.size())) : 0;
   for (std::size_t i = first; i < std::min(src.lines.size(), first + rows); ++i) {
     // A helper's lines from another file under that file's name.
-    if (i == first ? src.file_of(i) != src.file : src.file_of(i) != src.file_of(i - 1))
-      ImGui::TextDisabled("%s", src.file_of(i).c_str());
+    if (src.opens_file(i, first)) ImGui::TextDisabled("%s", src.file_of(i).c_str());
     char text[512];
     std::snprintf(text, sizeof text, "%3d  %s", src.numbers[i], src.lines[i].c_str());
     if (int(i) != at) {
