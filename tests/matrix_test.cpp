@@ -169,14 +169,15 @@ TEST(Matrix, ATraceSaysWhereTheRowsFirstBlockWaited) {
   EXPECT_FALSE(t.first_block_waits);
   EXPECT_EQ(nlohmann::json::parse(core::to_json(t)).count("first_block_waits"), 0u);
   t.first_block_waits = true;
-  const auto refused = [](const core::Trace& bad, const char* what) {
+  const auto refused_text = [](const std::string& bad, const char* what) {
     try {
-      core::trace_from_json(core::to_json(bad));
+      core::trace_from_json(bad);
       ADD_FAILURE() << what << " with first_block_waits was accepted";
     } catch (const std::runtime_error& e) {
       EXPECT_NE(std::string(e.what()).find("'first_block_waits'"), std::string::npos) << e.what();
     }
   };
+  const auto refused = [&](const core::Trace& bad, const char* what) { refused_text(core::to_json(bad), what); };
   refused(t, "the model's trace");
   t.backend = "cuda";  // as a GPU run records it
   EXPECT_EQ(core::trace_from_json(core::to_json(t)), t);
@@ -194,12 +195,7 @@ TEST(Matrix, ATraceSaysWhereTheRowsFirstBlockWaited) {
                               test::random_values(100, core::DType::Int, test::test_seed())};
   auto flat = nlohmann::json::parse(core::to_json(backend::make_sim_backend()->trace(array)));
   flat["backend"] = "cuda", flat["first_block_waits"] = true;
-  try {
-    core::trace_from_json(flat.dump());
-    ADD_FAILURE() << "an array's trace with first_block_waits was accepted";
-  } catch (const std::runtime_error& e) {
-    EXPECT_NE(std::string(e.what()).find("'first_block_waits'"), std::string::npos) << e.what();
-  }
+  refused_text(flat.dump(), "an array's trace");
   auto j = nlohmann::json::parse(core::to_json(t));
   j["first_block_waits"] = "yes";
   EXPECT_THROW(core::trace_from_json(j.dump()), std::runtime_error);
