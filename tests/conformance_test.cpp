@@ -4,6 +4,7 @@
 // and the GPU; the kernels outside its set are named with the reason.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -12,9 +13,11 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <random>
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <vector>
 
@@ -239,9 +242,9 @@ std::vector<unsigned char> one_thread(const std::string& ptx, std::size_t bytes)
 
 // One launch of `grid` blocks of the plan's threads with `params`; throws naming a finding.
 void launch(own::ptx::Machine& m, const std::string& entry, const kernels::Plan& plan, std::size_t grid,
-            std::vector<own::ptx::Arg> params, std::size_t value_bytes) {
+            std::vector<own::ptx::Arg> params, std::size_t value_bytes, bool cooperative = false) {
   own::ptx::LaunchSpec s;
-  s.entry = entry, s.grid = unsigned(grid), s.block = unsigned(plan.block);
+  s.entry = entry, s.grid = unsigned(grid), s.block = unsigned(plan.block), s.cooperative = cooperative;
   s.dynamic_shared = std::size_t(plan.block) * value_bytes;  // a cell a thread: what every block kernel takes at most
   s.params = std::move(params);
   if (!m.launch(s)) throw std::runtime_error("the interpreter stopped: " + findings_of(m));
@@ -275,6 +278,11 @@ std::uint64_t interpreted_launches(own::ptx::Machine& m, const CatalogKernels& k
       launch(m, k.traced, plan, grid, {in, out, n, traced}, sizeof(T));
     else  // warp-shuffle-vectorized readies the next launch's slot
       launch(m, k.traced, plan, grid, {in, out, n, traced, m.alloc(sizeof(T), "the next slot")}, sizeof(T));
+    return out;
+  }
+  if (combine == kernels::Combine::GridSync) {  // one cooperative launch: the result, then a partial a block
+    const std::uint64_t out = m.alloc((1 + grid) * sizeof(T), "the result and partials");
+    launch(m, k.traced, plan, grid, {in, out, n, traced}, sizeof(T), true);
     return out;
   }
   // Passes until one value is left (a second kernel: one block over the first pass's grid results).
@@ -363,6 +371,7 @@ struct MatrixCall {
   unsigned gx = 1, gy = 1, bx = 1, by = 1;
   std::size_t shared = 0;
   std::vector<own::ptx::Arg> params;
+  bool cooperative = false;  // batched-rows-vectorized's first-waits: every block resident
 };
 
 // A kernel's name expression over T and Op: "NAME<T, Op, PROBE>", or the template's own order.
@@ -377,7 +386,8 @@ std::string matrix_template(const std::string& fn, const std::string& op, const 
 // that fold their rows in the same launch. The one switch on the algorithm: where kernels launch.
 template <class T, class In>
 MatrixCall first_matrix_call(const kernels::Plan& p, const std::string& op, std::uint64_t in, std::uint64_t out,
-                             std::uint64_t outputs, std::uint64_t tickets, own::ptx::Arg probe) {
+                             std::uint64_t outputs, std::uint64_t tickets, own::ptx::Arg probe,
+                             std::optional<std::uint64_t> words = std::nullopt) {
   using kernels::Algo;
   const kernels::Matrix m = p.shape;
   const auto gx = unsigned(p.grid.x), gy = unsigned(p.grid.y), bx = unsigned(p.block_x), by = unsigned(p.block_y);
@@ -418,6 +428,16 @@ MatrixCall first_matrix_call(const kernels::Plan& p, const std::string& op, std:
     case Algo::BatchedRowsShuffle:
       return {named("batched_rows_shuffle"), gx, gy, bx, by, warps, {in, out, m.cols, probe}};
     case Algo::BatchedRowsVectorized:
+      if (words)  // the row's first block waits (shuffle_launch.cuh's first_waits_shared: its results after the warps')
+        return {"rl::kernels::batched_rows_vectorized<" + type_name<T>() + ", rl::ops::" + op + ", PROBE, " +
+                    type_name<In>() + ", true>",
+                gx * gy,
+                1,
+                bx,
+                by,
+                ((bx / 32 + 3) / 4 + (gx + 3) / 4) * 4 * sizeof(T),
+                {in, out, m.cols, kernels::split_chunk_cols(m, gx), gx, probe, outputs, tickets, *words},
+                true};
       return {named("batched_rows_vectorized"),
               gx * gy,
               1,
@@ -474,14 +494,17 @@ std::optional<MatrixCall> fold_matrix_call(const kernels::Plan& p, const std::st
 }
 
 // A matrix run as kernels/matrix_launch.cuh's MatrixReducer makes it, on the interpreter.
+// ends: batched-rows-vectorized's rows end with their first block waiting (first-waits, a cooperative
+// launch), and ends says how they ended; else its ticket.
 template <class T, class In>
 std::vector<T> interpreted_matrix_run(const kernels::Plan& p, core::Op op, const In* host_in, kernels::RawTrace<T>* raw,
-                                      bool* parsed) {
+                                      bool* parsed, kernels::RowEnds* ends = nullptr) {
   const std::string o = op_name(op), probe_type = "rl::kernels::TraceProbe<" + type_name<T>() + ">";
   const unsigned char no_probe = 0;
   const own::ptx::Arg none = own::ptx::Arg::bytes_of(&no_probe, 1);
   // The names first, with dummy addresses: the kernels compile once, with every name they take.
-  const MatrixCall shape_of_first = first_matrix_call<T, In>(p, o, 0, 0, 0, 0, none);
+  const std::optional<std::uint64_t> no_words = ends ? std::optional<std::uint64_t>(0) : std::nullopt;
+  const MatrixCall shape_of_first = first_matrix_call<T, In>(p, o, 0, 0, 0, 0, none, no_words);
   const auto fold_shape = fold_matrix_call<T>(p, o, 0, 0, none);
   const auto with = [](std::string name, const std::string& probe) {
     return name.replace(name.find("PROBE"), 5, probe);
@@ -509,16 +532,26 @@ std::vector<T> interpreted_matrix_run(const kernels::Plan& p, core::Op op, const
   const auto run = [&](const MatrixCall& call, const std::string& entry) {
     own::ptx::LaunchSpec s;
     s.entry = entry, s.grid = call.gx, s.grid_y = call.gy, s.block = call.bx, s.block_y = call.by;
-    s.dynamic_shared = call.shared, s.params = call.params;
+    s.dynamic_shared = call.shared, s.params = call.params, s.cooperative = call.cooperative;
     if (!m.launch(s)) throw std::runtime_error("the interpreter stopped: " + findings_of(m));
   };
   const own::ptx::Arg traced = own::ptx::Arg::bytes_of(&trace.args, sizeof trace.args);
-  run(first_matrix_call<T, In>(p, o, in, second ? partials : outputs, outputs, tickets, traced),
+  const std::size_t blocks = p.grid.count();
+  const std::uint64_t words = ends ? m.alloc(blocks * 8, "the rows' words") : 0;
+  run(first_matrix_call<T, In>(p, o, in, second ? partials : outputs, outputs, tickets, traced,
+                               ends ? std::optional<std::uint64_t>(words) : std::nullopt),
       b.lowered.at(r.name_expression));
+  if (ends) {
+    const unsigned char* w = m.host(words, blocks * 8);
+    ends->first_waits = true;
+    for (std::size_t k = 0; k < blocks; ++k)
+      ends->words_left += std::any_of(w + 8 * k, w + 8 * k + 8, [](unsigned char c) { return c != 0; });
+  }
   if (fold_shape) run(*fold_matrix_call<T>(p, o, partials, outputs, none), b.lowered.at(r.more_names[0]));
   if (!m.findings().empty()) throw std::runtime_error("a finding in a catalog kernel: " + findings_of(m));
   trace.copy_to(*raw);
   raw->grid = p.grid.count();
+  raw->first_waits = ends != nullptr;
   std::vector<T> out(p.outputs);
   std::memcpy(out.data(), m.host(outputs, out.size() * sizeof(T)), out.size() * sizeof(T));
   return out;
@@ -527,9 +560,7 @@ std::vector<T> interpreted_matrix_run(const kernels::Plan& p, core::Op op, const
 // Why a golden case lies outside what this test drives, or "" where it is inside.
 std::string outside(const test::GoldenCase& c) {
   const kernels::AlgorithmRow& row = backend::kernel_row(c.algorithm);
-  using C = kernels::Combine;
   if (row.indexing == kernels::Indexing::Tickets) return "its tickets' hand-out is the GPU's timing";
-  if (row.combine == C::GridSync) return "a cooperative launch: the interpreter runs blocks one after another";
   return "";
 }
 
@@ -883,10 +914,185 @@ TEST(Conformance, CatalogKernelsInterpretedReproduceTheirGoldenGpuTraces) {
   for (const auto& a : refused_ids) EXPECT_TRUE(outside_set.count(a)) << a << " refused\n" << report;
   for (const auto& [a, why] : refused)
     EXPECT_TRUE(why.find("not modelled on the CPU") != std::string::npos) << a << ": " << why;
-  // The 31 that conform, the 11 matrix kernels among them (30 of them have a case
-  // of at most 2^17: the sanitizers' round).
-  EXPECT_GE(passed.size(), sanitized ? 30u : 31u) << report;
+  // The 33 that conform, the 11 matrix kernels and cg-grid-sync's cooperative launch among them
+  // (30 or more of them have a case of at most 2^17: the sanitizers' round).
+  EXPECT_GE(passed.size(), sanitized ? 30u : 33u) << report;
   EXPECT_GE(narrow, sanitized ? 1 : 6) << report;  // work-queue's alone is outside
+}
+
+// Blocks that wait for each other, as a cooperative launch lets them: grid.sync(), and a flag a
+// block that the first block spins on. Launched cooperatively the interpreter runs the blocks in
+// turns (in order, or drawn at random) and the waits end; otherwise grid.sync() traps and a spin
+// runs out of steps, each said in words. The race check between blocks takes the PTX memory
+// model's orderings: a fence or a release before the flag's store, and a fence after its load or
+// an acquiring load; without either side, the value's read is a race.
+TEST(Conformance, ACooperativeLaunchsBlocksMayWaitForEachOther) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  own::CompileRequest r;
+  r.file = "cooperative.cu", r.options = catalog_options(), r.cache = false;
+  r.source = R"(#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+extern "C" __global__ void synced(unsigned* out) {
+  if (threadIdx.x == 0) out[1 + blockIdx.x] = 3 * blockIdx.x + 1;
+  cg::this_grid().sync();
+  if (blockIdx.x != 0 || threadIdx.x != 0) return;
+  unsigned s = 0;
+  for (unsigned b = 0; b < gridDim.x; ++b) s += out[1 + b];
+  out[0] = s;
+}
+// kRelease 0: a relaxed store of the flag alone, 1: a fence before it, 2: a release store.
+// kAcquire 0: a relaxed load alone, 1: a fence after it, 2: an acquiring load.
+template <int kRelease, int kAcquire>
+__global__ void flags(unsigned* values, unsigned* flag, unsigned* out) {
+  if (threadIdx.x != 0) return;
+  const unsigned b = blockIdx.x;
+  if (b != 0) {
+    values[b] = 7 * b + 2;
+    if (kRelease == 1) __threadfence();
+    if (kRelease == 2) asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(flag + b), "r"(1u) : "memory");
+    else asm volatile("st.relaxed.gpu.u32 [%0], %1;" ::"l"(flag + b), "r"(1u) : "memory");
+    return;
+  }
+  unsigned s = 0;
+  for (unsigned k = 1; k < gridDim.x; ++k) {
+    unsigned f = 0;
+    while (!f) {
+      if (kAcquire == 2) asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(f) : "l"(flag + k) : "memory");
+      else asm volatile("ld.relaxed.gpu.u32 %0, [%1];" : "=r"(f) : "l"(flag + k) : "memory");
+    }
+    if (kAcquire == 1) __threadfence();
+    s += values[k];
+  }
+  out[0] = s;
+}
+)";
+  const std::set<std::string> names = {"synced", "flags<0, 1>", "flags<1, 0>", "flags<1, 1>", "flags<2, 2>"};
+  const Built b = compile_names(r, names);
+  std::mt19937_64 draw(seed);
+  const unsigned grid = 2 + unsigned(draw() % 8), block = 32 * (1 + unsigned(draw() % 4));
+  SCOPED_TRACE("grid " + std::to_string(grid) + " block " + std::to_string(block));
+  unsigned expect_synced = 0, expect_flags = 0;
+  for (unsigned k = 0; k < grid; ++k) expect_synced += 3 * k + 1, expect_flags += k ? 7 * k + 2 : 0;
+  for (const std::uint64_t schedule : {std::uint64_t(0), draw() | 1}) {
+    SCOPED_TRACE("schedule " + std::to_string(schedule));
+    own::ptx::Machine m(b.module);
+    const std::uint64_t out = m.alloc(4 * (1 + grid), "out");
+    own::ptx::LaunchSpec s;
+    s.entry = b.lowered.at("synced"), s.grid = grid, s.block = block, s.params = {out}, s.schedule = schedule;
+    s.cooperative = true;
+    for (int launch = 0; launch < 2; ++launch) {  // the barrier's word, left as the driver's, serves the next
+      std::memset(m.host(out, 4), 0, 4);
+      ASSERT_TRUE(m.launch(s)) << findings_of(m);
+      EXPECT_TRUE(m.findings().empty()) << findings_of(m);
+      unsigned got = 0;
+      std::memcpy(&got, m.host(out, 4), 4);
+      EXPECT_EQ(got, expect_synced) << "launch " << launch;
+    }
+    s.cooperative = false;
+    ASSERT_FALSE(m.launch(s));
+    ASSERT_FALSE(m.findings().empty());
+    EXPECT_EQ(m.findings().back().kind, "trap");
+    EXPECT_NE(m.findings().back().text.find("grid.sync() traps outside a cooperative launch"), std::string::npos)
+        << m.findings().back().text;
+  }
+  const auto run_flags = [&](const std::string& name, bool cooperative) {
+    auto m = std::make_unique<own::ptx::Machine>(b.module);
+    own::ptx::LaunchSpec s;
+    s.entry = b.lowered.at(name), s.grid = grid, s.block = block, s.cooperative = cooperative;
+    s.params = {m->alloc(4 * grid, "values"), m->alloc(4 * grid, "flags"), m->alloc(4, "out")};
+    s.step_budget = std::uint64_t(1) << 20;
+    const bool ran = m->launch(s);
+    unsigned got = 0;
+    std::memcpy(&got, m->host(s.params[2].bits, 4), 4);
+    return std::make_tuple(ran, got, std::move(m));
+  };
+  for (const char* ordered : {"flags<1, 1>", "flags<2, 2>"}) {
+    SCOPED_TRACE(ordered);
+    const auto [ran, got, m] = run_flags(ordered, true);
+    EXPECT_TRUE(ran && m->findings().empty()) << findings_of(*m);
+    EXPECT_EQ(got, expect_flags);
+  }
+  for (const char* unordered : {"flags<0, 1>", "flags<1, 0>"}) {
+    SCOPED_TRACE(unordered);
+    const auto [ran, got, m] = run_flags(unordered, true);
+    EXPECT_TRUE(ran) << "a race is a finding; the run goes on";
+    EXPECT_EQ(got, expect_flags);
+    ASSERT_EQ(m->findings().size(), 1u) << findings_of(*m);
+    EXPECT_EQ(m->findings()[0].kind, "race");
+    EXPECT_NE(m->findings()[0].text.find("block 1 thread 0 stores global byte 4 of values"), std::string::npos)
+        << m->findings()[0].text;
+    EXPECT_NE(m->findings()[0].text.find("block 0 thread 0 reads it"), std::string::npos) << m->findings()[0].text;
+  }
+  const auto [ran, got, m] = run_flags("flags<1, 1>", false);  // block 0 spins first, and alone
+  EXPECT_FALSE(ran);
+  ASSERT_EQ(m->findings().size(), 1u);
+  EXPECT_EQ(m->findings()[0].kind, "step-budget");
+  EXPECT_NE(m->findings()[0].text.find("outside a cooperative launch blocks run one after another"), std::string::npos)
+      << m->findings()[0].text;
+}
+
+// batched-rows-vectorized's rows ending with their first block waiting for the others' results
+// (first-waits: a cooperative launch, whose blocks the interpreter runs in turns) record what its
+// ticket and the CPU model record, bit for bit, and leave the words empty; at the fewest chunks
+// that wait, at a block's threads of them, with halves adding in float, odd and random shapes.
+TEST(Conformance, RowsWhoseFirstBlockWaitsEndAsTheTicketAndTheModelDo) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  std::mt19937_64 draw(seed);
+  struct Case {
+    std::size_t rows, cols, chunks;
+    int block;
+    core::DType type;
+    core::Op op;
+  };
+  const std::size_t fewest = kernels::kFirstWaitsMinChunks;
+  // A chunk is at least kRowChunkElements a thread, in whole 64-column steps (row_chunks): 1088
+  // columns at a block of 32 where chunks k leave a row of k * 1088 less up to 15.
+  std::vector<Case> cases = {{3, 40003, fewest, 32, core::DType::Float, core::Op::Sum},
+                             {1, 33797, 32, 32, core::DType::Float, core::Op::Max},
+                             {1, 34819, 17, 64, core::DType::Half, core::Op::Sum},
+                             {2, 21755, 20, 32, core::DType::Int, core::Op::Min}};
+  if (test::sanitized()) {  // the interpreter runs some ten times slower there: one short row
+    cases = {{1, fewest * 1088 - 1, fewest, 32, core::DType::Float, core::Op::Sum}};
+  } else {  // a drawn shape: 1 to 3 rows, fewest to 32 chunks
+    const std::size_t k = fewest + draw() % (33 - fewest);
+    cases.push_back({1 + draw() % 3, k * 1088 - 1 - draw() % 15, k, 32, core::DType::Float, core::Op::Sum});
+  }
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::to_string(c.rows) + "x" + std::to_string(c.cols) + " chunks " + std::to_string(c.chunks) +
+                 " block " + std::to_string(c.block) + " " + core::to_string(c.type));
+    backend::TraceRequest req{"batched-rows-vectorized",
+                              c.op,
+                              c.type,
+                              c.block,
+                              0,
+                              test::random_values(c.rows * c.cols, c.type, seed + c.cols)};
+    req.rows = c.rows, req.cols = c.cols, req.grid = c.rows * c.chunks;
+    const kernels::Plan plan = backend::plan_for(req, model::kModelDevice);
+    ASSERT_EQ(plan.grid.x, c.chunks);
+    ASSERT_TRUE(kernels::first_waits_shape(plan.grid.x, unsigned(plan.block_x), unsigned(plan.block_y), 4));
+    kernels::RowEnds ends;
+    bool compiled = false;
+    const auto run_with = [&](kernels::RowEnds* e) {
+      return backend::with_types(req, [&]<class T, class In>() {
+        return backend::run_trace<T, In>(
+            req, plan, [&](const kernels::Plan& p, kernels::OpKind, const In* in, kernels::RawTrace<T>* raw) {
+              return interpreted_matrix_run<T, In>(p, c.op, in, raw, &compiled, e);
+            });
+      });
+    };
+    core::Trace waited = run_with(&ends), ticket = run_with(nullptr);
+    EXPECT_TRUE(waited.first_block_waits);
+    EXPECT_FALSE(ticket.first_block_waits);
+    EXPECT_TRUE(ends.first_waits);
+    EXPECT_EQ(ends.words_left, 0u) << "words the run left set";
+    waited.backend = "cuda";  // expect_identical's first side is the recorded one
+    test::expect_identical(waited, ticket, true, 0);
+    test::expect_identical(waited, backend::make_sim_backend()->trace(req), true, 0);
+  }
 }
 
 // The catalog's two pitfalls race, and the interpreter's happens-before check names each: a

@@ -268,6 +268,8 @@ std::uint64_t special_value(std::uint64_t which, unsigned t, const LaunchDims& d
     case kLaneId: return t % 32;
     case kWarpId: return t / 32;
     case kLanemaskLt: return (std::uint64_t(1) << (t % 32)) - 1;
+    case kEnvReg1: return d.grid_workspace >> 32;
+    case kEnvReg2: return d.grid_workspace & 0xffffffffu;
     default: return 0;
   }
 }

@@ -75,6 +75,7 @@ int shuffle_source(const Instr& in, int lane, std::uint32_t b, std::uint32_t c, 
 // A launch's shape: threads a block and blocks, in x and y.
 struct LaunchDims {
   unsigned block_x = 1, block_y = 1, grid_x = 1, grid_y = 1;
+  std::uint64_t grid_workspace = 0;  // %envreg1:%envreg2: a cooperative launch's, else 0
 };
 // A special register's value (Special) for thread t (linear: x first) of block `block_id` (linear).
 std::uint64_t special_value(std::uint64_t which, unsigned t, const LaunchDims& d, unsigned block_id);

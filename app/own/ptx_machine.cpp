@@ -70,9 +70,14 @@ void Machine::Impl::note_split(unsigned warp, unsigned lo, unsigned hi) {
 void Machine::Impl::global_access(unsigned t, const Instr& in, std::uint64_t a, std::size_t n, bool write,
                                   GlobalMemory::Place place) {
   const auto name = [&](std::uint64_t byte) { return global.name_at(byte); };
-  const bool atomic = in.op == Op::Atom || in.op == Op::Red;
-  race(write ? globals.store(t, in.line, a, n, atomic, place.region, place.offset, name)
-             : globals.load(t, in.line, a, n, place.region, place.offset, name),
+  const bool atomic = in.op == Op::Atom || in.op == Op::Red, past_block = !in.has(Mod::Cta);
+  GlobalAccesses::Order order;
+  order.strong = atomic || (past_block && (in.has(Mod::Relaxed) || in.has(Mod::Acquire) || in.has(Mod::Release) ||
+                                           in.has(Mod::AcqRel) || in.has(Mod::Volatile)));
+  order.acquire = atomic || (past_block && (in.has(Mod::Acquire) || in.has(Mod::AcqRel)));
+  order.release = past_block && (in.has(Mod::Release) || in.has(Mod::AcqRel));
+  race(write ? globals.store(t, in.line, a, n, order, place.region, place.offset, name)
+             : globals.load(t, in.line, a, n, order, place.region, place.offset, name),
        in.line);
 }
 
@@ -244,7 +249,7 @@ inline void Machine::Impl::alu(unsigned t, const Instr& in) {
     case Op::Atom:
     case Op::Red: return atomic(t, in);
     case Op::Membar:  // a fence past the block orders its global accesses for other blocks
-      if ((in.mods + ".").find(".cta.") == std::string::npos) globals.fence();
+      if (!in.has(Mod::Cta)) globals.fence();
       return;
     case Op::Bfe:
       return set(t, in.args[0], in.type,
@@ -273,7 +278,12 @@ void Machine::Impl::prepare(const LaunchSpec& s) {
   if (s.block == 0 || s.block_y == 0 || std::uint64_t(s.block) * s.block_y > 1024 || s.grid == 0 || s.grid_y == 0)
     throw std::invalid_argument("a launch of no threads or past 1024 a block");
   spec = s;
-  dims = {s.block, s.block_y, s.grid, s.grid_y};
+  dims = {s.block, s.block_y, s.grid, s.grid_y, 0};
+  if (s.cooperative) {  // cooperative groups' grid barrier: zeroed once, as the driver's, kept between launches
+    if (!grid_workspace) grid_workspace = global.add(16, "the grid's barrier (cooperative groups' grid.sync)");
+    dims.grid_workspace = grid_workspace;
+  }
+  turn_steps_ = s.cooperative ? 64 : 0;  // short enough that a spinning warp yields soon
   threads = s.block * s.block_y;
   nregs = std::max(e->registers, 1);
   params.clear(), param_at.clear();
@@ -321,7 +331,10 @@ inline bool Machine::Impl::step_warp(unsigned warp) {
   if (self.steps_ > spec.step_budget)
     stop("step-budget",
          where(group_[0], in) + ": past the step budget of " + std::to_string(spec.step_budget) +
-             " thread-instructions (a loop that never ends?)",
+             " thread-instructions (a loop that never ends?" +
+             (spec.grid * spec.grid_y > 1 && !spec.cooperative
+                  ? " Or a block waiting for another: outside a cooperative launch blocks run one after another)"
+                  : ")"),
          in.line);
   if (warp_sync(in) && active > 0) {
     if (!run_warp_sync(in, group_, on_)) return true;
@@ -338,6 +351,11 @@ inline bool Machine::Impl::step_warp(unsigned warp) {
       case Op::Bra: pc[t] = std::uint32_t(in.args[0].imm); break;
       case Op::Ret: status[t] = Status::Exited; break;
       case Op::Bar: status[t] = Status::Barrier; break;
+      case Op::Trap:
+        stop("trap",
+             where(t, in) + ": trap, the kernel stopped itself" +
+                 (spec.cooperative ? "" : " (cooperative groups' grid.sync() traps outside a cooperative launch)"),
+             in.line);
       case Op::Activemask: {
         std::uint32_t mask = 0;
         for (std::size_t k = 0; k < group_.size(); ++k)
@@ -354,19 +372,21 @@ inline bool Machine::Impl::step_warp(unsigned warp) {
 
 void Machine::Impl::run_warps() {
   const unsigned warps = (threads + 31) / 32;
+  // In a cooperative launch's turn a warp runs at most turn_steps_ steps (on average, drawn at random)
+  const std::uint64_t cap = turn_steps_ ? turn_steps_ : UINT64_MAX;
   if (spec.schedule == 0) {
     for (unsigned warp = 0; warp < warps; ++warp)
-      while (step_warp(warp)) {}
+      for (std::uint64_t n = 0; n < cap && step_warp(warp);) ++n;
     return;
   }
   live_.resize(warps);
   std::iota(live_.begin(), live_.end(), 0u);
-  while (!live_.empty()) {
+  for (std::uint64_t left = turn_steps_ ? cap * warps : UINT64_MAX; !live_.empty() && left > 0;) {
     const std::size_t k = schedule_rng() % live_.size();
     const unsigned burst = 1 + unsigned(schedule_rng() % 64);
     unsigned ran = 0;
-    while (ran < burst && step_warp(live_[k])) ++ran;
-    if (ran < burst) live_.erase(live_.begin() + std::ptrdiff_t(k));  // blocked or done
+    while (ran < burst && left > 0 && step_warp(live_[k])) ++ran, --left;
+    if (ran < burst && left > 0) live_.erase(live_.begin() + std::ptrdiff_t(k));  // blocked or done
   }
 }
 
@@ -393,7 +413,10 @@ bool Machine::launch(const LaunchSpec& spec) {
   impl_->prepare(spec);
   if (spec.record_block >= 0) events_.clear(), split_.clear(), split_steps_.clear();
   try {
-    for (unsigned b = 0; b < spec.grid * spec.grid_y; ++b) impl_->run_block(b);
+    if (spec.cooperative)
+      impl_->run_cooperative();
+    else
+      for (unsigned b = 0; b < spec.grid * spec.grid_y; ++b) impl_->run_block(b);
   } catch (const Stopped&) {
     return false;
   } catch (const NotModelled& n) {  // raised outside an instruction's own check (a vote's kind)

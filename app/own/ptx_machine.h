@@ -4,9 +4,9 @@
 // every thread, a warp's .sync instructions for every lane of their mask. What a memory checker
 // would say stops the run as a finding naming thread, block and source line: an access outside
 // every buffer, a read of shared memory nothing wrote, a barrier some threads reach at another
-// place, a shuffle whose mask names a lane that is not there, a kernel past its step budget. A
-// race in shared memory is a finding too, but the run goes on (its first race alone is kept), so
-// that what the race did to the snapshots can be shown.
+// place, a shuffle whose mask names a lane that is not there, a kernel past its step budget, a
+// trap. A race (in shared memory, or between blocks in global memory) is a finding too, but the
+// run goes on (its first race alone is kept), so that what the race did can be shown.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -20,7 +20,7 @@ namespace rl::own::ptx {
 
 struct Finding {
   std::string
-      kind;  // "out-of-bounds", "uninitialised-read", "divergent-barrier", "shuffle-mask", "step-budget", "deadlock"
+      kind;  // "out-of-bounds", "uninitialised-read", "divergent-barrier", "shuffle-mask", "step-budget", "trap"
   std::string text;  // in words, naming the thread(s) and the line
   int line = 0;      // the student's source line (0: unknown)
 };
@@ -67,6 +67,11 @@ struct LaunchSpec {
   std::uint64_t stage_counter = 0;
   std::uint64_t step_counters = 0;  // rl_sink.steps: a 32-bit count a thread (0: none)
   unsigned grid_y = 1, block_y = 1;  // a 2D launch's blocks and threads in y (the matrix kernels')
+  // A cooperative launch (cudaLaunchCooperativeKernel): every block is resident at once, so blocks
+  // may wait for each other. They run in turns, each warp some steps a turn (run_cooperative), and
+  // cooperative groups' grid.sync() finds its grid workspace (%envreg1, %envreg2). Otherwise blocks
+  // run one after another, as a GPU may run them, and grid.sync() traps.
+  bool cooperative = false;
 };
 
 class Machine {
@@ -84,7 +89,8 @@ class Machine {
   // A module .global or .const variable's address (rl_sink, rl_traced_block).
   std::uint64_t symbol_address(const std::string& name) const;
 
-  // Runs every block of one launch in order. False when a finding stopped it (findings()).
+  // Runs every block of one launch, in order or, cooperative, in turns. False when a finding
+  // stopped it (findings()).
   bool launch(const LaunchSpec& spec);
   const std::vector<Finding>& findings() const { return findings_; }
   // The recorded block's accesses, in the order they ran (at most kMaxEvents).

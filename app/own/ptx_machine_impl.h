@@ -28,6 +28,7 @@ struct Machine::Impl {
   GlobalMemory global;
   std::vector<std::uint64_t> symbol_at;  // a .global's address, or a .shared's offset
   std::size_t static_shared = 0;
+  std::uint64_t grid_workspace = 0;  // a cooperative launch's (%envreg1:2), made at the first
 
   const Entry* e = nullptr;
   LaunchSpec spec;
@@ -167,7 +168,31 @@ struct Machine::Impl {
 
   void retry_waits();
 
+  // A block's state from its first step (the block-wide fields above).
+  void start_block(unsigned b);
   void run_block(unsigned b);
+
+  // ---- a cooperative launch: blocks in turns --------------------------------------------
+  // A block between its turns: the block-wide fields, swapped out (swap_block) while others run.
+  struct Parked {
+    unsigned block_id = 0;
+    std::vector<unsigned char> shared, shared_set;
+    SharedHistory history;
+    std::vector<std::uint64_t> regs;
+    std::vector<std::uint32_t> pc;
+    std::vector<Status> status;
+    std::vector<std::uint32_t> issued;
+    std::mt19937_64 rng;
+  };
+  void swap_block(Parked& p);
+  // One turn of the running block: each warp up to turn_steps_ steps, then its barriers. True when
+  // every thread has exited.
+  bool turn();
+  // Every block resident: each takes turns until all have exited (a block that waits for another
+  // spins in its turns until the other's turn gives it what it waits for).
+  void run_cooperative();
+  std::size_t block_bytes() const;  // a parked block's state, roughly
+  unsigned turn_steps_ = 0;         // a warp's steps a turn (0: until it blocks, one block at a time)
 
   void prepare(const LaunchSpec& s);
 };

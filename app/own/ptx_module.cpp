@@ -36,6 +36,7 @@ constexpr OpName kOps[] = {
     {"membar", Op::Membar}, {"fence", Op::Membar}, {"vote", Op::Vote},   {"activemask", Op::Activemask},
     {"popc", Op::Popc},     {"clz", Op::Clz},      {"brev", Op::Brev},   {"bfe", Op::Bfe},
     {"bfi", Op::Bfi},       {"rcp", Op::Rcp},      {"sqrt", Op::Sqrt},   {"redux", Op::Redux},
+    {"trap", Op::Trap},
 };
 
 bool type_of(std::string_view s, Type* t) {
@@ -84,6 +85,7 @@ constexpr SpecialName kSpecials[] = {
     {"%ctaid.x", kCtaidX},   {"%ctaid.y", kCtaidY},   {"%ctaid.z", kCtaidZ},
     {"%nctaid.x", kNctaidX}, {"%nctaid.y", kNctaidY}, {"%nctaid.z", kNctaidZ},
     {"%laneid", kLaneId},    {"%warpid", kWarpId},    {"%lanemask_lt", kLanemaskLt},
+    {"%envreg1", kEnvReg1},  {"%envreg2", kEnvReg2},
 };
 
 std::string_view trim(std::string_view s) {

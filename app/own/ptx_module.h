@@ -55,6 +55,7 @@ enum class Op : std::uint8_t {
   Rcp,
   Sqrt,
   Redux,
+  Trap,
 };
 
 // The operand types PTX names: .u8 .s32 .f16 .f32 .bf16 .b64 .pred ... (size in bytes, kind);
@@ -111,12 +112,23 @@ enum class Mod : std::uint8_t {
   Up,
   Warp,
   Wide,
-  Xor
+  Xor,
+  // A memory access's order and scope (ld.acquire.gpu, st.relaxed.sys, atom.release.gpu, .volatile):
+  // the race check between blocks reads them (ptx_race.h).
+  Acquire,
+  Release,
+  Relaxed,
+  Volatile,
+  AcqRel,
+  Cta,
+  Gpu,
+  Sys
 };
-inline constexpr std::string_view kModNames[] = {"add", "all",  "and",  "any", "approx", "ballot", "bfly", "cas",
-                                                 "dec", "down", "exch", "ftz", "full",   "hi",     "inc",  "max",
-                                                 "min", "or",   "rm",   "rmi", "rn",     "rni",    "rp",   "rpi",
-                                                 "rz",  "rzi",  "to",   "uni", "up",     "warp",   "wide", "xor"};
+inline constexpr std::string_view kModNames[] = {
+    "add",  "all", "and",     "any",     "approx",  "ballot",   "bfly",    "cas", "dec", "down",
+    "exch", "ftz", "full",    "hi",      "inc",     "max",      "min",     "or",  "rm",  "rmi",
+    "rn",   "rni", "rp",      "rpi",     "rz",      "rzi",      "to",      "uni", "up",  "warp",
+    "wide", "xor", "acquire", "release", "relaxed", "volatile", "acq_rel", "cta", "gpu", "sys"};
 
 // setp's comparison, decoded once; None: one the interpreter does not model (refused when run).
 enum class Cmp : std::uint8_t { None, Eq, Ne, Lt, Le, Gt, Ge, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan, Lo, Ls, Hi, Hs };
@@ -191,6 +203,8 @@ enum Special : std::uint64_t {
   kLaneId,
   kWarpId,
   kLanemaskLt,
+  kEnvReg1,  // the grid workspace's address (high, low 32 bits) that cooperative groups' grid.sync()
+  kEnvReg2,  // reads: a cooperative launch's, 0 in any other (the CUDA driver passes it so)
   kSpecialCount
 };
 

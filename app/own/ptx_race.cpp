@@ -1,5 +1,7 @@
 #include "ptx_race.h"
 
+#include <algorithm>
+
 namespace rl::own::ptx {
 
 void SharedHistory::reset(std::size_t bytes, unsigned warps) {
@@ -46,52 +48,61 @@ std::string SharedHistory::access(unsigned t, int line, std::size_t at, std::siz
 }
 
 void GlobalAccesses::reset() {
-  stores_.clear(), loads_.clear(), load_records_.clear(), releases_.clear();
+  stores_.clear(), loads_.clear(), load_records_.clear(), releases_.clear(), blocks_.clear();
   begin_block(0);
 }
 
-void GlobalAccesses::begin_block(unsigned b) { block_ = b, fences_ = 0, acquired_.clear(); }
+void GlobalAccesses::begin_block(unsigned b) { block_ = b, now_ = &blocks_[b]; }
+
+void GlobalAccesses::fence() {
+  ++now_->fences;
+  for (const auto& [block, fences] : now_->pending) now_->seen[block] = std::max(now_->seen[block], fences);
+  now_->pending.clear();
+}
+
+void GlobalAccesses::take(Releases& into, std::uint64_t at) const {
+  const auto it = releases_.find(at);
+  if (it == releases_.end()) return;
+  for (const auto& [block, fences] : it->second)
+    if (block != block_) into[block] = std::max(into[block], fences);
+}
 
 bool GlobalAccesses::ordered(const Access& earlier) const {
   if (earlier.block == block_) return true;  // within a block: the shared-memory check's business
-  const auto it = releases_.find(earlier.block);
-  if (it == releases_.end()) return false;
-  for (const auto& [address, fences] : it->second)
-    if (fences > earlier.fences && acquired_.count(address)) return true;  // fenced after it, then released
-  return false;
+  const auto it = now_->seen.find(earlier.block);
+  return it != now_->seen.end() && it->second > earlier.fences;  // fenced after it, released, acquired here
 }
 
 namespace {
-const char* verb(bool read, bool atomic) { return read ? "reads" : atomic ? "stores (atomically)" : "stores"; }
+const char* verb(bool read, bool strong) { return read ? "reads" : strong ? "stores (atomically)" : "stores"; }
 }  // namespace
 
 std::string GlobalAccesses::say(const Access& earlier, const Access& now, std::uint64_t byte,
                                 const std::function<std::string(std::uint64_t)>& where) const {
   return "block " + std::to_string(earlier.block) + " thread " + std::to_string(earlier.thread) + " " +
-         verb(earlier.read, earlier.atomic) + " " + where(byte) + " at line " + std::to_string(earlier.line) +
+         verb(earlier.read, earlier.strong) + " " + where(byte) + " at line " + std::to_string(earlier.line) +
          " and block " + std::to_string(now.block) + " thread " + std::to_string(now.thread) + " " +
-         verb(now.read, now.atomic) + " it at line " + std::to_string(now.line) +
+         verb(now.read, now.strong) + " it at line " + std::to_string(now.line) +
          ", with no fence and atomic ordering the blocks: blocks run in no fixed order, so " +
          (earlier.read || now.read ? "what the read sees" : "which value stays") + " is a race";
 }
 
-std::string GlobalAccesses::store(unsigned t, int line, std::uint64_t at, std::size_t n, bool atomic, unsigned region,
+std::string GlobalAccesses::store(unsigned t, int line, std::uint64_t at, std::size_t n, Order order, unsigned region,
                                   std::uint64_t offset, const std::function<std::string(std::uint64_t)>& where) {
   constexpr std::size_t kMaxBytes = std::size_t(1) << 24;  // past this, later stores go unchecked
-  if (atomic) {
-    releases_[block_][at] = fences_;
-    acquired_.insert(at);
-  }
-  const Access now{block_, t, line, fences_, atomic, false};
+  if (order.release) fence();
+  if (order.acquire) take(now_->seen, at);
+  if (order.strong) releases_[at][block_] = now_->fences;
+  const Access now{block_, t, line, now_->fences, order.strong, false};
   const auto loaded = loads_.find(region);
   for (std::uint64_t i = 0; i < n; ++i) {
     const std::uint64_t byte = at + i;
     auto it = stores_.find(byte);
-    if (it != stores_.end() && !(atomic && it->second.atomic) && !ordered(it->second))
+    if (it != stores_.end() && !(order.strong && it->second.strong) && !ordered(it->second))
       return say(it->second, now, byte, where);
     if (loaded != loads_.end() && offset + i < loaded->second.size() && loaded->second[offset + i] != 0) {
       const Access& read = load_records_[loaded->second[offset + i] - 1];
-      if (!ordered(read)) return say(read, now, byte, where);
+      if (!(order.strong && read.strong) && !ordered(read)) return say(read, now, byte, where);
     }
     if (it != stores_.end())
       it->second = now;
@@ -101,12 +112,14 @@ std::string GlobalAccesses::store(unsigned t, int line, std::uint64_t at, std::s
   return {};
 }
 
-std::string GlobalAccesses::load(unsigned t, int line, std::uint64_t at, std::size_t n, unsigned region,
+std::string GlobalAccesses::load(unsigned t, int line, std::uint64_t at, std::size_t n, Order order, unsigned region,
                                  std::uint64_t offset, const std::function<std::string(std::uint64_t)>& where) {
-  const Access now{block_, t, line, fences_, false, true};
+  if (order.release) fence();
+  if (order.strong) take(order.acquire ? now_->seen : now_->pending, at);
+  const Access now{block_, t, line, now_->fences, order.strong, true};
   for (std::uint64_t byte = at; byte < at + n && !stores_.empty(); ++byte) {
     const auto it = stores_.find(byte);
-    if (it != stores_.end() && !it->second.atomic && !ordered(it->second)) return say(it->second, now, byte, where);
+    if (it != stores_.end() && !it->second.strong && !ordered(it->second)) return say(it->second, now, byte, where);
   }
   std::vector<std::uint32_t>& marks = loads_[region];
   if (marks.size() < offset + n) marks.resize(offset + n, 0);

@@ -38,44 +38,60 @@ class SharedHistory {
 };
 
 // Global memory between the blocks of one launch. Blocks run in no order a kernel can rely on, so
-// two blocks that touch one byte, one of them storing with a plain st (not an atomic), race: which
-// value stays, or what the read sees, is the blocks' order. Unless the two are ordered as the CUDA
-// Programming Guide's __threadfence() example orders them: the first block fences at GPU scope
-// after its access, then does an atomic on some address, and the second does an atomic on the
-// same address before its access (the last block to retire reads the others' partials). The
-// interpreter runs the blocks one after another; this finds what another order would change.
+// two blocks that touch one byte, one of them storing with a plain st, race: which value stays, or
+// what the read sees, is the blocks' order. Strong accesses (atom, red, and ld/st .relaxed,
+// .acquire, .release or .volatile at GPU or system scope) do not race with each other (the PTX
+// ISA's memory consistency model). Two blocks' accesses are ordered as the CUDA Programming Guide's
+// __threadfence() example and cooperative groups' grid.sync() order them: the first block fences
+// at GPU scope after its access (or releases: st.release, atom.release), then makes a strong
+// store or an atomic at some address; the second acquires at that address (an atomic, an
+// ld.acquire, or a strong load followed by a fence) before its access. The interpreter runs
+// blocks one after another, or in turns (a cooperative launch); this finds what another order
+// would change.
 class GlobalAccesses {
  public:
+  // How an access orders (Machine reads it from the instruction).
+  struct Order {
+    bool strong = false;   // atomic, or relaxed/acquire/release/volatile past the block
+    bool acquire = false;  // sees the releases made at its address before it (atom, ld.acquire)
+    bool release = false;  // a fence before it (st.release, atom.release, .acq_rel)
+  };
   void reset();  // a new launch
-  void begin_block(unsigned b);
-  void fence() { ++fences_; }  // a fence at GPU (or system) scope by the current block
+  void begin_block(unsigned b);  // b runs (again, in a cooperative launch's turns)
+  // A fence at GPU (or system) scope by the current block: what its strong loads saw, it acquires.
+  void fence();
   // The current block's thread t stores or loads bytes [at, at + n) at a source line; region and
   // offset name the buffer (GlobalMemory::Place) for the loads' record. The race it completes in
-  // words, naming each byte by where(byte), or empty. An atomic store is also a release and an
-  // acquire at `at`.
-  std::string store(unsigned t, int line, std::uint64_t at, std::size_t n, bool atomic, unsigned region,
+  // words, naming each byte by where(byte), or empty. A strong store is a release at `at`.
+  std::string store(unsigned t, int line, std::uint64_t at, std::size_t n, Order order, unsigned region,
                     std::uint64_t offset, const std::function<std::string(std::uint64_t)>& where);
-  std::string load(unsigned t, int line, std::uint64_t at, std::size_t n, unsigned region, std::uint64_t offset,
-                   const std::function<std::string(std::uint64_t)>& where);
+  std::string load(unsigned t, int line, std::uint64_t at, std::size_t n, Order order, unsigned region,
+                   std::uint64_t offset, const std::function<std::string(std::uint64_t)>& where);
 
  private:
   struct Access {
     unsigned block = 0, thread = 0;
     int line = 0;
     std::uint32_t fences = 0;  // the block's fences before the access
-    bool atomic = false;
+    bool strong = false;
     bool read = false;  // a load, else a store
   };
+  using Releases = std::unordered_map<unsigned, std::uint32_t>;  // a block's fences before its release
+  struct Block {
+    std::uint32_t fences = 0;
+    Releases seen;     // the releases this block acquired: it is ordered after a block's accesses before them
+    Releases pending;  // what its strong loads saw since its last fence (a fence acquires them)
+  };
   bool ordered(const Access& earlier) const;  // happens before the current block's accesses
+  void take(Releases& into, std::uint64_t at) const;  // the releases at `at` so far
   std::string say(const Access& earlier, const Access& now, std::uint64_t byte,
                   const std::function<std::string(std::uint64_t)>& where) const;
 
   unsigned block_ = 0;
-  std::uint32_t fences_ = 0;
-  std::unordered_set<std::uint64_t> acquired_;  // the addresses of the current block's atomics
-  // Each block's releases: an atomic's address, and the block's fences before its last atomic there.
-  std::unordered_map<unsigned, std::unordered_map<std::uint64_t, std::uint32_t>> releases_;
-  std::unordered_map<std::uint64_t, Access> stores_;  // the last store of each byte
+  Block* now_ = nullptr;  // blocks_[block_]
+  std::unordered_map<unsigned, Block> blocks_;
+  std::unordered_map<std::uint64_t, Releases> releases_;  // each address's releases, by block
+  std::unordered_map<std::uint64_t, Access> stores_;      // the last store of each byte
   // The last load of each byte, a buffer at a time: an index into load_records_ plus 1 (0: none).
   std::unordered_map<unsigned, std::vector<std::uint32_t>> loads_;
   std::vector<Access> load_records_;

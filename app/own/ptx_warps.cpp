@@ -132,7 +132,8 @@ void Machine::Impl::retry_waits() {
     if (status[t] == Status::WarpWait) stuck = true, t0 = t;
   bool all_done = true;
   for (unsigned t = 0; t < threads; ++t) all_done = all_done && status[t] == Status::Exited;
-  if (stuck && !all_done) {
+  const bool running = std::any_of(status.begin(), status.end(), [](Status s) { return s == Status::Run; });
+  if (stuck && !all_done && !running) {  // a turn's warps may still run (a cooperative launch)
     bool barrier = false;
     for (unsigned t = 0; t < threads; ++t) barrier = barrier || status[t] == Status::Barrier;
     if (!barrier)
@@ -143,7 +144,7 @@ void Machine::Impl::retry_waits() {
   }
 }
 
-void Machine::Impl::run_block(unsigned b) {
+void Machine::Impl::start_block(unsigned b) {
   block_id = b;
   globals.begin_block(b);
   shared.assign(dynamic_start() + spec.dynamic_shared, 0);  // the dynamic part starts 16-aligned
@@ -154,10 +155,62 @@ void Machine::Impl::run_block(unsigned b) {
   status.assign(threads, Status::Run);
   issued_.assign((threads + 31) / 32, 0);
   schedule_rng.seed(spec.schedule ^ (std::uint64_t(b) * 0x9e3779b97f4a7c15ull));
+}
+
+void Machine::Impl::run_block(unsigned b) {
+  start_block(b);
   for (;;) {
     run_warps();
     if (std::all_of(status.begin(), status.end(), [](Status s) { return s == Status::Exited; })) return;
     unblock();
+  }
+}
+
+void Machine::Impl::swap_block(Parked& p) {
+  std::swap(block_id, p.block_id);
+  shared.swap(p.shared), shared_set.swap(p.shared_set), std::swap(history, p.history);
+  regs.swap(p.regs), pc.swap(p.pc), status.swap(p.status), issued_.swap(p.issued);
+  std::swap(schedule_rng, p.rng);
+}
+
+bool Machine::Impl::turn() {
+  const auto exited = [&] {
+    return std::all_of(status.begin(), status.end(), [](Status s) { return s == Status::Exited; });
+  };
+  run_warps();
+  if (exited()) return true;
+  if (std::none_of(status.begin(), status.end(), [](Status s) { return s == Status::Run; })) unblock();
+  return exited();
+}
+
+std::size_t Machine::Impl::block_bytes() const {
+  const std::size_t bytes = dynamic_start() + spec.dynamic_shared;
+  return bytes * (2 + 3 * 16) + std::size_t(threads) * (std::size_t(nregs) * 8 + 5);  // SharedHistory: 3 marks a byte
+}
+
+void Machine::Impl::run_cooperative() {
+  constexpr std::size_t kMaxStateBytes = std::size_t(1) << 30;
+  const unsigned blocks = spec.grid * spec.grid_y;
+  if (std::size_t(blocks) * block_bytes() > kMaxStateBytes)
+    throw std::invalid_argument("a cooperative launch of " + std::to_string(blocks) + " blocks keeps every block's " +
+                                "state at once, past the interpreter's " + std::to_string(kMaxStateBytes >> 20) +
+                                " MiB: fewer blocks, or run it on a GPU");
+  std::vector<Parked> parked(blocks);
+  for (unsigned b = 0; b < blocks; ++b) start_block(b), swap_block(parked[b]);
+  std::vector<unsigned> live(blocks);
+  std::iota(live.begin(), live.end(), 0u);
+  while (!live.empty()) {
+    for (std::size_t i = 0; i < live.size();) {
+      Parked& p = parked[live[i]];
+      swap_block(p);
+      globals.begin_block(block_id);
+      const bool done = turn();
+      swap_block(p);
+      if (done)
+        p = Parked{}, live.erase(live.begin() + std::ptrdiff_t(i));
+      else
+        ++i;
+    }
   }
 }
 
