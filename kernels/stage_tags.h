@@ -50,6 +50,7 @@ enum Tag : int {
   kTagAllGather,    // [all-gather]  across GPUs: each GPU copies the summed chunk its ring neighbour sent; param = the step, from 1
   kTagPeerAdd,      // [peer-add]    across GPUs: each GPU reads every peer's buffer and adds them in the GPUs' order
   kTagRowSegment,   // [row-segment] each lane of a row longer than its segment walks it, loads `lanes` apart; param = lanes a row
+  kTagGridSync,     // [grid-sync]   a kernel of your own: rl_grid_sync() ended the stage, every block arrived; param = rl_param's
   kTagCount
 };
 
@@ -62,7 +63,7 @@ inline const char* tag_marker(int tag) {
       "[column-step]", "[column-walk]", "[tile-stride]", "[column-vector]", "[row-vector]", "[row-lanes]",
       "[tile-copy]", "[row-walk]", "[redux]", "[final-redux]", "[dsmem-read]", "[bulk-copy]", "[bulk-wait]",
       "[tile-fold]", "[bulk-reduce]", "[compensate]", "[barrier]", "[lanes]", "[warp-stage]", "[reduce-scatter]",
-      "[all-gather]", "[peer-add]", "[row-segment]"};
+      "[all-gather]", "[peer-add]", "[row-segment]", "[grid-sync]"};
   return tag >= 0 && tag < kTagCount ? names[tag] : "[?]";
 }
 

@@ -78,16 +78,19 @@ TEST(OwnExpr, RefusesInWordsWhatDoesNotEvaluate) {
 
 TEST(OwnFile, EveryStarterNamesItsKernelAndLaunch) {
   const std::vector<std::pair<std::string, std::string>> starters = {
-      {"reduce0", "reduce0"},      {"reduce1", "reduce1"},           {"reduce2", "reduce2"},
-      {"reduce3", "reduce3"},      {"reduce4", "reduce4"},           {"reduce5", "reduce5<128>"},
-      {"reduce6", "reduce6<128>"}, {"warp-shuffle", "warp_shuffle"}, {"template", "my_reduce"}};
+      {"reduce0", "reduce0"},         {"reduce1", "reduce1"},           {"reduce2", "reduce2"},
+      {"reduce3", "reduce3"},         {"reduce4", "reduce4"},           {"reduce5", "reduce5<128>"},
+      {"reduce6", "reduce6<128>"},    {"warp-shuffle", "warp_shuffle"}, {"template", "my_reduce"},
+      {"grid-sync", "grid_sync<128>"}};
   for (const auto& [file, name] : starters) {
     const std::string_view text = embedded::own_file(file);
     ASSERT_FALSE(text.empty()) << file;
     const own::OwnLaunch l = parse_launch(text, file + ".cu");
     EXPECT_EQ(l.name_expression(128), name) << file;
     EXPECT_EQ(l.block, 256) << file;
-    EXPECT_TRUE(l.until_one) << file;
+    EXPECT_EQ(l.until_one, file != "grid-sync") << file;  // one cooperative launch
+    EXPECT_EQ(l.cooperative, file == "grid-sync") << file;
+    EXPECT_EQ(l.outputs(5), file == "grid-sync" ? 6u : 5u) << file;
     EXPECT_GT(l.kernel_line, 0) << file;
   }
 }
@@ -100,7 +103,15 @@ TEST(OwnFile, RefusesABadLaunchLineNamingFileAndLine) {
   EXPECT_EQ(err("//! grid: n\n"), "a.cu:2: no '//! kernel: NAME' line");
   EXPECT_EQ(err("//! kernel: k\n"), "a.cu:2: no '//! grid: EXPRESSION' line");
   EXPECT_EQ(err(ok + "//! kernel: j\n"), "a.cu:3: kernel: given twice (first on line 1)");
-  EXPECT_EQ(err(ok + "//! threads: 4\n"), "a.cu:3: unknown key 'threads' (kernel, block, grid, shared, passes)");
+  EXPECT_EQ(err(ok + "//! threads: 4\n"),
+            "a.cu:3: unknown key 'threads' (kernel, block, grid, shared, passes, launch)");
+  EXPECT_TRUE(parse_launch(ok + "//! launch: cooperative\n", "a.cu").cooperative);
+  EXPECT_FALSE(parse_launch(ok, "a.cu").cooperative);
+  EXPECT_EQ(
+      err(ok + "//! launch: sideways\n"),
+      "a.cu:3: launch: 'cooperative' (every block resident at once) is the one kind a file names, not 'sideways'");
+  EXPECT_EQ(err(ok + "//! launch: cooperative\n//! launch: cooperative\n"),
+            "a.cu:4: launch: given twice (first on line 3)");
   EXPECT_EQ(err(ok + "//! block: 0\n"), "a.cu:3: block: 0 threads; a block takes 1 to 1024");
   EXPECT_EQ(err(ok + "//! block: 2048\n"), "a.cu:3: block: 2048 threads; a block takes 1 to 1024");
   EXPECT_EQ(err(ok + "//! block: 25x\n"), "a.cu:3: block: a number of threads, not '25x'");

@@ -10,6 +10,7 @@
 #include "app/core/embedded.h"
 #include "app/own/own_run.h"
 #include "app/own/own_trace.h"
+#include "kernels/stage_tags.h"
 #include "own_support.h"
 #include "test_support.h"
 
@@ -184,6 +185,70 @@ TEST(OwnCpu, ReadsOfAnotherBlocksStoreRaceUnlessAFenceAndAnAtomicOrderThem) {
                                              "thread 0 stores it at line 24"),
             std::string::npos)
       << read_first.findings[0].text;
+}
+
+// The grid-sync starter: one cooperative launch whose blocks wait for each other at
+// rl_grid_sync(). On the CPU path its blocks run in turns; every block's total (out[1 + b], the
+// first pass's results) is its grid-stride share's sum, the result their sum, with no finding.
+// Without "launch: cooperative" out holds the result alone (the interpreter's own test has the
+// spin of a block waiting outside a cooperative launch). With a barrier of the block for rl_grid_sync(), block 0 reads
+// the totals unordered: a race. A grid past what the GPU holds at once is refused before anything runs.
+TEST(OwnCpu, ACooperativeLaunchsBlocksWaitForEachOther) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const std::string starter(embedded::own_file("grid-sync"));
+  const std::vector<double> values = test::random_values(3001 + seed % 1000, core::DType::Int, seed);
+  own::OwnRequest r;
+  r.source = starter, r.file = "grid-sync.cu", r.value_type = "int", r.input = own::bytes_of(values, "int");
+  r.block = 64, r.device.sms = 3, r.trace_block = 2;  // its grid line: min(16, 2048 / 64 / 2) an SM, 48
+  const unsigned grid = unsigned(std::min<std::size_t>((values.size() + 63) / 64, 48));
+  SCOPED_TRACE(std::to_string(values.size()) + " ints, " + std::to_string(grid) + " blocks");
+  const own::OwnRun run = own::run_on_cpu(r);
+  ASSERT_TRUE(run.findings.empty()) << run.findings[0].kind << ": " << run.findings[0].text;
+  ASSERT_EQ(run.grids, std::vector<unsigned>{grid});
+  std::vector<std::int32_t> totals(grid, 0);
+  std::int32_t sum = 0;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    totals[i / 64 % grid] = std::int32_t(std::uint32_t(totals[i / 64 % grid]) + std::uint32_t(std::int32_t(values[i]))),
+                    sum = std::int32_t(std::uint32_t(sum) + std::uint32_t(std::int32_t(values[i])));
+  ASSERT_EQ(run.first_outputs.size(), 4u * grid);
+  for (unsigned b = 0; b < grid; ++b)
+    EXPECT_EQ(own::value_at(run.first_outputs.data() + 4 * b, "int"), double(totals[b])) << "block " << b;
+  EXPECT_EQ(own::value_at(run.result.data(), "int"), double(sum));
+  const core::Trace t = own::own_trace(r, run, core::Op::Sum);
+  EXPECT_EQ(t.partials.size(), grid);
+  const int sync_line =
+      int(std::count(starter.begin(), starter.begin() + std::ptrdiff_t(starter.find("rl_grid_sync();")), '\n')) + 1;
+  std::vector<int> grid_stages;  // the lines of the stages rl_grid_sync() ended
+  for (const core::Stage& s : t.stages)
+    if (s.tag == kernels::kTagGridSync) grid_stages.push_back(s.line);
+  EXPECT_EQ(grid_stages, std::vector<int>{sync_line}) << "one stage, at rl_grid_sync()'s line";
+
+  std::string ordinary = starter;  // out holds the result alone: the blocks' totals fall past it
+  ordinary.erase(ordinary.find("//! launch: cooperative\n"), 24);
+  r.source = ordinary;
+  const own::OwnRun past = own::run_on_cpu(r);
+  ASSERT_EQ(past.findings.size(), 1u);
+  EXPECT_EQ(past.findings[0].kind, "out-of-bounds");
+  EXPECT_NE(past.findings[0].text.find("0 bytes past the end of out"), std::string::npos) << past.findings[0].text;
+
+  std::string unordered = starter;
+  unordered.replace(unordered.find("rl_grid_sync();"), 15, "__syncthreads();");
+  r.source = unordered;
+  const own::OwnRun raced = own::run_on_cpu(r);
+  ASSERT_FALSE(raced.findings.empty());
+  EXPECT_EQ(raced.findings[0].kind, "race");
+  EXPECT_NE(raced.findings[0].text.find(" of out at line "), std::string::npos) << raced.findings[0].text;
+  EXPECT_NE(raced.findings[0].text.find("block 0 thread"), std::string::npos) << raced.findings[0].text;
+
+  std::string wide = starter;
+  const std::size_t grid_line = wide.find("//! grid: ");
+  wide.replace(grid_line, wide.find('\n', grid_line) - grid_line, "//! grid: sms * 33");
+  r.source = wide;
+  EXPECT_EQ(error_of([&] { own::run_on_cpu(r); }),
+            "grid: 99 blocks of 64 threads in a cooperative launch, where a GPU of 3 SMs holds 96 at most (32 an SM): "
+            "every block must be resident at once");
 }
 
 // After the last barrier no barrier ends a stage: what warp 0 of the warp-shuffle starter does

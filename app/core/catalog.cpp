@@ -367,6 +367,8 @@ std::string stage_label(int tag, int param, bool has_shared) {
     case kernels::kTagBarrier: return param ? "__syncthreads(), rl_param " + p : "__syncthreads()";
     case kernels::kTagLanes: return "rl_lanes: the calling threads' registers";
     case kernels::kTagWarpStage: return param ? "rl_warp_stage(), rl_param " + p : "rl_warp_stage(): one warp's stage";
+    case kernels::kTagGridSync:
+      return param ? "rl_grid_sync(), rl_param " + p : "rl_grid_sync(): every block of the grid has arrived";
     case kernels::kTagAtomic: return "atomic update of the result";
     case kernels::kTagReduceScatter: return "reduce-scatter step " + p;
     case kernels::kTagAllGather: return "all-gather step " + p;

@@ -186,8 +186,14 @@ class LaunchReader {
       if (value != "until one" && value != "one")
         fail(line, "passes: 'until one' or 'one', not '" + core::printable(value) + "'");
       out_.until_one = value == "until one";
+    } else if (key == "launch") {
+      once(line, key, launch_line_);
+      if (value != "cooperative")
+        fail(line, "launch: 'cooperative' (every block resident at once) is the one kind a file names, not '" +
+                       core::printable(value) + "'");
+      out_.cooperative = true;
     } else {
-      fail(line, "unknown key '" + core::printable(key) + "' (kernel, block, grid, shared, passes)");
+      fail(line, "unknown key '" + core::printable(key) + "' (kernel, block, grid, shared, passes, launch)");
     }
   }
 
@@ -220,7 +226,7 @@ class LaunchReader {
 
   std::string file_;
   OwnLaunch out_;
-  int block_line_ = 0, passes_line_ = 0;
+  int block_line_ = 0, passes_line_ = 0, launch_line_ = 0;
 };
 
 }  // namespace

@@ -7,6 +7,9 @@
 //   //! shared: block * sizeof(value_t) bytes of dynamic shared memory a block
 //   //! passes: until one               launch again over the results until one is left ("one":
 //                                       a single launch, whose out[0] starts at 0)
+//   //! launch: cooperative             optional: every block resident at once, so blocks may wait
+//                                       for each other (rl_grid_sync()); with "passes: one", out
+//                                       holds 1 + grid values: out[0] the result, out[1 + b] block b's
 // The file comes from anyone: every field is checked, within limits, before anything is run.
 #pragma once
 #include <cstddef>
@@ -39,7 +42,12 @@ struct OwnLaunch {
   int block = 256;
   std::string grid, shared;                             // expressions (checked by parse_launch with sample names)
   bool until_one = true;                                // passes: until one (true) or one
+  bool cooperative = false;                             // launch: cooperative
   int kernel_line = 0, grid_line = 0, shared_line = 0;  // 1-based, for messages
+
+  // Values each launch's out holds over `blocks` blocks: one a block (until one), else the result,
+  // and after it one a block where the launch is cooperative.
+  std::size_t outputs(std::size_t blocks) const { return until_one ? blocks : cooperative ? 1 + blocks : 1; }
 
   // The name NVRTC looks up: "<block>" replaced by the block, e.g. "reduce5<256>".
   std::string name_expression(int run_block) const;

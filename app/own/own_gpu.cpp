@@ -49,23 +49,44 @@ class GpuTarget : public Target {
     if (bytes != 4) throw std::invalid_argument("rl_traced_block is not reduction_lab.cuh's (4 bytes)");
     return reinterpret_cast<std::uint64_t>(at);
   }
-  bool launch(unsigned grid, unsigned block, std::size_t shared, std::uint64_t in, std::uint64_t out,
-              std::uint64_t n) override {
-    enqueue(grid, block, shared, in, out, n, nullptr);
+  bool launch(unsigned grid, unsigned block, std::size_t shared, std::uint64_t in, std::uint64_t out, std::uint64_t n,
+              bool cooperative) override {
+    if (cooperative) check_resident(grid, block, shared);
+    enqueue(grid, block, shared, in, out, n, cooperative, nullptr);
     RL_CUDA(cudaDeviceSynchronize());
     return true;
   }
-  // One launch on `stream`, not waited for.
+  // One launch on `stream`, not waited for (a cooperative one: check_resident first).
   void enqueue(unsigned grid, unsigned block, std::size_t shared, std::uint64_t in, std::uint64_t out, std::uint64_t n,
-               cudaStream_t stream) {
+               bool cooperative, cudaStream_t stream) {
     const void* f = reinterpret_cast<const void*>(kernel_);
     if (shared > 48 * 1024) RL_CUDA(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
     void* in_p = reinterpret_cast<void*>(in);
     void* out_p = reinterpret_cast<void*>(out);
     unsigned n32 = unsigned(n);
     void* args[] = {&in_p, &out_p, &n32};
-    RL_CUDA(cudaLaunchKernel(f, dim3(grid), dim3(block), args, shared, stream));
+    if (cooperative)
+      RL_CUDA(cudaLaunchCooperativeKernel(f, dim3(grid), dim3(block), args, shared, stream));
+    else
+      RL_CUDA(cudaLaunchKernel(f, dim3(grid), dim3(block), args, shared, stream));
     RL_CUDA(cudaGetLastError());
+  }
+  // A cooperative launch of `grid` blocks fits this GPU at once, by the kernel's own registers and
+  // shared memory (the occupancy calculator), or std::invalid_argument says by how much it does not.
+  void check_resident(unsigned grid, unsigned block, std::size_t shared) {
+    int device = 0, cooperative = 0, sms = 0, per_sm = 0;
+    RL_CUDA(cudaGetDevice(&device));
+    RL_CUDA(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
+    if (!cooperative) throw std::invalid_argument("launch: cooperative: this GPU takes no cooperative launch");
+    RL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    const void* f = reinterpret_cast<const void*>(kernel_);
+    if (shared > 48 * 1024) RL_CUDA(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+    RL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, int(block), shared));
+    if (std::uint64_t(per_sm) * std::uint64_t(sms) < grid)
+      throw std::invalid_argument("grid: " + std::to_string(grid) +
+                                  " blocks in a cooperative launch, where this GPU holds " +
+                                  std::to_string(per_sm * sms) + " of these blocks at once (" + std::to_string(per_sm) +
+                                  " an SM, by their registers and shared memory, on " + std::to_string(sms) + " SMs)");
   }
 
  private:
@@ -106,14 +127,17 @@ kernels::Timing time_own(const OwnRequest& r, std::size_t n, kernels::BenchSessi
     std::uint64_t out;
   };
   std::vector<Pass> passes;  // every launch, its output allocated now: nothing is allocated while timed
-  for (const PassShape& p : pass_shapes(run.launch, names, n))
-    passes.push_back({p, d.alloc((run.launch.until_one ? p.grid : 1) * names.value_bytes, "out")});
+  for (const PassShape& p : pass_shapes(run.launch, names, n)) {
+    if (run.launch.cooperative) d.check_resident(p.grid, unsigned(run.block), p.shared);
+    passes.push_back({p, d.alloc(run.launch.outputs(p.grid) * names.value_bytes, "out")});
+  }
   const auto enqueue = [&](void* stream, const void* input) -> const void* {
     std::uint64_t in = reinterpret_cast<std::uint64_t>(input);
     if (!run.launch.until_one)  // passes: one: out[0] starts at 0, set inside the timed region
       RL_CUDA(cudaMemsetAsync(reinterpret_cast<void*>(passes[0].out), 0, names.value_bytes, cudaStream_t(stream)));
     for (const Pass& p : passes) {
-      d.enqueue(p.shape.grid, unsigned(run.block), p.shape.shared, in, p.out, p.shape.count, cudaStream_t(stream));
+      d.enqueue(p.shape.grid, unsigned(run.block), p.shape.shared, in, p.out, p.shape.count, run.launch.cooperative,
+                cudaStream_t(stream));
       in = p.out;
     }
     return reinterpret_cast<const void*>(passes.back().out);

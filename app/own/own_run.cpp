@@ -22,6 +22,7 @@ struct SinkLayout {
   std::uint64_t lines, params, shared, steps, lanes;
 };
 static_assert(sizeof(SinkLayout) == 64, "rl_trace_sink is 64 bytes");
+constexpr int kGridSyncLine = 1 << 30;  // added to the line of a stage rl_grid_sync() ended
 
 struct Sink {
   SinkLayout at{};
@@ -50,8 +51,10 @@ void read_sink(Target& d, const Sink& s, unsigned block, OwnRun* out) {
   d.read(s.at.lines, lines.data(), lines.size() * 4);
   d.read(s.at.params, params.data(), params.size() * 4);
   for (unsigned k = 0; k < stages; ++k) {
-    // A negated line: rl_warp_stage ended the stage, not a barrier.
-    OwnStage st{std::abs(lines[k]), params[k], std::vector<unsigned char>(s.at.shared_bytes), lines[k] < 0};
+    // A negated line: rl_warp_stage ended the stage, not a barrier; kGridSyncLine added: rl_grid_sync.
+    const bool grid = lines[k] > 0 && (lines[k] & kGridSyncLine) != 0;
+    OwnStage st{std::abs(lines[k]) & ~kGridSyncLine, params[k], std::vector<unsigned char>(s.at.shared_bytes),
+                lines[k] < 0, grid};
     if (s.at.shared_bytes)
       d.read(s.at.shared + std::uint64_t(k) * s.at.shared_bytes, st.shared.data(), s.at.shared_bytes);
     out->stages.push_back(std::move(st));
@@ -87,9 +90,10 @@ class CpuTarget : public Target {
   void read(std::uint64_t at, void* dst, std::size_t n) override { std::memcpy(dst, m_.host(at, n), n); }
   std::uint64_t sink() override { return m_.symbol_address("rl_sink"); }
   std::uint64_t traced_block() override { return m_.symbol_address("rl_traced_block"); }
-  bool launch(unsigned grid, unsigned block, std::size_t shared, std::uint64_t in, std::uint64_t out,
-              std::uint64_t n) override {
+  bool launch(unsigned grid, unsigned block, std::size_t shared, std::uint64_t in, std::uint64_t out, std::uint64_t n,
+              bool cooperative) override {
     ptx::LaunchSpec s{lowered_, grid, block, shared, {in, out, n}, budget_, schedule_};
+    s.cooperative = cooperative;
     s.record_block = record_, s.stage_counter = sink() + offsetof(SinkLayout, stages);
     if (record_ >= 0) read(sink() + offsetof(SinkLayout, steps), &s.step_counters, 8);  // the armed sink's
     record_ = -1;
@@ -119,6 +123,13 @@ std::pair<unsigned, std::size_t> shape_of(const OwnLaunch& l, ExprNames names, s
     throw std::invalid_argument("grid: " + std::to_string(grid) + " blocks, past 2^31 - 1");
   if (shared > 227 * 1024)
     throw std::invalid_argument("shared: " + std::to_string(shared) + " bytes, past a block's 227 KiB");
+  const std::uint64_t per_sm =
+      std::min(kMaxBlocksPerSm, names.threads_per_sm / std::max<std::uint64_t>(names.block, 1));
+  if (l.cooperative && grid > names.sms * per_sm)
+    throw std::invalid_argument("grid: " + std::to_string(grid) + " blocks of " + std::to_string(names.block) +
+                                " threads in a cooperative launch, where a GPU of " + std::to_string(names.sms) +
+                                " SMs holds " + std::to_string(names.sms * per_sm) + " at most (" +
+                                std::to_string(per_sm) + " an SM): every block must be resident at once");
   return {unsigned(grid), std::size_t(shared)};
 }
 
@@ -174,10 +185,11 @@ void run_passes(const OwnRequest& r, Target& d, OwnRun& out) {
   d.write(src, r.input.data(), r.input.size());
   for (std::size_t pass = 0; pass < passes.size(); ++pass) {
     const auto [grid, shared, count] = passes[pass];
-    const std::size_t outputs = out.launch.until_one ? grid : 1;
+    const std::size_t outputs = out.launch.outputs(grid);
     const std::uint64_t dst =
         d.alloc(outputs * size, pass == 0 ? "out" : "out (pass " + std::to_string(pass + 1) + ")");
-    const std::vector<unsigned char> start(outputs * size, out.launch.until_one ? 0xff : 0);  // poisoned, or out[0] = 0
+    std::vector<unsigned char> start(outputs * size, 0xff);          // poisoned: the kernel's to write
+    if (!out.launch.until_one) std::fill_n(start.begin(), size, 0);  // out[0] = 0
     d.write(dst, start.data(), start.size());
     Sink sink;
     if (pass == 0) {
@@ -190,13 +202,14 @@ void run_passes(const OwnRequest& r, Target& d, OwnRun& out) {
     d.write(d.traced_block(), &traced, sizeof traced);
     out.grids.push_back(grid);
     if (pass == 0) d.record_next(r.trace_block), out.input_address = src;
-    const bool ok = d.launch(grid, unsigned(out.block), shared, src, dst, count);
+    const bool ok = d.launch(grid, unsigned(out.block), shared, src, dst, count, out.launch.cooperative);
     if (pass == 0) {
       read_sink(d, sink, unsigned(out.block), &out);
       out.events = d.events();
       out.split_warps = d.split_warps(), out.split_steps = d.split_steps();
-      out.first_outputs.resize(outputs * size);
-      d.read(dst, out.first_outputs.data(), out.first_outputs.size());
+      const std::size_t skip = outputs > 1 && !out.launch.until_one ? 1 : 0;  // a block's values after the result
+      out.first_outputs.resize((outputs - skip) * size);
+      d.read(dst + skip * size, out.first_outputs.data(), out.first_outputs.size());
     }
     if (!ok) break;
     if (pass + 1 == passes.size()) {

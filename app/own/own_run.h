@@ -38,6 +38,7 @@ struct OwnStage {
   int param = 0;                      // rl_param's value (0: none)
   std::vector<unsigned char> shared;  // the block's dynamic shared memory after the barrier
   bool warp = false;                  // ended by rl_warp_stage() inside one warp, not by a barrier
+  bool grid = false;                  // ended by rl_grid_sync(), every block of the grid arrived
 };
 
 struct OwnRun {
@@ -51,7 +52,7 @@ struct OwnRun {
   std::vector<std::vector<std::vector<std::uint64_t>>> lanes;
   std::vector<std::vector<std::vector<int>>> callers;  // [stage][step]: the threads that called rl_lanes
   std::vector<unsigned char> result;         // the final value's bytes (empty when a finding stopped the run)
-  std::vector<unsigned char> first_outputs;  // the first pass's results, one a block
+  std::vector<unsigned char> first_outputs;  // the first pass's results, one a block (cooperative, one pass: out[1..])
   // The traced block's accesses in the first pass (the CPU path alone): dynamic shared memory by
   // byte offset, global loads by address, the input starting at input_address.
   std::vector<ptx::MemEvent> events;

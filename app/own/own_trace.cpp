@@ -157,7 +157,9 @@ std::vector<core::Stage> stages_of(const OwnRun& run, const std::string& type, s
       }
     if (k >= run.stages.size()) continue;
     core::Stage s;
-    s.tag = run.stages[k].warp ? kernels::kTagWarpStage : kernels::kTagBarrier;
+    s.tag = run.stages[k].warp   ? kernels::kTagWarpStage
+            : run.stages[k].grid ? kernels::kTagGridSync
+                                 : kernels::kTagBarrier;
     s.param = param, s.line = run.stages[k].line;
     s.label = core::stage_label(s.tag, s.param, true);
     s.shared = values_of(run.stages[k].shared, type);

@@ -10,6 +10,8 @@
 //   progress: call it after each shuffle step to watch a warp's lanes.
 // - rl_warp_stage(): a stage ended inside one warp (after its __syncwarp()), where no block-wide
 //   barrier is left to end it: Harris' last warp.
+// - rl_grid_sync(): every block of the grid waits for every other (a cooperative launch's
+//   grid.sync()); the file says "//! launch: cooperative".
 //
 // Blocks other than the traced one, and untraced runs, skip the copies: one load and a compare.
 #pragma once
@@ -95,7 +97,7 @@ struct rl_trace_sink {
   unsigned int max_steps;     // rl_lanes steps a stage holds
   unsigned int shared_bytes;  // bytes a stage copies: the launch's dynamic shared memory
   unsigned int stages;        // barriers recorded so far (thread 0 of the traced block counts)
-  int* lines;                 // [max_stages] the source line of the barrier that ended the stage
+  int* lines;  // [max_stages] the line that ended the stage (rl_warp_stage: negated; rl_grid_sync: + 2^30)
   int* params;                // [max_stages] rl_param's value in that stage (0 when none)
   unsigned char* shared;      // [max_stages][shared_bytes] shared memory after the barrier
   unsigned int* steps;        // [blockDim.x] each thread's rl_lanes calls in the stage in progress
@@ -162,6 +164,34 @@ __device__ inline void rl_barrier(int line) {
 #ifndef RL_UNTRACED
 #define __syncthreads() rl_barrier(__LINE__)
 #endif
+
+// rl_grid_sync(): every thread of the grid waits here until every block has arrived, as
+// cooperative groups' grid.sync() does, its steps written out: one counter for the grid; block 0
+// adds 0x80000001 minus the blocks, every other block 1, so the counter's top bit flips once all
+// have arrived, and each block's thread 0 waits for the flip. Its add releases and its loads
+// acquire, so what a block stored before it, every block sees after it. Only in a cooperative
+// launch ("//! launch: cooperative"), where every block is resident at once: in any other, a block
+// may wait for blocks that cannot start until it ends. It ends a stage, as __syncthreads() does.
+__device__ unsigned int rl_grid_arrived;
+__device__ inline void rl_grid_sync_at(int line) {
+  asm volatile("bar.sync 0;" ::: "memory");  // the block's threads, and their stores, are here
+  if (rl_thread() == 0) {
+    const unsigned int blocks = gridDim.x * gridDim.y * gridDim.z;
+    const unsigned int add = blockIdx.x + blockIdx.y + blockIdx.z == 0 ? 0x80000001u - blocks : 1u;
+    unsigned int old = 0, now = 0;
+    asm volatile("atom.add.release.gpu.u32 %0, [%1], %2;" : "=r"(old) : "l"(&rl_grid_arrived), "r"(add) : "memory");
+    do {
+      asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(now) : "l"(&rl_grid_arrived) : "memory");
+    } while (((old ^ now) & 0x80000000u) == 0);
+  }
+#ifndef RL_UNTRACED
+  rl_barrier(line + (1 << 30));  // the block waits for its thread 0; the stage's line says rl_grid_sync
+#else
+  (void)line;
+  __syncthreads();
+#endif
+}
+#define rl_grid_sync() rl_grid_sync_at(__LINE__)
 
 // rl_warp_stage(): ends a stage inside one warp, once the block's barriers are behind it (Harris'
 // last warp). Every active lane of that warp calls it after the __syncwarp() that ends a step; the
