@@ -922,10 +922,10 @@ TEST(Conformance, CatalogKernelsInterpretedReproduceTheirGoldenGpuTraces) {
 
 // Blocks that wait for each other, as a cooperative launch lets them: grid.sync(), and a flag a
 // block that the first block spins on. Launched cooperatively the interpreter runs the blocks in
-// turns (in order, or drawn at random) and the waits end; otherwise grid.sync() traps and a spin
-// runs out of steps, each said in words. The race check between blocks takes the PTX memory
-// model's orderings: a fence or a release before the flag's store, and a fence after its load or
-// an acquiring load; without either side, the value's read is a race.
+// turns (block 0 first; their warps in turn, or interleaved at random) and the waits end; otherwise grid.sync() traps
+// and a spin runs out of steps, each said in words. The race check between blocks takes the PTX memory model's
+// orderings: a fence or a release before the flag's store, and a fence after its load or an acquiring load; without
+// either side, the value's read is a race.
 TEST(Conformance, ACooperativeLaunchsBlocksMayWaitForEachOther) {
   if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
   const auto seed = test::test_seed();
@@ -943,7 +943,8 @@ extern "C" __global__ void synced(unsigned* out) {
   out[0] = s;
 }
 // kRelease 0: a relaxed store of the flag alone, 1: a fence before it, 2: a release store.
-// kAcquire 0: a relaxed load alone, 1: a fence after it, 2: an acquiring load.
+// kAcquire 0: a relaxed load alone, 1: a fence after it, 2: an acquiring load, 3: a release after
+// it (a store's release orders what came before it, not what follows).
 template <int kRelease, int kAcquire>
 __global__ void flags(unsigned* values, unsigned* flag, unsigned* out) {
   if (threadIdx.x != 0) return;
@@ -963,12 +964,14 @@ __global__ void flags(unsigned* values, unsigned* flag, unsigned* out) {
       else asm volatile("ld.relaxed.gpu.u32 %0, [%1];" : "=r"(f) : "l"(flag + k) : "memory");
     }
     if (kAcquire == 1) __threadfence();
+    if (kAcquire == 3) asm volatile("st.release.gpu.u32 [%0], %1;" ::"l"(out + 1), "r"(k) : "memory");
     s += values[k];
   }
   out[0] = s;
 }
 )";
-  const std::set<std::string> names = {"synced", "flags<0, 1>", "flags<1, 0>", "flags<1, 1>", "flags<2, 2>"};
+  const std::set<std::string> names = {"synced",      "flags<0, 1>", "flags<1, 0>",
+                                       "flags<1, 1>", "flags<2, 2>", "flags<1, 3>"};
   const Built b = compile_names(r, names);
   std::mt19937_64 draw(seed);
   const unsigned grid = 2 + unsigned(draw() % 8), block = 32 * (1 + unsigned(draw() % 4));
@@ -1001,7 +1004,7 @@ __global__ void flags(unsigned* values, unsigned* flag, unsigned* out) {
     auto m = std::make_unique<own::ptx::Machine>(b.module);
     own::ptx::LaunchSpec s;
     s.entry = b.lowered.at(name), s.grid = grid, s.block = block, s.cooperative = cooperative;
-    s.params = {m->alloc(4 * grid, "values"), m->alloc(4 * grid, "flags"), m->alloc(4, "out")};
+    s.params = {m->alloc(4 * grid, "values"), m->alloc(4 * grid, "flags"), m->alloc(8, "out")};
     s.step_budget = std::uint64_t(1) << 20;
     const bool ran = m->launch(s);
     unsigned got = 0;
@@ -1014,7 +1017,7 @@ __global__ void flags(unsigned* values, unsigned* flag, unsigned* out) {
     EXPECT_TRUE(ran && m->findings().empty()) << findings_of(*m);
     EXPECT_EQ(got, expect_flags);
   }
-  for (const char* unordered : {"flags<0, 1>", "flags<1, 0>"}) {
+  for (const char* unordered : {"flags<0, 1>", "flags<1, 0>", "flags<1, 3>"}) {
     SCOPED_TRACE(unordered);
     const auto [ran, got, m] = run_flags(unordered, true);
     EXPECT_TRUE(ran) << "a race is a finding; the run goes on";

@@ -218,6 +218,7 @@ TEST(OwnCpu, ACooperativeLaunchsBlocksWaitForEachOther) {
   EXPECT_EQ(own::value_at(run.result.data(), "int"), double(sum));
   const core::Trace t = own::own_trace(r, run, core::Op::Sum);
   EXPECT_EQ(t.partials.size(), grid);
+  EXPECT_EQ(t.pass_outputs, std::vector<std::size_t>{grid}) << "a result a block, as the grid view draws them";
   const int sync_line =
       int(std::count(starter.begin(), starter.begin() + std::ptrdiff_t(starter.find("rl_grid_sync();")), '\n')) + 1;
   std::vector<int> grid_stages;  // the lines of the stages rl_grid_sync() ended
@@ -248,6 +249,11 @@ TEST(OwnCpu, ACooperativeLaunchsBlocksWaitForEachOther) {
   r.source = wide;
   EXPECT_EQ(error_of([&] { own::run_on_cpu(r); }),
             "grid: 99 blocks of 64 threads in a cooperative launch, where a GPU of 3 SMs holds 96 at most (32 an SM): "
+            "every block must be resident at once");
+  wide.replace(wide.find("sms * 33"), 8, "sms * 17");  // 100 threads take 4 warps' room: 2048 / 128 = 16 an SM
+  r.source = wide, r.block = 100;
+  EXPECT_EQ(error_of([&] { own::run_on_cpu(r); }),
+            "grid: 51 blocks of 100 threads in a cooperative launch, where a GPU of 3 SMs holds 48 at most (16 an SM): "
             "every block must be resident at once");
 }
 

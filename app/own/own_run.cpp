@@ -123,8 +123,8 @@ std::pair<unsigned, std::size_t> shape_of(const OwnLaunch& l, ExprNames names, s
     throw std::invalid_argument("grid: " + std::to_string(grid) + " blocks, past 2^31 - 1");
   if (shared > 227 * 1024)
     throw std::invalid_argument("shared: " + std::to_string(shared) + " bytes, past a block's 227 KiB");
-  const std::uint64_t per_sm =
-      std::min(kMaxBlocksPerSm, names.threads_per_sm / std::max<std::uint64_t>(names.block, 1));
+  const std::uint64_t warps_a_block = std::max<std::uint64_t>((names.block + 31) / 32, 1);  // an SM holds whole warps
+  const std::uint64_t per_sm = std::min(kMaxBlocksPerSm, names.threads_per_sm / (32 * warps_a_block));
   if (l.cooperative && grid > names.sms * per_sm)
     throw std::invalid_argument("grid: " + std::to_string(grid) + " blocks of " + std::to_string(names.block) +
                                 " threads in a cooperative launch, where a GPU of " + std::to_string(names.sms) +

@@ -269,7 +269,7 @@ inline void Machine::Impl::alu(unsigned t, const Instr& in) {
 void Machine::Impl::prepare(const LaunchSpec& s) {
   e = m->entry(s.entry);
   if (!e) throw std::invalid_argument("the PTX has no kernel " + s.entry);
-  globals.reset();
+  globals.reset(s.grid * s.grid_y);
   stage_counter = s.record_block >= 0 ? global.at(s.stage_counter, 4) : nullptr;
   step_counters = s.record_block >= 0 && s.step_counters
                       ? global.at(s.step_counters, 4 * std::size_t(s.block) * s.block_y)

@@ -47,17 +47,31 @@ std::string SharedHistory::access(unsigned t, int line, std::size_t at, std::siz
   return {};
 }
 
-void GlobalAccesses::reset() {
+void GlobalAccesses::reset(unsigned blocks) {
   stores_.clear(), loads_.clear(), load_records_.clear(), releases_.clear(), blocks_.clear();
+  blocks_total_ = std::max(blocks, 1u);
   begin_block(0);
 }
 
 void GlobalAccesses::begin_block(unsigned b) { block_ = b, now_ = &blocks_[b]; }
 
-void GlobalAccesses::fence() {
+void GlobalAccesses::end_block() { blocks_.erase(block_), now_ = nullptr; }
+
+void GlobalAccesses::fence(bool full) {
   ++now_->fences;
-  for (const auto& [block, fences] : now_->pending) now_->seen[block] = std::max(now_->seen[block], fences);
+  if (!full || now_->pending.empty()) return;
+  if (now_->seen.empty()) now_->seen.assign(blocks_total_, 0);
+  for (const auto& [block, fences] : now_->pending)
+    if (block < now_->seen.size()) now_->seen[block] = std::max(now_->seen[block], fences);
   now_->pending.clear();
+}
+
+void GlobalAccesses::acquire(std::uint64_t at) {
+  const auto it = releases_.find(at);
+  if (it == releases_.end()) return;
+  if (now_->seen.empty()) now_->seen.assign(blocks_total_, 0);
+  for (const auto& [block, fences] : it->second)
+    if (block != block_ && block < now_->seen.size()) now_->seen[block] = std::max(now_->seen[block], fences);
 }
 
 void GlobalAccesses::take(Releases& into, std::uint64_t at) const {
@@ -69,8 +83,8 @@ void GlobalAccesses::take(Releases& into, std::uint64_t at) const {
 
 bool GlobalAccesses::ordered(const Access& earlier) const {
   if (earlier.block == block_) return true;  // within a block: the shared-memory check's business
-  const auto it = now_->seen.find(earlier.block);
-  return it != now_->seen.end() && it->second > earlier.fences;  // fenced after it, released, acquired here
+  // Fenced after it, released, acquired here.
+  return earlier.block < now_->seen.size() && now_->seen[earlier.block] > earlier.fences;
 }
 
 namespace {
@@ -90,8 +104,8 @@ std::string GlobalAccesses::say(const Access& earlier, const Access& now, std::u
 std::string GlobalAccesses::store(unsigned t, int line, std::uint64_t at, std::size_t n, Order order, unsigned region,
                                   std::uint64_t offset, const std::function<std::string(std::uint64_t)>& where) {
   constexpr std::size_t kMaxBytes = std::size_t(1) << 24;  // past this, later stores go unchecked
-  if (order.release) fence();
-  if (order.acquire) take(now_->seen, at);
+  if (order.release) fence(false);
+  if (order.acquire) acquire(at);
   if (order.strong) releases_[at][block_] = now_->fences;
   const Access now{block_, t, line, now_->fences, order.strong, false};
   const auto loaded = loads_.find(region);
@@ -114,8 +128,10 @@ std::string GlobalAccesses::store(unsigned t, int line, std::uint64_t at, std::s
 
 std::string GlobalAccesses::load(unsigned t, int line, std::uint64_t at, std::size_t n, Order order, unsigned region,
                                  std::uint64_t offset, const std::function<std::string(std::uint64_t)>& where) {
-  if (order.release) fence();
-  if (order.strong) take(order.acquire ? now_->seen : now_->pending, at);
+  constexpr std::size_t kMaxLoads = std::size_t(1) << 24;
+  if (order.release) fence(false);
+  if (order.acquire) acquire(at);
+  if (order.strong && !order.acquire) take(now_->pending, at);
   const Access now{block_, t, line, now_->fences, order.strong, true};
   for (std::uint64_t byte = at; byte < at + n && !stores_.empty(); ++byte) {
     const auto it = stores_.find(byte);
@@ -123,8 +139,18 @@ std::string GlobalAccesses::load(unsigned t, int line, std::uint64_t at, std::si
   }
   std::vector<std::uint32_t>& marks = loads_[region];
   if (marks.size() < offset + n) marks.resize(offset + n, 0);
+  const auto first = marks.begin() + std::ptrdiff_t(offset), last = first + std::ptrdiff_t(n);
+  const std::uint32_t mark = *first;
+  const auto same = [&](const Access& a) {
+    return a.block == now.block && a.thread == now.thread && a.line == now.line && a.fences == now.fences &&
+           a.strong == now.strong;
+  };
+  if (mark != 0 && same(load_records_[mark - 1]) &&
+      std::all_of(first, last, [&](std::uint32_t m) { return m == mark; }))
+    return {};  // the same load again (a spin): its record stands
+  if (load_records_.size() >= kMaxLoads) return {};
   load_records_.push_back(now);
-  std::fill_n(marks.begin() + std::ptrdiff_t(offset), n, std::uint32_t(load_records_.size()));
+  std::fill(first, last, std::uint32_t(load_records_.size()));
   return {};
 }
 

@@ -56,10 +56,12 @@ class GlobalAccesses {
     bool acquire = false;  // sees the releases made at its address before it (atom, ld.acquire)
     bool release = false;  // a fence before it (st.release, atom.release, .acq_rel)
   };
-  void reset();  // a new launch
+  void reset(unsigned blocks);   // a new launch of `blocks` blocks
   void begin_block(unsigned b);  // b runs (again, in a cooperative launch's turns)
-  // A fence at GPU (or system) scope by the current block: what its strong loads saw, it acquires.
-  void fence();
+  void end_block();              // the current block has exited: what it acquired goes
+  // A fence at GPU (or system) scope by the current block; a full one (not a release's) also
+  // acquires what its strong loads saw since its last.
+  void fence(bool full = true);
   // The current block's thread t stores or loads bytes [at, at + n) at a source line; region and
   // offset name the buffer (GlobalMemory::Place) for the loads' record. The race it completes in
   // words, naming each byte by where(byte), or empty. A strong store is a release at `at`.
@@ -79,20 +81,24 @@ class GlobalAccesses {
   using Releases = std::unordered_map<unsigned, std::uint32_t>;  // a block's fences before its release
   struct Block {
     std::uint32_t fences = 0;
-    Releases seen;     // the releases this block acquired: it is ordered after a block's accesses before them
-    Releases pending;  // what its strong loads saw since its last fence (a fence acquires them)
+    // The releases this block acquired, by block (empty until its first): it is ordered after a
+    // block's accesses before them. A vector: grid.sync() has every block acquire every other's.
+    std::vector<std::uint32_t> seen;
+    Releases pending;  // what its strong loads saw since its last full fence
   };
   bool ordered(const Access& earlier) const;  // happens before the current block's accesses
-  void take(Releases& into, std::uint64_t at) const;  // the releases at `at` so far
+  void acquire(std::uint64_t at);             // the releases at `at` so far, into seen
+  void take(Releases& into, std::uint64_t at) const;
   std::string say(const Access& earlier, const Access& now, std::uint64_t byte,
                   const std::function<std::string(std::uint64_t)>& where) const;
 
-  unsigned block_ = 0;
+  unsigned block_ = 0, blocks_total_ = 1;
   Block* now_ = nullptr;  // blocks_[block_]
   std::unordered_map<unsigned, Block> blocks_;
   std::unordered_map<std::uint64_t, Releases> releases_;  // each address's releases, by block
   std::unordered_map<std::uint64_t, Access> stores_;      // the last store of each byte
-  // The last load of each byte, a buffer at a time: an index into load_records_ plus 1 (0: none).
+  // The last load of each byte, a buffer at a time: an index into load_records_ plus 1 (0: none);
+  // a load like the byte's last (a spin) adds no record, and past kMaxLoads loads go unchecked.
   std::unordered_map<unsigned, std::vector<std::uint32_t>> loads_;
   std::vector<Access> load_records_;
 };

@@ -161,7 +161,8 @@ void Machine::Impl::run_block(unsigned b) {
   start_block(b);
   for (;;) {
     run_warps();
-    if (std::all_of(status.begin(), status.end(), [](Status s) { return s == Status::Exited; })) return;
+    if (std::all_of(status.begin(), status.end(), [](Status s) { return s == Status::Exited; }))
+      return globals.end_block();
     unblock();
   }
 }
@@ -205,6 +206,7 @@ void Machine::Impl::run_cooperative() {
       swap_block(p);
       globals.begin_block(block_id);
       const bool done = turn();
+      if (done) globals.end_block();
       swap_block(p);
       if (done)
         p = Parked{}, live.erase(live.begin() + std::ptrdiff_t(i));
