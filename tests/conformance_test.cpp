@@ -137,9 +137,10 @@ struct InterpretedTrace {
 };
 
 // Rows whose kernels use what the interpreter does not model: clusters' distributed shared memory
-// (mapa, ld.shared::cluster), bulk copies and their mbarriers.
+// (mapa, ld.shared::cluster) and bulk reductions (cp.reduce.async.bulk). Bulk copies into a
+// block's shared memory and their mbarriers it models (flat-rows).
 bool outside_interpreter(const kernels::AlgorithmRow& row) {
-  return row.tree == kernels::Tree::Cluster || row.bulk_copy;
+  return row.tree == kernels::Tree::Cluster || row.combine == kernels::Combine::BulkReduce;
 }
 
 // NVRTC's output and the interpreter's module, once per test run. Compiling is most of this test's
@@ -902,8 +903,8 @@ TEST(Conformance, CatalogKernelsInterpretedReproduceTheirGoldenGpuTraces) {
   report += "not driven by this test:\n";
   for (const auto& a : not_driven) report += "  " + a + "\n";
   std::printf("%s", report.c_str());
-  // Clusters' distributed shared memory (mapa, ld.shared::cluster) and bulk-async's mbarriers and
-  // bulk copies are outside the interpreter's set, refused in words.
+  // Clusters' distributed shared memory (mapa, ld.shared::cluster) and bulk-async's bulk
+  // reductions are outside the interpreter's set, refused in words.
   std::set<std::string> refused_ids, outside_set;
   for (const auto& [a, why] : refused) refused_ids.insert(a);
   for (const test::GoldenCase& c : test::golden_cases())
@@ -914,9 +915,9 @@ TEST(Conformance, CatalogKernelsInterpretedReproduceTheirGoldenGpuTraces) {
   for (const auto& a : refused_ids) EXPECT_TRUE(outside_set.count(a)) << a << " refused\n" << report;
   for (const auto& [a, why] : refused)
     EXPECT_TRUE(why.find("not modelled on the CPU") != std::string::npos) << a << ": " << why;
-  // The 33 that conform, the 11 matrix kernels and cg-grid-sync's cooperative launch among them
-  // (30 or more of them have a case of at most 2^17: the sanitizers' round).
-  EXPECT_GE(passed.size(), sanitized ? 30u : 33u) << report;
+  // The 34 that conform, the 12 matrix kernels (flat-rows' bulk copies) and cg-grid-sync's
+  // cooperative launch among them (30 or more have a case of at most 2^17: the sanitizers' round).
+  EXPECT_GE(passed.size(), sanitized ? 30u : 34u) << report;
   EXPECT_GE(narrow, sanitized ? 1 : 6) << report;  // work-queue's alone is outside
 }
 
@@ -1034,6 +1035,65 @@ __global__ void flags(unsigned* values, unsigned* flag, unsigned* out) {
   EXPECT_EQ(m->findings()[0].kind, "step-budget");
   EXPECT_NE(m->findings()[0].text.find("outside a cooperative launch blocks run one after another"), std::string::npos)
       << m->findings()[0].text;
+}
+
+// A block's own mbarriers and bulk copies, as flat-rows uses them: a phase completes when its
+// arrivals and its bytes are in, try_wait.parity says which phase has, the copy lands in shared
+// memory. An mbarrier used before mbarrier.init, and a copy whose size is not a multiple of 16,
+// are findings.
+TEST(Conformance, MbarriersCompleteOnTheirArrivalsAndBytes) {
+  if (!nvrtc_or_skip()) GTEST_SKIP() << "NVRTC does not load here";
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  own::CompileRequest r;
+  r.file = "bulk.cu", r.options = catalog_options(), r.cache = false;
+  r.source = R"(#include <cuda/ptx>
+namespace ptx = cuda::ptx;
+// out[t] = in[t] through shared memory; out[32 + t]: phase 0 done before the arrivals, after both
+// arrivals with the bytes still due, and phase 1 done after.
+template <bool kInit>
+__global__ void bulk(const int* in, int* out, unsigned bytes) {
+  __shared__ alignas(16) int buf[32];
+  __shared__ unsigned long long bar;
+  const unsigned t = threadIdx.x;
+  if (kInit && t == 0) ptx::mbarrier_init(&bar, 2), ptx::fence_proxy_async(ptx::space_shared);
+  __syncthreads();
+  const bool before = ptx::mbarrier_try_wait_parity(&bar, 0);
+  if (t == 1) (void)ptx::mbarrier_arrive(&bar);
+  __syncthreads();
+  if (t == 0) (void)ptx::mbarrier_arrive_expect_tx(ptx::sem_release, ptx::scope_cta, ptx::space_shared, &bar, bytes);
+  __syncthreads();
+  const bool one = ptx::mbarrier_try_wait_parity(&bar, 0);
+  __syncthreads();
+  if (t == 0) ptx::cp_async_bulk(ptx::space_cluster, ptx::space_global, buf, in, bytes, &bar);
+  while (!ptx::mbarrier_try_wait_parity(&bar, 0)) {
+  }
+  out[t] = buf[t];
+  out[32 + t] = int(before) + 2 * int(one) + 4 * int(ptx::mbarrier_try_wait_parity(&bar, 1));
+}
+)";
+  const Built b = compile_names(r, {"bulk<true>", "bulk<false>"});
+  std::mt19937_64 draw(seed);
+  std::vector<std::int32_t> in(32);
+  for (auto& v : in) v = std::int32_t(draw());
+  const auto run = [&](const std::string& name, unsigned bytes, std::vector<std::int32_t>* got) {
+    own::ptx::Machine m(b.module);
+    const std::uint64_t src = m.alloc(128, "in"), dst = m.alloc(256, "out");
+    std::memcpy(m.host(src, 128), in.data(), 128);
+    own::ptx::LaunchSpec s;
+    s.entry = b.lowered.at(name), s.grid = 1, s.block = 32, s.params = {src, dst, bytes};
+    const bool ran = m.launch(s);
+    if (got) got->resize(64), std::memcpy(got->data(), m.host(dst, 256), 256);
+    return ran ? std::string() : findings_of(m);
+  };
+  std::vector<std::int32_t> got;
+  ASSERT_EQ(run("bulk<true>", 128, &got), "");
+  for (unsigned t = 0; t < 32; ++t) {
+    EXPECT_EQ(got[t], in[t]) << "thread " << t;
+    EXPECT_EQ(got[32 + t], 0) << "phase 0 not done before or after the first arrival, phase 1 not done after";
+  }
+  EXPECT_NE(run("bulk<false>", 128, nullptr).find("uninitialised-read: thread 0 of block 0"), std::string::npos);
+  EXPECT_NE(run("bulk<true>", 120, nullptr).find("a bulk copy of 120 bytes"), std::string::npos);
 }
 
 // batched-rows-vectorized's rows ending with their first block waiting for the others' results

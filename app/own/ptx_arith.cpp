@@ -87,6 +87,13 @@ std::uint64_t int_op(const Instr& in, std::uint64_t a, std::uint64_t b, std::uin
     case Op::Clz:
       return (a & mask_of(n)) == 0 ? std::uint64_t(8 * n)
                                    : std::uint64_t(__builtin_clzll(a & mask_of(n)) - (64 - 8 * n));
+    case Op::Bfind: {  // none: 0xffffffff (the PTX ISA's bfind)
+      std::uint64_t v = a & mask_of(n);
+      if (is_signed && (v >> (8 * n - 1) & 1u)) v = ~v & mask_of(n);  // a negative's highest 0
+      if (v == 0) return 0xffffffffu;
+      const int top = 63 - __builtin_clzll(v);
+      return std::uint64_t(in.mods.find(".shiftamt") != std::string::npos ? 8 * n - 1 - top : top);
+    }
     case Op::Brev: {
       std::uint64_t r = 0;
       for (int i = 0; i < 8 * n; ++i) r |= ((a >> i) & 1) << (8 * n - 1 - i);

@@ -251,8 +251,10 @@ inline void Machine::Impl::alu(unsigned t, const Instr& in) {
     case Op::Atom:
     case Op::Red: return atomic(t, in);
     case Op::Membar:  // a fence past the block orders its global accesses for other blocks
-      if (!in.has(Mod::Cta)) globals.fence();
-      return;
+      if (!in.has(Mod::Cta) && in.mods.find(".proxy") == std::string::npos) globals.fence();
+      return;  // a proxy fence orders a block's own accesses and its bulk copies: they are made at once here
+    case Op::Mbarrier: return mbarrier(t, in);
+    case Op::Cp: return bulk_copy(t, in);
     case Op::Bfe:
       return set(t, in.args[0], in.type,
                  bit_field_extract(in, value(t, in.args[1], in.type), std::uint32_t(value(t, in.args[2], kU32)),
@@ -264,6 +266,70 @@ inline void Machine::Impl::alu(unsigned t, const Instr& in) {
                            std::uint32_t(value(t, in.args[3], kU32)), std::uint32_t(value(t, in.args[4], kU32))));
     default: return arithmetic(t, in);
   }
+}
+
+MBarrier& Machine::Impl::mbarrier_at(unsigned t, const Instr& in, std::uint64_t at) {
+  const auto it = mbarriers.find(at);
+  if (it == mbarriers.end())
+    stop("uninitialised-read",
+         where(t, in) + ": an mbarrier at shared byte " + std::to_string(at) + " that mbarrier.init has not set up",
+         in.line);
+  return it->second;
+}
+
+void Machine::Impl::complete(MBarrier& b) {
+  if (b.pending == 0 && b.tx == 0) ++b.phase, b.pending = b.expected;
+}
+
+void Machine::Impl::mbarrier(unsigned t, const Instr& in) {
+  const bool init = in.mods.rfind(".init", 0) == 0, arrive = in.mods.rfind(".arrive", 0) == 0;
+  Space sp = Space::Shared;
+  const std::uint64_t at = address(t, in.args[init ? 0 : 1], &sp);
+  if (sp != Space::Shared || at % 8 != 0 || at + 8 > shared.size())
+    stop("out-of-bounds",
+         where(t, in) + ": an mbarrier at " + std::to_string(at) + ", not 8 aligned bytes of shared memory", in.line);
+  if (init) {
+    const auto count = std::uint32_t(value(t, in.args[1], kU32));
+    mbarriers[at] = MBarrier{count, count, 0, 0};
+    std::fill_n(shared_set.begin() + std::ptrdiff_t(at), 8, 1);
+    return;
+  }
+  MBarrier& b = mbarrier_at(t, in, at);
+  if (arrive) {
+    if (in.mods.find(".expect_tx") != std::string::npos) b.tx += std::int64_t(value(t, in.args[2], kU32));
+    if (b.pending == 0)
+      stop("divergent-barrier", where(t, in) + ": an arrival at an mbarrier whose phase expects no more", in.line);
+    if (in.args[0].what == Operand::Reg) set(t, in.args[0], Type{Kind::B, 8}, b.phase);  // the state: its phase
+    --b.pending;
+    return complete(b);
+  }
+  // try_wait / test_wait: whether the phase of that parity (or since that state) has completed.
+  const auto which =
+      std::uint32_t(value(t, in.args[2], in.mods.find(".parity") != std::string::npos ? kU32 : Type{Kind::B, 8}));
+  const bool done = in.mods.find(".parity") != std::string::npos ? (b.phase & 1u) != (which & 1u) : b.phase != which;
+  set(t, in.args[0], Type{Kind::Pred, 1}, done);
+}
+
+void Machine::Impl::bulk_copy(unsigned t, const Instr& in) {
+  Space to = Space::Shared, from = Space::Global, bar = Space::Shared;
+  const std::uint64_t dst = address(t, in.args[0], &to), src = address(t, in.args[1], &from);
+  const std::uint64_t bytes = value(t, in.args[2], kU32), at = address(t, in.args[3], &bar);
+  if (bytes % 16 != 0 || dst % 16 != 0 || src % 16 != 0)
+    stop("out-of-bounds",
+         where(t, in) + ": a bulk copy of " + std::to_string(bytes) + " bytes from 0x" + hex_of(src) +
+             " to shared byte " + std::to_string(dst) + ": both addresses and the size must be multiples of 16",
+         in.line);
+  if (dst + bytes > shared.size())
+    stop("out-of-bounds",
+         where(t, in) + ": a bulk copy to shared bytes " + std::to_string(dst) + " to " + std::to_string(dst + bytes) +
+             ", past the block's " + std::to_string(shared.size()),
+         in.line);
+  MBarrier& b = mbarrier_at(t, in, at);
+  const unsigned char* p = memory(t, in, Space::Global, src, std::size_t(bytes), false);
+  std::copy_n(p, bytes, shared.begin() + std::ptrdiff_t(dst));  // the async proxy's write: outside the race check
+  std::fill_n(shared_set.begin() + std::ptrdiff_t(dst), bytes, 1);
+  b.tx -= std::int64_t(bytes);
+  complete(b);
 }
 
 void Machine::Impl::prepare(const LaunchSpec& s) {

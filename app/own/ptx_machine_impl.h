@@ -3,6 +3,7 @@
 // (ptx_warps.cpp). Not for use outside them.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <random>
 #include <stdexcept>
@@ -22,6 +23,14 @@ constexpr Type kU32{Kind::U, 4};
 enum class Status : std::uint8_t { Run, Barrier, WarpWait, Exited };
 struct Stopped {};  // ends a launch at a finding
 
+// An mbarrier's state (the hardware's 8 bytes are opaque): arrivals still due in this phase,
+// those each phase expects, transaction bytes still due, and the phases completed.
+struct MBarrier {
+  std::uint32_t pending = 0, expected = 0;
+  std::int64_t tx = 0;
+  std::uint32_t phase = 0;
+};
+
 struct Machine::Impl {
   Machine& self;
   std::shared_ptr<const Module> m;
@@ -38,6 +47,7 @@ struct Machine::Impl {
   std::vector<std::size_t> param_at;
   unsigned block_id = 0;
   std::vector<unsigned char> shared, shared_set;
+  std::map<std::uint64_t, MBarrier> mbarriers;  // the running block's, by shared offset
   SharedHistory history;
   GlobalAccesses globals;                        // this launch's global accesses, block by block
   const unsigned char* stage_counter = nullptr;  // spec.stage_counter's bytes, found once a launch
@@ -136,6 +146,13 @@ struct Machine::Impl {
 
   void alu(unsigned t, const Instr& in);
 
+  // ---- mbarriers and bulk copies ----------------------------------------------------------
+  MBarrier& mbarrier_at(unsigned t, const Instr& in, std::uint64_t at);
+  void complete(MBarrier& b);  // the phase ends where no arrival and no byte is due
+  void mbarrier(unsigned t, const Instr& in);
+  // cp.async.bulk: the copy is made at once, then its bytes complete on the mbarrier.
+  void bulk_copy(unsigned t, const Instr& in);
+
   // ---- a warp's .sync instructions --------------------------------------------------------
   static bool warp_sync(const Instr& in) {
     return in.op == Op::Shfl || in.op == Op::Vote || in.op == Op::Redux || (in.op == Op::Bar && in.has(Mod::Warp));
@@ -177,6 +194,7 @@ struct Machine::Impl {
   struct Parked {
     unsigned block_id = 0;
     std::vector<unsigned char> shared, shared_set;
+    std::map<std::uint64_t, MBarrier> mbarriers;
     SharedHistory history;
     std::vector<std::uint64_t> regs;
     std::vector<std::uint32_t> pc;

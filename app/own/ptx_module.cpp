@@ -25,18 +25,54 @@ struct OpName {
   Op op;
 };
 constexpr OpName kOps[] = {
-    {"mov", Op::Mov},       {"add", Op::Add},      {"sub", Op::Sub},     {"mul", Op::Mul},
-    {"mad", Op::Mad},       {"fma", Op::Fma},      {"div", Op::Div},     {"rem", Op::Rem},
-    {"min", Op::Min},       {"max", Op::Max},      {"neg", Op::Neg},     {"abs", Op::Abs},
-    {"and", Op::And},       {"or", Op::Or},        {"xor", Op::Xor},     {"not", Op::Not},
-    {"shl", Op::Shl},       {"shr", Op::Shr},      {"setp", Op::Setp},   {"selp", Op::Selp},
-    {"cvt", Op::Cvt},       {"cvta", Op::Cvta},    {"ld", Op::Ld},       {"st", Op::St},
-    {"bra", Op::Bra},       {"bar", Op::Bar},      {"barrier", Op::Bar}, {"ret", Op::Ret},
-    {"exit", Op::Ret},      {"shfl", Op::Shfl},    {"atom", Op::Atom},   {"red", Op::Red},
-    {"membar", Op::Membar}, {"fence", Op::Membar}, {"vote", Op::Vote},   {"activemask", Op::Activemask},
-    {"popc", Op::Popc},     {"clz", Op::Clz},      {"brev", Op::Brev},   {"bfe", Op::Bfe},
-    {"bfi", Op::Bfi},       {"rcp", Op::Rcp},      {"sqrt", Op::Sqrt},   {"redux", Op::Redux},
+    {"mov", Op::Mov},
+    {"add", Op::Add},
+    {"sub", Op::Sub},
+    {"mul", Op::Mul},
+    {"mad", Op::Mad},
+    {"fma", Op::Fma},
+    {"div", Op::Div},
+    {"rem", Op::Rem},
+    {"min", Op::Min},
+    {"max", Op::Max},
+    {"neg", Op::Neg},
+    {"abs", Op::Abs},
+    {"and", Op::And},
+    {"or", Op::Or},
+    {"xor", Op::Xor},
+    {"not", Op::Not},
+    {"shl", Op::Shl},
+    {"shr", Op::Shr},
+    {"setp", Op::Setp},
+    {"selp", Op::Selp},
+    {"cvt", Op::Cvt},
+    {"cvta", Op::Cvta},
+    {"ld", Op::Ld},
+    {"st", Op::St},
+    {"bra", Op::Bra},
+    {"bar", Op::Bar},
+    {"barrier", Op::Bar},
+    {"ret", Op::Ret},
+    {"exit", Op::Ret},
+    {"shfl", Op::Shfl},
+    {"atom", Op::Atom},
+    {"red", Op::Red},
+    {"membar", Op::Membar},
+    {"fence", Op::Membar},
+    {"vote", Op::Vote},
+    {"activemask", Op::Activemask},
+    {"popc", Op::Popc},
+    {"clz", Op::Clz},
+    {"brev", Op::Brev},
+    {"bfe", Op::Bfe},
+    {"bfi", Op::Bfi},
+    {"rcp", Op::Rcp},
+    {"sqrt", Op::Sqrt},
+    {"redux", Op::Redux},
     {"trap", Op::Trap},
+    {"bfind", Op::Bfind},
+    {"mbarrier", Op::Mbarrier},
+    {"cp", Op::Cp},
 };
 
 bool type_of(std::string_view s, Type* t) {
@@ -73,6 +109,20 @@ bool space_of(std::string_view s, Space* sp) {
   if (s == "local") return *sp = Space::Local, true;
   if (s == "const") return *sp = Space::Const, true;
   return false;
+}
+
+// The mbarrier and bulk-copy forms the interpreter models (a block's own barriers in shared
+// memory; a copy from global memory into the block's shared memory): not a cluster's, not a
+// reduction's, not the arrivals that leave a phase incomplete.
+bool modelled_async(const Instr& in) {
+  const std::string& m = in.mods;
+  if (in.op == Op::Cp)
+    return in.space == Space::Global && m == ".async.bulk.shared::cluster.mbarrier::complete_tx::bytes";
+  if (m.find(".shared::cluster") != std::string::npos || m.find(".cluster") != std::string::npos) return false;
+  if (m.rfind(".init", 0) == 0) return m == ".init" || m == ".init.shared::cta";
+  if (m.rfind(".arrive", 0) == 0)  // .expect_tx, .release, .cta may follow
+    return m.find("noComplete") == std::string::npos && m.find("arrive_drop") == std::string::npos;
+  return m.rfind(".try_wait", 0) == 0 || m.rfind(".test_wait", 0) == 0;
 }
 
 struct SpecialName {
@@ -171,7 +221,7 @@ class Parser {
 
   void body_line(std::string_view s) {
     if (s.back() == ':') return label(s.substr(0, s.size() - 1));
-    if (s.rfind(".reg", 0) == 0) return;
+    if (s.rfind(".reg", 0) == 0) return declare(s);
     if (s.rfind(".loc", 0) == 0) return loc(s);
     if (s.rfind(".local", 0) == 0) fail("a local array (.local): not modelled on the CPU: run it on a GPU");
     if (s.rfind(".shared", 0) == 0) return variable(s);  // a function's static __shared__: its mangled name is unique
@@ -179,6 +229,16 @@ class Parser {
         s.rfind(".minnctapersm", 0) == 0 || s.rfind(".maxnreg", 0) == 0)
       return;
     instruction(s);
+  }
+
+  // ".reg .pred P_OUT;": inline asm's own registers are named without a '%' (cuda::ptx's); those
+  // the compiler numbers (%r<12>) are made when first used.
+  void declare(std::string_view s) {
+    if (s.back() == ';') s.remove_suffix(1);
+    const std::vector<std::string_view> words = split(trim(s.substr(4)), ' ');
+    for (std::size_t i = 1; i < words.size(); ++i)
+      for (std::string_view name : split(words[i], ','))
+        if (!name.empty() && name[0] != '%' && name.find('<') == std::string_view::npos) reg(trim(name));
   }
 
   static void mark_header_code(Module& m) {
@@ -379,6 +439,7 @@ class Parser {
       return o.what = Operand::Imm, o.imm = immediate(s), o;
     if (s[0] == '$') return o.what = Operand::Label, o;
     if (const int symbol = symbol_of(s); symbol != -1) return o.what = Operand::Symbol, o.symbol = symbol, o;
+    if (const auto it = regs_.find(s); it != regs_.end()) return o.what = Operand::Reg, o.reg = it->second, o;
     fail("an unknown name " + core::printable(s));
   }
 
@@ -497,6 +558,8 @@ class Parser {
     }
     if (in->space == Space::Local)
       fail("local memory (." + std::string("local") + "): not modelled on the CPU: run it on a GPU");
+    if ((in->op == Op::Mbarrier || in->op == Op::Cp) && !modelled_async(*in))
+      fail("the instruction '" + core::printable(word, 60) + "': not modelled on the CPU: run it on a GPU");
     if (in->space == Space::Const && in->op != Op::Ld)  // the host writes constant memory; kernels read it
       fail("a write to constant memory (.const): not modelled on the CPU: run it on a GPU");
   }

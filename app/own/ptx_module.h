@@ -56,6 +56,9 @@ enum class Op : std::uint8_t {
   Sqrt,
   Redux,
   Trap,
+  Bfind,     // the most significant bit unlike the sign (.shiftamt: its distance from the top)
+  Mbarrier,  // init, arrive (.expect_tx), try_wait/test_wait (.parity): ptx_machine.cpp's model
+  Cp,        // cp.async.bulk from global into shared memory, completing on an mbarrier
 };
 
 // The operand types PTX names: .u8 .s32 .f16 .f32 .bf16 .b64 .pred ... (size in bytes, kind);

@@ -149,6 +149,7 @@ void Machine::Impl::start_block(unsigned b) {
   globals.begin_block(b);
   shared.assign(dynamic_start() + spec.dynamic_shared, 0);  // the dynamic part starts 16-aligned
   shared_set.assign(shared.size(), 0);
+  mbarriers.clear();
   history.reset(shared.size(), (threads + 31) / 32);
   regs.assign(std::size_t(threads) * std::size_t(nregs), 0);
   pc.assign(threads, 0);
@@ -169,7 +170,7 @@ void Machine::Impl::run_block(unsigned b) {
 
 void Machine::Impl::swap_block(Parked& p) {
   std::swap(block_id, p.block_id);
-  shared.swap(p.shared), shared_set.swap(p.shared_set), std::swap(history, p.history);
+  shared.swap(p.shared), shared_set.swap(p.shared_set), mbarriers.swap(p.mbarriers), std::swap(history, p.history);
   regs.swap(p.regs), pc.swap(p.pc), status.swap(p.status), issued_.swap(p.issued);
   std::swap(schedule_rng, p.rng);
 }

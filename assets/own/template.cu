@@ -1,7 +1,8 @@
 // Your own reduction. Reduction Lab launches the kernel named on the `kernel:` line with
 //   in:  n input elements of value_t (float unless you run with --type int or --type double)
 //   out: one result a block (`passes: until one` launches the kernel again over those results
-//        until one is left) or, with `passes: one`, out[0] alone, which starts as 0
+//        until one is left) or, with `passes: one`, out[0] alone, which starts as 0 (with
+//        `launch: cooperative` too, out[1 + b] for block b: see grid-sync.cu)
 //   n:   the elements this launch reads
 // Every __syncthreads() ends a stage: the traced block's shared memory is recorded after it.
 // The grid and shared lines are expressions of n, block, sizeof(value_t), sms (the GPU's SMs)
