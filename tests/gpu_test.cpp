@@ -1368,6 +1368,48 @@ TEST(Gpu, OwnStartersOnTheGpuEqualTheCpuPathBitForBit) {
   }
 }
 
+// A kernel of your own launched cooperatively (grid-sync.cu): on the GPU its blocks wait for each
+// other at rl_grid_sync(), and every block's total and the result equal the CPU path's, bit for
+// bit, at an odd size. A grid the SMs' threads allow but the kernel's shared memory does not
+// (blocks of 1024 threads with 200 KiB each: one an SM, not two) is refused before it launches,
+// in words.
+TEST(Gpu, OwnCooperativeLaunchWaitsAndIsRefusedPastWhatTheGpuHolds) {
+  if (!cuda_device()) NO_GPU("no CUDA device");
+  std::string why;
+  if (!own::nvrtc_ready(&why)) FAIL() << why;
+  const auto seed = test::test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  cudaDeviceProp prop{};
+  ASSERT_EQ(cudaGetDeviceProperties(&prop, 0), cudaSuccess);
+  own::OwnRequest r;
+  r.source = std::string(embedded::own_file("grid-sync")), r.file = "grid-sync.cu", r.value_type = "float";
+  r.input = own_input(100003, "float", seed), r.block = 256;
+  r.device.sms = std::uint64_t(prop.multiProcessorCount);
+  r.device.threads_per_sm = std::uint64_t(prop.maxThreadsPerMultiProcessor);
+  const own::OwnRun gpu = own::run_on_gpu(r), cpu = own::run_on_cpu(r);
+  ASSERT_TRUE(cpu.findings.empty()) << cpu.findings[0].text;
+  ASSERT_EQ(gpu.grids, cpu.grids);
+  EXPECT_EQ(gpu.first_outputs, cpu.first_outputs) << "every block's total";
+  EXPECT_EQ(gpu.result, cpu.result);
+  std::string big = r.source;
+  const auto line = [&](const std::string& key, const std::string& value) {
+    const std::size_t at = big.find("//! " + key + ": ");
+    big.replace(at, big.find('\n', at) - at, "//! " + key + ": " + value);
+  };
+  line("shared", "200 * 1024"), line("grid", "sms * 2");
+  r.source = big, r.block = 1024;
+  std::string refused;
+  try {
+    own::run_on_gpu(r);
+  } catch (const std::exception& e) {
+    refused = e.what();
+  }
+  EXPECT_NE(refused.find("blocks in a cooperative launch, where this GPU holds " +
+                         std::to_string(prop.multiProcessorCount) + " of these blocks at once (1 an SM"),
+            std::string::npos)
+      << refused;
+}
+
 // Large sizes on the GPU alone, against the exact int sum: more than 2^24 elements, not a
 // multiple of the block.
 TEST(Gpu, OwnStartersSumLargeIntArraysExactly) {

@@ -16,7 +16,7 @@ call_begin owed
 traces_limit=110
 if [ -n "${QUICK:-}" ]; then
   traces_limit=50
-  step gpu_test 120 .gpu/run.sh .gpu/bin/gpu_test --gtest_filter='Gpu.TracesEqualTheCpuModelBitForBit:Gpu.RowsEndWithTheFirstBlockWaiting*:Gpu.TimedKernelsMatchADoubleReference:Gpu.GoldenTracesStillMatchThisGpu'
+  step gpu_test 120 .gpu/run.sh .gpu/bin/gpu_test --gtest_filter='Gpu.TracesEqualTheCpuModelBitForBit:Gpu.RowsEndWithTheFirstBlockWaiting*:Gpu.TimedKernelsMatchADoubleReference:Gpu.GoldenTracesStillMatchThisGpu:Gpu.OwnCooperativeLaunch*'
 else
   step gpu_test 330 .gpu/run.sh .gpu/bin/gpu_test --gtest_filter='-Gpu.MatrixTracesEqualTheCpuModelBitForBit'
 fi
