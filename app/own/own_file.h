@@ -45,9 +45,11 @@ struct OwnLaunch {
   bool cooperative = false;                             // launch: cooperative
   int kernel_line = 0, grid_line = 0, shared_line = 0;  // 1-based, for messages
 
-  // Values each launch's out holds over `blocks` blocks: one a block (until one), else the result,
-  // and after it one a block where the launch is cooperative.
-  std::size_t outputs(std::size_t blocks) const { return until_one ? blocks : cooperative ? 1 + blocks : 1; }
+  // The values a launch over `blocks` blocks leaves that the trace shows as its blocks' results:
+  // one a block (until one, or cooperative), else the result alone.
+  std::size_t results(std::size_t blocks) const { return until_one || cooperative ? blocks : 1; }
+  // Values its out holds: those, and before them the result where a cooperative launch is the one.
+  std::size_t outputs(std::size_t blocks) const { return results(blocks) + (cooperative && !until_one ? 1 : 0); }
 
   // The name NVRTC looks up: "<block>" replaced by the block, e.g. "reduce5<256>".
   std::string name_expression(int run_block) const;

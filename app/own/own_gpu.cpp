@@ -59,8 +59,7 @@ class GpuTarget : public Target {
   // One launch on `stream`, not waited for (a cooperative one: check_resident first).
   void enqueue(unsigned grid, unsigned block, std::size_t shared, std::uint64_t in, std::uint64_t out, std::uint64_t n,
                bool cooperative, cudaStream_t stream) {
-    const void* f = reinterpret_cast<const void*>(kernel_);
-    if (shared > 48 * 1024) RL_CUDA(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+    const void* f = kernel_taking(shared);
     void* in_p = reinterpret_cast<void*>(in);
     void* out_p = reinterpret_cast<void*>(out);
     unsigned n32 = unsigned(n);
@@ -79,9 +78,7 @@ class GpuTarget : public Target {
     RL_CUDA(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device));
     if (!cooperative) throw std::invalid_argument("launch: cooperative: this GPU takes no cooperative launch");
     RL_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    const void* f = reinterpret_cast<const void*>(kernel_);
-    if (shared > 48 * 1024) RL_CUDA(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
-    RL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, f, int(block), shared));
+    RL_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel_taking(shared), int(block), shared));
     if (std::uint64_t(per_sm) * std::uint64_t(sms) < grid)
       throw std::invalid_argument("grid: " + std::to_string(grid) +
                                   " blocks in a cooperative launch, where this GPU holds " +
@@ -90,6 +87,12 @@ class GpuTarget : public Target {
   }
 
  private:
+  // The kernel, allowed `shared` bytes of dynamic shared memory (past 48 KiB it must ask).
+  const void* kernel_taking(std::size_t shared) {
+    const void* f = reinterpret_cast<const void*>(kernel_);
+    if (shared > 48 * 1024) RL_CUDA(cudaFuncSetAttribute(f, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared)));
+    return f;
+  }
   cudaLibrary_t library_ = nullptr;
   cudaKernel_t kernel_ = nullptr;
   std::uint64_t sink_ = 0;

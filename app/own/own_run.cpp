@@ -207,7 +207,7 @@ void run_passes(const OwnRequest& r, Target& d, OwnRun& out) {
       read_sink(d, sink, unsigned(out.block), &out);
       out.events = d.events();
       out.split_warps = d.split_warps(), out.split_steps = d.split_steps();
-      const std::size_t skip = outputs > 1 && !out.launch.until_one ? 1 : 0;  // a block's values after the result
+      const std::size_t skip = outputs - out.launch.results(grid);  // the result, before the blocks' values
       out.first_outputs.resize((outputs - skip) * size);
       d.read(dst + skip * size, out.first_outputs.data(), out.first_outputs.size());
     }

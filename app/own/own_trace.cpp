@@ -217,8 +217,7 @@ core::Trace own_trace(const OwnRequest& r, const OwnRun& run, core::Op op) {
   if (core::is_narrow(t.type)) t.accumulate = core::Accumulate::Same;  // shared memory holds value_t
   t.result = run.result.empty() ? std::nan("") : value_at(run.result.data(), r.value_type);
   t.partials = values_of(run.first_outputs, r.value_type, kernels::kMaxPartials);
-  for (unsigned g : run.grids)  // a result a block, or one (a cooperative launch's blocks' after it in out)
-    t.pass_outputs.push_back(run.launch.until_one || run.launch.cooperative ? g : 1);
+  for (unsigned g : run.grids) t.pass_outputs.push_back(run.launch.results(g));
   t.geometry.grid_x = t.grid, t.geometry.block_x = run.block;
   t.geometry.indexing = kernels::Indexing::Own, t.geometry.tree = kernels::Tree::Own;
   t.geometry.passes = int(run.grids.size());

@@ -304,9 +304,9 @@ void Machine::Impl::mbarrier(unsigned t, const Instr& in) {
     return complete(b);
   }
   // try_wait / test_wait: whether the phase of that parity (or since that state) has completed.
-  const auto which =
-      std::uint32_t(value(t, in.args[2], in.mods.find(".parity") != std::string::npos ? kU32 : Type{Kind::B, 8}));
-  const bool done = in.mods.find(".parity") != std::string::npos ? (b.phase & 1u) != (which & 1u) : b.phase != which;
+  const bool parity = in.mods.find(".parity") != std::string::npos;
+  const auto which = std::uint32_t(value(t, in.args[2], parity ? kU32 : Type{Kind::B, 8}));
+  const bool done = parity ? (b.phase & 1u) != (which & 1u) : b.phase != which;
   set(t, in.args[0], Type{Kind::Pred, 1}, done);
 }
 

@@ -2,6 +2,7 @@
 // instructions of one thread (ptx_machine.cpp) and a block's warps and their .sync instructions
 // (ptx_warps.cpp). Not for use outside them.
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -184,6 +185,9 @@ struct Machine::Impl {
   void run_warps();
 
   void retry_waits();
+  bool all_exited() const {
+    return std::all_of(status.begin(), status.end(), [](Status s) { return s == Status::Exited; });
+  }
 
   // A block's state from its first step (the block-wide fields above).
   void start_block(unsigned b);

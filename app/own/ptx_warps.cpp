@@ -130,8 +130,7 @@ void Machine::Impl::retry_waits() {
   unsigned t0 = 0;
   for (unsigned t = 0; t < threads; ++t)
     if (status[t] == Status::WarpWait) stuck = true, t0 = t;
-  bool all_done = true;
-  for (unsigned t = 0; t < threads; ++t) all_done = all_done && status[t] == Status::Exited;
+  const bool all_done = all_exited();
   const bool running = std::any_of(status.begin(), status.end(), [](Status s) { return s == Status::Run; });
   if (stuck && !all_done && !running) {  // a turn's warps may still run (a cooperative launch)
     bool barrier = false;
@@ -162,8 +161,7 @@ void Machine::Impl::run_block(unsigned b) {
   start_block(b);
   for (;;) {
     run_warps();
-    if (std::all_of(status.begin(), status.end(), [](Status s) { return s == Status::Exited; }))
-      return globals.end_block();
+    if (all_exited()) return globals.end_block();
     unblock();
   }
 }
@@ -176,13 +174,10 @@ void Machine::Impl::swap_block(Parked& p) {
 }
 
 bool Machine::Impl::turn() {
-  const auto exited = [&] {
-    return std::all_of(status.begin(), status.end(), [](Status s) { return s == Status::Exited; });
-  };
   run_warps();
-  if (exited()) return true;
+  if (all_exited()) return true;
   if (std::none_of(status.begin(), status.end(), [](Status s) { return s == Status::Run; })) unblock();
-  return exited();
+  return all_exited();
 }
 
 std::size_t Machine::Impl::block_bytes() const {
